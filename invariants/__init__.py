@@ -1,0 +1,1 @@
+"""Named invariants per game (installed as rulecraft.invariants)."""

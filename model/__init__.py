@@ -1,0 +1,1 @@
+"""Game models, one package per game (installed as rulecraft.model)."""

@@ -1,0 +1,202 @@
+"""The dice a company may use, and what a throw scores (AIR-R-12..20, 27..36).
+
+Pure functions over component data, shared by the legality check, the
+transitions, the exact-chance query and the brute-force oracles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import attrs
+
+from rulecraft.model.airships.components import (
+    COLOURS,
+    DICE_PER_COLOUR,
+    FACES,
+    Colour,
+    Dice,
+    EngineBonus,
+    Exchange,
+    FixedDie,
+    Pack,
+)
+from rulecraft.model.airships.state import CompanyBoard
+
+
+@attrs.frozen
+class Company:
+    """What a board gives: throwable dice (uncapped), at most one fixed die,
+    at most one engine and at most one exchange (one card per department)."""
+
+    dice: Dice
+    fixed: FixedDie | None = None
+    engine: EngineBonus | None = None
+    exchange: Exchange | None = None
+
+
+def entrepreneur_dice(era: int) -> Dice:
+    """AIR-R-13: one white die; white and red after the era change."""
+    return Dice(W=1) if era == 1 else Dice(W=1, R=1)
+
+
+def company_of(
+    board: CompanyBoard, era: int, pack: Pack, *, airship_dice: bool = False
+) -> Company:
+    """AIR-R-12: the dice at the bottom of every card on the board."""
+    dice = entrepreneur_dice(era)
+    fixed = engine = exchange = None
+    for card_id in board.departments:
+        if card_id is None:
+            continue
+        card = pack.development(card_id)
+        dice = dice.plus(card.dice)
+        if card.fixed is not None:
+            fixed = card.fixed
+        if card.engine is not None:
+            engine = card.engine
+        if card.exchange is not None:
+            exchange = card.exchange
+    if airship_dice:  # AIR-AMB-25 'yes'
+        for card_id in board.airships:
+            dice = dice.plus(pack.airship(card_id).dice)
+    return Company(dice, fixed, engine, exchange)
+
+
+@attrs.frozen
+class Pool:
+    """The dice for one attempt after the optional exchange (AIR-R-29)."""
+
+    dice: Dice  # throwable, uncapped
+    fixed: FixedDie | None
+
+    def usable(self, colour: Colour, *, capped: bool = True) -> int:
+        """Dice of ``colour`` that can count: min(n', 3) + fixed (AIR-R-27, AIR-AMB-32)."""
+        n = self.dice[colour]
+        if capped:
+            n = min(n, DICE_PER_COLOUR)
+        return n + (1 if self.fixed is not None and self.fixed.colour is colour else 0)
+
+    def fixed_count(self, colour: Colour) -> int:
+        return 1 if self.fixed is not None and self.fixed.colour is colour else 0
+
+
+def exchanged(
+    company: Company, exchanges: int, give_fixed: bool, *, cap_first: bool = False
+) -> Pool | str:
+    """Apply ``exchanges`` Material exchanges; a string says why it cannot be done.
+
+    ``give_fixed``: the Engineer's fixed die is one of the dice given up
+    (AIR-AMB-08).  ``cap_first``: AIR-AMB-06 'before' (only capped dice may
+    be given up).
+    """
+    dice, fixed = company.dice, company.fixed
+    if exchanges == 0:
+        if give_fixed:
+            return "no exchange is made, so the fixed die cannot be given up"
+        return Pool(dice, fixed)
+    ex = company.exchange
+    if ex is None:
+        return "no Material card on the board"
+    give_total = ex.give * exchanges
+    from_fixed = 0
+    if give_fixed:
+        if fixed is None or fixed.colour is not ex.give_colour:
+            return f"no fixed {ex.give_colour.value} die to give up"
+        from_fixed = 1
+        fixed = None
+    have = dice[ex.give_colour]
+    if cap_first:
+        have = min(have, DICE_PER_COLOUR)
+    need = give_total - from_fixed
+    if need > have:
+        return (
+            f"the exchange gives up {give_total} {ex.give_colour.value} dice; "
+            f"only {have + from_fixed} can be given"
+        )
+    dice = dice.with_count(ex.give_colour, dice[ex.give_colour] - need)
+    dice = dice.with_count(ex.get_colour, dice[ex.get_colour] + ex.get * exchanges)
+    return Pool(dice, fixed)
+
+
+def covers(pool: Pool, requirement: Dice, *, capped: bool = True) -> Colour | None:
+    """The first colour whose requirement the pool cannot cover, or None."""
+    for colour, q in requirement.items():
+        if q and pool.usable(colour, capped=capped) < q:
+            return colour
+    return None
+
+
+def throw_range(pool: Pool, requirement: Dice, colour: Colour) -> range:
+    """AIR-R-30/31: the dice of ``colour`` that may be thrown for a required colour."""
+    q = requirement[colour]
+    low = max(0, q - pool.fixed_count(colour))
+    high = min(pool.dice[colour], DICE_PER_COLOUR)
+    return range(low, high + 1)
+
+
+def base_score(
+    requirement: Dice, faces: Sequence[Sequence[int]], fixed: FixedDie | None
+) -> int:
+    """AIR-R-33: per required colour, the best q_c of the thrown and fixed dice."""
+    total = 0
+    for colour, thrown in zip(COLOURS, faces, strict=True):
+        q = requirement[colour]
+        if not q:
+            continue
+        values = list(thrown)
+        if fixed is not None and fixed.colour is colour:
+            values.append(fixed.value)
+        values.sort(reverse=True)
+        total += sum(values[:q])
+    return total
+
+
+def fixed_counts(requirement: Dice, faces: Sequence[Sequence[int]], fixed: FixedDie | None) -> bool:
+    """Whether the fixed die is among the dice that count (AIR-AMB-09 'C')."""
+    if fixed is None:
+        return False
+    q = requirement[fixed.colour]
+    if not q:
+        return False
+    thrown = faces[COLOURS.index(fixed.colour)]
+    better = sum(1 for v in thrown if v > fixed.value)
+    return better < q
+
+
+def engine_bonus(
+    engine: EngineBonus | None,
+    requirement: Dice,
+    thrown: Dice,
+    *,
+    involved: str = "B",
+    per: str = "throw",
+    fixed_counted: bool = False,
+    fixed: FixedDie | None = None,
+) -> int:
+    """AIR-R-19/35: the engine's bonus for this throw.
+
+    ``involved`` is the AIR-AMB-09 reading (A: required colour, B: a die of
+    the colour thrown, C: thrown or fixed and counting); ``per`` the
+    AIR-AMB-10 reading ('throw' once, 'die' per thrown die).
+    """
+    if engine is None:
+        return 0
+    if engine.colour is None:  # grey: any throw, even one with no die (AIR-AMB-36)
+        return engine.bonus * (max(1, thrown.total()) if per == "die" else 1)
+    colour = engine.colour
+    if involved == "A":
+        active = requirement[colour] > 0
+    elif involved == "C":
+        active = thrown[colour] > 0 or (
+            fixed_counted and fixed is not None and fixed.colour is colour
+        )
+    else:
+        active = thrown[colour] > 0
+    if not active:
+        return 0
+    return engine.bonus * (max(1, thrown[colour]) if per == "die" else 1)
+
+
+def faces_valid(colour: Colour, values: Iterable[int]) -> bool:
+    return all(v in FACES[colour] for v in values)

@@ -1,0 +1,321 @@
+"""Airships wired into the rulecraft Game interface, and registered."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+from typing import Any, ClassVar
+
+import attrs
+
+from rulecraft.core import CHANCE, GAME_OVER, Game, Rejection, RulecraftError, Seat, ToMove
+from rulecraft.model.airships import render as _render
+from rulecraft.model.airships.actions import (
+    ACTION_TYPES,
+    AirshipsAction,
+    AttemptTarget,
+    DealAirship,
+    DealStarter,
+    EndGo,
+    ExtraGo,
+    NoAttempt,
+    Resolve,
+    Reveal,
+    Throw,
+)
+from rulecraft.model.airships.catalogue import RULES
+from rulecraft.model.airships.components import (
+    COLOURS,
+    DICE_PER_COLOUR,
+    FACES,
+    TIERS,
+    Colour,
+    Dice,
+    Pack,
+    bundled_pack,
+    load_pack,
+)
+from rulecraft.model.airships.dice import Pool
+from rulecraft.model.airships.readings import NOT_MODELLED, REGISTER
+from rulecraft.model.airships.rules import (
+    Context,
+    check,
+    company,
+    exchange_options,
+    has_legal_target,
+    open_targets,
+    pool_or_rejection,
+    requirement_met,
+    throw_allowed,
+)
+from rulecraft.model.airships.state import AirshipsState, Phase
+from rulecraft.model.airships.transitions import new_game, transition
+from rulecraft.registry import register
+from rulecraft.ruleset import Ruleset, UnknownReading
+from rulecraft.serialization import SerializationError, from_jsonable, to_jsonable
+
+_KINDS: dict[str, type[AirshipsAction]] = {cls.kind: cls for cls in ACTION_TYPES}
+_CHANCE_PHASES = (Phase.DEAL_AIRSHIPS, Phase.DEAL_STARTERS, Phase.FILL_DISPLAY, Phase.REVEAL, Phase.THROW)
+
+
+@cache
+def colour_distribution(colour: Colour, count: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+    """Sorted faces of ``count`` dice of one colour with exact probabilities."""
+    tally: Counter[tuple[int, ...]] = Counter(
+        tuple(sorted(roll, reverse=True)) for roll in itertools.product(FACES[colour], repeat=count)
+    )
+    total = 6**count
+    return tuple((faces, Fraction(n, total)) for faces, n in sorted(tally.items(), reverse=True))
+
+
+@register
+class AirshipsGame(Game[AirshipsState, AirshipsAction]):
+    id: ClassVar[str] = "air"
+    title: ClassVar[str] = "Airships"
+    catalogue = RULES
+    register = REGISTER
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+
+    def __init__(self, ruleset: Ruleset | None = None, pack: Pack | None = None) -> None:
+        self.ruleset = ruleset or Ruleset.printed(REGISTER)
+        for pair in self.ruleset.readings:
+            if pair in NOT_MODELLED:
+                raise UnknownReading(
+                    f"{pair[0]}={pair[1]} is registered but not modelled yet; "
+                    f"the model plays {REGISTER[pair[0]].default!r}"
+                )
+        self.pack = pack or bundled_pack()
+        self.ctx = Context(self.pack, dict(self.ruleset.readings))
+
+    @classmethod
+    def configured(
+        cls,
+        *,
+        readings: Mapping[str, str] | None = None,
+        components: str | Path | None = None,
+    ) -> AirshipsGame:
+        ruleset = Ruleset.from_overrides(REGISTER, readings)
+        pack = load_pack(components) if components is not None else None
+        return cls(ruleset, pack)
+
+    def __repr__(self) -> str:
+        readings = self.ruleset.non_defaults(REGISTER)
+        return f"AirshipsGame.configured(readings={readings!r}, components={self.pack.source!r})"
+
+    # -- set-up -------------------------------------------------------------
+    def new_game(self, players: int, *, first_seat: Seat = 0) -> AirshipsState:
+        least = 1 if self.ctx.r("AIR-AMB-28") == "one" else self.min_players
+        if not least <= players <= self.max_players:
+            raise RulecraftError(
+                f"AIR-R-01 (p.2) — Airships is for {least} to {self.max_players} players; {players} requested"
+            )
+        if not 0 <= first_seat < players:
+            raise RulecraftError(f"AIR-R-09 — the start player must be a seat 0..{players - 1}")
+        return new_game(self.ctx, players, first_seat)
+
+    # -- decisions ------------------------------------------------------------
+    def to_move(self, state: AirshipsState) -> ToMove:
+        if state.phase is Phase.OVER:
+            return GAME_OVER
+        if state.phase in _CHANCE_PHASES:
+            return CHANCE
+        return state.seat
+
+    def legal_actions(self, state: AirshipsState) -> list[AirshipsAction]:
+        if state.phase is Phase.ATTEMPT:
+            return self._attempt_actions(state)
+        if state.phase is Phase.BONUS:
+            return [a for a in self._resolve_candidates(state) if check(self.ctx, state, a) is None]
+        if state.phase is Phase.EXTRA_GO:
+            out: list[AirshipsAction] = [EndGo()]
+            if state.boards[state.seat].chips >= 3:
+                out.append(ExtraGo())
+            return out
+        return []
+
+    def _resolve_candidates(self, state: AirshipsState) -> list[AirshipsAction]:
+        flags = (True, False) if self.ctx.r("AIR-AMB-12") == "optional" else (True,)
+        return [Resolve(chip, engine, wooden) for chip in (False, True) for engine in flags for wooden in flags]
+
+    def _attempt_actions(self, state: AirshipsState) -> list[AirshipsAction]:
+        ctx = self.ctx
+        comp = company(ctx, state, state.seat)
+        pools: list[tuple[int, bool, Pool]] = []
+        for k, give_fixed in exchange_options(ctx, comp):
+            pool = pool_or_rejection(ctx, comp, k, give_fixed)
+            if isinstance(pool, Pool):
+                pools.append((k, give_fixed, pool))
+        out: list[AirshipsAction] = []
+        for target in open_targets(ctx, state):
+            for k, give_fixed, pool in pools:
+                if requirement_met(ctx, pool, target) is not None:
+                    continue
+                for throw in self._throws(pool, target.requirement):
+                    if throw_allowed(ctx, pool, target, throw) is None:
+                        out.append(AttemptTarget(target.ref, throw, k, give_fixed))
+        if not out or ctx.r("AIR-AMB-23") == "pass":
+            out.append(NoAttempt())
+        return out
+
+    def _throws(self, pool: Pool, requirement: Dice) -> list[Dice]:
+        ranges = []
+        for colour in COLOURS:
+            most = min(pool.dice[colour], DICE_PER_COLOUR)
+            if requirement[colour]:
+                least = max(0, requirement[colour] - pool.fixed_count(colour))
+                ranges.append(range(least, most + 1))
+            elif self.ctx.r("AIR-AMB-05") == "yes":
+                ranges.append(range(0, most + 1))
+            else:
+                ranges.append(range(0, 1))
+        return [Dice(w, r, b) for w in ranges[0] for r in ranges[1] for b in ranges[2]]
+
+    def chance_outcomes(self, state: AirshipsState) -> list[tuple[AirshipsAction, Fraction]]:
+        phase = state.phase
+        if phase is Phase.DEAL_AIRSHIPS:
+            tier = TIERS[sum(len(s) for s in state.stacks) // 4]
+            cards = [c for c in state.airships_undealt if self.pack.airship(c).tier == tier]
+            return [(DealAirship(c), Fraction(1, len(cards))) for c in cards]
+        if phase is Phase.DEAL_STARTERS:
+            n = len(state.starters_undealt)
+            return [(DealStarter(c), Fraction(1, n)) for c in state.starters_undealt]
+        if phase in (Phase.FILL_DISPLAY, Phase.REVEAL):
+            if state.deck_era1:
+                return [(Reveal(c), Fraction(1, len(state.deck_era1))) for c in state.deck_era1]
+            if state.era_tile_in_deck:
+                return [(Reveal(None), Fraction(1))]
+            return [(Reveal(c), Fraction(1, len(state.deck_era2))) for c in state.deck_era2]
+        if phase is Phase.THROW:
+            assert state.attempt is not None
+            throw = state.attempt.throw
+            parts = [colour_distribution(c, throw[c]) for c in COLOURS]
+            return [
+                (Throw(w, r, b), pw * pr * pb)
+                for (w, pw), (r, pr), (b, pb) in itertools.product(*parts)
+            ]
+        return []
+
+    def sample_chance(self, state: AirshipsState, rng: random.Random) -> AirshipsAction:
+        """Fast sampler; tests hold its support to ``chance_outcomes``."""
+        if state.phase is Phase.THROW:
+            assert state.attempt is not None
+            throw = state.attempt.throw
+            faces = [
+                tuple(sorted((rng.choice(FACES[c]) for _ in range(throw[c])), reverse=True))
+                for c in COLOURS
+            ]
+            return Throw(*faces)
+        outcomes = self.chance_outcomes(state)
+        return rng.choice(outcomes)[0]  # every other chance step is uniform
+
+    # -- legality and effects -------------------------------------------------
+    def check(self, state: AirshipsState, action: AirshipsAction) -> Rejection | None:
+        return check(self.ctx, state, action)
+
+    def transition(self, state: AirshipsState, action: AirshipsAction) -> AirshipsState:
+        return transition(self.ctx, state, action)
+
+    def has_legal_target(self, state: AirshipsState) -> bool:
+        return has_legal_target(self.ctx, state)
+
+    # -- outcome ----------------------------------------------------------------
+    def scores(self, state: AirshipsState) -> dict[Seat, int]:
+        """AIR-R-48: stars on held development cards, all airship cards, stages."""
+        built = all(owner is not None for owner in state.stages)
+        out: dict[Seat, int] = {}
+        for seat, board in enumerate(state.boards):
+            vp = sum(self.pack.development(c).vp for c in board.departments if c is not None)
+            vp += sum(self.pack.airship(c).vp for c in board.airships)
+            for index, owner in enumerate(state.stages, start=1):
+                if owner == seat:
+                    stage = self.pack.stage(index)
+                    vp += stage.vp_high if built else stage.vp_low
+            out[seat] = vp
+        return out
+
+    def airships_built(self, state: AirshipsState, seat: Seat) -> int:
+        """AIR-R-49: airship cards plus owned stages (each counts as an airship)."""
+        return len(state.boards[seat].airships) + sum(1 for o in state.stages if o == seat)
+
+    def winners(self, state: AirshipsState) -> tuple[Seat, ...]:
+        scores = self.scores(state)
+        best = max(scores.values())
+        leaders = [s for s, v in scores.items() if v == best]
+        most = max(self.airships_built(state, s) for s in leaders)
+        leaders = [s for s in leaders if self.airships_built(state, s) == most]
+        if len(leaders) > 1 and self.ctx.r("AIR-AMB-27") == "undefined":
+            return ()
+        return tuple(leaders)
+
+    # -- text ---------------------------------------------------------------------
+    def render(self, state: AirshipsState) -> str:
+        return _render.text(self, state)
+
+    def describe(self, state: AirshipsState, action: AirshipsAction) -> str:
+        return _render.describe(self, state, action)
+
+    # -- serialization --------------------------------------------------------------
+    def action_to_json(self, action: AirshipsAction) -> dict[str, Any]:
+        data = to_jsonable(action)
+        assert isinstance(data, dict)
+        if isinstance(action, AttemptTarget):
+            data["throw"] = action.throw.to_mapping()
+        if isinstance(action, Throw):
+            data = {c: list(v) for c, v in data.items() if v}
+        return {"kind": action.kind, **data}
+
+    def action_from_json(self, data: Mapping[str, Any]) -> AirshipsAction:
+        if not isinstance(data, Mapping):
+            raise SerializationError(f"an action is a JSON object with a 'kind'; got {data!r}")
+        kind = data.get("kind")
+        cls = _KINDS.get(str(kind))
+        if cls is None:
+            raise SerializationError(f"action kind {kind!r} is not one of {sorted(_KINDS)}")
+        fields = {k: v for k, v in data.items() if k != "kind"}
+        return from_jsonable(fields, cls, what=f"action {kind}")
+
+    def state_to_json(self, state: AirshipsState) -> dict[str, Any]:
+        data = to_jsonable(state)
+        assert isinstance(data, dict)
+        return data
+
+    def state_from_json(self, data: Mapping[str, Any]) -> AirshipsState:
+        state = from_jsonable(dict(data), AirshipsState, what="state")
+        self._check_ids(state)
+        return state
+
+    def _check_ids(self, state: AirshipsState) -> None:
+        """A state names only cards of this game's pack."""
+        for board in state.boards:
+            for card in board.departments:
+                if card is not None:
+                    self._known_dev(card)
+        for row in state.display:
+            for card in row:
+                if card is not None:
+                    self._known_dev(card)
+        for stack in state.stacks:
+            for card in stack:
+                try:
+                    self.pack.airship(card)
+                except KeyError:
+                    raise SerializationError(f"state: airship card {card!r} is not in pack {self.pack.name}") from None
+
+    def _known_dev(self, card: str) -> None:
+        try:
+            self.pack.development(card)
+        except KeyError:
+            raise SerializationError(f"state: development card {card!r} is not in pack {self.pack.name}") from None
+
+    # -- scenario and tooling helpers ----------------------------------------------
+    def evolve(self, state: AirshipsState, **changes: Any) -> AirshipsState:
+        return attrs.evolve(state, **changes)
+
+
+GAME = AirshipsGame

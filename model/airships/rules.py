@@ -1,0 +1,384 @@
+"""Airships legality: one named condition per rule, each returning a
+Rejection (rule ID + plain words) or None.  Effects live in transitions.py.
+
+``Context`` bundles what a condition reads: the pack and the ruleset's
+readings, looked up once per configured game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import attrs
+
+from rulecraft.core import Rejection
+from rulecraft.model.airships.actions import (
+    AirshipsAction,
+    AttemptTarget,
+    DealAirship,
+    DealStarter,
+    EndGo,
+    ExtraGo,
+    NoAttempt,
+    Resolve,
+    Reveal,
+    Throw,
+)
+from rulecraft.model.airships.catalogue import RULES
+from rulecraft.model.airships.components import (
+    COLOURS,
+    DICE_PER_COLOUR,
+    FACES,
+    Dice,
+    Pack,
+)
+from rulecraft.model.airships.dice import (
+    Company,
+    Pool,
+    company_of,
+    covers,
+    exchanged,
+    faces_valid,
+)
+from rulecraft.model.airships.state import AirshipsState, Phase
+
+reject = RULES.reject
+
+
+@attrs.frozen
+class Context:
+    """The pack and the readings the rules consult (never a global)."""
+
+    pack: Pack
+    readings: dict[str, str] = attrs.field(hash=False, eq=False)
+
+    def r(self, amb_id: str) -> str:
+        return self.readings[amb_id]
+
+
+@attrs.frozen
+class TargetInfo:
+    ref: str
+    kind: str  # development | airship | stage
+    requirement: Dice
+    target: int
+    card: str | None = None  # development or airship card id
+    index: int = 0  # stack 1-4 or stage 1-4
+
+
+# -- targets ----------------------------------------------------------------
+
+
+def parse_target(ctx: Context, state: AirshipsState, ref: str) -> TargetInfo | Rejection:
+    """AIR-R-26: what may be chosen: a displayed card, a stack's top card, an open stage."""
+    kind, sep, rest = ref.partition(":")
+    if not sep:
+        return reject("AIR-R-26", f"target {ref!r} is not development:<card>, airship:<1-4> or stage:<1-4>")
+    if kind == "development":
+        if not any(rest in row for row in state.display):
+            return reject("AIR-R-26", f"development card {rest} is not in the display")
+        card = ctx.pack.development(rest)
+        return TargetInfo(ref, kind, card.requirement, card.target, card=rest)
+    if kind in ("airship", "stage"):
+        try:
+            index = int(rest)
+        except ValueError:
+            return reject("AIR-R-26", f"{kind} number {rest!r} is not a number")
+        if not 1 <= index <= 4:
+            return reject("AIR-R-26", f"there is no {kind} {index}; they are numbered 1 to 4")
+        if kind == "airship":
+            stack = state.stacks[index - 1]
+            if not stack:
+                return reject("AIR-R-26", f"airship field {index} is empty")
+            top = ctx.pack.airship(stack[-1])
+            return TargetInfo(ref, kind, top.requirement, top.target, card=top.id, index=index)
+        return _stage_target(ctx, state, ref, index)
+    return reject("AIR-R-26", f"target kind {kind!r} is not development, airship or stage")
+
+
+def _stage_target(ctx: Context, state: AirshipsState, ref: str, index: int) -> TargetInfo | Rejection:
+    if not state.hindenburg:
+        return reject("AIR-R-43", "the Hindenburg is not revealed yet: no airship stack has been used up")
+    owner = state.stages[index - 1]
+    if owner is not None:
+        return reject("AIR-R-44", f"stage {index} was already completed (by seat {owner}); each stage is built once")
+    if ctx.r("AIR-AMB-18") == "sequential":
+        for earlier in range(1, index):
+            if state.stages[earlier - 1] is None:
+                return reject("AIR-R-44", f"stage {earlier} comes first (AIR-AMB-18 'sequential')")
+    stage = ctx.pack.stage(index)
+    return TargetInfo(ref, "stage", stage.requirement, stage.target, index=index)
+
+
+def open_targets(ctx: Context, state: AirshipsState) -> Iterator[TargetInfo]:
+    """Every target AIR-R-26 offers, before asking for dice."""
+    for row in state.display:
+        for card in row:
+            if card is not None:
+                info = ctx.pack.development(card)
+                yield TargetInfo(f"development:{card}", "development", info.requirement, info.target, card=card)
+    for i, stack in enumerate(state.stacks, start=1):
+        if stack:
+            top = ctx.pack.airship(stack[-1])
+            yield TargetInfo(f"airship:{i}", "airship", top.requirement, top.target, card=top.id, index=i)
+    if state.hindenburg:
+        for i in range(1, 5):
+            t = _stage_target(ctx, state, f"stage:{i}", i)
+            if isinstance(t, TargetInfo):
+                yield t
+
+
+# -- the company's dice -------------------------------------------------------
+
+
+def company(ctx: Context, state: AirshipsState, seat: int) -> Company:
+    return company_of(
+        state.boards[seat], state.era, ctx.pack, airship_dice=ctx.r("AIR-AMB-25") == "yes"
+    )
+
+
+def exchange_options(ctx: Context, comp: Company) -> Iterator[tuple[int, bool]]:
+    """(exchanges, give_fixed) choices a board allows (AIR-R-29, AIR-AMB-07/08)."""
+    yield 0, False
+    ex = comp.exchange
+    if ex is None:
+        return
+    most = 1 if ctx.r("AIR-AMB-07") == "once" else 6
+    for k in range(1, most + 1):
+        fixed_ok = (
+            ctx.r("AIR-AMB-08") == "yes"
+            and comp.fixed is not None
+            and comp.fixed.colour is ex.give_colour
+        )
+        any_ok = False
+        for give_fixed in (False, True) if fixed_ok else (False,):
+            if isinstance(exchanged(comp, k, give_fixed, cap_first=_cap_first(ctx)), Pool):
+                any_ok = True
+                yield k, give_fixed
+        if not any_ok:
+            return
+
+
+def _cap_first(ctx: Context) -> bool:
+    return ctx.r("AIR-AMB-06") == "before"
+
+
+def _capped(ctx: Context) -> bool:
+    return ctx.r("AIR-AMB-32") == "capped"
+
+
+def pool_or_rejection(ctx: Context, comp: Company, exchanges: int, give_fixed: bool) -> Pool | Rejection:
+    if exchanges < 0:
+        return reject("AIR-R-29", "the number of exchanges cannot be negative")
+    if exchanges > 0 and comp.exchange is None:
+        return reject("AIR-R-20", "an exchange needs a Material card on the board")
+    if exchanges > 1 and ctx.r("AIR-AMB-07") == "once":
+        return reject("AIR-R-29", f"the exchange is applied once per throw (AIR-AMB-07); {exchanges} requested")
+    if give_fixed and ctx.r("AIR-AMB-08") == "no":
+        return reject("AIR-R-18", "the fixed die cannot be given up in an exchange (AIR-AMB-08 'no')")
+    pool = exchanged(comp, exchanges, give_fixed, cap_first=_cap_first(ctx))
+    if isinstance(pool, str):
+        return reject("AIR-R-29", pool)
+    return pool
+
+
+def requirement_met(ctx: Context, pool: Pool, target: TargetInfo) -> Rejection | None:
+    """AIR-R-27: min(n', 3) + fixed >= q for every colour."""
+    short = covers(pool, target.requirement, capped=_capped(ctx))
+    if short is None:
+        return None
+    q = target.requirement[short]
+    have = pool.usable(short, capped=_capped(ctx))
+    return reject(
+        "AIR-R-27",
+        f"{target.ref} needs {q} {short.name} {'die' if q == 1 else 'dice'}; the company can use {have}",
+    )
+
+
+def throw_allowed(ctx: Context, pool: Pool, target: TargetInfo, throw: Dice) -> Rejection | None:
+    """AIR-R-30/31 and AIR-AMB-05/35/36: how many dice of each colour are thrown."""
+    total = 0
+    for colour in COLOURS:
+        t = throw[colour]
+        q = target.requirement[colour]
+        total += t
+        if t > DICE_PER_COLOUR:
+            return reject("AIR-R-30", f"at most three dice of one colour may be thrown; {t} {colour.name} requested")
+        if t > pool.dice[colour]:
+            return reject("AIR-R-12", f"the company has {pool.dice[colour]} {colour.name} dice to throw; {t} requested")
+        if not q:
+            if t and ctx.r("AIR-AMB-05") == "no":
+                return reject("AIR-R-30", f"{target.ref} does not use {colour.name} dice (AIR-AMB-05)")
+            continue
+        fixed = pool.fixed_count(colour)
+        if t + fixed < q:
+            return reject("AIR-R-30", f"{target.ref} needs {q} {colour.name}: throw at least {q - fixed}, {t} requested")
+        if ctx.r("AIR-AMB-35") == "max":
+            most = min(pool.dice[colour], DICE_PER_COLOUR)
+            if t != most:
+                return reject("AIR-R-30", f"all {most} usable {colour.name} dice are thrown (AIR-AMB-35 'max')")
+    if total == 0 and ctx.r("AIR-AMB-36") == "forbidden":
+        return reject("AIR-R-30", "an attempt throws at least one die (AIR-AMB-36 'forbidden')")
+    return None
+
+
+def attempt_rejection(ctx: Context, state: AirshipsState, action: AttemptTarget) -> Rejection | None:
+    target = parse_target(ctx, state, action.target)
+    if isinstance(target, Rejection):
+        return target
+    comp = company(ctx, state, state.seat)
+    pool = pool_or_rejection(ctx, comp, action.exchanges, action.give_fixed)
+    if isinstance(pool, Rejection):
+        return pool
+    return requirement_met(ctx, pool, target) or throw_allowed(ctx, pool, target, action.throw)
+
+
+def has_legal_target(ctx: Context, state: AirshipsState) -> bool:
+    comp = company(ctx, state, state.seat)
+    pools = [p for k, f in exchange_options(ctx, comp) if isinstance(p := pool_or_rejection(ctx, comp, k, f), Pool)]
+    for target in open_targets(ctx, state):
+        for pool in pools:
+            if requirement_met(ctx, pool, target) is None:
+                if ctx.r("AIR-AMB-36") == "forbidden" and not _can_throw_something(pool, target):
+                    continue
+                return True
+    return False
+
+
+def _can_throw_something(pool: Pool, target: TargetInfo) -> bool:
+    return any(pool.dice[c] > 0 for c, q in target.requirement.items() if q)
+
+
+# -- the check, layer by layer ----------------------------------------------------
+
+_PHASE_OF: dict[type[AirshipsAction], tuple[Phase, ...]] = {
+    DealAirship: (Phase.DEAL_AIRSHIPS,),
+    DealStarter: (Phase.DEAL_STARTERS,),
+    Reveal: (Phase.FILL_DISPLAY, Phase.REVEAL),
+    Throw: (Phase.THROW,),
+    AttemptTarget: (Phase.ATTEMPT,),
+    NoAttempt: (Phase.ATTEMPT,),
+    Resolve: (Phase.BONUS,),
+    ExtraGo: (Phase.EXTRA_GO,),
+    EndGo: (Phase.EXTRA_GO,),
+}
+
+_PHASE_RULE: dict[Phase, str] = {
+    Phase.DEAL_AIRSHIPS: "AIR-R-03",
+    Phase.DEAL_STARTERS: "AIR-R-05",
+    Phase.FILL_DISPLAY: "AIR-R-06",
+    Phase.REVEAL: "AIR-R-23",
+    Phase.ATTEMPT: "AIR-R-22",
+    Phase.THROW: "AIR-R-32",
+    Phase.BONUS: "AIR-R-34",
+    Phase.EXTRA_GO: "AIR-R-42",
+    Phase.OVER: "AIR-R-47",
+}
+
+
+def phase_rejection(state: AirshipsState, action: AirshipsAction) -> Rejection | None:
+    allowed = _PHASE_OF.get(type(action))
+    if allowed is None:
+        return reject("AIR-R-22", f"{action!r} is not an Airships action")
+    if state.phase in allowed:
+        return None
+    if state.phase is Phase.OVER:
+        return reject("AIR-R-47", "the game is over")
+    return reject(
+        _PHASE_RULE[state.phase],
+        f"a {action.kind} is not possible now: the game waits for {state.phase.value}",
+    )
+
+
+def check(ctx: Context, state: AirshipsState, action: AirshipsAction) -> Rejection | None:
+    rejection = phase_rejection(state, action)
+    if rejection is not None:
+        return rejection
+    match action:
+        case DealAirship(card=card):
+            return _deal_airship(ctx, state, card)
+        case DealStarter(card=card):
+            if card not in state.starters_undealt:
+                return reject("AIR-R-05", f"{card} is not an undealt starter card")
+            return None
+        case Reveal(card=card):
+            return _reveal(state, card)
+        case Throw():
+            return _throw(state, action)
+        case AttemptTarget():
+            return attempt_rejection(ctx, state, action)
+        case NoAttempt():
+            if ctx.r("AIR-AMB-23") == "pass" or not has_legal_target(ctx, state):
+                return None
+            return reject("AIR-R-22", "step 2 is not optional: a target is within reach of the company's dice (AIR-AMB-23)")
+        case Resolve():
+            return _resolve(ctx, state, action)
+        case ExtraGo():
+            chips = state.boards[state.seat].chips
+            if chips < 3:
+                return reject("AIR-R-42", f"an additional go costs 3 chips; the company has {chips}")
+            return None
+        case EndGo():
+            return None
+    return reject("AIR-R-22", f"{action!r} is not an Airships action")  # pragma: no cover
+
+
+def _deal_airship(ctx: Context, state: AirshipsState, card: str) -> Rejection | None:
+    dealt = sum(len(s) for s in state.stacks)
+    tier = ("dark", "medium", "light")[dealt // 4]
+    if card not in state.airships_undealt:
+        return reject("AIR-R-03", f"{card} is not an undealt airship card")
+    if ctx.pack.airship(card).tier != tier:
+        return reject("AIR-R-03", f"the {tier} cards are dealt now; {card} is {ctx.pack.airship(card).tier}")
+    return None
+
+
+def _reveal(state: AirshipsState, card: str | None) -> Rejection | None:
+    if state.deck_era1:
+        if card in state.deck_era1:
+            return None
+        return reject("AIR-R-04", f"the era-1 cards lie on top of the deck; {card or 'the era tile'} is not one of them")
+    if state.era_tile_in_deck:
+        if card is None:
+            return None
+        return reject("AIR-R-04", "the era tile lies on top of the deck now")
+    if card is not None and card in state.deck_era2:
+        return None
+    if not state.deck_era2:
+        return reject("AIR-R-23", "the deck is empty")
+    return reject("AIR-R-04", f"{card or 'the era tile'} is not in the deck")
+
+
+def _throw(state: AirshipsState, action: Throw) -> Rejection | None:
+    attempt = state.attempt
+    assert attempt is not None
+    for colour, faces in zip(COLOURS, (action.W, action.R, action.B), strict=True):
+        if len(faces) != attempt.throw[colour]:
+            return reject(
+                "AIR-R-32",
+                f"{attempt.throw[colour]} {colour.name} dice were declared; {len(faces)} faces given",
+            )
+        if not faces_valid(colour, faces):
+            return reject("AIR-R-51", f"{colour.name} dice show only {sorted(set(FACES[colour]))}; got {list(faces)}")
+        if list(faces) != sorted(faces, reverse=True):
+            return reject("AIR-R-32", f"{colour.name} faces are listed high to low; got {list(faces)}")
+    return None
+
+
+def _resolve(ctx: Context, state: AirshipsState, action: Resolve) -> Rejection | None:
+    from rulecraft.model.airships.transitions import throw_totals
+
+    board = state.boards[state.seat]
+    if action.chip and board.chips < 1:
+        return reject("AIR-R-37", "no chip on the company board to spend")
+    if ctx.r("AIR-AMB-12") == "auto" and not (action.engine and action.wooden_airship):
+        return reject("AIR-R-34", "the engine and wooden-airship bonuses always apply (AIR-AMB-12 'auto')")
+    if action.chip:
+        totals = throw_totals(ctx, state)
+        reached = totals.base + (totals.engine if action.engine else 0)
+        reached += totals.airship if action.wooden_airship else 0
+        if reached >= totals.target:
+            return reject("AIR-R-37", f"the throw already makes {reached} of {totals.target}: a chip is only for a short throw")
+        if ctx.r("AIR-AMB-11") == "forbid" and reached + 1 < totals.target:
+            return reject("AIR-R-37", f"a chip makes {reached + 1} of {totals.target}: not decisive (AIR-AMB-11 'forbid')")
+    return None

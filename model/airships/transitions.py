@@ -1,0 +1,405 @@
+"""Airships effects: pure functions state -> state (attrs.evolve).
+
+They run only on actions the check accepted (see rules.py), so they assert
+rather than re-check.  Each effect names the rule it carries out.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from rulecraft.model.airships.actions import (
+    AirshipsAction,
+    AttemptTarget,
+    DealAirship,
+    DealStarter,
+    EndGo,
+    ExtraGo,
+    NoAttempt,
+    Resolve,
+    Reveal,
+    Throw,
+)
+from rulecraft.model.airships.components import DEPARTMENT_INDEX, TIERS
+from rulecraft.model.airships.dice import (
+    Pool,
+    base_score,
+    engine_bonus,
+    exchanged,
+    fixed_counts,
+)
+from rulecraft.model.airships.rules import Context, TargetInfo, company, parse_target
+from rulecraft.model.airships.state import AirshipsState, Attempt, CompanyBoard, Phase
+
+SETUP_DISPLAY = 6  # AIR-R-06
+
+
+# -- set-up -----------------------------------------------------------------------
+
+
+def new_game(ctx: Context, players: int, first_seat: int) -> AirshipsState:
+    """AIR-R-01..09: boards, chips 3 for the start player and 4 for the others."""
+    pack = ctx.pack
+    boards = tuple(
+        CompanyBoard(nation=pack.nations[i], chips=3 if i == first_seat else 4)
+        for i in range(players)
+    )
+    per_nation = pack.chips_per_nation
+    if ctx.r("AIR-AMB-02") == "nation":
+        supplies = tuple(per_nation - b.chips for b in boards)
+    else:
+        nations = 4 if ctx.r("AIR-AMB-03") == "all" else players
+        supplies = (per_nation * nations - sum(b.chips for b in boards),)
+    return AirshipsState(
+        phase=Phase.DEAL_AIRSHIPS,
+        boards=boards,
+        supplies=supplies,
+        airships_undealt=tuple(sorted(c.id for c in pack.airships)),
+        starters_undealt=pack.group("starter"),
+        deck_era1=pack.group("era1"),
+        deck_era2=pack.group("era2"),
+        seat=first_seat,
+        start_seat=first_seat,
+    )
+
+
+def supply_index(ctx: Context, seat: int) -> int:
+    """AIR-R-50: the seat's own nation's supply, or the one shared pool."""
+    return seat if ctx.r("AIR-AMB-02") == "nation" else 0
+
+
+def _deal_airship(state: AirshipsState, card: str) -> AirshipsState:
+    dealt = sum(len(s) for s in state.stacks)
+    stack = dealt % 4
+    stacks = tuple(s + (card,) if i == stack else s for i, s in enumerate(state.stacks))
+    undealt = tuple(c for c in state.airships_undealt if c != card)
+    phase = Phase.DEAL_STARTERS if dealt + 1 == 4 * len(TIERS) else Phase.DEAL_AIRSHIPS
+    return attrs.evolve(state, stacks=stacks, airships_undealt=undealt, phase=phase)
+
+
+def _deal_starter(ctx: Context, state: AirshipsState, card: str) -> AirshipsState:
+    seat = sum(1 for b in state.boards if any(b.departments))
+    board = _with_card(state.boards[seat], ctx, card)
+    boards = _replace(state.boards, seat, board)
+    undealt = tuple(c for c in state.starters_undealt if c != card)
+    state = attrs.evolve(state, boards=boards, starters_undealt=undealt)
+    if seat + 1 < state.players:
+        return state
+    # AIR-R-05: the remaining starters lie face up in their rows.
+    for rest in undealt:
+        state = place(ctx, state, rest)
+    state = attrs.evolve(state, starters_undealt=(), phase=Phase.FILL_DISPLAY)
+    return _after_setup_draw(ctx, state)
+
+
+def _setup_done(ctx: Context, state: AirshipsState) -> bool:
+    if ctx.r("AIR-AMB-17") == "n-draws":
+        drawn = len(ctx.pack.group("era1")) - len(state.deck_era1)
+        return drawn >= state.players
+    return displayed(state) >= SETUP_DISPLAY
+
+
+def _after_setup_draw(ctx: Context, state: AirshipsState) -> AirshipsState:
+    if _setup_done(ctx, state) or not state.deck_era1:
+        return _begin_go(ctx, attrs.evolve(state, seat=state.start_seat, goes=1))
+    return state
+
+
+def displayed(state: AirshipsState) -> int:
+    return sum(1 for row in state.display for card in row if card is not None)
+
+
+# -- the display -------------------------------------------------------------------
+
+
+def place(ctx: Context, state: AirshipsState, card: str) -> AirshipsState:
+    """AIR-R-24: the leftmost free field of the card's row; a full row drops
+    its leftmost card out of the game and shifts left."""
+    row_index = DEPARTMENT_INDEX[ctx.pack.development(card).department]
+    row = state.display[row_index]
+    removed = state.removed
+    if None in row:
+        i = row.index(None)
+        new_row = row[:i] + (card,) + row[i + 1 :]
+    else:
+        assert row[0] is not None
+        removed = removed + (row[0],)
+        new_row = row[1:] + (card,)
+    display = _replace(state.display, row_index, new_row)
+    return attrs.evolve(state, display=display, removed=removed)
+
+
+def _take_from_display(ctx: Context, state: AirshipsState, card: str) -> AirshipsState:
+    rows = []
+    for row in state.display:
+        if card in row:
+            row = tuple(None if c == card else c for c in row)
+            if ctx.r("AIR-AMB-16") == "compact":
+                kept = tuple(c for c in row if c is not None)
+                row = kept + (None,) * (3 - len(kept))
+        rows.append(row)
+    return attrs.evolve(state, display=tuple(rows))
+
+
+# -- a go ----------------------------------------------------------------------------
+
+
+def deck_empty(state: AirshipsState) -> bool:
+    return not state.deck_era1 and not state.era_tile_in_deck and not state.deck_era2
+
+
+def _begin_go(ctx: Context, state: AirshipsState) -> AirshipsState:
+    """AIR-R-22/23: step 1 reveals a card, skipped when the deck is empty."""
+    phase = Phase.ATTEMPT if deck_empty(state) else Phase.REVEAL
+    return attrs.evolve(state, phase=phase, attempt=None, reveal_again=False)
+
+
+def _reveal(ctx: Context, state: AirshipsState, card: str | None) -> AirshipsState:
+    if card is None:
+        # AIR-R-25: every entrepreneur tile flips; the tile leaves the game.
+        state = attrs.evolve(state, era=2, era_tile_in_deck=False)
+        if state.phase is Phase.REVEAL:
+            again = ctx.r("AIR-AMB-15") == "next" and not deck_empty(state)
+            return attrs.evolve(state, phase=Phase.REVEAL if again else Phase.ATTEMPT)
+        return _after_setup_draw(ctx, state)
+    if card in state.deck_era1:
+        state = attrs.evolve(state, deck_era1=tuple(c for c in state.deck_era1 if c != card))
+    else:
+        state = attrs.evolve(state, deck_era2=tuple(c for c in state.deck_era2 if c != card))
+    state = place(ctx, state, card)
+    if state.phase is Phase.FILL_DISPLAY:
+        return _after_setup_draw(ctx, state)
+    return attrs.evolve(state, phase=Phase.ATTEMPT)
+
+
+def _declare(state: AirshipsState, action: AttemptTarget) -> AirshipsState:
+    attempt = Attempt(action.target, action.exchanges, action.give_fixed, action.throw)
+    return attrs.evolve(state, attempt=attempt, phase=Phase.THROW)
+
+
+@attrs.frozen
+class Totals:
+    """A throw's parts (AIR-R-33..36): base S, engine E, wooden airship A."""
+
+    base: int
+    engine: int
+    airship: int
+    target: int
+    info: TargetInfo
+
+
+def throw_totals(ctx: Context, state: AirshipsState) -> Totals:
+    attempt = state.attempt
+    assert attempt is not None and attempt.faces is not None
+    info = parse_target(ctx, state, attempt.target)
+    assert isinstance(info, TargetInfo)
+    comp = company(ctx, state, state.seat)
+    pool = exchanged(comp, attempt.exchanges, attempt.give_fixed, cap_first=ctx.r("AIR-AMB-06") == "before")
+    assert isinstance(pool, Pool)
+    base = base_score(info.requirement, attempt.faces, pool.fixed)
+    engine = engine_bonus(
+        comp.engine, info.requirement, attempt.throw,
+        involved=ctx.r("AIR-AMB-09"), per=ctx.r("AIR-AMB-10"),
+        fixed_counted=fixed_counts(info.requirement, attempt.faces, pool.fixed), fixed=pool.fixed,
+    )
+    airship = 1 if state.wooden_airship == state.seat else 0
+    return Totals(base, engine, airship, info.target, info)
+
+
+def _throw(ctx: Context, state: AirshipsState, action: Throw) -> AirshipsState:
+    assert state.attempt is not None
+    state = attrs.evolve(state, attempt=attrs.evolve(state.attempt, faces=(action.W, action.R, action.B)))
+    totals = throw_totals(ctx, state)
+    chips = state.boards[state.seat].chips
+    auto = totals.base + totals.engine + totals.airship
+    if ctx.r("AIR-AMB-12") == "optional":
+        if totals.engine or totals.airship or (chips and auto < totals.target):
+            return attrs.evolve(state, phase=Phase.BONUS)
+        return _settle(ctx, state, auto >= totals.target)
+    if auto >= totals.target:
+        return _settle(ctx, state, True)
+    if chips and (ctx.r("AIR-AMB-11") == "legal" or auto + 1 >= totals.target):
+        return attrs.evolve(state, phase=Phase.BONUS)
+    return _settle(ctx, state, False)
+
+
+def _resolve(ctx: Context, state: AirshipsState, action: Resolve) -> AirshipsState:
+    totals = throw_totals(ctx, state)
+    total = totals.base
+    total += totals.engine if action.engine else 0
+    total += totals.airship if action.wooden_airship else 0
+    if action.chip:
+        # AIR-R-37: the spent chip goes back to the supply.
+        state = _move_chips(ctx, state, state.seat, -1)
+        total += 1
+    return _settle(ctx, state, total >= totals.target)
+
+
+def _settle(ctx: Context, state: AirshipsState, success: bool) -> AirshipsState:
+    attempt = state.attempt
+    assert attempt is not None
+    info = parse_target(ctx, state, attempt.target)
+    assert isinstance(info, TargetInfo)
+    if success:
+        state = _win(ctx, state, info)
+    elif info.kind != "stage" or ctx.r("AIR-AMB-33") == "chip":
+        state = _failure_chip(ctx, state)
+    return _after_step_two(ctx, attrs.evolve(state, attempt=None))
+
+
+def _failure_chip(ctx: Context, state: AirshipsState) -> AirshipsState:
+    """AIR-R-41: one chip from the own supply, if there is one."""
+    if state.supplies[supply_index(ctx, state.seat)] > 0:
+        return _move_chips(ctx, state, state.seat, +1)
+    return state
+
+
+def _move_chips(ctx: Context, state: AirshipsState, seat: int, delta: int) -> AirshipsState:
+    """Chips between a board and its supply (AIR-R-50): +delta to the board."""
+    board = state.boards[seat]
+    i = supply_index(ctx, seat)
+    supplies = _replace(state.supplies, i, state.supplies[i] - delta)
+    boards = _replace(state.boards, seat, attrs.evolve(board, chips=board.chips + delta))
+    return attrs.evolve(state, boards=boards, supplies=supplies)
+
+
+def _with_card(board: CompanyBoard, ctx: Context, card: str) -> CompanyBoard:
+    index = DEPARTMENT_INDEX[ctx.pack.development(card).department]
+    return attrs.evolve(board, departments=_replace(board.departments, index, card))
+
+
+def _win(ctx: Context, state: AirshipsState, info: TargetInfo) -> AirshipsState:
+    seat = state.seat
+    if info.kind == "development":
+        assert info.card is not None
+        # AIR-R-38: the card takes its department field; the old one leaves the game.
+        state = _take_from_display(ctx, state, info.card)
+        board = state.boards[seat]
+        old = board.departments[DEPARTMENT_INDEX[ctx.pack.development(info.card).department]]
+        removed = state.removed + ((old,) if old is not None else ())
+        state = attrs.evolve(state, boards=_replace(state.boards, seat, _with_card(board, ctx, info.card)), removed=removed)
+        return _pilot_chips(ctx, state, info.card)
+    if info.kind == "airship":
+        assert info.card is not None
+        # AIR-R-40: on top of the owner's airships; the wooden airship comes along.
+        stacks = _replace(state.stacks, info.index - 1, state.stacks[info.index - 1][:-1])
+        board = state.boards[seat]
+        board = attrs.evolve(board, airships=board.airships + (info.card,))
+        revealed_before = state.hindenburg
+        state = attrs.evolve(state, stacks=stacks, boards=_replace(state.boards, seat, board))
+        if _airship_moves_wooden(ctx, state, revealed_before):
+            state = attrs.evolve(state, wooden_airship=seat)
+        if not state.hindenburg and any(not s for s in state.stacks):
+            state = attrs.evolve(state, hindenburg=True)  # AIR-R-43
+        return state
+    # AIR-R-45: the stage is marked with the player's chip; the wooden airship moves.
+    stages = _replace(state.stages, info.index - 1, seat)
+    i = supply_index(ctx, seat)
+    if state.supplies[i] > 0:
+        supplies = _replace(state.supplies, i, state.supplies[i] - 1)
+        state = attrs.evolve(state, supplies=supplies)
+    elif state.boards[seat].chips > 0:
+        board = state.boards[seat]
+        state = attrs.evolve(state, boards=_replace(state.boards, seat, attrs.evolve(board, chips=board.chips - 1)))
+    # else AIR-AMB-29 'record': no chip left anywhere, ownership is still recorded
+    return attrs.evolve(state, stages=stages, wooden_airship=seat)
+
+
+def _airship_moves_wooden(ctx: Context, state: AirshipsState, revealed_before: bool) -> bool:
+    """AIR-R-46 with AIR-AMB-13/14."""
+    if any(owner is not None for owner in state.stages):
+        return False
+    if ctx.r("AIR-AMB-13") == "reveal":
+        if revealed_before:
+            return False
+        emptied = any(not s for s in state.stacks)
+        if emptied and ctx.r("AIR-AMB-14") == "no":
+            return False
+    return True
+
+
+def _pilot_chips(ctx: Context, state: AirshipsState, card: str) -> AirshipsState:
+    """AIR-R-39 / AIR-AMB-24: a Pilot won by a throw brings its chips."""
+    wanted = ctx.pack.development(card).pilot_chips
+    if not wanted:
+        return state
+    available = state.supplies[supply_index(ctx, state.seat)]
+    if ctx.r("AIR-AMB-24") == "all-or-none":
+        take = wanted if available >= wanted else 0
+    else:
+        take = min(wanted, available)
+    return _move_chips(ctx, state, state.seat, take) if take else state
+
+
+def end_condition(ctx: Context, state: AirshipsState) -> str | None:
+    """AIR-R-47: (a) airship fields nearly used up, or (b) the Hindenburg built."""
+    small = [len(s) <= 1 for s in state.stacks]
+    if all(small) if ctx.r("AIR-AMB-21") == "every" else any(small):
+        return "a"
+    if ctx.r("AIR-AMB-19") == "all-four":
+        if all(owner is not None for owner in state.stages):
+            return "b"
+    elif state.stages[3] is not None:
+        return "b"
+    return None
+
+
+def _after_step_two(ctx: Context, state: AirshipsState) -> AirshipsState:
+    reason = state.ended or end_condition(ctx, state)
+    if reason is not None:
+        state = attrs.evolve(state, ended=reason)
+        if ctx.r("AIR-AMB-20") == "immediate":
+            return attrs.evolve(state, phase=Phase.OVER)
+    if state.boards[state.seat].chips >= 3:
+        return attrs.evolve(state, phase=Phase.EXTRA_GO)
+    return _next_seat(ctx, state)
+
+
+def _next_seat(ctx: Context, state: AirshipsState) -> AirshipsState:
+    if state.ended is not None:
+        return attrs.evolve(state, phase=Phase.OVER)
+    seat = (state.seat + 1) % state.players  # AIR-R-10
+    return _begin_go(ctx, attrs.evolve(state, seat=seat, goes=state.goes + 1))
+
+
+def _extra_go(ctx: Context, state: AirshipsState) -> AirshipsState:
+    """AIR-R-42: 3 chips back to the own supply; another go at once."""
+    state = _move_chips(ctx, state, state.seat, -3)
+    state = attrs.evolve(state, goes=state.goes + 1)
+    if ctx.r("AIR-AMB-22") == "attempt-only":
+        return attrs.evolve(state, phase=Phase.ATTEMPT, attempt=None)
+    return _begin_go(ctx, state)
+
+
+def _no_attempt(ctx: Context, state: AirshipsState) -> AirshipsState:
+    if ctx.r("AIR-AMB-23") == "chip":
+        state = _failure_chip(ctx, state)
+    return _after_step_two(ctx, state)
+
+
+def transition(ctx: Context, state: AirshipsState, action: AirshipsAction) -> AirshipsState:
+    match action:
+        case DealAirship(card=card):
+            return _deal_airship(state, card)
+        case DealStarter(card=card):
+            return _deal_starter(ctx, state, card)
+        case Reveal(card=card):
+            return _reveal(ctx, state, card)
+        case AttemptTarget():
+            return _declare(state, action)
+        case Throw():
+            return _throw(ctx, state, action)
+        case Resolve():
+            return _resolve(ctx, state, action)
+        case NoAttempt():
+            return _no_attempt(ctx, state)
+        case ExtraGo():
+            return _extra_go(ctx, state)
+        case EndGo():
+            return _next_seat(ctx, state)
+    raise TypeError(f"not an Airships action: {action!r}")  # pragma: no cover
+
+
+def _replace(items: tuple, index: int, value: object) -> tuple:  # type: ignore[type-arg]
+    return items[:index] + (value,) + items[index + 1 :]
+

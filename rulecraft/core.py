@@ -1,0 +1,213 @@
+"""The game-agnostic kernel: who decides, rejections, and the Game interface.
+
+Every game implements :class:`Game`.  A configured game instance carries its
+ruleset (printed rules + one reading per registered ambiguity) and its
+component pack; states are plain frozen data that the instance interprets.
+Chance is an explicit player: dice and draws are actions chosen by
+``Chance`` with exact probabilities, so a game replays from its action log.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+
+import attrs
+
+if TYPE_CHECKING:
+    from rulecraft.catalogue import RuleCatalogue
+    from rulecraft.ruleset import AmbiguityRegister, Ruleset
+
+Seat = int
+
+
+@attrs.frozen(repr=False)
+class Chance:
+    """The decision belongs to chance (a throw, a draw)."""
+
+    def __repr__(self) -> str:
+        return "Chance()"
+
+
+@attrs.frozen(repr=False)
+class GameOver:
+    """Nobody decides any more: the game has ended."""
+
+    def __repr__(self) -> str:
+        return "GameOver()"
+
+
+CHANCE = Chance()
+GAME_OVER = GameOver()
+
+ToMove = Seat | Chance | GameOver
+
+
+@attrs.frozen
+class Rejection:
+    """Why an action is illegal: the rule that says no, in plain words."""
+
+    rule: str
+    reason: str
+    page: str | None = None
+
+    def __str__(self) -> str:
+        where = f" (p.{self.page})" if self.page else ""
+        return f"{self.rule}{where} — {self.reason}"
+
+    def to_json(self) -> dict[str, str]:
+        out = {"rule": self.rule, "reason": self.reason}
+        if self.page:
+            out["page"] = self.page
+        return out
+
+
+class RulecraftError(Exception):
+    """Base class of every error rulecraft raises on purpose."""
+
+
+class IllegalAction(RulecraftError):
+    """An action was applied that the rules forbid; carries the rejection."""
+
+    def __init__(self, rejection: Rejection) -> None:
+        super().__init__(str(rejection))
+        self.rejection = rejection
+
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+
+class Game(ABC, Generic[S, A]):
+    """One interface for every game (the OpenSpiel shape).
+
+    Subclasses set the class attributes and implement the abstract methods;
+    conditions (``check``) live apart from effects (``transition``), and
+    ``apply`` is the two joined, so a transition never runs on an action the
+    check refused.
+    """
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    catalogue: ClassVar[RuleCatalogue]
+    register: ClassVar[AmbiguityRegister]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+
+    ruleset: Ruleset
+
+    @classmethod
+    @abstractmethod
+    def configured(
+        cls,
+        *,
+        readings: Mapping[str, str] | None = None,
+        components: str | Path | None = None,
+    ) -> Game[S, A]:
+        """The printed rules with reading overrides, on the bundled or a user's pack."""
+
+    # -- set-up --------------------------------------------------------------
+    @abstractmethod
+    def new_game(self, players: int, *, first_seat: Seat = 0) -> S:
+        """The state before the first decision (set-up draws are chance steps)."""
+
+    # -- decisions ------------------------------------------------------------
+    @abstractmethod
+    def to_move(self, state: S) -> ToMove:
+        """Whose decision it is: a seat, chance, or nobody (game over)."""
+
+    @abstractmethod
+    def legal_actions(self, state: S) -> Sequence[A]:
+        """Every legal action of the seat to move (empty for chance/game over)."""
+
+    @abstractmethod
+    def chance_outcomes(self, state: S) -> Sequence[tuple[A, Fraction]]:
+        """The chance actions with their exact probabilities (sum 1)."""
+
+    def sample_chance(self, state: S, rng: random.Random) -> A:
+        """Draw one chance action; games may override with a faster sampler
+        whose support and weights a test holds to ``chance_outcomes``."""
+        outcomes = self.chance_outcomes(state)
+        actions = [a for a, _ in outcomes]
+        weights = [float(p) for _, p in outcomes]
+        return rng.choices(actions, weights=weights, k=1)[0]
+
+    # -- legality and effects -------------------------------------------------
+    @abstractmethod
+    def check(self, state: S, action: A) -> Rejection | None:
+        """None when legal, else the rule that forbids the action."""
+
+    @abstractmethod
+    def transition(self, state: S, action: A) -> S:
+        """The effect of a legal action (never called on an illegal one)."""
+
+    def apply(self, state: S, action: A) -> S:
+        rejection = self.check(state, action)
+        if rejection is not None:
+            raise IllegalAction(rejection)
+        return self.transition(state, action)
+
+    def is_legal(self, state: S, action: A) -> bool:
+        return self.check(state, action) is None
+
+    # -- outcome --------------------------------------------------------------
+    @abstractmethod
+    def scores(self, state: S) -> Mapping[Seat, int]:
+        """Victory points per seat, as they would be counted now."""
+
+    @abstractmethod
+    def winners(self, state: S) -> tuple[Seat, ...]:
+        """The winning seat(s) after the game's tie-breaks (only at game over)."""
+
+    def is_over(self, state: S) -> bool:
+        return isinstance(self.to_move(state), GameOver)
+
+    # -- text -----------------------------------------------------------------
+    @abstractmethod
+    def render(self, state: S) -> str:
+        """A plain-text picture of the state."""
+
+    @abstractmethod
+    def describe(self, state: S, action: A) -> str:
+        """One line for a game log: the action in the game's own words."""
+
+    # -- serialization hooks (see rulecraft.serialization) --------------------
+    @abstractmethod
+    def action_to_json(self, action: A) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def action_from_json(self, data: Mapping[str, Any]) -> A: ...
+
+    @abstractmethod
+    def state_to_json(self, state: S) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def state_from_json(self, data: Mapping[str, Any]) -> S: ...
+
+    # -- helpers shared by every game -----------------------------------------
+    def replay(self, state: S, actions: Iterable[A]) -> S:
+        """Apply a log of actions (chance included), checking each one."""
+        for action in actions:
+            state = self.apply(state, action)
+        return state
+
+    def play_random(
+        self, state: S, rng: random.Random, *, max_steps: int = 10_000
+    ) -> tuple[S, list[A]]:
+        """Play uniformly random legal actions (chance by its odds)."""
+        log: list[A] = []
+        for _ in range(max_steps):
+            mover = self.to_move(state)
+            if isinstance(mover, GameOver):
+                break
+            if isinstance(mover, Chance):
+                action = self.sample_chance(state, rng)
+            else:
+                action = rng.choice(list(self.legal_actions(state)))
+            state = self.apply(state, action)
+            log.append(action)
+        return state, log

@@ -1,0 +1,49 @@
+"""JSON forms of setups, states and actions (cattrs over attrs classes).
+
+Every error names the path of the field at fault, so a bad file or a bad
+message from another implementation is explained, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+from typing import Any, TypeVar
+
+import cattrs
+from cattrs.errors import ClassValidationError
+
+from rulecraft.core import RulecraftError
+
+T = TypeVar("T")
+
+
+class SerializationError(RulecraftError):
+    """Data that does not describe the object it claims to."""
+
+
+def _make_converter() -> cattrs.Converter:
+    conv = cattrs.Converter(forbid_extra_keys=True)
+    conv.register_unstructure_hook(Enum, lambda e: e.value)
+    return conv
+
+
+converter = _make_converter()
+
+
+def to_jsonable(obj: Any) -> Any:
+    return converter.unstructure(obj)
+
+
+def from_jsonable(data: Any, cls: type[T], *, what: str = "") -> T:
+    try:
+        return converter.structure(data, cls)
+    except ClassValidationError as exc:
+        messages = "; ".join(cattrs.transform_error(exc, path=what or cls.__name__))
+        raise SerializationError(messages) from None
+    except (TypeError, ValueError, KeyError) as exc:
+        raise SerializationError(f"{what or cls.__name__}: {exc}") from None
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(to_jsonable(obj), sort_keys=True, separators=(",", ":"))

@@ -1,0 +1,2 @@
+"""Z3 encodings of rules questions, each beside a brute-force oracle
+(installed as rulecraft.solvers)."""
