@@ -97,6 +97,7 @@ class Game(ABC, Generic[S, A]):
     register: ClassVar[AmbiguityRegister]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    scenario_folder: ClassVar[str]  # scenarios/<folder>/ holds the printed examples
 
     ruleset: Ruleset
 
@@ -187,6 +188,23 @@ class Game(ABC, Generic[S, A]):
 
     @abstractmethod
     def state_from_json(self, data: Mapping[str, Any]) -> S: ...
+
+    # -- hooks for scenarios, queries and invariants ----------------------------
+    def scenario_state(self, given: Mapping[str, Any]) -> S:
+        """A state from a scenario's ``given:`` block (only what matters)."""
+        raise NotImplementedError(f"{self.id}: scenarios are not supported yet")
+
+    def facts(self, state: S) -> dict[str, Any]:
+        """Derived values a scenario may assert on, beside the state's JSON."""
+        return {}
+
+    def queries(self) -> Mapping[str, Any]:
+        """The rules questions this game answers (name -> Query)."""
+        return {}
+
+    def violations(self, state: S) -> list[Any]:
+        """Every invariant violation of ``state`` (empty when valid)."""
+        return []
 
     # -- helpers shared by every game -----------------------------------------
     def replay(self, state: S, actions: Iterable[A]) -> S:

@@ -11,7 +11,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
 
-import attrs
 
 from rulecraft.core import CHANCE, GAME_OVER, Game, Rejection, RulecraftError, Seat, ToMove
 from rulecraft.model.airships import render as _render
@@ -81,6 +80,7 @@ class AirshipsGame(Game[AirshipsState, AirshipsAction]):
     register = REGISTER
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
+    scenario_folder: ClassVar[str] = "airships"
 
     def __init__(self, ruleset: Ruleset | None = None, pack: Pack | None = None) -> None:
         self.ruleset = ruleset or Ruleset.printed(REGISTER)
@@ -313,9 +313,26 @@ class AirshipsGame(Game[AirshipsState, AirshipsAction]):
         except KeyError:
             raise SerializationError(f"state: development card {card!r} is not in pack {self.pack.name}") from None
 
-    # -- scenario and tooling helpers ----------------------------------------------
-    def evolve(self, state: AirshipsState, **changes: Any) -> AirshipsState:
-        return attrs.evolve(state, **changes)
+    # -- scenarios, queries, invariants ---------------------------------------------
+    def scenario_state(self, given: Mapping[str, Any]) -> AirshipsState:
+        from rulecraft.model.airships.scenario import state_from_given
+
+        return state_from_given(self, given)
+
+    def facts(self, state: AirshipsState) -> dict[str, Any]:
+        from rulecraft.model.airships.scenario import facts
+
+        return facts(self, state)
+
+    def queries(self) -> Mapping[str, Any]:
+        from rulecraft.solvers.airships.queries import QUERIES
+
+        return QUERIES
+
+    def violations(self, state: AirshipsState) -> list[Any]:
+        from rulecraft.invariants.airships import check_all
+
+        return list(check_all(self, state))
 
 
 GAME = AirshipsGame

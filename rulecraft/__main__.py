@@ -1,0 +1,3 @@
+from rulecraft.cli import main
+
+raise SystemExit(main())

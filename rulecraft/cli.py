@@ -1,0 +1,359 @@
+"""The rulecraft command line: one verb per job.
+
+    rulecraft verify [GAME ...]        scenarios + invariant campaign + solver checks
+    rulecraft scenarios GAME           the printed examples, with a summary table
+    rulecraft play GAME                a readable log of one seeded random game
+    rulecraft rules GAME               the rule catalogue, with what enforces and exercises each rule
+    rulecraft readings GAME            the ambiguity register: readings, defaults, reasons
+    rulecraft query GAME NAME ...      a rules question (Z3 / exact), --json for machines
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from rulecraft.core import Game, GameOver, RulecraftError
+from rulecraft.registry import game_class, game_ids, make_game
+from rulecraft.ruleset import parse_reading_overrides
+
+EXIT_OK, EXIT_FAIL, EXIT_INTERRUPTED, EXIT_USAGE = 0, 1, 2, 4
+
+
+def _console(stream: Any = None) -> Console:
+    return Console(file=stream or sys.stdout, highlight=False, soft_wrap=True)
+
+
+def _game(args: argparse.Namespace, game_id: str | None = None) -> Game[Any, Any]:
+    gid = game_id or args.game
+    readings = _readings_for(gid, getattr(args, "reading", None) or [])
+    return make_game(gid, readings=readings, components=getattr(args, "components", None))
+
+
+def _readings_for(game_id: str, items: Sequence[str]) -> dict[str, str]:
+    """The overrides that belong to ``game_id``; an ID of no game is an error."""
+    readings = parse_reading_overrides(items)
+    prefixes = {gid: {a.id.split("-")[0] for a in game_class(gid).register} for gid in game_ids()}
+    for amb_id in readings:
+        if not any(amb_id.split("-")[0] in p for p in prefixes.values()):
+            raise RulecraftError(f"--reading {amb_id}: no registered game has this ambiguity")
+    mine = prefixes[game_id]
+    return {k: v for k, v in readings.items() if k.split("-")[0] in mine}
+
+
+def _add_common(p: argparse.ArgumentParser, *, components: bool = True) -> None:
+    p.add_argument("--reading", action="append", default=[], metavar="AMB=READING",
+                   help="play an ambiguity under a non-default reading, e.g. AIR-AMB-09=C (repeatable)")
+    if components:
+        p.add_argument("--components", metavar="FILE", help="a component pack (YAML) instead of the bundled one")
+
+
+# -- verify ------------------------------------------------------------------------------
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from rulecraft.scenarios.loader import scenario_files
+    from rulecraft.verify import verify_game
+
+    console = _console()
+    ids = args.games_ids or game_ids()
+    reports = []
+    with Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=_console(sys.stderr), transient=True, disable=args.quiet,
+    ) as progress:
+        for gid in ids:
+            game = _game(args, gid)
+            n_scen = len(list(scenario_files(gid)))
+            solvers = sum(1 for q in game.queries().values() if hasattr(q, "oracle_check"))
+            task = progress.add_task(f"{gid}", total=n_scen + args.games + solvers * args.solver_checks)
+
+            def tick(phase: str, n: int, task: Any = task, gid: str = gid) -> None:
+                progress.update(task, advance=n, description=f"{gid}: {phase}")
+
+            readings = _readings_for(gid, args.reading)
+            reports.append(verify_game(
+                game, seed=args.seed, games=args.games, max_steps=args.max_steps,
+                solver_count=args.solver_checks, readings=readings, progress=tick,
+            ))
+    if args.json:
+        print(json.dumps([_report_json(r) for r in reports], indent=2))
+    else:
+        _print_verify(console, reports, args)
+    return EXIT_OK if all(r.ok for r in reports) else EXIT_FAIL
+
+
+def _report_json(r: Any) -> dict[str, Any]:
+    return {
+        "game": r.game, "ok": r.ok,
+        "scenarios": {"passed": r.scenarios_passed, "total": len(r.scenarios)},
+        "games": r.games_played, "finished": r.games_finished, "stalled": r.games_stalled,
+        "steps": r.steps, "invariant_violations": r.violations,
+        "solver_checks": r.solver_checks, "solver_failures": r.solver_failures,
+        "findings": [
+            {"kind": f.kind, "message": f.message, "seed": f.seed, "players": f.players, "log": list(f.log)}
+            for f in r.findings
+        ],
+    }
+
+
+def _print_verify(console: Console, reports: list[Any], args: argparse.Namespace) -> None:
+    table = Table(title=f"rulecraft verify (seed {args.seed})")
+    for col in ("game", "scenarios", "games", "steps", "stalled", "invariant violations", "solver checks", "result"):
+        table.add_column(col, justify="right" if col not in ("game", "result") else "left")
+    for r in reports:
+        table.add_row(
+            f"{r.game} ({r.title})", f"{r.scenarios_passed}/{len(r.scenarios)}",
+            f"{r.games_played}", f"{r.steps}", f"{r.games_stalled}", f"{r.violations}",
+            f"{r.solver_checks - r.solver_failures}/{r.solver_checks}",
+            "[green]ok[/green]" if r.ok else "[red]FAILED[/red]",
+        )
+    console.print(table)
+    for r in reports:
+        for f in r.findings:
+            console.print(f"[red]{r.game} {f.kind}[/red]: {f.message}")
+            if f.seed is not None and f.players is not None:
+                console.print(f"  reproduce: seed {f.seed}, {f.players} players; shortest failing log ({len(f.log)} steps):")
+                for i, line in enumerate(f.log_text, start=1):
+                    console.print(f"   {i:>4}. {line}")
+                console.print("  as JSON: " + json.dumps(list(f.log)))
+
+
+# -- scenarios --------------------------------------------------------------------------
+
+
+def cmd_scenarios(args: argparse.Namespace) -> int:
+    from rulecraft.scenarios.loader import scenario_files
+    from rulecraft.scenarios.runner import run_scenarios
+
+    game_class(args.game)  # unknown game -> clear error
+    paths = [Path(p) for p in args.files] or list(scenario_files(args.game))
+    readings = _readings_for(args.game, args.reading)
+    console = _console()
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  console=_console(sys.stderr), transient=True, disable=args.quiet) as progress:
+        task = progress.add_task(f"{args.game} scenarios", total=len(paths))
+        results = run_scenarios(paths, readings=readings, progress=lambda r: progress.advance(task))
+    if args.json:
+        print(json.dumps([
+            {"id": r.id, "page": r.page, "status": r.status, "failures": list(r.failures), "error": r.error, "path": r.path}
+            for r in results], indent=2))
+    else:
+        table = Table(title=f"{args.game}: printed examples")
+        for col in ("example", "page", "title", "checks", "result"):
+            table.add_column(col)
+        for r in results:
+            colour = {"pass": "green", "fail": "red", "error": "magenta"}[r.status]
+            table.add_row(r.id, r.page, r.title, str(r.checks), f"[{colour}]{r.status}[/{colour}]")
+        console.print(table)
+        for r in results:
+            if not r.passed:
+                console.print(f"[red]{r.id}[/red] {r.path}")
+                if r.error:
+                    console.print(f"  error: {r.error}")
+                for f in r.failures:
+                    console.print(f"  {f}")
+        passed = sum(1 for r in results if r.passed)
+        console.print(f"{passed}/{len(results)} printed examples hold")
+    return EXIT_OK if all(r.passed for r in results) else EXIT_FAIL
+
+
+# -- play ---------------------------------------------------------------------------------
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    game = _game(args)
+    rng = random.Random(args.seed)
+    state = game.new_game(args.players)
+    console = _console()
+    log = []
+    step = 0
+    for step in range(1, args.max_steps + 1):
+        if isinstance(game.to_move(state), GameOver):
+            break
+        mover = game.to_move(state)
+        action = game.sample_chance(state, rng) if not isinstance(mover, int) else rng.choice(list(game.legal_actions(state)))
+        line = game.describe(state, action)
+        state = game.apply(state, action)
+        log.append(game.action_to_json(action))
+        if not args.json and (args.chance or not line.startswith("chance:") or "thrown" in line):
+            console.print(f"{step:>5}. {line}")
+    if args.json:
+        print(json.dumps({"seed": args.seed, "players": args.players, "log": log,
+                          "scores": game.scores(state), "winners": list(game.winners(state)) if game.is_over(state) else None}))
+        return EXIT_OK
+    console.print()
+    console.print(game.render(state))
+    if game.is_over(state):
+        winners = game.winners(state)
+        console.print(f"\nGame over after {step} steps. Scores {dict(game.scores(state))}; "
+                      f"winner(s): {', '.join(f'seat {w}' for w in winners) or 'none named'}")
+    else:
+        console.print(f"\nStopped after {args.max_steps} steps without an end (no turn limit in the rules).")
+    return EXIT_OK
+
+
+# -- rules / readings ---------------------------------------------------------------------------
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    from rulecraft.crossref import crossref
+
+    cls = game_class(args.game)
+    refs = crossref(cls)
+    console = _console()
+    if args.json:
+        print(json.dumps([{"id": rule.id, "page": rule.page, "statement": rule.statement, **refs[rule.id]}
+                          for rule in cls.catalogue], indent=2))
+        return EXIT_OK
+    table = Table(title=f"{cls.title}: {len(cls.catalogue)} rules", show_lines=False)
+    for col in ("rule", "p.", "statement", "enforced in", "scenarios", "tests"):
+        table.add_column(col, overflow="fold")
+    bare = 0
+    for rule in cls.catalogue:
+        r = refs[rule.id]
+        if args.unexercised and (r["scenarios"] or r["tests"]):
+            continue
+        exercised = bool(r["scenarios"] or r["tests"])
+        bare += not exercised
+        table.add_row(
+            rule.id, rule.page, rule.statement,
+            ", ".join(r["code"]) or "[yellow]—[/yellow]",
+            ", ".join(r["scenarios"]) or "",
+            ", ".join(r["tests"]) if exercised else "[red]nothing exercises it[/red]",
+        )
+    console.print(table)
+    console.print(f"{len(cls.catalogue) - bare}/{len(cls.catalogue)} rules exercised by a scenario or a test")
+    return EXIT_OK
+
+
+def cmd_readings(args: argparse.Namespace) -> int:
+    cls = game_class(args.game)
+    console = _console()
+    if args.json:
+        print(json.dumps([{"id": a.id, "page": a.page, "question": a.question,
+                           "readings": {r.key: r.text for r in a.readings}, "default": a.default,
+                           "why": a.why, "affects_play": a.affects_play} for a in cls.register], indent=2))
+        return EXIT_OK
+    table = Table(title=f"{cls.title}: {len(cls.register)} registered ambiguities")
+    for col in ("id", "p.", "question", "readings (default first)", "why the default"):
+        table.add_column(col, overflow="fold")
+    for a in cls.register:
+        ordered = sorted(a.readings, key=lambda r: r.key != a.default)
+        text = "\n".join(f"{'*' if r.key == a.default else ' '}{r.key}: {r.text}" for r in ordered)
+        table.add_row(a.id, a.page, a.question, text, a.why)
+    console.print(table)
+    return EXIT_OK
+
+
+# -- query ------------------------------------------------------------------------------------------
+
+
+def cmd_query(args: argparse.Namespace) -> int:
+    game = _game(args)
+    query = game.queries()[args.query_name]
+    params = {k: v for k, v in vars(args).items() if k not in _GLOBAL_DESTS}
+    state = None
+    if params.get("state"):
+        path = Path(params["state"])
+        try:
+            state = game.state_from_json(json.loads(path.read_text("utf-8")))
+        except (OSError, ValueError) as exc:
+            raise RulecraftError(f"{path}: cannot read a state: {exc}") from None
+    answer = query.run(game, params, state)
+    print(json.dumps(answer, indent=2) if args.json else query.format(answer))
+    return EXIT_OK
+
+
+_GLOBAL_DESTS = {"command", "game", "query_name", "reading", "components", "json", "func", "quiet"}
+
+
+# -- parser -----------------------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="rulecraft", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("verify", help="scenarios, invariant campaign and solver checks for every game")
+    p.add_argument("games_ids", nargs="*", metavar="GAME", help="games to verify (default: all registered)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--games", type=int, default=40, help="random games in the invariant campaign")
+    p.add_argument("--max-steps", type=int, default=3000, help="step cap per game (the rules have no turn limit)")
+    p.add_argument("--solver-checks", type=int, default=40, help="solver/oracle comparisons per query")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--quiet", action="store_true", help="no progress display")
+    _add_common(p)
+    p.set_defaults(func=cmd_verify)
+
+    p = sub.add_parser("scenarios", help="run the printed examples of a game")
+    p.add_argument("game")
+    p.add_argument("files", nargs="*", help="scenario files (default: the bundled ones)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--quiet", action="store_true")
+    _add_common(p, components=False)
+    p.set_defaults(func=cmd_scenarios)
+
+    p = sub.add_parser("play", help="print a readable log of one seeded random game")
+    p.add_argument("game")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--max-steps", type=int, default=3000)
+    p.add_argument("--chance", action="store_true", help="also list set-up deals and reveals")
+    p.add_argument("--json", action="store_true", help="the action log as JSON")
+    _add_common(p)
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("rules", help="the rule catalogue with code, scenarios and tests per rule")
+    p.add_argument("game")
+    p.add_argument("--unexercised", action="store_true", help="only rules nothing exercises")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("readings", help="the ambiguity register of a game")
+    p.add_argument("game")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_readings)
+
+    p = sub.add_parser("query", help="answer a rules question (see 'rulecraft query GAME -h')")
+    qsub = p.add_subparsers(dest="game", required=True)
+    for gid in game_ids():
+        gp = qsub.add_parser(gid, help=game_class(gid).title)
+        names = gp.add_subparsers(dest="query_name", required=True)
+        for name, query in game_class(gid).configured().queries().items():
+            qp = names.add_parser(name, help=query.help, description=query.help)
+            query.add_arguments(qp)
+            qp.add_argument("--json", action="store_true")
+            _add_common(qp)
+    p.set_defaults(func=cmd_query)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        code: int = args.func(args)
+        return code
+    except RulecraftError as exc:
+        print(f"rulecraft: error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("rulecraft: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

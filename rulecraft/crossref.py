@@ -1,0 +1,91 @@
+"""Which code enforces a rule, and which scenarios and tests exercise it.
+
+Found by reading the sources for the rule's ID: the model cites rule IDs in
+every rejection and effect, scenarios list them under ``rules:``, and tests
+name them in their names, docstrings or assertions.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from rulecraft.core import Game
+
+_ID = re.compile(r"\b([A-Z]{3}-R-\d{2,3})\b")
+_SKIP = {"catalogue.py", "readings.py"}  # they list every rule; they enforce none
+
+
+def _package_dir(module: str) -> Path | None:
+    try:
+        mod = importlib.import_module(module)
+    except ImportError:
+        return None
+    file = getattr(mod, "__file__", None)
+    return Path(file).parent if file else None
+
+
+def _scan(paths: list[Path], root: Path) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for path in paths:
+        if path.name in _SKIP:
+            continue
+        try:
+            lines = path.read_text("utf-8").splitlines()
+        except OSError:
+            continue
+        for number, line in enumerate(lines, start=1):
+            for rule in set(_ID.findall(line)):
+                where = f"{path.relative_to(root)}:{number}" if path.is_relative_to(root) else f"{path.name}:{number}"
+                found.setdefault(rule, []).append(where)
+    return found
+
+
+def crossref(cls: type[Game[Any, Any]]) -> dict[str, dict[str, list[str]]]:
+    package = cls.__module__.rsplit(".", 1)[0]  # rulecraft.model.<game>
+    short = package.rsplit(".", 1)[1]
+    code_paths: list[Path] = []
+    for module in (package, f"rulecraft.invariants.{short}", f"rulecraft.solvers.{short}"):
+        d = _package_dir(module)
+        if d is None:
+            continue
+        if module.startswith("rulecraft.invariants"):
+            code_paths.extend(p for p in d.glob("*.py") if p.stem == short)
+        else:
+            code_paths.extend(sorted(d.glob("*.py")))
+    repo = Path(__file__).resolve().parents[1]
+    code = _scan(sorted(set(code_paths)), repo)
+
+    from rulecraft.scenarios.loader import scenario_files
+
+    scenarios: dict[str, list[str]] = {}
+    for path in scenario_files(cls.id):
+        try:
+            data = yaml.safe_load(path.read_text("utf-8")) or {}
+        except (OSError, yaml.YAMLError):
+            continue
+        ids = set(data.get("rules", [])) | set(_ID.findall(path.read_text("utf-8")))
+        for rule in ids:
+            scenarios.setdefault(rule, []).append(str(data.get("id", path.stem)))
+    tests: dict[str, list[str]] = {}
+    test_dir = repo / "tests"
+    if test_dir.is_dir():
+        for rule, places in _scan(sorted(test_dir.glob("test_*.py")), repo).items():
+            tests[rule] = sorted({p.split(":")[0].removeprefix("tests/") for p in places})
+    out: dict[str, dict[str, list[str]]] = {}
+    for rule in cls.catalogue:
+        places = code.get(rule.id, [])
+        files: dict[str, str] = {}
+        for p in places:
+            name, line = p.rsplit(":", 1)
+            files.setdefault(name, line)
+        out[rule.id] = {
+            "code": [f"{Path(n).name}:{line}" for n, line in files.items()],
+            "scenarios": sorted(set(scenarios.get(rule.id, []))),
+            "tests": tests.get(rule.id, []),
+        }
+    return out

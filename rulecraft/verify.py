@@ -1,0 +1,184 @@
+"""``rulecraft verify``: the main job, for every registered game.
+
+1. the printed-example scenarios;
+2. a bounded invariant campaign: seeded random legal games (chance by its
+   odds), every invariant checked after every step, apply() re-checking
+   each generated action (so generation and the check must agree);
+3. the solver/oracle agreement checks of every query.
+
+Everything is seeded and reproducible; a failure keeps the seed and the
+shortest failing action log (the prefix that ends at the first violation).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from rulecraft.core import Chance, Game, GameOver, IllegalAction
+from rulecraft.scenarios.loader import scenario_files
+from rulecraft.scenarios.runner import ScenarioResult, run_scenarios
+
+
+@attrs.frozen
+class Finding:
+    """A failure with what is needed to reproduce it."""
+
+    kind: str  # scenario | invariant | legality | crash | solver
+    message: str
+    seed: int | None = None
+    players: int | None = None
+    log: tuple[dict[str, Any], ...] = ()
+    log_text: tuple[str, ...] = ()
+
+
+@attrs.define
+class GameReport:
+    game: str
+    title: str
+    scenarios: list[ScenarioResult] = attrs.Factory(list)
+    games_played: int = 0
+    games_finished: int = 0
+    games_stalled: int = 0
+    steps: int = 0
+    violations: int = 0
+    solver_checks: int = 0
+    solver_failures: int = 0
+    findings: list[Finding] = attrs.Factory(list)
+
+    @property
+    def scenarios_passed(self) -> int:
+        return sum(1 for r in self.scenarios if r.passed)
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings and self.scenarios_passed == len(self.scenarios)
+
+
+Progress = Callable[[str, int], None]  # (phase, advance)
+
+
+def campaign(
+    game: Game[Any, Any],
+    *,
+    seed: int,
+    games: int,
+    max_steps: int,
+    report: GameReport,
+    progress: Progress | None = None,
+) -> None:
+    """Random legal games, every invariant after every step."""
+    rng = random.Random(seed)
+    for index in range(games):
+        game_seed = rng.randrange(2**32)
+        players = random.Random(game_seed).randint(game.min_players, game.max_players)
+        finding, steps, finished = play_checked(game, game_seed, players, max_steps)
+        report.games_played += 1
+        report.steps += steps
+        if finished:
+            report.games_finished += 1
+        elif finding is None:
+            report.games_stalled += 1  # step cap reached (AIR-AMB-30: no turn limit)
+        if finding is not None:
+            report.findings.append(finding)
+            if finding.kind == "invariant":
+                report.violations += 1
+        if progress:
+            progress("campaign", 1)
+        del index
+
+
+def play_checked(
+    game: Game[Any, Any], seed: int, players: int, max_steps: int
+) -> tuple[Finding | None, int, bool]:
+    """One seeded game; returns (finding, steps, finished)."""
+    rng = random.Random(seed)
+    state = game.new_game(players)
+    log: list[Any] = []
+    for step in range(max_steps):
+        mover = game.to_move(state)
+        if isinstance(mover, GameOver):
+            return None, step, True
+        try:
+            if isinstance(mover, Chance):
+                action = game.sample_chance(state, rng)
+            else:
+                action = rng.choice(list(game.legal_actions(state)))
+            log.append(action)
+            state = game.apply(state, action)
+        except IllegalAction as exc:
+            return _finding(game, "legality", f"a generated action was refused: {exc}", seed, players, log), step, False
+        except Exception as exc:
+            return _finding(game, "crash", f"{type(exc).__name__}: {exc}", seed, players, log), step, False
+        violations = game.violations(state)
+        if violations:
+            text = "; ".join(str(v) for v in violations)
+            return _finding(game, "invariant", f"after step {step + 1}: {text}", seed, players, log), step + 1, False
+    return None, max_steps, isinstance(game.to_move(state), GameOver)
+
+
+def _finding(
+    game: Game[Any, Any], kind: str, message: str, seed: int, players: int, log: list[Any]
+) -> Finding:
+    state = game.new_game(players)
+    lines = []
+    for action in log:
+        lines.append(game.describe(state, action))
+        try:
+            state = game.transition(state, action)
+        except Exception:
+            break
+    return Finding(
+        kind, message, seed, players, tuple(game.action_to_json(a) for a in log), tuple(lines)
+    )
+
+
+def solver_checks(
+    game: Game[Any, Any], *, seed: int, count: int, report: GameReport,
+    progress: Progress | None = None,
+) -> None:
+    """Every query that has an oracle is compared with it on seeded inputs."""
+    rng = random.Random(seed)
+    for name, query in game.queries().items():
+        agree = getattr(query, "oracle_check", None)
+        if agree is None:
+            continue
+        for _ in range(count):
+            problem = agree(game, rng)
+            report.solver_checks += 1
+            if problem:
+                report.solver_failures += 1
+                report.findings.append(Finding("solver", f"{name}: {problem}", seed))
+            if progress:
+                progress("solvers", 1)
+
+
+def verify_game(
+    game: Game[Any, Any],
+    *,
+    seed: int = 0,
+    games: int = 50,
+    max_steps: int = 3000,
+    solver_count: int = 50,
+    readings: Mapping[str, str] | None = None,
+    scenario_root: Path | None = None,
+    progress: Progress | None = None,
+) -> GameReport:
+    report = GameReport(game.id, game.title)
+    paths = list(scenario_files(game.id, scenario_root))
+
+    def tick(result: ScenarioResult) -> None:
+        if progress:
+            progress("scenarios", 1)
+
+    report.scenarios = run_scenarios(paths, readings=readings, progress=tick)
+    for r in report.scenarios:
+        if not r.passed:
+            report.findings.append(Finding("scenario", f"{r.id} (p.{r.page}): {r.error or '; '.join(r.failures)}"))
+    campaign(game, seed=seed, games=games, max_steps=max_steps, report=report, progress=progress)
+    solver_checks(game, seed=seed, count=solver_count, report=report, progress=progress)
+    return report

@@ -1,0 +1,92 @@
+"""The game-agnostic kernel: registry, rulesets, catalogue, rejections."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulecraft.core import CHANCE, GAME_OVER, IllegalAction, Rejection
+from rulecraft.registry import UnknownGame, game_class, game_ids, make_game
+from rulecraft.ruleset import Ruleset, UnknownReading, parse_reading_overrides
+
+
+def test_airships_is_registered_through_the_entry_point() -> None:
+    assert "air" in game_ids()
+    assert game_class("air").title == "Airships"
+
+
+def test_unknown_game_names_the_registered_ones() -> None:
+    with pytest.raises(UnknownGame, match="registered games: .*air"):
+        game_class("chess")
+
+
+def test_rejection_reads_as_the_design_card_shows() -> None:
+    r = Rejection("AIR-R-30", "at most three dice of one colour may be thrown; 4 W requested", "3-4")
+    assert str(r) == "AIR-R-30 (p.3-4) — at most three dice of one colour may be thrown; 4 W requested"
+    assert str(IllegalAction(r)) == str(r)
+    assert r.to_json() == {"rule": "AIR-R-30", "reason": r.reason, "page": "3-4"}
+
+
+def test_catalogue_reject_fills_the_page_and_refuses_unknown_ids() -> None:
+    cat = game_class("air").catalogue
+    assert cat.reject("AIR-R-42", "x").page == "4"
+    with pytest.raises(KeyError, match="AIR-R-99 is not a rule of air"):
+        cat.reject("AIR-R-99", "x")
+
+
+def test_catalogue_covers_every_digest_rule_id() -> None:
+    cat = game_class("air").catalogue
+    assert [r.id for r in cat] == [f"AIR-R-{i:02d}" for i in range(1, 52)]
+    assert all(r.page and r.statement for r in cat)
+
+
+def test_register_covers_every_digest_ambiguity_with_a_valid_default() -> None:
+    reg = game_class("air").register
+    assert [a.id for a in reg] == [f"AIR-AMB-{i:02d}" for i in range(1, 37)]
+    for amb in reg:
+        assert amb.default in amb.keys()
+        assert amb.why and amb.question
+
+
+def test_ruleset_overrides_are_validated_and_named() -> None:
+    reg = game_class("air").register
+    printed = Ruleset.printed(reg)
+    assert printed.reading("AIR-AMB-09") == "B"
+    other = printed.with_readings(reg, {"AIR-AMB-09": "C"})
+    assert other.reading("AIR-AMB-09") == "C"
+    assert other.name == "printed+AIR-AMB-09=C"
+    assert printed.reading("AIR-AMB-09") == "B", "rulesets are values; overriding makes a new one"
+    with pytest.raises(UnknownReading, match="AIR-AMB-09 has no reading 'D'; choose one of A, B, C"):
+        printed.with_readings(reg, {"AIR-AMB-09": "D"})
+    with pytest.raises(UnknownReading, match="AIR-AMB-99 is not a registered ambiguity"):
+        printed.with_readings(reg, {"AIR-AMB-99": "a"})
+
+
+def test_reading_overrides_parse_the_cli_form() -> None:
+    assert parse_reading_overrides(["AIR-AMB-09=C", " AIR-AMB-18 = sequential "]) == {
+        "AIR-AMB-09": "C", "AIR-AMB-18": "sequential",
+    }
+    with pytest.raises(UnknownReading, match="expected ID=READING"):
+        parse_reading_overrides(["AIR-AMB-09"])
+
+
+def test_unmodelled_reading_is_refused_not_silently_played() -> None:
+    with pytest.raises(UnknownReading, match="registered but not modelled"):
+        make_game("air", readings={"AIR-AMB-26": "next-turn"})
+
+
+def test_the_model_asks_its_own_ruleset() -> None:
+    a = make_game("air")
+    b = make_game("air", readings={"AIR-AMB-18": "sequential"})
+    assert a.ctx.r("AIR-AMB-18") == "free"
+    assert b.ctx.r("AIR-AMB-18") == "sequential"
+
+
+def test_to_move_is_chance_during_setup_and_nobody_at_the_end() -> None:
+    import random
+
+    game = make_game("air")
+    state = game.new_game(3)
+    assert game.to_move(state) is CHANCE
+    final, log = game.play_random(state, random.Random(3))
+    assert game.to_move(final) is GAME_OVER
+    assert game.replay(game.new_game(3), log) == final, "a game replays exactly from its action log"
