@@ -1,0 +1,90 @@
+"""The command line: each verb does its job and bad input is explained."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rulecraft.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_verify_runs_scenarios_campaign_and_solver_checks(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "verify", "air", "--games", "3", "--solver-checks", "3", "--quiet", "--json")
+    (report,) = json.loads(out)
+    assert report["game"] == "air"
+    assert report["games"] == 3 and report["steps"] > 0
+    assert report["scenarios"]["total"] >= 1
+    assert report["solver_checks"] >= 3
+    assert code == (0 if report["ok"] else 1)
+
+
+def test_verify_prints_a_table(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "verify", "air", "--games", "2", "--solver-checks", "1", "--quiet")
+    assert "rulecraft verify (seed 0)" in out and "air" in out and "scenarios" in out
+
+
+def test_play_is_reproducible_from_its_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    _, first, _ = run(capsys, "play", "air", "--players", "4", "--seed", "7", "--json")
+    _, second, _ = run(capsys, "play", "air", "--players", "4", "--seed", "7", "--json")
+    assert first == second
+    log = json.loads(first)
+    assert log["players"] == 4 and log["log"] and log["winners"]
+    code, text, _ = run(capsys, "play", "air", "--players", "4", "--seed", "7")
+    assert code == 0 and "attempts" in text and "Game over" in text
+
+
+def test_rules_lists_every_rule_with_code_and_exercise(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "rules", "air", "--json")
+    rules = json.loads(out)
+    assert len(rules) == 51
+    r30 = next(r for r in rules if r["id"] == "AIR-R-30")
+    assert r30["page"] == "3-4"
+    assert any(c.startswith("rules.py:") for c in r30["code"])
+    assert "test_airships_rules.py" in r30["tests"]
+    assert "AIR-EX-05" in r30["scenarios"]
+
+
+def test_readings_lists_the_register(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "readings", "air", "--json")
+    register = json.loads(out)
+    assert len(register) == 36
+    amb09 = next(a for a in register if a["id"] == "AIR-AMB-09")
+    assert amb09["default"] == "B" and set(amb09["readings"]) == {"A", "B", "C"}
+
+
+def test_query_chance_gives_the_digest_numbers(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "query", "air", "chance", "--dice", "W=3", "--need", "W=2", "--target", "5",
+                       "--chips", "1", "--json")
+    answer = json.loads(out)
+    assert code == 0
+    assert answer["without_chip"] == "16/27" and answer["with_chip"] == "23/27"
+
+
+def test_bad_reading_and_bad_pack_are_errors_not_tracebacks(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, _, err = run(capsys, "play", "air", "--reading", "AIR-AMB-09=Z")
+    assert code == 4 and "AIR-AMB-09 has no reading 'Z'" in err
+    code, _, err = run(capsys, "play", "air", "--reading", "XYZ-AMB-01=a")
+    assert code == 4 and "no registered game has this ambiguity" in err
+    pack = tmp_path / "pack.yaml"
+    pack.write_text("name: x\n", "utf-8")
+    code, _, err = run(capsys, "play", "air", "--components", str(pack))
+    assert code == 4 and str(pack) in err and "required property" in err
+
+
+def test_scenarios_command_reports_and_fails_on_a_bad_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    bad = tmp_path / "AIR-EX-97-bad.yaml"
+    bad.write_text("id: AIR-EX-97\n", "utf-8")
+    code, out, _ = run(capsys, "scenarios", "air", str(bad), "--quiet")
+    assert code == 1 and "AIR-EX-97" in out and "'title' is a required property" in out
