@@ -30,7 +30,10 @@ EXIT_OK, EXIT_FAIL, EXIT_INTERRUPTED, EXIT_USAGE = 0, 1, 2, 4
 
 
 def _console(stream: Any = None) -> Console:
-    return Console(file=stream or sys.stdout, highlight=False, soft_wrap=True)
+    stream = stream or sys.stdout
+    # Tables piped to a file or CI log keep their columns readable.
+    width = None if getattr(stream, "isatty", lambda: False)() else 160
+    return Console(file=stream, highlight=False, soft_wrap=True, width=width)
 
 
 def _game(args: argparse.Namespace, game_id: str | None = None) -> Game[Any, Any]:
