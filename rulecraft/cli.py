@@ -1,11 +1,11 @@
 """The rulecraft command line: one verb per job.
 
-    rulecraft verify [GAME ...]        scenarios + invariant campaign + solver checks
-    rulecraft scenarios GAME           the printed examples, with a summary table
-    rulecraft play GAME                a readable log of one seeded random game
-    rulecraft rules GAME               the rule catalogue, with what enforces and exercises each rule
-    rulecraft readings GAME            the ambiguity register: readings, defaults, reasons
-    rulecraft query GAME NAME ...      a rules question (Z3 / exact), --json for machines
+rulecraft verify [GAME ...]        scenarios + invariant campaign + solver checks
+rulecraft scenarios GAME           the printed examples, with a summary table
+rulecraft play GAME                a readable log of one seeded random game
+rulecraft rules GAME               the rule catalogue, with what enforces and exercises each rule
+rulecraft readings GAME            the ambiguity register: readings, defaults, reasons
+rulecraft query GAME NAME ...      a rules question (Z3 / exact), --json for machines
 """
 
 from __future__ import annotations
@@ -54,8 +54,13 @@ def _readings_for(game_id: str, items: Sequence[str]) -> dict[str, str]:
 
 
 def _add_common(p: argparse.ArgumentParser, *, components: bool = True) -> None:
-    p.add_argument("--reading", action="append", default=[], metavar="AMB=READING",
-                   help="play an ambiguity under a non-default reading, e.g. AIR-AMB-09=C (repeatable)")
+    p.add_argument(
+        "--reading",
+        action="append",
+        default=[],
+        metavar="AMB=READING",
+        help="play an ambiguity under a non-default reading, e.g. AIR-AMB-09=C (repeatable)",
+    )
     if components:
         p.add_argument("--components", metavar="FILE", help="a component pack (YAML) instead of the bundled one")
 
@@ -71,8 +76,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
     ids = args.games_ids or game_ids()
     reports = []
     with Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=_console(sys.stderr), transient=True, disable=args.quiet,
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=_console(sys.stderr),
+        transient=True,
+        disable=args.quiet,
     ) as progress:
         for gid in ids:
             game = _game(args, gid)
@@ -84,10 +94,17 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 progress.update(task, advance=n, description=f"{gid}: {phase}")
 
             readings = _readings_for(gid, args.reading)
-            reports.append(verify_game(
-                game, seed=args.seed, games=args.games, max_steps=args.max_steps,
-                solver_count=args.solver_checks, readings=readings, progress=tick,
-            ))
+            reports.append(
+                verify_game(
+                    game,
+                    seed=args.seed,
+                    games=args.games,
+                    max_steps=args.max_steps,
+                    solver_count=args.solver_checks,
+                    readings=readings,
+                    progress=tick,
+                )
+            )
     if args.json:
         print(json.dumps([_report_json(r) for r in reports], indent=2))
     else:
@@ -97,11 +114,16 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def _report_json(r: Any) -> dict[str, Any]:
     return {
-        "game": r.game, "ok": r.ok,
+        "game": r.game,
+        "ok": r.ok,
         "scenarios": {"passed": r.scenarios_passed, "total": len(r.scenarios)},
-        "games": r.games_played, "finished": r.games_finished, "stalled": r.games_stalled,
-        "steps": r.steps, "invariant_violations": r.violations,
-        "solver_checks": r.solver_checks, "solver_failures": r.solver_failures,
+        "games": r.games_played,
+        "finished": r.games_finished,
+        "stalled": r.games_stalled,
+        "steps": r.steps,
+        "invariant_violations": r.violations,
+        "solver_checks": r.solver_checks,
+        "solver_failures": r.solver_failures,
         "findings": [
             {"kind": f.kind, "message": f.message, "seed": f.seed, "players": f.players, "log": list(f.log)}
             for f in r.findings
@@ -115,8 +137,12 @@ def _print_verify(console: Console, reports: list[Any], args: argparse.Namespace
         table.add_column(col, justify="right" if col not in ("game", "result") else "left")
     for r in reports:
         table.add_row(
-            f"{r.game} ({r.title})", f"{r.scenarios_passed}/{len(r.scenarios)}",
-            f"{r.games_played}", f"{r.steps}", f"{r.games_stalled}", f"{r.violations}",
+            f"{r.game} ({r.title})",
+            f"{r.scenarios_passed}/{len(r.scenarios)}",
+            f"{r.games_played}",
+            f"{r.steps}",
+            f"{r.games_stalled}",
+            f"{r.violations}",
             f"{r.solver_checks - r.solver_failures}/{r.solver_checks}",
             "[green]ok[/green]" if r.ok else "[red]FAILED[/red]",
         )
@@ -125,7 +151,9 @@ def _print_verify(console: Console, reports: list[Any], args: argparse.Namespace
         for f in r.findings:
             console.print(f"[red]{r.game} {f.kind}[/red]: {f.message}")
             if f.seed is not None and f.players is not None:
-                console.print(f"  reproduce: seed {f.seed}, {f.players} players; shortest failing log ({len(f.log)} steps):")
+                console.print(
+                    f"  reproduce: seed {f.seed}, {f.players} players; shortest failing log ({len(f.log)} steps):"
+                )
                 for i, line in enumerate(f.log_text, start=1):
                     console.print(f"   {i:>4}. {line}")
                 console.print("  as JSON: " + json.dumps(list(f.log)))
@@ -142,14 +170,33 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
     paths = [Path(p) for p in args.files] or list(scenario_files(args.game))
     readings = _readings_for(args.game, args.reading)
     console = _console()
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  console=_console(sys.stderr), transient=True, disable=args.quiet) as progress:
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=_console(sys.stderr),
+        transient=True,
+        disable=args.quiet,
+    ) as progress:
         task = progress.add_task(f"{args.game} scenarios", total=len(paths))
         results = run_scenarios(paths, readings=readings, progress=lambda r: progress.advance(task))
     if args.json:
-        print(json.dumps([
-            {"id": r.id, "page": r.page, "status": r.status, "failures": list(r.failures), "error": r.error, "path": r.path}
-            for r in results], indent=2))
+        print(
+            json.dumps(
+                [
+                    {
+                        "id": r.id,
+                        "page": r.page,
+                        "status": r.status,
+                        "failures": list(r.failures),
+                        "error": r.error,
+                        "path": r.path,
+                    }
+                    for r in results
+                ],
+                indent=2,
+            )
+        )
     else:
         table = Table(title=f"{args.game}: printed examples")
         for col in ("example", "page", "title", "checks", "result"):
@@ -184,22 +231,37 @@ def cmd_play(args: argparse.Namespace) -> int:
         if isinstance(game.to_move(state), GameOver):
             break
         mover = game.to_move(state)
-        action = game.sample_chance(state, rng) if not isinstance(mover, int) else rng.choice(list(game.legal_actions(state)))
+        action = (
+            game.sample_chance(state, rng)
+            if not isinstance(mover, int)
+            else rng.choice(list(game.legal_actions(state)))
+        )
         line = game.describe(state, action)
         state = game.apply(state, action)
         log.append(game.action_to_json(action))
         if not args.json and (args.chance or not line.startswith("chance:") or "thrown" in line):
             console.print(f"{step:>5}. {line}")
     if args.json:
-        print(json.dumps({"seed": args.seed, "players": args.players, "log": log,
-                          "scores": game.scores(state), "winners": list(game.winners(state)) if game.is_over(state) else None}))
+        print(
+            json.dumps(
+                {
+                    "seed": args.seed,
+                    "players": args.players,
+                    "log": log,
+                    "scores": game.scores(state),
+                    "winners": list(game.winners(state)) if game.is_over(state) else None,
+                }
+            )
+        )
         return EXIT_OK
     console.print()
     console.print(game.render(state))
     if game.is_over(state):
         winners = game.winners(state)
-        console.print(f"\nGame over after {step} steps. Scores {dict(game.scores(state))}; "
-                      f"winner(s): {', '.join(f'seat {w}' for w in winners) or 'none named'}")
+        console.print(
+            f"\nGame over after {step} steps. Scores {dict(game.scores(state))}; "
+            f"winner(s): {', '.join(f'seat {w}' for w in winners) or 'none named'}"
+        )
     else:
         console.print(f"\nStopped after {args.max_steps} steps without an end (no turn limit in the rules).")
     return EXIT_OK
@@ -215,8 +277,15 @@ def cmd_rules(args: argparse.Namespace) -> int:
     refs = crossref(cls)
     console = _console()
     if args.json:
-        print(json.dumps([{"id": rule.id, "page": rule.page, "statement": rule.statement, **refs[rule.id]}
-                          for rule in cls.catalogue], indent=2))
+        print(
+            json.dumps(
+                [
+                    {"id": rule.id, "page": rule.page, "statement": rule.statement, **refs[rule.id]}
+                    for rule in cls.catalogue
+                ],
+                indent=2,
+            )
+        )
         return EXIT_OK
     table = Table(title=f"{cls.title}: {len(cls.catalogue)} rules", show_lines=False)
     for col in ("rule", "p.", "statement", "enforced in", "scenarios", "tests"):
@@ -229,7 +298,9 @@ def cmd_rules(args: argparse.Namespace) -> int:
         exercised = bool(r["scenarios"] or r["tests"])
         bare += not exercised
         table.add_row(
-            rule.id, rule.page, rule.statement,
+            rule.id,
+            rule.page,
+            rule.statement,
             ", ".join(r["code"]) or "[yellow]—[/yellow]",
             ", ".join(r["scenarios"]) or "",
             ", ".join(r["tests"]) if exercised else "[red]nothing exercises it[/red]",
@@ -243,9 +314,23 @@ def cmd_readings(args: argparse.Namespace) -> int:
     cls = game_class(args.game)
     console = _console()
     if args.json:
-        print(json.dumps([{"id": a.id, "page": a.page, "question": a.question,
-                           "readings": {r.key: r.text for r in a.readings}, "default": a.default,
-                           "why": a.why, "affects_play": a.affects_play} for a in cls.register], indent=2))
+        print(
+            json.dumps(
+                [
+                    {
+                        "id": a.id,
+                        "page": a.page,
+                        "question": a.question,
+                        "readings": {r.key: r.text for r in a.readings},
+                        "default": a.default,
+                        "why": a.why,
+                        "affects_play": a.affects_play,
+                    }
+                    for a in cls.register
+                ],
+                indent=2,
+            )
+        )
         return EXIT_OK
     table = Table(title=f"{cls.title}: {len(cls.register)} registered ambiguities")
     for col in ("id", "p.", "question", "readings (default first)", "why the default"):
@@ -284,8 +369,9 @@ _GLOBAL_DESTS = {"command", "game", "query_name", "reading", "components", "json
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="rulecraft", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="rulecraft", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("verify", help="scenarios, invariant campaign and solver checks for every game")

@@ -213,9 +213,7 @@ class Game(ABC, Generic[S, A]):
             state = self.apply(state, action)
         return state
 
-    def play_random(
-        self, state: S, rng: random.Random, *, max_steps: int = 10_000
-    ) -> tuple[S, list[A]]:
+    def play_random(self, state: S, rng: random.Random, *, max_steps: int = 10_000) -> tuple[S, list[A]]:
         """Play uniformly random legal actions (chance by its odds)."""
         log: list[A] = []
         for _ in range(max_steps):

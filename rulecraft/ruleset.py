@@ -47,14 +47,17 @@ class Ambiguity:
         if len(set(keys)) != len(keys):
             raise ValueError(f"{self.id}: duplicate reading keys {keys}")
 
-    def keys(self) -> tuple[str, ...]:
+    def choices(self) -> tuple[str, ...]:
+        """The reading keys, in register order."""
         return tuple(r.key for r in self.readings)
+
+    keys = choices  # the older name, kept for callers
 
     def text_of(self, key: str) -> str:
         for r in self.readings:
             if r.key == key:
                 return r.text
-        raise UnknownReading(f"{self.id} has no reading {key!r}; choose one of {self.keys()}")
+        raise UnknownReading(f"{self.id} has no reading {key!r}; choose one of {self.choices()}")
 
 
 @attrs.frozen
@@ -102,19 +105,15 @@ class Ruleset:
         return cls(register.game, tuple(sorted(register.defaults().items())))
 
     @classmethod
-    def from_overrides(
-        cls, register: AmbiguityRegister, overrides: Mapping[str, str] | None = None
-    ) -> Ruleset:
+    def from_overrides(cls, register: AmbiguityRegister, overrides: Mapping[str, str] | None = None) -> Ruleset:
         return cls.printed(register).with_readings(register, overrides or {})
 
     def with_readings(self, register: AmbiguityRegister, overrides: Mapping[str, str]) -> Ruleset:
         chosen = dict(self.readings)
         for amb_id, key in overrides.items():
             amb = register[amb_id]
-            if key not in amb.keys():
-                raise UnknownReading(
-                    f"{amb_id} has no reading {key!r}; choose one of {', '.join(amb.keys())}"
-                )
+            if key not in amb.choices():
+                raise UnknownReading(f"{amb_id} has no reading {key!r}; choose one of {', '.join(amb.choices())}")
             chosen[amb_id] = key
         name = self.name
         changed = {k: v for k, v in chosen.items() if register[k].default != v}

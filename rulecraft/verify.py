@@ -92,9 +92,7 @@ def campaign(
         del index
 
 
-def play_checked(
-    game: Game[Any, Any], seed: int, players: int, max_steps: int
-) -> tuple[Finding | None, int, bool]:
+def play_checked(game: Game[Any, Any], seed: int, players: int, max_steps: int) -> tuple[Finding | None, int, bool]:
     """One seeded game; returns (finding, steps, finished)."""
     rng = random.Random(seed)
     state = game.new_game(players)
@@ -121,9 +119,7 @@ def play_checked(
     return None, max_steps, isinstance(game.to_move(state), GameOver)
 
 
-def _finding(
-    game: Game[Any, Any], kind: str, message: str, seed: int, players: int, log: list[Any]
-) -> Finding:
+def _finding(game: Game[Any, Any], kind: str, message: str, seed: int, players: int, log: list[Any]) -> Finding:
     state = game.new_game(players)
     lines = []
     for action in log:
@@ -132,13 +128,15 @@ def _finding(
             state = game.transition(state, action)
         except Exception:
             break
-    return Finding(
-        kind, message, seed, players, tuple(game.action_to_json(a) for a in log), tuple(lines)
-    )
+    return Finding(kind, message, seed, players, tuple(game.action_to_json(a) for a in log), tuple(lines))
 
 
 def solver_checks(
-    game: Game[Any, Any], *, seed: int, count: int, report: GameReport,
+    game: Game[Any, Any],
+    *,
+    seed: int,
+    count: int,
+    report: GameReport,
     progress: Progress | None = None,
 ) -> None:
     """Every query that has an oracle is compared with it on seeded inputs."""

@@ -6,8 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
-from rulecraft.core import IllegalAction
 from rulecraft.model.airships.actions import (
     AttemptTarget,
     EndGo,
@@ -20,6 +18,8 @@ from rulecraft.model.airships.actions import (
 from rulecraft.model.airships.components import Dice
 from rulecraft.model.airships.game import AirshipsGame
 from rulecraft.model.airships.state import AirshipsState, Phase
+
+from rulecraft.core import IllegalAction
 from rulecraft.registry import make_game
 
 
@@ -219,8 +219,7 @@ def test_era_tile_flips_every_entrepreneur_and_step_one_reveals_again_r25() -> N
 
 def test_full_row_drops_its_leftmost_card_r24() -> None:
     g = game()
-    s = given(g, phase="reveal", rows={"finance": ["E1-FIN-1", "E1-FIN-2", "E1-FIN-3"]},
-              deck={"era1": ["E2-FIN-1"]})
+    s = given(g, phase="reveal", rows={"finance": ["E1-FIN-1", "E1-FIN-2", "E1-FIN-3"]}, deck={"era1": ["E2-FIN-1"]})
     # a hand-built deck: the era-2 card stands in the era-1 segment for the test
     s = g.apply(s, Reveal("E2-FIN-1"))
     assert s.display[0] == ("E1-FIN-2", "E1-FIN-3", "E2-FIN-1")
@@ -231,7 +230,9 @@ def test_empty_deck_skips_step_one_r23() -> None:
     import attrs
 
     g = game()
-    s = given(g, boards={0: {"cards": ["S-FIN"], "chips": 0}}, display=["E1-HAN-2"], deck={"era1": [], "era2": []}, era=2)
+    s = given(
+        g, boards={0: {"cards": ["S-FIN"], "chips": 0}}, display=["E1-HAN-2"], deck={"era1": [], "era2": []}, era=2
+    )
     s = g.apply(s, AttemptTarget("development:E1-HAN-2", Dice(W=2)))
     s = g.apply(s, Throw(W=(1, 1)))
     assert s.seat == 1 and s.phase is Phase.ATTEMPT, "the next go starts with step 2"
@@ -249,8 +250,12 @@ def _airship_win(g: AirshipsGame, s: AirshipsState, stack: int, faces: dict[str,
 
 def test_emptying_a_stack_reveals_the_hindenburg_and_moves_the_wooden_airship_r40_r43() -> None:
     g = game()
-    s = given(g, boards={0: {"cards": ["S-FIN"]}}, stacks=[["L1"], ["D2", "M2", "L2"], ["D3", "M3", "L3"], ["D4", "M4", "L4"]],
-              wooden_airship=1)
+    s = given(
+        g,
+        boards={0: {"cards": ["S-FIN"]}},
+        stacks=[["L1"], ["D2", "M2", "L2"], ["D3", "M3", "L3"], ["D4", "M4", "L4"]],
+        wooden_airship=1,
+    )
     s = _airship_win(g, s, 1, {"W": (3, 3)})
     assert s.hindenburg and s.wooden_airship == 0 and s.boards[0].airships == ("L1",)
     assert s.phase is not Phase.OVER
@@ -258,13 +263,23 @@ def test_emptying_a_stack_reveals_the_hindenburg_and_moves_the_wooden_airship_r4
 
 def test_after_a_stage_only_a_further_stage_moves_the_wooden_airship_r46() -> None:
     g = game()
-    s = given(g, boards={0: {"cards": ["S-FIN"]}}, stacks=[[], ["D2", "M2", "L1"], ["D3", "M3", "L3"], ["D4", "M4", "L4"]],
-              stages={1: 1}, wooden_airship=1)
+    s = given(
+        g,
+        boards={0: {"cards": ["S-FIN"]}},
+        stacks=[[], ["D2", "M2", "L1"], ["D3", "M3", "L3"], ["D4", "M4", "L4"]],
+        stages={1: 1},
+        wooden_airship=1,
+    )
     s = _airship_win(g, s, 2, {"W": (3, 3)})
     assert s.boards[0].airships == ("L1",) and s.wooden_airship == 1
     reveal = game(AIR_AMB_13="reveal")
-    s2 = reveal.scenario_state({"boards": {0: {"cards": ["S-FIN"]}}, "wooden_airship": 1,
-                                "stacks": [[], ["D2", "M2", "L1"], ["D3", "M3", "L3"], ["D4", "M4", "L4"]]})
+    s2 = reveal.scenario_state(
+        {
+            "boards": {0: {"cards": ["S-FIN"]}},
+            "wooden_airship": 1,
+            "stacks": [[], ["D2", "M2", "L1"], ["D3", "M3", "L3"], ["D4", "M4", "L4"]],
+        }
+    )
     s2 = _airship_win(reveal, s2, 2, {"W": (3, 3)})
     assert s2.wooden_airship == 1, "AIR-AMB-13 'reveal': after the reveal airship cards never move it"
 
@@ -272,7 +287,8 @@ def test_after_a_stage_only_a_further_stage_moves_the_wooden_airship_r46() -> No
 def test_stage_is_marked_with_an_own_chip_and_done_once_r44_r45() -> None:
     g = game()
     spec: dict[str, Any] = {
-        "boards": {0: {"cards": ["E2-FIN-3", "S-HAN"]}}, "era": 2,
+        "boards": {0: {"cards": ["E2-FIN-3", "S-HAN"]}},
+        "era": 2,
         "stacks": [[], ["D2", "M2", "L2"], ["D3", "M3", "L3"], ["D4", "M4", "L4"]],
     }
     s = g.scenario_state(spec)
@@ -288,7 +304,8 @@ def test_stage_is_marked_with_an_own_chip_and_done_once_r44_r45() -> None:
 
 def test_failed_stage_attempt_earns_the_failure_chip_amb33() -> None:
     spec: dict[str, Any] = {
-        "boards": {0: {"cards": ["E2-FIN-3", "S-HAN"], "chips": 0}}, "era": 2,
+        "boards": {0: {"cards": ["E2-FIN-3", "S-HAN"], "chips": 0}},
+        "era": 2,
         "stacks": [[], ["D2", "M2", "L2"], ["D3", "M3", "L3"], ["D4", "M4", "L4"]],
     }
     for reading, chips in (("chip", 1), ("none", 0)):
@@ -301,15 +318,20 @@ def test_failed_stage_attempt_earns_the_failure_chip_amb33() -> None:
 
 def test_game_ends_at_once_when_every_airship_field_holds_at_most_one_card_r47() -> None:
     g = game()
-    s = given(g, boards={0: {"cards": ["S-FIN"], "chips": 5, "supply": 1}}, stacks=[["D1", "L1"], ["D2"], ["D3"], ["D4"]])
+    s = given(
+        g, boards={0: {"cards": ["S-FIN"], "chips": 5, "supply": 1}}, stacks=[["D1", "L1"], ["D2"], ["D3"], ["D4"]]
+    )
     s = _airship_win(g, s, 1, {"W": (3, 3)})
     assert s.phase is Phase.OVER and s.ended == "a", "no additional go once the game has ended"
 
 
 def test_scores_and_the_airship_tie_break_r48_r49() -> None:
     g = game()
-    s = given(g, boards={0: {"cards": ["E1-FIN-1"], "airships": ["L1"]}, 1: {"airships": ["L3", "L2"]}},
-              stacks=[["D1"], ["D2"], ["D3"], ["D4"]])
+    s = given(
+        g,
+        boards={0: {"cards": ["E1-FIN-1"], "airships": ["L1"]}, 1: {"airships": ["L3", "L2"]}},
+        stacks=[["D1"], ["D2"], ["D3"], ["D4"]],
+    )
     scores = g.scores(s)
     assert scores == {0: 3 + 2, 1: 2 + 3}
     assert g.winners(s) == (1,), "equal VP: the company with more airships wins"

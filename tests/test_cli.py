@@ -61,16 +61,15 @@ def test_readings_lists_the_register(capsys: pytest.CaptureFixture[str]) -> None
 
 
 def test_query_chance_gives_the_digest_numbers(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "query", "air", "chance", "--dice", "W=3", "--need", "W=2", "--target", "5",
-                       "--chips", "1", "--json")
+    code, out, _ = run(
+        capsys, "query", "air", "chance", "--dice", "W=3", "--need", "W=2", "--target", "5", "--chips", "1", "--json"
+    )
     answer = json.loads(out)
     assert code == 0
     assert answer["without_chip"] == "16/27" and answer["with_chip"] == "23/27"
 
 
-def test_bad_reading_and_bad_pack_are_errors_not_tracebacks(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
+def test_bad_reading_and_bad_pack_are_errors_not_tracebacks(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, _, err = run(capsys, "play", "air", "--reading", "AIR-AMB-09=Z")
     assert code == 4 and "AIR-AMB-09 has no reading 'Z'" in err
     code, _, err = run(capsys, "play", "air", "--reading", "XYZ-AMB-01=a")
@@ -81,9 +80,7 @@ def test_bad_reading_and_bad_pack_are_errors_not_tracebacks(
     assert code == 4 and str(pack) in err and "required property" in err
 
 
-def test_scenarios_command_reports_and_fails_on_a_bad_file(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
+def test_scenarios_command_reports_and_fails_on_a_bad_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     bad = tmp_path / "AIR-EX-97-bad.yaml"
     bad.write_text("id: AIR-EX-97\n", "utf-8")
     code, out, _ = run(capsys, "scenarios", "air", str(bad), "--quiet")

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 import yaml
-
 from rulecraft.model.airships.components import PackError, bundled_pack, load_pack, pack_from_data
+
 from rulecraft.registry import make_game
 
 BUNDLED = Path(__file__).resolve().parents[1] / "model/airships/packs/reconstructed.yaml"
@@ -62,14 +62,23 @@ def test_a_user_pack_loads_from_a_file(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("mutate", "where", "message"),
     [
-        (lambda d: d["developments"][3].__setitem__("department", "kitchen"),
-         "developments[3] (id S-ENR).department", "is not one of"),
-        (lambda d: d["airships"][2]["requirement"].__setitem__("W", "two"),
-         "airships[2] (id L3).requirement.W", "is not of type 'integer'"),
+        (
+            lambda d: d["developments"][3].__setitem__("department", "kitchen"),
+            "developments[3] (id S-ENR).department",
+            "is not one of",
+        ),
+        (
+            lambda d: d["airships"][2]["requirement"].__setitem__("W", "two"),
+            "airships[2] (id L3).requirement.W",
+            "is not of type 'integer'",
+        ),
         (lambda d: d["airships"].pop(), "airships", "expected 18 airship cards"),
         (lambda d: d["developments"][10].__setitem__("group", "era2"), "developments", "expected 18 era1 cards"),
-        (lambda d: d["developments"][15].pop("fixed"), "developments[15] (id E1-ENR-1).fixed",
-         "an Engineer card gives a fixed die"),
+        (
+            lambda d: d["developments"][15].pop("fixed"),
+            "developments[15] (id E1-ENR-1).fixed",
+            "an Engineer card gives a fixed die",
+        ),
         (lambda d: d["stages"][0].__setitem__("vp_high", 1), "stages[0].vp_high", "high value"),
         (lambda d: d["developments"][7].__setitem__("id", "S-FIN"), "id S-FIN", "duplicate card id"),
     ],

@@ -21,16 +21,22 @@ def _declared() -> tuple[list[str], dict[str, str]]:
 def test_every_package_folder_is_listed_under_the_rulecraft_namespace() -> None:
     packages, package_dir = _declared()
     found = set()
-    for top, name in (("rulecraft", "rulecraft"), ("model", "rulecraft.model"),
-                      ("invariants", "rulecraft.invariants"), ("solvers", "rulecraft.solvers"),
-                      ("scenarios", "rulecraft.scenario_data")):
+    for top, name in (
+        ("rulecraft", "rulecraft"),
+        ("model", "rulecraft.model"),
+        ("invariants", "rulecraft.invariants"),
+        ("solvers", "rulecraft.solvers"),
+        ("scenarios", "rulecraft.scenario_data"),
+    ):
         for init in (ROOT / top).rglob("__init__.py"):
             rel = init.parent.relative_to(ROOT / top)
             found.add(".".join([name, *rel.parts]))
     assert found == set(packages)
     assert package_dir == {
-        "rulecraft.model": "model", "rulecraft.invariants": "invariants",
-        "rulecraft.solvers": "solvers", "rulecraft.scenario_data": "scenarios",
+        "rulecraft.model": "model",
+        "rulecraft.invariants": "invariants",
+        "rulecraft.solvers": "solvers",
+        "rulecraft.scenario_data": "scenarios",
     }
 
 
@@ -39,7 +45,9 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(out), str(ROOT)],
-        check=True, capture_output=True, text=True,
+        check=True,
+        capture_output=True,
+        text=True,
     )
     (built,) = out.glob("rulecraft-*.whl")
     return built

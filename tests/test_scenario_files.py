@@ -79,7 +79,9 @@ def test_plain_pytest_collects_scenario_files(tmp_path: Path) -> None:
     (tmp_path / "pytest.ini").write_text("[pytest]\n", "utf-8")
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path / "scenarios")],
-        capture_output=True, text=True, cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
     )
     out = proc.stdout
     assert proc.returncode == 1, out

@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 import attrs
-
-from rulecraft.model.airships.components import Dice
+from rulecraft.model.airships.components import NO_DICE, Dice
 
 
 @attrs.frozen
@@ -54,7 +53,7 @@ class AttemptTarget:
 
     kind: ClassVar[str] = "attempt"
     target: str
-    throw: Dice = Dice()
+    throw: Dice = NO_DICE
     exchanges: int = 0
     give_fixed: bool = False  # the fixed die is one of the dice given up (AIR-AMB-08)
 
@@ -91,9 +90,15 @@ class EndGo:
     kind: ClassVar[str] = "end-go"
 
 
-AirshipsAction = (
-    DealAirship | DealStarter | Reveal | Throw | AttemptTarget | NoAttempt | Resolve | ExtraGo | EndGo
-)
+AirshipsAction = DealAirship | DealStarter | Reveal | Throw | AttemptTarget | NoAttempt | Resolve | ExtraGo | EndGo
 ACTION_TYPES: tuple[type[AirshipsAction], ...] = (
-    DealAirship, DealStarter, Reveal, Throw, AttemptTarget, NoAttempt, Resolve, ExtraGo, EndGo,
+    DealAirship,
+    DealStarter,
+    Reveal,
+    Throw,
+    AttemptTarget,
+    NoAttempt,
+    Resolve,
+    ExtraGo,
+    EndGo,
 )

@@ -9,6 +9,7 @@ where the rulebook is silent, entry by entry.
 from __future__ import annotations
 
 import json
+import operator
 from collections.abc import Iterator, Mapping
 from enum import Enum
 from functools import cache
@@ -73,11 +74,14 @@ class Dice:
         return cls(**{c.value: int(data.get(c.value, 0)) for c in COLOURS})
 
     def __getitem__(self, colour: Colour) -> int:
-        return int(getattr(self, colour.value))
+        # A dict lookup, not Enum.value: this sits on the hot path of legality.
+        count: int = _GET[colour](self)
+        return count
 
     def items(self) -> Iterator[tuple[Colour, int]]:
-        for c in COLOURS:
-            yield c, self[c]
+        yield Colour.W, self.W
+        yield Colour.R, self.R
+        yield Colour.B, self.B
 
     def plus(self, other: Dice) -> Dice:
         return Dice(self.W + other.W, self.R + other.R, self.B + other.B)
@@ -96,6 +100,7 @@ class Dice:
 
 
 NO_DICE = Dice()
+_GET = {Colour.W: operator.attrgetter("W"), Colour.R: operator.attrgetter("R"), Colour.B: operator.attrgetter("B")}
 
 
 @attrs.frozen
@@ -245,8 +250,12 @@ def pack_from_data(data: Any, source: str = "<memory>") -> Pack:
         raise PackError(source, where, err.message)
     airships = tuple(
         AirshipCard(
-            id=e["id"], tier=e["tier"], requirement=_dice(e["requirement"]),
-            target=e["target"], vp=e["vp"], dice=_dice(e.get("dice")),
+            id=e["id"],
+            tier=e["tier"],
+            requirement=_dice(e["requirement"]),
+            target=e["target"],
+            vp=e["vp"],
+            dice=_dice(e.get("dice")),
             provenance=_provenance(e),
         )
         for e in data["airships"]
@@ -254,15 +263,24 @@ def pack_from_data(data: Any, source: str = "<memory>") -> Pack:
     developments = tuple(_development(e) for e in data["developments"])
     stages = tuple(
         HindenburgStage(
-            index=e["index"], requirement=_dice(e["requirement"]), target=e["target"],
-            vp_low=e["vp_low"], vp_high=e["vp_high"], provenance=_provenance(e),
+            index=e["index"],
+            requirement=_dice(e["requirement"]),
+            target=e["target"],
+            vp_low=e["vp_low"],
+            vp_high=e["vp_high"],
+            provenance=_provenance(e),
         )
         for e in data["stages"]
     )
     pack = Pack(
-        name=data["name"], reconstructed=bool(data.get("reconstructed", False)),
-        nations=tuple(data["nations"]), airships=airships, developments=developments,
-        stages=stages, chips_per_nation=data.get("chips_per_nation", 6), source=source,
+        name=data["name"],
+        reconstructed=bool(data.get("reconstructed", False)),
+        nations=tuple(data["nations"]),
+        airships=airships,
+        developments=developments,
+        stages=stages,
+        chips_per_nation=data.get("chips_per_nation", 6),
+        source=source,
     )
     _check_counts(pack, source)
     return pack
@@ -283,10 +301,7 @@ def _json_path(data: Any, path: list[Any]) -> str:
             except (IndexError, KeyError, TypeError):
                 continue
         out += f".{part}" if out else str(part)
-        try:
-            node = node[part]
-        except (KeyError, TypeError, IndexError):
-            pass
+        node = node.get(part) if isinstance(node, dict) else None
     return out or "(top level)"
 
 
@@ -295,18 +310,23 @@ def _development(e: Mapping[str, Any]) -> DevelopmentCard:
     engine = e.get("engine")
     exchange = e.get("exchange")
     return DevelopmentCard(
-        id=e["id"], group=e["group"], department=Department(e["department"]),
-        requirement=_dice(e["requirement"]), target=e["target"], vp=e.get("vp", 0),
+        id=e["id"],
+        group=e["group"],
+        department=Department(e["department"]),
+        requirement=_dice(e["requirement"]),
+        target=e["target"],
+        vp=e.get("vp", 0),
         dice=_dice(e.get("dice")),
         fixed=FixedDie(Colour(fixed["colour"]), fixed["value"]) if fixed else None,
         engine=(
             EngineBonus(None if engine["colour"] == "any" else Colour(engine["colour"]), engine["bonus"])
-            if engine else None
+            if engine
+            else None
         ),
         exchange=(
-            Exchange(exchange["give"], Colour(exchange["give_colour"]),
-                     exchange["get"], Colour(exchange["get_colour"]))
-            if exchange else None
+            Exchange(exchange["give"], Colour(exchange["give_colour"]), exchange["get"], Colour(exchange["get_colour"]))
+            if exchange
+            else None
         ),
         pilot_chips=e.get("pilot_chips", 0),
         provenance=_provenance(e),
@@ -317,10 +337,10 @@ def _check_counts(pack: Pack, source: str) -> None:
     """The counts the rulebook does give (p.1-2, p.5)."""
     ids = [c.id for c in pack.developments] + [c.id for c in pack.airships]
     seen: set[str] = set()
-    for i in ids:
-        if i in seen:
-            raise PackError(source, f"id {i}", "duplicate card id")
-        seen.add(i)
+    for card_id in ids:
+        if card_id in seen:
+            raise PackError(source, f"id {card_id}", "duplicate card id")
+        seen.add(card_id)
     if len(pack.airships) != 18:
         raise PackError(source, "airships", f"expected 18 airship cards (p.1), found {len(pack.airships)}")
     for tier in TIERS:
@@ -328,9 +348,7 @@ def _check_counts(pack: Pack, source: str) -> None:
         if n != 6:
             raise PackError(source, "airships", f"expected 6 {tier} airship cards (p.2), found {n}")
     if len(pack.developments) != 48:
-        raise PackError(
-            source, "developments", f"expected 48 development cards (p.1), found {len(pack.developments)}"
-        )
+        raise PackError(source, "developments", f"expected 48 development cards (p.1), found {len(pack.developments)}")
     for group, want in GROUP_COUNTS.items():
         n = sum(1 for c in pack.developments if c.group == group)
         if n != want:
@@ -350,12 +368,16 @@ def _check_card(card: DevelopmentCard, source: str, where: str) -> None:
     dept = card.department
     extra = card.dice.total()
     effects = {
-        "fixed": card.fixed is not None, "engine": card.engine is not None,
-        "exchange": card.exchange is not None, "pilot_chips": card.pilot_chips > 0,
+        "fixed": card.fixed is not None,
+        "engine": card.engine is not None,
+        "exchange": card.exchange is not None,
+        "pilot_chips": card.pilot_chips > 0,
     }
     own = {
-        Department.ENGINEER: "fixed", Department.ENGINE: "engine",
-        Department.MATERIAL: "exchange", Department.PILOT: "pilot_chips",
+        Department.ENGINEER: "fixed",
+        Department.ENGINE: "engine",
+        Department.MATERIAL: "exchange",
+        Department.PILOT: "pilot_chips",
     }.get(dept)
     for effect, present in effects.items():
         if present and effect != own:

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 import attrs
-
 from rulecraft.model.airships.components import (
     COLOURS,
     DICE_PER_COLOUR,
@@ -40,9 +39,7 @@ def entrepreneur_dice(era: int) -> Dice:
     return Dice(W=1) if era == 1 else Dice(W=1, R=1)
 
 
-def company_of(
-    board: CompanyBoard, era: int, pack: Pack, *, airship_dice: bool = False
-) -> Company:
+def company_of(board: CompanyBoard, era: int, pack: Pack, *, airship_dice: bool = False) -> Company:
     """AIR-R-12: the dice at the bottom of every card on the board."""
     dice = entrepreneur_dice(era)
     fixed = engine = exchange = None
@@ -73,17 +70,16 @@ class Pool:
     def usable(self, colour: Colour, *, capped: bool = True) -> int:
         """Dice of ``colour`` that can count: min(n', 3) + fixed (AIR-R-27, AIR-AMB-32)."""
         n = self.dice[colour]
-        if capped:
-            n = min(n, DICE_PER_COLOUR)
-        return n + (1 if self.fixed is not None and self.fixed.colour is colour else 0)
+        if capped and n > DICE_PER_COLOUR:
+            n = DICE_PER_COLOUR
+        fixed = self.fixed
+        return n + 1 if fixed is not None and fixed.colour is colour else n
 
     def fixed_count(self, colour: Colour) -> int:
         return 1 if self.fixed is not None and self.fixed.colour is colour else 0
 
 
-def exchanged(
-    company: Company, exchanges: int, give_fixed: bool, *, cap_first: bool = False
-) -> Pool | str:
+def exchanged(company: Company, exchanges: int, give_fixed: bool, *, cap_first: bool = False) -> Pool | str:
     """Apply ``exchanges`` Material exchanges; a string says why it cannot be done.
 
     ``give_fixed``: the Engineer's fixed die is one of the dice given up
@@ -110,10 +106,7 @@ def exchanged(
         have = min(have, DICE_PER_COLOUR)
     need = give_total - from_fixed
     if need > have:
-        return (
-            f"the exchange gives up {give_total} {ex.give_colour.value} dice; "
-            f"only {have + from_fixed} can be given"
-        )
+        return f"the exchange gives up {give_total} {ex.give_colour.value} dice; only {have + from_fixed} can be given"
     dice = dice.with_count(ex.give_colour, dice[ex.give_colour] - need)
     dice = dice.with_count(ex.get_colour, dice[ex.get_colour] + ex.get * exchanges)
     return Pool(dice, fixed)
@@ -124,7 +117,7 @@ def covers(pool: Pool, requirement: Dice, *, capped: bool = True) -> Colour | No
     for colour, q in requirement.items():
         if q and pool.usable(colour, capped=capped) < q:
             return colour
-    return None
+    return None  # every required colour is covered
 
 
 def throw_range(pool: Pool, requirement: Dice, colour: Colour) -> range:
@@ -135,9 +128,7 @@ def throw_range(pool: Pool, requirement: Dice, colour: Colour) -> range:
     return range(low, high + 1)
 
 
-def base_score(
-    requirement: Dice, faces: Sequence[Sequence[int]], fixed: FixedDie | None
-) -> int:
+def base_score(requirement: Dice, faces: Sequence[Sequence[int]], fixed: FixedDie | None) -> int:
     """AIR-R-33: per required colour, the best q_c of the thrown and fixed dice."""
     total = 0
     for colour, thrown in zip(COLOURS, faces, strict=True):
@@ -188,9 +179,7 @@ def engine_bonus(
     if involved == "A":
         active = requirement[colour] > 0
     elif involved == "C":
-        active = thrown[colour] > 0 or (
-            fixed_counted and fixed is not None and fixed.colour is colour
-        )
+        active = thrown[colour] > 0 or (fixed_counted and fixed is not None and fixed.colour is colour)
     else:
         active = thrown[colour] > 0
     if not active:

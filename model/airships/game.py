@@ -5,14 +5,12 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
 
-
-from rulecraft.core import CHANCE, GAME_OVER, Game, Rejection, RulecraftError, Seat, ToMove
 from rulecraft.model.airships import render as _render
 from rulecraft.model.airships.actions import (
     ACTION_TYPES,
@@ -54,6 +52,8 @@ from rulecraft.model.airships.rules import (
 )
 from rulecraft.model.airships.state import AirshipsState, Phase
 from rulecraft.model.airships.transitions import new_game, transition
+
+from rulecraft.core import CHANCE, GAME_OVER, Game, Rejection, RulecraftError, Seat, ToMove
 from rulecraft.registry import register
 from rulecraft.ruleset import Ruleset, UnknownReading
 from rulecraft.serialization import SerializationError, from_jsonable, to_jsonable
@@ -195,10 +195,7 @@ class AirshipsGame(Game[AirshipsState, AirshipsAction]):
             assert state.attempt is not None
             throw = state.attempt.throw
             parts = [colour_distribution(c, throw[c]) for c in COLOURS]
-            return [
-                (Throw(w, r, b), pw * pr * pb)
-                for (w, pw), (r, pr), (b, pb) in itertools.product(*parts)
-            ]
+            return [(Throw(w, r, b), pw * pr * pb) for (w, pw), (r, pr), (b, pb) in itertools.product(*parts)]
         return []
 
     def sample_chance(self, state: AirshipsState, rng: random.Random) -> AirshipsAction:
@@ -206,10 +203,7 @@ class AirshipsGame(Game[AirshipsState, AirshipsAction]):
         if state.phase is Phase.THROW:
             assert state.attempt is not None
             throw = state.attempt.throw
-            faces = [
-                tuple(sorted((rng.choice(FACES[c]) for _ in range(throw[c])), reverse=True))
-                for c in COLOURS
-            ]
+            faces = [tuple(sorted((rng.choice(FACES[c]) for _ in range(throw[c])), reverse=True)) for c in COLOURS]
             return Throw(*faces)
         outcomes = self.chance_outcomes(state)
         return rng.choice(outcomes)[0]  # every other chance step is uniform

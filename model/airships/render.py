@@ -63,7 +63,11 @@ def text(game: AirshipsGame, state: AirshipsState) -> str:
         cells = [card_label(pack.development(c)) if c else "—" for c in row]
         lines.append(f"  {dept.value:<9} " + " | ".join(cells))
     deck = len(state.deck_era1) + len(state.deck_era2) + (1 if state.era_tile_in_deck else 0)
-    lines.append(f"Deck {deck} (era-1 {len(state.deck_era1)}, era tile {'in' if state.era_tile_in_deck else 'out'}, era-2 {len(state.deck_era2)}); removed {len(state.removed)}")
+    tile = "in" if state.era_tile_in_deck else "out"
+    lines.append(
+        f"Deck {deck} (era-1 {len(state.deck_era1)}, era tile {tile}, era-2 {len(state.deck_era2)});"
+        f" removed {len(state.removed)}"
+    )
     scores = game.scores(state)
     for seat, board in enumerate(state.boards):
         mark = ">" if seat == state.seat and state.phase.value != "over" else " "
@@ -111,10 +115,13 @@ def describe(game: AirshipsGame, state: AirshipsState, action: AirshipsAction) -
         case NoAttempt():
             return f"{who} makes no attempt"
         case Resolve(chip=chip, engine=engine, wooden_airship=wood):
-            extra = "" if engine and wood else f" (engine {'on' if engine else 'off'}, wooden airship {'on' if wood else 'off'})"
+            extra = (
+                ""
+                if engine and wood
+                else f" (engine {'on' if engine else 'off'}, wooden airship {'on' if wood else 'off'})"
+            )
             return f"{who} {'spends a chip' if chip else 'spends no chip'}{extra}"
         case ExtraGo():
             return f"{who} pays 3 chips for an additional go"
         case EndGo():
             return f"{who} ends the go"
-    return repr(action)  # pragma: no cover

@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import attrs
-
-from rulecraft.core import Rejection
 from rulecraft.model.airships.actions import (
     AirshipsAction,
     AttemptTarget,
@@ -41,6 +39,8 @@ from rulecraft.model.airships.dice import (
     faces_valid,
 )
 from rulecraft.model.airships.state import AirshipsState, Phase
+
+from rulecraft.core import Rejection
 
 reject = RULES.reject
 
@@ -132,9 +132,7 @@ def open_targets(ctx: Context, state: AirshipsState) -> Iterator[TargetInfo]:
 
 
 def company(ctx: Context, state: AirshipsState, seat: int) -> Company:
-    return company_of(
-        state.boards[seat], state.era, ctx.pack, airship_dice=ctx.r("AIR-AMB-25") == "yes"
-    )
+    return company_of(state.boards[seat], state.era, ctx.pack, airship_dice=ctx.r("AIR-AMB-25") == "yes")
 
 
 def exchange_options(ctx: Context, comp: Company) -> Iterator[tuple[int, bool]]:
@@ -145,11 +143,7 @@ def exchange_options(ctx: Context, comp: Company) -> Iterator[tuple[int, bool]]:
         return
     most = 1 if ctx.r("AIR-AMB-07") == "once" else 6
     for k in range(1, most + 1):
-        fixed_ok = (
-            ctx.r("AIR-AMB-08") == "yes"
-            and comp.fixed is not None
-            and comp.fixed.colour is ex.give_colour
-        )
+        fixed_ok = ctx.r("AIR-AMB-08") == "yes" and comp.fixed is not None and comp.fixed.colour is ex.give_colour
         any_ok = False
         for give_fixed in (False, True) if fixed_ok else (False,):
             if isinstance(exchanged(comp, k, give_fixed, cap_first=_cap_first(ctx)), Pool):
@@ -212,7 +206,9 @@ def throw_allowed(ctx: Context, pool: Pool, target: TargetInfo, throw: Dice) -> 
             continue
         fixed = pool.fixed_count(colour)
         if t + fixed < q:
-            return reject("AIR-R-30", f"{target.ref} needs {q} {colour.name}: throw at least {q - fixed}, {t} requested")
+            return reject(
+                "AIR-R-30", f"{target.ref} needs {q} {colour.name}: throw at least {q - fixed}, {t} requested"
+            )
         if ctx.r("AIR-AMB-35") == "max":
             most = min(pool.dice[colour], DICE_PER_COLOUR)
             if t != most:
@@ -310,7 +306,9 @@ def check(ctx: Context, state: AirshipsState, action: AirshipsAction) -> Rejecti
         case NoAttempt():
             if ctx.r("AIR-AMB-23") == "pass" or not has_legal_target(ctx, state):
                 return None
-            return reject("AIR-R-22", "step 2 is not optional: a target is within reach of the company's dice (AIR-AMB-23)")
+            return reject(
+                "AIR-R-22", "step 2 is not optional: a target is within reach of the company's dice (AIR-AMB-23)"
+            )
         case Resolve():
             return _resolve(ctx, state, action)
         case ExtraGo():
@@ -320,7 +318,6 @@ def check(ctx: Context, state: AirshipsState, action: AirshipsAction) -> Rejecti
             return None
         case EndGo():
             return None
-    return reject("AIR-R-22", f"{action!r} is not an Airships action")  # pragma: no cover
 
 
 def _deal_airship(ctx: Context, state: AirshipsState, card: str) -> Rejection | None:
@@ -337,7 +334,9 @@ def _reveal(state: AirshipsState, card: str | None) -> Rejection | None:
     if state.deck_era1:
         if card in state.deck_era1:
             return None
-        return reject("AIR-R-04", f"the era-1 cards lie on top of the deck; {card or 'the era tile'} is not one of them")
+        return reject(
+            "AIR-R-04", f"the era-1 cards lie on top of the deck; {card or 'the era tile'} is not one of them"
+        )
     if state.era_tile_in_deck:
         if card is None:
             return None
@@ -378,7 +377,11 @@ def _resolve(ctx: Context, state: AirshipsState, action: Resolve) -> Rejection |
         reached = totals.base + (totals.engine if action.engine else 0)
         reached += totals.airship if action.wooden_airship else 0
         if reached >= totals.target:
-            return reject("AIR-R-37", f"the throw already makes {reached} of {totals.target}: a chip is only for a short throw")
+            return reject(
+                "AIR-R-37", f"the throw already makes {reached} of {totals.target}: a chip is only for a short throw"
+            )
         if ctx.r("AIR-AMB-11") == "forbid" and reached + 1 < totals.target:
-            return reject("AIR-R-37", f"a chip makes {reached + 1} of {totals.target}: not decisive (AIR-AMB-11 'forbid')")
+            return reject(
+                "AIR-R-37", f"a chip makes {reached + 1} of {totals.target}: not decisive (AIR-AMB-11 'forbid')"
+            )
     return None

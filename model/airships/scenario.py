@@ -28,19 +28,31 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import attrs
-
 from rulecraft.model.airships.components import DEPARTMENT_INDEX, TIERS, Department
 from rulecraft.model.airships.rules import company, open_targets
-from rulecraft.model.airships.state import AirshipsState, CompanyBoard, Phase
-from rulecraft.model.airships.transitions import new_game, place
+from rulecraft.model.airships.state import AirshipsState, Phase
+from rulecraft.model.airships.transitions import place
+
 from rulecraft.scenarios.runner import ScenarioError
 
 if TYPE_CHECKING:
     from rulecraft.model.airships.game import AirshipsGame
 
 _GIVEN_KEYS = {
-    "players", "start_seat", "seat", "phase", "era", "setup", "boards", "display", "rows",
-    "stacks", "wooden_airship", "hindenburg", "stages", "deck",
+    "players",
+    "start_seat",
+    "seat",
+    "phase",
+    "era",
+    "setup",
+    "boards",
+    "display",
+    "rows",
+    "stacks",
+    "wooden_airship",
+    "hindenburg",
+    "stages",
+    "deck",
 }
 _BOARD_KEYS = {"cards", "chips", "supply", "airships"}
 _PHASES = {"attempt": Phase.ATTEMPT, "reveal": Phase.REVEAL, "extra-go": Phase.EXTRA_GO}
@@ -108,7 +120,9 @@ def state_from_given(game: AirshipsGame, given: Mapping[str, Any]) -> AirshipsSt
             claim(card, f"given.boards.{key}.cards[{j}]")
             index = DEPARTMENT_INDEX[pack.development(card).department]
             if departments[index] is not None:
-                raise ScenarioError(f"given.boards.{key}.cards[{j}]: a second {pack.development(card).department.value} card (AIR-R-11)")
+                raise ScenarioError(
+                    f"given.boards.{key}.cards[{j}]: a second {pack.development(card).department.value} card (AIR-R-11)"
+                )
             departments[index] = card
         airships = tuple(claim(c, f"given.boards.{key}.airships", dev=False) for c in spec.get("airships", []))
         board = attrs.evolve(boards[seat], departments=tuple(departments), airships=airships)
@@ -127,10 +141,16 @@ def state_from_given(game: AirshipsGame, given: Mapping[str, Any]) -> AirshipsSt
 
     era = _int(given, "era", 1)
     state = attrs.evolve(
-        state, boards=tuple(boards), supplies=tuple(supplies), stacks=stacks, era=era,
-        era_tile_in_deck=era == 1, stages=tuple(stage_owner),
+        state,
+        boards=tuple(boards),
+        supplies=tuple(supplies),
+        stacks=stacks,
+        era=era,
+        era_tile_in_deck=era == 1,
+        stages=tuple(stage_owner),
         hindenburg=bool(given.get("hindenburg", any(not s for s in stacks))),
-        wooden_airship=given.get("wooden_airship"), starters_undealt=(),
+        wooden_airship=given.get("wooden_airship"),
+        starters_undealt=(),
     )
     # Display: exact rows, then cards placed by the rule.
     display = [list(row) for row in state.display]
@@ -145,7 +165,8 @@ def state_from_given(game: AirshipsGame, given: Mapping[str, Any]) -> AirshipsSt
             if card is not None:
                 claim(card, f"given.rows.{dept_name}[{j}]")
                 if pack.development(card).department is not dept:
-                    raise ScenarioError(f"given.rows.{dept_name}[{j}]: {card} belongs in the {pack.development(card).department.value} row")
+                    home = pack.development(card).department.value
+                    raise ScenarioError(f"given.rows.{dept_name}[{j}]: {card} belongs in the {home} row")
         display[DEPARTMENT_INDEX[dept]] = list(row)
     state = attrs.evolve(state, display=tuple(tuple(r) for r in display))
     for j, card in enumerate(given.get("display") or []):
@@ -162,17 +183,21 @@ def state_from_given(game: AirshipsGame, given: Mapping[str, Any]) -> AirshipsSt
     if era2 is None:
         era2 = rest2
     placed.update(era1, era2)
-    removed = tuple(state.removed) + tuple(
-        c.id for c in pack.developments if c.id not in placed
-    )
+    removed = tuple(state.removed) + tuple(c.id for c in pack.developments if c.id not in placed)
     airships_out = tuple(sorted(c.id for c in pack.airships if c.id not in placed))
     seat = _int(given, "seat", start)
     phase_name = given.get("phase", "attempt")
     if phase_name not in _PHASES:
         raise ScenarioError(f"given.phase: {phase_name!r} is not one of {sorted(_PHASES)}")
     return attrs.evolve(
-        state, deck_era1=tuple(sorted(era1)), deck_era2=tuple(sorted(era2)), removed=removed,
-        airships_undealt=airships_out, seat=seat, phase=_PHASES[phase_name], goes=1,
+        state,
+        deck_era1=tuple(sorted(era1)),
+        deck_era2=tuple(sorted(era2)),
+        removed=removed,
+        airships_undealt=airships_out,
+        seat=seat,
+        phase=_PHASES[phase_name],
+        goes=1,
     )
 
 
@@ -208,4 +233,3 @@ def facts(game: AirshipsGame, state: AirshipsState) -> dict[str, Any]:
     if state.phase is Phase.OVER:
         out["winners"] = list(game.winners(state))
     return out
-

@@ -9,7 +9,6 @@ from __future__ import annotations
 from enum import Enum
 
 import attrs
-
 from rulecraft.model.airships.components import Dice
 
 

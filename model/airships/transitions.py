@@ -7,7 +7,6 @@ rather than re-check.  Each effect names the rule it carries out.
 from __future__ import annotations
 
 import attrs
-
 from rulecraft.model.airships.actions import (
     AirshipsAction,
     AttemptTarget,
@@ -40,10 +39,7 @@ SETUP_DISPLAY = 6  # AIR-R-06
 def new_game(ctx: Context, players: int, first_seat: int) -> AirshipsState:
     """AIR-R-01..09: boards, chips 3 for the start player and 4 for the others."""
     pack = ctx.pack
-    boards = tuple(
-        CompanyBoard(nation=pack.nations[i], chips=3 if i == first_seat else 4)
-        for i in range(players)
-    )
+    boards = tuple(CompanyBoard(nation=pack.nations[i], chips=3 if i == first_seat else 4) for i in range(players))
     per_nation = pack.chips_per_nation
     if ctx.r("AIR-AMB-02") == "nation":
         supplies = tuple(per_nation - b.chips for b in boards)
@@ -198,9 +194,13 @@ def throw_totals(ctx: Context, state: AirshipsState) -> Totals:
     assert isinstance(pool, Pool)
     base = base_score(info.requirement, attempt.faces, pool.fixed)
     engine = engine_bonus(
-        comp.engine, info.requirement, attempt.throw,
-        involved=ctx.r("AIR-AMB-09"), per=ctx.r("AIR-AMB-10"),
-        fixed_counted=fixed_counts(info.requirement, attempt.faces, pool.fixed), fixed=pool.fixed,
+        comp.engine,
+        info.requirement,
+        attempt.throw,
+        involved=ctx.r("AIR-AMB-09"),
+        per=ctx.r("AIR-AMB-10"),
+        fixed_counted=fixed_counts(info.requirement, attempt.faces, pool.fixed),
+        fixed=pool.fixed,
     )
     airship = 1 if state.wooden_airship == state.seat else 0
     return Totals(base, engine, airship, info.target, info)
@@ -277,7 +277,9 @@ def _win(ctx: Context, state: AirshipsState, info: TargetInfo) -> AirshipsState:
         board = state.boards[seat]
         old = board.departments[DEPARTMENT_INDEX[ctx.pack.development(info.card).department]]
         removed = state.removed + ((old,) if old is not None else ())
-        state = attrs.evolve(state, boards=_replace(state.boards, seat, _with_card(board, ctx, info.card)), removed=removed)
+        state = attrs.evolve(
+            state, boards=_replace(state.boards, seat, _with_card(board, ctx, info.card)), removed=removed
+        )
         return _pilot_chips(ctx, state, info.card)
     if info.kind == "airship":
         assert info.card is not None
@@ -397,9 +399,7 @@ def transition(ctx: Context, state: AirshipsState, action: AirshipsAction) -> Ai
             return _extra_go(ctx, state)
         case EndGo():
             return _next_seat(ctx, state)
-    raise TypeError(f"not an Airships action: {action!r}")  # pragma: no cover
 
 
 def _replace(items: tuple, index: int, value: object) -> tuple:  # type: ignore[type-arg]
     return items[:index] + (value,) + items[index + 1 :]
-

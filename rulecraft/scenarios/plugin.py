@@ -22,13 +22,20 @@ from rulecraft.scenarios.runner import ScenarioResult, run_scenario
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("rulecraft")
     group.addoption(
-        "--reading", action="append", default=[], metavar="AMB=READING",
+        "--reading",
+        action="append",
+        default=[],
+        metavar="AMB=READING",
         help="run scenarios under this ambiguity reading (repeatable)",
     )
 
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
-    if file_path.suffix == ".yaml" and file_path.parent.parent.name == "scenarios" and _is_scenario_name(file_path.name):
+    if (
+        file_path.suffix == ".yaml"
+        and file_path.parent.parent.name == "scenarios"
+        and _is_scenario_name(file_path.name)
+    ):
         return ScenarioFile.from_parent(parent, path=file_path)
     return None
 

@@ -37,9 +37,7 @@ class ScenarioResult:
         return "error" if self.error else ("pass" if self.passed else "fail")
 
 
-def run_scenario(
-    scenario: Scenario, *, readings: Mapping[str, str] | None = None
-) -> ScenarioResult:
+def run_scenario(scenario: Scenario, *, readings: Mapping[str, str] | None = None) -> ScenarioResult:
     """Run one scenario; ``readings`` (a run's overrides) yield to the file's own."""
     try:
         chosen = dict(readings or {}) | dict(scenario.readings)
@@ -102,7 +100,10 @@ def _step(game: Game[Any, Any], state: Any, step: Mapping[str, Any], where: str)
         action = game.action_from_json(step["reject"])
         rejection = game.check(state, action)
         if rejection is None:
-            return state, [f"{where}: {game.describe(state, action)} was expected to be illegal ({step.get('rule', 'any rule')}), but it is legal"]
+            rule = step.get("rule", "any rule")
+            return state, [
+                f"{where}: {game.describe(state, action)} was expected to be illegal ({rule}), but it is legal"
+            ]
         if step.get("rule") and rejection.rule != step["rule"]:
             return state, [f"{where}: rejected by {rejection.rule} ({rejection.reason}), expected {step['rule']}"]
         return state, []
@@ -158,7 +159,7 @@ def same(actual: Any, expected: Any) -> bool:
     if isinstance(expected, list | tuple) and isinstance(actual, list | tuple):
         return len(actual) == len(expected) and all(same(a, e) for a, e in zip(actual, expected, strict=True))
     if isinstance(expected, bool) or isinstance(actual, bool):
-        return actual is expected or actual == expected and type(actual) is type(expected)
+        return actual is expected or (actual == expected and type(actual) is type(expected))
     return bool(actual == expected)
 
 
@@ -228,7 +229,8 @@ def _expect_illegal(game: Game[Any, Any], state: Any, item: Mapping[str, Any], w
     action = game.action_from_json(item["illegal"])
     rejection = game.check(state, action)
     if rejection is None:
-        return [f"{where}: {game.describe(state, action)} should be illegal ({item.get('rule', 'any rule')}), but it is legal"]
+        rule = item.get("rule", "any rule")
+        return [f"{where}: {game.describe(state, action)} should be illegal ({rule}), but it is legal"]
     if item.get("rule") and rejection.rule != item["rule"]:
         return [f"{where}: rejected by {rejection} — expected {item['rule']}"]
     if not isinstance(game.to_move(state), Chance) and action in game.legal_actions(state):
@@ -268,7 +270,9 @@ def _expect_invariants(game: Game[Any, Any], state: Any, where: str) -> list[str
 
 
 def run_scenarios(
-    paths: Iterable[Path], *, readings: Mapping[str, str] | None = None,
+    paths: Iterable[Path],
+    *,
+    readings: Mapping[str, str] | None = None,
     progress: Callable[[ScenarioResult], None] | None = None,
 ) -> list[ScenarioResult]:
     """Run many files; a malformed one is an error result, the rest still run."""
