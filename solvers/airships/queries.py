@@ -81,6 +81,11 @@ def add_spec_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--target-ref", help="development:<card>, airship:<1-4> or stage:<1-4>")
 
 
+def _text_need(spec: Mapping[str, Any]) -> str:
+    need = " ".join(f"{n}{c}" for c, n in spec["need"].items())
+    return f"target {spec['target']} with {need}"
+
+
 def _text_choice(choice: Mapping[str, Any] | None) -> str:
     if choice is None:
         return "no legal choice"
@@ -123,7 +128,7 @@ class ReachQuery:
 
     def format(self, answer: Mapping[str, Any]) -> str:
         spec = answer["spec"]
-        head = f"target {spec['target']} needing {spec['need']}: {answer['status']}"
+        head = f"{_text_need(spec)}: {answer['status']}"
         lines = [head, f"best total: {answer['best_total']}"]
         w = answer.get("witness")
         if w:
@@ -132,8 +137,8 @@ class ReachQuery:
                          f"total {w['total']}")
         if answer["status"] == "unreachable":
             lines.append(f"rules saying no: {', '.join(answer['core'])}")
-            lines.append("smallest help: " + (" + ".join(answer["help"]) if answer["help"]
-                                              else "nothing helps"))
+            options = [" + ".join(h) for h in answer["help_alternatives"]]
+            lines.append("smallest help: " + (" or ".join(options) or "nothing helps"))
         if answer["status"] == "unknown":
             lines.append(f"Z3 could not decide: {answer.get('reason')}")
         lines.append(f"({answer['ms']} ms)")
@@ -184,8 +189,7 @@ class ChanceQuery:
         spec = answer["spec"]
         chip_note = "" if answer["chip_available"] else " (no chip on the board)"
         return "\n".join([
-            f"target {spec['target']} needing {spec['need']}: "
-            f"P(success) = {answer['probability']} ≈ {answer['approx']:.4f}",
+            f"{_text_need(spec)}: P(success) = {answer['probability']} ≈ {answer['approx']:.4f}",
             f"without a chip {answer['without_chip']} ≈ {answer['without_chip_approx']:.4f}; "
             f"with one decisive chip {answer['with_chip']} ≈ {answer['with_chip_approx']:.4f}"
             f"{chip_note}",

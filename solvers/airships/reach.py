@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Mapping
+from functools import cache
 from typing import Any
 
 import attrs
@@ -24,8 +25,9 @@ import z3
 from rulecraft.model.airships.components import COLOURS, DICE_PER_COLOUR, FACES, Colour, Dice
 from rulecraft.model.airships.dice import Pool
 from rulecraft.model.airships.game import AirshipsGame
+from rulecraft.model.airships.rules import pool_or_rejection
 from rulecraft.solvers.airships.oracle import throw_total
-from rulecraft.solvers.airships.spec import AttemptSpec, Choice, readings_of
+from rulecraft.solvers.airships.spec import READINGS, AttemptSpec, Choice, readings_of
 
 DEFAULT_TIMEOUT_MS = 2000
 MAX_REPEATS = 6  # AIR-AMB-07 'repeat': as many as the model's exchange_options tries
@@ -60,8 +62,42 @@ class Encoding:
     d: dict[Colour, list[z3.ArithRef]]
 
 
+def instance(spec: AttemptSpec) -> list[z3.BoolRef]:
+    """The spec's values as equalities on the ``spec.*`` variables (untracked)."""
+    f, e, x = spec.fixed, spec.engine, spec.exchange
+    out: list[z3.BoolRef] = [
+        z3.Int("spec.target") == spec.target, z3.Int("spec.chips") == spec.chips,
+        z3.Bool("spec.wooden") == spec.wooden_airship,
+        z3.Bool("spec.exchange") == (x is not None),
+        z3.Bool("spec.engine_any") == (e is not None and e.colour is None),
+        z3.Int("spec.engine_bonus") == (e.bonus if e else 0),
+    ]
+    for c in COLOURS:
+        out += [
+            z3.Int(f"spec.n_{c.value}") == spec.dice[c],
+            z3.Int(f"spec.q_{c.value}") == spec.requirement[c],
+            z3.Int(f"spec.fixed_{c.value}") == (1 if f is not None and f.colour is c else 0),
+            z3.Int(f"spec.fixed_value_{c.value}") == (
+                f.value if f is not None and f.colour is c else 0),
+            z3.Bool(f"spec.engine_{c.value}") == (e is not None and e.colour is c),
+            z3.Int(f"spec.give_{c.value}") == (
+                x.give if x is not None and x.give_colour is c else 0),
+            z3.Int(f"spec.get_{c.value}") == (x.get if x is not None and x.get_colour is c else 0),
+        ]
+    return out
+
+
 def encode(spec: AttemptSpec, readings: Mapping[str, str]) -> Encoding:
-    # -- the instance: the spec's values, nothing about the rules ------------
+    """The rules for these readings (built once, cached) plus this spec's instance."""
+    rules = _rules(tuple(sorted((k, readings[k]) for k in READINGS)))
+    return attrs.evolve(rules, instance=instance(spec))
+
+
+@cache
+def _rules(readings_items: tuple[tuple[str, str], ...]) -> Encoding:
+    """The rule constraints over the ``spec.*`` variables; no spec value enters
+    here, so one encoding per set of readings serves every attempt."""
+    readings = dict(readings_items)
     n = {c: z3.Int(f"spec.n_{c.value}") for c in COLOURS}
     q = {c: z3.Int(f"spec.q_{c.value}") for c in COLOURS}
     fix = {c: z3.Int(f"spec.fixed_{c.value}") for c in COLOURS}  # 0/1: an Engineer die
@@ -72,20 +108,6 @@ def encode(spec: AttemptSpec, readings: Mapping[str, str]) -> Encoding:
     give = {c: z3.Int(f"spec.give_{c.value}") for c in COLOURS}
     get = {c: z3.Int(f"spec.get_{c.value}") for c in COLOURS}
     target, chips, wooden = z3.Int("spec.target"), z3.Int("spec.chips"), z3.Bool("spec.wooden")
-    f, e, x = spec.fixed, spec.engine, spec.exchange
-    instance: list[z3.BoolRef] = [target == spec.target, chips == spec.chips,
-                                  wooden == spec.wooden_airship, has_ex == (x is not None),
-                                  eng_grey == (e is not None and e.colour is None),
-                                  bonus == (e.bonus if e else 0)]
-    for c in COLOURS:
-        instance += [
-            n[c] == spec.dice[c], q[c] == spec.requirement[c],
-            fix[c] == (1 if f is not None and f.colour is c else 0),
-            fval[c] == (f.value if f is not None and f.colour is c else 0),
-            eng[c] == (e is not None and e.colour is c),
-            give[c] == (x.give if x is not None and x.give_colour is c else 0),
-            get[c] == (x.get if x is not None and x.get_colour is c else 0),
-        ]
 
     # -- choices and derived values ---------------------------------------------
     k, gf = z3.Int("k_exchanges"), z3.Bool("give_fixed")
@@ -154,7 +176,7 @@ def encode(spec: AttemptSpec, readings: Mapping[str, str]) -> Encoding:
     throw.append(("AIR-R-37", z3.And(chip >= 0, chip <= 1, chip <= chips)))
     throw.append(("AIR-R-34#total", total == score + engine + airship + chip))
     return Encoding(
-        instance, legality, throw, ("AIR-R-34", total >= target), total, k, gf, chip,
+        [], legality, throw, ("AIR-R-34", total >= target), total, k, gf, chip,
         score, engine, airship, t, d,
     )
 
@@ -296,8 +318,6 @@ def _witness(
 
 
 def _pool(game: AirshipsGame, spec: AttemptSpec, k: int, gf: bool) -> Pool | None:
-    from rulecraft.model.airships.rules import pool_or_rejection
-
     pool = pool_or_rejection(game.ctx, spec.company, k, gf)
     return pool if isinstance(pool, Pool) else None
 
@@ -314,6 +334,7 @@ def _helps(spec: AttemptSpec) -> list[tuple[str, AttemptSpec]]:
 def smallest_help(
     spec: AttemptSpec, readings: Mapping[str, str], timeout_ms: int = DEFAULT_TIMEOUT_MS
 ) -> tuple[tuple[str, ...], ...]:
+    # Only the instance changes between the variants: the cached rules are reused.
     """All minimal sets of additions (+1 chip, the wooden airship) that make
     the target reachable; empty when none does.
 

@@ -1,0 +1,332 @@
+"""Airships solvers: the digest's exact numbers, Z3 and the exact chance
+against the brute-force oracle, unsat cores, 'unknown', and the smallest help."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+import z3
+from hypothesis import event, given
+from hypothesis import strategies as st
+from rulecraft.model.airships.components import (
+    COLOURS,
+    Colour,
+    Dice,
+    EngineBonus,
+    Exchange,
+    FixedDie,
+)
+from rulecraft.model.airships.dice import company_of
+from rulecraft.model.airships.rules import open_targets
+from rulecraft.solvers.airships import reach as reach_module
+from rulecraft.solvers.airships.chance import chance
+from rulecraft.solvers.airships.oracle import oracle
+from rulecraft.solvers.airships.queries import QUERIES, shrink_to_budget
+from rulecraft.solvers.airships.reach import reach
+from rulecraft.solvers.airships.spec import AttemptSpec, SpecError
+
+from rulecraft.core import CHANCE
+from rulecraft.registry import make_game
+
+DEFAULT = make_game("air")
+
+EX04 = {"dice": "W=3", "need": "W=2", "target": 5, "chips": 1}
+EX06 = {"dice": "W=5,R=3", "fixed": "W3", "exchange": "3W>1B", "need": "W=1,R=1,B=1",
+        "target": 15, "chips": 1, "wooden_airship": False}
+
+
+def run_query(name: str, argv: list[str], game: Any = DEFAULT) -> dict[str, Any]:
+    """Through argparse, as the CLI does: params are the parser's dests."""
+    query = QUERIES[name]
+    parser = argparse.ArgumentParser()
+    query.add_arguments(parser)
+    answer = query.run(game, vars(parser.parse_args(argv)))
+    json.dumps(answer)  # the answer is JSON-able
+    assert isinstance(query.format(answer), str) and query.format(answer)
+    return answer
+
+
+def chance_of(params: dict[str, Any], game: Any = DEFAULT) -> tuple[Fraction, Fraction]:
+    answer = QUERIES["chance"].run(game, params)
+    assert answer["solver"] == "exact"
+    return Fraction(answer["without_chip"]), Fraction(answer["with_chip"])
+
+
+# -- (a) the digest's exact numbers --------------------------------------------------
+
+
+def test_air_ex_04_p3_three_whites_for_two_counting() -> None:
+    """AIR-EX-04 (p.3): {W:2}, T 5, 3 white dice: 16/27, and 23/27 with one chip."""
+    assert chance_of(EX04) == (Fraction(16, 27), Fraction(23, 27))
+
+
+def test_air_ex_04_p3_two_whites() -> None:
+    """AIR-EX-04 (p.3): with only 2 white dice: 1/3, and 2/3 with one chip."""
+    assert chance_of(EX04 | {"dice": "W=2"}) == (Fraction(1, 3), Fraction(2, 3))
+
+
+def test_air_ex_04_p3_one_white_is_illegal() -> None:
+    """AIR-EX-04 (p.3): illegal with n_W = 1 and no fixed white (AIR-R-27)."""
+    spec = AttemptSpec.from_params(EX04 | {"dice": "W=1"})
+    answer = reach(DEFAULT, spec)
+    assert answer.status == "unreachable"
+    assert "AIR-R-27" in answer.core
+    assert chance(DEFAULT, spec).choice is None
+
+
+def test_air_ex_04_p3_via_cli_flags() -> None:
+    argv = ["--dice", "W=3", "--need", "W=2", "--target", "5", "--chips", "1"]
+    answer = run_query("chance", argv)
+    assert (answer["probability"], answer["without_chip"], answer["with_chip"]) == (
+        "23/27", "16/27", "23/27")
+    assert answer["approx"] == pytest.approx(23 / 27, abs=1e-6)
+    assert answer["choice"]["throw"] == {"W": 3, "R": 0, "B": 0}
+
+
+def test_air_ex_06_p4_exchange_and_chip() -> None:
+    """AIR-EX-06 (p.4): 5 W + fixed W3 + 3 R, exchange 3W>1B, {W,R,B} for 15:
+    7/24, and 17/36 with a chip."""
+    assert chance_of(EX06) == (Fraction(7, 24), Fraction(17, 36))
+    answer = QUERIES["chance"].run(DEFAULT, EX06)
+    assert answer["choice"]["exchanges"] == 1  # black is only there through the exchange
+
+
+def test_air_ex_06_p4_old_white_engine_r1() -> None:
+    """AIR-EX-06 (p.4), reconstruction R1 (old white engine +1, AIR-AMB-09 'B'): 17/36 and 5/8."""
+    assert chance_of(EX06 | {"engine": "W+1"}) == (Fraction(17, 36), Fraction(5, 8))
+    answer = QUERIES["chance"].run(DEFAULT, EX06 | {"engine": "W+1"})
+    assert answer["choice"]["throw"]["W"] >= 1  # the engine fires only if a white is thrown
+
+
+def test_air_ex_06_p4_via_cli_and_reach() -> None:
+    argv = ["--dice", "W=5,R=3", "--fixed", "W3", "--exchange", "3W>1B",
+            "--need", "W=1,R=1,B=1", "--target", "15", "--chips", "1"]
+    assert run_query("chance", argv)["with_chip"] == "17/36"
+    answer = run_query("reach", argv)
+    assert answer["solver"] == "z3" and answer["status"] == "reachable"
+    assert answer["best_total"] == 3 + 5 + 8 + 1  # fixed W3, red 5, black 8, chip
+    assert answer["witness"]["exchanges"] == 1
+    assert answer["witness"]["model_total"] >= 15  # the model's scoring agrees
+    assert answer["ms"] >= 0
+
+
+def test_air_ex_06_p4_illegal_without_the_exchange() -> None:
+    """AIR-EX-06 (p.4): before the exchange the target is illegal, black is missing."""
+    spec = AttemptSpec.from_params(EX06 | {"exchange": None})
+    answer = reach(DEFAULT, spec)
+    assert answer.status == "unreachable" and "AIR-R-27" in answer.core
+    assert answer.best_total is None and answer.help is None
+
+
+def test_air_ex_18_p6_fixed_black_seven() -> None:
+    """AIR-EX-18 (p.6): fixed B7, {B:1}, T 8: S 7; a chip makes 8."""
+    params = {"fixed": "B7", "need": "B=1", "target": 8}
+    assert chance_of(params) == (Fraction(0), Fraction(1))
+    assert reach(DEFAULT, AttemptSpec.from_params(params)).help in (("chip",), ("wooden_airship",))
+
+
+def test_air_ex_19_p6_grey_engine() -> None:
+    """AIR-EX-19 (p.6): grey +1, {W:2} T 5 with 2 W: 1/3 without it, P(S>=4) = 2/3 with it."""
+    without, _ = chance_of({"dice": "W=2", "need": "W=2", "target": 5})
+    with_engine, _ = chance_of({"dice": "W=2", "need": "W=2", "target": 5, "engine": "any+1"})
+    assert (without, with_engine) == (Fraction(1, 3), Fraction(2, 3))
+
+
+# -- (b) Z3 and the exact chance against the brute-force oracle ---------------------------
+
+ORACLE_BUDGET = 1300  # face combinations per spec: bounds the oracle to ~20 ms
+
+READINGS: list[dict[str, str]] = [
+    {},
+    {"AIR-AMB-09": "A", "AIR-AMB-06": "before", "AIR-AMB-07": "repeat"},
+    {"AIR-AMB-09": "C", "AIR-AMB-32": "uncapped", "AIR-AMB-10": "die", "AIR-AMB-05": "yes"},
+    {"AIR-AMB-09": "C", "AIR-AMB-35": "max", "AIR-AMB-36": "forbidden", "AIR-AMB-08": "no"},
+]
+GAMES = [make_game("air", readings=r) for r in READINGS]
+
+colours = st.sampled_from(COLOURS)
+
+
+@st.composite
+def attempt_specs(draw: st.DrawFn) -> AttemptSpec:
+    """Requirement 1..4 dice (at most 3 of a colour); dice 0..6 per colour,
+    mostly covering the requirement (Hypothesis favours small counts, which
+    would make most attempts illegal), sometimes one short of it."""
+    needed = draw(st.lists(colours, min_size=1, max_size=4))
+    need = Dice(*(min(needed.count(c), 3) for c in COLOURS))
+    dice = Dice(*(draw(st.integers(need[c], 6)) for c in COLOURS))
+    short = draw(st.sampled_from([None, None, None, *needed]))
+    if short is not None:
+        dice = dice.with_count(short, dice[short] - 1)
+    fixed = draw(st.none() | st.builds(FixedDie, colours, st.integers(1, 9)))
+    engine = draw(st.none() | st.builds(EngineBonus, st.none() | colours, st.integers(1, 2)))
+    exchange = None
+    if draw(st.booleans()):
+        give_c, get_c = draw(st.permutations(COLOURS))[:2]
+        exchange = Exchange(draw(st.integers(1, 3)), give_c, draw(st.integers(1, 2)), get_c)
+    return AttemptSpec(
+        dice=dice, fixed=fixed, engine=engine, exchange=exchange,
+        wooden_airship=draw(st.booleans()), chips=draw(st.integers(0, 2)),
+        requirement=need, target=draw(st.integers(1, 30)),
+    )
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[",".join(f"{k}={v}" for k, v in r.items()) or "default"
+                                             for r in READINGS])
+@given(raw=attempt_specs())
+def test_solvers_agree_with_the_oracle(game: Any, raw: AttemptSpec) -> None:
+    spec = shrink_to_budget(game, raw, ORACLE_BUDGET)
+    want = oracle(game, spec)
+    got = reach(game, spec, want_help=False)
+    event(f"{got.status}, legal={want.legal}, chance>0={want.probability > 0}")
+    assert got.status == ("reachable" if want.reachable else "unreachable"), spec
+    assert got.best_total == want.best_total, spec
+    if got.status == "reachable":
+        assert got.witness is not None and got.witness["model_total"] >= spec.target
+    if not want.legal:
+        assert "AIR-R-27" in got.core
+    exact = chance(game, spec)
+    assert (exact.p_no_chip, exact.p_with_chip) == (want.p_no_chip, want.p_with_chip), spec
+    assert exact.probability == want.probability
+    # Reachable means a positive chance, with the chips the board has.
+    assert (exact.probability > 0) == want.reachable
+
+
+# -- (c) unsat cores and 'unknown' -----------------------------------------------------------
+
+
+def test_core_names_legality_when_black_is_missing() -> None:
+    spec = AttemptSpec.from_params({"dice": "W=3,R=2", "need": "B=2", "target": 8})
+    answer = reach(DEFAULT, spec)
+    assert answer.status == "unreachable"
+    assert "AIR-R-27" in answer.core
+    assert all(rule.startswith("AIR-R-") and "#" not in rule for rule in answer.core)
+    assert list(answer.core) == sorted(answer.core)
+
+
+def test_core_names_the_score_rules_when_the_total_is_too_high() -> None:
+    spec = AttemptSpec.from_params({"dice": "W=3", "need": "W=2", "target": 30, "chips": 1})
+    answer = reach(DEFAULT, spec)
+    assert answer.status == "unreachable"
+    assert {"AIR-R-33", "AIR-R-34"} <= set(answer.core)
+    assert "AIR-R-27" not in answer.core  # the attempt is legal, just hopeless
+    assert answer.best_total == 3 + 3 + 1 == oracle(DEFAULT, spec).best_total
+    assert answer.help is None  # neither a chip (held) nor the airship makes 30
+
+
+def test_unknown_is_its_own_outcome(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(reach_module, "_check", lambda solver: z3.unknown)
+    answer = reach(DEFAULT, AttemptSpec.from_params(EX04))
+    assert answer.status == "unknown"
+    assert answer.core == () and answer.witness is None and answer.best_total is None
+    assert answer.help is None
+
+
+def test_query_reports_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(reach_module, "_check", lambda solver: z3.unknown)
+    answer = QUERIES["reach"].run(DEFAULT, EX04)
+    assert answer["status"] == "unknown"
+    assert "could not decide" in QUERIES["reach"].format(answer)
+
+
+# -- (d) the smallest help -------------------------------------------------------------------
+
+
+def test_smallest_help_one_addition() -> None:
+    spec = AttemptSpec.from_params({"dice": "W=3", "need": "W=2", "target": 7})
+    answer = reach(DEFAULT, spec)
+    assert answer.status == "unreachable" and answer.best_total == 6
+    assert answer.help in (("chip",), ("wooden_airship",))
+    assert set(answer.help_alternatives) == {("chip",), ("wooden_airship",)}
+
+
+def test_smallest_help_needs_both() -> None:
+    answer = reach(DEFAULT, AttemptSpec.from_params({"dice": "W=3", "need": "W=2", "target": 8}))
+    assert answer.help == ("chip", "wooden_airship")
+
+
+def test_smallest_help_when_nothing_helps() -> None:
+    answer = reach(DEFAULT, AttemptSpec.from_params({"dice": "W=3", "need": "W=2", "target": 9}))
+    assert answer.status == "unreachable" and answer.help is None
+    assert QUERIES["reach"].format(QUERIES["reach"].run(
+        DEFAULT, {"dice": "W=3", "need": "W=2", "target": 9})).count("nothing helps") == 1
+
+
+# -- the spec: parameters and states --------------------------------------------------------
+
+
+def test_from_params_reads_every_form() -> None:
+    text = AttemptSpec.from_params({
+        "dice": "W=5,R=3", "fixed": "W3", "engine": "any+2", "exchange": "3W>1B",
+        "need": "W=1,R=1,B=1", "target": "15", "chips": "1", "wooden_airship": "yes",
+    })
+    mapping = AttemptSpec.from_params({
+        "dice": {"W": 5, "R": 3}, "fixed": {"colour": "W", "value": 3},
+        "engine": {"colour": "any", "bonus": 2},
+        "exchange": {"give": 3, "give_colour": "W", "get": 1, "get_colour": "B"},
+        "need": {"W": 1, "R": 1, "B": 1}, "target": 15, "chips": 1, "wooden_airship": True,
+    })
+    assert text == mapping
+    assert text.fixed == FixedDie(Colour.W, 3) and text.engine == EngineBonus(None, 2)
+    assert text.exchange == Exchange(3, Colour.W, 1, Colour.B)
+    assert AttemptSpec.from_params(text.to_json()) == text
+
+
+@pytest.mark.parametrize(("params", "name"), [
+    ({"dice": "W=x", "need": "W=1", "target": 3}, "dice"),
+    ({"dice": "Q=1", "need": "W=1", "target": 3}, "dice"),
+    ({"need": "W=1"}, "target"),
+    ({"need": "W=1", "target": -2}, "target"),
+    ({"target": 5}, "need"),
+    ({"need": "W=1", "target": 5, "fixed": "3W"}, "fixed"),
+    ({"need": "W=1", "target": 5, "engine": "R1"}, "engine"),
+    ({"need": "W=1", "target": 5, "exchange": "3W to 1B"}, "exchange"),
+    ({"need": "W=1", "target": 5, "exchange": "3W>1W"}, "exchange"),
+    ({"need": "W=1", "target": 5, "chips": "many"}, "chips"),
+    ({"need": "W=1", "target": 5, "wooden_airship": "perhaps"}, "wooden_airship"),
+])
+def test_bad_parameters_are_named(params: dict[str, Any], name: str) -> None:
+    with pytest.raises(SpecError) as info:
+        AttemptSpec.from_params(params)
+    assert info.value.param.split(".")[0] == name
+    assert str(info.value).startswith(name)
+
+
+def _attempt_state(game: Any) -> Any:
+    """Play the set-up's chance steps (first outcome each) up to the first attempt."""
+    state = game.new_game(2)
+    while game.to_move(state) == CHANCE:
+        state = game.transition(state, game.chance_outcomes(state)[0][0])
+    return state
+
+
+def test_from_state_and_the_state_file(tmp_path: Path) -> None:
+    state = _attempt_state(DEFAULT)
+    target = next(open_targets(DEFAULT.ctx, state))
+    spec = AttemptSpec.from_state(DEFAULT, state, state.seat, target.ref)
+    board = state.boards[state.seat]
+    assert spec.dice == company_of(board, state.era, DEFAULT.pack).dice
+    assert (spec.requirement, spec.target) == (target.requirement, target.target)
+    assert spec.chips == board.chips and spec.wooden_airship is False
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps(DEFAULT.state_to_json(state)), "utf-8")
+    by_file = QUERIES["chance"].run(DEFAULT, {"state": str(path), "target_ref": target.ref,
+                                              "seat": state.seat})
+    by_state = QUERIES["chance"].run(DEFAULT, {"target_ref": target.ref}, state)
+    exact = str(chance(DEFAULT, spec).probability)
+    assert by_file["probability"] == by_state["probability"] == exact
+    with pytest.raises(SpecError, match="target_ref"):
+        AttemptSpec.from_state(DEFAULT, state, state.seat, "airship:9")
+
+
+def test_oracle_checks_for_verify() -> None:
+    import random
+
+    rng = random.Random(7)
+    for query in QUERIES.values():
+        assert [query.oracle_check(DEFAULT, rng) for _ in range(5)] == [None] * 5
