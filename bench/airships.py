@@ -23,14 +23,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from rulecraft.core import Chance, GameOver
 from rulecraft.model.airships.game import AirshipsGame
-from rulecraft.registry import make_game
 from rulecraft.solvers.airships.chance import chance
 from rulecraft.solvers.airships.oracle import oracle, oracle_cost
 from rulecraft.solvers.airships.queries import random_spec
 from rulecraft.solvers.airships.reach import reach
 from rulecraft.solvers.airships.spec import AttemptSpec
+
+from rulecraft.core import Chance, GameOver
+from rulecraft.registry import make_game
 
 
 def games_per_second(game: AirshipsGame, seconds: float, players: int = 4) -> dict[str, float]:
@@ -76,11 +77,21 @@ def median_ms(fn: Callable[[], object], repeat: int) -> float:
 PRINTED = {
     "AIR-EX-04 (3 W, need 2 W for 5, 1 chip)": {"dice": "W=3", "need": "W=2", "target": 5, "chips": 1},
     "AIR-EX-06 (exchange 3W>1B, fixed W3, need W R B for 15)": {
-        "dice": "W=5,R=3", "fixed": "W3", "exchange": "3W>1B", "need": "W=1,R=1,B=1", "target": 15, "chips": 1,
+        "dice": "W=5,R=3",
+        "fixed": "W3",
+        "exchange": "3W>1B",
+        "need": "W=1,R=1,B=1",
+        "target": 15,
+        "chips": 1,
     },
     "AIR-EX-06 R1 (plus the old white engine +1)": {
-        "dice": "W=5,R=3", "fixed": "W3", "exchange": "3W>1B", "engine": "W+1",
-        "need": "W=1,R=1,B=1", "target": 15, "chips": 1,
+        "dice": "W=5,R=3",
+        "fixed": "W3",
+        "exchange": "3W>1B",
+        "engine": "W+1",
+        "need": "W=1,R=1,B=1",
+        "target": 15,
+        "chips": 1,
     },
 }
 
@@ -93,13 +104,15 @@ def query_times(game: AirshipsGame, random_specs: int) -> list[dict[str, Any]]:
     for name, spec in specs:
         cost = oracle_cost(game, spec)
         repeat_oracle = 1 if cost > 50_000 else 5
-        rows.append({
-            "spec": name,
-            "reach_z3_ms": median_ms(lambda spec=spec: reach(game, spec), 5),
-            "chance_exact_ms": median_ms(lambda spec=spec: chance(game, spec), 5),
-            "oracle_ms": median_ms(lambda spec=spec: oracle(game, spec), repeat_oracle),
-            "oracle_faces": cost,
-        })
+        rows.append(
+            {
+                "spec": name,
+                "reach_z3_ms": median_ms(lambda spec=spec: reach(game, spec), 5),
+                "chance_exact_ms": median_ms(lambda spec=spec: chance(game, spec), 5),
+                "oracle_ms": median_ms(lambda spec=spec: oracle(game, spec), repeat_oracle),
+                "oracle_faces": cost,
+            }
+        )
     return rows
 
 
@@ -118,13 +131,19 @@ def main() -> None:
     if args.json:
         print(json.dumps(results, indent=2))
         return
-    print(f"random 4-player games/s  {results['games_per_s']:8.1f}   (target >= 200; "
-          f"{results['steps_per_game']:.0f} steps/game, {results['steps_per_s']:.0f} steps/s)")
-    print(f"checked steps/s          {results['checked_steps_per_s']:8.0f}   (target >= 1,000; every invariant each step)")
+    print(
+        f"random 4-player games/s  {results['games_per_s']:8.1f}   (target >= 200; "
+        f"{results['steps_per_game']:.0f} steps/game, {results['steps_per_s']:.0f} steps/s)"
+    )
+    print(
+        f"checked steps/s          {results['checked_steps_per_s']:8.0f}   (target >= 1,000; every invariant each step)"
+    )
     print(f"{'query input':58} {'reach Z3':>10} {'chance':>9} {'oracle':>10} {'faces':>8}")
     for row in results["queries"]:
-        print(f"{row['spec']:58} {row['reach_z3_ms']:8.1f}ms {row['chance_exact_ms']:7.2f}ms "
-              f"{row['oracle_ms']:8.1f}ms {row['oracle_faces']:8d}")
+        print(
+            f"{row['spec']:58} {row['reach_z3_ms']:8.1f}ms {row['chance_exact_ms']:7.2f}ms "
+            f"{row['oracle_ms']:8.1f}ms {row['oracle_faces']:8d}"
+        )
 
 
 if __name__ == "__main__":
