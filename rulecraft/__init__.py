@@ -14,6 +14,7 @@ from rulecraft.core import (
     Rejection,
     RulecraftError,
     Seat,
+    Setup,
 )
 
 __version__ = "0.1.0"
@@ -28,5 +29,6 @@ __all__ = [
     "Rejection",
     "RulecraftError",
     "Seat",
+    "Setup",
     "__version__",
 ]

@@ -78,6 +78,38 @@ class IllegalAction(RulecraftError):
         self.rejection = rejection
 
 
+@attrs.frozen
+class Setup:
+    """How a game starts: the number of players, the start player, and
+    game-specific choices (e.g. Airships nations), as JSON-able pairs."""
+
+    players: int
+    first_seat: Seat = 0
+    options: tuple[tuple[str, Any], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"players": self.players, "first_seat": self.first_seat, "options": dict(self.options)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Setup:
+        if not isinstance(data, Mapping) or not isinstance(data.get("players"), int):
+            raise RulecraftError(f"setup: an object with an integer 'players' is needed, got {data!r}")
+        unknown = set(data) - {"players", "first_seat", "options"}
+        if unknown:
+            raise RulecraftError(f"setup: unknown field(s) {sorted(unknown)}")
+        first = data.get("first_seat", 0)
+        if not isinstance(first, int):
+            raise RulecraftError(f"setup.first_seat: a seat number, got {first!r}")
+        options = data.get("options", {})
+        if not isinstance(options, Mapping):
+            raise RulecraftError(f"setup.options: an object, got {options!r}")
+        return cls(data["players"], first, tuple(sorted((str(k), _frozen(v)) for k, v in options.items())))
+
+
+def _frozen(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
+
+
 S = TypeVar("S")
 A = TypeVar("A")
 
@@ -113,8 +145,12 @@ class Game(ABC, Generic[S, A]):
 
     # -- set-up --------------------------------------------------------------
     @abstractmethod
-    def new_game(self, players: int, *, first_seat: Seat = 0) -> S:
+    def new_game(self, players: int, *, first_seat: Seat = 0, **options: Any) -> S:
         """The state before the first decision (set-up draws are chance steps)."""
+
+    def start(self, setup: Setup) -> S:
+        """``new_game`` from a :class:`Setup` (its options are the game's keywords)."""
+        return self.new_game(setup.players, first_seat=setup.first_seat, **dict(setup.options))
 
     # -- decisions ------------------------------------------------------------
     @abstractmethod

@@ -85,3 +85,28 @@ def test_scenarios_command_reports_and_fails_on_a_bad_file(capsys: pytest.Captur
     bad.write_text("id: AIR-EX-97\n", "utf-8")
     code, out, _ = run(capsys, "scenarios", "air", str(bad), "--quiet")
     assert code == 1 and "AIR-EX-97" in out and "'title' is a required property" in out
+
+
+def test_verify_fails_with_the_seed_and_the_failing_log(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rulecraft.model.airships.game import AirshipsGame
+
+    def broken(self: AirshipsGame, state: object) -> list[str]:
+        # a planted invariant failure: the third go breaks "the rules"
+        return ["planted-check [AIR-R-10]: go 3 reached"] if getattr(state, "goes", 0) >= 3 else []
+
+    monkeypatch.setattr(AirshipsGame, "violations", broken)
+    code, out, _ = run(capsys, "verify", "air", "--games", "2", "--solver-checks", "0", "--quiet")
+    assert code == 1
+    assert "FAILED" in out and "planted-check [AIR-R-10]: go 3 reached" in out
+    assert "reproduce: seed" in out and "shortest failing log" in out
+    log_line = next(line for line in out.splitlines() if line.startswith("  as JSON: "))
+    log = json.loads(log_line.removeprefix("  as JSON: "))
+    game = AirshipsGame()
+    seed_players = next(line for line in out.splitlines() if "reproduce: seed" in line)
+    players = int(seed_players.split(",")[1].split()[0])
+    state = game.replay(game.new_game(players), [game.action_from_json(a) for a in log])
+    assert state.goes >= 3, "the printed log replays to the failing state"
+    prefix = game.replay(game.new_game(players), [game.action_from_json(a) for a in log[:-1]])
+    assert prefix.goes < 3, "and it is the shortest prefix that fails"

@@ -91,3 +91,17 @@ def test_to_move_is_chance_during_setup_and_nobody_at_the_end() -> None:
     final, log = game.play_random(state, random.Random(3))
     assert game.to_move(final) is GAME_OVER
     assert game.replay(game.new_game(3), log) == final, "a game replays exactly from its action log"
+
+
+def test_setup_round_trips_through_json_and_starts_a_game() -> None:
+    from rulecraft.core import RulecraftError, Setup
+
+    setup = Setup.from_json({"players": 3, "first_seat": 2, "options": {"nations": ["Italy", "USA", "France"]}})
+    assert Setup.from_json(setup.to_json()) == setup
+    state = make_game("air").start(setup)
+    assert [b.nation for b in state.boards] == ["Italy", "USA", "France"]
+    assert [b.chips for b in state.boards] == [4, 4, 3]
+    with pytest.raises(RulecraftError, match="AIR-R-07"):
+        make_game("air").start(Setup(2, 0, (("nations", ("USA", "USA")),)))
+    with pytest.raises(RulecraftError, match="integer 'players'"):
+        Setup.from_json({"players": "four"})

@@ -109,7 +109,12 @@ class AirshipsGame(Game[AirshipsState, AirshipsAction]):
         return f"AirshipsGame.configured(readings={readings!r}, components={self.pack.source!r})"
 
     # -- set-up -------------------------------------------------------------
-    def new_game(self, players: int, *, first_seat: Seat = 0) -> AirshipsState:
+    def new_game(self, players: int, *, first_seat: Seat = 0, **options: Any) -> AirshipsState:
+        """AIR-R-01..09. Option ``nations``: the nations chosen, seat by seat
+        (AIR-R-07; default: the pack's order)."""
+        unknown = set(options) - {"nations"}
+        if unknown:
+            raise RulecraftError(f"setup.options: Airships knows only 'nations', not {sorted(unknown)}")
         least = 1 if self.ctx.r("AIR-AMB-28") == "one" else self.min_players
         if not least <= players <= self.max_players:
             raise RulecraftError(
@@ -117,7 +122,12 @@ class AirshipsGame(Game[AirshipsState, AirshipsAction]):
             )
         if not 0 <= first_seat < players:
             raise RulecraftError(f"AIR-R-09 — the start player must be a seat 0..{players - 1}")
-        return new_game(self.ctx, players, first_seat)
+        nations = tuple(options.get("nations") or self.pack.nations[:players])
+        if len(nations) != players or len(set(nations)) != players or not set(nations) <= set(self.pack.nations):
+            raise RulecraftError(
+                f"AIR-R-07 (p.2) — each company takes a different nation of {list(self.pack.nations)}; got {list(nations)}"
+            )
+        return new_game(self.ctx, players, first_seat, nations)
 
     # -- decisions ------------------------------------------------------------
     def to_move(self, state: AirshipsState) -> ToMove:

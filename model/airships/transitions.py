@@ -36,10 +36,10 @@ SETUP_DISPLAY = 6  # AIR-R-06
 # -- set-up -----------------------------------------------------------------------
 
 
-def new_game(ctx: Context, players: int, first_seat: int) -> AirshipsState:
+def new_game(ctx: Context, players: int, first_seat: int, nations: tuple[str, ...]) -> AirshipsState:
     """AIR-R-01..09: boards, chips 3 for the start player and 4 for the others."""
     pack = ctx.pack
-    boards = tuple(CompanyBoard(nation=pack.nations[i], chips=3 if i == first_seat else 4) for i in range(players))
+    boards = tuple(CompanyBoard(nation=nations[i], chips=3 if i == first_seat else 4) for i in range(players))
     per_nation = pack.chips_per_nation
     if ctx.r("AIR-AMB-02") == "nation":
         supplies = tuple(per_nation - b.chips for b in boards)
