@@ -73,7 +73,7 @@ def campaign(
 ) -> None:
     """Random legal games, every invariant after every step."""
     rng = random.Random(seed)
-    for index in range(games):
+    for _ in range(games):
         game_seed = rng.randrange(2**32)
         players = random.Random(game_seed).randint(game.min_players, game.max_players)
         finding, steps, finished = play_checked(game, game_seed, players, max_steps)
@@ -89,7 +89,6 @@ def campaign(
                 report.violations += 1
         if progress:
             progress("campaign", 1)
-        del index
 
 
 def play_checked(game: Game[Any, Any], seed: int, players: int, max_steps: int) -> tuple[Finding | None, int, bool]:
