@@ -125,7 +125,9 @@ class AirshipsGame(Game[AirshipsState, AirshipsAction]):
         nations = tuple(options.get("nations") or self.pack.nations[:players])
         if len(nations) != players or len(set(nations)) != players or not set(nations) <= set(self.pack.nations):
             known = list(self.pack.nations)
-            raise RulecraftError(f"AIR-R-07 (p.2) — each company takes a different nation of {known}; got {list(nations)}")
+            raise RulecraftError(
+                f"AIR-R-07 (p.2) — each company takes a different nation of {known}; got {list(nations)}"
+            )
         return new_game(self.ctx, players, first_seat, nations)
 
     # -- decisions ------------------------------------------------------------
