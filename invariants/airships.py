@@ -180,18 +180,13 @@ def check_nine_shared_dice(game: AirshipsGame, state: AirshipsState) -> Iterator
         return
     for colour, faces in zip(COLOURS, attempt.faces, strict=True):
         if len(faces) != attempt.throw[colour]:
-            yield (
-                f"{attempt.throw[colour]} {colour.value} dice declared, "
-                f"{len(faces)} {colour.value} faces thrown"
-            )
+            yield (f"{attempt.throw[colour]} {colour.value} dice declared, {len(faces)} {colour.value} faces thrown")
         bad = [v for v in faces if v not in FACES[colour]]
         if bad:
             yield f"{colour.value} faces {bad} are not faces of a {colour.value} die"
 
 
-@_invariant(
-    "chips-conserved", "AIR-R-37", "AIR-R-41", "AIR-R-42", "AIR-R-45", "AIR-R-50"
-)
+@_invariant("chips-conserved", "AIR-R-37", "AIR-R-41", "AIR-R-42", "AIR-R-45", "AIR-R-50")
 def check_chips_conserved(game: AirshipsGame, state: AirshipsState) -> Iterator[str]:
     """Per nation supply + board + stage markers = 6 (pooled: the total); none negative."""
     per = game.pack.chips_per_nation
@@ -201,7 +196,14 @@ def check_chips_conserved(game: AirshipsGame, state: AirshipsState) -> Iterator[
     for seat, board in enumerate(state.boards):
         if board.chips < 0:
             yield f"seat {seat} ({board.nation}) has {board.chips} chips on the board"
-    markers = Counter(owner for owner in state.stages if owner is not None)
+    markers = Counter(
+        owner for owner, marked in zip(state.stages, state.markers, strict=True) if owner is not None and marked
+    )
+    for index, (owner, marked) in enumerate(zip(state.stages, state.markers, strict=True), start=1):
+        if marked and owner is None:
+            yield f"stage {index} carries a marker chip but has no owner"
+        if owner is not None and not marked and game.ctx.r("AIR-AMB-02") == "nation":
+            yield f"stage {index} (seat {owner}) has no marker chip, but a nation's chips always suffice"
     if game.ctx.r("AIR-AMB-02") == "nation":
         if len(state.supplies) != state.players:
             yield f"{len(state.supplies)} supplies for {state.players} nations"
@@ -224,10 +226,7 @@ def check_chips_conserved(game: AirshipsGame, state: AirshipsState) -> Iterator[
     placed = sum(markers.values())
     total = state.supplies[0] + on_boards + placed
     if total != want:
-        yield (
-            f"supply {state.supplies[0]} + boards {on_boards} + markers {placed} = {total}, "
-            f"expected {want}"
-        )
+        yield (f"supply {state.supplies[0]} + boards {on_boards} + markers {placed} = {total}, expected {want}")
 
 
 @_invariant("one-card-per-department", "AIR-R-11", "AIR-R-38")
@@ -243,19 +242,13 @@ def check_one_card_per_department(game: AirshipsGame, state: AirshipsState) -> I
                 continue
             actual = game.pack.development(card).department
             if actual is not dept:
-                yield (
-                    f"seat {seat} holds {actual.value} card {card} on the {dept.value} field"
-                )
+                yield (f"seat {seat} holds {actual.value} card {card} on the {dept.value} field")
             if places[card] > 1:
                 yield f"seat {seat}'s {card} lies in {places[card]} places"
 
 
-@_invariant(
-    "development-cards-accounted", "AIR-R-04", "AIR-R-05", "AIR-R-24", "AIR-R-38"
-)
-def check_development_cards_accounted(
-    game: AirshipsGame, state: AirshipsState
-) -> Iterator[str]:
+@_invariant("development-cards-accounted", "AIR-R-04", "AIR-R-05", "AIR-R-24", "AIR-R-38")
+def check_development_cards_accounted(game: AirshipsGame, state: AirshipsState) -> Iterator[str]:
     """Deck + display + boards + removed + undealt starters = the pack's 48, once each."""
     located = list(_dev_locations(state))
     counts = Counter(card for _, card in located)
@@ -289,8 +282,7 @@ def check_airship_cards_in_play(game: AirshipsGame, state: AirshipsState) -> Ite
         yield f"{len(state.stacks)} airship fields, expected 4"
     if total != AIRSHIP_CARDS:
         yield (
-            f"stacks {len(stacked)} + owned {len(owned)} + undealt {len(undealt)} = {total}, "
-            f"expected {AIRSHIP_CARDS}"
+            f"stacks {len(stacked)} + owned {len(owned)} + undealt {len(undealt)} = {total}, expected {AIRSHIP_CARDS}"
         )
     for card, n in sorted(everything.items()):
         if n > 1:
@@ -306,10 +298,7 @@ def check_airship_cards_in_play(game: AirshipsGame, state: AirshipsState) -> Ite
         for level, card in enumerate(stack):
             tier = game.pack.airship(card).tier
             if level < len(TIERS) and tier != TIERS[level]:
-                yield (
-                    f"airship field {i} has {tier} card {card} at level {level + 1}, "
-                    f"expected {TIERS[level]}"
-                )
+                yield (f"airship field {i} has {tier} card {card} at level {level + 1}, expected {TIERS[level]}")
     if state.phase is Phase.DEAL_AIRSHIPS:
         lengths = [len(s) for s in state.stacks]
         if owned:
@@ -318,10 +307,7 @@ def check_airship_cards_in_play(game: AirshipsGame, state: AirshipsState) -> Ite
             yield f"stacks dealt unevenly: {lengths}"
         return
     if len(stacked) + len(owned) != AIRSHIPS_IN_PLAY:
-        yield (
-            f"stacks {len(stacked)} + owned {len(owned)} = {len(stacked) + len(owned)}, "
-            f"expected {AIRSHIPS_IN_PLAY}"
-        )
+        yield (f"stacks {len(stacked)} + owned {len(owned)} = {len(stacked) + len(owned)}, expected {AIRSHIPS_IN_PLAY}")
     tiers = Counter(game.pack.airship(c).tier for c in undealt)
     for tier in TIERS:
         if tiers[tier] != 2:
@@ -330,7 +316,7 @@ def check_airship_cards_in_play(game: AirshipsGame, state: AirshipsState) -> Ite
 
 @_invariant("display-rows", "AIR-R-24")
 def check_display_rows(game: AirshipsGame, state: AirshipsState) -> Iterator[str]:
-    """Six rows of at most 3 cards, each card in its department's row."""
+    """Six rows of at most 3 cards, each in its department's row (no gaps if 'compact')."""
     if len(state.display) != len(DEPARTMENTS):
         yield f"{len(state.display)} display rows, expected 6"
     for dept, row in zip(DEPARTMENTS, state.display, strict=False):
@@ -342,12 +328,14 @@ def check_display_rows(game: AirshipsGame, state: AirshipsState) -> Iterator[str
             actual = game.pack.development(card).department
             if actual is not dept:
                 yield f"{actual.value} card {card} lies in the {dept.value} row"
+        if game.ctx.r("AIR-AMB-16") == "compact":
+            filled = [c is not None for c in row]
+            if filled != sorted(filled, reverse=True):
+                yield f"the {dept.value} row has a gap under AIR-AMB-16 'compact': {list(row)}"
 
 
 @_invariant("wooden-airship-single-holder", "AIR-R-36", "AIR-R-40", "AIR-R-45")
-def check_wooden_airship_single_holder(
-    game: AirshipsGame, state: AirshipsState
-) -> Iterator[str]:
+def check_wooden_airship_single_holder(game: AirshipsGame, state: AirshipsState) -> Iterator[str]:
     """Nobody or one valid seat holds it; held iff an airship card or stage was won."""
     holder = state.wooden_airship
     if holder is not None and not _seat_ok(state, holder):
@@ -462,8 +450,7 @@ def check_scores_are_stars(game: AirshipsGame, state: AirshipsState) -> Iterator
         got = scores.get(seat)
         if got != want:
             yield (
-                f"seat {seat}: scores say {got}, recount development {dev} + airships {air} "
-                f"+ stages {stages} = {want}"
+                f"seat {seat}: scores say {got}, recount development {dev} + airships {air} + stages {stages} = {want}"
             )
 
 

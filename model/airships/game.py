@@ -28,28 +28,15 @@ from rulecraft.model.airships.actions import (
 from rulecraft.model.airships.catalogue import RULES
 from rulecraft.model.airships.components import (
     COLOURS,
-    DICE_PER_COLOUR,
     FACES,
     TIERS,
     Colour,
-    Dice,
     Pack,
     bundled_pack,
     load_pack,
 )
-from rulecraft.model.airships.dice import Pool
 from rulecraft.model.airships.readings import NOT_MODELLED, REGISTER
-from rulecraft.model.airships.rules import (
-    Context,
-    check,
-    company,
-    exchange_options,
-    has_legal_target,
-    open_targets,
-    pool_or_rejection,
-    requirement_met,
-    throw_allowed,
-)
+from rulecraft.model.airships.rules import Context, attempts, check, has_legal_target
 from rulecraft.model.airships.state import AirshipsState, Phase
 from rulecraft.model.airships.transitions import new_game, transition
 
@@ -155,37 +142,10 @@ class AirshipsGame(Game[AirshipsState, AirshipsAction]):
         return [Resolve(chip, engine, wooden) for chip in (False, True) for engine in flags for wooden in flags]
 
     def _attempt_actions(self, state: AirshipsState) -> list[AirshipsAction]:
-        ctx = self.ctx
-        comp = company(ctx, state, state.seat)
-        pools: list[tuple[int, bool, Pool]] = []
-        for k, give_fixed in exchange_options(ctx, comp):
-            pool = pool_or_rejection(ctx, comp, k, give_fixed)
-            if isinstance(pool, Pool):
-                pools.append((k, give_fixed, pool))
-        out: list[AirshipsAction] = []
-        for target in open_targets(ctx, state):
-            for k, give_fixed, pool in pools:
-                if requirement_met(ctx, pool, target) is not None:
-                    continue
-                for throw in self._throws(pool, target.requirement):
-                    if throw_allowed(ctx, pool, target, throw) is None:
-                        out.append(AttemptTarget(target.ref, throw, k, give_fixed))
-        if not out or ctx.r("AIR-AMB-23") == "pass":
+        out: list[AirshipsAction] = list(attempts(self.ctx, state))
+        if not out or self.ctx.r("AIR-AMB-23") == "pass":
             out.append(NoAttempt())
         return out
-
-    def _throws(self, pool: Pool, requirement: Dice) -> list[Dice]:
-        ranges = []
-        for colour in COLOURS:
-            most = min(pool.dice[colour], DICE_PER_COLOUR)
-            if requirement[colour]:
-                least = max(0, requirement[colour] - pool.fixed_count(colour))
-                ranges.append(range(least, most + 1))
-            elif self.ctx.r("AIR-AMB-05") == "yes":
-                ranges.append(range(0, most + 1))
-            else:
-                ranges.append(range(0, 1))
-        return [Dice(w, r, b) for w in ranges[0] for r in ranges[1] for b in ranges[2]]
 
     def chance_outcomes(self, state: AirshipsState) -> list[tuple[AirshipsAction, Fraction]]:
         phase = state.phase

@@ -229,20 +229,43 @@ def attempt_rejection(ctx: Context, state: AirshipsState, action: AttemptTarget)
     return requirement_met(ctx, pool, target) or throw_allowed(ctx, pool, target, action.throw)
 
 
-def has_legal_target(ctx: Context, state: AirshipsState) -> bool:
+def throw_candidates(ctx: Context, pool: Pool, requirement: Dice) -> list[Dice]:
+    """Every throw vector within AIR-R-30/31's ranges (AIR-AMB-05 widens the
+    colours); ``throw_allowed`` still judges the reading-specific limits."""
+    ranges = []
+    for colour in COLOURS:
+        most = min(pool.dice[colour], DICE_PER_COLOUR)
+        if requirement[colour]:
+            ranges.append(range(max(0, requirement[colour] - pool.fixed_count(colour)), most + 1))
+        elif ctx.r("AIR-AMB-05") == "yes":
+            ranges.append(range(0, most + 1))
+        else:
+            ranges.append(range(0, 1))
+    return [Dice(w, r, b) for w in ranges[0] for r in ranges[1] for b in ranges[2]]
+
+
+def attempts(ctx: Context, state: AirshipsState) -> Iterator[AttemptTarget]:
+    """Every legal AttemptTarget of the seat to move (generation; ``check`` judges)."""
     comp = company(ctx, state, state.seat)
-    pools = [p for k, f in exchange_options(ctx, comp) if isinstance(p := pool_or_rejection(ctx, comp, k, f), Pool)]
+    pools: list[tuple[int, bool, Pool]] = []
+    for k, give_fixed in exchange_options(ctx, comp):
+        pool = pool_or_rejection(ctx, comp, k, give_fixed)
+        if isinstance(pool, Pool):
+            pools.append((k, give_fixed, pool))
     for target in open_targets(ctx, state):
-        for pool in pools:
-            if requirement_met(ctx, pool, target) is None:
-                if ctx.r("AIR-AMB-36") == "forbidden" and not _can_throw_something(pool, target):
-                    continue
-                return True
-    return False
+        for k, give_fixed, pool in pools:
+            if requirement_met(ctx, pool, target) is not None:
+                continue
+            for throw in throw_candidates(ctx, pool, target.requirement):
+                if throw_allowed(ctx, pool, target, throw) is None:
+                    yield AttemptTarget(target.ref, throw, k, give_fixed)
 
 
-def _can_throw_something(pool: Pool, target: TargetInfo) -> bool:
-    return any(pool.dice[c] > 0 for c, q in target.requirement.items() if q)
+def has_legal_target(ctx: Context, state: AirshipsState) -> bool:
+    """AIR-AMB-23: a target is in reach when some attempt at it is legal, i.e.
+    its requirement is met *and* a throw within the cap exists (a requirement
+    above 3 counted under AIR-AMB-32 'uncapped' may have none)."""
+    return next(attempts(ctx, state), None) is not None
 
 
 # -- the check, layer by layer ----------------------------------------------------

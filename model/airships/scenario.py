@@ -148,6 +148,7 @@ def state_from_given(game: AirshipsGame, given: Mapping[str, Any]) -> AirshipsSt
         era=era,
         era_tile_in_deck=era == 1,
         stages=tuple(stage_owner),
+        markers=tuple(owner is not None for owner in stage_owner),
         hindenburg=bool(given.get("hindenburg", any(not s for s in stacks))),
         wooden_airship=given.get("wooden_airship"),
         starters_undealt=(),

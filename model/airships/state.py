@@ -75,6 +75,10 @@ class AirshipsState:
     wooden_airship: int | None = None
     hindenburg: bool = False
     stages: tuple[int | None, ...] = (None, None, None, None)
+    # A chip lies on the completed stage as its marker (AIR-R-45).  False for
+    # an owned stage only under AIR-AMB-02 'pool' when no chip was left in the
+    # pool or on the board (AIR-AMB-29 'record': ownership is still recorded).
+    markers: tuple[bool, ...] = (False, False, False, False)
     seat: int = 0
     start_seat: int = 0
     goes: int = 0

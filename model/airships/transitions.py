@@ -44,8 +44,8 @@ def new_game(ctx: Context, players: int, first_seat: int, nations: tuple[str, ..
     if ctx.r("AIR-AMB-02") == "nation":
         supplies = tuple(per_nation - b.chips for b in boards)
     else:
-        nations = 4 if ctx.r("AIR-AMB-03") == "all" else players
-        supplies = (per_nation * nations - sum(b.chips for b in boards),)
+        counted = 4 if ctx.r("AIR-AMB-03") == "all" else players
+        supplies = (per_nation * counted - sum(b.chips for b in boards),)
     return AirshipsState(
         phase=Phase.DEAL_AIRSHIPS,
         boards=boards,
@@ -297,14 +297,17 @@ def _win(ctx: Context, state: AirshipsState, info: TargetInfo) -> AirshipsState:
     # AIR-R-45: the stage is marked with the player's chip; the wooden airship moves.
     stages = _replace(state.stages, info.index - 1, seat)
     i = supply_index(ctx, seat)
+    marked = True
     if state.supplies[i] > 0:
         supplies = _replace(state.supplies, i, state.supplies[i] - 1)
         state = attrs.evolve(state, supplies=supplies)
     elif state.boards[seat].chips > 0:
         board = state.boards[seat]
         state = attrs.evolve(state, boards=_replace(state.boards, seat, attrs.evolve(board, chips=board.chips - 1)))
-    # else AIR-AMB-29 'record': no chip left anywhere, ownership is still recorded
-    return attrs.evolve(state, stages=stages, wooden_airship=seat)
+    else:
+        marked = False  # AIR-AMB-29 'record': no chip anywhere, ownership still recorded
+    markers = _replace(state.markers, info.index - 1, marked)
+    return attrs.evolve(state, stages=stages, markers=markers, wooden_airship=seat)
 
 
 def _airship_moves_wooden(ctx: Context, state: AirshipsState, revealed_before: bool) -> bool:
