@@ -42,6 +42,7 @@ def rule_of(g: AirshipsGame, state: AirshipsState, action: Any) -> str | None:
 
 
 def test_setup_chips_three_for_the_start_player_four_for_the_others_r09() -> None:
+    """AIR-R-09."""
     g = game()
     s = g.new_game(3, first_seat=1)
     assert [b.chips for b in s.boards] == [4, 3, 4]
@@ -50,11 +51,13 @@ def test_setup_chips_three_for_the_start_player_four_for_the_others_r09() -> Non
 
 @pytest.mark.parametrize("players", [1, 5])
 def test_player_count_outside_two_to_four_is_refused_r01(players: int) -> None:
+    """AIR-R-01."""
     with pytest.raises(Exception, match="AIR-R-01"):
         game().new_game(players)
 
 
 def test_setup_deals_dark_then_medium_then_light_and_starts_with_two_white_dice_r03_r08() -> None:
+    """AIR-R-03, AIR-R-08."""
     import random
 
     g = game()
@@ -75,6 +78,7 @@ def test_setup_deals_dark_then_medium_then_light_and_starts_with_two_white_dice_
 
 
 def test_four_white_dice_requested_is_refused_with_the_cap_of_three_r30() -> None:
+    """AIR-R-30."""
     g = game()
     s = given(g, boards={0: {"cards": ["S-FIN", "E1-HAN-3"]}}, display=["E1-FIN-3"])
     assert g.facts(s)["dice"][0]["W"] == 4
@@ -87,6 +91,7 @@ def test_four_white_dice_requested_is_refused_with_the_cap_of_three_r30() -> Non
 
 
 def test_missing_required_colour_is_refused_r27() -> None:
+    """AIR-R-27."""
     g = game()
     s = given(g, display=["E2-HAN-1"])  # needs 2 red
     assert rule_of(g, s, AttemptTarget("development:E2-HAN-1", Dice(R=2))) == "AIR-R-27"
@@ -96,6 +101,7 @@ def test_missing_required_colour_is_refused_r27() -> None:
 
 
 def test_only_the_top_airship_card_and_only_displayed_cards_are_targets_r26() -> None:
+    """AIR-R-26."""
     g = game()
     s = given(g)
     assert rule_of(g, s, AttemptTarget("development:E1-FIN-1", Dice(W=2))) == "AIR-R-26"
@@ -104,6 +110,7 @@ def test_only_the_top_airship_card_and_only_displayed_cards_are_targets_r26() ->
 
 
 def test_fixed_die_is_not_thrown_and_not_capped_r18_r31() -> None:
+    """AIR-R-18, AIR-R-31."""
     g = game()
     s = given(g, boards={0: {"cards": ["E1-ENR-1", "E2-FIN-3"]}}, era=2, display=["E2-HAN-3"])
     # 1 red (era 2 tile) + 2 red (finance) = 3 thrown + the fixed red 4
@@ -116,6 +123,7 @@ def test_fixed_die_is_not_thrown_and_not_capped_r18_r31() -> None:
 
 
 def test_exchange_makes_a_missing_colour_available_for_one_throw_r29() -> None:
+    """AIR-R-29."""
     g = game()
     s = given(g, boards={0: {"cards": ["E1-MAT-1", "S-FIN", "E1-HAN-3"]}}, display=["E2-HAN-3"])
     assert rule_of(g, s, AttemptTarget("development:E2-HAN-3", Dice(R=2))) == "AIR-R-27"
@@ -129,6 +137,7 @@ def test_exchange_makes_a_missing_colour_available_for_one_throw_r29() -> None:
 
 
 def test_best_dice_of_the_required_count_are_summed_r33() -> None:
+    """AIR-R-33."""
     g = game()
     s = given(g, boards={0: {"cards": ["S-FIN", "E1-PIL-1"]}}, display=["E1-HAN-2"])
     s = g.apply(s, AttemptTarget("development:E1-HAN-2", Dice(W=3)))
@@ -141,6 +150,7 @@ def test_best_dice_of_the_required_count_are_summed_r33() -> None:
 
 
 def test_chip_makes_up_the_last_point_and_goes_back_to_the_supply_r37() -> None:
+    """AIR-R-37."""
     g = game()
     s = given(g, boards={0: {"cards": ["S-FIN", "E1-PIL-1"], "chips": 1}}, display=["E1-HAN-2"])
     supply = s.supplies[0]
@@ -151,6 +161,7 @@ def test_chip_makes_up_the_last_point_and_goes_back_to_the_supply_r37() -> None:
 
 
 def test_failure_earns_one_chip_from_the_own_supply_if_any_r41() -> None:
+    """AIR-R-41."""
     g = game()
     for supply, expected in ((2, 1), (0, 0)):
         s = given(g, boards={0: {"cards": ["S-FIN"], "chips": 0, "supply": supply}}, display=["E1-HAN-2"])
@@ -160,6 +171,7 @@ def test_failure_earns_one_chip_from_the_own_supply_if_any_r41() -> None:
 
 
 def test_pilot_chips_come_once_and_only_as_many_as_the_supply_holds_r39() -> None:
+    """AIR-R-39."""
     g = game()
     s = given(g, boards={0: {"cards": ["S-FIN"], "chips": 0, "supply": 1}}, display=["E1-PIL-1"])
     s = g.apply(s, AttemptTarget("development:E1-PIL-1", Dice(W=2)))
@@ -169,6 +181,7 @@ def test_pilot_chips_come_once_and_only_as_many_as_the_supply_holds_r39() -> Non
 
 
 def test_won_card_replaces_the_old_one_of_its_department_r38() -> None:
+    """AIR-R-38."""
     g = game()
     s = given(g, boards={0: {"cards": ["S-FIN", "E1-HAN-1"]}}, display=["E1-HAN-2"])
     s = g.apply(s, AttemptTarget("development:E1-HAN-2", Dice(W=2)))
@@ -178,6 +191,7 @@ def test_won_card_replaces_the_old_one_of_its_department_r38() -> None:
 
 
 def test_additional_go_costs_three_chips_and_repeats_both_steps_r42() -> None:
+    """AIR-R-42."""
     g = game()
     s = given(g, boards={0: {"cards": ["S-FIN"], "chips": 4, "supply": 2}}, display=["E1-HAN-2"])
     s = g.apply(s, AttemptTarget("development:E1-HAN-2", Dice(W=2)))
@@ -191,6 +205,7 @@ def test_additional_go_costs_three_chips_and_repeats_both_steps_r42() -> None:
 
 
 def test_step_two_is_mandatory_when_a_target_is_within_reach_amb23() -> None:
+    """AIR-AMB-23."""
     g = game()
     spec: dict[str, Any] = {"boards": {0: {"cards": ["S-FIN"]}}, "display": ["E1-HAN-2"]}
     s = g.scenario_state(spec)
@@ -206,6 +221,7 @@ def test_step_two_is_mandatory_when_a_target_is_within_reach_amb23() -> None:
 
 
 def test_era_tile_flips_every_entrepreneur_and_step_one_reveals_again_r25() -> None:
+    """AIR-R-25."""
     g = game()
     s = given(g, phase="reveal", deck={"era1": []})
     assert g.chance_outcomes(s) == [(Reveal(None), 1)]
@@ -218,6 +234,7 @@ def test_era_tile_flips_every_entrepreneur_and_step_one_reveals_again_r25() -> N
 
 
 def test_full_row_drops_its_leftmost_card_r24() -> None:
+    """AIR-R-24."""
     g = game()
     s = given(g, phase="reveal", rows={"finance": ["E1-FIN-1", "E1-FIN-2", "E1-FIN-3"]}, deck={"era1": ["E2-FIN-1"]})
     # a hand-built deck: the era-2 card stands in the era-1 segment for the test
@@ -227,6 +244,7 @@ def test_full_row_drops_its_leftmost_card_r24() -> None:
 
 
 def test_empty_deck_skips_step_one_r23() -> None:
+    """AIR-R-23."""
     import attrs
 
     g = game()
@@ -249,6 +267,7 @@ def _airship_win(g: AirshipsGame, s: AirshipsState, stack: int, faces: dict[str,
 
 
 def test_emptying_a_stack_reveals_the_hindenburg_and_moves_the_wooden_airship_r40_r43() -> None:
+    """AIR-R-40, AIR-R-43."""
     g = game()
     s = given(
         g,
@@ -262,6 +281,7 @@ def test_emptying_a_stack_reveals_the_hindenburg_and_moves_the_wooden_airship_r4
 
 
 def test_after_a_stage_only_a_further_stage_moves_the_wooden_airship_r46() -> None:
+    """AIR-R-46."""
     g = game()
     s = given(
         g,
@@ -285,6 +305,7 @@ def test_after_a_stage_only_a_further_stage_moves_the_wooden_airship_r46() -> No
 
 
 def test_stage_is_marked_with_an_own_chip_and_done_once_r44_r45() -> None:
+    """AIR-R-44, AIR-R-45."""
     g = game()
     spec: dict[str, Any] = {
         "boards": {0: {"cards": ["E2-FIN-3", "S-HAN"]}},
@@ -303,6 +324,7 @@ def test_stage_is_marked_with_an_own_chip_and_done_once_r44_r45() -> None:
 
 
 def test_failed_stage_attempt_earns_the_failure_chip_amb33() -> None:
+    """AIR-AMB-33."""
     spec: dict[str, Any] = {
         "boards": {0: {"cards": ["E2-FIN-3", "S-HAN"], "chips": 0}},
         "era": 2,
@@ -317,6 +339,7 @@ def test_failed_stage_attempt_earns_the_failure_chip_amb33() -> None:
 
 
 def test_game_ends_at_once_when_every_airship_field_holds_at_most_one_card_r47() -> None:
+    """AIR-R-47."""
     g = game()
     s = given(
         g, boards={0: {"cards": ["S-FIN"], "chips": 5, "supply": 1}}, stacks=[["D1", "L1"], ["D2"], ["D3"], ["D4"]]
@@ -326,6 +349,7 @@ def test_game_ends_at_once_when_every_airship_field_holds_at_most_one_card_r47()
 
 
 def test_scores_and_the_airship_tie_break_r48_r49() -> None:
+    """AIR-R-48, AIR-R-49."""
     g = game()
     s = given(
         g,
@@ -335,3 +359,47 @@ def test_scores_and_the_airship_tie_break_r48_r49() -> None:
     scores = g.scores(s)
     assert scores == {0: 3 + 2, 1: 2 + 3}
     assert g.winners(s) == (1,), "equal VP: the company with more airships wins"
+
+
+def test_the_supply_holds_the_wooden_airship_and_every_chip_at_setup_r02() -> None:
+    """AIR-R-02: chips, the wooden airship (held by nobody) and the dice go beside the board."""
+    s = game().new_game(4)
+    assert s.wooden_airship is None
+    assert sum(s.supplies) + sum(b.chips for b in s.boards) == 4 * 6
+
+
+def test_era_one_cards_come_first_then_the_era_tile_then_era_two_r04() -> None:
+    """AIR-R-04: the deck is 18 era-1 cards on the era tile on 24 era-2 cards."""
+    g = game()
+    s = given(g, phase="reveal", deck={"era1": ["E1-FIN-2"]})
+    assert [a for a, _ in g.chance_outcomes(s)] == [Reveal("E1-FIN-2")]
+    assert rule_of(g, s, Reveal(None)) == "AIR-R-04"
+    assert rule_of(g, s, Reveal("E2-FIN-1")) == "AIR-R-04"
+
+
+def test_airship_cards_give_no_dice_r14() -> None:
+    """AIR-R-14 (AIR-AMB-25 'no'): an owned airship card adds no die."""
+    g = game()
+    with_card = given(g, boards={0: {"cards": ["S-FIN"], "airships": ["L5", "M5"]}})
+    without = given(g, boards={0: {"cards": ["S-FIN"]}})
+    assert g.facts(with_card)["dice"][0] == g.facts(without)["dice"][0] == {"W": 2, "R": 0, "B": 0}
+
+
+def test_one_card_per_department_on_a_board_r11() -> None:
+    """AIR-R-11: a second card of a department cannot sit beside the first."""
+    from rulecraft.scenarios.runner import ScenarioError
+
+    with pytest.raises(ScenarioError, match=r"a second hangar card \(AIR-R-11\)"):
+        given(game(), boards={0: {"cards": ["E1-HAN-1", "E1-HAN-2"]}})
+
+
+def test_one_throw_of_exactly_the_declared_dice_r32_r51() -> None:
+    """AIR-R-32: one throw of the declared dice; AIR-R-51: faces are those of the shared dice."""
+    g = game()
+    s = given(g, boards={0: {"cards": ["S-FIN"]}}, display=["E1-HAN-2"])
+    s = g.apply(s, AttemptTarget("development:E1-HAN-2", Dice(W=2)))
+    assert rule_of(g, s, Throw(W=(3, 2, 1))) == "AIR-R-32"
+    assert rule_of(g, s, Throw(W=(4, 1))) == "AIR-R-51"
+    assert rule_of(g, s, Throw(W=(1, 3))) == "AIR-R-32"
+    s = g.apply(s, Throw(W=(2, 1)))
+    assert rule_of(g, s, Throw(W=(3, 3))) is not None, "no reroll: the throw is over"

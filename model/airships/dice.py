@@ -54,7 +54,7 @@ def company_of(board: CompanyBoard, era: int, pack: Pack, *, airship_dice: bool 
             engine = card.engine
         if card.exchange is not None:
             exchange = card.exchange
-    if airship_dice:  # AIR-AMB-25 'yes'
+    if airship_dice:  # AIR-AMB-25 'yes'; by default airship cards give no dice (AIR-R-14)
         for card_id in board.airships:
             dice = dice.plus(pack.airship(card_id).dice)
     return Company(dice, fixed, engine, exchange)

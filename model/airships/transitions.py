@@ -37,7 +37,8 @@ SETUP_DISPLAY = 6  # AIR-R-06
 
 
 def new_game(ctx: Context, players: int, first_seat: int, nations: tuple[str, ...]) -> AirshipsState:
-    """AIR-R-01..09: boards, chips 3 for the start player and 4 for the others."""
+    """AIR-R-01..09: boards, chips 3 for the start player and 4 for the others;
+    AIR-R-02: the rest of the chips and the wooden airship (held by nobody) in the supply."""
     pack = ctx.pack
     boards = tuple(CompanyBoard(nation=nations[i], chips=3 if i == first_seat else 4) for i in range(players))
     per_nation = pack.chips_per_nation
