@@ -103,6 +103,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
                     solver_count=args.solver_checks,
                     readings=readings,
                     progress=tick,
+                    shrink_seconds=args.shrink_seconds,
                 )
             )
     if args.json:
@@ -380,6 +381,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=40, help="random games in the invariant campaign")
     p.add_argument("--max-steps", type=int, default=3000, help="step cap per game (the rules have no turn limit)")
     p.add_argument("--solver-checks", type=int, default=40, help="solver/oracle comparisons per query")
+    p.add_argument(
+        "--shrink-seconds", type=float, default=20.0, help="time to shrink each failing game (0: keep it as found)"
+    )
     p.add_argument("--json", action="store_true")
     p.add_argument("--quiet", action="store_true", help="no progress display")
     _add_common(p)

@@ -6,8 +6,9 @@
    each generated action (so generation and the check must agree);
 3. the solver/oracle agreement checks of every query.
 
-Everything is seeded and reproducible; a failure keeps the seed and the
-shortest failing action log (the prefix that ends at the first violation).
+Everything is seeded and reproducible; a failure keeps the seed and a
+shortest failing action log: the failing random game is shrunk (see
+:mod:`rulecraft.shrink`) to a locally minimal legal game that still fails.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import attrs
 from rulecraft.core import Chance, Game, GameOver, IllegalAction
 from rulecraft.scenarios.loader import scenario_files
 from rulecraft.scenarios.runner import ScenarioResult, run_scenarios
+from rulecraft.shrink import shrink
 
 
 @attrs.frozen
@@ -70,6 +72,7 @@ def campaign(
     max_steps: int,
     report: GameReport,
     progress: Progress | None = None,
+    shrink_seconds: float = 20.0,
 ) -> None:
     """Random legal games, every invariant after every step."""
     rng = random.Random(seed)
@@ -84,6 +87,8 @@ def campaign(
         elif finding is None:
             report.games_stalled += 1  # step cap reached (AIR-AMB-30: no turn limit)
         if finding is not None:
+            if shrink_seconds > 0:
+                finding = shrunk(game, finding, shrink_seconds)
             report.findings.append(finding)
             if finding.kind == "invariant":
                 report.violations += 1
@@ -130,6 +135,25 @@ def _finding(game: Game[Any, Any], kind: str, message: str, seed: int, players: 
     return Finding(kind, message, seed, players, tuple(game.action_to_json(a) for a in log), tuple(lines))
 
 
+def _failing(game: Game[Any, Any]) -> Callable[[Any, int], str | None]:
+    def failing(state: Any, step: int) -> str | None:
+        violations = game.violations(state)
+        return f"after step {step}: " + "; ".join(str(v) for v in violations) if violations else None
+
+    return failing
+
+
+def shrunk(game: Game[Any, Any], finding: Finding, seconds: float) -> Finding:
+    """The finding with its log shrunk to a shortest game that fails the same way."""
+    assert finding.players is not None and finding.seed is not None
+    log = [game.action_from_json(a) for a in finding.log]
+    result = shrink(game, finding.players, log, _failing(game), seconds=seconds)
+    if result.failure is None or len(result.actions) >= len(log):
+        return finding
+    again = _finding(game, finding.kind, result.failure, finding.seed, finding.players, list(result.actions))
+    return attrs.evolve(again, message=f"{result.failure} (shrunk from {len(log)} to {len(result.actions)} steps)")
+
+
 def solver_checks(
     game: Game[Any, Any],
     *,
@@ -164,6 +188,7 @@ def verify_game(
     readings: Mapping[str, str] | None = None,
     scenario_root: Path | None = None,
     progress: Progress | None = None,
+    shrink_seconds: float = 20.0,
 ) -> GameReport:
     report = GameReport(game.id, game.title)
     paths = list(scenario_files(game.id, scenario_root))
@@ -176,6 +201,14 @@ def verify_game(
     for r in report.scenarios:
         if not r.passed:
             report.findings.append(Finding("scenario", f"{r.id} (p.{r.page}): {r.error or '; '.join(r.failures)}"))
-    campaign(game, seed=seed, games=games, max_steps=max_steps, report=report, progress=progress)
+    campaign(
+        game,
+        seed=seed,
+        games=games,
+        max_steps=max_steps,
+        report=report,
+        progress=progress,
+        shrink_seconds=shrink_seconds,
+    )
     solver_checks(game, seed=seed, count=solver_count, report=report, progress=progress)
     return report

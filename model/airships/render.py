@@ -39,10 +39,12 @@ def card_label(card: DevelopmentCard) -> str:
 
 def text(game: AirshipsGame, state: AirshipsState) -> str:
     pack = game.pack
-    lines = [
-        f"Airships — era {state.era}, go {state.goes}, seat {state.seat} to play, phase {state.phase.value}"
-        + (f", ended ({state.ended})" if state.ended else ""),
-    ]
+    if state.phase.value == "over":
+        head = f"Airships — era {state.era}, game over after go {state.goes} (end condition {state.ended})"
+    else:
+        head = f"Airships — era {state.era}, go {state.goes}, seat {state.seat} to play, phase {state.phase.value}"
+        head += f", ending ({state.ended})" if state.ended else ""
+    lines = [head]
     stacks = []
     for i, stack in enumerate(state.stacks, start=1):
         if stack:

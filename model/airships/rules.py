@@ -252,10 +252,11 @@ def attempts(ctx: Context, state: AirshipsState) -> Iterator[AttemptTarget]:
         pool = pool_or_rejection(ctx, comp, k, give_fixed)
         if isinstance(pool, Pool):
             pools.append((k, give_fixed, pool))
+    capped = _capped(ctx)
     for target in open_targets(ctx, state):
         for k, give_fixed, pool in pools:
-            if requirement_met(ctx, pool, target) is not None:
-                continue
+            if covers(pool, target.requirement, capped=capped) is not None:
+                continue  # AIR-R-27 (the check words the rejection; generation only skips)
             for throw in throw_candidates(ctx, pool, target.requirement):
                 if throw_allowed(ctx, pool, target, throw) is None:
                     yield AttemptTarget(target.ref, throw, k, give_fixed)

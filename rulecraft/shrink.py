@@ -1,0 +1,117 @@
+"""Shrinking a failing game to a shortest one, for any registered game.
+
+A game is replayed from a *choice sequence*: at each step the next integer
+picks, modulo their number, one of the legal actions (a seat's decision) or
+one of the chance outcomes.  A failing random game is first turned into its
+choices, then shrunk the way Hypothesis shrinks its own choice sequences:
+cut the tail after the first failure, delete runs of choices, lower each
+choice towards 0.  Every candidate is replayed from scratch, so the result
+is a real legal game, and the failure it shows is re-checked, not assumed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
+
+from rulecraft.core import Chance, Game, GameOver
+
+# (state after a step, step number) -> a message when that state fails, else None
+Failure = Callable[[Any, int], "str | None"]
+
+
+@attrs.frozen
+class Replay:
+    actions: tuple[Any, ...]
+    failure: str | None
+    failed_at: int | None  # number of actions when the failure showed
+
+
+def options(game: Game[Any, Any], state: Any) -> Sequence[Any]:
+    mover = game.to_move(state)
+    if isinstance(mover, GameOver):
+        return ()
+    if isinstance(mover, Chance):
+        return [a for a, _ in game.chance_outcomes(state)]
+    return list(game.legal_actions(state))
+
+
+def replay_choices(game: Game[Any, Any], players: int, choices: Sequence[int], failing: Failure) -> Replay:
+    state = game.new_game(players)
+    actions: list[Any] = []
+    for i, choice in enumerate(choices):
+        opts = options(game, state)
+        if not opts:
+            break
+        action = opts[choice % len(opts)]
+        actions.append(action)
+        try:
+            state = game.apply(state, action)
+            problem = failing(state, i + 1)
+        except Exception as exc:  # a crash is a failure too
+            problem = f"{type(exc).__name__}: {exc}"
+        if problem:
+            return Replay(tuple(actions), problem, i + 1)
+    return Replay(tuple(actions), None, None)
+
+
+def choices_of(game: Game[Any, Any], players: int, log: Sequence[Any]) -> list[int]:
+    """The choice sequence that replays ``log`` exactly."""
+    state = game.new_game(players)
+    out = []
+    for action in log:
+        opts = options(game, state)
+        out.append(opts.index(action))
+        state = game.apply(state, action)
+    return out
+
+
+def shrink(
+    game: Game[Any, Any],
+    players: int,
+    log: Sequence[Any],
+    failing: Failure,
+    *,
+    seconds: float = 20.0,
+) -> Replay:
+    """A locally shortest game that still fails (``failing`` decides)."""
+    deadline = time.monotonic() + seconds
+    best_choices = choices_of(game, players, log)
+    best = replay_choices(game, players, best_choices, failing)
+    if best.failure is None:
+        return best  # not reproducible: report the original as it is
+    best_choices = best_choices[: best.failed_at]
+
+    def better(candidate: list[int]) -> bool:
+        nonlocal best, best_choices
+        result = replay_choices(game, players, candidate, failing)
+        if result.failure is None or result.failed_at is None:
+            return False
+        key = (result.failed_at, sum(candidate[: result.failed_at]))
+        if key < (best.failed_at or 0, sum(best_choices)):
+            best, best_choices = result, candidate[: result.failed_at]
+            return True
+        return False
+
+    improved = True
+    while improved and time.monotonic() < deadline:
+        improved = False
+        size = max(1, len(best_choices) // 2)
+        while size >= 1 and time.monotonic() < deadline:
+            i = 0
+            while i < len(best_choices) and time.monotonic() < deadline:
+                candidate = best_choices[:i] + best_choices[i + size :]
+                if candidate and better(candidate):
+                    improved = True
+                else:
+                    i += size
+            size //= 2
+        for i in range(len(best_choices)):
+            if time.monotonic() >= deadline:
+                break
+            if best_choices[i] and better([*best_choices[:i], 0, *best_choices[i + 1 :]]):
+                improved = True
+    return best
