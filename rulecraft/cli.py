@@ -121,6 +121,17 @@ def _report_json(r: Any) -> dict[str, Any]:
         "games": r.games_played,
         "finished": r.games_finished,
         "stalled": r.games_stalled,
+        "deadlocked": r.games_deadlocked,
+        "deadlock_example": (
+            None
+            if r.deadlock_example is None
+            else {
+                "reason": r.deadlock_example.message,
+                "seed": r.deadlock_example.seed,
+                "players": r.deadlock_example.players,
+                "log": list(r.deadlock_example.log),
+            }
+        ),
         "steps": r.steps,
         "invariant_violations": r.violations,
         "solver_checks": r.solver_checks,
@@ -134,7 +145,8 @@ def _report_json(r: Any) -> dict[str, Any]:
 
 def _print_verify(console: Console, reports: list[Any], args: argparse.Namespace) -> None:
     table = Table(title=f"rulecraft verify (seed {args.seed})")
-    for col in ("game", "scenarios", "games", "steps", "stalled", "invariant violations", "solver checks", "result"):
+    columns = ("game", "scenarios", "games", "steps", "unfinished", "invariant violations", "solver checks", "result")
+    for col in columns:
         table.add_column(col, justify="right" if col not in ("game", "result") else "left")
     for r in reports:
         table.add_row(
@@ -142,13 +154,27 @@ def _print_verify(console: Console, reports: list[Any], args: argparse.Namespace
             f"{r.scenarios_passed}/{len(r.scenarios)}",
             f"{r.games_played}",
             f"{r.steps}",
-            f"{r.games_stalled}",
+            f"{r.games_stalled}" + (f" ({r.games_deadlocked} deadlocked)" if r.games_deadlocked else ""),
             f"{r.violations}",
             f"{r.solver_checks - r.solver_failures}/{r.solver_checks}",
             "[green]ok[/green]" if r.ok else "[red]FAILED[/red]",
         )
     console.print(table)
     for r in reports:
+        if r.games_stalled:
+            capped = r.games_stalled - r.games_deadlocked
+            parts = []
+            if r.games_deadlocked:
+                parts.append(f"{r.games_deadlocked} reached a state from which the game can never end")
+            if capped:
+                parts.append(f"{capped} hit the cap of {args.max_steps} steps")
+            console.print(
+                f"{r.game}: {r.games_stalled} game(s) unfinished: {'; '.join(parts)}"
+                " (not a failure: the rulebook sets no turn limit)."
+            )
+        if r.deadlock_example is not None:
+            d = r.deadlock_example
+            console.print(f"  example: seed {d.seed}, {d.players} players, {len(d.log)} steps — {d.message}")
         for f in r.findings:
             console.print(f"[red]{r.game} {f.kind}[/red]: {f.message}")
             if f.seed is not None and f.players is not None:

@@ -238,6 +238,10 @@ class Game(ABC, Generic[S, A]):
         """The rules questions this game answers (name -> Query)."""
         return {}
 
+    def stalled(self, state: S) -> str | None:
+        """Why the game can provably never end from ``state`` (None: it may)."""
+        return None
+
     def violations(self, state: S) -> list[Any]:
         """Every invariant violation of ``state`` (empty when valid)."""
         return []

@@ -45,7 +45,9 @@ class GameReport:
     scenarios: list[ScenarioResult] = attrs.Factory(list)
     games_played: int = 0
     games_finished: int = 0
-    games_stalled: int = 0
+    games_stalled: int = 0  # step cap reached, or deadlocked (below)
+    games_deadlocked: int = 0  # the game can provably never end from the state reached
+    deadlock_example: Finding | None = None
     steps: int = 0
     violations: int = 0
     solver_checks: int = 0
@@ -79,13 +81,20 @@ def campaign(
     for _ in range(games):
         game_seed = rng.randrange(2**32)
         players = random.Random(game_seed).randint(game.min_players, game.max_players)
-        finding, steps, finished = play_checked(game, game_seed, players, max_steps)
+        result = play_checked(game, game_seed, players, max_steps)
+        finding, steps, finished = result.finding, result.steps, result.finished
         report.games_played += 1
         report.steps += steps
         if finished:
             report.games_finished += 1
         elif finding is None:
-            report.games_stalled += 1  # step cap reached (AIR-AMB-30: no turn limit)
+            report.games_stalled += 1  # the rules may have no turn limit (e.g. AIR-AMB-30)
+            if result.deadlock:
+                report.games_deadlocked += 1
+                if report.deadlock_example is None:
+                    report.deadlock_example = _finding(
+                        game, "deadlock", result.deadlock, game_seed, players, list(result.log)
+                    )
         if finding is not None:
             if shrink_seconds > 0:
                 finding = shrunk(game, finding, shrink_seconds)
@@ -96,15 +105,31 @@ def campaign(
             progress("campaign", 1)
 
 
-def play_checked(game: Game[Any, Any], seed: int, players: int, max_steps: int) -> tuple[Finding | None, int, bool]:
-    """One seeded game; returns (finding, steps, finished)."""
+@attrs.frozen
+class PlayResult:
+    finding: Finding | None
+    steps: int
+    finished: bool
+    deadlock: str | None = None  # why the game can never end, when that was shown
+    log: tuple[Any, ...] = ()
+
+
+DEADLOCK_EVERY = 25  # steps between checks whether the game can still end
+
+
+def play_checked(game: Game[Any, Any], seed: int, players: int, max_steps: int) -> PlayResult:
+    """One seeded game: every action re-checked, every invariant after every step."""
     rng = random.Random(seed)
     state = game.new_game(players)
     log: list[Any] = []
     for step in range(max_steps):
         mover = game.to_move(state)
         if isinstance(mover, GameOver):
-            return None, step, True
+            return PlayResult(None, step, True)
+        if step % DEADLOCK_EVERY == 0:
+            reason = game.stalled(state)
+            if reason:
+                return PlayResult(None, step, False, reason, tuple(log))
         try:
             if isinstance(mover, Chance):
                 action = game.sample_chance(state, rng)
@@ -113,14 +138,17 @@ def play_checked(game: Game[Any, Any], seed: int, players: int, max_steps: int) 
             log.append(action)
             state = game.apply(state, action)
         except IllegalAction as exc:
-            return _finding(game, "legality", f"a generated action was refused: {exc}", seed, players, log), step, False
+            message = f"a generated action was refused: {exc}"
+            return PlayResult(_finding(game, "legality", message, seed, players, log), step, False)
         except Exception as exc:
-            return _finding(game, "crash", f"{type(exc).__name__}: {exc}", seed, players, log), step, False
+            message = f"{type(exc).__name__}: {exc}"
+            return PlayResult(_finding(game, "crash", message, seed, players, log), step, False)
         violations = game.violations(state)
         if violations:
             text = "; ".join(str(v) for v in violations)
-            return _finding(game, "invariant", f"after step {step + 1}: {text}", seed, players, log), step + 1, False
-    return None, max_steps, isinstance(game.to_move(state), GameOver)
+            message = f"after step {step + 1}: {text}"
+            return PlayResult(_finding(game, "invariant", message, seed, players, log), step + 1, False)
+    return PlayResult(None, max_steps, isinstance(game.to_move(state), GameOver), game.stalled(state), tuple(log))
 
 
 def _finding(game: Game[Any, Any], kind: str, message: str, seed: int, players: int, log: list[Any]) -> Finding:

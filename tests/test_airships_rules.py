@@ -403,3 +403,21 @@ def test_one_throw_of_exactly_the_declared_dice_r32_r51() -> None:
     assert rule_of(g, s, Throw(W=(1, 3))) == "AIR-R-32"
     s = g.apply(s, Throw(W=(2, 1)))
     assert rule_of(g, s, Throw(W=(3, 3))) is not None, "no reroll: the throw is over"
+
+
+def test_a_game_that_can_never_end_is_recognised_amb30() -> None:
+    """AIR-AMB-30 / AIR-R-47: deck empty and nobody has the dice for any target."""
+    g = game()
+    stuck: dict[str, Any] = {
+        "era": 2,
+        "deck": {"era1": [], "era2": []},
+        "stacks": [["D1", "M1", "L1"], ["D2", "M2", "L2"], ["D3", "M3", "L4"], ["D4", "M4", "L5"]],
+    }
+    s = g.scenario_state(stuck)  # both companies: the entrepreneur's 1 white + 1 red only
+    assert g.legal_actions(s) == [NoAttempt()]
+    assert g.stalled(s) is not None and "AIR-AMB-30" in (g.stalled(s) or "")
+    stuck["stacks"][2] = ["D3", "M3", "L3"]  # L3 needs 1 white + 1 red: within reach
+    assert g.stalled(g.scenario_state(stuck)) is None
+    stuck["deck"] = {"era2": ["E2-FIN-1"]}  # a card still to come may change the dice
+    stuck["stacks"][2] = ["D3", "M3", "L4"]
+    assert g.stalled(g.scenario_state(stuck)) is None

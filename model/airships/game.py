@@ -11,6 +11,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
 
+import attrs
 from rulecraft.model.airships import render as _render
 from rulecraft.model.airships.actions import (
     ACTION_TYPES,
@@ -38,7 +39,7 @@ from rulecraft.model.airships.components import (
 from rulecraft.model.airships.readings import NOT_MODELLED, REGISTER
 from rulecraft.model.airships.rules import Context, attempts, check, has_legal_target
 from rulecraft.model.airships.state import AirshipsState, Phase
-from rulecraft.model.airships.transitions import new_game, transition
+from rulecraft.model.airships.transitions import deck_empty, new_game, transition
 
 from rulecraft.core import CHANCE, GAME_OVER, Game, Rejection, RulecraftError, Seat, ToMove
 from rulecraft.registry import register
@@ -293,6 +294,22 @@ class AirshipsGame(Game[AirshipsState, AirshipsAction]):
         from rulecraft.solvers.airships.queries import QUERIES
 
         return QUERIES
+
+    def stalled(self, state: AirshipsState) -> str | None:
+        """AIR-AMB-30: with the deck empty and no company able to attempt
+        anything, nothing can change a company's dice again, so no end
+        condition (AIR-R-47) can ever be met: the rules have no turn limit."""
+        if state.phase is Phase.OVER or not deck_empty(state):
+            return None
+        if self.ctx.r("AIR-AMB-20") == "finish-go" and state.ended:
+            return None
+        for seat in range(state.players):
+            if has_legal_target(self.ctx, attrs.evolve(state, seat=seat, phase=Phase.ATTEMPT)):
+                return None
+        return (
+            "AIR-AMB-30: the deck is empty and no company has the dice for any remaining target, "
+            "so no end condition (AIR-R-47) can ever be met"
+        )
 
     def violations(self, state: AirshipsState) -> list[Any]:
         from rulecraft.invariants.airships import check_all
