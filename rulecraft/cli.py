@@ -175,6 +175,11 @@ def _print_verify(console: Console, reports: list[Any], args: argparse.Namespace
         if r.deadlock_example is not None:
             d = r.deadlock_example
             console.print(f"  example: seed {d.seed}, {d.players} players, {len(d.log)} steps — {d.message}")
+            if args.show_deadlock:
+                game = _game(args, r.game)
+                final = game.replay(game.new_game(d.players), [game.action_from_json(a) for a in d.log])
+                console.print(game.render(final), markup=False)
+                console.print("  as JSON: " + json.dumps(list(d.log)))
         for f in r.findings:
             console.print(f"[red]{r.game} {f.kind}[/red]: {f.message}")
             if f.seed is not None and f.players is not None:
@@ -407,6 +412,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=40, help="random games in the invariant campaign")
     p.add_argument("--max-steps", type=int, default=3000, help="step cap per game (the rules have no turn limit)")
     p.add_argument("--solver-checks", type=int, default=40, help="solver/oracle comparisons per query")
+    p.add_argument("--show-deadlock", action="store_true", help="print the deadlocked example's board and log")
     p.add_argument(
         "--shrink-seconds", type=float, default=20.0, help="time to shrink each failing game (0: keep it as found)"
     )

@@ -92,9 +92,10 @@ def campaign(
             if result.deadlock:
                 report.games_deadlocked += 1
                 if report.deadlock_example is None:
-                    report.deadlock_example = _finding(
-                        game, "deadlock", result.deadlock, game_seed, players, list(result.log)
-                    )
+                    example = _finding(game, "deadlock", result.deadlock, game_seed, players, list(result.log))
+                    if shrink_seconds > 0:  # a short witness is what a rules person wants to read
+                        example = shrunk(game, example, shrink_seconds, failing=lambda s, i: game.stalled(s))
+                    report.deadlock_example = example
         if finding is not None:
             if shrink_seconds > 0:
                 finding = shrunk(game, finding, shrink_seconds)
@@ -171,11 +172,16 @@ def _failing(game: Game[Any, Any]) -> Callable[[Any, int], str | None]:
     return failing
 
 
-def shrunk(game: Game[Any, Any], finding: Finding, seconds: float) -> Finding:
+def shrunk(
+    game: Game[Any, Any],
+    finding: Finding,
+    seconds: float,
+    failing: Callable[[Any, int], str | None] | None = None,
+) -> Finding:
     """The finding with its log shrunk to a shortest game that fails the same way."""
     assert finding.players is not None and finding.seed is not None
     log = [game.action_from_json(a) for a in finding.log]
-    result = shrink(game, finding.players, log, _failing(game), seconds=seconds)
+    result = shrink(game, finding.players, log, failing or _failing(game), seconds=seconds)
     if result.failure is None or len(result.actions) >= len(log):
         return finding
     again = _finding(game, finding.kind, result.failure, finding.seed, finding.players, list(result.actions))
