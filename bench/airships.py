@@ -30,7 +30,7 @@ from rulecraft.solvers.airships.queries import random_spec
 from rulecraft.solvers.airships.reach import reach
 from rulecraft.solvers.airships.spec import AttemptSpec
 
-from rulecraft.core import Chance, GameOver
+from rulecraft.core import GameOver
 from rulecraft.registry import make_game
 
 
@@ -54,12 +54,7 @@ def checked_steps_per_second(game: AirshipsGame, seconds: float) -> dict[str, fl
         seed += 1
         state = game.new_game(rng.randint(2, 4))
         while not isinstance(game.to_move(state), GameOver) and time.perf_counter() - start < seconds:
-            mover = game.to_move(state)
-            if isinstance(mover, Chance):
-                action = game.sample_chance(state, rng)
-            else:
-                action = rng.choice(game.legal_actions(state))
-            state = game.apply(state, action)
+            state = game.apply(state, game.random_action(state, rng))
             assert not game.violations(state)
             steps += 1
     return {"checked_steps_per_s": steps / (time.perf_counter() - start)}

@@ -262,12 +262,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     for step in range(1, args.max_steps + 1):
         if isinstance(game.to_move(state), GameOver):
             break
-        mover = game.to_move(state)
-        action = (
-            game.sample_chance(state, rng)
-            if not isinstance(mover, int)
-            else rng.choice(list(game.legal_actions(state)))
-        )
+        action = game.random_action(state, rng)
+        assert action is not None
         line = game.describe(state, action)
         state = game.apply(state, action)
         log.append(game.action_to_json(action))

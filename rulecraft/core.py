@@ -253,17 +253,22 @@ class Game(ABC, Generic[S, A]):
             state = self.apply(state, action)
         return state
 
+    def random_action(self, state: S, rng: random.Random) -> A | None:
+        """A uniformly random legal action, chance by its odds; None at game over."""
+        mover = self.to_move(state)
+        if isinstance(mover, GameOver):
+            return None
+        if isinstance(mover, Chance):
+            return self.sample_chance(state, rng)
+        return rng.choice(list(self.legal_actions(state)))
+
     def play_random(self, state: S, rng: random.Random, *, max_steps: int = 10_000) -> tuple[S, list[A]]:
         """Play uniformly random legal actions (chance by its odds)."""
         log: list[A] = []
         for _ in range(max_steps):
-            mover = self.to_move(state)
-            if isinstance(mover, GameOver):
+            action = self.random_action(state, rng)
+            if action is None:
                 break
-            if isinstance(mover, Chance):
-                action = self.sample_chance(state, rng)
-            else:
-                action = rng.choice(list(self.legal_actions(state)))
             state = self.apply(state, action)
             log.append(action)
         return state, log

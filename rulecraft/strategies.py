@@ -39,7 +39,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from rulecraft.core import Chance, Game, GameOver, RulecraftError
+from rulecraft.core import Game, RulecraftError
 from rulecraft.registry import game_class
 from rulecraft.ruleset import Ruleset, UnknownReading
 
@@ -155,18 +155,7 @@ def games(
 
 
 def _random_play(game: AnyGame, state: Any, rng: random.Random, steps: int) -> tuple[Any, list[Any]]:
-    log: list[Any] = []
-    for _ in range(steps):
-        mover = game.to_move(state)
-        if isinstance(mover, GameOver):
-            break
-        if isinstance(mover, Chance):
-            action = game.sample_chance(state, rng)
-        else:
-            action = rng.choice(list(game.legal_actions(state)))
-        state = game.apply(state, action)
-        log.append(action)
-    return state, log
+    return game.play_random(state, rng, max_steps=steps)
 
 
 @st.composite

@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 
-from rulecraft.core import Chance, Game, GameOver, IllegalAction
+from rulecraft.core import Game, GameOver, IllegalAction
 from rulecraft.scenarios.loader import scenario_files
 from rulecraft.scenarios.runner import ScenarioResult, run_scenarios
 from rulecraft.shrink import shrink
@@ -132,10 +132,7 @@ def play_checked(game: Game[Any, Any], seed: int, players: int, max_steps: int) 
             if reason:
                 return PlayResult(None, step, False, reason, tuple(log))
         try:
-            if isinstance(mover, Chance):
-                action = game.sample_chance(state, rng)
-            else:
-                action = rng.choice(list(game.legal_actions(state)))
+            action = game.random_action(state, rng)
             log.append(action)
             state = game.apply(state, action)
         except IllegalAction as exc:

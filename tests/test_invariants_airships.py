@@ -26,7 +26,6 @@ from rulecraft.model.airships.components import DEPARTMENT_INDEX, Dice
 from rulecraft.model.airships.game import AirshipsGame
 from rulecraft.model.airships.state import AirshipsState, Phase
 
-from rulecraft.core import Chance, GameOver
 from rulecraft.registry import make_game
 
 Pred = Callable[[AirshipsState], bool]
@@ -50,13 +49,9 @@ def find(game: AirshipsGame, pred: Pred, players: int = 3) -> AirshipsState:
             if pred(state):
                 assert check_all(game, state) == []
                 return state
-            mover = game.to_move(state)
-            if isinstance(mover, GameOver):
+            action = game.random_action(state, rng)
+            if action is None:
                 break
-            if isinstance(mover, Chance):
-                action = game.sample_chance(state, rng)
-            else:
-                action = rng.choice(list(game.legal_actions(state)))
             state = game.apply(state, action)
     raise AssertionError("no seeded game reached the wanted state")  # pragma: no cover
 

@@ -36,8 +36,15 @@ from rulecraft.registry import make_game
 DEFAULT = make_game("air")
 
 EX04 = {"dice": "W=3", "need": "W=2", "target": 5, "chips": 1}
-EX06 = {"dice": "W=5,R=3", "fixed": "W3", "exchange": "3W>1B", "need": "W=1,R=1,B=1",
-        "target": 15, "chips": 1, "wooden_airship": False}
+EX06 = {
+    "dice": "W=5,R=3",
+    "fixed": "W3",
+    "exchange": "3W>1B",
+    "need": "W=1,R=1,B=1",
+    "target": 15,
+    "chips": 1,
+    "wooden_airship": False,
+}
 
 
 def run_query(name: str, argv: list[str], game: Any = DEFAULT) -> dict[str, Any]:
@@ -82,8 +89,7 @@ def test_air_ex_04_p3_one_white_is_illegal() -> None:
 def test_air_ex_04_p3_via_cli_flags() -> None:
     argv = ["--dice", "W=3", "--need", "W=2", "--target", "5", "--chips", "1"]
     answer = run_query("chance", argv)
-    assert (answer["probability"], answer["without_chip"], answer["with_chip"]) == (
-        "23/27", "16/27", "23/27")
+    assert (answer["probability"], answer["without_chip"], answer["with_chip"]) == ("23/27", "16/27", "23/27")
     assert answer["approx"] == pytest.approx(23 / 27, abs=1e-6)
     assert answer["choice"]["throw"] == {"W": 3, "R": 0, "B": 0}
 
@@ -104,8 +110,20 @@ def test_air_ex_06_p4_old_white_engine_r1() -> None:
 
 
 def test_air_ex_06_p4_via_cli_and_reach() -> None:
-    argv = ["--dice", "W=5,R=3", "--fixed", "W3", "--exchange", "3W>1B",
-            "--need", "W=1,R=1,B=1", "--target", "15", "--chips", "1"]
+    argv = [
+        "--dice",
+        "W=5,R=3",
+        "--fixed",
+        "W3",
+        "--exchange",
+        "3W>1B",
+        "--need",
+        "W=1,R=1,B=1",
+        "--target",
+        "15",
+        "--chips",
+        "1",
+    ]
     assert run_query("chance", argv)["with_chip"] == "17/36"
     answer = run_query("reach", argv)
     assert answer["solver"] == "z3" and answer["status"] == "reachable"
@@ -170,14 +188,18 @@ def attempt_specs(draw: st.DrawFn) -> AttemptSpec:
         give_c, get_c = draw(st.permutations(COLOURS))[:2]
         exchange = Exchange(draw(st.integers(1, 3)), give_c, draw(st.integers(1, 2)), get_c)
     return AttemptSpec(
-        dice=dice, fixed=fixed, engine=engine, exchange=exchange,
-        wooden_airship=draw(st.booleans()), chips=draw(st.integers(0, 2)),
-        requirement=need, target=draw(st.integers(1, 30)),
+        dice=dice,
+        fixed=fixed,
+        engine=engine,
+        exchange=exchange,
+        wooden_airship=draw(st.booleans()),
+        chips=draw(st.integers(0, 2)),
+        requirement=need,
+        target=draw(st.integers(1, 30)),
     )
 
 
-@pytest.mark.parametrize("game", GAMES, ids=[",".join(f"{k}={v}" for k, v in r.items()) or "default"
-                                             for r in READINGS])
+@pytest.mark.parametrize("game", GAMES, ids=[",".join(f"{k}={v}" for k, v in r.items()) or "default" for r in READINGS])
 @given(raw=attempt_specs())
 def test_solvers_agree_with_the_oracle(game: Any, raw: AttemptSpec) -> None:
     spec = shrink_to_budget(game, raw, ORACLE_BUDGET)
@@ -253,43 +275,64 @@ def test_smallest_help_needs_both() -> None:
 def test_smallest_help_when_nothing_helps() -> None:
     answer = reach(DEFAULT, AttemptSpec.from_params({"dice": "W=3", "need": "W=2", "target": 9}))
     assert answer.status == "unreachable" and answer.help is None
-    assert QUERIES["reach"].format(QUERIES["reach"].run(
-        DEFAULT, {"dice": "W=3", "need": "W=2", "target": 9})).count("nothing helps") == 1
+    assert (
+        QUERIES["reach"]
+        .format(QUERIES["reach"].run(DEFAULT, {"dice": "W=3", "need": "W=2", "target": 9}))
+        .count("nothing helps")
+        == 1
+    )
 
 
 # -- the spec: parameters and states --------------------------------------------------------
 
 
 def test_from_params_reads_every_form() -> None:
-    text = AttemptSpec.from_params({
-        "dice": "W=5,R=3", "fixed": "W3", "engine": "any+2", "exchange": "3W>1B",
-        "need": "W=1,R=1,B=1", "target": "15", "chips": "1", "wooden_airship": "yes",
-    })
-    mapping = AttemptSpec.from_params({
-        "dice": {"W": 5, "R": 3}, "fixed": {"colour": "W", "value": 3},
-        "engine": {"colour": "any", "bonus": 2},
-        "exchange": {"give": 3, "give_colour": "W", "get": 1, "get_colour": "B"},
-        "need": {"W": 1, "R": 1, "B": 1}, "target": 15, "chips": 1, "wooden_airship": True,
-    })
+    text = AttemptSpec.from_params(
+        {
+            "dice": "W=5,R=3",
+            "fixed": "W3",
+            "engine": "any+2",
+            "exchange": "3W>1B",
+            "need": "W=1,R=1,B=1",
+            "target": "15",
+            "chips": "1",
+            "wooden_airship": "yes",
+        }
+    )
+    mapping = AttemptSpec.from_params(
+        {
+            "dice": {"W": 5, "R": 3},
+            "fixed": {"colour": "W", "value": 3},
+            "engine": {"colour": "any", "bonus": 2},
+            "exchange": {"give": 3, "give_colour": "W", "get": 1, "get_colour": "B"},
+            "need": {"W": 1, "R": 1, "B": 1},
+            "target": 15,
+            "chips": 1,
+            "wooden_airship": True,
+        }
+    )
     assert text == mapping
     assert text.fixed == FixedDie(Colour.W, 3) and text.engine == EngineBonus(None, 2)
     assert text.exchange == Exchange(3, Colour.W, 1, Colour.B)
     assert AttemptSpec.from_params(text.to_json()) == text
 
 
-@pytest.mark.parametrize(("params", "name"), [
-    ({"dice": "W=x", "need": "W=1", "target": 3}, "dice"),
-    ({"dice": "Q=1", "need": "W=1", "target": 3}, "dice"),
-    ({"need": "W=1"}, "target"),
-    ({"need": "W=1", "target": -2}, "target"),
-    ({"target": 5}, "need"),
-    ({"need": "W=1", "target": 5, "fixed": "3W"}, "fixed"),
-    ({"need": "W=1", "target": 5, "engine": "R1"}, "engine"),
-    ({"need": "W=1", "target": 5, "exchange": "3W to 1B"}, "exchange"),
-    ({"need": "W=1", "target": 5, "exchange": "3W>1W"}, "exchange"),
-    ({"need": "W=1", "target": 5, "chips": "many"}, "chips"),
-    ({"need": "W=1", "target": 5, "wooden_airship": "perhaps"}, "wooden_airship"),
-])
+@pytest.mark.parametrize(
+    ("params", "name"),
+    [
+        ({"dice": "W=x", "need": "W=1", "target": 3}, "dice"),
+        ({"dice": "Q=1", "need": "W=1", "target": 3}, "dice"),
+        ({"need": "W=1"}, "target"),
+        ({"need": "W=1", "target": -2}, "target"),
+        ({"target": 5}, "need"),
+        ({"need": "W=1", "target": 5, "fixed": "3W"}, "fixed"),
+        ({"need": "W=1", "target": 5, "engine": "R1"}, "engine"),
+        ({"need": "W=1", "target": 5, "exchange": "3W to 1B"}, "exchange"),
+        ({"need": "W=1", "target": 5, "exchange": "3W>1W"}, "exchange"),
+        ({"need": "W=1", "target": 5, "chips": "many"}, "chips"),
+        ({"need": "W=1", "target": 5, "wooden_airship": "perhaps"}, "wooden_airship"),
+    ],
+)
 def test_bad_parameters_are_named(params: dict[str, Any], name: str) -> None:
     with pytest.raises(SpecError) as info:
         AttemptSpec.from_params(params)
@@ -315,8 +358,7 @@ def test_from_state_and_the_state_file(tmp_path: Path) -> None:
     assert spec.chips == board.chips and spec.wooden_airship is False
     path = tmp_path / "state.json"
     path.write_text(json.dumps(DEFAULT.state_to_json(state)), "utf-8")
-    by_file = QUERIES["chance"].run(DEFAULT, {"state": str(path), "target_ref": target.ref,
-                                              "seat": state.seat})
+    by_file = QUERIES["chance"].run(DEFAULT, {"state": str(path), "target_ref": target.ref, "seat": state.seat})
     by_state = QUERIES["chance"].run(DEFAULT, {"target_ref": target.ref}, state)
     exact = str(chance(DEFAULT, spec).probability)
     assert by_file["probability"] == by_state["probability"] == exact
