@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 import attrs
+
 from rulecraft.model.airships.components import (
     COLOURS,
     DEPARTMENTS,

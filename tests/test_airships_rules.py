@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
+from rulecraft.core import IllegalAction
 from rulecraft.model.airships.actions import (
     AttemptTarget,
     EndGo,
@@ -18,8 +20,6 @@ from rulecraft.model.airships.actions import (
 from rulecraft.model.airships.components import Dice
 from rulecraft.model.airships.game import AirshipsGame
 from rulecraft.model.airships.state import AirshipsState, Phase
-
-from rulecraft.core import IllegalAction
 from rulecraft.registry import make_game
 
 

@@ -24,13 +24,13 @@ from hypothesis.stateful import (
     precondition,
     rule,
 )
+
+from rulecraft.core import Chance, GameOver, IllegalAction
 from rulecraft.invariants.airships import check_all, report
 from rulecraft.model.airships.actions import EndGo
 from rulecraft.model.airships.components import Dice
 from rulecraft.model.airships.game import AirshipsGame
 from rulecraft.model.airships.state import AirshipsState, Attempt, CompanyBoard, Phase
-
-from rulecraft.core import Chance, GameOver, IllegalAction
 from rulecraft.strategies import airships_games, airships_packs, player_counts, readings
 
 # The names a state's repr uses (the design wants reprs that are valid Python).

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 import yaml
-from rulecraft.model.airships.components import PackError, bundled_pack, load_pack, pack_from_data
 
+from rulecraft.model.airships.components import PackError, bundled_pack, load_pack, pack_from_data
 from rulecraft.registry import make_game
 
 BUNDLED = Path(__file__).resolve().parents[1] / "model/airships/packs/reconstructed.yaml"

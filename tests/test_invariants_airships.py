@@ -14,6 +14,7 @@ from typing import Any
 
 import attrs
 import pytest
+
 from rulecraft.invariants.airships import (
     INVARIANTS,
     Violation,
@@ -25,7 +26,6 @@ from rulecraft.model.airships.catalogue import RULES
 from rulecraft.model.airships.components import DEPARTMENT_INDEX, Dice
 from rulecraft.model.airships.game import AirshipsGame
 from rulecraft.model.airships.state import AirshipsState, Phase
-
 from rulecraft.registry import make_game
 
 Pred = Callable[[AirshipsState], bool]

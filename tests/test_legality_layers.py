@@ -22,6 +22,8 @@ import pytest
 import yaml
 from hypothesis import given, note
 from hypothesis import strategies as st
+
+from rulecraft.core import Chance, GameOver, IllegalAction
 from rulecraft.model.airships.actions import (
     AttemptTarget,
     DealAirship,
@@ -37,8 +39,6 @@ from rulecraft.model.airships.components import Dice, pack_from_data
 from rulecraft.model.airships.game import AirshipsGame
 from rulecraft.model.airships.readings import NOT_MODELLED, REGISTER
 from rulecraft.model.airships.state import AirshipsState, Phase
-
-from rulecraft.core import Chance, GameOver, IllegalAction
 from rulecraft.registry import make_game
 from rulecraft.ruleset import Ruleset
 from rulecraft.strategies import (

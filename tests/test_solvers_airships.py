@@ -13,6 +13,8 @@ import pytest
 import z3
 from hypothesis import event, given
 from hypothesis import strategies as st
+
+from rulecraft.core import CHANCE
 from rulecraft.model.airships.components import (
     COLOURS,
     Colour,
@@ -23,15 +25,13 @@ from rulecraft.model.airships.components import (
 )
 from rulecraft.model.airships.dice import company_of
 from rulecraft.model.airships.rules import open_targets
+from rulecraft.registry import make_game
 from rulecraft.solvers.airships import reach as reach_module
 from rulecraft.solvers.airships.chance import chance
 from rulecraft.solvers.airships.oracle import oracle
 from rulecraft.solvers.airships.queries import QUERIES, shrink_to_budget
 from rulecraft.solvers.airships.reach import reach
 from rulecraft.solvers.airships.spec import AttemptSpec, SpecError
-
-from rulecraft.core import CHANCE
-from rulecraft.registry import make_game
 
 DEFAULT = make_game("air")
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 import attrs
+
 from rulecraft.model.airships.components import NO_DICE, Dice
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 import attrs
+
 from rulecraft.model.airships.components import (
     COLOURS,
     DICE_PER_COLOUR,

@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import attrs
+
+from rulecraft.core import CHANCE, GAME_OVER, Game, Rejection, RulecraftError, Seat, ToMove
 from rulecraft.model.airships import render as _render
 from rulecraft.model.airships.actions import (
     ACTION_TYPES,
@@ -40,8 +42,6 @@ from rulecraft.model.airships.readings import NOT_MODELLED, REGISTER
 from rulecraft.model.airships.rules import Context, attempts, check, has_legal_target
 from rulecraft.model.airships.state import AirshipsState, Phase
 from rulecraft.model.airships.transitions import deck_empty, new_game, transition
-
-from rulecraft.core import CHANCE, GAME_OVER, Game, Rejection, RulecraftError, Seat, ToMove
 from rulecraft.registry import register
 from rulecraft.ruleset import Ruleset, UnknownReading
 from rulecraft.serialization import SerializationError, from_jsonable, to_jsonable

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import attrs
+
+from rulecraft.core import Rejection
 from rulecraft.model.airships.actions import (
     AirshipsAction,
     AttemptTarget,
@@ -39,8 +41,6 @@ from rulecraft.model.airships.dice import (
     faces_valid,
 )
 from rulecraft.model.airships.state import AirshipsState, Phase
-
-from rulecraft.core import Rejection
 
 reject = RULES.reject
 

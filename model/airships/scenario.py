@@ -28,11 +28,11 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import attrs
+
 from rulecraft.model.airships.components import DEPARTMENT_INDEX, TIERS, Department
 from rulecraft.model.airships.rules import company, open_targets
 from rulecraft.model.airships.state import AirshipsState, Phase
 from rulecraft.model.airships.transitions import place
-
 from rulecraft.scenarios.runner import ScenarioError
 
 if TYPE_CHECKING:

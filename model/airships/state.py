@@ -9,6 +9,7 @@ from __future__ import annotations
 from enum import Enum
 
 import attrs
+
 from rulecraft.model.airships.components import Dice
 
 

@@ -7,6 +7,7 @@ rather than re-check.  Each effect names the rule it carries out.
 from __future__ import annotations
 
 import attrs
+
 from rulecraft.model.airships.actions import (
     AirshipsAction,
     AttemptTarget,

@@ -1,0 +1,239 @@
+"""Kings of Air and Steam invariants: named checks returning every violation
+at once (like python-chess ``status()``), each citing the rules it protects.
+
+They recount from the state and the pack, never through the transition
+code, so that a wrong transition shows up here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
+
+import attrs
+
+from rulecraft.model.kings_of_air_and_steam.components import GOODS
+from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase, SlotStatus
+from rulecraft.model.kings_of_air_and_steam.transitions import STARTING_MONEY, UNLIMITED_SUPPLY
+
+if TYPE_CHECKING:
+    from rulecraft.model.kings_of_air_and_steam.game import KasGame
+
+
+@attrs.frozen
+class Violation:
+    invariant: str
+    rules: tuple[str, ...]
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.invariant} [{', '.join(self.rules)}]: {self.message}"
+
+
+Check = Callable[["KasGame", KasState], Iterator[str]]
+INVARIANTS: dict[str, tuple[tuple[str, ...], Check, str]] = {}
+
+
+def _invariant(name: str, *rules: str) -> Callable[[Check], Check]:
+    def register(fn: Check) -> Check:
+        INVARIANTS[name] = (rules, fn, (fn.__doc__ or "").strip().splitlines()[0])
+        return fn
+
+    return register
+
+
+@_invariant(
+    "goods-conserved", "KAS-R-04", "KAS-R-29", "KAS-R-30", "KAS-R-39", "KAS-R-40", "KAS-R-41", "KAS-R-45", "KAS-R-48"
+)
+def goods_conserved(game: KasGame, state: KasState) -> Iterator[str]:
+    """Per type: supply + factories + holds + depots + cities = the goods at set-up."""
+    game_map = game.ctx.game_map(state.layout)
+    total = game.pack.goods_per_type if game.ctx.r("KAS-AMB-12") == "capped" else UNLIMITED_SUPPLY
+    for g, goods in enumerate(GOODS):
+        factories = sum(n for (_, kind), n in zip(game_map.factories, state.factories, strict=True) if kind == goods)
+        holds = sum(p.hold[g] for p in state.players)
+        depots = sum(d.goods[g] for d in state.depots)
+        cities = sum(c.filled for c in state.cities if c.demand == goods)
+        counted = state.supply[g] + factories + holds + depots + cities
+        if counted != total:
+            yield (
+                f"{goods}: supply {state.supply[g]} + factories {factories} + holds {holds} + depots {depots} "
+                f"+ cities {cities} = {counted}, expected {total}"
+            )
+        negatives = [
+            n
+            for n in (state.supply[g], *(p.hold[g] for p in state.players), *(d.goods[g] for d in state.depots))
+            if n < 0
+        ]
+        if negatives or any(n < 0 for n in state.factories):
+            yield f"{goods}: a negative count of goods somewhere"
+
+
+@_invariant(
+    "money-conserved", "KAS-R-03", "KAS-R-33", "KAS-R-38", "KAS-R-39", "KAS-R-43", "KAS-R-45", "KAS-R-51", "KAS-R-55"
+)
+def money_conserved(game: KasGame, state: KasState) -> Iterator[str]:
+    """The players' money plus the bank's net takings equals the starting money; nobody is below $0."""
+    held = sum(p.money for p in state.players)
+    start = STARTING_MONEY * state.player_count
+    if held + state.bank != start:
+        yield f"players ${held} + bank takings ${state.bank} = ${held + state.bank}, expected ${start}"
+    for seat, p in enumerate(state.players):
+        if p.money < 0:
+            yield f"seat {seat} has ${p.money}"
+
+
+@_invariant("depots-limited", "KAS-R-02", "KAS-R-33", "KAS-R-54")
+def depots_limited(game: KasGame, state: KasState) -> Iterator[str]:
+    """At most 10 depots per player (placed + left = 10), one per rail hex, only on rail hexes."""
+    game_map = game.ctx.game_map(state.layout)
+    seen = set()
+    for d in state.depots:
+        if d.at in seen:
+            yield f"two depots at {d.at}"
+        seen.add(d.at)
+        if game_map.line_of(d.at) is None:
+            yield f"a depot of seat {d.owner} at {d.at}, which is not a rail hex"
+        if not 0 <= d.owner < state.player_count:
+            yield f"a depot at {d.at} belongs to no seat ({d.owner})"
+    for seat, p in enumerate(state.players):
+        placed = sum(1 for d in state.depots if d.owner == seat)
+        if placed + p.depots_left != 10 or placed > 10 or p.depots_left < 0:
+            yield f"seat {seat}: {placed} depots placed + {p.depots_left} left != 10"
+    if list(state.depots) != sorted(state.depots, key=lambda d: d.at):
+        yield "depots are not kept in hex order"
+
+
+@_invariant("hold-within-capacity", "KAS-R-29", "KAS-R-30", "KAS-R-34")
+def hold_within_capacity(game: KasGame, state: KasState) -> Iterator[str]:
+    """Every cargo hold holds no more than the airship's capacity."""
+    for seat, p in enumerate(state.players):
+        capacity = game.pack.airship_track[p.airship_level - 1].capacity
+        if sum(p.hold) > capacity:
+            yield f"seat {seat} holds {sum(p.hold)} goods with capacity {capacity}"
+
+
+@_invariant("tracks-in-range", "KAS-R-34", "KAS-R-35", "KAS-R-56")
+def tracks_in_range(game: KasGame, state: KasState) -> Iterator[str]:
+    """Airship and rail levels lie on their tracks (1..6)."""
+    for seat, p in enumerate(state.players):
+        if not 1 <= p.airship_level <= len(game.pack.airship_track):
+            yield f"seat {seat}: airship level {p.airship_level}"
+        if not 1 <= p.rail_level <= len(game.pack.rail_track):
+            yield f"seat {seat}: rail level {p.rail_level}"
+
+
+@_invariant("market-prices", "KAS-R-16", "KAS-R-56")
+def market_prices(game: KasGame, state: KasState) -> Iterator[str]:
+    """Each value is a space of the track, at most $8, pushed once per tile of its type drawn."""
+    track = game.ctx.market_track()
+    for g, goods in enumerate(GOODS):
+        drawn = 3 - state.market_pile[g]
+        if state.pushes[g] != drawn:
+            yield f"{goods}: pushed {state.pushes[g]} times but {drawn} tiles were drawn"
+        price = game.ctx.prices(state)[g]
+        if price not in track or price > 8 or price < 4:
+            yield f"{goods}: value ${price} is not a space of the track {list(track)}"
+
+
+@_invariant("market-tiles-accounted", "KAS-R-05", "KAS-R-15", "KAS-R-40", "KAS-R-49")
+def market_tiles(game: KasGame, state: KasState) -> Iterator[str]:
+    """15 tiles (3 per type): draw pile + future slots + demand pile + tiles on cities."""
+    for g, goods in enumerate(GOODS):
+        on_cities = sum(1 for c in state.cities if c.tile and c.demand == goods)
+        counted = state.market_pile[g] + state.market_slots.count(goods) + state.demand_pile[g] + on_cities
+        if counted != 3:
+            yield (
+                f"{goods}: pile {state.market_pile[g]} + slots {state.market_slots.count(goods)} + demand pile "
+                f"{state.demand_pile[g]} + on cities {on_cities} = {counted}, expected 3"
+            )
+    if len(state.market_slots) > 3:
+        yield f"{len(state.market_slots)} tiles on the 3 future-market slots"
+
+
+@_invariant("cities-consistent", "KAS-R-36", "KAS-R-40", "KAS-R-41")
+def cities_consistent(game: KasGame, state: KasState) -> Iterator[str]:
+    """A city holds no more than its slots; a closed or waiting city holds nothing and accepts nothing."""
+    game_map = game.ctx.game_map(state.layout)
+    for city, s in zip(game_map.cities, state.cities, strict=True):
+        if not 0 <= s.filled <= s.slots:
+            yield f"{city.name}: {s.filled} goods on {s.slots} slots"
+        if (s.closed or s.waiting) and s.filled:
+            yield f"{city.name} is {'closed' if s.closed else 'waiting'} yet holds {s.filled} goods"
+        if s.tile and s.slots != 3:
+            yield f"{city.name}: a demand tile has 3 slots, not {s.slots}"
+        if not s.tile and not s.closed and not s.waiting and s.slots != city.slots:
+            yield f"{city.name}: the printed city has {city.slots} slots, not {s.slots}"
+
+
+@_invariant("diamonds-within-rating", "KAS-R-25")
+def diamonds_within_rating(game: KasGame, state: KasState) -> Iterator[str]:
+    """The executed cards' diamonds never exceed the player's diamond rating."""
+    for seat, p in enumerate(state.players):
+        spent = sum(
+            game.pack.card(c).diamonds for c, st in zip(p.plan, p.slots, strict=True) if st is SlotStatus.EXECUTED
+        )
+        rating = game.pack.airship_track[p.airship_level - 1].diamonds
+        if spent > rating:
+            yield f"seat {seat} has {spent} diamonds in play with a rating of {rating}"
+
+
+@_invariant("phase-bookkeeping", "KAS-R-13", "KAS-R-14", "KAS-R-19", "KAS-R-21", "KAS-R-44")
+def phase_bookkeeping(game: KasGame, state: KasState) -> Iterator[str]:
+    """Round 1..5 (6 after the last Production), cycle 1..4; plans are complete during the cycles,
+    and exactly the cards of earlier cycles (and earlier turns of this one) are played or returned."""
+    if not 1 <= state.round <= 6:
+        yield f"round {state.round}"
+    if not 1 <= state.cycle <= 4:
+        yield f"cycle {state.cycle}"
+    if not 0 <= state.seat < state.player_count:
+        yield f"seat {state.seat}"
+    if state.phase in (Phase.FLIGHT, Phase.CARGO, Phase.ACTION):
+        done_before = set(state.order[: state.turn])
+        for seat, p in enumerate(state.players):
+            if len(p.plan) != 4 or len(set(p.plan)) != 4:
+                yield f"seat {seat} plays a plan of {len(p.plan)} cards"
+                continue
+            for i, st in enumerate(p.slots, start=1):
+                played = st is not SlotStatus.PLANNED
+                should = i < state.cycle or (i == state.cycle and seat in done_before)
+                if played != should:
+                    yield f"seat {seat} slot {i} is {st.value} in cycle {state.cycle}, turn {state.turn}"
+        if len(state.market_slots) != 3:
+            yield f"{len(state.market_slots)} future-market tiles during the turns"
+    if state.phase in (Phase.NEW_MARKET, Phase.UPKEEP, Phase.SELLOUT, Phase.OVER):
+        for seat, p in enumerate(state.players):
+            if state.phase is not Phase.UPKEEP and p.plan:
+                yield f"seat {seat} still holds a plan in {state.phase.value}"
+    if (state.cargo is not None) != (state.phase is Phase.CARGO):
+        yield f"a load/unload step is {'open' if state.cargo else 'missing'} in phase {state.phase.value}"
+
+
+@_invariant("score-formula", "KAS-R-52")
+def score_formula(game: KasGame, state: KasState) -> Iterator[str]:
+    """Scores are money + 10 per depot + 15 for a level-6 airship + rail 4/5/6 = 5/15/30."""
+    rail_vp = {4: 5, 5: 15, 6: 30}
+    for seat, p in enumerate(state.players):
+        want = p.money + 10 * sum(1 for d in state.depots if d.owner == seat)
+        want += 15 if p.airship_level == 6 else 0
+        want += rail_vp.get(p.rail_level, 0)
+        got = game.scores(state)[seat]
+        if got != want:
+            yield f"seat {seat} scores {got}, the formula gives {want}"
+
+
+def check_all(game: KasGame, state: KasState) -> list[Violation]:
+    out: list[Violation] = []
+    for name, (rules, fn, _doc) in INVARIANTS.items():
+        try:
+            messages = list(fn(game, state))
+        except Exception as exc:  # a state too broken to check is a violation too
+            messages = [f"the check crashed: {type(exc).__name__}: {exc}"]
+        out.extend(Violation(name, rules, m) for m in messages)
+    return out
+
+
+def report(violations: list[Violation], where: str | None = None) -> str:
+    plural = "s" if len(violations) != 1 else ""
+    head = f"state {where + ' ' if where else ''}violates {len(violations)} invariant{plural}:"
+    return "\n".join([head, *(f"  {v}" for v in violations)])

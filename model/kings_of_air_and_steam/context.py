@@ -1,0 +1,49 @@
+"""What the rules of a configured game consult: the pack, its map for this
+layout, and the ruleset's readings (never a global)."""
+
+from __future__ import annotations
+
+import attrs
+
+from rulecraft.model.kings_of_air_and_steam.components import GOODS, AirshipLevel, GameMap, Pack
+from rulecraft.model.kings_of_air_and_steam.state import KasState, PlayerState
+
+STEPPED_TRACK = (4, 5, 6, 7, 8)  # KAS-AMB-09 'b'
+
+
+@attrs.frozen
+class Context:
+    pack: Pack
+    readings: dict[str, str] = attrs.field(hash=False, eq=False)
+    maps: dict[str, GameMap] = attrs.field(factory=dict, hash=False, eq=False)
+
+    def r(self, amb_id: str) -> str:
+        return self.readings[amb_id]
+
+    def game_map(self, layout: str) -> GameMap:
+        found = self.maps.get(layout)
+        if found is None:
+            found = GameMap.from_pack(self.pack, layout)
+            self.maps[layout] = found
+        return found
+
+    def market_track(self) -> tuple[int, ...]:
+        return STEPPED_TRACK if self.r("KAS-AMB-09") == "b" else self.pack.market_track
+
+    def prices(self, state: KasState) -> tuple[int, ...]:
+        """KAS-R-16: each type's value is the track space its pushes reached (capped)."""
+        track = self.market_track()
+        return tuple(track[min(n, len(track) - 1)] for n in state.pushes)
+
+    def price(self, state: KasState, goods: str) -> int:
+        return self.prices(state)[GOODS.index(goods)]
+
+    def airship(self, player: PlayerState) -> AirshipLevel:
+        """The airship track space the player's marker stands on (KAS-R-34)."""
+        return self.pack.airship_track[player.airship_level - 1]
+
+    def rating(self, player: PlayerState) -> int:
+        return self.airship(player).diamonds
+
+    def capacity(self, player: PlayerState) -> int:
+        return self.airship(player).capacity

@@ -1,0 +1,313 @@
+"""Kings of Air and Steam wired into the rulecraft Game interface (base game)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rulecraft.core import CHANCE, GAME_OVER, Game, Rejection, RulecraftError, Seat, ToMove
+from rulecraft.model.kings_of_air_and_steam import flight, render, shipping
+from rulecraft.model.kings_of_air_and_steam.actions import (
+    ACTION_TYPES,
+    BuildDepot,
+    CourseCorrection,
+    DrawDemandTile,
+    DrawMarketTile,
+    EndCargo,
+    EndSellout,
+    Fly,
+    Grant,
+    KasAction,
+    Load,
+    PayUpkeep,
+    PlaceStartDepot,
+    Plan,
+    ReturnGood,
+    Sell,
+    ShipGoods,
+    Swap,
+    Unload,
+    UpgradeAirship,
+    UpgradeRail,
+)
+from rulecraft.model.kings_of_air_and_steam.catalogue import RULES
+from rulecraft.model.kings_of_air_and_steam.components import BOARD_SETS, GOODS, Pack
+from rulecraft.model.kings_of_air_and_steam.context import Context
+from rulecraft.model.kings_of_air_and_steam.packs_io import bundled_pack, load_pack
+from rulecraft.model.kings_of_air_and_steam.readings import NOT_MODELLED, REGISTER
+from rulecraft.model.kings_of_air_and_steam.rules import (
+    check,
+    current_card,
+    deck_of,
+    depot_at,
+    flight_rules,
+    own_depot_at,
+)
+from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase
+from rulecraft.model.kings_of_air_and_steam.transitions import new_game, transition
+from rulecraft.registry import register
+from rulecraft.ruleset import Ruleset, UnknownReading
+from rulecraft.serialization import SerializationError, from_jsonable, to_jsonable
+
+_KINDS: dict[str, type[KasAction]] = {cls.kind: cls for cls in ACTION_TYPES}
+_CHANCE = (Phase.NEW_MARKET, Phase.DEMAND_DRAW)
+_SEAT = (Phase.START_DEPOTS, Phase.PLANNING, Phase.FLIGHT, Phase.CARGO, Phase.ACTION, Phase.UPKEEP, Phase.SELLOUT)
+
+
+@register
+class KasGame(Game[KasState, KasAction]):
+    id: ClassVar[str] = "kas"
+    title: ClassVar[str] = "Kings of Air and Steam"
+    catalogue = RULES
+    register = REGISTER
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 7
+    scenario_folder: ClassVar[str] = "kings_of_air_and_steam"
+
+    def __init__(self, ruleset: Ruleset | None = None, pack: Pack | None = None) -> None:
+        self.ruleset = ruleset or Ruleset.printed(REGISTER)
+        for pair in self.ruleset.readings:
+            if pair in NOT_MODELLED:
+                default = REGISTER[pair[0]].default
+                raise UnknownReading(
+                    f"{pair[0]}={pair[1]} is registered but not modelled yet; the model plays {default!r}"
+                )
+        self.pack = pack or bundled_pack()
+        self.ctx = Context(self.pack, dict(self.ruleset.readings))
+
+    @classmethod
+    def configured(cls, *, readings: Mapping[str, str] | None = None, components: str | Path | None = None) -> KasGame:
+        pack = load_pack(components) if components is not None else None
+        return cls(Ruleset.from_overrides(REGISTER, readings), pack)
+
+    def __repr__(self) -> str:
+        return f"KasGame.configured(readings={self.ruleset.non_defaults(REGISTER)!r}, components={self.pack.source!r})"
+
+    # -- set-up ---------------------------------------------------------------------------
+    def layout_for(self, players: int) -> str:
+        """KAS-R-01 with KAS-AMB-47: which board set a player count uses."""
+        choice = self.ctx.r("KAS-AMB-47")
+        options = BOARD_SETS[players]
+        if players == 3 and choice == "cutthroat":
+            return "ABC"
+        if choice in options:
+            return choice
+        return options[0]
+
+    def new_game(self, players: int, *, first_seat: Seat = 0, **options: Any) -> KasState:
+        if not self.min_players <= players <= self.max_players:
+            raise RulecraftError(f"KAS-R-01 (p.6) — Kings of Air and Steam is for 2 to 7 players; {players} requested")
+        if not 0 <= first_seat < players:
+            raise RulecraftError(f"KAS-R-07 — the start player must be a seat 0..{players - 1}")
+        unknown = set(options) - {"layout"}
+        if unknown:
+            raise RulecraftError(f"setup.options: Kings of Air and Steam knows only 'layout', not {sorted(unknown)}")
+        layout = options.get("layout") or self.layout_for(players)
+        if layout not in BOARD_SETS[players]:
+            raise RulecraftError(
+                f"KAS-R-01 (p.6) — {players} players use {' or '.join(BOARD_SETS[players])}, not {layout}"
+            )
+        return new_game(self.ctx, players, first_seat, layout)
+
+    # -- decisions --------------------------------------------------------------------------
+    def to_move(self, state: KasState) -> ToMove:
+        if state.phase is Phase.OVER:
+            return GAME_OVER
+        if state.phase in _CHANCE:
+            return CHANCE
+        return state.seat
+
+    def legal_actions(self, state: KasState) -> list[KasAction]:
+        phase = state.phase
+        if phase is Phase.START_DEPOTS:
+            game_map = self.ctx.game_map(state.layout)
+            candidates: list[KasAction] = [PlaceStartDepot(h) for h in game_map.rail_hexes()]
+        elif phase is Phase.PLANNING:
+            player = state.players[state.seat]
+            candidates = [Plan(c) for c in deck_of(self.ctx, player) if c not in player.plan]
+        elif phase is Phase.FLIGHT:
+            candidates = self._flights(state)
+        elif phase is Phase.CARGO:
+            candidates = self._cargo(state)
+        elif phase is Phase.ACTION:
+            candidates = self._actions(state)
+        elif phase is Phase.UPKEEP:
+            candidates = self._upkeep(state)
+        elif phase is Phase.SELLOUT:
+            candidates = self._sellout(state)
+        else:
+            return []
+        return [a for a in candidates if check(self.ctx, state, a) is None]
+
+    def _flights(self, state: KasState) -> list[KasAction]:
+        player = state.players[state.seat]
+        assert player.position is not None
+        card = current_card(self.ctx, state)
+        game_map = self.ctx.game_map(state.layout)
+        rules = flight_rules(self.ctx)
+        out: list[KasAction] = []
+        for moves in card.moves:
+            out.extend(Fly(path) for path in flight.endpoints(game_map, player.position, moves, rules).values())
+        if not out:
+            out.append(Fly(()))  # KAS-AMB-04 'a': no legal flight: the airship stays
+        return list(dict.fromkeys(out))
+
+    def _cargo(self, state: KasState) -> list[KasAction]:
+        out: list[KasAction] = [EndCargo()]
+        for goods in GOODS:
+            for source in ("factory", "depot"):
+                out.append(Load(goods, source))
+                out.extend(Swap(other, goods, source) for other in GOODS if other != goods)
+            out.append(Unload(goods))
+        return out
+
+    def _actions(self, state: KasState) -> list[KasAction]:
+        game_map = self.ctx.game_map(state.layout)
+        occupied = {d.at for d in state.depots}
+        out: list[KasAction] = [Grant(), UpgradeAirship(), UpgradeRail()]
+        out.extend(BuildDepot(h) for h in game_map.rail_hexes() if h not in occupied)
+        out.extend(CourseCorrection(d) for d in range(6))
+        player = state.players[state.seat]
+        for shipment in shipping.legal_shipments(
+            game_map, state.depots, state.cities, state.seat, player.money, self.ctx.prices(state), player.rail_level
+        ):
+            out.append(ship_action(shipment))
+        return out
+
+    def _upkeep(self, state: KasState) -> list[KasAction]:
+        out: list[KasAction] = [PayUpkeep()]
+        out.extend(ReturnGood(g) for g in GOODS)
+        out.extend(ReturnGood(g, d.at) for d in state.depots if d.owner == state.seat for g in GOODS)
+        return out
+
+    def _sellout(self, state: KasState) -> list[KasAction]:
+        out: list[KasAction] = [EndSellout()]
+        game_map = self.ctx.game_map(state.layout)
+        player = state.players[state.seat]
+        for depot in state.depots:
+            if depot.owner != state.seat:
+                continue
+            for i, goods in enumerate(GOODS):
+                if depot.goods[i] < 1:
+                    continue
+                for route in shipping.sellout_options(
+                    game_map, state.depots, state.cities, state.seat, player.rail_level, depot.at, goods
+                ):
+                    assert route.destination.name is not None
+                    out.append(Sell(depot.at, goods, route.destination.name, route.lines, route.payees))
+        return out
+
+    def chance_outcomes(self, state: KasState) -> list[tuple[KasAction, Fraction]]:
+        if state.phase is Phase.NEW_MARKET:
+            pile = state.market_pile
+            total = sum(pile)
+            return [(DrawMarketTile(g), Fraction(n, total)) for g, n in zip(GOODS, pile, strict=True) if n]
+        if state.phase is Phase.DEMAND_DRAW:
+            pile = state.demand_pile
+            total = sum(pile)
+            return [(DrawDemandTile(g), Fraction(n, total)) for g, n in zip(GOODS, pile, strict=True) if n]
+        return []
+
+    def sample_chance(self, state: KasState, rng: random.Random) -> KasAction:
+        outcomes = self.chance_outcomes(state)
+        return rng.choices([a for a, _ in outcomes], weights=[float(p) for _, p in outcomes])[0]
+
+    # -- legality and effects ---------------------------------------------------------------------
+    def check(self, state: KasState, action: KasAction) -> Rejection | None:
+        return check(self.ctx, state, action)
+
+    def transition(self, state: KasState, action: KasAction) -> KasState:
+        return transition(self.ctx, state, action)
+
+    # -- outcome ------------------------------------------------------------------------------------
+    def scores(self, state: KasState) -> dict[Seat, int]:
+        """KAS-R-52: $1 = 1 VP, 10 per depot, 15 for a level-6 airship, rail 4/5/6 = 5/15/30."""
+        out: dict[Seat, int] = {}
+        for seat, player in enumerate(state.players):
+            vp = player.money + 10 * sum(1 for d in state.depots if d.owner == seat)
+            vp += 15 if player.airship_level >= len(self.pack.airship_track) else 0
+            vp += self.pack.rail_track[player.rail_level - 1].vp
+            out[seat] = vp
+        return out
+
+    def winners(self, state: KasState) -> tuple[Seat, ...]:
+        """KAS-R-53: most VP; then most money; then shared."""
+        scores = self.scores(state)
+        best = max(scores.values())
+        leaders = [s for s, v in scores.items() if v == best]
+        richest = max(state.players[s].money for s in leaders)
+        return tuple(s for s in leaders if state.players[s].money == richest)
+
+    # -- text ------------------------------------------------------------------------------------------
+    def render(self, state: KasState) -> str:
+        return render.text(self, state)
+
+    def describe(self, state: KasState, action: KasAction) -> str:
+        return render.describe(self, state, action)
+
+    # -- serialization -------------------------------------------------------------------------------
+    def action_to_json(self, action: KasAction) -> dict[str, Any]:
+        data = to_jsonable(action)
+        assert isinstance(data, dict)
+        return {"kind": action.kind, **data}
+
+    def action_from_json(self, data: Mapping[str, Any]) -> KasAction:
+        if not isinstance(data, Mapping):
+            raise SerializationError(f"an action is a JSON object with a 'kind'; got {data!r}")
+        kind = data.get("kind")
+        cls = _KINDS.get(str(kind))
+        if cls is None:
+            raise SerializationError(f"action kind {kind!r} is not one of {sorted(_KINDS)}")
+        return from_jsonable({k: v for k, v in data.items() if k != "kind"}, cls, what=f"action {kind}")
+
+    def state_to_json(self, state: KasState) -> dict[str, Any]:
+        data = to_jsonable(state)
+        assert isinstance(data, dict)
+        return data
+
+    def state_from_json(self, data: Mapping[str, Any]) -> KasState:
+        return from_jsonable(dict(data), KasState, what="state")
+
+    # -- scenarios ----------------------------------------------------------------------------------------
+    def scenario_state(self, given: Mapping[str, Any]) -> KasState:
+        from rulecraft.model.kings_of_air_and_steam.scenario import state_from_given
+
+        return state_from_given(self, given)
+
+    def facts(self, state: KasState) -> dict[str, Any]:
+        from rulecraft.model.kings_of_air_and_steam.scenario import facts
+
+        return facts(self, state)
+
+    # -- invariants ------------------------------------------------------------------------------------
+    def violations(self, state: KasState) -> list[Any]:
+        from rulecraft.invariants.kings_of_air_and_steam import check_all
+
+        return list(check_all(self, state))
+
+    # -- helpers for tools ----------------------------------------------------------------------------
+    def own_depot_at(self, state: KasState, seat: int, at: Any) -> Any:
+        return own_depot_at(state, seat, at)
+
+    def depot_at(self, state: KasState, at: Any) -> Any:
+        return depot_at(state, at)
+
+
+def ship_action(shipment: Any) -> ShipGoods:
+    route = shipment.route
+    dest = route.destination
+    return ShipGoods(
+        origin=route.origin,
+        goods=shipment.goods,
+        count=shipment.count,
+        to_city=dest.name if dest.kind == "city" else None,
+        to_depot=dest.at if dest.kind == "depot" else None,
+        lines=route.lines,
+        payees=route.payees,
+    )
+
+
+GAME = KasGame

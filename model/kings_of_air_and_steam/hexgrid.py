@@ -1,0 +1,66 @@
+"""Hex geometry for Kings of Air and Steam: axial coordinates and turns.
+
+Axial ``(q, r)`` with the six directions numbered counter-clockwise from
+east (the digest's convention): E=0 (+1,0), NE=1 (+1,-1), NW=2 (0,-1),
+W=3 (-1,0), SW=4 (-1,+1), SE=5 (0,+1).  A turn between two consecutive
+steps is ``(next - previous) mod 6``: 0 straight, 1 or 5 a wide (60°) turn,
+2 or 4 a sharp (120°) turn, 3 backwards (KAS-R-26, KAS-AMB-01).
+"""
+
+from __future__ import annotations
+
+import attrs
+
+DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+DIRECTION_NAMES: tuple[str, ...] = ("E", "NE", "NW", "W", "SW", "SE")
+
+STRAIGHT, WIDE, SHARP, BACKWARD = "straight", "wide", "sharp", "backward"
+
+
+@attrs.frozen(order=True)
+class Hex:
+    q: int
+    r: int
+
+    def step(self, direction: int) -> Hex:
+        dq, dr = DIRECTIONS[direction % 6]
+        return Hex(self.q + dq, self.r + dr)
+
+    def neighbours(self) -> tuple[Hex, ...]:
+        return tuple(self.step(d) for d in range(6))
+
+    def distance(self, other: Hex) -> int:
+        dq, dr = self.q - other.q, self.r - other.r
+        return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+    def direction_to(self, other: Hex) -> int | None:
+        """The direction of an adjacent hex, or None if not adjacent."""
+        for d, (dq, dr) in enumerate(DIRECTIONS):
+            if Hex(self.q + dq, self.r + dr) == other:
+                return d
+        return None
+
+    def __str__(self) -> str:
+        return f"({self.q},{self.r})"
+
+
+def turn_kind(previous: int, following: int) -> str:
+    """KAS-AMB-01 (a): how sharply a flight bends between two steps."""
+    change = (following - previous) % 6
+    if change == 0:
+        return STRAIGHT
+    if change in (1, 5):
+        return WIDE
+    if change in (2, 4):
+        return SHARP
+    return BACKWARD
+
+
+def path_hexes(start: Hex, directions: tuple[int, ...]) -> tuple[Hex, ...]:
+    """The hexes entered by a flight, in order (the start hex excluded)."""
+    out = []
+    at = start
+    for d in directions:
+        at = at.step(d)
+        out.append(at)
+    return tuple(out)

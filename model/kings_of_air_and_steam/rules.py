@@ -1,0 +1,450 @@
+"""Kings of Air and Steam legality: one named condition per rule, each
+returning a Rejection (rule ID + plain words) or None.  Effects live in
+transitions.py; flight geometry in flight.py; shipping in shipping.py.
+"""
+
+from __future__ import annotations
+
+from rulecraft.core import Rejection
+from rulecraft.model.kings_of_air_and_steam import flight, shipping
+from rulecraft.model.kings_of_air_and_steam.actions import (
+    BuildDepot,
+    CourseCorrection,
+    DrawDemandTile,
+    DrawMarketTile,
+    EndCargo,
+    EndSellout,
+    Fly,
+    Grant,
+    KasAction,
+    Load,
+    PayUpkeep,
+    PlaceStartDepot,
+    Plan,
+    ReturnGood,
+    Sell,
+    ShipGoods,
+    Swap,
+    Unload,
+    UpgradeAirship,
+    UpgradeRail,
+)
+from rulecraft.model.kings_of_air_and_steam.catalogue import RULES
+from rulecraft.model.kings_of_air_and_steam.components import GOODS_INDEX, Card
+from rulecraft.model.kings_of_air_and_steam.context import Context
+from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
+from rulecraft.model.kings_of_air_and_steam.state import Depot, KasState, Phase, PlayerState, SlotStatus
+
+reject = RULES.reject
+
+_PHASE_OF: dict[type, tuple[Phase, ...]] = {
+    PlaceStartDepot: (Phase.START_DEPOTS,),
+    DrawMarketTile: (Phase.NEW_MARKET,),
+    DrawDemandTile: (Phase.DEMAND_DRAW,),
+    Plan: (Phase.PLANNING,),
+    Fly: (Phase.FLIGHT,),
+    Load: (Phase.CARGO,),
+    Swap: (Phase.CARGO,),
+    Unload: (Phase.CARGO,),
+    EndCargo: (Phase.CARGO,),
+    BuildDepot: (Phase.ACTION,),
+    UpgradeAirship: (Phase.ACTION,),
+    UpgradeRail: (Phase.ACTION,),
+    ShipGoods: (Phase.ACTION,),
+    CourseCorrection: (Phase.ACTION,),
+    Grant: (Phase.ACTION,),
+    ReturnGood: (Phase.UPKEEP,),
+    PayUpkeep: (Phase.UPKEEP,),
+    Sell: (Phase.SELLOUT,),
+    EndSellout: (Phase.SELLOUT,),
+}
+_PHASE_RULE: dict[Phase, str] = {
+    Phase.START_DEPOTS: "KAS-R-07",
+    Phase.NEW_MARKET: "KAS-R-15",
+    Phase.PLANNING: "KAS-R-19",
+    Phase.FLIGHT: "KAS-R-26",
+    Phase.CARGO: "KAS-R-28",
+    Phase.ACTION: "KAS-R-32",
+    Phase.DEMAND_DRAW: "KAS-R-40",
+    Phase.UPKEEP: "KAS-R-45",
+    Phase.SELLOUT: "KAS-R-51",
+    Phase.OVER: "KAS-R-52",
+}
+
+
+def phase_rejection(state: KasState, action: KasAction) -> Rejection | None:
+    allowed = _PHASE_OF.get(type(action))
+    if allowed is None:
+        return reject("KAS-R-24", f"{action!r} is not a Kings of Air and Steam action")
+    if state.phase in allowed:
+        return None
+    if state.phase is Phase.OVER:
+        return reject("KAS-R-52", "the game is over")
+    return reject(
+        _PHASE_RULE[state.phase], f"a {action.kind} is not possible now: the game waits for {state.phase.value}"
+    )
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+
+def depot_at(state: KasState, at: Hex) -> Depot | None:
+    for depot in state.depots:
+        if depot.at == at:
+            return depot
+    return None
+
+
+def own_depot_at(state: KasState, seat: int, at: Hex | None) -> Depot | None:
+    if at is None:
+        return None
+    depot = depot_at(state, at)
+    return depot if depot is not None and depot.owner == seat else None
+
+
+def current_card(ctx: Context, state: KasState) -> Card:
+    player = state.players[state.seat]
+    return ctx.pack.card(player.plan[state.cycle - 1])
+
+
+def diamonds_in_play(ctx: Context, player: PlayerState) -> int:
+    """KAS-R-25 / KAS-AMB-05: diamonds of this round's executed (slid) cards."""
+    return sum(
+        ctx.pack.card(card).diamonds
+        for card, status in zip(player.plan, player.slots, strict=True)
+        if status is SlotStatus.EXECUTED
+    )
+
+
+def factory_here(ctx: Context, state: KasState, at: Hex | None) -> tuple[int, str] | None:
+    if at is None:
+        return None
+    game_map = ctx.game_map(state.layout)
+    index = game_map.factory_index(at)
+    if index is None:
+        return None
+    return index, game_map.factories[index][1]
+
+
+def line_has_depot(state: KasState, ctx: Context, line: str) -> bool:
+    game_map = ctx.game_map(state.layout)
+    return any(game_map.line_of(d.at) == line for d in state.depots)
+
+
+def depot_cost(ctx: Context, state: KasState, at: Hex) -> int:
+    """KAS-R-33: $4 on a line with no depot yet, $7 when it has one."""
+    line = ctx.game_map(state.layout).line_of(at)
+    assert line is not None
+    return 7 if line_has_depot(state, ctx, line) else 4
+
+
+# -- set-up -------------------------------------------------------------------------------------
+
+
+def start_depot_problem(ctx: Context, state: KasState, at: Hex) -> Rejection | None:
+    """KAS-R-07 (KAS-AMB-29): an empty rail hex of a line without another player's depot."""
+    game_map = ctx.game_map(state.layout)
+    line = game_map.line_of(at)
+    if line is None:
+        return reject("KAS-R-07", f"{at} is not a rail hex")
+    if depot_at(state, at) is not None:
+        return reject("KAS-R-54", f"{at} already holds a depot: one per rail hex")
+    if _line_taken(ctx, state, line, state.seat) and _free_line_exists(ctx, state, state.seat):
+        return reject(
+            "KAS-R-07", f"line {line} already holds another player's depot; at set-up each takes a line of their own"
+        )
+    return None
+
+
+def _line_taken(ctx: Context, state: KasState, line: str, seat: int) -> bool:
+    game_map = ctx.game_map(state.layout)
+    return any(game_map.line_of(d.at) == line and d.owner != seat for d in state.depots)
+
+
+def _free_line_exists(ctx: Context, state: KasState, seat: int) -> bool:
+    game_map = ctx.game_map(state.layout)
+    occupied = {d.at for d in state.depots}
+    return any(
+        not _line_taken(ctx, state, ln.id, seat) and any(h not in occupied for h in ln.hexes) for ln in game_map.lines
+    )
+
+
+# -- planning -------------------------------------------------------------------------------------
+
+
+def plan_problem(ctx: Context, state: KasState, action: Plan) -> Rejection | None:
+    player = state.players[state.seat]
+    if action.card not in deck_of(ctx, player):
+        return reject("KAS-R-19", f"{action.card} is not a card of this deck")
+    if action.card in player.plan:
+        return reject("KAS-R-19", f"{action.card} is already planned for slot {player.plan.index(action.card) + 1}")
+    return None
+
+
+def deck_of(ctx: Context, player: PlayerState) -> tuple[str, ...]:
+    """KAS-R-02: the 12 standard cards (base game)."""
+    return tuple(card.id for card in ctx.pack.deck)
+
+
+# -- flight and cargo --------------------------------------------------------------------------------
+
+
+def flight_rules(ctx: Context) -> flight.FlightRules:
+    return flight.FlightRules.from_readings(ctx.readings)
+
+
+def fly_problem(ctx: Context, state: KasState, action: Fly) -> Rejection | None:
+    player = state.players[state.seat]
+    assert player.position is not None
+    card = current_card(ctx, state)
+    game_map = ctx.game_map(state.layout)
+    rules = flight_rules(ctx)
+    length = len(action.path)
+    if not card.moves:
+        return reject("KAS-R-26", f"{card.id} has no movement step")
+    if length not in card.moves:
+        wanted = " or ".join(map(str, card.moves))
+        stuck = length == 0 and not any(flight.endpoints(game_map, player.position, m, rules) for m in card.moves)
+        if stuck and ctx.r("KAS-AMB-04") == "a":
+            return None  # KAS-AMB-04 'a': no legal flight exists, the airship stays
+        return reject("KAS-R-26", f"{card.id} moves exactly {wanted} hexes; the flight has {length} steps")
+    problem = flight.flight_problem(game_map, player.position, action.path, length, rules)
+    if problem is not None:
+        return reject(problem[0], problem[1])
+    return None
+
+
+def load_problem(ctx: Context, state: KasState, goods: str, source: str) -> Rejection | None:
+    """KAS-R-29: from a factory here with goods, or an own depot here."""
+    if goods not in GOODS_INDEX:
+        return reject("KAS-R-29", f"{goods!r} is not a goods type")
+    player = state.players[state.seat]
+    g = GOODS_INDEX[goods]
+    if source == "factory":
+        found = factory_here(ctx, state, player.position)
+        if found is None:
+            return reject("KAS-R-29", f"no factory at {player.position}")
+        index, kind = found
+        if kind != goods:
+            return reject("KAS-R-29", f"the factory at {player.position} makes {kind}, not {goods}")
+        if state.factories[index] < 1:
+            return reject("KAS-R-29", f"the {kind} factory at {player.position} is empty")
+        return None
+    if source == "depot":
+        depot = own_depot_at(state, state.seat, player.position)
+        if depot is None:
+            return reject(
+                "KAS-R-29", f"no depot of yours at {player.position} (loading from an opponent's depot is not allowed)"
+            )
+        if depot.goods[g] < 1:
+            return reject("KAS-R-29", f"your depot at {player.position} holds no {goods}")
+        return None
+    return reject("KAS-R-29", f"goods are loaded from a factory or an own depot, not {source!r}")
+
+
+def cargo_problem(ctx: Context, state: KasState, action: KasAction) -> Rejection | None:
+    player = state.players[state.seat]
+    step = state.cargo
+    assert step is not None
+    capacity = ctx.capacity(player)
+    held = sum(player.hold)
+    if isinstance(action, Load):
+        problem = load_problem(ctx, state, action.goods, action.source)
+        if problem:
+            return problem
+        if held >= capacity:
+            return reject("KAS-R-29", f"the hold is full ({held} of {capacity}); swap a good of another type instead")
+        if action.goods in step.discarded:
+            return reject("KAS-R-30", f"{action.goods} was discarded in this step and cannot be loaded again")
+        return None
+    if isinstance(action, Swap):
+        problem = load_problem(ctx, state, action.goods, action.source)
+        if problem:
+            return problem
+        if action.discard not in GOODS_INDEX or player.hold[GOODS_INDEX[action.discard]] < 1:
+            return reject("KAS-R-30", f"no {action.discard} in the hold to discard")
+        if held < capacity:
+            return reject(
+                "KAS-R-30", f"the hold has room ({held} of {capacity}): goods are discarded only to make room"
+            )
+        if action.discard == action.goods:
+            return reject("KAS-R-30", "a good is discarded only to load a good of a different type")
+        if action.discard in step.loaded or action.goods in step.discarded:
+            return reject("KAS-R-30", "a type loaded in this step cannot be discarded in it, and back (KAS-AMB-21)")
+        return None
+    if isinstance(action, Unload):
+        if own_depot_at(state, state.seat, player.position) is None:
+            return reject("KAS-R-31", f"no depot of yours at {player.position} to unload onto")
+        if action.goods not in GOODS_INDEX or player.hold[GOODS_INDEX[action.goods]] < 1:
+            return reject("KAS-R-31", f"no {action.goods} in the hold")
+        return None
+    return None  # EndCargo is always possible
+
+
+# -- actions -----------------------------------------------------------------------------------------
+
+
+def build_problem(ctx: Context, state: KasState, at: Hex) -> Rejection | None:
+    player = state.players[state.seat]
+    game_map = ctx.game_map(state.layout)
+    if player.depots_left < 1:
+        return reject("KAS-R-33", "all 10 depots are on the board")
+    if game_map.line_of(at) is None:
+        return reject("KAS-R-33", f"{at} is not a rail hex")
+    if depot_at(state, at) is not None:
+        return reject("KAS-R-54", f"{at} already holds a depot: one per rail hex")
+    cost = depot_cost(ctx, state, at)
+    if player.money < cost:
+        return reject("KAS-R-55", f"the depot costs ${cost}; you have ${player.money}")
+    return None
+
+
+def upgrade_problem(ctx: Context, state: KasState, track: str) -> Rejection | None:
+    player = state.players[state.seat]
+    if track == "airship":
+        levels, level, rule = ctx.pack.airship_track, player.airship_level, "KAS-R-34"
+        cost = levels[level].cost if level < len(levels) else 0
+    else:
+        levels_r, level, rule = ctx.pack.rail_track, player.rail_level, "KAS-R-35"
+        cost = levels_r[level].cost if level < len(levels_r) else 0
+        levels = levels_r  # type: ignore[assignment]
+    if level >= len(levels):
+        return reject(rule, f"the {track} track is fully upgraded (level {level})")
+    if player.money < cost:
+        return reject("KAS-R-55", f"level {level + 1} costs ${cost}; you have ${player.money}")
+    return None
+
+
+def ship_problem(ctx: Context, state: KasState, action: ShipGoods) -> Rejection | None:
+    problem = shipping_adapter_problem(ctx, state, action)
+    return reject(problem[0], problem[1]) if problem else None
+
+
+def shipping_adapter_problem(ctx: Context, state: KasState, action: ShipGoods) -> tuple[str, str] | None:
+    player = state.players[state.seat]
+    return shipping.shipment_problem(
+        ctx.game_map(state.layout),
+        state.depots,
+        state.cities,
+        state.seat,
+        player.money,
+        ctx.prices(state),
+        player.rail_level,
+        action.origin,
+        action.goods,
+        action.count,
+        shipping.Destination.city(action.to_city)
+        if action.to_city is not None
+        else shipping.Destination.depot(action.to_depot)
+        if action.to_depot is not None
+        else None,
+        action.lines,
+        action.payees,
+    )
+
+
+def course_problem(ctx: Context, state: KasState, direction: int) -> Rejection | None:
+    player = state.players[state.seat]
+    assert player.position is not None
+    problem = flight.course_correction_problem(ctx.game_map(state.layout), player.position, direction)
+    return reject(problem[0], problem[1]) if problem else None
+
+
+# -- upkeep and sellout -----------------------------------------------------------------------------
+
+
+def goods_held(state: KasState, seat: int) -> int:
+    player = state.players[seat]
+    return sum(player.hold) + sum(sum(d.goods) for d in state.depots if d.owner == seat)
+
+
+def return_problem(state: KasState, action: ReturnGood) -> Rejection | None:
+    if action.goods not in GOODS_INDEX:
+        return reject("KAS-R-45", f"{action.goods!r} is not a goods type")
+    g = GOODS_INDEX[action.goods]
+    if action.at is None:
+        if state.players[state.seat].hold[g] < 1:
+            return reject("KAS-R-45", f"no {action.goods} in the hold")
+        return None
+    depot = own_depot_at(state, state.seat, action.at)
+    if depot is None or depot.goods[g] < 1:
+        return reject("KAS-R-45", f"no {action.goods} in a depot of yours at {action.at}")
+    return None
+
+
+def pay_problem(state: KasState) -> Rejection | None:
+    owed = goods_held(state, state.seat)
+    money = state.players[state.seat].money
+    if money < owed:
+        return reject("KAS-R-45", f"storage costs ${owed} for {owed} goods; you have ${money}: return goods first")
+    return None
+
+
+def sell_problem(ctx: Context, state: KasState, action: Sell) -> Rejection | None:
+    player = state.players[state.seat]
+    depot = own_depot_at(state, state.seat, action.origin)
+    if depot is None or action.goods not in GOODS_INDEX or depot.goods[GOODS_INDEX[action.goods]] < 1:
+        return reject("KAS-R-51", f"no {action.goods} in a depot of yours at {action.origin}")
+    options = shipping.sellout_options(
+        ctx.game_map(state.layout),
+        state.depots,
+        state.cities,
+        state.seat,
+        player.rail_level,
+        action.origin,
+        action.goods,
+    )
+    for route in options:
+        same_lines = action.lines is None or action.lines in (route.lines, route.after_origin)
+        same_payees = action.payees is None or action.payees == route.payees
+        if route.destination.name == action.to_city and same_lines and same_payees:
+            return None
+    return reject(
+        "KAS-R-51", f"no {action.goods} could be shipped to {action.to_city} that way (route, depots, stops, tolls)"
+    )
+
+
+# -- the check ------------------------------------------------------------------------------------
+
+
+def check(ctx: Context, state: KasState, action: KasAction) -> Rejection | None:
+    rejection = phase_rejection(state, action)
+    if rejection is not None:
+        return rejection
+    match action:
+        case PlaceStartDepot(at=at):
+            return start_depot_problem(ctx, state, at)
+        case DrawMarketTile(goods=goods):
+            if goods not in GOODS_INDEX or state.market_pile[GOODS_INDEX[goods]] < 1:
+                return reject("KAS-R-15", f"no {goods} tile is left in the market draw pile")
+            return None
+        case DrawDemandTile(goods=goods):
+            if goods not in GOODS_INDEX or state.demand_pile[GOODS_INDEX[goods]] < 1:
+                return reject("KAS-R-40", f"no {goods} tile is in the demand pile")
+            return None
+        case Plan():
+            return plan_problem(ctx, state, action)
+        case Fly():
+            return fly_problem(ctx, state, action)
+        case Load() | Swap() | Unload() | EndCargo():
+            return cargo_problem(ctx, state, action)
+        case BuildDepot(at=at):
+            return build_problem(ctx, state, at)
+        case UpgradeAirship():
+            return upgrade_problem(ctx, state, "airship")
+        case UpgradeRail():
+            return upgrade_problem(ctx, state, "rail")
+        case ShipGoods():
+            return ship_problem(ctx, state, action)
+        case CourseCorrection(direction=direction):
+            return course_problem(ctx, state, direction)
+        case Grant():
+            return None
+        case ReturnGood():
+            return return_problem(state, action)
+        case PayUpkeep():
+            return pay_problem(state)
+        case Sell():
+            return sell_problem(ctx, state, action)
+        case EndSellout():
+            return None

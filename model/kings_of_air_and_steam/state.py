@@ -1,0 +1,131 @@
+"""Kings of Air and Steam state: frozen, hashable, valid-Python reprs.
+
+Per-type goods counts are 5-tuples in the order of ``components.GOODS``
+(chemical, machine, food, textile, luxury).  Factories and cities are held
+as tuples aligned with the map's fixed order (``GameMap.factories``,
+``GameMap.cities``).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+import attrs
+
+from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
+
+Goods = tuple[int, int, int, int, int]
+NO_GOODS: Goods = (0, 0, 0, 0, 0)
+
+
+class Phase(str, Enum):
+    START_DEPOTS = "start-depots"  # seats place starting depots in reverse order (KAS-R-07)
+    NEW_MARKET = "new-market"  # chance: 3 market tiles (KAS-R-15)
+    PLANNING = "planning"  # seats commit 4 cards, hidden (KAS-R-19)
+    FLIGHT = "flight"  # the seat to move flies its card (KAS-R-26)
+    CARGO = "cargo"  # load / unload / swap after a flight (KAS-R-28..31)
+    ACTION = "action"  # one of the six actions (KAS-R-32)
+    DEMAND_DRAW = "demand-draw"  # chance: a demand tile for a fulfilled city (KAS-R-40)
+    UPKEEP = "upkeep"  # storage fee, seat by seat (KAS-R-45)
+    SELLOUT = "sellout"  # one good at a time (KAS-R-51)
+    OVER = "over"
+
+    def __repr__(self) -> str:
+        return f"Phase.{self.name}"
+
+
+class SlotStatus(str, Enum):
+    PLANNED = "planned"  # face down
+    EXECUTED = "executed"  # slid under the board: its diamonds count (KAS-R-44)
+    RETURNED = "returned"  # lost to the diamond check, back in the deck (KAS-AMB-05)
+
+    def __repr__(self) -> str:
+        return f"SlotStatus.{self.name}"
+
+
+@attrs.frozen
+class Depot:
+    """A depot token on a rail hex (KAS-R-54) with the goods stored there."""
+
+    at: Hex
+    owner: int
+    goods: Goods = NO_GOODS
+
+
+@attrs.frozen
+class CityState:
+    """A city's current demand (KAS-R-39..41).
+
+    ``demand`` is the printed type, then a demand tile's type; ``slots`` is
+    5 for the printed demand and 3 for a tile; ``filled`` counts the goods on
+    the slots.  ``closed``: a fulfilled tile lies face down (accepts
+    nothing).  ``waiting``: fulfilled with an empty demand pile, waiting for
+    a tile (KAS-AMB-10 'pending').
+    """
+
+    demand: str | None
+    slots: int = 5
+    filled: int = 0
+    tile: bool = False
+    closed: bool = False
+    waiting: bool = False
+
+
+@attrs.frozen
+class PlayerState:
+    money: int
+    position: Hex | None = None  # the airship (None before the starting depot)
+    airship_level: int = 1  # KAS-AMB-07
+    rail_level: int = 1
+    hold: Goods = NO_GOODS
+    depots_left: int = 10  # KAS-R-02: 10 depot tokens, the starting one included
+    plan: tuple[str, ...] = ()  # the 4 planned card ids, slot 1..4 (hidden from others)
+    slots: tuple[SlotStatus, ...] = ()
+    team: str | None = None  # advanced game
+    character: str | None = None
+    tokens: int = 0  # ability tokens left (advanced game)
+
+
+@attrs.frozen
+class CargoStep:
+    """What the current load/unload step has done (KAS-R-30, KAS-AMB-21):
+    no good is discarded of a type loaded in the same step, and back."""
+
+    loaded: frozenset[str] = frozenset()
+    discarded: frozenset[str] = frozenset()
+    after: str = "flight"  # "flight" -> the action follows; "course-correction" -> the turn ends
+
+
+@attrs.frozen(cache_hash=True)
+class KasState:
+    phase: Phase
+    players: tuple[PlayerState, ...]
+    layout: str
+    round: int = 1
+    cycle: int = 1
+    start_player: int = 0  # the start-player token (base game)
+    # Market (KAS-R-05, R-15..17): tiles still in the draw pile per type, the
+    # three future-market slots, tiles drawn so far per type (the price index).
+    market_pile: Goods = (3, 3, 3, 3, 3)
+    market_slots: tuple[str, ...] = ()
+    pushes: Goods = NO_GOODS
+    demand_pile: Goods = NO_GOODS  # face-down demand tiles per type (KAS-R-49)
+    factories: tuple[int, ...] = ()  # goods on each factory, in GameMap.factories order
+    cities: tuple[CityState, ...] = ()  # in GameMap.cities order
+    depots: tuple[Depot, ...] = ()  # sorted by hex
+    supply: Goods = NO_GOODS  # the general supply per type (KAS-AMB-12)
+    # The bank's takings less its payouts since set-up: with the players'
+    # money it adds up to the starting money (KAS-R-55; money is conserved).
+    bank: int = 0
+    # Turn bookkeeping.
+    order: tuple[int, ...] = ()  # seats in turn order for the current cycle or sequence
+    turn: int = 0  # index into ``order``
+    seat: int = 0  # the seat whose decision it is (or who acts in a chance step's context)
+    cargo: CargoStep | None = None
+    waiting_cities: tuple[str, ...] = ()  # cities filled with an empty demand pile, in order
+    demand_for: str | None = None  # the city whose demand tile is being drawn
+    resume: Phase | None = None  # the phase a chance interruption returns to
+
+    @property
+    def player_count(self) -> int:
+        return len(self.players)

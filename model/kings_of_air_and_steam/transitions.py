@@ -1,0 +1,548 @@
+"""Kings of Air and Steam effects: pure functions state -> state.
+
+They run only on actions the check accepted.  Steps without a decision
+(the diamond check, the card slide, production, turning market tiles into
+demand tiles) happen here, between decisions, each naming its rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from rulecraft.model.kings_of_air_and_steam import shipping
+from rulecraft.model.kings_of_air_and_steam.actions import (
+    BuildDepot,
+    CourseCorrection,
+    DrawDemandTile,
+    DrawMarketTile,
+    EndCargo,
+    EndSellout,
+    Fly,
+    Grant,
+    KasAction,
+    Load,
+    PayUpkeep,
+    PlaceStartDepot,
+    Plan,
+    ReturnGood,
+    Sell,
+    ShipGoods,
+    Swap,
+    Unload,
+    UpgradeAirship,
+    UpgradeRail,
+)
+from rulecraft.model.kings_of_air_and_steam.components import GOODS_INDEX
+from rulecraft.model.kings_of_air_and_steam.context import Context
+from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex, path_hexes
+from rulecraft.model.kings_of_air_and_steam.rules import (
+    current_card,
+    depot_cost,
+    diamonds_in_play,
+    factory_here,
+    goods_held,
+)
+from rulecraft.model.kings_of_air_and_steam.state import (
+    CargoStep,
+    CityState,
+    Depot,
+    Goods,
+    KasState,
+    Phase,
+    PlayerState,
+    SlotStatus,
+)
+
+UNLIMITED_SUPPLY = 1000  # KAS-AMB-12 'unlimited': a bank no game can exhaust (<= ~300 cubes made per type)
+STARTING_MONEY = 12  # KAS-R-03
+
+
+def _replace(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return items[:index] + (value,) + items[index + 1 :]
+
+
+def _add(goods: Goods, g: int, delta: int) -> Goods:
+    out = list(goods)
+    out[g] += delta
+    return (out[0], out[1], out[2], out[3], out[4])
+
+
+def _player(state: KasState, seat: int, **changes: Any) -> KasState:
+    return attrs.evolve(state, players=_replace(state.players, seat, attrs.evolve(state.players[seat], **changes)))
+
+
+def _money(state: KasState, seat: int, delta: int) -> KasState:
+    """Money between a player and the bank (positive: from the bank)."""
+    state = _player(state, seat, money=state.players[seat].money + delta)
+    return attrs.evolve(state, bank=state.bank - delta)
+
+
+def _transfer(state: KasState, payer: int, payee: int, amount: int) -> KasState:
+    """Money between players (tolls): the bank is not involved."""
+    state = _player(state, payer, money=state.players[payer].money - amount)
+    return _player(state, payee, money=state.players[payee].money + amount)
+
+
+# -- set-up ------------------------------------------------------------------------------------------
+
+
+def new_game(ctx: Context, players: int, first_seat: int, layout: str) -> KasState:
+    """KAS-R-01..07: $12 each, one good on every factory, the market at $4."""
+    game_map = ctx.game_map(layout)
+    per_type = ctx.pack.goods_per_type if ctx.r("KAS-AMB-12") == "capped" else UNLIMITED_SUPPLY
+    supply = [per_type] * 5
+    for _, kind in game_map.factories:
+        supply[GOODS_INDEX[kind]] -= 1
+    order = tuple((first_seat - 1 - i) % players for i in range(players))  # reverse turn order, start player last
+    return KasState(
+        phase=Phase.START_DEPOTS,
+        players=tuple(PlayerState(money=STARTING_MONEY) for _ in range(players)),
+        layout=layout,
+        start_player=first_seat,
+        market_pile=(3, 3, 3, 3, 3),
+        factories=tuple(1 for _ in game_map.factories),
+        cities=tuple(CityState(demand=c.demand, slots=c.slots) for c in game_map.cities),
+        supply=(supply[0], supply[1], supply[2], supply[3], supply[4]),
+        order=order,
+        seat=order[0],
+    )
+
+
+def _place_start_depot(ctx: Context, state: KasState, at: Hex) -> KasState:
+    seat = state.seat
+    depots = tuple(sorted((*state.depots, Depot(at, seat)), key=lambda d: d.at))
+    state = _player(state, seat, position=at, depots_left=state.players[seat].depots_left - 1)
+    state = attrs.evolve(state, depots=depots)
+    if state.turn + 1 < len(state.order):
+        return attrs.evolve(state, turn=state.turn + 1, seat=state.order[state.turn + 1])
+    return _begin_round(ctx, attrs.evolve(state, turn=0))
+
+
+# -- a round ---------------------------------------------------------------------------------------------
+
+
+def clockwise_from(start: int, players: int) -> tuple[int, ...]:
+    return tuple((start + i) % players for i in range(players))
+
+
+def _begin_round(ctx: Context, state: KasState) -> KasState:
+    """KAS-R-17/50: with fewer than 3 market tiles left, the game goes to the Sellout."""
+    if sum(state.market_pile) < 3:
+        return _begin_sellout(ctx, state)
+    return attrs.evolve(state, phase=Phase.NEW_MARKET, market_slots=(), cycle=1)
+
+
+def _draw_market_tile(ctx: Context, state: KasState, goods: str) -> KasState:
+    """KAS-R-15/16: the tile goes on a future-market slot and pushes its type's value."""
+    g = GOODS_INDEX[goods]
+    state = attrs.evolve(
+        state,
+        market_pile=_add(state.market_pile, g, -1),
+        market_slots=(*state.market_slots, goods),
+        pushes=_add(state.pushes, g, +1),
+    )
+    if len(state.market_slots) < 3:
+        return state
+    order = clockwise_from(state.start_player, state.player_count)
+    return attrs.evolve(state, phase=Phase.PLANNING, order=order, turn=0, seat=order[0])
+
+
+def _plan(ctx: Context, state: KasState, card: str) -> KasState:
+    player = state.players[state.seat]
+    plan = (*player.plan, card)
+    state = _player(state, state.seat, plan=plan, slots=(SlotStatus.PLANNED,) * len(plan))
+    if len(plan) < 4:
+        return state
+    if state.turn + 1 < len(state.order):
+        return attrs.evolve(state, turn=state.turn + 1, seat=state.order[state.turn + 1])
+    return _begin_cycle(ctx, attrs.evolve(state, cycle=1))
+
+
+def turn_order(ctx: Context, state: KasState) -> tuple[int, ...]:
+    """KAS-R-22: letters A first; ties go clockwise from the start player (holder first)."""
+    n = state.player_count
+
+    def key(seat: int) -> tuple[str, int]:
+        letter = ctx.pack.card(state.players[seat].plan[state.cycle - 1]).letter
+        return letter, (seat - state.start_player) % n
+
+    return tuple(sorted(range(n), key=key))
+
+
+def _begin_cycle(ctx: Context, state: KasState) -> KasState:
+    """KAS-R-21: every slot-i card is revealed; the order follows the letters."""
+    order = turn_order(ctx, state)
+    return _begin_turn(ctx, attrs.evolve(state, order=order, turn=0))
+
+
+def _begin_turn(ctx: Context, state: KasState) -> KasState:
+    while state.turn < len(state.order):
+        seat = state.order[state.turn]
+        state = attrs.evolve(state, seat=seat, cargo=None)
+        player = state.players[seat]
+        card = current_card(ctx, state)
+        # KAS-R-25: the diamond check, with the rating as it is now.
+        if diamonds_in_play(ctx, player) + card.diamonds > ctx.rating(player):
+            state = _player(state, seat, slots=_replace(player.slots, state.cycle - 1, SlotStatus.RETURNED))
+            state = attrs.evolve(state, turn=state.turn + 1)
+            continue
+        return attrs.evolve(state, phase=Phase.FLIGHT)
+    return _end_cycle(ctx, state)
+
+
+def _end_turn(ctx: Context, state: KasState) -> KasState:
+    """KAS-R-44: the card slides under the board; its diamonds now count."""
+    seat = state.seat
+    player = state.players[seat]
+    state = _player(state, seat, slots=_replace(player.slots, state.cycle - 1, SlotStatus.EXECUTED))
+    return _begin_turn(ctx, attrs.evolve(state, turn=state.turn + 1, cargo=None))
+
+
+def _end_cycle(ctx: Context, state: KasState) -> KasState:
+    if state.cycle < 4:
+        return _begin_cycle(ctx, attrs.evolve(state, cycle=state.cycle + 1))
+    return _begin_upkeep(ctx, state)
+
+
+# -- flight and cargo ----------------------------------------------------------------------------------
+
+
+def _fly(ctx: Context, state: KasState, path: tuple[int, ...]) -> KasState:
+    player = state.players[state.seat]
+    assert player.position is not None
+    end = path_hexes(player.position, path)[-1] if path else player.position
+    state = _player(state, state.seat, position=end)
+    return attrs.evolve(state, phase=Phase.CARGO, cargo=CargoStep(after="flight"))
+
+
+def _take(ctx: Context, state: KasState, goods: str, source: str) -> KasState:
+    g = GOODS_INDEX[goods]
+    position = state.players[state.seat].position
+    assert position is not None
+    if source == "factory":
+        found = factory_here(ctx, state, position)
+        assert found is not None
+        return attrs.evolve(state, factories=_replace(state.factories, found[0], state.factories[found[0]] - 1))
+    return _depot_goods(state, position, g, -1)
+
+
+def _depot_goods(state: KasState, at: Hex, g: int, delta: int) -> KasState:
+    depots = tuple(attrs.evolve(d, goods=_add(d.goods, g, delta)) if d.at == at else d for d in state.depots)
+    return attrs.evolve(state, depots=depots)
+
+
+def _load(ctx: Context, state: KasState, goods: str, source: str) -> KasState:
+    g = GOODS_INDEX[goods]
+    state = _take(ctx, state, goods, source)
+    player = state.players[state.seat]
+    state = _player(state, state.seat, hold=_add(player.hold, g, +1))
+    assert state.cargo is not None
+    return attrs.evolve(state, cargo=attrs.evolve(state.cargo, loaded=state.cargo.loaded | {goods}))
+
+
+def _swap(ctx: Context, state: KasState, discard: str, goods: str, source: str) -> KasState:
+    """KAS-R-30: the discarded good goes back to the general supply."""
+    d = GOODS_INDEX[discard]
+    player = state.players[state.seat]
+    state = _player(state, state.seat, hold=_add(player.hold, d, -1))
+    state = attrs.evolve(state, supply=_add(state.supply, d, +1))
+    assert state.cargo is not None
+    state = attrs.evolve(state, cargo=attrs.evolve(state.cargo, discarded=state.cargo.discarded | {discard}))
+    return _load(ctx, state, goods, source)
+
+
+def _unload(ctx: Context, state: KasState, goods: str) -> KasState:
+    g = GOODS_INDEX[goods]
+    player = state.players[state.seat]
+    assert player.position is not None
+    state = _player(state, state.seat, hold=_add(player.hold, g, -1))
+    return _depot_goods(state, player.position, g, +1)
+
+
+def _end_cargo(ctx: Context, state: KasState) -> KasState:
+    assert state.cargo is not None
+    if state.cargo.after == "flight":
+        return attrs.evolve(state, phase=Phase.ACTION, cargo=None)
+    return _end_turn(ctx, state)
+
+
+# -- actions --------------------------------------------------------------------------------------------------
+
+
+def _build(ctx: Context, state: KasState, at: Hex) -> KasState:
+    cost = depot_cost(ctx, state, at)
+    seat = state.seat
+    state = _money(state, seat, -cost)
+    state = _player(state, seat, depots_left=state.players[seat].depots_left - 1)
+    depots = tuple(sorted((*state.depots, Depot(at, seat)), key=lambda d: d.at))
+    return _end_turn(ctx, attrs.evolve(state, depots=depots))
+
+
+def _upgrade(ctx: Context, state: KasState, track: str) -> KasState:
+    player = state.players[state.seat]
+    if track == "airship":
+        cost = ctx.pack.airship_track[player.airship_level].cost
+        state = _player(state, state.seat, airship_level=player.airship_level + 1)
+    else:
+        cost = ctx.pack.rail_track[player.rail_level].cost
+        state = _player(state, state.seat, rail_level=player.rail_level + 1)
+    return _end_turn(ctx, _money(state, state.seat, -cost))
+
+
+def chosen_route(
+    ctx: Context,
+    state: KasState,
+    origin: Hex,
+    destination: shipping.Destination,
+    lines: tuple[str, ...] | None,
+    payees: tuple[tuple[str, int], ...] | None,
+) -> shipping.Route:
+    """The route an action names; open choices take the first legal route in canonical order."""
+    player = state.players[state.seat]
+    for route in shipping.routes(ctx.game_map(state.layout), state.depots, state.seat, origin, player.rail_level):
+        if route.destination != destination:
+            continue
+        if lines is not None and lines not in (route.lines, route.after_origin):
+            continue
+        if payees is not None and payees != route.payees:
+            continue
+        return route
+    raise AssertionError("the check accepted a shipment without a route")  # pragma: no cover
+
+
+def _ship(ctx: Context, state: KasState, action: ShipGoods) -> KasState:
+    """KAS-R-36..41: move the goods, pay income, then tolls; a full city is resolved."""
+    seat = state.seat
+    destination = (
+        shipping.Destination.city(action.to_city)
+        if action.to_city is not None
+        else shipping.Destination.depot(action.to_depot)  # type: ignore[arg-type]
+    )
+    route = chosen_route(ctx, state, action.origin, destination, action.lines, action.payees)
+    g = GOODS_INDEX[action.goods]
+    state = _depot_goods(state, action.origin, g, -action.count)
+    if action.to_depot is not None:
+        state = _depot_goods(state, action.to_depot, g, +action.count)
+    else:
+        assert action.to_city is not None
+        index = ctx.game_map(state.layout).city_index(action.to_city)
+        city = state.cities[index]
+        state = _money(state, seat, action.count * ctx.price(state, action.goods))  # KAS-R-39
+        state = attrs.evolve(
+            state, cities=_replace(state.cities, index, attrs.evolve(city, filled=city.filled + action.count))
+        )
+    for _line, payee in route.payees:  # KAS-R-38: $1 per good, after the income
+        state = _transfer(state, seat, payee, action.count)
+    if action.to_city is not None:
+        return _resolve_city(ctx, state, action.to_city)
+    return _end_turn(ctx, state)
+
+
+def _resolve_city(ctx: Context, state: KasState, name: str) -> KasState:
+    index = ctx.game_map(state.layout).city_index(name)
+    city = state.cities[index]
+    if city.filled < city.slots:
+        return _end_turn(ctx, state)
+    assert city.demand is not None
+    g = GOODS_INDEX[city.demand]
+    state = attrs.evolve(state, supply=_add(state.supply, g, city.filled))  # the cubes return to the supply
+    if city.tile:  # KAS-R-41: the tile turns face down; the city closes for good
+        closed = attrs.evolve(city, filled=0, closed=True)
+        return _end_turn(ctx, attrs.evolve(state, cities=_replace(state.cities, index, closed)))
+    # KAS-R-40: a printed city draws a demand tile.
+    emptied = attrs.evolve(city, filled=0)
+    state = attrs.evolve(state, cities=_replace(state.cities, index, emptied))
+    if sum(state.demand_pile) > 0:
+        return attrs.evolve(state, phase=Phase.DEMAND_DRAW, demand_for=name, resume=Phase.ACTION)
+    return _end_turn(ctx, _no_demand_tile(ctx, state, name))
+
+
+def _no_demand_tile(ctx: Context, state: KasState, name: str) -> KasState:
+    """KAS-AMB-10: an empty demand pile when a printed city fills."""
+    index = ctx.game_map(state.layout).city_index(name)
+    city = state.cities[index]
+    reading = ctx.r("KAS-AMB-10")
+    if reading == "b":  # closed for good
+        changed = attrs.evolve(city, demand=None, closed=True)
+    elif reading == "c":  # keeps its printed demand with 5 new slots
+        changed = city
+    else:  # 'a' (and 'd', equivalent for play): waits for the next tile
+        changed = attrs.evolve(city, demand=None, waiting=True)
+        state = attrs.evolve(state, waiting_cities=(*state.waiting_cities, name))
+    return attrs.evolve(state, cities=_replace(state.cities, index, changed))
+
+
+def _draw_demand_tile(ctx: Context, state: KasState, goods: str) -> KasState:
+    name = state.demand_for
+    assert name is not None
+    index = ctx.game_map(state.layout).city_index(name)
+    city = attrs.evolve(state.cities[index], demand=goods, slots=3, filled=0, tile=True, waiting=False)
+    state = attrs.evolve(
+        state,
+        demand_pile=_add(state.demand_pile, GOODS_INDEX[goods], -1),
+        cities=_replace(state.cities, index, city),
+        demand_for=None,
+    )
+    resume, state = state.resume, attrs.evolve(state, resume=None)
+    if resume is Phase.ACTION:
+        return _end_turn(ctx, state)
+    return _serve_waiting_cities(ctx, state)  # after Production (KAS-AMB-10 'a')
+
+
+def _course_correction(ctx: Context, state: KasState, direction: int) -> KasState:
+    player = state.players[state.seat]
+    assert player.position is not None
+    state = _player(state, state.seat, position=player.position.step(direction))
+    return attrs.evolve(state, phase=Phase.CARGO, cargo=CargoStep(after="course-correction"))
+
+
+# -- upkeep, production, sellout ----------------------------------------------------------------------------
+
+
+def _begin_upkeep(ctx: Context, state: KasState) -> KasState:
+    """KAS-R-45..47; players in clockwise order from the start player (KAS-AMB-30)."""
+    order = clockwise_from(state.start_player, state.player_count)
+    if state.round == 5 and ctx.r("KAS-AMB-24") == "skip-upkeep":
+        return _after_upkeep(ctx, attrs.evolve(state, order=order))
+    return _next_upkeep(ctx, attrs.evolve(state, phase=Phase.UPKEEP, order=order, turn=0))
+
+
+def _next_upkeep(ctx: Context, state: KasState) -> KasState:
+    while state.turn < len(state.order):
+        seat = state.order[state.turn]
+        if goods_held(state, seat) > 0:
+            return attrs.evolve(state, seat=seat)
+        state = attrs.evolve(state, turn=state.turn + 1)  # nothing stored: nothing to pay
+    return _after_upkeep(ctx, state)
+
+
+def _return_good(ctx: Context, state: KasState, goods: str, at: Hex | None) -> KasState:
+    g = GOODS_INDEX[goods]
+    if at is None:
+        player = state.players[state.seat]
+        state = _player(state, state.seat, hold=_add(player.hold, g, -1))
+    else:
+        state = _depot_goods(state, at, g, -1)
+    state = attrs.evolve(state, supply=_add(state.supply, g, +1))
+    if goods_held(state, state.seat) == 0:
+        return _next_upkeep(ctx, attrs.evolve(state, turn=state.turn + 1))
+    return state
+
+
+def _pay_upkeep(ctx: Context, state: KasState) -> KasState:
+    state = _money(state, state.seat, -goods_held(state, state.seat))
+    return _next_upkeep(ctx, attrs.evolve(state, turn=state.turn + 1))
+
+
+def _after_upkeep(ctx: Context, state: KasState) -> KasState:
+    """KAS-R-46/47: cards come back; the start-player token passes clockwise.
+    Then Production (KAS-R-48/49)."""
+    players = tuple(attrs.evolve(p, plan=(), slots=()) for p in state.players)
+    state = attrs.evolve(state, players=players, start_player=(state.start_player + 1) % state.player_count)
+    return _production(ctx, state)
+
+
+def _production(ctx: Context, state: KasState) -> KasState:
+    game_map = ctx.game_map(state.layout)
+    slots = state.market_slots
+    factories = list(state.factories)
+    supply = list(state.supply)
+    for i, (_, kind) in enumerate(game_map.factories):
+        g = GOODS_INDEX[kind]
+        made = 1 + slots.count(kind)  # KAS-R-48
+        made = min(made, supply[g])  # KAS-AMB-12 'capped': no more than the supply holds
+        factories[i] += made
+        supply[g] -= made
+    pile = state.demand_pile
+    for goods in slots:  # KAS-R-49: market tiles become demand tiles
+        pile = _add(pile, GOODS_INDEX[goods], +1)
+    state = attrs.evolve(
+        state,
+        factories=tuple(factories),
+        supply=(supply[0], supply[1], supply[2], supply[3], supply[4]),
+        demand_pile=pile,
+        market_slots=(),
+    )
+    return _serve_waiting_cities(ctx, state)
+
+
+def _serve_waiting_cities(ctx: Context, state: KasState) -> KasState:
+    """KAS-AMB-10 'a': cities filled with an empty pile get tiles, in the order they filled."""
+    if state.waiting_cities and sum(state.demand_pile) > 0:
+        name, rest = state.waiting_cities[0], state.waiting_cities[1:]
+        return attrs.evolve(
+            state, phase=Phase.DEMAND_DRAW, demand_for=name, waiting_cities=rest, resume=Phase.NEW_MARKET
+        )
+    return _begin_round(ctx, attrs.evolve(state, round=state.round + 1))
+
+
+def _begin_sellout(ctx: Context, state: KasState) -> KasState:
+    order = clockwise_from(state.start_player, state.player_count)
+    return attrs.evolve(state, phase=Phase.SELLOUT, order=order, turn=0, seat=order[0])
+
+
+def _sell(ctx: Context, state: KasState, action: Sell) -> KasState:
+    """KAS-R-51: the good returns to the supply for $4, less the toll of that shipment."""
+    route = chosen_route(
+        ctx, state, action.origin, shipping.Destination.city(action.to_city), action.lines, action.payees
+    )
+    g = GOODS_INDEX[action.goods]
+    state = _depot_goods(state, action.origin, g, -1)
+    state = attrs.evolve(state, supply=_add(state.supply, g, +1))
+    state = _money(state, state.seat, 4)
+    for _line, payee in route.payees:
+        state = _transfer(state, state.seat, payee, 1)
+    return state
+
+
+def _end_sellout(ctx: Context, state: KasState) -> KasState:
+    if state.turn + 1 < len(state.order):
+        return attrs.evolve(state, turn=state.turn + 1, seat=state.order[state.turn + 1])
+    return attrs.evolve(state, phase=Phase.OVER)
+
+
+# -- dispatch ---------------------------------------------------------------------------------------------------
+
+
+def transition(ctx: Context, state: KasState, action: KasAction) -> KasState:
+    match action:
+        case PlaceStartDepot(at=at):
+            return _place_start_depot(ctx, state, at)
+        case DrawMarketTile(goods=goods):
+            return _draw_market_tile(ctx, state, goods)
+        case DrawDemandTile(goods=goods):
+            return _draw_demand_tile(ctx, state, goods)
+        case Plan(card=card):
+            return _plan(ctx, state, card)
+        case Fly(path=path):
+            return _fly(ctx, state, path)
+        case Load(goods=goods, source=source):
+            return _load(ctx, state, goods, source)
+        case Swap(discard=discard, goods=goods, source=source):
+            return _swap(ctx, state, discard, goods, source)
+        case Unload(goods=goods):
+            return _unload(ctx, state, goods)
+        case EndCargo():
+            return _end_cargo(ctx, state)
+        case BuildDepot(at=at):
+            return _build(ctx, state, at)
+        case UpgradeAirship():
+            return _upgrade(ctx, state, "airship")
+        case UpgradeRail():
+            return _upgrade(ctx, state, "rail")
+        case ShipGoods():
+            return _ship(ctx, state, action)
+        case CourseCorrection(direction=direction):
+            return _course_correction(ctx, state, direction)
+        case Grant():
+            return _end_turn(ctx, _money(state, state.seat, 3))  # KAS-R-43
+        case ReturnGood(goods=goods, at=at):
+            return _return_good(ctx, state, goods, at)
+        case PayUpkeep():
+            return _pay_upkeep(ctx, state)
+        case Sell():
+            return _sell(ctx, state, action)
+        case EndSellout():
+            return _end_sellout(ctx, state)
