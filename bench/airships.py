@@ -23,15 +23,14 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from rulecraft.core import GameOver
 from rulecraft.model.airships.game import AirshipsGame
+from rulecraft.registry import make_game
 from rulecraft.solvers.airships.chance import chance
 from rulecraft.solvers.airships.oracle import oracle, oracle_cost
 from rulecraft.solvers.airships.queries import random_spec
 from rulecraft.solvers.airships.reach import reach
 from rulecraft.solvers.airships.spec import AttemptSpec
-
-from rulecraft.core import GameOver
-from rulecraft.registry import make_game
 
 
 def games_per_second(game: AirshipsGame, seconds: float, players: int = 4) -> dict[str, float]:
