@@ -7,6 +7,7 @@ message from another implementation is explained, never a traceback.
 from __future__ import annotations
 
 import json
+from collections.abc import Set as AbstractSet
 from enum import Enum
 from typing import Any, TypeVar
 
@@ -23,8 +24,10 @@ class SerializationError(RulecraftError):
 
 
 def _make_converter() -> cattrs.Converter:
-    conv = cattrs.Converter(forbid_extra_keys=True)
+    # Sets become sorted lists: JSON has no set, and a stable order keeps the text stable.
+    conv = cattrs.Converter(forbid_extra_keys=True, unstruct_collection_overrides={AbstractSet: sorted})
     conv.register_unstructure_hook(Enum, lambda e: e.value)
+    conv.register_unstructure_hook(frozenset, sorted)
     return conv
 
 
