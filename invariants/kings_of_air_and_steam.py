@@ -14,7 +14,7 @@ import attrs
 
 from rulecraft.model.kings_of_air_and_steam.components import GOODS
 from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase, SlotStatus
-from rulecraft.model.kings_of_air_and_steam.transitions import STARTING_MONEY, UNLIMITED_SUPPLY
+from rulecraft.model.kings_of_air_and_steam.transitions import UNLIMITED_SUPPLY, starting_money
 
 if TYPE_CHECKING:
     from rulecraft.model.kings_of_air_and_steam.game import KasGame
@@ -75,7 +75,7 @@ def goods_conserved(game: KasGame, state: KasState) -> Iterator[str]:
 def money_conserved(game: KasGame, state: KasState) -> Iterator[str]:
     """The players' money plus the bank's net takings equals the starting money; nobody is below $0."""
     held = sum(p.money for p in state.players)
-    start = STARTING_MONEY * state.player_count
+    start = sum(starting_money(p) for p in state.players)
     if held + state.bank != start:
         yield f"players ${held} + bank takings ${state.bank} = ${held + state.bank}, expected ${start}"
     for seat, p in enumerate(state.players):
@@ -108,7 +108,7 @@ def depots_limited(game: KasGame, state: KasState) -> Iterator[str]:
 def hold_within_capacity(game: KasGame, state: KasState) -> Iterator[str]:
     """Every cargo hold holds no more than the airship's capacity."""
     for seat, p in enumerate(state.players):
-        capacity = game.pack.airship_track[p.airship_level - 1].capacity
+        capacity = game.ctx.airship_track(p)[p.airship_level - 1].capacity
         if sum(p.hold) > capacity:
             yield f"seat {seat} holds {sum(p.hold)} goods with capacity {capacity}"
 
@@ -173,7 +173,7 @@ def diamonds_within_rating(game: KasGame, state: KasState) -> Iterator[str]:
         spent = sum(
             game.pack.card(c).diamonds for c, st in zip(p.plan, p.slots, strict=True) if st is SlotStatus.EXECUTED
         )
-        rating = game.pack.airship_track[p.airship_level - 1].diamonds
+        rating = game.ctx.airship_track(p)[p.airship_level - 1].diamonds
         if spent > rating:
             yield f"seat {seat} has {spent} diamonds in play with a rating of {rating}"
 

@@ -151,6 +151,44 @@ class Grant:
     kind: ClassVar[str] = "grant"
 
 
+# -- the advanced game's team and character steps ---------------------------------------------
+@attrs.frozen
+class Convert:
+    """KAS-R-66 (Aurelia Bayley), as the action: 1 good (hold, or an own depot
+    at ``at``) becomes 2 goods of one other type; spends a converter token."""
+
+    kind: ClassVar[str] = "convert"
+    goods: str
+    into: str
+    at: Hex | None = None
+
+
+@attrs.frozen
+class Steal:
+    """KAS-R-85 (Godfather card): 1 good from an opponent's depot here (``at``)
+    or hold (``at`` None); with a full hold, ``discard`` one good first."""
+
+    kind: ClassVar[str] = "steal"
+    victim: int
+    goods: str
+    at: Hex | None = None
+    discard: str | None = None
+
+
+@attrs.frozen
+class ExtraAction:
+    """KAS-R-67 (I.S.A.A.C.): a perpetual-motion token for a second action."""
+
+    kind: ClassVar[str] = "extra-action"
+
+
+@attrs.frozen
+class Pass:
+    """Decline an optional team or character step."""
+
+    kind: ClassVar[str] = "pass"
+
+
 # -- upkeep and sellout -------------------------------------------------------------------
 @attrs.frozen
 class ReturnGood:
@@ -206,6 +244,10 @@ KasAction = (
     | PayUpkeep
     | Sell
     | EndSellout
+    | Convert
+    | Steal
+    | ExtraAction
+    | Pass
 )
 ACTION_TYPES: tuple[type[KasAction], ...] = (
     PlaceStartDepot,
@@ -227,5 +269,9 @@ ACTION_TYPES: tuple[type[KasAction], ...] = (
     PayUpkeep,
     Sell,
     EndSellout,
+    Convert,
+    Steal,
+    ExtraAction,
+    Pass,
 )
 CHANCE_TYPES = (DrawMarketTile, DrawDemandTile)

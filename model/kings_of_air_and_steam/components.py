@@ -150,6 +150,12 @@ class Pack:
                 return lay
         raise KeyError(f"pack {self.name} has no layout {name}")
 
+    def team(self, name: str) -> Team:
+        for team in self.teams:
+            if team.name == name:
+                return team
+        raise KeyError(f"pack {self.name} has no team {name!r}")
+
     def card(self, card_id: str) -> Card:
         for card in self.deck:
             if card.id == card_id:

@@ -38,9 +38,24 @@ class Context:
     def price(self, state: KasState, goods: str) -> int:
         return self.prices(state)[GOODS.index(goods)]
 
+    def airship_track(self, player: PlayerState) -> tuple[AirshipLevel, ...]:
+        """The base side, or the team's airship chart in the advanced game (KAS-R-57)."""
+        if player.team is not None:
+            return self.pack.team(player.team).airship_track
+        return self.pack.airship_track
+
     def airship(self, player: PlayerState) -> AirshipLevel:
         """The airship track space the player's marker stands on (KAS-R-34)."""
-        return self.pack.airship_track[player.airship_level - 1]
+        return self.airship_track(player)[player.airship_level - 1]
+
+    def priority(self, player: PlayerState) -> int:
+        """KAS-R-10: the character card's priority number (the team's, KAS-AMB-46)."""
+        assert player.team is not None
+        return self.pack.team(player.team).priority
+
+    def no_tolls(self, player: PlayerState) -> bool:
+        """KAS-R-86: Thaddeus Birch never pays tolls."""
+        return player.character == "Thaddeus Birch"
 
     def rating(self, player: PlayerState) -> int:
         return self.airship(player).diamonds

@@ -1,4 +1,4 @@
-"""Kings of Air and Steam wired into the rulecraft Game interface (base game)."""
+"""Kings of Air and Steam wired into the rulecraft Game interface (base and advanced game)."""
 
 from __future__ import annotations
 
@@ -13,21 +13,25 @@ from rulecraft.model.kings_of_air_and_steam import flight, render, shipping
 from rulecraft.model.kings_of_air_and_steam.actions import (
     ACTION_TYPES,
     BuildDepot,
+    Convert,
     CourseCorrection,
     DrawDemandTile,
     DrawMarketTile,
     EndCargo,
     EndSellout,
+    ExtraAction,
     Fly,
     Grant,
     KasAction,
     Load,
+    Pass,
     PayUpkeep,
     PlaceStartDepot,
     Plan,
     ReturnGood,
     Sell,
     ShipGoods,
+    Steal,
     Swap,
     Unload,
     UpgradeAirship,
@@ -36,6 +40,7 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
 from rulecraft.model.kings_of_air_and_steam.catalogue import RULES
 from rulecraft.model.kings_of_air_and_steam.components import BOARD_SETS, GOODS, Pack
 from rulecraft.model.kings_of_air_and_steam.context import Context
+from rulecraft.model.kings_of_air_and_steam.hexgrid import path_hexes
 from rulecraft.model.kings_of_air_and_steam.packs_io import bundled_pack, load_pack
 from rulecraft.model.kings_of_air_and_steam.readings import NOT_MODELLED, REGISTER
 from rulecraft.model.kings_of_air_and_steam.rules import (
@@ -47,12 +52,21 @@ from rulecraft.model.kings_of_air_and_steam.rules import (
     own_depot_at,
 )
 from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase
-from rulecraft.model.kings_of_air_and_steam.transitions import new_game, transition
+from rulecraft.model.kings_of_air_and_steam.transitions import new_game, robbed_by, transition
 from rulecraft.registry import register
 from rulecraft.ruleset import Ruleset, UnknownReading
 from rulecraft.serialization import SerializationError, from_jsonable, to_jsonable
 
 _KINDS: dict[str, type[KasAction]] = {cls.kind: cls for cls in ACTION_TYPES}
+# Characters whose abilities the model does not play yet: choosing one is refused.
+NOT_MODELLED_CHARACTERS: dict[str, str] = {
+    "Eva Blane": "KAS-R-71, new rail lines",
+    "Flora Kingston": "KAS-R-74, choosing demand tiles",
+    "Bishop Kingston": "KAS-R-75, returning one delivered good",
+    "Sebastian King": "KAS-R-78, the gamble",
+    "Corey McQueen": "KAS-R-79, the swindle",
+    "Eli Diamond": "KAS-R-83, the extra flight",
+}
 _CHANCE = (Phase.NEW_MARKET, Phase.DEMAND_DRAW)
 _SEAT = (Phase.START_DEPOTS, Phase.PLANNING, Phase.FLIGHT, Phase.CARGO, Phase.ACTION, Phase.UPKEEP, Phase.SELLOUT)
 
@@ -102,15 +116,41 @@ class KasGame(Game[KasState, KasAction]):
             raise RulecraftError(f"KAS-R-01 (p.6) — Kings of Air and Steam is for 2 to 7 players; {players} requested")
         if not 0 <= first_seat < players:
             raise RulecraftError(f"KAS-R-07 — the start player must be a seat 0..{players - 1}")
-        unknown = set(options) - {"layout"}
+        unknown = set(options) - {"layout", "teams"}
         if unknown:
-            raise RulecraftError(f"setup.options: Kings of Air and Steam knows only 'layout', not {sorted(unknown)}")
+            raise RulecraftError(
+                f"setup.options: Kings of Air and Steam knows 'layout' and 'teams', not {sorted(unknown)}"
+            )
         layout = options.get("layout") or self.layout_for(players)
         if layout not in BOARD_SETS[players]:
             raise RulecraftError(
                 f"KAS-R-01 (p.6) — {players} players use {' or '.join(BOARD_SETS[players])}, not {layout}"
             )
-        return new_game(self.ctx, players, first_seat, layout)
+        teams = self.check_teams(players, options.get("teams") or ())
+        return new_game(self.ctx, players, first_seat, layout, teams)
+
+    def check_teams(self, players: int, teams: Any) -> tuple[tuple[str, str], ...]:
+        """KAS-R-08/09: each seat a different team and one of its two characters."""
+        if not teams:
+            return ()
+        pairs = tuple((str(t), str(c)) for t, c in teams)
+        if len(pairs) != players:
+            raise RulecraftError(f"KAS-R-08 (p.17) — one team per player: {players} players, {len(pairs)} teams")
+        if len({t for t, _ in pairs}) != players:
+            raise RulecraftError("KAS-R-08 (p.17) — each player takes a different team")
+        for team, character in pairs:
+            try:
+                known = self.pack.team(team).characters
+            except KeyError:
+                names = [t.name for t in self.pack.teams]
+                raise RulecraftError(f"KAS-R-08 (p.17) — no team {team!r}; the teams are {names}") from None
+            if character not in known:
+                raise RulecraftError(f"KAS-R-09 (p.17) — {team}'s characters are {list(known)}, not {character!r}")
+            if character in NOT_MODELLED_CHARACTERS:
+                raise RulecraftError(
+                    f"{character} ({NOT_MODELLED_CHARACTERS[character]}) is registered but not modelled yet"
+                )
+        return pairs
 
     # -- decisions --------------------------------------------------------------------------
     def to_move(self, state: KasState) -> ToMove:
@@ -134,6 +174,8 @@ class KasGame(Game[KasState, KasAction]):
             candidates = self._cargo(state)
         elif phase is Phase.ACTION:
             candidates = self._actions(state)
+        elif phase is Phase.BONUS:
+            candidates = self._bonus(state)
         elif phase is Phase.UPKEEP:
             candidates = self._upkeep(state)
         elif phase is Phase.SELLOUT:
@@ -147,9 +189,17 @@ class KasGame(Game[KasState, KasAction]):
         assert player.position is not None
         card = current_card(self.ctx, state)
         game_map = self.ctx.game_map(state.layout)
-        rules = flight_rules(self.ctx)
+        rules = flight_rules(self.ctx, state)
         out: list[KasAction] = []
         for moves in card.moves:
+            if player.character == "Ezekiel Crane":  # KAS-R-87: whom the path passes matters
+                seen: dict[tuple[Any, tuple[int, ...]], tuple[int, ...]] = {}
+                for path in flight.legal_flights(game_map, player.position, moves, rules):
+                    entered = path_hexes(player.position, path)
+                    key = (entered[-1] if path else player.position, robbed_by(state, entered))
+                    seen.setdefault(key, path)
+                out.extend(Fly(path) for path in seen.values())
+                continue
             out.extend(Fly(path) for path in flight.endpoints(game_map, player.position, moves, rules).values())
         if not out:
             out.append(Fly(()))  # KAS-AMB-04 'a': no legal flight: the airship stays
@@ -170,11 +220,39 @@ class KasGame(Game[KasState, KasAction]):
         out: list[KasAction] = [Grant(), UpgradeAirship(), UpgradeRail()]
         out.extend(BuildDepot(h) for h in game_map.rail_hexes() if h not in occupied)
         out.extend(CourseCorrection(d) for d in range(6))
+        out.extend(self._shipments(state))
+        if state.players[state.seat].character == "Aurelia Bayley":
+            places = [None, *(d.at for d in state.depots if d.owner == state.seat)]
+            out.extend(Convert(g, into, at) for at in places for g in GOODS for into in GOODS if g != into)
+        return out
+
+    def _shipments(self, state: KasState) -> list[KasAction]:
         player = state.players[state.seat]
-        for shipment in shipping.legal_shipments(
-            game_map, state.depots, state.cities, state.seat, player.money, self.ctx.prices(state), player.rail_level
-        ):
-            out.append(ship_action(shipment))
+        game_map = self.ctx.game_map(state.layout)
+        shipments = shipping.legal_shipments(
+            game_map,
+            state.depots,
+            state.cities,
+            state.seat,
+            player.money,
+            self.ctx.prices(state),
+            player.rail_level,
+            no_tolls=self.ctx.no_tolls(player),
+        )
+        return [ship_action(s) for s in shipments]
+
+    def _bonus(self, state: KasState) -> list[KasAction]:
+        out: list[KasAction] = [Pass(), ExtraAction()]
+        if state.bonus == "ship-one":
+            out.extend(a for a in self._shipments(state) if isinstance(a, ShipGoods) and a.count == 1)
+        if state.bonus == "steal":
+            me = state.players[state.seat]
+            discards: list[str | None] = [None, *GOODS]
+            for victim in range(state.player_count):
+                if victim == state.seat:
+                    continue
+                places: list[Any] = [None] + [d.at for d in state.depots if d.owner == victim and d.at == me.position]
+                out.extend(Steal(victim, g, at, d) for at in places for g in GOODS for d in discards)
         return out
 
     def _upkeep(self, state: KasState) -> list[KasAction]:
@@ -194,7 +272,14 @@ class KasGame(Game[KasState, KasAction]):
                 if depot.goods[i] < 1:
                     continue
                 for route in shipping.sellout_options(
-                    game_map, state.depots, state.cities, state.seat, player.rail_level, depot.at, goods
+                    game_map,
+                    state.depots,
+                    state.cities,
+                    state.seat,
+                    player.rail_level,
+                    depot.at,
+                    goods,
+                    no_tolls=self.ctx.no_tolls(player),
                 ):
                     assert route.destination.name is not None
                     out.append(Sell(depot.at, goods, route.destination.name, route.lines, route.payees))

@@ -7,21 +7,25 @@ from typing import TYPE_CHECKING
 
 from rulecraft.model.kings_of_air_and_steam.actions import (
     BuildDepot,
+    Convert,
     CourseCorrection,
     DrawDemandTile,
     DrawMarketTile,
     EndCargo,
     EndSellout,
+    ExtraAction,
     Fly,
     Grant,
     KasAction,
     Load,
+    Pass,
     PayUpkeep,
     PlaceStartDepot,
     Plan,
     ReturnGood,
     Sell,
     ShipGoods,
+    Steal,
     Swap,
     Unload,
     UpgradeAirship,
@@ -169,3 +173,12 @@ def describe(game: KasGame, state: KasState, action: KasAction) -> str:
             return f"{who} sells 1 {goods} from {origin} (shippable to {city})"
         case EndSellout():
             return f"{who} ends the sellout"
+        case Convert(goods=goods, into=into, at=at):
+            return f"{who} converts 1 {goods} into 2 {into} ({'hold' if at is None else at})"
+        case Steal(victim=victim, goods=goods, at=at, discard=discard):
+            first = f"discards 1 {discard}, then " if discard else ""
+            return f"{who} {first}steals 1 {goods} from seat {victim}'s {'hold' if at is None else 'depot'}"
+        case ExtraAction():
+            return f"{who} spends a token for another action"
+        case Pass():
+            return f"{who} passes"

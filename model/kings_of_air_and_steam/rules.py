@@ -9,21 +9,25 @@ from rulecraft.core import Rejection
 from rulecraft.model.kings_of_air_and_steam import flight, shipping
 from rulecraft.model.kings_of_air_and_steam.actions import (
     BuildDepot,
+    Convert,
     CourseCorrection,
     DrawDemandTile,
     DrawMarketTile,
     EndCargo,
     EndSellout,
+    ExtraAction,
     Fly,
     Grant,
     KasAction,
     Load,
+    Pass,
     PayUpkeep,
     PlaceStartDepot,
     Plan,
     ReturnGood,
     Sell,
     ShipGoods,
+    Steal,
     Swap,
     Unload,
     UpgradeAirship,
@@ -50,13 +54,17 @@ _PHASE_OF: dict[type, tuple[Phase, ...]] = {
     BuildDepot: (Phase.ACTION,),
     UpgradeAirship: (Phase.ACTION,),
     UpgradeRail: (Phase.ACTION,),
-    ShipGoods: (Phase.ACTION,),
+    ShipGoods: (Phase.ACTION, Phase.BONUS),
     CourseCorrection: (Phase.ACTION,),
     Grant: (Phase.ACTION,),
     ReturnGood: (Phase.UPKEEP,),
     PayUpkeep: (Phase.UPKEEP,),
     Sell: (Phase.SELLOUT,),
     EndSellout: (Phase.SELLOUT,),
+    Convert: (Phase.ACTION,),
+    Steal: (Phase.BONUS,),
+    ExtraAction: (Phase.BONUS,),
+    Pass: (Phase.BONUS,),
 }
 _PHASE_RULE: dict[Phase, str] = {
     Phase.START_DEPOTS: "KAS-R-07",
@@ -66,6 +74,7 @@ _PHASE_RULE: dict[Phase, str] = {
     Phase.CARGO: "KAS-R-28",
     Phase.ACTION: "KAS-R-32",
     Phase.DEMAND_DRAW: "KAS-R-40",
+    Phase.BONUS: "KAS-R-57",
     Phase.UPKEEP: "KAS-R-45",
     Phase.SELLOUT: "KAS-R-51",
     Phase.OVER: "KAS-R-52",
@@ -132,10 +141,12 @@ def line_has_depot(state: KasState, ctx: Context, line: str) -> bool:
 
 
 def depot_cost(ctx: Context, state: KasState, at: Hex) -> int:
-    """KAS-R-33: $4 on a line with no depot yet, $7 when it has one."""
+    """KAS-R-33: $4 on a line with no depot yet, $7 when it has one; KAS-R-70:
+    Victor Blane pays $1 less."""
     line = ctx.game_map(state.layout).line_of(at)
     assert line is not None
-    return 7 if line_has_depot(state, ctx, line) else 4
+    cost = 7 if line_has_depot(state, ctx, line) else 4
+    return cost - 1 if state.players[state.seat].character == "Victor Blane" else cost
 
 
 # -- set-up -------------------------------------------------------------------------------------
@@ -149,6 +160,12 @@ def start_depot_problem(ctx: Context, state: KasState, at: Hex) -> Rejection | N
         return reject("KAS-R-07", f"{at} is not a rail hex")
     if depot_at(state, at) is not None:
         return reject("KAS-R-54", f"{at} already holds a depot: one per rail hex")
+    if state.bonus == "second-depot":  # KAS-R-62: a line with no depot yet (KAS-AMB-29 fallbacks)
+        empty = [ln.id for ln in game_map.lines if not line_has_depot(state, ctx, ln.id)]
+        if empty and line not in empty:
+            return reject("KAS-R-62", f"Harvey Golding's second depot goes on a line with no depot; {line} has one")
+        if empty:
+            return None
     if _line_taken(ctx, state, line, state.seat) and _free_line_exists(ctx, state, state.seat):
         return reject(
             "KAS-R-07", f"line {line} already holds another player's depot; at set-up each takes a line of their own"
@@ -182,15 +199,26 @@ def plan_problem(ctx: Context, state: KasState, action: Plan) -> Rejection | Non
 
 
 def deck_of(ctx: Context, player: PlayerState) -> tuple[str, ...]:
-    """KAS-R-02: the 12 standard cards (base game)."""
-    return tuple(card.id for card in ctx.pack.deck)
+    """KAS-R-02: the 12 standard cards; KAS-R-08: plus the team's special card."""
+    standard = tuple(card.id for card in ctx.pack.deck)
+    if player.team is None:
+        return standard
+    return (*standard, ctx.pack.team(player.team).special.id)
 
 
 # -- flight and cargo --------------------------------------------------------------------------------
 
 
-def flight_rules(ctx: Context) -> flight.FlightRules:
-    return flight.FlightRules.from_readings(ctx.readings)
+def flight_rules(ctx: Context, state: KasState | None = None) -> flight.FlightRules:
+    """The readings' turn rules; DaVinci's card flies straight (KAS-R-65);
+    Clint Castle may turn sharply (KAS-R-82)."""
+    if state is None or state.phase not in (Phase.FLIGHT, Phase.CARGO, Phase.ACTION, Phase.BONUS):
+        return flight.FlightRules.from_readings(ctx.readings)
+    player = state.players[state.seat]
+    straight = bool(player.plan) and current_card(ctx, state).special == "straight"
+    return flight.FlightRules.from_readings(
+        ctx.readings, sharp_ok=player.character == "Clint Castle", straight_only=straight
+    )
 
 
 def fly_problem(ctx: Context, state: KasState, action: Fly) -> Rejection | None:
@@ -198,7 +226,7 @@ def fly_problem(ctx: Context, state: KasState, action: Fly) -> Rejection | None:
     assert player.position is not None
     card = current_card(ctx, state)
     game_map = ctx.game_map(state.layout)
-    rules = flight_rules(ctx)
+    rules = flight_rules(ctx, state)
     length = len(action.path)
     if not card.moves:
         return reject("KAS-R-26", f"{card.id} has no movement step")
@@ -316,6 +344,11 @@ def upgrade_problem(ctx: Context, state: KasState, track: str) -> Rejection | No
 
 
 def ship_problem(ctx: Context, state: KasState, action: ShipGoods) -> Rejection | None:
+    if state.phase is Phase.BONUS:
+        if state.bonus != "ship-one":
+            return reject("KAS-R-32", "shipping now needs the Sphinx card's free shipment")
+        if action.count != 1:
+            return reject("KAS-R-69", f"the Sphinx card ships one good (KAS-AMB-33); {action.count} requested")
     problem = shipping_adapter_problem(ctx, state, action)
     return reject(problem[0], problem[1]) if problem else None
 
@@ -340,6 +373,7 @@ def shipping_adapter_problem(ctx: Context, state: KasState, action: ShipGoods) -
         else None,
         action.lines,
         action.payees,
+        no_tolls=ctx.no_tolls(player),
     )
 
 
@@ -393,6 +427,7 @@ def sell_problem(ctx: Context, state: KasState, action: Sell) -> Rejection | Non
         player.rail_level,
         action.origin,
         action.goods,
+        no_tolls=ctx.no_tolls(player),  # KAS-AMB-26: Thaddeus Birch's power holds in the sellout
     )
     for route in options:
         same_lines = action.lines is None or action.lines in (route.lines, route.after_origin)
@@ -402,6 +437,72 @@ def sell_problem(ctx: Context, state: KasState, action: Sell) -> Rejection | Non
     return reject(
         "KAS-R-51", f"no {action.goods} could be shipped to {action.to_city} that way (route, depots, stops, tolls)"
     )
+
+
+# -- the advanced game ---------------------------------------------------------------------------
+
+
+def convert_problem(ctx: Context, state: KasState, action: Convert) -> Rejection | None:
+    """KAS-R-66: Aurelia Bayley turns 1 good into 2 of one other type (KAS-AMB-44)."""
+    player = state.players[state.seat]
+    if player.character != "Aurelia Bayley":
+        return reject("KAS-R-66", "only Aurelia Bayley converts goods")
+    if player.tokens < 1:
+        return reject("KAS-R-66", "no converter token is left")
+    if action.goods not in GOODS_INDEX or action.into not in GOODS_INDEX or action.goods == action.into:
+        return reject("KAS-R-66", "1 good becomes 2 goods of one other type")
+    g = GOODS_INDEX[action.goods]
+    if action.at is None:
+        if player.hold[g] < 1:
+            return reject("KAS-R-66", f"no {action.goods} in the hold")
+        if sum(player.hold) + 1 > ctx.capacity(player):
+            return reject("KAS-R-29", "the hold has no room for the second good (KAS-AMB-44)")
+    else:
+        depot = own_depot_at(state, state.seat, action.at)
+        if depot is None or depot.goods[g] < 1:
+            return reject("KAS-R-66", f"no {action.goods} in a depot of yours at {action.at}")
+    if state.supply[GOODS_INDEX[action.into]] < 2:
+        return reject("KAS-R-66", f"the supply has fewer than 2 {action.into} (KAS-AMB-12)")
+    return None
+
+
+def steal_problem(ctx: Context, state: KasState, action: Steal) -> Rejection | None:
+    """KAS-R-85 (KAS-AMB-42): one good from an opponent's depot or hold on this hex."""
+    if state.bonus != "steal":
+        return reject("KAS-R-85", "stealing needs the Godfather card, after its movement step")
+    player = state.players[state.seat]
+    if not 0 <= action.victim < state.player_count or action.victim == state.seat:
+        return reject("KAS-R-85", f"seat {action.victim} is not an opponent")
+    if action.goods not in GOODS_INDEX:
+        return reject("KAS-R-85", f"{action.goods!r} is not a goods type")
+    g = GOODS_INDEX[action.goods]
+    victim = state.players[action.victim]
+    if action.at is None:
+        if victim.position != player.position or victim.hold[g] < 1:
+            return reject("KAS-R-85", f"seat {action.victim}'s airship is not here with a {action.goods}")
+    else:
+        depot = depot_at(state, action.at)
+        if action.at != player.position or depot is None or depot.owner != action.victim or depot.goods[g] < 1:
+            return reject("KAS-R-85", f"no {action.goods} in a depot of seat {action.victim} on this hex")
+    full = sum(player.hold) >= ctx.capacity(player)
+    if full and (action.discard is None or player.hold[GOODS_INDEX.get(action.discard, 0)] < 1):
+        return reject("KAS-R-85", "with a full hold, discard 1 good first")
+    if not full and action.discard is not None:
+        return reject("KAS-R-30", "the hold has room: nothing is discarded")
+    return None
+
+
+def bonus_problem(ctx: Context, state: KasState, action: KasAction) -> Rejection | None:
+    if isinstance(action, ExtraAction):
+        player = state.players[state.seat]
+        if state.bonus != "extra-action":
+            return reject("KAS-R-67", "an extra action is I.S.A.A.C.'s, right after his action")
+        if player.tokens < 1:
+            return reject("KAS-R-67", "no perpetual-motion token is left")
+        return None
+    if state.bonus is None:  # Pass
+        return reject("KAS-R-57", "there is nothing to decline")
+    return None
 
 
 # -- the check ------------------------------------------------------------------------------------
@@ -448,3 +549,9 @@ def check(ctx: Context, state: KasState, action: KasAction) -> Rejection | None:
             return sell_problem(ctx, state, action)
         case EndSellout():
             return None
+        case Convert():
+            return convert_problem(ctx, state, action)
+        case Steal():
+            return steal_problem(ctx, state, action)
+        case ExtraAction() | Pass():
+            return bonus_problem(ctx, state, action)

@@ -43,7 +43,7 @@ from rulecraft.model.kings_of_air_and_steam.state import (
     Phase,
     SlotStatus,
 )
-from rulecraft.model.kings_of_air_and_steam.transitions import STARTING_MONEY, UNLIMITED_SUPPLY, turn_order
+from rulecraft.model.kings_of_air_and_steam.transitions import UNLIMITED_SUPPLY, starting_money, turn_order
 from rulecraft.scenarios.runner import ScenarioError
 
 if TYPE_CHECKING:
@@ -64,7 +64,19 @@ _KEYS = {
     "cities",
     "market",
 }
-_PLAYER_KEYS = {"money", "at", "airship_level", "rail_level", "hold", "plan", "slots", "depots_left"}
+_PLAYER_KEYS = {
+    "money",
+    "at",
+    "airship_level",
+    "rail_level",
+    "hold",
+    "plan",
+    "slots",
+    "depots_left",
+    "team",
+    "character",
+    "tokens",
+}
 _PHASES = {p.value: p for p in Phase if p is not Phase.OVER}
 
 
@@ -158,7 +170,10 @@ def state_from_given(game: KasGame, given: Mapping[str, Any]) -> KasState:
             raise ScenarioError(f"{where}: unknown field(s) {sorted(set(spec) - _PLAYER_KEYS)}")
         p = plist[seat]
         changes: dict[str, Any] = {}
-        for name in ("money", "airship_level", "rail_level", "depots_left"):
+        for name in ("team", "character"):
+            if name in spec:
+                changes[name] = str(spec[name])
+        for name in ("money", "airship_level", "rail_level", "depots_left", "tokens"):
             if name in spec:
                 changes[name] = int(spec[name])
         if "at" in spec:
@@ -172,6 +187,7 @@ def state_from_given(game: KasGame, given: Mapping[str, Any]) -> KasState:
                 except KeyError:
                     raise ScenarioError(f"{where}.plan: unknown card {card!r}") from None
             changes["plan"] = tuple(spec["plan"])
+            changes["slots"] = (SlotStatus.PLANNED,) * len(spec["plan"])
         if "slots" in spec:
             changes["slots"] = tuple(SlotStatus(s) for s in spec["slots"])
         plist[seat] = attrs.evolve(p, **changes)
@@ -236,7 +252,7 @@ def state_from_given(game: KasGame, given: Mapping[str, Any]) -> KasState:
         placed_goods += sum(p.hold[g] for p in plist) + sum(d.goods[g] for d in depots)
         placed_goods += sum(c.filled for c in cities if c.demand == goods)
         supply.append(total - placed_goods)
-    bank = STARTING_MONEY * players - sum(p.money for p in plist)
+    bank = sum(starting_money(p) for p in plist) - sum(p.money for p in plist)
     phase_name = given.get("phase", "action")
     if phase_name not in _PHASES:
         raise ScenarioError(f"given.phase: {phase_name!r} is not one of {sorted(_PHASES)}")
@@ -253,6 +269,7 @@ def state_from_given(game: KasGame, given: Mapping[str, Any]) -> KasState:
         demand_pile=demand_pile,
         supply=(supply[0], supply[1], supply[2], supply[3], supply[4]),
         bank=bank,
+        advanced=any(p.team is not None for p in plist),
         round=int(given.get("round", 1)),
         cycle=int(given.get("cycle", 1)),
         phase=phase,

@@ -25,6 +25,7 @@ class Phase(str, Enum):
     FLIGHT = "flight"  # the seat to move flies its card (KAS-R-26)
     CARGO = "cargo"  # load / unload / swap after a flight (KAS-R-28..31)
     ACTION = "action"  # one of the six actions (KAS-R-32)
+    BONUS = "bonus"  # a team or character step beside the action (advanced game)
     DEMAND_DRAW = "demand-draw"  # chance: a demand tile for a fulfilled city (KAS-R-40)
     UPKEEP = "upkeep"  # storage fee, seat by seat (KAS-R-45)
     SELLOUT = "sellout"  # one good at a time (KAS-R-51)
@@ -125,6 +126,12 @@ class KasState:
     waiting_cities: tuple[str, ...] = ()  # cities filled with an empty demand pile, in order
     demand_for: str | None = None  # the city whose demand tile is being drawn
     resume: Phase | None = None  # the phase a chance interruption returns to
+    # The advanced game (KAS-R-57..87): characters and their turn steps.
+    advanced: bool = False
+    actions_left: int = 1  # the Emperor card gives two actions (KAS-R-61)
+    flights_left: int = 1  # the Rose & Thorn card gives two flights (KAS-R-73)
+    bonus: str | None = None  # "ship-one" (KAS-R-69), "steal" (KAS-R-85), "extra-action" (KAS-R-67)
+    extra_taken: bool = False  # I.S.A.A.C.'s extra action, once per turn (KAS-R-67)
 
     @property
     def player_count(self) -> int:

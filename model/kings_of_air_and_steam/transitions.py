@@ -14,21 +14,25 @@ import attrs
 from rulecraft.model.kings_of_air_and_steam import shipping
 from rulecraft.model.kings_of_air_and_steam.actions import (
     BuildDepot,
+    Convert,
     CourseCorrection,
     DrawDemandTile,
     DrawMarketTile,
     EndCargo,
     EndSellout,
+    ExtraAction,
     Fly,
     Grant,
     KasAction,
     Load,
+    Pass,
     PayUpkeep,
     PlaceStartDepot,
     Plan,
     ReturnGood,
     Sell,
     ShipGoods,
+    Steal,
     Swap,
     Unload,
     UpgradeAirship,
@@ -88,17 +92,44 @@ def _transfer(state: KasState, payer: int, payee: int, amount: int) -> KasState:
 # -- set-up ------------------------------------------------------------------------------------------
 
 
-def new_game(ctx: Context, players: int, first_seat: int, layout: str) -> KasState:
-    """KAS-R-01..07: $12 each, one good on every factory, the market at $4."""
+TOKEN_CHARACTERS = frozenset({"Aurelia Bayley", "I.S.A.A.C.", "Eva Blane", "Sebastian King", "Corey McQueen"})
+
+
+def starting_money(player: PlayerState) -> int:
+    """KAS-R-03: $12; KAS-R-63: Reginald Kain starts with $20."""
+    return 20 if player.character == "Reginald Kain" else STARTING_MONEY
+
+
+def by_priority(ctx: Context, state: KasState) -> tuple[int, ...]:
+    """Seats in ascending priority number (KAS-R-10, KAS-AMB-30)."""
+    return tuple(sorted(range(state.player_count), key=lambda s: ctx.priority(state.players[s])))
+
+
+def new_game(
+    ctx: Context, players: int, first_seat: int, layout: str, teams: tuple[tuple[str, str], ...] = ()
+) -> KasState:
+    """KAS-R-01..07: $12 each, one good on every factory, the market at $4.
+    With ``teams`` (the advanced game, KAS-R-08..12): each seat's team and character."""
     game_map = ctx.game_map(layout)
     per_type = ctx.pack.goods_per_type if ctx.r("KAS-AMB-12") == "capped" else UNLIMITED_SUPPLY
     supply = [per_type] * 5
     for _, kind in game_map.factories:
         supply[GOODS_INDEX[kind]] -= 1
     order = tuple((first_seat - 1 - i) % players for i in range(players))  # reverse turn order, start player last
+    kit = [PlayerState(money=STARTING_MONEY) for _ in range(players)]
+    if teams:
+        for seat, (team, character) in enumerate(teams):
+            tokens = 5 if character in TOKEN_CHARACTERS else 0  # KAS-R-12
+            kit[seat] = attrs.evolve(kit[seat], team=team, character=character, tokens=tokens)
+            kit[seat] = attrs.evolve(kit[seat], money=starting_money(kit[seat]))
+        # KAS-R-11: starting depots in reverse priority order; KAS-R-62: Harvey Golding first.
+        ranked = sorted(range(players), key=lambda s: ctx.pack.team(teams[s][0]).priority, reverse=True)
+        harvey = [s for s in ranked if teams[s][1] == "Harvey Golding"]
+        order = tuple(harvey + [s for s in ranked if s not in harvey])
     return KasState(
         phase=Phase.START_DEPOTS,
-        players=tuple(PlayerState(money=STARTING_MONEY) for _ in range(players)),
+        advanced=bool(teams),
+        players=tuple(kit),
         layout=layout,
         start_player=first_seat,
         market_pile=(3, 3, 3, 3, 3),
@@ -113,10 +144,16 @@ def new_game(ctx: Context, players: int, first_seat: int, layout: str) -> KasSta
 def _place_start_depot(ctx: Context, state: KasState, at: Hex) -> KasState:
     seat = state.seat
     depots = tuple(sorted((*state.depots, Depot(at, seat)), key=lambda d: d.at))
-    state = _player(state, seat, position=at, depots_left=state.players[seat].depots_left - 1)
-    state = attrs.evolve(state, depots=depots)
-    if state.turn + 1 < len(state.order):
+    second = state.bonus == "second-depot"  # KAS-R-62: the airship stays on the first depot
+    state = _player(state, seat, depots_left=state.players[seat].depots_left - 1)
+    if not second:
+        state = _player(state, seat, position=at)
+    state = attrs.evolve(state, depots=depots, bonus=None)
+    if not second and state.turn + 1 < len(state.order):
         return attrs.evolve(state, turn=state.turn + 1, seat=state.order[state.turn + 1])
+    harvey = [s for s, p in enumerate(state.players) if p.character == "Harvey Golding"]
+    if harvey and not second:
+        return attrs.evolve(state, seat=harvey[0], bonus="second-depot")
     return _begin_round(ctx, attrs.evolve(state, turn=0))
 
 
@@ -161,11 +198,15 @@ def _plan(ctx: Context, state: KasState, card: str) -> KasState:
 
 
 def turn_order(ctx: Context, state: KasState) -> tuple[int, ...]:
-    """KAS-R-22: letters A first; ties go clockwise from the start player (holder first)."""
+    """KAS-R-22: letters A first; ties go clockwise from the start player (holder first).
+    KAS-R-23 (advanced game): ties go to the lower priority number."""
     n = state.player_count
 
     def key(seat: int) -> tuple[str, int]:
-        letter = ctx.pack.card(state.players[seat].plan[state.cycle - 1]).letter
+        player = state.players[seat]
+        letter = ctx.pack.card(player.plan[state.cycle - 1]).letter
+        if state.advanced:  # KAS-R-23: ties go to the lower priority number
+            return letter, ctx.priority(player)
         return letter, (seat - state.start_player) % n
 
     return tuple(sorted(range(n), key=key))
@@ -188,6 +229,13 @@ def _begin_turn(ctx: Context, state: KasState) -> KasState:
             state = _player(state, seat, slots=_replace(player.slots, state.cycle - 1, SlotStatus.RETURNED))
             state = attrs.evolve(state, turn=state.turn + 1)
             continue
+        state = attrs.evolve(state, actions_left=1, flights_left=1, bonus=None, extra_taken=False)
+        if card.special == "two-actions":  # KAS-R-61: no movement step, two full actions
+            return attrs.evolve(state, phase=Phase.ACTION, actions_left=2)
+        if card.special == "double-two":  # KAS-R-73: two movement steps of 2
+            state = attrs.evolve(state, flights_left=2)
+        if player.character == "Clint Castle":  # KAS-R-82: he may load/unload before the flight too
+            return attrs.evolve(state, phase=Phase.CARGO, cargo=CargoStep(after="pre-flight"))
         return attrs.evolve(state, phase=Phase.FLIGHT)
     return _end_cycle(ctx, state)
 
@@ -197,7 +245,7 @@ def _end_turn(ctx: Context, state: KasState) -> KasState:
     seat = state.seat
     player = state.players[seat]
     state = _player(state, seat, slots=_replace(player.slots, state.cycle - 1, SlotStatus.EXECUTED))
-    return _begin_turn(ctx, attrs.evolve(state, turn=state.turn + 1, cargo=None))
+    return _begin_turn(ctx, attrs.evolve(state, turn=state.turn + 1, cargo=None, bonus=None))
 
 
 def _end_cycle(ctx: Context, state: KasState) -> KasState:
@@ -212,9 +260,24 @@ def _end_cycle(ctx: Context, state: KasState) -> KasState:
 def _fly(ctx: Context, state: KasState, path: tuple[int, ...]) -> KasState:
     player = state.players[state.seat]
     assert player.position is not None
-    end = path_hexes(player.position, path)[-1] if path else player.position
+    entered = path_hexes(player.position, path)
+    end = entered[-1] if path else player.position
+    if player.character == "Ezekiel Crane":
+        state = _rob(state, entered)
     state = _player(state, state.seat, position=end)
     return attrs.evolve(state, phase=Phase.CARGO, cargo=CargoStep(after="flight"))
+
+
+def robbed_by(state: KasState, entered: tuple[Hex, ...]) -> tuple[int, ...]:
+    """KAS-R-87 (KAS-AMB-43): every opponent whose airship is on an entered hex, once each."""
+    hexes = set(entered)
+    return tuple(seat for seat, p in enumerate(state.players) if seat != state.seat and p.position in hexes)
+
+
+def _rob(state: KasState, entered: tuple[Hex, ...]) -> KasState:
+    for victim in robbed_by(state, entered):
+        state = _transfer(state, victim, state.seat, min(3, state.players[victim].money))
+    return state
 
 
 def _take(ctx: Context, state: KasState, goods: str, source: str) -> KasState:
@@ -263,9 +326,77 @@ def _unload(ctx: Context, state: KasState, goods: str) -> KasState:
 
 def _end_cargo(ctx: Context, state: KasState) -> KasState:
     assert state.cargo is not None
-    if state.cargo.after == "flight":
-        return attrs.evolve(state, phase=Phase.ACTION, cargo=None)
+    after = state.cargo.after
+    state = attrs.evolve(state, cargo=None)
+    if after == "pre-flight":
+        return attrs.evolve(state, phase=Phase.FLIGHT)
+    if after == "course-correction":
+        return _after_action(ctx, state)
+    if state.flights_left > 1:  # KAS-R-73: the Rose & Thorn card's second flight
+        return attrs.evolve(state, phase=Phase.FLIGHT, flights_left=state.flights_left - 1)
+    special = current_card(ctx, state).special
+    if special == "ship-one":  # KAS-R-69: a free shipment of one good before the action
+        return attrs.evolve(state, phase=Phase.BONUS, bonus="ship-one")
+    if special == "choose-distance-steal":  # KAS-R-85: steal 1 good before the action
+        return attrs.evolve(state, phase=Phase.BONUS, bonus="steal")
+    return attrs.evolve(state, phase=Phase.ACTION)
+
+
+def _after_action(ctx: Context, state: KasState) -> KasState:
+    """After an action: the Emperor's second action (KAS-R-61), I.S.A.A.C.'s
+    offer of an extra action (KAS-R-67), else the card slide (KAS-R-44)."""
+    if state.actions_left > 1:
+        return attrs.evolve(state, phase=Phase.ACTION, actions_left=state.actions_left - 1)
+    player = state.players[state.seat]
+    if player.character == "I.S.A.A.C." and player.tokens > 0 and not state.extra_taken:
+        return attrs.evolve(state, phase=Phase.BONUS, bonus="extra-action")
     return _end_turn(ctx, state)
+
+
+def _bonus_done(ctx: Context, state: KasState) -> KasState:
+    """A team step beside the action is over: on to the action (or, after
+    I.S.A.A.C.'s declined offer, to the card slide)."""
+    bonus = state.bonus
+    state = attrs.evolve(state, bonus=None)
+    if bonus == "extra-action":
+        return _end_turn(ctx, state)
+    return attrs.evolve(state, phase=Phase.ACTION)
+
+
+def _extra_action(ctx: Context, state: KasState) -> KasState:
+    player = state.players[state.seat]
+    state = _player(state, state.seat, tokens=player.tokens - 1)
+    return attrs.evolve(state, phase=Phase.ACTION, bonus=None, extra_taken=True, actions_left=1)
+
+
+def _convert(ctx: Context, state: KasState, action: Convert) -> KasState:
+    """KAS-R-66: 1 good back to the supply, 2 of the other type from it; a token spent."""
+    g, into = GOODS_INDEX[action.goods], GOODS_INDEX[action.into]
+    player = state.players[state.seat]
+    state = _player(state, state.seat, tokens=player.tokens - 1)
+    if action.at is None:
+        hold = _add(_add(player.hold, g, -1), into, +2)
+        state = _player(state, state.seat, hold=hold)
+    else:
+        state = _depot_goods(_depot_goods(state, action.at, g, -1), action.at, into, +2)
+    supply = _add(_add(state.supply, g, +1), into, -2)
+    return _after_action(ctx, attrs.evolve(state, supply=supply))
+
+
+def _steal(ctx: Context, state: KasState, action: Steal) -> KasState:
+    """KAS-R-85: the stolen good goes into the Godfather's hold (a discard first if full)."""
+    g = GOODS_INDEX[action.goods]
+    if action.discard is not None:
+        d = GOODS_INDEX[action.discard]
+        state = _player(state, state.seat, hold=_add(state.players[state.seat].hold, d, -1))
+        state = attrs.evolve(state, supply=_add(state.supply, d, +1))
+    if action.at is None:
+        victim = state.players[action.victim]
+        state = _player(state, action.victim, hold=_add(victim.hold, g, -1))
+    else:
+        state = _depot_goods(state, action.at, g, -1)
+    state = _player(state, state.seat, hold=_add(state.players[state.seat].hold, g, +1))
+    return _bonus_done(ctx, state)
 
 
 # -- actions --------------------------------------------------------------------------------------------------
@@ -277,7 +408,7 @@ def _build(ctx: Context, state: KasState, at: Hex) -> KasState:
     state = _money(state, seat, -cost)
     state = _player(state, seat, depots_left=state.players[seat].depots_left - 1)
     depots = tuple(sorted((*state.depots, Depot(at, seat)), key=lambda d: d.at))
-    return _end_turn(ctx, attrs.evolve(state, depots=depots))
+    return _after_action(ctx, attrs.evolve(state, depots=depots))
 
 
 def _upgrade(ctx: Context, state: KasState, track: str) -> KasState:
@@ -288,7 +419,7 @@ def _upgrade(ctx: Context, state: KasState, track: str) -> KasState:
     else:
         cost = ctx.pack.rail_track[player.rail_level].cost
         state = _player(state, state.seat, rail_level=player.rail_level + 1)
-    return _end_turn(ctx, _money(state, state.seat, -cost))
+    return _after_action(ctx, _money(state, state.seat, -cost))
 
 
 def chosen_route(
@@ -301,7 +432,9 @@ def chosen_route(
 ) -> shipping.Route:
     """The route an action names; open choices take the first legal route in canonical order."""
     player = state.players[state.seat]
-    for route in shipping.routes(ctx.game_map(state.layout), state.depots, state.seat, origin, player.rail_level):
+    game_map = ctx.game_map(state.layout)
+    no_tolls = ctx.no_tolls(player)
+    for route in shipping.routes(game_map, state.depots, state.seat, origin, player.rail_level, no_tolls=no_tolls):
         if route.destination != destination:
             continue
         if lines is not None and lines not in (route.lines, route.after_origin):
@@ -321,6 +454,7 @@ def _ship(ctx: Context, state: KasState, action: ShipGoods) -> KasState:
         else shipping.Destination.depot(action.to_depot)  # type: ignore[arg-type]
     )
     route = chosen_route(ctx, state, action.origin, destination, action.lines, action.payees)
+    bonus = state.phase is Phase.BONUS  # the Sphinx card's free shipment (KAS-R-69)
     g = GOODS_INDEX[action.goods]
     state = _depot_goods(state, action.origin, g, -action.count)
     if action.to_depot is not None:
@@ -335,28 +469,34 @@ def _ship(ctx: Context, state: KasState, action: ShipGoods) -> KasState:
         )
     for _line, payee in route.payees:  # KAS-R-38: $1 per good, after the income
         state = _transfer(state, seat, payee, action.count)
+    resume = Phase.BONUS if bonus else Phase.ACTION
     if action.to_city is not None:
-        return _resolve_city(ctx, state, action.to_city)
-    return _end_turn(ctx, state)
+        return _resolve_city(ctx, state, action.to_city, resume)
+    return _continue(ctx, state, resume)
 
 
-def _resolve_city(ctx: Context, state: KasState, name: str) -> KasState:
+def _continue(ctx: Context, state: KasState, resume: Phase) -> KasState:
+    """After a shipment: the free Sphinx shipment leads to the action; an action to what follows it."""
+    return _bonus_done(ctx, state) if resume is Phase.BONUS else _after_action(ctx, state)
+
+
+def _resolve_city(ctx: Context, state: KasState, name: str, resume: Phase) -> KasState:
     index = ctx.game_map(state.layout).city_index(name)
     city = state.cities[index]
     if city.filled < city.slots:
-        return _end_turn(ctx, state)
+        return _continue(ctx, state, resume)
     assert city.demand is not None
     g = GOODS_INDEX[city.demand]
     state = attrs.evolve(state, supply=_add(state.supply, g, city.filled))  # the cubes return to the supply
     if city.tile:  # KAS-R-41: the tile turns face down; the city closes for good
         closed = attrs.evolve(city, filled=0, closed=True)
-        return _end_turn(ctx, attrs.evolve(state, cities=_replace(state.cities, index, closed)))
+        return _continue(ctx, attrs.evolve(state, cities=_replace(state.cities, index, closed)), resume)
     # KAS-R-40: a printed city draws a demand tile.
     emptied = attrs.evolve(city, filled=0)
     state = attrs.evolve(state, cities=_replace(state.cities, index, emptied))
     if sum(state.demand_pile) > 0:
-        return attrs.evolve(state, phase=Phase.DEMAND_DRAW, demand_for=name, resume=Phase.ACTION)
-    return _end_turn(ctx, _no_demand_tile(ctx, state, name))
+        return attrs.evolve(state, phase=Phase.DEMAND_DRAW, demand_for=name, resume=resume)
+    return _continue(ctx, _no_demand_tile(ctx, state, name), resume)
 
 
 def _no_demand_tile(ctx: Context, state: KasState, name: str) -> KasState:
@@ -386,8 +526,9 @@ def _draw_demand_tile(ctx: Context, state: KasState, goods: str) -> KasState:
         demand_for=None,
     )
     resume, state = state.resume, attrs.evolve(state, resume=None)
-    if resume is Phase.ACTION:
-        return _end_turn(ctx, state)
+    if resume in (Phase.ACTION, Phase.BONUS):
+        assert resume is not None
+        return _continue(ctx, state, resume)
     return _serve_waiting_cities(ctx, state)  # after Production (KAS-AMB-10 'a')
 
 
@@ -402,8 +543,9 @@ def _course_correction(ctx: Context, state: KasState, direction: int) -> KasStat
 
 
 def _begin_upkeep(ctx: Context, state: KasState) -> KasState:
-    """KAS-R-45..47; players in clockwise order from the start player (KAS-AMB-30)."""
-    order = clockwise_from(state.start_player, state.player_count)
+    """KAS-R-45..47; players in clockwise order from the start player, or by
+    priority in the advanced game (KAS-AMB-30)."""
+    order = by_priority(ctx, state) if state.advanced else clockwise_from(state.start_player, state.player_count)
     if state.round == 5 and ctx.r("KAS-AMB-24") == "skip-upkeep":
         return _after_upkeep(ctx, attrs.evolve(state, order=order))
     return _next_upkeep(ctx, attrs.evolve(state, phase=Phase.UPKEEP, order=order, turn=0))
@@ -479,7 +621,7 @@ def _serve_waiting_cities(ctx: Context, state: KasState) -> KasState:
 
 
 def _begin_sellout(ctx: Context, state: KasState) -> KasState:
-    order = clockwise_from(state.start_player, state.player_count)
+    order = by_priority(ctx, state) if state.advanced else clockwise_from(state.start_player, state.player_count)
     return attrs.evolve(state, phase=Phase.SELLOUT, order=order, turn=0, seat=order[0])
 
 
@@ -537,7 +679,15 @@ def transition(ctx: Context, state: KasState, action: KasAction) -> KasState:
         case CourseCorrection(direction=direction):
             return _course_correction(ctx, state, direction)
         case Grant():
-            return _end_turn(ctx, _money(state, state.seat, 3))  # KAS-R-43
+            return _after_action(ctx, _money(state, state.seat, 3))  # KAS-R-43
+        case Convert():
+            return _convert(ctx, state, action)
+        case Steal():
+            return _steal(ctx, state, action)
+        case ExtraAction():
+            return _extra_action(ctx, state)
+        case Pass():
+            return _bonus_done(ctx, state)
         case ReturnGood(goods=goods, at=at):
             return _return_good(ctx, state, goods, at)
         case PayUpkeep():
