@@ -53,7 +53,8 @@ def goods_conserved(game: KasGame, state: KasState) -> Iterator[str]:
         factories = sum(n for (_, kind), n in zip(game_map.factories, state.factories, strict=True) if kind == goods)
         holds = sum(p.hold[g] for p in state.players)
         depots = sum(d.goods[g] for d in state.depots)
-        cities = sum(c.filled for c in state.cities if c.demand == goods)
+        cities = sum(c.filled - len(c.other) for c in state.cities if c.demand == goods)
+        cities += sum(c.other.count(goods) for c in state.cities)
         counted = state.supply[g] + factories + holds + depots + cities
         if counted != total:
             yield (

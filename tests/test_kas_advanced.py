@@ -23,6 +23,7 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
     UpgradeAirship,
 )
 from rulecraft.model.kings_of_air_and_steam.game import KasGame
+from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase
 from rulecraft.registry import make_game
 
@@ -356,6 +357,8 @@ def test_random_advanced_games_keep_every_invariant() -> None:
         ("Emperor", "Harvey Golding"),
         ("DaVinci", "Aurelia Bayley"),
         ("Sphinx", "Victor Blane"),
+        ("Rose & Thorn", "Bishop Kingston"),
+        ("Kings Over Aces", "Corey McQueen"),
         ("Sky Castle", "Clint Castle"),
         ("Godfather", "Ezekiel Crane"),
     ]
@@ -370,3 +373,65 @@ def test_random_advanced_games_keep_every_invariant() -> None:
             state = g.apply(state, action)
             assert g.violations(state) == []
         assert state.phase is Phase.OVER
+
+
+def delivery_state(g: KasGame, character: str, team: str, **me: Any) -> tuple[KasState, Hex]:
+    """Seat 0 in its action step with a depot on line B2 next to Bown Town (food demanded)."""
+    depot = g.ctx.game_map("ABC").line("B2").hexes[0]
+    spec = {"team": team, "character": character, "money": 5, **me}
+    s = mid_turn(
+        g,
+        spec,
+        phase="action",
+        depots=[{"at": [depot.q, depot.r], "owner": 0, "goods": {"food": 3, "textile": 1}}],
+        market={"slots": ["food", "machine", "textile"]},
+    )
+    return s, depot
+
+
+def test_bishop_kingston_returns_one_delivered_good_and_is_paid_for_it_r75() -> None:
+    """KAS-R-75 (KAS-AMB-37): room for the whole shipment; one good to the supply, all paid."""
+    g = game()
+    s, depot = delivery_state(g, "Bishop Kingston", "Rose & Thorn")
+    ship = ShipGoods(depot, "food", 3, to_city="Bown Town", returned=True)
+    after = g.apply(s, ship)
+    city = after.cities[g.ctx.game_map("ABC").city_index("Bown Town")]
+    assert city.filled == 2 and after.players[0].money == 5 + 3 * 5
+    assert rule(g, delivery_state(g, "Victor Blane", "Sphinx")[0], ship) == "KAS-R-75"
+
+
+def test_sebastian_king_bets_on_his_tokens_r78() -> None:
+    """KAS-R-78 (KAS-AMB-38): a $2 bet turns 2 of 5 tokens: a 2/5 chance of $2 per delivered good."""
+    from fractions import Fraction
+
+    from rulecraft.model.kings_of_air_and_steam.actions import Gamble
+
+    g = game()
+    s, depot = delivery_state(g, "Sebastian King", "Kings Over Aces")
+    s = g.apply(s, ShipGoods(depot, "food", 2, to_city="Bown Town", bet=2))
+    assert s.phase is Phase.GAMBLE and s.players[0].money == 5 - 2 + 2 * 5
+    assert dict(g.chance_outcomes(s)) == {Gamble(True): Fraction(2, 5), Gamble(False): Fraction(3, 5)}
+    won = g.apply(s, Gamble(True))
+    assert won.players[0].money == 13 + 4 and won.seat != 0
+    assert (
+        rule(
+            g,
+            delivery_state(g, "Sebastian King", "Kings Over Aces")[0],
+            ShipGoods(depot, "food", 1, to_city="Bown Town", bet=4),
+        )
+        == "KAS-R-78"
+    )
+
+
+def test_corey_mcqueen_slips_in_one_good_of_another_type_r79() -> None:
+    """KAS-R-79 (KAS-EX-25, p.19): 2 food + 1 textile delivered as 3 food, a token spent."""
+    g = game()
+    s, depot = delivery_state(g, "Corey McQueen", "Kings Over Aces", tokens=5)
+    after = g.apply(s, ShipGoods(depot, "food", 3, to_city="Bown Town", swindle="textile"))
+    assert after.players[0].money == 5 + 3 * 5, "paid as if all three were food"
+    assert after.players[0].tokens == 4
+    held = next(d for d in after.depots if d.at == depot).goods
+    assert held[2] == 1 and held[3] == 0, "2 food and the textile left the depot"
+    city = after.cities[g.ctx.game_map("ABC").city_index("Bown Town")]
+    assert city.filled == 3 and city.other == ("textile",)
+    assert g.violations(after) == []

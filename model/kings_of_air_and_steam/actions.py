@@ -134,6 +134,10 @@ class ShipGoods:
     to_depot: Hex | None = None
     lines: tuple[str, ...] | None = None
     payees: tuple[tuple[str, int], ...] | None = None
+    # Character powers on a delivery to a city (advanced game):
+    returned: bool = False  # KAS-R-75 Bishop Kingston: one good back to the supply, still paid
+    swindle: str | None = None  # KAS-R-79 Corey McQueen: one of the ``count`` goods is of this type
+    bet: int = 0  # KAS-R-78 Sebastian King: dollars bet on his tokens
 
 
 @attrs.frozen
@@ -173,6 +177,14 @@ class Steal:
     goods: str
     at: Hex | None = None
     discard: str | None = None
+
+
+@attrs.frozen
+class Gamble:
+    """Chance: whether Sebastian King's turned tokens show the shipment's goods (KAS-R-78)."""
+
+    kind: ClassVar[str] = "gamble"
+    win: bool
 
 
 @attrs.frozen
@@ -248,6 +260,7 @@ KasAction = (
     | Steal
     | ExtraAction
     | Pass
+    | Gamble
 )
 ACTION_TYPES: tuple[type[KasAction], ...] = (
     PlaceStartDepot,
@@ -273,5 +286,6 @@ ACTION_TYPES: tuple[type[KasAction], ...] = (
     Steal,
     ExtraAction,
     Pass,
+    Gamble,
 )
-CHANCE_TYPES = (DrawMarketTile, DrawDemandTile)
+CHANCE_TYPES = (DrawMarketTile, DrawDemandTile, Gamble)

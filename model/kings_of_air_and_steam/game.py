@@ -8,6 +8,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, ClassVar
 
+import attrs
+
 from rulecraft.core import CHANCE, GAME_OVER, Game, Rejection, RulecraftError, Seat, ToMove
 from rulecraft.model.kings_of_air_and_steam import flight, render, shipping
 from rulecraft.model.kings_of_air_and_steam.actions import (
@@ -21,6 +23,7 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
     EndSellout,
     ExtraAction,
     Fly,
+    Gamble,
     Grant,
     KasAction,
     Load,
@@ -62,12 +65,9 @@ _KINDS: dict[str, type[KasAction]] = {cls.kind: cls for cls in ACTION_TYPES}
 NOT_MODELLED_CHARACTERS: dict[str, str] = {
     "Eva Blane": "KAS-R-71, new rail lines",
     "Flora Kingston": "KAS-R-74, choosing demand tiles",
-    "Bishop Kingston": "KAS-R-75, returning one delivered good",
-    "Sebastian King": "KAS-R-78, the gamble",
-    "Corey McQueen": "KAS-R-79, the swindle",
     "Eli Diamond": "KAS-R-83, the extra flight",
 }
-_CHANCE = (Phase.NEW_MARKET, Phase.DEMAND_DRAW)
+_CHANCE = (Phase.NEW_MARKET, Phase.DEMAND_DRAW, Phase.GAMBLE)
 _SEAT = (Phase.START_DEPOTS, Phase.PLANNING, Phase.FLIGHT, Phase.CARGO, Phase.ACTION, Phase.UPKEEP, Phase.SELLOUT)
 
 
@@ -239,7 +239,20 @@ class KasGame(Game[KasState, KasAction]):
             player.rail_level,
             no_tolls=self.ctx.no_tolls(player),
         )
-        return [ship_action(s) for s in shipments]
+        out: list[KasAction] = [ship_action(s) for s in shipments]
+        character = player.character
+        if character in ("Bishop Kingston", "Sebastian King", "Corey McQueen"):
+            for action in [a for a in out if isinstance(a, ShipGoods) and a.to_city is not None]:
+                if character == "Bishop Kingston":  # KAS-R-75
+                    out.append(attrs.evolve(action, returned=True))
+                elif character == "Sebastian King":  # KAS-R-78
+                    out.extend(attrs.evolve(action, bet=b) for b in (1, 2, 3))
+                else:  # KAS-R-79: one good of another type from the same depot
+                    for other in GOODS:
+                        if other != action.goods:
+                            out.append(attrs.evolve(action, swindle=other))
+                            out.append(attrs.evolve(action, swindle=other, count=action.count + 1))
+        return out
 
     def _bonus(self, state: KasState) -> list[KasAction]:
         out: list[KasAction] = [Pass(), ExtraAction()]
@@ -290,6 +303,10 @@ class KasGame(Game[KasState, KasAction]):
             pile = state.market_pile
             total = sum(pile)
             return [(DrawMarketTile(g), Fraction(n, total)) for g, n in zip(GOODS, pile, strict=True) if n]
+        if state.phase is Phase.GAMBLE:  # KAS-AMB-38: 5 tokens, one per goods type; $k turns k of them
+            assert state.gamble is not None
+            p = Fraction(state.gamble[0], 5)
+            return [(Gamble(True), p), (Gamble(False), 1 - p)]
         if state.phase is Phase.DEMAND_DRAW:
             pile = state.demand_pile
             total = sum(pile)

@@ -15,6 +15,7 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
     EndSellout,
     ExtraAction,
     Fly,
+    Gamble,
     Grant,
     KasAction,
     Load,
@@ -160,7 +161,14 @@ def describe(game: KasGame, state: KasState, action: KasAction) -> str:
         case ShipGoods(origin=origin, goods=goods, count=count, to_city=city, to_depot=depot, payees=payees):
             where = city if city is not None else f"own depot {depot}"
             tolls = f", tolls to {[p for _, p in payees]}" if payees else ""
-            return f"{who} ships {count} {goods} from {origin} to {where}{tolls}"
+            extra = ""
+            if action.returned:
+                extra += ", one good back to the supply (Bishop Kingston)"
+            if action.swindle:
+                extra += f", one of them {action.swindle} (Corey McQueen's swindle)"
+            if action.bet:
+                extra += f", betting ${action.bet} (Sebastian King)"
+            return f"{who} ships {count} {goods} from {origin} to {where}{tolls}{extra}"
         case CourseCorrection(direction=d):
             return f"{who} corrects course {DIRECTION_NAMES[d]}"
         case Grant():
@@ -178,6 +186,8 @@ def describe(game: KasGame, state: KasState, action: KasAction) -> str:
         case Steal(victim=victim, goods=goods, at=at, discard=discard):
             first = f"discards 1 {discard}, then " if discard else ""
             return f"{who} {first}steals 1 {goods} from seat {victim}'s {'hold' if at is None else 'depot'}"
+        case Gamble(win=win):
+            return f"chance: Sebastian King's tokens {'show' if win else 'miss'} the goods"
         case ExtraAction():
             return f"{who} spends a token for another action"
         case Pass():

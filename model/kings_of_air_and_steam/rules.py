@@ -5,6 +5,8 @@ transitions.py; flight geometry in flight.py; shipping in shipping.py.
 
 from __future__ import annotations
 
+import attrs
+
 from rulecraft.core import Rejection
 from rulecraft.model.kings_of_air_and_steam import flight, shipping
 from rulecraft.model.kings_of_air_and_steam.actions import (
@@ -17,6 +19,7 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
     EndSellout,
     ExtraAction,
     Fly,
+    Gamble,
     Grant,
     KasAction,
     Load,
@@ -65,6 +68,7 @@ _PHASE_OF: dict[type, tuple[Phase, ...]] = {
     Steal: (Phase.BONUS,),
     ExtraAction: (Phase.BONUS,),
     Pass: (Phase.BONUS,),
+    Gamble: (Phase.GAMBLE,),
 }
 _PHASE_RULE: dict[Phase, str] = {
     Phase.START_DEPOTS: "KAS-R-07",
@@ -74,6 +78,7 @@ _PHASE_RULE: dict[Phase, str] = {
     Phase.CARGO: "KAS-R-28",
     Phase.ACTION: "KAS-R-32",
     Phase.DEMAND_DRAW: "KAS-R-40",
+    Phase.GAMBLE: "KAS-R-78",
     Phase.BONUS: "KAS-R-57",
     Phase.UPKEEP: "KAS-R-45",
     Phase.SELLOUT: "KAS-R-51",
@@ -87,6 +92,8 @@ def phase_rejection(state: KasState, action: KasAction) -> Rejection | None:
         return reject("KAS-R-24", f"{action!r} is not a Kings of Air and Steam action")
     if state.phase in allowed:
         return None
+    if isinstance(action, Plan) and state.phase is not Phase.START_DEPOTS:
+        return reject("KAS-R-20", "the plan is locked: no card is planned or exchanged outside the planning phase")
     if state.phase is Phase.OVER:
         return reject("KAS-R-52", "the game is over")
     return reject(
@@ -353,14 +360,52 @@ def ship_problem(ctx: Context, state: KasState, action: ShipGoods) -> Rejection 
     return reject(problem[0], problem[1]) if problem else None
 
 
-def shipping_adapter_problem(ctx: Context, state: KasState, action: ShipGoods) -> tuple[str, str] | None:
+def delivery_power_problem(ctx: Context, state: KasState, action: ShipGoods) -> tuple[str, str] | None:
+    """KAS-R-75, KAS-R-78, KAS-R-79: the characters' delivery powers, each only for its character."""
     player = state.players[state.seat]
+    to_city = action.to_city is not None
+    if action.returned and (player.character != "Bishop Kingston" or not to_city or action.count < 1):
+        return ("KAS-R-75", "only Bishop Kingston puts a delivered good back, on a delivery to a city")
+    if action.bet:
+        if player.character != "Sebastian King" or not to_city:
+            return ("KAS-R-78", "only Sebastian King bets, on a delivery to a city")
+        if not 1 <= action.bet <= 3:
+            return ("KAS-R-78", f"the bet is $1 to $3; ${action.bet} requested")
+        if player.money < action.bet:
+            return ("KAS-R-78", f"the bet is paid first; ${action.bet} bet with ${player.money}")
+    if action.swindle is not None:
+        if player.character != "Corey McQueen" or not to_city:
+            return ("KAS-R-79", "only Corey McQueen swindles, on a delivery to a city")
+        if player.tokens < 1:
+            return ("KAS-R-79", "no swindler token is left")
+        if action.swindle not in GOODS_INDEX or action.swindle == action.goods or action.count < 2:
+            return ("KAS-R-79", "one good of another type goes with at least one good of the demanded type")
+        depot = own_depot_at(state, state.seat, action.origin)
+        if depot is None or depot.goods[GOODS_INDEX[action.swindle]] < 1:
+            return ("KAS-R-79", f"no {action.swindle} in the origin depot to slip in (KAS-AMB-39)")
+    return None
+
+
+def shipping_adapter_problem(ctx: Context, state: KasState, action: ShipGoods) -> tuple[str, str] | None:
+    power = delivery_power_problem(ctx, state, action)
+    if power is not None:
+        return power
+    player = state.players[state.seat]
+    depots = state.depots
+    if action.swindle is not None:
+        # The swindled good counts as one of the demanded type for the route, room, income and tolls.
+        g = GOODS_INDEX[action.goods]
+        depots = tuple(
+            attrs.evolve(d, goods=tuple(n + 1 if i == g else n for i, n in enumerate(d.goods)))
+            if d.at == action.origin else d
+            for d in depots
+        )
     return shipping.shipment_problem(
         ctx.game_map(state.layout),
-        state.depots,
+        depots,
         state.cities,
         state.seat,
-        player.money,
+        player.money - action.bet,  # KAS-AMB-17: the bet is paid before the income
         ctx.prices(state),
         player.rail_level,
         action.origin,
@@ -555,3 +600,5 @@ def check(ctx: Context, state: KasState, action: KasAction) -> Rejection | None:
             return steal_problem(ctx, state, action)
         case ExtraAction() | Pass():
             return bonus_problem(ctx, state, action)
+        case Gamble():
+            return None

@@ -27,6 +27,7 @@ class Phase(str, Enum):
     ACTION = "action"  # one of the six actions (KAS-R-32)
     BONUS = "bonus"  # a team or character step beside the action (advanced game)
     DEMAND_DRAW = "demand-draw"  # chance: a demand tile for a fulfilled city (KAS-R-40)
+    GAMBLE = "gamble"  # chance: Sebastian King's tokens (KAS-R-78)
     UPKEEP = "upkeep"  # storage fee, seat by seat (KAS-R-45)
     SELLOUT = "sellout"  # one good at a time (KAS-R-51)
     OVER = "over"
@@ -70,6 +71,8 @@ class CityState:
     tile: bool = False
     closed: bool = False
     waiting: bool = False
+    # Goods of another type on the slots: Corey McQueen's swindled goods (KAS-R-79).
+    other: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -132,6 +135,8 @@ class KasState:
     flights_left: int = 1  # the Rose & Thorn card gives two flights (KAS-R-73)
     bonus: str | None = None  # "ship-one" (KAS-R-69), "steal" (KAS-R-85), "extra-action" (KAS-R-67)
     extra_taken: bool = False  # I.S.A.A.C.'s extra action, once per turn (KAS-R-67)
+    # Sebastian King's bet on a delivery (KAS-R-78): (dollars bet, goods delivered, city).
+    gamble: tuple[int, int, str] | None = None
 
     @property
     def player_count(self) -> int:

@@ -22,6 +22,7 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
     EndSellout,
     ExtraAction,
     Fly,
+    Gamble,
     Grant,
     KasAction,
     Load,
@@ -456,7 +457,14 @@ def _ship(ctx: Context, state: KasState, action: ShipGoods) -> KasState:
     route = chosen_route(ctx, state, action.origin, destination, action.lines, action.payees)
     bonus = state.phase is Phase.BONUS  # the Sphinx card's free shipment (KAS-R-69)
     g = GOODS_INDEX[action.goods]
-    state = _depot_goods(state, action.origin, g, -action.count)
+    if action.bet:  # KAS-R-78: the bet goes to the bank before the tokens are turned
+        state = _money(state, seat, -action.bet)
+    if action.swindle is not None:  # KAS-R-79: one good of another type rides along
+        s = GOODS_INDEX[action.swindle]
+        state = _depot_goods(_depot_goods(state, action.origin, g, -(action.count - 1)), action.origin, s, -1)
+        state = _player(state, seat, tokens=state.players[seat].tokens - 1)
+    else:
+        state = _depot_goods(state, action.origin, g, -action.count)
     if action.to_depot is not None:
         state = _depot_goods(state, action.to_depot, g, +action.count)
     else:
@@ -464,15 +472,34 @@ def _ship(ctx: Context, state: KasState, action: ShipGoods) -> KasState:
         index = ctx.game_map(state.layout).city_index(action.to_city)
         city = state.cities[index]
         state = _money(state, seat, action.count * ctx.price(state, action.goods))  # KAS-R-39
-        state = attrs.evolve(
-            state, cities=_replace(state.cities, index, attrs.evolve(city, filled=city.filled + action.count))
-        )
+        placed = action.count - (1 if action.returned else 0)
+        if action.returned:  # KAS-R-75: Bishop Kingston's good goes back to the supply, paid all the same
+            state = attrs.evolve(state, supply=_add(state.supply, g, +1))
+        other = (*city.other, action.swindle) if action.swindle is not None else city.other
+        city = attrs.evolve(city, filled=city.filled + placed, other=other)
+        state = attrs.evolve(state, cities=_replace(state.cities, index, city))
     for _line, payee in route.payees:  # KAS-R-38: $1 per good, after the income
         state = _transfer(state, seat, payee, action.count)
     resume = Phase.BONUS if bonus else Phase.ACTION
+    if action.bet:
+        assert action.to_city is not None
+        return attrs.evolve(
+            state, phase=Phase.GAMBLE, gamble=(action.bet, action.count, action.to_city), resume=resume
+        )
     if action.to_city is not None:
         return _resolve_city(ctx, state, action.to_city, resume)
     return _continue(ctx, state, resume)
+
+
+def _gamble(ctx: Context, state: KasState, win: bool) -> KasState:
+    """KAS-R-78: a turned token showing the goods pays $2 per delivered good."""
+    assert state.gamble is not None and state.resume is not None
+    _bet, delivered, city = state.gamble
+    resume = state.resume
+    state = attrs.evolve(state, gamble=None, resume=None)
+    if win:
+        state = _money(state, state.seat, 2 * delivered)
+    return _resolve_city(ctx, state, city, resume)
 
 
 def _continue(ctx: Context, state: KasState, resume: Phase) -> KasState:
@@ -487,7 +514,11 @@ def _resolve_city(ctx: Context, state: KasState, name: str, resume: Phase) -> Ka
         return _continue(ctx, state, resume)
     assert city.demand is not None
     g = GOODS_INDEX[city.demand]
-    state = attrs.evolve(state, supply=_add(state.supply, g, city.filled))  # the cubes return to the supply
+    supply = _add(state.supply, g, city.filled - len(city.other))  # the cubes return to the supply
+    for goods in city.other:
+        supply = _add(supply, GOODS_INDEX[goods], +1)
+    state = attrs.evolve(state, supply=supply)
+    city = attrs.evolve(city, other=())
     if city.tile:  # KAS-R-41: the tile turns face down; the city closes for good
         closed = attrs.evolve(city, filled=0, closed=True)
         return _continue(ctx, attrs.evolve(state, cities=_replace(state.cities, index, closed)), resume)
@@ -688,6 +719,8 @@ def transition(ctx: Context, state: KasState, action: KasAction) -> KasState:
             return _extra_action(ctx, state)
         case Pass():
             return _bonus_done(ctx, state)
+        case Gamble(win=win):
+            return _gamble(ctx, state, win)
         case ReturnGood(goods=goods, at=at):
             return _return_good(ctx, state, goods, at)
         case PayUpkeep():

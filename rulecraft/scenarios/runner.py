@@ -220,8 +220,8 @@ def _expect_legal(game: Game[Any, Any], state: Any, item: Mapping[str, Any], whe
     rejection = game.check(state, action)
     if rejection is not None:
         return [f"{where}: {game.describe(state, action)} should be legal, but: {rejection}"]
-    if not isinstance(game.to_move(state), Chance) and action not in game.legal_actions(state):
-        return [f"{where}: the check accepts {action!r} but legal_actions does not list it"]
+    # Generation may list one canonical form per move (one flight path per end hex, say), so a
+    # legal action need not be listed; the reverse (listed but refused) is always an error.
     return []
 
 
