@@ -174,6 +174,7 @@ def diamonds_within_rating(game: KasGame, state: KasState) -> Iterator[str]:
         spent = sum(
             game.pack.card(c).diamonds for c, st in zip(p.plan, p.slots, strict=True) if st is SlotStatus.EXECUTED
         )
+        spent += sum(game.pack.card(c).diamonds for c in p.extra_cards)  # Eli Diamond's cards (KAS-R-83)
         rating = game.ctx.airship_track(p)[p.airship_level - 1].diamonds
         if spent > rating:
             yield f"seat {seat} has {spent} diamonds in play with a rating of {rating}"

@@ -82,7 +82,7 @@ def test_team_choice_is_checked_r08_r09() -> None:
     with pytest.raises(RulecraftError, match="KAS-R-09"):
         g.new_game(2, teams=[("Emperor", "Clint Castle"), ("Sphinx", "Victor Blane")])
     with pytest.raises(RulecraftError, match="not modelled yet"):
-        g.new_game(2, teams=[("Emperor", "Harvey Golding"), ("Sky Castle", "Eli Diamond")])
+        g.new_game(2, teams=[("Emperor", "Harvey Golding"), ("Sphinx", "Eva Blane")])
 
 
 def test_ties_go_to_the_lower_priority_number_r23() -> None:
@@ -364,7 +364,10 @@ def test_random_advanced_games_keep_every_invariant() -> None:
     ]
     for seed in range(3):
         rng = random.Random(seed)
-        teams = rng.sample(modelled, 4)
+        teams = []
+        for team, character in rng.sample(modelled, len(modelled)):
+            if team not in {t for t, _ in teams} and len(teams) < 4:
+                teams.append((team, character))
         state = g.new_game(4, teams=teams)
         for _ in range(3000):
             action = g.random_action(state, rng)
@@ -435,3 +438,70 @@ def test_corey_mcqueen_slips_in_one_good_of_another_type_r79() -> None:
     city = after.cities[g.ctx.game_map("ABC").city_index("Bown Town")]
     assert city.filled == 3 and city.other == ("textile",)
     assert g.violations(after) == []
+
+
+def test_flora_kingston_chooses_the_demand_tile_r74() -> None:
+    """KAS-R-74 (KAS-AMB-36): her own fill: any tile of the pile; an opponent's: one of two drawn blind."""
+    from fractions import Fraction
+
+    from rulecraft.model.kings_of_air_and_steam.actions import ChooseDemandTile, DrawDemandPair
+
+    g = game()
+    depot = g.ctx.game_map("ABC").line("B2").hexes[0]
+    given: dict[str, Any] = {
+        "depots": [{"at": [depot.q, depot.r], "owner": 0, "goods": {"food": 5}}],
+        "cities": {"Bown Town": {"filled": 4}},
+        "market": {"slots": ["food", "machine", "textile"], "demand_pile": {"luxury": 1, "chemical": 2}},
+    }
+    ship = ShipGoods(depot, "food", 1, to_city="Bown Town")
+    hers = mid_turn(g, {"team": "Rose & Thorn", "character": "Flora Kingston"}, phase="action", **given)
+    hers = g.apply(hers, ship)
+    assert hers.phase is Phase.DEMAND_CHOICE and g.to_move(hers) == 0
+    assert set(g.legal_actions(hers)) == {ChooseDemandTile("chemical"), ChooseDemandTile("luxury")}
+    after = g.apply(hers, ChooseDemandTile("luxury"))
+    assert after.cities[g.ctx.game_map("ABC").city_index("Bown Town")].demand == "luxury"
+    # An opponent fills the city: Flora (seat 1) draws two blind and chooses.
+    other = {"team": "Rose & Thorn", "character": "Flora Kingston", "plan": ["S12", "S11", "S10", "S09"], "at": [3, 3]}
+    theirs = g.scenario_state(
+        {
+            "players": 2,
+            "seat": 0,
+            "phase": "action",
+            **given,
+            "players_state": {
+                0: {"team": "Sphinx", "character": "Victor Blane", "plan": ["S01", "S02", "S03", "S04"], "at": [0, -1]},
+                1: other,
+            },
+        }
+    )
+    theirs = g.apply(theirs, ship)
+    assert theirs.phase is Phase.DEMAND_PAIR
+    assert dict(g.chance_outcomes(theirs)) == {
+        DrawDemandPair("chemical", "chemical"): Fraction(1, 3),
+        DrawDemandPair("chemical", "luxury"): Fraction(2, 3),
+    }
+    theirs = g.apply(theirs, DrawDemandPair("chemical", "luxury"))
+    assert g.to_move(theirs) == 1, "Flora decides in seat 0's turn"
+    assert g.apply(theirs, ChooseDemandTile("chemical")).demand_pile[0] == 1
+
+
+def test_eli_diamond_flies_an_extra_card_face_up_r83() -> None:
+    """KAS-R-83 (KAS-AMB-41): a deck card within the rating, flown as his action; its diamonds count."""
+    from rulecraft.model.kings_of_air_and_steam.actions import ExtraFlight
+
+    g = game()
+    s = mid_turn(
+        g,
+        {"team": "Sky Castle", "character": "Eli Diamond", "at": [0, 0], "plan": ["S05", "S02", "S03", "S04"]},
+        phase="action",
+        market={"slots": ["food", "machine", "textile"]},
+    )
+    assert g.ctx.rating(s.players[0]) == 2, "Sky Castle's best rating: 2 at level 1 (reconstructed chart)"
+    assert rule(g, s, ExtraFlight("S02")) == "KAS-R-83", "a planned card is not in the deck"
+    assert rule(g, s, ExtraFlight("S11")) == "KAS-R-83", "1 (the current card) + 2 > 2"
+    s = g.apply(s, ExtraFlight("S06"))
+    assert s.phase is Phase.FLIGHT and s.flying == "S06" and s.players[0].extra_cards == ("S06",)
+    flights = [a for a in g.legal_actions(s) if isinstance(a, Fly)]
+    assert flights and all(len(a.path) == 3 for a in flights), "S06 moves 3"
+    s = g.apply(g.apply(s, flights[0]), EndCargo())
+    assert s.seat != 0 and s.flying is None

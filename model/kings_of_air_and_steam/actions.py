@@ -188,6 +188,31 @@ class Gamble:
 
 
 @attrs.frozen
+class DrawDemandPair:
+    """Chance: the two tiles Flora Kingston draws blind (KAS-R-74), in goods order."""
+
+    kind: ClassVar[str] = "demand-pair"
+    first: str
+    second: str
+
+
+@attrs.frozen
+class ChooseDemandTile:
+    """KAS-R-74: Flora Kingston chooses which demand tile the filled city gets."""
+
+    kind: ClassVar[str] = "choose-demand"
+    goods: str
+
+
+@attrs.frozen
+class ExtraFlight:
+    """KAS-R-83 (Eli Diamond), as the action: fly a card from his deck, face up."""
+
+    kind: ClassVar[str] = "extra-flight"
+    card: str
+
+
+@attrs.frozen
 class ExtraAction:
     """KAS-R-67 (I.S.A.A.C.): a perpetual-motion token for a second action."""
 
@@ -261,6 +286,9 @@ KasAction = (
     | ExtraAction
     | Pass
     | Gamble
+    | DrawDemandPair
+    | ChooseDemandTile
+    | ExtraFlight
 )
 ACTION_TYPES: tuple[type[KasAction], ...] = (
     PlaceStartDepot,
@@ -287,5 +315,8 @@ ACTION_TYPES: tuple[type[KasAction], ...] = (
     ExtraAction,
     Pass,
     Gamble,
+    DrawDemandPair,
+    ChooseDemandTile,
+    ExtraFlight,
 )
-CHANCE_TYPES = (DrawMarketTile, DrawDemandTile, Gamble)
+CHANCE_TYPES = (DrawMarketTile, DrawDemandTile, Gamble, DrawDemandPair)

@@ -15,13 +15,16 @@ from rulecraft.model.kings_of_air_and_steam import flight, render, shipping
 from rulecraft.model.kings_of_air_and_steam.actions import (
     ACTION_TYPES,
     BuildDepot,
+    ChooseDemandTile,
     Convert,
     CourseCorrection,
+    DrawDemandPair,
     DrawDemandTile,
     DrawMarketTile,
     EndCargo,
     EndSellout,
     ExtraAction,
+    ExtraFlight,
     Fly,
     Gamble,
     Grant,
@@ -51,6 +54,7 @@ from rulecraft.model.kings_of_air_and_steam.rules import (
     current_card,
     deck_of,
     depot_at,
+    eli_cards,
     flight_rules,
     own_depot_at,
 )
@@ -64,10 +68,8 @@ _KINDS: dict[str, type[KasAction]] = {cls.kind: cls for cls in ACTION_TYPES}
 # Characters whose abilities the model does not play yet: choosing one is refused.
 NOT_MODELLED_CHARACTERS: dict[str, str] = {
     "Eva Blane": "KAS-R-71, new rail lines",
-    "Flora Kingston": "KAS-R-74, choosing demand tiles",
-    "Eli Diamond": "KAS-R-83, the extra flight",
 }
-_CHANCE = (Phase.NEW_MARKET, Phase.DEMAND_DRAW, Phase.GAMBLE)
+_CHANCE = (Phase.NEW_MARKET, Phase.DEMAND_DRAW, Phase.GAMBLE, Phase.DEMAND_PAIR)
 _SEAT = (Phase.START_DEPOTS, Phase.PLANNING, Phase.FLIGHT, Phase.CARGO, Phase.ACTION, Phase.UPKEEP, Phase.SELLOUT)
 
 
@@ -158,6 +160,9 @@ class KasGame(Game[KasState, KasAction]):
             return GAME_OVER
         if state.phase in _CHANCE:
             return CHANCE
+        if state.phase is Phase.DEMAND_CHOICE:  # Flora Kingston decides in another's turn (KAS-R-74)
+            assert state.decider is not None
+            return state.decider
         return state.seat
 
     def legal_actions(self, state: KasState) -> list[KasAction]:
@@ -176,6 +181,8 @@ class KasGame(Game[KasState, KasAction]):
             candidates = self._actions(state)
         elif phase is Phase.BONUS:
             candidates = self._bonus(state)
+        elif phase is Phase.DEMAND_CHOICE:
+            candidates = [ChooseDemandTile(g) for g in GOODS]
         elif phase is Phase.UPKEEP:
             candidates = self._upkeep(state)
         elif phase is Phase.SELLOUT:
@@ -221,6 +228,8 @@ class KasGame(Game[KasState, KasAction]):
         out.extend(BuildDepot(h) for h in game_map.rail_hexes() if h not in occupied)
         out.extend(CourseCorrection(d) for d in range(6))
         out.extend(self._shipments(state))
+        if state.players[state.seat].character == "Eli Diamond":
+            out.extend(ExtraFlight(card) for card in eli_cards(self.ctx, state))
         if state.players[state.seat].character == "Aurelia Bayley":
             places = [None, *(d.at for d in state.depots if d.owner == state.seat)]
             out.extend(Convert(g, into, at) for at in places for g in GOODS for into in GOODS if g != into)
@@ -307,6 +316,17 @@ class KasGame(Game[KasState, KasAction]):
             assert state.gamble is not None
             p = Fraction(state.gamble[0], 5)
             return [(Gamble(True), p), (Gamble(False), 1 - p)]
+        if state.phase is Phase.DEMAND_PAIR:  # two tiles without replacement, exactly
+            pile = state.demand_pile
+            total = sum(pile)
+            pairs = total * (total - 1) // 2
+            out: list[tuple[KasAction, Fraction]] = []
+            for i, a in enumerate(GOODS):
+                for j in range(i, len(GOODS)):
+                    ways = pile[i] * (pile[i] - 1) // 2 if i == j else pile[i] * pile[j]
+                    if ways:
+                        out.append((DrawDemandPair(a, GOODS[j]), Fraction(ways, pairs)))
+            return out
         if state.phase is Phase.DEMAND_DRAW:
             pile = state.demand_pile
             total = sum(pile)
@@ -383,6 +403,12 @@ class KasGame(Game[KasState, KasAction]):
         from rulecraft.model.kings_of_air_and_steam.scenario import facts
 
         return facts(self, state)
+
+    def queries(self) -> Mapping[str, Any]:
+        # Imported here: the solvers import this module.
+        from rulecraft.solvers.kings_of_air_and_steam.queries import QUERIES
+
+        return QUERIES
 
     # -- invariants ------------------------------------------------------------------------------------
     def violations(self, state: KasState) -> list[Any]:

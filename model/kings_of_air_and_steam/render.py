@@ -7,13 +7,16 @@ from typing import TYPE_CHECKING
 
 from rulecraft.model.kings_of_air_and_steam.actions import (
     BuildDepot,
+    ChooseDemandTile,
     Convert,
     CourseCorrection,
+    DrawDemandPair,
     DrawDemandTile,
     DrawMarketTile,
     EndCargo,
     EndSellout,
     ExtraAction,
+    ExtraFlight,
     Fly,
     Gamble,
     Grant,
@@ -188,6 +191,12 @@ def describe(game: KasGame, state: KasState, action: KasAction) -> str:
             return f"{who} {first}steals 1 {goods} from seat {victim}'s {'hold' if at is None else 'depot'}"
         case Gamble(win=win):
             return f"chance: Sebastian King's tokens {'show' if win else 'miss'} the goods"
+        case DrawDemandPair(first=first, second=second):
+            return f"chance: Flora Kingston draws the demand tiles {first} and {second}"
+        case ChooseDemandTile(goods=goods):
+            return f"seat {state.decider} (Flora Kingston) gives {state.demand_for} the {goods} tile"
+        case ExtraFlight(card=card):
+            return f"{who} flies the extra card {card} face up (Eli Diamond)"
         case ExtraAction():
             return f"{who} spends a token for another action"
         case Pass():

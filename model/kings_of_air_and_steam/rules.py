@@ -11,13 +11,16 @@ from rulecraft.core import Rejection
 from rulecraft.model.kings_of_air_and_steam import flight, shipping
 from rulecraft.model.kings_of_air_and_steam.actions import (
     BuildDepot,
+    ChooseDemandTile,
     Convert,
     CourseCorrection,
+    DrawDemandPair,
     DrawDemandTile,
     DrawMarketTile,
     EndCargo,
     EndSellout,
     ExtraAction,
+    ExtraFlight,
     Fly,
     Gamble,
     Grant,
@@ -69,6 +72,9 @@ _PHASE_OF: dict[type, tuple[Phase, ...]] = {
     ExtraAction: (Phase.BONUS,),
     Pass: (Phase.BONUS,),
     Gamble: (Phase.GAMBLE,),
+    DrawDemandPair: (Phase.DEMAND_PAIR,),
+    ChooseDemandTile: (Phase.DEMAND_CHOICE,),
+    ExtraFlight: (Phase.ACTION,),
 }
 _PHASE_RULE: dict[Phase, str] = {
     Phase.START_DEPOTS: "KAS-R-07",
@@ -79,6 +85,8 @@ _PHASE_RULE: dict[Phase, str] = {
     Phase.ACTION: "KAS-R-32",
     Phase.DEMAND_DRAW: "KAS-R-40",
     Phase.GAMBLE: "KAS-R-78",
+    Phase.DEMAND_PAIR: "KAS-R-74",
+    Phase.DEMAND_CHOICE: "KAS-R-74",
     Phase.BONUS: "KAS-R-57",
     Phase.UPKEEP: "KAS-R-45",
     Phase.SELLOUT: "KAS-R-51",
@@ -119,17 +127,52 @@ def own_depot_at(state: KasState, seat: int, at: Hex | None) -> Depot | None:
 
 
 def current_card(ctx: Context, state: KasState) -> Card:
+    """The card being flown: this cycle's planned card, or Eli Diamond's extra card (KAS-R-83)."""
+    if state.flying is not None:
+        return ctx.pack.card(state.flying)
     player = state.players[state.seat]
     return ctx.pack.card(player.plan[state.cycle - 1])
 
 
 def diamonds_in_play(ctx: Context, player: PlayerState) -> int:
-    """KAS-R-25 / KAS-AMB-05: diamonds of this round's executed (slid) cards."""
-    return sum(
+    """KAS-R-25 / KAS-AMB-05: diamonds of this round's executed (slid) cards and of
+    Eli Diamond's face-up cards (KAS-R-83)."""
+    played = sum(
         ctx.pack.card(card).diamonds
         for card, status in zip(player.plan, player.slots, strict=True)
         if status is SlotStatus.EXECUTED
     )
+    return played + sum(ctx.pack.card(card).diamonds for card in player.extra_cards)
+
+
+def eli_cards(ctx: Context, state: KasState) -> tuple[str, ...]:
+    """KAS-AMB-41: any card in Eli Diamond's deck: not planned (a returned card is back), not yet face up."""
+    player = state.players[state.seat]
+    away = {c for c, st in zip(player.plan, player.slots, strict=True) if st is not SlotStatus.RETURNED}
+    return tuple(c for c in deck_of(ctx, player) if c not in away and c not in player.extra_cards)
+
+
+def extra_flight_problem(ctx: Context, state: KasState, card: str) -> Rejection | None:
+    """KAS-R-83: as the action, a card from the deck flown at once, within the diamond rating."""
+    player = state.players[state.seat]
+    if player.character != "Eli Diamond":
+        return reject("KAS-R-83", "only Eli Diamond flies an extra card as his action")
+    if card not in eli_cards(ctx, state):
+        return reject("KAS-R-83", f"{card} is not in the deck (planned cards and face-up cards are not)")
+    current = ctx.pack.card(player.plan[state.cycle - 1]).diamonds
+    total = diamonds_in_play(ctx, player) + current + ctx.pack.card(card).diamonds
+    if total > ctx.rating(player):
+        return reject("KAS-R-83", f"its diamonds would make {total} in play with a rating of {ctx.rating(player)}")
+    return None
+
+
+def choose_demand_problem(state: KasState, goods: str) -> Rejection | None:
+    """KAS-R-74: a tile of the two drawn, or any tile of the pile when Flora filled the city."""
+    if goods not in GOODS_INDEX or state.demand_pile[GOODS_INDEX[goods]] < 1:
+        return reject("KAS-R-74", f"no {goods} tile is in the demand pile")
+    if state.demand_choices and goods not in state.demand_choices:
+        return reject("KAS-R-74", f"the tiles drawn are {' and '.join(state.demand_choices)}")
+    return None
 
 
 def factory_here(ctx: Context, state: KasState, at: Hex | None) -> tuple[int, str] | None:
@@ -602,3 +645,14 @@ def check(ctx: Context, state: KasState, action: KasAction) -> Rejection | None:
             return bonus_problem(ctx, state, action)
         case Gamble():
             return None
+        case DrawDemandPair(first=first, second=second):
+            pile = list(state.demand_pile)
+            for goods in (first, second):
+                if goods not in GOODS_INDEX or pile[GOODS_INDEX[goods]] < 1:
+                    return reject("KAS-R-74", f"the demand pile does not hold the tiles {first} and {second}")
+                pile[GOODS_INDEX[goods]] -= 1
+            return None
+        case ChooseDemandTile(goods=goods):
+            return choose_demand_problem(state, goods)
+        case ExtraFlight(card=card):
+            return extra_flight_problem(ctx, state, card)

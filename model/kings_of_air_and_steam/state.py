@@ -28,6 +28,8 @@ class Phase(str, Enum):
     BONUS = "bonus"  # a team or character step beside the action (advanced game)
     DEMAND_DRAW = "demand-draw"  # chance: a demand tile for a fulfilled city (KAS-R-40)
     GAMBLE = "gamble"  # chance: Sebastian King's tokens (KAS-R-78)
+    DEMAND_PAIR = "demand-pair"  # chance: Flora Kingston's two blind tiles (KAS-R-74)
+    DEMAND_CHOICE = "demand-choice"  # Flora Kingston chooses the demand tile (KAS-R-74)
     UPKEEP = "upkeep"  # storage fee, seat by seat (KAS-R-45)
     SELLOUT = "sellout"  # one good at a time (KAS-R-51)
     OVER = "over"
@@ -88,6 +90,7 @@ class PlayerState:
     team: str | None = None  # advanced game
     character: str | None = None
     tokens: int = 0  # ability tokens left (advanced game)
+    extra_cards: tuple[str, ...] = ()  # Eli Diamond's cards played face up this round (KAS-R-83)
 
 
 @attrs.frozen
@@ -137,6 +140,11 @@ class KasState:
     extra_taken: bool = False  # I.S.A.A.C.'s extra action, once per turn (KAS-R-67)
     # Sebastian King's bet on a delivery (KAS-R-78): (dollars bet, goods delivered, city).
     gamble: tuple[int, int, str] | None = None
+    # Flora Kingston's demand-tile choice (KAS-R-74): who decides, and between which tiles
+    # (empty: any tile of the pile, when she filled the city herself).
+    decider: int | None = None
+    demand_choices: tuple[str, ...] = ()
+    flying: str | None = None  # the card Eli Diamond flies as his action (KAS-R-83)
 
     @property
     def player_count(self) -> int:

@@ -14,13 +14,16 @@ import attrs
 from rulecraft.model.kings_of_air_and_steam import shipping
 from rulecraft.model.kings_of_air_and_steam.actions import (
     BuildDepot,
+    ChooseDemandTile,
     Convert,
     CourseCorrection,
+    DrawDemandPair,
     DrawDemandTile,
     DrawMarketTile,
     EndCargo,
     EndSellout,
     ExtraAction,
+    ExtraFlight,
     Fly,
     Gamble,
     Grant,
@@ -333,6 +336,8 @@ def _end_cargo(ctx: Context, state: KasState) -> KasState:
         return attrs.evolve(state, phase=Phase.FLIGHT)
     if after == "course-correction":
         return _after_action(ctx, state)
+    if state.flying is not None:  # Eli Diamond's extra flight was his action (KAS-R-83)
+        return _after_action(ctx, attrs.evolve(state, flying=None))
     if state.flights_left > 1:  # KAS-R-73: the Rose & Thorn card's second flight
         return attrs.evolve(state, phase=Phase.FLIGHT, flights_left=state.flights_left - 1)
     special = current_card(ctx, state).special
@@ -526,7 +531,13 @@ def _resolve_city(ctx: Context, state: KasState, name: str, resume: Phase) -> Ka
     emptied = attrs.evolve(city, filled=0)
     state = attrs.evolve(state, cities=_replace(state.cities, index, emptied))
     if sum(state.demand_pile) > 0:
-        return attrs.evolve(state, phase=Phase.DEMAND_DRAW, demand_for=name, resume=resume)
+        flora = [s for s, p in enumerate(state.players) if p.character == "Flora Kingston"]
+        state = attrs.evolve(state, demand_for=name, resume=resume)
+        if flora and flora[0] == state.seat:  # KAS-R-74: she looks through the pile and chooses
+            return attrs.evolve(state, phase=Phase.DEMAND_CHOICE, decider=flora[0], demand_choices=())
+        if flora and sum(state.demand_pile) >= 2:  # an opponent filled it: she draws two blind
+            return attrs.evolve(state, phase=Phase.DEMAND_PAIR, decider=flora[0])
+        return attrs.evolve(state, phase=Phase.DEMAND_DRAW)
     return _continue(ctx, _no_demand_tile(ctx, state, name), resume)
 
 
@@ -543,6 +554,23 @@ def _no_demand_tile(ctx: Context, state: KasState, name: str) -> KasState:
         changed = attrs.evolve(city, demand=None, waiting=True)
         state = attrs.evolve(state, waiting_cities=(*state.waiting_cities, name))
     return attrs.evolve(state, cities=_replace(state.cities, index, changed))
+
+
+def _draw_pair(ctx: Context, state: KasState, first: str, second: str) -> KasState:
+    """KAS-R-74: Flora now chooses one of the two; the other goes back into the pile."""
+    return attrs.evolve(state, phase=Phase.DEMAND_CHOICE, demand_choices=(first, second))
+
+
+def _choose_demand(ctx: Context, state: KasState, goods: str) -> KasState:
+    state = attrs.evolve(state, decider=None, demand_choices=())
+    return _draw_demand_tile(ctx, state, goods)
+
+
+def _extra_flight(ctx: Context, state: KasState, card: str) -> KasState:
+    """KAS-R-83: the card lies face up (its diamonds count this round) and is flown now."""
+    player = state.players[state.seat]
+    state = _player(state, state.seat, extra_cards=(*player.extra_cards, card))
+    return attrs.evolve(state, phase=Phase.FLIGHT, flying=card, flights_left=1)
 
 
 def _draw_demand_tile(ctx: Context, state: KasState, goods: str) -> KasState:
@@ -612,7 +640,7 @@ def _pay_upkeep(ctx: Context, state: KasState) -> KasState:
 def _after_upkeep(ctx: Context, state: KasState) -> KasState:
     """KAS-R-46/47: cards come back; the start-player token passes clockwise.
     Then Production (KAS-R-48/49)."""
-    players = tuple(attrs.evolve(p, plan=(), slots=()) for p in state.players)
+    players = tuple(attrs.evolve(p, plan=(), slots=(), extra_cards=()) for p in state.players)
     state = attrs.evolve(state, players=players, start_player=(state.start_player + 1) % state.player_count)
     return _production(ctx, state)
 
@@ -721,6 +749,12 @@ def transition(ctx: Context, state: KasState, action: KasAction) -> KasState:
             return _bonus_done(ctx, state)
         case Gamble(win=win):
             return _gamble(ctx, state, win)
+        case DrawDemandPair(first=first, second=second):
+            return _draw_pair(ctx, state, first, second)
+        case ChooseDemandTile(goods=goods):
+            return _choose_demand(ctx, state, goods)
+        case ExtraFlight(card=card):
+            return _extra_flight(ctx, state, card)
         case ReturnGood(goods=goods, at=at):
             return _return_good(ctx, state, goods, at)
         case PayUpkeep():
