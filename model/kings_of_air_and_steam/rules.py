@@ -43,7 +43,7 @@ from rulecraft.model.kings_of_air_and_steam.catalogue import RULES
 from rulecraft.model.kings_of_air_and_steam.components import GOODS_INDEX, Card
 from rulecraft.model.kings_of_air_and_steam.context import Context
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
-from rulecraft.model.kings_of_air_and_steam.state import Depot, KasState, Phase, PlayerState, SlotStatus
+from rulecraft.model.kings_of_air_and_steam.state import Depot, Goods, KasState, Phase, PlayerState, SlotStatus
 
 reject = RULES.reject
 
@@ -429,6 +429,12 @@ def delivery_power_problem(ctx: Context, state: KasState, action: ShipGoods) -> 
     return None
 
 
+def _plus_one(goods: Goods, g: int) -> Goods:
+    out = list(goods)
+    out[g] += 1
+    return (out[0], out[1], out[2], out[3], out[4])
+
+
 def shipping_adapter_problem(ctx: Context, state: KasState, action: ShipGoods) -> tuple[str, str] | None:
     power = delivery_power_problem(ctx, state, action)
     if power is not None:
@@ -438,11 +444,7 @@ def shipping_adapter_problem(ctx: Context, state: KasState, action: ShipGoods) -
     if action.swindle is not None:
         # The swindled good counts as one of the demanded type for the route, room, income and tolls.
         g = GOODS_INDEX[action.goods]
-        depots = tuple(
-            attrs.evolve(d, goods=tuple(n + 1 if i == g else n for i, n in enumerate(d.goods)))
-            if d.at == action.origin else d
-            for d in depots
-        )
+        depots = tuple(attrs.evolve(d, goods=_plus_one(d.goods, g)) if d.at == action.origin else d for d in depots)
     return shipping.shipment_problem(
         ctx.game_map(state.layout),
         depots,
