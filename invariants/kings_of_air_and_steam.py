@@ -47,7 +47,7 @@ def _invariant(name: str, *rules: str) -> Callable[[Check], Check]:
 )
 def goods_conserved(game: KasGame, state: KasState) -> Iterator[str]:
     """Per type: supply + factories + holds + depots + cities = the goods at set-up."""
-    game_map = game.ctx.game_map(state.layout)
+    game_map = game.ctx.map_of(state)
     total = game.pack.goods_per_type if game.ctx.r("KAS-AMB-12") == "capped" else UNLIMITED_SUPPLY
     for g, goods in enumerate(GOODS):
         factories = sum(n for (_, kind), n in zip(game_map.factories, state.factories, strict=True) if kind == goods)
@@ -87,7 +87,7 @@ def money_conserved(game: KasGame, state: KasState) -> Iterator[str]:
 @_invariant("depots-limited", "KAS-R-02", "KAS-R-33", "KAS-R-54")
 def depots_limited(game: KasGame, state: KasState) -> Iterator[str]:
     """At most 10 depots per player (placed + left = 10), one per rail hex, only on rail hexes."""
-    game_map = game.ctx.game_map(state.layout)
+    game_map = game.ctx.map_of(state)
     seen = set()
     for d in state.depots:
         if d.at in seen:
@@ -155,7 +155,7 @@ def market_tiles(game: KasGame, state: KasState) -> Iterator[str]:
 @_invariant("cities-consistent", "KAS-R-36", "KAS-R-40", "KAS-R-41")
 def cities_consistent(game: KasGame, state: KasState) -> Iterator[str]:
     """A city holds no more than its slots; a closed or waiting city holds nothing and accepts nothing."""
-    game_map = game.ctx.game_map(state.layout)
+    game_map = game.ctx.map_of(state)
     for city, s in zip(game_map.cities, state.cities, strict=True):
         if not 0 <= s.filled <= s.slots:
             yield f"{city.name}: {s.filled} goods on {s.slots} slots"

@@ -75,14 +75,12 @@ def test_reginald_kain_starts_with_twenty_dollars_r63() -> None:
 
 
 def test_team_choice_is_checked_r08_r09() -> None:
-    """KAS-R-08, KAS-R-09: different teams, a character of one's own team; unmodelled characters refused."""
+    """KAS-R-08, KAS-R-09: different teams, a character of one's own team."""
     g = game()
     with pytest.raises(RulecraftError, match="KAS-R-08"):
         g.new_game(2, teams=[("Emperor", "Harvey Golding"), ("Emperor", "Reginald Kain")])
     with pytest.raises(RulecraftError, match="KAS-R-09"):
         g.new_game(2, teams=[("Emperor", "Clint Castle"), ("Sphinx", "Victor Blane")])
-    with pytest.raises(RulecraftError, match="not modelled yet"):
-        g.new_game(2, teams=[("Emperor", "Harvey Golding"), ("Sphinx", "Eva Blane")])
 
 
 def test_ties_go_to_the_lower_priority_number_r23() -> None:
@@ -505,3 +503,38 @@ def test_eli_diamond_flies_an_extra_card_face_up_r83() -> None:
     assert flights and all(len(a.path) == 3 for a in flights), "S06 moves 3"
     s = g.apply(g.apply(s, flights[0]), EndCargo())
     assert s.seat != 0 and s.flying is None
+
+
+def test_eva_blane_lays_a_new_rail_line_r71() -> None:
+    """KAS-R-71 (KAS-AMB-34): tiles on free full hexes joining two cities, $1 each, a free depot on it."""
+    from rulecraft.model.kings_of_air_and_steam.actions import BuildLine
+
+    g = game()
+    s = mid_turn(
+        g,
+        {"team": "Sphinx", "character": "Eva Blane", "tokens": 5, "money": 10},
+        phase="action",
+        market={"slots": ["food", "machine", "textile"]},
+    )
+    lines = [a for a in g.legal_actions(s) if isinstance(a, BuildLine)]
+    assert lines, "some pair of cities can be joined with 5 tiles"
+    build = min(lines, key=lambda a: len(a.hexes))
+    after = g.apply(s, build)
+    tiles = len(build.hexes)
+    assert after.players[0].money == 10 - tiles and after.players[0].tokens == 5 - tiles
+    new_map = g.ctx.map_of(after)
+    assert any(ln.ends == build.ends and ln.hexes == build.hexes for ln in new_map.lines)
+    assert new_map.line_of(build.depot) is not None
+    assert any(d.at == build.depot and d.owner == 0 for d in after.depots)
+    rail = g.ctx.map_of(s).lines[0].hexes[0]
+    assert rule(g, s, BuildLine(build.ends, (rail,), rail)) == "KAS-R-71", "not on a rail hex"
+    assert (
+        rule(
+            g,
+            s,
+            BuildLine(build.ends, build.hexes[1:], build.hexes[1])
+            if tiles > 1
+            else BuildLine(build.ends, (), build.depot),
+        )
+        == "KAS-R-71"
+    )

@@ -213,6 +213,17 @@ class ExtraFlight:
 
 
 @attrs.frozen
+class BuildLine:
+    """KAS-R-71 (Eva Blane), as the action: a new rail line between two cities,
+    one track tile per hex ($1 each), and a free depot of hers on it."""
+
+    kind: ClassVar[str] = "build-line"
+    ends: tuple[str, str]
+    hexes: tuple[Hex, ...]
+    depot: Hex
+
+
+@attrs.frozen
 class ExtraAction:
     """KAS-R-67 (I.S.A.A.C.): a perpetual-motion token for a second action."""
 
@@ -289,6 +300,7 @@ KasAction = (
     | DrawDemandPair
     | ChooseDemandTile
     | ExtraFlight
+    | BuildLine
 )
 ACTION_TYPES: tuple[type[KasAction], ...] = (
     PlaceStartDepot,
@@ -318,5 +330,6 @@ ACTION_TYPES: tuple[type[KasAction], ...] = (
     DrawDemandPair,
     ChooseDemandTile,
     ExtraFlight,
+    BuildLine,
 )
 CHANCE_TYPES = (DrawMarketTile, DrawDemandTile, Gamble, DrawDemandPair)

@@ -27,6 +27,23 @@ class Context:
             self.maps[layout] = found
         return found
 
+    def map_of(self, state: KasState) -> GameMap:
+        """The play area of a state: its layout plus the rail lines Eva Blane built (KAS-R-71)."""
+        base = self.game_map(state.layout)
+        if not state.new_lines:
+            return base
+        key = f"{state.layout}+" + "+".join(f"{ln.id}:{ln.ends}:{ln.hexes}" for ln in state.new_lines)
+        found = self.maps.get(key)
+        if found is None:
+            hexes = dict(base.hexes)
+            for line in state.new_lines:
+                for at in line.hexes:
+                    hexes[at] = attrs.evolve(hexes[at], rail=line.id)
+            lines = tuple(sorted((*base.lines, *state.new_lines), key=lambda ln: ln.id))
+            found = GameMap(base.layout, hexes, base.cities, lines, base.factories)
+            self.maps[key] = found
+        return found
+
     def market_track(self) -> tuple[int, ...]:
         return STEPPED_TRACK if self.r("KAS-AMB-09") == "b" else self.pack.market_track
 

@@ -15,6 +15,7 @@ from rulecraft.model.kings_of_air_and_steam import flight, render, shipping
 from rulecraft.model.kings_of_air_and_steam.actions import (
     ACTION_TYPES,
     BuildDepot,
+    BuildLine,
     ChooseDemandTile,
     Convert,
     CourseCorrection,
@@ -66,9 +67,7 @@ from rulecraft.serialization import SerializationError, from_jsonable, to_jsonab
 
 _KINDS: dict[str, type[KasAction]] = {cls.kind: cls for cls in ACTION_TYPES}
 # Characters whose abilities the model does not play yet: choosing one is refused.
-NOT_MODELLED_CHARACTERS: dict[str, str] = {
-    "Eva Blane": "KAS-R-71, new rail lines",
-}
+NOT_MODELLED_CHARACTERS: dict[str, str] = {}
 _CHANCE = (Phase.NEW_MARKET, Phase.DEMAND_DRAW, Phase.GAMBLE, Phase.DEMAND_PAIR)
 _SEAT = (Phase.START_DEPOTS, Phase.PLANNING, Phase.FLIGHT, Phase.CARGO, Phase.ACTION, Phase.UPKEEP, Phase.SELLOUT)
 
@@ -168,7 +167,7 @@ class KasGame(Game[KasState, KasAction]):
     def legal_actions(self, state: KasState) -> list[KasAction]:
         phase = state.phase
         if phase is Phase.START_DEPOTS:
-            game_map = self.ctx.game_map(state.layout)
+            game_map = self.ctx.map_of(state)
             candidates: list[KasAction] = [PlaceStartDepot(h) for h in game_map.rail_hexes()]
         elif phase is Phase.PLANNING:
             player = state.players[state.seat]
@@ -195,7 +194,7 @@ class KasGame(Game[KasState, KasAction]):
         player = state.players[state.seat]
         assert player.position is not None
         card = current_card(self.ctx, state)
-        game_map = self.ctx.game_map(state.layout)
+        game_map = self.ctx.map_of(state)
         rules = flight_rules(self.ctx, state)
         out: list[KasAction] = []
         for moves in card.moves:
@@ -222,12 +221,14 @@ class KasGame(Game[KasState, KasAction]):
         return out
 
     def _actions(self, state: KasState) -> list[KasAction]:
-        game_map = self.ctx.game_map(state.layout)
+        game_map = self.ctx.map_of(state)
         occupied = {d.at for d in state.depots}
         out: list[KasAction] = [Grant(), UpgradeAirship(), UpgradeRail()]
         out.extend(BuildDepot(h) for h in game_map.rail_hexes() if h not in occupied)
         out.extend(CourseCorrection(d) for d in range(6))
         out.extend(self._shipments(state))
+        if state.players[state.seat].character == "Eva Blane":
+            out.extend(self._new_lines(state))
         if state.players[state.seat].character == "Eli Diamond":
             out.extend(ExtraFlight(card) for card in eli_cards(self.ctx, state))
         if state.players[state.seat].character == "Aurelia Bayley":
@@ -235,9 +236,28 @@ class KasGame(Game[KasState, KasAction]):
             out.extend(Convert(g, into, at) for at in places for g in GOODS for into in GOODS if g != into)
         return out
 
+    def _new_lines(self, state: KasState) -> list[KasAction]:
+        """KAS-R-71: one shortest track path per pair of cities (other paths are legal too)."""
+        game_map = self.ctx.map_of(state)
+        budget = min(state.players[state.seat].tokens, state.players[state.seat].money)
+        free = {
+            h
+            for h, mh in game_map.hexes.items()
+            if not mh.partial and mh.rail is None and mh.city is None and mh.factory is None
+        }
+        out: list[KasAction] = []
+        for i, a in enumerate(game_map.cities):
+            starts = sorted(h for h in a.at.neighbours() if h in free)
+            for b in game_map.cities[i + 1 :]:
+                goal = {h for h in b.at.neighbours() if h in free}
+                path = _shortest(starts, goal, free, budget)
+                if path:
+                    out.append(BuildLine((a.name, b.name), path, path[0]))
+        return out
+
     def _shipments(self, state: KasState) -> list[KasAction]:
         player = state.players[state.seat]
-        game_map = self.ctx.game_map(state.layout)
+        game_map = self.ctx.map_of(state)
         shipments = shipping.legal_shipments(
             game_map,
             state.depots,
@@ -285,7 +305,7 @@ class KasGame(Game[KasState, KasAction]):
 
     def _sellout(self, state: KasState) -> list[KasAction]:
         out: list[KasAction] = [EndSellout()]
-        game_map = self.ctx.game_map(state.layout)
+        game_map = self.ctx.map_of(state)
         player = state.players[state.seat]
         for depot in state.depots:
             if depot.owner != state.seat:
@@ -422,6 +442,23 @@ class KasGame(Game[KasState, KasAction]):
 
     def depot_at(self, state: KasState, at: Any) -> Any:
         return depot_at(state, at)
+
+
+def _shortest(starts: list[Any], goal: set[Any], free: set[Any], most: int) -> tuple[Any, ...] | None:
+    """A shortest path of free hexes from a start to a goal hex, at most ``most`` long (BFS)."""
+    frontier: list[tuple[Any, ...]] = [(h,) for h in starts]
+    seen = set(starts)
+    while frontier:
+        path = frontier.pop(0)
+        if len(path) > most:
+            return None
+        if path[-1] in goal:
+            return path
+        for nxt in sorted(path[-1].neighbours()):
+            if nxt in free and nxt not in seen:
+                seen.add(nxt)
+                frontier.append((*path, nxt))
+    return None
 
 
 def ship_action(shipment: Any) -> ShipGoods:

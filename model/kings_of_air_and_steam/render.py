@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from rulecraft.model.kings_of_air_and_steam.actions import (
     BuildDepot,
+    BuildLine,
     ChooseDemandTile,
     Convert,
     CourseCorrection,
@@ -54,7 +55,7 @@ def goods_text(goods: tuple[int, ...]) -> str:
 
 
 def _cell(game: KasGame, state: KasState, at: Hex) -> str:
-    game_map = game.ctx.game_map(state.layout)
+    game_map = game.ctx.map_of(state)
     mh = game_map.hexes[at]
     ships = "".join(str(s) for s, p in enumerate(state.players) if p.position == at)
     if mh.city is not None:
@@ -81,7 +82,7 @@ def _cell(game: KasGame, state: KasState, at: Hex) -> str:
 
 def board_text(game: KasGame, state: KasState) -> str:
     """Hexes in axial rows (each row shifted half a cell), one cell per hex."""
-    hexes = game.ctx.game_map(state.layout).hexes
+    hexes = game.ctx.map_of(state).hexes
     qs = [h.q for h in hexes]
     rs = [h.r for h in hexes]
     lines = []
@@ -97,7 +98,7 @@ def board_text(game: KasGame, state: KasState) -> str:
 
 def text(game: KasGame, state: KasState) -> str:
     ctx = game.ctx
-    game_map = ctx.game_map(state.layout)
+    game_map = ctx.map_of(state)
     prices = ctx.prices(state)
     out = [
         f"Kings of Air and Steam — round {state.round}, cycle {state.cycle}, phase {state.phase.value}, "
@@ -195,6 +196,8 @@ def describe(game: KasGame, state: KasState, action: KasAction) -> str:
             return f"chance: Flora Kingston draws the demand tiles {first} and {second}"
         case ChooseDemandTile(goods=goods):
             return f"seat {state.decider} (Flora Kingston) gives {state.demand_for} the {goods} tile"
+        case BuildLine(ends=ends, hexes=hexes, depot=depot):
+            return f"{who} lays a new line {ends[0]}-{ends[1]} over {len(hexes)} hexes, depot at {depot} (Eva Blane)"
         case ExtraFlight(card=card):
             return f"{who} flies the extra card {card} face up (Eli Diamond)"
         case ExtraAction():

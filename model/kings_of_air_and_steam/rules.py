@@ -5,12 +5,15 @@ transitions.py; flight geometry in flight.py; shipping in shipping.py.
 
 from __future__ import annotations
 
+import itertools
+
 import attrs
 
 from rulecraft.core import Rejection
 from rulecraft.model.kings_of_air_and_steam import flight, shipping
 from rulecraft.model.kings_of_air_and_steam.actions import (
     BuildDepot,
+    BuildLine,
     ChooseDemandTile,
     Convert,
     CourseCorrection,
@@ -75,6 +78,7 @@ _PHASE_OF: dict[type, tuple[Phase, ...]] = {
     DrawDemandPair: (Phase.DEMAND_PAIR,),
     ChooseDemandTile: (Phase.DEMAND_CHOICE,),
     ExtraFlight: (Phase.ACTION,),
+    BuildLine: (Phase.ACTION,),
 }
 _PHASE_RULE: dict[Phase, str] = {
     Phase.START_DEPOTS: "KAS-R-07",
@@ -166,6 +170,41 @@ def extra_flight_problem(ctx: Context, state: KasState, card: str) -> Rejection 
     return None
 
 
+def line_problem(ctx: Context, state: KasState, action: BuildLine) -> Rejection | None:
+    """KAS-R-71 (KAS-AMB-34): a contiguous path of track tiles from one city to another,
+    on full hexes that hold no rail, city or factory; $1 a tile; a free depot on it."""
+    player = state.players[state.seat]
+    game_map = ctx.map_of(state)
+    tiles = len(action.hexes)
+    if player.character != "Eva Blane":
+        return reject("KAS-R-71", "only Eva Blane builds new rail lines")
+    if tiles < 1 or tiles > player.tokens:
+        return reject("KAS-R-71", f"{tiles} track tiles needed; {player.tokens} left (5 for the game, KAS-AMB-34)")
+    if player.money < tiles:
+        return reject("KAS-R-55", f"the tiles cost ${tiles}; you have ${player.money}")
+    if player.depots_left < 1:
+        return reject("KAS-R-71", "the free depot needs a depot token, and all 10 are on the board")
+    names = {c.name: c for c in game_map.cities}
+    a, b = action.ends
+    if a not in names or b not in names or a == b:
+        return reject("KAS-R-71", f"a rail line joins two different cities of the map, not {a!r} and {b!r}")
+    if len(set(action.hexes)) != tiles:
+        return reject("KAS-R-71", "a hex takes one track tile")
+    for at in action.hexes:
+        mh = game_map.hexes.get(at)
+        if mh is None or mh.partial:
+            return reject("KAS-R-71", f"{at} is not a full hex of the play area")
+        if mh.rail is not None or mh.city is not None or mh.factory is not None:
+            return reject("KAS-R-71", f"track tiles never go on rail, city or factory hexes: {at}")
+    path = (names[a].at, *action.hexes, names[b].at)
+    for here, there in itertools.pairwise(path):
+        if here.distance(there) != 1:
+            return reject("KAS-R-71", f"the track must join up: {here} and {there} are not neighbours")
+    if action.depot not in action.hexes:
+        return reject("KAS-R-71", f"the free depot goes on the new line, not at {action.depot}")
+    return None
+
+
 def choose_demand_problem(state: KasState, goods: str) -> Rejection | None:
     """KAS-R-74: a tile of the two drawn, or any tile of the pile when Flora filled the city."""
     if goods not in GOODS_INDEX or state.demand_pile[GOODS_INDEX[goods]] < 1:
@@ -178,7 +217,7 @@ def choose_demand_problem(state: KasState, goods: str) -> Rejection | None:
 def factory_here(ctx: Context, state: KasState, at: Hex | None) -> tuple[int, str] | None:
     if at is None:
         return None
-    game_map = ctx.game_map(state.layout)
+    game_map = ctx.map_of(state)
     index = game_map.factory_index(at)
     if index is None:
         return None
@@ -186,14 +225,14 @@ def factory_here(ctx: Context, state: KasState, at: Hex | None) -> tuple[int, st
 
 
 def line_has_depot(state: KasState, ctx: Context, line: str) -> bool:
-    game_map = ctx.game_map(state.layout)
+    game_map = ctx.map_of(state)
     return any(game_map.line_of(d.at) == line for d in state.depots)
 
 
 def depot_cost(ctx: Context, state: KasState, at: Hex) -> int:
     """KAS-R-33: $4 on a line with no depot yet, $7 when it has one; KAS-R-70:
     Victor Blane pays $1 less."""
-    line = ctx.game_map(state.layout).line_of(at)
+    line = ctx.map_of(state).line_of(at)
     assert line is not None
     cost = 7 if line_has_depot(state, ctx, line) else 4
     return cost - 1 if state.players[state.seat].character == "Victor Blane" else cost
@@ -204,7 +243,7 @@ def depot_cost(ctx: Context, state: KasState, at: Hex) -> int:
 
 def start_depot_problem(ctx: Context, state: KasState, at: Hex) -> Rejection | None:
     """KAS-R-07 (KAS-AMB-29): an empty rail hex of a line without another player's depot."""
-    game_map = ctx.game_map(state.layout)
+    game_map = ctx.map_of(state)
     line = game_map.line_of(at)
     if line is None:
         return reject("KAS-R-07", f"{at} is not a rail hex")
@@ -224,12 +263,12 @@ def start_depot_problem(ctx: Context, state: KasState, at: Hex) -> Rejection | N
 
 
 def _line_taken(ctx: Context, state: KasState, line: str, seat: int) -> bool:
-    game_map = ctx.game_map(state.layout)
+    game_map = ctx.map_of(state)
     return any(game_map.line_of(d.at) == line and d.owner != seat for d in state.depots)
 
 
 def _free_line_exists(ctx: Context, state: KasState, seat: int) -> bool:
-    game_map = ctx.game_map(state.layout)
+    game_map = ctx.map_of(state)
     occupied = {d.at for d in state.depots}
     return any(
         not _line_taken(ctx, state, ln.id, seat) and any(h not in occupied for h in ln.hexes) for ln in game_map.lines
@@ -275,7 +314,7 @@ def fly_problem(ctx: Context, state: KasState, action: Fly) -> Rejection | None:
     player = state.players[state.seat]
     assert player.position is not None
     card = current_card(ctx, state)
-    game_map = ctx.game_map(state.layout)
+    game_map = ctx.map_of(state)
     rules = flight_rules(ctx, state)
     length = len(action.path)
     if not card.moves:
@@ -364,7 +403,7 @@ def cargo_problem(ctx: Context, state: KasState, action: KasAction) -> Rejection
 
 def build_problem(ctx: Context, state: KasState, at: Hex) -> Rejection | None:
     player = state.players[state.seat]
-    game_map = ctx.game_map(state.layout)
+    game_map = ctx.map_of(state)
     if player.depots_left < 1:
         return reject("KAS-R-33", "all 10 depots are on the board")
     if game_map.line_of(at) is None:
@@ -446,7 +485,7 @@ def shipping_adapter_problem(ctx: Context, state: KasState, action: ShipGoods) -
         g = GOODS_INDEX[action.goods]
         depots = tuple(attrs.evolve(d, goods=_plus_one(d.goods, g)) if d.at == action.origin else d for d in depots)
     return shipping.shipment_problem(
-        ctx.game_map(state.layout),
+        ctx.map_of(state),
         depots,
         state.cities,
         state.seat,
@@ -470,7 +509,7 @@ def shipping_adapter_problem(ctx: Context, state: KasState, action: ShipGoods) -
 def course_problem(ctx: Context, state: KasState, direction: int) -> Rejection | None:
     player = state.players[state.seat]
     assert player.position is not None
-    problem = flight.course_correction_problem(ctx.game_map(state.layout), player.position, direction)
+    problem = flight.course_correction_problem(ctx.map_of(state), player.position, direction)
     return reject(problem[0], problem[1]) if problem else None
 
 
@@ -510,7 +549,7 @@ def sell_problem(ctx: Context, state: KasState, action: Sell) -> Rejection | Non
     if depot is None or action.goods not in GOODS_INDEX or depot.goods[GOODS_INDEX[action.goods]] < 1:
         return reject("KAS-R-51", f"no {action.goods} in a depot of yours at {action.origin}")
     options = shipping.sellout_options(
-        ctx.game_map(state.layout),
+        ctx.map_of(state),
         state.depots,
         state.cities,
         state.seat,
@@ -658,3 +697,5 @@ def check(ctx: Context, state: KasState, action: KasAction) -> Rejection | None:
             return choose_demand_problem(state, goods)
         case ExtraFlight(card=card):
             return extra_flight_problem(ctx, state, card)
+        case BuildLine():
+            return line_problem(ctx, state, action)

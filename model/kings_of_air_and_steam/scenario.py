@@ -305,7 +305,7 @@ def _derive_slots(state: KasState, specs: Mapping[Any, Any]) -> KasState:
 def facts(game: KasGame, state: KasState) -> dict[str, Any]:
     """Derived values for scenario expectations (``path: price.luxury`` etc.)."""
     ctx = game.ctx
-    game_map = ctx.game_map(state.layout)
+    game_map = ctx.map_of(state)
     out: dict[str, Any] = {
         "price": dict(zip(GOODS, ctx.prices(state), strict=True)),
         "score": game.scores(state),

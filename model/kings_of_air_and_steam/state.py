@@ -12,6 +12,7 @@ from enum import Enum
 
 import attrs
 
+from rulecraft.model.kings_of_air_and_steam.components import RailLine
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 
 Goods = tuple[int, int, int, int, int]
@@ -145,6 +146,7 @@ class KasState:
     decider: int | None = None
     demand_choices: tuple[str, ...] = ()
     flying: str | None = None  # the card Eli Diamond flies as his action (KAS-R-83)
+    new_lines: tuple[RailLine, ...] = ()  # rail lines Eva Blane built (KAS-R-71)
 
     @property
     def player_count(self) -> int:

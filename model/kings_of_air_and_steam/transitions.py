@@ -14,6 +14,7 @@ import attrs
 from rulecraft.model.kings_of_air_and_steam import shipping
 from rulecraft.model.kings_of_air_and_steam.actions import (
     BuildDepot,
+    BuildLine,
     ChooseDemandTile,
     Convert,
     CourseCorrection,
@@ -42,7 +43,7 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
     UpgradeAirship,
     UpgradeRail,
 )
-from rulecraft.model.kings_of_air_and_steam.components import GOODS_INDEX
+from rulecraft.model.kings_of_air_and_steam.components import GOODS_INDEX, RailLine
 from rulecraft.model.kings_of_air_and_steam.context import Context
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex, path_hexes
 from rulecraft.model.kings_of_air_and_steam.rules import (
@@ -438,7 +439,7 @@ def chosen_route(
 ) -> shipping.Route:
     """The route an action names; open choices take the first legal route in canonical order."""
     player = state.players[state.seat]
-    game_map = ctx.game_map(state.layout)
+    game_map = ctx.map_of(state)
     no_tolls = ctx.no_tolls(player)
     for route in shipping.routes(game_map, state.depots, state.seat, origin, player.rail_level, no_tolls=no_tolls):
         if route.destination != destination:
@@ -474,7 +475,7 @@ def _ship(ctx: Context, state: KasState, action: ShipGoods) -> KasState:
         state = _depot_goods(state, action.to_depot, g, +action.count)
     else:
         assert action.to_city is not None
-        index = ctx.game_map(state.layout).city_index(action.to_city)
+        index = ctx.map_of(state).city_index(action.to_city)
         city = state.cities[index]
         state = _money(state, seat, action.count * ctx.price(state, action.goods))  # KAS-R-39
         placed = action.count - (1 if action.returned else 0)
@@ -488,9 +489,7 @@ def _ship(ctx: Context, state: KasState, action: ShipGoods) -> KasState:
     resume = Phase.BONUS if bonus else Phase.ACTION
     if action.bet:
         assert action.to_city is not None
-        return attrs.evolve(
-            state, phase=Phase.GAMBLE, gamble=(action.bet, action.count, action.to_city), resume=resume
-        )
+        return attrs.evolve(state, phase=Phase.GAMBLE, gamble=(action.bet, action.count, action.to_city), resume=resume)
     if action.to_city is not None:
         return _resolve_city(ctx, state, action.to_city, resume)
     return _continue(ctx, state, resume)
@@ -513,7 +512,7 @@ def _continue(ctx: Context, state: KasState, resume: Phase) -> KasState:
 
 
 def _resolve_city(ctx: Context, state: KasState, name: str, resume: Phase) -> KasState:
-    index = ctx.game_map(state.layout).city_index(name)
+    index = ctx.map_of(state).city_index(name)
     city = state.cities[index]
     if city.filled < city.slots:
         return _continue(ctx, state, resume)
@@ -543,7 +542,7 @@ def _resolve_city(ctx: Context, state: KasState, name: str, resume: Phase) -> Ka
 
 def _no_demand_tile(ctx: Context, state: KasState, name: str) -> KasState:
     """KAS-AMB-10: an empty demand pile when a printed city fills."""
-    index = ctx.game_map(state.layout).city_index(name)
+    index = ctx.map_of(state).city_index(name)
     city = state.cities[index]
     reading = ctx.r("KAS-AMB-10")
     if reading == "b":  # closed for good
@@ -554,6 +553,17 @@ def _no_demand_tile(ctx: Context, state: KasState, name: str) -> KasState:
         changed = attrs.evolve(city, demand=None, waiting=True)
         state = attrs.evolve(state, waiting_cities=(*state.waiting_cities, name))
     return attrs.evolve(state, cities=_replace(state.cities, index, changed))
+
+
+def _build_line(ctx: Context, state: KasState, action: BuildLine) -> KasState:
+    """KAS-R-71: $1 a tile to the bank, the line joins the map, her depot goes on it for free."""
+    seat = state.seat
+    line = RailLine(f"EVA{len(state.new_lines) + 1}", action.ends, action.hexes)
+    player = state.players[seat]
+    state = _player(state, seat, tokens=player.tokens - len(action.hexes), depots_left=player.depots_left - 1)
+    state = _money(state, seat, -len(action.hexes))
+    depots = tuple(sorted((*state.depots, Depot(action.depot, seat)), key=lambda d: d.at))
+    return _after_action(ctx, attrs.evolve(state, new_lines=(*state.new_lines, line), depots=depots))
 
 
 def _draw_pair(ctx: Context, state: KasState, first: str, second: str) -> KasState:
@@ -576,7 +586,7 @@ def _extra_flight(ctx: Context, state: KasState, card: str) -> KasState:
 def _draw_demand_tile(ctx: Context, state: KasState, goods: str) -> KasState:
     name = state.demand_for
     assert name is not None
-    index = ctx.game_map(state.layout).city_index(name)
+    index = ctx.map_of(state).city_index(name)
     city = attrs.evolve(state.cities[index], demand=goods, slots=3, filled=0, tile=True, waiting=False)
     state = attrs.evolve(
         state,
@@ -646,7 +656,7 @@ def _after_upkeep(ctx: Context, state: KasState) -> KasState:
 
 
 def _production(ctx: Context, state: KasState) -> KasState:
-    game_map = ctx.game_map(state.layout)
+    game_map = ctx.map_of(state)
     slots = state.market_slots
     factories = list(state.factories)
     supply = list(state.supply)
@@ -755,6 +765,8 @@ def transition(ctx: Context, state: KasState, action: KasAction) -> KasState:
             return _choose_demand(ctx, state, goods)
         case ExtraFlight(card=card):
             return _extra_flight(ctx, state, card)
+        case BuildLine():
+            return _build_line(ctx, state, action)
         case ReturnGood(goods=goods, at=at):
             return _return_good(ctx, state, goods, at)
         case PayUpkeep():
