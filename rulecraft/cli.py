@@ -188,7 +188,23 @@ def _print_verify(console: Console, reports: list[Any], args: argparse.Namespace
                 )
                 for i, line in enumerate(f.log_text, start=1):
                     console.print(f"   {i:>4}. {line}")
+                picture = _final_picture(args, r.game, f)
+                if picture:
+                    console.print("  the state where it fails:")
+                    console.print(picture, markup=False)
                 console.print("  as JSON: " + json.dumps(list(f.log)))
+
+
+def _final_picture(args: argparse.Namespace, game_id: str, finding: Any) -> str | None:
+    """The board after the failing log, as a picture (None if it cannot be replayed)."""
+    try:
+        game = _game(args, game_id)
+        state = game.new_game(finding.players)
+        for data in finding.log:
+            state = game.transition(state, game.action_from_json(data))
+        return game.render(state)
+    except Exception:  # the picture is a help, never a second failure
+        return None
 
 
 # -- scenarios --------------------------------------------------------------------------

@@ -101,6 +101,7 @@ def test_verify_fails_with_the_seed_and_the_failing_log(
     assert code == 1
     assert "FAILED" in out and "planted-check [AIR-R-10]: go 3 reached" in out
     assert "reproduce: seed" in out and "shortest failing log" in out
+    assert "the state where it fails:" in out and "Airships —" in out, "the board picture follows the log"
     log_line = next(line for line in out.splitlines() if line.startswith("  as JSON: "))
     log = json.loads(log_line.removeprefix("  as JSON: "))
     game = AirshipsGame()
