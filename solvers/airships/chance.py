@@ -16,6 +16,7 @@ from functools import cache
 from typing import Any
 
 import attrs
+
 from rulecraft.model.airships.components import COLOURS, Colour, Dice, FixedDie
 from rulecraft.model.airships.dice import base_score, engine_bonus, fixed_counts
 from rulecraft.model.airships.game import AirshipsGame, colour_distribution

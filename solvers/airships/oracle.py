@@ -14,6 +14,7 @@ from fractions import Fraction
 from itertools import product
 
 import attrs
+
 from rulecraft.model.airships.components import COLOURS, FACES
 from rulecraft.model.airships.dice import Pool, base_score, engine_bonus, fixed_counts
 from rulecraft.model.airships.game import AirshipsGame

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import attrs
+
+from rulecraft.core import RulecraftError
 from rulecraft.model.airships.components import (
     COLOURS,
     Colour,
@@ -33,8 +35,6 @@ from rulecraft.solvers.airships.chance import chance
 from rulecraft.solvers.airships.oracle import oracle, oracle_cost
 from rulecraft.solvers.airships.reach import DEFAULT_TIMEOUT_MS, reach
 from rulecraft.solvers.airships.spec import AttemptSpec, SpecError, readings_of
-
-from rulecraft.core import RulecraftError
 
 
 def _ms(start: float) -> float:

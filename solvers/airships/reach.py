@@ -22,6 +22,7 @@ from typing import Any
 
 import attrs
 import z3
+
 from rulecraft.model.airships.components import COLOURS, DICE_PER_COLOUR, FACES, Colour, Dice
 from rulecraft.model.airships.dice import Pool
 from rulecraft.model.airships.game import AirshipsGame

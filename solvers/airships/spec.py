@@ -13,6 +13,8 @@ from itertools import product
 from typing import Any
 
 import attrs
+
+from rulecraft.core import Rejection, RulecraftError
 from rulecraft.model.airships.components import (
     COLOURS,
     DICE_PER_COLOUR,
@@ -33,8 +35,6 @@ from rulecraft.model.airships.rules import (
     throw_allowed,
 )
 from rulecraft.model.airships.state import AirshipsState
-
-from rulecraft.core import Rejection, RulecraftError
 
 
 class SpecError(RulecraftError):
