@@ -84,7 +84,7 @@ def test_team_choice_is_checked_r08_r09() -> None:
 
 
 def test_ties_go_to_the_lower_priority_number_r23() -> None:
-    """KAS-R-23 (KAS-EX-22, p.17): equal letters, priority 2 acts before priority 4."""
+    """KAS-R-23 (KAS-EX-22, p.17), KAS-R-10: equal letters, priority 2 acts before priority 4."""
     g = game()
     s = g.scenario_state(
         {

@@ -1,6 +1,6 @@
 """One Hypothesis state machine for Kings of Air and Steam: legal actions
 only (chance by its outcomes), over generated component packs, player
-counts 2-7 and the modelled readings, every invariant after every step."""
+counts 2-7 and the modelled readings, every invariant after every step (KAS-R-56)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,133 @@
+"""Kings of Air and Steam rules not covered elsewhere, one test each, citing the rule."""
+
+from __future__ import annotations
+
+import random
+
+from rulecraft.model.kings_of_air_and_steam.actions import Fly, Grant
+from rulecraft.model.kings_of_air_and_steam.game import KasGame
+from rulecraft.model.kings_of_air_and_steam.state import Phase
+from rulecraft.registry import make_game
+
+
+def game() -> KasGame:
+    g = make_game("kas")
+    assert isinstance(g, KasGame)
+    return g
+
+
+def test_player_kit_money_and_goods_at_setup_r02_r03_r04() -> None:
+    """KAS-R-02: 10 depots, markers on the starting spaces, 12 cards; KAS-R-03: $12; KAS-R-04: 1 good per factory."""
+    g = game()
+    s = g.new_game(4)
+    for p in s.players:
+        assert (p.depots_left, p.airship_level, p.rail_level, p.money) == (10, 1, 1, 12)
+    assert len(g.pack.deck) == 12
+    assert set(s.factories) == {1}
+    assert s.market_pile == (3, 3, 3, 3, 3), "KAS-R-05: 3 tiles of each type"
+
+
+def test_five_rounds_then_the_sellout_r13_r17_r50() -> None:
+    """KAS-R-13: 5 rounds; KAS-R-17/50: with fewer than 3 market tiles left the Sellout follows."""
+    g = game()
+    s = g.new_game(3)
+    rng = random.Random(4)
+    rounds = set()
+    while s.phase is not Phase.SELLOUT:
+        rounds.add(s.round)
+        s = g.apply(s, g.random_action(s, rng))
+    assert rounds == {1, 2, 3, 4, 5} and sum(s.market_pile) == 0 and s.demand_pile != (0, 0, 0, 0, 0)
+
+
+def test_grant_takes_three_dollars_r43() -> None:
+    """KAS-R-43."""
+    g = game()
+    s = g.scenario_state(
+        {
+            "players": 2,
+            "phase": "action",
+            "market": {"slots": ["food", "food", "food"]},
+            "players_state": {
+                0: {"plan": ["S01", "S02", "S03", "S04"], "at": [0, -1]},
+                1: {"plan": ["S05", "S06", "S07", "S08"], "at": [0, -1]},
+            },
+        }
+    )
+    assert g.apply(s, Grant()).players[0].money == 15
+
+
+def test_most_points_win_then_most_money_then_shared_r53() -> None:
+    """KAS-R-53."""
+    g = game()
+    s = g.scenario_state(
+        {
+            "players": 3,
+            "phase": "sellout",
+            "players_state": {0: {"money": 20}, 1: {"money": 10, "rail_level": 4}, 2: {"money": 15}},
+        }
+    )
+    scores = g.scores(s)
+    assert scores == {0: 20, 1: 15, 2: 15}
+    assert g.winners(s) == (0,)
+    tied = g.scenario_state(
+        {"players": 2, "phase": "sellout", "players_state": {0: {"money": 15}, 1: {"money": 10, "rail_level": 4}}}
+    )
+    assert g.scores(tied) == {0: 15, 1: 15} and g.winners(tied) == (0,), "the richer of the tied players"
+
+
+def test_characters_never_change_r59() -> None:
+    """KAS-R-59: the chosen character stays for the whole game."""
+    g = game()
+    teams = [("Emperor", "Reginald Kain"), ("Sky Castle", "Eli Diamond"), ("Sphinx", "Eva Blane")]
+    s = g.new_game(3, teams=teams)
+    rng = random.Random(2)
+    while not g.is_over(s):
+        s = g.apply(s, g.random_action(s, rng))
+        assert [(p.team, p.character) for p in s.players] == teams
+
+
+def test_team_airship_charts_r60_r64_r68_r72_r76_r80_r84() -> None:
+    """KAS-R-60/64/76: standard charts; KAS-R-68: Sphinx's diamonds rise more slowly; KAS-R-72: Rose & Thorn
+    worst diamonds, best capacity; KAS-R-80: Sky Castle best diamonds, worst capacity; KAS-R-84: Godfather more
+    capacity.  The numbers are reconstructed (KAS-P-05); the qualities are the rulebook's."""
+    pack = game().pack
+    base = pack.airship_track
+    chart = {t.name: t.airship_track for t in pack.teams}
+    for name in ("Emperor", "DaVinci", "Kings Over Aces"):
+        assert [(lv.diamonds, lv.capacity) for lv in chart[name]] == [(lv.diamonds, lv.capacity) for lv in base]
+    for level in range(6):
+        diamonds = {n: c[level].diamonds for n, c in chart.items()}
+        capacity = {n: c[level].capacity for n, c in chart.items()}
+        assert diamonds["Sphinx"] <= base[level].diamonds
+        assert diamonds["Rose & Thorn"] == min(diamonds.values()) and capacity["Rose & Thorn"] == max(capacity.values())
+        assert diamonds["Sky Castle"] == max(diamonds.values()) and capacity["Sky Castle"] == min(capacity.values())
+        assert capacity["Godfather"] >= base[level].capacity
+    assert any(chart["Godfather"][lv].capacity > base[lv].capacity for lv in range(6))
+    assert any(chart["Sphinx"][lv].diamonds < base[lv].diamonds for lv in range(6))
+
+
+def test_sky_castle_card_flies_six_with_normal_turns_r81() -> None:
+    """KAS-R-81: movement 6, the fastest card that still allows turning."""
+    g = game()
+    s = g.scenario_state(
+        {
+            "players": 2,
+            "phase": "flight",
+            "seat": 0,
+            "layout": "ABC",
+            "market": {"slots": ["food", "food", "food"]},
+            "players_state": {
+                0: {
+                    "team": "Sky Castle",
+                    "character": "Clint Castle",
+                    "plan": ["SKY", "S02", "S03", "S04"],
+                    "at": [0, 0],
+                    "airship_level": 1,
+                },
+                1: {"team": "Sphinx", "character": "Victor Blane", "plan": ["S12", "S05", "S06", "S07"], "at": [0, 0]},
+            },
+        }
+    )
+    flights = [a for a in g.legal_actions(s) if isinstance(a, Fly)]
+    assert flights and all(len(a.path) == 6 for a in flights)
+    assert any(len(set(a.path)) > 1 for a in flights), "turns are allowed"
