@@ -129,7 +129,7 @@ def market_prices(game: KasGame, state: KasState) -> Iterator[str]:
     """Each value is a space of the track, at most $8, pushed once per tile of its type drawn."""
     track = game.ctx.market_track()
     for g, goods in enumerate(GOODS):
-        drawn = 3 - state.market_pile[g]
+        drawn = _tiles_per_type(game, state) - state.market_pile[g] - state.removed_tiles[g]
         if state.pushes[g] != drawn:
             yield f"{goods}: pushed {state.pushes[g]} times but {drawn} tiles were drawn"
         price = game.ctx.prices(state)[g]
@@ -137,16 +137,23 @@ def market_prices(game: KasGame, state: KasState) -> Iterator[str]:
             yield f"{goods}: value ${price} is not a space of the track {list(track)}"
 
 
+def _tiles_per_type(game: KasGame, state: KasState) -> int:
+    """KAS-R-05: 3 tiles of each type; KAS-R-06 (Uncertainty): all 4, 5 of the 20 removed unseen."""
+    return game.pack.tiles_per_type if state.uncertainty else 3
+
+
 @_invariant("market-tiles-accounted", "KAS-R-05", "KAS-R-15", "KAS-R-40", "KAS-R-49")
 def market_tiles(game: KasGame, state: KasState) -> Iterator[str]:
-    """15 tiles (3 per type): draw pile + future slots + demand pile + tiles on cities."""
+    """15 tiles (3 per type; 20 with 5 removed under KAS-R-06): pile + slots + demand pile + on cities."""
     for g, goods in enumerate(GOODS):
         on_cities = sum(1 for c in state.cities if c.tile and c.demand == goods)
         counted = state.market_pile[g] + state.market_slots.count(goods) + state.demand_pile[g] + on_cities
-        if counted != 3:
+        counted += state.removed_tiles[g]
+        if counted != _tiles_per_type(game, state):
             yield (
                 f"{goods}: pile {state.market_pile[g]} + slots {state.market_slots.count(goods)} + demand pile "
-                f"{state.demand_pile[g]} + on cities {on_cities} = {counted}, expected 3"
+                f"{state.demand_pile[g]} + on cities {on_cities} (+ removed) = {counted}, "
+                f"expected {_tiles_per_type(game, state)}"
             )
     if len(state.market_slots) > 3:
         yield f"{len(state.market_slots)} tiles on the 3 future-market slots"

@@ -28,7 +28,7 @@ def test_player_kit_money_and_goods_at_setup_r02_r03_r04() -> None:
 
 
 def test_five_rounds_then_the_sellout_r13_r17_r50() -> None:
-    """KAS-R-13: 5 rounds; KAS-R-17/50: with fewer than 3 market tiles left the Sellout follows."""
+    """KAS-R-13: 5 rounds; KAS-R-17, KAS-R-50: with fewer than 3 market tiles left the Sellout follows."""
     g = game()
     s = g.new_game(3)
     rng = random.Random(4)
@@ -87,9 +87,10 @@ def test_characters_never_change_r59() -> None:
 
 
 def test_team_airship_charts_r60_r64_r68_r72_r76_r80_r84() -> None:
-    """KAS-R-60/64/76: standard charts; KAS-R-68: Sphinx's diamonds rise more slowly; KAS-R-72: Rose & Thorn
-    worst diamonds, best capacity; KAS-R-80: Sky Castle best diamonds, worst capacity; KAS-R-84: Godfather more
-    capacity.  The numbers are reconstructed (KAS-P-05); the qualities are the rulebook's."""
+    """KAS-R-60, KAS-R-64, KAS-R-76: standard charts; KAS-R-68: Sphinx's diamonds rise more slowly;
+    KAS-R-72: Rose & Thorn worst diamonds, best capacity; KAS-R-80: Sky Castle best diamonds, worst
+    capacity; KAS-R-84: Godfather more capacity.  The numbers are reconstructed (KAS-P-05); the
+    qualities are the rulebook's."""
     pack = game().pack
     base = pack.airship_track
     chart = {t.name: t.airship_track for t in pack.teams}
@@ -131,3 +132,27 @@ def test_sky_castle_card_flies_six_with_normal_turns_r81() -> None:
     flights = [a for a in g.legal_actions(s) if isinstance(a, Fly)]
     assert flights and all(len(a.path) == 6 for a in flights)
     assert any(len(set(a.path)) > 1 for a in flights), "turns are allowed"
+
+
+def test_uncertainty_variant_removes_five_of_twenty_tiles_unseen_r06() -> None:
+    """KAS-R-06: all 20 tiles shuffled, 5 removed unseen; a type can then appear 0-4 times."""
+    from fractions import Fraction
+
+    from rulecraft.model.kings_of_air_and_steam.actions import RemoveMarketTile
+
+    g = game()
+    s = g.new_game(2, uncertainty=True)
+    assert s.phase is Phase.REMOVE_TILES and s.market_pile == (4, 4, 4, 4, 4)
+    assert dict(g.chance_outcomes(s)) == {
+        RemoveMarketTile(t): Fraction(1, 5) for t in ("chemical", "machine", "food", "textile", "luxury")
+    }
+    for _ in range(4):
+        s = g.apply(s, RemoveMarketTile("food"))
+    assert g.check(s, RemoveMarketTile("food")) is not None, "only 4 food tiles exist"
+    s = g.apply(s, RemoveMarketTile("luxury"))
+    assert s.phase is Phase.START_DEPOTS and sum(s.market_pile) == 15 and s.market_pile[2] == 0
+    rng = random.Random(1)
+    while not g.is_over(s):
+        s = g.apply(s, g.random_action(s, rng))
+        assert g.violations(s) == []
+    assert s.round == 6, "still five rounds"

@@ -32,6 +32,14 @@ class DrawMarketTile:
 
 
 @attrs.frozen
+class RemoveMarketTile:
+    """Chance: one of the 5 tiles the Uncertainty variant removes unseen (KAS-R-06)."""
+
+    kind: ClassVar[str] = "remove-tile"
+    goods: str
+
+
+@attrs.frozen
 class DrawDemandTile:
     """Chance: the demand tile for a fulfilled printed city (KAS-R-40)."""
 
@@ -301,6 +309,7 @@ KasAction = (
     | ChooseDemandTile
     | ExtraFlight
     | BuildLine
+    | RemoveMarketTile
 )
 ACTION_TYPES: tuple[type[KasAction], ...] = (
     PlaceStartDepot,
@@ -331,5 +340,6 @@ ACTION_TYPES: tuple[type[KasAction], ...] = (
     ChooseDemandTile,
     ExtraFlight,
     BuildLine,
+    RemoveMarketTile,
 )
-CHANCE_TYPES = (DrawMarketTile, DrawDemandTile, Gamble, DrawDemandPair)
+CHANCE_TYPES = (DrawMarketTile, DrawDemandTile, Gamble, DrawDemandPair, RemoveMarketTile)

@@ -35,6 +35,7 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
     PayUpkeep,
     PlaceStartDepot,
     Plan,
+    RemoveMarketTile,
     ReturnGood,
     Sell,
     ShipGoods,
@@ -68,7 +69,7 @@ from rulecraft.serialization import SerializationError, from_jsonable, to_jsonab
 _KINDS: dict[str, type[KasAction]] = {cls.kind: cls for cls in ACTION_TYPES}
 # Characters whose abilities the model does not play yet: choosing one is refused.
 NOT_MODELLED_CHARACTERS: dict[str, str] = {}
-_CHANCE = (Phase.NEW_MARKET, Phase.DEMAND_DRAW, Phase.GAMBLE, Phase.DEMAND_PAIR)
+_CHANCE = (Phase.NEW_MARKET, Phase.DEMAND_DRAW, Phase.GAMBLE, Phase.DEMAND_PAIR, Phase.REMOVE_TILES)
 _SEAT = (Phase.START_DEPOTS, Phase.PLANNING, Phase.FLIGHT, Phase.CARGO, Phase.ACTION, Phase.UPKEEP, Phase.SELLOUT)
 
 
@@ -117,10 +118,10 @@ class KasGame(Game[KasState, KasAction]):
             raise RulecraftError(f"KAS-R-01 (p.6) — Kings of Air and Steam is for 2 to 7 players; {players} requested")
         if not 0 <= first_seat < players:
             raise RulecraftError(f"KAS-R-07 — the start player must be a seat 0..{players - 1}")
-        unknown = set(options) - {"layout", "teams"}
+        unknown = set(options) - {"layout", "teams", "uncertainty"}
         if unknown:
             raise RulecraftError(
-                f"setup.options: Kings of Air and Steam knows 'layout' and 'teams', not {sorted(unknown)}"
+                f"setup.options: Kings of Air and Steam knows 'layout', 'teams', 'uncertainty'; not {sorted(unknown)}"
             )
         layout = options.get("layout") or self.layout_for(players)
         if layout not in BOARD_SETS[players]:
@@ -128,7 +129,7 @@ class KasGame(Game[KasState, KasAction]):
                 f"KAS-R-01 (p.6) — {players} players use {' or '.join(BOARD_SETS[players])}, not {layout}"
             )
         teams = self.check_teams(players, options.get("teams") or ())
-        return new_game(self.ctx, players, first_seat, layout, teams)
+        return new_game(self.ctx, players, first_seat, layout, teams, bool(options.get("uncertainty")))
 
     def check_teams(self, players: int, teams: Any) -> tuple[tuple[str, str], ...]:
         """KAS-R-08/09: each seat a different team and one of its two characters."""
@@ -328,6 +329,10 @@ class KasGame(Game[KasState, KasAction]):
         return out
 
     def chance_outcomes(self, state: KasState) -> list[tuple[KasAction, Fraction]]:
+        if state.phase is Phase.REMOVE_TILES:
+            pile = state.market_pile
+            total = sum(pile)
+            return [(RemoveMarketTile(g), Fraction(n, total)) for g, n in zip(GOODS, pile, strict=True) if n]
         if state.phase is Phase.NEW_MARKET:
             pile = state.market_pile
             total = sum(pile)

@@ -27,6 +27,7 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
     PayUpkeep,
     PlaceStartDepot,
     Plan,
+    RemoveMarketTile,
     ReturnGood,
     Sell,
     ShipGoods,
@@ -137,6 +138,8 @@ def describe(game: KasGame, state: KasState, action: KasAction) -> str:
     match action:
         case PlaceStartDepot(at=at):
             return f"{who} places a starting depot and the airship at {at}"
+        case RemoveMarketTile(goods=goods):
+            return f"chance: a {goods} tile goes back to the box unseen (Uncertainty variant)"
         case DrawMarketTile(goods=goods):
             return f"chance: market tile {goods}"
         case DrawDemandTile(goods=goods):

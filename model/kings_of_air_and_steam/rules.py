@@ -33,6 +33,7 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
     PayUpkeep,
     PlaceStartDepot,
     Plan,
+    RemoveMarketTile,
     ReturnGood,
     Sell,
     ShipGoods,
@@ -79,8 +80,10 @@ _PHASE_OF: dict[type, tuple[Phase, ...]] = {
     ChooseDemandTile: (Phase.DEMAND_CHOICE,),
     ExtraFlight: (Phase.ACTION,),
     BuildLine: (Phase.ACTION,),
+    RemoveMarketTile: (Phase.REMOVE_TILES,),
 }
 _PHASE_RULE: dict[Phase, str] = {
+    Phase.REMOVE_TILES: "KAS-R-06",
     Phase.START_DEPOTS: "KAS-R-07",
     Phase.NEW_MARKET: "KAS-R-15",
     Phase.PLANNING: "KAS-R-19",
@@ -644,6 +647,10 @@ def check(ctx: Context, state: KasState, action: KasAction) -> Rejection | None:
     match action:
         case PlaceStartDepot(at=at):
             return start_depot_problem(ctx, state, at)
+        case RemoveMarketTile(goods=goods):
+            if goods not in GOODS_INDEX or state.market_pile[GOODS_INDEX[goods]] < 1:
+                return reject("KAS-R-06", f"no {goods} tile is left to remove")
+            return None
         case DrawMarketTile(goods=goods):
             if goods not in GOODS_INDEX or state.market_pile[GOODS_INDEX[goods]] < 1:
                 return reject("KAS-R-15", f"no {goods} tile is left in the market draw pile")

@@ -20,6 +20,7 @@ NO_GOODS: Goods = (0, 0, 0, 0, 0)
 
 
 class Phase(str, Enum):
+    REMOVE_TILES = "remove-tiles"  # chance: the Uncertainty variant's 5 unseen tiles (KAS-R-06)
     START_DEPOTS = "start-depots"  # seats place starting depots in reverse order (KAS-R-07)
     NEW_MARKET = "new-market"  # chance: 3 market tiles (KAS-R-15)
     PLANNING = "planning"  # seats commit 4 cards, hidden (KAS-R-19)
@@ -117,6 +118,9 @@ class KasState:
     market_pile: Goods = (3, 3, 3, 3, 3)
     market_slots: tuple[str, ...] = ()
     pushes: Goods = NO_GOODS
+    # KAS-R-06 (Uncertainty variant): all 20 tiles, 5 removed unseen.
+    uncertainty: bool = False
+    removed_tiles: Goods = NO_GOODS
     demand_pile: Goods = NO_GOODS  # face-down demand tiles per type (KAS-R-49)
     factories: tuple[int, ...] = ()  # goods on each factory, in GameMap.factories order
     cities: tuple[CityState, ...] = ()  # in GameMap.cities order

@@ -34,6 +34,7 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
     PayUpkeep,
     PlaceStartDepot,
     Plan,
+    RemoveMarketTile,
     ReturnGood,
     Sell,
     ShipGoods,
@@ -111,7 +112,12 @@ def by_priority(ctx: Context, state: KasState) -> tuple[int, ...]:
 
 
 def new_game(
-    ctx: Context, players: int, first_seat: int, layout: str, teams: tuple[tuple[str, str], ...] = ()
+    ctx: Context,
+    players: int,
+    first_seat: int,
+    layout: str,
+    teams: tuple[tuple[str, str], ...] = (),
+    uncertainty: bool = False,
 ) -> KasState:
     """KAS-R-01..07: $12 each, one good on every factory, the market at $4.
     With ``teams`` (the advanced game, KAS-R-08..12): each seat's team and character."""
@@ -131,19 +137,32 @@ def new_game(
         ranked = sorted(range(players), key=lambda s: ctx.pack.team(teams[s][0]).priority, reverse=True)
         harvey = [s for s in ranked if teams[s][1] == "Harvey Golding"]
         order = tuple(harvey + [s for s in ranked if s not in harvey])
+    per_type = ctx.pack.tiles_per_type if uncertainty else 3  # KAS-R-05 / KAS-R-06
     return KasState(
-        phase=Phase.START_DEPOTS,
+        phase=Phase.REMOVE_TILES if uncertainty else Phase.START_DEPOTS,
+        uncertainty=uncertainty,
         advanced=bool(teams),
         players=tuple(kit),
         layout=layout,
         start_player=first_seat,
-        market_pile=(3, 3, 3, 3, 3),
+        market_pile=(per_type,) * 5,
         factories=tuple(1 for _ in game_map.factories),
         cities=tuple(CityState(demand=c.demand, slots=c.slots) for c in game_map.cities),
         supply=(supply[0], supply[1], supply[2], supply[3], supply[4]),
         order=order,
         seat=order[0],
     )
+
+
+def _remove_tile(ctx: Context, state: KasState, goods: str) -> KasState:
+    """KAS-R-06: 5 of the 20 tiles go back to the box unseen; then the starting depots."""
+    g = GOODS_INDEX[goods]
+    state = attrs.evolve(
+        state, market_pile=_add(state.market_pile, g, -1), removed_tiles=_add(state.removed_tiles, g, +1)
+    )
+    if sum(state.removed_tiles) < 5:
+        return state
+    return attrs.evolve(state, phase=Phase.START_DEPOTS)
 
 
 def _place_start_depot(ctx: Context, state: KasState, at: Hex) -> KasState:
@@ -723,6 +742,8 @@ def transition(ctx: Context, state: KasState, action: KasAction) -> KasState:
             return _place_start_depot(ctx, state, at)
         case DrawMarketTile(goods=goods):
             return _draw_market_tile(ctx, state, goods)
+        case RemoveMarketTile(goods=goods):
+            return _remove_tile(ctx, state, goods)
         case DrawDemandTile(goods=goods):
             return _draw_demand_tile(ctx, state, goods)
         case Plan(card=card):
