@@ -565,6 +565,8 @@ def sell_problem(ctx: Context, state: KasState, action: Sell) -> Rejection | Non
         same_lines = action.lines is None or action.lines in (route.lines, route.after_origin)
         same_payees = action.payees is None or action.payees == route.payees
         if route.destination.name == action.to_city and same_lines and same_payees:
+            if route.toll_per_good > player.money + 4:  # the toll is paid from the $4 and the purse
+                return reject("KAS-R-55", f"the toll ${route.toll_per_good} exceeds $4 plus your ${player.money}")
             return None
     return reject(
         "KAS-R-51", f"no {action.goods} could be shipped to {action.to_city} that way (route, depots, stops, tolls)"
