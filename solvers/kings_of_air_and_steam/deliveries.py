@@ -1184,6 +1184,17 @@ def _hex_param(value: Any, name: str) -> Hex:
         raise RulecraftError(f"--{name}: a hex is q,r (e.g. 3,-1), got {value!r}") from None
 
 
+def _by_city(found: Sequence[Any]) -> dict[str, dict[str, list[int]]]:
+    """City deliveries as {city: {goods: [most goods, fewest stops, least toll per good]}}: the
+    compact form a printed example lists (KAS-EX-13)."""
+    out: dict[str, dict[str, list[int]]] = {}
+    for d in found:
+        row = d.to_json()
+        if row["to_kind"] == "city":
+            out.setdefault(row["to"], {})[row["goods"]] = [row["max_count"], row["min_stops"], row["min_toll_per_good"]]
+    return out
+
+
 def _view_from(game: KasGame, params: Mapping[str, Any], state: Any) -> ShipView:
     if state is None and params.get("state"):
         path = Path(str(params["state"]))
@@ -1243,6 +1254,7 @@ class DeliveriesQuery:
             "query": self.name, "solver": "z3", "seat": view.shipper, "rail_level": view.rail_level,
             "status": answer.status, "reason": answer.reason, "truncated": answer.truncated,
             "deliveries": [d.to_json() for d in answer.deliveries],
+            "by_city": _by_city(answer.deliveries),
             "why_not": [w.to_json() for w in answer.why_not],
             "checks": answer.checks, "ms": _ms(start),
         }
