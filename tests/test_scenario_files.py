@@ -32,6 +32,7 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
         (GOOD.read_text("utf-8").replace("rules: [AIR-R-12,", "rules: [AIR-12,"), "rules[0]", "does not match"),
         (GOOD.read_text("utf-8").replace("  - chance: {kind: throw", "  - dice: {kind: throw"), "steps[1]", ""),
         ("id: [unclosed\n", "(file)", "not valid YAML"),
+        (GOOD.read_text("utf-8") + "expect: []\n", "(file)", "the key 'expect' is given twice"),
     ],
 )
 def test_malformed_file_names_the_file_and_the_field(tmp_path: Path, text: str, field: str, message: str) -> None:

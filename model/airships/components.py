@@ -21,6 +21,7 @@ import attrs
 import jsonschema
 import yaml
 
+from rulecraft import yamlio
 from rulecraft.core import RulecraftError
 
 
@@ -406,7 +407,7 @@ def load_pack(path: str | Path) -> Pack:
     except OSError as exc:
         raise PackError(str(p), "(file)", f"cannot read: {exc.strerror or exc}") from None
     try:
-        data = yaml.safe_load(text)
+        data = yamlio.load(text)
     except yaml.YAMLError as exc:
         raise PackError(str(p), "(file)", f"not valid YAML: {exc}") from None
     return pack_from_data(data, str(p))

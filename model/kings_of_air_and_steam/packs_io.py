@@ -27,6 +27,7 @@ from typing import Any
 import jsonschema
 import yaml
 
+from rulecraft import yamlio
 from rulecraft.core import RulecraftError
 from rulecraft.model.kings_of_air_and_steam.components import (
     GOODS,
@@ -647,7 +648,7 @@ def load_pack(path: str | Path) -> Pack:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise PackError(str(p), "(file)", f"cannot read: {reason}") from None
     try:
-        data = yaml.safe_load(text)
+        data = yamlio.load(text)
     except yaml.YAMLError as exc:
         raise PackError(str(p), "(file)", f"not valid YAML: {exc}") from None
     return pack_from_data(data, str(p))

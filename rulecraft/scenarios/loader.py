@@ -17,6 +17,7 @@ import attrs
 import jsonschema
 import yaml
 
+from rulecraft import yamlio
 from rulecraft.core import RulecraftError
 
 SCENARIO_GLOB = "[A-Z][A-Z][A-Z]-EX-*.yaml"
@@ -65,7 +66,7 @@ def _field(path: list[Any]) -> str:
 def load_scenario(path: str | Path) -> Scenario:
     p = Path(path)
     try:
-        data = yaml.safe_load(p.read_text("utf-8"))
+        data = yamlio.load(p.read_text("utf-8"))
     except OSError as exc:
         raise ScenarioFileError(str(p), "(file)", f"cannot read: {exc.strerror or exc}") from None
     except yaml.YAMLError as exc:
