@@ -120,6 +120,12 @@ def view_of(game: KasGame, state: KasState, seat: int) -> ShipView:
     if not 0 <= seat < len(state.players):
         raise RulecraftError(f"there is no seat {seat} in a {len(state.players)}-player game")
     player = state.players[seat]
+    if player.character in ("Thaddeus Birch", "Victor Blane"):
+        # Their powers change tolls (KAS-R-86) and depot prices (KAS-R-70); the encoding does not
+        # carry them yet, and a wrong answer is worse than none.
+        raise RulecraftError(
+            f"the delivery queries do not model {player.character}'s power yet (KAS-R-86 / KAS-R-70)"
+        )
     return ShipView(
         game.ctx.map_of(state),  # with Eva Blane's new lines (KAS-R-71)
         tuple(state.depots),
