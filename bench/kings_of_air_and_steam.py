@@ -19,7 +19,9 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import statistics
 import time
+from collections.abc import Callable
 from typing import Any
 
 from rulecraft.model.kings_of_air_and_steam.game import KasGame
@@ -54,22 +56,54 @@ def checked_steps_per_second(game: KasGame, seconds: float) -> float:
     return steps / (time.perf_counter() - start)
 
 
+def median_ms(fn: Callable[[], object], repeat: int = 5) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times)
+
+
+def seven_player_state(game: KasGame) -> Any:
+    """A mid-game state on the largest layout: random play to the third round."""
+    state = game.new_game(7)
+    rng = random.Random(7)
+    while state.round < 3 or state.phase.value != "action":
+        state = game.apply(state, game.random_action(state, rng))
+    return state
+
+
 def query_times(game: KasGame) -> list[dict[str, Any]]:
-    """Each query's oracle_check on seeded inputs: the pair of times it reports, or the wall time."""
-    rows = []
-    rng = random.Random(0)
-    for name, query in game.queries().items():
-        check = getattr(query, "oracle_check", None)
-        if check is None:
-            continue
-        times = []
-        for _ in range(5):
-            t = time.perf_counter()
-            problem = check(game, rng)
-            times.append((time.perf_counter() - t) * 1000)
-            if problem:
-                rows.append({"query": name, "disagreement": problem})
-        rows.append({"query": name, "z3_and_oracle_ms_median": sorted(times)[len(times) // 2]})
+    """Each query, Z3 beside its oracle, on the bundled pack's 7-player layout ABCDEFG."""
+    from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
+    from rulecraft.solvers.kings_of_air_and_steam import deliveries as kd
+    from rulecraft.solvers.kings_of_air_and_steam import flights as kf
+    from rulecraft.solvers.kings_of_air_and_steam import plans as kp
+
+    rows: list[dict[str, Any]] = []
+
+    def row(name: str, z3: Callable[[], object], oracle: Callable[[], object], repeat: int = 5) -> None:
+        z, o = median_ms(z3, repeat), median_ms(oracle, repeat)
+        rows.append({"query": name, "z3_ms": z, "oracle_ms": o, "oracle_over_z3": o / z if z else None})
+
+    spec = kp.plan_spec(game, ["S05", "S07", "S11", "S12"], money=12)
+    row("plan: one 4-card plan", lambda: kp.check_plan(spec), lambda: kp.oracle_free(spec))
+    row("plan: count all legal plans", lambda: kp.legal_plans(game, 12), lambda: kp.oracle_legal_plans(game, 12), 3)
+    row("plan: best by movement", lambda: kp.best_plan(game, 12), lambda: kp.oracle_best_plan(game, 12), 3)
+    for card in ("S12", "SKY", "DAV", "ROS"):
+        fspec = kf.flight_spec(game, Hex(0, 0), card=card, layout="ABCDEFG")
+        row(
+            f"flight: {card} on ABCDEFG",
+            lambda f=fspec: kf.card_ends(game, f),
+            lambda f=fspec: kf.oracle_card_ends(game, f),
+        )
+    state = seven_player_state(game)
+    for seat in range(7):
+        view = kd.view_of(game, state, seat)
+        row(f"deliveries: seat {seat} of 7", lambda v=view: kd.deliveries(v), lambda v=view: kd.oracle_deliveries(v), 3)
+    view = kd.view_of(game, state, 0)
+    row("sellout: seat 0 of 7", lambda: kd.sellout(view), lambda: kd.oracle_sellout(view), 3)
     return rows
 
 
@@ -99,8 +133,10 @@ def main() -> None:
         f"({seven['steps_per_game']:.0f} steps/game, {seven['steps_per_s']:.0f} steps/s)"
     )
     print(f"checked steps/s          {results['checked_steps_per_s']:7.0f}  (target >= 1,000)")
+    print(f"{'query (7-player layout ABCDEFG)':40} {'Z3':>10} {'oracle':>10} {'oracle/Z3':>10}")
     for row in results["queries"]:
-        print(f"query {row['query']:<12} {row}")
+        ratio = f"{row['oracle_over_z3']:.3g}" if row["oracle_over_z3"] is not None else "-"
+        print(f"{row['query']:40} {row['z3_ms']:8.1f}ms {row['oracle_ms']:8.1f}ms {ratio:>10}")
 
 
 if __name__ == "__main__":
