@@ -137,7 +137,14 @@ def _report_json(r: Any) -> dict[str, Any]:
         "solver_checks": r.solver_checks,
         "solver_failures": r.solver_failures,
         "findings": [
-            {"kind": f.kind, "message": f.message, "seed": f.seed, "players": f.players, "log": list(f.log)}
+            {
+                "kind": f.kind,
+                "message": f.message,
+                "seed": f.seed,
+                "players": f.players,
+                "setup": f.setup.to_json() if f.setup else None,
+                "log": list(f.log),
+            }
             for f in r.findings
         ],
     }
@@ -177,7 +184,7 @@ def _print_verify(console: Console, reports: list[Any], args: argparse.Namespace
             console.print(f"  example: seed {d.seed}, {d.players} players, {len(d.log)} steps — {d.message}")
             if args.show_deadlock:
                 game = _game(args, r.game)
-                final = game.replay(game.new_game(d.players), [game.action_from_json(a) for a in d.log])
+                final = game.replay(_start_of(game, d), [game.action_from_json(a) for a in d.log])
                 console.print(game.render(final), markup=False)
                 console.print("  as JSON: " + json.dumps(list(d.log)))
         for f in r.findings:
@@ -195,11 +202,15 @@ def _print_verify(console: Console, reports: list[Any], args: argparse.Namespace
                 console.print("  as JSON: " + json.dumps(list(f.log)))
 
 
+def _start_of(game: Game[Any, Any], finding: Any) -> Any:
+    return game.start(finding.setup) if finding.setup is not None else game.new_game(finding.players)
+
+
 def _final_picture(args: argparse.Namespace, game_id: str, finding: Any) -> str | None:
     """The board after the failing log, as a picture (None if it cannot be replayed)."""
     try:
         game = _game(args, game_id)
-        state = game.new_game(finding.players)
+        state = _start_of(game, finding)
         for data in finding.log:
             state = game.transition(state, game.action_from_json(data))
         return game.render(state)

@@ -148,6 +148,10 @@ class Game(ABC, Generic[S, A]):
     def new_game(self, players: int, *, first_seat: Seat = 0, **options: Any) -> S:
         """The state before the first decision (set-up draws are chance steps)."""
 
+    def random_options(self, rng: random.Random, players: int) -> dict[str, Any]:
+        """Set-up options for a random campaign game (teams, variants...); none by default."""
+        return {}
+
     def start(self, setup: Setup) -> S:
         """``new_game`` from a :class:`Setup` (its options are the game's keywords)."""
         return self.new_game(setup.players, first_seat=setup.first_seat, **dict(setup.options))

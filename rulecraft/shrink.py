@@ -17,7 +17,7 @@ from typing import Any
 
 import attrs
 
-from rulecraft.core import Chance, Game, GameOver
+from rulecraft.core import Chance, Game, GameOver, Setup
 
 # (state after a step, step number) -> a message when that state fails, else None
 Failure = Callable[[Any, int], "str | None"]
@@ -39,8 +39,12 @@ def options(game: Game[Any, Any], state: Any) -> Sequence[Any]:
     return list(game.legal_actions(state))
 
 
-def replay_choices(game: Game[Any, Any], players: int, choices: Sequence[int], failing: Failure) -> Replay:
-    state = game.new_game(players)
+def _start(game: Game[Any, Any], setup: Setup | int) -> Any:
+    return game.start(setup) if isinstance(setup, Setup) else game.new_game(setup)
+
+
+def replay_choices(game: Game[Any, Any], players: Setup | int, choices: Sequence[int], failing: Failure) -> Replay:
+    state = _start(game, players)
     actions: list[Any] = []
     for i, choice in enumerate(choices):
         opts = options(game, state)
@@ -58,9 +62,9 @@ def replay_choices(game: Game[Any, Any], players: int, choices: Sequence[int], f
     return Replay(tuple(actions), None, None)
 
 
-def choices_of(game: Game[Any, Any], players: int, log: Sequence[Any]) -> list[int]:
+def choices_of(game: Game[Any, Any], players: Setup | int, log: Sequence[Any]) -> list[int]:
     """The choice sequence that replays ``log`` exactly."""
-    state = game.new_game(players)
+    state = _start(game, players)
     out = []
     for action in log:
         opts = options(game, state)
@@ -71,7 +75,7 @@ def choices_of(game: Game[Any, Any], players: int, log: Sequence[Any]) -> list[i
 
 def shrink(
     game: Game[Any, Any],
-    players: int,
+    players: Setup | int,
     log: Sequence[Any],
     failing: Failure,
     *,

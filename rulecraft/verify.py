@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 
-from rulecraft.core import Game, GameOver, IllegalAction
+from rulecraft.core import Game, GameOver, IllegalAction, Setup
 from rulecraft.scenarios.loader import scenario_files
 from rulecraft.scenarios.runner import ScenarioResult, run_scenarios
 from rulecraft.shrink import shrink
@@ -36,6 +36,7 @@ class Finding:
     players: int | None = None
     log: tuple[dict[str, Any], ...] = ()
     log_text: tuple[str, ...] = ()
+    setup: Setup | None = None  # how the game started (players, start seat, options)
 
 
 @attrs.define
@@ -80,8 +81,10 @@ def campaign(
     rng = random.Random(seed)
     for _ in range(games):
         game_seed = rng.randrange(2**32)
-        players = random.Random(game_seed).randint(game.min_players, game.max_players)
-        result = play_checked(game, game_seed, players, max_steps)
+        draw = random.Random(game_seed)
+        players = draw.randint(game.min_players, game.max_players)
+        setup = Setup(players, 0, tuple(sorted(game.random_options(draw, players).items())))
+        result = play_checked(game, game_seed, setup, max_steps)
         finding, steps, finished = result.finding, result.steps, result.finished
         report.games_played += 1
         report.steps += steps
@@ -92,7 +95,7 @@ def campaign(
             if result.deadlock:
                 report.games_deadlocked += 1
                 if report.deadlock_example is None:
-                    example = _finding(game, "deadlock", result.deadlock, game_seed, players, list(result.log))
+                    example = _finding(game, "deadlock", result.deadlock, game_seed, setup, list(result.log))
                     if shrink_seconds > 0:  # a short witness is what a rules person wants to read
                         example = shrunk(game, example, shrink_seconds, failing=lambda s, i: game.stalled(s))
                     report.deadlock_example = example
@@ -118,10 +121,11 @@ class PlayResult:
 DEADLOCK_EVERY = 25  # steps between checks whether the game can still end
 
 
-def play_checked(game: Game[Any, Any], seed: int, players: int, max_steps: int) -> PlayResult:
+def play_checked(game: Game[Any, Any], seed: int, setup: Setup | int, max_steps: int) -> PlayResult:
     """One seeded game: every action re-checked, every invariant after every step."""
     rng = random.Random(seed)
-    state = game.new_game(players)
+    setup = setup if isinstance(setup, Setup) else Setup(setup)
+    state = game.start(setup)
     log: list[Any] = []
     for step in range(max_steps):
         mover = game.to_move(state)
@@ -137,20 +141,20 @@ def play_checked(game: Game[Any, Any], seed: int, players: int, max_steps: int) 
             state = game.apply(state, action)
         except IllegalAction as exc:
             message = f"a generated action was refused: {exc}"
-            return PlayResult(_finding(game, "legality", message, seed, players, log), step, False)
+            return PlayResult(_finding(game, "legality", message, seed, setup, log), step, False)
         except Exception as exc:
             message = f"{type(exc).__name__}: {exc}"
-            return PlayResult(_finding(game, "crash", message, seed, players, log), step, False)
+            return PlayResult(_finding(game, "crash", message, seed, setup, log), step, False)
         violations = game.violations(state)
         if violations:
             text = "; ".join(str(v) for v in violations)
             message = f"after step {step + 1}: {text}"
-            return PlayResult(_finding(game, "invariant", message, seed, players, log), step + 1, False)
+            return PlayResult(_finding(game, "invariant", message, seed, setup, log), step + 1, False)
     return PlayResult(None, max_steps, isinstance(game.to_move(state), GameOver), game.stalled(state), tuple(log))
 
 
-def _finding(game: Game[Any, Any], kind: str, message: str, seed: int, players: int, log: list[Any]) -> Finding:
-    state = game.new_game(players)
+def _finding(game: Game[Any, Any], kind: str, message: str, seed: int, setup: Setup, log: list[Any]) -> Finding:
+    state = game.start(setup)
     lines = []
     for action in log:
         lines.append(game.describe(state, action))
@@ -158,7 +162,8 @@ def _finding(game: Game[Any, Any], kind: str, message: str, seed: int, players: 
             state = game.transition(state, action)
         except Exception:
             break
-    return Finding(kind, message, seed, players, tuple(game.action_to_json(a) for a in log), tuple(lines))
+    log_json = tuple(game.action_to_json(a) for a in log)
+    return Finding(kind, message, seed, setup.players, log_json, tuple(lines), setup)
 
 
 def _failing(game: Game[Any, Any]) -> Callable[[Any, int], str | None]:
@@ -176,12 +181,12 @@ def shrunk(
     failing: Callable[[Any, int], str | None] | None = None,
 ) -> Finding:
     """The finding with its log shrunk to a shortest game that fails the same way."""
-    assert finding.players is not None and finding.seed is not None
+    assert finding.setup is not None and finding.seed is not None
     log = [game.action_from_json(a) for a in finding.log]
-    result = shrink(game, finding.players, log, failing or _failing(game), seconds=seconds)
+    result = shrink(game, finding.setup, log, failing or _failing(game), seconds=seconds)
     if result.failure is None or len(result.actions) >= len(log):
         return finding
-    again = _finding(game, finding.kind, result.failure, finding.seed, finding.players, list(result.actions))
+    again = _finding(game, finding.kind, result.failure, finding.seed, finding.setup, list(result.actions))
     return attrs.evolve(again, message=f"{result.failure} (shrunk from {len(log)} to {len(result.actions)} steps)")
 
 

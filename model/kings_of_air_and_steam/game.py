@@ -131,6 +131,17 @@ class KasGame(Game[KasState, KasAction]):
         teams = self.check_teams(players, options.get("teams") or ())
         return new_game(self.ctx, players, first_seat, layout, teams, bool(options.get("uncertainty")))
 
+    def random_options(self, rng: random.Random, players: int) -> dict[str, Any]:
+        """Campaign games: half of them advanced (random teams and characters), a fifth with the
+        Uncertainty variant (KAS-R-06)."""
+        options: dict[str, Any] = {}
+        if self.pack.teams and rng.random() < 0.5:
+            teams = rng.sample(list(self.pack.teams), players)
+            options["teams"] = tuple((t.name, rng.choice(t.characters)) for t in teams)
+        if rng.random() < 0.2:
+            options["uncertainty"] = True
+        return options
+
     def check_teams(self, players: int, teams: Any) -> tuple[tuple[str, str], ...]:
         """KAS-R-08/09: each seat a different team and one of its two characters."""
         if not teams:
