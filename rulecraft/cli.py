@@ -26,7 +26,7 @@ from rulecraft.core import Game, GameOver, RulecraftError
 from rulecraft.registry import game_class, game_ids, make_game
 from rulecraft.ruleset import parse_reading_overrides
 
-EXIT_OK, EXIT_FAIL, EXIT_INTERRUPTED, EXIT_USAGE = 0, 1, 2, 4
+EXIT_OK, EXIT_FAIL, EXIT_INTERRUPTED, EXIT_INTERNAL, EXIT_USAGE = 0, 1, 2, 3, 4  # pytest's conventions
 
 
 def _console(stream: Any = None) -> Console:
@@ -420,6 +420,59 @@ def cmd_query(args: argparse.Namespace) -> int:
 _GLOBAL_DESTS = {"command", "game", "query_name", "reading", "components", "json", "func", "quiet"}
 
 
+# -- conformance ------------------------------------------------------------------------------------------
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from rulecraft.conformance.server import serve
+
+    game_class(args.game)
+    readings = _readings_for(args.game, args.reading)
+    return serve(args.game, readings=readings, components=args.components)
+
+
+def cmd_conform(args: argparse.Namespace) -> int:
+    from rulecraft.conformance.conform import conform
+    from rulecraft.conformance.report import html_report, junit, markdown
+
+    game = _game(args)
+    console = _console()
+    players = [args.players] if args.players else None
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=_console(sys.stderr),
+        transient=True,
+        disable=args.quiet,
+    ) as progress:
+        task = progress.add_task("conform", total=None)
+
+        def tick(phase: str, n: int) -> None:
+            progress.update(task, advance=n, description=f"{args.game}: {phase}")
+
+        report = conform(
+            game,
+            args.impl,
+            max_examples=args.max_examples,
+            max_steps=args.max_steps,
+            seed=args.seed,
+            timeout=args.timeout,
+            seconds=args.seconds,
+            players=players,
+            scenarios=not args.no_scenarios,
+            progress=tick,
+        )
+    if args.junit:
+        junit(report, args.junit)
+    if args.report:
+        Path(args.report).write_text(markdown(report), "utf-8")
+    if args.html:
+        Path(args.html).write_text(html_report(report), "utf-8")
+    console.print(markdown(report), markup=False)
+    return EXIT_OK if report.conformant else EXIT_FAIL
+
+
 # -- parser -----------------------------------------------------------------------------------------------
 
 
@@ -472,6 +525,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_readings)
+
+    p = sub.add_parser("serve", help="run the reference model as a protocol implementation on stdin/stdout")
+    p.add_argument("game")
+    _add_common(p)
+    p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("conform", help="test another implementation against the rules (see docs/protocol.md)")
+    p.add_argument("game")
+    p.add_argument("--impl", required=True, metavar="COMMAND", help="the command that starts the implementation")
+    p.add_argument("--max-examples", type=int, default=50, help="differential games to draw")
+    p.add_argument("--max-steps", type=int, default=80, help="steps per differential game at most")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--seconds", type=float, default=120.0, help="time budget for the differential run, shrinking included"
+    )
+    p.add_argument("--timeout", type=float, default=5.0, help="seconds the implementation may take per request")
+    p.add_argument("--players", type=int, default=None, help="only this player count")
+    p.add_argument("--no-scenarios", action="store_true", help="skip the printed examples")
+    p.add_argument("--junit", metavar="FILE", help="write JUnit XML")
+    p.add_argument("--report", metavar="FILE", help="write a Markdown report")
+    p.add_argument("--html", metavar="FILE", help="write an HTML report with the board pictures")
+    p.add_argument("--quiet", action="store_true")
+    _add_common(p, components=False)
+    p.set_defaults(func=cmd_conform)
 
     p = sub.add_parser("query", help="answer a rules question (see 'rulecraft query GAME -h')")
     qsub = p.add_subparsers(dest="game", required=True)

@@ -234,6 +234,10 @@ class Game(ABC, Generic[S, A]):
         """A state from a scenario's ``given:`` block (only what matters)."""
         raise NotImplementedError(f"{self.id}: scenarios are not supported yet")
 
+    def load_fixture(self, fixture: Mapping[str, Any]) -> None:
+        """Take a printed example's own small component fixture (e.g. a board); none by default."""
+        raise RulecraftError(f"{self.id}: this game takes no fixtures")
+
     def facts(self, state: S) -> dict[str, Any]:
         """Derived values a scenario may assert on, beside the state's JSON."""
         return {}

@@ -59,7 +59,15 @@ REQUESTS: dict[str, dict[str, Any]] = {
             "components": {"type": ["object", "null"]},
         },
     ),
-    "set_state": _obj(["op", "state"], {"op": {"const": "set_state"}, "state": STATE}),
+    "set_state": _obj(
+        ["op", "state"],
+        {
+            "op": {"const": "set_state"},
+            "state": STATE,
+            "readings": {"type": "object", "additionalProperties": {"type": "string"}},
+            "fixture": {"type": "object"},
+        },
+    ),
     "state": _obj(["op"], {"op": {"const": "state"}}),
     "legal_actions": _obj(["op"], {"op": {"const": "legal_actions"}}),
     "apply": _obj(["op", "action"], {"op": {"const": "apply"}, "action": ACTION}),

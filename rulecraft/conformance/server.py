@@ -98,7 +98,7 @@ class Session:
         if op == "new_game":
             return self.new_game(request["setup"], request.get("readings"), request.get("components"))
         if op == "set_state":
-            return self.set_state(request["state"])
+            return self.set_state(request["state"], request.get("readings"), request.get("fixture"))
         if self.game is None:
             return _error("no game yet: send new_game or set_state first")
         if op == "state":
@@ -134,9 +134,20 @@ class Session:
         self.game, self.state = game, state
         return self.current()
 
-    def set_state(self, data: Mapping[str, Any]) -> Response:
-        game = self.game or self.default_game
+    def set_state(
+        self,
+        data: Mapping[str, Any],
+        readings: Mapping[str, str] | None = None,
+        fixture: Mapping[str, Any] | None = None,
+    ) -> Response:
         try:
+            # A given state may come with its readings and a fixture (a printed example's own
+            # small board); both configure a fresh game, never the server's default one.
+            game = self._configure(readings, None) if readings or fixture else (self.game or self.default_game)
+            if fixture:
+                if game is self.default_game:
+                    game = make_game(self.game_id, readings=dict(self.readings), components=self.components)
+                game.load_fixture(fixture)
             state = game.state_from_json(data)
         except RulecraftError as exc:
             return _error(str(exc))

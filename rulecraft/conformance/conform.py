@@ -1,0 +1,466 @@
+"""``rulecraft conform``: CI for other implementations of the games.
+
+Two checks, both against the reference model:
+
+1. every printed-example scenario is replayed on the implementation (it
+   receives the example's given state with ``set_state``), and after every
+   step the states and the accept/reject verdicts must agree;
+2. property-based differential testing: Hypothesis draws games as choice
+   sequences (legal actions from the reference, chance outcomes forced),
+   with a probe of an illegal action at every step; after every step the
+   states, the sets of legal actions and the verdicts must agree.  A
+   difference is shrunk by Hypothesis to the shortest failing game.
+
+A misbehaving implementation (crash, hang, garbage, enormous output, the
+wrong protocol) is a finding with its evidence, never a crash of rulecraft.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
+
+import attrs
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.errors import HypothesisException
+
+from rulecraft.conformance.client import Implementation, ImplementationFault
+from rulecraft.core import Chance, Game, GameOver, Setup
+from rulecraft.scenarios.loader import ScenarioFileError, load_scenario, scenario_files
+
+
+@attrs.frozen
+class Finding:
+    """One way the implementation differs from the rulebook's model."""
+
+    kind: str  # state | legal-actions | verdict | fault | scenario
+    title: str
+    where: str  # the scenario file, or "differential"
+    step: int | None = None
+    steps: tuple[dict[str, Any], ...] = ()  # the actions from set-up (or the given state) to the difference
+    step_text: tuple[str, ...] = ()
+    ours: Any = None
+    theirs: Any = None
+    fields: tuple[tuple[str, Any, Any], ...] = ()  # (field, reference, implementation)
+    rules: tuple[str, ...] = ()
+    setup: dict[str, Any] | None = None
+    evidence: str = ""
+    picture: str = ""
+
+
+@attrs.define
+class ConformReport:
+    game: str
+    command: str
+    models: tuple[str, ...] = ("*",)
+    scenarios_run: int = 0
+    scenarios_passed: int = 0
+    examples_run: int = 0
+    steps_compared: int = 0
+    seconds: float = 0.0
+    seed: int = 0
+    findings: list[Finding] = attrs.Factory(list)
+    skipped: list[str] = attrs.Factory(list)
+
+    @property
+    def conformant(self) -> bool:
+        return not self.findings
+
+
+def _to_move(game: Game[Any, Any], state: Any) -> int | str:
+    mover = game.to_move(state)
+    if isinstance(mover, GameOver):
+        return "over"
+    if isinstance(mover, Chance):
+        return "chance"
+    return int(mover)
+
+
+def field_differences(models: Sequence[str], ours: Mapping[str, Any], theirs: Any) -> list[tuple[str, Any, Any]]:
+    """The top-level state fields that differ, limited to those the implementation models."""
+    if not isinstance(theirs, Mapping):
+        return [("(state)", "an object", theirs)]
+    keys = sorted(ours) if "*" in models else [k for k in models if k in ours]
+    return [(k, ours.get(k), theirs.get(k)) for k in keys if _canon(ours.get(k)) != _canon(theirs.get(k))]
+
+
+def _canon(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def _action_set(actions: Any) -> set[str]:
+    return {_canon(a) for a in actions} if isinstance(actions, list) else set()
+
+
+class Mismatch(Exception):
+    """Raised inside a Hypothesis example; carries the finding (the last one raised is the shrunk one)."""
+
+    def __init__(self, finding: Finding) -> None:
+        super().__init__(finding.title)
+        self.finding = finding
+
+
+# -- one game, step by step, on both sides ------------------------------------------------------
+
+
+@attrs.define
+class Lockstep:
+    """The reference game and the implementation, driven together."""
+
+    game: Game[Any, Any]
+    impl: Implementation
+    models: tuple[str, ...]
+    where: str
+    setup: dict[str, Any] | None = None
+    state: Any = None
+    log: list[Any] = attrs.Factory(list)
+    compared: int = 0
+
+    def finding(self, kind: str, title: str, **extra: Any) -> Finding:
+        steps = tuple(self.game.action_to_json(a) for a in self.log)
+        text = []
+        try:
+            replay = self.game.start(Setup.from_json(self.setup)) if self.setup else None
+        except Exception:
+            replay = None
+        for action in self.log:
+            if replay is not None:
+                text.append(self.game.describe(replay, action))
+                try:
+                    replay = self.game.transition(replay, action)
+                except Exception:
+                    replay = None
+            else:
+                text.append(json.dumps(self.game.action_to_json(action)))
+        picture = ""
+        try:
+            picture = self.game.render(self.state) if self.state is not None else ""
+        except Exception:
+            picture = ""
+        return Finding(
+            kind, title, self.where, len(self.log), steps, tuple(text), setup=self.setup, picture=picture, **extra
+        )
+
+    def compare_state(self, reply: Mapping[str, Any], context: str) -> None:
+        self.compared += 1
+        ours = self.game.state_to_json(self.state)
+        differing = field_differences(self.models, ours, reply.get("state"))
+        if differing:
+            names = ", ".join(f for f, _, _ in differing)
+            raise Mismatch(self.finding("state", f"{context}: the states differ in {names}", fields=tuple(differing)))
+        theirs_mover = reply.get("to_move")
+        if theirs_mover is not None and theirs_mover != _to_move(self.game, self.state):
+            raise Mismatch(
+                self.finding(
+                    "state",
+                    f"{context}: the decision is {theirs_mover!r}'s, the rules give it to "
+                    f"{_to_move(self.game, self.state)!r}",
+                    ours=_to_move(self.game, self.state),
+                    theirs=theirs_mover,
+                )
+            )
+
+    def compare_legal_actions(self) -> None:
+        mover = self.game.to_move(self.state)
+        if isinstance(mover, Chance | GameOver):
+            return
+        ours = {_canon(self.game.action_to_json(a)) for a in self.game.legal_actions(self.state)}
+        theirs = _action_set(self.impl.legal_actions().get("actions"))
+        if ours != theirs:
+            missing, extra = sorted(ours - theirs), sorted(theirs - ours)
+            rules = self._rules_of_extra(extra)
+            raise Mismatch(
+                self.finding(
+                    "legal-actions",
+                    f"the legal actions differ: {len(missing)} missing, {len(extra)} extra",
+                    ours=[json.loads(m) for m in missing[:20]],
+                    theirs=[json.loads(e) for e in extra[:20]],
+                    rules=rules,
+                )
+            )
+
+    def _rules_of_extra(self, extra: Sequence[str]) -> tuple[str, ...]:
+        rules = []
+        for text in extra[:20]:
+            try:
+                rejection = self.game.check(self.state, self.game.action_from_json(json.loads(text)))
+            except Exception:
+                continue
+            if rejection is not None:
+                rules.append(rejection.rule)
+        return tuple(sorted(set(rules)))
+
+    def probe(self, action: Any) -> None:
+        """An action the reference may refuse: the verdicts (and the rule, when given) must agree."""
+        ours = self.game.check(self.state, action)
+        reply = self.impl.apply(self.game.action_to_json(action))
+        theirs_ok = bool(reply.get("ok"))
+        if ours is None:
+            # Accepted by the rules: the implementation must accept it too; then both sides step on.
+            if not theirs_ok:
+                rejected = reply.get("rejected") or {}
+                raise Mismatch(
+                    self.finding(
+                        "verdict",
+                        f"{self.game.describe(self.state, action)}: legal, but the implementation "
+                        f"refused it ({rejected.get('rule') or 'no rule'}: {rejected.get('reason', '')})",
+                        ours="accepted",
+                        theirs=rejected,
+                    )
+                )
+            self.log.append(action)
+            self.state = self.game.transition(self.state, action)
+            self.compare_state(reply, f"after {self.game.describe(self.state, action)}")
+            return
+        if theirs_ok:
+            self.log.append(action)
+            raise Mismatch(
+                self.finding(
+                    "verdict",
+                    f"{action!r} is illegal ({ours}), but the implementation accepted it",
+                    ours=ours.to_json(),
+                    theirs="accepted",
+                    rules=(ours.rule,),
+                )
+            )
+        their_rule = (reply.get("rejected") or {}).get("rule")
+        if their_rule and their_rule != ours.rule:
+            raise Mismatch(
+                self.finding(
+                    "verdict",
+                    f"{action!r} is refused for another rule: {their_rule}, the rulebook says {ours.rule}",
+                    ours=ours.to_json(),
+                    theirs=reply.get("rejected"),
+                    rules=(ours.rule, str(their_rule)),
+                )
+            )
+
+    def step(self, action: Any) -> None:
+        """A legal action on both sides."""
+        reply = self.impl.apply(self.game.action_to_json(action))
+        description = self.game.describe(self.state, action)
+        self.log.append(action)
+        if not reply.get("ok"):
+            rejected = reply.get("rejected") or {}
+            raise Mismatch(
+                self.finding(
+                    "verdict",
+                    f"{description}: legal, but the implementation refused it "
+                    f"({rejected.get('rule') or 'no rule'}: {rejected.get('reason', reply.get('error', ''))})",
+                    ours="accepted",
+                    theirs=rejected or reply,
+                    rules=(),
+                )
+            )
+        self.state = self.game.transition(self.state, action)
+        self.compare_state(reply, f"after {description}")
+
+
+# -- the differential run ------------------------------------------------------------------------------
+
+
+def _probe_for(game: Game[Any, Any], state: Any, seen: Sequence[Any], choice: int) -> Any | None:
+    """An action taken elsewhere in the game: at this point often illegal, so a good probe."""
+    if not seen:
+        return None
+    candidate = seen[choice % len(seen)]
+    return candidate if game.check(state, candidate) is not None else None
+
+
+def differential(
+    game: Game[Any, Any],
+    impl: Implementation,
+    models: tuple[str, ...],
+    *,
+    max_examples: int,
+    max_steps: int,
+    seed: int,
+    players: Sequence[int],
+    report: ConformReport,
+    progress: Callable[[int], None] | None = None,
+    deadline: float | None = None,
+) -> None:
+    """Hypothesis draws games; the first difference is shrunk to the shortest failing game."""
+    found: list[Finding] = []
+
+    @settings(
+        max_examples=max_examples,
+        deadline=None,
+        database=None,
+        derandomize=False,
+        print_blob=False,
+        suppress_health_check=list(HealthCheck),
+        report_multiple_bugs=False,
+    )
+    @given(
+        players=st.sampled_from(list(players)),
+        # Fixed-length choice lists: a game runs until it fails or ends, and the steps after a
+        # failure are never used, so shrinking still ends on the shortest failing prefix.
+        choices=st.lists(st.integers(0, 2**16), min_size=max_steps, max_size=max_steps),
+        probes=st.lists(st.integers(0, 2**16), min_size=max_steps, max_size=max_steps),
+    )
+    def run(players: int, choices: list[int], probes: list[int]) -> None:
+        if deadline is not None and time.monotonic() > deadline:
+            return
+        setup = Setup(players).to_json()
+        lock = Lockstep(game, impl, models, "differential", setup)
+        report.examples_run += 1
+        if progress:
+            progress(1)
+        try:
+            lock.state = game.start(Setup.from_json(setup))
+            reply = impl.new_game(setup)
+            if not reply.get("ok"):
+                raise Mismatch(lock.finding("verdict", f"new_game was refused: {reply.get('error', '')}"))
+            lock.compare_state(reply, "after set-up")
+            seen: list[Any] = []
+            for i, choice in enumerate(choices):
+                mover = game.to_move(lock.state)
+                if isinstance(mover, GameOver):
+                    break
+                if i < len(probes):
+                    probe = _probe_for(game, lock.state, seen, probes[i])
+                    if probe is not None:
+                        lock.probe(probe)
+                if isinstance(mover, Chance):
+                    options = [a for a, _ in game.chance_outcomes(lock.state)]
+                else:
+                    lock.compare_legal_actions()
+                    options = list(game.legal_actions(lock.state))
+                action = options[choice % len(options)]
+                seen.append(action)
+                lock.step(action)
+        except ImplementationFault as fault:
+            impl.restart()
+            impl.hello()
+            raise Mismatch(
+                lock.finding("fault", f"the implementation failed: {fault.kind}", evidence=str(fault))
+            ) from None
+        finally:
+            report.steps_compared += lock.compared
+
+    try:
+        random_seed = random.Random(seed).randrange(2**31)
+        from hypothesis import seed as hypothesis_seed
+
+        hypothesis_seed(random_seed)(run)()
+    except Mismatch as mismatch:
+        found.append(mismatch.finding)
+    except HypothesisException as exc:  # pragma: no cover - reported, not raised
+        report.skipped.append(f"differential testing stopped: {exc}")
+    report.findings.extend(found)
+
+
+# -- printed examples -------------------------------------------------------------------------------------
+
+
+def replay_scenarios(
+    game: Game[Any, Any],
+    impl: Implementation,
+    models: tuple[str, ...],
+    capabilities: Sequence[str],
+    report: ConformReport,
+    progress: Callable[[int], None] | None = None,
+) -> None:
+    """Every printed example: its given state via set_state, then its steps on both sides."""
+    for path in scenario_files(game.id):
+        if progress:
+            progress(1)
+        try:
+            scenario = load_scenario(path)
+        except ScenarioFileError as exc:
+            report.skipped.append(str(exc))
+            continue
+        if "set_state" not in capabilities:
+            report.skipped.append(f"{scenario.id}: the implementation cannot take a given state (no set_state)")
+            continue
+        report.scenarios_run += 1
+        reference = game.__class__.configured(readings=dict(scenario.readings))
+        lock = Lockstep(reference, impl, models, f"{scenario.id} ({path.name}, p.{scenario.page})")
+        try:
+            lock.state = reference.scenario_state(scenario.given)
+            fixture = {"map": scenario.given["map"]} if "map" in scenario.given else None
+            reply = impl.set_state(
+                reference.state_to_json(lock.state), readings=dict(scenario.readings) or None, fixture=fixture
+            )
+            if not reply.get("ok"):
+                raise Mismatch(lock.finding("scenario", f"the given state was refused: {reply.get('error', '')}"))
+            for step in scenario.steps:
+                key = "reject" if "reject" in step else ("do" if "do" in step else "chance")
+                action = reference.action_from_json(step[key])
+                if key == "reject":
+                    lock.probe(action)
+                else:
+                    lock.step(action)
+            report.scenarios_passed += 1
+        except Mismatch as mismatch:
+            report.findings.append(attrs.evolve(mismatch.finding, rules=tuple(scenario.rules)))
+        except ImplementationFault as fault:
+            report.findings.append(
+                lock.finding("fault", f"the implementation failed: {fault.kind}", evidence=str(fault))
+            )
+            impl.restart()
+            impl.hello()
+        finally:
+            report.steps_compared += lock.compared
+
+
+def conform(
+    game: Game[Any, Any],
+    command: str,
+    *,
+    max_examples: int = 50,
+    max_steps: int = 80,
+    seed: int = 0,
+    timeout: float = 5.0,
+    seconds: float | None = None,
+    players: Sequence[int] | None = None,
+    scenarios: bool = True,
+    progress: Callable[[str, int], None] | None = None,
+) -> ConformReport:
+    report = ConformReport(game.id, command, seed=seed)
+    start = time.monotonic()
+    deadline = start + seconds if seconds else None
+    with Implementation(command, game=game.id, timeout=timeout) as impl:
+        try:
+            hello = impl.hello()
+        except ImplementationFault as fault:
+            report.findings.append(
+                Finding("fault", f"the implementation failed at hello: {fault.kind}", "hello", evidence=str(fault))
+            )
+            report.seconds = time.monotonic() - start
+            return report
+        report.models = tuple(hello.get("models") or ["*"])
+        capabilities = tuple(hello.get("capabilities") or ())
+        if scenarios:
+            replay_scenarios(
+                game,
+                impl,
+                report.models,
+                capabilities,
+                report,
+                (lambda n: progress("printed examples", n)) if progress else None,
+            )
+        counts = list(players or range(game.min_players, game.max_players + 1))
+        differential(
+            game,
+            impl,
+            report.models,
+            max_examples=max_examples,
+            max_steps=max_steps,
+            seed=seed,
+            players=counts,
+            report=report,
+            progress=(lambda n: progress("differential", n)) if progress else None,
+            deadline=deadline,
+        )
+    report.seconds = time.monotonic() - start
+    return report
+
+
+def iter_findings(report: ConformReport) -> Iterator[Finding]:
+    yield from report.findings

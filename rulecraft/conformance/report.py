@@ -1,0 +1,107 @@
+"""Conformance reports: JUnit XML for CI, Markdown for people, HTML with the board picture."""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree as ET
+
+from rulecraft.conformance.conform import ConformReport, Finding
+
+
+def _value(value: Any) -> str:
+    if value is None:
+        return "—"
+    text = json.dumps(value, sort_keys=True) if not isinstance(value, str) else value
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+def junit(report: ConformReport, path: str | Path) -> None:
+    """One test case per printed example and one for the differential run (JUnit XML)."""
+    failures = len(report.findings)
+    suite = ET.Element(
+        "testsuite",
+        name=f"rulecraft-conform-{report.game}",
+        tests=str(report.scenarios_run + 1),
+        failures=str(failures),
+        skipped=str(len(report.skipped)),
+        time=f"{report.seconds:.3f}",
+    )
+    failed_where = {f.where for f in report.findings}
+    for finding in report.findings:
+        case = ET.SubElement(suite, "testcase", classname=f"{report.game}.{finding.kind}", name=finding.where)
+        failure = ET.SubElement(case, "failure", message=finding.title, type=finding.kind)
+        failure.text = markdown_finding(finding)
+    passed = report.scenarios_passed
+    ok = ET.SubElement(suite, "testcase", classname=f"{report.game}.printed-examples", name="passed")
+    ok.set("time", "0")
+    ok.text = f"{passed}/{report.scenarios_run} printed examples conform"
+    if "differential" not in failed_where:
+        ET.SubElement(suite, "testcase", classname=f"{report.game}.differential", name=f"{report.examples_run} games")
+    for skipped in report.skipped:
+        case = ET.SubElement(suite, "testcase", classname=f"{report.game}.skipped", name=skipped[:80])
+        ET.SubElement(case, "skipped", message=skipped)
+    Path(path).write_text(ET.tostring(suite, encoding="unicode"), "utf-8")
+
+
+def markdown_finding(finding: Finding) -> str:
+    lines = [f"### {finding.kind}: {finding.title}", "", f"- where: {finding.where}"]
+    if finding.rules:
+        lines.append(f"- rules involved: {', '.join(finding.rules)}")
+    if finding.setup:
+        lines.append(f"- set-up: `{json.dumps(finding.setup)}`")
+    if finding.steps:
+        lines += ["", f"Shortest failing game ({len(finding.steps)} steps):", ""]
+        for i, (text, action) in enumerate(zip(finding.step_text, finding.steps, strict=False), start=1):
+            lines.append(f"{i}. {text} — `{json.dumps(action)}`")
+    if finding.fields:
+        lines += ["", "| field | rulebook model | implementation |", "|---|---|---|"]
+        for field, ours, theirs in finding.fields:
+            lines.append(f"| {field} | `{_value(ours)}` | `{_value(theirs)}` |")
+    elif finding.ours is not None or finding.theirs is not None:
+        lines += [
+            "",
+            "| rulebook model | implementation |",
+            "|---|---|",
+            f"| `{_value(finding.ours)}` | `{_value(finding.theirs)}` |",
+        ]
+    if finding.evidence:
+        lines += ["", "Evidence:", "", "```", finding.evidence, "```"]
+    return "\n".join(lines)
+
+
+def markdown(report: ConformReport) -> str:
+    verdict = "conformant" if report.conformant else f"{len(report.findings)} finding(s)"
+    lines = [
+        f"# rulecraft conform {report.game}: {verdict}",
+        "",
+        f"- implementation: `{report.command}`",
+        f"- models: {', '.join(report.models)}",
+        f"- printed examples: {report.scenarios_passed}/{report.scenarios_run} conform",
+        f"- differential games: {report.examples_run} (seed {report.seed}), {report.steps_compared} states compared",
+        f"- time: {report.seconds:.1f} s",
+    ]
+    if report.skipped:
+        lines += ["", "Skipped:", *(f"- {s}" for s in report.skipped)]
+    for finding in report.findings:
+        lines += ["", markdown_finding(finding)]
+    return "\n".join(lines) + "\n"
+
+
+def html_report(report: ConformReport) -> str:
+    body = [f"<h1>rulecraft conform {html.escape(report.game)}</h1>", "<pre>"]
+    body.append(html.escape(markdown(report).split("\n### ")[0]))
+    body.append("</pre>")
+    for finding in report.findings:
+        body.append(f"<h2>{html.escape(finding.kind)}: {html.escape(finding.title)}</h2>")
+        body.append(f"<pre>{html.escape(markdown_finding(finding))}</pre>")
+        if finding.picture:
+            body.append("<h3>The state where it differs</h3>")
+            body.append(f"<pre style='font-size:11px'>{html.escape(finding.picture)}</pre>")
+    return (
+        "<!doctype html><html><head><meta charset='utf-8'><title>rulecraft conform</title></head><body>"
+        + "".join(body)
+        + "</body></html>"
+    )
