@@ -435,6 +435,14 @@ class KasGame(Game[KasState, KasAction]):
 
         return state_from_given(self, given)
 
+    def load_fixture(self, fixture: Mapping[str, Any]) -> None:
+        """A printed example's minimal board (the scenario's ``given.map``) as layout "fixture"."""
+        from rulecraft.model.kings_of_air_and_steam.scenario import fixture_map
+
+        if set(fixture) != {"map"}:
+            raise RulecraftError(f"fixture: Kings of Air and Steam takes {{'map': ...}}, not {sorted(fixture)}")
+        self.ctx.maps["fixture"] = fixture_map(fixture["map"])
+
     def facts(self, state: KasState) -> dict[str, Any]:
         from rulecraft.model.kings_of_air_and_steam.scenario import facts
 
