@@ -112,3 +112,31 @@ def test_cli_exit_codes_follow_pytest(capsys: pytest.CaptureFixture[str], tmp_pa
     )
     assert bad == 1 and "KAS-R-38" in (tmp_path / "r.md").read_text("utf-8")
     capsys.readouterr()
+
+
+def test_the_pytest_plugin_runs_conform_as_a_test(tmp_path: Path) -> None:
+    import subprocess
+
+    (tmp_path / "pytest.ini").write_text("[pytest]\n", "utf-8")
+    command = f"{PY} -m rulecraft.conformance.mutants kas diamonds"
+    proc = subprocess.run(
+        [
+            PY,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            f"--conform=kas={command}",
+            "--conform-examples=1",
+            f"--conform-report={tmp_path / 'report.md'}",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    assert proc.returncode == 1, proc.stdout[-2000:]
+    assert "1 failed" in proc.stdout
+    assert "KAS-R-25" in (tmp_path / "report.md").read_text("utf-8")

@@ -28,6 +28,58 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="AMB=READING",
         help="run scenarios under this ambiguity reading (repeatable)",
     )
+    group.addoption(
+        "--conform",
+        action="append",
+        default=[],
+        metavar="GAME=COMMAND",
+        help="test an implementation of GAME started by COMMAND against the rules (repeatable)",
+    )
+    group.addoption("--conform-examples", type=int, default=30, help="differential games per implementation")
+    group.addoption("--conform-seed", type=int, default=0)
+    group.addoption("--conform-report", metavar="FILE", help="write the conformance report (Markdown) here")
+
+
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    """``--conform air="node my-airships.js"`` adds one test item per implementation."""
+    for spec in config.getoption("conform") or []:
+        game, sep, command = spec.partition("=")
+        if not sep or not command.strip():
+            raise pytest.UsageError(f"--conform {spec!r}: expected GAME=COMMAND")
+        items.append(ConformItem.from_parent(session, name=f"conform[{game}]", game=game, command=command))
+
+
+class ConformItem(pytest.Item):
+    def __init__(self, *, game: str, command: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.game = game
+        self.command = command
+
+    def runtest(self) -> None:
+        from rulecraft.conformance.conform import conform
+        from rulecraft.conformance.report import markdown
+        from rulecraft.registry import make_game
+
+        report = conform(
+            make_game(self.game),
+            self.command,
+            max_examples=self.config.getoption("conform_examples"),
+            seed=self.config.getoption("conform_seed"),
+        )
+        text = markdown(report)
+        path = self.config.getoption("conform_report")
+        if path:
+            Path(path).write_text(text, "utf-8")
+        if not report.conformant:
+            raise ScenarioFailed(text)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, ScenarioFailed):
+            return str(excinfo.value)
+        return str(super().repr_failure(excinfo))
+
+    def reportinfo(self) -> tuple[str, int | None, str]:
+        return self.game, None, f"conform {self.game}: {self.command}"
 
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
