@@ -65,6 +65,13 @@ class ConformReport:
     seed: int = 0
     findings: list[Finding] = attrs.Factory(list)
     skipped: list[str] = attrs.Factory(list)
+    first_finding_at: float | None = None  # seconds from the start until the first finding was known
+    started: float = attrs.field(factory=time.monotonic)
+
+    def add(self, finding: Finding) -> None:
+        if self.first_finding_at is None:
+            self.first_finding_at = time.monotonic() - self.started
+        self.findings.append(finding)
 
     @property
     def conformant(self) -> bool:
@@ -271,6 +278,11 @@ def _probe_for(game: Game[Any, Any], state: Any, seen: Sequence[Any], choice: in
     return candidate if game.check(state, candidate) is not None else None
 
 
+def _keep(smallest: list[Finding], finding: Finding) -> None:
+    if not smallest or len(finding.steps) < len(smallest[0].steps):
+        smallest[:] = [finding]
+
+
 def differential(
     game: Game[Any, Any],
     impl: Implementation,
@@ -286,6 +298,7 @@ def differential(
 ) -> None:
     """Hypothesis draws games; the first difference is shrunk to the shortest failing game."""
     found: list[Finding] = []
+    smallest: list[Finding] = []  # the shortest failing game seen, kept in case shrinking is cut short
 
     @settings(
         max_examples=max_examples,
@@ -337,9 +350,12 @@ def differential(
         except ImplementationFault as fault:
             impl.restart()
             impl.hello()
-            raise Mismatch(
-                lock.finding("fault", f"the implementation failed: {fault.kind}", evidence=str(fault))
-            ) from None
+            mismatch = Mismatch(lock.finding("fault", f"the implementation failed: {fault.kind}", evidence=str(fault)))
+            _keep(smallest, mismatch.finding)
+            raise mismatch from None
+        except Mismatch as mismatch:
+            _keep(smallest, mismatch.finding)
+            raise
         finally:
             report.steps_compared += lock.compared
 
@@ -350,9 +366,15 @@ def differential(
         hypothesis_seed(random_seed)(run)()
     except Mismatch as mismatch:
         found.append(mismatch.finding)
-    except HypothesisException as exc:  # pragma: no cover - reported, not raised
-        report.skipped.append(f"differential testing stopped: {exc}")
-    report.findings.extend(found)
+    except HypothesisException as exc:
+        # The time budget ran out while shrinking (the final replay then passes): report the
+        # shortest failing game seen so far rather than losing the finding.
+        if smallest:
+            found.append(smallest[0])
+        else:  # pragma: no cover - reported, not raised
+            report.skipped.append(f"differential testing stopped: {exc}")
+    for finding in found:
+        report.add(finding)
 
 
 # -- printed examples -------------------------------------------------------------------------------------
@@ -398,11 +420,10 @@ def replay_scenarios(
                     lock.step(action)
             report.scenarios_passed += 1
         except Mismatch as mismatch:
-            report.findings.append(attrs.evolve(mismatch.finding, rules=tuple(scenario.rules)))
+            rules = tuple(sorted({*scenario.rules, *mismatch.finding.rules}))
+            report.add(attrs.evolve(mismatch.finding, rules=rules))
         except ImplementationFault as fault:
-            report.findings.append(
-                lock.finding("fault", f"the implementation failed: {fault.kind}", evidence=str(fault))
-            )
+            report.add(lock.finding("fault", f"the implementation failed: {fault.kind}", evidence=str(fault)))
             impl.restart()
             impl.hello()
         finally:
@@ -423,13 +444,13 @@ def conform(
     progress: Callable[[str, int], None] | None = None,
 ) -> ConformReport:
     report = ConformReport(game.id, command, seed=seed)
-    start = time.monotonic()
+    start = report.started
     deadline = start + seconds if seconds else None
     with Implementation(command, game=game.id, timeout=timeout) as impl:
         try:
             hello = impl.hello()
         except ImplementationFault as fault:
-            report.findings.append(
+            report.add(
                 Finding("fault", f"the implementation failed at hello: {fault.kind}", "hello", evidence=str(fault))
             )
             report.seconds = time.monotonic() - start
