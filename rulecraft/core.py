@@ -195,6 +195,16 @@ class Game(ABC, Generic[S, A]):
     def is_legal(self, state: S, action: A) -> bool:
         return self.check(state, action) is None
 
+    def grounds(self, state: S, action: A) -> tuple[str, ...]:
+        """The rules that make a legal ``action`` legal in ``state``, the decisive ones first.
+
+        The converse of ``check``: when another implementation refuses a
+        legal action, these are the rules it is likely to misapply.  A rule
+        is decisive when the action would be illegal without it (e.g. a die
+        the era change adds).  Empty when the game does not say.
+        """
+        return ()
+
     # -- outcome --------------------------------------------------------------
     @abstractmethod
     def scores(self, state: S) -> Mapping[Seat, int]:
@@ -211,6 +221,10 @@ class Game(ABC, Generic[S, A]):
     @abstractmethod
     def render(self, state: S) -> str:
         """A plain-text picture of the state."""
+
+    def picture(self, state: S) -> str | None:
+        """A drawn picture of the state as a standalone SVG document (None: the game has none)."""
+        return None
 
     @abstractmethod
     def describe(self, state: S, action: A) -> str:

@@ -421,3 +421,17 @@ def test_a_game_that_can_never_end_is_recognised_amb30() -> None:
     stuck["deck"] = {"era2": ["E2-FIN-1"]}  # a card still to come may change the dice
     stuck["stacks"][2] = ["D3", "M3", "L4"]
     assert g.stalled(g.scenario_state(stuck)) is None
+
+
+def test_grounds_name_the_decisive_dice_sources_first() -> None:
+    """Game.grounds: a die the attempt cannot do without names the rule that gives it."""
+    g = game()
+    # Engineer (fixed red 4), Finance (2 red), era 2 (the entrepreneur's red die); the target needs 2 red.
+    s = given(g, boards={0: {"cards": ["E1-ENR-1", "E2-FIN-3"]}}, era=2, display=["E2-HAN-3"])
+    three = AttemptTarget("development:E2-HAN-3", Dice(R=3))  # needs the era-2 red die and the Finance dice
+    assert g.grounds(s, three)[:4] == ("AIR-R-25", "AIR-R-13", "AIR-R-12", "AIR-R-15")
+    one = AttemptTarget("development:E2-HAN-3", Dice(R=1))  # 1 thrown + the fixed die: the Engineer is decisive
+    grounds = g.grounds(s, one)
+    assert grounds[:2] == ("AIR-R-12", "AIR-R-18")
+    assert "AIR-R-25" not in grounds and "AIR-R-15" not in grounds
+    assert {"AIR-R-26", "AIR-R-27", "AIR-R-30"} <= set(grounds)

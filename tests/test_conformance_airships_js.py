@@ -3,8 +3,9 @@ plain JavaScript (examples/airships-js/airships.js, Node.js, no dependencies).
 
 The clean implementation conforms; each ``--bug=...`` switch plants one
 realistic rule bug, and conform finds every one in a short game with the
-rule named (for the era change: tied to the era-2 printed examples, see
-``test_the_missing_red_die_shows_only_in_era_2_examples``).
+rule named.  A legal action the implementation refuses is named by the
+rules it rests on (``Game.grounds``): for the era change, the red die of
+AIR-R-25/AIR-R-13 that the attempt cannot do without.
 """
 
 from __future__ import annotations
@@ -99,29 +100,11 @@ def test_every_planted_bug_is_found_in_a_short_game(bug: str) -> None:
     assert shortest <= 25, markdown(report)
 
 
-@pytest.mark.parametrize(
-    "bug",
-    [
-        pytest.param(
-            b,
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason=(
-                    "conform attaches no rule to a legal action the implementation refuses (it cannot know "
-                    "which rule the implementation misapplied), and no era-2 printed example lists "
-                    "AIR-R-13/AIR-R-25; see the era-2 test below"
-                ),
-            ),
-        )
-        if b == "era-red"
-        else b
-        for b in sorted(BUGS)
-    ],
-)
+@pytest.mark.parametrize("bug", sorted(BUGS))
 def test_every_planted_bug_is_found_with_its_rule_named(bug: str) -> None:
     rule = BUGS[bug]
     report = bug_report(bug)
-    named = [f for f in report.findings if rule in f.rules or (bug == "era-red" and "AIR-R-25" in f.rules)]
+    named = [f for f in report.findings if rule in f.rules]
     assert named, [(f.where, f.title, f.rules) for f in report.findings]
     assert min(len(f.steps) for f in named) <= 25, markdown(report)
 
@@ -140,6 +123,7 @@ def test_the_missing_red_die_shows_only_in_era_2_examples() -> None:
         example = f.where.split(" ")[0]
         assert eras.get(example) == 2, (f.where, f.title)
         assert f.kind == "verdict" and f.ours == "accepted", (f.where, f.title)
+        assert f.rules[:2] == ("AIR-R-25", "AIR-R-13"), (f.where, f.rules)  # decisive grounds come first
     # One finding per failing example and none from the differential games (too short to reach era 2);
     # era-2 examples whose target needs no red die still conform.
     assert len(report.findings) == report.scenarios_run - report.scenarios_passed

@@ -111,3 +111,12 @@ def test_the_text_picture_and_descriptions_never_fail(game_id: str) -> None:
     for state, action in playthrough(game, seed=9, players=game_class(game_id).min_players, steps=300)[::10]:
         assert game.render(state)
         assert game.describe(state, action)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_grounds_of_a_legal_action_are_catalogued_rules(game_id: str) -> None:
+    game = make_game(game_id)
+    for state, action in playthrough(game, seed=4, players=game_class(game_id).min_players, steps=300):
+        grounds = game.grounds(state, action)
+        assert len(set(grounds)) == len(grounds), (action, grounds)
+        assert all(rule in game.catalogue for rule in grounds), (action, grounds)

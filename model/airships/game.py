@@ -39,7 +39,7 @@ from rulecraft.model.airships.components import (
     load_pack,
 )
 from rulecraft.model.airships.readings import NOT_MODELLED, REGISTER
-from rulecraft.model.airships.rules import Context, attempts, check, has_legal_target
+from rulecraft.model.airships.rules import Context, attempts, check, grounds, has_legal_target
 from rulecraft.model.airships.state import AirshipsState, Phase
 from rulecraft.model.airships.transitions import deck_empty, new_game, transition
 from rulecraft.registry import register
@@ -186,6 +186,9 @@ class AirshipsGame(Game[AirshipsState, AirshipsAction]):
 
     def transition(self, state: AirshipsState, action: AirshipsAction) -> AirshipsState:
         return transition(self.ctx, state, action)
+
+    def grounds(self, state: AirshipsState, action: AirshipsAction) -> tuple[str, ...]:
+        return grounds(self.ctx, state, action)
 
     def has_legal_target(self, state: AirshipsState) -> bool:
         return has_legal_target(self.ctx, state)

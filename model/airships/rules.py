@@ -409,3 +409,51 @@ def _resolve(ctx: Context, state: AirshipsState, action: Resolve) -> Rejection |
                 "AIR-R-37", f"a chip makes {reached + 1} of {totals.target}: not decisive (AIR-AMB-11 'forbid')"
             )
     return None
+
+
+# -- why a legal action is legal (Game.grounds) ----------------------------------------------------------------
+
+# The rule that gives a department card's effect (p.6).
+_DEPARTMENT_RULE = ("AIR-R-15", "AIR-R-16", "AIR-R-17", "AIR-R-18", "AIR-R-19", "AIR-R-20")
+
+_GROUNDS: dict[type, tuple[str, ...]] = {
+    DealAirship: ("AIR-R-03",),
+    DealStarter: ("AIR-R-05",),
+    Reveal: ("AIR-R-23", "AIR-R-24"),
+    Throw: ("AIR-R-32", "AIR-R-51"),
+    NoAttempt: ("AIR-R-22",),
+    Resolve: ("AIR-R-34", "AIR-R-37"),
+    ExtraGo: ("AIR-R-42",),
+    EndGo: ("AIR-R-42",),
+}
+
+
+def grounds(ctx: Context, state: AirshipsState, action: AirshipsAction) -> tuple[str, ...]:
+    """The rules a legal action rests on, the decisive ones first (see ``Game.grounds``)."""
+    if isinstance(action, AttemptTarget):
+        return _attempt_grounds(ctx, state, action)
+    if isinstance(action, Reveal) and action.card is None:
+        return ("AIR-R-25", "AIR-R-23")
+    return _GROUNDS.get(type(action), ())
+
+
+def _attempt_grounds(ctx: Context, state: AirshipsState, action: AttemptTarget) -> tuple[str, ...]:
+    decisive: list[str] = []
+    # Counterfactuals: without the era change, or without one card, would the attempt still be allowed?
+    if state.era != 1 and attempt_rejection(ctx, attrs.evolve(state, era=1), action) is not None:
+        decisive += ["AIR-R-25", "AIR-R-13"]
+    board = state.boards[state.seat]
+    for index, card in enumerate(board.departments):
+        if card is None:
+            continue
+        without = board.departments[:index] + (None,) + board.departments[index + 1 :]
+        boards = list(state.boards)
+        boards[state.seat] = attrs.evolve(board, departments=without)
+        if attempt_rejection(ctx, attrs.evolve(state, boards=tuple(boards)), action) is not None:
+            decisive += ["AIR-R-12", _DEPARTMENT_RULE[index]]
+    usual = ["AIR-R-26", "AIR-R-27", "AIR-R-30"]
+    if action.exchanges:
+        usual += ["AIR-R-20", "AIR-R-29"]
+    if action.target.startswith("stage:"):
+        usual += ["AIR-R-43", "AIR-R-44"]
+    return tuple(dict.fromkeys([*decisive, *usual]))

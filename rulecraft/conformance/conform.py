@@ -201,6 +201,17 @@ class Lockstep:
                 rules.append(rejection.rule)
         return tuple(sorted(set(rules)))
 
+    def _grounds(self, action: Any, rejected: Any) -> tuple[str, ...]:
+        """For a legal action refused: the rules it rests on (decisive first), then the rule they cited."""
+        try:
+            rules = list(self.game.grounds(self.state, action))
+        except Exception:  # an explanation must never cost the finding
+            rules = []
+        cited = rejected.get("rule") if isinstance(rejected, Mapping) else None
+        if isinstance(cited, str) and cited not in rules:
+            rules.append(cited)
+        return tuple(rules)
+
     def probe(self, action: Any) -> None:
         """An action the reference may refuse: the verdicts (and the rule, when given) must agree."""
         ours = self.game.check(self.state, action)
@@ -217,6 +228,7 @@ class Lockstep:
                         f"refused it ({rejected.get('rule') or 'no rule'}: {rejected.get('reason', '')})",
                         ours="accepted",
                         theirs=rejected,
+                        rules=self._grounds(action, rejected),
                     )
                 )
             self.log.append(action)
@@ -253,6 +265,7 @@ class Lockstep:
         self.log.append(action)
         if not reply.get("ok"):
             rejected = reply.get("rejected") or {}
+            rules = self._grounds(action, rejected)
             raise Mismatch(
                 self.finding(
                     "verdict",
@@ -260,7 +273,7 @@ class Lockstep:
                     f"({rejected.get('rule') or 'no rule'}: {rejected.get('reason', reply.get('error', ''))})",
                     ours="accepted",
                     theirs=rejected or reply,
-                    rules=(),
+                    rules=rules,
                 )
             )
         self.state = self.game.transition(self.state, action)
@@ -295,8 +308,13 @@ def differential(
     report: ConformReport,
     progress: Callable[[int], None] | None = None,
     deadline: float | None = None,
+    components: Mapping[str, Any] | None = None,
 ) -> None:
-    """Hypothesis draws games; the first difference is shrunk to the shortest failing game."""
+    """Hypothesis draws games; the first difference is shrunk to the shortest failing game.
+
+    ``components``: the pack (as JSON data) ``game`` is configured with; every
+    ``new_game`` sends it, so both sides play with the same components.
+    """
     found: list[Finding] = []
     smallest: list[Finding] = []  # the shortest failing game seen, kept in case shrinking is cut short
 
@@ -326,7 +344,7 @@ def differential(
             progress(1)
         try:
             lock.state = game.start(Setup.from_json(setup))
-            reply = impl.new_game(setup)
+            reply = impl.new_game(setup, components=dict(components) if components is not None else None)
             if not reply.get("ok"):
                 raise Mismatch(lock.finding("verdict", f"new_game was refused: {reply.get('error', '')}"))
             lock.compare_state(reply, "after set-up")
@@ -420,7 +438,8 @@ def replay_scenarios(
                     lock.step(action)
             report.scenarios_passed += 1
         except Mismatch as mismatch:
-            rules = tuple(sorted({*scenario.rules, *mismatch.finding.rules}))
+            # The finding's own rules first (for a refused legal action: the decisive ones), then the example's.
+            rules = tuple(dict.fromkeys([*mismatch.finding.rules, *scenario.rules]))
             report.add(attrs.evolve(mismatch.finding, rules=rules))
         except ImplementationFault as fault:
             report.add(lock.finding("fault", f"the implementation failed: {fault.kind}", evidence=str(fault)))
@@ -442,7 +461,14 @@ def conform(
     players: Sequence[int] | None = None,
     scenarios: bool = True,
     progress: Callable[[str, int], None] | None = None,
+    components: Mapping[str, Any] | None = None,
 ) -> ConformReport:
+    """Replay the printed examples, then run differential games (see the module docstring).
+
+    ``components``: a component pack as JSON data, the one ``game`` was
+    configured with; it is sent with every differential ``new_game``.  The
+    printed examples keep the bundled pack: their expected values come from it.
+    """
     report = ConformReport(game.id, command, seed=seed)
     start = report.started
     deadline = start + seconds if seconds else None
@@ -478,6 +504,7 @@ def conform(
             report=report,
             progress=(lambda n: progress("differential", n)) if progress else None,
             deadline=deadline,
+            components=components,
         )
     report.seconds = time.monotonic() - start
     return report
