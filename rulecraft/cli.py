@@ -431,11 +431,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return serve(args.game, readings=readings, components=args.components)
 
 
+def _pack_data(path: str) -> dict[str, Any]:
+    """The pack file as JSON data, to send through the protocol (the game already checked it)."""
+    from rulecraft import yamlio
+
+    data = yamlio.load(Path(path).read_text("utf-8"))
+    if not isinstance(data, dict):
+        raise RulecraftError(f"{path}: a component pack is a mapping at the top level")
+    return data
+
+
 def cmd_conform(args: argparse.Namespace) -> int:
     from rulecraft.conformance.conform import conform
     from rulecraft.conformance.report import html_report, junit, markdown
 
     game = _game(args)
+    pack = _pack_data(args.components) if args.components else None
     console = _console()
     players = [args.players] if args.players else None
     with Progress(
@@ -462,6 +473,7 @@ def cmd_conform(args: argparse.Namespace) -> int:
             players=players,
             scenarios=not args.no_scenarios,
             progress=tick,
+            components=pack,
         )
     if args.junit:
         junit(report, args.junit)
@@ -547,7 +559,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--report", metavar="FILE", help="write a Markdown report")
     p.add_argument("--html", metavar="FILE", help="write an HTML report with the board pictures")
     p.add_argument("--quiet", action="store_true")
-    _add_common(p, components=False)
+    _add_common(p)
     p.set_defaults(func=cmd_conform)
 
     p = sub.add_parser("query", help="answer a rules question (see 'rulecraft query GAME -h')")
