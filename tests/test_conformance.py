@@ -76,6 +76,10 @@ def test_reports_junit_markdown_html(tmp_path: Path) -> None:
     assert "KAS-R-26" in text and "| rulebook model | implementation |" in text
     page = html_report(report)
     assert page.startswith("<!doctype html>") and "<pre" in page
+    # Every finding carries the drawn board, and the page inlines it.
+    assert all(f.svg.startswith("<svg") for f in report.findings)
+    assert page.count("<svg") == len(report.findings)
+    ET.fromstring(report.findings[0].svg)  # well-formed on its own
 
 
 def test_cli_exit_codes_follow_pytest(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

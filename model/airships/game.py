@@ -226,6 +226,11 @@ class AirshipsGame(Game[AirshipsState, AirshipsAction]):
     def render(self, state: AirshipsState) -> str:
         return _render.text(self, state)
 
+    def picture(self, state: AirshipsState) -> str:
+        from rulecraft.model.airships.picture import svg
+
+        return svg(self, state)
+
     def describe(self, state: AirshipsState, action: AirshipsAction) -> str:
         return _render.describe(self, state, action)
 

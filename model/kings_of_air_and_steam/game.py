@@ -403,6 +403,11 @@ class KasGame(Game[KasState, KasAction]):
     def render(self, state: KasState) -> str:
         return render.text(self, state)
 
+    def picture(self, state: KasState) -> str:
+        from rulecraft.model.kings_of_air_and_steam.picture import svg
+
+        return svg(self, state)
+
     def describe(self, state: KasState, action: KasAction) -> str:
         return render.describe(self, state, action)
 

@@ -97,9 +97,16 @@ def html_report(report: ConformReport) -> str:
     for finding in report.findings:
         body.append(f"<h2>{html.escape(finding.kind)}: {html.escape(finding.title)}</h2>")
         body.append(f"<pre>{html.escape(markdown_finding(finding))}</pre>")
-        if finding.picture:
+        if finding.svg or finding.picture:
             body.append("<h3>The state where it differs</h3>")
-            body.append(f"<pre style='font-size:11px'>{html.escape(finding.picture)}</pre>")
+        if finding.svg:
+            # The game's own drawing, inlined (it carries no ids or styles that could clash).
+            body.append(f"<div class='board'>{finding.svg}</div>")
+        if finding.picture:
+            body.append(
+                "<details><summary>as text</summary>"
+                f"<pre style='font-size:11px'>{html.escape(finding.picture)}</pre></details>"
+            )
     return (
         "<!doctype html><html><head><meta charset='utf-8'><title>rulecraft conform</title></head><body>"
         + "".join(body)
