@@ -21,7 +21,7 @@ import json
 import random
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import attrs
 from hypothesis import HealthCheck, given, settings
@@ -49,7 +49,8 @@ class Finding:
     rules: tuple[str, ...] = ()
     setup: dict[str, Any] | None = None
     evidence: str = ""
-    picture: str = ""
+    picture: str = ""  # the text picture of the state where it differs
+    svg: str = ""  # the drawn picture (SVG), where the game has one
 
 
 @attrs.define
@@ -114,18 +115,45 @@ class Mismatch(Exception):
 # -- one game, step by step, on both sides ------------------------------------------------------
 
 
+class Peer(Protocol):
+    """What Lockstep asks of the other side: a process (Implementation) or
+    the model under another ruleset (inprocess.InProcess)."""
+
+    def hello(self) -> dict[str, Any]: ...
+
+    def restart(self) -> None: ...
+
+    def new_game(
+        self, setup: dict[str, Any], readings: dict[str, str] | None = None, components: dict[str, Any] | None = None
+    ) -> dict[str, Any]: ...
+
+    def set_state(
+        self, state: dict[str, Any], *, readings: dict[str, str] | None = None, fixture: dict[str, Any] | None = None
+    ) -> dict[str, Any]: ...
+
+    def legal_actions(self) -> dict[str, Any]: ...
+
+    def apply(self, action: dict[str, Any]) -> dict[str, Any]: ...
+
+
 @attrs.define
 class Lockstep:
-    """The reference game and the implementation, driven together."""
+    """The reference game and the implementation, driven together.
+
+    ``self_test``: the peer is the model under another ruleset (an ambiguity's
+    other reading, an erratum).  Then a different rule ID for the same refusal
+    is no difference in play, and scores, winners and chance odds are compared too.
+    """
 
     game: Game[Any, Any]
-    impl: Implementation
+    impl: Peer
     models: tuple[str, ...]
     where: str
     setup: dict[str, Any] | None = None
     state: Any = None
     log: list[Any] = attrs.Factory(list)
     compared: int = 0
+    self_test: bool = False
 
     def finding(self, kind: str, title: str, **extra: Any) -> Finding:
         steps = tuple(self.game.action_to_json(a) for a in self.log)
@@ -143,13 +171,23 @@ class Lockstep:
                     replay = None
             else:
                 text.append(json.dumps(self.game.action_to_json(action)))
-        picture = ""
+        picture = drawn = ""
         try:
             picture = self.game.render(self.state) if self.state is not None else ""
-        except Exception:
-            picture = ""
+            drawn = (self.game.picture(self.state) or "") if self.state is not None else ""
+        except Exception:  # a picture must never cost the finding
+            pass
         return Finding(
-            kind, title, self.where, len(self.log), steps, tuple(text), setup=self.setup, picture=picture, **extra
+            kind,
+            title,
+            self.where,
+            len(self.log),
+            steps,
+            tuple(text),
+            setup=self.setup,
+            picture=picture,
+            svg=drawn,
+            **extra,
         )
 
     def compare_state(self, reply: Mapping[str, Any], context: str) -> None:
@@ -159,6 +197,8 @@ class Lockstep:
         if differing:
             names = ", ".join(f for f, _, _ in differing)
             raise Mismatch(self.finding("state", f"{context}: the states differ in {names}", fields=tuple(differing)))
+        if self.self_test:
+            self._compare_outcome(reply, context)
         theirs_mover = reply.get("to_move")
         if theirs_mover is not None and theirs_mover != _to_move(self.game, self.state):
             raise Mismatch(
@@ -171,9 +211,41 @@ class Lockstep:
                 )
             )
 
+    def _compare_outcome(self, reply: Mapping[str, Any], context: str) -> None:
+        from rulecraft.conformance.inprocess import outcome
+
+        ours = outcome(self.game, self.state)
+        differing = [(k, ours.get(k), reply.get(k)) for k in ("scores", "winners") if ours.get(k) != reply.get(k)]
+        if differing:
+            names = " and ".join(k for k, _, _ in differing)
+            raise Mismatch(self.finding("outcome", f"{context}: the {names} differ", fields=tuple(differing)))
+
+    def compare_chance(self) -> None:
+        """Self-test only: the same chance outcomes with the same exact odds."""
+        from rulecraft.conformance.inprocess import InProcess
+
+        if not isinstance(self.impl, InProcess):
+            return
+        ours = {_canon(self.game.action_to_json(a)): str(p) for a, p in self.game.chance_outcomes(self.state)}
+        theirs = self.impl.chance_outcomes()
+        if ours != theirs:
+            keys = sorted(set(ours) | set(theirs))
+            fields = tuple(
+                (k, ours.get(k, "impossible"), theirs.get(k, "impossible"))
+                for k in keys
+                if ours.get(k) != theirs.get(k)
+            )
+            raise Mismatch(
+                self.finding("chance", f"the chance outcomes differ in {len(fields)} outcome(s)", fields=fields[:20])
+            )
+
     def compare_legal_actions(self) -> None:
         mover = self.game.to_move(self.state)
-        if isinstance(mover, Chance | GameOver):
+        if isinstance(mover, Chance):
+            if self.self_test:
+                self.compare_chance()
+            return
+        if isinstance(mover, GameOver):
             return
         ours = {_canon(self.game.action_to_json(a)) for a in self.game.legal_actions(self.state)}
         theirs = _action_set(self.impl.legal_actions().get("actions"))
@@ -247,7 +319,7 @@ class Lockstep:
                 )
             )
         their_rule = (reply.get("rejected") or {}).get("rule")
-        if their_rule and their_rule != ours.rule:
+        if their_rule and their_rule != ours.rule and not self.self_test:
             raise Mismatch(
                 self.finding(
                     "verdict",
@@ -298,7 +370,7 @@ def _keep(smallest: list[Finding], finding: Finding) -> None:
 
 def differential(
     game: Game[Any, Any],
-    impl: Implementation,
+    impl: Peer,
     models: tuple[str, ...],
     *,
     max_examples: int,
@@ -309,6 +381,7 @@ def differential(
     progress: Callable[[int], None] | None = None,
     deadline: float | None = None,
     components: Mapping[str, Any] | None = None,
+    self_test: bool = False,
 ) -> None:
     """Hypothesis draws games; the first difference is shrunk to the shortest failing game.
 
@@ -338,7 +411,7 @@ def differential(
         if deadline is not None and time.monotonic() > deadline:
             return
         setup = Setup(players).to_json()
-        lock = Lockstep(game, impl, models, "differential", setup)
+        lock = Lockstep(game, impl, models, "differential", setup, self_test=self_test)
         report.examples_run += 1
         if progress:
             progress(1)
@@ -357,10 +430,10 @@ def differential(
                     probe = _probe_for(game, lock.state, seen, probes[i])
                     if probe is not None:
                         lock.probe(probe)
+                lock.compare_legal_actions()
                 if isinstance(mover, Chance):
                     options = [a for a, _ in game.chance_outcomes(lock.state)]
                 else:
-                    lock.compare_legal_actions()
                     options = list(game.legal_actions(lock.state))
                 action = options[choice % len(options)]
                 seen.append(action)
@@ -400,7 +473,7 @@ def differential(
 
 def replay_scenarios(
     game: Game[Any, Any],
-    impl: Implementation,
+    impl: Peer,
     models: tuple[str, ...],
     capabilities: Sequence[str],
     report: ConformReport,

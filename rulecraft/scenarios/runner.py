@@ -37,14 +37,28 @@ class ScenarioResult:
         return "error" if self.error else ("pass" if self.passed else "fail")
 
 
-def run_scenario(scenario: Scenario, *, readings: Mapping[str, str] | None = None) -> ScenarioResult:
-    """Run one scenario; ``readings`` (a run's overrides) yield to the file's own."""
+def run_scenario(
+    scenario: Scenario,
+    *,
+    readings: Mapping[str, str] | None = None,
+    force: Mapping[str, str] | None = None,
+    configure: Callable[[Mapping[str, str], Path | None], Game[Any, Any]] | None = None,
+) -> ScenarioResult:
+    """Run one scenario; ``readings`` (a run's overrides) yield to the file's own.
+
+    ``force``: readings that override even the file's own (to ask whether the
+    printed outcome still holds under another reading).  ``configure``: how to
+    make the game from the readings and the pack (an erratum's variant game).
+    """
     try:
-        chosen = dict(readings or {}) | dict(scenario.readings)
+        chosen = dict(readings or {}) | dict(scenario.readings) | dict(force or {})
         components = None
         if scenario.components:
             components = Path(scenario.path).parent / scenario.components
-        game = make_game(scenario.game, readings=chosen, components=components)
+        if configure is not None:
+            game = configure(chosen, components)
+        else:
+            game = make_game(scenario.game, readings=chosen, components=components)
         state = game.scenario_state(scenario.given)
     except RulecraftError as exc:
         return _error(scenario, f"given: {exc}")

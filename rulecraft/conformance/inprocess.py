@@ -1,0 +1,101 @@
+"""The reference model under another ruleset, as a peer for the differential engine.
+
+An ambiguity is two rulesets that differ in one reading, an erratum the
+printed ruleset against a variant: both are differential testing of the
+model against itself.  :class:`InProcess` answers the requests
+:class:`~rulecraft.conformance.conform.Lockstep` makes of an implementation
+(the protocol's replies, as dicts) from a configured :class:`Game` in this
+process, so the conformance engine — lockstep comparison, Hypothesis games,
+shrinking — finds where two rulesets part ways.
+
+Replies also carry ``scores`` (and ``winners`` at game over): two rulesets
+can agree on every state and still count the points differently.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from rulecraft.conformance.server import to_move_json
+from rulecraft.core import Chance, Game, GameOver, RulecraftError, Setup
+
+
+class InProcess:
+    """A configured game as a protocol peer: no process, no JSON lines, same replies."""
+
+    def __init__(self, game: Game[Any, Any]) -> None:
+        self.game = game
+        self.state: Any = None
+
+    # -- the requests Lockstep makes --------------------------------------------------------------
+    def hello(self) -> dict[str, Any]:
+        return {"ok": True, "game": self.game.id, "protocol": 1, "models": ["*"], "capabilities": ["set_state"]}
+
+    def restart(self) -> None:
+        self.state = None
+
+    def new_game(
+        self, setup: dict[str, Any], readings: dict[str, str] | None = None, components: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        if readings or components is not None:
+            return {"ok": False, "error": "an in-process peer keeps the ruleset it was configured with"}
+        try:
+            self.state = self.game.start(Setup.from_json(setup))
+        except RulecraftError as exc:
+            return {"ok": False, "error": str(exc)}
+        return self.current()
+
+    def set_state(
+        self, state: dict[str, Any], *, readings: dict[str, str] | None = None, fixture: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        try:
+            if fixture:
+                self.game.load_fixture(fixture)
+            self.state = self.game.state_from_json(state)
+        except RulecraftError as exc:
+            return {"ok": False, "error": str(exc)}
+        return {"ok": True, "to_move": to_move_json(self.game.to_move(self.state))}
+
+    def chance_outcomes(self) -> dict[str, str]:
+        """The chance outcomes and their exact probabilities (not a protocol request)."""
+        return {_key(self.game.action_to_json(a)): str(p) for a, p in self.game.chance_outcomes(self.state)}
+
+    def legal_actions(self) -> dict[str, Any]:
+        if isinstance(self.game.to_move(self.state), Chance | GameOver):
+            return {"ok": True, "actions": []}
+        return {"ok": True, "actions": [self.game.action_to_json(a) for a in self.game.legal_actions(self.state)]}
+
+    def apply(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        try:
+            action = self.game.action_from_json(data)
+        except RulecraftError as exc:
+            return {"ok": False, "error": str(exc)}
+        rejection = self.game.check(self.state, action)
+        if rejection is not None:
+            return {"ok": False, "rejected": {"rule": rejection.rule, "reason": rejection.reason}}
+        self.state = self.game.transition(self.state, action)
+        return self.current()
+
+    # -- replies ------------------------------------------------------------------------------------
+    def current(self) -> dict[str, Any]:
+        return {
+            "ok": True,
+            "state": self.game.state_to_json(self.state),
+            "to_move": to_move_json(self.game.to_move(self.state)),
+            **outcome(self.game, self.state),
+        }
+
+
+def _key(action: Mapping[str, Any]) -> str:
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+
+
+def outcome(game: Game[Any, Any], state: Any) -> dict[str, Any]:
+    """What two rulesets may count differently in the same state: scores, and winners at the end."""
+    scores = {str(seat): points for seat, points in game.scores(state).items()}
+    out: dict[str, Any] = {"scores": scores}
+    if isinstance(game.to_move(state), GameOver):
+        out["winners"] = list(game.winners(state))
+    return out
