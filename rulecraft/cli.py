@@ -431,6 +431,69 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return serve(args.game, readings=readings, components=args.components)
 
 
+def cmd_ambiguities(args: argparse.Namespace) -> int:
+    """Every registered ambiguity, a witness search per reading, and the printed examples as evidence."""
+    from rulecraft import witness_report
+    from rulecraft.witness import Budget, ambiguities, tally
+
+    cls = game_class(args.game)
+    only = list(args.only or ())
+    budget = Budget(seconds=args.seconds, max_examples=args.max_examples, max_steps=args.max_steps, seed=args.seed)
+    wanted = [a for a in cls.register if not only or a.id in only]
+    total = sum(len(a.readings) - 1 for a in wanted) if not args.no_search else len(wanted)
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=_console(sys.stderr),
+        transient=True,
+        disable=args.quiet,
+    ) as progress:
+        task = progress.add_task(f"{args.game}: ambiguities", total=total)
+
+        def tick(what: str) -> None:
+            progress.update(task, advance=1, description=f"{args.game}: {what}")
+
+        results = ambiguities(
+            args.game,
+            only=only,
+            budget=budget,
+            search=not args.no_search,
+            examples=not args.no_examples,
+            base=parse_reading_overrides(args.reading or []),
+            components=args.components,
+            progress=tick,
+        )
+    text = witness_report.markdown(args.game, cls.title, results, budget)
+    if args.report:
+        Path(args.report).write_text(text, "utf-8")
+    if args.html:
+        Path(args.html).write_text(witness_report.html_report(args.game, cls.title, results, budget), "utf-8")
+    if args.json:
+        print(witness_report.dumps(args.game, results, budget))
+    else:
+        console = _console()
+        table = Table(title=f"{cls.title}: {len(results)} ambiguities, {tally(results)['witness']} with a witness")
+        for col in ("id", "p.", "outcome", "readings", "shortest witness", "examples as evidence"):
+            table.add_column(col, overflow="fold")
+        for r in results:
+            steps = [len(p.finding.steps) for p in r.pairs if p.finding is not None]
+            evidence = "; ".join(f"{k}: {', '.join(v)}" for k, v in r.evidence().items())
+            readings = ", ".join(f"{p.reading}={p.outcome}" for p in r.pairs)
+            table.add_row(
+                r.ambiguity.id,
+                r.ambiguity.page,
+                witness_report.VERDICT[r.outcome],
+                readings,
+                f"{min(steps)} steps" if steps else "—",
+                evidence or "—",
+            )
+        console.print(table)
+    # Listing ambiguities is no failure; a reading that crashed the model is.
+    return EXIT_FAIL if any(p.outcome == "error" for r in results for p in r.pairs) else EXIT_OK
+
+
 def _pack_data(path: str) -> dict[str, Any]:
     """The pack file as JSON data, to send through the protocol (the game already checked it)."""
     from rulecraft import yamlio
@@ -537,6 +600,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_readings)
+
+    p = sub.add_parser(
+        "ambiguities", help="each registered ambiguity: where its readings change play (witnesses), and the evidence"
+    )
+    p.add_argument("game")
+    p.add_argument("--only", action="append", metavar="AMB-ID", help="only this ambiguity (repeatable)")
+    p.add_argument("--seconds", type=float, default=10.0, help="search budget per reading (default 10)")
+    p.add_argument("--max-examples", type=int, default=200, help="games per reading at most")
+    p.add_argument("--max-steps", type=int, default=300, help="steps per game at most")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--no-search", action="store_true", help="only list the register and the examples' evidence")
+    p.add_argument("--no-examples", action="store_true", help="skip replaying the printed examples")
+    p.add_argument("--json", action="store_true", help="the whole result as JSON on standard output")
+    p.add_argument("--report", metavar="FILE", help="write a Markdown report")
+    p.add_argument("--html", metavar="FILE", help="write an HTML report with the board pictures")
+    p.add_argument("--quiet", action="store_true", help="no progress display")
+    _add_common(p)
+    p.set_defaults(func=cmd_ambiguities)
 
     p = sub.add_parser("serve", help="run the reference model as a protocol implementation on stdin/stdout")
     p.add_argument("game")

@@ -104,6 +104,10 @@ def _action_set(actions: Any) -> set[str]:
     return {_canon(a) for a in actions} if isinstance(actions, list) else set()
 
 
+class _OutOfTime(BaseException):
+    """The time budget is spent: stops Hypothesis at once, even mid-shrink (it lets BaseException through)."""
+
+
 class Mismatch(Exception):
     """Raised inside a Hypothesis example; carries the finding (the last one raised is the shrunk one)."""
 
@@ -400,16 +404,12 @@ def differential(
         suppress_health_check=list(HealthCheck),
         report_multiple_bugs=False,
     )
-    @given(
-        players=st.sampled_from(list(players)),
-        # Fixed-length choice lists: a game runs until it fails or ends, and the steps after a
-        # failure are never used, so shrinking still ends on the shortest failing prefix.
-        choices=st.lists(st.integers(0, 2**16), min_size=max_steps, max_size=max_steps),
-        probes=st.lists(st.integers(0, 2**16), min_size=max_steps, max_size=max_steps),
-    )
-    def run(players: int, choices: list[int], probes: list[int]) -> None:
+    @given(players=st.sampled_from(list(players)), data=st.data())
+    def run(players: int, data: st.DataObject) -> None:
+        # Choices are drawn step by step, each bounded by the options there: a game draws only what
+        # it uses, and shrinking moves every choice towards the first option.
         if deadline is not None and time.monotonic() > deadline:
-            return
+            raise _OutOfTime
         setup = Setup(players).to_json()
         lock = Lockstep(game, impl, models, "differential", setup, self_test=self_test)
         report.examples_run += 1
@@ -422,12 +422,14 @@ def differential(
                 raise Mismatch(lock.finding("verdict", f"new_game was refused: {reply.get('error', '')}"))
             lock.compare_state(reply, "after set-up")
             seen: list[Any] = []
-            for i, choice in enumerate(choices):
+            for _ in range(max_steps):
+                if deadline is not None and time.monotonic() > deadline:
+                    raise _OutOfTime
                 mover = game.to_move(lock.state)
                 if isinstance(mover, GameOver):
                     break
-                if i < len(probes):
-                    probe = _probe_for(game, lock.state, seen, probes[i])
+                if seen:
+                    probe = _probe_for(game, lock.state, seen, data.draw(st.integers(0, len(seen) - 1)))
                     if probe is not None:
                         lock.probe(probe)
                 lock.compare_legal_actions()
@@ -435,7 +437,7 @@ def differential(
                     options = [a for a, _ in game.chance_outcomes(lock.state)]
                 else:
                     options = list(game.legal_actions(lock.state))
-                action = options[choice % len(options)]
+                action = options[data.draw(st.integers(0, len(options) - 1))]
                 seen.append(action)
                 lock.step(action)
         except ImplementationFault as fault:
@@ -457,6 +459,10 @@ def differential(
         hypothesis_seed(random_seed)(run)()
     except Mismatch as mismatch:
         found.append(mismatch.finding)
+    except _OutOfTime:
+        # The budget ran out, perhaps while shrinking: keep the shortest failing game seen so far.
+        if smallest:
+            found.append(smallest[0])
     except HypothesisException as exc:
         # The time budget ran out while shrinking (the final replay then passes): report the
         # shortest failing game seen so far rather than losing the finding.

@@ -18,6 +18,26 @@ def _value(value: Any) -> str:
     return text if len(text) <= 300 else text[:297] + "..."
 
 
+def leaf_differences(path: str, ours: Any, theirs: Any, limit: int = 12) -> list[tuple[str, Any, Any]]:
+    """The innermost places where two JSON values differ (``boards[1].chips``), at most ``limit``."""
+    out: list[tuple[str, Any, Any]] = []
+
+    def walk(where: str, a: Any, b: Any) -> None:
+        if len(out) >= limit or a == b:
+            return
+        if isinstance(a, dict) and isinstance(b, dict):
+            for key in sorted(set(a) | set(b), key=str):
+                walk(f"{where}.{key}", a.get(key), b.get(key))
+        elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+            for i, (x, y) in enumerate(zip(a, b, strict=True)):
+                walk(f"{where}[{i}]", x, y)
+        else:
+            out.append((where, a, b))
+
+    walk(path, ours, theirs)
+    return out
+
+
 def junit(report: ConformReport, path: str | Path) -> None:
     """One test case per printed example and one for the differential run (JUnit XML)."""
     failures = len(report.findings)
@@ -46,8 +66,12 @@ def junit(report: ConformReport, path: str | Path) -> None:
     Path(path).write_text(ET.tostring(suite, encoding="unicode"), "utf-8")
 
 
-def markdown_finding(finding: Finding) -> str:
-    lines = [f"### {finding.kind}: {finding.title}", "", f"- where: {finding.where}"]
+def markdown_finding(
+    finding: Finding, labels: tuple[str, str] = ("rulebook model", "implementation"), *, heading: str = "###"
+) -> str:
+    """One finding: the minimal steps, the differing fields side by side (``labels`` name the sides)."""
+    left, right = labels
+    lines = [f"{heading} {finding.kind}: {finding.title}", "", f"- where: {finding.where}"]
     if finding.rules:
         lines.append(f"- rules involved: {', '.join(finding.rules)}")
     if finding.setup:
@@ -57,13 +81,14 @@ def markdown_finding(finding: Finding) -> str:
         for i, (text, action) in enumerate(zip(finding.step_text, finding.steps, strict=False), start=1):
             lines.append(f"{i}. {text} — `{json.dumps(action)}`")
     if finding.fields:
-        lines += ["", "| field | rulebook model | implementation |", "|---|---|---|"]
+        lines += ["", f"| field | {left} | {right} |", "|---|---|---|"]
         for field, ours, theirs in finding.fields:
-            lines.append(f"| {field} | `{_value(ours)}` | `{_value(theirs)}` |")
+            for where, a, b in leaf_differences(field, ours, theirs):
+                lines.append(f"| {where} | `{_value(a)}` | `{_value(b)}` |")
     elif finding.ours is not None or finding.theirs is not None:
         lines += [
             "",
-            "| rulebook model | implementation |",
+            f"| {left} | {right} |",
             "|---|---|",
             f"| `{_value(finding.ours)}` | `{_value(finding.theirs)}` |",
         ]

@@ -1,0 +1,366 @@
+"""Ambiguity witnesses: where two readings of the rulebook actually change play.
+
+An ambiguity is two rulesets that differ in one reading.  For each
+non-default reading this module asks, in order:
+
+1. can the reading be played at all?  (a registered reading the model does
+   not play yet is reported as ``not-modelled``, never as harmless);
+2. is it *proved* never to matter?  Either the model never consults the
+   switch (checked in its source), or a solver query the game offers for the
+   question's shape answers ``unsat``.  A solver ``unknown`` is its own
+   outcome and never counts as proved;
+3. is there a *witness*: a short legal game from set-up after which the two
+   readings differ in the legal actions, the result of an action, the chance
+   odds, the scores or the winners?  The conformance kit's differential
+   engine plays the reference under the default against the reference under
+   the other reading (:class:`~rulecraft.conformance.inprocess.InProcess`);
+   Hypothesis draws the games and shrinks the first difference.
+
+Beside the search, :func:`example_dependence` replays every printed example
+under every playable reading: an example that passes only under some
+readings is evidence for them.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+import attrs
+
+from rulecraft.conformance.conform import ConformReport, Finding, differential
+from rulecraft.conformance.inprocess import InProcess
+from rulecraft.core import Game, RulecraftError
+from rulecraft.registry import game_class, make_game
+from rulecraft.ruleset import Ambiguity
+from rulecraft.scenarios.loader import ScenarioFileError, load_scenario, scenario_files
+from rulecraft.scenarios.runner import run_scenario
+
+Outcome = Literal["witness", "not-found", "proved", "unknown", "not-modelled", "error"]
+OUTCOMES: tuple[Outcome, ...] = ("witness", "proved", "not-found", "unknown", "not-modelled", "error")
+
+
+@attrs.frozen
+class Budget:
+    """How hard to look, per pair of readings; the seed makes every run reproducible."""
+
+    seconds: float = 10.0
+    max_examples: int = 200
+    max_steps: int = 300
+    seed: int = 0
+
+
+@attrs.frozen
+class SolverVerdict:
+    """A solver's answer to "is there a state where reading a allows X and reading b forbids it?"."""
+
+    status: Literal["sat", "unsat", "unknown"]
+    reason: str
+    seconds: float = 0.0
+    witness: Mapping[str, Any] | None = None  # the state (or its parts) the solver found
+
+
+# A game may answer the question's shape with a solver: (amb_id, reading) -> verdict or None (no query).
+SolverHook = Callable[[Game[Any, Any], Game[Any, Any], float], SolverVerdict | None]
+
+
+@attrs.frozen
+class PairResult:
+    """The default reading against one other reading."""
+
+    ambiguity: str
+    default: str
+    reading: str
+    outcome: Outcome
+    reason: str
+    finding: Finding | None = None
+    seconds: float = 0.0
+    games: int = 0
+    solver: SolverVerdict | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "default": self.default,
+            "reading": self.reading,
+            "outcome": self.outcome,
+            "reason": self.reason,
+            "seconds": round(self.seconds, 3),
+            "games": self.games,
+        }
+        if self.solver is not None:
+            out["solver"] = {
+                "status": self.solver.status,
+                "reason": self.solver.reason,
+                "seconds": round(self.solver.seconds, 3),
+                "witness": dict(self.solver.witness) if self.solver.witness is not None else None,
+            }
+        if self.finding is not None:
+            f = self.finding
+            out["witness"] = {
+                "kind": f.kind,
+                "difference": f.title,
+                "setup": f.setup,
+                "steps": list(f.steps),
+                "steps_text": list(f.step_text),
+                "fields": [{"field": k, "default": a, "reading": b} for k, a, b in f.fields],
+                "default_side": f.ours,
+                "reading_side": f.theirs,
+                "rules": list(f.rules),
+            }
+        return out
+
+
+@attrs.frozen
+class ExampleRun:
+    """One printed example under one reading."""
+
+    example: str
+    page: str
+    reading: str
+    passed: bool
+    detail: str = ""
+    error: bool = False  # the example cannot even be set up or played under this reading
+
+
+@attrs.frozen
+class AmbiguityResult:
+    ambiguity: Ambiguity
+    pairs: tuple[PairResult, ...]
+    examples: tuple[ExampleRun, ...] = ()
+
+    @property
+    def outcome(self) -> Outcome:
+        """Witness if any reading differs; proved only if every reading is proved; else the weakest."""
+        outcomes = {p.outcome for p in self.pairs}
+        if not outcomes:
+            return "proved"  # a single-reading entry cannot differ (never registered so, but be total)
+        for kind in ("witness", "error", "unknown", "not-found", "not-modelled"):
+            if kind in outcomes:
+                return kind  # type: ignore[return-value]
+        return "proved"
+
+    def evidence(self) -> dict[str, list[str]]:
+        """Per reading, the printed examples that pass under it but fail under another reading."""
+        by_example: dict[str, dict[str, bool]] = {}
+        for run in self.examples:
+            by_example.setdefault(run.example, {})[run.reading] = run.passed
+        out: dict[str, list[str]] = {}
+        broken = {(run.example, run.reading) for run in self.examples if run.error}
+        for example, verdicts in sorted(by_example.items()):
+            verdicts = {k: v for k, v in verdicts.items() if (example, k) not in broken}
+            if len(set(verdicts.values())) > 1:
+                for reading, passed in verdicts.items():
+                    if passed:
+                        out.setdefault(reading, []).append(example)
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        amb = self.ambiguity
+        return {
+            "id": amb.id,
+            "page": amb.page,
+            "question": amb.question,
+            "readings": [{"key": r.key, "text": r.text} for r in amb.readings],
+            "default": amb.default,
+            "why": amb.why,
+            "outcome": self.outcome,
+            "pairs": [p.to_json() for p in self.pairs],
+            "examples_evidence": self.evidence(),
+            "examples_failing": [
+                {"example": r.example, "page": r.page, "reading": r.reading, "error": r.error, "detail": r.detail}
+                for r in self.examples
+                if not r.passed
+            ],
+        }
+
+
+# -- 2. proofs ---------------------------------------------------------------------------------------------
+
+
+@cache
+def _model_sources(module: str) -> tuple[str, ...]:
+    """The source text of the game's model package, its ambiguity register left out."""
+    package = module.rsplit(".", 1)[0]
+    spec_file = __import__(package, fromlist=["__file__"]).__file__
+    assert spec_file is not None
+    texts = []
+    for path in sorted(Path(spec_file).parent.rglob("*.py")):
+        if path.name in {"readings.py", "catalogue.py"}:
+            continue  # the register names every ID without consulting it
+        texts.append(path.read_text("utf-8"))
+    return tuple(texts)
+
+
+def never_consulted(game: Game[Any, Any], amb_id: str) -> bool:
+    """True when no code of the model names the switch, so no reading of it can change play.
+
+    Conservative: a mere mention (a comment) counts as consulted, so the
+    answer errs towards "not proved".
+    """
+    pattern = re.compile(re.escape(amb_id) + r"(?!\d)")
+    return not any(pattern.search(text) for text in _model_sources(type(game).__module__))
+
+
+# -- 3. the search -----------------------------------------------------------------------------------------
+
+
+def configure(game_id: str, readings: Mapping[str, str], components: str | Path | None) -> Game[Any, Any]:
+    return make_game(game_id, readings=dict(readings), components=components)
+
+
+def search_pair(
+    game_id: str,
+    amb: Ambiguity,
+    reading: str,
+    budget: Budget,
+    *,
+    base: Mapping[str, str] | None = None,
+    components: str | Path | None = None,
+    solver: SolverHook | None = None,
+    players: Sequence[int] | None = None,
+) -> PairResult:
+    """The default reading of ``amb`` against ``reading``: proof, witness, or nothing found."""
+    start = time.monotonic()
+    base = dict(base or {})
+
+    def result(outcome: Outcome, reason: str, **extra: Any) -> PairResult:
+        return PairResult(amb.id, amb.default, reading, outcome, reason, seconds=time.monotonic() - start, **extra)
+
+    try:
+        default_game = configure(game_id, base | {amb.id: amb.default}, components)
+        other_game = configure(game_id, base | {amb.id: reading}, components)
+    except RulecraftError as exc:
+        outcome: Outcome = "not-modelled" if "not modelled" in str(exc) else "error"
+        return result(outcome, str(exc))
+    if never_consulted(default_game, amb.id):
+        return result("proved", f"the model never consults {amb.id}: every reading plays the same")
+    verdict: SolverVerdict | None = None
+    if solver is not None:
+        try:
+            verdict = solver(default_game, other_game, max(1.0, budget.seconds / 2))
+        except Exception as exc:  # a failing query must not cost the search
+            verdict = SolverVerdict("unknown", f"the solver query failed: {type(exc).__name__}: {exc}")
+        if verdict is not None and verdict.status == "unsat":
+            return result("proved", verdict.reason, solver=verdict)
+    report = ConformReport(game_id, f"{amb.id}={reading}", seed=budget.seed)
+    counts = list(players or range(default_game.min_players, default_game.max_players + 1))
+    try:
+        differential(
+            default_game,
+            InProcess(other_game),
+            ("*",),
+            max_examples=budget.max_examples,
+            max_steps=budget.max_steps,
+            seed=budget.seed,
+            players=counts,
+            report=report,
+            deadline=start + budget.seconds,
+            self_test=True,
+        )
+    except Exception as exc:  # a model bug under one reading is reported, and the run goes on
+        return result("error", f"{type(exc).__name__}: {exc}", games=report.examples_run, solver=verdict)
+    if report.findings:
+        finding = min(report.findings, key=lambda f: len(f.steps))
+        return result("witness", finding.title, finding=finding, games=report.examples_run, solver=verdict)
+    if verdict is not None and verdict.status == "sat":
+        # A solver's state is not shown reachable: a witness needs a legal game from set-up.
+        return result(
+            "not-found",
+            f"the solver found a state where they differ ({verdict.reason}); no game reached one in the budget",
+            games=report.examples_run,
+            solver=verdict,
+        )
+    if verdict is not None and verdict.status == "unknown":
+        return result(
+            "unknown", f"solver: {verdict.reason}; no game differed", games=report.examples_run, solver=verdict
+        )
+    return result(
+        "not-found",
+        f"no difference in {report.examples_run} games of up to {budget.max_steps} steps ({budget.seconds:g} s budget)",
+        games=report.examples_run,
+        solver=verdict,
+    )
+
+
+# -- printed examples ----------------------------------------------------------------------------------------
+
+
+def example_dependence(
+    game_id: str, amb: Ambiguity, *, base: Mapping[str, str] | None = None, components: str | Path | None = None
+) -> tuple[ExampleRun, ...]:
+    """Every printed example of the game under every playable reading of ``amb``."""
+    runs: list[ExampleRun] = []
+    base = dict(base or {})
+    for path in scenario_files(game_id):
+        try:
+            scenario = load_scenario(path)
+        except ScenarioFileError:
+            continue  # reported by `rulecraft scenarios`; a malformed file is no evidence
+        for r in amb.readings:
+            try:
+                configure(game_id, base | {amb.id: r.key}, components)
+            except RulecraftError:
+                continue  # not playable: no evidence either way
+            outcome = run_scenario(scenario, readings=base, force={amb.id: r.key})
+            detail = outcome.error or "; ".join(outcome.failures[:2])
+            runs.append(
+                ExampleRun(scenario.id, scenario.page, r.key, outcome.passed, detail, outcome.error is not None)
+            )
+    return tuple(runs)
+
+
+# -- everything --------------------------------------------------------------------------------------------
+
+
+def solver_hooks(game: Game[Any, Any]) -> Mapping[str, SolverHook]:
+    """The game's solver queries for ambiguities of the right shape (amb id -> hook)."""
+    hooks = getattr(game, "witness_queries", None)
+    return hooks() if callable(hooks) else {}
+
+
+def ambiguities(
+    game_id: str,
+    *,
+    only: Iterable[str] = (),
+    budget: Budget = Budget(),
+    search: bool = True,
+    examples: bool = True,
+    base: Mapping[str, str] | None = None,
+    components: str | Path | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> list[AmbiguityResult]:
+    """Each registered ambiguity with its witnesses (or proofs) and the examples that depend on it."""
+    cls = game_class(game_id)
+    chosen = set(only)
+    unknown = chosen - {a.id for a in cls.register}
+    if unknown:
+        raise RulecraftError(f"{', '.join(sorted(unknown))}: not a registered ambiguity of {game_id}")
+    hooks = solver_hooks(make_game(game_id, components=components))
+    results = []
+    for amb in cls.register:
+        if chosen and amb.id not in chosen:
+            continue
+        pairs: list[PairResult] = []
+        if search:
+            for r in amb.readings:
+                if r.key == amb.default:
+                    continue
+                if progress:
+                    progress(f"{amb.id}={r.key}")
+                hook = hooks.get(amb.id)
+                pairs.append(search_pair(game_id, amb, r.key, budget, base=base, components=components, solver=hook))
+        runs = example_dependence(game_id, amb, base=base, components=components) if examples else ()
+        results.append(AmbiguityResult(amb, tuple(pairs), runs))
+    return results
+
+
+def tally(results: Sequence[AmbiguityResult]) -> dict[str, int]:
+    """How many ambiguities end in each outcome."""
+    counts = dict.fromkeys(OUTCOMES, 0)
+    for result in results:
+        counts[result.outcome] += 1
+    return counts

@@ -1,0 +1,129 @@
+"""Ambiguity reports for rules people and publishers: Markdown, HTML (with the board) and JSON."""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from rulecraft.conformance.report import markdown_finding
+from rulecraft.witness import AmbiguityResult, Budget, PairResult, tally
+
+VERDICT = {
+    "witness": "witness found",
+    "proved": "proved never to matter",
+    "not-found": "no witness within the budget",
+    "unknown": "unknown (the solver gave no answer)",
+    "not-modelled": "a reading is not modelled yet",
+    "error": "error",
+}
+
+
+def to_json(game_id: str, results: Sequence[AmbiguityResult], budget: Budget) -> dict[str, Any]:
+    return {
+        "game": game_id,
+        "budget": {"seconds": budget.seconds, "max_examples": budget.max_examples, "max_steps": budget.max_steps},
+        "seed": budget.seed,
+        "tally": tally(results),
+        "ambiguities": [r.to_json() for r in results],
+    }
+
+
+def _pair_markdown(result: AmbiguityResult, pair: PairResult) -> list[str]:
+    head = f"**{pair.default}** (default) against **{pair.reading}**: {VERDICT[pair.outcome]}"
+    lines = [f"- {head} — {pair.reason} ({pair.seconds:.1f} s, {pair.games} games)"]
+    if pair.solver is not None:
+        lines.append(f"  - solver: {pair.solver.status} — {pair.solver.reason} ({pair.solver.seconds:.2f} s)")
+    if pair.finding is not None:
+        body = markdown_finding(pair.finding, (f"reading {pair.default}", f"reading {pair.reading}"), heading="####")
+        lines += ["", body, ""]
+    return lines
+
+
+def ambiguity_markdown(result: AmbiguityResult) -> str:
+    amb = result.ambiguity
+    lines = [
+        f"## {amb.id} (p.{amb.page}): {VERDICT[result.outcome]}",
+        "",
+        f"{amb.question}",
+        "",
+        "| reading | what it says |",
+        "|---|---|",
+    ]
+    for r in amb.readings:
+        mark = " (default)" if r.key == amb.default else ""
+        lines.append(f"| {r.key}{mark} | {r.text} |")
+    lines += ["", f"Why the default: {amb.why}", ""]
+    for pair in result.pairs:
+        lines += _pair_markdown(result, pair)
+    evidence = result.evidence()
+    if evidence:
+        lines += ["", "Printed examples as evidence (they pass under these readings only):"]
+        for reading, examples in sorted(evidence.items()):
+            lines.append(f"- {reading}: {', '.join(examples)}")
+    failing = [run for run in result.examples if not run.passed]
+    if failing:
+        lines += ["", "Printed examples that do not hold under a reading:"]
+        for run in failing:
+            what = "cannot be played" if run.error else "fails"
+            lines.append(f"- {run.example} (p.{run.page}) {what} under {run.reading}: {run.detail[:200]}")
+    if evidence or failing:
+        pass
+    elif result.examples:
+        readings = sorted({run.reading for run in result.examples})
+        lines += ["", f"Printed examples: every one gives the same verdict under {', '.join(readings)}."]
+    return "\n".join(lines)
+
+
+def markdown(game_id: str, title: str, results: Sequence[AmbiguityResult], budget: Budget) -> str:
+    counts = tally(results)
+    summary = ", ".join(f"{n} {VERDICT[k]}" for k, n in counts.items() if n)
+    lines = [
+        f"# {title}: {len(results)} registered ambiguities",
+        "",
+        f"- outcome: {summary}",
+        f"- budget per reading: {budget.seconds:g} s, at most {budget.max_examples} games of "
+        f"{budget.max_steps} steps; seed {budget.seed} (the same seed gives the same run)",
+        "- a witness is a legal game from set-up after which the two readings differ; "
+        "'proved' means the model never consults the switch or a solver query answered unsat",
+        "",
+        "| ambiguity | p. | outcome | shortest witness |",
+        "|---|---|---|---|",
+    ]
+    for r in results:
+        steps = [len(p.finding.steps) for p in r.pairs if p.finding is not None]
+        shortest = f"{min(steps)} steps" if steps else "—"
+        lines.append(f"| {r.ambiguity.id} | {r.ambiguity.page} | {VERDICT[r.outcome]} | {shortest} |")
+    for r in results:
+        lines += ["", ambiguity_markdown(r)]
+    return "\n".join(lines) + "\n"
+
+
+def html_report(game_id: str, title: str, results: Sequence[AmbiguityResult], budget: Budget) -> str:
+    """The Markdown text per ambiguity, with the board where each witness's readings part ways."""
+    head = markdown(game_id, title, [], budget).split("\n| ambiguity")[0]
+    body = [f"<h1>{html.escape(title)}: ambiguities</h1>", f"<pre>{html.escape(head)}</pre>"]
+    counts = tally(results)
+    body.append("<table border='1' cellpadding='4'><tr><th>outcome</th><th>ambiguities</th></tr>")
+    for kind, n in counts.items():
+        body.append(f"<tr><td>{html.escape(VERDICT[kind])}</td><td>{n}</td></tr>")
+    body.append("</table>")
+    for r in results:
+        body.append(f"<h2 id='{html.escape(r.ambiguity.id)}'>{html.escape(r.ambiguity.id)}</h2>")
+        body.append(f"<pre>{html.escape(ambiguity_markdown(r))}</pre>")
+        for pair in r.pairs:
+            if pair.finding is not None and pair.finding.svg:
+                body.append(
+                    f"<h3>{html.escape(pair.default)} against {html.escape(pair.reading)}: "
+                    "the state where they part ways</h3>"
+                )
+                body.append(f"<div class='board'>{pair.finding.svg}</div>")
+    return (
+        "<!doctype html><html><head><meta charset='utf-8'>"
+        f"<title>{html.escape(title)} ambiguities</title></head><body>" + "".join(body) + "</body></html>"
+    )
+
+
+def dumps(game_id: str, results: Sequence[AmbiguityResult], budget: Budget) -> str:
+    return json.dumps(to_json(game_id, results, budget), indent=2, default=str)

@@ -1,0 +1,170 @@
+"""Ambiguity witnesses: where two readings change play, shown by a legal game
+that is checked again here, independently of the search that found it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulecraft.cli import main
+from rulecraft.core import Game
+from rulecraft.registry import game_class, make_game
+from rulecraft.witness import (
+    AmbiguityResult,
+    Budget,
+    SolverVerdict,
+    ambiguities,
+    example_dependence,
+    never_consulted,
+    search_pair,
+)
+
+QUICK = Budget(seconds=4, max_examples=60, max_steps=120, seed=0)
+
+
+def replay(game: Game[Any, Any], setup: dict[str, Any], steps: tuple[dict[str, Any], ...]) -> Any:
+    """Play a witness's steps, every one checked by the game (an illegal step raises)."""
+    from rulecraft.core import Setup
+
+    state = game.start(Setup.from_json(setup))
+    for step in steps:
+        state = game.apply(state, game.action_from_json(step))
+    return state
+
+
+def amb(game_id: str, amb_id: str) -> Any:
+    return game_class(game_id).register[amb_id]
+
+
+def test_a_setup_reading_differs_right_after_set_up() -> None:
+    """AIR-AMB-02: one chip pool against a supply per nation shows in the very first state."""
+    result = search_pair("air", amb("air", "AIR-AMB-02"), "pool", QUICK)
+    assert result.outcome == "witness" and result.finding is not None
+    assert result.finding.steps == () and result.finding.kind == "state"
+    assert [f for f, _, _ in result.finding.fields] == ["supplies"]
+    setup = result.finding.setup
+    assert setup is not None
+    ours = replay(make_game("air"), setup, ())
+    theirs = replay(make_game("air", readings={"AIR-AMB-02": "pool"}), setup, ())
+    assert len(ours.supplies) == setup["players"] and len(theirs.supplies) == 1
+
+
+def test_a_legal_action_witness_replays_and_the_legal_sets_really_differ() -> None:
+    """AIR-AMB-35 'max': the witness is a legal game under both readings, after which
+    the default allows throws the other reading forbids."""
+    result = search_pair("air", amb("air", "AIR-AMB-35"), "max", QUICK)
+    assert result.outcome == "witness" and result.finding is not None
+    finding = result.finding
+    assert finding.kind == "legal-actions"
+    assert finding.setup is not None
+    default = make_game("air")
+    other = make_game("air", readings={"AIR-AMB-35": "max"})
+    ours = replay(default, finding.setup, finding.steps)
+    theirs = replay(other, finding.setup, finding.steps)
+    assert default.state_to_json(ours) == other.state_to_json(theirs), "the same state under both readings"
+    only_default = set(default.legal_actions(ours)) - set(other.legal_actions(theirs))
+    assert only_default, "the default reading allows more throws here"
+    assert all(other.check(theirs, a) is not None for a in only_default)
+    assert finding.svg.startswith("<svg"), "the witness comes with the board"
+
+
+def test_the_same_seed_gives_the_same_witness() -> None:
+    first = search_pair("air", amb("air", "AIR-AMB-35"), "max", QUICK)
+    again = search_pair("air", amb("air", "AIR-AMB-35"), "max", QUICK)
+    assert first.finding is not None and again.finding is not None
+    assert first.finding.steps == again.finding.steps
+
+
+def test_a_switch_the_model_never_consults_is_proved_never_to_matter() -> None:
+    game = make_game("air")
+    assert never_consulted(game, "AIR-AMB-01") and not never_consulted(game, "AIR-AMB-02")
+    result = search_pair("air", amb("air", "AIR-AMB-01"), "stray", QUICK)
+    assert result.outcome == "proved" and "never consults AIR-AMB-01" in result.reason
+
+
+def test_a_reading_the_model_does_not_play_is_not_modelled_never_harmless() -> None:
+    result = search_pair("air", amb("air", "AIR-AMB-26"), "next-turn", QUICK)
+    assert result.outcome == "not-modelled" and "not modelled" in result.reason
+
+
+def test_a_solver_unknown_is_never_reported_as_proved() -> None:
+    """AIR-AMB-27 (winner on a full tie) rarely shows in random games: with an
+    'unknown' solver answer and no game differing, the outcome is unknown."""
+
+    def undecided(a: Game[Any, Any], b: Game[Any, Any], timeout: float) -> SolverVerdict:
+        return SolverVerdict("unknown", "timeout")
+
+    tiny = Budget(seconds=1, max_examples=3, max_steps=30)
+    result = search_pair("air", amb("air", "AIR-AMB-27"), "undefined", tiny, solver=undecided)
+    assert result.outcome == "unknown" and result.solver is not None
+
+    def refuted(a: Game[Any, Any], b: Game[Any, Any], timeout: float) -> SolverVerdict:
+        return SolverVerdict("unsat", "no state of the encoding separates them")
+
+    proved = search_pair("air", amb("air", "AIR-AMB-27"), "undefined", tiny, solver=refuted)
+    assert proved.outcome == "proved" and proved.reason == "no state of the encoding separates them"
+
+    def broken(a: Game[Any, Any], b: Game[Any, Any], timeout: float) -> SolverVerdict:
+        raise RuntimeError("z3 exploded")
+
+    survived = search_pair("air", amb("air", "AIR-AMB-27"), "undefined", tiny, solver=broken)
+    assert survived.outcome == "unknown" and "z3 exploded" in survived.reason
+
+
+def test_printed_examples_are_evidence_for_the_readings_they_pass_under() -> None:
+    """AIR-AMB-35: AIR-EX-06 (p.4) throws no white although more were usable,
+    so it holds only if the number of dice is a choice."""
+    runs = example_dependence("air", amb("air", "AIR-AMB-35"))
+    result = AmbiguityResult(amb("air", "AIR-AMB-35"), (), runs)
+    assert "AIR-EX-06" in result.evidence().get("choice", [])
+    assert all(run.passed for run in runs if run.reading == "choice"), "every example holds under the default"
+
+
+def test_a_kings_of_air_and_steam_setup_reading_has_a_witness() -> None:
+    """KAS-AMB-47: the other board set for 3-5 players is a different map from the start."""
+    result = search_pair("kas", amb("kas", "KAS-AMB-47"), "ABCFG", QUICK, players=[4])
+    assert result.outcome == "witness" and result.finding is not None
+    assert result.finding.steps == ()
+    assert "layout" in {f for f, _, _ in result.finding.fields}
+
+
+def test_unknown_ambiguity_ids_are_refused() -> None:
+    with pytest.raises(Exception, match="AIR-AMB-99"):
+        ambiguities("air", only=["AIR-AMB-99"], budget=QUICK)
+
+
+def test_cli_json_markdown_and_html(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    md, page = tmp_path / "amb.md", tmp_path / "amb.html"
+    code = main(
+        [
+            "ambiguities",
+            "air",
+            "--only",
+            "AIR-AMB-02",
+            "--only",
+            "AIR-AMB-01",
+            "--seconds",
+            "3",
+            "--json",
+            "--quiet",
+            "--report",
+            str(md),
+            "--html",
+            str(page),
+        ]
+    )
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    by_id = {a["id"]: a for a in data["ambiguities"]}
+    assert by_id["AIR-AMB-02"]["outcome"] == "witness"
+    assert by_id["AIR-AMB-02"]["pairs"][0]["witness"]["fields"][0]["field"] == "supplies"
+    assert by_id["AIR-AMB-01"]["outcome"] == "not-modelled"
+    assert {p["outcome"] for p in by_id["AIR-AMB-01"]["pairs"]} == {"not-modelled", "proved"}
+    assert data["tally"]["witness"] == 1
+    text = md.read_text("utf-8")
+    assert "## AIR-AMB-02 (p.2,4): witness found" in text and "| supplies |" in text
+    assert "<svg" in page.read_text("utf-8")
+    assert main(["ambiguities", "air", "--only", "AIR-AMB-99", "--quiet"]) not in (0, 1)
