@@ -25,7 +25,6 @@ import attrs
 from rulecraft.model.airships.components import (
     COLOURS,
     DEPARTMENTS,
-    DICE_PER_COLOUR,
     FACES,
     TIERS,
 )
@@ -170,10 +169,11 @@ def check_nine_shared_dice(game: AirshipsGame, state: AirshipsState) -> Iterator
     attempt = state.attempt
     if attempt is None:
         return
+    exist = game.ctx.p("dice_per_colour")  # printed: 3 of each colour
     for colour in COLOURS:
         n = attempt.throw[colour]
-        if n > DICE_PER_COLOUR:
-            yield f"the attempt throws {n} {colour.value} dice; only {DICE_PER_COLOUR} exist"
+        if n > exist:
+            yield f"the attempt throws {n} {colour.value} dice; only {exist} exist"
     if attempt.faces is None:
         return
     if len(attempt.faces) != len(COLOURS):

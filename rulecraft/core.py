@@ -20,6 +20,7 @@ import attrs
 
 if TYPE_CHECKING:
     from rulecraft.catalogue import RuleCatalogue
+    from rulecraft.parameters import ParameterTable
     from rulecraft.ruleset import AmbiguityRegister, Ruleset
 
 Seat = int
@@ -127,6 +128,7 @@ class Game(ABC, Generic[S, A]):
     title: ClassVar[str]
     catalogue: ClassVar[RuleCatalogue]
     register: ClassVar[AmbiguityRegister]
+    parameters: ClassVar[ParameterTable]  # the numbers the rules state, which a variant may change
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     scenario_folder: ClassVar[str]  # scenarios/<folder>/ holds the printed examples
@@ -140,8 +142,9 @@ class Game(ABC, Generic[S, A]):
         *,
         readings: Mapping[str, str] | None = None,
         components: str | Path | None = None,
+        parameters: Mapping[str, int] | None = None,
     ) -> Game[S, A]:
-        """The printed rules with reading overrides, on the bundled or a user's pack."""
+        """The printed rules with reading overrides and rule parameters, on the bundled or a user's pack."""
 
     # -- set-up --------------------------------------------------------------
     @abstractmethod

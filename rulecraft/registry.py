@@ -52,7 +52,14 @@ def make_game(
     *,
     readings: Mapping[str, str] | None = None,
     components: str | Path | None = None,
+    parameters: Mapping[str, int] | None = None,
 ) -> Game[Any, Any]:
-    """A configured game: printed rules with reading overrides and a pack."""
+    """A configured game: printed rules with reading overrides, rule parameters and a pack."""
     cls = game_class(game_id)
+    if parameters:
+        table = getattr(cls, "parameters", None)
+        if table is None or not len(table):
+            raise RulecraftError(f"{game_id}: this game has no rule parameters to change")
+        table.resolve(parameters)  # refuse unknown names and values out of range before configuring
+        return cls.configured(readings=readings, components=components, parameters=parameters)
     return cls.configured(readings=readings, components=components)

@@ -86,7 +86,7 @@ def test_four_white_dice_requested_is_refused_with_the_cap_of_three_r30() -> Non
     with pytest.raises(IllegalAction) as info:
         g.apply(s, action)
     assert info.value.rejection.rule == "AIR-R-30"
-    assert "at most three dice of one colour" in str(info.value)
+    assert "at most 3 dice of one colour" in str(info.value)
     assert g.check(s, AttemptTarget("development:E1-FIN-3", Dice(W=3))) is None
 
 

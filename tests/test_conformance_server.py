@@ -172,7 +172,7 @@ def test_an_illegal_action_is_rejected_with_its_rule_and_the_state_is_unchanged(
     assert answers[0] == {"ok": True, "to_move": 0}
     assert answers[1]["ok"] is False
     assert answers[1]["rejected"]["rule"] == "AIR-R-30"
-    assert "at most three dice of one colour" in answers[1]["rejected"]["reason"]
+    assert "at most 3 dice of one colour" in answers[1]["rejected"]["reason"]
     assert messages.problem("response", "apply", answers[1]) is None
     assert answers[2]["state"] == start
     assert answers[3]["ok"] is True and answers[3]["to_move"] == "chance"

@@ -4,6 +4,7 @@ one-line statement in rulecraft's own words."""
 from __future__ import annotations
 
 from rulecraft.catalogue import RuleCatalogue
+from rulecraft.parameters import Parameter, ParameterTable
 
 RULES = RuleCatalogue.from_rows(
     "air",
@@ -76,4 +77,18 @@ RULES = RuleCatalogue.from_rows(
         ("AIR-R-50", "2,4-5", "each nation's 6 chips are always in its supply, on its board or on stages"),
         ("AIR-R-51", "1,4", "the 9 dice, 3 of each colour, are shared; all return after each throw"),
     ],
+)
+
+
+# The numbers the rules state, which a variant or an erratum may change (rulecraft errata).
+PARAMETERS = ParameterTable(
+    "air",
+    (
+        Parameter("start_chips_first", "AIR-R-09", 3, 0, 6, "chips the start player takes at set-up"),
+        Parameter("start_chips_other", "AIR-R-09", 4, 0, 6, "chips every other player takes at set-up"),
+        Parameter("dice_per_colour", "AIR-R-30", 3, 1, 6, "dice of one colour thrown at most (the shared dice)"),
+        Parameter("failure_chips", "AIR-R-41", 1, 0, 3, "chips a failed attempt earns"),
+        Parameter("extra_go_cost", "AIR-R-42", 3, 0, 6, "chips an additional go costs"),
+        Parameter("wooden_airship_bonus", "AIR-R-36", 1, 0, 3, "what the wooden airship adds to every attempt"),
+    ),
 )

@@ -67,12 +67,13 @@ class Pool:
 
     dice: Dice  # throwable, uncapped
     fixed: FixedDie | None
+    cap: int = DICE_PER_COLOUR  # dice of one colour thrown at most (AIR-R-30; a variant may change it)
 
     def usable(self, colour: Colour, *, capped: bool = True) -> int:
         """Dice of ``colour`` that can count: min(n', 3) + fixed (AIR-R-27, AIR-AMB-32)."""
         n = self.dice[colour]
-        if capped and n > DICE_PER_COLOUR:
-            n = DICE_PER_COLOUR
+        if capped and n > self.cap:
+            n = self.cap
         fixed = self.fixed
         return n + 1 if fixed is not None and fixed.colour is colour else n
 
@@ -80,7 +81,9 @@ class Pool:
         return 1 if self.fixed is not None and self.fixed.colour is colour else 0
 
 
-def exchanged(company: Company, exchanges: int, give_fixed: bool, *, cap_first: bool = False) -> Pool | str:
+def exchanged(
+    company: Company, exchanges: int, give_fixed: bool, *, cap_first: bool = False, cap: int = DICE_PER_COLOUR
+) -> Pool | str:
     """Apply ``exchanges`` Material exchanges; a string says why it cannot be done.
 
     ``give_fixed``: the Engineer's fixed die is one of the dice given up
@@ -91,7 +94,7 @@ def exchanged(company: Company, exchanges: int, give_fixed: bool, *, cap_first: 
     if exchanges == 0:
         if give_fixed:
             return "no exchange is made, so the fixed die cannot be given up"
-        return Pool(dice, fixed)
+        return Pool(dice, fixed, cap)
     ex = company.exchange
     if ex is None:
         return "no Material card on the board"
@@ -104,13 +107,13 @@ def exchanged(company: Company, exchanges: int, give_fixed: bool, *, cap_first: 
         fixed = None
     have = dice[ex.give_colour]
     if cap_first:
-        have = min(have, DICE_PER_COLOUR)
+        have = min(have, cap)
     need = give_total - from_fixed
     if need > have:
         return f"the exchange gives up {give_total} {ex.give_colour.value} dice; only {have + from_fixed} can be given"
     dice = dice.with_count(ex.give_colour, dice[ex.give_colour] - need)
     dice = dice.with_count(ex.get_colour, dice[ex.get_colour] + ex.get * exchanges)
-    return Pool(dice, fixed)
+    return Pool(dice, fixed, cap)
 
 
 def covers(pool: Pool, requirement: Dice, *, capped: bool = True) -> Colour | None:
@@ -125,7 +128,7 @@ def throw_range(pool: Pool, requirement: Dice, colour: Colour) -> range:
     """AIR-R-30/31: the dice of ``colour`` that may be thrown for a required colour."""
     q = requirement[colour]
     low = max(0, q - pool.fixed_count(colour))
-    high = min(pool.dice[colour], DICE_PER_COLOUR)
+    high = min(pool.dice[colour], pool.cap)
     return range(low, high + 1)
 
 

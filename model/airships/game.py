@@ -28,7 +28,7 @@ from rulecraft.model.airships.actions import (
     Reveal,
     Throw,
 )
-from rulecraft.model.airships.catalogue import RULES
+from rulecraft.model.airships.catalogue import PARAMETERS, RULES
 from rulecraft.model.airships.components import (
     COLOURS,
     FACES,
@@ -70,7 +70,11 @@ class AirshipsGame(Game[AirshipsState, AirshipsAction]):
     max_players: ClassVar[int] = 4
     scenario_folder: ClassVar[str] = "airships"
 
-    def __init__(self, ruleset: Ruleset | None = None, pack: Pack | None = None) -> None:
+    parameters = PARAMETERS
+
+    def __init__(
+        self, ruleset: Ruleset | None = None, pack: Pack | None = None, params: Mapping[str, int] | None = None
+    ) -> None:
         self.ruleset = ruleset or Ruleset.printed(REGISTER)
         for pair in self.ruleset.readings:
             if pair in NOT_MODELLED:
@@ -79,7 +83,7 @@ class AirshipsGame(Game[AirshipsState, AirshipsAction]):
                     f"the model plays {REGISTER[pair[0]].default!r}"
                 )
         self.pack = pack or bundled_pack()
-        self.ctx = Context(self.pack, dict(self.ruleset.readings))
+        self.ctx = Context(self.pack, dict(self.ruleset.readings), PARAMETERS.resolve(params))
 
     @classmethod
     def configured(
@@ -87,14 +91,19 @@ class AirshipsGame(Game[AirshipsState, AirshipsAction]):
         *,
         readings: Mapping[str, str] | None = None,
         components: str | Path | None = None,
+        parameters: Mapping[str, int] | None = None,
     ) -> AirshipsGame:
         ruleset = Ruleset.from_overrides(REGISTER, readings)
         pack = load_pack(components) if components is not None else None
-        return cls(ruleset, pack)
+        return cls(ruleset, pack, parameters)
 
     def __repr__(self) -> str:
         readings = self.ruleset.non_defaults(REGISTER)
-        return f"AirshipsGame.configured(readings={readings!r}, components={self.pack.source!r})"
+        changed = {k: v for k, v in self.ctx.params.items() if v != PARAMETERS[k].default}
+        extra = f", parameters={changed!r}" if changed else ""
+        # The bundled pack is the default (None); a user's pack is named by its file.
+        source = None if self.pack == bundled_pack() else self.pack.source
+        return f"AirshipsGame.configured(readings={readings!r}, components={source!r}{extra})"
 
     # -- set-up -------------------------------------------------------------
     def new_game(self, players: int, *, first_seat: Seat = 0, **options: Any) -> AirshipsState:

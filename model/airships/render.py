@@ -124,6 +124,6 @@ def describe(game: AirshipsGame, state: AirshipsState, action: AirshipsAction) -
             )
             return f"{who} {'spends a chip' if chip else 'spends no chip'}{extra}"
         case ExtraGo():
-            return f"{who} pays 3 chips for an additional go"
+            return f"{who} pays {game.ctx.p('extra_go_cost')} chips for an additional go"
         case EndGo():
             return f"{who} ends the go"

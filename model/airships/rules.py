@@ -24,10 +24,9 @@ from rulecraft.model.airships.actions import (
     Reveal,
     Throw,
 )
-from rulecraft.model.airships.catalogue import RULES
+from rulecraft.model.airships.catalogue import PARAMETERS, RULES
 from rulecraft.model.airships.components import (
     COLOURS,
-    DICE_PER_COLOUR,
     FACES,
     Dice,
     Pack,
@@ -51,9 +50,14 @@ class Context:
 
     pack: Pack
     readings: dict[str, str] = attrs.field(hash=False, eq=False)
+    # The rule parameters (catalogue.PARAMETERS), printed values unless a variant changes them.
+    params: dict[str, int] = attrs.field(factory=PARAMETERS.defaults, hash=False, eq=False)
 
     def r(self, amb_id: str) -> str:
         return self.readings[amb_id]
+
+    def p(self, name: str) -> int:
+        return self.params[name]
 
 
 @attrs.frozen
@@ -146,7 +150,9 @@ def exchange_options(ctx: Context, comp: Company) -> Iterator[tuple[int, bool]]:
         fixed_ok = ctx.r("AIR-AMB-08") == "yes" and comp.fixed is not None and comp.fixed.colour is ex.give_colour
         any_ok = False
         for give_fixed in (False, True) if fixed_ok else (False,):
-            if isinstance(exchanged(comp, k, give_fixed, cap_first=_cap_first(ctx)), Pool):
+            if isinstance(
+                exchanged(comp, k, give_fixed, cap_first=_cap_first(ctx), cap=ctx.p("dice_per_colour")), Pool
+            ):
                 any_ok = True
                 yield k, give_fixed
         if not any_ok:
@@ -170,7 +176,7 @@ def pool_or_rejection(ctx: Context, comp: Company, exchanges: int, give_fixed: b
         return reject("AIR-R-29", f"the exchange is applied once per throw (AIR-AMB-07); {exchanges} requested")
     if give_fixed and ctx.r("AIR-AMB-08") == "no":
         return reject("AIR-R-18", "the fixed die cannot be given up in an exchange (AIR-AMB-08 'no')")
-    pool = exchanged(comp, exchanges, give_fixed, cap_first=_cap_first(ctx))
+    pool = exchanged(comp, exchanges, give_fixed, cap_first=_cap_first(ctx), cap=ctx.p("dice_per_colour"))
     if isinstance(pool, str):
         return reject("AIR-R-29", pool)
     return pool
@@ -196,8 +202,9 @@ def throw_allowed(ctx: Context, pool: Pool, target: TargetInfo, throw: Dice) -> 
         t = throw[colour]
         q = target.requirement[colour]
         total += t
-        if t > DICE_PER_COLOUR:
-            return reject("AIR-R-30", f"at most three dice of one colour may be thrown; {t} {colour.name} requested")
+        cap = ctx.p("dice_per_colour")
+        if t > cap:
+            return reject("AIR-R-30", f"at most {cap} dice of one colour may be thrown; {t} {colour.name} requested")
         if t > pool.dice[colour]:
             return reject("AIR-R-12", f"the company has {pool.dice[colour]} {colour.name} dice to throw; {t} requested")
         if not q:
@@ -210,7 +217,7 @@ def throw_allowed(ctx: Context, pool: Pool, target: TargetInfo, throw: Dice) -> 
                 "AIR-R-30", f"{target.ref} needs {q} {colour.name}: throw at least {q - fixed}, {t} requested"
             )
         if ctx.r("AIR-AMB-35") == "max":
-            most = min(pool.dice[colour], DICE_PER_COLOUR)
+            most = min(pool.dice[colour], cap)
             if t != most:
                 return reject("AIR-R-30", f"all {most} usable {colour.name} dice are thrown (AIR-AMB-35 'max')")
     if total == 0 and ctx.r("AIR-AMB-36") == "forbidden":
@@ -234,7 +241,7 @@ def throw_candidates(ctx: Context, pool: Pool, requirement: Dice) -> list[Dice]:
     colours); ``throw_allowed`` still judges the reading-specific limits."""
     ranges = []
     for colour in COLOURS:
-        most = min(pool.dice[colour], DICE_PER_COLOUR)
+        most = min(pool.dice[colour], pool.cap)
         if requirement[colour]:
             ranges.append(range(max(0, requirement[colour] - pool.fixed_count(colour)), most + 1))
         elif ctx.r("AIR-AMB-05") == "yes":
@@ -337,8 +344,9 @@ def check(ctx: Context, state: AirshipsState, action: AirshipsAction) -> Rejecti
             return _resolve(ctx, state, action)
         case ExtraGo():
             chips = state.boards[state.seat].chips
-            if chips < 3:
-                return reject("AIR-R-42", f"an additional go costs 3 chips; the company has {chips}")
+            cost = ctx.p("extra_go_cost")
+            if chips < cost:
+                return reject("AIR-R-42", f"an additional go costs {cost} chips; the company has {chips}")
             return None
         case EndGo():
             return None

@@ -41,7 +41,8 @@ def new_game(ctx: Context, players: int, first_seat: int, nations: tuple[str, ..
     """AIR-R-01..09: boards, chips 3 for the start player and 4 for the others;
     AIR-R-02: the rest of the chips and the wooden airship (held by nobody) in the supply."""
     pack = ctx.pack
-    boards = tuple(CompanyBoard(nation=nations[i], chips=3 if i == first_seat else 4) for i in range(players))
+    first, other = ctx.p("start_chips_first"), ctx.p("start_chips_other")
+    boards = tuple(CompanyBoard(nation=nations[i], chips=first if i == first_seat else other) for i in range(players))
     per_nation = pack.chips_per_nation
     if ctx.r("AIR-AMB-02") == "nation":
         supplies = tuple(per_nation - b.chips for b in boards)
@@ -192,7 +193,13 @@ def throw_totals(ctx: Context, state: AirshipsState) -> Totals:
     info = parse_target(ctx, state, attempt.target)
     assert isinstance(info, TargetInfo)
     comp = company(ctx, state, state.seat)
-    pool = exchanged(comp, attempt.exchanges, attempt.give_fixed, cap_first=ctx.r("AIR-AMB-06") == "before")
+    pool = exchanged(
+        comp,
+        attempt.exchanges,
+        attempt.give_fixed,
+        cap_first=ctx.r("AIR-AMB-06") == "before",
+        cap=ctx.p("dice_per_colour"),
+    )
     assert isinstance(pool, Pool)
     base = base_score(info.requirement, attempt.faces, pool.fixed)
     engine = engine_bonus(
@@ -204,7 +211,7 @@ def throw_totals(ctx: Context, state: AirshipsState) -> Totals:
         fixed_counted=fixed_counts(info.requirement, attempt.faces, pool.fixed),
         fixed=pool.fixed,
     )
-    airship = 1 if state.wooden_airship == state.seat else 0
+    airship = ctx.p("wooden_airship_bonus") if state.wooden_airship == state.seat else 0
     return Totals(base, engine, airship, info.target, info)
 
 
@@ -250,10 +257,9 @@ def _settle(ctx: Context, state: AirshipsState, success: bool) -> AirshipsState:
 
 
 def _failure_chip(ctx: Context, state: AirshipsState) -> AirshipsState:
-    """AIR-R-41: one chip from the own supply, if there is one."""
-    if state.supplies[supply_index(ctx, state.seat)] > 0:
-        return _move_chips(ctx, state, state.seat, +1)
-    return state
+    """AIR-R-41: one chip from the own supply, if there is one (``failure_chips``: as many as are there)."""
+    take = min(ctx.p("failure_chips"), state.supplies[supply_index(ctx, state.seat)])
+    return _move_chips(ctx, state, state.seat, +take) if take > 0 else state
 
 
 def _move_chips(ctx: Context, state: AirshipsState, seat: int, delta: int) -> AirshipsState:
@@ -357,7 +363,7 @@ def _after_step_two(ctx: Context, state: AirshipsState) -> AirshipsState:
         state = attrs.evolve(state, ended=reason)
         if ctx.r("AIR-AMB-20") == "immediate":
             return attrs.evolve(state, phase=Phase.OVER)
-    if state.boards[state.seat].chips >= 3:
+    if state.boards[state.seat].chips >= ctx.p("extra_go_cost"):
         return attrs.evolve(state, phase=Phase.EXTRA_GO)
     return _next_seat(ctx, state)
 
@@ -370,8 +376,8 @@ def _next_seat(ctx: Context, state: AirshipsState) -> AirshipsState:
 
 
 def _extra_go(ctx: Context, state: AirshipsState) -> AirshipsState:
-    """AIR-R-42: 3 chips back to the own supply; another go at once."""
-    state = _move_chips(ctx, state, state.seat, -3)
+    """AIR-R-42: 3 chips (``extra_go_cost``) back to the own supply; another go at once."""
+    state = _move_chips(ctx, state, state.seat, -ctx.p("extra_go_cost"))
     state = attrs.evolve(state, goes=state.goes + 1)
     if ctx.r("AIR-AMB-22") == "attempt-only":
         return attrs.evolve(state, phase=Phase.ATTEMPT, attempt=None)

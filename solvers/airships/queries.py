@@ -44,6 +44,11 @@ def _ms(start: float) -> float:
 def _airships(game: Any) -> AirshipsGame:
     if not isinstance(game, AirshipsGame):
         raise RulecraftError(f"the Airships queries need an Airships game, got {game!r}")
+    changed = {k: v for k, v in game.ctx.params.items() if v != game.parameters[k].default}
+    if changed:
+        # The encodings state the printed numbers (3 dice per colour, +1 per chip...): refuse rather than
+        # answer a variant's question with the printed rules.
+        raise RulecraftError(f"the Airships queries are encoded for the printed rule parameters; changed: {changed}")
     return game
 
 

@@ -17,7 +17,6 @@ import attrs
 from rulecraft.core import Rejection, RulecraftError
 from rulecraft.model.airships.components import (
     COLOURS,
-    DICE_PER_COLOUR,
     Colour,
     Dice,
     EngineBonus,
@@ -305,7 +304,7 @@ def legal_choices(game: AirshipsGame, spec: AttemptSpec) -> Iterator[tuple[Choic
     """Every (exchange, give_fixed, dice thrown) the model's rules accept."""
     info = spec.target_info()
     for k, give_fixed, pool in legal_pools(game, spec):
-        ranges = [range(min(pool.dice[c], DICE_PER_COLOUR) + 1) for c in COLOURS]
+        ranges = [range(min(pool.dice[c], pool.cap) + 1) for c in COLOURS]
         for counts in product(*ranges):
             throw = Dice(*counts)
             if throw_allowed(game.ctx, pool, info, throw) is None:

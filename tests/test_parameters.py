@@ -1,0 +1,88 @@
+"""Rule parameters: the numbers rules state, changed by name, checked by range."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulecraft.core import IllegalAction, RulecraftError
+from rulecraft.model.airships.actions import AttemptTarget, ExtraGo
+from rulecraft.model.airships.components import Dice
+from rulecraft.model.airships.game import AirshipsGame
+from rulecraft.parameters import ParameterError
+from rulecraft.registry import make_game
+
+
+def air(**parameters: int) -> AirshipsGame:
+    game = make_game("air", parameters=parameters)
+    assert isinstance(game, AirshipsGame)
+    return game
+
+
+def test_the_printed_values_are_the_defaults() -> None:
+    table = AirshipsGame.parameters
+    assert table.defaults() == {
+        "start_chips_first": 3,  # AIR-R-09, p.2
+        "start_chips_other": 4,
+        "dice_per_colour": 3,  # AIR-R-30, p.3-4
+        "failure_chips": 1,  # AIR-R-41, p.4
+        "extra_go_cost": 3,  # AIR-R-42, p.4
+        "wooden_airship_bonus": 1,  # AIR-R-36, p.1,4
+    }
+    assert all(p.rule in AirshipsGame.catalogue for p in table)
+
+
+def test_start_chips_follow_the_parameters() -> None:
+    state = air(start_chips_first=2, start_chips_other=5).new_game(3, first_seat=1)
+    assert [b.chips for b in state.boards] == [5, 2, 5]
+    assert state.supplies == (1, 4, 1)  # 6 chips per nation (pack), the rest in the supply
+
+
+def test_a_cheaper_additional_go() -> None:
+    """AIR-R-42 with extra_go_cost 2: a company with 2 chips may pay for another go; printed, it may not."""
+    spec = {"boards": {0: {"chips": 2}}, "phase": "extra-go"}
+    printed = make_game("air")
+    cheaper = air(extra_go_cost=2)
+    assert printed.check(printed.scenario_state(spec), ExtraGo()) is not None
+    state = cheaper.scenario_state(spec)
+    assert cheaper.check(state, ExtraGo()) is None
+    after = cheaper.apply(state, ExtraGo())
+    assert after.boards[0].chips == 0 and after.supplies[0] == state.supplies[0] + 2
+
+
+def test_a_fourth_die_of_one_colour() -> None:
+    """AIR-R-30 with dice_per_colour 4: the company's four white dice may all be thrown."""
+    spec = {"boards": {0: {"cards": ["S-FIN", "E1-HAN-3"]}}, "display": ["E1-FIN-3"]}
+    four = AttemptTarget("development:E1-FIN-3", Dice(W=4))
+    printed = make_game("air")
+    with pytest.raises(IllegalAction, match="at most 3 dice"):
+        printed.apply(printed.scenario_state(spec), four)
+    wider = air(dice_per_colour=4)
+    assert wider.check(wider.scenario_state(spec), four) is None
+    assert four in wider.legal_actions(wider.scenario_state(spec))
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"extra_go_cost": 9}, r"parameters\.extra_go_cost: 9 is out of range 0\.\.6 \(AIR-R-42"),
+        ({"extra_go_cost": True}, r"parameters\.extra_go_cost: a whole number is needed"),
+        ({"extra_go_cost": "2"}, r"parameters\.extra_go_cost: a whole number is needed"),
+        ({"go_cost": 2}, r"parameters\.go_cost: 'go_cost' is not a parameter of air; known: start_chips_first"),
+    ],
+)
+def test_bad_values_name_the_parameter_the_range_and_the_rule(overrides: dict[str, object], message: str) -> None:
+    with pytest.raises(ParameterError, match=message):
+        make_game("air", parameters=overrides)  # type: ignore[arg-type]
+
+
+def test_the_solver_queries_refuse_a_variant_they_do_not_encode() -> None:
+    game = air(dice_per_colour=4)
+    with pytest.raises(RulecraftError, match="printed rule parameters"):
+        game.queries()["reach"].run(game, {"need": "W2", "target": 6})
+
+
+def test_the_repr_names_changed_parameters_and_is_valid_python() -> None:
+    game = air(extra_go_cost=2)
+    assert "parameters={'extra_go_cost': 2}" in repr(game)
+    again = eval(repr(game), {"AirshipsGame": AirshipsGame})
+    assert again.ctx.params == game.ctx.params
