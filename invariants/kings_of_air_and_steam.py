@@ -76,7 +76,7 @@ def goods_conserved(game: KasGame, state: KasState) -> Iterator[str]:
 def money_conserved(game: KasGame, state: KasState) -> Iterator[str]:
     """The players' money plus the bank's net takings equals the starting money; nobody is below $0."""
     held = sum(p.money for p in state.players)
-    start = sum(starting_money(p) for p in state.players)
+    start = sum(starting_money(p, game.ctx.p("starting_money")) for p in state.players)
     if held + state.bank != start:
         yield f"players ${held} + bank takings ${state.bank} = ${held + state.bank}, expected ${start}"
     for seat, p in enumerate(state.players):

@@ -86,3 +86,36 @@ def test_the_repr_names_changed_parameters_and_is_valid_python() -> None:
     assert "parameters={'extra_go_cost': 2}" in repr(game)
     again = eval(repr(game), {"AirshipsGame": AirshipsGame})
     assert again.ctx.params == game.ctx.params
+
+
+def test_kings_of_air_and_steam_costs_and_money_follow_the_parameters() -> None:
+    from rulecraft.model.kings_of_air_and_steam.actions import Grant
+
+    printed = make_game("kas")
+    richer = make_game("kas", parameters={"starting_money": 20, "grant": 5})
+    assert [p.money for p in printed.new_game(3).players] == [12, 12, 12]  # KAS-R-03, p.6
+    assert [p.money for p in richer.new_game(3).players] == [20, 20, 20]
+    spec = {
+        "players": 2,
+        "phase": "action",
+        "market": {"slots": ["food", "food", "food"]},
+        "players_state": {
+            0: {"plan": ["S01", "S02", "S03", "S04"], "at": [0, -1]},
+            1: {"plan": ["S05", "S06", "S07", "S08"], "at": [0, -1]},
+        },
+    }
+    assert printed.apply(printed.scenario_state(spec), Grant()).players[0].money == 15  # KAS-R-43: $3
+    state = richer.scenario_state(spec)
+    after = richer.apply(state, Grant())
+    assert after.players[0].money == state.players[0].money + 5
+    assert richer.violations(after) == [], "money stays conserved against the variant's starting money"
+
+
+def test_kings_of_air_and_steam_parameters_are_checked() -> None:
+    with pytest.raises(ParameterError, match=r"parameters\.depot_cost_first: 99 is out of range 0\.\.30 \(KAS-R-33"):
+        make_game("kas", parameters={"depot_cost_first": 99})
+    game = make_game("kas", parameters={"depot_cost_first": 2})
+    with pytest.raises(RulecraftError, match="printed parameters"):
+        game.queries()["plan"].run(game, {})
+    with pytest.raises(RulecraftError, match="printed parameters"):
+        game.queries()["sellout"].run(game, {}, game.new_game(2))

@@ -5,6 +5,7 @@ rulecraft's own words."""
 from __future__ import annotations
 
 from rulecraft.catalogue import RuleCatalogue
+from rulecraft.parameters import Parameter, ParameterTable
 
 RULES = RuleCatalogue.from_rows(
     "kas",
@@ -346,4 +347,16 @@ RULES = RuleCatalogue.from_rows(
             "Ezekiel Crane may steal $3 from each player whose airship is on a hex his flight passes through",
         ),
     ],
+)
+
+
+# The numbers the rules state, which a variant or an erratum may change (rulecraft errata).
+PARAMETERS = ParameterTable(
+    "kas",
+    (
+        Parameter("starting_money", "KAS-R-03", 12, 0, 60, "dollars every player starts with (Reginald Kain: $20)"),
+        Parameter("grant", "KAS-R-43", 3, 0, 20, "dollars the Grant action takes from the bank"),
+        Parameter("depot_cost_first", "KAS-R-33", 4, 0, 30, "a depot on a line with no depot yet"),
+        Parameter("depot_cost_more", "KAS-R-33", 7, 0, 30, "a depot on a line that already has one"),
+    ),
 )

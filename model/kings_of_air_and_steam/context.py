@@ -5,10 +5,19 @@ from __future__ import annotations
 
 import attrs
 
+from rulecraft.model.kings_of_air_and_steam.catalogue import PARAMETERS
 from rulecraft.model.kings_of_air_and_steam.components import GOODS, AirshipLevel, GameMap, Pack
+from rulecraft.model.kings_of_air_and_steam.shipping import RouteRules
 from rulecraft.model.kings_of_air_and_steam.state import KasState, PlayerState
 
 STEPPED_TRACK = (4, 5, 6, 7, 8)  # KAS-AMB-09 'b'
+
+
+def _without_fillers(game_map: GameMap) -> GameMap:
+    """KAS-AMB-03 'boards-only': fillers only close gaps, so their hexes are not part of
+    the play area (no flight passes or ends there, no Course Correction enters them)."""
+    hexes = {at: mh for at, mh in game_map.hexes.items() if mh.board != "filler"}
+    return GameMap(game_map.layout, hexes, game_map.cities, game_map.lines, game_map.factories)
 
 
 @attrs.frozen
@@ -16,14 +25,21 @@ class Context:
     pack: Pack
     readings: dict[str, str] = attrs.field(hash=False, eq=False)
     maps: dict[str, GameMap] = attrs.field(factory=dict, hash=False, eq=False)
+    # The rule parameters (catalogue.PARAMETERS), printed values unless a variant changes them.
+    params: dict[str, int] = attrs.field(factory=PARAMETERS.defaults, hash=False, eq=False)
 
     def r(self, amb_id: str) -> str:
         return self.readings[amb_id]
+
+    def p(self, name: str) -> int:
+        return self.params[name]
 
     def game_map(self, layout: str) -> GameMap:
         found = self.maps.get(layout)
         if found is None:
             found = GameMap.from_pack(self.pack, layout)
+            if self.r("KAS-AMB-03") == "boards-only":
+                found = _without_fillers(found)
             self.maps[layout] = found
         return found
 
@@ -43,6 +59,15 @@ class Context:
             found = GameMap(base.layout, hexes, base.cities, lines, base.factories)
             self.maps[key] = found
         return found
+
+    def route_rules(self) -> RouteRules:
+        """The shipping readings KAS-AMB-14..17 as the shipping module takes them."""
+        return RouteRules(
+            origin_stop=self.r("KAS-AMB-14") == "origin-stop",
+            open_only=self.r("KAS-AMB-15") == "open-only",
+            free_stop=self.r("KAS-AMB-16") == "free-choice",
+            cash_only=self.r("KAS-AMB-17") == "cash-only",
+        )
 
     def market_track(self) -> tuple[int, ...]:
         return STEPPED_TRACK if self.r("KAS-AMB-09") == "b" else self.pack.market_track
@@ -70,8 +95,11 @@ class Context:
         assert player.team is not None
         return self.pack.team(player.team).priority
 
-    def no_tolls(self, player: PlayerState) -> bool:
-        """KAS-R-86: Thaddeus Birch never pays tolls."""
+    def no_tolls(self, player: PlayerState, *, sellout: bool = False) -> bool:
+        """KAS-R-86: Thaddeus Birch never pays tolls; in the Sellout only while his
+        power holds there (KAS-AMB-26: not under 'none')."""
+        if sellout and self.r("KAS-AMB-26") == "none":
+            return False
         return player.character == "Thaddeus Birch"
 
     def rating(self, player: PlayerState) -> int:

@@ -45,18 +45,19 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
     UpgradeAirship,
     UpgradeRail,
 )
-from rulecraft.model.kings_of_air_and_steam.catalogue import RULES
+from rulecraft.model.kings_of_air_and_steam.catalogue import PARAMETERS, RULES
 from rulecraft.model.kings_of_air_and_steam.components import BOARD_SETS, GOODS, Pack
 from rulecraft.model.kings_of_air_and_steam.context import Context
 from rulecraft.model.kings_of_air_and_steam.hexgrid import path_hexes
 from rulecraft.model.kings_of_air_and_steam.packs_io import bundled_pack, load_pack
 from rulecraft.model.kings_of_air_and_steam.readings import NOT_MODELLED, REGISTER
 from rulecraft.model.kings_of_air_and_steam.rules import (
+    card_moves,
     check,
-    current_card,
     deck_of,
     depot_at,
     eli_cards,
+    farthest_flight,
     flight_rules,
     own_depot_at,
 )
@@ -83,7 +84,11 @@ class KasGame(Game[KasState, KasAction]):
     max_players: ClassVar[int] = 7
     scenario_folder: ClassVar[str] = "kings_of_air_and_steam"
 
-    def __init__(self, ruleset: Ruleset | None = None, pack: Pack | None = None) -> None:
+    parameters = PARAMETERS
+
+    def __init__(
+        self, ruleset: Ruleset | None = None, pack: Pack | None = None, params: Mapping[str, int] | None = None
+    ) -> None:
         self.ruleset = ruleset or Ruleset.printed(REGISTER)
         for pair in self.ruleset.readings:
             if pair in NOT_MODELLED:
@@ -92,15 +97,24 @@ class KasGame(Game[KasState, KasAction]):
                     f"{pair[0]}={pair[1]} is registered but not modelled yet; the model plays {default!r}"
                 )
         self.pack = pack or bundled_pack()
-        self.ctx = Context(self.pack, dict(self.ruleset.readings))
+        self.ctx = Context(self.pack, dict(self.ruleset.readings), params=PARAMETERS.resolve(params))
 
     @classmethod
-    def configured(cls, *, readings: Mapping[str, str] | None = None, components: str | Path | None = None) -> KasGame:
+    def configured(
+        cls,
+        *,
+        readings: Mapping[str, str] | None = None,
+        components: str | Path | None = None,
+        parameters: Mapping[str, int] | None = None,
+    ) -> KasGame:
         pack = load_pack(components) if components is not None else None
-        return cls(Ruleset.from_overrides(REGISTER, readings), pack)
+        return cls(Ruleset.from_overrides(REGISTER, readings), pack, parameters)
 
     def __repr__(self) -> str:
-        return f"KasGame.configured(readings={self.ruleset.non_defaults(REGISTER)!r}, components={self.pack.source!r})"
+        changed = {k: v for k, v in self.ctx.params.items() if v != PARAMETERS[k].default}
+        extra = f", parameters={changed!r}" if changed else ""
+        readings = self.ruleset.non_defaults(REGISTER)
+        return f"KasGame.configured(readings={readings!r}, components={self.pack.source!r}{extra})"
 
     # -- set-up ---------------------------------------------------------------------------
     def layout_for(self, players: int) -> str:
@@ -205,22 +219,25 @@ class KasGame(Game[KasState, KasAction]):
     def _flights(self, state: KasState) -> list[KasAction]:
         player = state.players[state.seat]
         assert player.position is not None
-        card = current_card(self.ctx, state)
         game_map = self.ctx.map_of(state)
         rules = flight_rules(self.ctx, state)
         out: list[KasAction] = []
-        for moves in card.moves:
+        for moves in card_moves(self.ctx, state):
             if player.character == "Ezekiel Crane":  # KAS-R-87: whom the path passes matters
                 seen: dict[tuple[Any, tuple[int, ...]], tuple[int, ...]] = {}
                 for path in flight.legal_flights(game_map, player.position, moves, rules):
                     entered = path_hexes(player.position, path)
-                    key = (entered[-1] if path else player.position, robbed_by(state, entered))
+                    key = (entered[-1] if path else player.position, robbed_by(self.ctx, state, entered))
                     seen.setdefault(key, path)
                 out.extend(Fly(path) for path in seen.values())
                 continue
             out.extend(Fly(path) for path in flight.endpoints(game_map, player.position, moves, rules).values())
+        if not out and self.ctx.r("KAS-AMB-04") == "c":  # as far as legal
+            farthest = farthest_flight(self.ctx, state)
+            found = flight.endpoints(game_map, player.position, farthest, rules) if farthest else {}
+            out.extend(Fly(path) for path in found.values())
         if not out:
-            out.append(Fly(()))  # KAS-AMB-04 'a': no legal flight: the airship stays
+            out.append(Fly(()))  # KAS-AMB-04 'a' (or 'b', the turn lost): no legal flight: the airship stays
         return list(dict.fromkeys(out))
 
     def _cargo(self, state: KasState) -> list[KasAction]:
@@ -235,7 +252,7 @@ class KasGame(Game[KasState, KasAction]):
     def _actions(self, state: KasState) -> list[KasAction]:
         game_map = self.ctx.map_of(state)
         occupied = {d.at for d in state.depots}
-        out: list[KasAction] = [Grant(), UpgradeAirship(), UpgradeRail()]
+        out: list[KasAction] = [Grant(), UpgradeAirship(), UpgradeRail(), Pass()]  # Pass: KAS-AMB-19
         out.extend(BuildDepot(h) for h in game_map.rail_hexes() if h not in occupied)
         out.extend(CourseCorrection(d) for d in range(6))
         out.extend(self._shipments(state))
@@ -252,15 +269,23 @@ class KasGame(Game[KasState, KasAction]):
         """KAS-R-71: one shortest track path per pair of cities (other paths are legal too)."""
         game_map = self.ctx.map_of(state)
         budget = min(state.players[state.seat].tokens, state.players[state.seat].money)
+        strict = self.ctx.r("KAS-AMB-34") == "strict"  # no water, no second line between two cities
         free = {
             h
             for h, mh in game_map.hexes.items()
-            if not mh.partial and mh.rail is None and mh.city is None and mh.factory is None
+            if not mh.partial
+            and mh.rail is None
+            and mh.city is None
+            and mh.factory is None
+            and not (strict and mh.water)
         }
+        linked = {frozenset(ln.ends) for ln in game_map.lines} if strict else set()
         out: list[KasAction] = []
         for i, a in enumerate(game_map.cities):
             starts = sorted(h for h in a.at.neighbours() if h in free)
             for b in game_map.cities[i + 1 :]:
+                if frozenset((a.name, b.name)) in linked:
+                    continue
                 goal = {h for h in b.at.neighbours() if h in free}
                 path = _shortest(starts, goal, free, budget)
                 if path:
@@ -279,13 +304,15 @@ class KasGame(Game[KasState, KasAction]):
             self.ctx.prices(state),
             player.rail_level,
             no_tolls=self.ctx.no_tolls(player),
+            rules=self.ctx.route_rules(),
         )
         out: list[KasAction] = [ship_action(s) for s in shipments]
         character = player.character
         if character in ("Bishop Kingston", "Sebastian King", "Corey McQueen"):
             for action in [a for a in out if isinstance(a, ShipGoods) and a.to_city is not None]:
-                if character == "Bishop Kingston":  # KAS-R-75
+                if character == "Bishop Kingston":  # KAS-R-75; KAS-AMB-37 'placed': room for n - 1
                     out.append(attrs.evolve(action, returned=True))
+                    out.append(attrs.evolve(action, returned=True, count=action.count + 1))
                 elif character == "Sebastian King":  # KAS-R-78
                     out.extend(attrs.evolve(action, bet=b) for b in (1, 2, 3))
                 else:  # KAS-R-79: one good of another type from the same depot
@@ -298,7 +325,8 @@ class KasGame(Game[KasState, KasAction]):
     def _bonus(self, state: KasState) -> list[KasAction]:
         out: list[KasAction] = [Pass(), ExtraAction()]
         if state.bonus == "ship-one":
-            out.extend(a for a in self._shipments(state) if isinstance(a, ShipGoods) and a.count == 1)
+            any_size = self.ctx.r("KAS-AMB-33") == "b"  # one shipment of any size
+            out.extend(a for a in self._shipments(state) if isinstance(a, ShipGoods) and (any_size or a.count == 1))
         if state.bonus == "steal":
             me = state.players[state.seat]
             discards: list[str | None] = [None, *GOODS]
@@ -333,7 +361,8 @@ class KasGame(Game[KasState, KasAction]):
                     player.rail_level,
                     depot.at,
                     goods,
-                    no_tolls=self.ctx.no_tolls(player),
+                    no_tolls=self.ctx.no_tolls(player, sellout=True),
+                    rules=self.ctx.route_rules(),
                 ):
                     assert route.destination.name is not None
                     out.append(Sell(depot.at, goods, route.destination.name, route.lines, route.payees))

@@ -652,22 +652,45 @@ REGISTER = AmbiguityRegister(
     ),
 )
 
-# Registered readings this model does not play yet; choosing one is refused.
-# The readings the base-game model plays besides the defaults; every other
-# non-default reading is registered but refused when chosen.  The advanced
-# game (KAS-AMB-32..46) is not modelled yet, so only its defaults exist.
+# The readings the model plays besides the defaults; every other non-default
+# reading is registered but refused when chosen (NOT_MODELLED).
 MODELLED_ALTERNATIVES: frozenset[tuple[str, str]] = frozenset(
     {
         ("KAS-AMB-01", "b"),
         ("KAS-AMB-01", "c"),
         ("KAS-AMB-02", "b"),
         ("KAS-AMB-02", "c"),
+        ("KAS-AMB-03", "boards-only"),
+        ("KAS-AMB-04", "b"),
+        ("KAS-AMB-04", "c"),
+        ("KAS-AMB-05", "counted"),
         ("KAS-AMB-09", "b"),
         ("KAS-AMB-10", "b"),
         ("KAS-AMB-10", "c"),
         ("KAS-AMB-10", "d"),
         ("KAS-AMB-12", "capped"),
+        ("KAS-AMB-14", "origin-stop"),
+        ("KAS-AMB-15", "open-only"),
+        ("KAS-AMB-16", "free-choice"),
+        ("KAS-AMB-17", "cash-only"),
+        ("KAS-AMB-18", "all-of-type"),
+        ("KAS-AMB-19", "pass-allowed"),
+        ("KAS-AMB-20", "once"),
+        ("KAS-AMB-21", "any-swap"),
+        ("KAS-AMB-22", "one-source"),
+        ("KAS-AMB-23", "full-hexes"),
         ("KAS-AMB-24", "skip-upkeep"),
+        ("KAS-AMB-25", "consume-room"),
+        ("KAS-AMB-26", "none"),
+        ("KAS-AMB-32", "distinct"),
+        ("KAS-AMB-33", "b"),
+        ("KAS-AMB-34", "strict"),
+        ("KAS-AMB-35", "up-to"),
+        ("KAS-AMB-37", "placed"),
+        ("KAS-AMB-41", "unreturned"),
+        ("KAS-AMB-42", "hold-only"),
+        ("KAS-AMB-43", "no-end"),
+        ("KAS-AMB-45", "different"),
         ("KAS-AMB-47", "ABCFG"),
         ("KAS-AMB-47", "cutthroat"),
     }

@@ -47,7 +47,15 @@ from rulecraft.model.kings_of_air_and_steam.catalogue import RULES
 from rulecraft.model.kings_of_air_and_steam.components import GOODS_INDEX, Card
 from rulecraft.model.kings_of_air_and_steam.context import Context
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
-from rulecraft.model.kings_of_air_and_steam.state import Depot, Goods, KasState, Phase, PlayerState, SlotStatus
+from rulecraft.model.kings_of_air_and_steam.state import (
+    CargoStep,
+    Depot,
+    Goods,
+    KasState,
+    Phase,
+    PlayerState,
+    SlotStatus,
+)
 
 reject = RULES.reject
 
@@ -74,7 +82,7 @@ _PHASE_OF: dict[type, tuple[Phase, ...]] = {
     Convert: (Phase.ACTION,),
     Steal: (Phase.BONUS,),
     ExtraAction: (Phase.BONUS,),
-    Pass: (Phase.BONUS,),
+    Pass: (Phase.BONUS, Phase.ACTION),  # in the action phase only under KAS-AMB-19 'pass-allowed'
     Gamble: (Phase.GAMBLE,),
     DrawDemandPair: (Phase.DEMAND_PAIR,),
     ChooseDemandTile: (Phase.DEMAND_CHOICE,),
@@ -143,19 +151,25 @@ def current_card(ctx: Context, state: KasState) -> Card:
 
 def diamonds_in_play(ctx: Context, player: PlayerState) -> int:
     """KAS-R-25 / KAS-AMB-05: diamonds of this round's executed (slid) cards and of
-    Eli Diamond's face-up cards (KAS-R-83)."""
+    Eli Diamond's face-up cards (KAS-R-83); under 'counted' those of cards lost to
+    the diamond check as well."""
+    counting = {SlotStatus.EXECUTED}
+    if ctx.r("KAS-AMB-05") == "counted":
+        counting.add(SlotStatus.RETURNED)
     played = sum(
         ctx.pack.card(card).diamonds
         for card, status in zip(player.plan, player.slots, strict=True)
-        if status is SlotStatus.EXECUTED
+        if status in counting
     )
     return played + sum(ctx.pack.card(card).diamonds for card in player.extra_cards)
 
 
 def eli_cards(ctx: Context, state: KasState) -> tuple[str, ...]:
-    """KAS-AMB-41: any card in Eli Diamond's deck: not planned (a returned card is back), not yet face up."""
+    """KAS-AMB-41: any card in Eli Diamond's deck: not planned (a returned card is back), not yet face up;
+    under 'unreturned' a card returned by a diamond overflow this round is not playable either."""
     player = state.players[state.seat]
-    away = {c for c, st in zip(player.plan, player.slots, strict=True) if st is not SlotStatus.RETURNED}
+    back = ctx.r("KAS-AMB-41") == "any-deck"
+    away = {c for c, st in zip(player.plan, player.slots, strict=True) if not (back and st is SlotStatus.RETURNED)}
     return tuple(c for c in deck_of(ctx, player) if c not in away and c not in player.extra_cards)
 
 
@@ -193,12 +207,17 @@ def line_problem(ctx: Context, state: KasState, action: BuildLine) -> Rejection 
         return reject("KAS-R-71", f"a rail line joins two different cities of the map, not {a!r} and {b!r}")
     if len(set(action.hexes)) != tiles:
         return reject("KAS-R-71", "a hex takes one track tile")
+    strict = ctx.r("KAS-AMB-34") == "strict"
+    if strict and any(set(ln.ends) == {a, b} for ln in game_map.lines):
+        return reject("KAS-R-71", f"{a} and {b} are already joined by a rail line (KAS-AMB-34 'strict')")
     for at in action.hexes:
         mh = game_map.hexes.get(at)
         if mh is None or mh.partial:
             return reject("KAS-R-71", f"{at} is not a full hex of the play area")
         if mh.rail is not None or mh.city is not None or mh.factory is not None:
             return reject("KAS-R-71", f"track tiles never go on rail, city or factory hexes: {at}")
+        if strict and mh.water:
+            return reject("KAS-R-71", f"track tiles never go on water: {at} (KAS-AMB-34 'strict')")
     path = (names[a].at, *action.hexes, names[b].at)
     for here, there in itertools.pairwise(path):
         if here.distance(there) != 1:
@@ -237,8 +256,14 @@ def depot_cost(ctx: Context, state: KasState, at: Hex) -> int:
     Victor Blane pays $1 less."""
     line = ctx.map_of(state).line_of(at)
     assert line is not None
-    cost = 7 if line_has_depot(state, ctx, line) else 4
-    return cost - 1 if state.players[state.seat].character == "Victor Blane" else cost
+    cost = ctx.p("depot_cost_more") if line_has_depot(state, ctx, line) else ctx.p("depot_cost_first")
+    return max(0, cost - 1) if state.players[state.seat].character == "Victor Blane" else cost
+
+
+def partial_refused(ctx: Context, state: KasState, at: Hex) -> bool:
+    """KAS-AMB-23 'full-hexes': partial edge rail hexes take no depot."""
+    mh = ctx.map_of(state).hexes.get(at)
+    return ctx.r("KAS-AMB-23") == "full-hexes" and mh is not None and mh.partial
 
 
 # -- set-up -------------------------------------------------------------------------------------
@@ -252,6 +277,8 @@ def start_depot_problem(ctx: Context, state: KasState, at: Hex) -> Rejection | N
         return reject("KAS-R-07", f"{at} is not a rail hex")
     if depot_at(state, at) is not None:
         return reject("KAS-R-54", f"{at} already holds a depot: one per rail hex")
+    if partial_refused(ctx, state, at):
+        return reject("KAS-R-07", f"{at} is a partial edge hex: no depot there (KAS-AMB-23 'full-hexes')")
     if state.bonus == "second-depot":  # KAS-R-62: a line with no depot yet (KAS-AMB-29 fallbacks)
         empty = [ln.id for ln in game_map.lines if not line_has_depot(state, ctx, ln.id)]
         if empty and line not in empty:
@@ -320,18 +347,58 @@ def fly_problem(ctx: Context, state: KasState, action: Fly) -> Rejection | None:
     game_map = ctx.map_of(state)
     rules = flight_rules(ctx, state)
     length = len(action.path)
-    if not card.moves:
+    moves = card_moves(ctx, state)
+    if not moves:
         return reject("KAS-R-26", f"{card.id} has no movement step")
-    if length not in card.moves:
-        wanted = " or ".join(map(str, card.moves))
-        stuck = length == 0 and not any(flight.endpoints(game_map, player.position, m, rules) for m in card.moves)
-        if stuck and ctx.r("KAS-AMB-04") == "a":
-            return None  # KAS-AMB-04 'a': no legal flight exists, the airship stays
-        return reject("KAS-R-26", f"{card.id} moves exactly {wanted} hexes; the flight has {length} steps")
+    if length not in moves:
+        wanted = " or ".join(map(str, moves))
+        reading = ctx.r("KAS-AMB-04")
+        stuck = (length == 0 or reading == "c") and flight_stuck(ctx, state)
+        if stuck and reading in ("a", "b") and length == 0:
+            return None  # KAS-AMB-04 'a': the airship stays; 'b': the turn is lost (transitions)
+        if stuck and reading == "c":
+            farthest = farthest_flight(ctx, state)
+            if length != farthest:
+                return reject("KAS-R-26", f"no flight of {wanted} exists: fly as far as legal, {farthest} hexes")
+            if length == 0:
+                return None  # not even one hex is legal: the airship stays
+        else:
+            return reject("KAS-R-26", f"{card.id} moves exactly {wanted} hexes; the flight has {length} steps")
     problem = flight.flight_problem(game_map, player.position, action.path, length, rules)
     if problem is not None:
         return reject(problem[0], problem[1])
     return None
+
+
+def card_moves(ctx: Context, state: KasState) -> tuple[int, ...]:
+    """The distances the current card may fly: its movement values; the Rose & Thorn card's
+    flights are up to 2 each under KAS-AMB-35 'up-to'."""
+    card = current_card(ctx, state)
+    if card.special == "double-two" and ctx.r("KAS-AMB-35") == "up-to":
+        return tuple(range(max(card.moves) + 1))
+    return card.moves
+
+
+def farthest_flight(ctx: Context, state: KasState) -> int:
+    """KAS-AMB-04 'c': the longest flight shorter than the card's values that some legal path
+    flies (0: the airship stays)."""
+    player = state.players[state.seat]
+    assert player.position is not None
+    game_map = ctx.map_of(state)
+    rules = flight_rules(ctx, state)
+    for length in range(max(current_card(ctx, state).moves) - 1, 0, -1):
+        if flight.endpoints(game_map, player.position, length, rules):
+            return length
+    return 0
+
+
+def flight_stuck(ctx: Context, state: KasState) -> bool:
+    """No legal flight of any of the card's values exists (KAS-AMB-04)."""
+    player = state.players[state.seat]
+    assert player.position is not None
+    game_map = ctx.map_of(state)
+    rules = flight_rules(ctx, state)
+    return not any(flight.endpoints(game_map, player.position, m, rules) for m in card_moves(ctx, state))
 
 
 def load_problem(ctx: Context, state: KasState, goods: str, source: str) -> Rejection | None:
@@ -362,34 +429,41 @@ def load_problem(ctx: Context, state: KasState, goods: str, source: str) -> Reje
     return reject("KAS-R-29", f"goods are loaded from a factory or an own depot, not {source!r}")
 
 
+def source_problem(ctx: Context, step: CargoStep, source: str) -> Rejection | None:
+    """KAS-AMB-22 'one-source': a loading step takes goods from one source only."""
+    if ctx.r("KAS-AMB-22") == "one-source" and step.source not in (None, source):
+        return reject("KAS-R-29", f"this loading step loads from the {step.source} only (KAS-AMB-22 'one-source')")
+    return None
+
+
 def cargo_problem(ctx: Context, state: KasState, action: KasAction) -> Rejection | None:
     player = state.players[state.seat]
     step = state.cargo
     assert step is not None
     capacity = ctx.capacity(player)
     held = sum(player.hold)
-    if isinstance(action, Load):
-        problem = load_problem(ctx, state, action.goods, action.source)
+    # KAS-AMB-21 'any-swap': any good may go back to load one of another type, room or not.
+    any_swap = ctx.r("KAS-AMB-21") == "any-swap"
+    if isinstance(action, Load | Swap):
+        problem = load_problem(ctx, state, action.goods, action.source) or source_problem(ctx, step, action.source)
         if problem:
             return problem
+    if isinstance(action, Load):
         if held >= capacity:
             return reject("KAS-R-29", f"the hold is full ({held} of {capacity}); swap a good of another type instead")
-        if action.goods in step.discarded:
+        if action.goods in step.discarded and not any_swap:
             return reject("KAS-R-30", f"{action.goods} was discarded in this step and cannot be loaded again")
         return None
     if isinstance(action, Swap):
-        problem = load_problem(ctx, state, action.goods, action.source)
-        if problem:
-            return problem
         if action.discard not in GOODS_INDEX or player.hold[GOODS_INDEX[action.discard]] < 1:
             return reject("KAS-R-30", f"no {action.discard} in the hold to discard")
-        if held < capacity:
+        if held < capacity and not any_swap:
             return reject(
                 "KAS-R-30", f"the hold has room ({held} of {capacity}): goods are discarded only to make room"
             )
         if action.discard == action.goods:
             return reject("KAS-R-30", "a good is discarded only to load a good of a different type")
-        if action.discard in step.loaded or action.goods in step.discarded:
+        if (action.discard in step.loaded or action.goods in step.discarded) and not any_swap:
             return reject("KAS-R-30", "a type loaded in this step cannot be discarded in it, and back (KAS-AMB-21)")
         return None
     if isinstance(action, Unload):
@@ -413,6 +487,8 @@ def build_problem(ctx: Context, state: KasState, at: Hex) -> Rejection | None:
         return reject("KAS-R-33", f"{at} is not a rail hex")
     if depot_at(state, at) is not None:
         return reject("KAS-R-54", f"{at} already holds a depot: one per rail hex")
+    if partial_refused(ctx, state, at):
+        return reject("KAS-R-33", f"{at} is a partial edge hex: no depot there (KAS-AMB-23 'full-hexes')")
     cost = depot_cost(ctx, state, at)
     if player.money < cost:
         return reject("KAS-R-55", f"the depot costs ${cost}; you have ${player.money}")
@@ -439,7 +515,7 @@ def ship_problem(ctx: Context, state: KasState, action: ShipGoods) -> Rejection 
     if state.phase is Phase.BONUS:
         if state.bonus != "ship-one":
             return reject("KAS-R-32", "shipping now needs the Sphinx card's free shipment")
-        if action.count != 1:
+        if action.count != 1 and ctx.r("KAS-AMB-33") == "a":
             return reject("KAS-R-69", f"the Sphinx card ships one good (KAS-AMB-33); {action.count} requested")
     problem = shipping_adapter_problem(ctx, state, action)
     return reject(problem[0], problem[1]) if problem else None
@@ -477,8 +553,20 @@ def _plus_one(goods: Goods, g: int) -> Goods:
     return (out[0], out[1], out[2], out[3], out[4])
 
 
+def all_of_type_problem(ctx: Context, state: KasState, action: ShipGoods) -> tuple[str, str] | None:
+    """KAS-AMB-18 'all-of-type': a shipment takes every good of its type in the depot."""
+    depot = own_depot_at(state, state.seat, action.origin)
+    if ctx.r("KAS-AMB-18") != "all-of-type" or depot is None or action.goods not in GOODS_INDEX:
+        return None
+    held = depot.goods[GOODS_INDEX[action.goods]]
+    demanded = action.count - (1 if action.swindle is not None else 0)  # Corey's off-type good rides along
+    if demanded != held:
+        return ("KAS-R-36", f"a shipment takes all {held} {action.goods} of the depot (KAS-AMB-18); {demanded} named")
+    return None
+
+
 def shipping_adapter_problem(ctx: Context, state: KasState, action: ShipGoods) -> tuple[str, str] | None:
-    power = delivery_power_problem(ctx, state, action)
+    power = delivery_power_problem(ctx, state, action) or all_of_type_problem(ctx, state, action)
     if power is not None:
         return power
     player = state.players[state.seat]
@@ -506,6 +594,8 @@ def shipping_adapter_problem(ctx: Context, state: KasState, action: ShipGoods) -
         action.lines,
         action.payees,
         no_tolls=ctx.no_tolls(player),
+        rules=ctx.route_rules(),
+        room_for=action.count - 1 if action.returned and ctx.r("KAS-AMB-37") == "placed" else None,
     )
 
 
@@ -559,7 +649,8 @@ def sell_problem(ctx: Context, state: KasState, action: Sell) -> Rejection | Non
         player.rail_level,
         action.origin,
         action.goods,
-        no_tolls=ctx.no_tolls(player),  # KAS-AMB-26: Thaddeus Birch's power holds in the sellout
+        no_tolls=ctx.no_tolls(player, sellout=True),  # KAS-AMB-26: Thaddeus Birch's power in the sellout
+        rules=ctx.route_rules(),
     )
     for route in options:
         same_lines = action.lines is None or action.lines in (route.lines, route.after_origin)
@@ -614,6 +705,8 @@ def steal_problem(ctx: Context, state: KasState, action: Steal) -> Rejection | N
     if action.at is None:
         if victim.position != player.position or victim.hold[g] < 1:
             return reject("KAS-R-85", f"seat {action.victim}'s airship is not here with a {action.goods}")
+    elif ctx.r("KAS-AMB-42") == "hold-only":
+        return reject("KAS-R-85", "the Godfather card steals only from an opponent's hold (KAS-AMB-42 'hold-only')")
     else:
         depot = depot_at(state, action.at)
         if action.at != player.position or depot is None or depot.owner != action.victim or depot.goods[g] < 1:
@@ -634,6 +727,10 @@ def bonus_problem(ctx: Context, state: KasState, action: KasAction) -> Rejection
         if player.tokens < 1:
             return reject("KAS-R-67", "no perpetual-motion token is left")
         return None
+    if state.phase is Phase.ACTION:  # Pass instead of the action
+        if ctx.r("KAS-AMB-19") == "mandatory":
+            return reject("KAS-R-32", "the player must choose and carry out one action; there is no pass (KAS-AMB-19)")
+        return None
     if state.bonus is None:  # Pass
         return reject("KAS-R-57", "there is nothing to decline")
     return None
@@ -642,8 +739,27 @@ def bonus_problem(ctx: Context, state: KasState, action: KasAction) -> Rejection
 # -- the check ------------------------------------------------------------------------------------
 
 
+def repeat_problem(ctx: Context, state: KasState, action: KasAction) -> Rejection | None:
+    """A turn's later action against its earlier ones: KAS-AMB-20 'once' (one upgrade a turn),
+    KAS-AMB-32 'distinct' (the Emperor card's two actions differ), KAS-AMB-45 'different'
+    (I.S.A.A.C.'s extra action is of another type)."""
+    if state.phase is not Phase.ACTION or not state.taken:
+        return None
+    upgrades = {UpgradeAirship.kind, UpgradeRail.kind}
+    if action.kind in upgrades and upgrades & set(state.taken) and ctx.r("KAS-AMB-20") == "once":
+        rule = "KAS-R-34" if action.kind == UpgradeAirship.kind else "KAS-R-35"
+        return reject(rule, "at most one upgrade per turn (KAS-AMB-20 'once')")
+    if action.kind not in state.taken:
+        return None
+    if state.extra_taken and ctx.r("KAS-AMB-45") == "different":
+        return reject("KAS-R-67", f"the extra action must differ from the first, a {action.kind} (KAS-AMB-45)")
+    if current_card(ctx, state).special == "two-actions" and ctx.r("KAS-AMB-32") == "distinct":
+        return reject("KAS-R-61", f"the Emperor card's two actions must differ: a {action.kind} again (KAS-AMB-32)")
+    return None
+
+
 def check(ctx: Context, state: KasState, action: KasAction) -> Rejection | None:
-    rejection = phase_rejection(state, action)
+    rejection = phase_rejection(state, action) or repeat_problem(ctx, state, action)
     if rejection is not None:
         return rejection
     match action:

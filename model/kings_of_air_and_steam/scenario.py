@@ -252,7 +252,7 @@ def state_from_given(game: KasGame, given: Mapping[str, Any]) -> KasState:
         placed_goods += sum(p.hold[g] for p in plist) + sum(d.goods[g] for d in depots)
         placed_goods += sum(c.filled for c in cities if c.demand == goods)
         supply.append(total - placed_goods)
-    bank = sum(starting_money(p) for p in plist) - sum(p.money for p in plist)
+    bank = sum(starting_money(p, game.ctx.p("starting_money")) for p in plist) - sum(p.money for p in plist)
     phase_name = given.get("phase", "action")
     if phase_name not in _PHASES:
         raise ScenarioError(f"given.phase: {phase_name!r} is not one of {sorted(_PHASES)}")

@@ -45,6 +45,32 @@ Payees = tuple[tuple[str, int], ...]
 Prices = Mapping[str, int] | Sequence[int]
 
 
+@attrs.frozen
+class RouteRules:
+    """The shipping readings besides the defaults; the defaults are all False.
+
+    ``origin_stop`` is KAS-AMB-14 'origin-stop': the origin depot's line needs a
+    stop too (at the origin depot itself, so it is free).  ``open_only`` is
+    KAS-AMB-15 'open-only': a route may not pass through a closed city.
+    ``free_stop`` is KAS-AMB-16 'free-choice': on a line with an own depot the
+    shipper may still stop at an opponent's depot there (and pay).
+    ``cash_only`` is KAS-AMB-17 'cash-only': tolls must be covered by the money
+    held before the shipment, delivery income not counted.
+    """
+
+    origin_stop: bool = False
+    open_only: bool = False
+    free_stop: bool = False
+    cash_only: bool = False
+
+    @property
+    def extra_stops(self) -> int:
+        return 1 if self.origin_stop else 0
+
+
+DEFAULT_RULES = RouteRules()
+
+
 # -- value types ------------------------------------------------------------------------------------
 
 
@@ -227,7 +253,12 @@ def _depot_view(game_map: GameMap, depots: Sequence[Depot], shipper: int) -> _De
 
 
 def _line_paths(
-    net: Network, view: _DepotView, origin_line: str, max_stops: int, only: tuple[str, ...] | None = None
+    net: Network,
+    view: _DepotView,
+    origin_line: str,
+    max_stops: int,
+    only: tuple[str, ...] | None = None,
+    blocked: frozenset[str] = frozenset(),
 ) -> Iterator[tuple[tuple[str, ...], Destination, int]]:
     """Every (lines, destination, stops) with stops ≤ max_stops, before payee choices.
 
@@ -235,6 +266,7 @@ def _line_paths(
     the stops already owed on ℓ1..ℓ(i-1).  Pruning is exact: going onto a
     further line always costs at least one more stop.  ``only`` restricts the
     walk to one given line path (checking a named route needs no full search).
+    ``blocked`` cities may end a route but not be passed through (KAS-AMB-15 'open-only').
     """
     if max_stops < 1:
         return
@@ -246,6 +278,8 @@ def _line_paths(
     used = {origin_line}
 
     def extend(city: str, stops_before: int) -> Iterator[tuple[tuple[str, ...], Destination, int]]:
+        if city in blocked:
+            return
         for m in net.onward[(path[-1], city)]:
             if m in used or m not in view.owners:  # KAS-AMB-15 / KAS-R-37
                 continue
@@ -267,17 +301,23 @@ def _line_paths(
         yield from extend(c1, 0)
 
 
-def _payee_choices(view: _DepotView, shipper: int, lines: tuple[str, ...], dest: Destination) -> list[Payees]:
-    """KAS-R-38 / KAS-AMB-16: one opponent per line where the shipper has no depot."""
+def _payee_choices(
+    view: _DepotView, shipper: int, lines: tuple[str, ...], dest: Destination, free_stop: bool = False
+) -> list[Payees]:
+    """KAS-R-38 / KAS-AMB-16: one opponent per line where the shipper has no depot;
+    under 'free-choice' also optionally one on a line where the shipper has one."""
     tolled = lines[1:]
     if not dest.is_city:
         tolled = tolled[:-1]  # the destination depot is the last line's (own) stop
-    options: list[list[tuple[str, int]]] = []
+    options: list[list[Payees]] = []
     for ln in tolled:
+        opponents: list[Payees] = [((ln, seat),) for seat in view.owners[ln] if seat != shipper]
         if ln in view.own:
+            if free_stop:
+                options.append([(), *opponents])  # the own depot (free) or any opponent's
             continue
-        options.append([(ln, seat) for seat in view.owners[ln] if seat != shipper])
-    return [tuple(choice) for choice in itertools.product(*options)]
+        options.append(opponents)
+    return [tuple(pair for part in choice for pair in part) for choice in itertools.product(*options)]
 
 
 def _routes_from(
@@ -288,6 +328,8 @@ def _routes_from(
     max_stops: int,
     no_tolls: bool,
     only: tuple[str, ...] | None = None,
+    rules: RouteRules = DEFAULT_RULES,
+    cities: Sequence[CityState] = (),
 ) -> list[Route]:
     origin_line = game_map.line_of(origin)
     if origin_line is None or not any(d.at == origin and d.owner == shipper for d in depots):
@@ -296,7 +338,10 @@ def _routes_from(
     view = _depot_view(game_map, depots, shipper)
     out: list[Route] = []
     seen: set[tuple[tuple[str, ...], Destination]] = set()
-    for lines, dest, stops in _line_paths(net, view, origin_line, max_stops, only):
+    extra = rules.extra_stops
+    blocked = _closed_cities(game_map, cities) if rules.open_only else frozenset()
+    for lines, dest, walked in _line_paths(net, view, origin_line, max_stops - extra, only, blocked):
+        stops = walked + extra
         if dest.at == origin:
             continue  # shipping to the depot the goods already sit in is no shipment
         if (lines, dest) in seen:
@@ -309,10 +354,15 @@ def _routes_from(
             # KAS-R-86: Thaddeus Birch stops anywhere for free, so no payee choice exists.
             out.append(Route(origin, dest, lines, stops))
             continue
-        for payees in _payee_choices(view, shipper, lines, dest):
+        for payees in _payee_choices(view, shipper, lines, dest, rules.free_stop):
             out.append(Route(origin, dest, lines, stops, payees, len(payees)))
     out.sort(key=Route.sort_key)
     return out
+
+
+def _closed_cities(game_map: GameMap, cities: Sequence[CityState]) -> frozenset[str]:
+    """The cities a route may not pass under KAS-AMB-15 'open-only'."""
+    return frozenset(c.name for c, s in zip(game_map.cities, cities, strict=False) if s.closed)
 
 
 def routes(
@@ -323,6 +373,8 @@ def routes(
     rail_level: int,
     *,
     no_tolls: bool = False,
+    rules: RouteRules = DEFAULT_RULES,
+    cities: Sequence[CityState] = (),
 ) -> list[Route]:
     """Every legal route variant from the shipper's depot at ``origin`` (KAS-R-37, KAS-R-38).
 
@@ -331,7 +383,7 @@ def routes(
     city accepts the goods is not checked here (that depends on the goods).
     Raises ValueError if ``origin`` holds no depot of the shipper's.
     """
-    return _routes_from(game_map, depots, shipper, origin, rail_level, no_tolls)
+    return _routes_from(game_map, depots, shipper, origin, rail_level, no_tolls, rules=rules, cities=cities)
 
 
 def _min_stops(
@@ -423,7 +475,9 @@ def _lines_problem(game_map: GameMap, view: _DepotView, lines: tuple[str, ...]) 
     return None
 
 
-def _payees_problem(view: _DepotView, shipper: int, route: Route, payees: Payees, no_tolls: bool) -> Problem | None:
+def _payees_problem(
+    view: _DepotView, shipper: int, route: Route, payees: Payees, no_tolls: bool, free_stop: bool = False
+) -> Problem | None:
     if no_tolls:
         if payees:
             return ("KAS-R-86", "Thaddeus Birch never pays tolls: name no payee")
@@ -436,14 +490,14 @@ def _payees_problem(view: _DepotView, shipper: int, route: Route, payees: Payees
         chosen[ln] = seat
         if ln not in route.lines[1:]:
             return ("KAS-R-38", f"line {ln} needs no stop on this route, so no toll is owed there")
-        if ln in view.own:
+        if ln in view.own and not free_stop:
             return ("KAS-R-38", f"you have a depot on line {ln}: the stop there is yours and free (KAS-AMB-16)")
         if not route.destination.is_city and ln == route.lines[-1]:
             return ("KAS-R-38", f"the destination depot is the stop on line {ln}: no toll is owed there")
         if seat == shipper or seat not in view.owners.get(ln, ()):
             return ("KAS-R-38", f"seat {seat} has no depot on line {ln} to stop at")
     for ln in tolled:
-        if ln not in chosen:
+        if ln not in chosen and not (free_stop and ln in view.own):
             return ("KAS-R-38", f"line {ln} has only opponents' depots: choose whose depot to stop at (and pay)")
     return None
 
@@ -464,13 +518,16 @@ def shipment_problem(
     payees: Payees | None = None,
     *,
     no_tolls: bool = False,
+    rules: RouteRules = DEFAULT_RULES,
+    room_for: int | None = None,
 ) -> Problem | None:
     """The first reason this Ship Goods action is illegal, as (rule ID, plain words), or None.
 
     ``lines`` is the route: the full path ℓ0..ℓk or only ℓ1..ℓk (both are
     accepted); None lets any legal path do.  ``payees`` names the opponent
     stopped at on each tolled line; None lets any valid choice do (the toll
-    is the same whichever opponent is chosen).
+    is the same whichever opponent is chosen).  ``room_for`` is how many goods the city must take
+    when not all are placed (Bishop Kingston's returned good under KAS-AMB-37 'placed').
     """
     origin_depot = _owns_depot_at(depots, shipper, origin)
     origin_line = game_map.line_of(origin)
@@ -487,7 +544,8 @@ def shipment_problem(
         return ("KAS-R-36", "name a destination: a city demanding the goods or another depot of yours")
     if destination.is_city:
         assert destination.city_name is not None
-        problem = _city_problem(game_map, cities, destination.city_name, goods, count)
+        placed = count if room_for is None else room_for
+        problem = _city_problem(game_map, cities, destination.city_name, goods, placed)
         if problem is not None:
             return problem
     else:
@@ -507,18 +565,23 @@ def shipment_problem(
 
     # Enumerate with a stop bound large enough to see the given path (or the rail level if none is
     # given), then say precisely what is wrong with the closest candidate.
-    bound = max(rail_level, len(path) + 1) if path is not None else rail_level
+    extra = rules.extra_stops
+    bound = max(rail_level, len(path) + 1 + extra) if path is not None else rail_level
     candidates = [
         r
-        for r in _routes_from(game_map, depots, shipper, origin, bound, no_tolls, path)
+        for r in _routes_from(game_map, depots, shipper, origin, bound, no_tolls, path, rules, cities)
         if r.destination == destination and (path is None or r.lines == path)
     ]
     if not candidates:
         if path is not None:
             return ("KAS-R-37", f"the lines {' → '.join(path)} do not form an unbroken rail path to {destination}")
         needed = _min_stops(game_map, view, origin_line, destination, need_depots=True)
+        if rules.open_only and _reachable_unblocked(
+            game_map, depots, shipper, origin, destination, rail_level, no_tolls, rules
+        ):
+            return ("KAS-R-37", f"every route to {destination} passes a closed city (KAS-AMB-15 'open-only')")
         if needed is not None:
-            return _too_many_stops(f"reaching {destination}", needed, rail_level)
+            return _too_many_stops(f"reaching {destination}", needed + extra, rail_level)
         if _min_stops(game_map, view, origin_line, destination, need_depots=False) is not None:
             return ("KAS-R-37", f"every rail path to {destination} uses a line without a depot")
         return ("KAS-R-37", f"no rail path connects {origin} to {destination}")
@@ -529,18 +592,37 @@ def shipment_problem(
     if payees is not None:
         matching = [r for r in legal if _same_payees(r.payees, payees)]
         if not matching:
-            problem = _payees_problem(view, shipper, legal[0], payees, no_tolls)
+            problem = _payees_problem(view, shipper, legal[0], payees, no_tolls, rules.free_stop)
             return problem or ("KAS-R-38", "no route matches these payees")
         legal = matching
 
     income = Shipment(legal[0], goods, count).income(prices)
     toll = min(Shipment(r, goods, count).toll() for r in legal)
+    if rules.cash_only and money < toll:
+        return ("KAS-R-38", f"tolls of ${toll} exceed the ${money} you hold (KAS-AMB-17 'cash-only')")
     if money + income < toll:
         return (
             "KAS-R-38",
             f"tolls of ${toll} exceed your ${money} plus ${income} delivery income (KAS-AMB-17)",
         )
     return None
+
+
+def _reachable_unblocked(
+    game_map: GameMap,
+    depots: Sequence[Depot],
+    shipper: int,
+    origin: Hex,
+    destination: Destination,
+    rail_level: int,
+    no_tolls: bool,
+    rules: RouteRules,
+) -> bool:
+    """Whether a route within the rail level would reach ``destination`` if closed cities could be
+    passed: then a closed city is what blocks it (to explain a refusal)."""
+    unblocked = attrs.evolve(rules, open_only=False)
+    reachable = _routes_from(game_map, depots, shipper, origin, rail_level, no_tolls, None, unblocked)
+    return any(r.destination == destination for r in reachable)
 
 
 def _too_many_stops(what: str, stops: int, rail_level: int) -> Problem:
@@ -565,6 +647,7 @@ def legal_shipments(
     rail_level: int,
     *,
     no_tolls: bool = False,
+    rules: RouteRules = DEFAULT_RULES,
 ) -> list[Shipment]:
     """Every legal Ship Goods action of ``shipper``: origin × type × count × route variant.
 
@@ -579,7 +662,7 @@ def legal_shipments(
     # Room per (city, type) once: the inner loop runs once per route variant and type.
     room = {(c.name, g): free_room(cities[i], g) for i, c in enumerate(game_map.cities) for g in GOODS_INDEX}
     for depot in own:
-        options = _routes_from(game_map, depots, shipper, depot.at, rail_level, no_tolls)
+        options = _routes_from(game_map, depots, shipper, depot.at, rail_level, no_tolls, None, rules, cities)
         for goods, g in GOODS_INDEX.items():
             held = depot.goods[g]
             if held < 1:
@@ -589,8 +672,9 @@ def legal_shipments(
                 toll, dest = route.toll_per_good, route.destination
                 if dest.kind == "city":
                     most = min(held, room[(dest.name, goods)])
-                    # KAS-AMB-17: money + n·price ≥ n·toll, i.e. n·(toll − price) ≤ money.
-                    short = toll - price
+                    # KAS-AMB-17: money + n·price ≥ n·toll, i.e. n·(toll − price) ≤ money;
+                    # 'cash-only' counts no income: n·toll ≤ money.
+                    short = toll if rules.cash_only else toll - price
                 else:
                     most, short = held, toll  # no income: money ≥ n·toll
                 if short > 0:
@@ -609,6 +693,7 @@ def sellout_options(
     goods: str,
     *,
     no_tolls: bool = False,
+    rules: RouteRules = DEFAULT_RULES,
 ) -> list[Route]:
     """KAS-R-51 / KAS-AMB-25: the routes along which one ``goods`` from ``origin`` could be sold.
 
@@ -622,7 +707,7 @@ def sellout_options(
     room = {c.name: free_room(cities[i], goods) for i, c in enumerate(game_map.cities)}
     return [
         r
-        for r in _routes_from(game_map, depots, shipper, origin, rail_level, no_tolls)
+        for r in _routes_from(game_map, depots, shipper, origin, rail_level, no_tolls, None, rules, cities)
         if r.destination.is_city and room.get(r.destination.city_name or "", 0) >= 1
     ]
 

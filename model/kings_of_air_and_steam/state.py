@@ -102,6 +102,7 @@ class CargoStep:
 
     loaded: frozenset[str] = frozenset()
     discarded: frozenset[str] = frozenset()
+    source: str | None = None  # where this step loaded from ("factory" | "depot"; KAS-AMB-22 'one-source')
     after: str = "flight"  # "flight" -> the action follows; "course-correction" -> the turn ends
 
 
@@ -143,6 +144,8 @@ class KasState:
     flights_left: int = 1  # the Rose & Thorn card gives two flights (KAS-R-73)
     bonus: str | None = None  # "ship-one" (KAS-R-69), "steal" (KAS-R-85), "extra-action" (KAS-R-67)
     extra_taken: bool = False  # I.S.A.A.C.'s extra action, once per turn (KAS-R-67)
+    # The kinds of the actions already taken this turn (KAS-AMB-20 'once', 32 'distinct', 45 'different').
+    taken: tuple[str, ...] = ()
     # Sebastian King's bet on a delivery (KAS-R-78): (dollars bet, goods delivered, city).
     gamble: tuple[int, int, str] | None = None
     # Flora Kingston's demand-tile choice (KAS-R-74): who decides, and between which tiles

@@ -52,6 +52,7 @@ from rulecraft.model.kings_of_air_and_steam.rules import (
     depot_cost,
     diamonds_in_play,
     factory_here,
+    flight_stuck,
     goods_held,
 )
 from rulecraft.model.kings_of_air_and_steam.state import (
@@ -101,9 +102,9 @@ def _transfer(state: KasState, payer: int, payee: int, amount: int) -> KasState:
 TOKEN_CHARACTERS = frozenset({"Aurelia Bayley", "I.S.A.A.C.", "Eva Blane", "Sebastian King", "Corey McQueen"})
 
 
-def starting_money(player: PlayerState) -> int:
-    """KAS-R-03: $12; KAS-R-63: Reginald Kain starts with $20."""
-    return 20 if player.character == "Reginald Kain" else STARTING_MONEY
+def starting_money(player: PlayerState, base: int = STARTING_MONEY) -> int:
+    """KAS-R-03: $12 (``starting_money``); KAS-R-63: Reginald Kain starts with $20."""
+    return 20 if player.character == "Reginald Kain" else base
 
 
 def by_priority(ctx: Context, state: KasState) -> tuple[int, ...]:
@@ -127,12 +128,12 @@ def new_game(
     for _, kind in game_map.factories:
         supply[GOODS_INDEX[kind]] -= 1
     order = tuple((first_seat - 1 - i) % players for i in range(players))  # reverse turn order, start player last
-    kit = [PlayerState(money=STARTING_MONEY) for _ in range(players)]
+    kit = [PlayerState(money=ctx.p("starting_money")) for _ in range(players)]
     if teams:
         for seat, (team, character) in enumerate(teams):
             tokens = 5 if character in TOKEN_CHARACTERS else 0  # KAS-R-12
             kit[seat] = attrs.evolve(kit[seat], team=team, character=character, tokens=tokens)
-            kit[seat] = attrs.evolve(kit[seat], money=starting_money(kit[seat]))
+            kit[seat] = attrs.evolve(kit[seat], money=starting_money(kit[seat], ctx.p("starting_money")))
         # KAS-R-11: starting depots in reverse priority order; KAS-R-62: Harvey Golding first.
         ranked = sorted(range(players), key=lambda s: ctx.pack.team(teams[s][0]).priority, reverse=True)
         harvey = [s for s in ranked if teams[s][1] == "Harvey Golding"]
@@ -253,7 +254,7 @@ def _begin_turn(ctx: Context, state: KasState) -> KasState:
             state = _player(state, seat, slots=_replace(player.slots, state.cycle - 1, SlotStatus.RETURNED))
             state = attrs.evolve(state, turn=state.turn + 1)
             continue
-        state = attrs.evolve(state, actions_left=1, flights_left=1, bonus=None, extra_taken=False)
+        state = attrs.evolve(state, actions_left=1, flights_left=1, bonus=None, extra_taken=False, taken=())
         if card.special == "two-actions":  # KAS-R-61: no movement step, two full actions
             return attrs.evolve(state, phase=Phase.ACTION, actions_left=2)
         if card.special == "double-two":  # KAS-R-73: two movement steps of 2
@@ -269,7 +270,7 @@ def _end_turn(ctx: Context, state: KasState) -> KasState:
     seat = state.seat
     player = state.players[seat]
     state = _player(state, seat, slots=_replace(player.slots, state.cycle - 1, SlotStatus.EXECUTED))
-    return _begin_turn(ctx, attrs.evolve(state, turn=state.turn + 1, cargo=None, bonus=None))
+    return _begin_turn(ctx, attrs.evolve(state, turn=state.turn + 1, cargo=None, bonus=None, taken=()))
 
 
 def _end_cycle(ctx: Context, state: KasState) -> KasState:
@@ -284,22 +285,27 @@ def _end_cycle(ctx: Context, state: KasState) -> KasState:
 def _fly(ctx: Context, state: KasState, path: tuple[int, ...]) -> KasState:
     player = state.players[state.seat]
     assert player.position is not None
+    if not path and ctx.r("KAS-AMB-04") == "b" and state.flying is None and flight_stuck(ctx, state):
+        # KAS-AMB-04 'b': no legal flight: the turn is lost as with a diamond overflow.
+        state = _player(state, state.seat, slots=_replace(player.slots, state.cycle - 1, SlotStatus.RETURNED))
+        return _begin_turn(ctx, attrs.evolve(state, turn=state.turn + 1, cargo=None, bonus=None))
     entered = path_hexes(player.position, path)
     end = entered[-1] if path else player.position
     if player.character == "Ezekiel Crane":
-        state = _rob(state, entered)
+        state = _rob(ctx, state, entered)
     state = _player(state, state.seat, position=end)
     return attrs.evolve(state, phase=Phase.CARGO, cargo=CargoStep(after="flight"))
 
 
-def robbed_by(state: KasState, entered: tuple[Hex, ...]) -> tuple[int, ...]:
-    """KAS-R-87 (KAS-AMB-43): every opponent whose airship is on an entered hex, once each."""
-    hexes = set(entered)
+def robbed_by(ctx: Context, state: KasState, entered: tuple[Hex, ...]) -> tuple[int, ...]:
+    """KAS-R-87 (KAS-AMB-43): every opponent whose airship is on an entered hex, once each;
+    under 'no-end' the hex the flight ends on does not count."""
+    hexes = set(entered[:-1] if ctx.r("KAS-AMB-43") == "no-end" else entered)
     return tuple(seat for seat, p in enumerate(state.players) if seat != state.seat and p.position in hexes)
 
 
-def _rob(state: KasState, entered: tuple[Hex, ...]) -> KasState:
-    for victim in robbed_by(state, entered):
+def _rob(ctx: Context, state: KasState, entered: tuple[Hex, ...]) -> KasState:
+    for victim in robbed_by(ctx, state, entered):
         state = _transfer(state, victim, state.seat, min(3, state.players[victim].money))
     return state
 
@@ -326,7 +332,7 @@ def _load(ctx: Context, state: KasState, goods: str, source: str) -> KasState:
     player = state.players[state.seat]
     state = _player(state, state.seat, hold=_add(player.hold, g, +1))
     assert state.cargo is not None
-    return attrs.evolve(state, cargo=attrs.evolve(state.cargo, loaded=state.cargo.loaded | {goods}))
+    return attrs.evolve(state, cargo=attrs.evolve(state.cargo, loaded=state.cargo.loaded | {goods}, source=source))
 
 
 def _swap(ctx: Context, state: KasState, discard: str, goods: str, source: str) -> KasState:
@@ -455,12 +461,24 @@ def chosen_route(
     destination: shipping.Destination,
     lines: tuple[str, ...] | None,
     payees: tuple[tuple[str, int], ...] | None,
+    *,
+    sellout: bool = False,
 ) -> shipping.Route:
     """The route an action names; open choices take the first legal route in canonical order."""
     player = state.players[state.seat]
     game_map = ctx.map_of(state)
-    no_tolls = ctx.no_tolls(player)
-    for route in shipping.routes(game_map, state.depots, state.seat, origin, player.rail_level, no_tolls=no_tolls):
+    no_tolls = ctx.no_tolls(player, sellout=sellout)
+    options = shipping.routes(
+        game_map,
+        state.depots,
+        state.seat,
+        origin,
+        player.rail_level,
+        no_tolls=no_tolls,
+        rules=ctx.route_rules(),
+        cities=state.cities,
+    )
+    for route in options:
         if route.destination != destination:
             continue
         if lines is not None and lines not in (route.lines, route.after_origin):
@@ -716,11 +734,16 @@ def _begin_sellout(ctx: Context, state: KasState) -> KasState:
 def _sell(ctx: Context, state: KasState, action: Sell) -> KasState:
     """KAS-R-51: the good returns to the supply for $4, less the toll of that shipment."""
     route = chosen_route(
-        ctx, state, action.origin, shipping.Destination.city(action.to_city), action.lines, action.payees
+        ctx, state, action.origin, shipping.Destination.city(action.to_city), action.lines, action.payees, sellout=True
     )
     g = GOODS_INDEX[action.goods]
     state = _depot_goods(state, action.origin, g, -1)
-    state = attrs.evolve(state, supply=_add(state.supply, g, +1))
+    if ctx.r("KAS-AMB-25") == "consume-room":  # the sold good takes a slot of the city
+        index = ctx.map_of(state).city_index(action.to_city)
+        city = state.cities[index]
+        state = attrs.evolve(state, cities=_replace(state.cities, index, attrs.evolve(city, filled=city.filled + 1)))
+    else:
+        state = attrs.evolve(state, supply=_add(state.supply, g, +1))
     state = _money(state, state.seat, 4)
     for _line, payee in route.payees:
         state = _transfer(state, state.seat, payee, 1)
@@ -737,6 +760,8 @@ def _end_sellout(ctx: Context, state: KasState) -> KasState:
 
 
 def transition(ctx: Context, state: KasState, action: KasAction) -> KasState:
+    if state.phase is Phase.ACTION:  # what a later action of this turn may not repeat (KAS-AMB-20/32/45)
+        state = attrs.evolve(state, taken=(*state.taken, action.kind))
     match action:
         case PlaceStartDepot(at=at):
             return _place_start_depot(ctx, state, at)
@@ -769,7 +794,7 @@ def transition(ctx: Context, state: KasState, action: KasAction) -> KasState:
         case CourseCorrection(direction=direction):
             return _course_correction(ctx, state, direction)
         case Grant():
-            return _after_action(ctx, _money(state, state.seat, 3))  # KAS-R-43
+            return _after_action(ctx, _money(state, state.seat, ctx.p("grant")))  # KAS-R-43
         case Convert():
             return _convert(ctx, state, action)
         case Steal():
@@ -777,6 +802,8 @@ def transition(ctx: Context, state: KasState, action: KasAction) -> KasState:
         case ExtraAction():
             return _extra_action(ctx, state)
         case Pass():
+            if state.phase is Phase.ACTION:  # KAS-AMB-19 'pass-allowed': no action this time
+                return _after_action(ctx, state)
             return _bonus_done(ctx, state)
         case Gamble(win=win):
             return _gamble(ctx, state, win)

@@ -1179,6 +1179,9 @@ def _ms(start: float) -> float:
 def _kas(game: Any) -> KasGame:
     if not isinstance(game, KasGame):
         raise RulecraftError(f"the shipping queries need a Kings of Air and Steam game, got {game!r}")
+    changed = {k: v for k, v in game.ctx.params.items() if v != game.parameters[k].default}
+    if changed:  # the encoding states the printed $4/$7 depot costs (DEPOT_COST_FIRST/MORE)
+        raise RulecraftError(f"the shipping queries are encoded for the printed parameters; changed: {changed}")
     return game
 
 
