@@ -494,6 +494,62 @@ def cmd_ambiguities(args: argparse.Namespace) -> int:
     return EXIT_FAIL if any(p.outcome == "error" for r in results for p in r.pairs) else EXIT_OK
 
 
+def cmd_errata(args: argparse.Namespace) -> int:
+    """A variant file against the printed rules: contradicted examples, broken invariants, play shift."""
+    from rulecraft import errata_report
+    from rulecraft.errata import ErrataBudget, load_variant
+    from rulecraft.errata import errata_report as run_errata
+    from rulecraft.witness import Budget
+
+    cls = game_class(args.game)
+    if args.parameters or not args.variant:
+        table = getattr(cls, "parameters", None)
+        out = Table(title=f"{cls.title}: rule parameters a variant may change")
+        for col in ("parameter", "rule", "printed", "range", "what it is"):
+            out.add_column(col, overflow="fold")
+        for p in table or ():
+            out.add_row(p.name, p.rule, str(p.default), f"{p.low}..{p.high}", p.text)
+        _console().print(out)
+        if not args.variant:
+            return EXIT_OK
+    variant = load_variant(args.variant)
+    if variant.game != args.game:
+        raise RulecraftError(f"{args.variant}: game: the file is for {variant.game!r}, not {args.game!r}")
+    budget = ErrataBudget(
+        games=args.games,
+        players=args.players,
+        campaign_games=args.campaign_games,
+        max_steps=args.max_steps,
+        witness=Budget(seconds=args.seconds, max_examples=200, max_steps=300, seed=args.seed),
+        seed=args.seed,
+    )
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        TimeElapsedColumn(),
+        console=_console(sys.stderr),
+        transient=True,
+        disable=args.quiet,
+    ) as progress:
+        task = progress.add_task("errata", total=None)
+        report = run_errata(
+            variant, budget, progress=lambda what: progress.update(task, description=f"{variant.name}: {what}")
+        )
+    text = errata_report.markdown(report)
+    if args.report:
+        Path(args.report).write_text(text, "utf-8")
+    if args.html:
+        Path(args.html).write_text(errata_report.html_report(report), "utf-8")
+    if args.plot:
+        Path(args.plot).write_text(errata_report.plot(report), "utf-8")
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2, default=str))
+    else:
+        _console().print(text, markup=False)
+    # A rule change may well contradict printed examples (that is what it reports); a broken
+    # invariant or a plugin that crashed is a failure.
+    return EXIT_FAIL if report.broken_invariants or report.problems else EXIT_OK
+
+
 def _pack_data(path: str) -> dict[str, Any]:
     """The pack file as JSON data, to send through the protocol (the game already checked it)."""
     from rulecraft import yamlio
@@ -618,6 +674,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress display")
     _add_common(p)
     p.set_defaults(func=cmd_ambiguities)
+
+    p = sub.add_parser("errata", help="check a variant or erratum file against the printed rules")
+    p.add_argument("game")
+    p.add_argument("variant", nargs="?", metavar="VARIANT_FILE", help="a variant file (docs/errata.md)")
+    p.add_argument("--parameters", action="store_true", help="list the rule parameters a variant may change")
+    p.add_argument("--games", type=int, default=60, help="random games per ruleset for the shift (default 60)")
+    p.add_argument("--campaign-games", type=int, default=40, help="random games checking every invariant")
+    p.add_argument("--players", type=int, default=None)
+    p.add_argument("--max-steps", type=int, default=2000)
+    p.add_argument("--seconds", type=float, default=20.0, help="budget for finding where play changes")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--report", metavar="FILE", help="write a Markdown report")
+    p.add_argument("--html", metavar="FILE", help="write an HTML report with the plot and the board")
+    p.add_argument("--plot", metavar="FILE", help="write the play-shift plot as SVG")
+    p.add_argument("--quiet", action="store_true")
+    p.set_defaults(func=cmd_errata)
 
     p = sub.add_parser("serve", help="run the reference model as a protocol implementation on stdin/stdout")
     p.add_argument("game")

@@ -71,6 +71,11 @@ class RulecraftError(Exception):
     """Base class of every error rulecraft raises on purpose."""
 
 
+class NotApplicable(RulecraftError):
+    """A question this configuration cannot answer (e.g. a solver encoding the printed numbers, asked
+    about a variant): the check is skipped and said so, never counted as passed or failed."""
+
+
 class IllegalAction(RulecraftError):
     """An action was applied that the rules forbid; carries the rejection."""
 

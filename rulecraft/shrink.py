@@ -113,9 +113,10 @@ def shrink(
                 else:
                     i += size
             size //= 2
-        for i in range(len(best_choices)):
-            if time.monotonic() >= deadline:
-                break
+        # Zero one choice at a time; a success may shorten the game, so the bound is re-read each time.
+        i = 0
+        while i < len(best_choices) and time.monotonic() < deadline:
             if best_choices[i] and better([*best_choices[:i], 0, *best_choices[i + 1 :]]):
                 improved = True
+            i += 1
     return best

@@ -183,7 +183,10 @@ def shrunk(
     """The finding with its log shrunk to a shortest game that fails the same way."""
     assert finding.setup is not None and finding.seed is not None
     log = [game.action_from_json(a) for a in finding.log]
-    result = shrink(game, finding.setup, log, failing or _failing(game), seconds=seconds)
+    try:
+        result = shrink(game, finding.setup, log, failing or _failing(game), seconds=seconds)
+    except Exception:  # the game itself raises on replay (a crash finding): keep the finding as found
+        return finding
     if result.failure is None or len(result.actions) >= len(log):
         return finding
     again = _finding(game, finding.kind, result.failure, finding.seed, finding.setup, list(result.actions))

@@ -238,6 +238,28 @@ def search_pair(
         return result(outcome, str(exc))
     if never_consulted(default_game, amb.id):
         return result("proved", f"the model never consults {amb.id}: every reading plays the same")
+    found = search_pair_games(
+        default_game, other_game, f"{amb.id}={reading}", budget, players=players, solver=solver, start=start
+    )
+    return attrs.evolve(found, ambiguity=amb.id, default=amb.default, reading=reading)
+
+
+def search_pair_games(
+    default_game: Game[Any, Any],
+    other_game: Game[Any, Any],
+    label: str,
+    budget: Budget,
+    *,
+    players: Sequence[int] | None = None,
+    solver: SolverHook | None = None,
+    start: float | None = None,
+) -> PairResult:
+    """Two configured rulesets of one game: a solver's proof, a witness game, or nothing found."""
+    start = time.monotonic() if start is None else start
+
+    def result(outcome: Outcome, reason: str, **extra: Any) -> PairResult:
+        return PairResult(label, "printed", label, outcome, reason, seconds=time.monotonic() - start, **extra)
+
     verdict: SolverVerdict | None = None
     if solver is not None:
         try:
@@ -246,7 +268,7 @@ def search_pair(
             verdict = SolverVerdict("unknown", f"the solver query failed: {type(exc).__name__}: {exc}")
         if verdict is not None and verdict.status == "unsat":
             return result("proved", verdict.reason, solver=verdict)
-    report = ConformReport(game_id, f"{amb.id}={reading}", seed=budget.seed)
+    report = ConformReport(default_game.id, label, seed=budget.seed)
     counts = list(players or range(default_game.min_players, default_game.max_players + 1))
     try:
         differential(
@@ -261,7 +283,7 @@ def search_pair(
             deadline=start + budget.seconds,
             self_test=True,
         )
-    except Exception as exc:  # a model bug under one reading is reported, and the run goes on
+    except Exception as exc:  # a model bug under one ruleset is reported, and the run goes on
         return result("error", f"{type(exc).__name__}: {exc}", games=report.examples_run, solver=verdict)
     if report.findings:
         finding = min(report.findings, key=lambda f: len(f.steps))

@@ -44,3 +44,22 @@ def test_a_failure_that_does_not_reproduce_is_returned_unshrunk() -> None:
     _, log = game.play_random(game.new_game(2), random.Random(1), max_steps=60)
     result = shrink(game, 2, log, lambda s, i: None, seconds=2)
     assert result.failure is None
+
+
+def test_zeroing_a_choice_that_ends_the_game_earlier_keeps_shrinking() -> None:
+    """Regression: when zeroing one choice makes the failure come sooner, the game gets
+    shorter under the loop's feet; the shrinker must re-read its bound (it raised IndexError)."""
+    game = make_game("air")
+    _, log = game.play_random(game.new_game(2), random.Random(5), max_steps=40)
+
+    def late_or_first_card(state: Any, step: int) -> str | None:
+        # Fails at step 40, or at once when the first airship dealt is D1 (choice 0 there).
+        if step >= len(log):
+            return "the 40th step"
+        if state.stacks[0] and state.stacks[0][0] == "D1" and step >= 1:
+            return "D1 dealt first"
+        return None
+
+    result = shrink(game, 2, log, late_or_first_card, seconds=10)
+    assert result.failure is not None
+    assert len(result.actions) <= len(log)

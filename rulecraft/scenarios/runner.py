@@ -12,7 +12,7 @@ from typing import Any
 
 import attrs
 
-from rulecraft.core import Chance, Game, GameOver, RulecraftError
+from rulecraft.core import Chance, Game, GameOver, NotApplicable, RulecraftError
 from rulecraft.registry import make_game
 from rulecraft.scenarios.loader import Scenario, ScenarioFileError, load_scenario
 
@@ -31,6 +31,7 @@ class ScenarioResult:
     failures: tuple[str, ...] = ()
     error: str | None = None  # the file or its set-up is at fault
     checks: int = 0
+    unchecked: tuple[str, ...] = ()  # expectations set aside: the configuration cannot answer them
 
     @property
     def status(self) -> str:
@@ -65,6 +66,7 @@ def run_scenario(
     except Exception as exc:
         return _error(scenario, f"given: internal error {type(exc).__name__}: {exc}")
     failures: list[str] = []
+    unchecked: list[str] = []  # expectations this configuration cannot answer (NotApplicable)
     checks = 0
     for i, step in enumerate(scenario.steps):
         where = f"steps[{i}]"
@@ -80,18 +82,34 @@ def run_scenario(
             break  # the game went somewhere else; later steps would only add noise
         for j, item in enumerate(step.get("expect", ())):
             checks += 1
-            failures += _expect(game, state, item, f"{where}.expect[{j}]")
+            failures += _guarded(game, state, item, f"{where}.expect[{j}]", unchecked)
     for j, item in enumerate(scenario.expect):
         checks += 1
-        try:
-            failures += _expect(game, state, item, f"expect[{j}]")
-        except RulecraftError as exc:
-            failures.append(f"expect[{j}]: {exc}")
-        except Exception as exc:  # a model bug must not hide the other checks
-            failures.append(f"expect[{j}]: internal error {type(exc).__name__}: {exc}")
+        failures += _guarded(game, state, item, f"expect[{j}]", unchecked)
     return ScenarioResult(
-        scenario.id, scenario.path, scenario.title, scenario.page, not failures, tuple(failures), None, checks
+        scenario.id,
+        scenario.path,
+        scenario.title,
+        scenario.page,
+        not failures,
+        tuple(failures),
+        None,
+        checks,
+        tuple(unchecked),
     )
+
+
+def _guarded(game: Game[Any, Any], state: Any, item: Mapping[str, Any], where: str, unchecked: list[str]) -> list[str]:
+    """One expectation; a question the configuration cannot answer is set aside, a model bug is a failure."""
+    try:
+        return _expect(game, state, item, where)
+    except NotApplicable as exc:
+        unchecked.append(f"{where}: {exc}")
+        return []
+    except RulecraftError as exc:
+        return [f"{where}: {exc}"]
+    except Exception as exc:  # a model bug must not hide the other checks
+        return [f"{where}: internal error {type(exc).__name__}: {exc}"]
 
 
 def _error(scenario: Scenario, message: str, failures: Sequence[str] = (), checks: int = 0) -> ScenarioResult:

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 import attrs
 
-from rulecraft.core import RulecraftError
+from rulecraft.core import NotApplicable, RulecraftError
 from rulecraft.model.airships.components import (
     COLOURS,
     Colour,
@@ -48,7 +48,7 @@ def _airships(game: Any) -> AirshipsGame:
     if changed:
         # The encodings state the printed numbers (3 dice per colour, +1 per chip...): refuse rather than
         # answer a variant's question with the printed rules.
-        raise RulecraftError(f"the Airships queries are encoded for the printed rule parameters; changed: {changed}")
+        raise NotApplicable(f"the Airships queries are encoded for the printed rule parameters; changed: {changed}")
     return game
 
 

@@ -57,7 +57,7 @@ from typing import Any, Protocol
 import attrs
 import z3
 
-from rulecraft.core import RulecraftError
+from rulecraft.core import NotApplicable, RulecraftError
 from rulecraft.model.kings_of_air_and_steam import shipping
 from rulecraft.model.kings_of_air_and_steam.components import GOODS, GOODS_INDEX, GameMap
 from rulecraft.model.kings_of_air_and_steam.game import KasGame
@@ -1181,7 +1181,7 @@ def _kas(game: Any) -> KasGame:
         raise RulecraftError(f"the shipping queries need a Kings of Air and Steam game, got {game!r}")
     changed = {k: v for k, v in game.ctx.params.items() if v != game.parameters[k].default}
     if changed:  # the encoding states the printed $4/$7 depot costs (DEPOT_COST_FIRST/MORE)
-        raise RulecraftError(f"the shipping queries are encoded for the printed parameters; changed: {changed}")
+        raise NotApplicable(f"the shipping queries are encoded for the printed parameters; changed: {changed}")
     return game
 
 

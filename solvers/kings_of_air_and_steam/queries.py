@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
 
-from rulecraft.core import RulecraftError
+from rulecraft.core import NotApplicable, RulecraftError
 from rulecraft.model.kings_of_air_and_steam.components import Card
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 from rulecraft.solvers.kings_of_air_and_steam import flights, plans
@@ -57,7 +57,7 @@ def _kas(game: Any) -> KasGame:
     changed = {k: v for k, v in game.ctx.params.items() if v != game.parameters[k].default}
     if changed:
         # The encodings state the printed costs ($4/$7 depots...): refuse rather than answer a variant wrongly.
-        raise RulecraftError(
+        raise NotApplicable(
             f"the Kings of Air and Steam queries are encoded for the printed parameters; changed: {changed}"
         )
     return game

@@ -1,0 +1,533 @@
+"""Errata and variants: what a rule change contradicts, breaks and shifts.
+
+A variant file (YAML, schema ``rulecraft/schemas/variant.json``, documented
+in docs/errata.md) names a game and changes its rules: readings settled
+against the default, rule parameters (costs, limits, counts), another
+component pack, and named rule-logic plugins.  :func:`errata_report` puts the
+variant beside the printed rules and reports
+
+1. the printed examples whose printed outcome no longer holds;
+2. the invariants the variant breaks, each with a shortest witness game;
+3. a state where play changes (the witness engine of ``rulecraft ambiguities``);
+4. how play shifts over seeded random games under both rulesets: game
+   length, score spread, how often each action is legal, first-player wins.
+
+A plugin is a callable ``plugin(game) -> game`` registered under the entry
+point group ``rulecraft.variants`` (or named ``module:function``); most
+subclass :class:`Amendment`.  A plugin that raises is reported as such and
+the rest of the report still runs.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from importlib import import_module, resources
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any
+
+import attrs
+import jsonschema
+
+from rulecraft import yamlio
+from rulecraft.core import Chance, Game, GameOver, Rejection, RulecraftError, Seat, Setup, ToMove
+from rulecraft.registry import game_class, game_ids, make_game
+from rulecraft.ruleset import UnknownReading
+from rulecraft.scenarios.loader import ScenarioFileError, load_scenario, scenario_files
+from rulecraft.scenarios.runner import run_scenario
+from rulecraft.verify import Finding as PlayFinding
+from rulecraft.verify import GameReport, campaign
+from rulecraft.witness import Budget, PairResult, search_pair_games
+
+PLUGIN_GROUP = "rulecraft.variants"
+
+
+class VariantFileError(RulecraftError):
+    """A variant file that cannot be used: the file, the field and why."""
+
+    def __init__(self, path: str | Path, field: str, message: str) -> None:
+        super().__init__(f"{path}: {field}: {message}")
+        self.path, self.field, self.message = str(path), field, message
+
+
+class PluginError(RulecraftError):
+    """A plugin that cannot be found, or raised while changing the rules."""
+
+
+# -- the file -------------------------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Variant:
+    name: str
+    game: str
+    title: str
+    path: str
+    description: str = ""
+    source: str = ""
+    readings: Mapping[str, str] = attrs.field(factory=dict)
+    parameters: Mapping[str, int] = attrs.field(factory=dict)
+    components: Path | None = None
+    plugins: tuple[str, ...] = ()
+
+    def configure(self, readings: Mapping[str, str] | None = None, components: Path | None = None) -> Game[Any, Any]:
+        """The variant's game: ``readings`` underneath the variant's own; the pack is the variant's,
+        else ``components`` (a printed example's fixture pack)."""
+        chosen = dict(readings or {}) | dict(self.readings)
+        game = make_game(
+            self.game,
+            readings=chosen,
+            components=self.components or components,
+            parameters=dict(self.parameters) or None,
+        )
+        for name in self.plugins:
+            plugin = load_plugin(name)
+            try:
+                game = plugin(game)
+            except Exception as exc:
+                raise PluginError(
+                    f"plugin {name!r} raised while changing the rules: {type(exc).__name__}: {exc}"
+                ) from exc
+            if not isinstance(game, Game):
+                raise PluginError(f"plugin {name!r} returned {type(game).__name__}, not a game")
+        return game
+
+
+def variant_schema() -> dict[str, Any]:
+    text = resources.files("rulecraft").joinpath("schemas/variant.json").read_text("utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def _field(path: Sequence[Any]) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(top level)"
+
+
+def load_variant(path: str | Path) -> Variant:
+    """Read and check a variant file; every problem names the file and the field."""
+    p = Path(path)
+    try:
+        text = p.read_text("utf-8")
+    except OSError as exc:
+        raise VariantFileError(p, "(file)", f"cannot read: {exc.strerror or exc}") from None
+    try:
+        data = yamlio.load(text)
+    except Exception as exc:  # yaml errors and duplicate keys, with their line
+        raise VariantFileError(p, "(file)", f"not valid YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise VariantFileError(p, "(top level)", "a variant file is a mapping (variant:, game:, title:, ...)")
+    errors = sorted(jsonschema.Draft202012Validator(variant_schema()).iter_errors(data), key=lambda e: list(e.path))
+    if errors:
+        first = errors[0]
+        raise VariantFileError(p, _field(list(first.absolute_path)), first.message)
+    game_id = data["game"]
+    if game_id not in game_ids():
+        raise VariantFileError(p, "game", f"{game_id!r} is not a registered game; known: {', '.join(game_ids())}")
+    cls = game_class(game_id)
+    readings = dict(data.get("readings") or {})
+    for amb_id, key in readings.items():
+        try:
+            keys = cls.register[amb_id].choices()
+        except UnknownReading:
+            raise VariantFileError(p, f"readings.{amb_id}", f"not a registered ambiguity of {game_id}") from None
+        if key not in keys:
+            raise VariantFileError(p, f"readings.{amb_id}", f"{key!r} is not a reading; choose one of {list(keys)}")
+    parameters = dict(data.get("parameters") or {})
+    table = getattr(cls, "parameters", None)
+    for name, value in parameters.items():
+        if table is None:
+            raise VariantFileError(p, f"parameters.{name}", f"{game_id} has no rule parameters")
+        try:
+            table.resolve({name: value}, where="parameters")
+        except RulecraftError as exc:
+            raise VariantFileError(p, f"parameters.{name}", str(exc).split(": ", 1)[1]) from None
+    components = None
+    if data.get("components"):
+        components = (p.parent / data["components"]).resolve()
+        if not components.is_file():
+            raise VariantFileError(p, "components", f"no such file: {components}")
+    for i, name in enumerate(data.get("plugins") or ()):
+        try:
+            load_plugin(name)
+        except PluginError as exc:
+            raise VariantFileError(p, f"plugins[{i}]", str(exc)) from None
+    variant = Variant(
+        data["variant"],
+        game_id,
+        data["title"],
+        str(p),
+        data.get("description", ""),
+        data.get("source", ""),
+        readings,
+        parameters,
+        components,
+        tuple(data.get("plugins") or ()),
+    )
+    try:  # configuring checks what only the game can: unmodelled readings, the pack's own schema
+        make_game(game_id, readings=readings, components=components, parameters=parameters or None)
+    except RulecraftError as exc:
+        field = "components" if components is not None and str(components) in str(exc) else "readings"
+        raise VariantFileError(p, field, str(exc)) from None
+    return variant
+
+
+def load_plugin(name: str) -> Callable[[Game[Any, Any]], Game[Any, Any]]:
+    """An entry point of the group ``rulecraft.variants``, or ``module:function``."""
+    if ":" in name:
+        module, _, attr = name.partition(":")
+        try:
+            found = getattr(import_module(module), attr)
+        except Exception as exc:
+            raise PluginError(f"cannot load plugin {name!r}: {type(exc).__name__}: {exc}") from None
+    else:
+        matches = [ep for ep in entry_points(group=PLUGIN_GROUP) if ep.name == name]
+        if not matches:
+            known = sorted(ep.name for ep in entry_points(group=PLUGIN_GROUP))
+            raise PluginError(f"no plugin {name!r} in the entry point group {PLUGIN_GROUP}; known: {known}")
+        try:
+            found = matches[0].load()
+        except Exception as exc:
+            raise PluginError(f"plugin {name!r} failed to load: {type(exc).__name__}: {exc}") from None
+    if not callable(found):
+        raise PluginError(f"plugin {name!r} is not callable")
+    plugin: Callable[[Game[Any, Any]], Game[Any, Any]] = found
+    return plugin
+
+
+# -- rule-logic plugins ---------------------------------------------------------------------------------------
+
+
+class Amendment(Game[Any, Any]):
+    """A game with some rules changed: everything not overridden is the base game's.
+
+    Subclass and override ``check`` / ``legal_actions`` / ``transition`` (or
+    any other hook); keep generation and check in agreement.  Attributes the
+    model's own code reads (``ctx``, ``pack``...) come from the base game.
+    """
+
+    def __init__(self, base: Game[Any, Any]) -> None:
+        self.base = base
+        self.ruleset = base.ruleset
+        # The class attributes every tool reads, taken over from the base game.
+        for attr in ("id", "title", "catalogue", "register", "min_players", "max_players", "scenario_folder"):
+            setattr(self, attr, getattr(base, attr))
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "base":  # not yet set: avoid recursing during construction
+            raise AttributeError(name)
+        return getattr(self.base, name)
+
+    @classmethod
+    def configured(
+        cls,
+        *,
+        readings: Mapping[str, str] | None = None,
+        components: str | Path | None = None,
+        parameters: Mapping[str, int] | None = None,
+    ) -> Game[Any, Any]:
+        raise RulecraftError("an amendment is made by its plugin from a configured game, not configured itself")
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.base!r})"
+
+    def new_game(self, players: int, *, first_seat: Seat = 0, **options: Any) -> Any:
+        return self.base.new_game(players, first_seat=first_seat, **options)
+
+    def random_options(self, rng: random.Random, players: int) -> dict[str, Any]:
+        return self.base.random_options(rng, players)
+
+    def to_move(self, state: Any) -> ToMove:
+        return self.base.to_move(state)
+
+    def legal_actions(self, state: Any) -> Sequence[Any]:
+        return self.base.legal_actions(state)
+
+    def chance_outcomes(self, state: Any) -> Sequence[tuple[Any, Fraction]]:
+        return self.base.chance_outcomes(state)
+
+    def sample_chance(self, state: Any, rng: random.Random) -> Any:
+        return self.base.sample_chance(state, rng)
+
+    def check(self, state: Any, action: Any) -> Rejection | None:
+        return self.base.check(state, action)
+
+    def transition(self, state: Any, action: Any) -> Any:
+        return self.base.transition(state, action)
+
+    def grounds(self, state: Any, action: Any) -> tuple[str, ...]:
+        return self.base.grounds(state, action)
+
+    def scores(self, state: Any) -> Mapping[Seat, int]:
+        return self.base.scores(state)
+
+    def winners(self, state: Any) -> tuple[Seat, ...]:
+        return self.base.winners(state)
+
+    def render(self, state: Any) -> str:
+        return self.base.render(state)
+
+    def picture(self, state: Any) -> str | None:
+        return self.base.picture(state)
+
+    def describe(self, state: Any, action: Any) -> str:
+        return self.base.describe(state, action)
+
+    def action_to_json(self, action: Any) -> dict[str, Any]:
+        return self.base.action_to_json(action)
+
+    def action_from_json(self, data: Mapping[str, Any]) -> Any:
+        return self.base.action_from_json(data)
+
+    def state_to_json(self, state: Any) -> dict[str, Any]:
+        return self.base.state_to_json(state)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> Any:
+        return self.base.state_from_json(data)
+
+    def scenario_state(self, given: Mapping[str, Any]) -> Any:
+        return self.base.scenario_state(given)
+
+    def load_fixture(self, fixture: Mapping[str, Any]) -> None:
+        self.base.load_fixture(fixture)
+
+    def facts(self, state: Any) -> dict[str, Any]:
+        return self.base.facts(state)
+
+    def queries(self) -> Mapping[str, Any]:
+        return {}  # the base game's solvers encode the printed rules, not the amendment
+
+    def stalled(self, state: Any) -> str | None:
+        return self.base.stalled(state)
+
+    def violations(self, state: Any) -> list[Any]:
+        return self.base.violations(state)
+
+
+# -- the report ---------------------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Contradiction:
+    example: str
+    page: str
+    title: str
+    detail: str
+    error: bool = False  # the example could not even be played under the variant
+
+
+@attrs.frozen
+class PlayStats:
+    """Seeded random games under one ruleset."""
+
+    games: int
+    finished: int
+    lengths: tuple[int, ...]
+    spreads: tuple[int, ...]  # highest minus lowest score at the end of each finished game
+    first_player_wins: int  # finished games the first seat won (shared wins count)
+    decisions: int  # decision states seen (chance steps left out)
+    legal_kinds: Mapping[str, int]  # decision states where at least one action of the kind was legal
+    crashed: str = ""
+
+    def mean_length(self) -> float:
+        return statistics.fmean(self.lengths) if self.lengths else 0.0
+
+    def mean_spread(self) -> float:
+        return statistics.fmean(self.spreads) if self.spreads else 0.0
+
+    def first_player_rate(self) -> float:
+        return self.first_player_wins / self.finished if self.finished else 0.0
+
+    def legal_rate(self, kind: str) -> float:
+        return self.legal_kinds.get(kind, 0) / self.decisions if self.decisions else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "finished": self.finished,
+            "mean_length": round(self.mean_length(), 2),
+            "mean_score_spread": round(self.mean_spread(), 2),
+            "first_player_win_rate": round(self.first_player_rate(), 3),
+            "legal_rate": {k: round(self.legal_rate(k), 3) for k in sorted(self.legal_kinds)},
+            "crashed": self.crashed or None,
+        }
+
+
+def play_stats(game: Game[Any, Any], *, games: int, seed: int, players: int, max_steps: int) -> PlayStats:
+    """``games`` random games from the same seeds (so both rulesets get the same deals where they can)."""
+    lengths: list[int] = []
+    spreads: list[int] = []
+    first_wins = finished = decisions = 0
+    kinds: Counter[str] = Counter()
+    crashed = ""
+    for i in range(games):
+        rng = random.Random(seed * 1_000_003 + i)
+        try:
+            state = game.start(Setup(players))
+            steps = 0
+            while steps < max_steps:
+                mover = game.to_move(state)
+                if isinstance(mover, GameOver):
+                    break
+                if not isinstance(mover, Chance):
+                    decisions += 1
+                    kinds.update({game.action_to_json(a)["kind"] for a in game.legal_actions(state)})
+                action = game.random_action(state, rng)
+                if action is None:
+                    break
+                state = game.apply(state, action)
+                steps += 1
+            if isinstance(game.to_move(state), GameOver):
+                finished += 1
+                lengths.append(steps)
+                scores = game.scores(state)
+                spreads.append(max(scores.values()) - min(scores.values()))
+                first_wins += 1 if 0 in game.winners(state) else 0
+        except Exception as exc:  # a plugin's bug: reported, and the other numbers still count
+            crashed = crashed or f"game {i}: {type(exc).__name__}: {exc}"
+    return PlayStats(games, finished, tuple(lengths), tuple(spreads), first_wins, decisions, dict(kinds), crashed)
+
+
+@attrs.define
+class ErrataReport:
+    variant: Variant
+    examples_run: int = 0
+    contradicted: list[Contradiction] = attrs.Factory(list)
+    unchecked: list[Contradiction] = attrs.Factory(list)  # expectations the variant's game cannot answer
+    invariants: GameReport | None = None
+    witness: PairResult | None = None
+    printed: PlayStats | None = None
+    changed: PlayStats | None = None
+    problems: list[str] = attrs.Factory(list)
+    seconds: float = 0.0
+
+    @property
+    def broken_invariants(self) -> list[PlayFinding]:
+        return [f for f in (self.invariants.findings if self.invariants else []) if f.kind == "invariant"]
+
+    def to_json(self) -> dict[str, Any]:
+        v = self.variant
+        return {
+            "variant": v.name,
+            "game": v.game,
+            "title": v.title,
+            "file": v.path,
+            "changes": {
+                "readings": dict(v.readings),
+                "parameters": dict(v.parameters),
+                "components": str(v.components) if v.components else None,
+                "plugins": list(v.plugins),
+            },
+            "examples_run": self.examples_run,
+            "contradicted": [attrs.asdict(c) for c in self.contradicted],
+            "unchecked": [attrs.asdict(c) for c in self.unchecked],
+            "invariants": [
+                {
+                    "kind": f.kind,
+                    "message": f.message,
+                    "setup": f.setup.to_json() if f.setup else None,
+                    "steps": list(f.log),
+                    "steps_text": list(f.log_text),
+                }
+                for f in (self.invariants.findings if self.invariants else [])
+            ],
+            "play_changes": self.witness.to_json() if self.witness else None,
+            "shift": {
+                "printed": self.printed.to_json() if self.printed else None,
+                "variant": self.changed.to_json() if self.changed else None,
+            },
+            "problems": list(self.problems),
+            "seconds": round(self.seconds, 2),
+        }
+
+
+@attrs.frozen
+class ErrataBudget:
+    games: int = 60  # per ruleset, for the shift
+    players: int | None = None  # None: the game's smallest count + 1 (capped)
+    campaign_games: int = 40
+    max_steps: int = 2000
+    witness: Budget = attrs.field(factory=lambda: Budget(seconds=20, max_examples=150, max_steps=300))
+    seed: int = 0
+
+
+def errata_report(
+    variant: Variant, budget: ErrataBudget = ErrataBudget(), progress: Callable[[str], None] | None = None
+) -> ErrataReport:
+    report = ErrataReport(variant)
+    start = time.monotonic()
+    printed = make_game(variant.game)
+
+    def step(what: str) -> None:
+        if progress:
+            progress(what)
+
+    try:
+        changed = variant.configure()
+    except RulecraftError as exc:
+        report.problems.append(str(exc))
+        report.seconds = time.monotonic() - start
+        return report
+    step("printed examples")
+    _contradictions(variant, report)
+    step("invariants")
+    try:
+        inv = GameReport(variant.game, printed.title)
+        campaign(changed, seed=budget.seed, games=budget.campaign_games, max_steps=budget.max_steps, report=inv)
+        report.invariants = inv
+    except Exception as exc:
+        report.problems.append(f"the invariant campaign stopped: {type(exc).__name__}: {exc}")
+    step("where play changes")
+    try:
+        report.witness = search_pair_games(printed, changed, variant.name, budget.witness)
+    except Exception as exc:
+        report.problems.append(f"the witness search stopped: {type(exc).__name__}: {exc}")
+    step("how play shifts")
+    players = budget.players or min(printed.min_players + 1, printed.max_players)
+    report.printed = play_stats(
+        printed, games=budget.games, seed=budget.seed, players=players, max_steps=budget.max_steps
+    )
+    report.changed = play_stats(
+        changed, games=budget.games, seed=budget.seed, players=players, max_steps=budget.max_steps
+    )
+    if report.changed.crashed:
+        report.problems.append(f"the variant crashed in random play: {report.changed.crashed}")
+    report.seconds = time.monotonic() - start
+    return report
+
+
+def _contradictions(variant: Variant, report: ErrataReport) -> None:
+    """Printed examples that hold under the printed rules and no longer hold under the variant."""
+    for path in scenario_files(variant.game):
+        try:
+            scenario = load_scenario(path)
+        except ScenarioFileError:
+            continue
+        before = run_scenario(scenario)
+        if not before.passed:
+            continue  # not the variant's doing; `rulecraft scenarios` reports it
+        report.examples_run += 1
+        try:
+            # The variant's readings go on top of the example's own: a variant that settles a reading
+            # against the printed example's premise contradicts it.
+            after = run_scenario(scenario, configure=variant.configure)
+        except Exception as exc:
+            report.problems.append(f"{scenario.id}: {type(exc).__name__}: {exc}")
+            continue
+        if not after.passed:
+            detail = after.error or "; ".join(after.failures[:3])
+            report.contradicted.append(
+                Contradiction(scenario.id, scenario.page, scenario.title, detail, after.error is not None)
+            )
+        if after.unchecked:
+            report.unchecked.append(
+                Contradiction(scenario.id, scenario.page, scenario.title, "; ".join(after.unchecked))
+            )

@@ -1,0 +1,153 @@
+"""Errata reports for publishers: Markdown, HTML with a plot of how play shifts, and JSON."""
+
+from __future__ import annotations
+
+import html
+import json
+
+from rulecraft.conformance.report import markdown_finding
+from rulecraft.errata import ErrataReport
+from rulecraft.svg import PALETTE, Drawing, fit
+
+PRINTED_COLOUR, VARIANT_COLOUR = "#4c72b0", "#dd8452"
+
+
+def _changes(report: ErrataReport) -> list[str]:
+    v = report.variant
+    lines = []
+    for amb_id, key in v.readings.items():
+        lines.append(f"- reading {amb_id} = {key}")
+    for name, value in v.parameters.items():
+        lines.append(f"- parameter {name} = {value}")
+    if v.components:
+        lines.append(f"- component pack {v.components}")
+    for plugin in v.plugins:
+        lines.append(f"- rule-logic plugin {plugin}")
+    return lines or ["- (no change: the printed rules)"]
+
+
+def shift_rows(report: ErrataReport) -> list[tuple[str, str, str]]:
+    """(measure, printed, variant) for the side-by-side table."""
+    a, b = report.printed, report.changed
+    if a is None or b is None:
+        return []
+    rows = [
+        ("games finished", f"{a.finished}/{a.games}", f"{b.finished}/{b.games}"),
+        ("mean game length (steps)", f"{a.mean_length():.1f}", f"{b.mean_length():.1f}"),
+        ("mean score spread (VP)", f"{a.mean_spread():.2f}", f"{b.mean_spread():.2f}"),
+        ("first player wins", f"{a.first_player_rate():.0%}", f"{b.first_player_rate():.0%}"),
+    ]
+    for kind in sorted(set(a.legal_kinds) | set(b.legal_kinds)):
+        rows.append((f"'{kind}' legal", f"{a.legal_rate(kind):.0%}", f"{b.legal_rate(kind):.0%}"))
+    return rows
+
+
+def markdown(report: ErrataReport) -> str:
+    v = report.variant
+    lines = [f"# Errata check: {v.title}", "", f"- game: {v.game}; variant `{v.name}` ({v.path})"]
+    if v.source:
+        lines.append(f"- source: {v.source}")
+    if v.description:
+        lines += ["", v.description.strip()]
+    lines += ["", "## The change", "", *_changes(report), ""]
+    lines += [f"## Printed examples contradicted: {len(report.contradicted)} of {report.examples_run}", ""]
+    for c in report.contradicted:
+        what = "can no longer be played" if c.error else "no longer holds"
+        lines.append(f"- {c.example} (p.{c.page}, {c.title}) {what}: {c.detail[:300]}")
+    if not report.contradicted:
+        lines.append("- none: every printed example still holds")
+    for c in report.unchecked:
+        lines.append(
+            f"- {c.example} (p.{c.page}): partly unchecked, the variant's game cannot answer: {c.detail[:200]}"
+        )
+    broken = report.broken_invariants
+    inv = report.invariants
+    lines += ["", f"## Invariants broken: {len(broken)}", ""]
+    if inv is not None:
+        lines.append(f"- {inv.games_played} random games, {inv.steps} steps, every invariant after every step")
+    for f in inv.findings if inv else []:
+        lines.append(f"- {f.kind}: {f.message}")
+        if f.setup is not None:
+            lines.append(f"  - set-up: `{json.dumps(f.setup.to_json())}`")
+        for i, text in enumerate(f.log_text, start=1):
+            lines.append(f"  {i}. {text}")
+    lines += ["", "## Where play changes", ""]
+    w = report.witness
+    if w is None:
+        lines.append("- not searched")
+    else:
+        lines.append(f"- {w.outcome}: {w.reason} ({w.seconds:.1f} s, {w.games} games)")
+        if w.finding is not None:
+            lines += ["", markdown_finding(w.finding, ("printed rules", "variant"), heading="###")]
+    lines += ["", "## How play shifts", ""]
+    rows = shift_rows(report)
+    if rows:
+        assert report.printed is not None
+        lines.append(f"Seeded random games, the same seeds under both rulesets ({report.printed.games} each).")
+        lines += ["", "| measure | printed | variant |", "|---|---|---|"]
+        lines += [f"| {m} | {a} | {b} |" for m, a, b in rows]
+    if report.problems:
+        lines += ["", "## Problems", "", *(f"- {p}" for p in report.problems)]
+    lines += ["", f"Time: {report.seconds:.1f} s"]
+    return "\n".join(lines) + "\n"
+
+
+def plot(report: ErrataReport) -> str:
+    """Paired bars, printed against variant: the headline measures, then how often each action is legal."""
+    a, b = report.printed, report.changed
+    if a is None or b is None:
+        return ""
+    kinds = sorted(set(a.legal_kinds) | set(b.legal_kinds))
+    headline: list[tuple[str, float, float, str]] = [
+        ("mean length", a.mean_length(), b.mean_length(), "steps"),
+        ("score spread", a.mean_spread(), b.mean_spread(), "VP"),
+        ("first player wins", a.first_player_rate() * 100, b.first_player_rate() * 100, "%"),
+    ]
+    legal = [(k, a.legal_rate(k) * 100, b.legal_rate(k) * 100, "%") for k in kinds]
+    row_h, label_w, bar_w = 30, 170, 360
+    height = 70 + row_h * (len(headline) + len(legal)) + 40
+    d = Drawing(label_w + bar_w + 140, height, title=f"how play shifts: {report.variant.title}")
+    d.text(10, 22, fit(f"How play shifts: {report.variant.title}", label_w + bar_w + 120, 14), size=14, bold=True)
+    d.rect(10, 34, 12, 12, fill=PRINTED_COLOUR)
+    d.text(28, 44, "printed rules", size=11)
+    d.rect(130, 34, 12, 12, fill=VARIANT_COLOUR)
+    d.text(148, 44, "variant", size=11)
+    y = 60
+    for title, rows in (("per game", headline), ("how often an action is legal (decision states)", legal)):
+        d.text(10, y + 12, title, size=11, fill=PALETTE["muted"], italic=True)
+        y += 18
+        for label, left, right, unit in rows:
+            scale = max(left, right, 1e-9)
+            top = 100.0 if unit == "%" else scale
+            for i, (value, colour) in enumerate(((left, PRINTED_COLOUR), (right, VARIANT_COLOUR))):
+                width = bar_w * (value / top) if top else 0
+                d.rect(
+                    label_w,
+                    y + i * 11,
+                    max(width, 0.5),
+                    10,
+                    fill=colour,
+                    title=f"{label}: {value:.1f} {unit} ({'printed' if i == 0 else 'variant'})",
+                )
+                d.text(label_w + max(width, 0.5) + 4, y + i * 11 + 9, f"{value:.1f} {unit}", size=9)
+            d.text(label_w - 6, y + 15, fit(label, label_w - 16, 11), size=11, anchor="end")
+            y += row_h - 4
+    return d.to_string()
+
+
+def html_report(report: ErrataReport) -> str:
+    text = markdown(report)
+    body = [f"<h1>Errata check: {html.escape(report.variant.title)}</h1>"]
+    picture = plot(report)
+    if picture:
+        body += ["<h2>How play shifts</h2>", f"<div class='plot'>{picture}</div>"]
+    body.append(f"<pre>{html.escape(text)}</pre>")
+    w = report.witness
+    if w is not None and w.finding is not None and w.finding.svg:
+        body += ["<h2>The state where play changes</h2>", f"<div class='board'>{w.finding.svg}</div>"]
+    for f in report.broken_invariants[:3]:
+        body.append(f"<h3>{html.escape(f.message[:200])}</h3>")
+    return (
+        "<!doctype html><html><head><meta charset='utf-8'>"
+        f"<title>errata {html.escape(report.variant.name)}</title></head><body>" + "".join(body) + "</body></html>"
+    )

@@ -1,0 +1,161 @@
+"""rulecraft errata: variant files checked field by field, and what a rule change
+contradicts, breaks and shifts; misbehaving plugins are reported, never fatal."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rulecraft.cli import main
+from rulecraft.errata import ErrataBudget, VariantFileError, errata_report, load_variant, play_stats
+from rulecraft.errata_report import html_report, markdown, plot
+from rulecraft.registry import make_game
+from rulecraft.witness import Budget
+
+ROOT = Path(__file__).resolve().parent.parent
+SHIPPED = sorted((ROOT / "examples" / "errata").glob("*.yaml"))
+FIXTURES = Path(__file__).parent / "fixtures" / "errata"
+SMALL = ErrataBudget(games=6, campaign_games=4, max_steps=1500, witness=Budget(seconds=6, max_steps=200))
+
+
+def test_two_worked_variants_per_game_are_shipped_and_load() -> None:
+    games = [load_variant(p).game for p in SHIPPED]
+    assert games.count("air") >= 2 and games.count("kas") >= 2
+    kinds = {(load_variant(p).game, bool(load_variant(p).parameters), bool(load_variant(p).readings)) for p in SHIPPED}
+    for game in ("air", "kas"):
+        assert (game, True, False) in kinds, f"{game}: a variant changing a cost or limit"
+        assert (game, False, True) in kinds, f"{game}: a variant settling an ambiguity against the default"
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "words"),
+    [
+        ("variant: x\ngame: air\ntitle: [unclosed\n", "(file)", "not valid YAML"),
+        ("- a list\n", "(top level)", "a mapping"),
+        ("variant: x\ngame: air\n", "(top level)", "'title' is a required property"),
+        ("variant: x\ngame: air\ntitle: t\ncolour: red\n", "(top level)", "'colour' was unexpected"),
+        ("variant: Bad Name\ngame: air\ntitle: t\n", "variant", "does not match"),
+        ("variant: x\ngame: chess\ntitle: t\n", "game", "'chess' is not a registered game"),
+        ("variant: x\ngame: air\ntitle: t\nreadings: {AIR-AMB-99: a}\n", "readings.AIR-AMB-99", "not a registered"),
+        (
+            "variant: x\ngame: air\ntitle: t\nreadings: {AIR-AMB-02: many}\n",
+            "readings.AIR-AMB-02",
+            "'many' is not a reading",
+        ),
+        ("variant: x\ngame: air\ntitle: t\nparameters: {go_cost: 2}\n", "parameters.go_cost", "not a parameter of air"),
+        (
+            "variant: x\ngame: air\ntitle: t\nparameters: {extra_go_cost: 7}\n",
+            "parameters.extra_go_cost",
+            "out of range 0..6",
+        ),
+        (
+            "variant: x\ngame: air\ntitle: t\nparameters: {extra_go_cost: two}\n",
+            "parameters.extra_go_cost",
+            "not of type 'integer'",
+        ),
+        ("variant: x\ngame: air\ntitle: t\ncomponents: nowhere.yaml\n", "components", "no such file"),
+        ("variant: x\ngame: air\ntitle: t\nplugins: [no-such-plugin]\n", "plugins[0]", "no plugin 'no-such-plugin'"),
+        ("variant: x\ngame: air\ntitle: t\nvariant: y\n", "(file)", "given twice"),
+    ],
+)
+def test_a_bad_variant_file_names_the_file_and_the_field(tmp_path: Path, text: str, field: str, words: str) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(text, "utf-8")
+    with pytest.raises(VariantFileError) as info:
+        load_variant(path)
+    assert info.value.field == field, str(info.value)
+    assert words in str(info.value) and str(path) in str(info.value)
+
+
+def test_a_cost_change_contradicts_the_examples_that_pay_the_printed_cost() -> None:
+    """extra_go_cost 2: AIR-EX-17 (p.6) pays the company's 3 chips for the additional go
+    (AIR-R-42, p.4) and ends with none; at 2 chips one is left, so its outcome no longer holds."""
+    variant = load_variant(ROOT / "examples" / "errata" / "airships-additional-go-2-chips.yaml")
+    report = errata_report(variant, SMALL)
+    assert report.examples_run == 22
+    contradicted = {c.example for c in report.contradicted}
+    assert "AIR-EX-17" in contradicted
+    assert all("chips" in c.detail or "decision" in c.detail for c in report.contradicted), report.contradicted
+    assert {c.example for c in report.unchecked} == {"AIR-EX-06"}, "its chance query encodes the printed numbers"
+    assert report.broken_invariants == [], "chips stay conserved per nation (AIR-R-50)"
+    assert report.witness is not None and report.witness.outcome == "witness"
+    fields = {f for f, _, _ in report.witness.finding.fields} if report.witness.finding else set()
+    assert "boards" in fields, "after paying for an additional go the chips differ"
+    assert report.printed is not None and report.changed is not None
+    assert report.changed.legal_rate("extra-go") >= report.printed.legal_rate("extra-go")
+    text = markdown(report)
+    assert "## Printed examples contradicted:" in text and "| 'extra-go' legal |" in text
+    page = html_report(report)
+    assert page.count("<svg") == 2, "the plot and the board where play changes"
+
+
+def test_settling_an_ambiguity_shows_play_changing_at_set_up() -> None:
+    variant = load_variant(ROOT / "examples" / "errata" / "airships-one-chip-pool.yaml")
+    report = errata_report(variant, SMALL)
+    assert report.witness is not None and report.witness.finding is not None
+    assert report.witness.finding.steps == () and "supplies" in report.witness.finding.title
+    assert report.contradicted, "printed examples count chips per nation"
+
+
+def test_a_rule_logic_plugin_changes_play() -> None:
+    variant = load_variant(ROOT / "examples" / "errata" / "airships-no-additional-go.yaml")
+    game = variant.configure()
+    stats = play_stats(game, games=4, seed=1, players=3, max_steps=1500)
+    printed = play_stats(make_game("air"), games=4, seed=1, players=3, max_steps=1500)
+    assert stats.legal_rate("extra-go") == 0 and printed.legal_rate("extra-go") > 0
+    assert game.check(game.new_game(2), game.action_from_json({"kind": "extra-go"})) is not None
+
+
+def test_a_plugin_that_raises_is_reported_and_the_run_ends_cleanly(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(FIXTURES))
+    report = errata_report(load_variant(FIXTURES / "explode.yaml"), SMALL)
+    assert report.problems and "plugin 'errata_plugins:explode' raised" in report.problems[0]
+    assert "this plugin is broken" in report.problems[0]
+
+
+def test_a_plugin_that_crashes_in_play_is_a_finding_and_the_rest_still_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(FIXTURES))
+    report = errata_report(load_variant(FIXTURES / "crash-later.yaml"), SMALL)
+    assert report.invariants is not None
+    crashes = [f for f in report.invariants.findings if f.kind == "crash"]
+    assert crashes and "additional go" in crashes[0].message
+    assert report.changed is not None and "additional go" in report.changed.crashed
+    assert any("crashed in random play" in p for p in report.problems)
+    assert report.examples_run == 22, "the printed examples still ran"
+
+
+def test_kings_of_air_and_steam_depot_prices_contradict_the_depot_examples() -> None:
+    """$3/$6 depots: KAS-EX-10 and KAS-EX-24 (p.12, p.19) print $4/$7 prices."""
+    variant = load_variant(ROOT / "examples" / "errata" / "kas-cheaper-depots.yaml")
+    report = errata_report(variant, ErrataBudget(games=2, campaign_games=1, max_steps=400, witness=Budget(seconds=3)))
+    assert {"KAS-EX-10", "KAS-EX-24"} <= {c.example for c in report.contradicted}
+    assert report.broken_invariants == []
+
+
+def test_cli_errata_json_plot_and_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = ROOT / "examples" / "errata" / "airships-one-chip-pool.yaml"
+    svg = tmp_path / "shift.svg"
+    args = ["errata", "air", str(path), "--games", "4", "--campaign-games", "2", "--seconds", "3", "--quiet"]
+    assert main([*args, "--json", "--plot", str(svg)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["variant"] == "one-chip-pool" and data["changes"]["readings"] == {"AIR-AMB-02": "pool"}
+    assert data["shift"]["printed"]["games"] == 4 and data["play_changes"]["outcome"] == "witness"
+    assert svg.read_text("utf-8").startswith("<svg")
+    assert main(["errata", "air", "--parameters"]) == 0
+    assert "extra_go_cost" in capsys.readouterr().out
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("variant: x\ngame: air\ntitle: t\nparameters: {extra_go_cost: 9}\n", "utf-8")
+    code = main(["errata", "air", str(bad), "--quiet"])
+    assert code not in (0, 1)
+    assert "parameters.extra_go_cost" in capsys.readouterr().err
+    assert main(["errata", "kas", str(path), "--quiet"]) not in (0, 1), "a file for another game"
+
+
+def test_the_plot_is_a_picture_of_both_rulesets() -> None:
+    variant = load_variant(ROOT / "examples" / "errata" / "airships-additional-go-2-chips.yaml")
+    report = errata_report(variant, ErrataBudget(games=3, campaign_games=0, witness=Budget(seconds=1)))
+    picture = plot(report)
+    assert picture.count("printed rules") == 1 and "variant" in picture
+    assert picture.count("<rect") >= 2 * 3 + 2  # a pair of bars per measure, the legend
