@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from rulecraft.model.kings_of_air_and_steam.components import GOODS
-from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase, SlotStatus
+from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase, PlayerState, SlotStatus
 from rulecraft.model.kings_of_air_and_steam.transitions import UNLIMITED_SUPPLY, starting_money
 
 if TYPE_CHECKING:
@@ -107,21 +107,35 @@ def depots_limited(game: KasGame, state: KasState) -> Iterator[str]:
 
 @_invariant("hold-within-capacity", "KAS-R-29", "KAS-R-30", "KAS-R-34")
 def hold_within_capacity(game: KasGame, state: KasState) -> Iterator[str]:
-    """Every cargo hold holds no more than the airship's capacity."""
+    """Every cargo hold holds no more than the airship's capacity (KAS-AMB-44 'ignore-capacity':
+    Aurelia Bayley's hold may exceed it by one good per converter token spent)."""
     for seat, p in enumerate(state.players):
         capacity = game.ctx.airship_track(p)[p.airship_level - 1].capacity
-        if sum(p.hold) > capacity:
-            yield f"seat {seat} holds {sum(p.hold)} goods with capacity {capacity}"
+        beyond = _conversions_beyond_capacity(game, p)
+        if sum(p.hold) > capacity + beyond:
+            yield f"seat {seat} holds {sum(p.hold)} goods with capacity {capacity} (+{beyond}, KAS-AMB-44)"
+
+
+CONVERTER_TOKENS = 5  # KAS-R-12: Aurelia Bayley starts with 5 converter tokens
+
+
+def _conversions_beyond_capacity(game: KasGame, p: PlayerState) -> int:
+    """KAS-AMB-44 'ignore-capacity': each conversion in the hold adds one good past any room;
+    loading, swapping and stealing still need room, so nothing else overfills a hold."""
+    if game.ctx.r("KAS-AMB-44") != "ignore-capacity" or p.character != "Aurelia Bayley":
+        return 0
+    return max(0, CONVERTER_TOKENS - p.tokens)
 
 
 @_invariant("tracks-in-range", "KAS-R-34", "KAS-R-35", "KAS-R-56")
 def tracks_in_range(game: KasGame, state: KasState) -> Iterator[str]:
-    """Airship and rail levels lie on their tracks (1..6)."""
+    """Airship and rail levels lie on their tracks (1..6; rail from 0 under KAS-AMB-07 'rail-0')."""
+    lowest_rail = game.ctx.rail_start()  # KAS-AMB-07: the rail marker's starting space
     for seat, p in enumerate(state.players):
         if not 1 <= p.airship_level <= len(game.pack.airship_track):
             yield f"seat {seat}: airship level {p.airship_level}"
-        if not 1 <= p.rail_level <= len(game.pack.rail_track):
-            yield f"seat {seat}: rail level {p.rail_level}"
+        if not lowest_rail <= p.rail_level <= len(game.pack.rail_track):
+            yield f"seat {seat}: rail level {p.rail_level} (KAS-AMB-07 {game.ctx.r('KAS-AMB-07')!r})"
 
 
 @_invariant("market-prices", "KAS-R-16", "KAS-R-56")

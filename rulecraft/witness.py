@@ -138,9 +138,10 @@ class AmbiguityResult:
         outcomes = {p.outcome for p in self.pairs}
         if not outcomes:
             return "proved"  # a single-reading entry cannot differ (never registered so, but be total)
-        for kind in ("witness", "error", "unknown", "not-found", "not-modelled"):
+        order: tuple[Outcome, ...] = ("witness", "error", "unknown", "not-found", "not-modelled")
+        for kind in order:
             if kind in outcomes:
-                return kind  # type: ignore[return-value]
+                return kind
         return "proved"
 
     def evidence(self) -> dict[str, list[str]]:
@@ -382,7 +383,7 @@ def ambiguities(
 
 def tally(results: Sequence[AmbiguityResult]) -> dict[str, int]:
     """How many ambiguities end in each outcome."""
-    counts = dict.fromkeys(OUTCOMES, 0)
+    counts: dict[str, int] = dict.fromkeys(OUTCOMES, 0)
     for result in results:
         counts[result.outcome] += 1
     return counts

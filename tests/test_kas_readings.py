@@ -15,9 +15,11 @@ from typing import Any
 import attrs
 import pytest
 
+from rulecraft.invariants.kings_of_air_and_steam import INVARIANTS
 from rulecraft.model.kings_of_air_and_steam.actions import (
     BuildDepot,
     BuildLine,
+    Convert,
     CourseCorrection,
     EndCargo,
     ExtraAction,
@@ -171,6 +173,25 @@ def test_kas_amb_05_diamonds_of_a_returned_card_still_count() -> None:
 
 
 # -- shipping --------------------------------------------------------------------------------------
+
+
+def test_kas_amb_07_rail_0_ships_nothing_before_a_first_rail_upgrade() -> None:
+    """Stops per shipment = rail level (p.13).  A food in a depot on L1 reaches Alpha or Beta
+    with 1 stop: from the default starting level 1, both; from 'rail-0' level 0, neither, and a
+    shipment is refused (KAS-R-37) until the first rail upgrade brings level 1."""
+    given: dict[str, Any] = {"depots": [{"at": [1, 0], "owner": 0, "goods": {"food": 1}}]}
+    g = game()
+    assert g.new_game(2).players[0].rail_level == 1
+    assert to_cities(g, state_of(g, given)) == {"Alpha", "Beta"}
+    g = game(**amb(7, "rail-0"))
+    assert [p.rail_level for p in g.new_game(2).players] == [0, 0]
+    s = state_of(g, given)
+    assert to_cities(g, s) == set() and UpgradeRail() in g.legal_actions(s)
+    rejection = g.check(s, ShipGoods(Hex(1, 0), "food", 1, to_city="Alpha"))
+    assert rejection is not None and rejection.rule == "KAS-R-37"
+    assert g.apply(s, UpgradeRail()).players[0].rail_level == 1
+    given["players_state"] = {0: {"rail_level": 1}}
+    assert to_cities(g, state_of(g, given)) == {"Alpha", "Beta"}
 
 
 def test_kas_amb_14_origin_line_needs_a_stop() -> None:
@@ -539,6 +560,33 @@ def test_kas_amb_34_eva_blanes_line_avoids_water_and_linked_cities() -> None:
         assert (g.check(s, to_beta) is None) is allowed
         assert (g.check(s, to_delta) is None) is allowed
         assert (frozenset({"Alpha", "Beta"}) in {frozenset(a.ends) for a in legal(g, s, BuildLine)}) is allowed
+
+
+AURELIA = {"team": "DaVinci", "character": "Aurelia Bayley", "tokens": 5}
+
+
+def test_kas_amb_44_aurelias_conversion_may_overfill_the_hold() -> None:
+    """Aurelia's hold is full (chemical + food, capacity 2 at level 1).  Turning the chemical into
+    2 machines adds a good: 'capacity' refuses it (KAS-R-29); 'ignore-capacity' leaves 3 goods in a
+    hold of 2 (machine 2, food 1), a token spent (5 -> 4), the chemical back in the supply and 2
+    machines out of it.  The hold invariant follows the reading: 3 of 2 is a violation only
+    under 'capacity'."""
+    me = {**AURELIA, "hold": {"chemical": 1, "food": 1}}
+    convert = Convert("chemical", "machine")
+    g = game()
+    s = advanced(g, me)
+    assert g.ctx.capacity(s.players[0]) == 2 and convert not in g.legal_actions(s)
+    rejection = g.check(s, convert)
+    assert rejection is not None and rejection.rule == "KAS-R-29"
+    g = game(**amb(44, "ignore-capacity"))
+    s = advanced(g, me)
+    assert convert in g.legal_actions(s)
+    after = g.apply(s, convert)
+    assert after.players[0].hold == (0, 2, 1, 0, 0) and after.players[0].tokens == 4
+    assert (after.supply[0] - s.supply[0], after.supply[1] - s.supply[1]) == (1, -2)
+    hold_check = INVARIANTS["hold-within-capacity"][1]
+    assert list(hold_check(g, after)) == []
+    assert len(list(hold_check(game(), after))) == 1
 
 
 # -- generation and the check agree under every modelled alternative ---------------------------------

@@ -119,3 +119,9 @@ def test_kings_of_air_and_steam_parameters_are_checked() -> None:
         game.queries()["plan"].run(game, {})
     with pytest.raises(RulecraftError, match="printed parameters"):
         game.queries()["sellout"].run(game, {}, game.new_game(2))
+
+
+def test_the_airships_queries_refuse_a_reading_they_do_not_encode() -> None:
+    game = make_game("air", readings={"AIR-AMB-04": "any"})
+    with pytest.raises(RulecraftError, match="AIR-AMB-04"):
+        game.queries()["reach"].run(game, {"need": "W2", "target": 6})

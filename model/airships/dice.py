@@ -124,6 +124,13 @@ def covers(pool: Pool, requirement: Dice, *, capped: bool = True) -> Colour | No
     return None  # every required colour is covered
 
 
+def covers_pooled(pool: Pool, requirement: Dice, *, capped: bool = True) -> bool:
+    """AIR-AMB-04 'any': the usable dice of the listed colours, together, reach
+    the requirement's total (a surplus colour stands in for a short one)."""
+    usable = sum(pool.usable(colour, capped=capped) for colour, q in requirement.items() if q)
+    return usable >= requirement.total()
+
+
 def throw_range(pool: Pool, requirement: Dice, colour: Colour) -> range:
     """AIR-R-30/31: the dice of ``colour`` that may be thrown for a required colour."""
     q = requirement[colour]
@@ -132,8 +139,21 @@ def throw_range(pool: Pool, requirement: Dice, colour: Colour) -> range:
     return range(low, high + 1)
 
 
-def base_score(requirement: Dice, faces: Sequence[Sequence[int]], fixed: FixedDie | None) -> int:
-    """AIR-R-33: per required colour, the best q_c of the thrown and fixed dice."""
+def _listed_values(requirement: Dice, faces: Sequence[Sequence[int]], fixed: FixedDie | None) -> list[int]:
+    """The thrown and fixed dice of the colours the target lists, best first."""
+    values = [v for colour, thrown in zip(COLOURS, faces, strict=True) if requirement[colour] for v in thrown]
+    if fixed is not None and requirement[fixed.colour]:
+        values.append(fixed.value)
+    return sorted(values, reverse=True)
+
+
+def base_score(
+    requirement: Dice, faces: Sequence[Sequence[int]], fixed: FixedDie | None, *, pooled: bool = False
+) -> int:
+    """AIR-R-33: per required colour, the best q_c of the thrown and fixed dice;
+    ``pooled`` (AIR-AMB-04 'any'): the best sum(q_c) of all listed-colour dice."""
+    if pooled:
+        return sum(_listed_values(requirement, faces, fixed)[: requirement.total()])
     total = 0
     for colour, thrown in zip(COLOURS, faces, strict=True):
         q = requirement[colour]
@@ -147,14 +167,21 @@ def base_score(requirement: Dice, faces: Sequence[Sequence[int]], fixed: FixedDi
     return total
 
 
-def fixed_counts(requirement: Dice, faces: Sequence[Sequence[int]], fixed: FixedDie | None) -> bool:
-    """Whether the fixed die is among the dice that count (AIR-AMB-09 'C')."""
+def fixed_counts(
+    requirement: Dice, faces: Sequence[Sequence[int]], fixed: FixedDie | None, *, pooled: bool = False
+) -> bool:
+    """Whether the fixed die is among the dice that count (AIR-AMB-09 'C');
+    ``pooled`` (AIR-AMB-04 'any'): it competes with every listed colour's dice."""
     if fixed is None:
         return False
     q = requirement[fixed.colour]
     if not q:
         return False
-    thrown = faces[COLOURS.index(fixed.colour)]
+    if pooled:
+        q = requirement.total()
+        thrown = [v for colour, vs in zip(COLOURS, faces, strict=True) if requirement[colour] for v in vs]
+    else:
+        thrown = list(faces[COLOURS.index(fixed.colour)])
     better = sum(1 for v in thrown if v > fixed.value)
     return better < q
 

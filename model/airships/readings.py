@@ -404,7 +404,6 @@ REGISTER = AmbiguityRegister(
 NOT_MODELLED: frozenset[tuple[str, str]] = frozenset(
     {
         ("AIR-AMB-01", "every-success"),
-        ("AIR-AMB-04", "any"),
         ("AIR-AMB-26", "next-turn"),
     }
 )

@@ -28,6 +28,7 @@ from rulecraft.model.airships.catalogue import PARAMETERS, RULES
 from rulecraft.model.airships.components import (
     COLOURS,
     FACES,
+    Colour,
     Dice,
     Pack,
 )
@@ -36,6 +37,7 @@ from rulecraft.model.airships.dice import (
     Pool,
     company_of,
     covers,
+    covers_pooled,
     exchanged,
     faces_valid,
 )
@@ -167,6 +169,21 @@ def _capped(ctx: Context) -> bool:
     return ctx.r("AIR-AMB-32") == "capped"
 
 
+def pooled(ctx: Context) -> bool:
+    """AIR-AMB-04 'any': a surplus die of one listed colour may fill another's requirement."""
+    return ctx.r("AIR-AMB-04") == "any"
+
+
+def short_colour(ctx: Context, pool: Pool, requirement: Dice) -> Colour | None:
+    """The colour whose requirement the pool cannot cover (under 'any', the first
+    listed colour when the listed colours together fall short), or None."""
+    if not pooled(ctx):
+        return covers(pool, requirement, capped=_capped(ctx))
+    if covers_pooled(pool, requirement, capped=_capped(ctx)):
+        return None
+    return next(colour for colour, q in requirement.items() if q)
+
+
 def pool_or_rejection(ctx: Context, comp: Company, exchanges: int, give_fixed: bool) -> Pool | Rejection:
     if exchanges < 0:
         return reject("AIR-R-29", "the number of exchanges cannot be negative")
@@ -183,10 +200,18 @@ def pool_or_rejection(ctx: Context, comp: Company, exchanges: int, give_fixed: b
 
 
 def requirement_met(ctx: Context, pool: Pool, target: TargetInfo) -> Rejection | None:
-    """AIR-R-27: min(n', 3) + fixed >= q for every colour."""
-    short = covers(pool, target.requirement, capped=_capped(ctx))
+    """AIR-R-27: min(n', 3) + fixed >= q for every colour (AIR-AMB-04 'any': in total)."""
+    short = short_colour(ctx, pool, target.requirement)
     if short is None:
         return None
+    if pooled(ctx):
+        q, have = (
+            target.requirement.total(),
+            sum(pool.usable(c, capped=_capped(ctx)) for c, n in target.requirement.items() if n),
+        )
+        return reject(
+            "AIR-R-27", f"{target.ref} needs {q} dice of its colours (AIR-AMB-04 'any'); the company can use {have}"
+        )
     q = target.requirement[short]
     have = pool.usable(short, capped=_capped(ctx))
     return reject(
@@ -196,8 +221,8 @@ def requirement_met(ctx: Context, pool: Pool, target: TargetInfo) -> Rejection |
 
 
 def throw_allowed(ctx: Context, pool: Pool, target: TargetInfo, throw: Dice) -> Rejection | None:
-    """AIR-R-30/31 and AIR-AMB-05/35/36: how many dice of each colour are thrown."""
-    total = 0
+    """AIR-R-30/31 and AIR-AMB-04/05/35/36: how many dice of each colour are thrown."""
+    total = counting = 0
     for colour in COLOURS:
         t = throw[colour]
         q = target.requirement[colour]
@@ -212,7 +237,8 @@ def throw_allowed(ctx: Context, pool: Pool, target: TargetInfo, throw: Dice) -> 
                 return reject("AIR-R-30", f"{target.ref} does not use {colour.name} dice (AIR-AMB-05)")
             continue
         fixed = pool.fixed_count(colour)
-        if t + fixed < q:
+        counting += t + fixed
+        if t + fixed < q and not pooled(ctx):
             return reject(
                 "AIR-R-30", f"{target.ref} needs {q} {colour.name}: throw at least {q - fixed}, {t} requested"
             )
@@ -220,6 +246,11 @@ def throw_allowed(ctx: Context, pool: Pool, target: TargetInfo, throw: Dice) -> 
             most = min(pool.dice[colour], cap)
             if t != most:
                 return reject("AIR-R-30", f"all {most} usable {colour.name} dice are thrown (AIR-AMB-35 'max')")
+    if pooled(ctx) and counting < target.requirement.total():
+        q = target.requirement.total()
+        return reject(
+            "AIR-R-30", f"{target.ref} needs {q} dice of its colours: {counting} thrown or fixed (AIR-AMB-04 'any')"
+        )
     if total == 0 and ctx.r("AIR-AMB-36") == "forbidden":
         return reject("AIR-R-30", "an attempt throws at least one die (AIR-AMB-36 'forbidden')")
     return None
@@ -243,7 +274,9 @@ def throw_candidates(ctx: Context, pool: Pool, requirement: Dice) -> list[Dice]:
     for colour in COLOURS:
         most = min(pool.dice[colour], pool.cap)
         if requirement[colour]:
-            ranges.append(range(max(0, requirement[colour] - pool.fixed_count(colour)), most + 1))
+            # AIR-AMB-04 'any': another listed colour may make up this one's count.
+            least = 0 if pooled(ctx) else max(0, requirement[colour] - pool.fixed_count(colour))
+            ranges.append(range(least, most + 1))
         elif ctx.r("AIR-AMB-05") == "yes":
             ranges.append(range(0, most + 1))
         else:
@@ -259,10 +292,9 @@ def attempts(ctx: Context, state: AirshipsState) -> Iterator[AttemptTarget]:
         pool = pool_or_rejection(ctx, comp, k, give_fixed)
         if isinstance(pool, Pool):
             pools.append((k, give_fixed, pool))
-    capped = _capped(ctx)
     for target in open_targets(ctx, state):
         for k, give_fixed, pool in pools:
-            if covers(pool, target.requirement, capped=capped) is not None:
+            if short_colour(ctx, pool, target.requirement) is not None:
                 continue  # AIR-R-27 (the check words the rejection; generation only skips)
             for throw in throw_candidates(ctx, pool, target.requirement):
                 if throw_allowed(ctx, pool, target, throw) is None:

@@ -28,7 +28,7 @@ from rulecraft.model.airships.dice import (
     exchanged,
     fixed_counts,
 )
-from rulecraft.model.airships.rules import Context, TargetInfo, company, parse_target
+from rulecraft.model.airships.rules import Context, TargetInfo, company, parse_target, pooled
 from rulecraft.model.airships.state import AirshipsState, Attempt, CompanyBoard, Phase
 
 SETUP_DISPLAY = 6  # AIR-R-06
@@ -201,14 +201,14 @@ def throw_totals(ctx: Context, state: AirshipsState) -> Totals:
         cap=ctx.p("dice_per_colour"),
     )
     assert isinstance(pool, Pool)
-    base = base_score(info.requirement, attempt.faces, pool.fixed)
+    base = base_score(info.requirement, attempt.faces, pool.fixed, pooled=pooled(ctx))
     engine = engine_bonus(
         comp.engine,
         info.requirement,
         attempt.throw,
         involved=ctx.r("AIR-AMB-09"),
         per=ctx.r("AIR-AMB-10"),
-        fixed_counted=fixed_counts(info.requirement, attempt.faces, pool.fixed),
+        fixed_counted=fixed_counts(info.requirement, attempt.faces, pool.fixed, pooled=pooled(ctx)),
         fixed=pool.fixed,
     )
     airship = ctx.p("wooden_airship_bonus") if state.wooden_airship == state.seat else 0

@@ -102,6 +102,17 @@ class Context:
             return False
         return player.character == "Thaddeus Birch"
 
+    def rail_start(self) -> int:
+        """The rail track's starting space (KAS-AMB-07): level 1, or 0 under 'rail-0',
+        a space below level 1 from which no shipment has a stop to spare."""
+        return 0 if self.r("KAS-AMB-07") == "rail-0" else 1
+
+    def rail_vp(self, player: PlayerState) -> int:
+        """KAS-R-52: the rail track's VP; the 'rail-0' starting space (KAS-AMB-07) scores none."""
+        if player.rail_level < 1:
+            return 0
+        return self.pack.rail_track[player.rail_level - 1].vp
+
     def rating(self, player: PlayerState) -> int:
         return self.airship(player).diamonds
 

@@ -416,7 +416,7 @@ class KasGame(Game[KasState, KasAction]):
         for seat, player in enumerate(state.players):
             vp = player.money + 10 * sum(1 for d in state.depots if d.owner == seat)
             vp += 15 if player.airship_level >= len(self.pack.airship_track) else 0
-            vp += self.pack.rail_track[player.rail_level - 1].vp
+            vp += self.ctx.rail_vp(player)
             out[seat] = vp
         return out
 

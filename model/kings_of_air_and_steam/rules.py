@@ -463,6 +463,8 @@ def cargo_problem(ctx: Context, state: KasState, action: KasAction) -> Rejection
             )
         if action.discard == action.goods:
             return reject("KAS-R-30", "a good is discarded only to load a good of a different type")
+        if held > capacity:  # only after a conversion beyond capacity (KAS-AMB-44 'ignore-capacity')
+            return reject("KAS-R-29", f"the hold holds {held} of {capacity}: one discard still leaves no room")
         if (action.discard in step.loaded or action.goods in step.discarded) and not any_swap:
             return reject("KAS-R-30", "a type loaded in this step cannot be discarded in it, and back (KAS-AMB-21)")
         return None
@@ -680,7 +682,8 @@ def convert_problem(ctx: Context, state: KasState, action: Convert) -> Rejection
     if action.at is None:
         if player.hold[g] < 1:
             return reject("KAS-R-66", f"no {action.goods} in the hold")
-        if sum(player.hold) + 1 > ctx.capacity(player):
+        # KAS-AMB-44 'ignore-capacity': the hold may exceed capacity after a conversion.
+        if ctx.r("KAS-AMB-44") == "capacity" and sum(player.hold) + 1 > ctx.capacity(player):
             return reject("KAS-R-29", "the hold has no room for the second good (KAS-AMB-44)")
     else:
         depot = own_depot_at(state, state.seat, action.at)
@@ -711,6 +714,8 @@ def steal_problem(ctx: Context, state: KasState, action: Steal) -> Rejection | N
         depot = depot_at(state, action.at)
         if action.at != player.position or depot is None or depot.owner != action.victim or depot.goods[g] < 1:
             return reject("KAS-R-85", f"no {action.goods} in a depot of seat {action.victim} on this hex")
+    if sum(player.hold) > ctx.capacity(player):  # over capacity only by KAS-AMB-44 'ignore-capacity'
+        return reject("KAS-R-29", "the hold is over capacity: one discard still leaves no room for the good")
     full = sum(player.hold) >= ctx.capacity(player)
     if full and (action.discard is None or player.hold[GOODS_INDEX.get(action.discard, 0)] < 1):
         return reject("KAS-R-85", "with a full hold, discard 1 good first")

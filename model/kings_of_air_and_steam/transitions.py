@@ -128,7 +128,7 @@ def new_game(
     for _, kind in game_map.factories:
         supply[GOODS_INDEX[kind]] -= 1
     order = tuple((first_seat - 1 - i) % players for i in range(players))  # reverse turn order, start player last
-    kit = [PlayerState(money=ctx.p("starting_money")) for _ in range(players)]
+    kit = [PlayerState(money=ctx.p("starting_money"), rail_level=ctx.rail_start()) for _ in range(players)]
     if teams:
         for seat, (team, character) in enumerate(teams):
             tokens = 5 if character in TOKEN_CHARACTERS else 0  # KAS-R-12

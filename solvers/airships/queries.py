@@ -44,6 +44,9 @@ def _ms(start: float) -> float:
 def _airships(game: Any) -> AirshipsGame:
     if not isinstance(game, AirshipsGame):
         raise RulecraftError(f"the Airships queries need an Airships game, got {game!r}")
+    if game.ctx.r("AIR-AMB-04") != "exact":
+        # The encodings and the brute-force oracle score per colour (AIR-AMB-04 'exact').
+        raise NotApplicable("the Airships queries encode AIR-AMB-04 'exact' (requirements per colour)")
     changed = {k: v for k, v in game.ctx.params.items() if v != game.parameters[k].default}
     if changed:
         # The encodings state the printed numbers (3 dice per colour, +1 per chip...): refuse rather than
