@@ -196,6 +196,12 @@ class AirshipsGame(Game[AirshipsState, AirshipsAction]):
     def transition(self, state: AirshipsState, action: AirshipsAction) -> AirshipsState:
         return transition(self.ctx, state, action)
 
+    def witness_queries(self) -> dict[str, Any]:
+        """Z3 hooks for ``rulecraft ambiguities``: the dice ambiguities that only decide legality."""
+        from rulecraft.solvers.airships.separate import witness_queries
+
+        return witness_queries(self)
+
     def grounds(self, state: AirshipsState, action: AirshipsAction) -> tuple[str, ...]:
         return grounds(self.ctx, state, action)
 
