@@ -125,3 +125,9 @@ def test_the_airships_queries_refuse_a_reading_they_do_not_encode() -> None:
     game = make_game("air", readings={"AIR-AMB-04": "any"})
     with pytest.raises(RulecraftError, match="AIR-AMB-04"):
         game.queries()["reach"].run(game, {"need": "W2", "target": 6})
+
+
+def test_the_shipping_queries_refuse_readings_they_do_not_encode() -> None:
+    game = make_game("kas", readings={"KAS-AMB-16": "free-choice"})
+    with pytest.raises(RulecraftError, match="KAS-AMB-16"):
+        game.queries()["sellout"].run(game, {}, game.new_game(2))

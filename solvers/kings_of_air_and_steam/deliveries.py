@@ -1176,9 +1176,27 @@ def _ms(start: float) -> float:
     return round((time.perf_counter() - start) * 1000, 2)
 
 
+# Readings that change shipping or the Sellout, which this encoding states at their defaults.
+SHIPPING_READINGS = (
+    "KAS-AMB-07",
+    "KAS-AMB-14",
+    "KAS-AMB-15",
+    "KAS-AMB-16",
+    "KAS-AMB-17",
+    "KAS-AMB-18",
+    "KAS-AMB-25",
+    "KAS-AMB-26",
+)
+
+
 def _kas(game: Any) -> KasGame:
     if not isinstance(game, KasGame):
         raise RulecraftError(f"the shipping queries need a Kings of Air and Steam game, got {game!r}")
+    unencoded = {
+        amb: game.ctx.r(amb) for amb in SHIPPING_READINGS if game.ctx.r(amb) != game.register[amb].default
+    }
+    if unencoded:  # the encoding states the default shipping rules; answering with them would mislead
+        raise NotApplicable(f"the shipping queries encode the default readings; this game plays {unencoded}")
     changed = {k: v for k, v in game.ctx.params.items() if v != game.parameters[k].default}
     if changed:  # the encoding states the printed $4/$7 depot costs (DEPOT_COST_FIRST/MORE)
         raise NotApplicable(f"the shipping queries are encoded for the printed parameters; changed: {changed}")
