@@ -34,7 +34,10 @@ def witness_figures(game_id: str, seconds: float, seed: int) -> dict[str, Any]:
     )
     rows = []
     for r in results:
-        times = [p.seconds for p in r.pairs if p.outcome == "witness"]
+        # The time until a game first differed (shrinking runs on to the end of the budget).
+        times = [
+            p.first_seconds if p.first_seconds is not None else p.seconds for p in r.pairs if p.outcome == "witness"
+        ]
         steps = [len(p.finding.steps) for p in r.pairs if p.finding is not None]
         rows.append(
             {

@@ -81,6 +81,7 @@ class PairResult:
     seconds: float = 0.0
     games: int = 0
     solver: SolverVerdict | None = None
+    first_seconds: float | None = None  # until a game first differed, before shrinking
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -89,6 +90,7 @@ class PairResult:
             "outcome": self.outcome,
             "reason": self.reason,
             "seconds": round(self.seconds, 3),
+            "first_difference_seconds": round(self.first_seconds, 3) if self.first_seconds is not None else None,
             "games": self.games,
         }
         if self.solver is not None:
@@ -283,12 +285,21 @@ def search_pair_games(
             report=report,
             deadline=start + budget.seconds,
             self_test=True,
+            random_setup=True,
         )
     except Exception as exc:  # a model bug under one ruleset is reported, and the run goes on
         return result("error", f"{type(exc).__name__}: {exc}", games=report.examples_run, solver=verdict)
     if report.findings:
         finding = min(report.findings, key=lambda f: len(f.steps))
-        return result("witness", finding.title, finding=finding, games=report.examples_run, solver=verdict)
+        first = report.first_difference_at
+        return result(
+            "witness",
+            finding.title,
+            finding=finding,
+            games=report.examples_run,
+            solver=verdict,
+            first_seconds=(first + (report.started - start)) if first is not None else None,
+        )
     if verdict is not None and verdict.status == "sat":
         # A solver's state is not shown reachable: a witness needs a legal game from set-up.
         return result(

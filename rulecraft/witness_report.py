@@ -32,7 +32,8 @@ def to_json(game_id: str, results: Sequence[AmbiguityResult], budget: Budget) ->
 
 def _pair_markdown(result: AmbiguityResult, pair: PairResult) -> list[str]:
     head = f"**{pair.default}** (default) against **{pair.reading}**: {VERDICT[pair.outcome]}"
-    lines = [f"- {head} — {pair.reason} ({pair.seconds:.1f} s, {pair.games} games)"]
+    first = f"first difference after {pair.first_seconds:.1f} s, " if pair.first_seconds is not None else ""
+    lines = [f"- {head} — {pair.reason} ({first}{pair.seconds:.1f} s in all, {pair.games} games)"]
     if pair.solver is not None:
         lines.append(f"  - solver: {pair.solver.status} — {pair.solver.reason} ({pair.solver.seconds:.2f} s)")
     if pair.finding is not None:

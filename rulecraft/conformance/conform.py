@@ -67,6 +67,7 @@ class ConformReport:
     findings: list[Finding] = attrs.Factory(list)
     skipped: list[str] = attrs.Factory(list)
     first_finding_at: float | None = None  # seconds from the start until the first finding was known
+    first_difference_at: float | None = None  # seconds until a differential game first differed (before shrinking)
     started: float = attrs.field(factory=time.monotonic)
 
     def add(self, finding: Finding) -> None:
@@ -386,6 +387,7 @@ def differential(
     deadline: float | None = None,
     components: Mapping[str, Any] | None = None,
     self_test: bool = False,
+    random_setup: bool = False,
 ) -> None:
     """Hypothesis draws games; the first difference is shrunk to the shortest failing game.
 
@@ -410,7 +412,11 @@ def differential(
         # it uses, and shrinking moves every choice towards the first option.
         if deadline is not None and time.monotonic() > deadline:
             raise _OutOfTime
-        setup = Setup(players).to_json()
+        options: tuple[tuple[str, Any], ...] = ()
+        if random_setup:  # the game's own random options (e.g. the advanced game's teams), from a drawn seed
+            drawn = game.random_options(random.Random(data.draw(st.integers(0, 2**32 - 1))), players)
+            options = tuple(sorted(drawn.items()))
+        setup = Setup(players, 0, options).to_json()
         lock = Lockstep(game, impl, models, "differential", setup, self_test=self_test)
         report.examples_run += 1
         if progress:
@@ -447,6 +453,8 @@ def differential(
             _keep(smallest, mismatch.finding)
             raise mismatch from None
         except Mismatch as mismatch:
+            if report.first_difference_at is None:
+                report.first_difference_at = time.monotonic() - report.started
             _keep(smallest, mismatch.finding)
             raise
         finally:
