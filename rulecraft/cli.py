@@ -440,7 +440,9 @@ def cmd_ambiguities(args: argparse.Namespace) -> int:
     only = list(args.only or ())
     budget = Budget(seconds=args.seconds, max_examples=args.max_examples, max_steps=args.max_steps, seed=args.seed)
     wanted = [a for a in cls.register if not only or a.id in only]
-    total = sum(len(a.readings) - 1 for a in wanted) if not args.no_search else len(wanted)
+    total = (0 if args.no_search else sum(len(a.readings) - 1 for a in wanted)) + (
+        0 if args.no_examples else len(wanted)
+    )
     with Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),

@@ -387,6 +387,8 @@ def ambiguities(
                     progress(f"{amb.id}={r.key}")
                 hook = hooks.get(amb.id)
                 pairs.append(search_pair(game_id, amb, r.key, budget, base=base, components=components, solver=hook))
+        if examples and progress:
+            progress(f"{amb.id}: the printed examples under each reading")
         runs = example_dependence(game_id, amb, base=base, components=components) if examples else ()
         results.append(AmbiguityResult(amb, tuple(pairs), runs))
     return results
