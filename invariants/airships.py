@@ -29,7 +29,7 @@ from rulecraft.model.airships.components import (
     TIERS,
 )
 from rulecraft.model.airships.game import AirshipsGame
-from rulecraft.model.airships.state import AirshipsState, Phase
+from rulecraft.model.airships.state import AirshipsState, CompanyBoard, Phase
 from rulecraft.model.airships.transitions import end_condition
 
 __all__ = [
@@ -232,9 +232,10 @@ def check_chips_conserved(game: AirshipsGame, state: AirshipsState) -> Iterator[
 
 @_invariant("one-card-per-department", "AIR-R-11", "AIR-R-38")
 def check_one_card_per_department(game: AirshipsGame, state: AirshipsState) -> Iterator[str]:
-    """Each board field holds a card of its department; a held card is nowhere else."""
+    """Each board field holds a card of its department; a held card is nowhere else; a waiting card is held."""
     places = Counter(card for _, card in _dev_locations(state))
     for seat, board in enumerate(state.boards):
+        yield from _waiting_cards(game, seat, board)
         if len(board.departments) != len(DEPARTMENTS):
             yield f"seat {seat}'s board has {len(board.departments)} department fields, expected 6"
             continue
@@ -246,6 +247,19 @@ def check_one_card_per_department(game: AirshipsGame, state: AirshipsState) -> I
                 yield (f"seat {seat} holds {actual.value} card {card} on the {dept.value} field")
             if places[card] > 1:
                 yield f"seat {seat}'s {card} lies in {places[card]} places"
+
+
+def _waiting_cards(game: AirshipsGame, seat: int, board: CompanyBoard) -> Iterator[str]:
+    """AIR-AMB-26 'next-turn': the cards won this turn, waiting to take effect,
+    lie on the winner's board; under 'next-throw' no card ever waits."""
+    waiting = board.won_this_turn
+    if waiting and game.ctx.r("AIR-AMB-26") != "next-turn":
+        yield f"seat {seat}'s cards {list(waiting)} wait for its next turn, but only AIR-AMB-26 'next-turn' delays them"
+    held = {c for c in board.departments if c is not None} | set(board.airships)
+    for card in sorted(set(waiting) - held):
+        yield f"seat {seat}'s card {card} waits for its next turn but is not on its board (AIR-AMB-26)"
+    if len(set(waiting)) != len(waiting):
+        yield f"seat {seat} records a card won twice this turn: {list(waiting)} (AIR-AMB-26)"
 
 
 @_invariant("development-cards-accounted", "AIR-R-04", "AIR-R-05", "AIR-R-24", "AIR-R-38")
@@ -455,9 +469,13 @@ def check_scores_are_stars(game: AirshipsGame, state: AirshipsState) -> Iterator
             )
 
 
-@_invariant("turn-bookkeeping", "AIR-R-10", "AIR-R-22")
+@_invariant("turn-bookkeeping", "AIR-R-10", "AIR-R-22", "AIR-R-12", "AIR-R-38")
 def check_turn_bookkeeping(game: AirshipsGame, state: AirshipsState) -> Iterator[str]:
-    """Seats in range; an attempt is pending exactly in THROW (no faces) and BONUS (faces)."""
+    """Seats in range; an attempt pending exactly in THROW and BONUS; the per-turn board records agree.
+
+    An attempt is pending with no faces in THROW and with faces in BONUS.
+    The extra red dice (AIR-AMB-01) and the cards waiting for the next turn
+    (AIR-AMB-26) exist only under their readings."""
     least = 1 if game.ctx.r("AIR-AMB-28") == "one" else game.min_players
     if not least <= state.players <= game.max_players:
         yield f"{state.players} companies; the game is for {least}..{game.max_players}"
@@ -486,3 +504,22 @@ def check_turn_bookkeeping(game: AirshipsGame, state: AirshipsState) -> Iterator
         yield f"{state.goes} goes counted after set-up"
     if state.reveal_again and state.phase is not Phase.REVEAL:
         yield f"a second reveal is pending in phase {state.phase.value}"
+    yield from _turn_records(game, state)
+
+
+def _turn_records(game: AirshipsGame, state: AirshipsState) -> Iterator[str]:
+    """What the non-default readings AIR-AMB-01 'every-success' and AIR-AMB-26
+    'next-turn' keep per board: zero and empty under the other readings."""
+    for seat, board in enumerate(state.boards):
+        # AIR-AMB-26: the record is cleared when the turn ends, so only the seat
+        # whose turn it is (or was, when the game ended in it) has waiting cards.
+        if board.won_this_turn and (seat != state.seat or state.phase in SETUP_PHASES):
+            yield f"seat {seat} still has cards waiting from a turn that is over: {list(board.won_this_turn)}"
+        if board.extra_red_dice < 0:
+            yield f"seat {seat} has {board.extra_red_dice} extra red dice"
+    extra = sum(b.extra_red_dice for b in state.boards)
+    if extra and game.ctx.r("AIR-AMB-01") != "every-success":
+        yield f"{extra} extra red dice on the boards, but only AIR-AMB-01 'every-success' gives them"
+    elif extra > state.goes:
+        # One attempt per go, and a success gives one red die (AIR-AMB-01 'every-success').
+        yield f"{extra} extra red dice after {state.goes} goes; a go brings at most one"

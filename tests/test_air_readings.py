@@ -6,11 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulecraft.model.airships.actions import AttemptTarget, Throw
+import pytest
+
+from rulecraft.core import NotApplicable
+from rulecraft.model.airships.actions import AttemptTarget, EndGo, ExtraGo, Reveal, Throw
 from rulecraft.model.airships.components import Dice
 from rulecraft.model.airships.game import AirshipsGame
 from rulecraft.model.airships.state import AirshipsState
 from rulecraft.registry import make_game
+from rulecraft.solvers.airships.queries import QUERIES
 
 
 def game(**readings: str) -> AirshipsGame:
@@ -73,3 +77,130 @@ def test_air_amb_04_the_best_dice_of_any_listed_colour_count() -> None:
         results[reading] = (s.boards[0].departments[3], s.boards[0].chips, s.supplies[0] - supply)
     assert results["exact"] == (None, 1, -1)
     assert results["any"] == ("E1-ENR-3", 0, 0)
+
+
+def _extra_go_attempt(g: AirshipsGame, s: AirshipsState, reveal: str) -> AirshipsState:
+    """AIR-R-42: pay 3 chips; the additional go reveals a card (step 1), then step 2."""
+    return g.apply(g.apply(s, ExtraGo()), Reveal(reveal))
+
+
+def test_air_amb_01_every_success_adds_a_red_die_from_then_on() -> None:
+    """AIR-AMB-01: 'if the throw is successful ... from then on the player has an
+    extra red die too' (p.3).  Entrepreneur + S-FIN give 2 W; E1-HAN-1 (2 W for 4,
+    gives 1 W) is won with 3 + 2.  'caption' reads the sentence as the example
+    card's picture: the company has 3 W and no red.  'every-success' reads it as a
+    rule: the success adds a red die at once, counted like card dice (AIR-R-12),
+    so in the additional go (3 chips, AIR-R-42) E1-ENR-3 (1 W + 1 R) becomes a
+    legal target, with 1 to 3 whites (AIR-AMB-35 'choice') and the one red."""
+    spec: dict[str, Any] = {
+        "boards": {0: {"cards": ["S-FIN"], "chips": 3}},
+        "display": ["E1-HAN-1", "E1-ENR-3"],
+        "deck": {"era1": ["E1-FIN-1"]},
+    }
+    target = "development:E1-ENR-3"
+    legal = {}
+    for reading in ("caption", "every-success"):
+        g = game(**{"AIR-AMB-01": reading})
+        s = given(g, **spec)
+        assert attempts_at(g, s, target) == set()
+        s = g.apply(g.apply(s, AttemptTarget("development:E1-HAN-1", Dice(W=2))), Throw(W=(3, 2)))
+        assert s.boards[0].departments[1] == "E1-HAN-1" and s.boards[0].chips == 3
+        red = 1 if reading == "every-success" else 0
+        assert s.boards[0].extra_red_dice == red
+        assert g.facts(s)["dice"][0] == {"W": 3, "R": red, "B": 0}
+        legal[reading] = attempts_at(g, _extra_go_attempt(g, s, "E1-FIN-1"), target)
+    assert legal["caption"] == set()
+    assert legal["every-success"] == {Dice(W=1, R=1), Dice(W=2, R=1), Dice(W=3, R=1)}
+
+
+def test_air_amb_01_any_successful_attempt_counts_a_failure_does_not() -> None:
+    """AIR-AMB-01 'every-success': a success is a successful attempt (AIR-R-34),
+    whatever the target: winning airship card L1 (2 W for 6, thrown 3 + 3) adds
+    a red die as a development card does.  A failed throw (1 + 1) adds none; it
+    earns the failure chip (AIR-R-41) under both readings."""
+    spec: dict[str, Any] = {"boards": {0: {"cards": ["S-FIN"], "chips": 0}}}
+    for faces, won, red in (((3, 3), True, 1), ((1, 1), False, 0)):
+        for reading in ("caption", "every-success"):
+            g = game(**{"AIR-AMB-01": reading})
+            s = given(g, **spec)
+            s = g.apply(g.apply(s, AttemptTarget("airship:1", Dice(W=2))), Throw(W=faces))
+            assert (s.boards[0].airships == ("L1",)) is won
+            assert s.boards[0].chips == (0 if won else 1)
+            assert s.boards[0].extra_red_dice == (red if reading == "every-success" else 0)
+
+
+def test_air_amb_26_a_card_won_counts_only_from_the_next_turn() -> None:
+    """AIR-AMB-26: entrepreneur + S-FIN give 2 W.  E1-PIL-2 (Pilot, 2 W for 5,
+    gives 1 R and 1 chip) is won with 3 + 2.  Its chip comes at once under both
+    readings (AIR-R-39: taken when the card is won), making the 3 chips of an
+    additional go.  'next-throw' counts the red die in that additional go, so
+    E1-ENR-3 (1 W + 1 R) is a legal target; 'next-turn' keeps the card's effect
+    for the player's next regular go: in the additional go the company has only
+    its 2 W and cannot attempt E1-ENR-3.  When the turn ends, the red die counts."""
+    spec: dict[str, Any] = {
+        "boards": {0: {"cards": ["S-FIN"], "chips": 2}},
+        "display": ["E1-PIL-2", "E1-ENR-3"],
+        "deck": {"era1": ["E1-FIN-1"]},
+    }
+    target = "development:E1-ENR-3"
+    legal = {}
+    for reading in ("next-throw", "next-turn"):
+        g = game(**{"AIR-AMB-26": reading})
+        s = given(g, **spec)
+        s = g.apply(g.apply(s, AttemptTarget("development:E1-PIL-2", Dice(W=2))), Throw(W=(3, 2)))
+        assert s.boards[0].departments[2] == "E1-PIL-2" and s.boards[0].chips == 3
+        waiting = ("E1-PIL-2",) if reading == "next-turn" else ()
+        assert s.boards[0].won_this_turn == waiting
+        extra = _extra_go_attempt(g, s, "E1-FIN-1")
+        assert g.facts(extra)["dice"][0] == {"W": 2, "R": 0 if waiting else 1, "B": 0}
+        legal[reading] = attempts_at(g, extra, target)
+        # The turn ends (no additional go): from seat 0's next regular go the card counts.
+        after = g.apply(s, EndGo())
+        assert after.seat == 1 and after.boards[0].won_this_turn == ()
+        assert g.facts(after)["dice"][0] == {"W": 2, "R": 1, "B": 0}
+    assert legal["next-throw"] == {Dice(W=1, R=1), Dice(W=2, R=1)}
+    assert legal["next-turn"] == set()
+
+
+def test_air_amb_26_next_turn_a_replaced_card_is_gone_and_its_successor_waits() -> None:
+    """AIR-AMB-26 'next-turn': seat 0 holds E1-HAN-2 (Hangar, 1 R) and wins
+    E1-HAN-1 (Hangar, 2 W for 4, gives 1 W) with 2 + 2.  AIR-R-38: the old card
+    leaves the game at once, so its red die is lost at once under both readings;
+    the new white die counts in the additional go only under 'next-throw'."""
+    spec: dict[str, Any] = {
+        "boards": {0: {"cards": ["S-FIN", "E1-HAN-2"], "chips": 3}},
+        "display": ["E1-HAN-1"],
+    }
+    dice = {}
+    for reading in ("next-throw", "next-turn"):
+        g = game(**{"AIR-AMB-26": reading})
+        s = given(g, **spec)
+        assert g.facts(s)["dice"][0] == {"W": 2, "R": 1, "B": 0}
+        s = g.apply(g.apply(s, AttemptTarget("development:E1-HAN-1", Dice(W=2))), Throw(W=(2, 2)))
+        assert s.boards[0].departments[1] == "E1-HAN-1" and s.removed[-1] == "E1-HAN-2"
+        dice[reading] = g.facts(s)["dice"][0]
+    assert dice["next-throw"] == {"W": 3, "R": 0, "B": 0}
+    assert dice["next-turn"] == {"W": 2, "R": 0, "B": 0}
+
+
+def test_the_unused_board_records_stay_out_of_the_canonical_state() -> None:
+    """docs/protocol.md: extra_red_dice and won_this_turn appear only when in use,
+    so the printed rules' state reads as before; a state without them loads."""
+    g = game(**{"AIR-AMB-26": "next-turn"})
+    s = given(g, boards={0: {"cards": ["S-FIN"], "chips": 3}}, display=["E1-HAN-1"])
+    data = g.state_to_json(s)
+    assert set(data["boards"][0]) == {"nation", "departments", "airships", "chips"}
+    assert g.state_from_json(data) == s
+    s = g.apply(g.apply(s, AttemptTarget("development:E1-HAN-1", Dice(W=2))), Throw(W=(3, 2)))
+    data = g.state_to_json(s)  # the additional go is open: the turn goes on
+    assert data["boards"][0]["won_this_turn"] == ["E1-HAN-1"]
+    assert g.state_from_json(data) == s
+
+
+@pytest.mark.parametrize("reading", [("AIR-AMB-01", "every-success"), ("AIR-AMB-26", "next-turn")])
+def test_the_solver_queries_refuse_the_readings_they_do_not_encode(reading: tuple[str, str]) -> None:
+    g = game(**{reading[0]: reading[1]})
+    params = {"dice": "W=2", "need": "W=2", "target": 5}
+    for query in QUERIES.values():
+        with pytest.raises(NotApplicable, match=reading[0]):
+            query.run(g, params)

@@ -79,14 +79,17 @@ def test_the_same_seed_gives_the_same_witness() -> None:
 
 
 def test_a_switch_the_model_never_consults_is_proved_never_to_matter() -> None:
-    game = make_game("air")
-    assert never_consulted(game, "AIR-AMB-01") and not never_consulted(game, "AIR-AMB-02")
-    result = search_pair("air", amb("air", "AIR-AMB-01"), "stray", QUICK)
-    assert result.outcome == "proved" and "never consults AIR-AMB-01" in result.reason
+    """The Airships model consults every switch that has a second reading, so the proof
+    comes from KAS-AMB-08 (team chart data, which the pack supplies either way): the
+    Kings of Air and Steam model never names it."""
+    game = make_game("kas")
+    assert never_consulted(game, "KAS-AMB-08") and not never_consulted(game, "KAS-AMB-01")
+    result = search_pair("kas", amb("kas", "KAS-AMB-08"), "team-data", QUICK)
+    assert result.outcome == "proved" and "never consults KAS-AMB-08" in result.reason
 
 
 def test_a_reading_the_model_does_not_play_is_not_modelled_never_harmless() -> None:
-    result = search_pair("air", amb("air", "AIR-AMB-26"), "next-turn", QUICK)
+    result = search_pair("kas", amb("kas", "KAS-AMB-38"), "spent", QUICK)
     assert result.outcome == "not-modelled" and "not modelled" in result.reason
 
 
@@ -144,8 +147,6 @@ def test_cli_json_markdown_and_html(tmp_path: Path, capsys: pytest.CaptureFixtur
             "air",
             "--only",
             "AIR-AMB-02",
-            "--only",
-            "AIR-AMB-01",
             "--seconds",
             "3",
             "--json",
@@ -161,10 +162,23 @@ def test_cli_json_markdown_and_html(tmp_path: Path, capsys: pytest.CaptureFixtur
     by_id = {a["id"]: a for a in data["ambiguities"]}
     assert by_id["AIR-AMB-02"]["outcome"] == "witness"
     assert by_id["AIR-AMB-02"]["pairs"][0]["witness"]["fields"][0]["field"] == "supplies"
-    assert by_id["AIR-AMB-01"]["outcome"] == "not-modelled"
-    assert {p["outcome"] for p in by_id["AIR-AMB-01"]["pairs"]} == {"not-modelled", "proved"}
     assert data["tally"]["witness"] == 1
     text = md.read_text("utf-8")
     assert "## AIR-AMB-02 (p.2,4): witness found" in text and "| supplies |" in text
     assert "<svg" in page.read_text("utf-8")
     assert main(["ambiguities", "air", "--only", "AIR-AMB-99", "--quiet"]) not in (0, 1)
+    # Every Airships reading is modelled; a reading the model refuses shows in Kings of Air and Steam.
+    code = main(
+        ["ambiguities", "kas", "--only", "KAS-AMB-38", "--only", "KAS-AMB-08", "--seconds", "3", "--json", "--quiet"]
+    )
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    by_id = {a["id"]: a for a in data["ambiguities"]}
+    assert by_id["KAS-AMB-38"]["outcome"] == "not-modelled"
+    assert [(p["reading"], p["outcome"]) for p in by_id["KAS-AMB-38"]["pairs"]] == [("spent", "not-modelled")]
+    assert by_id["KAS-AMB-08"]["outcome"] == "proved"
+    assert data["tally"]["not-modelled"] == 1 and data["tally"]["proved"] == 1
+    # A reading not modelled is never outweighed by a proof of another reading of the same switch.
+    refused = search_pair("kas", amb("kas", "KAS-AMB-38"), "spent", QUICK)
+    proved = search_pair("kas", amb("kas", "KAS-AMB-08"), "team-data", QUICK)
+    assert AmbiguityResult(amb("kas", "KAS-AMB-38"), (refused, proved)).outcome == "not-modelled"

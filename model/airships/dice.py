@@ -41,11 +41,13 @@ def entrepreneur_dice(era: int) -> Dice:
 
 
 def company_of(board: CompanyBoard, era: int, pack: Pack, *, airship_dice: bool = False) -> Company:
-    """AIR-R-12: the dice at the bottom of every card on the board."""
-    dice = entrepreneur_dice(era)
+    """AIR-R-12: the dice at the bottom of every card on the board, and the
+    extra red dice of AIR-AMB-01 'every-success'.  A card won this turn does
+    not count yet under AIR-AMB-26 'next-turn' (the board records it only then)."""
+    dice = entrepreneur_dice(era).plus(Dice(R=board.extra_red_dice))
     fixed = engine = exchange = None
     for card_id in board.departments:
-        if card_id is None:
+        if card_id is None or card_id in board.won_this_turn:
             continue
         card = pack.development(card_id)
         dice = dice.plus(card.dice)
@@ -57,7 +59,8 @@ def company_of(board: CompanyBoard, era: int, pack: Pack, *, airship_dice: bool 
             exchange = card.exchange
     if airship_dice:  # AIR-AMB-25 'yes'; by default airship cards give no dice (AIR-R-14)
         for card_id in board.airships:
-            dice = dice.plus(pack.airship(card_id).dice)
+            if card_id not in board.won_this_turn:
+                dice = dice.plus(pack.airship(card_id).dice)
     return Company(dice, fixed, engine, exchange)
 
 

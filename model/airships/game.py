@@ -41,12 +41,16 @@ from rulecraft.model.airships.components import (
 from rulecraft.model.airships.readings import NOT_MODELLED, REGISTER
 from rulecraft.model.airships.rules import Context, attempts, check, grounds, has_legal_target
 from rulecraft.model.airships.state import AirshipsState, Phase
-from rulecraft.model.airships.transitions import deck_empty, new_game, transition
+from rulecraft.model.airships.transitions import deck_empty, new_game, transition, turn_over
 from rulecraft.registry import register
 from rulecraft.ruleset import Ruleset, UnknownReading
 from rulecraft.serialization import SerializationError, from_jsonable, to_jsonable
 
 _KINDS: dict[str, type[AirshipsAction]] = {cls.kind: cls for cls in ACTION_TYPES}
+# Board fields only AIR-AMB-01 'every-success' and AIR-AMB-26 'next-turn' fill:
+# left out of the canonical state while unused, so that the printed rules'
+# state reads as before (docs/protocol.md) and a server need not know them.
+_UNUSED_BOARD_FIELDS: dict[str, object] = {"extra_red_dice": 0, "won_this_turn": []}
 _CHANCE_PHASES = (Phase.DEAL_AIRSHIPS, Phase.DEAL_STARTERS, Phase.FILL_DISPLAY, Phase.REVEAL, Phase.THROW)
 
 
@@ -272,6 +276,10 @@ class AirshipsGame(Game[AirshipsState, AirshipsAction]):
     def state_to_json(self, state: AirshipsState) -> dict[str, Any]:
         data = to_jsonable(state)
         assert isinstance(data, dict)
+        for board in data["boards"]:
+            for field, empty in _UNUSED_BOARD_FIELDS.items():
+                if board.get(field) == empty:
+                    del board[field]
         return data
 
     def state_from_json(self, data: Mapping[str, Any]) -> AirshipsState:
@@ -326,6 +334,8 @@ class AirshipsGame(Game[AirshipsState, AirshipsAction]):
             return None
         if self.ctx.r("AIR-AMB-20") == "finish-go" and state.ended:
             return None
+        # Cards won this turn count once the turn is over (AIR-AMB-26 'next-turn').
+        state = turn_over(state)
         for seat in range(state.players):
             if has_legal_target(self.ctx, attrs.evolve(state, seat=seat, phase=Phase.ATTEMPT)):
                 return None

@@ -401,9 +401,5 @@ REGISTER = AmbiguityRegister(
 )
 
 # Registered readings this model does not play yet; choosing one is refused.
-NOT_MODELLED: frozenset[tuple[str, str]] = frozenset(
-    {
-        ("AIR-AMB-01", "every-success"),
-        ("AIR-AMB-26", "next-turn"),
-    }
-)
+# Every Airships reading is played now; the set stays for readings to come.
+NOT_MODELLED: frozenset[tuple[str, str]] = frozenset()

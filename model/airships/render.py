@@ -83,6 +83,8 @@ def text(game: AirshipsGame, state: AirshipsState) -> str:
         lines.append("      cards: " + (", ".join(cards) or "none"))
         if board.airships:
             lines.append("      airships: " + ", ".join(board.airships))
+        if board.won_this_turn:  # AIR-AMB-26 'next-turn'
+            lines.append("      from the next turn: " + ", ".join(board.won_this_turn))
     return "\n".join(lines)
 
 

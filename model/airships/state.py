@@ -39,6 +39,12 @@ class CompanyBoard:
     departments: tuple[str | None, ...] = (None,) * 6
     airships: tuple[str, ...] = ()
     chips: int = 0
+    # The extra red dice successes have brought (AIR-AMB-01 'every-success');
+    # they count like card dice (AIR-R-12).  Always 0 under the other readings.
+    extra_red_dice: int = 0
+    # Cards won during the current turn, whose effects wait for the player's
+    # next regular go (AIR-AMB-26 'next-turn').  Always empty under 'next-throw'.
+    won_this_turn: tuple[str, ...] = ()
 
 
 @attrs.frozen

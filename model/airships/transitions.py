@@ -250,10 +250,30 @@ def _settle(ctx: Context, state: AirshipsState, success: bool) -> AirshipsState:
     info = parse_target(ctx, state, attempt.target)
     assert isinstance(info, TargetInfo)
     if success:
-        state = _win(ctx, state, info)
+        state = _extra_red_die(ctx, _win(ctx, state, info))
     elif info.kind != "stage" or ctx.r("AIR-AMB-33") == "chip":
         state = _failure_chip(ctx, state)
     return _after_step_two(ctx, attrs.evolve(state, attempt=None))
+
+
+def _extra_red_die(ctx: Context, state: AirshipsState) -> AirshipsState:
+    """AIR-AMB-01 'every-success': the p.3 sentence read as a rule, so every
+    successful attempt (AIR-R-34: a development card, an airship card or a
+    stage) gives the company one more red die "from then on", at once."""
+    if ctx.r("AIR-AMB-01") != "every-success":
+        return state
+    board = state.boards[state.seat]
+    board = attrs.evolve(board, extra_red_dice=board.extra_red_dice + 1)
+    return attrs.evolve(state, boards=_replace(state.boards, state.seat, board))
+
+
+def _won_this_turn(ctx: Context, board: CompanyBoard, card: str, old: str | None = None) -> CompanyBoard:
+    """AIR-AMB-26 'next-turn': the new card waits for the player's next regular
+    go; a card it replaced has left the game, so it leaves the record too."""
+    if ctx.r("AIR-AMB-26") != "next-turn":
+        return board
+    kept = tuple(c for c in board.won_this_turn if c != old)
+    return attrs.evolve(board, won_this_turn=kept + (card,))
 
 
 def _failure_chip(ctx: Context, state: AirshipsState) -> AirshipsState:
@@ -285,16 +305,15 @@ def _win(ctx: Context, state: AirshipsState, info: TargetInfo) -> AirshipsState:
         board = state.boards[seat]
         old = board.departments[DEPARTMENT_INDEX[ctx.pack.development(info.card).department]]
         removed = state.removed + ((old,) if old is not None else ())
-        state = attrs.evolve(
-            state, boards=_replace(state.boards, seat, _with_card(board, ctx, info.card)), removed=removed
-        )
+        board = _won_this_turn(ctx, _with_card(board, ctx, info.card), info.card, old)
+        state = attrs.evolve(state, boards=_replace(state.boards, seat, board), removed=removed)
         return _pilot_chips(ctx, state, info.card)
     if info.kind == "airship":
         assert info.card is not None
         # AIR-R-40: on top of the owner's airships; the wooden airship comes along.
         stacks = _replace(state.stacks, info.index - 1, state.stacks[info.index - 1][:-1])
         board = state.boards[seat]
-        board = attrs.evolve(board, airships=board.airships + (info.card,))
+        board = _won_this_turn(ctx, attrs.evolve(board, airships=board.airships + (info.card,)), info.card)
         revealed_before = state.hindenburg
         state = attrs.evolve(state, stacks=stacks, boards=_replace(state.boards, seat, board))
         if _airship_moves_wooden(ctx, state, revealed_before):
@@ -369,10 +388,20 @@ def _after_step_two(ctx: Context, state: AirshipsState) -> AirshipsState:
 
 
 def _next_seat(ctx: Context, state: AirshipsState) -> AirshipsState:
+    state = turn_over(state)
     if state.ended is not None:
         return attrs.evolve(state, phase=Phase.OVER)
     seat = (state.seat + 1) % state.players  # AIR-R-10
     return _begin_go(ctx, attrs.evolve(state, seat=seat, goes=state.goes + 1))
+
+
+def turn_over(state: AirshipsState) -> AirshipsState:
+    """The seat's turn ends: the cards it won count from its next regular go
+    (AIR-AMB-26 'next-turn'; the record is empty under the other reading)."""
+    board = state.boards[state.seat]
+    if not board.won_this_turn:
+        return state
+    return attrs.evolve(state, boards=_replace(state.boards, state.seat, attrs.evolve(board, won_this_turn=())))
 
 
 def _extra_go(ctx: Context, state: AirshipsState) -> AirshipsState:

@@ -41,12 +41,24 @@ def _ms(start: float) -> float:
     return round((time.perf_counter() - start) * 1000, 2)
 
 
+# Readings the encodings and the oracle do not model: the queries refuse them.
+_UNENCODED: tuple[tuple[str, str], ...] = (
+    ("AIR-AMB-01", "every-success"),  # successes add red dice (a board count the encodings ignore)
+    ("AIR-AMB-26", "next-turn"),  # cards won this turn do not count yet
+)
+
+
 def _airships(game: Any) -> AirshipsGame:
     if not isinstance(game, AirshipsGame):
         raise RulecraftError(f"the Airships queries need an Airships game, got {game!r}")
     if game.ctx.r("AIR-AMB-04") != "exact":
         # The encodings and the brute-force oracle score per colour (AIR-AMB-04 'exact').
         raise NotApplicable("the Airships queries encode AIR-AMB-04 'exact' (requirements per colour)")
+    for amb_id, reading in _UNENCODED:
+        if game.ctx.r(amb_id) == reading:
+            # The encodings read one attempt of a company as it stands; these readings make the
+            # company's dice depend on successes and on the turn, which the encodings do not state.
+            raise NotApplicable(f"the Airships queries do not encode {amb_id} {reading!r}")
     changed = {k: v for k, v in game.ctx.params.items() if v != game.parameters[k].default}
     if changed:
         # The encodings state the printed numbers (3 dice per colour, +1 per chip...): refuse rather than
@@ -78,8 +90,9 @@ def add_spec_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--fixed", help="the Engineer's fixed die, e.g. W3")
     group.add_argument("--engine", help="engine marker and bonus, e.g. R+1 or any+2")
     group.add_argument("--exchange", help="Material exchange, e.g. 3W>1B")
-    group.add_argument("--wooden-airship", action="store_true", default=None,
-                       help="the company holds the wooden airship (+1)")
+    group.add_argument(
+        "--wooden-airship", action="store_true", default=None, help="the company holds the wooden airship (+1)"
+    )
     group.add_argument("--chips", type=int, help="chips on the company board")
     group.add_argument("--need", help="the target's required dice, e.g. W=1,R=1,B=1")
     group.add_argument("--target", type=int, help="the target's total T")
@@ -131,8 +144,14 @@ class ReachQuery:
         start = time.perf_counter()
         spec = spec_of(g, params, state)
         answer = reach(g, spec, timeout_ms=self.timeout_ms)
-        return {"query": self.name, "solver": "z3", "spec": spec.to_json(),
-                "readings": readings_of(g), **answer.to_json(), "ms": _ms(start)}
+        return {
+            "query": self.name,
+            "solver": "z3",
+            "spec": spec.to_json(),
+            "readings": readings_of(g),
+            **answer.to_json(),
+            "ms": _ms(start),
+        }
 
     def format(self, answer: Mapping[str, Any]) -> str:
         spec = answer["spec"]
@@ -141,8 +160,7 @@ class ReachQuery:
         w = answer.get("witness")
         if w:
             faces = " ".join(f"{c}{w['faces'][c]}" for c in w["faces"] if w["faces"][c])
-            lines.append(f"witness: {_text_choice(w)}; faces {faces or '-'}; chip {w['chip']}; "
-                         f"total {w['total']}")
+            lines.append(f"witness: {_text_choice(w)}; faces {faces or '-'}; chip {w['chip']}; total {w['total']}")
         if answer["status"] == "unreachable":
             lines.append(f"rules saying no: {', '.join(answer['core'])}")
             options = [" + ".join(h) for h in answer["help_alternatives"]]
@@ -161,8 +179,7 @@ class ReachQuery:
         if got.status == "unknown":
             return None  # not a disagreement: Z3 proved nothing
         if (got.status, got.best_total) != (status, want.best_total):
-            return (f"{spec.to_json()}: z3 says {got.status}/{got.best_total}, "
-                    f"the oracle {status}/{want.best_total}")
+            return f"{spec.to_json()}: z3 says {got.status}/{got.best_total}, the oracle {status}/{want.best_total}"
         return None
 
 
@@ -181,37 +198,47 @@ class ChanceQuery:
         a = chance(g, spec)
         choice = a.choice.to_json() if a.choice else None
         return {
-            "query": self.name, "solver": "exact", "spec": spec.to_json(),
+            "query": self.name,
+            "solver": "exact",
+            "spec": spec.to_json(),
             "readings": readings_of(g),
-            "probability": str(a.probability), "approx": _approx(a.probability),
-            "without_chip": str(a.p_no_chip), "without_chip_approx": _approx(a.p_no_chip),
-            "with_chip": str(a.p_with_chip), "with_chip_approx": _approx(a.p_with_chip),
+            "probability": str(a.probability),
+            "approx": _approx(a.probability),
+            "without_chip": str(a.p_no_chip),
+            "without_chip_approx": _approx(a.p_no_chip),
+            "with_chip": str(a.p_with_chip),
+            "with_chip_approx": _approx(a.p_with_chip),
             "chip_available": a.chips_available,
             "choice": choice,
             "choice_without_chip": a.choice_no_chip.to_json() if a.choice_no_chip else None,
             "choice_with_chip": a.choice_with_chip.to_json() if a.choice_with_chip else None,
-            "choices": a.choices, "ms": _ms(start),
+            "choices": a.choices,
+            "ms": _ms(start),
         }
 
     def format(self, answer: Mapping[str, Any]) -> str:
         spec = answer["spec"]
         chip_note = "" if answer["chip_available"] else " (no chip on the board)"
-        return "\n".join([
-            f"{_text_need(spec)}: P(success) = {answer['probability']} ≈ {answer['approx']:.4f}",
-            f"without a chip {answer['without_chip']} ≈ {answer['without_chip_approx']:.4f}; "
-            f"with one decisive chip {answer['with_chip']} ≈ {answer['with_chip_approx']:.4f}"
-            f"{chip_note}",
-            f"best choice: {_text_choice(answer['choice'])}",
-            f"({answer['choices']} choices, {answer['ms']} ms)",
-        ])
+        return "\n".join(
+            [
+                f"{_text_need(spec)}: P(success) = {answer['probability']} ≈ {answer['approx']:.4f}",
+                f"without a chip {answer['without_chip']} ≈ {answer['without_chip_approx']:.4f}; "
+                f"with one decisive chip {answer['with_chip']} ≈ {answer['with_chip_approx']:.4f}"
+                f"{chip_note}",
+                f"best choice: {_text_choice(answer['choice'])}",
+                f"({answer['choices']} choices, {answer['ms']} ms)",
+            ]
+        )
 
     def oracle_check(self, game: Any, rng: random.Random) -> str | None:
         g = _airships(game)
         spec = random_spec(g, rng)
         got, want = chance(g, spec), oracle(g, spec)
         if (got.p_no_chip, got.p_with_chip) != (want.p_no_chip, want.p_with_chip):
-            return (f"{spec.to_json()}: exact {got.p_no_chip}/{got.p_with_chip}, "
-                    f"the oracle {want.p_no_chip}/{want.p_with_chip}")
+            return (
+                f"{spec.to_json()}: exact {got.p_no_chip}/{got.p_with_chip}, "
+                f"the oracle {want.p_no_chip}/{want.p_with_chip}"
+            )
         return None
 
 
@@ -238,9 +265,14 @@ def random_spec(game: AirshipsGame, rng: random.Random, budget: int = ORACLE_BUD
         give_c, get_c = rng.sample(colours, 2)
         exchange = Exchange(rng.randint(1, 3), give_c, rng.randint(1, 2), get_c)
     spec = AttemptSpec(
-        dice=Dice(*(rng.randint(0, 4) for _ in colours)), fixed=fixed, engine=engine,
-        exchange=exchange, wooden_airship=rng.random() < 0.3, chips=rng.randint(0, 2),
-        requirement=need, target=rng.randint(1, 30),
+        dice=Dice(*(rng.randint(0, 4) for _ in colours)),
+        fixed=fixed,
+        engine=engine,
+        exchange=exchange,
+        wooden_airship=rng.random() < 0.3,
+        chips=rng.randint(0, 2),
+        requirement=need,
+        target=rng.randint(1, 30),
     )
     return shrink_to_budget(game, spec, budget)
 
