@@ -412,11 +412,11 @@ def differential(
         # it uses, and shrinking moves every choice towards the first option.
         if deadline is not None and time.monotonic() > deadline:
             raise _OutOfTime
-        options: tuple[tuple[str, Any], ...] = ()
+        setup_options: tuple[tuple[str, Any], ...] = ()
         if random_setup:  # the game's own random options (e.g. the advanced game's teams), from a drawn seed
             drawn = game.random_options(random.Random(data.draw(st.integers(0, 2**32 - 1))), players)
-            options = tuple(sorted(drawn.items()))
-        setup = Setup(players, 0, options).to_json()
+            setup_options = tuple(sorted(drawn.items()))
+        setup = Setup(players, 0, setup_options).to_json()
         lock = Lockstep(game, impl, models, "differential", setup, self_test=self_test)
         report.examples_run += 1
         if progress:
