@@ -1,0 +1,418 @@
+"""The Steamopolis ambiguity register: STM-AMB-01..33 of the digest, each with
+its readings, the default this model plays, and why.
+
+Keys are short words so that ``--reading STM-AMB-02=v-2`` reads naturally.
+Entries with a single reading are settled questions kept for traceability
+(``affects_play=False``), like the other games' registers.
+"""
+
+from __future__ import annotations
+
+from rulecraft.ruleset import Ambiguity, AmbiguityRegister, Reading
+
+
+def _amb(
+    amb_id: str,
+    page: str,
+    question: str,
+    readings: list[tuple[str, str]],
+    default: str,
+    why: str,
+    *,
+    affects_play: bool = True,
+) -> Ambiguity:
+    return Ambiguity(amb_id, page, question, tuple(Reading(k, t) for k, t in readings), default, why, affects_play)
+
+
+REGISTER = AmbiguityRegister(
+    "stm",
+    (
+        _amb(
+            "STM-AMB-01",
+            "6,36-38",
+            "Which pressure values do the gauge spaces show?",
+            [("forced", "1, 1, 2, 2, 3, 4, 5, 6, 7, 8 after the base-pressure symbol space")],
+            "forced",
+            "not an open question: setup (1, 1, 2) and the solo VALUES lines force every value; turn 5's '2 with arrow, 2 with arrow, 3 with arrow' forces the fifth space to 3",
+            affects_play=False,
+        ),
+        _amb(
+            "STM-AMB-02",
+            "13",
+            "Which machine-room position does a channelled stone enter?",
+            [
+                ("v-1", "positions 1..7; a stone of value v enters position v-1 (value-1 stones cannot channel)"),
+                ("v-2", "positions 1..6; entry v-2, so stones of value 1 and 2 cannot channel"),
+            ],
+            "v-1",
+            "the p.13 picture bars two positions ('not all the way to the left' = the two value-1 spaces) and each unit of unused pressure then buys one activation; (b) needs 'marked 1 and 2' to mean all four spaces printed 1 or 2",
+        ),
+        _amb(
+            "STM-AMB-03",
+            "22-23",
+            "Which bonus numerals are printed on the gauge spaces?",
+            [
+                (
+                    "value",
+                    "a space's numeral is its pressure value for 2-5: 2 on the 3rd and 4th space, 3 on the 5th, 4 on the 6th, 5 on the 7th",
+                ),
+                ("separate", "separately printed numerals that the pack must give"),
+            ],
+            "value",
+            "fits STM-EX-23: a left and a right 2-space, one 5-space, and a bump from the left 2 that lands on the 6; the pink marker's numeral stays a pack parameter (STM-P-08)",
+        ),
+        _amb(
+            "STM-AMB-04",
+            "9",
+            "What is 'additionally increase the pressure as soon as it would become equal in two boilers'?",
+            [
+                ("jump", "flavour for jumping over occupied spaces"),
+                ("extra", "a free extra increment whenever two stones would show equal values"),
+            ],
+            "jump",
+            "STM-EX-38 (1, 2, 2A) and STM-EX-42 (2A, 2A, 3A) show equal values with no extra move",
+        ),
+        _amb(
+            "STM-AMB-05",
+            "30-31",
+            "When the base pressure marker moves onto a stone, is bumping that stone optional?",
+            [
+                ("optional", "the player may decline; the stone then goes to the personal supply"),
+                ("compulsory", "the stone must be bumped when it can move"),
+            ],
+            "optional",
+            "literal: 'you may increase its pressure by 1 to make room'",
+        ),
+        _amb(
+            "STM-AMB-06",
+            "13,36",
+            "How far may a channelled stone move left, and does solo turn 4's 'cannot channel' forbid channelling with no machine at the entry?",
+            [
+                (
+                    "pointless",
+                    "a move left needs a free district at or below the new value; channelling through empty positions is allowed but brings nothing",
+                ),
+                ("forbidden", "as 'pointless', and channelling is forbidden without a machine at the entry position"),
+            ],
+            "pointless",
+            "the rules explicitly allow channelling through empty positions (p.13); placement stays compulsory",
+        ),
+        _amb(
+            "STM-AMB-07",
+            "31,36",
+            "Do arrow stones move at the start of the turn compulsorily, one increment each?",
+            [
+                (
+                    "each",
+                    "compulsory: each arrow stone on the gauge moves itself once, order free, a blocked one does not",
+                ),
+                ("optional", "each arrow stone may move ('could move', solo turn 3)"),
+                ("pooled", "a pooled +N for the player's stones in any split"),
+            ],
+            "each",
+            "'the pressure of each of your pressure stones with an arrow increases by 1'; solo turn 1 'she moves it'",
+        ),
+        _amb(
+            "STM-AMB-08",
+            "15-17,37",
+            "In which order are pick-up and drop-off done within a flight step, and may the purchase come first?",
+            [("rule", "the rule order: take back, pick up / drop off, district or buy, store")],
+            "rule",
+            "banker and stoker never share a level and each travels once per turn, so the order cannot matter; STM-EX-42 narrates the purchase first with the same outcome",
+            affects_play=False,
+        ),
+        _amb(
+            "STM-AMB-09",
+            "16",
+            "When is a carried passenger's destination fixed?",
+            [
+                ("pick-up", "when he is picked up"),
+                ("each-level", "re-read at each level from the face-up tile and where he stands"),
+            ],
+            "pick-up",
+            "the alternate depends on where the passenger stands, which he leaves when picked up",
+        ),
+        _amb(
+            "STM-AMB-10",
+            "31",
+            "Which stones may 'turn 1 / turn 3 pressure stones' turn, and do stones in the supply keep their face?",
+            [
+                ("any", "any own stones on the gauge or the board; faces are kept everywhere, the supply included"),
+                ("reset", "as 'any', but a stone returned to the supply loses its arrow"),
+            ],
+            "any",
+            "'turn 1 arbitrary pressure stone'; only static discharges turn an arrow away (p.28)",
+        ),
+        _amb(
+            "STM-AMB-11",
+            "20",
+            "Which stone pays a banner's 'pressure stone -1'?",
+            [
+                (
+                    "gauge",
+                    "any own stone on the gauge (the one just taken back included); at least 2 stones owned on gauge and board",
+                ),
+                ("board", "also a stone still on the board"),
+            ],
+            "gauge",
+            "the stone returns to the supply; a stone on the board is still a set target; 'never your last' counts gauge and board",
+        ),
+        _amb(
+            "STM-AMB-12",
+            "7-8",
+            "What happens when none of the three actions is possible?",
+            [
+                ("pass", "the turn passes (arrow stones have moved)"),
+                ("stuck", "the game cannot go on (a modelling error to report)"),
+            ],
+            "pass",
+            "reachable: gauge stones stuck at the right end, no free district low enough, none on the board (20 stones, 16 districts); the rules are silent",
+        ),
+        _amb(
+            "STM-AMB-13",
+            "22-23",
+            "Which bonus markers may be bought, and at what price?",
+            [
+                ("foremost", "only a row's foremost (highest) marker, at the cost and VP then visible in its row"),
+                ("any", "any marker at its own printed cost"),
+            ],
+            "foremost",
+            "'foremost' and 'visible in its row' (p.22-23); solo removes 'the highest number'; so in STM-EX-23 the gear row's #5-#3 were already gone",
+        ),
+        _amb(
+            "STM-AMB-14",
+            "21",
+            "How do purple banners count for the purple score?",
+            [
+                ("double", "each purple tile counts 2"),
+                ("single", "every banner tile counts 1"),
+            ],
+            "double",
+            "'Note that purple tiles show 2 banners'",
+        ),
+        _amb(
+            "STM-AMB-15",
+            "22-23",
+            "May a bonus marker be bought when no space with its numeral lies right of the base pressure marker?",
+            [
+                ("box", "yes; the marker goes to the box"),
+                ("no-buy", "no"),
+            ],
+            "box",
+            "like a failed bump (p.22); the discard reason 'buy a base pressure marker with the same numeral' is read as 'bonus marker'",
+        ),
+        _amb(
+            "STM-AMB-16",
+            "24,37",
+            "In which order are passenger rewards, end-of-turn effects and solo 'remove tiles' done?",
+            [
+                ("fixed", "passenger rewards and the new tile, then end-of-turn effects, then remove tiles"),
+                ("free", "in any order the player chooses"),
+            ],
+            "fixed",
+            "solo turn 5 shows this order; 'remove tiles' uses the passenger tile face up at that moment",
+        ),
+        _amb(
+            "STM-AMB-17",
+            "25",
+            "Are the three actions of the final turn optional?",
+            [
+                ("optional", "each optional, in the fixed order"),
+                ("compulsory", "each compulsory when possible"),
+            ],
+            "optional",
+            "'you may carry out all 3 actions'; the tip 'fly to exactly 1 target' is one new target",
+        ),
+        _amb(
+            "STM-AMB-18",
+            "25,30",
+            "What counts for the tie-break 'most machine and banner tiles'?",
+            [
+                ("all", "machine-room tiles including starting machine and capacity tiles, plus banners"),
+                ("bought", "bought machine tiles and banners only"),
+            ],
+            "all",
+            "capacity tiles 'count as machines for all purposes' (p.30)",
+        ),
+        _amb(
+            "STM-AMB-19",
+            "14,23,29",
+            "When are resources gained outside the named store steps stored?",
+            [
+                ("at-once", "right after the effect"),
+                ("next-step", "at the player's next store step"),
+            ],
+            "at-once",
+            "parasite gains are stored at once (p.33); end-of-turn and other players' turns have no store step",
+        ),
+        _amb(
+            "STM-AMB-20",
+            "33",
+            "What does the parasite limit per machine count?",
+            [
+                ("per-owner", "own parasites per machine: 2 players at most 2, 3-4 players at most 1"),
+                ("total", "all parasites per machine"),
+            ],
+            "per-owner",
+            "STM-EX-34 has Blue and Yellow on one machine; parasites may join other players' parasites",
+        ),
+        _amb(
+            "STM-AMB-21",
+            "32-34",
+            "In which order do other players' parasites and envy placements act?",
+            [
+                (
+                    "clockwise",
+                    "clockwise from the active player's left, each right after the owner used or forwent the effect",
+                ),
+                ("owner-chooses", "in an order the active player chooses"),
+            ],
+            "clockwise",
+            "the rules are silent; clockwise is the game's order of play",
+        ),
+        _amb(
+            "STM-AMB-22",
+            "31",
+            "What does 'pressure stone to 8' do when the value-8 space is occupied?",
+            [
+                ("lapse", "the effect lapses"),
+                ("bump", "the occupant is bumped (it cannot move right of the last space, so it goes to the supply)"),
+            ],
+            "lapse",
+            "the occupant cannot be bumped (there is no space to its right)",
+        ),
+        _amb(
+            "STM-AMB-23",
+            "31",
+            "May 'use another district' reach a district blocked by a solo shadow stone?",
+            [
+                ("yes", "yes: shadow stones are not the player's; districts used so count as activated"),
+                ("no", "no"),
+            ],
+            "yes",
+            "'If the district is occupied by another player, you can use it nevertheless'",
+        ),
+        _amb(
+            "STM-AMB-24",
+            "2-3,5",
+            "For how many players is the game?",
+            [
+                ("1-4", "1 to 4 players"),
+                ("1-5", "1 to 5 players, as the component list's '4-5' says"),
+            ],
+            "1-4",
+            "4 colours of every player component and only 4-player rules",
+        ),
+        _amb(
+            "STM-AMB-25",
+            "18-20",
+            "Do a market slot's symbols add to those of slots already emptied?",
+            [
+                ("per-slot", "each slot's symbols as the pack gives them (the printed examples are whole prices)"),
+                ("cumulative", "the symbols of emptied slots to the left stay visible and add up"),
+            ],
+            "per-slot",
+            "STM-EX-12..19 are the only printed values; per-slot data lets either reading be loaded",
+        ),
+        _amb(
+            "STM-AMB-26",
+            "22-23",
+            "When is the level-1 statue revealed?",
+            [
+                ("both-2", "when both #2 markers are gone; this counts as a bought-out market"),
+                ("first-2", "when the first #2 is gone"),
+            ],
+            "both-2",
+            "'If you buy the last bonus marker #2 and thereby reveal the statue'",
+        ),
+        _amb(
+            "STM-AMB-27",
+            "24",
+            "When is the passenger stack 'used up'?",
+            [
+                (
+                    "due",
+                    "when no tile can be revealed when one is due (after a transport; solo also after remove tiles)",
+                ),
+                ("empty", "as soon as the stack holds no face-down tile"),
+            ],
+            "due",
+            "'If the stack is used up (no new tile can be revealed)'; without transports the face-up tile stays",
+        ),
+        _amb(
+            "STM-AMB-28",
+            "35",
+            "When does the solo player lose on time pressure?",
+            [
+                ("zero", "at 0 VP or less"),
+                ("below-zero", "only below 0 VP"),
+            ],
+            "zero",
+            "'If you thereby have 0 vote points, you lose the game immediately'; the final turn's MAKE STEAM and FLY cost 1 VP together",
+        ),
+        _amb(
+            "STM-AMB-29",
+            "30",
+            "What do the capacity tile's sides show?",
+            [
+                ("boiler-storage", "a boiler side (+1 pressure) and a storage side with 1 space"),
+                ("both", "both on one side"),
+            ],
+            "boiler-storage",
+            "the picture numbers the activation effect (1) and the storage space (2); the pack carries the sides (STM-P-06)",
+        ),
+        _amb(
+            "STM-AMB-30",
+            "36",
+            "What is the solo example's start state?",
+            [
+                (
+                    "inferred",
+                    "stones 1A, 1, 2 with the arrow on the leftmost; starting machine and capacity tile each a piped +1 boiler; 2 gears stored; 4 VP",
+                )
+            ],
+            "inferred",
+            "inferred from the turns; the arrow must start on the first space or turn 1's 4, 5A, 6 cannot be reached",
+            affects_play=False,
+        ),
+        _amb(
+            "STM-AMB-31",
+            "25,35",
+            "In the solo final turn, may the target go on a district holding a shadow stone, and what does 'remove tiles' use with the stack used up?",
+            [
+                (
+                    "yes-printed",
+                    "yes (other colours do not block in the final turn); the board-printed destinations, no passenger tile boxed",
+                ),
+                ("no-printed", "no; the board-printed destinations"),
+            ],
+            "yes-printed",
+            "shadow stones block 'as usual', and usually in the final turn other colours' stones do not block",
+        ),
+        _amb(
+            "STM-AMB-32",
+            "9-10,36",
+            "Does 'increase the pressure by as much as possible' force the order that uses the most increments?",
+            [
+                (
+                    "free-order",
+                    "no voluntary stop while a stone can move; the order is free even if fewer increments are used",
+                ),
+                ("most", "the order must use the most increments"),
+            ],
+            "free-order",
+            "p.10 'could also have moved her pressure stones in a different order'; solo turn 2 prints 7A, 8 where another order used both +1",
+        ),
+        _amb(
+            "STM-AMB-33",
+            "28,31",
+            "Do 'the stone you took back' parts (static discharge, stone to 8) apply when the district is reached by 'use another district'?",
+            [
+                ("current", "they apply to the stone taken back in the current step"),
+                ("lapse", "they lapse"),
+            ],
+            "current",
+            "the current step has exactly one stone taken back",
+        ),
+    ),
+)

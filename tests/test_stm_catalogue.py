@@ -1,0 +1,91 @@
+"""Steamopolis: the rule catalogue and the ambiguity register cover exactly the
+IDs of the digest, in order, with valid pages and defaults."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from rulecraft.model.steamopolis.catalogue import RULES
+from rulecraft.model.steamopolis.readings import REGISTER
+from rulecraft.ruleset import Ruleset, UnknownReading
+
+DIGEST = Path(__file__).resolve().parents[2] / "shared/rules/steamopolis.md"
+GAUGE_TESTS = Path(__file__).with_name("test_stm_gauge.py")
+
+RULE_IDS = [f"STM-R-{i:02d}" for i in range(1, 74)]
+AMB_IDS = [f"STM-AMB-{i:02d}" for i in range(1, 34)]
+PAGES = re.compile(r"\d+(-\d+)?(,\d+(-\d+)?)*")
+
+
+def _digest() -> str:
+    if not DIGEST.is_file():
+        pytest.skip(f"the rules digest is not next to this checkout ({DIGEST}), e.g. in a wheel install")
+    return DIGEST.read_text(encoding="utf-8")
+
+
+def _digest_ids(kind: str) -> list[str]:
+    """IDs of one kind in the digest, in the order of their defining bullet ('* **STM-R-01 Board side.**')."""
+    return re.findall(rf"^\* \*\*(STM-{kind}-\d{{2}})\b", _digest(), flags=re.MULTILINE)
+
+
+def test_catalogue_has_every_rule_in_order() -> None:
+    assert RULES.game == "stm"
+    assert [r.id for r in RULES] == RULE_IDS
+    for rule in RULES:
+        assert rule.statement.strip(), rule.id
+        assert PAGES.fullmatch(rule.page), (rule.id, rule.page)
+
+
+def test_register_has_every_ambiguity_in_order_with_valid_defaults() -> None:
+    assert REGISTER.game == "stm"
+    assert [a.id for a in REGISTER] == AMB_IDS
+    for amb in REGISTER:
+        assert amb.default in amb.choices(), amb.id
+        assert amb.question.strip() and amb.why.strip(), amb.id
+        assert PAGES.fullmatch(amb.page), (amb.id, amb.page)
+        assert all(r.key and r.text.strip() for r in amb.readings), amb.id
+
+
+def test_catalogue_and_register_agree_with_the_digest() -> None:
+    assert _digest_ids("R") == RULE_IDS
+    assert _digest_ids("AMB") == AMB_IDS
+
+
+def test_every_example_the_gauge_tests_cite_is_in_the_digest() -> None:
+    examples = set(re.findall(r"STM-EX-\d{2}", _digest()))
+    cited = set(re.findall(r"STM-EX-\d{2}", GAUGE_TESTS.read_text(encoding="utf-8")))
+    assert cited and cited <= examples, cited - examples
+
+
+def test_single_reading_entries_are_settled_questions() -> None:
+    single = {a.id for a in REGISTER if len(a.readings) == 1}
+    assert single == {"STM-AMB-01", "STM-AMB-08", "STM-AMB-30"}
+    assert all(not REGISTER[i].affects_play for i in single)
+
+
+def test_the_briefed_readings_and_defaults() -> None:
+    """STM-AMB-02 (machine-room entry) and STM-AMB-03 (bonus numerals) are real switches."""
+    assert REGISTER["STM-AMB-02"].choices() == ("v-1", "v-2") and REGISTER["STM-AMB-02"].default == "v-1"
+    assert REGISTER["STM-AMB-03"].choices() == ("value", "separate") and REGISTER["STM-AMB-03"].default == "value"
+    assert REGISTER["STM-AMB-32"].default == "free-order"
+    assert REGISTER["STM-AMB-05"].default == "optional"
+
+
+def test_printed_ruleset_plays_every_default() -> None:
+    printed = Ruleset.printed(REGISTER)
+    assert printed.game == "stm" and printed.name == "printed"
+    assert printed.reading("STM-AMB-02") == "v-1"
+    other = printed.with_readings(REGISTER, {"STM-AMB-02": "v-2"})
+    assert other.name == "printed+STM-AMB-02=v-2"
+    with pytest.raises(UnknownReading, match="STM-AMB-02 has no reading"):
+        printed.with_readings(REGISTER, {"STM-AMB-02": "v-3"})
+
+
+def test_rejections_cite_the_rule_page() -> None:
+    rejection = RULES.reject("STM-R-18", "no free space and no bonus marker")
+    assert rejection.page == "15"
+    with pytest.raises(KeyError, match="STM-R-74 is not a rule of stm"):
+        RULES.reject("STM-R-74", "x")
