@@ -7,6 +7,9 @@ parameters STM-P-nn.
 This package is the foundation only: the rule catalogue, the ambiguity
 register, the component pack (an effect vocabulary in the rulebook's symbols
 and the reconstructed Technician's Handbook data), the pressure gauge as pure
-functions, and the frozen state classes.  Actions, legality, transitions and
-the game wiring come later; the game is not registered yet.
+functions, and the frozen state classes; on top of it the multiplayer turn:
+actions (actions.py), legality and move generation (rules.py, with the
+Context of context.py) and effects (transitions.py).  Parasites, sponsors,
+galas, the final round, solo and the game wiring come later; the game is not
+registered yet.
 """

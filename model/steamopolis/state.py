@@ -15,10 +15,14 @@ from typing import Literal
 import attrs
 
 from rulecraft.model.steamopolis.components import BoardSide, DistrictPosition, Pack, Resource
+from rulecraft.model.steamopolis.effects import Program
 from rulecraft.model.steamopolis.gauge import BonusMarker, Gauge, Stone, gauge_problems, setup_gauge
 
 SHADOW = -1  # the solo shadow's seat (STM-R-68/70)
 Passenger = Literal["banker", "stoker"]
+# "next": choose the next stone; "passengers": step 2 (and the step-3 choice); "buying": more bonus
+# markers may follow (STM-R-46); "after": step 3 chosen, its effects resolve, then store (STM-R-39).
+FlightStep = Literal["next", "passengers", "buying", "after"]
 
 
 class Phase(str, Enum):
@@ -120,6 +124,15 @@ class TurnState:
     activated: tuple[tuple[int, DistrictPosition], ...] = ()
     transported: tuple[Passenger, ...] = ()
     end_of_turn: tuple[tuple[int, DistrictPosition], ...] = ()  # district effects waiting for the end
+    # The sub-steps of the actions (rules.py judges them, transitions.py carries them out):
+    channel: int | None = None  # machine-room position (= current value) of a channelled stone (STM-R-29)
+    channel_stone: Stone | None = None
+    step: FlightStep = "next"  # where the flight loop stands (STM-R-33..39)
+    active: tuple[int, DistrictPosition] | None = None  # the active district (STM-R-33)
+    active_space: int | None = None  # the gauge space of the stone just taken back (None: in the supply)
+    boarded: tuple[tuple[Passenger, int], ...] = ()  # carried passengers and their destinations (STM-AMB-09)
+    pending: tuple[Program, ...] = ()  # effect programs still to resolve, the head part first (STM-R-22)
+    storing: bool = False  # a store step waits: more resources than storage spaces (STM-R-32)
 
 
 @attrs.frozen
@@ -206,6 +219,7 @@ __all__ = [
     "BoardStone",
     "BonusMarker",
     "BonusMarket",
+    "FlightStep",
     "Market",
     "Parasite",
     "Passengers",

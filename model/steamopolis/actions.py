@@ -1,0 +1,333 @@
+"""Steamopolis actions: one small frozen class per kind of move, in the game's words.
+
+A turn is a sequence of small decisions so that legal-move generation can
+list every choice: the start-of-turn arrow order, the action (MAKE STEAM,
+SET 1 TARGET directly or by channelling, FLY TO ALL TARGETS), each step of
+the channel and of the flight, each part of an effect, each store step.
+Gauge spaces are numbered 0..10 (``gauge.py``); machine-room positions
+1..7; districts are (level, position).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import attrs
+
+from rulecraft.model.steamopolis.components import DistrictPosition, Resource
+from rulecraft.model.steamopolis.state import Passenger
+
+District = tuple[int, DistrictPosition]
+
+# -- start of the turn and the three actions (STM-R-19, R-23..R-29) ------------------------------
+
+
+@attrs.frozen
+class MoveArrowStones:
+    """STM-R-19: each arrow stone on the gauge increases by 1, in this order of starting spaces."""
+
+    kind: ClassVar[str] = "move-arrow-stones"
+    order: tuple[int, ...] = ()
+
+
+@attrs.frozen
+class MakeSteam:
+    """Action A (STM-R-25): the increments of 'increase the pressure by X', each the current space
+    of the stone moved."""
+
+    kind: ClassVar[str] = "make-steam"
+    picks: tuple[int, ...] = ()
+
+
+@attrs.frozen
+class SetTarget:
+    """Action B without channelling (STM-R-26): the stone on gauge ``space`` onto a free district."""
+
+    kind: ClassVar[str] = "set-target"
+    space: int
+    level: int
+    position: DistrictPosition
+
+
+@attrs.frozen
+class ChannelPressure:
+    """Action B with channelling (STM-R-28/29): the stone on gauge ``space`` runs down the pipe."""
+
+    kind: ClassVar[str] = "channel-pressure"
+    space: int
+
+
+@attrs.frozen
+class FlyToAllTargets:
+    """Action C (STM-R-33): start the flight."""
+
+    kind: ClassVar[str] = "fly-to-all-targets"
+
+
+@attrs.frozen
+class PassTurn:
+    """STM-AMB-12 'pass': none of the three actions is possible; the turn passes."""
+
+    kind: ClassVar[str] = "pass"
+
+
+# -- channelling (STM-R-29) ----------------------------------------------------------------------
+
+
+@attrs.frozen
+class MoveLeft:
+    """Move the channelled stone one machine-room position left, activating the machine there."""
+
+    kind: ClassVar[str] = "move-left"
+
+
+@attrs.frozen
+class PlaceStone:
+    """Place the channelled stone on a free district of a level at most its reduced value."""
+
+    kind: ClassVar[str] = "place-stone"
+    level: int
+    position: DistrictPosition
+
+
+# -- the flight (STM-R-33..46) --------------------------------------------------------------------
+
+
+@attrs.frozen
+class TakeBack:
+    """Step 1 (STM-R-34): the next stone, from this district; ``discard`` the bonus marker that
+    makes room when no gauge space is free (STM-R-18)."""
+
+    kind: ClassVar[str] = "take-back"
+    level: int
+    position: DistrictPosition
+    discard: int | None = None
+
+
+@attrs.frozen
+class PickUp:
+    """Step 2a (STM-R-36): take the passenger standing on the active level on board."""
+
+    kind: ClassVar[str] = "pick-up"
+    passenger: Passenger
+
+
+@attrs.frozen
+class UseDistrict:
+    """Step 3 (STM-R-38): carry out the active district's effect."""
+
+    kind: ClassVar[str] = "use-district"
+
+
+@attrs.frozen
+class BuyMachine:
+    """Step 3 (STM-R-40..42): buy a market's face-up tile as a machine.  ``remove``: the machine-room
+    position given up (rank 1+ cost, or room for the tile when every position is taken);
+    ``position``: where the tile is built in; ``extra``: the 4-player second market."""
+
+    kind: ClassVar[str] = "buy-machine"
+    position: int
+    remove: int | None = None
+    extra: bool = False
+
+
+@attrs.frozen
+class BuyBanner:
+    """Step 3 (STM-R-40, R-43/44): buy a market's face-up tile as a banner; ``stone`` the gauge space
+    of the stone returned to the supply."""
+
+    kind: ClassVar[str] = "buy-banner"
+    stone: int | None = None
+    extra: bool = False
+
+
+@attrs.frozen
+class BuyBonusMarker:
+    """Step 3 on level 1 (STM-R-46/47): the foremost marker of a row onto gauge ``space`` (None: no
+    usable space, it goes to the box); ``bump``: a stone there is increased by 1 to make room."""
+
+    kind: ClassVar[str] = "buy-bonus-marker"
+    row: Resource
+    space: int | None
+    bump: bool = True
+
+
+@attrs.frozen
+class StopBuying:
+    """No further bonus marker (STM-R-46: any number, one at a time)."""
+
+    kind: ClassVar[str] = "stop-buying"
+
+
+@attrs.frozen
+class LetLapse:
+    """Step 3 (STM-R-38): neither district effect nor purchase."""
+
+    kind: ClassVar[str] = "let-lapse"
+
+
+# -- effect parts, top to bottom (STM-R-22) -----------------------------------------------------------
+
+
+@attrs.frozen
+class PayCost:
+    """Pay the black cost at the head of the effect, to use the parts beneath; ``stone``: the gauge
+    space of the stone a 'pressure stone -1' returns."""
+
+    kind: ClassVar[str] = "pay-cost"
+    stone: int | None = None
+
+
+@attrs.frozen
+class DeclineCost:
+    """Do not pay: the cost and every part beneath it lapse (STM-R-22)."""
+
+    kind: ClassVar[str] = "decline-cost"
+
+
+@attrs.frozen
+class ChooseSide:
+    """A slash (STM-R-22): the parts above it (0) or those below it (1)."""
+
+    kind: ClassVar[str] = "choose-side"
+    side: int
+
+
+@attrs.frozen
+class SkipPart:
+    """Forgo the head part (STM-R-22: parts you will not do lapse)."""
+
+    kind: ClassVar[str] = "skip-part"
+
+
+@attrs.frozen
+class UsePart:
+    """Carry out a head part that needs no choice (VP, stone to 8, look at a machine...)."""
+
+    kind: ClassVar[str] = "use-part"
+
+
+@attrs.frozen
+class TakeResources:
+    """Receive resources (white; partly allowed): this many crystals and gears."""
+
+    kind: ClassVar[str] = "take-resources"
+    crystals: int = 0
+    gears: int = 0
+
+
+@attrs.frozen
+class RaisePressure:
+    """'Increase the pressure by N' (STM-R-15): the increments, as in MakeSteam."""
+
+    kind: ClassVar[str] = "raise-pressure"
+    picks: tuple[int, ...] = ()
+
+
+@attrs.frozen
+class RaiseOneStone:
+    """'Increase the pressure of one stone by up to N' (STM-R-16)."""
+
+    kind: ClassVar[str] = "raise-one-stone"
+    space: int
+    steps: int
+
+
+@attrs.frozen
+class GainStone:
+    """'Pressure stone' (STM-R-20): a stone of this face from the supply, placed as if taken back."""
+
+    kind: ClassVar[str] = "gain-stone"
+    arrow: bool = False
+    discard: int | None = None
+
+
+@attrs.frozen
+class MoveBaseMarker:
+    """'Base pressure marker' (STM-R-17); ``bump`` a stone on the new space (STM-AMB-05)."""
+
+    kind: ClassVar[str] = "move-base-marker"
+    bump: bool = True
+
+
+@attrs.frozen
+class TurnArrows:
+    """'Turn N pressure stones' arrow side up (STM-R-19, STM-AMB-10): gauge spaces and districts."""
+
+    kind: ClassVar[str] = "turn-arrows"
+    spaces: tuple[int, ...] = ()
+    districts: tuple[District, ...] = ()
+
+
+@attrs.frozen
+class BuildCapacity:
+    """'Capacity tile' (STM-R-59): into machine-room ``position`` with ``side`` up."""
+
+    kind: ClassVar[str] = "build-capacity"
+    position: int
+    side: int
+
+
+@attrs.frozen
+class Store:
+    """A store step with more resources than spaces (STM-R-32): keep these, return the rest."""
+
+    kind: ClassVar[str] = "store"
+    crystals: int
+    gears: int
+
+
+@attrs.frozen
+class EndTurn:
+    """STM-R-23 (3): the turn is over; the player to the left is up."""
+
+    kind: ClassVar[str] = "end-turn"
+
+
+StmAction = (
+    MoveArrowStones
+    | MakeSteam
+    | SetTarget
+    | ChannelPressure
+    | FlyToAllTargets
+    | PassTurn
+    | MoveLeft
+    | PlaceStone
+    | TakeBack
+    | PickUp
+    | UseDistrict
+    | BuyMachine
+    | BuyBanner
+    | BuyBonusMarker
+    | StopBuying
+    | LetLapse
+    | PayCost
+    | DeclineCost
+    | ChooseSide
+    | SkipPart
+    | UsePart
+    | TakeResources
+    | RaisePressure
+    | RaiseOneStone
+    | GainStone
+    | MoveBaseMarker
+    | TurnArrows
+    | BuildCapacity
+    | Store
+    | EndTurn
+)
+
+EFFECT_ACTIONS: tuple[type, ...] = (
+    PayCost,
+    DeclineCost,
+    ChooseSide,
+    SkipPart,
+    UsePart,
+    TakeResources,
+    RaisePressure,
+    RaiseOneStone,
+    GainStone,
+    MoveBaseMarker,
+    TurnArrows,
+    BuildCapacity,
+)

@@ -1,0 +1,81 @@
+"""What the Steamopolis rules consult: the component pack and the ruleset's
+readings (never a global), plus the small derived facts every rule needs
+(a room tile's printed face, storage spaces, boilers, districts)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import attrs
+
+from rulecraft.model.steamopolis.components import District, DistrictPosition, MachineFace, Pack, bundled_pack
+from rulecraft.model.steamopolis.gauge import GaugeLayout
+from rulecraft.model.steamopolis.readings import REGISTER
+from rulecraft.model.steamopolis.state import BoardStone, PlayerState, RoomTile, StmState
+
+
+@attrs.frozen
+class Context:
+    pack: Pack = attrs.field(repr=False)
+    readings: dict[str, str] = attrs.field(factory=REGISTER.defaults, hash=False, eq=False, repr=False)
+
+    @classmethod
+    def printed(cls, pack: Pack | None = None, readings: Mapping[str, str] | None = None) -> Context:
+        """The default readings on ``pack`` (the bundled one unless given), with overrides by ID."""
+        chosen = REGISTER.defaults()
+        chosen.update(readings or {})
+        return cls(pack or bundled_pack(), chosen)
+
+    def r(self, amb_id: str) -> str:
+        return self.readings[amb_id]
+
+    @property
+    def layout(self) -> GaugeLayout:
+        return self.pack.gauge
+
+    # -- the machine room ------------------------------------------------------------------
+    def face(self, tile: RoomTile) -> MachineFace:
+        """The printed face of a machine-room tile (STM-P-02, P-04, P-06)."""
+        if tile.kind == "machine":
+            return self.pack.machine(tile.id).face
+        if tile.kind == "capacity":
+            return self.pack.capacity.sides[tile.side]
+        for start in self.pack.starting_machines:
+            if start.id == tile.id:
+                return start.sides[tile.side]
+        raise KeyError(f"pack {self.pack.name} has no starting machine {tile.id}")
+
+    def faces(self, player: PlayerState) -> tuple[MachineFace, ...]:
+        return tuple(self.face(t) for t in player.machine_room if t is not None)
+
+    def boilers(self, player: PlayerState) -> int:
+        """STM-R-25: the 2 built-in boilers plus every boiler in the machine room, piped or not."""
+        return self.pack.airship.boilers + sum(f.boiler_count() for f in self.faces(player))
+
+    def storage(self, player: PlayerState) -> int:
+        """STM-R-32: the 3 built-in spaces plus those on capacity tiles and machines."""
+        return self.pack.airship.storage + sum(f.storage for f in self.faces(player))
+
+    def entry(self, value: int) -> int | None:
+        """STM-R-29 / STM-AMB-02: the machine-room position a stone of ``value`` enters (None: it cannot)."""
+        if self.r("STM-AMB-02") == "v-2":
+            return value - 2 if 1 <= value - 2 <= self.pack.machine_room.positions - 1 else None
+        return self.pack.machine_room.entry(value)
+
+    # -- the board ---------------------------------------------------------------------------
+    def districts(self, state: StmState) -> tuple[District, ...]:
+        return self.pack.side(state.board_side)
+
+    def district(self, state: StmState, level: int, position: DistrictPosition) -> District:
+        return self.pack.district(state.board_side, level, position)
+
+    def is_free(self, state: StmState, level: int, position: DistrictPosition) -> bool:
+        """STM-R-27: no stone of any kind on the district."""
+        return not any(s.level == level and s.position == position for s in state.board)
+
+    def free_districts(self, state: StmState, top: int) -> tuple[District, ...]:
+        """The free districts of levels 1..top (STM-R-26/27), bottom to top."""
+        return tuple(d for d in self.districts(state) if d.level <= top and self.is_free(state, d.level, d.position))
+
+    def own_stones(self, state: StmState, seat: int) -> tuple[BoardStone, ...]:
+        return tuple(s for s in state.board if s.seat == seat)

@@ -1,0 +1,652 @@
+"""Steamopolis effects: pure functions state -> state (attrs.evolve).
+
+They run only on actions the check accepted (rules.py), so they assert
+rather than re-check.  Each effect names the rules it carries out.  After
+every action :func:`settle` moves the turn on as far as no decision is
+needed: a store step that fits, the next flight stone, the end of the turn.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from rulecraft.model.steamopolis import gauge as g
+from rulecraft.model.steamopolis.actions import (
+    BuildCapacity,
+    BuyBanner,
+    BuyBonusMarker,
+    BuyMachine,
+    ChannelPressure,
+    ChooseSide,
+    DeclineCost,
+    EndTurn,
+    FlyToAllTargets,
+    GainStone,
+    LetLapse,
+    MakeSteam,
+    MoveArrowStones,
+    MoveBaseMarker,
+    MoveLeft,
+    PassTurn,
+    PayCost,
+    PickUp,
+    PlaceStone,
+    RaiseOneStone,
+    RaisePressure,
+    SetTarget,
+    SkipPart,
+    StmAction,
+    StopBuying,
+    Store,
+    TakeBack,
+    TakeResources,
+    TurnArrows,
+    UseDistrict,
+    UsePart,
+)
+from rulecraft.model.steamopolis.components import DistrictPosition
+from rulecraft.model.steamopolis.context import Context
+from rulecraft.model.steamopolis.effects import (
+    Either,
+    Envy,
+    IncreaseOneStone,
+    IncreasePressure,
+    PayCrystalsPerStone,
+    PayResources,
+    Program,
+    ReturnStone,
+    StoneToEight,
+    UseAllActivationEffects,
+    VotePoints,
+)
+from rulecraft.model.steamopolis.gauge import Gauge, Stone
+from rulecraft.model.steamopolis.rules import (
+    bonus_slot,
+    carried_destination,
+    destination,
+    head,
+    market_at,
+    me,
+    over_capacity,
+    passenger_tile,
+    tile_price,
+)
+from rulecraft.model.steamopolis.state import (
+    BoardStone,
+    BonusMarket,
+    Passenger,
+    Passengers,
+    Phase,
+    PlayerState,
+    RoomTile,
+    StmState,
+    TurnState,
+    stones_owned,
+)
+
+# ---------------------------------------------------------------------------
+# Small pure helpers
+# ---------------------------------------------------------------------------
+
+
+def with_player(state: StmState, player: PlayerState) -> StmState:
+    seat = state.to_move
+    return attrs.evolve(state, players=(*state.players[:seat], player, *state.players[seat + 1 :]))
+
+
+def with_gauge(state: StmState, gauge: Gauge) -> StmState:
+    return with_player(state, attrs.evolve(me(state), gauge=gauge))
+
+
+def with_turn(state: StmState, **changes: Any) -> StmState:
+    return attrs.evolve(state, turn=attrs.evolve(state.turn, **changes))
+
+
+def to_supply(state: StmState, stone: Stone, ctx: Context) -> StmState:
+    """A stone returns to the personal supply (STM-AMB-10: 'reset' turns its arrow away)."""
+    kept = Stone(False) if ctx.r("STM-AMB-10") == "reset" else stone
+    return with_player(state, attrs.evolve(me(state), supply=(*me(state).supply, kept)))
+
+
+def gain(state: StmState, crystals: int, gears: int) -> StmState:
+    """Resources move from the general supply to the player (negative: back to the supply)."""
+    p = me(state)
+    state = with_player(state, attrs.evolve(p, crystals=p.crystals + crystals, gears=p.gears + gears))
+    s = state.supply
+    return attrs.evolve(state, supply=attrs.evolve(s, crystals=s.crystals - crystals, gears=s.gears - gears))
+
+
+def score(state: StmState, vp: int) -> StmState:
+    return with_player(state, attrs.evolve(me(state), vp=me(state).vp + vp))
+
+
+def queue(state: StmState, *programs: Program) -> StmState:
+    """Effects to resolve after those already waiting."""
+    return with_turn(state, pending=(*state.turn.pending, *(p for p in programs if p)))
+
+
+def activation(ctx: Context, state: StmState, position: int) -> tuple[Program, ...]:
+    """STM-R-30: the piped boilers of the tile at ``position`` (each activated once)."""
+    tile = me(state).machine_room[position - 1]
+    return tuple(b.effect for b in ctx.face(tile).activated()) if tile else ()
+
+
+def passives(ctx: Context, state: StmState, kind: str, level: int | None = None) -> tuple[Program, ...]:
+    """STM-R-60: the passive effects of the player's tiles that this trigger fires (not end-of-turn ones)."""
+    out: list[Program] = []
+    for face in ctx.faces(me(state)):
+        p = face.passive
+        if p and not p.end_of_turn and p.trigger.kind == kind and p.trigger.level in (None, level):
+            out.append(p.effect)
+    return tuple(out)
+
+
+def remove_tile(state: StmState, position: int) -> StmState:
+    """STM-R-41/55/59: a machine-room tile leaves: machines to the box, capacity tiles to the supply,
+    its parasites home unactivated."""
+    p = me(state)
+    tile = p.machine_room[position - 1]
+    assert tile is not None
+    room = tuple(None if i + 1 == position else t for i, t in enumerate(p.machine_room))
+    state = with_player(state, attrs.evolve(p, machine_room=room))
+    if tile.kind == "capacity":
+        state = attrs.evolve(state, supply=attrs.evolve(state.supply, capacity_tiles=state.supply.capacity_tiles + 1))
+    freed = [x for x in state.parasites if x.host == state.to_move and x.position == position]
+    players = list(state.players)
+    for x in freed:
+        players[x.owner] = attrs.evolve(players[x.owner], parasites_home=players[x.owner].parasites_home + 1)
+    kept = tuple(x for x in state.parasites if x not in freed)
+    return attrs.evolve(state, players=tuple(players), parasites=kept)
+
+
+def build(state: StmState, position: int, tile: RoomTile) -> StmState:
+    p = me(state)
+    room = tuple(tile if i + 1 == position else t for i, t in enumerate(p.machine_room))
+    return with_player(state, attrs.evolve(p, machine_room=room))
+
+
+def erect_statue(state: StmState) -> StmState:
+    """STM-R-45/R-64: a statue to the tower top; the 3rd gives its buyer 3 VP and triggers the end."""
+    tower = state.tower_top + 1
+    state = attrs.evolve(state, tower_top=tower)
+    if tower == 3:
+        state = attrs.evolve(score(state, 3), end_triggered=True)
+    return state
+
+
+# ---------------------------------------------------------------------------
+# The dispatcher
+# ---------------------------------------------------------------------------
+
+
+def transition(ctx: Context, state: StmState, action: StmAction) -> StmState:
+    """The effect of a legal ``action``, then :func:`settle`."""
+    return settle(ctx, _effect(ctx, state, action))
+
+
+def _effect(ctx: Context, state: StmState, action: StmAction) -> StmState:
+    if isinstance(action, Store):
+        return store(state, action)
+    if isinstance(action, PayCost | DeclineCost | ChooseSide | SkipPart | UsePart):
+        return decide_part(ctx, state, action)
+    if isinstance(action, TakeResources | RaisePressure | RaiseOneStone | GainStone):
+        return pop_part(use_gain(ctx, state, action))
+    if isinstance(action, MoveBaseMarker | TurnArrows | BuildCapacity):
+        return pop_part(use_gain(ctx, state, action))
+    if isinstance(action, MoveArrowStones):
+        return move_arrow_stones(state, action)
+    if isinstance(action, MakeSteam):
+        return make_steam(ctx, state, action)
+    if isinstance(action, SetTarget):
+        return set_target(state, action)
+    if isinstance(action, ChannelPressure):
+        return channel(ctx, state, action)
+    if isinstance(action, MoveLeft):
+        return move_left(ctx, state)
+    if isinstance(action, PlaceStone):
+        return place_stone(state, action)
+    if isinstance(action, FlyToAllTargets):
+        return fly(state)
+    if isinstance(action, PassTurn):
+        return end_of_turn(ctx, state)
+    if isinstance(action, TakeBack):
+        return take_back(ctx, state, action)
+    if isinstance(action, PickUp):
+        return pick_up(ctx, state, action.passenger)
+    if isinstance(action, UseDistrict):
+        return use_district(ctx, state)
+    if isinstance(action, BuyMachine):
+        return buy_machine(ctx, state, action)
+    if isinstance(action, BuyBanner):
+        return buy_banner(ctx, state, action)
+    if isinstance(action, BuyBonusMarker):
+        return buy_bonus_marker(ctx, state, action)
+    if isinstance(action, StopBuying | LetLapse):
+        return with_turn(state, step="after")
+    assert isinstance(action, EndTurn)
+    return end_turn(state)
+
+
+def settle(ctx: Context, state: StmState) -> StmState:
+    """Carry the turn on until a decision is needed (STM-R-32 store, R-33 next stone, R-49 end)."""
+    while not (state.turn.pending or state.turn.storing):
+        if state.phase is Phase.FLIGHT and state.turn.step == "after":
+            # STM-R-39: step 4, store, then the next stone.
+            state = with_turn(state, step="next", storing=over_capacity(ctx, me(state)))
+            continue
+        if state.phase is Phase.FLIGHT and state.turn.step == "next" and not ctx.own_stones(state, state.to_move):
+            state = end_of_turn(ctx, state)  # STM-R-33: no stone left on the board
+            continue
+        if state.phase is Phase.END_OF_TURN and over_capacity(ctx, me(state)):
+            state = with_turn(state, storing=True)  # STM-R-32 / STM-AMB-19: store after the effects
+        break
+    return state
+
+
+# ---------------------------------------------------------------------------
+# Start of turn and the actions
+# ---------------------------------------------------------------------------
+
+
+def move_arrow_stones(state: StmState, action: MoveArrowStones) -> StmState:
+    """STM-R-19: each arrow stone increases by 1 in the chosen order; a blocked one does not move."""
+    gauge = me(state).gauge
+    for space in action.order:
+        gauge, _ = g.bump(gauge, space)
+    return attrs.evolve(with_gauge(state, gauge), phase=Phase.ACTION)
+
+
+def make_steam(ctx: Context, state: StmState, action: MakeSteam) -> StmState:
+    """STM-R-25: increase the pressure by 2 + the machines' boilers (STM-R-15); the turn ends."""
+    result = g.increase(me(state).gauge, ctx.boilers(me(state)), action.picks)
+    return end_of_turn(ctx, with_gauge(state, result.gauge))
+
+
+def _put_on_board(state: StmState, level: int, position: DistrictPosition, stone: Stone) -> StmState:
+    return attrs.evolve(state, board=(*state.board, BoardStone(state.to_move, level, position, stone)))
+
+
+def set_target(state: StmState, action: SetTarget) -> StmState:
+    """STM-R-26/27/31: the stone leaves the gauge for the district; no district effect now."""
+    gauge, stone = g.lift(me(state).gauge, action.space)
+    state = _put_on_board(with_gauge(state, gauge), action.level, action.position, stone)
+    return attrs.evolve(state, phase=Phase.END_OF_TURN)  # store (settle) and end of turn
+
+
+def channel(ctx: Context, state: StmState, action: ChannelPressure) -> StmState:
+    """STM-R-29: down the pipe into position m(v-1); the machine there is activated (STM-R-30)."""
+    entry = ctx.entry(ctx.layout.value(action.space))
+    assert entry is not None
+    gauge, stone = g.lift(me(state).gauge, action.space, "STM-R-29")
+    state = attrs.evolve(with_gauge(state, gauge), phase=Phase.CHANNEL)
+    state = with_turn(state, channel=entry, channel_stone=stone)
+    return queue(state, *activation(ctx, state, entry))
+
+
+def move_left(ctx: Context, state: StmState) -> StmState:
+    """STM-R-29: one position left, the value drops by 1, the machine there is activated."""
+    assert state.turn.channel is not None
+    position = state.turn.channel - 1
+    return queue(with_turn(state, channel=position), *activation(ctx, state, position))
+
+
+def place_stone(state: StmState, action: PlaceStone) -> StmState:
+    """STM-R-29/31: the channelled stone is placed; then store and the turn ends."""
+    stone = state.turn.channel_stone
+    assert stone is not None
+    state = _put_on_board(state, action.level, action.position, stone)
+    return attrs.evolve(with_turn(state, channel=None, channel_stone=None), phase=Phase.END_OF_TURN)
+
+
+def fly(state: StmState) -> StmState:
+    """STM-R-33: record S0, the districts holding your stones as the flight starts."""
+    start = tuple((s.level, s.position) for s in state.board if s.seat == state.to_move)
+    return with_turn(attrs.evolve(state, phase=Phase.FLIGHT), flight_start=start, step="next")
+
+
+# ---------------------------------------------------------------------------
+# The flight
+# ---------------------------------------------------------------------------
+
+
+def take_back(ctx: Context, state: StmState, action: TakeBack) -> StmState:
+    """STM-R-34 (with R-18): the stone returns to the gauge, face unchanged; then the compulsory
+    drop-offs (STM-R-37) and the take-back passives (STM-R-60, STM-EX-30)."""
+    where = (action.level, action.position)
+    stone = next(s for s in state.board if s.seat == state.to_move and (s.level, s.position) == where)
+    state = attrs.evolve(state, board=tuple(s for s in state.board if s is not stone))
+    placed = g.take_back(me(state).gauge, stone.stone, action.discard)
+    state = with_gauge(state, placed.gauge)
+    if placed.space is None:
+        state = to_supply(state, stone.stone, ctx)
+    state = with_turn(state, active=where, active_space=placed.space, step="passengers")
+    state = drop_off(ctx, state, action.level)
+    return queue(state, *passives(ctx, state, "take-back", action.level))
+
+
+def drop_off(ctx: Context, state: StmState, level: int) -> StmState:
+    """STM-R-37: a carried passenger whose destination is the active level gets off; the first
+    drop-off of the turn takes the face-up passenger tile (no new tile yet)."""
+    for who in me(state).carrying:
+        if carried_destination(ctx, state, who) != level:
+            continue
+        p = me(state)
+        state = with_player(state, attrs.evolve(p, carrying=tuple(x for x in p.carrying if x != who)))
+        pax = state.passengers
+        pax = stand(pax, who, level)
+        if pax.taken is None and pax.face_up is not None:
+            pax = attrs.evolve(pax, taken=pax.face_up, face_up=None)
+        state = attrs.evolve(state, passengers=pax)
+        state = with_turn(
+            state,
+            transported=(*state.turn.transported, who),
+            boarded=tuple(b for b in state.turn.boarded if b[0] != who),
+        )
+    return state
+
+
+def stand(pax: Passengers, who: Passenger, level: int | None) -> Passengers:
+    """Where a passenger stands (None: aboard)."""
+    return attrs.evolve(pax, banker=level) if who == "banker" else attrs.evolve(pax, stoker=level)
+
+
+def pick_up(ctx: Context, state: StmState, who: Passenger) -> StmState:
+    """STM-R-36 / STM-AMB-09 'pick-up': on board, his destination fixed now."""
+    dest = destination(ctx, state, who)
+    p = me(state)
+    state = with_player(state, attrs.evolve(p, carrying=(*p.carrying, who)))
+    state = attrs.evolve(state, passengers=stand(state.passengers, who, None))
+    return with_turn(state, boarded=(*state.turn.boarded, (who, dest)))
+
+
+def use_district(ctx: Context, state: StmState) -> StmState:
+    """STM-R-38: the district effect; a static discharge turns the stone's arrow away (STM-R-19);
+    'end of turn' effects wait (STM-R-49)."""
+    assert state.turn.active is not None
+    level, position = state.turn.active
+    district = ctx.district(state, level, position)
+    state = with_turn(state, activated=(*state.turn.activated, (level, position)), step="after")
+    if district.static_discharge:
+        state = discharge(state)
+    if district.end_of_turn:
+        return with_turn(state, end_of_turn=(*state.turn.end_of_turn, (level, position)))
+    return queue(state, district.effect)
+
+
+def discharge(state: StmState) -> StmState:
+    """STM-R-19: the stone just taken back turns arrow side down (in the supply if it went there)."""
+    space = state.turn.active_space
+    if space is not None:
+        return with_gauge(state, g.turn_stone(me(state).gauge, space, False))
+    p = me(state)
+    return with_player(state, attrs.evolve(p, supply=(*p.supply[:-1], Stone(False))))
+
+
+def buy_machine(ctx: Context, state: StmState, action: BuyMachine) -> StmState:
+    """STM-R-40..42, R-45: pay row 3 (and the tile), give up a tile from rank 1, gain row 1's VP,
+    build in; envy (rank 2+) waits for the parasites layer."""
+    assert state.turn.active is not None
+    market = market_at(state, state.turn.active[0], action.extra)
+    assert market is not None
+    tile, slot, pay = tile_price(ctx, market)
+    state = gain(state, -pay.crystals, -pay.gears)
+    if action.remove is not None:
+        state = remove_tile(state, action.remove)
+    state = score(build(state, action.position, RoomTile("machine", tile.id)), slot.machine_vp)
+    state = after_purchase(state, market.level, action.extra)
+    return queue(with_turn(state, step="after"), *passives(ctx, state, "buy"))
+
+
+def buy_banner(ctx: Context, state: StmState, action: BuyBanner) -> StmState:
+    """STM-R-40, R-43/44, R-45: pay row 3 and a stone, hang the banner, score its colour."""
+    assert state.turn.active is not None
+    market = market_at(state, state.turn.active[0], action.extra)
+    assert market is not None
+    tile, _slot, pay = tile_price(ctx, market)
+    state = gain(state, -pay.crystals, -pay.gears)
+    if action.stone is not None:
+        gauge, stone = g.lift(me(state).gauge, action.stone, "STM-R-43")
+        state = to_supply(with_gauge(state, gauge), stone, ctx)
+    p = me(state)
+    state = with_player(state, attrs.evolve(p, banners=(*p.banners, tile.id)))
+    state = score(state, banner_vp(ctx, me(state), tile.banner))
+    state = after_purchase(state, market.level, action.extra)
+    return queue(with_turn(state, step="after"), *passives(ctx, state, "buy"))
+
+
+def banner_vp(ctx: Context, player: PlayerState, colour: str) -> int:
+    """STM-R-44: purple counts banners (a purple tile 2, STM-AMB-14), orange machine-room tiles,
+    blue passenger tiles."""
+    if colour == "purple":
+        double = ctx.r("STM-AMB-14") == "double"
+        return sum(ctx.pack.machine(b).banners if double else 1 for b in player.banners)
+    if colour == "orange":
+        return sum(1 for t in player.machine_room if t is not None)
+    return player.passenger_tiles
+
+
+def after_purchase(state: StmState, level: int, extra: bool) -> StmState:
+    """STM-R-45: the next tile turns face up; an emptied market's statue goes to the tower top."""
+    markets = []
+    emptied = False
+    for m in state.markets:
+        if m.level == level and m.extra == extra:
+            emptied = len(m.tiles) == 1 and m.statue
+            m = attrs.evolve(m, tiles=m.tiles[1:], statue=m.statue and not emptied)
+        markets.append(m)
+    state = attrs.evolve(state, markets=tuple(markets))
+    return erect_statue(state) if emptied else state
+
+
+def buy_bonus_marker(ctx: Context, state: StmState, action: BuyBonusMarker) -> StmState:
+    """STM-R-46/47: pay and score what the row shows, then place the marker on its numeral."""
+    bonus = state.bonus
+    row = bonus.crystal_row if action.row == "crystal" else bonus.gear_row
+    numeral = row[0]
+    cost, vp = bonus_slot(ctx, action.row, numeral)
+    state = score(gain(state, -cost if action.row == "crystal" else 0, -cost if action.row == "gear" else 0), vp)
+    placed = g.place_bonus_marker(
+        me(state).gauge, g.BonusMarker(numeral), action.space, ctx.layout, bump_stone=action.bump
+    )
+    state = with_gauge(state, placed.gauge)
+    if action.row == "crystal":
+        bonus = attrs.evolve(bonus, crystal_row=row[1:])
+    else:
+        bonus = attrs.evolve(bonus, gear_row=row[1:])
+    state = attrs.evolve(state, bonus=bonus)
+    if bonus.statue and _twos_gone(bonus, ctx):
+        state = erect_statue(attrs.evolve(state, bonus=attrs.evolve(bonus, statue=False)))
+    return with_turn(state, step="buying")
+
+
+def _twos_gone(bonus: BonusMarket, ctx: Context) -> bool:
+    """STM-AMB-26: the level-1 statue shows when both #2 ('both-2') or the first #2 are gone."""
+    gone = (2 not in bonus.crystal_row) + (2 not in bonus.gear_row)
+    return gone == 2 or (gone >= 1 and ctx.r("STM-AMB-26") == "first-2")
+
+
+# ---------------------------------------------------------------------------
+# Effect parts (STM-R-22)
+# ---------------------------------------------------------------------------
+
+
+def pop_part(state: StmState) -> StmState:
+    """The head part is done: the next part of the same effect, or the next effect."""
+    first, *rest = state.turn.pending
+    remaining = first[1:]
+    return with_turn(state, pending=((remaining,) if remaining else ()) + tuple(rest))
+
+
+def decide_part(ctx: Context, state: StmState, action: StmAction) -> StmState:
+    part = head(state)
+    if isinstance(action, DeclineCost):
+        return with_turn(state, pending=state.turn.pending[1:])  # everything beneath lapses
+    if isinstance(action, ChooseSide):
+        assert isinstance(part, Either)
+        first, *rest = state.turn.pending
+        chosen = part.second if action.side else part.first
+        return with_turn(state, pending=((*chosen, *first[1:]),) + tuple(rest))
+    if isinstance(action, PayCost):
+        state = pay_cost(ctx, state, action)
+    elif isinstance(action, UsePart):
+        state, later = use_plain(ctx, state)
+        return queue_next(pop_part(state), later)
+    return pop_part(state)
+
+
+def queue_next(state: StmState, programs: tuple[Program, ...]) -> StmState:
+    """Effects that come right after the current one (STM-R-62's activations)."""
+    pending = state.turn.pending
+    if pending and pending[0] and state.turn.pending is not None:
+        return with_turn(state, pending=(pending[0], *programs, *pending[1:]))
+    return with_turn(state, pending=(*programs, *pending))
+
+
+def pay_cost(ctx: Context, state: StmState, action: PayCost) -> StmState:
+    part = head(state)
+    if isinstance(part, PayResources):
+        return gain(state, -part.crystals, -part.gears)
+    if isinstance(part, PayCrystalsPerStone):
+        return gain(state, -stones_owned(state, state.to_move), 0)  # STM-R-63
+    if isinstance(part, ReturnStone):
+        assert action.stone is not None
+        gauge, stone = g.lift(me(state).gauge, action.stone, "STM-R-43")
+        return to_supply(with_gauge(state, gauge), stone, ctx)
+    assert isinstance(part, Envy)
+    return state  # the other players' parasites come with the parasites layer (STM-R-53)
+
+
+def use_plain(ctx: Context, state: StmState) -> tuple[StmState, tuple[Program, ...]]:
+    part = head(state)
+    if isinstance(part, VotePoints):
+        return score(state, part.n), ()
+    if isinstance(part, StoneToEight):
+        space = state.turn.active_space
+        assert space is not None
+        gauge, moved = g.stone_to_eight(me(state).gauge, space, ctx.layout)
+        if moved:
+            state = with_turn(with_gauge(state, gauge), active_space=ctx.layout.space_of_value(8))
+        return state, ()
+    if isinstance(part, UseAllActivationEffects):
+        # STM-R-62: right to left, as a value-8 stone channelled down to level 1.
+        positions = range(len(me(state).machine_room), 0, -1)
+        return state, tuple(p for pos in positions for p in activation(ctx, state, pos))
+    return state, ()  # look at a machine: hidden information only
+
+
+def use_gain(ctx: Context, state: StmState, action: StmAction) -> StmState:
+    gauge = me(state).gauge
+    if isinstance(action, TakeResources):
+        return gain(state, action.crystals, action.gears)
+    if isinstance(action, RaisePressure):
+        return with_gauge(state, g.increase(gauge, _n(state), action.picks).gauge)
+    if isinstance(action, RaiseOneStone):
+        return with_gauge(state, g.increase_one_stone(gauge, action.space, action.steps, _n(state)).gauge)
+    if isinstance(action, GainStone):
+        return gain_stone(ctx, state, action)
+    if isinstance(action, MoveBaseMarker):
+        moved = g.advance_base_marker(gauge, ctx.layout, bump_stone=action.bump)
+        state = with_gauge(state, moved.gauge)
+        return to_supply(state, moved.to_supply, ctx) if moved.to_supply else state
+    if isinstance(action, TurnArrows):
+        return turn_arrows(state, action)
+    assert isinstance(action, BuildCapacity)
+    return build_capacity(state, action)
+
+
+def _n(state: StmState) -> int:
+    """The N of the head part: 'increase the pressure by N' or 'one stone by up to N'."""
+    part = head(state)
+    if isinstance(part, IncreaseOneStone):
+        return part.up_to
+    assert isinstance(part, IncreasePressure)
+    return part.n
+
+
+def gain_stone(ctx: Context, state: StmState, action: GainStone) -> StmState:
+    """STM-R-20: a stone from the personal supply, placed as if taken back (STM-R-18)."""
+    p = me(state)
+    supply = list(p.supply)
+    supply.remove(Stone(action.arrow))
+    state = with_player(state, attrs.evolve(p, supply=tuple(supply)))
+    placed = g.gain_stone(me(state).gauge, Stone(action.arrow), action.discard)
+    state = with_gauge(state, placed.gauge)
+    return to_supply(state, Stone(action.arrow), ctx) if placed.space is None else state
+
+
+def turn_arrows(state: StmState, action: TurnArrows) -> StmState:
+    """STM-R-19: the chosen stones turn arrow side up."""
+    gauge = me(state).gauge
+    for space in action.spaces:
+        gauge = g.turn_stone(gauge, space, True)
+    board = tuple(
+        attrs.evolve(s, stone=Stone(True))
+        if s.seat == state.to_move and (s.level, s.position) in action.districts
+        else s
+        for s in state.board
+    )
+    return attrs.evolve(with_gauge(state, gauge), board=board)
+
+
+def build_capacity(state: StmState, action: BuildCapacity) -> StmState:
+    """STM-R-59: a capacity tile into the chosen position; a tile there is removed."""
+    if me(state).machine_room[action.position - 1] is not None:
+        state = remove_tile(state, action.position)
+    state = attrs.evolve(state, supply=attrs.evolve(state.supply, capacity_tiles=state.supply.capacity_tiles - 1))
+    return build(state, action.position, RoomTile("capacity", "capacity", action.side))
+
+
+def store(state: StmState, action: Store) -> StmState:
+    """STM-R-32: keep what fits, the rest returns to the general supply."""
+    p = me(state)
+    state = gain(state, action.crystals - p.crystals, action.gears - p.gears)
+    return with_turn(state, storing=False)
+
+
+# ---------------------------------------------------------------------------
+# End of the turn (STM-R-49..51)
+# ---------------------------------------------------------------------------
+
+
+def end_of_turn(ctx: Context, state: StmState) -> StmState:
+    """STM-R-49 / STM-AMB-16 'fixed': passenger rewards, a new passenger tile, then end-of-turn effects."""
+    state = attrs.evolve(state, phase=Phase.END_OF_TURN)
+    state = with_turn(state, step="next", active=None, active_space=None, channel=None, channel_stone=None)
+    transported = state.turn.transported
+    if transported:
+        tile = passenger_tile(ctx, state)
+        for who in transported:
+            reward = tile.banker_reward if who == "banker" else tile.stoker_reward
+            state = queue(state, reward, *passives(ctx, state, "passenger"))
+        state = next_passenger_tile(state)
+    districts = (ctx.district(state, level, pos).effect for level, pos in state.turn.end_of_turn)
+    return queue(state, *districts)
+
+
+def next_passenger_tile(state: StmState) -> StmState:
+    """STM-R-51 / STM-AMB-27: the taken tile goes face down beside the airship; the stack's next
+    tile turns face up; none left: the stack is used up and the end is triggered (STM-R-64)."""
+    pax: Passengers = state.passengers
+    if pax.taken is not None:
+        p = me(state)
+        state = with_player(state, attrs.evolve(p, passenger_tiles=p.passenger_tiles + 1))
+    if pax.face_up is None:
+        if pax.stack:
+            pax = attrs.evolve(pax, face_up=pax.stack[0], stack=pax.stack[1:])
+        else:
+            state = attrs.evolve(state, end_triggered=True)
+    return attrs.evolve(state, passengers=attrs.evolve(pax, taken=None))
+
+
+def end_turn(state: StmState) -> StmState:
+    """STM-R-23 (3): the player to the left is up; a new round starts with the start player."""
+    seat = (state.to_move + 1) % len(state.players)
+    new_round = state.round + (1 if seat == state.start_player else 0)
+    p = attrs.evolve(me(state), sponsor_used=False)
+    state = with_player(state, p)
+    return attrs.evolve(state, to_move=seat, round=new_round, phase=Phase.START_OF_TURN, turn=TurnState())
+
+
+__all__ = ["settle", "transition"]
