@@ -39,6 +39,9 @@ class Ambiguity:
     # False where every reading leads to the same play in this model (for
     # example a translation slip): the switch exists, but cannot matter.
     affects_play: bool = True
+    # The readings of other ambiguities under which this question arises at all
+    # (AIR-AMB-14 is asked only under AIR-AMB-13 'reveal'); a witness search plays under them.
+    context: Mapping[str, str] = attrs.field(factory=dict, eq=False, hash=False)
 
     def __attrs_post_init__(self) -> None:
         keys = [r.key for r in self.readings]

@@ -34,14 +34,14 @@ import attrs
 
 from rulecraft.conformance.conform import ConformReport, Finding, differential
 from rulecraft.conformance.inprocess import InProcess
-from rulecraft.core import Game, RulecraftError
+from rulecraft.core import Game, RulecraftError, Setup
 from rulecraft.registry import game_class, make_game
 from rulecraft.ruleset import Ambiguity
 from rulecraft.scenarios.loader import ScenarioFileError, load_scenario, scenario_files
 from rulecraft.scenarios.runner import run_scenario
 
-Outcome = Literal["witness", "not-found", "proved", "unknown", "not-modelled", "error"]
-OUTCOMES: tuple[Outcome, ...] = ("witness", "proved", "not-found", "unknown", "not-modelled", "error")
+Outcome = Literal["witness", "not-found", "proved", "unknown", "not-modelled", "error", "settled"]
+OUTCOMES: tuple[Outcome, ...] = ("witness", "proved", "not-found", "unknown", "not-modelled", "error", "settled")
 
 
 @attrs.frozen
@@ -139,7 +139,7 @@ class AmbiguityResult:
         """Witness if any reading differs; proved only if every reading is proved; else the weakest."""
         outcomes = {p.outcome for p in self.pairs}
         if not outcomes:
-            return "proved"  # a single-reading entry cannot differ (never registered so, but be total)
+            return "settled"  # one reading registered (a gap the register records): nothing to compare
         order: tuple[Outcome, ...] = ("witness", "error", "unknown", "not-found", "not-modelled")
         for kind in order:
             if kind in outcomes:
@@ -228,7 +228,7 @@ def search_pair(
 ) -> PairResult:
     """The default reading of ``amb`` against ``reading``: proof, witness, or nothing found."""
     start = time.monotonic()
-    base = dict(base or {})
+    base = dict(amb.context) | dict(base or {})  # the question arises only under its context readings
 
     def result(outcome: Outcome, reason: str, **extra: Any) -> PairResult:
         return PairResult(amb.id, amb.default, reading, outcome, reason, seconds=time.monotonic() - start, **extra)
@@ -271,6 +271,9 @@ def search_pair_games(
             verdict = SolverVerdict("unknown", f"the solver query failed: {type(exc).__name__}: {exc}")
         if verdict is not None and verdict.status == "unsat":
             return result("proved", verdict.reason, solver=verdict)
+    setup_difference = _setup_difference(default_game, other_game, players)
+    if setup_difference is not None:
+        return result("witness", setup_difference.title, finding=setup_difference, solver=verdict, first_seconds=0.0)
     report = ConformReport(default_game.id, label, seed=budget.seed)
     counts = list(players or range(default_game.min_players, default_game.max_players + 1))
     try:
@@ -320,6 +323,27 @@ def search_pair_games(
     )
 
 
+def _setup_difference(
+    default_game: Game[Any, Any], other_game: Game[Any, Any], players: Sequence[int] | None
+) -> Finding | None:
+    """A player count one ruleset starts and the other refuses (e.g. a reading of the minimum)."""
+    for n in players or range(1, default_game.max_players + 2):
+        verdicts = []
+        for game in (default_game, other_game):
+            try:
+                game.start(Setup(n))
+                verdicts.append("accepted")
+            except RulecraftError as exc:
+                verdicts.append(f"refused: {exc}")
+        if (verdicts[0] == "accepted") != (verdicts[1] == "accepted"):
+            setup = Setup(n).to_json()
+            title = f"a game of {n} player(s) is {verdicts[0]} under one ruleset and {verdicts[1]} under the other"
+            return Finding(
+                "set-up", title, "differential", 0, (), (), ours=verdicts[0], theirs=verdicts[1], setup=setup
+            )
+    return None
+
+
 # -- printed examples ----------------------------------------------------------------------------------------
 
 
@@ -328,7 +352,7 @@ def example_dependence(
 ) -> tuple[ExampleRun, ...]:
     """Every printed example of the game under every playable reading of ``amb``."""
     runs: list[ExampleRun] = []
-    base = dict(base or {})
+    base = dict(amb.context) | dict(base or {})
     for path in scenario_files(game_id):
         try:
             scenario = load_scenario(path)

@@ -17,6 +17,7 @@ VERDICT = {
     "unknown": "unknown (the solver gave no answer)",
     "not-modelled": "a reading is not modelled yet",
     "error": "error",
+    "settled": "one reading registered (nothing to compare)",
 }
 
 

@@ -99,6 +99,16 @@ def test_a_zero_timeout_is_unknown_never_proved() -> None:
 
 
 def test_only_legality_ambiguities_get_a_hook_and_only_under_per_colour_scoring() -> None:
-    assert set(air().witness_queries()) == set(LEGALITY_ONLY)
-    assert air(**{"AIR-AMB-04": "any"}).witness_queries() == {}
+    assert set(air().witness_queries()) == {*LEGALITY_ONLY, "AIR-AMB-25"}
+    assert set(air(**{"AIR-AMB-04": "any"}).witness_queries()) == {"AIR-AMB-25"}
     assert len(DEPARTMENTS) == len(department_cards(air().pack))
+
+
+def test_a_pack_without_airship_dice_proves_the_airship_dice_reading_idle() -> None:
+    """AIR-AMB-25: the bundled pack's airship cards show no dice (p.5 describes requirement, target, VP)."""
+    assert all(c.dice.total() == 0 for c in air().pack.airships)
+    amb = game_class("air").register["AIR-AMB-25"]
+    from rulecraft.witness import Budget
+
+    result = search_pair("air", amb, "yes", Budget(seconds=2), solver=air().witness_queries()["AIR-AMB-25"])
+    assert result.outcome == "proved" and "no airship card" in result.reason

@@ -182,3 +182,26 @@ def test_cli_json_markdown_and_html(tmp_path: Path, capsys: pytest.CaptureFixtur
     refused = search_pair("kas", amb("kas", "KAS-AMB-29"), "strict", QUICK)
     proved = search_pair("kas", amb("kas", "KAS-AMB-08"), "team-data", QUICK)
     assert AmbiguityResult(amb("kas", "KAS-AMB-29"), (refused, proved)).outcome == "not-modelled"
+
+
+def test_a_reading_of_the_player_count_differs_at_set_up() -> None:
+    """AIR-AMB-28 'one': a one-player game starts under it and is refused under the default (AIR-R-01)."""
+    result = search_pair("air", amb("air", "AIR-AMB-28"), "one", QUICK)
+    assert result.outcome == "witness" and result.finding is not None
+    assert result.finding.kind == "set-up" and result.finding.setup == {"players": 1, "first_seat": 0, "options": {}}
+    assert "AIR-R-01" in str(result.finding.theirs) or "AIR-R-01" in str(result.finding.ours)
+
+
+def test_a_question_that_arises_under_another_reading_is_searched_there() -> None:
+    """AIR-AMB-03 (which chips are in play) matters only with a pooled supply (AIR-AMB-02 'pool')."""
+    question = amb("air", "AIR-AMB-03")
+    assert question.context == {"AIR-AMB-02": "pool"}
+    result = search_pair("air", question, "all", QUICK)
+    assert result.outcome == "witness" and result.finding is not None
+    assert result.finding.steps == () and "supplies" in result.finding.title
+
+
+def test_a_single_reading_gap_is_settled_not_proved() -> None:
+    """AIR-AMB-30 (no turn limit) is a gap with one registered reading: nothing to compare."""
+    (result,) = ambiguities("air", only=["AIR-AMB-30"], budget=QUICK, examples=False)
+    assert result.pairs == () and result.outcome == "settled"

@@ -21,6 +21,7 @@ def _amb(
     why: str,
     *,
     affects_play: bool = True,
+    context: dict[str, str] | None = None,
 ) -> Ambiguity:
     return Ambiguity(
         amb_id,
@@ -30,6 +31,7 @@ def _amb(
         default,
         why,
         affects_play,
+        context or {},
     )
 
 
@@ -69,6 +71,7 @@ REGISTER = AmbiguityRegister(
             ],
             "participating",
             "follows from AIR-AMB-02: surplus components leave the game (p.2)",
+            context={"AIR-AMB-02": "pool"},
         ),
         _amb(
             "AIR-AMB-04",
@@ -182,6 +185,7 @@ REGISTER = AmbiguityRegister(
             [("yes", "yes: the acquisition resolves before the reveal"), ("no", "no: the reveal comes first")],
             "yes",
             "p.5: 'after acquiring an airship card ... becomes visible'",
+            context={"AIR-AMB-13": "reveal"},
         ),
         _amb(
             "AIR-AMB-15",

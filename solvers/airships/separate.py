@@ -268,8 +268,20 @@ def legal_by_model(
     return requirement_met(ctx, pool, target) is None and throw_allowed(ctx, pool, target, throw) is None
 
 
+def airship_dice(game_a: AirshipsGame, game_b: AirshipsGame, timeout: float) -> SolverVerdict | None:
+    """AIR-AMB-25 (do airship cards give dice?) decided by the pack: if no airship card carries dice,
+    both readings give every company the same dice, and the switch is read nowhere else."""
+    carrying = [c.id for c in game_a.pack.airships if c.dice.total()]
+    if carrying:
+        return None  # the pack gives some airship cards dice: search for a witness
+    return SolverVerdict(
+        "unsat", f"no airship card of the pack ({game_a.pack.name}) shows dice: both readings give the same dice"
+    )
+
+
 def witness_queries(game: AirshipsGame) -> dict[str, Any]:
-    """The solver hooks for ``rulecraft ambiguities``: one per legality-only ambiguity."""
+    """The solver hooks for ``rulecraft ambiguities``: one per legality-only ambiguity, and the pack check."""
+    hooks: dict[str, Any] = {"AIR-AMB-25": airship_dice}
     if game.ctx.r("AIR-AMB-04") != "exact" or game.ctx.r("AIR-AMB-25") != "no":
-        return {}  # the encoding scores per colour and gives airship cards no dice
-    return {amb: separate for amb in LEGALITY_ONLY}
+        return hooks  # the encoding scores per colour and gives airship cards no dice
+    return hooks | {amb: separate for amb in LEGALITY_ONLY}
