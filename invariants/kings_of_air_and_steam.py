@@ -127,6 +127,25 @@ def _conversions_beyond_capacity(game: KasGame, p: PlayerState) -> int:
     return max(0, CONVERTER_TOKENS - p.tokens)
 
 
+GAMBLER_TOKENS = 5  # KAS-R-78: Sebastian King's five gambler tokens, one per goods type (KAS-AMB-38)
+
+
+@_invariant("gambler-tokens", "KAS-R-78")
+def gambler_tokens(game: KasGame, state: KasState) -> Iterator[str]:
+    """Used-up gambler tokens are Sebastian King's, only under KAS-AMB-38 'spent': distinct goods
+    symbols in goods order, and with the tokens left no more than his five."""
+    spent_allowed = game.ctx.r("KAS-AMB-38") == "spent"
+    for seat, p in enumerate(state.players):
+        if not p.spent_tokens:
+            continue
+        if not spent_allowed or p.character != "Sebastian King":
+            yield f"seat {seat} ({p.character}) has used-up gambler tokens {list(p.spent_tokens)}"
+        if p.spent_tokens != tuple(g for g in GOODS if g in p.spent_tokens):
+            yield f"seat {seat}: used-up tokens {list(p.spent_tokens)} are not distinct goods in goods order"
+        if p.tokens + len(p.spent_tokens) > GAMBLER_TOKENS:
+            yield f"seat {seat}: {p.tokens} tokens left + {len(p.spent_tokens)} used up > {GAMBLER_TOKENS}"
+
+
 @_invariant("tracks-in-range", "KAS-R-34", "KAS-R-35", "KAS-R-56")
 def tracks_in_range(game: KasGame, state: KasState) -> Iterator[str]:
     """Airship and rail levels lie on their tracks (1..6; rail from 0 under KAS-AMB-07 'rail-0')."""

@@ -10,11 +10,13 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 import attrs
 import pytest
 
+from rulecraft.core import CHANCE
 from rulecraft.invariants.kings_of_air_and_steam import INVARIANTS
 from rulecraft.model.kings_of_air_and_steam.actions import (
     BuildDepot,
@@ -25,6 +27,7 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
     ExtraAction,
     ExtraFlight,
     Fly,
+    Gamble,
     Grant,
     KasAction,
     Load,
@@ -589,6 +592,114 @@ def test_kas_amb_44_aurelias_conversion_may_overfill_the_hold() -> None:
     assert len(list(hold_check(game(), after))) == 1
 
 
+SEBASTIAN = {"team": "Kings Over Aces", "character": "Sebastian King", "tokens": 5}
+MARKET = {"slots": ["machine", "textile", "luxury"]}  # this round's tiles, so that the invariants hold
+FOOD_TO_ALPHA = {"depots": [{"at": [1, 0], "owner": 0, "goods": {"food": 2}}], "market": MARKET}
+
+
+def bet_on_food(g: KasGame, bet: int, tokens: int = 5, spent: tuple[str, ...] = ()) -> KasState:
+    """Sebastian King ships 2 food ($4 each) from (1,0) to Alpha, betting ``bet``: the chance step."""
+    s = advanced(g, {**SEBASTIAN, "tokens": tokens}, **FOOD_TO_ALPHA)
+    s = attrs.evolve(s, players=(attrs.evolve(s.players[0], spent_tokens=spent), s.players[1]))
+    ship = ShipGoods(Hex(1, 0), "food", 2, to_city="Alpha", lines=("L1",), payees=(), bet=bet)
+    assert ship in g.legal_actions(s)
+    after = g.apply(s, ship)
+    assert after.phase is Phase.GAMBLE and after.players[0].money == 12 - bet + 2 * 4
+    return after
+
+
+def gamble_agrees(g: KasGame, s: KasState) -> None:
+    """The chance outcomes are exactly the Gamble actions the check accepts (any order, any length)."""
+    outcomes = {a for a, _ in g.chance_outcomes(s)}
+    for n in range(5):
+        for turned in itertools.permutations(GOODS, n):
+            for win in (False, True):
+                assert (g.check(s, Gamble(win, turned)) is None) == (Gamble(win, turned) in outcomes)
+
+
+def test_kas_amb_38_sebastians_turned_tokens_are_used_up() -> None:
+    """Five tokens, one per goods type; a $k bet turns k of them and wins $2 per delivered good when
+    one shows food.  'reuse': always k/5, nothing is kept.  'spent': each k-set of the tokens left is
+    equally likely and the turned ones are gone: the first $2 bet still wins with 4 of the 10 pairs
+    (2/5); with chemical and machine gone, a $3 bet turns food, textile and luxury (a sure $4); with
+    food gone, a $2 bet cannot win (3 losing pairs of 3); with 2 tokens left, $3 cannot be bet."""
+    g = game()
+    s = bet_on_food(g, 2)
+    assert dict(g.chance_outcomes(s)) == {Gamble(True): Fraction(2, 5), Gamble(False): Fraction(3, 5)}
+    gamble_agrees(g, s)
+    after = g.apply(s, Gamble(False))
+    assert after.players[0].tokens == 5 and after.players[0].spent_tokens == ()
+    assert "spent_tokens" not in g.state_to_json(after)["players"][0]
+    assert g.action_to_json(Gamble(False)) == {"kind": "gamble", "win": False}
+    assert dict(g.chance_outcomes(bet_on_food(g, 3, tokens=3))) == {
+        Gamble(True): Fraction(3, 5),
+        Gamble(False): Fraction(2, 5),
+    }
+
+    g = game(**amb(38, "spent"))
+    s = bet_on_food(g, 2)
+    pairs = dict(g.chance_outcomes(s))
+    assert len(pairs) == 10 and set(pairs.values()) == {Fraction(1, 10)}
+    assert sum(p for a, p in pairs.items() if isinstance(a, Gamble) and a.win) == Fraction(2, 5)
+    assert Gamble(True, ("chemical", "food")) in pairs and Gamble(False, ("chemical", "machine")) in pairs
+    gamble_agrees(g, s)
+    for wrong in (Gamble(False), Gamble(True, ("chemical", "machine")), Gamble(False, ("machine", "chemical"))):
+        rejection = g.check(s, wrong)
+        assert rejection is not None and rejection.rule == "KAS-R-78"
+    after = g.apply(s, Gamble(False, ("chemical", "machine")))
+    assert after.players[0].tokens == 3 and after.players[0].spent_tokens == ("chemical", "machine")
+    assert after.players[0].money == 18 and g.violations(after) == []
+    assert g.state_to_json(after)["players"][0]["spent_tokens"] == ["chemical", "machine"]
+    assert g.action_to_json(Gamble(False, ("chemical", "machine")))["turned"] == ["chemical", "machine"]
+
+    sure = bet_on_food(g, 3, tokens=3, spent=("chemical", "machine"))
+    assert g.chance_outcomes(sure) == [(Gamble(True, ("food", "textile", "luxury")), Fraction(1))]
+    gamble_agrees(g, sure)
+    won = g.apply(sure, Gamble(True, ("food", "textile", "luxury")))
+    assert won.players[0].money == 12 - 3 + 8 + 4 and won.players[0].tokens == 0
+    hopeless = bet_on_food(g, 2, tokens=3, spent=("chemical", "food"))
+    gamble_agrees(g, hopeless)
+    lost = dict(g.chance_outcomes(hopeless))
+    assert lost == {
+        Gamble(False, t): Fraction(1, 3) for t in itertools.combinations(("machine", "textile", "luxury"), 2)
+    }
+    s = advanced(g, {**SEBASTIAN, "tokens": 2}, **FOOD_TO_ALPHA)
+    rejection = g.check(s, ShipGoods(Hex(1, 0), "food", 2, to_city="Alpha", bet=3))
+    assert rejection is not None and rejection.rule == "KAS-R-78"
+
+
+def test_kas_amb_40_clint_loads_before_a_course_correction() -> None:
+    """Clint Castle on the food factory (2,1), holding nothing, corrects course east to (3,1).
+    'flights': he moves at once and loads after the step, where there is no factory: only
+    end-cargo, the hold stays empty.  'all-moves': a loading step comes first, on the factory, with
+    the direction kept in the cargo step; he loads the food, then moves and may load again."""
+    clint = {**CLINT, "at": [2, 1]}
+    given = {"players_state": {0: clint, 1: {**SEBASTIAN, "at": [6, 1]}}, "market": MARKET}
+    load = Load("food", "factory")
+    g = game()
+    s = g.apply(state_of(g, given), CourseCorrection(0))
+    assert s.phase is Phase.CARGO and s.players[0].position == Hex(3, 1) and s.cargo is not None
+    assert s.cargo.after == "course-correction" and set(g.legal_actions(s)) == {EndCargo()}
+    assert "direction" not in g.state_to_json(s)["cargo"]
+    done = g.apply(s, EndCargo())
+    assert done.players[0].slots[0] is SlotStatus.EXECUTED, "the turn is over"
+    assert done.players[0].hold == (0, 0, 0, 0, 0) and done.factories == (1,)
+
+    g = game(**amb(40, "all-moves"))
+    s = g.apply(state_of(g, given), CourseCorrection(0))
+    assert s.phase is Phase.CARGO and s.players[0].position == Hex(2, 1)
+    assert s.cargo is not None and (s.cargo.after, s.cargo.direction) == ("pre-course-correction", 0)
+    assert g.state_to_json(s)["cargo"]["direction"] == 0
+    assert load in g.legal_actions(s)
+    s = g.apply(g.apply(s, load), EndCargo())
+    assert s.phase is Phase.CARGO and s.players[0].position == Hex(3, 1)
+    assert s.cargo is not None and s.cargo.after == "course-correction"
+    done = g.apply(s, EndCargo())
+    assert done.players[0].slots[0] is SlotStatus.EXECUTED, "the turn is over"
+    assert done.players[0].hold == (0, 0, 1, 0, 0) and done.factories == (0,)
+    assert g.violations(done) == []
+
+
 # -- generation and the check agree under every modelled alternative ---------------------------------
 
 
@@ -610,14 +721,18 @@ def _candidates(g: KasGame, s: KasState) -> list[Any]:
             for city in game_map.cities[:4]:
                 for k in range(1, n + 2):
                     out += [ShipGoods(depot.at, goods, k, to_city=city.name, returned=r) for r in (False, True)]
+                    if s.players[s.seat].character == "Sebastian King":
+                        out += [ShipGoods(depot.at, goods, k, to_city=city.name, bet=b) for b in (1, 3, 4)]
     return out
 
 
-# Seed 0 and 1 play the advanced game with the characters the advanced readings concern.
+# Seeds 0, 1 and 3 play the advanced game with the characters the advanced readings concern
+# (seed 3 with two players: Sebastian King and Clint Castle).
 TEAMS: tuple[tuple[tuple[str, str], ...], ...] = (
     (("Emperor", "Harvey Golding"), ("DaVinci", "I.S.A.A.C."), ("Sphinx", "Victor Blane")),
     (("Rose & Thorn", "Bishop Kingston"), ("Sky Castle", "Eli Diamond"), ("Godfather", "Ezekiel Crane")),
     (),
+    (("Kings Over Aces", "Sebastian King"), ("Sky Castle", "Clint Castle")),
 )
 
 
@@ -634,10 +749,14 @@ def _busy_action(g: KasGame, s: KasState, rng: random.Random) -> KasAction | Non
 def test_generation_and_check_agree_under_the_alternative(reading: tuple[str, str]) -> None:
     g = KasGame.configured(readings=dict([reading]))
     checked = 0
-    for seed in range(3):
+    for seed in range(len(TEAMS)):
         rng = random.Random(seed)
-        s = g.new_game(3 if TEAMS[seed] or reading == ("KAS-AMB-47", "cutthroat") else 2, teams=TEAMS[seed])
+        players = len(TEAMS[seed]) or (3 if reading == ("KAS-AMB-47", "cutthroat") else 2)
+        s = g.new_game(players, teams=TEAMS[seed])
         for step in range(400):
+            if g.to_move(s) == CHANCE:  # every outcome is legal, and the odds add up
+                outcomes = g.chance_outcomes(s)
+                assert all(g.check(s, a) is None for a, _ in outcomes) and sum(p for _, p in outcomes) == 1
             if step % 5 == 0 and g.to_move(s) == s.seat:
                 checked += 1
                 generated = set(g.legal_actions(s))

@@ -189,10 +189,14 @@ class Steal:
 
 @attrs.frozen
 class Gamble:
-    """Chance: whether Sebastian King's turned tokens show the shipment's goods (KAS-R-78)."""
+    """Chance: whether Sebastian King's turned tokens show the shipment's goods (KAS-R-78).
+
+    ``turned``: the goods symbols turned up, in goods order, under KAS-AMB-38 'spent'
+    (they are used up, so which ones matters later); empty under 'reuse'."""
 
     kind: ClassVar[str] = "gamble"
     win: bool
+    turned: tuple[str, ...] = ()
 
 
 @attrs.frozen

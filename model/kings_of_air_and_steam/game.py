@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Mapping
 from fractions import Fraction
@@ -59,6 +60,8 @@ from rulecraft.model.kings_of_air_and_steam.rules import (
     eli_cards,
     farthest_flight,
     flight_rules,
+    gamble_goods,
+    gambler_tokens,
     own_depot_at,
 )
 from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase
@@ -377,10 +380,8 @@ class KasGame(Game[KasState, KasAction]):
             pile = state.market_pile
             total = sum(pile)
             return [(DrawMarketTile(g), Fraction(n, total)) for g, n in zip(GOODS, pile, strict=True) if n]
-        if state.phase is Phase.GAMBLE:  # KAS-AMB-38: 5 tokens, one per goods type; $k turns k of them
-            assert state.gamble is not None
-            p = Fraction(state.gamble[0], 5)
-            return [(Gamble(True), p), (Gamble(False), 1 - p)]
+        if state.phase is Phase.GAMBLE:
+            return self._gamble_outcomes(state)
         if state.phase is Phase.DEMAND_PAIR:  # two tiles without replacement, exactly
             pile = state.demand_pile
             total = sum(pile)
@@ -397,6 +398,20 @@ class KasGame(Game[KasState, KasAction]):
             total = sum(pile)
             return [(DrawDemandTile(g), Fraction(n, total)) for g, n in zip(GOODS, pile, strict=True) if n]
         return []
+
+    def _gamble_outcomes(self, state: KasState) -> list[tuple[KasAction, Fraction]]:
+        """KAS-AMB-38: 5 tokens, one per goods type; $k turns k of them.  Under 'reuse' only
+        the outcome matters (k/5); under 'spent' every k-set of the tokens left is equally
+        likely, and which one turned up decides the later odds."""
+        assert state.gamble is not None
+        bet = state.gamble[0]
+        if self.ctx.r("KAS-AMB-38") == "reuse":
+            p = Fraction(bet, 5)
+            return [(Gamble(True), p), (Gamble(False), 1 - p)]
+        left = gambler_tokens(state.players[state.seat])
+        goods = gamble_goods(self.ctx, state)
+        sets = list(itertools.combinations(left, bet))
+        return [(Gamble(goods in turned, turned), Fraction(1, len(sets))) for turned in sets]
 
     def sample_chance(self, state: KasState, rng: random.Random) -> KasAction:
         outcomes = self.chance_outcomes(state)
@@ -444,6 +459,8 @@ class KasGame(Game[KasState, KasAction]):
     def action_to_json(self, action: KasAction) -> dict[str, Any]:
         data = to_jsonable(action)
         assert isinstance(data, dict)
+        if isinstance(action, Gamble) and not action.turned:  # recorded only under KAS-AMB-38 'spent'
+            del data["turned"]
         return {"kind": action.kind, **data}
 
     def action_from_json(self, data: Mapping[str, Any]) -> KasAction:
@@ -456,8 +473,15 @@ class KasGame(Game[KasState, KasAction]):
         return from_jsonable({k: v for k, v in data.items() if k != "kind"}, cls, what=f"action {kind}")
 
     def state_to_json(self, state: KasState) -> dict[str, Any]:
+        """Fields only an alternative reading uses are left out while unused, so the
+        default readings' JSON stays as it was (KAS-AMB-38 'spent', KAS-AMB-40 'all-moves')."""
         data = to_jsonable(state)
         assert isinstance(data, dict)
+        for player in data["players"]:
+            if not player["spent_tokens"]:
+                del player["spent_tokens"]
+        if data["cargo"] is not None and data["cargo"]["direction"] is None:
+            del data["cargo"]["direction"]
         return data
 
     def state_from_json(self, data: Mapping[str, Any]) -> KasState:

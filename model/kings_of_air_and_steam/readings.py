@@ -525,7 +525,7 @@ REGISTER = AmbiguityRegister(
             "What are Sebastian's token faces, and are they spent?",
             [
                 ("reuse", "5 tokens, one per goods type; reshuffled and reused each delivery; bet $1-$3 before income"),
-                ("spent", "as reuse, but revealed tokens are used up"),
+                ("spent", "as reuse, but revealed tokens are used up; a bet turns at most the tokens left"),
             ],
             "reuse",
             "'a symbol matching the shipment' suggests goods symbols; nothing says they are spent",
@@ -688,6 +688,8 @@ MODELLED_ALTERNATIVES: frozenset[tuple[str, str]] = frozenset(
         ("KAS-AMB-34", "strict"),
         ("KAS-AMB-35", "up-to"),
         ("KAS-AMB-37", "placed"),
+        ("KAS-AMB-38", "spent"),
+        ("KAS-AMB-40", "all-moves"),
         ("KAS-AMB-41", "unreturned"),
         ("KAS-AMB-42", "hold-only"),
         ("KAS-AMB-43", "no-end"),

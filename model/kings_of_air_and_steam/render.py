@@ -193,8 +193,9 @@ def describe(game: KasGame, state: KasState, action: KasAction) -> str:
         case Steal(victim=victim, goods=goods, at=at, discard=discard):
             first = f"discards 1 {discard}, then " if discard else ""
             return f"{who} {first}steals 1 {goods} from seat {victim}'s {'hold' if at is None else 'depot'}"
-        case Gamble(win=win):
-            return f"chance: Sebastian King's tokens {'show' if win else 'miss'} the goods"
+        case Gamble(win=win, turned=turned):
+            shown = f" ({', '.join(turned)} turned up and used up)" if turned else ""
+            return f"chance: Sebastian King's tokens {'show' if win else 'miss'} the goods{shown}"
         case DrawDemandPair(first=first, second=second):
             return f"chance: Flora Kingston draws the demand tiles {first} and {second}"
         case ChooseDemandTile(goods=goods):

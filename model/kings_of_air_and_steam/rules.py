@@ -44,7 +44,7 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
     UpgradeRail,
 )
 from rulecraft.model.kings_of_air_and_steam.catalogue import RULES
-from rulecraft.model.kings_of_air_and_steam.components import GOODS_INDEX, Card
+from rulecraft.model.kings_of_air_and_steam.components import GOODS, GOODS_INDEX, Card
 from rulecraft.model.kings_of_air_and_steam.context import Context
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 from rulecraft.model.kings_of_air_and_steam.state import (
@@ -536,6 +536,9 @@ def delivery_power_problem(ctx: Context, state: KasState, action: ShipGoods) -> 
             return ("KAS-R-78", f"the bet is $1 to $3; ${action.bet} requested")
         if player.money < action.bet:
             return ("KAS-R-78", f"the bet is paid first; ${action.bet} bet with ${player.money}")
+        if ctx.r("KAS-AMB-38") == "spent" and action.bet > player.tokens:
+            # One token is turned up per dollar, and used-up tokens are gone.
+            return ("KAS-R-78", f"a ${action.bet} bet turns up {action.bet} tokens; {player.tokens} left (KAS-AMB-38)")
     if action.swindle is not None:
         if player.character != "Corey McQueen" or not to_city:
             return ("KAS-R-79", "only Corey McQueen swindles, on a delivery to a city")
@@ -724,6 +727,39 @@ def steal_problem(ctx: Context, state: KasState, action: Steal) -> Rejection | N
     return None
 
 
+def gambler_tokens(player: PlayerState) -> tuple[str, ...]:
+    """KAS-AMB-38: Sebastian King's tokens show the 5 goods types, one each, less those
+    used up (under 'spent'), in goods order."""
+    return tuple(g for g in GOODS if g not in player.spent_tokens)
+
+
+def gamble_goods(ctx: Context, state: KasState) -> str:
+    """The shipment's goods type: the demand of the city the bet was placed on (KAS-R-36);
+    the city is resolved only after the tokens are turned."""
+    assert state.gamble is not None
+    demand = state.cities[ctx.map_of(state).city_index(state.gamble[2])].demand
+    assert demand is not None
+    return demand
+
+
+def gamble_problem(ctx: Context, state: KasState, action: Gamble) -> Rejection | None:
+    """KAS-R-78 (KAS-AMB-38): under 'reuse' only the outcome counts; under 'spent' the turned
+    tokens are named: one per dollar bet, from those left, in goods order, and the bet wins
+    exactly when one shows the shipment's goods."""
+    if ctx.r("KAS-AMB-38") == "reuse":
+        if action.turned:
+            return reject("KAS-R-78", "the tokens are reused: which ones turned up is not kept (KAS-AMB-38)")
+        return None
+    assert state.gamble is not None
+    bet = state.gamble[0]
+    left = gambler_tokens(state.players[state.seat])
+    if len(action.turned) != bet or tuple(g for g in left if g in action.turned) != action.turned:
+        return reject("KAS-R-78", f"a ${bet} bet turns up {bet} of the tokens left ({', '.join(left)}), in goods order")
+    if action.win != (gamble_goods(ctx, state) in action.turned):
+        return reject("KAS-R-78", "the bet wins exactly when a turned token shows the shipment's goods")
+    return None
+
+
 def bonus_problem(ctx: Context, state: KasState, action: KasAction) -> Rejection | None:
     if isinstance(action, ExtraAction):
         player = state.players[state.seat]
@@ -815,7 +851,7 @@ def check(ctx: Context, state: KasState, action: KasAction) -> Rejection | None:
         case ExtraAction() | Pass():
             return bonus_problem(ctx, state, action)
         case Gamble():
-            return None
+            return gamble_problem(ctx, state, action)
         case DrawDemandPair(first=first, second=second):
             pile = list(state.demand_pile)
             for goods in (first, second):

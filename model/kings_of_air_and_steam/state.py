@@ -93,6 +93,9 @@ class PlayerState:
     character: str | None = None
     tokens: int = 0  # ability tokens left (advanced game)
     extra_cards: tuple[str, ...] = ()  # Eli Diamond's cards played face up this round (KAS-R-83)
+    # The goods symbols of Sebastian King's gambler tokens used up, in goods order
+    # (KAS-AMB-38 'spent'; under 'reuse' his turned tokens go back, so this stays empty).
+    spent_tokens: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -103,7 +106,12 @@ class CargoStep:
     loaded: frozenset[str] = frozenset()
     discarded: frozenset[str] = frozenset()
     source: str | None = None  # where this step loaded from ("factory" | "depot"; KAS-AMB-22 'one-source')
-    after: str = "flight"  # "flight" -> the action follows; "course-correction" -> the turn ends
+    # What follows the step: "flight" -> the action; "course-correction" -> the turn ends;
+    # "pre-flight" -> Clint Castle's flight (KAS-R-82); "pre-course-correction" -> his
+    # Course Correction step (KAS-AMB-40 'all-moves').
+    after: str = "flight"
+    # The direction of the Course Correction chosen before Clint's loading step ("pre-course-correction").
+    direction: int | None = None
 
 
 @attrs.frozen(cache_hash=True)

@@ -44,7 +44,7 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
     UpgradeAirship,
     UpgradeRail,
 )
-from rulecraft.model.kings_of_air_and_steam.components import GOODS_INDEX, RailLine
+from rulecraft.model.kings_of_air_and_steam.components import GOODS, GOODS_INDEX, RailLine
 from rulecraft.model.kings_of_air_and_steam.context import Context
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex, path_hexes
 from rulecraft.model.kings_of_air_and_steam.rules import (
@@ -355,11 +355,15 @@ def _unload(ctx: Context, state: KasState, goods: str) -> KasState:
 
 
 def _end_cargo(ctx: Context, state: KasState) -> KasState:
-    assert state.cargo is not None
-    after = state.cargo.after
+    step = state.cargo
+    assert step is not None
+    after = step.after
     state = attrs.evolve(state, cargo=None)
     if after == "pre-flight":
         return attrs.evolve(state, phase=Phase.FLIGHT)
+    if after == "pre-course-correction":
+        assert step.direction is not None
+        return _course_step(ctx, state, step.direction)
     if after == "course-correction":
         return _after_action(ctx, state)
     if state.flying is not None:  # Eli Diamond's extra flight was his action (KAS-R-83)
@@ -532,12 +536,17 @@ def _ship(ctx: Context, state: KasState, action: ShipGoods) -> KasState:
     return _continue(ctx, state, resume)
 
 
-def _gamble(ctx: Context, state: KasState, win: bool) -> KasState:
-    """KAS-R-78: a turned token showing the goods pays $2 per delivered good."""
+def _gamble(ctx: Context, state: KasState, win: bool, turned: tuple[str, ...]) -> KasState:
+    """KAS-R-78: a turned token showing the goods pays $2 per delivered good;
+    KAS-AMB-38 'spent': the turned tokens are used up."""
     assert state.gamble is not None and state.resume is not None
     _bet, delivered, city = state.gamble
     resume = state.resume
     state = attrs.evolve(state, gamble=None, resume=None)
+    if turned:
+        player = state.players[state.seat]
+        spent = tuple(g for g in GOODS if g in player.spent_tokens or g in turned)
+        state = _player(state, state.seat, tokens=player.tokens - len(turned), spent_tokens=spent)
     if win:
         state = _money(state, state.seat, 2 * delivered)
     return _resolve_city(ctx, state, city, resume)
@@ -639,6 +648,16 @@ def _draw_demand_tile(ctx: Context, state: KasState, goods: str) -> KasState:
 
 
 def _course_correction(ctx: Context, state: KasState, direction: int) -> KasState:
+    """KAS-R-42: one hex, then load/unload.  KAS-AMB-40 'all-moves': Clint Castle loads and
+    unloads before this step too (KAS-R-82), so the direction waits in the cargo step."""
+    if state.players[state.seat].character == "Clint Castle" and ctx.r("KAS-AMB-40") == "all-moves":
+        return attrs.evolve(
+            state, phase=Phase.CARGO, cargo=CargoStep(after="pre-course-correction", direction=direction)
+        )
+    return _course_step(ctx, state, direction)
+
+
+def _course_step(ctx: Context, state: KasState, direction: int) -> KasState:
     player = state.players[state.seat]
     assert player.position is not None
     state = _player(state, state.seat, position=player.position.step(direction))
@@ -805,8 +824,8 @@ def transition(ctx: Context, state: KasState, action: KasAction) -> KasState:
             if state.phase is Phase.ACTION:  # KAS-AMB-19 'pass-allowed': no action this time
                 return _after_action(ctx, state)
             return _bonus_done(ctx, state)
-        case Gamble(win=win):
-            return _gamble(ctx, state, win)
+        case Gamble(win=win, turned=turned):
+            return _gamble(ctx, state, win, turned)
         case DrawDemandPair(first=first, second=second):
             return _draw_pair(ctx, state, first, second)
         case ChooseDemandTile(goods=goods):
