@@ -91,6 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--errata-only", action="store_true")
+    parser.add_argument("--no-errata", action="store_true", help="only the witness figures")
     args = parser.parse_args(argv)
     figures: dict[str, Any] = {"witnesses": [], "errata": []}
     if not args.errata_only:
@@ -103,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
                     f"({g['share_within_30s']}), median {g['median_first_witness_s']} s; run {g['seconds']} s",
                     file=sys.stderr,
                 )
-    figures["errata"] = errata_figures()
+    figures["errata"] = [] if args.no_errata else errata_figures()
     if args.json:
         print(json.dumps(figures, indent=2))
     else:
