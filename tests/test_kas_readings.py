@@ -771,3 +771,12 @@ def test_generation_and_check_agree_under_the_alternative(reading: tuple[str, st
                 break
             s = g.apply(s, action)
     assert checked > 30
+
+
+def test_every_refused_reading_says_why() -> None:
+    from rulecraft.model.kings_of_air_and_steam.readings import NOT_MODELLED, NOT_MODELLED_WHY
+    from rulecraft.registry import make_game
+
+    assert set(NOT_MODELLED) == set(NOT_MODELLED_WHY)
+    with pytest.raises(Exception, match="why: a configuration"):
+        make_game("kas", readings={"KAS-AMB-28": "fixed"})

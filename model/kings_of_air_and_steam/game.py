@@ -51,7 +51,7 @@ from rulecraft.model.kings_of_air_and_steam.components import BOARD_SETS, GOODS,
 from rulecraft.model.kings_of_air_and_steam.context import Context
 from rulecraft.model.kings_of_air_and_steam.hexgrid import path_hexes
 from rulecraft.model.kings_of_air_and_steam.packs_io import bundled_pack, load_pack
-from rulecraft.model.kings_of_air_and_steam.readings import NOT_MODELLED, REGISTER
+from rulecraft.model.kings_of_air_and_steam.readings import NOT_MODELLED, NOT_MODELLED_WHY, REGISTER
 from rulecraft.model.kings_of_air_and_steam.rules import (
     card_moves,
     check,
@@ -98,6 +98,7 @@ class KasGame(Game[KasState, KasAction]):
                 default = REGISTER[pair[0]].default
                 raise UnknownReading(
                     f"{pair[0]}={pair[1]} is registered but not modelled yet; the model plays {default!r}"
+                    + (f" (why: {NOT_MODELLED_WHY[pair]})" if pair in NOT_MODELLED_WHY else "")
                 )
         self.pack = pack or bundled_pack()
         self.ctx = Context(self.pack, dict(self.ruleset.readings), params=PARAMETERS.resolve(params))

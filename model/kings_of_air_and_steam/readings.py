@@ -705,3 +705,22 @@ NOT_MODELLED: frozenset[tuple[str, str]] = frozenset(
     for r in amb.readings
     if r.key != amb.default and amb.affects_play and (amb.id, r.key) not in MODELLED_ALTERNATIVES
 )
+
+# Why each refused reading is not played (shown when it is chosen, and in `rulecraft ambiguities`).
+NOT_MODELLED_WHY: dict[tuple[str, str], str] = {
+    ("KAS-AMB-15", "revisit"): "a route reusing a line always contains a simple route with no more stops or tolls;"
+    " only pointless dearer routes would be added (not modelled yet)",
+    ("KAS-AMB-26", "all"): "bets, swindles and returns in the Sellout need new Sell fields, and the rules do not say"
+    " how they apply to goods going back to the supply",
+    ("KAS-AMB-27", "hidden"): "who may see money is not part of a perfect-information model",
+    ("KAS-AMB-28", "fixed"): "a configuration: new_game(first_seat=...) names the start player",
+    ("KAS-AMB-29", "strict"): "a player with no qualifying line gets no starting depot, and the rules give no start"
+    " position for that airship",
+    ("KAS-AMB-30", "simultaneous"): "upkeep and Sellout choices are independent per player in this model (not modelled"
+    " yet for the one corner where order matters)",
+    ("KAS-AMB-39", "any-depot"): "the rules do not say how the off-type good reaches the city; choosing a depot would"
+    " invent a rule",
+    ("KAS-AMB-43", "repeat"): "cannot change play with this deck: re-entering a hex with 60-degree turns takes 6"
+    " steps and Ezekiel's longest card moves 5",
+    ("KAS-AMB-46", "per-character"): "the pack has team numbers only; no per-character priorities are given",
+}
