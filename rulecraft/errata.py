@@ -487,7 +487,13 @@ def errata_report(
         report.problems.append(f"the invariant campaign stopped: {type(exc).__name__}: {exc}")
     step("where play changes")
     try:
-        report.witness = search_pair_games(printed, changed, variant.name, budget.witness)
+        report.witness = search_pair_games(
+            printed,
+            changed,
+            variant.name,
+            budget.witness,
+            make_pair=lambda: (make_game(variant.game), variant.configure()),
+        )
     except Exception as exc:
         report.problems.append(f"the witness search stopped: {type(exc).__name__}: {exc}")
     step("how play shifts")

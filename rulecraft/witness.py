@@ -241,8 +241,22 @@ def search_pair(
         return result(outcome, str(exc))
     if never_consulted(default_game, amb.id):
         return result("proved", f"the model never consults {amb.id}: every reading plays the same")
+
+    def make_pair() -> tuple[Game[Any, Any], Game[Any, Any]]:
+        return (
+            configure(game_id, base | {amb.id: amb.default}, components),
+            configure(game_id, base | {amb.id: reading}, components),
+        )
+
     found = search_pair_games(
-        default_game, other_game, f"{amb.id}={reading}", budget, players=players, solver=solver, start=start
+        default_game,
+        other_game,
+        f"{amb.id}={reading}",
+        budget,
+        players=players,
+        solver=solver,
+        start=start,
+        make_pair=make_pair,
     )
     return attrs.evolve(found, ambiguity=amb.id, default=amb.default, reading=reading)
 
@@ -256,6 +270,7 @@ def search_pair_games(
     players: Sequence[int] | None = None,
     solver: SolverHook | None = None,
     start: float | None = None,
+    make_pair: Callable[[], tuple[Game[Any, Any], Game[Any, Any]]] | None = None,
 ) -> PairResult:
     """Two configured rulesets of one game: a solver's proof, a witness game, or nothing found."""
     start = time.monotonic() if start is None else start
@@ -276,6 +291,9 @@ def search_pair_games(
         return result("witness", setup_difference.title, finding=setup_difference, solver=verdict, first_seconds=0.0)
     report = ConformReport(default_game.id, label, seed=budget.seed)
     counts = list(players or range(default_game.min_players, default_game.max_players + 1))
+    starts = example_starts(default_game.id) if make_pair is not None else []
+    # Half the budget from set-up, the rest (if nothing differed) from the printed examples' given states.
+    phase_one = start + (budget.seconds / 2 if starts else budget.seconds)
     try:
         differential(
             default_game,
@@ -286,10 +304,12 @@ def search_pair_games(
             seed=budget.seed,
             players=counts,
             report=report,
-            deadline=start + budget.seconds,
+            deadline=phase_one,
             self_test=True,
             random_setup=True,
         )
+        if not report.findings and starts and make_pair is not None:
+            _from_examples(make_pair, starts, budget, report, start + budget.seconds)
     except Exception as exc:  # a model bug under one ruleset is reported, and the run goes on
         return result("error", f"{type(exc).__name__}: {exc}", games=report.examples_run, solver=verdict)
     if report.findings:
@@ -321,6 +341,68 @@ def search_pair_games(
         games=report.examples_run,
         solver=verdict,
     )
+
+
+@attrs.frozen
+class ExampleStart:
+    """A printed example's given state as a starting point: rich in what random play rarely reaches."""
+
+    label: str
+    given: Mapping[str, Any]
+    fixture: Mapping[str, Any] | None
+
+
+def example_starts(game_id: str) -> list[ExampleStart]:
+    """The printed examples that pin no readings or pack of their own (their fixture board is fine)."""
+    out: list[ExampleStart] = []
+    for path in scenario_files(game_id):
+        try:
+            scenario = load_scenario(path)
+        except ScenarioFileError:
+            continue
+        if scenario.readings or scenario.components:
+            continue  # its own ruleset or pack: not a state of the games compared here
+        fixture = {"map": scenario.given["map"]} if "map" in scenario.given else None
+        out.append(ExampleStart(f"{scenario.id} (p.{scenario.page})", scenario.given, fixture))
+    return out
+
+
+def _from_examples(
+    make_pair: Callable[[], tuple[Game[Any, Any], Game[Any, Any]]],
+    starts: Sequence[ExampleStart],
+    budget: Budget,
+    report: ConformReport,
+    deadline: float,
+) -> None:
+    """Short random continuations from each example's given state, in turn, until one differs."""
+    rounds = 0
+    while not report.findings and time.monotonic() < deadline and rounds < 3:
+        rounds += 1
+        for i, start in enumerate(starts):
+            left = deadline - time.monotonic()
+            if left <= 0 or report.findings:
+                return
+            default_game, other_game = make_pair()  # fresh: a fixture board changes a game's maps
+            try:
+                if start.fixture:
+                    default_game.load_fixture(start.fixture)
+                    other_game.load_fixture(start.fixture)
+                state = default_game.scenario_state(start.given)
+            except Exception:  # a state this configuration cannot build is no start
+                continue
+            differential(
+                default_game,
+                InProcess(other_game),
+                ("*",),
+                max_examples=budget.max_examples,
+                max_steps=min(budget.max_steps, 40),
+                seed=budget.seed + i,
+                players=[2],
+                report=report,
+                deadline=time.monotonic() + min(left, max(0.5, left / max(1, len(starts) - i))),
+                self_test=True,
+                starts=[(start.label, state)],
+            )
 
 
 def _setup_difference(

@@ -205,3 +205,12 @@ def test_a_single_reading_gap_is_settled_not_proved() -> None:
     """AIR-AMB-30 (no turn limit) is a gap with one registered reading: nothing to compare."""
     (result,) = ambiguities("air", only=["AIR-AMB-30"], budget=QUICK, examples=False)
     assert result.pairs == () and result.outcome == "settled"
+
+
+def test_a_printed_example_state_is_a_starting_point_for_rare_situations() -> None:
+    """KAS-AMB-17 'cash-only' (tolls paid from money held before the delivery) shows only when a
+    shipment's toll exceeds the shipper's cash; the printed shipping examples (KAS-EX-13, p.13) hold
+    such states, random games from set-up rarely do."""
+    result = search_pair("kas", amb("kas", "KAS-AMB-17"), "cash-only", Budget(seconds=20, max_steps=300))
+    assert result.outcome == "witness" and result.finding is not None
+    assert result.finding.where.startswith("KAS-EX-") and "given state" in result.finding.where

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
 import attrs
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
@@ -388,6 +388,7 @@ def differential(
     components: Mapping[str, Any] | None = None,
     self_test: bool = False,
     random_setup: bool = False,
+    starts: Sequence[tuple[str, Any]] = (),
 ) -> None:
     """Hypothesis draws games; the first difference is shrunk to the shortest failing game.
 
@@ -412,21 +413,33 @@ def differential(
         # it uses, and shrinking moves every choice towards the first option.
         if deadline is not None and time.monotonic() > deadline:
             raise _OutOfTime
+        start_label, start_state = starts[data.draw(st.integers(0, len(starts) - 1))] if starts else ("", None)
         setup_options: tuple[tuple[str, Any], ...] = ()
-        if random_setup:  # the game's own random options (e.g. the advanced game's teams), from a drawn seed
+        if random_setup and start_state is None:  # the game's own random options (e.g. teams), from a drawn seed
             drawn = game.random_options(random.Random(data.draw(st.integers(0, 2**32 - 1))), players)
             setup_options = tuple(sorted(drawn.items()))
-        setup = Setup(players, 0, setup_options).to_json()
-        lock = Lockstep(game, impl, models, "differential", setup, self_test=self_test)
+        setup = Setup(players, 0, setup_options).to_json() if start_state is None else None
+        where = "differential" if start_state is None else f"{start_label} (its given state)"
+        lock = Lockstep(game, impl, models, where, setup, self_test=self_test)
         report.examples_run += 1
         if progress:
             progress(1)
         try:
-            lock.state = game.start(Setup.from_json(setup))
-            reply = impl.new_game(setup, components=dict(components) if components is not None else None)
-            if not reply.get("ok"):
-                raise Mismatch(lock.finding("verdict", f"new_game was refused: {reply.get('error', '')}"))
-            lock.compare_state(reply, "after set-up")
+            if start_state is not None:
+                # A printed example's given state: rich in the situations random play rarely reaches.
+                lock.state = start_state
+                reply = impl.set_state(game.state_to_json(start_state))
+                if not reply.get("ok"):
+                    if self_test:  # the other ruleset cannot hold this state at all: no start here
+                        assume(False)
+                    raise Mismatch(lock.finding("scenario", f"the given state was refused: {reply.get('error', '')}"))
+            else:
+                assert setup is not None
+                lock.state = game.start(Setup.from_json(setup))
+                reply = impl.new_game(setup, components=dict(components) if components is not None else None)
+                if not reply.get("ok"):
+                    raise Mismatch(lock.finding("verdict", f"new_game was refused: {reply.get('error', '')}"))
+                lock.compare_state(reply, "after set-up")
             seen: list[Any] = []
             for _ in range(max_steps):
                 if deadline is not None and time.monotonic() > deadline:
