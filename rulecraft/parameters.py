@@ -55,6 +55,10 @@ class ParameterTable:
     def defaults(self) -> dict[str, int]:
         return {p.name: p.default for p in self.parameters}
 
+    def changed(self, values: Mapping[str, int]) -> dict[str, int]:
+        """The values that differ from the printed ones (what a variant changed)."""
+        return {name: v for name, v in values.items() if v != self[name].default}
+
     def resolve(self, overrides: Mapping[str, Any] | None, where: str = "parameters") -> dict[str, int]:
         """The printed values with ``overrides`` on top, each checked; errors name ``where.name``."""
         values = self.defaults()

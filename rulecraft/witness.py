@@ -435,16 +435,19 @@ def example_dependence(
     """Every printed example of the game under every playable reading of ``amb``."""
     runs: list[ExampleRun] = []
     base = dict(amb.context) | dict(base or {})
+    playable = []
+    for r in amb.readings:  # once per reading, not once per example
+        try:
+            configure(game_id, base | {amb.id: r.key}, components)
+        except RulecraftError:
+            continue  # not playable: no evidence either way
+        playable.append(r)
     for path in scenario_files(game_id):
         try:
             scenario = load_scenario(path)
         except ScenarioFileError:
             continue  # reported by `rulecraft scenarios`; a malformed file is no evidence
-        for r in amb.readings:
-            try:
-                configure(game_id, base | {amb.id: r.key}, components)
-            except RulecraftError:
-                continue  # not playable: no evidence either way
+        for r in playable:
             outcome = run_scenario(scenario, readings=base, force={amb.id: r.key})
             detail = outcome.error or "; ".join(outcome.failures[:2])
             runs.append(

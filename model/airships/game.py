@@ -103,7 +103,7 @@ class AirshipsGame(Game[AirshipsState, AirshipsAction]):
 
     def __repr__(self) -> str:
         readings = self.ruleset.non_defaults(REGISTER)
-        changed = {k: v for k, v in self.ctx.params.items() if v != PARAMETERS[k].default}
+        changed = PARAMETERS.changed(self.ctx.params)
         extra = f", parameters={changed!r}" if changed else ""
         # The bundled pack is the default (None); a user's pack is named by its file.
         source = None if self.pack == bundled_pack() else self.pack.source

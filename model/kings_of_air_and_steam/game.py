@@ -115,7 +115,7 @@ class KasGame(Game[KasState, KasAction]):
         return cls(Ruleset.from_overrides(REGISTER, readings), pack, parameters)
 
     def __repr__(self) -> str:
-        changed = {k: v for k, v in self.ctx.params.items() if v != PARAMETERS[k].default}
+        changed = PARAMETERS.changed(self.ctx.params)
         extra = f", parameters={changed!r}" if changed else ""
         readings = self.ruleset.non_defaults(REGISTER)
         return f"KasGame.configured(readings={readings!r}, components={self.pack.source!r}{extra})"

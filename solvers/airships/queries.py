@@ -59,7 +59,7 @@ def _airships(game: Any) -> AirshipsGame:
             # The encodings read one attempt of a company as it stands; these readings make the
             # company's dice depend on successes and on the turn, which the encodings do not state.
             raise NotApplicable(f"the Airships queries do not encode {amb_id} {reading!r}")
-    changed = {k: v for k, v in game.ctx.params.items() if v != game.parameters[k].default}
+    changed = game.parameters.changed(game.ctx.params)
     if changed:
         # The encodings state the printed numbers (3 dice per colour, +1 per chip...): refuse rather than
         # answer a variant's question with the printed rules.

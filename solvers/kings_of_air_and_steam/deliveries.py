@@ -1197,7 +1197,7 @@ def _kas(game: Any) -> KasGame:
     }
     if unencoded:  # the encoding states the default shipping rules; answering with them would mislead
         raise NotApplicable(f"the shipping queries encode the default readings; this game plays {unencoded}")
-    changed = {k: v for k, v in game.ctx.params.items() if v != game.parameters[k].default}
+    changed = game.parameters.changed(game.ctx.params)
     if changed:  # the encoding states the printed $4/$7 depot costs (DEPOT_COST_FIRST/MORE)
         raise NotApplicable(f"the shipping queries are encoded for the printed parameters; changed: {changed}")
     return game

@@ -54,7 +54,7 @@ def _kas(game: Any) -> KasGame:
 
     if not isinstance(game, KasGame):
         raise RulecraftError(f"the Kings of Air and Steam queries need a Kings of Air and Steam game, got {game!r}")
-    changed = {k: v for k, v in game.ctx.params.items() if v != game.parameters[k].default}
+    changed = game.parameters.changed(game.ctx.params)
     if changed:
         # The encodings state the printed costs ($4/$7 depots...): refuse rather than answer a variant wrongly.
         raise NotApplicable(
