@@ -67,6 +67,7 @@ from rulecraft.model.steamopolis.state import (
     new_player,
     problems,
 )
+from rulecraft.model.steamopolis.setup import chance_outcomes
 from rulecraft.model.steamopolis.transitions import end_of_turn, transition
 
 CTX = Context.printed()
@@ -417,12 +418,14 @@ def test_r37_ex10_both_passengers_one_tile_and_the_rewards() -> None:
     assert state.passengers.banker == 6 and state.passengers.stoker == 3
     assert state.phase is Phase.END_OF_TURN
     p = state.players[0]
-    assert p.passenger_tiles == 1 and state.passengers.face_up == "P03" and state.passengers.taken is None
+    assert p.passenger_tiles == 1 and state.passengers.face_up is None and state.passengers.taken is None
     assert values(p.gauge) == ("1", "1", "2", "2")  # the four stones taken back, spaces 1-4
     state = play(state, UsePart())  # the banker's 1 VP
     state = play(state, RaisePressure((1, 5, 6)))  # the stoker's +3: the leftmost stone three times
     assert state.players[0].vp == 1 and values(state.players[0].gauge) == ("1", "2", "2", "5")
-    assert play(state, EndTurn()).to_move == 0
+    ended = play(state, EndTurn())
+    # The new tile is revealed after the turn: a chance step over the face-down stack (STM-R-51).
+    assert ended.to_move == 0 and ended.phase is Phase.REVEAL and ended.passengers.stack == ("P03", "P04")
 
 
 def _leftmost(gauge: Gauge, n: int) -> tuple[int, ...]:
@@ -731,7 +734,7 @@ def test_r49_ex42_end_of_turn_district_waits_for_the_rewards() -> None:
     assert values(state.players[0].gauge) == ("1A", "1", "2")
     assert state.phase is Phase.END_OF_TURN and state.players[0].passenger_tiles == 1
     state = play(state, UsePart())  # banker: 1 VP
-    assert state.players[0].vp == 4 and state.passengers.face_up == "P03"
+    assert state.players[0].vp == 4 and state.passengers.face_up is None  # revealed after the turn (chance)
     state = play(state, UsePart(), RaisePressure((1, 2)), TurnArrows((3, 5)))  # look, +2, turn 3 stones
     assert values(state.players[0].gauge) == ("2A", "2A", "3A")
     assert problems(state, PACK) == []
@@ -791,6 +794,9 @@ def test_generated_actions_pass_the_check_along_random_turns(seed: int) -> None:
     state = _random_state(rng)
     assert problems(state, PACK) == []
     for _ in range(60):
+        if state.phase is Phase.REVEAL:  # chance turns the next passenger tile face up (STM-R-51)
+            state = transition(CTX, state, rng.choice(chance_outcomes(CTX, state))[0])
+            continue
         actions = legal_actions(CTX, state)
         assert actions, state
         for action in actions:

@@ -93,7 +93,7 @@ def test_problems_name_their_rules() -> None:
     crowded = attrs.evolve(state, board=(*state.board, BoardStone(1, 3, "left")))
     crowded = attrs.evolve(crowded, players=(crowded.players[0], attrs.evolve(crowded.players[1], supply=(Stone(),))))
     assert any("STM-R-27" in p for p in problems(crowded, pack))
-    assert problems(attrs.evolve(crowded, phase=Phase.FINAL_TURN), pack) == []
+    assert problems(attrs.evolve(crowded, final_round=True), pack) == []
     extra_crystal = attrs.evolve(state, supply=state_module.Supply(crystals=14, gears=14))
     assert any("STM-R-21" in p for p in problems(extra_crystal, pack))
 

@@ -19,6 +19,52 @@ from rulecraft.model.steamopolis.state import Passenger
 
 District = tuple[int, DistrictPosition]
 
+# -- set-up: chance deals and the machine room (STM-R-03..R-13) --------------------------------
+
+
+@attrs.frozen
+class DealCharacter:
+    """Chance (STM-R-07): the next seat without a character draws this one."""
+
+    kind: ClassVar[str] = "deal-character"
+    number: int
+
+
+@attrs.frozen
+class DealStartingMachine:
+    """Chance (STM-R-13): the next seat without one draws this starting machine."""
+
+    kind: ClassVar[str] = "deal-starting-machine"
+    id: str
+
+
+@attrs.frozen
+class DealMarketTile:
+    """Chance (STM-R-03): the next market slot, level by level and rank by rank, gets this tile."""
+
+    kind: ClassVar[str] = "deal-market-tile"
+    id: str
+
+
+@attrs.frozen
+class RevealPassenger:
+    """Chance (STM-R-05, R-51): this tile of the face-down stack turns face up."""
+
+    kind: ClassVar[str] = "reveal-passenger"
+    id: str
+
+
+@attrs.frozen
+class BuildStartingRoom:
+    """STM-R-13: the starting machine and the capacity tile into the machine room, sides free."""
+
+    kind: ClassVar[str] = "build-starting-room"
+    machine_position: int
+    machine_side: int
+    capacity_position: int
+    capacity_side: int
+
+
 # -- start of the turn and the three actions (STM-R-19, R-23..R-29) ------------------------------
 
 
@@ -69,6 +115,13 @@ class PassTurn:
     """STM-AMB-12 'pass': none of the three actions is possible; the turn passes."""
 
     kind: ClassVar[str] = "pass"
+
+
+@attrs.frozen
+class SkipStep:
+    """STM-R-66 / STM-AMB-17 'optional': forgo this action of the final turn."""
+
+    kind: ClassVar[str] = "skip-step"
 
 
 # -- channelling (STM-R-29) ----------------------------------------------------------------------
@@ -285,7 +338,13 @@ class EndTurn:
 
 
 StmAction = (
-    MoveArrowStones
+    DealCharacter
+    | DealStartingMachine
+    | DealMarketTile
+    | RevealPassenger
+    | BuildStartingRoom
+    | SkipStep
+    | MoveArrowStones
     | MakeSteam
     | SetTarget
     | ChannelPressure
@@ -316,6 +375,8 @@ StmAction = (
     | Store
     | EndTurn
 )
+
+CHANCE_ACTIONS: tuple[type, ...] = (DealCharacter, DealStartingMachine, DealMarketTile, RevealPassenger)
 
 EFFECT_ACTIONS: tuple[type, ...] = (
     PayCost,

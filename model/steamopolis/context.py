@@ -70,8 +70,14 @@ class Context:
         return self.pack.district(state.board_side, level, position)
 
     def is_free(self, state: StmState, level: int, position: DistrictPosition) -> bool:
-        """STM-R-27: no stone of any kind on the district."""
-        return not any(s.level == level and s.position == position for s in state.board)
+        """STM-R-27: no stone of any kind on the district; in the final round only your own stones
+        block (STM-R-66; STM-AMB-31 for the solo shadow stones)."""
+        here = [s for s in state.board if s.level == level and s.position == position]
+        if state.final_round:
+            if state.solo is not None and self.r("STM-AMB-31") == "no-printed":
+                return not here
+            return not any(s.seat == state.to_move for s in here)
+        return not here
 
     def free_districts(self, state: StmState, top: int) -> tuple[District, ...]:
         """The free districts of levels 1..top (STM-R-26/27), bottom to top."""

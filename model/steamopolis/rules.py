@@ -16,8 +16,10 @@ from itertools import combinations, permutations
 
 from rulecraft.core import Rejection
 from rulecraft.model.steamopolis.actions import (
+    CHANCE_ACTIONS,
     EFFECT_ACTIONS,
     BuildCapacity,
+    BuildStartingRoom,
     BuyBanner,
     BuyBonusMarker,
     BuyMachine,
@@ -41,6 +43,7 @@ from rulecraft.model.steamopolis.actions import (
     RaisePressure,
     SetTarget,
     SkipPart,
+    SkipStep,
     StmAction,
     StopBuying,
     Store,
@@ -84,9 +87,11 @@ from rulecraft.model.steamopolis.gauge import (
     marker_spaces_for,
     movable,
 )
+from rulecraft.model.steamopolis.setup import chance_outcomes, room_choices, room_rejection
 from rulecraft.model.steamopolis.state import Market, Passenger, Phase, PlayerState, StmState, stones_owned
 
 reject = RULES.reject
+CHANCE_PHASES = (Phase.DEAL, Phase.REVEAL)
 
 # Parts any effect may hold that this layer can only let lapse, with the rule that governs them.
 NOT_YET: dict[str, str] = {
@@ -202,6 +207,12 @@ def over_capacity(ctx: Context, player: PlayerState) -> bool:
 
 def check(ctx: Context, state: StmState, action: StmAction) -> Rejection | None:
     """None when ``action`` is legal for the seat to move, else the rule that forbids it."""
+    if state.phase in CHANCE_PHASES:
+        if action in [a for a, _ in chance_outcomes(ctx, state)]:
+            return None
+        return reject("STM-R-51" if state.phase is Phase.REVEAL else "STM-R-03", f"chance cannot deal {action!r} now")
+    if isinstance(action, CHANCE_ACTIONS):
+        return reject("STM-R-03", "only chance deals tiles and characters")
     turn = state.turn
     if turn.storing:
         if isinstance(action, Store):
@@ -236,7 +247,14 @@ def _phase_rejection(ctx: Context, state: StmState, action: StmAction) -> Reject
         if isinstance(action, EndTurn):
             return None
         return reject("STM-R-49", "the action is over: only the end of the turn remains")
-    return reject("STM-R-23", f"this layer does not play the {phase.value} phase yet")
+    if phase is Phase.SETUP_ROOM:
+        if not isinstance(action, BuildStartingRoom):
+            return reject("STM-R-13", "build the starting machine and the capacity tile into your machine room")
+        why = room_rejection(ctx, state, action)
+        return reject("STM-R-13", why) if why else None
+    if phase is Phase.OVER:
+        return reject("STM-R-67", "the game is over")
+    return reject("STM-R-03", f"chance decides the {phase.value} step, not a player")
 
 
 # -- start of turn and the choice of action ------------------------------------------------------
@@ -253,6 +271,10 @@ def arrows_rejection(ctx: Context, state: StmState, action: MoveArrowStones) -> 
 
 
 def action_rejection(ctx: Context, state: StmState, action: StmAction) -> Rejection | None:
+    if state.turn.final_step is not None:
+        why = final_step_rejection(ctx, state, action)
+        if why is not None or isinstance(action, SkipStep):
+            return why
     if isinstance(action, MakeSteam):
         return make_steam_rejection(ctx, state, action)
     if isinstance(action, SetTarget):
@@ -263,11 +285,52 @@ def action_rejection(ctx: Context, state: StmState, action: StmAction) -> Reject
         if not can_fly(ctx, state):
             return reject("STM-R-24", "FLY TO ALL TARGETS needs at least one of your stones on the board")
         return None
+    if isinstance(action, SkipStep):
+        return reject("STM-R-66", "only a final turn lets you skip an action")
     if isinstance(action, PassTurn):
+        if state.turn.final_step is not None:
+            return reject("STM-R-66", "in the final turn, skip the action instead")
         if can_make_steam(state) or can_set_target(ctx, state) or can_fly(ctx, state):
             return reject("STM-R-23", "you must perform one of the three actions")
         return None
     return reject("STM-R-23", "choose MAKE STEAM, SET 1 TARGET or FLY TO ALL TARGETS")
+
+
+# STM-R-66: the final turn's actions in their fixed order, and what each step admits.
+FINAL_STEP_ACTIONS: dict[str, tuple[type, ...]] = {
+    "steam": (MakeSteam,),
+    "target": (SetTarget, ChannelPressure),
+    "fly": (FlyToAllTargets,),
+}
+FINAL_STEP_NAMES = {"steam": "MAKE STEAM", "target": "SET 1 TARGET", "fly": "FLY TO ALL TARGETS"}
+
+
+def final_step_possible(ctx: Context, state: StmState) -> bool:
+    step = state.turn.final_step
+    if step == "steam":
+        return can_make_steam(state)
+    if step == "target":
+        return can_set_target(ctx, state) or any(
+            channel_start_rejection(ctx, state, ChannelPressure(s)) is None for s in me(state).gauge.stone_spaces()
+        )
+    return can_fly(ctx, state)
+
+
+def final_step_rejection(ctx: Context, state: StmState, action: StmAction) -> Rejection | None:
+    """STM-R-66 / STM-AMB-17: arrows, then MAKE STEAM, SET 1 TARGET, FLY, in this order, each optional."""
+    step = state.turn.final_step
+    assert step is not None
+    if isinstance(action, SkipStep):
+        if ctx.r("STM-AMB-17") == "compulsory" and final_step_possible(ctx, state):
+            return reject("STM-R-66", f"{FINAL_STEP_NAMES[step]} is possible, so it is compulsory (STM-AMB-17)")
+        return None
+    if not isinstance(action, FINAL_STEP_ACTIONS[step]):
+        return reject(
+            "STM-R-66",
+            f"the final turn is MAKE STEAM, then SET 1 TARGET, then FLY TO ALL TARGETS: now {FINAL_STEP_NAMES[step]}"
+            " or skip it",
+        )
+    return None
 
 
 def pressure_rejection(ctx: Context, gauge: Gauge, x: int, picks: tuple[int, ...]) -> Rejection | None:
@@ -668,6 +731,8 @@ def _candidates(ctx: Context, state: StmState) -> Iterator[StmAction]:
         yield from _flight_moves(ctx, state)
     elif state.phase is Phase.END_OF_TURN:
         yield EndTurn()
+    elif state.phase is Phase.SETUP_ROOM:
+        yield from room_choices(state)
 
 
 def _arrows_after(gauge: Gauge, order: tuple[int, ...]) -> Gauge:
@@ -686,6 +751,7 @@ def _action_moves(ctx: Context, state: StmState) -> Iterator[StmAction]:
         yield ChannelPressure(space)
     yield FlyToAllTargets()
     yield PassTurn()
+    yield SkipStep()
 
 
 def _flight_moves(ctx: Context, state: StmState) -> Iterator[StmAction]:

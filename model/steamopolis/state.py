@@ -23,15 +23,19 @@ Passenger = Literal["banker", "stoker"]
 # "next": choose the next stone; "passengers": step 2 (and the step-3 choice); "buying": more bonus
 # markers may follow (STM-R-46); "after": step 3 chosen, its effects resolve, then store (STM-R-39).
 FlightStep = Literal["next", "passengers", "buying", "after"]
+# STM-R-66: the final turn's actions, in their fixed order.
+FinalStep = Literal["steam", "target", "fly"]
 
 
 class Phase(str, Enum):
+    DEAL = "deal"  # chance: characters, starting machines, market tiles (STM-R-03, R-07, R-13)
+    SETUP_ROOM = "setup-room"  # each player: character effect, then the machine room (STM-R-13)
+    REVEAL = "reveal"  # chance: the next passenger tile turns face up (STM-R-05, R-51)
     START_OF_TURN = "start-of-turn"  # arrow stones move (STM-R-19)
     ACTION = "action"  # choose MAKE STEAM, SET 1 TARGET or FLY (STM-R-23)
     CHANNEL = "channel"  # a SET stone in the machine room (STM-R-29)
     FLIGHT = "flight"  # the flight loop (STM-R-33..39)
     END_OF_TURN = "end-of-turn"  # passengers, end-of-turn effects, solo remove tiles (STM-R-49)
-    FINAL_TURN = "final-turn"  # the final round (STM-R-66)
     OVER = "over"
 
     def __repr__(self) -> str:
@@ -70,7 +74,7 @@ class BoardStone:
 
 @attrs.frozen
 class PlayerState:
-    character: int
+    character: int  # 0: not dealt yet (STM-R-07)
     gauge: Gauge
     supply: tuple[Stone, ...] = (Stone(), Stone())  # STM-R-11: 2 stones beside the airship, faces kept (AMB-10)
     machine_room: tuple[RoomTile | None, ...] = (None,) * 7
@@ -84,6 +88,7 @@ class PlayerState:
     sponsor: Resource | None = None  # the side up (STM-R-57)
     sponsor_used: bool = False  # this turn
     gala: Resource | None = None  # STM-R-58
+    starting: str | None = None  # the starting machine drawn, until it is built in (STM-R-13)
 
 
 @attrs.frozen
@@ -133,6 +138,7 @@ class TurnState:
     boarded: tuple[tuple[Passenger, int], ...] = ()  # carried passengers and their destinations (STM-AMB-09)
     pending: tuple[Program, ...] = ()  # effect programs still to resolve, the head part first (STM-R-22)
     storing: bool = False  # a store step waits: more resources than storage spaces (STM-R-32)
+    final_step: FinalStep | None = None  # the final turn's next action (STM-R-66); None: a normal turn
 
 
 @attrs.frozen
@@ -170,9 +176,11 @@ class StmState:
     phase: Phase = Phase.START_OF_TURN
     round: int = 1
     end_triggered: bool = False
+    final_round: bool = False  # STM-R-66: every player takes one final turn from the start player
     final_turns_done: tuple[int, ...] = ()
     turn: TurnState = TurnState()
     solo: Solo | None = None
+    first_game: bool = False  # STM-R-07/R-13: the first-game set-up (characters redrawn, machine room fixed)
 
 
 def new_player(character: int) -> PlayerState:
@@ -203,7 +211,7 @@ def problems(state: StmState, pack: Pack) -> list[str]:
     gears = state.supply.gears + sum(p.gears for p in state.players)
     if (crystals, gears) != (pack.supplies.crystals, pack.supplies.gears):
         out.append(f"STM-R-21: {crystals} crystals and {gears} gears in play, expected 15 and 15")
-    if state.phase not in (Phase.FINAL_TURN, Phase.OVER):
+    if not state.final_round and state.phase is not Phase.OVER:
         seen: set[tuple[int, str]] = set()
         for s in state.board:
             if s.seat == SHADOW:
@@ -219,6 +227,7 @@ __all__ = [
     "BoardStone",
     "BonusMarker",
     "BonusMarket",
+    "FinalStep",
     "FlightStep",
     "Market",
     "Parasite",

@@ -14,7 +14,9 @@ import attrs
 
 from rulecraft.model.steamopolis import gauge as g
 from rulecraft.model.steamopolis.actions import (
+    CHANCE_ACTIONS,
     BuildCapacity,
+    BuildStartingRoom,
     BuyBanner,
     BuyBonusMarker,
     BuyMachine,
@@ -37,6 +39,7 @@ from rulecraft.model.steamopolis.actions import (
     RaisePressure,
     SetTarget,
     SkipPart,
+    SkipStep,
     StmAction,
     StopBuying,
     Store,
@@ -73,6 +76,7 @@ from rulecraft.model.steamopolis.rules import (
     passenger_tile,
     tile_price,
 )
+from rulecraft.model.steamopolis.setup import build_room, deal
 from rulecraft.model.steamopolis.state import (
     BoardStone,
     BonusMarket,
@@ -187,6 +191,8 @@ def transition(ctx: Context, state: StmState, action: StmAction) -> StmState:
 
 
 def _effect(ctx: Context, state: StmState, action: StmAction) -> StmState:
+    if isinstance(action, CHANCE_ACTIONS):
+        return deal(ctx, state, action)
     if isinstance(action, Store):
         return store(state, action)
     if isinstance(action, PayCost | DeclineCost | ChooseSide | SkipPart | UsePart):
@@ -195,18 +201,22 @@ def _effect(ctx: Context, state: StmState, action: StmAction) -> StmState:
         return pop_part(use_gain(ctx, state, action))
     if isinstance(action, MoveBaseMarker | TurnArrows | BuildCapacity):
         return pop_part(use_gain(ctx, state, action))
+    if isinstance(action, BuildStartingRoom):
+        return build_room(ctx, state, action)
+    if isinstance(action, SkipStep):
+        return final_step_done(ctx, state)
     if isinstance(action, MoveArrowStones):
         return move_arrow_stones(state, action)
     if isinstance(action, MakeSteam):
         return make_steam(ctx, state, action)
     if isinstance(action, SetTarget):
-        return set_target(state, action)
+        return set_target(ctx, state, action)
     if isinstance(action, ChannelPressure):
         return channel(ctx, state, action)
     if isinstance(action, MoveLeft):
         return move_left(ctx, state)
     if isinstance(action, PlaceStone):
-        return place_stone(state, action)
+        return place_stone(ctx, state, action)
     if isinstance(action, FlyToAllTargets):
         return fly(state)
     if isinstance(action, PassTurn):
@@ -226,7 +236,7 @@ def _effect(ctx: Context, state: StmState, action: StmAction) -> StmState:
     if isinstance(action, StopBuying | LetLapse):
         return with_turn(state, step="after")
     assert isinstance(action, EndTurn)
-    return end_turn(state)
+    return end_turn(ctx, state)
 
 
 def settle(ctx: Context, state: StmState) -> StmState:
@@ -239,7 +249,7 @@ def settle(ctx: Context, state: StmState) -> StmState:
         if state.phase is Phase.FLIGHT and state.turn.step == "next" and not ctx.own_stones(state, state.to_move):
             state = end_of_turn(ctx, state)  # STM-R-33: no stone left on the board
             continue
-        if state.phase is Phase.END_OF_TURN and over_capacity(ctx, me(state)):
+        if state.phase in (Phase.END_OF_TURN, Phase.ACTION) and over_capacity(ctx, me(state)):
             state = with_turn(state, storing=True)  # STM-R-32 / STM-AMB-19: store after the effects
         break
     return state
@@ -255,23 +265,37 @@ def move_arrow_stones(state: StmState, action: MoveArrowStones) -> StmState:
     gauge = me(state).gauge
     for space in action.order:
         gauge, _ = g.bump(gauge, space)
-    return attrs.evolve(with_gauge(state, gauge), phase=Phase.ACTION)
+    state = attrs.evolve(with_gauge(state, gauge), phase=Phase.ACTION)
+    return with_turn(state, final_step="steam") if state.final_round else state
+
+
+def final_step_done(ctx: Context, state: StmState) -> StmState:
+    """STM-R-66: the final turn moves on to its next action; after FLY the turn ends."""
+    step = state.turn.final_step
+    if step == "steam":
+        return with_turn(attrs.evolve(state, phase=Phase.ACTION), final_step="target")
+    if step == "target":
+        return with_turn(attrs.evolve(state, phase=Phase.ACTION), final_step="fly")
+    return end_of_turn(ctx, state)
 
 
 def make_steam(ctx: Context, state: StmState, action: MakeSteam) -> StmState:
     """STM-R-25: increase the pressure by 2 + the machines' boilers (STM-R-15); the turn ends."""
     result = g.increase(me(state).gauge, ctx.boilers(me(state)), action.picks)
-    return end_of_turn(ctx, with_gauge(state, result.gauge))
+    state = with_gauge(state, result.gauge)
+    return final_step_done(ctx, state) if state.turn.final_step else end_of_turn(ctx, state)
 
 
 def _put_on_board(state: StmState, level: int, position: DistrictPosition, stone: Stone) -> StmState:
     return attrs.evolve(state, board=(*state.board, BoardStone(state.to_move, level, position, stone)))
 
 
-def set_target(state: StmState, action: SetTarget) -> StmState:
+def set_target(ctx: Context, state: StmState, action: SetTarget) -> StmState:
     """STM-R-26/27/31: the stone leaves the gauge for the district; no district effect now."""
     gauge, stone = g.lift(me(state).gauge, action.space)
     state = _put_on_board(with_gauge(state, gauge), action.level, action.position, stone)
+    if state.turn.final_step:
+        return final_step_done(ctx, state)
     return attrs.evolve(state, phase=Phase.END_OF_TURN)  # store (settle) and end of turn
 
 
@@ -292,12 +316,14 @@ def move_left(ctx: Context, state: StmState) -> StmState:
     return queue(with_turn(state, channel=position), *activation(ctx, state, position))
 
 
-def place_stone(state: StmState, action: PlaceStone) -> StmState:
+def place_stone(ctx: Context, state: StmState, action: PlaceStone) -> StmState:
     """STM-R-29/31: the channelled stone is placed; then store and the turn ends."""
     stone = state.turn.channel_stone
     assert stone is not None
-    state = _put_on_board(state, action.level, action.position, stone)
-    return attrs.evolve(with_turn(state, channel=None, channel_stone=None), phase=Phase.END_OF_TURN)
+    state = with_turn(_put_on_board(state, action.level, action.position, stone), channel=None, channel_stone=None)
+    if state.turn.final_step:
+        return final_step_done(ctx, state)
+    return attrs.evolve(state, phase=Phase.END_OF_TURN)
 
 
 def fly(state: StmState) -> StmState:
@@ -626,27 +652,49 @@ def end_of_turn(ctx: Context, state: StmState) -> StmState:
 
 
 def next_passenger_tile(state: StmState) -> StmState:
-    """STM-R-51 / STM-AMB-27: the taken tile goes face down beside the airship; the stack's next
-    tile turns face up; none left: the stack is used up and the end is triggered (STM-R-64)."""
+    """STM-R-51 / STM-AMB-27: the taken tile goes face down beside the airship; the next tile of
+    the stack turns face up after the turn (a chance step, see :func:`end_turn`); none left: the
+    stack is used up and the end is triggered (STM-R-64)."""
     pax: Passengers = state.passengers
     if pax.taken is not None:
         p = me(state)
         state = with_player(state, attrs.evolve(p, passenger_tiles=p.passenger_tiles + 1))
-    if pax.face_up is None:
-        if pax.stack:
-            pax = attrs.evolve(pax, face_up=pax.stack[0], stack=pax.stack[1:])
-        else:
-            state = attrs.evolve(state, end_triggered=True)
+    if pax.face_up is None and not pax.stack:
+        state = attrs.evolve(state, end_triggered=True)
     return attrs.evolve(state, passengers=attrs.evolve(pax, taken=None))
 
 
-def end_turn(state: StmState) -> StmState:
-    """STM-R-23 (3): the player to the left is up; a new round starts with the start player."""
+def reveal_due(state: StmState) -> bool:
+    """STM-R-51: a tile was taken this turn and the stack still holds a face-down one."""
+    return state.passengers.face_up is None and bool(state.passengers.stack)
+
+
+def end_turn(ctx: Context, state: StmState) -> StmState:
+    """STM-R-23 (3): the player to the left is up; a new round starts with the start player.
+    STM-R-64..66: once the end is triggered, the round is finished, then every player takes one
+    final turn from the start player; after the last one the game is over."""
     seat = (state.to_move + 1) % len(state.players)
     new_round = state.round + (1 if seat == state.start_player else 0)
     p = attrs.evolve(me(state), sponsor_used=False)
     state = with_player(state, p)
-    return attrs.evolve(state, to_move=seat, round=new_round, phase=Phase.START_OF_TURN, turn=TurnState())
+    final_round = state.final_round
+    done = state.final_turns_done
+    if final_round:
+        done = (*done, state.to_move)
+        if len(done) == len(state.players):
+            return attrs.evolve(state, phase=Phase.OVER, final_turns_done=done, turn=TurnState())
+    elif state.end_triggered and seat == state.start_player:
+        final_round = True
+    phase = Phase.REVEAL if reveal_due(state) else Phase.START_OF_TURN
+    return attrs.evolve(
+        state,
+        to_move=seat,
+        round=new_round,
+        phase=phase,
+        turn=TurnState(),
+        final_round=final_round,
+        final_turns_done=done,
+    )
 
 
 __all__ = ["settle", "transition"]

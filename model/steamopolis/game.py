@@ -1,0 +1,247 @@
+"""Steamopolis wired into the rulecraft Game interface, and registered."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, ClassVar, get_args
+
+from rulecraft.core import CHANCE, GAME_OVER, Game, Rejection, RulecraftError, Seat, ToMove
+from rulecraft.model.steamopolis import render as _render
+from rulecraft.model.steamopolis import setup
+from rulecraft.model.steamopolis.actions import StmAction
+from rulecraft.model.steamopolis.catalogue import RULES
+from rulecraft.model.steamopolis.components import Pack, bundled_pack, load_pack
+from rulecraft.model.steamopolis.context import Context
+from rulecraft.model.steamopolis.readings import REGISTER
+from rulecraft.model.steamopolis.rules import CHANCE_PHASES, check, legal_actions
+from rulecraft.model.steamopolis.serial import converter
+from rulecraft.model.steamopolis.state import Phase, StmState
+from rulecraft.model.steamopolis.transitions import transition
+from rulecraft.parameters import Parameter, ParameterTable
+from rulecraft.registry import register
+from rulecraft.ruleset import Ruleset
+from rulecraft.serialization import SerializationError, from_jsonable
+
+ACTION_TYPES: tuple[type[StmAction], ...] = get_args(StmAction)
+_KINDS: dict[str, type[StmAction]] = {cls.kind: cls for cls in ACTION_TYPES}
+
+PARAMETERS = ParameterTable(
+    "stm",
+    (Parameter("solo_start_vp", "STM-R-68", setup.SOLO_START_VP, 1, 10, "vote points the solo player starts with"),),
+)
+
+
+@register
+class SteamopolisGame(Game[StmState, StmAction]):
+    id: ClassVar[str] = "stm"
+    title: ClassVar[str] = "Steamopolis"
+    catalogue = RULES
+    register = REGISTER
+    parameters = PARAMETERS
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    scenario_folder: ClassVar[str] = "steamopolis"
+
+    def __init__(
+        self, ruleset: Ruleset | None = None, pack: Pack | None = None, params: Mapping[str, int] | None = None
+    ) -> None:
+        self.ruleset = ruleset or Ruleset.printed(REGISTER)
+        self.pack = pack or bundled_pack()
+        self.params = PARAMETERS.resolve(params)
+        self.ctx = Context.printed(self.pack, dict(self.ruleset.readings))
+
+    @classmethod
+    def configured(
+        cls,
+        *,
+        readings: Mapping[str, str] | None = None,
+        components: str | Path | None = None,
+        parameters: Mapping[str, int] | None = None,
+    ) -> SteamopolisGame:
+        pack = load_pack(components) if components is not None else None
+        return cls(Ruleset.from_overrides(REGISTER, readings), pack, parameters)
+
+    def __repr__(self) -> str:
+        readings = self.ruleset.non_defaults(REGISTER)
+        changed = PARAMETERS.changed(self.params)
+        extra = f", parameters={changed!r}" if changed else ""
+        source = None if self.pack == bundled_pack() else self.pack.source
+        return f"SteamopolisGame.configured(readings={readings!r}, components={source!r}{extra})"
+
+    # -- set-up -------------------------------------------------------------------------------
+    def new_game(self, players: int, *, first_seat: Seat = 0, **options: Any) -> StmState:
+        """STM-R-01..13.  The start player is the lowest character (STM-R-07), so ``first_seat``
+        must stay 0.  Option ``first_game``: the first-game set-up (characters 5, 11, 15 redrawn,
+        the machine room fixed)."""
+        unknown = set(options) - {"first_game"}
+        if unknown:
+            raise RulecraftError(f"setup.options: Steamopolis knows only 'first_game', not {sorted(unknown)}")
+        if not self.min_players <= players <= self.max_players:
+            raise RulecraftError(
+                f"STM-R-01 (p.4) — Steamopolis is for {self.min_players} to {self.max_players} players"
+                f" (the solo game is not modelled yet); {players} requested"
+            )
+        if first_seat != 0:
+            raise RulecraftError("STM-R-07 (p.6) — the lowest character number starts; no start seat can be chosen")
+        first_game = bool(options.get("first_game", False))
+        problem = setup.setup_problem(self.ctx, players, first_game)
+        if problem:
+            raise RulecraftError(f"{self.pack.source}: {problem}")
+        return setup.new_game(self.ctx, players, first_game=first_game, solo_vp=self.params["solo_start_vp"])
+
+    def random_options(self, rng: random.Random, players: int) -> dict[str, Any]:
+        """A fifth of the campaign games use the first-game set-up."""
+        return {"first_game": True} if rng.random() < 0.2 else {}
+
+    # -- decisions ------------------------------------------------------------------------------
+    def to_move(self, state: StmState) -> ToMove:
+        if state.phase is Phase.OVER:
+            return GAME_OVER
+        if state.phase in CHANCE_PHASES:
+            return CHANCE
+        return state.to_move
+
+    def legal_actions(self, state: StmState) -> list[StmAction]:
+        if state.phase in CHANCE_PHASES or state.phase is Phase.OVER:
+            return []
+        return legal_actions(self.ctx, state)
+
+    def chance_outcomes(self, state: StmState) -> list[tuple[StmAction, Fraction]]:
+        return setup.chance_outcomes(self.ctx, state)
+
+    def check(self, state: StmState, action: StmAction) -> Rejection | None:
+        return check(self.ctx, state, action)
+
+    def transition(self, state: StmState, action: StmAction) -> StmState:
+        return transition(self.ctx, state, action)
+
+    # -- outcome ----------------------------------------------------------------------------------
+    def scores(self, state: StmState) -> dict[Seat, int]:
+        return {seat: p.vp for seat, p in enumerate(state.players)}
+
+    def tiles(self, state: StmState, seat: Seat) -> int:
+        """STM-R-67 / STM-AMB-18: machine-room tiles plus banners ('bought': bought ones only)."""
+        p = state.players[seat]
+        if self.ctx.r("STM-AMB-18") == "bought":
+            room = sum(1 for t in p.machine_room if t is not None and t.kind == "machine")
+        else:
+            room = sum(1 for t in p.machine_room if t is not None)
+        return room + len(p.banners)
+
+    def winners(self, state: StmState) -> tuple[Seat, ...]:
+        """STM-R-67: most VP; tie: most tiles; then the tied player earlier in turn order."""
+        n = len(state.players)
+
+        def rank(seat: Seat) -> tuple[int, int, int]:
+            return (state.players[seat].vp, self.tiles(state, seat), -((seat - state.start_player) % n))
+
+        return (max(range(n), key=rank),)
+
+    # -- text -------------------------------------------------------------------------------------
+    def render(self, state: StmState) -> str:
+        return _render.text(self, state)
+
+    def describe(self, state: StmState, action: StmAction) -> str:
+        return _render.describe(self, state, action)
+
+    # -- serialization ----------------------------------------------------------------------------
+    def action_to_json(self, action: StmAction) -> dict[str, Any]:
+        data = converter.unstructure(action)
+        assert isinstance(data, dict)
+        return {"kind": action.kind, **data}
+
+    def action_from_json(self, data: Mapping[str, Any]) -> StmAction:
+        if not isinstance(data, Mapping):
+            raise SerializationError(f"an action is a JSON object with a 'kind'; got {data!r}")
+        kind = data.get("kind")
+        cls = _KINDS.get(str(kind))
+        if cls is None:
+            raise SerializationError(f"action kind {kind!r} is not one of {sorted(_KINDS)}")
+        fields = {k: v for k, v in data.items() if k != "kind"}
+        return from_jsonable(fields, cls, what=f"action {kind}")
+
+    def state_to_json(self, state: StmState) -> dict[str, Any]:
+        data = converter.unstructure(state)
+        assert isinstance(data, dict)
+        return data
+
+    def state_from_json(self, data: Mapping[str, Any]) -> StmState:
+        try:
+            state = converter.structure(dict(data), StmState)
+        except SerializationError:
+            raise
+        except Exception as exc:  # cattrs' grouped errors: name the path
+            import cattrs
+
+            if isinstance(exc, cattrs.errors.ClassValidationError):
+                raise SerializationError("; ".join(cattrs.transform_error(exc, path="state"))) from None
+            raise SerializationError(f"state: {exc}") from None
+        self._check_ids(state)
+        return state
+
+    def _check_ids(self, state: StmState) -> None:
+        """A state names only tiles of this game's pack."""
+        try:
+            for m in state.markets:
+                for t in m.tiles:
+                    self.pack.machine(t)
+            for p in state.players:
+                for b in p.banners:
+                    self.pack.machine(b)
+                for tile in p.machine_room:
+                    if tile is not None:
+                        self.ctx.face(tile)
+            for pid in (*state.passengers.stack, state.passengers.face_up, state.passengers.taken):
+                if pid is not None:
+                    self.pack.passenger(pid)
+        except (KeyError, IndexError) as exc:
+            raise SerializationError(f"state: {exc.args[0] if exc.args else exc}") from None
+
+    def stalled(self, state: StmState) -> str | None:
+        """STM-AMB-12: when no player has a pressure stone on the gauge or the board, no action is
+        ever possible again (only effects return stones from the supply, and effects need an
+        action), so every turn passes and no end trigger (STM-R-64) can ever occur."""
+        if state.phase is Phase.OVER or state.phase in CHANCE_PHASES or state.phase is Phase.SETUP_ROOM:
+            return None
+        if state.turn.pending or state.turn.storing or state.phase is not Phase.START_OF_TURN:
+            return None
+        if any(p.gauge.stones() or any(s.seat == seat for s in state.board) for seat, p in enumerate(state.players)):
+            return None
+        return (
+            "STM-AMB-12: no player has a pressure stone on the gauge or the board, so every turn passes"
+            " and no end trigger (STM-R-64) can occur; the rules have no turn limit"
+        )
+
+    # -- scenarios and queries ----------------------------------------------------------------------
+    def scenario_state(self, given: Mapping[str, Any]) -> StmState:
+        from rulecraft.model.steamopolis.scenario import state_from_given
+
+        return state_from_given(self, given)
+
+    def facts(self, state: StmState) -> dict[str, Any]:
+        from rulecraft.model.steamopolis.scenario import facts
+
+        return facts(self, state)
+
+    def queries(self) -> Mapping[str, Any]:
+        try:
+            from rulecraft.solvers.steamopolis.queries import QUERIES
+        except ImportError:
+            return {}
+        return QUERIES
+
+    # -- invariants -------------------------------------------------------------------------------
+    def violations(self, state: StmState) -> list[Any]:
+        try:
+            from rulecraft.invariants.steamopolis import check_all
+        except ImportError:  # the named invariants are not installed: the state layer's own checks
+            from rulecraft.model.steamopolis.state import problems
+
+            return problems(state, self.pack)
+        return list(check_all(self.ctx, state))
+
+
+GAME = SteamopolisGame

@@ -1,0 +1,209 @@
+"""Plain-text pictures of a Steamopolis state (each gauge, the city's levels) and one-line action words."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulecraft.model.steamopolis import actions as a
+from rulecraft.model.steamopolis.effects import program_to_data
+from rulecraft.model.steamopolis.gauge import BonusMarker, Gauge, Stone
+from rulecraft.model.steamopolis.state import SHADOW, Phase, PlayerState, StmState
+
+if TYPE_CHECKING:
+    from rulecraft.model.steamopolis.game import SteamopolisGame
+
+COLOURS = ("Red", "Yellow", "Blue", "Black")
+
+
+def seat_name(seat: int) -> str:
+    return "shadow" if seat == SHADOW else f"seat {seat} ({COLOURS[seat % len(COLOURS)]})"
+
+
+def gauge_line(game: SteamopolisGame, gauge: Gauge) -> str:
+    """One row per gauge: ``|`` the base marker, ``o`` a stone, ``^`` a stone arrow side up, ``#n`` a bonus marker.
+
+    The values row above reads 1 1 2 2 3 4 5 6 7 8 (STM-P-10)."""
+    cells = []
+    for space, item in enumerate(gauge.spaces):
+        if space == 0:
+            continue
+        if isinstance(item, Stone):
+            cells.append(" ^" if item.arrow else " o")
+        elif isinstance(item, BonusMarker):
+            cells.append(f"#{item.numeral}" if not item.pink else "#p")
+        elif space <= gauge.base:
+            cells.append(" |")
+        else:
+            cells.append(" .")
+    return " ".join(cells)
+
+
+def gauge_values(game: SteamopolisGame) -> str:
+    layout = game.pack.gauge
+    return " ".join(f"{layout.value(s):>2}" for s in range(1, layout.last + 1))
+
+
+def player_lines(game: SteamopolisGame, state: StmState, seat: int) -> list[str]:
+    p: PlayerState = state.players[seat]
+    mark = ">" if seat == state.to_move and state.phase is not Phase.OVER else " "
+    room = " ".join(
+        "--" if t is None else (t.id if t.kind == "machine" else f"{t.id}/{t.side}") for t in p.machine_room
+    )
+    extras = []
+    if p.sponsor:
+        extras.append(f"sponsor {p.sponsor}")
+    if p.gala:
+        extras.append(f"gala {p.gala}")
+    if p.carrying:
+        extras.append("carrying " + ",".join(p.carrying))
+    supply = "".join("^" if s.arrow else "o" for s in p.supply)
+    return [
+        f"{mark}{seat_name(seat)} character {p.character or '?'}  {p.vp} VP  crystals {p.crystals} gears {p.gears}"
+        f" (storage {game.ctx.storage(p)})  stones in supply [{supply}]  parasites home {p.parasites_home}"
+        + (f"  {'; '.join(extras)}" if extras else ""),
+        f"   gauge  {gauge_line(game, p.gauge)}",
+        f"   room   {room}   banners {len(p.banners)}  passenger tiles {p.passenger_tiles}",
+    ]
+
+
+def city_lines(game: SteamopolisGame, state: StmState) -> list[str]:
+    """Levels 8 (top) to 1: each district with the stone on it, the market's face-up tile, passengers."""
+    lines = []
+    pax = state.passengers
+    for level in range(8, 0, -1):
+        cells = []
+        for d in game.ctx.districts(state):
+            if d.level != level:
+                continue
+            here = [s for s in state.board if s.level == level and s.position == d.position]
+            who = ",".join("S" if s.seat == SHADOW else f"{s.seat}{'^' if s.stone.arrow else ''}" for s in here)
+            cells.append(f"{d.position}[{who or ' '}]")
+        market = ""
+        if level == 1:
+            b = state.bonus
+            market = f"bonus crystal {list(b.crystal_row)} gear {list(b.gear_row)}"
+        else:
+            for m in state.markets:
+                if m.level == level:
+                    top = m.tiles[0] if m.tiles else "empty"
+                    market += f"{'extra ' if m.extra else ''}market {top} (+{max(len(m.tiles) - 1, 0)})"
+                    market += " statue " if m.statue else " "
+        standing = [n for n, at in (("banker", pax.banker), ("stoker", pax.stoker)) if at == level]
+        lines.append(f"  L{level}  {'  '.join(cells):<36} {market.strip():<36} {' '.join(standing)}")
+    return lines
+
+
+def text(game: SteamopolisGame, state: StmState) -> str:
+    if state.phase is Phase.OVER:
+        head = f"Steamopolis — game over after round {state.round}; winners {list(game.winners(state))}"
+    else:
+        head = f"Steamopolis — round {state.round}, {seat_name(state.to_move)} to play, phase {state.phase.value}"
+        if state.turn.final_step:
+            head += f", final turn: {state.turn.final_step}"
+        elif state.final_round:
+            head += ", final round"
+        elif state.end_triggered:
+            head += ", the end is triggered"
+    pax = state.passengers
+    lines = [
+        head,
+        f"Passenger tile {pax.face_up or '—'} face up, {len(pax.stack)} face down;"
+        f" tower top {state.tower_top} statue(s); supply crystals {state.supply.crystals} gears {state.supply.gears}",
+        "City",
+        *city_lines(game, state),
+        f"Gauge values  {gauge_values(game)}",
+    ]
+    for seat in range(len(state.players)):
+        lines += player_lines(game, state, seat)
+    if state.turn.pending:
+        lines.append("Waiting effects: " + "; ".join(str(program_to_data(p)) for p in state.turn.pending))
+    return "\n".join(lines)
+
+
+def describe(game: SteamopolisGame, state: StmState, action: a.StmAction) -> str:
+    """One line for a game log, in the game's words."""
+    who = "chance" if isinstance(action, a.CHANCE_ACTIONS) else seat_name(state.to_move)
+    words = _words(game, state, action)
+    return f"{who}: {words}"
+
+
+def _words(game: SteamopolisGame, state: StmState, action: a.StmAction) -> str:
+    layout = game.pack.gauge
+    match action:
+        case a.DealCharacter(number=n):
+            return f"draws character {n}"
+        case a.DealStartingMachine(id=i):
+            return f"draws starting machine {i}"
+        case a.DealMarketTile(id=i):
+            return f"puts machine tile {i} in a market"
+        case a.RevealPassenger(id=i):
+            return f"turns passenger tile {i} face up"
+        case a.BuildStartingRoom(machine_position=m, machine_side=ms, capacity_position=c, capacity_side=cs):
+            return f"builds the starting machine (side {ms}) on {m} and a capacity tile (side {cs}) on {c}"
+        case a.MoveArrowStones(order=o):
+            return f"moves the arrow stones on spaces {list(o)}" if o else "has no arrow stone to move"
+        case a.MakeSteam(picks=p):
+            return f"MAKE STEAM: increments at spaces {list(p)}"
+        case a.SetTarget(space=s, level=lv, position=pos):
+            return f"SET 1 TARGET: the {layout.value(s)} onto L{lv} {pos}"
+        case a.ChannelPressure(space=s):
+            return f"SET 1 TARGET, channelling the {layout.value(s)} into the machine room"
+        case a.FlyToAllTargets():
+            return "FLY TO ALL TARGETS"
+        case a.PassTurn():
+            return "passes (no action possible)"
+        case a.SkipStep():
+            return f"skips {state.turn.final_step} in the final turn"
+        case a.MoveLeft():
+            return "moves the channelled stone one position left"
+        case a.PlaceStone(level=lv, position=pos):
+            return f"places the channelled stone on L{lv} {pos}"
+        case a.TakeBack(level=lv, position=pos, discard=d):
+            return f"takes back the stone on L{lv} {pos}" + (f", discarding the marker on {d}" if d else "")
+        case a.PickUp(passenger=p):
+            return f"picks up the {p}"
+        case a.UseDistrict():
+            return "uses the district"
+        case a.BuyMachine(position=pos, remove=r, extra=x):
+            return f"buys the {'extra ' if x else ''}market tile as a machine on {pos}" + (
+                f", removing {r}" if r else ""
+            )
+        case a.BuyBanner(stone=s, extra=x):
+            return f"buys the {'extra ' if x else ''}market tile as a banner" + (
+                f", returning the stone on {s}" if s is not None else ""
+            )
+        case a.BuyBonusMarker(row=r, space=s):
+            where = f"onto space {s}" if s is not None else "(boxed)"
+            return f"buys the {r} bonus marker {where}"
+        case a.StopBuying():
+            return "buys no more bonus markers"
+        case a.LetLapse():
+            return "neither uses the district nor buys"
+        case a.PayCost(stone=s):
+            return "pays the cost" + (f" with the stone on {s}" if s is not None else "")
+        case a.DeclineCost():
+            return "declines the cost"
+        case a.ChooseSide(side=s):
+            return f"chooses the {'upper' if s == 0 else 'lower'} side of the slash"
+        case a.SkipPart():
+            return "forgoes the part"
+        case a.UsePart():
+            return "carries out the part"
+        case a.TakeResources(crystals=c, gears=g):
+            return f"takes {c} crystal(s) and {g} gear(s)"
+        case a.RaisePressure(picks=p):
+            return f"increases the pressure: increments at {list(p)}"
+        case a.RaiseOneStone(space=s, steps=n):
+            return f"increases the stone on {s} by {n}"
+        case a.GainStone(arrow=ar):
+            return "gains a pressure stone" + (" arrow side up" if ar else "")
+        case a.MoveBaseMarker():
+            return "advances the base pressure marker"
+        case a.TurnArrows(spaces=s, districts=d):
+            return f"turns arrows up on spaces {list(s)} and districts {list(d)}"
+        case a.BuildCapacity(position=pos, side=sd):
+            return f"builds a capacity tile (side {sd}) on {pos}"
+        case a.Store(crystals=c, gears=g):
+            return f"stores {c} crystal(s) and {g} gear(s)"
+        case a.EndTurn():
+            return "ends the turn"
