@@ -16,7 +16,7 @@ DIGEST = Path(__file__).resolve().parents[2] / "shared/rules/steamopolis.md"
 GAUGE_TESTS = Path(__file__).with_name("test_stm_gauge.py")
 
 RULE_IDS = [f"STM-R-{i:02d}" for i in range(1, 74)]
-AMB_IDS = [f"STM-AMB-{i:02d}" for i in range(1, 34)]
+AMB_IDS = [f"STM-AMB-{i:02d}" for i in range(1, 38)]  # 34-37 found while modelling
 PAGES = re.compile(r"\d+(-\d+)?(,\d+(-\d+)?)*")
 
 
@@ -50,8 +50,11 @@ def test_register_has_every_ambiguity_in_order_with_valid_defaults() -> None:
 
 
 def test_catalogue_and_register_agree_with_the_digest() -> None:
+    """The register holds the digest's ambiguities in order, then those found while modelling."""
     assert _digest_ids("R") == RULE_IDS
-    assert _digest_ids("AMB") == AMB_IDS
+    digest = _digest_ids("AMB")
+    assert AMB_IDS[: len(digest)] == digest
+    assert AMB_IDS[len(digest) :] == [f"STM-AMB-{n:02d}" for n in range(len(digest) + 1, len(AMB_IDS) + 1)]
 
 
 def test_every_example_the_gauge_tests_cite_is_in_the_digest() -> None:

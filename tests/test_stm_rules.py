@@ -53,6 +53,7 @@ from rulecraft.model.steamopolis.context import Context
 from rulecraft.model.steamopolis.effects import GainResources
 from rulecraft.model.steamopolis.gauge import BonusMarker, Gauge, Stone, gauge_of, increment, values
 from rulecraft.model.steamopolis.rules import check, destination, legal_actions, pressure_rejection
+from rulecraft.model.steamopolis.setup import chance_outcomes
 from rulecraft.model.steamopolis.state import (
     BoardStone,
     BonusMarket,
@@ -67,7 +68,6 @@ from rulecraft.model.steamopolis.state import (
     new_player,
     problems,
 )
-from rulecraft.model.steamopolis.setup import chance_outcomes
 from rulecraft.model.steamopolis.transitions import end_of_turn, transition
 
 CTX = Context.printed()
@@ -740,8 +740,9 @@ def test_r49_ex42_end_of_turn_district_waits_for_the_rewards() -> None:
     assert problems(state, PACK) == []
 
 
-def test_effects_not_modelled_yet_can_only_be_forgone() -> None:
-    """Parasites (STM-R-52) are the next layer: the check says so and forgoing is legal."""
+def test_r52_placing_parasites_needs_another_players_machine() -> None:
+    """STM-R-52 (p.32): parasites go on other players' machines; alone at the table there is none,
+    so 'place 2 parasites' (level 1 left, solo turn 5) can only be forgone."""
     state = play(_at(1, "left", player([])), UseDistrict())
     refused(state, UsePart(), "STM-R-52")
     assert legal_actions(CTX, state) == [SkipPart()]

@@ -10,7 +10,7 @@ Gauge spaces are numbered 0..10 (``gauge.py``); machine-room positions
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 import attrs
 
@@ -18,6 +18,8 @@ from rulecraft.model.steamopolis.components import DistrictPosition, Resource
 from rulecraft.model.steamopolis.state import Passenger
 
 District = tuple[int, DistrictPosition]
+Symbol = Literal["activation", "passive"]
+ParasiteAt = tuple[int, int, Symbol]  # a placed parasite: (host seat, machine-room position, symbol)
 
 # -- set-up: chance deals and the machine room (STM-R-03..R-13) --------------------------------
 
@@ -176,33 +178,44 @@ class UseDistrict:
 class BuyMachine:
     """Step 3 (STM-R-40..42): buy a market's face-up tile as a machine.  ``remove``: the machine-room
     position given up (rank 1+ cost, or room for the tile when every position is taken);
-    ``position``: where the tile is built in; ``extra``: the 4-player second market."""
+    ``position``: where the tile is built in; ``extra``: the 4-player second market; ``level``: the
+    market's level under a 'buy tile' effect (STM-R-61; None: the active level of the flight step);
+    ``sponsor`` / ``gala``: pay with the sponsor's or the charity gala's discount (STM-R-57/58)."""
 
     kind: ClassVar[str] = "buy-machine"
     position: int
     remove: int | None = None
     extra: bool = False
+    level: int | None = None
+    sponsor: bool = False
+    gala: bool = False
 
 
 @attrs.frozen
 class BuyBanner:
     """Step 3 (STM-R-40, R-43/44): buy a market's face-up tile as a banner; ``stone`` the gauge space
-    of the stone returned to the supply."""
+    of the stone returned to the supply; ``level``, ``sponsor``, ``gala`` as for :class:`BuyMachine`."""
 
     kind: ClassVar[str] = "buy-banner"
     stone: int | None = None
     extra: bool = False
+    level: int | None = None
+    sponsor: bool = False
+    gala: bool = False
 
 
 @attrs.frozen
 class BuyBonusMarker:
     """Step 3 on level 1 (STM-R-46/47): the foremost marker of a row onto gauge ``space`` (None: no
-    usable space, it goes to the box); ``bump``: a stone there is increased by 1 to make room."""
+    usable space, it goes to the box); ``bump``: a stone there is increased by 1 to make room;
+    ``sponsor`` / ``gala``: pay with their discount (STM-R-57/58)."""
 
     kind: ClassVar[str] = "buy-bonus-marker"
     row: Resource
     space: int | None
     bump: bool = True
+    sponsor: bool = False
+    gala: bool = False
 
 
 @attrs.frozen
@@ -225,10 +238,13 @@ class LetLapse:
 @attrs.frozen
 class PayCost:
     """Pay the black cost at the head of the effect, to use the parts beneath; ``stone``: the gauge
-    space of the stone a 'pressure stone -1' returns."""
+    space of the stone a 'pressure stone -1' returns; ``sponsor`` / ``gala``: a resource cost paid
+    with the sponsor's discount of 1 or the charity gala's of up to 2 (STM-R-57/58)."""
 
     kind: ClassVar[str] = "pay-cost"
     stone: int | None = None
+    sponsor: bool = False
+    gala: bool = False
 
 
 @attrs.frozen
@@ -321,6 +337,86 @@ class BuildCapacity:
     side: int
 
 
+# -- parasites, sponsors, galas and the other execution effects (STM-R-52..61) -------------------------
+
+
+@attrs.frozen
+class PlaceParasite:
+    """'Place or move' (STM-R-52) or an envy placement (STM-R-53): one own parasite onto ``host``'s
+    machine in ``position``, on its activation or passive ``symbol``; ``moved``: the placed parasite that
+    moves instead of one from the supply.  Solo (STM-R-72): ``host`` and ``position`` None, beside
+    the passenger stack."""
+
+    kind: ClassVar[str] = "place-parasite"
+    host: int | None
+    position: int | None
+    symbol: Symbol = "activation"
+    moved: ParasiteAt | None = None
+
+
+@attrs.frozen
+class ActivateParasite:
+    """'Activate without taking back' (STM-R-56): these own placed parasites, in this order; each
+    one's effect is used once as if triggered, the parasites stay."""
+
+    kind: ClassVar[str] = "activate-parasite"
+    targets: tuple[ParasiteAt, ...]
+
+
+@attrs.frozen
+class ShakeOffParasite:
+    """'Shake off' one opposing parasite (STM-R-55): ``owner``'s parasite on your machine in
+    ``position``, on that symbol, returns to its owner unactivated."""
+
+    kind: ClassVar[str] = "shake-off-parasite"
+    owner: int
+    position: int
+    symbol: Symbol = "activation"
+
+
+@attrs.frozen
+class LetPlayer:
+    """STM-AMB-21 'owner-chooses': this player's parasite effect or envy placement comes next."""
+
+    kind: ClassVar[str] = "let-player"
+    seat: int
+
+
+@attrs.frozen
+class TakeSponsor:
+    """'Sponsor' (STM-R-57): a sponsor tile from the supply, this side up."""
+
+    kind: ClassVar[str] = "take-sponsor"
+    side: Resource
+
+
+@attrs.frozen
+class TakeGala:
+    """'Charity gala' (STM-R-58): a gala tile of this resource from the supply."""
+
+    kind: ClassVar[str] = "take-gala"
+    resource: Resource
+
+
+@attrs.frozen
+class PlacePinkMarker:
+    """Character 7's pink bonus marker (STM-R-04, R-47): onto gauge ``space`` with its numeral (None:
+    no usable space, it goes to the box); ``bump`` a stone there by 1 to make room."""
+
+    kind: ClassVar[str] = "place-pink-marker"
+    space: int | None
+    bump: bool = True
+
+
+@attrs.frozen
+class UseOtherDistrict:
+    """'Use another district' (STM-R-61): the effect of this district."""
+
+    kind: ClassVar[str] = "use-other-district"
+    level: int
+    position: DistrictPosition
+
+
 @attrs.frozen
 class Store:
     """A store step with more resources than spaces (STM-R-32): keep these, return the rest."""
@@ -372,6 +468,14 @@ StmAction = (
     | MoveBaseMarker
     | TurnArrows
     | BuildCapacity
+    | PlaceParasite
+    | ActivateParasite
+    | ShakeOffParasite
+    | LetPlayer
+    | TakeSponsor
+    | TakeGala
+    | PlacePinkMarker
+    | UseOtherDistrict
     | Store
     | EndTurn
 )
@@ -391,4 +495,12 @@ EFFECT_ACTIONS: tuple[type, ...] = (
     MoveBaseMarker,
     TurnArrows,
     BuildCapacity,
+    PlaceParasite,
+    ActivateParasite,
+    ShakeOffParasite,
+    LetPlayer,
+    TakeSponsor,
+    TakeGala,
+    PlacePinkMarker,
+    UseOtherDistrict,
 )

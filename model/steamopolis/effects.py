@@ -223,6 +223,42 @@ Part = (
 )
 Program = tuple[Part, ...]
 
+
+# ---------------------------------------------------------------------------
+# Turn bookkeeping: steps the rules queue, never printed on a component
+# ---------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Handover:
+    """The decision passes to ``seat`` inside the current turn: another player's parasite effect or
+    envy placement (STM-R-53/54, STM-AMB-21), or back to the player whose effects continue.  Applied
+    automatically; a helper's gains are stored as the decision passes on (p.33, STM-R-32)."""
+
+    seat: int
+
+
+@attrs.frozen
+class EnvyParasite:
+    """Envy (STM-R-53): the deciding player may place 1 parasite from their supply on ``host``'s machines."""
+
+    host: int
+
+
+@attrs.frozen
+class NextSharer:
+    """STM-AMB-21 'owner-chooses': the deciding player picks which of ``seats`` uses ``programs`` next
+    (each seat once per occurrence: parasite effects, envy placements)."""
+
+    seats: tuple[int, ...]
+    programs: tuple[Shared, ...]
+
+
+Shared = tuple[Part | EnvyParasite, ...]  # what other players share: a printed program or an envy placement
+Control = Handover | EnvyParasite | NextSharer
+Step = Part | Control
+Queued = tuple[Step, ...]  # one waiting effect in ``turn.pending``: a program or a bookkeeping step
+
 COSTS: tuple[type, ...] = (PayResources, PayCrystalsPerStone, Envy, ReturnStone)
 Colour = Literal["white", "grey", "black", "slash"]
 
@@ -305,6 +341,9 @@ KEYED: tuple[str, ...] = (
 )
 
 
+CONTROL_KEYED: tuple[str, ...] = ("handover", "envy-parasite", "next-sharer")
+
+
 def _count(value: Any) -> int | None:
     return None if value == "any" else int(value)
 
@@ -340,12 +379,38 @@ def program_from_data(data: Sequence[Any]) -> Program:
     return tuple(part_from_data(p) for p in data)
 
 
+def step_from_data(data: Any) -> Step:
+    """A printed part or a bookkeeping step (the state file's form of ``turn.pending``)."""
+    if isinstance(data, dict) and len(data) == 1:
+        ((key, value),) = data.items()
+        if key == "handover":
+            return Handover(int(value))
+        if key == "envy-parasite":
+            return EnvyParasite(int(value))
+        if key == "next-sharer":
+            programs = tuple(tuple(_shared_from_data(x) for x in p) for p in value["programs"])
+            return NextSharer(tuple(int(x) for x in value["seats"]), programs)
+    return part_from_data(data)
+
+
+def _shared_from_data(data: Any) -> Part | EnvyParasite:
+    step = step_from_data(data)
+    if isinstance(step, Handover | NextSharer):
+        raise ValueError(f"a shared program holds printed parts and envy placements, not {data!r}")
+    return step
+
+
+def queued_from_data(data: Sequence[Any]) -> Queued:
+    return tuple(step_from_data(p) for p in data)
+
+
 def _counts(**values: int) -> dict[str, int]:
     return {k: v for k, v in values.items() if v}
 
 
-def part_to_data(part: Part) -> Any:
-    """The pack-file form of one part (inverse of :func:`part_from_data`)."""
+def part_to_data(part: Step) -> Any:
+    """The pack-file form of one part (inverse of :func:`part_from_data`; bookkeeping steps of
+    ``turn.pending`` too, inverse of :func:`step_from_data`)."""
     if type(part) in _BARE_NAME:
         return _BARE_NAME[type(part)]
     match part:
@@ -373,8 +438,14 @@ def part_to_data(part: Part) -> Any:
             return {"shake-off": "all" if every else "one"}
         case Either(first=a, second=b):
             return {"either": [program_to_data(a), program_to_data(b)]}
+        case Handover(seat=seat):
+            return {"handover": seat}
+        case EnvyParasite(host=host):
+            return {"envy-parasite": host}
+        case NextSharer(seats=seats, programs=programs):
+            return {"next-sharer": {"seats": list(seats), "programs": [program_to_data(p) for p in programs]}}
     raise TypeError(f"not a Steamopolis effect part: {part!r}")
 
 
-def program_to_data(program: Program) -> list[Any]:
+def program_to_data(program: Sequence[Step]) -> list[Any]:
     return [part_to_data(p) for p in program]

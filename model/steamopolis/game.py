@@ -15,14 +15,14 @@ from rulecraft.model.steamopolis.actions import StmAction
 from rulecraft.model.steamopolis.catalogue import RULES
 from rulecraft.model.steamopolis.components import Pack, bundled_pack, load_pack
 from rulecraft.model.steamopolis.context import Context
-from rulecraft.model.steamopolis.readings import REGISTER
-from rulecraft.model.steamopolis.rules import CHANCE_PHASES, check, legal_actions
+from rulecraft.model.steamopolis.readings import NOT_MODELLED_WHY, REGISTER
+from rulecraft.model.steamopolis.rules import CHANCE_PHASES, check, decider, legal_actions
 from rulecraft.model.steamopolis.serial import converter
 from rulecraft.model.steamopolis.state import Phase, StmState
 from rulecraft.model.steamopolis.transitions import transition
 from rulecraft.parameters import Parameter, ParameterTable
 from rulecraft.registry import register
-from rulecraft.ruleset import Ruleset
+from rulecraft.ruleset import Ruleset, UnknownReading
 from rulecraft.serialization import SerializationError, from_jsonable
 
 ACTION_TYPES: tuple[type[StmAction], ...] = get_args(StmAction)
@@ -49,6 +49,12 @@ class SteamopolisGame(Game[StmState, StmAction]):
         self, ruleset: Ruleset | None = None, pack: Pack | None = None, params: Mapping[str, int] | None = None
     ) -> None:
         self.ruleset = ruleset or Ruleset.printed(REGISTER)
+        for pair in self.ruleset.readings:
+            if pair in NOT_MODELLED_WHY:
+                raise UnknownReading(
+                    f"{pair[0]}={pair[1]} is registered but not modelled yet; the model plays"
+                    f" {REGISTER[pair[0]].default!r} (why: {NOT_MODELLED_WHY[pair]})"
+                )
         self.pack = pack or bundled_pack()
         self.params = PARAMETERS.resolve(params)
         self.ctx = Context.printed(self.pack, dict(self.ruleset.readings))
@@ -102,7 +108,7 @@ class SteamopolisGame(Game[StmState, StmAction]):
             return GAME_OVER
         if state.phase in CHANCE_PHASES:
             return CHANCE
-        return state.to_move
+        return decider(state)  # another player may decide inside the turn (a parasite's owner, envy)
 
     def legal_actions(self, state: StmState) -> list[StmAction]:
         if state.phase in CHANCE_PHASES or state.phase is Phase.OVER:

@@ -414,5 +414,83 @@ REGISTER = AmbiguityRegister(
             "current",
             "the current step has exactly one stone taken back",
         ),
+        # -- found while modelling (not in the digest): each names the text that leaves it open --
+        _amb(
+            "STM-AMB-34",
+            "29,31",
+            "May character 5 hold more than one sponsor?",
+            [
+                ("one", "no: 'Sponsor (Maximum: 1)' holds; a second sponsor gain lapses"),
+                ("two", "yes: character 5 may hold two sponsors"),
+            ],
+            "one",
+            "p.29 prints 'Maximum: 1'; p.31 'Only 1 sponsor, if you own character 5' is read as turning one of them, "
+            "which the Technician's Handbook (not in the rulebook) would settle",
+        ),
+        _amb(
+            "STM-AMB-35",
+            "32-33",
+            "How far does 'place or move any number of parasites' / 'activate any number' go?",
+            [
+                (
+                    "each-once",
+                    "place or move: up to 3 uses, one parasite each; activate: each placed parasite at most once",
+                ),
+                ("repeat", "a parasite may be moved or activated again within the same effect"),
+            ],
+            "each-once",
+            "'any number' with 3 parasites per player; repeating the same parasite is not mentioned",
+        ),
+        _amb(
+            "STM-AMB-36",
+            "33",
+            "Do two own parasites on one symbol give two uses when it is triggered (2 players)?",
+            [
+                ("each", "each parasite gives its owner one use"),
+                ("once", "one use per symbol, however many own parasites sit on it"),
+            ],
+            "each",
+            "with 2 players 2 own parasites may sit on one machine (p.32); 'the parasite returns and its owner may use the effect' is per parasite",
+        ),
+        _amb(
+            "STM-AMB-37",
+            "31",
+            "Does 'use all activation effects' use an activation that is itself 'use all activation effects'?",
+            [
+                ("once", "no: that activation is skipped, every other one is used once"),
+                ("again", "yes: it starts over (an endless loop: the rules give no bound)"),
+            ],
+            "once",
+            "'use all activation effects of your machines' read literally re-activates the machine holding it, without end; "
+            "found by the solver oracle (its exhaustive walk never finished)",
+        ),
     ),
 )
+
+# Alternative readings the model does not play yet, each with the reason; choosing one is refused
+# (never silently played as the default).  A test holds this list to the model's source: every
+# other alternative reading is consulted somewhere.
+NOT_MODELLED_WHY: dict[tuple[str, str], str] = {
+    (
+        "STM-AMB-03",
+        "separate",
+    ): "the gauge's bonus numerals are read from the pack layout; separate numerals need a pack that prints them",
+    ("STM-AMB-04", "extra"): "the extra increment for two equal boilers is not encoded in the gauge functions",
+    ("STM-AMB-07", "pooled"): "pooled arrow increments are not generated at the start of the turn",
+    ("STM-AMB-11", "board"): "a banner's stone is taken from the gauge only",
+    ("STM-AMB-12", "stuck"): "the game passes the turn; 'stuck' would end play with a finding instead",
+    ("STM-AMB-13", "any"): "only a row's foremost bonus marker is offered",
+    ("STM-AMB-16", "free"): "the end-of-turn order is fixed",
+    ("STM-AMB-19", "next-step"): "gained resources are stored at once",
+    ("STM-AMB-22", "bump"): "'stone to 8' lapses on an occupied space",
+    ("STM-AMB-24", "1-5"): "the components hold 4 colours; a fifth player has no pieces",
+    ("STM-AMB-25", "cumulative"): "a market slot shows only its own symbols",
+    ("STM-AMB-28", "below-zero"): "the solo game is not modelled yet (STM-R-68..73)",
+    ("STM-AMB-29", "both"): "the capacity tile's sides are component data: load a pack that prints both on one side",
+    ("STM-AMB-31", "no-printed"): "the solo game is not modelled yet (STM-R-68..73)",
+    ("STM-AMB-34", "two"): "a player holds one sponsor in the state (PlayerState.sponsor)",
+    ("STM-AMB-35", "repeat"): "a parasite is placed, moved or activated at most once per effect",
+    ("STM-AMB-37", "again"): "an endless loop cannot be played; the reading is registered so the question is on record",
+    ("STM-AMB-36", "once"): "each parasite on a triggered symbol gives its owner one use",
+}
+NOT_MODELLED = frozenset(NOT_MODELLED_WHY)

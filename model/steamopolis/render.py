@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from rulecraft.model.steamopolis import actions as a
 from rulecraft.model.steamopolis.effects import program_to_data
 from rulecraft.model.steamopolis.gauge import BonusMarker, Gauge, Stone
+from rulecraft.model.steamopolis.rules import decider
 from rulecraft.model.steamopolis.state import SHADOW, Phase, PlayerState, StmState
 
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ def gauge_values(game: SteamopolisGame) -> str:
 
 def player_lines(game: SteamopolisGame, state: StmState, seat: int) -> list[str]:
     p: PlayerState = state.players[seat]
-    mark = ">" if seat == state.to_move and state.phase is not Phase.OVER else " "
+    mark = ">" if seat == decider(state) and state.phase is not Phase.OVER else " "
     room = " ".join(
         "--" if t is None else (t.id if t.kind == "machine" else f"{t.id}/{t.side}") for t in p.machine_room
     )
@@ -56,10 +57,10 @@ def player_lines(game: SteamopolisGame, state: StmState, seat: int) -> list[str]
         extras.append(f"gala {p.gala}")
     if p.carrying:
         extras.append("carrying " + ",".join(p.carrying))
-    supply = "".join("^" if s.arrow else "o" for s in p.supply)
+    supply = "".join("^" if s.arrow else "o" for s in p.supply) or "-"
     return [
         f"{mark}{seat_name(seat)} character {p.character or '?'}  {p.vp} VP  crystals {p.crystals} gears {p.gears}"
-        f" (storage {game.ctx.storage(p)})  stones in supply [{supply}]  parasites home {p.parasites_home}"
+        f" (storage {game.ctx.storage(p)})  stones in supply {supply}  parasites home {p.parasites_home}"
         + (f"  {'; '.join(extras)}" if extras else ""),
         f"   gauge  {gauge_line(game, p.gauge)}",
         f"   room   {room}   banners {len(p.banners)}  passenger tiles {p.passenger_tiles}",
@@ -97,7 +98,9 @@ def text(game: SteamopolisGame, state: StmState) -> str:
     if state.phase is Phase.OVER:
         head = f"Steamopolis — game over after round {state.round}; winners {list(game.winners(state))}"
     else:
-        head = f"Steamopolis — round {state.round}, {seat_name(state.to_move)} to play, phase {state.phase.value}"
+        head = f"Steamopolis — round {state.round}, {seat_name(state.to_move)}'s turn, phase {state.phase.value}"
+        if decider(state) != state.to_move:
+            head += f"; {seat_name(decider(state))} decides"
         if state.turn.final_step:
             head += f", final turn: {state.turn.final_step}"
         elif state.final_round:
@@ -122,9 +125,20 @@ def text(game: SteamopolisGame, state: StmState) -> str:
 
 def describe(game: SteamopolisGame, state: StmState, action: a.StmAction) -> str:
     """One line for a game log, in the game's words."""
-    who = "chance" if isinstance(action, a.CHANCE_ACTIONS) else seat_name(state.to_move)
-    words = _words(game, state, action)
+    who = "chance" if isinstance(action, a.CHANCE_ACTIONS) else seat_name(decider(state))
+    # Kinds without their own words yet (a new rule's actions) still read plainly: the kind and fields.
+    words = _words(game, state, action) or _plain(action)
     return f"{who}: {words}"
+
+
+def _discount(action: a.PayCost | a.BuyMachine | a.BuyBanner | a.BuyBonusMarker) -> str:
+    used = [name for name, on in (("sponsor", action.sponsor), ("charity gala", action.gala)) if on]
+    return f" (using the {' and the '.join(used)})" if used else ""
+
+
+def _plain(action: a.StmAction) -> str:
+    fields = ", ".join(f"{f.name} {getattr(action, f.name)}" for f in type(action).__attrs_attrs__)
+    return f"{action.kind.replace('-', ' ')}" + (f" ({fields})" if fields else "")
 
 
 def _words(game: SteamopolisGame, state: StmState, action: a.StmAction) -> str:
@@ -164,23 +178,41 @@ def _words(game: SteamopolisGame, state: StmState, action: a.StmAction) -> str:
             return f"picks up the {p}"
         case a.UseDistrict():
             return "uses the district"
-        case a.BuyMachine(position=pos, remove=r, extra=x):
-            return f"buys the {'extra ' if x else ''}market tile as a machine on {pos}" + (
-                f", removing {r}" if r else ""
-            )
-        case a.BuyBanner(stone=s, extra=x):
-            return f"buys the {'extra ' if x else ''}market tile as a banner" + (
-                f", returning the stone on {s}" if s is not None else ""
-            )
+        case a.BuyMachine(position=pos, remove=r, extra=x, level=lv):
+            market = f"{'the extra' if x else 'the'} market{f' of L{lv}' if lv else ''}"
+            return f"buys {market}'s tile as a machine on {pos}" + (f", removing {r}" if r else "") + _discount(action)
+        case a.BuyBanner(stone=s, extra=x, level=lv):
+            market = f"{'the extra' if x else 'the'} market{f' of L{lv}' if lv else ''}"
+            stone = f", returning the stone on {s}" if s is not None else ""
+            return f"buys {market}'s tile as a banner{stone}{_discount(action)}"
         case a.BuyBonusMarker(row=r, space=s):
             where = f"onto space {s}" if s is not None else "(boxed)"
-            return f"buys the {r} bonus marker {where}"
+            return f"buys the {r} bonus marker {where}{_discount(action)}"
+        case a.PlaceParasite(host=h, position=pos, symbol=sym, moved=m):
+            if h is None:
+                return "places a parasite beside the passenger stack"
+            verb = f"moves the parasite from {m}" if m is not None else "places a parasite"
+            return f"{verb} onto {seat_name(h)}'s machine {pos}, on its {sym} symbol"
+        case a.ActivateParasite(targets=t):
+            return f"activates own parasites without taking them back: {list(t)}"
+        case a.ShakeOffParasite(owner=o, position=pos, symbol=sym):
+            return f"shakes {seat_name(o)}'s parasite off machine {pos} ({sym})"
+        case a.LetPlayer(seat=seat):
+            return f"lets {seat_name(seat)} act next"
+        case a.TakeSponsor(side=sd):
+            return f"takes a sponsor, {sd} side up"
+        case a.TakeGala(resource=r):
+            return f"takes a {r} charity gala"
+        case a.PlacePinkMarker(space=s):
+            return f"places the pink bonus marker onto space {s}" if s is not None else "boxes the pink bonus marker"
+        case a.UseOtherDistrict(level=lv, position=pos):
+            return f"uses another district: L{lv} {pos}"
         case a.StopBuying():
             return "buys no more bonus markers"
         case a.LetLapse():
             return "neither uses the district nor buys"
         case a.PayCost(stone=s):
-            return "pays the cost" + (f" with the stone on {s}" if s is not None else "")
+            return "pays the cost" + (f" with the stone on {s}" if s is not None else "") + _discount(action)
         case a.DeclineCost():
             return "declines the cost"
         case a.ChooseSide(side=s):

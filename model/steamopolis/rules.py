@@ -4,13 +4,18 @@ Rejection (rule ID + plain words) or None; ``legal_actions`` generates what
 
 Scope of this layer: the multiplayer turn (start of turn, the three actions,
 channelling, the flight with passengers and purchases, effect parts, store
-steps, end of turn).  Parasites, envy, sponsors, galas, 'buy tile' and 'use
-another district' effects, the final round and the solo rules come later:
-their effect parts can only be forgone here (the rejection says so).
+steps, end of turn), with parasites and envy (STM-R-52..56), sponsors and
+charity galas (R-57/58), 'buy tile' and 'use another district' (R-61) and
+character 7's pink marker (R-04).  When another player acts inside the turn
+(a parasite's owner, an envious player) ``turn.decider`` names whose
+decision it is: :func:`decider`; every rule below judges that player's
+holdings (:func:`me`).  The solo rules (R-68..73) come later: solo
+parasites can be placed beside the stack, not activated yet.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from itertools import combinations, permutations
 
@@ -18,6 +23,7 @@ from rulecraft.core import Rejection
 from rulecraft.model.steamopolis.actions import (
     CHANCE_ACTIONS,
     EFFECT_ACTIONS,
+    ActivateParasite,
     BuildCapacity,
     BuildStartingRoom,
     BuyBanner,
@@ -31,26 +37,35 @@ from rulecraft.model.steamopolis.actions import (
     FlyToAllTargets,
     GainStone,
     LetLapse,
+    LetPlayer,
     MakeSteam,
     MoveArrowStones,
     MoveBaseMarker,
     MoveLeft,
+    ParasiteAt,
     PassTurn,
     PayCost,
     PickUp,
+    PlaceParasite,
+    PlacePinkMarker,
     PlaceStone,
     RaiseOneStone,
     RaisePressure,
     SetTarget,
+    ShakeOffParasite,
     SkipPart,
     SkipStep,
     StmAction,
     StopBuying,
     Store,
+    Symbol,
     TakeBack,
+    TakeGala,
     TakeResources,
+    TakeSponsor,
     TurnArrows,
     UseDistrict,
+    UseOtherDistrict,
     UsePart,
 )
 from rulecraft.model.steamopolis.catalogue import RULES
@@ -58,24 +73,39 @@ from rulecraft.model.steamopolis.components import Destination, MachineTile, Mar
 from rulecraft.model.steamopolis.context import Context
 from rulecraft.model.steamopolis.effects import (
     COSTS,
+    ActivateParasites,
     AdvanceBaseMarker,
+    BuyTile,
     Either,
+    EnvyParasite,
     GainCapacityTile,
+    GainCharityGala,
+    GainPinkMarker,
     GainPressureStone,
     GainResources,
+    GainSponsor,
+    Handover,
     IncreaseOneStone,
     IncreasePressure,
     LookAtMachine,
-    Part,
+    NextSharer,
     PayCrystalsPerStone,
     PayResources,
+    PlaceParasites,
+    Program,
     ReturnStone,
+    ShakeOff,
+    Step,
     StoneToEight,
+    TurnSponsor,
     TurnStones,
     UseAllActivationEffects,
+    UseAnotherDistrict,
     VotePoints,
+    walk,
 )
 from rulecraft.model.steamopolis.gauge import (
+    BonusMarker,
     Gauge,
     GaugeError,
     Stone,
@@ -88,24 +118,25 @@ from rulecraft.model.steamopolis.gauge import (
     movable,
 )
 from rulecraft.model.steamopolis.setup import chance_outcomes, room_choices, room_rejection
-from rulecraft.model.steamopolis.state import Market, Passenger, Phase, PlayerState, StmState, stones_owned
+from rulecraft.model.steamopolis.state import (
+    SHADOW,
+    Market,
+    Parasite,
+    Passenger,
+    Phase,
+    PlayerState,
+    RoomTile,
+    StmState,
+    stones_owned,
+)
 
 reject = RULES.reject
 CHANCE_PHASES = (Phase.DEAL, Phase.REVEAL)
 
 # Parts any effect may hold that this layer can only let lapse, with the rule that governs them.
-NOT_YET: dict[str, str] = {
-    "PlaceParasites": "STM-R-52",
-    "ActivateParasites": "STM-R-56",
-    "ShakeOff": "STM-R-55",
-    "GainSponsor": "STM-R-57",
-    "TurnSponsor": "STM-R-57",
-    "GainCharityGala": "STM-R-58",
-    "BuyTile": "STM-R-61",
-    "UseAnotherDistrict": "STM-R-61",
-    "GainPinkMarker": "STM-R-04",
-}
-PLAIN_PARTS = (VotePoints, LookAtMachine, StoneToEight, UseAllActivationEffects)
+NOT_YET: dict[str, str] = {}
+PLAIN_PARTS = (VotePoints, LookAtMachine, StoneToEight, UseAllActivationEffects, TurnSponsor)
+RESOURCES: tuple[Resource, ...] = ("crystal", "gear")
 
 
 # ---------------------------------------------------------------------------
@@ -113,8 +144,14 @@ PLAIN_PARTS = (VotePoints, LookAtMachine, StoneToEight, UseAllActivationEffects)
 # ---------------------------------------------------------------------------
 
 
+def decider(state: StmState) -> int:
+    """Whose decision it is: the player to move, or another player acting inside the turn (a parasite's
+    owner, an envious player; STM-R-53/54).  The game asks this seat."""
+    return state.turn.decider if state.turn.decider is not None else state.to_move
+
+
 def me(state: StmState) -> PlayerState:
-    return state.players[state.to_move]
+    return state.players[decider(state)]
 
 
 def value_of(ctx: Context, gauge: Gauge, space: int) -> int | None:
@@ -139,7 +176,7 @@ def can_set_target(ctx: Context, state: StmState) -> bool:
 
 
 def can_fly(ctx: Context, state: StmState) -> bool:
-    return bool(ctx.own_stones(state, state.to_move))  # STM-R-24 C
+    return bool(ctx.own_stones(state, decider(state)))  # STM-R-24 C
 
 
 def passenger_tile(ctx: Context, state: StmState) -> PassengerTile:
@@ -192,7 +229,7 @@ def afford(player: PlayerState, pay: PayResources) -> bool:
     return player.crystals >= pay.crystals and player.gears >= pay.gears
 
 
-def head(state: StmState) -> Part:
+def head(state: StmState) -> Step:
     return state.turn.pending[0][0]
 
 
@@ -219,7 +256,9 @@ def check(ctx: Context, state: StmState, action: StmAction) -> Rejection | None:
             return store_rejection(ctx, state, action)
         return reject("STM-R-32", "store your resources first: you hold more than your storage spaces")
     if turn.pending:
-        if isinstance(action, EFFECT_ACTIONS):
+        if isinstance(action, EFFECT_ACTIONS) or (
+            isinstance(action, BuyMachine | BuyBanner) and isinstance(head(state), BuyTile)
+        ):
             return effect_rejection(ctx, state, action)
         return reject("STM-R-22", f"finish the effect first: {head(state)!r} waits for a decision")
     if isinstance(action, EFFECT_ACTIONS):
@@ -427,7 +466,7 @@ def flight_rejection(ctx: Context, state: StmState, action: StmAction) -> Reject
 
 def take_back_rejection(ctx: Context, state: StmState, action: TakeBack) -> Rejection | None:
     """STM-R-33/34 with STM-R-18: one of your stones, onto the first free space or a freed one."""
-    if not any((s.level, s.position) == (action.level, action.position) for s in ctx.own_stones(state, state.to_move)):
+    if not any((s.level, s.position) == (action.level, action.position) for s in ctx.own_stones(state, decider(state))):
         return reject("STM-R-33", f"you have no stone on the {action.position} district of level {action.level}")
     gauge = me(state).gauge
     if gauge.first_free() is not None:
@@ -454,7 +493,7 @@ def pick_up_rejection(ctx: Context, state: StmState, action: PickUp) -> Rejectio
     if len(me(state).carrying) >= ctx.pack.airship.passenger_spaces:
         return reject("STM-R-36", "both passenger spaces are taken")
     dest = destination(ctx, state, who)
-    if not any(s.level == dest for s in ctx.own_stones(state, state.to_move)):
+    if not any(s.level == dest for s in ctx.own_stones(state, decider(state))):
         return reject("STM-R-36", f"the {who} wants to go to level {dest} and you have no stone left there")
     return None
 
@@ -462,27 +501,65 @@ def pick_up_rejection(ctx: Context, state: StmState, action: PickUp) -> Rejectio
 def buy_tile_rejection(ctx: Context, state: StmState, action: BuyMachine | BuyBanner) -> Rejection | None:
     """STM-R-40..43: the face-up tile of the active level's market, paid in full."""
     assert state.turn.active is not None
-    level = state.turn.active[0]
+    if action.level is not None:
+        return reject("STM-R-38", "a flight step buys on the active level's market: name no other level")
+    return purchase_rejection(ctx, state, action, state.turn.active[0])
+
+
+def purchase_rejection(
+    ctx: Context, state: StmState, action: BuyMachine | BuyBanner, level: int, rule: str = "STM-R-38"
+) -> Rejection | None:
+    """STM-R-40..43 on ``level``'s market (``rule``: what names the level), paid in full, discounts
+    of the sponsor and the charity gala included (STM-R-57/58)."""
     if level == 1:
-        return reject("STM-R-38", "the level-1 market sells bonus markers, not tiles")
+        return reject(rule, "the level-1 market sells bonus markers, not tiles")
     market = market_at(state, level, action.extra)
     if market is None or not market.tiles:
         return reject("STM-R-40", f"no face-up tile on the {'extra ' if action.extra else ''}market of level {level}")
     _tile, slot, pay = tile_price(ctx, market)
     player = me(state)
-    if not afford(player, pay):
-        price = f"{pay.crystals} crystals and {pay.gears} gears"
+    net = discounted(ctx, player, pay.crystals, pay.gears, action.sponsor, action.gala)
+    if isinstance(net, Rejection):
+        return net
+    if not afford(player, PayResources(*net)):
+        price = f"{net[0]} crystals and {net[1]} gears"
         return reject("STM-R-40", f"the tile costs {price}: you cannot pay it all")
     if isinstance(action, BuyMachine):
         return build_in_rejection(ctx, player, slot, action)
     if slot.banner_stone:
         if action.stone is None or action.stone not in player.gauge.stone_spaces():
             return reject("STM-R-43", "a banner costs a pressure stone from your gauge (STM-AMB-11 'gauge')")
-        if stones_owned(state, state.to_move) < 2:
+        if stones_owned(state, decider(state)) < 2:
             return reject("STM-R-43", "you cannot give up your last pressure stone")
     elif action.stone is not None:
         return reject("STM-R-43", "this banner costs no pressure stone")
     return None
+
+
+def discounted(
+    ctx: Context, player: PlayerState, crystals: int, gears: int, sponsor: bool, gala: bool
+) -> tuple[int, int] | Rejection:
+    """STM-R-57/58: a resource cost after the sponsor's discount (1 of its side's resource, once per
+    turn, only if that resource is part of the cost) and the charity gala's (up to 2 of its resource,
+    not below 0, only while that resource is still to pay); or why a discount cannot be used."""
+    cost = {"crystal": crystals, "gear": gears}
+    if sponsor:
+        side = player.sponsor
+        if side is None:
+            return reject("STM-R-57", "you own no sponsor")
+        if player.sponsor_used:
+            return reject("STM-R-57", "your sponsor has already given its discount this turn")
+        if not cost[side]:
+            return reject("STM-R-57", f"the sponsor shows a {side}, and this cost holds none")
+        cost[side] = max(0, cost[side] - ctx.pack.supplies.sponsor_discount)
+    if gala:
+        kind = player.gala
+        if kind is None:
+            return reject("STM-R-58", "you own no charity gala")
+        if not cost[kind]:
+            return reject("STM-R-58", f"your charity gala gives {kind}s, and no {kind} is left to pay")
+        cost[kind] = max(0, cost[kind] - ctx.pack.supplies.gala_discount)
+    return cost["crystal"], cost["gear"]
 
 
 def build_in_rejection(ctx: Context, player: PlayerState, slot: MarketSlot, action: BuyMachine) -> Rejection | None:
@@ -513,17 +590,34 @@ def bonus_rejection(ctx: Context, state: StmState, action: BuyBonusMarker) -> Re
     if not left:
         return reject("STM-R-46", f"the {action.row} row is empty")
     cost = bonus_slot(ctx, action.row, left[0])[0]
+    crystals, gears = (cost, 0) if action.row == "crystal" else (0, cost)
+    net = discounted(ctx, me(state), crystals, gears, action.sponsor, action.gala)
+    if isinstance(net, Rejection):
+        return net
     have = me(state).crystals if action.row == "crystal" else me(state).gears
-    if have < cost:
-        return reject("STM-R-46", f"the #{left[0]} marker costs {cost} {action.row}s; you have {have}")
-    usable = marker_spaces_for(me(state).gauge, left[0], ctx.layout)
-    if action.space is None:
+    if have < sum(net):
+        return reject("STM-R-46", f"the #{left[0]} marker costs {sum(net)} {action.row}s; you have {have}")
+    why = marker_space_rejection(ctx, me(state).gauge, left[0], action.space, action.bump)
+    if why is None and action.space is None and ctx.r("STM-AMB-15") == "no-buy":
+        return reject("STM-R-47", f"no #{left[0]} space right of the base marker (STM-AMB-15 'no-buy')")
+    return why
+
+
+def marker_space_rejection(
+    ctx: Context, gauge: Gauge, numeral: int, space: int | None, bump_stone: bool
+) -> Rejection | None:
+    """STM-R-47: a space printed with the marker's numeral right of the base marker (None: there is
+    none, the marker goes to the box); declining the bump is a choice only with a stone there that
+    could move."""
+    usable = marker_spaces_for(gauge, numeral, ctx.layout)
+    if space is None:
         if usable:
-            return reject("STM-R-47", f"bonus marker #{left[0]} goes on one of the spaces {list(usable)}")
-        if ctx.r("STM-AMB-15") == "no-buy":
-            return reject("STM-R-47", f"no #{left[0]} space right of the base marker (STM-AMB-15 'no-buy')")
-    elif action.space not in usable:
-        return reject("STM-R-47", f"space {action.space} is not a #{left[0]} space right of the base marker")
+            return reject("STM-R-47", f"bonus marker #{numeral} goes on one of the spaces {list(usable)}")
+        return None if bump_stone else reject("STM-R-47", "no stone to leave where it is")
+    if space not in usable:
+        return reject("STM-R-47", f"space {space} is not a #{numeral} space right of the base marker")
+    if not bump_stone and not (space in gauge.stone_spaces() and can_move(gauge, space)):
+        return reject("STM-R-47", f"no stone on space {space} that could be increased: nothing to decline")
     return None
 
 
@@ -539,6 +633,10 @@ def bonus_slot(ctx: Context, row: Resource, numeral: int) -> tuple[int, int]:
 
 def effect_rejection(ctx: Context, state: StmState, action: StmAction) -> Rejection | None:
     part = head(state)
+    if isinstance(part, Handover):  # applied as the effects settle; a decision never waits on it
+        return reject("STM-R-54", f"the decision passes to seat {part.seat} first")
+    if isinstance(part, NextSharer):
+        return sharer_rejection(state, part, action)
     if isinstance(part, COSTS):
         if isinstance(action, DeclineCost):
             return None
@@ -554,25 +652,42 @@ def effect_rejection(ctx: Context, state: StmState, action: StmAction) -> Reject
     return use_rejection(ctx, state, part, action)
 
 
-def cost_rejection(ctx: Context, state: StmState, part: Part, action: PayCost) -> Rejection | None:
+def sharer_rejection(state: StmState, part: NextSharer, action: StmAction) -> Rejection | None:
+    """STM-AMB-21 'owner-chooses': the deciding player names whose parasite effect or envy placement is next."""
+    rule = "STM-R-53" if any(isinstance(x, EnvyParasite) for p in part.programs for x in p) else "STM-R-54"
+    if isinstance(action, LetPlayer) and action.seat in part.seats:
+        return None
+    seats = sorted(set(part.seats))
+    return reject(rule, f"choose who goes next among seats {seats} (STM-AMB-21 'owner-chooses')")
+
+
+def cost_rejection(ctx: Context, state: StmState, part: Step, action: PayCost) -> Rejection | None:
     player = me(state)
     if not isinstance(part, ReturnStone) and action.stone is not None:
         return reject("STM-R-22", "this cost takes no pressure stone")
-    if isinstance(part, PayResources) and not afford(player, part):
-        return reject("STM-R-22", f"you cannot pay {part.crystals} crystals and {part.gears} gears")
-    if isinstance(part, PayCrystalsPerStone) and player.crystals < stones_owned(state, state.to_move):
-        owned = stones_owned(state, state.to_move)
-        return reject("STM-R-63", f"you own {owned} pressure stones and have {player.crystals} crystals")
+    owned = stones_owned(state, decider(state))
+    if isinstance(part, PayResources | PayCrystalsPerStone):
+        crystals, gears = (part.crystals, part.gears) if isinstance(part, PayResources) else (owned, 0)
+        net = discounted(ctx, player, crystals, gears, action.sponsor, action.gala)
+        if isinstance(net, Rejection):
+            return net
+        if isinstance(part, PayCrystalsPerStone) and player.crystals < net[0]:
+            return reject("STM-R-63", f"you own {owned} pressure stones and have {player.crystals} crystals")
+        if not afford(player, PayResources(*net)):
+            return reject("STM-R-22", f"you cannot pay {net[0]} crystals and {net[1]} gears")
+        return None
+    if action.sponsor or action.gala:
+        return reject("STM-R-57" if action.sponsor else "STM-R-58", f"{part!r} is not a resource cost: no discount")
     if isinstance(part, ReturnStone):
         if action.stone is None or action.stone not in player.gauge.stone_spaces():
             return reject("STM-R-22", "name the gauge space of the pressure stone you give up")
-        if stones_owned(state, state.to_move) < 2:
+        if owned < 2:
             return reject("STM-R-43", "you cannot give up your last pressure stone")
-    return None
+    return None  # envy: the other players may place a parasite once the effect is done (STM-R-53)
 
 
-def use_rejection(ctx: Context, state: StmState, part: Part, action: StmAction) -> Rejection | None:
-    """The head part carried out with the action's choices (STM-R-15..20, R-59, R-61, R-62)."""
+def use_rejection(ctx: Context, state: StmState, part: Step, action: StmAction) -> Rejection | None:
+    """The head part carried out with the action's choices (STM-R-15..20, R-52..61, R-04)."""
     name = type(part).__name__
     if name in NOT_YET:
         return reject(NOT_YET[name], f"{part!r} is not modelled in this layer yet: it can only be forgone")
@@ -580,8 +695,13 @@ def use_rejection(ctx: Context, state: StmState, part: Part, action: StmAction) 
     if isinstance(part, PLAIN_PARTS):
         if not isinstance(action, UsePart):
             return reject("STM-R-61", f"{part!r} needs no choice: use it or skip it")
-        if isinstance(part, StoneToEight) and state.turn.active_space is None:
-            return reject("STM-R-61", "no stone was taken back onto your gauge for this district")
+        space = state.turn.active_space
+        if isinstance(part, StoneToEight) and (
+            space is None or state.turn.decider is not None or space not in player.gauge.stone_spaces()
+        ):
+            return reject("STM-R-61", "the stone you took back for this district is not (or no longer) on your gauge")
+        if isinstance(part, TurnSponsor) and player.sponsor is None:
+            return reject("STM-R-57", "you own no sponsor to turn")
         return None
     if isinstance(part, GainResources) and isinstance(action, TakeResources):
         return resources_rejection(state, part, action)
@@ -605,7 +725,215 @@ def use_rejection(ctx: Context, state: StmState, part: Part, action: StmAction) 
         if not 1 <= action.position <= len(player.machine_room) or action.side not in (0, 1):
             return reject("STM-R-59", f"no machine-room position {action.position} / side {action.side}")
         return None
+    if isinstance(part, PlaceParasites | EnvyParasite | ActivateParasites | ShakeOff):
+        return parasite_part_rejection(ctx, state, part, action)
+    return other_part_rejection(ctx, state, part, action)
+
+
+def other_part_rejection(ctx: Context, state: StmState, part: Step, action: StmAction) -> Rejection | None:
+    """Sponsor and gala (STM-R-57/58), 'buy tile' and 'use another district' (R-61), the pink marker (R-04)."""
+    player = me(state)
+    if isinstance(part, GainSponsor) and isinstance(action, TakeSponsor):
+        if action.side not in RESOURCES:
+            return reject("STM-R-57", f"a sponsor shows a crystal or a gear, not {action.side!r}")
+        if state.supply.sponsors < 1:
+            return reject("STM-R-21", "no sponsor tile is left in the supply")
+        if player.sponsor is not None:
+            return reject("STM-R-57", "you already own a sponsor (maximum 1: the surplus lapses)")
+        return None
+    if isinstance(part, GainCharityGala) and isinstance(action, TakeGala):
+        if action.resource not in RESOURCES:
+            return reject("STM-R-58", f"a charity gala solicits crystals or gears, not {action.resource!r}")
+        if state.supply.galas[RESOURCES.index(action.resource)] < 1:
+            return reject("STM-R-21", f"no {action.resource} charity gala is left in the supply")
+        if player.gala is not None:
+            return reject("STM-R-58", "you already host a charity gala (maximum 1: the surplus lapses)")
+        return None
+    if isinstance(part, BuyTile) and isinstance(action, BuyMachine | BuyBanner):
+        if action.level is None:
+            return reject("STM-R-61", "'buy tile': name the level of the face-up tile you buy")
+        return purchase_rejection(ctx, state, action, action.level, "STM-R-61")
+    if isinstance(part, UseAnotherDistrict) and isinstance(action, UseOtherDistrict):
+        return other_district_rejection(ctx, state, action)
+    if isinstance(part, GainPinkMarker) and isinstance(action, PlacePinkMarker):
+        return pink_rejection(ctx, state, action)
     return reject("STM-R-22", f"{action!r} does not carry out {part!r}")
+
+
+# -- parasites and envy (STM-R-52..56) ------------------------------------------------------------
+
+
+def placed(state: StmState, seat: int) -> tuple[Parasite, ...]:
+    """The seat's parasites on other players' machines (or beside the stack, solo)."""
+    return tuple(x for x in state.parasites if x.owner == seat)
+
+
+def at(x: Parasite) -> ParasiteAt:
+    assert x.host is not None and x.position is not None
+    return (x.host, x.position, x.on)
+
+
+def parasite_part_rejection(
+    ctx: Context, state: StmState, part: PlaceParasites | EnvyParasite | ActivateParasites | ShakeOff, action: StmAction
+) -> Rejection | None:
+    """Place or move (STM-R-52), envy (R-53), activate without taking back (R-56), shake off (R-55)."""
+    if isinstance(part, PlaceParasites | EnvyParasite) and isinstance(action, PlaceParasite):
+        return placement_rejection(ctx, state, action, part.host if isinstance(part, EnvyParasite) else None)
+    if isinstance(part, ActivateParasites) and isinstance(action, ActivateParasite):
+        return activation_rejection(state, part, action)
+    if isinstance(part, ShakeOff):
+        mine = [x for x in state.parasites if x.host == decider(state)]
+        if part.all and isinstance(action, UsePart):
+            return None if mine else reject("STM-R-55", "no opposing parasite sits on your machines")
+        if not part.all and isinstance(action, ShakeOffParasite):
+            if not any((x.owner, x.position, x.on) == (action.owner, action.position, action.symbol) for x in mine):
+                return reject("STM-R-55", f"no parasite of seat {action.owner} on your machine {action.position}")
+            return None
+        what = "all opposing parasites (use the part)" if part.all else "one chosen parasite"
+        return reject("STM-R-55", f"shake off {what}")
+    if isinstance(part, ActivateParasites):
+        return reject("STM-R-56", "name the placed parasites of yours to activate, or skip the part")
+    rule = "STM-R-53" if isinstance(part, EnvyParasite) else "STM-R-52"
+    return reject(rule, "name the machine and symbol the parasite goes on, or skip the part")
+
+
+def can_place(ctx: Context, state: StmState, envy_host: int) -> bool:
+    """STM-R-53: the deciding player has a parasite at home and a machine of ``envy_host`` to put it on."""
+    if not me(state).parasites_home:
+        return False
+    return any(placement_rejection(ctx, state, a, envy_host) is None for a in _placements(ctx, state))
+
+
+def parasite_limit(state: StmState) -> int:
+    """STM-R-52 (p.33): 2 players up to 2 on the same machine, 3 or more players at most 1."""
+    return 2 if len(state.players) == 2 else 1
+
+
+def placement_rejection(
+    ctx: Context, state: StmState, action: PlaceParasite, envy_host: int | None
+) -> Rejection | None:
+    """STM-R-52 (place or move) / R-53 (envy: place 1 from the supply on the envied player's machines)."""
+    seat = decider(state)
+    player = me(state)
+    rule = "STM-R-53" if envy_host is not None else "STM-R-52"
+    if state.solo is not None:  # STM-R-72: placed parasites go beside the passenger stack
+        if (action.host, action.position, action.moved, action.symbol) != (None, None, None, "activation"):
+            return reject("STM-R-72", "solo: a placed parasite goes beside the passenger stack")
+        return None if player.parasites_home else reject("STM-R-72", "no parasite left in your supply")
+    mine = placed(state, seat)
+    if action.moved is None:
+        if player.parasites_home < 1:
+            why = "no parasite left in your supply" + ("" if envy_host is not None else ": move a placed one instead")
+            return reject(rule, why)
+    elif envy_host is not None:
+        return reject("STM-R-53", "envy places a parasite from your supply; it does not move one")
+    elif action.moved not in [at(x) for x in mine if x.host is not None]:
+        return reject("STM-R-52", f"you have no parasite placed at {action.moved} to move")
+    elif action.moved == (action.host, action.position, action.symbol):
+        return reject("STM-R-52", "a moved parasite changes its place")
+    host, position = action.host, action.position
+    if host is None or position is None or not 0 <= host < len(state.players) or host == seat:
+        return reject(rule, "a parasite goes onto another player's machine, never onto your own")
+    if envy_host is not None and host != envy_host:
+        return reject("STM-R-53", f"the envious place on the machines of seat {envy_host}, who lured them")
+    room = state.players[host].machine_room
+    tile = room[position - 1] if 1 <= position <= len(room) else None
+    if tile is None:
+        return reject(rule, f"seat {host} has no machine-room tile at position {position}")
+    face = ctx.face(tile)
+    if (action.symbol == "activation" and not face.boilers) or (action.symbol == "passive" and face.passive is None):
+        return reject("STM-R-52", f"{tile.id} shows no {action.symbol} symbol (never on storage spaces)")
+    if action.symbol not in ("activation", "passive"):
+        return reject("STM-R-52", f"a parasite sits on the activation or the passive symbol, not {action.symbol!r}")
+    return limit_rejection(ctx, state, seat, host, position, action.moved)
+
+
+def limit_rejection(
+    ctx: Context, state: StmState, seat: int, host: int, position: int, moved: ParasiteAt | None
+) -> Rejection | None:
+    """STM-R-52 / STM-AMB-20: own parasites per machine ('per-owner') or all of them ('total')."""
+    total = ctx.r("STM-AMB-20") == "total"
+    others = list(state.parasites)
+    if moved is not None:
+        others.remove(next(x for x in others if x.owner == seat and x.host is not None and at(x) == moved))
+    here = [x for x in others if x.host == host and x.position == position and (total or x.owner == seat)]
+    limit = parasite_limit(state)
+    if len(here) >= limit:
+        whose = "parasites" if total else "of your parasites"
+        reading = "total" if total else "per-owner"
+        n = len(state.players)
+        return reject("STM-R-52", f"at most {limit} {whose} on one machine with {n} players (STM-AMB-20 '{reading}')")
+    return None
+
+
+def activation_rejection(state: StmState, part: ActivateParasites, action: ActivateParasite) -> Rejection | None:
+    """STM-R-56: 1..N of your placed parasites ('any number': each at most once); they stay."""
+    if state.solo is not None:
+        return reject("STM-R-72", "solo: activating a parasite uses a face-up tile of a destination level (solo layer)")
+    n = len(action.targets)
+    if n < 1 or (part.count is not None and n > part.count):
+        most = "any number of" if part.count is None else f"1 to {part.count}"
+        return reject("STM-R-56", f"activate {most} of your placed parasites, not {n}")
+    own = Counter(at(x) for x in placed(state, decider(state)) if x.host is not None)
+    if Counter(action.targets) - own:
+        return reject("STM-R-56", f"{list(action.targets)} are not all parasites of yours on others' machines")
+    return None
+
+
+def tile_programs(ctx: Context, tile: RoomTile | None, on: str) -> tuple[Program, ...]:
+    """STM-R-54/56: the effect a parasite on ``tile``'s activation (its piped boilers, STM-R-30) or
+    passive symbol uses."""
+    if tile is None:
+        return ()
+    face = ctx.face(tile)
+    if on == "passive":
+        return (face.passive.effect,) if face.passive is not None else ()
+    return tuple(b.effect for b in face.activated())
+
+
+# -- sponsor, gala, other districts, the pink marker (STM-R-57, R-58, R-61, R-04) --------------------
+
+
+def other_district_rejection(ctx: Context, state: StmState, action: UseOtherDistrict) -> Rejection | None:
+    """STM-R-61: a district not activated by you this turn, not in S0, without your stone; other
+    players' stones do not matter (STM-AMB-23: nor shadow stones, unless 'no')."""
+    where = (action.level, action.position)
+    if not any((d.level, d.position) == where for d in ctx.districts(state)):
+        side = state.board_side
+        return reject("STM-R-01", f"the {side}-player side has no {action.position} district on level {action.level}")
+    seat = decider(state)
+    if state.turn.decider is None:
+        if where in state.turn.activated:
+            return reject("STM-R-61", f"you have already activated L{action.level}-{action.position} this turn")
+        if where in state.turn.flight_start:
+            return reject("STM-R-61", f"your stone lay on L{action.level}-{action.position} as the flight started (S0)")
+    elif (seat, *where) in state.turn.others_activated:
+        return reject("STM-R-61", f"you have already used L{action.level}-{action.position} this turn")
+    here = [s.seat for s in state.board if (s.level, s.position) == where]
+    if seat in here:
+        return reject("STM-R-61", f"one of your stones lies on L{action.level}-{action.position}")
+    if SHADOW in here and ctx.r("STM-AMB-23") == "no":
+        return reject("STM-R-61", "a shadow stone lies there (STM-AMB-23 'no')")
+    return None
+
+
+def pink_owner(ctx: Context, player: PlayerState) -> bool:
+    """STM-R-04: the pink marker is used only with the character whose set-up shows it (character 7)."""
+    try:
+        setup = ctx.pack.character(player.character).setup
+    except KeyError:
+        return False
+    return any(isinstance(p, GainPinkMarker) for p in walk(setup))
+
+
+def pink_rejection(ctx: Context, state: StmState, action: PlacePinkMarker) -> Rejection | None:
+    """STM-R-04 / R-47: character 7's one pink marker, placed like a bought bonus marker."""
+    if not pink_owner(ctx, me(state)):
+        return reject("STM-R-04", "the pink bonus marker is used only with character 7")
+    if any(isinstance(i, BonusMarker) and i.pink for p in state.players for i in p.gauge.spaces):
+        return reject("STM-R-21", "the one pink bonus marker already lies on a gauge")
+    gauge = me(state).gauge
+    return marker_space_rejection(ctx, gauge, ctx.pack.pink_numeral, action.space, action.bump)
 
 
 def resources_rejection(state: StmState, part: GainResources, action: TakeResources) -> Rejection | None:
@@ -638,6 +966,8 @@ def base_rejection(ctx: Context, gauge: Gauge, action: MoveBaseMarker) -> Reject
     if gauge.base >= ctx.layout.base_limit:
         return reject("STM-R-17", "the base pressure marker already stands on the value-4 space: the effect lapses")
     target = gauge.base + 1
+    if not action.bump and target not in gauge.stone_spaces():
+        return reject("STM-R-17", "no stone on the new base space: there is no bump to decline")
     if (
         not action.bump
         and ctx.r("STM-AMB-05") == "compulsory"
@@ -657,7 +987,7 @@ def turn_arrows_rejection(ctx: Context, state: StmState, part: TurnStones, actio
     arrowless = set(gauge.stone_spaces()) - set(gauge.arrow_spaces())
     if not set(action.spaces) <= arrowless:
         return reject("STM-R-19", f"the stones to turn lie on arrowless gauge spaces {sorted(arrowless)}")
-    board = {(s.level, s.position) for s in ctx.own_stones(state, state.to_move) if not s.stone.arrow}
+    board = {(s.level, s.position) for s in ctx.own_stones(state, decider(state)) if not s.stone.arrow}
     if len(set(action.districts)) != len(action.districts) or not set(action.districts) <= board:
         return reject("STM-R-19", "the districts must hold your own arrowless stones")
     return None
@@ -759,32 +1089,42 @@ def _flight_moves(ctx: Context, state: StmState) -> Iterator[StmAction]:
     player = me(state)
     if step == "next":
         markers: tuple[int | None, ...] = (None, *player.gauge.marker_spaces())
-        for s in ctx.own_stones(state, state.to_move):
+        for s in ctx.own_stones(state, decider(state)):
             yield from (TakeBack(s.level, s.position, m) for m in markers)
         return
     if step == "buying":
         yield StopBuying()
     else:
         yield from (PickUp("banker"), PickUp("stoker"), UseDistrict(), LetLapse())
-        rooms = range(1, len(player.machine_room) + 1)
         for extra in (False, True):
-            for position in rooms:
-                yield from (BuyMachine(position, remove, extra) for remove in (None, *rooms))
-            yield from (BuyBanner(stone, extra) for stone in (None, *player.gauge.stone_spaces()))
-    rows: tuple[Resource, ...] = ("crystal", "gear")
-    for row in rows:
-        for space in (None, *range(len(player.gauge.spaces))):
-            yield BuyBonusMarker(row, space)
-            if space is not None and space in player.gauge.stone_spaces() and can_move(player.gauge, space):
-                yield BuyBonusMarker(row, space, bump=False)
+            yield from _purchases(player, None, extra)
+    for row in RESOURCES:
+        for sp, ga in _discounts(player):
+            for space in (None, *range(len(player.gauge.spaces))):
+                yield BuyBonusMarker(row, space, True, sp, ga)
+                if space is not None and space in player.gauge.stone_spaces() and can_move(player.gauge, space):
+                    yield BuyBonusMarker(row, space, False, sp, ga)
+
+
+def _discounts(player: PlayerState) -> list[tuple[bool, bool]]:
+    """The (sponsor, gala) choices worth listing for a resource payment (STM-R-57/58)."""
+    sponsor = (False, True) if player.sponsor is not None and not player.sponsor_used else (False,)
+    gala = (False, True) if player.gala is not None else (False,)
+    return [(s, g) for s in sponsor for g in gala]
 
 
 def _effect_moves(ctx: Context, state: StmState) -> Iterator[StmAction]:
     part = head(state)
     player = me(state)
+    if isinstance(part, Handover):
+        return
+    if isinstance(part, NextSharer):
+        yield from (LetPlayer(s) for s in sorted(set(part.seats)))
+        return
     yield from (SkipPart(), DeclineCost(), ChooseSide(0), ChooseSide(1), UsePart())
     if isinstance(part, COSTS):
         yield from (PayCost(s) for s in (None, *player.gauge.stone_spaces()))
+        yield from (PayCost(None, sp, ga) for sp, ga in _discounts(player)[1:])
     elif isinstance(part, GainResources):
         top_c = state.supply.crystals if part.any_number else part.crystals + part.either
         top_g = state.supply.gears if part.any_number else part.gears + part.either
@@ -805,6 +1145,89 @@ def _effect_moves(ctx: Context, state: StmState) -> Iterator[StmAction]:
     elif isinstance(part, GainCapacityTile):
         rooms = range(1, len(player.machine_room) + 1)
         yield from (BuildCapacity(p, side) for p in rooms for side in (0, 1))
+    else:
+        yield from _more_effect_moves(ctx, state, part)
+
+
+def _more_effect_moves(ctx: Context, state: StmState, part: Step) -> Iterator[StmAction]:
+    player = me(state)
+    if isinstance(part, PlaceParasites | EnvyParasite):
+        yield from _placements(ctx, state)
+    elif isinstance(part, ActivateParasites):
+        yield from _activations(state, part)
+    elif isinstance(part, ShakeOff):
+        on_mine = {(x.owner, x.position, x.on) for x in state.parasites if x.host == decider(state)}
+        yield from (ShakeOffParasite(o, p, on) for o, p, on in sorted(on_mine) if p is not None)
+    elif isinstance(part, GainSponsor):
+        yield from (TakeSponsor(r) for r in RESOURCES)
+    elif isinstance(part, GainCharityGala):
+        yield from (TakeGala(r) for r in RESOURCES)
+    elif isinstance(part, GainPinkMarker):
+        yield from _marker_spaces(player.gauge, PlacePinkMarker)
+    elif isinstance(part, BuyTile):
+        for market in state.markets:
+            if market.tiles:
+                yield from _purchases(player, market.level, market.extra)
+    elif isinstance(part, UseAnotherDistrict):
+        yield from (UseOtherDistrict(d.level, d.position) for d in ctx.districts(state))
+
+
+def _marker_spaces(gauge: Gauge, make: type[PlacePinkMarker]) -> Iterator[PlacePinkMarker]:
+    yield make(None)
+    for space in range(len(gauge.spaces)):
+        yield make(space)
+        if space in gauge.stone_spaces() and can_move(gauge, space):
+            yield make(space, False)
+
+
+def _purchases(player: PlayerState, level: int | None, extra: bool) -> Iterator[StmAction]:
+    """BuyMachine and BuyBanner for one market: every build-in position, removal and discount."""
+    room = player.machine_room
+    rooms = range(1, len(room) + 1)
+    discounts = _discounts(player)
+    for remove in (None, *(i for i in rooms if room[i - 1] is not None)):
+        for position in rooms:
+            if room[position - 1] is None or position == remove:
+                yield from (BuyMachine(position, remove, extra, level, sp, ga) for sp, ga in discounts)
+    for stone in (None, *player.gauge.stone_spaces()):
+        yield from (BuyBanner(stone, extra, level, sp, ga) for sp, ga in discounts)
+
+
+def _placements(ctx: Context, state: StmState) -> Iterator[PlaceParasite]:
+    """Every parasite placement or move onto another player's machine (STM-R-52), solo beside the stack."""
+    seat = decider(state)
+    if state.solo is not None:
+        yield PlaceParasite(None, None)
+        return
+    sources: list[ParasiteAt | None] = [None]
+    sources += sorted({at(x) for x in placed(state, seat) if x.host is not None})
+    for host, p in enumerate(state.players):
+        if host == seat:
+            continue
+        for position, tile in enumerate(p.machine_room, start=1):
+            if tile is None:
+                continue
+            face = ctx.face(tile)
+            shown: list[Symbol] = []
+            if face.boilers:
+                shown.append("activation")
+            if face.passive is not None:
+                shown.append("passive")
+            for symbol in shown:
+                yield from (PlaceParasite(host, position, symbol, moved) for moved in sources)
+
+
+def _activations(state: StmState, part: ActivateParasites) -> Iterator[StmAction]:
+    """STM-R-56: every order of every choice of own placed parasites, up to the part's count."""
+    own = sorted(at(x) for x in placed(state, decider(state)) if x.host is not None)
+    most = len(own) if part.count is None else min(part.count, len(own))
+    seen: set[tuple[ParasiteAt, ...]] = set()
+    for k in range(1, most + 1):
+        for chosen in combinations(own, k):
+            for order in permutations(chosen):
+                if order not in seen:
+                    seen.add(order)
+                    yield ActivateParasite(order)
 
 
 def _one_stone_moves(gauge: Gauge, up_to: int) -> Iterator[StmAction]:
@@ -821,7 +1244,7 @@ def _turn_moves(ctx: Context, state: StmState, n: int) -> Iterator[StmAction]:
     gauge = me(state).gauge
     spaces = [("g", s) for s in gauge.stone_spaces() if s not in gauge.arrow_spaces()]
     board: list[tuple[str, District]] = [
-        ("b", (s.level, s.position)) for s in ctx.own_stones(state, state.to_move) if not s.stone.arrow
+        ("b", (s.level, s.position)) for s in ctx.own_stones(state, decider(state)) if not s.stone.arrow
     ]
     items: list[tuple[str, object]] = [*spaces, *board]
     for k in range(1, min(n, len(items)) + 1):

@@ -5,7 +5,9 @@ apart: the items on a gauge space (a pressure stone or a bonus marker) and
 the effect programs still waiting (``turn.pending``).  Gauge items are
 written ``{"stone": {"arrow": false}}`` or ``{"marker": {"numeral": 3,
 "pink": false}}``; programs use the component pack's effect vocabulary
-(effects.py), so a state file reads like the pack file.
+(effects.py), so a state file reads like the pack file, plus the turn's
+bookkeeping steps (``{"handover": 1}``, ``{"envy-parasite": 0}``,
+``{"next-sharer": {...}}``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 
 import cattrs
 
-from rulecraft.model.steamopolis.effects import Program, program_from_data, program_to_data
+from rulecraft.model.steamopolis.effects import Queued, program_to_data, queued_from_data
 from rulecraft.model.steamopolis.gauge import BonusMarker, Gauge, Item, Stone
 from rulecraft.model.steamopolis.state import TurnState
 from rulecraft.serialization import SerializationError, _make_converter
@@ -54,11 +56,11 @@ def _gauge_from_json(data: Any, _: Any) -> Gauge:
         raise SerializationError(f"gauge: {exc}") from None
 
 
-def _programs_from_json(data: Any) -> tuple[Program, ...]:
+def _programs_from_json(data: Any) -> tuple[Queued, ...]:
     if not isinstance(data, list):
         raise SerializationError(f"turn.pending: a list of effect programs, got {data!r}")
     try:
-        return tuple(program_from_data(p) for p in data)
+        return tuple(queued_from_data(p) for p in data)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise SerializationError(f"turn.pending: not in the effect vocabulary: {exc!r}") from None
 

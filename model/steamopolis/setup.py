@@ -204,7 +204,8 @@ def begin_room(ctx: Context, state: StmState) -> StmState:
 
 
 def build_room(ctx: Context, state: StmState, action: BuildStartingRoom) -> StmState:
-    """STM-R-13: both tiles into the machine room; the next seat sets up, or the first turn starts."""
+    """STM-R-13: both tiles into the machine room (the store step and the next seat follow, see
+    :func:`room_done`)."""
     seat = state.to_move
     p = state.players[seat]
     assert p.starting is not None
@@ -212,8 +213,12 @@ def build_room(ctx: Context, state: StmState, action: BuildStartingRoom) -> StmS
     room[action.machine_position - 1] = RoomTile("starting", p.starting, action.machine_side)
     room[action.capacity_position - 1] = RoomTile("capacity", "capacity", action.capacity_side)
     state = _with_seat(state, seat, attrs.evolve(p, machine_room=tuple(room), starting=None))
-    state = attrs.evolve(state, supply=attrs.evolve(state.supply, capacity_tiles=state.supply.capacity_tiles - 1))
-    following = (seat + 1) % len(state.players)
+    return attrs.evolve(state, supply=attrs.evolve(state.supply, capacity_tiles=state.supply.capacity_tiles - 1))
+
+
+def room_done(ctx: Context, state: StmState) -> StmState:
+    """After the store step (STM-R-32): the next seat sets up, or the start player's first turn starts."""
+    following = (state.to_move + 1) % len(state.players)
     if following == state.start_player:
         return attrs.evolve(state, to_move=following, phase=Phase.START_OF_TURN, turn=TurnState())
     return begin_room(ctx, attrs.evolve(state, to_move=following))

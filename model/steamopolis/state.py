@@ -15,7 +15,37 @@ from typing import Literal
 import attrs
 
 from rulecraft.model.steamopolis.components import BoardSide, DistrictPosition, Pack, Resource
-from rulecraft.model.steamopolis.effects import Program
+from rulecraft.model.steamopolis.effects import (
+    ActivateParasites,
+    AdvanceBaseMarker,
+    BuyTile,
+    Either,
+    Envy,
+    EnvyParasite,
+    GainCapacityTile,
+    GainCharityGala,
+    GainPinkMarker,
+    GainPressureStone,
+    GainResources,
+    GainSponsor,
+    Handover,
+    IncreaseOneStone,
+    IncreasePressure,
+    LookAtMachine,
+    NextSharer,
+    PayCrystalsPerStone,
+    PayResources,
+    PlaceParasites,
+    Queued,
+    ReturnStone,
+    ShakeOff,
+    StoneToEight,
+    TurnSponsor,
+    TurnStones,
+    UseAllActivationEffects,
+    UseAnotherDistrict,
+    VotePoints,
+)
 from rulecraft.model.steamopolis.gauge import BonusMarker, Gauge, Stone, gauge_problems, setup_gauge
 
 SHADOW = -1  # the solo shadow's seat (STM-R-68/70)
@@ -136,7 +166,13 @@ class TurnState:
     active: tuple[int, DistrictPosition] | None = None  # the active district (STM-R-33)
     active_space: int | None = None  # the gauge space of the stone just taken back (None: in the supply)
     boarded: tuple[tuple[Passenger, int], ...] = ()  # carried passengers and their destinations (STM-AMB-09)
-    pending: tuple[Program, ...] = ()  # effect programs still to resolve, the head part first (STM-R-22)
+    pending: tuple[Queued, ...] = ()  # effect programs still to resolve, the head part first (STM-R-22)
+    # Whose decision it is while another player acts in this turn (a parasite's owner, an envious
+    # player: STM-R-53/54, STM-AMB-21); None: the player to move.  Set and cleared by Handover steps.
+    decider: int | None = None
+    # Districts other players reached by 'use another district' this turn: (seat, level, position)
+    # (STM-R-61: 'that you have not activated in this turn'; the active player's are in ``activated``).
+    others_activated: tuple[tuple[int, int, DistrictPosition], ...] = ()
     storing: bool = False  # a store step waits: more resources than storage spaces (STM-R-32)
     final_step: FinalStep | None = None  # the final turn's next action (STM-R-66); None: a normal turn
 
@@ -222,24 +258,54 @@ def problems(state: StmState, pack: Pack) -> list[str]:
     return out
 
 
+# The effect classes are re-exported so that a state's repr (its waiting effects included)
+# evaluates in this module's namespace.
 __all__ = [
     "SHADOW",
+    "ActivateParasites",
+    "AdvanceBaseMarker",
     "BoardStone",
     "BonusMarker",
     "BonusMarket",
+    "BuyTile",
+    "Either",
+    "Envy",
+    "EnvyParasite",
     "FinalStep",
     "FlightStep",
+    "GainCapacityTile",
+    "GainCharityGala",
+    "GainPinkMarker",
+    "GainPressureStone",
+    "GainResources",
+    "GainSponsor",
+    "Handover",
+    "IncreaseOneStone",
+    "IncreasePressure",
+    "LookAtMachine",
     "Market",
+    "NextSharer",
     "Parasite",
     "Passengers",
+    "PayCrystalsPerStone",
+    "PayResources",
     "Phase",
+    "PlaceParasites",
     "PlayerState",
+    "ReturnStone",
     "RoomTile",
+    "ShakeOff",
     "Solo",
     "StmState",
     "Stone",
+    "StoneToEight",
     "Supply",
+    "TurnSponsor",
     "TurnState",
+    "TurnStones",
+    "UseAllActivationEffects",
+    "UseAnotherDistrict",
+    "VotePoints",
     "new_player",
     "problems",
     "stones_owned",

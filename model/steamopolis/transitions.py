@@ -12,9 +12,11 @@ from typing import Any
 
 import attrs
 
+from rulecraft.core import Rejection
 from rulecraft.model.steamopolis import gauge as g
 from rulecraft.model.steamopolis.actions import (
     CHANCE_ACTIONS,
+    ActivateParasite,
     BuildCapacity,
     BuildStartingRoom,
     BuyBanner,
@@ -27,6 +29,7 @@ from rulecraft.model.steamopolis.actions import (
     FlyToAllTargets,
     GainStone,
     LetLapse,
+    LetPlayer,
     MakeSteam,
     MoveArrowStones,
     MoveBaseMarker,
@@ -34,52 +37,76 @@ from rulecraft.model.steamopolis.actions import (
     PassTurn,
     PayCost,
     PickUp,
+    PlaceParasite,
+    PlacePinkMarker,
     PlaceStone,
     RaiseOneStone,
     RaisePressure,
     SetTarget,
+    ShakeOffParasite,
     SkipPart,
     SkipStep,
     StmAction,
     StopBuying,
     Store,
     TakeBack,
+    TakeGala,
     TakeResources,
+    TakeSponsor,
     TurnArrows,
     UseDistrict,
+    UseOtherDistrict,
     UsePart,
 )
-from rulecraft.model.steamopolis.components import DistrictPosition
+from rulecraft.model.steamopolis.components import DistrictPosition, Resource
 from rulecraft.model.steamopolis.context import Context
 from rulecraft.model.steamopolis.effects import (
     Either,
     Envy,
+    EnvyParasite,
+    Handover,
     IncreaseOneStone,
     IncreasePressure,
+    NextSharer,
+    Part,
     PayCrystalsPerStone,
     PayResources,
+    PlaceParasites,
     Program,
+    Queued,
     ReturnStone,
+    ShakeOff,
+    Shared,
     StoneToEight,
+    TurnSponsor,
     UseAllActivationEffects,
     VotePoints,
+    walk,
 )
 from rulecraft.model.steamopolis.gauge import Gauge, Stone
 from rulecraft.model.steamopolis.rules import (
+    RESOURCES,
+    at,
     bonus_slot,
+    can_place,
     carried_destination,
+    decider,
     destination,
+    discounted,
     head,
     market_at,
     me,
     over_capacity,
     passenger_tile,
     tile_price,
+    tile_programs,
 )
-from rulecraft.model.steamopolis.setup import build_room, deal
+from rulecraft.model.steamopolis.setup import build_room, deal, room_done
 from rulecraft.model.steamopolis.state import (
     BoardStone,
     BonusMarket,
+    Market,
+    Parasite,
     Passenger,
     Passengers,
     Phase,
@@ -96,7 +123,8 @@ from rulecraft.model.steamopolis.state import (
 
 
 def with_player(state: StmState, player: PlayerState) -> StmState:
-    seat = state.to_move
+    """The deciding player's holdings replaced (the player to move, or a helper: :func:`decider`)."""
+    seat = decider(state)
     return attrs.evolve(state, players=(*state.players[:seat], player, *state.players[seat + 1 :]))
 
 
@@ -126,9 +154,24 @@ def score(state: StmState, vp: int) -> StmState:
     return with_player(state, attrs.evolve(me(state), vp=me(state).vp + vp))
 
 
-def queue(state: StmState, *programs: Program) -> StmState:
+def queue(state: StmState, *programs: Queued) -> StmState:
     """Effects to resolve after those already waiting."""
     return with_turn(state, pending=(*state.turn.pending, *(p for p in programs if p)))
+
+
+def resume(state: StmState, now: tuple[Queued, ...] = (), later: tuple[Queued, ...] = ()) -> StmState:
+    """The head part is done: ``now`` resolves before the rest of its effect (an effect used 'as if
+    triggered', a district used through another), ``later`` once the effect is finished (STM-R-53:
+    the envious wait until the effect is done), then whatever waited already."""
+    first, *rest = state.turn.pending
+    remaining = first[1:]
+    pending = (*now, *((remaining,) if remaining else ()), *later, *rest)
+    return with_turn(state, pending=tuple(p for p in pending if p))
+
+
+def replace_head(state: StmState, part: PlaceParasites) -> StmState:
+    first, *rest = state.turn.pending
+    return with_turn(state, pending=((part, *first[1:]), *rest))
 
 
 def activation(ctx: Context, state: StmState, position: int) -> tuple[Program, ...]:
@@ -137,14 +180,67 @@ def activation(ctx: Context, state: StmState, position: int) -> tuple[Program, .
     return tuple(b.effect for b in ctx.face(tile).activated()) if tile else ()
 
 
-def passives(ctx: Context, state: StmState, kind: str, level: int | None = None) -> tuple[Program, ...]:
-    """STM-R-60: the passive effects of the player's tiles that this trigger fires (not end-of-turn ones)."""
-    out: list[Program] = []
-    for face in ctx.faces(me(state)):
-        p = face.passive
+def fire(ctx: Context, state: StmState, kind: str, level: int | None = None) -> tuple[StmState, tuple[Queued, ...]]:
+    """STM-R-60 with R-54: the deciding player's tiles whose passive this trigger fires, each its
+    effect followed by the parasites on that passive (they go home, their owners share it)."""
+    out: list[Queued] = []
+    for position, tile in enumerate(me(state).machine_room, start=1):
+        p = ctx.face(tile).passive if tile is not None else None
         if p and not p.end_of_turn and p.trigger.kind == kind and p.trigger.level in (None, level):
-            out.append(p.effect)
-    return tuple(out)
+            state, block = triggered(ctx, state, position, "passive", (p.effect,))
+            out += block
+    return state, tuple(out)
+
+
+def triggered(
+    ctx: Context, state: StmState, position: int, on: str, programs: tuple[Program, ...]
+) -> tuple[StmState, tuple[Queued, ...]]:
+    """STM-R-54: the deciding player's tile at ``position`` triggers the effect under ``on``: its
+    programs, then every parasite on that symbol goes home and its owner may use the effect once,
+    whether or not the machine's owner uses it (MAKE STEAM and 'use all activation effects' never
+    come here)."""
+    if not programs:
+        return state, ()
+    host = decider(state)
+    hits = [x for x in state.parasites if x.host == host and x.position == position and x.on == on]
+    state = send_home(state, hits)
+    return state, (*programs, *sharing(ctx, state, tuple(x.owner for x in hits), programs))
+
+
+def sharing(ctx: Context, state: StmState, seats: tuple[int, ...], programs: tuple[Shared, ...]) -> tuple[Queued, ...]:
+    """Other players' turns at a shared effect (a parasite's use, an envy placement), each handed the
+    decision and the decision handed back after them.  STM-AMB-21 'clockwise': from the active
+    player's left; 'owner-chooses': the deciding player names who is next."""
+    if not seats or not programs:
+        return ()
+    n = len(state.players)
+    order = tuple(sorted(seats, key=lambda s: (s - state.to_move - 1) % n))
+    if ctx.r("STM-AMB-21") == "owner-chooses" and len(set(order)) > 1:
+        return ((NextSharer(order, programs),),)
+    out: list[Queued] = []
+    for seat in order:
+        out += [(Handover(seat),), *programs]
+    return (*out, (Handover(decider(state)),))
+
+
+def envy(ctx: Context, state: StmState) -> tuple[Queued, ...]:
+    """STM-R-53: each other player may place 1 parasite on the envied (deciding) player's machines
+    (solo: nothing happens, STM-R-72)."""
+    if state.solo is not None:
+        return ()
+    envied = decider(state)
+    others = tuple(s for s in range(len(state.players)) if s != envied)
+    return sharing(ctx, state, others, ((EnvyParasite(envied),),))
+
+
+def send_home(state: StmState, parasites: list[Parasite]) -> StmState:
+    """STM-R-54/55: these parasites (one each) return to their owners' supplies."""
+    left = list(state.parasites)
+    players = list(state.players)
+    for x in parasites:
+        left.remove(x)
+        players[x.owner] = attrs.evolve(players[x.owner], parasites_home=players[x.owner].parasites_home + 1)
+    return attrs.evolve(state, players=tuple(players), parasites=tuple(left))
 
 
 def remove_tile(state: StmState, position: int) -> StmState:
@@ -157,12 +253,7 @@ def remove_tile(state: StmState, position: int) -> StmState:
     state = with_player(state, attrs.evolve(p, machine_room=room))
     if tile.kind == "capacity":
         state = attrs.evolve(state, supply=attrs.evolve(state.supply, capacity_tiles=state.supply.capacity_tiles + 1))
-    freed = [x for x in state.parasites if x.host == state.to_move and x.position == position]
-    players = list(state.players)
-    for x in freed:
-        players[x.owner] = attrs.evolve(players[x.owner], parasites_home=players[x.owner].parasites_home + 1)
-    kept = tuple(x for x in state.parasites if x not in freed)
-    return attrs.evolve(state, players=tuple(players), parasites=kept)
+    return send_home(state, [x for x in state.parasites if x.host == decider(state) and x.position == position])
 
 
 def build(state: StmState, position: int, tile: RoomTile) -> StmState:
@@ -197,6 +288,10 @@ def _effect(ctx: Context, state: StmState, action: StmAction) -> StmState:
         return store(state, action)
     if isinstance(action, PayCost | DeclineCost | ChooseSide | SkipPart | UsePart):
         return decide_part(ctx, state, action)
+    if isinstance(action, PlaceParasite | ActivateParasite | ShakeOffParasite | LetPlayer):
+        return parasite_part(ctx, state, action)
+    if isinstance(action, TakeSponsor | TakeGala | PlacePinkMarker | UseOtherDistrict):
+        return other_part(ctx, state, action)
     if isinstance(action, TakeResources | RaisePressure | RaiseOneStone | GainStone):
         return pop_part(use_gain(ctx, state, action))
     if isinstance(action, MoveBaseMarker | TurnArrows | BuildCapacity):
@@ -240,14 +335,35 @@ def _effect(ctx: Context, state: StmState, action: StmAction) -> StmState:
 
 
 def settle(ctx: Context, state: StmState) -> StmState:
-    """Carry the turn on until a decision is needed (STM-R-32 store, R-33 next stone, R-49 end)."""
-    while not (state.turn.pending or state.turn.storing):
+    """Carry the turn on until a decision is needed (STM-R-32 store, R-33 next stone, R-49 end; the
+    decision passing between players, STM-R-53/54)."""
+    while not state.turn.storing:
+        if state.turn.pending:
+            part = head(state)
+            if isinstance(part, Handover):
+                if decider(state) != state.to_move and over_capacity(ctx, me(state)):
+                    state = with_turn(state, storing=True)  # a helper stores at once (p.33, STM-R-32)
+                    break
+                seat = None if part.seat == state.to_move else part.seat
+                state = pop_part(with_turn(state, decider=seat))
+                continue
+            if isinstance(part, EnvyParasite) and not can_place(ctx, state, part.host):
+                state = pop_part(state)  # STM-R-21/52: no parasite or no machine to place on: it lapses
+                continue
+            break
         if state.phase is Phase.FLIGHT and state.turn.step == "after":
             # STM-R-39: step 4, store, then the next stone.
             state = with_turn(state, step="next", storing=over_capacity(ctx, me(state)))
             continue
         if state.phase is Phase.FLIGHT and state.turn.step == "next" and not ctx.own_stones(state, state.to_move):
             state = end_of_turn(ctx, state)  # STM-R-33: no stone left on the board
+            continue
+        if state.phase is Phase.SETUP_ROOM and me(state).starting is None:
+            # STM-R-13 then R-32: the room is built; store what the character gave, then the next seat.
+            if over_capacity(ctx, me(state)):
+                state = with_turn(state, storing=True)
+                break
+            state = room_done(ctx, state)
             continue
         if state.phase in (Phase.END_OF_TURN, Phase.ACTION) and over_capacity(ctx, me(state)):
             state = with_turn(state, storing=True)  # STM-R-32 / STM-AMB-19: store after the effects
@@ -306,24 +422,28 @@ def channel(ctx: Context, state: StmState, action: ChannelPressure) -> StmState:
     gauge, stone = g.lift(me(state).gauge, action.space, "STM-R-29")
     state = attrs.evolve(with_gauge(state, gauge), phase=Phase.CHANNEL)
     state = with_turn(state, channel=entry, channel_stone=stone)
-    return queue(state, *activation(ctx, state, entry))
+    state, block = triggered(ctx, state, entry, "activation", activation(ctx, state, entry))
+    return queue(state, *block)
 
 
 def move_left(ctx: Context, state: StmState) -> StmState:
     """STM-R-29: one position left, the value drops by 1, the machine there is activated."""
     assert state.turn.channel is not None
     position = state.turn.channel - 1
-    return queue(with_turn(state, channel=position), *activation(ctx, state, position))
+    state = with_turn(state, channel=position)
+    state, block = triggered(ctx, state, position, "activation", activation(ctx, state, position))
+    return queue(state, *block)
 
 
 def place_stone(ctx: Context, state: StmState, action: PlaceStone) -> StmState:
-    """STM-R-29/31: the channelled stone is placed; then store and the turn ends."""
+    """STM-R-29/31: the channelled stone is placed; then store and the turn ends (with the end-of-turn
+    effects of districts a machine reached through 'use another district', STM-R-49/61)."""
     stone = state.turn.channel_stone
     assert stone is not None
     state = with_turn(_put_on_board(state, action.level, action.position, stone), channel=None, channel_stone=None)
     if state.turn.final_step:
         return final_step_done(ctx, state)
-    return attrs.evolve(state, phase=Phase.END_OF_TURN)
+    return end_of_turn(ctx, state)
 
 
 def fly(state: StmState) -> StmState:
@@ -349,7 +469,8 @@ def take_back(ctx: Context, state: StmState, action: TakeBack) -> StmState:
         state = to_supply(state, stone.stone, ctx)
     state = with_turn(state, active=where, active_space=placed.space, step="passengers")
     state = drop_off(ctx, state, action.level)
-    return queue(state, *passives(ctx, state, "take-back", action.level))
+    state, block = fire(ctx, state, "take-back", action.level)
+    return queue(state, *block)
 
 
 def drop_off(ctx: Context, state: StmState, level: int) -> StmState:
@@ -402,9 +523,13 @@ def use_district(ctx: Context, state: StmState) -> StmState:
 
 
 def discharge(state: StmState) -> StmState:
-    """STM-R-19: the stone just taken back turns arrow side down (in the supply if it went there)."""
+    """STM-R-19: the stone just taken back turns arrow side down (in the supply if it went there; an
+    effect that moved it on the gauge before a district reached through 'use another district'
+    leaves nothing to turn: the stone is no longer known)."""
     space = state.turn.active_space
     if space is not None:
+        if space not in me(state).gauge.stone_spaces():
+            return state
         return with_gauge(state, g.turn_stone(me(state).gauge, space, False))
     p = me(state)
     return with_player(state, attrs.evolve(p, supply=(*p.supply[:-1], Stone(False))))
@@ -412,26 +537,23 @@ def discharge(state: StmState) -> StmState:
 
 def buy_machine(ctx: Context, state: StmState, action: BuyMachine) -> StmState:
     """STM-R-40..42, R-45: pay row 3 (and the tile), give up a tile from rank 1, gain row 1's VP,
-    build in; envy (rank 2+) waits for the parasites layer."""
-    assert state.turn.active is not None
-    market = market_at(state, state.turn.active[0], action.extra)
-    assert market is not None
-    tile, slot, pay = tile_price(ctx, market)
-    state = gain(state, -pay.crystals, -pay.gears)
+    build in; the 'buy' passives fire; from rank 2 the others are envious (STM-R-53)."""
+    market = _market(state, action)
+    tile, slot, price = tile_price(ctx, market)
+    state = pay(ctx, state, price.crystals, price.gears, action.sponsor, action.gala)
     if action.remove is not None:
         state = remove_tile(state, action.remove)
     state = score(build(state, action.position, RoomTile("machine", tile.id)), slot.machine_vp)
     state = after_purchase(state, market.level, action.extra)
-    return queue(with_turn(state, step="after"), *passives(ctx, state, "buy"))
+    return purchased(ctx, state, action.level, slot.machine_envy)
 
 
 def buy_banner(ctx: Context, state: StmState, action: BuyBanner) -> StmState:
-    """STM-R-40, R-43/44, R-45: pay row 3 and a stone, hang the banner, score its colour."""
-    assert state.turn.active is not None
-    market = market_at(state, state.turn.active[0], action.extra)
-    assert market is not None
-    tile, _slot, pay = tile_price(ctx, market)
-    state = gain(state, -pay.crystals, -pay.gears)
+    """STM-R-40, R-43/44, R-45: pay row 3 and a stone, hang the banner, score its colour; from rank 2
+    the others are envious (STM-R-53)."""
+    market = _market(state, action)
+    tile, slot, price = tile_price(ctx, market)
+    state = pay(ctx, state, price.crystals, price.gears, action.sponsor, action.gala)
     if action.stone is not None:
         gauge, stone = g.lift(me(state).gauge, action.stone, "STM-R-43")
         state = to_supply(with_gauge(state, gauge), stone, ctx)
@@ -439,7 +561,52 @@ def buy_banner(ctx: Context, state: StmState, action: BuyBanner) -> StmState:
     state = with_player(state, attrs.evolve(p, banners=(*p.banners, tile.id)))
     state = score(state, banner_vp(ctx, me(state), tile.banner))
     state = after_purchase(state, market.level, action.extra)
-    return queue(with_turn(state, step="after"), *passives(ctx, state, "buy"))
+    return purchased(ctx, state, action.level, slot.banner_envy)
+
+
+def _market(state: StmState, action: BuyMachine | BuyBanner) -> Market:
+    """The market bought from: the active level's (flight step 3) or the named one ('buy tile', STM-R-61)."""
+    if action.level is not None:
+        level = action.level
+    else:
+        assert state.turn.active is not None
+        level = state.turn.active[0]
+    market = market_at(state, level, action.extra)
+    assert market is not None
+    return market
+
+
+def purchased(ctx: Context, state: StmState, level: int | None, envious: bool) -> StmState:
+    """After a purchase: the 'buy' passives (STM-R-60), then the envious (STM-R-53) once the tile is
+    built in.  In a flight step the stone's step 3 is done; under 'buy tile' the effect goes on."""
+    state, now = fire(ctx, state, "buy")
+    later = envy(ctx, state) if envious else ()
+    if level is None:
+        return queue(with_turn(state, step="after"), *now, *later)
+    return resume(state, now, later)
+
+
+def pay(ctx: Context, state: StmState, crystals: int, gears: int, sponsor: bool, gala: bool) -> StmState:
+    """Pay a resource cost, with the sponsor's discount (then it turns over, once per turn: STM-R-57)
+    and the charity gala's (it returns to the supply: STM-R-58)."""
+    net = discounted(ctx, me(state), crystals, gears, sponsor, gala)
+    assert not isinstance(net, Rejection), net
+    p = me(state)
+    if sponsor:
+        assert p.sponsor is not None
+        p = attrs.evolve(p, sponsor=other_side(p.sponsor), sponsor_used=True)
+    if gala:
+        assert p.gala is not None
+        galas = list(state.supply.galas)
+        galas[RESOURCES.index(p.gala)] += 1
+        state = attrs.evolve(state, supply=attrs.evolve(state.supply, galas=(galas[0], galas[1])))
+        p = attrs.evolve(p, gala=None)
+    return gain(with_player(state, p), -net[0], -net[1])
+
+
+def other_side(side: Resource) -> Resource:
+    """STM-R-57 (STM-EX-31): a sponsor tile shows a crystal on one side and a gear on the other."""
+    return "gear" if side == "crystal" else "crystal"
 
 
 def banner_vp(ctx: Context, player: PlayerState, colour: str) -> int:
@@ -472,7 +639,8 @@ def buy_bonus_marker(ctx: Context, state: StmState, action: BuyBonusMarker) -> S
     row = bonus.crystal_row if action.row == "crystal" else bonus.gear_row
     numeral = row[0]
     cost, vp = bonus_slot(ctx, action.row, numeral)
-    state = score(gain(state, -cost if action.row == "crystal" else 0, -cost if action.row == "gear" else 0), vp)
+    crystals, gears = (cost, 0) if action.row == "crystal" else (0, cost)
+    state = score(pay(ctx, state, crystals, gears, action.sponsor, action.gala), vp)
     placed = g.place_bonus_marker(
         me(state).gauge, g.BonusMarker(numeral), action.space, ctx.layout, bump_stone=action.bump
     )
@@ -484,6 +652,8 @@ def buy_bonus_marker(ctx: Context, state: StmState, action: BuyBonusMarker) -> S
     state = attrs.evolve(state, bonus=bonus)
     if bonus.statue and _twos_gone(bonus, ctx):
         state = erect_statue(attrs.evolve(state, bonus=attrs.evolve(bonus, statue=False)))
+    if numeral == 2:
+        state = queue(state, *envy(ctx, state))  # STM-R-46/53: a #2 lures the envious
     return with_turn(state, step="buying")
 
 
@@ -500,9 +670,7 @@ def _twos_gone(bonus: BonusMarket, ctx: Context) -> bool:
 
 def pop_part(state: StmState) -> StmState:
     """The head part is done: the next part of the same effect, or the next effect."""
-    first, *rest = state.turn.pending
-    remaining = first[1:]
-    return with_turn(state, pending=((remaining,) if remaining else ()) + tuple(rest))
+    return resume(state)
 
 
 def decide_part(ctx: Context, state: StmState, action: StmAction) -> StmState:
@@ -513,38 +681,32 @@ def decide_part(ctx: Context, state: StmState, action: StmAction) -> StmState:
         assert isinstance(part, Either)
         first, *rest = state.turn.pending
         chosen = part.second if action.side else part.first
-        return with_turn(state, pending=((*chosen, *first[1:]),) + tuple(rest))
+        return with_turn(state, pending=((*chosen, *first[1:]), *rest))
     if isinstance(action, PayCost):
         state = pay_cost(ctx, state, action)
+        if isinstance(part, Envy):
+            return resume(state, later=envy(ctx, state))  # STM-R-53: once the effect is done
     elif isinstance(action, UsePart):
-        state, later = use_plain(ctx, state)
-        return queue_next(pop_part(state), later)
+        state, now = use_plain(ctx, state)
+        return resume(state, now)
     return pop_part(state)
-
-
-def queue_next(state: StmState, programs: tuple[Program, ...]) -> StmState:
-    """Effects that come right after the current one (STM-R-62's activations)."""
-    pending = state.turn.pending
-    if pending and pending[0] and state.turn.pending is not None:
-        return with_turn(state, pending=(pending[0], *programs, *pending[1:]))
-    return with_turn(state, pending=(*programs, *pending))
 
 
 def pay_cost(ctx: Context, state: StmState, action: PayCost) -> StmState:
     part = head(state)
     if isinstance(part, PayResources):
-        return gain(state, -part.crystals, -part.gears)
+        return pay(ctx, state, part.crystals, part.gears, action.sponsor, action.gala)
     if isinstance(part, PayCrystalsPerStone):
-        return gain(state, -stones_owned(state, state.to_move), 0)  # STM-R-63
+        return pay(ctx, state, stones_owned(state, decider(state)), 0, action.sponsor, action.gala)  # STM-R-63
     if isinstance(part, ReturnStone):
         assert action.stone is not None
         gauge, stone = g.lift(me(state).gauge, action.stone, "STM-R-43")
         return to_supply(with_gauge(state, gauge), stone, ctx)
     assert isinstance(part, Envy)
-    return state  # the other players' parasites come with the parasites layer (STM-R-53)
+    return state  # the envious act once the effect is done (decide_part)
 
 
-def use_plain(ctx: Context, state: StmState) -> tuple[StmState, tuple[Program, ...]]:
+def use_plain(ctx: Context, state: StmState) -> tuple[StmState, tuple[Queued, ...]]:
     part = head(state)
     if isinstance(part, VotePoints):
         return score(state, part.n), ()
@@ -556,10 +718,133 @@ def use_plain(ctx: Context, state: StmState) -> tuple[StmState, tuple[Program, .
             state = with_turn(with_gauge(state, gauge), active_space=ctx.layout.space_of_value(8))
         return state, ()
     if isinstance(part, UseAllActivationEffects):
-        # STM-R-62: right to left, as a value-8 stone channelled down to level 1.
+        # STM-R-62: right to left, as a value-8 stone channelled down to level 1; parasites sleep.
+        # STM-AMB-37 'once': an activation that itself holds 'use all' is not used again (else it never ends).
         positions = range(len(me(state).machine_room), 0, -1)
-        return state, tuple(p for pos in positions for p in activation(ctx, state, pos))
+        programs = (p for pos in positions for p in activation(ctx, state, pos))
+        return state, tuple(p for p in programs if not any(isinstance(x, UseAllActivationEffects) for x in walk(p)))
+    if isinstance(part, TurnSponsor):
+        p = me(state)
+        assert p.sponsor is not None
+        return with_player(state, attrs.evolve(p, sponsor=other_side(p.sponsor))), ()  # STM-R-57, no discount
+    if isinstance(part, ShakeOff):
+        return send_home(state, [x for x in state.parasites if x.host == decider(state)]), ()  # STM-R-55
     return state, ()  # look at a machine: hidden information only
+
+
+# ---------------------------------------------------------------------------
+# Parasites and envy (STM-R-52..56, STM-AMB-20/21)
+# ---------------------------------------------------------------------------
+
+
+def parasite_part(ctx: Context, state: StmState, action: StmAction) -> StmState:
+    part = head(state)
+    if isinstance(action, LetPlayer):
+        return let_player(ctx, state, action.seat)
+    if isinstance(action, ShakeOffParasite):  # STM-R-55: one chosen opposing parasite, unactivated
+        one = Parasite(action.owner, decider(state), action.position, action.symbol)
+        return pop_part(send_home(state, [one]))
+    if isinstance(action, ActivateParasite):  # STM-R-56: each used once as if triggered; they stay
+        now = tuple(p for host, pos, on in action.targets for p in _programs_at(ctx, state, host, pos, on))
+        return resume(state, now)
+    assert isinstance(action, PlaceParasite)
+    state = place_parasite(state, action)
+    if isinstance(part, PlaceParasites):
+        if part.activate:  # 'place or move and immediately activate 1 own parasite'
+            if action.host is None or action.position is None:
+                return pop_part(state)  # solo: beside the stack, used in 'remove tiles' (STM-R-72)
+            return resume(state, _programs_at(ctx, state, action.host, action.position, action.symbol))
+        left = (part.count if part.count is not None else ctx.pack.airship.parasite_spaces) - 1
+        if left > 0:
+            return replace_head(state, PlaceParasites(left))
+    return pop_part(state)
+
+
+def _programs_at(ctx: Context, state: StmState, host: int, position: int, on: str) -> tuple[Program, ...]:
+    return tile_programs(ctx, state.players[host].machine_room[position - 1], on)
+
+
+def place_parasite(state: StmState, action: PlaceParasite) -> StmState:
+    """STM-R-52/53: a parasite from the supply, or a placed one moved; solo beside the stack (R-72)."""
+    seat = decider(state)
+    parasites = list(state.parasites)
+    if action.moved is not None:
+        parasites.remove(next(x for x in parasites if x.owner == seat and x.host is not None and at(x) == action.moved))
+    else:
+        p = me(state)
+        state = with_player(state, attrs.evolve(p, parasites_home=p.parasites_home - 1))
+    parasites.append(Parasite(seat, action.host, action.position, action.symbol))
+    state = attrs.evolve(state, parasites=tuple(parasites))
+    if state.solo is not None:
+        solo = attrs.evolve(state.solo, parasites_beside_stack=state.solo.parasites_beside_stack + 1)
+        state = attrs.evolve(state, solo=solo)
+    return state
+
+
+def let_player(ctx: Context, state: StmState, seat: int) -> StmState:
+    """STM-AMB-21 'owner-chooses': ``seat`` takes all its turns at the shared effect now; the
+    deciding player then names the next."""
+    part = head(state)
+    assert isinstance(part, NextSharer)
+    rest = tuple(s for s in part.seats if s != seat)
+    block: list[Queued] = [(Handover(seat),)]
+    for _ in range(part.seats.count(seat)):
+        block += part.programs
+    block.append((Handover(decider(state)),))
+    return resume(state, (*block, *sharing(ctx, state, rest, part.programs)))
+
+
+# ---------------------------------------------------------------------------
+# Sponsor, gala, the pink marker, 'use another district' (STM-R-57, R-58, R-04, R-61)
+# ---------------------------------------------------------------------------
+
+
+def other_part(ctx: Context, state: StmState, action: StmAction) -> StmState:
+    p = me(state)
+    if isinstance(action, TakeSponsor):
+        state = with_player(state, attrs.evolve(p, sponsor=action.side))
+        return pop_part(attrs.evolve(state, supply=attrs.evolve(state.supply, sponsors=state.supply.sponsors - 1)))
+    if isinstance(action, TakeGala):
+        galas = list(state.supply.galas)
+        galas[RESOURCES.index(action.resource)] -= 1
+        state = with_player(state, attrs.evolve(p, gala=action.resource))
+        return pop_part(attrs.evolve(state, supply=attrs.evolve(state.supply, galas=(galas[0], galas[1]))))
+    if isinstance(action, PlacePinkMarker):
+        marker = g.BonusMarker(ctx.pack.pink_numeral, pink=True)
+        placed = g.place_bonus_marker(p.gauge, marker, action.space, ctx.layout, bump_stone=action.bump)
+        return pop_part(with_gauge(state, placed.gauge))
+    assert isinstance(action, UseOtherDistrict)
+    return use_other_district(ctx, state, action)
+
+
+def use_other_district(ctx: Context, state: StmState, action: UseOtherDistrict) -> StmState:
+    """STM-R-61 'use another district': its effect now; the district counts as activated (STM-AMB-23).
+    STM-AMB-33 'current': parts naming the stone taken back (static discharge, stone to 8) apply to
+    the stone of the current flight step; 'lapse': they lapse."""
+    where = (action.level, action.position)
+    district = ctx.district(state, *where)
+    lapse = ctx.r("STM-AMB-33") == "lapse"
+    effect = _stoneless(district.effect) if lapse else district.effect
+    if state.turn.decider is not None:  # another player's effect: no flight step of theirs, at once
+        used = (*state.turn.others_activated, (decider(state), *where))
+        return resume(with_turn(state, others_activated=used), (effect,))
+    state = with_turn(state, activated=(*state.turn.activated, where))
+    if district.static_discharge and not lapse and state.turn.active is not None:
+        state = discharge(state)
+    if district.end_of_turn:
+        return pop_part(with_turn(state, end_of_turn=(*state.turn.end_of_turn, where)))
+    return resume(state, (effect,))
+
+
+def _stoneless(program: Program) -> Program:
+    """STM-AMB-33 'lapse': the program without its 'stone to 8' parts."""
+    out: list[Part] = []
+    for part in program:
+        if isinstance(part, Either):
+            out.append(Either(_stoneless(part.first), _stoneless(part.second)))
+        elif not isinstance(part, StoneToEight):
+            out.append(part)
+    return tuple(out)
 
 
 def use_gain(ctx: Context, state: StmState, action: StmAction) -> StmState:
@@ -645,7 +930,8 @@ def end_of_turn(ctx: Context, state: StmState) -> StmState:
         tile = passenger_tile(ctx, state)
         for who in transported:
             reward = tile.banker_reward if who == "banker" else tile.stoker_reward
-            state = queue(state, reward, *passives(ctx, state, "passenger"))
+            state, block = fire(ctx, state, "passenger")
+            state = queue(state, reward, *block)
         state = next_passenger_tile(state)
     districts = (ctx.district(state, level, pos).effect for level, pos in state.turn.end_of_turn)
     return queue(state, *districts)
@@ -675,8 +961,8 @@ def end_turn(ctx: Context, state: StmState) -> StmState:
     final turn from the start player; after the last one the game is over."""
     seat = (state.to_move + 1) % len(state.players)
     new_round = state.round + (1 if seat == state.start_player else 0)
-    p = attrs.evolve(me(state), sponsor_used=False)
-    state = with_player(state, p)
+    # STM-R-57: a sponsor gives its discount once per turn, in any player's turn.
+    state = attrs.evolve(state, players=tuple(attrs.evolve(p, sponsor_used=False) for p in state.players))
     final_round = state.final_round
     done = state.final_turns_done
     if final_round:

@@ -1,0 +1,101 @@
+"""One Hypothesis state machine for Steamopolis: legal actions only (chance by its
+outcomes), over generated component packs, 2 to 4 players and the modelled
+readings, every invariant after every step (digest 3.14), the state's JSON
+round trip, and the outcome at game over (STM-R-67)."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from typing import Any
+
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from rulecraft.core import Chance, GameOver
+from rulecraft.model.steamopolis.actions import BuyBanner, BuyBonusMarker, BuyMachine, TakeBack, UseDistrict
+from rulecraft.model.steamopolis.game import SteamopolisGame
+from rulecraft.model.steamopolis.readings import NOT_MODELLED, REGISTER
+from rulecraft.model.steamopolis.state import StmState
+from rulecraft.model.steamopolis.strategies import packs
+from rulecraft.ruleset import Ruleset
+
+READINGS = sorted(
+    (a.id, r.key) for a in REGISTER for r in a.readings if r.key != a.default and (a.id, r.key) not in NOT_MODELLED
+)
+# Random play seldom buys: this rule leans towards what moves the game on (purchases, flights).
+BUSY = (BuyMachine, BuyBanner, BuyBonusMarker, UseDistrict, TakeBack)
+
+
+class SteamopolisMachine(RuleBasedStateMachine):
+    game: SteamopolisGame
+    state: StmState
+    steps: int
+
+    @initialize(
+        players=st.integers(2, 4),
+        pack=st.one_of(st.none(), packs()),
+        chosen=st.lists(st.sampled_from(READINGS), max_size=2, unique_by=lambda pair: pair[0]),
+        first_game=st.booleans(),
+    )
+    def start(self, players: int, pack: Any, chosen: list[tuple[str, str]], first_game: bool) -> None:
+        self.game = SteamopolisGame(Ruleset.from_overrides(REGISTER, dict(chosen)), pack)
+        self.state = self.game.new_game(players, first_game=first_game)
+        self.steps = 0
+
+    def _mover(self) -> Any:
+        return self.game.to_move(self.state)
+
+    def _apply(self, action: Any) -> None:
+        rejection = self.game.check(self.state, action)
+        assert rejection is None, rejection
+        self.state = self.game.apply(self.state, action)
+        self.steps += 1
+
+    @precondition(lambda self: isinstance(self._mover(), int))
+    @rule(data=st.data())
+    def seat_plays_a_legal_action(self, data: st.DataObject) -> None:
+        legal = self.game.legal_actions(self.state)
+        assert legal, "a seat to move always has a legal action (STM-AMB-12 'pass')"
+        self._apply(data.draw(st.sampled_from(legal)))
+
+    @precondition(lambda self: isinstance(self._mover(), int))
+    @rule(data=st.data())
+    def seat_prefers_flights_and_purchases(self, data: st.DataObject) -> None:
+        legal = self.game.legal_actions(self.state)
+        busy = [a for a in legal if isinstance(a, BUSY)]
+        self._apply(data.draw(st.sampled_from(busy or legal)))
+
+    @precondition(lambda self: isinstance(self._mover(), Chance))
+    @rule(data=st.data())
+    def chance_deals(self, data: st.DataObject) -> None:
+        outcomes = self.game.chance_outcomes(self.state)
+        assert sum((p for _, p in outcomes), Fraction(0)) == 1
+        self._apply(data.draw(st.sampled_from([a for a, _ in outcomes])))
+
+    @precondition(lambda self: isinstance(self._mover(), GameOver))
+    @rule()
+    def game_over(self) -> None:
+        scores = self.game.scores(self.state)
+        (winner,) = self.game.winners(self.state)
+        assert scores[winner] == max(scores.values()), "STM-R-67: the winner has the most VP"
+
+    @invariant()
+    def every_invariant_holds(self) -> None:
+        violations = self.game.violations(self.state)
+        assert not violations, "\n".join(map(str, violations)) + f"\nafter step {self.steps}"
+
+    @invariant()
+    def state_round_trips_through_json(self) -> None:
+        text = json.dumps(self.game.state_to_json(self.state))
+        assert self.game.state_from_json(json.loads(text)) == self.state
+
+
+TestSteamopolis = SteamopolisMachine.TestCase
+# A turn is several small decisions: longer runs than the profile's default reach flights and purchases.
+TestSteamopolis.settings = settings(
+    stateful_step_count=max(200, settings().stateful_step_count),
+    max_examples=max(8, settings().max_examples // 4),
+    deadline=None,
+)
