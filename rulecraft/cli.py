@@ -99,7 +99,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
                     game,
                     seed=args.seed,
                     games=args.games,
-                    max_steps=args.max_steps,
+                    max_steps=args.max_steps or game.campaign_steps,
                     solver_count=args.solver_checks,
                     readings=readings,
                     progress=tick,
@@ -174,7 +174,7 @@ def _print_verify(console: Console, reports: list[Any], args: argparse.Namespace
             if r.games_deadlocked:
                 parts.append(f"{r.games_deadlocked} reached a state from which the game can never end")
             if capped:
-                parts.append(f"{capped} hit the cap of {args.max_steps} steps")
+                parts.append(f"{capped} hit the cap of {args.max_steps or game_class(r.game).campaign_steps} steps")
             console.print(
                 f"{r.game}: {r.games_stalled} game(s) unfinished: {'; '.join(parts)}"
                 " (not a failure: the rulebook sets no turn limit)."
@@ -619,7 +619,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("games_ids", nargs="*", metavar="GAME", help="games to verify (default: all registered)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--games", type=int, default=40, help="random games in the invariant campaign")
-    p.add_argument("--max-steps", type=int, default=3000, help="step cap per game (the rules have no turn limit)")
+    p.add_argument(
+        "--max-steps",
+        type=int,
+        default=None,
+        help="step cap per campaign game (default: the game's own, 3000 for most; the rules have no turn limit)",
+    )
     p.add_argument("--solver-checks", type=int, default=40, help="solver/oracle comparisons per query")
     p.add_argument("--show-deadlock", action="store_true", help="print the deadlocked example's board and log")
     p.add_argument(

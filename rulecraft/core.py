@@ -137,6 +137,9 @@ class Game(ABC, Generic[S, A]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     scenario_folder: ClassVar[str]  # scenarios/<folder>/ holds the printed examples
+    # Steps a random campaign game may take before it counts as unfinished (the rules set no turn
+    # limit); a game whose turns are many small decisions sets a higher cap.
+    campaign_steps: ClassVar[int] = 3000
 
     ruleset: Ruleset
 

@@ -224,13 +224,29 @@ def room_done(ctx: Context, state: StmState) -> StmState:
     return begin_room(ctx, attrs.evolve(state, to_move=following))
 
 
-def room_choices(state: StmState) -> list[BuildStartingRoom]:
-    """STM-R-13: two different free positions, sides free; a first game fixes them (back side on 1, capacity on 2)."""
-    if state.first_game:
-        return [BuildStartingRoom(1, 1, 2, 0)]
+def first_game_room(state: StmState) -> BuildStartingRoom:
+    """STM-R-13 first game: the starting machine back side up on position 1, the capacity tile on 2.
+    When a character's set-up has already filled one of them (a capacity tile of its own), the two
+    lowest free positions take their place, so the fixed layout never leaves a player stuck."""
     room = state.players[state.to_move].machine_room
     free = [i + 1 for i, t in enumerate(room) if t is None]
-    return [BuildStartingRoom(m, ms, c, cs) for m in free for c in free if m != c for ms in (0, 1) for cs in (0, 1)]
+    return BuildStartingRoom(free[0], 1, free[1], 0)
+
+
+def room_choices(state: StmState) -> list[BuildStartingRoom]:
+    """STM-R-13: two different free positions, sides free; a first game fixes them (:func:`first_game_room`)."""
+    if state.first_game:
+        return [first_game_room(state)]
+    room = state.players[state.to_move].machine_room
+    free = [i + 1 for i, t in enumerate(room) if t is None]
+    return [
+        BuildStartingRoom(m, ms, c, cs)
+        for m in free
+        for c in free
+        if m != c
+        for ms in (0, 1)
+        for cs in (0, 1)
+    ]
 
 
 def room_rejection(ctx: Context, state: StmState, action: BuildStartingRoom) -> str | None:
@@ -243,8 +259,12 @@ def room_rejection(ctx: Context, state: StmState, action: BuildStartingRoom) -> 
         return f"positions {m} and {c} must be free"
     if action.machine_side not in (0, 1) or action.capacity_side not in (0, 1):
         return "each tile shows side 0 or side 1"
-    if state.first_game and action != BuildStartingRoom(1, 1, 2, 0):
-        return "a first game places the starting machine back side up on position 1 and the capacity tile on 2"
+    if state.first_game and action != first_game_room(state):
+        want = first_game_room(state)
+        return (
+            f"a first game places the starting machine back side up on position {want.machine_position}"
+            f" and the capacity tile on {want.capacity_position}"
+        )
     if state.supply.capacity_tiles < 1:
         return "no capacity tile is left in the general supply (STM-R-21)"
     return None
