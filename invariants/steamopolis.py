@@ -64,7 +64,7 @@ __all__ = [
 ]
 
 SETUP_PHASES = (Phase.DEAL, Phase.SETUP_ROOM)  # STM-R-03..R-13: chance deals, then each machine room
-BETWEEN_TURNS = (Phase.REVEAL, Phase.START_OF_TURN, Phase.ACTION)  # a turn has ended, the next not acted yet
+BETWEEN_TURNS = (Phase.START_OF_TURN, Phase.ACTION)  # a turn has ended, the next not acted yet
 STATUE_LEVELS = tuple(level for level in LEVELS if level >= 2)  # STM-R-02: levels 2-8 (+ the level-1 bonus market)
 END_STATUES = 3  # STM-R-64: the 3rd statue on the tower top triggers the end
 
@@ -683,7 +683,7 @@ def check_passengers(ctx: Context, state: StmState) -> Iterator[str]:
     if pax.taken is not None and not transported:
         yield f"passenger tile {pax.taken} taken this turn without a transport (STM-R-37)"
     reveal_waits = pax.face_up is None and pax.taken is None and bool(pax.stack)
-    # The next tile turns face up in a chance step after the turn (phase REVEAL); none after the game.
+    # The next tile turns face up in a chance step at the end of the turn (phase REVEAL); none after the game.
     if reveal_waits and state.phase not in (Phase.DEAL, Phase.END_OF_TURN, Phase.REVEAL, Phase.OVER):
         yield f"no face-up passenger tile with {len(pax.stack)} tiles in the stack (STM-R-51)"
     if state.phase is Phase.REVEAL and not reveal_waits:

@@ -271,3 +271,17 @@ def test_describe_names_every_action_kind_in_words() -> None:
         words = GAME.describe(state, action)
         assert words and "None" not in words and "(" not in words.split(":", 1)[1][:2]
         state = GAME.apply(state, action)
+
+
+def test_r13_first_game_layout_yields_to_a_characters_own_capacity_tile() -> None:
+    """Found by the campaign: character 3's set-up (reconstructed: a capacity tile) may take position 1,
+    which the first-game layout wants; the two lowest free positions take its place."""
+    state = deal_all(GAME, GAME.new_game(2, first_game=True))
+    seat = state.to_move
+    room = (RoomTile("capacity", "capacity", 1), *state.players[seat].machine_room[1:])
+    players = list(state.players)
+    players[seat] = attrs.evolve(players[seat], machine_room=room)
+    state = attrs.evolve(state, players=tuple(players), turn=TurnState())
+    assert GAME.legal_actions(state) == [BuildStartingRoom(2, 1, 3, 0)]
+    rejection = GAME.check(state, BuildStartingRoom(1, 1, 2, 0))
+    assert rejection is not None and rejection.rule == "STM-R-13"

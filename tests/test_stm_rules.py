@@ -37,6 +37,7 @@ from rulecraft.model.steamopolis.actions import (
     PickUp,
     PlaceStone,
     RaisePressure,
+    RevealPassenger,
     SetTarget,
     SkipPart,
     StmAction,
@@ -101,6 +102,13 @@ def game(*players: PlayerState, phase: Phase = Phase.ACTION, **kw: Any) -> StmSt
     gears = 15 - sum(p.gears for p in players)
     state = StmState(players=players, phase=phase, supply=Supply(crystals=crystals, gears=gears))
     return attrs.evolve(state, **kw)
+
+
+def reveal(state: StmState, tile: str) -> StmState:
+    """The chance step that turns passenger tile ``tile`` face up (STM-R-51)."""
+    action = RevealPassenger(tile)
+    assert check(CTX, state, action) is None
+    return transition(CTX, state, action)
 
 
 def play(state: StmState, *actions: StmAction, ctx: Context = CTX) -> StmState:
@@ -416,16 +424,19 @@ def test_r37_ex10_both_passengers_one_tile_and_the_rewards() -> None:
     assert state.players[0].carrying == ("stoker",) and state.passengers.face_up is None
     state = play(state, LetLapse(), TakeBack(3, "right"), LetLapse())
     assert state.passengers.banker == 6 and state.passengers.stoker == 3
-    assert state.phase is Phase.END_OF_TURN
+    # The tile goes face down and the next one is revealed, before the rewards are used (p.24, p.37):
+    # a chance step over the face-down stack (STM-R-51).
+    assert state.phase is Phase.REVEAL and state.passengers.stack == ("P03", "P04")
     p = state.players[0]
     assert p.passenger_tiles == 1 and state.passengers.face_up is None and state.passengers.taken is None
+    state = reveal(state, "P03")
+    assert state.phase is Phase.END_OF_TURN and state.passengers.face_up == "P03"
     assert values(p.gauge) == ("1", "1", "2", "2")  # the four stones taken back, spaces 1-4
     state = play(state, UsePart())  # the banker's 1 VP
     state = play(state, RaisePressure((1, 5, 6)))  # the stoker's +3: the leftmost stone three times
     assert state.players[0].vp == 1 and values(state.players[0].gauge) == ("1", "2", "2", "5")
     ended = play(state, EndTurn())
-    # The new tile is revealed after the turn: a chance step over the face-down stack (STM-R-51).
-    assert ended.to_move == 0 and ended.phase is Phase.REVEAL and ended.passengers.stack == ("P03", "P04")
+    assert ended.to_move == 0 and ended.phase is Phase.START_OF_TURN and ended.passengers.stack == ("P04",)
 
 
 def _leftmost(gauge: Gauge, n: int) -> tuple[int, ...]:
@@ -457,7 +468,7 @@ def test_r50_ex25_passenger_machines_add_to_the_tile_reward() -> None:
     yellow = player([(1, False), (2, False), (3, False)], supply=(), machine_room=room((1, machine("M1-01"))))
     state = game(yellow, phase=Phase.FLIGHT, turn=TurnState(transported=("banker", "stoker")))
     state = attrs.evolve(state, passengers=Passengers(banker=6, stoker=3, stack=("P03",), taken="P02"))
-    state = end_of_turn(CTX, state)
+    state = reveal(end_of_turn(CTX, state), "P03")
     increments = 0
     while state.turn.pending:
         gauge = state.players[0].gauge
@@ -732,9 +743,10 @@ def test_r49_ex42_end_of_turn_district_waits_for_the_rewards() -> None:
     assert values(state.players[0].gauge) == ("1A", "1")
     state = play(state, TakeBack(8, "left"), UseDistrict())
     assert values(state.players[0].gauge) == ("1A", "1", "2")
-    assert state.phase is Phase.END_OF_TURN and state.players[0].passenger_tiles == 1
+    assert state.phase is Phase.REVEAL and state.players[0].passenger_tiles == 1
+    state = reveal(state, "P03")  # 'She turns the next tile face up' before the end-of-turn effects (p.37)
     state = play(state, UsePart())  # banker: 1 VP
-    assert state.players[0].vp == 4 and state.passengers.face_up is None  # revealed after the turn (chance)
+    assert state.players[0].vp == 4 and state.passengers.face_up == "P03"
     state = play(state, UsePart(), RaisePressure((1, 2)), TurnArrows((3, 5)))  # look, +2, turn 3 stones
     assert values(state.players[0].gauge) == ("2A", "2A", "3A")
     assert problems(state, PACK) == []

@@ -193,7 +193,7 @@ def deal(ctx: Context, state: StmState, action: StmAction) -> StmState:
         state = attrs.evolve(state, end_triggered=True)  # STM-AMB-27 'empty': no face-down tile is left
     if state.phase is Phase.DEAL:
         return begin_room(ctx, attrs.evolve(state, phase=Phase.SETUP_ROOM, to_move=state.start_player))
-    return attrs.evolve(state, phase=Phase.START_OF_TURN)
+    return attrs.evolve(state, phase=Phase.END_OF_TURN)  # STM-R-51: the end of the turn goes on
 
 
 def begin_room(ctx: Context, state: StmState) -> StmState:

@@ -934,7 +934,9 @@ def end_of_turn(ctx: Context, state: StmState) -> StmState:
             state = queue(state, reward, *block)
         state = next_passenger_tile(state)
     districts = (ctx.district(state, level, pos).effect for level, pos in state.turn.end_of_turn)
-    return queue(state, *districts)
+    state = queue(state, *districts)
+    # STM-R-51 (p.24, p.37): the next tile turns face up now, before the end-of-turn effects: a chance step.
+    return attrs.evolve(state, phase=Phase.REVEAL) if reveal_due(state) else state
 
 
 def next_passenger_tile(state: StmState) -> StmState:
@@ -971,12 +973,11 @@ def end_turn(ctx: Context, state: StmState) -> StmState:
             return attrs.evolve(state, phase=Phase.OVER, final_turns_done=done, turn=TurnState())
     elif state.end_triggered and seat == state.start_player:
         final_round = True
-    phase = Phase.REVEAL if reveal_due(state) else Phase.START_OF_TURN
     return attrs.evolve(
         state,
         to_move=seat,
         round=new_round,
-        phase=phase,
+        phase=Phase.START_OF_TURN,
         turn=TurnState(),
         final_round=final_round,
         final_turns_done=done,
