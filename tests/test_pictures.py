@@ -164,3 +164,28 @@ def test_svg_refuses_to_close_inside_a_group() -> None:
     d = Drawing(10, 10)
     with d.group(), pytest.raises(RuntimeError):
         d.to_string()
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (4, 3)])
+def test_steamopolis_pictures_show_the_state(players: int, seed: int) -> None:
+    from rulecraft.model.steamopolis.game import SteamopolisGame
+    from rulecraft.model.steamopolis.picture import svg as stm_svg
+
+    game = make_game("stm")
+    assert isinstance(game, SteamopolisGame)
+    seen = 0
+    for state in _states(game, players, seed, chunk=150):
+        root = _parse(game, state, stm_svg)
+        assert len(_classed(root, "g", "district")) == len(game.ctx.districts(state))
+        assert len(_classed(root, "g", "board-stone")) == len(state.board)
+        assert len(_classed(root, "circle", "gauge-stone")) == sum(p.gauge.stones() for p in state.players)
+        assert len(_classed(root, "rect", "bonus-marker")) == sum(len(p.gauge.marker_spaces()) for p in state.players)
+        assert len(_classed(root, "line", "base-marker")) == players
+        assert len(_classed(root, "g", "room-tile")) == sum(1 for p in state.players for t in p.machine_room if t)
+        assert len(_classed(root, "circle", "parasite")) == sum(1 for q in state.parasites if q.host is not None)
+        assert len(_classed(root, "g", "player")) == players
+        assert len(_classed(root, "g", "to-play")) == (0 if game.is_over(state) else 1)
+        standing = {state.passengers.banker, state.passengers.stoker} - {None}  # aboard: not on a level
+        assert len(_classed(root, "text", "passenger")) == len(standing)
+        seen += 1
+    assert seen >= 3
