@@ -48,6 +48,13 @@ GAME_OVER = GameOver()
 ToMove = Seat | Chance | GameOver
 
 
+def cite(page: object) -> str:
+    """A rulebook place as text: 'p.12' for a page, 'l.122-129' as is for a rulebook cited by lines
+    (the Russian Aeroplanes seed has no page numbers)."""
+    text = str(page)
+    return text if text.startswith("l.") else f"p.{text}"
+
+
 @attrs.frozen
 class Rejection:
     """Why an action is illegal: the rule that says no, in plain words."""
@@ -57,7 +64,7 @@ class Rejection:
     page: str | None = None
 
     def __str__(self) -> str:
-        where = f" (p.{self.page})" if self.page else ""
+        where = f" ({cite(self.page)})" if self.page else ""
         return f"{self.rule}{where} — {self.reason}"
 
     def to_json(self) -> dict[str, str]:

@@ -6,6 +6,7 @@ import html
 import json
 
 from rulecraft.conformance.report import markdown_finding
+from rulecraft.core import cite
 from rulecraft.errata import ErrataReport
 from rulecraft.svg import PALETTE, Drawing, fit
 
@@ -53,12 +54,12 @@ def markdown(report: ErrataReport) -> str:
     lines += [f"## Printed examples contradicted: {len(report.contradicted)} of {report.examples_run}", ""]
     for c in report.contradicted:
         what = "can no longer be played" if c.error else "no longer holds"
-        lines.append(f"- {c.example} (p.{c.page}, {c.title}) {what}: {c.detail[:300]}")
+        lines.append(f"- {c.example} ({cite(c.page)}, {c.title}) {what}: {c.detail[:300]}")
     if not report.contradicted:
         lines.append("- none: every printed example still holds")
     for c in report.unchecked:
         lines.append(
-            f"- {c.example} (p.{c.page}): partly unchecked, the variant's game cannot answer: {c.detail[:200]}"
+            f"- {c.example} ({cite(c.page)}): partly unchecked, the variant's game cannot answer: {c.detail[:200]}"
         )
     broken = report.broken_invariants
     inv = report.invariants

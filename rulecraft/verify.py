@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 
-from rulecraft.core import Game, GameOver, IllegalAction, Setup
+from rulecraft.core import Game, GameOver, IllegalAction, Setup, cite
 from rulecraft.scenarios.loader import scenario_files
 from rulecraft.scenarios.runner import ScenarioResult, run_scenarios
 from rulecraft.shrink import shrink
@@ -239,7 +239,7 @@ def verify_game(
     report.scenarios = run_scenarios(paths, readings=readings, progress=tick)
     for r in report.scenarios:
         if not r.passed:
-            report.findings.append(Finding("scenario", f"{r.id} (p.{r.page}): {r.error or '; '.join(r.failures)}"))
+            report.findings.append(Finding("scenario", f"{r.id} ({cite(r.page)}): {r.error or '; '.join(r.failures)}"))
     campaign(
         game,
         seed=seed,

@@ -34,7 +34,7 @@ import attrs
 
 from rulecraft.conformance.conform import ConformReport, Finding, differential
 from rulecraft.conformance.inprocess import InProcess
-from rulecraft.core import Game, RulecraftError, Setup
+from rulecraft.core import Game, RulecraftError, Setup, cite
 from rulecraft.registry import game_class, make_game
 from rulecraft.ruleset import Ambiguity
 from rulecraft.scenarios.loader import ScenarioFileError, load_scenario, scenario_files
@@ -363,7 +363,7 @@ def example_starts(game_id: str) -> list[ExampleStart]:
         if scenario.readings or scenario.components:
             continue  # its own ruleset or pack: not a state of the games compared here
         fixture = {"map": scenario.given["map"]} if "map" in scenario.given else None
-        out.append(ExampleStart(f"{scenario.id} (p.{scenario.page})", scenario.given, fixture))
+        out.append(ExampleStart(f"{scenario.id} ({cite(scenario.page)})", scenario.given, fixture))
     return out
 
 

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rulecraft.conformance.report import markdown_finding
+from rulecraft.core import cite
 from rulecraft.witness import AmbiguityResult, Budget, PairResult, tally
 
 VERDICT = {
@@ -46,7 +47,7 @@ def _pair_markdown(result: AmbiguityResult, pair: PairResult) -> list[str]:
 def ambiguity_markdown(result: AmbiguityResult) -> str:
     amb = result.ambiguity
     lines = [
-        f"## {amb.id} (p.{amb.page}): {VERDICT[result.outcome]}",
+        f"## {amb.id} ({cite(amb.page)}): {VERDICT[result.outcome]}",
         "",
         f"{amb.question}",
         "",
@@ -69,7 +70,7 @@ def ambiguity_markdown(result: AmbiguityResult) -> str:
         lines += ["", "Printed examples that do not hold under a reading:"]
         for run in failing:
             what = "cannot be played" if run.error else "fails"
-            lines.append(f"- {run.example} (p.{run.page}) {what} under {run.reading}: {run.detail[:200]}")
+            lines.append(f"- {run.example} ({cite(run.page)}) {what} under {run.reading}: {run.detail[:200]}")
     if evidence or failing:
         pass
     elif result.examples:

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from rulecraft.core import cite
 from rulecraft.ruleset import parse_reading_overrides
 from rulecraft.scenarios.loader import ScenarioFileError, load_scenario
 from rulecraft.scenarios.runner import ScenarioResult, run_scenario
@@ -128,7 +129,7 @@ class ScenarioItem(pytest.Item):
 
 
 def _explain(result: ScenarioResult) -> str:
-    lines = [f"{result.id} (p.{result.page}) {result.title}: {result.status}"]
+    lines = [f"{result.id} ({cite(result.page)}) {result.title}: {result.status}"]
     if result.error:
         lines.append(f"  error: {result.error}")
     lines += [f"  {f}" for f in result.failures]

@@ -1,0 +1,15 @@
+"""Aeroplanes: Aviation Ascendant: the foundation of the reference model.
+
+Rulebook: seeds/002 (a Russian translation, 186 lines with no page numbers);
+digest: rules/aeroplanes-aviation-ascendant.md.  Rule IDs AER-R-nn, set-up
+steps AER-SET-nn, printed examples AER-EX-nn, ambiguities AER-AMB-nn; the
+rulebook findings of this model are AER-F-nn.
+
+Because the seed has no page numbers, a "page" here is a line reference into
+the seed, as the digest gives it: ``"l.85,128"`` means lines 85 and 128.
+
+This package is the foundation only: the rule catalogue (catalogue.py), the
+ambiguity register with the rulebook findings (readings.py) and the component
+pack.  The game is **not playable yet**: there is no state, no action, no
+legality or transition, and the game is not registered.
+"""
