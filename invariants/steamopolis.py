@@ -52,6 +52,7 @@ __all__ = [
     "check_passengers",
     "check_resources_conserved",
     "check_seats_and_side",
+    "check_solo_turn",
     "check_sponsor_and_gala",
     "check_statues_and_markets",
     "check_step",
@@ -787,6 +788,41 @@ def check_end_trigger(ctx: Context, state: StmState) -> Iterator[str]:
         yield f"the game is over after final turns of seats {list(done)} only"
     if state.turn.final_step is not None and not state.final_round:
         yield f"a final-turn step ({state.turn.final_step}) outside the final round"
+
+
+@_invariant("solo-turn", "STM-R-69", "STM-R-71", "STM-R-72")
+def check_solo_turn(ctx: Context, state: StmState) -> Iterator[str]:
+    """The turn's solo fields only in solo; 'remove tiles' only after a FLY; its boxed tiles are nowhere else.
+
+    ``turn.time_paid`` (STM-R-69) and ``turn.removal`` / ``turn.removed`` (STM-R-71) stay empty in a
+    multiplayer game.  A removal step follows a FLY of this turn (S0 recorded, ``turn.flight_start``)
+    and comes at the end of the turn (phases END_OF_TURN, REVEAL, or OVER after it).  While it waits on
+    the parasites (``removal`` "parasites") a parasite lies beside the stack unless an effect or store
+    step of an earlier one is still resolving (STM-R-72).  A boxed machine tile lies in no market, no
+    machine room and no banner row.
+    """
+    turn = state.turn
+    if not _solo(state):
+        if turn.time_paid or turn.removal is not None or turn.removed:
+            n = len(state.players)
+            yield f"solo turn fields in a {n}-player game (time paid {turn.time_paid}, removal {turn.removal})"
+        return
+    if turn.removal is not None or turn.removed:
+        if not turn.flight_start:
+            yield f"'remove tiles' ({turn.removal}) in a turn without FLY TO ALL TARGETS"
+        if state.phase not in (Phase.END_OF_TURN, Phase.REVEAL, Phase.OVER):
+            yield f"'remove tiles' ({turn.removal}) in phase {state.phase.value}, before the end of the FLY"
+    beside = state.solo.parasites_beside_stack if state.solo is not None else 0
+    if turn.removal == "parasites" and not beside and not turn.pending and not turn.storing:
+        yield "'remove tiles' waits on the parasites, but none lies beside the stack"
+    if turn.removal == "parasites" and state.phase is not Phase.END_OF_TURN:
+        yield f"'remove tiles' waits on the parasites in phase {state.phase.value}"
+    elsewhere = {t for m in state.markets for t in m.tiles}
+    for p in state.players:
+        elsewhere |= {t.id for t in p.machine_room if t is not None and t.kind == "machine"} | set(p.banners)
+    for tile in turn.removed:
+        if tile in elsewhere:
+            yield f"machine tile {tile} was boxed by 'remove tiles' and still lies in play"
 
 
 # -- the step invariants ----------------------------------------------------------

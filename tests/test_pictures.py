@@ -166,7 +166,7 @@ def test_svg_refuses_to_close_inside_a_group() -> None:
         d.to_string()
 
 
-@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (4, 3)])
+@pytest.mark.parametrize(("players", "seed"), [(1, 4), (2, 1), (3, 2), (4, 3)])
 def test_steamopolis_pictures_show_the_state(players: int, seed: int) -> None:
     from rulecraft.model.steamopolis.game import SteamopolisGame
     from rulecraft.model.steamopolis.picture import svg as stm_svg
@@ -188,4 +188,4 @@ def test_steamopolis_pictures_show_the_state(players: int, seed: int) -> None:
         standing = {state.passengers.banker, state.passengers.stoker} - {None}  # aboard: not on a level
         assert len(_classed(root, "text", "passenger")) == len(standing)
         seen += 1
-    assert seen >= 3
+    assert seen >= (2 if players == 1 else 3)  # a random solo game is soon lost on time pressure

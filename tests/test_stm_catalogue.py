@@ -16,7 +16,7 @@ DIGEST = Path(__file__).resolve().parents[2] / "shared/rules/steamopolis.md"
 GAUGE_TESTS = Path(__file__).with_name("test_stm_gauge.py")
 
 RULE_IDS = [f"STM-R-{i:02d}" for i in range(1, 74)]
-AMB_IDS = [f"STM-AMB-{i:02d}" for i in range(1, 38)]  # 34-37 found while modelling
+AMB_IDS = [f"STM-AMB-{i:02d}" for i in range(1, 42)]  # 34-41 found while modelling
 PAGES = re.compile(r"\d+(-\d+)?(,\d+(-\d+)?)*")
 
 

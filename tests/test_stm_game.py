@@ -54,6 +54,8 @@ def test_registered_and_configurable() -> None:
 def test_player_counts_and_options_are_refused_with_the_rule() -> None:
     with pytest.raises(RulecraftError, match="STM-R-01"):
         GAME.new_game(5)
+    with pytest.raises(RulecraftError, match="STM-R-01"):
+        GAME.new_game(0)
     with pytest.raises(RulecraftError, match="STM-R-07"):
         GAME.new_game(3, first_seat=1)  # the lowest character starts (p.6)
     with pytest.raises(RulecraftError, match="first_game"):
@@ -261,9 +263,10 @@ def test_text_picture_shows_gauges_and_levels() -> None:
     assert text.count("gauge  ") == 2
 
 
-def test_describe_names_every_action_kind_in_words() -> None:
+@pytest.mark.parametrize("players", [1, 4])
+def test_describe_names_every_action_kind_in_words(players: int) -> None:
     rng = random.Random(9)
-    state = GAME.new_game(4)
+    state = GAME.new_game(players)
     for _ in range(600):
         action = GAME.random_action(state, rng)
         if action is None:

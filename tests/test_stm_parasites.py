@@ -390,8 +390,9 @@ def test_r52_any_number_is_at_most_the_three_parasites() -> None:
 
 def test_r72_solo_parasites_go_beside_the_stack() -> None:
     """STM-R-72 (solo rules, p.35): 'If an effect allows you to place parasites, place them next to the
-    passenger stack' (solo turn 5, p.36 ff.: L1-left, 'She places them next to the passenger stack')."""
-    solo = attrs.evolve(game(player(on_board=1), board=(BoardStone(0, 1, "left"),)), solo=Solo(), supply=Supply())
+    passenger stack' (solo turn 5, p.36 ff.: L1-left, 'She places them next to the passenger stack').
+    The solo player starts with 4 VP (STM-R-68): FLY costs 1 (STM-R-69)."""
+    solo = attrs.evolve(game(player(on_board=1, vp=4), board=(BoardStone(0, 1, "left"),)), solo=Solo(), supply=Supply())
     state = play(solo, FlyToAllTargets(), TakeBack(1, "left"), UseDistrict())
     assert [a for a in legal_actions(CTX, state) if isinstance(a, PlaceParasite)] == [PlaceParasite(None, None)]
     state = play(state, PlaceParasite(None, None), PlaceParasite(None, None))
@@ -776,12 +777,17 @@ def test_amb33_stone_parts_of_the_other_district() -> None:
 
 def test_amb23_a_district_behind_a_shadow_stone() -> None:
     """STM-AMB-23: 'yes' — a district blocked by a solo shadow stone may be used ('occupied by another
-    player'); 'no' refuses it."""
+    player'); 'no' refuses it.  In a FLY every shadow stone lies on a district of S0 (STM-R-70), which
+    R-61 refuses anyway, so the question arises outside the flight: a machine's 'use another district'
+    while channelling (here the effect waits in the channel phase)."""
     board = (BoardStone(0, 8, "right"), BoardStone(SHADOW, 3, "right"))
-    solo = attrs.evolve(game(player(on_board=1), board=board), solo=Solo(), supply=Supply())
-    state = play(solo, FlyToAllTargets(), TakeBack(8, "right"), UseDistrict())
-    assert check(CTX, state, UseOtherDistrict(3, "right")) is None
-    refused(state, UseOtherDistrict(3, "right"), "STM-R-61", ctx=Context.printed(readings={"STM-AMB-23": "no"}))
+    solo = attrs.evolve(game(player(on_board=1, vp=4), board=board), solo=Solo(), supply=Supply())
+    flown = play(solo, FlyToAllTargets(), TakeBack(8, "right"), UseDistrict())
+    assert flown.board == (BoardStone(SHADOW, 8, "right"),)  # STM-R-70: the old shadow stone left the board
+    refused(flown, UseOtherDistrict(8, "right"), "STM-R-61")  # already activated, and in S0
+    channelling = attrs.evolve(solo, phase=Phase.CHANNEL, turn=TurnState(channel=3, pending=((UseAnotherDistrict(),),)))
+    assert check(CTX, channelling, UseOtherDistrict(3, "right")) is None
+    refused(channelling, UseOtherDistrict(3, "right"), "STM-R-61", ctx=Context.printed(readings={"STM-AMB-23": "no"}))
 
 
 # ---------------------------------------------------------------------------

@@ -1,7 +1,9 @@
 """One Hypothesis state machine for Steamopolis: legal actions only (chance by its
-outcomes), over generated component packs, 2 to 4 players and the modelled
-readings, every invariant after every step (digest 3.14), the state's JSON
-round trip, and the outcome at game over (STM-R-67)."""
+outcomes), over generated component packs, 1 to 4 players (1: the solo game with a drawn
+start score, STM-R-68) and the modelled readings, every invariant after every step
+(digest 3.14) and every step invariant, the state's JSON round trip, and the outcome at
+game over (STM-R-67; solo: no winner when lost on time pressure, STM-R-69, else seat 0
+and a rank, STM-R-73)."""
 
 from __future__ import annotations
 
@@ -14,8 +16,9 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from rulecraft.core import Chance, GameOver
+from rulecraft.invariants.steamopolis import check_step
 from rulecraft.model.steamopolis.actions import BuyBanner, BuyBonusMarker, BuyMachine, TakeBack, UseDistrict
-from rulecraft.model.steamopolis.game import SteamopolisGame
+from rulecraft.model.steamopolis.game import SOLO_LOST, SOLO_RANKS, SteamopolisGame
 from rulecraft.model.steamopolis.readings import NOT_MODELLED, REGISTER
 from rulecraft.model.steamopolis.state import StmState
 from rulecraft.model.steamopolis.strategies import packs
@@ -34,13 +37,15 @@ class SteamopolisMachine(RuleBasedStateMachine):
     steps: int
 
     @initialize(
-        players=st.integers(2, 4),
+        players=st.integers(1, 4),
         pack=st.one_of(st.none(), packs()),
         chosen=st.lists(st.sampled_from(READINGS), max_size=2, unique_by=lambda pair: pair[0]),
         first_game=st.booleans(),
+        start_vp=st.integers(1, 10),
     )
-    def start(self, players: int, pack: Any, chosen: list[tuple[str, str]], first_game: bool) -> None:
-        self.game = SteamopolisGame(Ruleset.from_overrides(REGISTER, dict(chosen)), pack)
+    def start(self, players: int, pack: Any, chosen: list[tuple[str, str]], first_game: bool, start_vp: int) -> None:
+        ruleset = Ruleset.from_overrides(REGISTER, dict(chosen))
+        self.game = SteamopolisGame(ruleset, pack, {"solo_start_vp": start_vp})
         self.state = self.game.new_game(players, first_game=first_game)
         self.steps = 0
 
@@ -50,8 +55,11 @@ class SteamopolisMachine(RuleBasedStateMachine):
     def _apply(self, action: Any) -> None:
         rejection = self.game.check(self.state, action)
         assert rejection is None, rejection
+        before = self.state
         self.state = self.game.apply(self.state, action)
         self.steps += 1
+        changes = check_step(self.game.ctx, before, self.state)
+        assert not changes, "\n".join(map(str, changes)) + f"\nafter step {self.steps}: {action!r}"
 
     @precondition(lambda self: isinstance(self._mover(), int))
     @rule(data=st.data())
@@ -78,6 +86,12 @@ class SteamopolisMachine(RuleBasedStateMachine):
     @rule()
     def game_over(self) -> None:
         scores = self.game.scores(self.state)
+        if self.state.solo is not None:
+            lost = self.game.solo_lost(self.state)
+            assert self.game.winners(self.state) == (() if lost else (0,)), "STM-R-69/73"
+            rank = self.game.solo_rank(self.state)
+            assert rank == SOLO_LOST if lost else rank in dict(SOLO_RANKS).values()
+            return
         (winner,) = self.game.winners(self.state)
         assert scores[winner] == max(scores.values()), "STM-R-67: the winner has the most VP"
 

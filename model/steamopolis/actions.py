@@ -364,6 +364,17 @@ class ActivateParasite:
 
 
 @attrs.frozen
+class UseFaceUpTile:
+    """Solo 'activate a parasite' (STM-R-72): with a parasite beside the passenger stack, use the
+    activation or passive ``symbol`` effect of the face-up machine tile on ``level``, a level that is
+    currently a passenger's printed destination; the parasite stays beside the stack."""
+
+    kind: ClassVar[str] = "use-face-up-tile"
+    level: int
+    symbol: Symbol = "activation"
+
+
+@attrs.frozen
 class ShakeOffParasite:
     """'Shake off' one opposing parasite (STM-R-55): ``owner``'s parasite on your machine in
     ``position``, on that symbol, returns to its owner unactivated."""
@@ -426,6 +437,27 @@ class Store:
     gears: int
 
 
+# -- solo: remove tiles (STM-R-71/72) ------------------------------------------------------------------
+
+
+@attrs.frozen
+class UseRemovedTile:
+    """Solo 'remove tiles' (STM-R-72): take back one parasite from beside the passenger stack to use
+    the activation or passive ``symbol`` effect of ``tile``, a machine tile boxed in this step."""
+
+    kind: ClassVar[str] = "use-removed-tile"
+    tile: str
+    symbol: Symbol = "activation"
+
+
+@attrs.frozen
+class LeaveParasites:
+    """Solo 'remove tiles' (STM-R-71/72): the other parasites stay beside the stack; the face-up
+    passenger tile goes to the box and the next one is revealed."""
+
+    kind: ClassVar[str] = "leave-parasites"
+
+
 @attrs.frozen
 class EndTurn:
     """STM-R-23 (3): the turn is over; the player to the left is up."""
@@ -470,6 +502,7 @@ StmAction = (
     | BuildCapacity
     | PlaceParasite
     | ActivateParasite
+    | UseFaceUpTile
     | ShakeOffParasite
     | LetPlayer
     | TakeSponsor
@@ -477,6 +510,8 @@ StmAction = (
     | PlacePinkMarker
     | UseOtherDistrict
     | Store
+    | UseRemovedTile
+    | LeaveParasites
     | EndTurn
 )
 
@@ -497,6 +532,7 @@ EFFECT_ACTIONS: tuple[type, ...] = (
     BuildCapacity,
     PlaceParasite,
     ActivateParasite,
+    UseFaceUpTile,
     ShakeOffParasite,
     LetPlayer,
     TakeSponsor,

@@ -16,7 +16,7 @@ from rulecraft.model.steamopolis.catalogue import RULES
 from rulecraft.model.steamopolis.components import Pack, bundled_pack, load_pack
 from rulecraft.model.steamopolis.context import Context
 from rulecraft.model.steamopolis.readings import NOT_MODELLED_WHY, REGISTER
-from rulecraft.model.steamopolis.rules import CHANCE_PHASES, check, decider, legal_actions
+from rulecraft.model.steamopolis.rules import CHANCE_PHASES, check, decider, legal_actions, solo_lost
 from rulecraft.model.steamopolis.serial import converter
 from rulecraft.model.steamopolis.state import Phase, StmState
 from rulecraft.model.steamopolis.transitions import transition
@@ -27,6 +27,19 @@ from rulecraft.serialization import SerializationError, from_jsonable
 
 ACTION_TYPES: tuple[type[StmAction], ...] = get_args(StmAction)
 _KINDS: dict[str, type[StmAction]] = {cls.kind: cls for cls in ACTION_TYPES}
+
+# STM-R-73 (p.36): the solo rank table, by final VP (the highest threshold reached).
+SOLO_RANKS: tuple[tuple[int, str], ...] = (
+    (0, "Nothing but hot air"),
+    (7, "Hobby mechanic"),
+    (14, "Tinkerer"),
+    (21, "Engineer"),
+    (28, "Chief engineer"),
+    (35, "Airship pirate"),
+    (42, "Master of steam"),
+    (49, "Deus Ex Machina"),
+)
+SOLO_LOST = "lost"  # STM-R-69: the solo game lost on time pressure has no rank
 
 PARAMETERS = ParameterTable(
     "stm",
@@ -41,7 +54,7 @@ class SteamopolisGame(Game[StmState, StmAction]):
     catalogue = RULES
     register = REGISTER
     parameters = PARAMETERS
-    min_players: ClassVar[int] = 2
+    min_players: ClassVar[int] = 1  # 1: the solo game (STM-R-68..73)
     max_players: ClassVar[int] = 4
     scenario_folder: ClassVar[str] = "steamopolis"
     # A turn is many small decisions (each step of the flight, each effect part): random games run
@@ -90,8 +103,8 @@ class SteamopolisGame(Game[StmState, StmAction]):
             raise RulecraftError(f"setup.options: Steamopolis knows only 'first_game', not {sorted(unknown)}")
         if not self.min_players <= players <= self.max_players:
             raise RulecraftError(
-                f"STM-R-01 (p.4) — Steamopolis is for {self.min_players} to {self.max_players} players"
-                f" (the solo game is not modelled yet); {players} requested"
+                f"STM-R-01 (p.4) — Steamopolis is for {self.min_players} to {self.max_players} players;"
+                f" {players} requested"
             )
         if first_seat != 0:
             raise RulecraftError("STM-R-07 (p.6) — the lowest character number starts; no start seat can be chosen")
@@ -141,13 +154,34 @@ class SteamopolisGame(Game[StmState, StmAction]):
         return room + len(p.banners)
 
     def winners(self, state: StmState) -> tuple[Seat, ...]:
-        """STM-R-67: most VP; tie: most tiles; then the tied player earlier in turn order."""
+        """STM-R-67: most VP; tie: most tiles; then the tied player earlier in turn order.
+
+        Solo: ``()`` when the game is lost on time pressure (STM-R-69: "you lose the game
+        immediately", there is no winner), else ``(0,)``: a finished solo game is not won or lost
+        against anyone, it is ranked (:meth:`solo_rank`)."""
+        if state.solo is not None:
+            return () if solo_lost(self.ctx, state) else (0,)
         n = len(state.players)
 
         def rank(seat: Seat) -> tuple[int, int, int]:
             return (state.players[seat].vp, self.tiles(state, seat), -((seat - state.start_player) % n))
 
         return (max(range(n), key=rank),)
+
+    def solo_lost(self, state: StmState) -> bool:
+        """STM-R-69 / STM-AMB-28: the solo game is lost on time pressure (it is then over)."""
+        return solo_lost(self.ctx, state)
+
+    def solo_rank(self, state: StmState) -> str:
+        """STM-R-73 (p.36): the rank of the solo player's VP, the highest threshold of the table reached
+        (final once the game is over; before that, what the VP would give now); ``"lost"`` for a
+        game lost on time pressure (STM-R-69)."""
+        if state.solo is None:
+            raise RulecraftError(f"STM-R-73 (p.36) — the rank table is for the solo game; {len(state.players)} players")
+        if solo_lost(self.ctx, state):
+            return SOLO_LOST
+        vp = max(state.players[0].vp, 0)  # below 0 only when lost ('below-zero')
+        return [name for threshold, name in SOLO_RANKS if vp >= threshold][-1]
 
     # -- text -------------------------------------------------------------------------------------
     def render(self, state: StmState) -> str:

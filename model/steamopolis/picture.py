@@ -60,7 +60,10 @@ def _headline(state: StmState) -> str:
 def _header(d: Drawing, game: SteamopolisGame, state: StmState) -> float:
     d.rect(0, 0, WIDTH, HEADER, fill=PALETTE["header"])
     d.text(MARGIN, 24, _headline(state), size=17, fill=PALETTE["paper"], bold=True)
-    if state.phase is Phase.OVER:
+    if state.phase is Phase.OVER and state.solo is not None:
+        rank = game.solo_rank(state)
+        line = "lost on time pressure (STM-R-69)" if rank == "lost" else f"solo rank: {rank} (STM-R-73)"
+    elif state.phase is Phase.OVER:
         line = "winner: " + ", ".join(seat_name(s) for s in game.winners(state))
     else:
         line = f"{seat_name(decider(state))} decides · phase {state.phase.value}"

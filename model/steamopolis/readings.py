@@ -464,6 +464,52 @@ REGISTER = AmbiguityRegister(
             "'use all activation effects of your machines' read literally re-activates the machine holding it, without end; "
             "found by the solver oracle (its exhaustive walk never finished)",
         ),
+        _amb(
+            "STM-AMB-38",
+            "35",
+            "Does the parasite used by solo 'activate parasite' stay beside the stack?",
+            [
+                ("stays", "yes: like the multiplayer symbol, it activates without being taken back"),
+                ("returns", "no: it is taken back to the charging spaces"),
+            ],
+            "stays",
+            "the multiplayer symbol activates 'without taking it back' (p.32); the solo text only requires "
+            "'if you have placed a parasite' (p.35)",
+        ),
+        _amb(
+            "STM-AMB-39",
+            "35",
+            "May solo 'activate parasite' use the face-up tile's passive effect as well as its activation?",
+            [
+                ("either", "the activation or the passive effect, as the player decides"),
+                ("activation", "only the activation effect"),
+            ],
+            "either",
+            "'remove tiles' says 'Decide whether you carry out the active or the passive effect' (p.35)",
+        ),
+        _amb(
+            "STM-AMB-40",
+            "35",
+            "How many uses does solo 'activate any number of parasites' give?",
+            [
+                ("per-parasite", "one use per parasite beside the stack (as STM-AMB-35 'each-once')"),
+                ("one", "one use in total"),
+            ],
+            "per-parasite",
+            "'any number' is read per parasite, as in the multiplayer game",
+        ),
+        _amb(
+            "STM-AMB-41",
+            "35,37",
+            "Within solo 'remove tiles', are parasites used before the passenger tile is boxed?",
+            [
+                ("parasites-first", "parasites use the removed tiles, then the passenger tile goes to the box"),
+                ("box-first", "the passenger tile goes to the box and the next is revealed, then the parasites"),
+            ],
+            "parasites-first",
+            "the example turn 5 (p.37) uses the parasite before boxing; the rules text lists boxing first (p.35); "
+            "it matters only for effects that read the destination levels",
+        ),
     ),
 )
 
@@ -485,12 +531,14 @@ NOT_MODELLED_WHY: dict[tuple[str, str], str] = {
     ("STM-AMB-22", "bump"): "'stone to 8' lapses on an occupied space",
     ("STM-AMB-24", "1-5"): "the components hold 4 colours; a fifth player has no pieces",
     ("STM-AMB-25", "cumulative"): "a market slot shows only its own symbols",
-    ("STM-AMB-28", "below-zero"): "the solo game is not modelled yet (STM-R-68..73)",
     ("STM-AMB-29", "both"): "the capacity tile's sides are component data: load a pack that prints both on one side",
-    ("STM-AMB-31", "no-printed"): "the solo game is not modelled yet (STM-R-68..73)",
     ("STM-AMB-34", "two"): "a player holds one sponsor in the state (PlayerState.sponsor)",
     ("STM-AMB-35", "repeat"): "a parasite is placed, moved or activated at most once per effect",
     ("STM-AMB-37", "again"): "an endless loop cannot be played; the reading is registered so the question is on record",
     ("STM-AMB-36", "once"): "each parasite on a triggered symbol gives its owner one use",
+    ("STM-AMB-38", "returns"): "the solo 'activate parasite' leaves the parasite beside the stack",
+    ("STM-AMB-39", "activation"): "the solo 'activate parasite' offers the passive effect too",
+    ("STM-AMB-40", "one"): "the solo 'activate any number' gives one use per parasite",
+    ("STM-AMB-41", "box-first"): "parasites are used before the passenger tile is boxed",
 }
 NOT_MODELLED = frozenset(NOT_MODELLED_WHY)

@@ -95,7 +95,11 @@ def city_lines(game: SteamopolisGame, state: StmState) -> list[str]:
 
 
 def text(game: SteamopolisGame, state: StmState) -> str:
-    if state.phase is Phase.OVER:
+    if state.phase is Phase.OVER and state.solo is not None:
+        rank = game.solo_rank(state)
+        outcome = "lost on time pressure (STM-R-69)" if rank == "lost" else f"rank: {rank} (STM-R-73)"
+        head = f"Steamopolis solo — game over after round {state.round} with {state.players[0].vp} VP; {outcome}"
+    elif state.phase is Phase.OVER:
         head = f"Steamopolis — game over after round {state.round}; winners {list(game.winners(state))}"
     else:
         head = f"Steamopolis — round {state.round}, {seat_name(state.to_move)}'s turn, phase {state.phase.value}"
@@ -118,6 +122,10 @@ def text(game: SteamopolisGame, state: StmState) -> str:
     ]
     for seat in range(len(state.players)):
         lines += player_lines(game, state, seat)
+    if state.solo is not None:
+        lines.append(f"Solo: {state.solo.parasites_beside_stack} parasite(s) beside the stack")
+        if state.turn.removal is not None:
+            lines.append(f"Remove tiles: {state.turn.removal!r}")
     if state.turn.pending:
         lines.append("Waiting effects: " + "; ".join(str(program_to_data(p)) for p in state.turn.pending))
     return "\n".join(lines)
@@ -129,6 +137,11 @@ def describe(game: SteamopolisGame, state: StmState, action: a.StmAction) -> str
     # Kinds without their own words yet (a new rule's actions) still read plainly: the kind and fields.
     words = _words(game, state, action) or _plain(action)
     return f"{who}: {words}"
+
+
+def _time_pressure(state: StmState) -> str:
+    """STM-R-69: in the solo game MAKE STEAM and FLY cost 1 VP (once in the final turn)."""
+    return " (-1 VP, time pressure)" if state.solo is not None and not state.turn.time_paid else ""
 
 
 def _discount(action: a.PayCost | a.BuyMachine | a.BuyBanner | a.BuyBonusMarker) -> str:
@@ -157,13 +170,13 @@ def _words(game: SteamopolisGame, state: StmState, action: a.StmAction) -> str:
         case a.MoveArrowStones(order=o):
             return f"moves the arrow stones on spaces {list(o)}" if o else "has no arrow stone to move"
         case a.MakeSteam(picks=p):
-            return f"MAKE STEAM: increments at spaces {list(p)}"
+            return f"MAKE STEAM: increments at spaces {list(p)}{_time_pressure(state)}"
         case a.SetTarget(space=s, level=lv, position=pos):
             return f"SET 1 TARGET: the {layout.value(s)} onto L{lv} {pos}"
         case a.ChannelPressure(space=s):
             return f"SET 1 TARGET, channelling the {layout.value(s)} into the machine room"
         case a.FlyToAllTargets():
-            return "FLY TO ALL TARGETS"
+            return f"FLY TO ALL TARGETS{_time_pressure(state)}"
         case a.PassTurn():
             return "passes (no action possible)"
         case a.SkipStep():
@@ -207,6 +220,12 @@ def _words(game: SteamopolisGame, state: StmState, action: a.StmAction) -> str:
             return f"places the pink bonus marker onto space {s}" if s is not None else "boxes the pink bonus marker"
         case a.UseOtherDistrict(level=lv, position=pos):
             return f"uses another district: L{lv} {pos}"
+        case a.UseFaceUpTile(level=lv, symbol=sym):
+            return f"uses the face-up tile on L{lv}, its {sym} effect (a parasite beside the stack)"
+        case a.UseRemovedTile(tile=t, symbol=sym):
+            return f"takes back a parasite from beside the stack to use the removed {t}'s {sym} effect"
+        case a.LeaveParasites():
+            return "leaves the other parasites beside the stack; the passenger tile goes to the box"
         case a.StopBuying():
             return "buys no more bonus markers"
         case a.LetLapse():

@@ -9,8 +9,13 @@ charity galas (R-57/58), 'buy tile' and 'use another district' (R-61) and
 character 7's pink marker (R-04).  When another player acts inside the turn
 (a parasite's owner, an envious player) ``turn.decider`` names whose
 decision it is: :func:`decider`; every rule below judges that player's
-holdings (:func:`me`).  The solo rules (R-68..73) come later: solo
-parasites can be placed beside the stack, not activated yet.
+holdings (:func:`me`).
+
+The solo game (R-68..73) adds few decisions of its own: time pressure and the
+shadow stones need none (transitions.py); 'remove tiles' at the end of FLY
+offers :class:`UseRemovedTile` / :class:`LeaveParasites` while parasites lie
+beside the passenger stack, and 'activate a parasite' becomes
+:class:`UseFaceUpTile` (STM-R-72).
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from rulecraft.model.steamopolis.actions import (
     EndTurn,
     FlyToAllTargets,
     GainStone,
+    LeaveParasites,
     LetLapse,
     LetPlayer,
     MakeSteam,
@@ -65,8 +71,10 @@ from rulecraft.model.steamopolis.actions import (
     TakeSponsor,
     TurnArrows,
     UseDistrict,
+    UseFaceUpTile,
     UseOtherDistrict,
     UsePart,
+    UseRemovedTile,
 )
 from rulecraft.model.steamopolis.catalogue import RULES
 from rulecraft.model.steamopolis.components import Destination, MachineTile, MarketSlot, PassengerTile, Resource
@@ -137,6 +145,7 @@ CHANCE_PHASES = (Phase.DEAL, Phase.REVEAL)
 NOT_YET: dict[str, str] = {}
 PLAIN_PARTS = (VotePoints, LookAtMachine, StoneToEight, UseAllActivationEffects, TurnSponsor)
 RESOURCES: tuple[Resource, ...] = ("crystal", "gear")
+SYMBOLS: tuple[Symbol, ...] = ("activation", "passive")
 
 
 # ---------------------------------------------------------------------------
@@ -237,6 +246,37 @@ def over_capacity(ctx: Context, player: PlayerState) -> bool:
     return player.crystals + player.gears > ctx.storage(player)
 
 
+# -- the solo game (STM-R-68..73) ----------------------------------------------------------------
+
+
+def solo_lost(ctx: Context, state: StmState) -> bool:
+    """STM-R-69 / STM-AMB-28: the solo player's VP reached the losing line ('zero': 0 VP or less;
+    'below-zero': below 0)."""
+    if state.solo is None:
+        return False
+    vp = state.players[0].vp
+    return vp < 0 if ctx.r("STM-AMB-28") == "below-zero" else vp <= 0
+
+
+def beside_stack(state: StmState) -> int:
+    """STM-R-72: the solo player's parasites lying beside the passenger stack."""
+    return state.solo.parasites_beside_stack if state.solo is not None else 0
+
+
+def printed_destinations(ctx: Context, state: StmState) -> tuple[int, int]:
+    """STM-R-71/72: the banker's and the stoker's printed destination on the passenger tile in force
+    (the one taken at this turn's first drop-off, STM-R-37, else the face-up one, else the board's
+    print when the stack is used up, STM-AMB-31); alternates ignored."""
+    tile = passenger_tile(ctx, state)
+    return tile.banker.destination, tile.stoker.destination
+
+
+def tile_effects(ctx: Context, tile_id: str, symbol: str) -> tuple[Program, ...]:
+    """STM-R-72: a machine tile's activation effect (its piped boilers, as a parasite on the activation
+    symbol uses them, STM-R-54) or its passive effect; () when it shows no such symbol."""
+    return tile_programs(ctx, RoomTile("machine", tile_id), symbol)
+
+
 # ---------------------------------------------------------------------------
 # The judge
 # ---------------------------------------------------------------------------
@@ -265,6 +305,8 @@ def check(ctx: Context, state: StmState, action: StmAction) -> Rejection | None:
         return reject("STM-R-22", "no effect is being carried out")
     if isinstance(action, Store):
         return reject("STM-R-32", "no store step is due")
+    if isinstance(action, UseRemovedTile | LeaveParasites):
+        return removal_rejection(ctx, state, action)
     return _phase_rejection(ctx, state, action)
 
 
@@ -283,6 +325,10 @@ def _phase_rejection(ctx: Context, state: StmState, action: StmAction) -> Reject
     if phase is Phase.FLIGHT:
         return flight_rejection(ctx, state, action)
     if phase is Phase.END_OF_TURN:
+        if state.turn.removal == "parasites":
+            return reject(
+                "STM-R-72", "remove tiles: take back a parasite to use a removed tile's effect, or leave them"
+            )
         if isinstance(action, EndTurn):
             return None
         return reject("STM-R-49", "the action is over: only the end of the turn remains")
@@ -781,6 +827,8 @@ def parasite_part_rejection(
         return placement_rejection(ctx, state, action, part.host if isinstance(part, EnvyParasite) else None)
     if isinstance(part, ActivateParasites) and isinstance(action, ActivateParasite):
         return activation_rejection(state, part, action)
+    if isinstance(part, ActivateParasites) and isinstance(action, UseFaceUpTile):
+        return face_up_rejection(ctx, state, action)
     if isinstance(part, ShakeOff):
         mine = [x for x in state.parasites if x.host == decider(state)]
         if part.all and isinstance(action, UsePart):
@@ -792,6 +840,8 @@ def parasite_part_rejection(
         what = "all opposing parasites (use the part)" if part.all else "one chosen parasite"
         return reject("STM-R-55", f"shake off {what}")
     if isinstance(part, ActivateParasites):
+        if state.solo is not None:
+            return reject("STM-R-72", "solo: use the face-up tile of a destination level, or skip the part")
         return reject("STM-R-56", "name the placed parasites of yours to activate, or skip the part")
     rule = "STM-R-53" if isinstance(part, EnvyParasite) else "STM-R-52"
     return reject(rule, "name the machine and symbol the parasite goes on, or skip the part")
@@ -869,7 +919,7 @@ def limit_rejection(
 def activation_rejection(state: StmState, part: ActivateParasites, action: ActivateParasite) -> Rejection | None:
     """STM-R-56: 1..N of your placed parasites ('any number': each at most once); they stay."""
     if state.solo is not None:
-        return reject("STM-R-72", "solo: activating a parasite uses a face-up tile of a destination level (solo layer)")
+        return reject("STM-R-72", "solo: activating a parasite uses the face-up tile of a destination level instead")
     n = len(action.targets)
     if n < 1 or (part.count is not None and n > part.count):
         most = "any number of" if part.count is None else f"1 to {part.count}"
@@ -877,6 +927,46 @@ def activation_rejection(state: StmState, part: ActivateParasites, action: Activ
     own = Counter(at(x) for x in placed(state, decider(state)) if x.host is not None)
     if Counter(action.targets) - own:
         return reject("STM-R-56", f"{list(action.targets)} are not all parasites of yours on others' machines")
+    return None
+
+
+def face_up_rejection(ctx: Context, state: StmState, action: UseFaceUpTile) -> Rejection | None:
+    """STM-R-72 'activate a parasite' in solo: with a placed parasite (beside the stack), the effect
+    of the face-up tile of a level that is currently a passenger's printed destination."""
+    if state.solo is None:
+        return reject("STM-R-56", "only the solo game uses a face-up tile: activate your placed parasites")
+    if not beside_stack(state):
+        return reject("STM-R-72", "you have placed no parasite (none lies beside the passenger stack)")
+    levels = printed_destinations(ctx, state)
+    if action.level not in levels:
+        return reject(
+            "STM-R-72",
+            f"level {action.level} is no passenger's destination now: levels {levels[0]} and {levels[1]}"
+            " (alternate destinations are ignored)",
+        )
+    market = market_at(state, action.level, False)
+    if market is None or not market.tiles:
+        return reject("STM-R-72", f"level {action.level} shows no face-up machine tile")
+    if action.symbol not in SYMBOLS or not tile_effects(ctx, market.tiles[0], action.symbol):
+        return reject("STM-R-72", f"the face-up tile {market.tiles[0]} shows no {action.symbol} effect")
+    return None
+
+
+def removal_rejection(ctx: Context, state: StmState, action: UseRemovedTile | LeaveParasites) -> Rejection | None:
+    """STM-R-72: while 'remove tiles' waits on the parasites beside the stack, take one back for the
+    activation or passive effect of a tile removed in this step (the same effect again is allowed),
+    or leave the rest there."""
+    if state.phase is not Phase.END_OF_TURN or state.turn.removal != "parasites":
+        return reject("STM-R-72", "parasites beside the stack are taken back only in 'remove tiles' at the end of FLY")
+    if isinstance(action, LeaveParasites):
+        return None
+    if not beside_stack(state):
+        return reject("STM-R-72", "no parasite lies beside the passenger stack")
+    if action.tile not in state.turn.removed:
+        removed = ", ".join(state.turn.removed) or "none"
+        return reject("STM-R-72", f"{action.tile} was not removed in this step (removed: {removed})")
+    if action.symbol not in SYMBOLS or not tile_effects(ctx, action.tile, action.symbol):
+        return reject("STM-R-72", f"the removed tile {action.tile} shows no {action.symbol} effect")
     return None
 
 
@@ -1060,7 +1150,11 @@ def _candidates(ctx: Context, state: StmState) -> Iterator[StmAction]:
     elif state.phase is Phase.FLIGHT:
         yield from _flight_moves(ctx, state)
     elif state.phase is Phase.END_OF_TURN:
-        yield EndTurn()
+        if state.turn.removal == "parasites":
+            yield LeaveParasites()
+            yield from (UseRemovedTile(t, sym) for t in sorted(set(state.turn.removed)) for sym in SYMBOLS)
+        else:
+            yield EndTurn()
     elif state.phase is Phase.SETUP_ROOM:
         yield from room_choices(state)
 
@@ -1154,7 +1248,7 @@ def _more_effect_moves(ctx: Context, state: StmState, part: Step) -> Iterator[St
     if isinstance(part, PlaceParasites | EnvyParasite):
         yield from _placements(ctx, state)
     elif isinstance(part, ActivateParasites):
-        yield from _activations(state, part)
+        yield from _activations(ctx, state, part)
     elif isinstance(part, ShakeOff):
         on_mine = {(x.owner, x.position, x.on) for x in state.parasites if x.host == decider(state)}
         yield from (ShakeOffParasite(o, p, on) for o, p, on in sorted(on_mine) if p is not None)
@@ -1217,8 +1311,13 @@ def _placements(ctx: Context, state: StmState) -> Iterator[PlaceParasite]:
                 yield from (PlaceParasite(host, position, symbol, moved) for moved in sources)
 
 
-def _activations(state: StmState, part: ActivateParasites) -> Iterator[StmAction]:
-    """STM-R-56: every order of every choice of own placed parasites, up to the part's count."""
+def _activations(ctx: Context, state: StmState, part: ActivateParasites) -> Iterator[StmAction]:
+    """STM-R-56: every order of every choice of own placed parasites, up to the part's count; solo
+    (STM-R-72): the face-up tile of a destination level, one use at a time."""
+    if state.solo is not None:
+        for level in sorted(set(printed_destinations(ctx, state))):
+            yield from (UseFaceUpTile(level, sym) for sym in SYMBOLS)
+        return
     own = sorted(at(x) for x in placed(state, decider(state)) if x.host is not None)
     most = len(own) if part.count is None else min(part.count, len(own))
     seen: set[tuple[ParasiteAt, ...]] = set()

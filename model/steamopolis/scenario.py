@@ -8,7 +8,7 @@ holds the tiles nobody has, unnamed markets are dealt from the tiles used
 nowhere else, and the tower top holds one statue per bought-out market::
 
     given:
-      players: 2                 # 2..4 (default 2); 1 = solo, only once the game models it (STM-R-68..73)
+      players: 2                 # 1..4 (default 2); 1 = solo (STM-R-68..73: VP default the solo start)
       board_side: "2-3"          # default from players (STM-R-01)
       phase: action              # start-of-turn | action | flight (default action)
       to_move: 0                 # whose turn (alias: seat; default the start player)
@@ -71,6 +71,7 @@ Facts (``path:`` in ``expect:``; per-seat facts are keyed by seat)::
     channel_from            gauge spaces the mover may channel from (STM-R-28)
     channel_targets         districts the channelled stone may be placed on now (STM-R-29)
     head                    the head part of the waiting effect, in the pack's effect vocabulary
+    rank                    solo: the rank of the VP (STM-R-73; "lost" on time pressure, STM-R-69); else null
 """
 
 from __future__ import annotations
@@ -514,8 +515,7 @@ def state_from_given(game: SteamopolisGame, given: Mapping[str, Any]) -> StmStat
     _unknown(given, _KEYS, "given")
     players = _int(given.get("players", 2), "given.players")
     if not game.min_players <= players <= game.max_players:
-        extra = " (the solo game, STM-R-68..73, is not modelled yet)" if players == 1 else ""
-        raise ScenarioError(f"given.players: {players}; the model plays {game.min_players}-{game.max_players}{extra}")
+        raise ScenarioError(f"given.players: {players}; the model plays {game.min_players}-{game.max_players}")
     solo = players == 1
     side_default: BoardSide = "4" if players == 4 else "2-3"
     side = cast(BoardSide, _choice(given.get("board_side", side_default), ("2-3", "4"), "given.board_side"))
@@ -628,6 +628,7 @@ def facts(game: SteamopolisGame, state: StmState) -> dict[str, Any]:
         "head": part_to_data(state.turn.pending[0][0]) if state.turn.pending and state.turn.pending[0] else None,
     }
     out["destinations"] = {who: destination(ctx, state, who) for who in ("banker", "stoker")}
+    out["rank"] = game.solo_rank(state) if state.solo is not None else None
     legal = game.legal_actions(state)
     out["legal"] = sorted({a.kind for a in legal})
     targets: dict[int, list[str]] = {}

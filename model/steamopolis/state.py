@@ -55,6 +55,9 @@ Passenger = Literal["banker", "stoker"]
 FlightStep = Literal["next", "passengers", "buying", "after"]
 # STM-R-66: the final turn's actions, in their fixed order.
 FinalStep = Literal["steam", "target", "fly"]
+# STM-R-71/72: solo 'remove tiles' at the end of FLY: "parasites": the tiles are boxed and parasites
+# beside the stack may be taken back to use their effects; "done": the passenger tile is boxed too.
+RemovalStep = Literal["parasites", "done"]
 
 
 class Phase(str, Enum):
@@ -175,6 +178,11 @@ class TurnState:
     others_activated: tuple[tuple[int, int, DistrictPosition], ...] = ()
     storing: bool = False  # a store step waits: more resources than storage spaces (STM-R-32)
     final_step: FinalStep | None = None  # the final turn's next action (STM-R-66); None: a normal turn
+    # Solo (STM-R-69, R-73): the time-pressure VP of this turn is paid (the final turn pays once).
+    time_paid: bool = False
+    # Solo 'remove tiles' (STM-R-71/72): where the step stands, and the machine tiles it boxed.
+    removal: RemovalStep | None = None
+    removed: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -292,6 +300,7 @@ __all__ = [
     "Phase",
     "PlaceParasites",
     "PlayerState",
+    "RemovalStep",
     "ReturnStone",
     "RoomTile",
     "ShakeOff",

@@ -3,7 +3,8 @@
 They run only on actions the check accepted (rules.py), so they assert
 rather than re-check.  Each effect names the rules it carries out.  After
 every action :func:`settle` moves the turn on as far as no decision is
-needed: a store step that fits, the next flight stone, the end of the turn.
+needed: a store step that fits, the next flight stone, the end of the turn,
+and in solo the 'remove tiles' step that ends a FLY (STM-R-71).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from rulecraft.model.steamopolis.actions import (
     EndTurn,
     FlyToAllTargets,
     GainStone,
+    LeaveParasites,
     LetLapse,
     LetPlayer,
     MakeSteam,
@@ -55,12 +57,15 @@ from rulecraft.model.steamopolis.actions import (
     TakeSponsor,
     TurnArrows,
     UseDistrict,
+    UseFaceUpTile,
     UseOtherDistrict,
     UsePart,
+    UseRemovedTile,
 )
 from rulecraft.model.steamopolis.components import DistrictPosition, Resource
 from rulecraft.model.steamopolis.context import Context
 from rulecraft.model.steamopolis.effects import (
+    ActivateParasites,
     Either,
     Envy,
     EnvyParasite,
@@ -86,7 +91,9 @@ from rulecraft.model.steamopolis.effects import (
 from rulecraft.model.steamopolis.gauge import Gauge, Stone
 from rulecraft.model.steamopolis.rules import (
     RESOURCES,
+    SYMBOLS,
     at,
+    beside_stack,
     bonus_slot,
     can_place,
     carried_destination,
@@ -98,11 +105,15 @@ from rulecraft.model.steamopolis.rules import (
     me,
     over_capacity,
     passenger_tile,
+    printed_destinations,
+    solo_lost,
+    tile_effects,
     tile_price,
     tile_programs,
 )
 from rulecraft.model.steamopolis.setup import build_room, deal, room_done
 from rulecraft.model.steamopolis.state import (
+    SHADOW,
     BoardStone,
     BonusMarket,
     Market,
@@ -112,6 +123,7 @@ from rulecraft.model.steamopolis.state import (
     Phase,
     PlayerState,
     RoomTile,
+    Solo,
     StmState,
     TurnState,
     stones_owned,
@@ -169,7 +181,7 @@ def resume(state: StmState, now: tuple[Queued, ...] = (), later: tuple[Queued, .
     return with_turn(state, pending=tuple(p for p in pending if p))
 
 
-def replace_head(state: StmState, part: PlaceParasites) -> StmState:
+def replace_head(state: StmState, part: Part) -> StmState:
     first, *rest = state.turn.pending
     return with_turn(state, pending=((part, *first[1:]), *rest))
 
@@ -288,7 +300,7 @@ def _effect(ctx: Context, state: StmState, action: StmAction) -> StmState:
         return store(state, action)
     if isinstance(action, PayCost | DeclineCost | ChooseSide | SkipPart | UsePart):
         return decide_part(ctx, state, action)
-    if isinstance(action, PlaceParasite | ActivateParasite | ShakeOffParasite | LetPlayer):
+    if isinstance(action, PlaceParasite | ActivateParasite | UseFaceUpTile | ShakeOffParasite | LetPlayer):
         return parasite_part(ctx, state, action)
     if isinstance(action, TakeSponsor | TakeGala | PlacePinkMarker | UseOtherDistrict):
         return other_part(ctx, state, action)
@@ -313,7 +325,7 @@ def _effect(ctx: Context, state: StmState, action: StmAction) -> StmState:
     if isinstance(action, PlaceStone):
         return place_stone(ctx, state, action)
     if isinstance(action, FlyToAllTargets):
-        return fly(state)
+        return fly(ctx, state)
     if isinstance(action, PassTurn):
         return end_of_turn(ctx, state)
     if isinstance(action, TakeBack):
@@ -330,6 +342,10 @@ def _effect(ctx: Context, state: StmState, action: StmAction) -> StmState:
         return buy_bonus_marker(ctx, state, action)
     if isinstance(action, StopBuying | LetLapse):
         return with_turn(state, step="after")
+    if isinstance(action, UseRemovedTile):
+        return use_removed_tile(ctx, state, action)
+    if isinstance(action, LeaveParasites):
+        return box_passenger_tile(state)
     assert isinstance(action, EndTurn)
     return end_turn(ctx, state)
 
@@ -367,6 +383,13 @@ def settle(ctx: Context, state: StmState) -> StmState:
             continue
         if state.phase in (Phase.END_OF_TURN, Phase.ACTION) and over_capacity(ctx, me(state)):
             state = with_turn(state, storing=True)  # STM-R-32 / STM-AMB-19: store after the effects
+            break
+        if removal_due(state):
+            state = remove_tiles(ctx, state)  # STM-R-71 / STM-AMB-16 'fixed': after the end-of-turn effects
+            continue
+        if state.phase is Phase.END_OF_TURN and state.turn.removal == "parasites" and not beside_stack(state):
+            state = box_passenger_tile(state)  # STM-R-72: no parasite left to take back
+            continue
         break
     return state
 
@@ -395,8 +418,23 @@ def final_step_done(ctx: Context, state: StmState) -> StmState:
     return end_of_turn(ctx, state)
 
 
+def time_pressure(ctx: Context, state: StmState) -> StmState:
+    """STM-R-69: in solo, choosing MAKE STEAM or FLY costs 1 VP at once (STM-R-73: the final turn's
+    MAKE STEAM and FLY together cost 1); at the losing line (STM-AMB-28) the game is lost at once,
+    before the action is carried out."""
+    if state.solo is None or state.turn.time_paid:
+        return state
+    state = with_turn(score(state, -1), time_paid=True)
+    if solo_lost(ctx, state):
+        return attrs.evolve(state, phase=Phase.OVER, turn=TurnState())
+    return state
+
+
 def make_steam(ctx: Context, state: StmState, action: MakeSteam) -> StmState:
     """STM-R-25: increase the pressure by 2 + the machines' boilers (STM-R-15); the turn ends."""
+    state = time_pressure(ctx, state)
+    if state.phase is Phase.OVER:
+        return state
     result = g.increase(me(state).gauge, ctx.boilers(me(state)), action.picks)
     state = with_gauge(state, result.gauge)
     return final_step_done(ctx, state) if state.turn.final_step else end_of_turn(ctx, state)
@@ -446,10 +484,24 @@ def place_stone(ctx: Context, state: StmState, action: PlaceStone) -> StmState:
     return end_of_turn(ctx, state)
 
 
-def fly(state: StmState) -> StmState:
-    """STM-R-33: record S0, the districts holding your stones as the flight starts."""
+def fly(ctx: Context, state: StmState) -> StmState:
+    """STM-R-33: record S0, the districts holding your stones as the flight starts; solo: time
+    pressure (STM-R-69), then the shadow stones (STM-R-70)."""
+    state = time_pressure(ctx, state)
+    if state.phase is Phase.OVER:
+        return state
     start = tuple((s.level, s.position) for s in state.board if s.seat == state.to_move)
+    if state.solo is not None:
+        state = place_shadow_stones(state)
     return with_turn(attrs.evolve(state, phase=Phase.FLIGHT), flight_start=start, step="next")
+
+
+def place_shadow_stones(state: StmState) -> StmState:
+    """STM-R-70, the first step of a solo FLY: all shadow stones leave the board, then one goes on
+    every district holding one of your stones; they block as usual until your next FLY."""
+    own = tuple(s for s in state.board if s.seat == state.to_move)
+    shadows = tuple(BoardStone(SHADOW, s.level, s.position) for s in own)
+    return attrs.evolve(state, board=(*(s for s in state.board if s.seat != SHADOW), *shadows))
 
 
 # ---------------------------------------------------------------------------
@@ -747,17 +799,36 @@ def parasite_part(ctx: Context, state: StmState, action: StmAction) -> StmState:
     if isinstance(action, ActivateParasite):  # STM-R-56: each used once as if triggered; they stay
         now = tuple(p for host, pos, on in action.targets for p in _programs_at(ctx, state, host, pos, on))
         return resume(state, now)
+    if isinstance(action, UseFaceUpTile):
+        return use_face_up_tile(ctx, state, action)
     assert isinstance(action, PlaceParasite)
     state = place_parasite(state, action)
     if isinstance(part, PlaceParasites):
         if part.activate:  # 'place or move and immediately activate 1 own parasite'
             if action.host is None or action.position is None:
-                return pop_part(state)  # solo: beside the stack, used in 'remove tiles' (STM-R-72)
+                return replace_head(state, ActivateParasites(1))  # solo: beside the stack (STM-R-72)
             return resume(state, _programs_at(ctx, state, action.host, action.position, action.symbol))
         left = (part.count if part.count is not None else ctx.pack.airship.parasite_spaces) - 1
         if left > 0:
             return replace_head(state, PlaceParasites(left))
     return pop_part(state)
+
+
+def use_face_up_tile(ctx: Context, state: StmState, action: UseFaceUpTile) -> StmState:
+    """STM-R-72 'activate a parasite' in solo: the face-up tile's effect now, before the rest of the
+    effect; the parasite stays beside the stack.  'Activate N / any number' gives one use per parasite
+    beside the stack, at most N (STM-AMB-35 'each-once'): the part waits for the uses left."""
+    part = head(state)
+    assert isinstance(part, ActivateParasites)
+    market = market_at(state, action.level, False)
+    assert market is not None and market.tiles
+    programs = tile_effects(ctx, market.tiles[0], action.symbol)
+    beside = beside_stack(state)
+    left = min(beside if part.count is None else part.count, beside) - 1
+    first, *rest = state.turn.pending
+    remaining: Queued = (*((ActivateParasites(left),) if left > 0 else ()), *first[1:])
+    pending = (*programs, *((remaining,) if remaining else ()), *rest)
+    return with_turn(state, pending=tuple(pending))
 
 
 def _programs_at(ctx: Context, state: StmState, host: int, position: int, on: str) -> tuple[Program, ...]:
@@ -955,6 +1026,105 @@ def next_passenger_tile(state: StmState) -> StmState:
 def reveal_due(state: StmState) -> bool:
     """STM-R-51: a tile was taken this turn and the stack still holds a face-down one."""
     return state.passengers.face_up is None and bool(state.passengers.stack)
+
+
+# ---------------------------------------------------------------------------
+# Solo: remove tiles (STM-R-71/72)
+# ---------------------------------------------------------------------------
+
+
+def removal_due(state: StmState) -> bool:
+    """STM-R-71: a solo FLY was chosen this turn (S0 recorded) and its last step, 'remove tiles', has
+    not started; with STM-AMB-16 'fixed' it follows the passenger rewards, the new passenger tile and
+    the end-of-turn effects (the caller has settled every waiting effect and store step)."""
+    return (
+        state.solo is not None
+        and state.phase is Phase.END_OF_TURN
+        and bool(state.turn.flight_start)
+        and state.turn.removal is None
+    )
+
+
+def remove_tiles(ctx: Context, state: StmState) -> StmState:
+    """STM-R-71: for each passenger's printed destination on the face-up tile (alternates ignored;
+    the board's print when the stack is used up, STM-AMB-31): that level's face-up machine tile goes
+    to the box and the next one turns face up (level 1: each row's highest bonus marker); an empty
+    market gives nothing.  Costs, effects and envy are ignored.  Then the parasites beside the stack
+    may use the removed tiles (STM-R-72), else the passenger tile goes to the box at once."""
+    removed: list[str] = []
+    for level in printed_destinations(ctx, state):
+        if level == 1:
+            state = remove_bonus_markers(ctx, state)
+        else:
+            state, gone = remove_market_tile(state, level)
+            removed += gone
+    state = with_turn(state, removed=tuple(removed))
+    usable = any(tile_effects(ctx, t, sym) for t in removed for sym in SYMBOLS)
+    if beside_stack(state) and usable:
+        return with_turn(state, removal="parasites")
+    return box_passenger_tile(state)
+
+
+def remove_market_tile(state: StmState, level: int) -> tuple[StmState, list[str]]:
+    """STM-R-71: the face-up tile of ``level``'s statue market to the box; an emptied market's statue
+    goes to the tower top (nobody scores)."""
+    markets = list(state.markets)
+    for i, m in enumerate(markets):
+        if m.level != level or m.extra or not m.tiles:
+            continue
+        emptied = len(m.tiles) == 1 and m.statue
+        markets[i] = attrs.evolve(m, tiles=m.tiles[1:], statue=m.statue and not emptied)
+        state = attrs.evolve(state, markets=tuple(markets))
+        return (solo_statue(state) if emptied else state), [m.tiles[0]]
+    return state, []
+
+
+def remove_bonus_markers(ctx: Context, state: StmState) -> StmState:
+    """STM-R-71 on level 1: each row's bonus marker with the highest number to the box; when the #2
+    markers are gone (STM-AMB-26) the statue goes to the tower top (nobody scores)."""
+    bonus = state.bonus
+    bonus = attrs.evolve(bonus, crystal_row=bonus.crystal_row[1:], gear_row=bonus.gear_row[1:])
+    if bonus.statue and _twos_gone(bonus, ctx):
+        return solo_statue(attrs.evolve(state, bonus=attrs.evolve(bonus, statue=False)))
+    return attrs.evolve(state, bonus=bonus)
+
+
+def solo_statue(state: StmState) -> StmState:
+    """STM-R-71/73: a statue revealed by 'remove tiles' goes to the tower top; nobody scores, and the
+    3rd empty market triggers the end (the 3 VP only for buying it out yourself, STM-R-64)."""
+    assert state.solo is not None
+    tower = state.tower_top + 1
+    solo: Solo = attrs.evolve(state.solo, removed_markets=state.solo.removed_markets + 1)
+    return attrs.evolve(state, tower_top=tower, solo=solo, end_triggered=state.end_triggered or tower >= 3)
+
+
+def use_removed_tile(ctx: Context, state: StmState, action: UseRemovedTile) -> StmState:
+    """STM-R-72: one parasite from beside the stack returns to its charging space, and the removed
+    tile's activation or passive effect is used (settle boxes the passenger tile once none is left)."""
+    before = state.solo
+    assert before is not None
+    parasites = list(state.parasites)
+    parasites.remove(next(x for x in parasites if x.host is None))
+    p = me(state)
+    state = with_player(state, attrs.evolve(p, parasites_home=p.parasites_home + 1))
+    solo = attrs.evolve(before, parasites_beside_stack=before.parasites_beside_stack - 1)
+    state = attrs.evolve(state, parasites=tuple(parasites), solo=solo)
+    return queue(state, *tile_effects(ctx, action.tile, action.symbol))
+
+
+def box_passenger_tile(state: StmState) -> StmState:
+    """STM-R-71, the end of 'remove tiles': the face-up passenger tile goes to the box and the next one
+    is revealed (a chance step; the end of the turn goes on after it).  No tile to reveal: the stack
+    is used up and the end is triggered (STM-R-73, STM-AMB-27); none face up: nothing is boxed
+    (STM-AMB-31)."""
+    state = with_turn(state, removal="done")
+    pax = state.passengers
+    if pax.face_up is None:
+        return state
+    state = attrs.evolve(state, passengers=attrs.evolve(pax, face_up=None))
+    if pax.stack:
+        return attrs.evolve(state, phase=Phase.REVEAL)
+    return attrs.evolve(state, end_triggered=True)
 
 
 def end_turn(ctx: Context, state: StmState) -> StmState:
