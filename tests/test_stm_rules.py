@@ -200,6 +200,22 @@ def test_r15_ex02_increments_beyond_the_end_lapse() -> None:
     assert values(after.players[0].gauge) == ("6", "7", "8")
 
 
+def test_amb32_most_refuses_the_printed_ex02_order_and_generates_only_the_longest() -> None:
+    """STM-EX-02 (p.10) prints an order using 4 of 6 increments, and says other orders were allowed.
+    Under STM-AMB-32 'most' an order using all 6 exists (the 6 and the 7 first), so the printed one
+    is refused: EX-02 is evidence for 'free-order'.  Generation offers only the longest orders."""
+    most = Context.printed(readings={"STM-AMB-32": "most"})
+    gauge = gauge_of([(4, False), (8, False), (9, False)])
+    assert pressure_rejection(CTX, gauge, 6, (4, 5, 6, 7)) is None
+    rejection = pressure_rejection(most, gauge, 6, (4, 5, 6, 7))
+    assert rejection is not None and rejection.rule == "STM-R-15" and "6 increments" in rejection.reason
+    black = player(
+        [(4, False), (8, False), (9, False)], machine_room=room(*((i, machine("M0-08")) for i in (1, 2, 3, 4)))
+    )
+    steams = [a for a in legal_actions(most, game(black)) if isinstance(a, MakeSteam)]
+    assert steams and {len(a.picks) for a in steams} == {6}
+
+
 def test_r24_make_steam_needs_a_stone_that_can_move() -> None:
     """STM-R-24 (p.8): not if 'your pressure stones are already all the way to the right'."""
     state = game(player([(8, False), (9, False), (10, False)]))

@@ -187,6 +187,11 @@ class SteamopolisGame(Game[StmState, StmAction]):
     def render(self, state: StmState) -> str:
         return _render.text(self, state)
 
+    def picture(self, state: StmState) -> str:
+        from rulecraft.model.steamopolis.picture import svg
+
+        return svg(self, state)
+
     def describe(self, state: StmState, action: StmAction) -> str:
         return _render.describe(self, state, action)
 

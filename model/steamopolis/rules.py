@@ -1099,7 +1099,8 @@ def store_rejection(ctx: Context, state: StmState, action: Store) -> Rejection |
 
 
 def pressure_choices(gauge: Gauge, x: int) -> dict[Gauge, tuple[int, ...]]:
-    """Every end gauge of 'increase the pressure by x' (STM-R-15) with one order of increments."""
+    """Every end gauge of 'increase the pressure by x' (STM-R-15) with one order of increments: of the
+    orders that end there, one using the most increments (so STM-AMB-32 'most' sees the true best)."""
     out: dict[Gauge, tuple[int, ...]] = {}
     seen: set[tuple[Gauge, int]] = set()
 
@@ -1109,7 +1110,8 @@ def pressure_choices(gauge: Gauge, x: int) -> dict[Gauge, tuple[int, ...]]:
         seen.add((g, left))
         options = movable(g) if left else ()
         if not options:
-            out.setdefault(g, picks)
+            if len(picks) > len(out.get(g, ())) or g not in out:
+                out[g] = picks
             return
         for space in options:
             walk(increment(g, space), left - 1, (*picks, space))
