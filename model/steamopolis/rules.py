@@ -1192,8 +1192,14 @@ def _flight_moves(ctx: Context, state: StmState) -> Iterator[StmAction]:
         yield StopBuying()
     else:
         yield from (PickUp("banker"), PickUp("stoker"), UseDistrict(), LetLapse())
+        level = state.turn.active[0] if state.turn.active else None
         for extra in (False, True):
-            yield from _purchases(player, None, extra)
+            # Only a market on the active level sells (STM-R-38/40): skip hopeless candidates early.
+            market = market_at(state, level, extra) if level is not None else None
+            if market is not None and market.tiles:
+                yield from _purchases(player, None, extra)
+    if state.turn.active is None or state.turn.active[0] != 1:
+        return  # bonus markers are sold on level 1 only (STM-R-38/46)
     for row in RESOURCES:
         for sp, ga in _discounts(player):
             for space in (None, *range(len(player.gauge.spaces))):
