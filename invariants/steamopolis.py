@@ -534,14 +534,18 @@ def check_statues_and_markets(ctx: Context, state: StmState) -> Iterator[str]:
 
 @_invariant("bonus-markers-accounted", "STM-R-04", "STM-R-46", "STM-R-47", "STM-R-71", "STM-AMB-13")
 def check_bonus_markers(ctx: Context, state: StmState) -> Iterator[str]:
-    """Rows lose their foremost marker first; 2 white markers per numeral; the pink one is character 7's.
+    """Rows lose their foremost marker first (STM-AMB-13 'any': any one); 2 white markers per numeral;
+    the pink one is character 7's.
 
     White markers are counted in the rows and on the gauges.
     A marker on a gauge lies on a space printed with its numeral (the pink one's space is not
     known and is not checked).  Boxed markers are not recorded, hence "at most".
     """
     for name, row in (("crystal", state.bonus.crystal_row), ("gear", state.bonus.gear_row)):
-        if row != BONUS_NUMERALS[len(BONUS_NUMERALS) - len(row) :]:
+        if ctx.r("STM-AMB-13") == "any":  # any marker may leave: the rest keep their printed order
+            if row != tuple(n for n in BONUS_NUMERALS if n in row) or len(set(row)) != len(row):
+                yield f"the {name} row holds {list(row)}; its markers are distinct numerals in printed order"
+        elif row != BONUS_NUMERALS[len(BONUS_NUMERALS) - len(row) :]:
             yield f"the {name} row holds {list(row)}; markers leave it foremost (highest) first"
     white: Counter[int] = Counter()
     pink = 0

@@ -194,7 +194,8 @@ class BuyMachine:
 @attrs.frozen
 class BuyBanner:
     """Step 3 (STM-R-40, R-43/44): buy a market's face-up tile as a banner; ``stone`` the gauge space
-    of the stone returned to the supply; ``level``, ``sponsor``, ``gala`` as for :class:`BuyMachine`."""
+    of the stone returned to the supply; ``level``, ``sponsor``, ``gala`` as for :class:`BuyMachine`;
+    ``board``: under STM-AMB-11 'board', the district of an own board stone returned instead."""
 
     kind: ClassVar[str] = "buy-banner"
     stone: int | None = None
@@ -202,13 +203,15 @@ class BuyBanner:
     level: int | None = None
     sponsor: bool = False
     gala: bool = False
+    board: District | None = None
 
 
 @attrs.frozen
 class BuyBonusMarker:
     """Step 3 on level 1 (STM-R-46/47): the foremost marker of a row onto gauge ``space`` (None: no
     usable space, it goes to the box); ``bump``: a stone there is increased by 1 to make room;
-    ``sponsor`` / ``gala``: pay with their discount (STM-R-57/58)."""
+    ``sponsor`` / ``gala``: pay with their discount (STM-R-57/58); ``numeral``: the marker bought
+    under STM-AMB-13 'any' (None, as under 'foremost': the row's foremost marker)."""
 
     kind: ClassVar[str] = "buy-bonus-marker"
     row: Resource
@@ -216,6 +219,7 @@ class BuyBonusMarker:
     bump: bool = True
     sponsor: bool = False
     gala: bool = False
+    numeral: int | None = None
 
 
 @attrs.frozen
@@ -367,7 +371,7 @@ class ActivateParasite:
 class UseFaceUpTile:
     """Solo 'activate a parasite' (STM-R-72): with a parasite beside the passenger stack, use the
     activation or passive ``symbol`` effect of the face-up machine tile on ``level``, a level that is
-    currently a passenger's printed destination; the parasite stays beside the stack."""
+    currently a passenger's printed destination; the parasite stays beside the stack (STM-AMB-38)."""
 
     kind: ClassVar[str] = "use-face-up-tile"
     level: int

@@ -396,17 +396,21 @@ def turn_stone(gauge: Gauge, space: int, arrow: bool) -> Gauge:
     return _put(gauge, space, Stone(arrow))
 
 
-def stone_to_eight(gauge: Gauge, space: int, layout: GaugeLayout = STANDARD_LAYOUT) -> tuple[Gauge, bool]:
+def stone_to_eight(
+    gauge: Gauge, space: int, layout: GaugeLayout = STANDARD_LAYOUT, *, bump: bool = False
+) -> tuple[Gauge, bool]:
     """STM-R-61 (p.31): the stone just taken back goes to the space with pressure value 8.
 
-    An occupied value-8 space makes the effect lapse (STM-AMB-22 'lapse').
+    An occupied value-8 space makes the effect lapse (STM-AMB-22 'lapse'); with ``bump``
+    (STM-AMB-22 'bump') the occupant is bumped, and since it cannot move right of the last
+    space it leaves the gauge (the caller reads it first: a stone goes to the personal supply).
     Returns the gauge and whether the stone moved.
     """
     gauge.stone_at(space, "STM-R-61")
     eight = layout.space_of_value(8)
-    if eight is None or eight == space or gauge.spaces[eight] is not None:
+    if eight is None or eight == space or (gauge.spaces[eight] is not None and not bump):
         return gauge, False
-    return _move(gauge, space, eight), True
+    return _move(_put(gauge, eight, None), space, eight), True
 
 
 # ---------------------------------------------------------------------------

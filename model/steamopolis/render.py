@@ -194,13 +194,15 @@ def _words(game: SteamopolisGame, state: StmState, action: a.StmAction) -> str:
         case a.BuyMachine(position=pos, remove=r, extra=x, level=lv):
             market = f"{'the extra' if x else 'the'} market{f' of L{lv}' if lv else ''}"
             return f"buys {market}'s tile as a machine on {pos}" + (f", removing {r}" if r else "") + _discount(action)
-        case a.BuyBanner(stone=s, extra=x, level=lv):
+        case a.BuyBanner(stone=s, extra=x, level=lv, board=b):
             market = f"{'the extra' if x else 'the'} market{f' of L{lv}' if lv else ''}"
             stone = f", returning the stone on {s}" if s is not None else ""
+            stone += f", returning the stone on the board at L{b[0]} {b[1]}" if b is not None else ""
             return f"buys {market}'s tile as a banner{stone}{_discount(action)}"
-        case a.BuyBonusMarker(row=r, space=s):
+        case a.BuyBonusMarker(row=r, space=s, numeral=n):
             where = f"onto space {s}" if s is not None else "(boxed)"
-            return f"buys the {r} bonus marker {where}{_discount(action)}"
+            which = f"#{n} " if n is not None else ""
+            return f"buys the {r} bonus marker {which}{where}{_discount(action)}"
         case a.PlaceParasite(host=h, position=pos, symbol=sym, moved=m):
             if h is None:
                 return "places a parasite beside the passenger stack"

@@ -573,11 +573,18 @@ def purchase_rejection(
     if isinstance(action, BuyMachine):
         return build_in_rejection(ctx, player, slot, action)
     if slot.banner_stone:
-        if action.stone is None or action.stone not in player.gauge.stone_spaces():
-            return reject("STM-R-43", "a banner costs a pressure stone from your gauge (STM-AMB-11 'gauge')")
+        if action.board is not None:  # STM-AMB-11 'board': an own stone still on the board
+            if ctx.r("STM-AMB-11") != "board":
+                return reject("STM-R-43", "a banner's stone comes from your gauge, not the board (STM-AMB-11 'gauge')")
+            if action.stone is not None:
+                return reject("STM-R-43", "a banner costs one pressure stone: name a gauge space or a district")
+            if not any((s.level, s.position) == action.board for s in ctx.own_stones(state, decider(state))):
+                return reject("STM-R-43", f"none of your stones lies on district {action.board}")
+        elif action.stone is None or action.stone not in player.gauge.stone_spaces():
+            return reject("STM-R-43", "a banner costs a pressure stone from your gauge (STM-AMB-11)")
         if stones_owned(state, decider(state)) < 2:
             return reject("STM-R-43", "you cannot give up your last pressure stone")
-    elif action.stone is not None:
+    elif action.stone is not None or action.board is not None:
         return reject("STM-R-43", "this banner costs no pressure stone")
     return None
 
@@ -628,25 +635,39 @@ def build_in_rejection(ctx: Context, player: PlayerState, slot: MarketSlot, acti
 
 
 def bonus_rejection(ctx: Context, state: StmState, action: BuyBonusMarker) -> Rejection | None:
-    """STM-R-46/47 with STM-AMB-13 'foremost', AMB-15: a row's foremost marker, paid, on its numeral."""
+    """STM-R-46/47 with STM-AMB-13, AMB-15: a row's foremost marker ('any': any marker left in the
+    row, named), paid, on its numeral."""
     assert state.turn.active is not None
     if state.turn.active[0] != 1:
         return reject("STM-R-38", "bonus markers are sold on level 1 only")
     left = state.bonus.crystal_row if action.row == "crystal" else state.bonus.gear_row
     if not left:
         return reject("STM-R-46", f"the {action.row} row is empty")
-    cost = bonus_slot(ctx, action.row, left[0])[0]
+    if ctx.r("STM-AMB-13") == "any":
+        if action.numeral not in left:
+            return reject("STM-R-46", f"name a marker left in the {action.row} row {list(left)} (STM-AMB-13 'any')")
+    elif action.numeral is not None:
+        return reject("STM-R-46", "only a row's foremost marker is sold: name no numeral (STM-AMB-13 'foremost')")
+    numeral = bought_numeral(ctx, left, action)
+    cost = bonus_slot(ctx, action.row, numeral)[0]
     crystals, gears = (cost, 0) if action.row == "crystal" else (0, cost)
     net = discounted(ctx, me(state), crystals, gears, action.sponsor, action.gala)
     if isinstance(net, Rejection):
         return net
     have = me(state).crystals if action.row == "crystal" else me(state).gears
     if have < sum(net):
-        return reject("STM-R-46", f"the #{left[0]} marker costs {sum(net)} {action.row}s; you have {have}")
-    why = marker_space_rejection(ctx, me(state).gauge, left[0], action.space, action.bump)
+        return reject("STM-R-46", f"the #{numeral} marker costs {sum(net)} {action.row}s; you have {have}")
+    why = marker_space_rejection(ctx, me(state).gauge, numeral, action.space, action.bump)
     if why is None and action.space is None and ctx.r("STM-AMB-15") == "no-buy":
-        return reject("STM-R-47", f"no #{left[0]} space right of the base marker (STM-AMB-15 'no-buy')")
+        return reject("STM-R-47", f"no #{numeral} space right of the base marker (STM-AMB-15 'no-buy')")
     return why
+
+
+def bought_numeral(ctx: Context, left: tuple[int, ...], action: BuyBonusMarker) -> int:
+    """STM-AMB-13: the marker an accepted purchase takes: the named one ('any') or the foremost."""
+    if ctx.r("STM-AMB-13") == "any" and action.numeral is not None:
+        return action.numeral
+    return left[0]
 
 
 def marker_space_rejection(
@@ -949,6 +970,8 @@ def face_up_rejection(ctx: Context, state: StmState, action: UseFaceUpTile) -> R
         return reject("STM-R-72", f"level {action.level} shows no face-up machine tile")
     if action.symbol not in SYMBOLS or not tile_effects(ctx, market.tiles[0], action.symbol):
         return reject("STM-R-72", f"the face-up tile {market.tiles[0]} shows no {action.symbol} effect")
+    if action.symbol != "activation" and ctx.r("STM-AMB-39") == "activation":
+        return reject("STM-R-72", "'activate parasite' uses the face-up tile's activation effect only (STM-AMB-39)")
     return None
 
 
@@ -1197,15 +1220,19 @@ def _flight_moves(ctx: Context, state: StmState) -> Iterator[StmAction]:
             # Only a market on the active level sells (STM-R-38/40): skip hopeless candidates early.
             market = market_at(state, level, extra) if level is not None else None
             if market is not None and market.tiles:
-                yield from _purchases(player, None, extra)
+                yield from _purchases(ctx, state, None, extra)
     if state.turn.active is None or state.turn.active[0] != 1:
         return  # bonus markers are sold on level 1 only (STM-R-38/46)
     for row in RESOURCES:
+        # STM-AMB-13: 'foremost' sells the row's first marker (numeral left out); 'any' names each one left.
+        left = state.bonus.crystal_row if row == "crystal" else state.bonus.gear_row
+        numerals: tuple[int | None, ...] = left if ctx.r("STM-AMB-13") == "any" else (None,)
         for sp, ga in _discounts(player):
-            for space in (None, *range(len(player.gauge.spaces))):
-                yield BuyBonusMarker(row, space, True, sp, ga)
-                if space is not None and space in player.gauge.stone_spaces() and can_move(player.gauge, space):
-                    yield BuyBonusMarker(row, space, False, sp, ga)
+            for numeral in numerals:
+                for space in (None, *range(len(player.gauge.spaces))):
+                    yield BuyBonusMarker(row, space, True, sp, ga, numeral)
+                    if space is not None and space in player.gauge.stone_spaces() and can_move(player.gauge, space):
+                        yield BuyBonusMarker(row, space, False, sp, ga, numeral)
 
 
 def _discounts(player: PlayerState) -> list[tuple[bool, bool]]:
@@ -1269,7 +1296,7 @@ def _more_effect_moves(ctx: Context, state: StmState, part: Step) -> Iterator[St
     elif isinstance(part, BuyTile):
         for market in state.markets:
             if market.tiles:
-                yield from _purchases(player, market.level, market.extra)
+                yield from _purchases(ctx, state, market.level, market.extra)
     elif isinstance(part, UseAnotherDistrict):
         yield from (UseOtherDistrict(d.level, d.position) for d in ctx.districts(state))
 
@@ -1282,8 +1309,10 @@ def _marker_spaces(gauge: Gauge, make: type[PlacePinkMarker]) -> Iterator[PlaceP
             yield make(space, False)
 
 
-def _purchases(player: PlayerState, level: int | None, extra: bool) -> Iterator[StmAction]:
-    """BuyMachine and BuyBanner for one market: every build-in position, removal and discount."""
+def _purchases(ctx: Context, state: StmState, level: int | None, extra: bool) -> Iterator[StmAction]:
+    """BuyMachine and BuyBanner for one market: every build-in position, removal and discount;
+    a banner's stone from the gauge, and under STM-AMB-11 'board' from an own board stone."""
+    player = me(state)
     room = player.machine_room
     rooms = range(1, len(room) + 1)
     discounts = _discounts(player)
@@ -1293,6 +1322,9 @@ def _purchases(player: PlayerState, level: int | None, extra: bool) -> Iterator[
                 yield from (BuyMachine(position, remove, extra, level, sp, ga) for sp, ga in discounts)
     for stone in (None, *player.gauge.stone_spaces()):
         yield from (BuyBanner(stone, extra, level, sp, ga) for sp, ga in discounts)
+    if ctx.r("STM-AMB-11") == "board":
+        for s in ctx.own_stones(state, decider(state)):
+            yield from (BuyBanner(None, extra, level, sp, ga, (s.level, s.position)) for sp, ga in discounts)
 
 
 def _placements(ctx: Context, state: StmState) -> Iterator[PlaceParasite]:
@@ -1323,8 +1355,10 @@ def _activations(ctx: Context, state: StmState, part: ActivateParasites) -> Iter
     """STM-R-56: every order of every choice of own placed parasites, up to the part's count; solo
     (STM-R-72): the face-up tile of a destination level, one use at a time."""
     if state.solo is not None:
+        # STM-AMB-39 'activation': the passive effect is not offered.
+        symbols = ("activation",) if ctx.r("STM-AMB-39") == "activation" else SYMBOLS
         for level in sorted(set(printed_destinations(ctx, state))):
-            yield from (UseFaceUpTile(level, sym) for sym in SYMBOLS)
+            yield from (UseFaceUpTile(level, sym) for sym in symbols)
         return
     own = sorted(at(x) for x in placed(state, decider(state)) if x.host is not None)
     most = len(own) if part.count is None else min(part.count, len(own))

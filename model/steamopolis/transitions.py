@@ -95,6 +95,7 @@ from rulecraft.model.steamopolis.rules import (
     at,
     beside_stack,
     bonus_slot,
+    bought_numeral,
     can_place,
     carried_destination,
     decider,
@@ -216,7 +217,10 @@ def triggered(
     host = decider(state)
     hits = [x for x in state.parasites if x.host == host and x.position == position and x.on == on]
     state = send_home(state, hits)
-    return state, (*programs, *sharing(ctx, state, tuple(x.owner for x in hits), programs))
+    owners = tuple(x.owner for x in hits)
+    if ctx.r("STM-AMB-36") == "once":  # one use per symbol and owner, however many of its parasites sat there
+        owners = tuple(dict.fromkeys(owners))
+    return state, (*programs, *sharing(ctx, state, owners, programs))
 
 
 def sharing(ctx: Context, state: StmState, seats: tuple[int, ...], programs: tuple[Shared, ...]) -> tuple[Queued, ...]:
@@ -609,6 +613,10 @@ def buy_banner(ctx: Context, state: StmState, action: BuyBanner) -> StmState:
     if action.stone is not None:
         gauge, stone = g.lift(me(state).gauge, action.stone, "STM-R-43")
         state = to_supply(with_gauge(state, gauge), stone, ctx)
+    elif action.board is not None:  # STM-AMB-11 'board': an own stone leaves its district
+        seat = decider(state)
+        mine = next(s for s in state.board if s.seat == seat and (s.level, s.position) == action.board)
+        state = to_supply(attrs.evolve(state, board=tuple(s for s in state.board if s != mine)), mine.stone, ctx)
     p = me(state)
     state = with_player(state, attrs.evolve(p, banners=(*p.banners, tile.id)))
     state = score(state, banner_vp(ctx, me(state), tile.banner))
@@ -689,7 +697,7 @@ def buy_bonus_marker(ctx: Context, state: StmState, action: BuyBonusMarker) -> S
     """STM-R-46/47: pay and score what the row shows, then place the marker on its numeral."""
     bonus = state.bonus
     row = bonus.crystal_row if action.row == "crystal" else bonus.gear_row
-    numeral = row[0]
+    numeral = bought_numeral(ctx, row, action)  # STM-AMB-13
     cost, vp = bonus_slot(ctx, action.row, numeral)
     crystals, gears = (cost, 0) if action.row == "crystal" else (0, cost)
     state = score(pay(ctx, state, crystals, gears, action.sponsor, action.gala), vp)
@@ -697,10 +705,11 @@ def buy_bonus_marker(ctx: Context, state: StmState, action: BuyBonusMarker) -> S
         me(state).gauge, g.BonusMarker(numeral), action.space, ctx.layout, bump_stone=action.bump
     )
     state = with_gauge(state, placed.gauge)
+    rest = tuple(n for i, n in enumerate(row) if i != row.index(numeral))
     if action.row == "crystal":
-        bonus = attrs.evolve(bonus, crystal_row=row[1:])
+        bonus = attrs.evolve(bonus, crystal_row=rest)
     else:
-        bonus = attrs.evolve(bonus, gear_row=row[1:])
+        bonus = attrs.evolve(bonus, gear_row=rest)
     state = attrs.evolve(state, bonus=bonus)
     if bonus.statue and _twos_gone(bonus, ctx):
         state = erect_statue(attrs.evolve(state, bonus=attrs.evolve(bonus, statue=False)))
@@ -765,9 +774,15 @@ def use_plain(ctx: Context, state: StmState) -> tuple[StmState, tuple[Queued, ..
     if isinstance(part, StoneToEight):
         space = state.turn.active_space
         assert space is not None
-        gauge, moved = g.stone_to_eight(me(state).gauge, space, ctx.layout)
+        # STM-AMB-22: 'lapse' on an occupied value-8 space; 'bump' sends its occupant off the gauge.
+        eight = ctx.layout.space_of_value(8)
+        occupant = me(state).gauge.spaces[eight] if eight is not None and eight != space else None
+        bump = ctx.r("STM-AMB-22") == "bump"
+        gauge, moved = g.stone_to_eight(me(state).gauge, space, ctx.layout, bump=bump)
         if moved:
-            state = with_turn(with_gauge(state, gauge), active_space=ctx.layout.space_of_value(8))
+            state = with_turn(with_gauge(state, gauge), active_space=eight)
+            if isinstance(occupant, Stone):
+                state = to_supply(state, occupant, ctx)  # a bonus marker there leaves the game
         return state, ()
     if isinstance(part, UseAllActivationEffects):
         # STM-R-62: right to left, as a value-8 stone channelled down to level 1; parasites sleep.
@@ -816,15 +831,20 @@ def parasite_part(ctx: Context, state: StmState, action: StmAction) -> StmState:
 
 def use_face_up_tile(ctx: Context, state: StmState, action: UseFaceUpTile) -> StmState:
     """STM-R-72 'activate a parasite' in solo: the face-up tile's effect now, before the rest of the
-    effect; the parasite stays beside the stack.  'Activate N / any number' gives one use per parasite
-    beside the stack, at most N (STM-AMB-35 'each-once'): the part waits for the uses left."""
+    effect; the parasite stays beside the stack (STM-AMB-38 'stays'; 'returns': it goes back to its
+    charging space).  'Activate N / any number' gives one use per parasite beside the stack, at most
+    N (STM-AMB-35 'each-once', AMB-40 'per-parasite'; 'one': 'any number' gives one use in total):
+    the part waits for the uses left."""
     part = head(state)
     assert isinstance(part, ActivateParasites)
     market = market_at(state, action.level, False)
     assert market is not None and market.tiles
     programs = tile_effects(ctx, market.tiles[0], action.symbol)
     beside = beside_stack(state)
-    left = min(beside if part.count is None else part.count, beside) - 1
+    count = 1 if part.count is None and ctx.r("STM-AMB-40") == "one" else part.count
+    left = min(beside if count is None else count, beside) - 1
+    if ctx.r("STM-AMB-38") == "returns":
+        state = take_back_beside(state)
     first, *rest = state.turn.pending
     remaining: Queued = (*((ActivateParasites(left),) if left > 0 else ()), *first[1:])
     pending = (*programs, *((remaining,) if remaining else ()), *rest)
@@ -1101,6 +1121,11 @@ def solo_statue(state: StmState) -> StmState:
 def use_removed_tile(ctx: Context, state: StmState, action: UseRemovedTile) -> StmState:
     """STM-R-72: one parasite from beside the stack returns to its charging space, and the removed
     tile's activation or passive effect is used (settle boxes the passenger tile once none is left)."""
+    return queue(take_back_beside(state), *tile_effects(ctx, action.tile, action.symbol))
+
+
+def take_back_beside(state: StmState) -> StmState:
+    """STM-R-72: one parasite from beside the passenger stack returns to its charging space."""
     before = state.solo
     assert before is not None
     parasites = list(state.parasites)
@@ -1108,8 +1133,7 @@ def use_removed_tile(ctx: Context, state: StmState, action: UseRemovedTile) -> S
     p = me(state)
     state = with_player(state, attrs.evolve(p, parasites_home=p.parasites_home + 1))
     solo = attrs.evolve(before, parasites_beside_stack=before.parasites_beside_stack - 1)
-    state = attrs.evolve(state, parasites=tuple(parasites), solo=solo)
-    return queue(state, *tile_effects(ctx, action.tile, action.symbol))
+    return attrs.evolve(state, parasites=tuple(parasites), solo=solo)
 
 
 def box_passenger_tile(state: StmState) -> StmState:
