@@ -67,7 +67,6 @@ __all__ = [
 SETUP_PHASES = (Phase.DEAL, Phase.SETUP_ROOM)  # STM-R-03..R-13: chance deals, then each machine room
 BETWEEN_TURNS = (Phase.START_OF_TURN, Phase.ACTION)  # a turn has ended, the next not acted yet
 STATUE_LEVELS = tuple(level for level in LEVELS if level >= 2)  # STM-R-02: levels 2-8 (+ the level-1 bonus market)
-END_STATUES = 3  # STM-R-64: the 3rd statue on the tower top triggers the end
 
 
 @attrs.frozen
@@ -526,7 +525,7 @@ def check_statues_and_markets(ctx: Context, state: StmState) -> Iterator[str]:
         yield f"{kept} bought-out markets still show their statue ({removed} solo removals recorded)"
     if removed < 0 or removed > state.tower_top:
         yield f"{removed} markets removed in solo, {state.tower_top} statues on the tower top"
-    if state.tower_top > END_STATUES and not state.end_triggered:
+    if state.tower_top > ctx.params["statues_to_end"] and not state.end_triggered:
         yield f"{state.tower_top} statues on the tower top before the end was triggered"
     if not 0 <= state.tower_top <= ctx.pack.supplies.statues:
         yield f"{state.tower_top} statues on the tower top; there are {ctx.pack.supplies.statues}"
@@ -765,7 +764,7 @@ def check_end_trigger(ctx: Context, state: StmState) -> Iterator[str]:
     in the final round or after it, every seat once the game is over); a final-turn step
     (``turn.final_step``) only in the final round.
     """
-    statues = state.tower_top >= END_STATUES
+    statues = state.tower_top >= ctx.params["statues_to_end"]
     used_up = _used_up(ctx, state)
     if state.end_triggered and not (statues or used_up):
         pax = state.passengers

@@ -286,7 +286,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     console = _console()
     log = []
     step = 0
-    for step in range(1, args.max_steps + 1):
+    cap = args.max_steps or game.campaign_steps
+    for step in range(1, cap + 1):
         if isinstance(game.to_move(state), GameOver):
             break
         action = game.random_action(state, rng)
@@ -318,7 +319,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             f"winner(s): {', '.join(f'seat {w}' for w in winners) or 'none named'}"
         )
     else:
-        console.print(f"\nStopped after {args.max_steps} steps without an end (no turn limit in the rules).")
+        console.print(f"\nStopped after {cap} steps without an end (no turn limit in the rules).")
     return EXIT_OK
 
 
@@ -647,7 +648,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game")
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--max-steps", type=int, default=3000)
+    p.add_argument("--max-steps", type=int, default=None, help="step cap (default: the game's own, 3000 for most)")
     p.add_argument("--chance", action="store_true", help="also list set-up deals and reveals")
     p.add_argument("--json", action="store_true", help="the action log as JSON")
     _add_common(p)
@@ -689,7 +690,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=60, help="random games per ruleset for the shift (default 60)")
     p.add_argument("--campaign-games", type=int, default=40, help="random games checking every invariant")
     p.add_argument("--players", type=int, default=None)
-    p.add_argument("--max-steps", type=int, default=2000)
+    p.add_argument("--max-steps", type=int, default=None, help="steps per random game (default: the game's own cap)")
     p.add_argument("--seconds", type=float, default=20.0, help="budget for finding where play changes")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true")

@@ -454,7 +454,7 @@ class ErrataBudget:
     games: int = 60  # per ruleset, for the shift
     players: int | None = None  # None: the game's smallest count + 1 (capped)
     campaign_games: int = 40
-    max_steps: int = 2000
+    max_steps: int | None = None  # None: the game's own campaign cap (Game.campaign_steps)
     witness: Budget = attrs.field(factory=lambda: Budget(seconds=20, max_examples=150, max_steps=300))
     seed: int = 0
 
@@ -479,9 +479,10 @@ def errata_report(
     step("printed examples")
     _contradictions(variant, report)
     step("invariants")
+    max_steps = budget.max_steps or printed.campaign_steps
     try:
         inv = GameReport(variant.game, printed.title)
-        campaign(changed, seed=budget.seed, games=budget.campaign_games, max_steps=budget.max_steps, report=inv)
+        campaign(changed, seed=budget.seed, games=budget.campaign_games, max_steps=max_steps, report=inv)
         report.invariants = inv
     except Exception as exc:
         report.problems.append(f"the invariant campaign stopped: {type(exc).__name__}: {exc}")
@@ -498,12 +499,8 @@ def errata_report(
         report.problems.append(f"the witness search stopped: {type(exc).__name__}: {exc}")
     step("how play shifts")
     players = budget.players or min(printed.min_players + 1, printed.max_players)
-    report.printed = play_stats(
-        printed, games=budget.games, seed=budget.seed, players=players, max_steps=budget.max_steps
-    )
-    report.changed = play_stats(
-        changed, games=budget.games, seed=budget.seed, players=players, max_steps=budget.max_steps
-    )
+    report.printed = play_stats(printed, games=budget.games, seed=budget.seed, players=players, max_steps=max_steps)
+    report.changed = play_stats(changed, games=budget.games, seed=budget.seed, players=players, max_steps=max_steps)
     if report.changed.crashed:
         report.problems.append(f"the variant crashed in random play: {report.changed.crashed}")
     report.seconds = time.monotonic() - start

@@ -10,6 +10,7 @@ example turns "on page 36"); a range means the rule is spread over a spread.
 from __future__ import annotations
 
 from rulecraft.catalogue import RuleCatalogue
+from rulecraft.parameters import Parameter, ParameterTable
 
 RULES = RuleCatalogue.from_rows(
     "stm",
@@ -345,4 +346,15 @@ RULES = RuleCatalogue.from_rows(
             "solo: the end triggers as usual; after one final turn (MAKE STEAM and FLY together cost 1 VP) the VP give a rank",
         ),
     ],
+)
+
+
+# The numbers the rules state that a variant may change (rulecraft errata): each cites its rule.
+PARAMETERS = ParameterTable(
+    "stm",
+    (
+        Parameter("solo_start_vp", "STM-R-68", 4, 1, 10, "vote points the solo player starts with"),
+        Parameter("statues_to_end", "STM-R-64", 3, 1, 8, "statues on the tower top that trigger the end of the game"),
+        Parameter("last_statue_vp", "STM-R-64", 3, 0, 10, "vote points for erecting the statue that triggers the end"),
+    ),
 )

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 
 import attrs
 
+from rulecraft.model.steamopolis.catalogue import PARAMETERS
 from rulecraft.model.steamopolis.components import District, DistrictPosition, MachineFace, Pack, bundled_pack
 from rulecraft.model.steamopolis.gauge import GaugeLayout
 from rulecraft.model.steamopolis.readings import REGISTER
@@ -18,13 +19,21 @@ from rulecraft.model.steamopolis.state import BoardStone, PlayerState, RoomTile,
 class Context:
     pack: Pack = attrs.field(repr=False)
     readings: dict[str, str] = attrs.field(factory=REGISTER.defaults, hash=False, eq=False, repr=False)
+    # The rule parameters (catalogue.PARAMETERS): printed values unless a variant changes them.
+    params: dict[str, int] = attrs.field(factory=PARAMETERS.defaults, hash=False, eq=False, repr=False)
 
     @classmethod
-    def printed(cls, pack: Pack | None = None, readings: Mapping[str, str] | None = None) -> Context:
-        """The default readings on ``pack`` (the bundled one unless given), with overrides by ID."""
+    def printed(
+        cls,
+        pack: Pack | None = None,
+        readings: Mapping[str, str] | None = None,
+        params: Mapping[str, int] | None = None,
+    ) -> Context:
+        """The default readings on ``pack`` (the bundled one unless given), with overrides by ID, and
+        the rule parameters with overrides by name (checked against their ranges)."""
         chosen = REGISTER.defaults()
         chosen.update(readings or {})
-        return cls(pack or bundled_pack(), chosen)
+        return cls(pack or bundled_pack(), chosen, PARAMETERS.resolve(params))
 
     def r(self, amb_id: str) -> str:
         return self.readings[amb_id]

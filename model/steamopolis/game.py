@@ -12,7 +12,7 @@ from rulecraft.core import CHANCE, GAME_OVER, Game, Rejection, RulecraftError, S
 from rulecraft.model.steamopolis import render as _render
 from rulecraft.model.steamopolis import setup
 from rulecraft.model.steamopolis.actions import StmAction
-from rulecraft.model.steamopolis.catalogue import RULES
+from rulecraft.model.steamopolis.catalogue import PARAMETERS, RULES
 from rulecraft.model.steamopolis.components import Pack, bundled_pack, load_pack
 from rulecraft.model.steamopolis.context import Context
 from rulecraft.model.steamopolis.readings import NOT_MODELLED_WHY, REGISTER
@@ -20,7 +20,6 @@ from rulecraft.model.steamopolis.rules import CHANCE_PHASES, check, decider, leg
 from rulecraft.model.steamopolis.serial import converter
 from rulecraft.model.steamopolis.state import Phase, StmState
 from rulecraft.model.steamopolis.transitions import transition
-from rulecraft.parameters import Parameter, ParameterTable
 from rulecraft.registry import register
 from rulecraft.ruleset import Ruleset, UnknownReading
 from rulecraft.serialization import SerializationError, from_jsonable
@@ -41,10 +40,6 @@ SOLO_RANKS: tuple[tuple[int, str], ...] = (
 )
 SOLO_LOST = "lost"  # STM-R-69: the solo game lost on time pressure has no rank
 
-PARAMETERS = ParameterTable(
-    "stm",
-    (Parameter("solo_start_vp", "STM-R-68", setup.SOLO_START_VP, 1, 10, "vote points the solo player starts with"),),
-)
 
 
 @register
@@ -73,7 +68,7 @@ class SteamopolisGame(Game[StmState, StmAction]):
                 )
         self.pack = pack or bundled_pack()
         self.params = PARAMETERS.resolve(params)
-        self.ctx = Context.printed(self.pack, dict(self.ruleset.readings))
+        self.ctx = Context.printed(self.pack, dict(self.ruleset.readings), self.params)
 
     @classmethod
     def configured(

@@ -278,12 +278,13 @@ def build(state: StmState, position: int, tile: RoomTile) -> StmState:
     return with_player(state, attrs.evolve(p, machine_room=room))
 
 
-def erect_statue(state: StmState) -> StmState:
-    """STM-R-45/R-64: a statue to the tower top; the 3rd gives its buyer 3 VP and triggers the end."""
+def erect_statue(ctx: Context, state: StmState) -> StmState:
+    """STM-R-45/R-64: a statue to the tower top; the 3rd (rule parameter ``statues_to_end``) gives its
+    buyer 3 VP (``last_statue_vp``) and triggers the end."""
     tower = state.tower_top + 1
     state = attrs.evolve(state, tower_top=tower)
-    if tower == 3:
-        state = attrs.evolve(score(state, 3), end_triggered=True)
+    if tower == ctx.params["statues_to_end"]:
+        state = attrs.evolve(score(state, ctx.params["last_statue_vp"]), end_triggered=True)
     return state
 
 
@@ -600,7 +601,7 @@ def buy_machine(ctx: Context, state: StmState, action: BuyMachine) -> StmState:
     if action.remove is not None:
         state = remove_tile(state, action.remove)
     state = score(build(state, action.position, RoomTile("machine", tile.id)), slot.machine_vp)
-    state = after_purchase(state, market.level, action.extra)
+    state = after_purchase(ctx, state, market.level, action.extra)
     return purchased(ctx, state, action.level, slot.machine_envy)
 
 
@@ -620,7 +621,7 @@ def buy_banner(ctx: Context, state: StmState, action: BuyBanner) -> StmState:
     p = me(state)
     state = with_player(state, attrs.evolve(p, banners=(*p.banners, tile.id)))
     state = score(state, banner_vp(ctx, me(state), tile.banner))
-    state = after_purchase(state, market.level, action.extra)
+    state = after_purchase(ctx, state, market.level, action.extra)
     return purchased(ctx, state, action.level, slot.banner_envy)
 
 
@@ -680,7 +681,7 @@ def banner_vp(ctx: Context, player: PlayerState, colour: str) -> int:
     return player.passenger_tiles
 
 
-def after_purchase(state: StmState, level: int, extra: bool) -> StmState:
+def after_purchase(ctx: Context, state: StmState, level: int, extra: bool) -> StmState:
     """STM-R-45: the next tile turns face up; an emptied market's statue goes to the tower top."""
     markets = []
     emptied = False
@@ -690,7 +691,7 @@ def after_purchase(state: StmState, level: int, extra: bool) -> StmState:
             m = attrs.evolve(m, tiles=m.tiles[1:], statue=m.statue and not emptied)
         markets.append(m)
     state = attrs.evolve(state, markets=tuple(markets))
-    return erect_statue(state) if emptied else state
+    return erect_statue(ctx, state) if emptied else state
 
 
 def buy_bonus_marker(ctx: Context, state: StmState, action: BuyBonusMarker) -> StmState:
@@ -712,7 +713,7 @@ def buy_bonus_marker(ctx: Context, state: StmState, action: BuyBonusMarker) -> S
         bonus = attrs.evolve(bonus, gear_row=rest)
     state = attrs.evolve(state, bonus=bonus)
     if bonus.statue and _twos_gone(bonus, ctx):
-        state = erect_statue(attrs.evolve(state, bonus=attrs.evolve(bonus, statue=False)))
+        state = erect_statue(ctx, attrs.evolve(state, bonus=attrs.evolve(bonus, statue=False)))
     if numeral == 2:
         state = queue(state, *envy(ctx, state))  # STM-R-46/53: a #2 lures the envious
     return with_turn(state, step="buying")
@@ -1076,7 +1077,7 @@ def remove_tiles(ctx: Context, state: StmState) -> StmState:
         if level == 1:
             state = remove_bonus_markers(ctx, state)
         else:
-            state, gone = remove_market_tile(state, level)
+            state, gone = remove_market_tile(ctx, state, level)
             removed += gone
     state = with_turn(state, removed=tuple(removed))
     usable = any(tile_effects(ctx, t, sym) for t in removed for sym in SYMBOLS)
@@ -1085,7 +1086,7 @@ def remove_tiles(ctx: Context, state: StmState) -> StmState:
     return box_passenger_tile(state)
 
 
-def remove_market_tile(state: StmState, level: int) -> tuple[StmState, list[str]]:
+def remove_market_tile(ctx: Context, state: StmState, level: int) -> tuple[StmState, list[str]]:
     """STM-R-71: the face-up tile of ``level``'s statue market to the box; an emptied market's statue
     goes to the tower top (nobody scores)."""
     markets = list(state.markets)
@@ -1095,7 +1096,7 @@ def remove_market_tile(state: StmState, level: int) -> tuple[StmState, list[str]
         emptied = len(m.tiles) == 1 and m.statue
         markets[i] = attrs.evolve(m, tiles=m.tiles[1:], statue=m.statue and not emptied)
         state = attrs.evolve(state, markets=tuple(markets))
-        return (solo_statue(state) if emptied else state), [m.tiles[0]]
+        return (solo_statue(ctx, state) if emptied else state), [m.tiles[0]]
     return state, []
 
 
@@ -1105,17 +1106,19 @@ def remove_bonus_markers(ctx: Context, state: StmState) -> StmState:
     bonus = state.bonus
     bonus = attrs.evolve(bonus, crystal_row=bonus.crystal_row[1:], gear_row=bonus.gear_row[1:])
     if bonus.statue and _twos_gone(bonus, ctx):
-        return solo_statue(attrs.evolve(state, bonus=attrs.evolve(bonus, statue=False)))
+        return solo_statue(ctx, attrs.evolve(state, bonus=attrs.evolve(bonus, statue=False)))
     return attrs.evolve(state, bonus=bonus)
 
 
-def solo_statue(state: StmState) -> StmState:
+def solo_statue(ctx: Context, state: StmState) -> StmState:
     """STM-R-71/73: a statue revealed by 'remove tiles' goes to the tower top; nobody scores, and the
     3rd empty market triggers the end (the 3 VP only for buying it out yourself, STM-R-64)."""
     assert state.solo is not None
     tower = state.tower_top + 1
     solo: Solo = attrs.evolve(state.solo, removed_markets=state.solo.removed_markets + 1)
-    return attrs.evolve(state, tower_top=tower, solo=solo, end_triggered=state.end_triggered or tower >= 3)
+    return attrs.evolve(
+        state, tower_top=tower, solo=solo, end_triggered=state.end_triggered or tower >= ctx.params["statues_to_end"]
+    )
 
 
 def use_removed_tile(ctx: Context, state: StmState, action: UseRemovedTile) -> StmState:
