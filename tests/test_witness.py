@@ -11,6 +11,7 @@ import pytest
 
 from rulecraft.cli import main
 from rulecraft.core import Game
+from rulecraft.model.steamopolis.actions import ChannelPressure
 from rulecraft.registry import game_class, make_game
 from rulecraft.witness import (
     AmbiguityResult,
@@ -214,3 +215,23 @@ def test_a_printed_example_state_is_a_starting_point_for_rare_situations() -> No
     result = search_pair("kas", amb("kas", "KAS-AMB-17"), "cash-only", Budget(seconds=20, max_steps=300))
     assert result.outcome == "witness" and result.finding is not None
     assert result.finding.where.startswith("KAS-EX-") and "given state" in result.finding.where
+
+
+def test_a_steamopolis_witness_replays_and_the_legal_sets_really_differ() -> None:
+    """STM-AMB-06 'forbidden' (p.13, p.36): after the witness game the default lets a stone channel
+    into an empty machine-room position, which the other reading refuses."""
+    # A Steamopolis game spends ~40 steps on its set-up deals: room for them and a first turn.
+    budget = Budget(seconds=15, max_examples=10_000, max_steps=400)
+    result = search_pair("stm", amb("stm", "STM-AMB-06"), "forbidden", budget)
+    assert result.outcome == "witness" and result.finding is not None
+    finding = result.finding
+    setup = finding.setup
+    assert setup is not None and finding.kind == "legal-actions"
+    default = make_game("stm")
+    other = make_game("stm", readings={"STM-AMB-06": "forbidden"})
+    ours = replay(default, setup, finding.steps)
+    theirs = replay(other, setup, finding.steps)
+    assert ours == theirs  # the same legal game under both readings
+    only_default = set(default.legal_actions(ours)) - set(other.legal_actions(theirs))
+    assert only_default and all(isinstance(a, ChannelPressure) for a in only_default)
+    assert all(other.check(theirs, a) is not None for a in only_default)
