@@ -288,3 +288,20 @@ def test_r13_first_game_layout_yields_to_a_characters_own_capacity_tile() -> Non
     assert GAME.legal_actions(state) == [BuildStartingRoom(2, 1, 3, 0)]
     rejection = GAME.check(state, BuildStartingRoom(1, 1, 2, 0))
     assert rejection is not None and rejection.rule == "STM-R-13"
+
+
+def test_r06_r10_supplies_and_base_markers_at_set_up() -> None:
+    """STM-R-06 (p.5): crystals and gears form the general supply, sponsors and galas lie on their
+    spaces, capacity tiles beside the board (counts p.2-3: 15 + 15, 5 sponsors, 4 + 4 galas, 20
+    capacity tiles); STM-R-10 (p.6): each base pressure marker on the base-pressure space g0."""
+    state = GAME.new_game(3)
+    supply = state.supply
+    assert (supply.crystals, supply.gears, supply.sponsors, supply.galas, supply.capacity_tiles) == (
+        15,
+        15,
+        5,
+        (4, 4),
+        20,
+    )
+    assert all(p.gauge.base == 0 for p in state.players)
+    assert all(p.gauge.stone_spaces() == (1, 2, 3) for p in state.players)  # STM-R-11: values 1, 1, 2

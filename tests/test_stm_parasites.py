@@ -258,7 +258,8 @@ def test_r54_the_owner_may_forgo_the_parasite_acts_anyway() -> None:
 def test_r54_make_steam_and_use_all_activation_effects_leave_parasites_asleep() -> None:
     """'Frequently Forgotten Rules' (back page): 'Parasites on steam boilers are not activated by the
     action MAKE STEAM'; p.32 'Use all activation effects … All parasites in your machine room sleep
-    meanwhile … and remain on their spaces'."""
+    meanwhile … and remain on their spaces' (STM-R-62: every machine right to left, as a value-8
+    stone channelled down)."""
     blue = player([(1, False), (2, False), (3, False)], machine_room=room((1, machine("M0-01"))))
     state = game(blue, player(parasites_home=2), parasites=(Parasite(1, 0, 1),))
     steam = next(a for a in legal_actions(CTX, state) if isinstance(a, MakeSteam))
