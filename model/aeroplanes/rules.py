@@ -1,0 +1,324 @@
+"""Aeroplanes legality: one named condition per rule, each returning a
+Rejection (rule ID + plain words) or None; ``legal_actions`` lists exactly
+what ``check`` accepts.  Effects live in transitions.py.
+
+Scope of this layer (issue 7, part 1):
+
+* set-up: the chance deals and the home-city choices (AER-SET-01, SET-03),
+  delegated to setup.py, whose last choice starts era 1 (AER-SET-10: R-02, R-03);
+* the turn structure: one action a turn (AER-R-07), the turn passing
+  clockwise and the round ending (R-04), the first-player die between rounds
+  (R-05);
+* action 1, buying a plane card: skip pricing (R-08), loading tiles (R-09,
+  R-11, R-45), the display refill in number order (R-10);
+* action 3, claiming one passenger tile from the waiting area or the
+  overflow area onto one card with room (R-34..37);
+* action 5, taking a £1 subsidy while the subsidy section holds notes (R-48).
+
+Not in this layer (each rejected with its rule ID and "not modelled yet"):
+placing airport tiles (R-13..31), advantages (R-39..47, except Increased
+Production on a purchase), Night Flights claims (R-46), and taking the black
+marker, because it ends the era (R-06) and end-of-era scoring and the update
+(R-49..64) are not built.  A player with no buy, claim or subsidy left has no
+legal action here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from rulecraft.core import Rejection
+from rulecraft.model.aeroplanes.actions import (
+    RULES_OF,
+    AerAction,
+    BuyPlane,
+    ChooseHome,
+    ClaimPassenger,
+    DealWaitingPassenger,
+    DrawCard,
+    DrawFirstPlayer,
+    RollFirstPlayerDie,
+    TakeSubsidy,
+)
+from rulecraft.model.aeroplanes.catalogue import RULES
+from rulecraft.model.aeroplanes.context import Context
+from rulecraft.model.aeroplanes.setup import chance_outcomes, home_choices, home_rejection
+from rulecraft.model.aeroplanes.state import AerState, OwnedCard, Phase, PlayerState, capacity, load
+
+INCREASED_PRODUCTION = 4  # advantage type 4 (l.158, AER-R-45)
+
+CHANCE_PHASES = (Phase.DEAL_PASSENGERS, Phase.FIRST_PLAYER, Phase.CARD_DRAW, Phase.ROUND_DIE)
+SETUP_CHANCE = (DealWaitingPassenger, DrawFirstPlayer)
+# The phases this layer can reach; any other is a later layer's.
+BUILT_PHASES = (*CHANCE_PHASES, Phase.CHOOSE_HOME, Phase.ACTION)
+
+
+# The set-up steps are not in the rule catalogue (it holds AER-R-01..64); their seed lines (digest section 2).
+SETUP_LINES = {"AER-SET-01": "l.23", "AER-SET-03": "l.24"}
+
+
+def reject(rule_id: str, reason: str) -> Rejection:
+    if rule_id in SETUP_LINES:
+        return Rejection(rule_id, reason, SETUP_LINES[rule_id])
+    return RULES.reject(rule_id, reason)
+
+
+def me(state: AerState) -> PlayerState:
+    return state.players[state.to_move]
+
+
+# ---------------------------------------------------------------------------
+# Derived facts
+# ---------------------------------------------------------------------------
+
+
+def skipped(ctx: Context, state: AerState, number: int) -> int:
+    """AER-R-08 (l.62): the display cards passed over to take card ``number``.  AER-AMB-06 'position':
+    the display cards lower than it; 'gap': the card numbers between the lowest display card and it."""
+    if ctx.r("AER-AMB-06") == "gap":
+        return number - state.display[0]
+    return sum(1 for c in state.display if c < number)
+
+
+def plane_cost(ctx: Context, state: AerState, number: int) -> int:
+    """AER-R-08 (l.62): the printed price plus £1 for each display card skipped."""
+    return ctx.pack.card(number).price + skipped(ctx, state, number)
+
+
+def tiles_loaded(ctx: Context, player: PlayerState, number: int, increased_production: bool) -> int:
+    """AER-R-09 (l.63-64), R-11 (l.66), AER-AMB-07 'partial': the printed count of the card's stage, as far as
+    the supply holds; one more with Increased Production (AER-R-45)."""
+    printed = ctx.pack.card(number)
+    want = printed.tile_count + (1 if increased_production else 0)
+    return min(want, player.supply[printed.tile_stage - 1])
+
+
+def room(ctx: Context, card: OwnedCard) -> int:
+    """AER-R-36 (l.146-148): the unused capacity of one card."""
+    return capacity(ctx, card) - load(ctx, card)
+
+
+def waiting_city(state: AerState, tile_id: str) -> str | None:
+    """AER-R-32 (l.134): the start city whose waiting section holds this passenger tile (None: not waiting)."""
+    for w in state.waiting:
+        if tile_id in w.slots:
+            return w.city
+    return None
+
+
+def owned(player: PlayerState, number: int) -> OwnedCard | None:
+    for c in player.cards:
+        if c.number == number:
+            return c
+    return None
+
+
+# ---------------------------------------------------------------------------
+# check
+# ---------------------------------------------------------------------------
+
+
+def check(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
+    """None when ``action`` is legal now (for the seat to move, or as the chance step due), else the rule
+    that forbids it."""
+    phase = state.phase
+    if phase in CHANCE_PHASES:
+        return chance_rejection(ctx, state, action)
+    if isinstance(action, DealWaitingPassenger | DrawFirstPlayer | DrawCard | RollFirstPlayerDie):
+        return reject(RULES_OF[action.kind][0], "only chance makes this step, and it is not due now")
+    if phase is Phase.CHOOSE_HOME:
+        if not isinstance(action, ChooseHome):
+            return reject("AER-SET-03", "set-up: each player puts their home tile in a start city first")
+        why = home_rejection(ctx, state, action)
+        return reject("AER-SET-03", why) if why else None
+    if isinstance(action, ChooseHome):
+        return reject("AER-SET-03", "home cities are chosen during set-up only")
+    if phase is Phase.ACTION:
+        return action_rejection(ctx, state, action)
+    return reject("AER-R-01", f"the {phase.value} step is not modelled in this layer yet")
+
+
+def chance_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
+    """The chance step due now: set-up deals (AER-SET-01, SET-03), the display refill (AER-R-10), the
+    first-player die (AER-R-05)."""
+    if action in [a for a, _ in chance_outcomes(ctx, state)]:
+        return None
+    phase = state.phase
+    if phase is Phase.DEAL_PASSENGERS:
+        return reject("AER-SET-01", f"the waiting area is being filled from the bag, not {action!r}")
+    if phase is Phase.FIRST_PLAYER:
+        return reject("AER-SET-03", f"the first player is chosen at random, not {action!r}")
+    if phase is Phase.CARD_DRAW:
+        return draw_rejection(state, action)
+    return die_rejection(ctx, state, action)
+
+
+def draw_rejection(state: AerState, action: AerAction) -> Rejection | None:
+    """AER-R-10 (l.65): after a purchase the next deck card, the lowest (the deck is in number order)."""
+    if not isinstance(action, DrawCard):
+        return reject("AER-R-10", "after a purchase the next deck card joins the display first")
+    return reject("AER-R-10", f"the next card in number order is {min(state.deck)}, not {action.number}")
+
+
+def die_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
+    """AER-R-05 (l.48): once every player has acted, the first player rolls the first-player die."""
+    if not isinstance(action, RollFirstPlayerDie):
+        return reject("AER-R-05", "every player has acted: the first player rolls the first-player die now")
+    faces = sorted(set(ctx.pack.supplies.first_player_die_faces))
+    return reject("AER-R-05", f"the first-player die shows one of {faces}, not {action.value}")
+
+
+def action_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
+    """AER-R-07 (l.55-60): the player to move takes exactly one of the five actions."""
+    if isinstance(action, BuyPlane):
+        return buy_rejection(ctx, state, action)
+    if isinstance(action, ClaimPassenger):
+        return claim_rejection(ctx, state, action)
+    if isinstance(action, TakeSubsidy):
+        return subsidy_rejection(ctx, state)
+    rule = RULES_OF.get(action.kind, ("AER-R-07",))[0]
+    return reject(rule, f"{action.kind} is not modelled in this layer yet")
+
+
+def buy_rejection(ctx: Context, state: AerState, action: BuyPlane) -> Rejection | None:
+    """AER-R-08 (l.62): a display card, paid at its price + £1 per card skipped; AER-R-45: Increased
+    Production loads one more tile, era 2 on, if one is held and the supply has the extra tile."""
+    if action.number not in state.display:
+        return reject("AER-R-08", f"card {action.number} is not on the display {list(state.display)}")
+    player = me(state)
+    cost = plane_cost(ctx, state, action.number)
+    if player.money < cost:
+        printed = ctx.pack.card(action.number)
+        return reject(
+            "AER-R-08",
+            f"card {action.number} costs £{printed.price} + £{cost - printed.price} for the cards skipped"
+            f" = £{cost}; you have £{player.money}",
+        )
+    if action.increased_production:
+        return increased_production_rejection(ctx, state, action)
+    return None
+
+
+def increased_production_rejection(ctx: Context, state: AerState, action: BuyPlane) -> Rejection | None:
+    """AER-R-45 (l.158) with AER-AMB-51: a held tile, era 2 or later, and the extra tile in the supply."""
+    player = me(state)
+    advantage = ctx.pack.advantage(INCREASED_PRODUCTION)
+    if state.era < advantage.first_era:
+        return reject("AER-R-45", f"Increased Production is available from era {advantage.first_era}")
+    if player.held(INCREASED_PRODUCTION) < 1:
+        return reject("AER-R-45", "you hold no Increased Production tile")
+    printed = ctx.pack.card(action.number)
+    if player.supply[printed.tile_stage - 1] < printed.tile_count + 1:
+        return reject(
+            "AER-R-45",
+            f"the extra stage-{printed.tile_stage} tile is not in your supply"
+            f" ({player.supply[printed.tile_stage - 1]} left for a card showing {printed.tile_count})",
+        )
+    return None
+
+
+def claim_rejection(ctx: Context, state: AerState, action: ClaimPassenger) -> Rejection | None:
+    """AER-R-34..37 (l.141-151): the airports the tile needs, and one card with the room it needs."""
+    seat = state.to_move
+    airports = set(state.airports(seat))
+    tile = ctx.pack.passenger(action.id) if action.id in {p.id for p in ctx.pack.passengers} else None
+    if tile is None:
+        return reject("AER-R-34", f"there is no passenger tile {action.id!r}")
+    if action.overflow:
+        if action.id not in state.overflow:
+            return reject("AER-R-37", f"{action.id} is not in the overflow area")
+        if tile.destination not in airports:
+            return reject("AER-R-37", f"an overflow claim needs your airport at its destination, {tile.destination}")
+    else:
+        city = waiting_city(state, action.id)
+        if city is None:
+            return reject("AER-R-34", f"{action.id} is not in the waiting area")
+        if city not in airports:
+            return reject("AER-R-34", f"{action.id} waits in {city}: you need an airport there")
+        if tile.destination not in airports:
+            rule = "AER-R-35" if tile.destination == city else "AER-R-34"
+            return reject(rule, f"{action.id} flies to {tile.destination}: you need an airport there")
+    return capacity_rejection(ctx, state, action, tile.capacity)
+
+
+def capacity_rejection(ctx: Context, state: AerState, action: ClaimPassenger, needed: int) -> Rejection | None:
+    """AER-R-36 (l.146-148): one card carries the whole tile; its capacity cannot be split."""
+    card = owned(me(state), action.card)
+    if card is None:
+        return reject("AER-R-36", f"you do not own card {action.card}")
+    if room(ctx, card) < needed:
+        return reject(
+            "AER-R-36",
+            f"card {action.card} has {room(ctx, card)} unused capacity; {action.id} needs {needed} on one card",
+        )
+    return None
+
+
+def subsidy_rejection(ctx: Context, state: AerState) -> Rejection | None:
+    """AER-R-48 (l.163): £1 from the subsidy section.  Taking the black marker ends the era (AER-R-06),
+    and the end of an era is not in this layer."""
+    if state.subsidy_pool > 0:
+        return None
+    return reject(
+        "AER-R-48",
+        "the subsidy section is empty, so this takes the black marker and ends the era (AER-R-06);"
+        " end-of-era scoring and the update are not modelled in this layer yet",
+    )
+
+
+# ---------------------------------------------------------------------------
+# legal_actions
+# ---------------------------------------------------------------------------
+
+
+def legal_actions(ctx: Context, state: AerState) -> list[AerAction]:
+    """Every action ``check`` accepts now, chance steps included."""
+    if state.phase in CHANCE_PHASES:
+        return [a for a, _ in chance_outcomes(ctx, state)]
+    if state.phase is Phase.CHOOSE_HOME:
+        return list(home_choices(ctx, state))
+    if state.phase is Phase.ACTION:
+        return [*buys(ctx, state), *claims(ctx, state), *subsidies(state)]
+    return []
+
+
+def buys(ctx: Context, state: AerState) -> Iterator[BuyPlane]:
+    for number in state.display:
+        action = BuyPlane(number)
+        if buy_rejection(ctx, state, action) is None:
+            yield action
+            boosted = BuyPlane(number, increased_production=True)
+            if increased_production_rejection(ctx, state, boosted) is None:
+                yield boosted
+
+
+def claims(ctx: Context, state: AerState) -> Iterator[ClaimPassenger]:
+    player = me(state)
+    airports = set(state.airports(state.to_move))
+    candidates = [(t, False) for w in state.waiting if w.city in airports for t in w.slots if t is not None] + [
+        (t, True) for t in state.overflow
+    ]
+    for tile_id, overflow in candidates:
+        tile = ctx.pack.passenger(tile_id)
+        if tile.destination not in airports:
+            continue
+        for card in player.cards:
+            if room(ctx, card) >= tile.capacity:
+                yield ClaimPassenger(tile_id, card.number, overflow)
+
+
+def subsidies(state: AerState) -> Iterator[TakeSubsidy]:
+    if state.subsidy_pool > 0:
+        yield TakeSubsidy()
+
+
+__all__ = [
+    "BUILT_PHASES",
+    "CHANCE_PHASES",
+    "check",
+    "legal_actions",
+    "plane_cost",
+    "room",
+    "skipped",
+    "tiles_loaded",
+]
