@@ -14,6 +14,7 @@ field.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -295,20 +296,33 @@ class Pack:
     board_destinations: PassengerTile
     source: str = "<memory>"
 
+    # Lookups by key, built once per pack: the rules ask for them at every step.
+    @functools.cached_property
+    def _districts_by_key(self) -> dict[tuple[str, int, str], District]:
+        return {(d.side, d.level, d.position): d for d in self.districts}
+
+    @functools.cached_property
+    def _sides(self) -> dict[str, tuple[District, ...]]:
+        return {side: tuple(d for d in self.districts if d.side == side) for side in ("2-3", "4")}
+
+    @functools.cached_property
+    def _machines_by_id(self) -> dict[str, MachineTile]:
+        return {m.id: m for m in self.machines}
+
     def district(self, side: BoardSide, level: int, position: DistrictPosition) -> District:
-        for d in self.districts:
-            if (d.side, d.level, d.position) == (side, level, position):
-                return d
-        raise KeyError(f"pack {self.name} has no district {side}:L{level}-{position}")
+        found = self._districts_by_key.get((side, level, position))
+        if found is None:
+            raise KeyError(f"pack {self.name} has no district {side}:L{level}-{position}")
+        return found
 
     def side(self, side: BoardSide) -> tuple[District, ...]:
-        return tuple(d for d in self.districts if d.side == side)
+        return self._sides.get(side, ())
 
     def machine(self, tile_id: str) -> MachineTile:
-        for m in self.machines:
-            if m.id == tile_id:
-                return m
-        raise KeyError(f"pack {self.name} has no machine tile {tile_id}")
+        found = self._machines_by_id.get(tile_id)
+        if found is None:
+            raise KeyError(f"pack {self.name} has no machine tile {tile_id}")
+        return found
 
     def rank(self, rank: int) -> tuple[MachineTile, ...]:
         return tuple(m for m in self.machines if m.rank == rank)
