@@ -324,7 +324,10 @@ def test_subsidy() -> None:
     after = step(state, A.TakeSubsidy())  # l.163: £1 from the subsidy section
     assert after.players[seat].money == money + 1 and after.subsidy_pool == 7
     empty = attrs.evolve(state, subsidy_pool=0)
-    rejected(empty, A.TakeSubsidy(), "AER-R-48")  # the marker (end of era) is not in this layer
+    marker = step(empty, A.TakeSubsidy())  # l.163: the section is empty, so the black marker instead
+    assert marker.marker_taker == seat and not marker.marker_in_pool
+    assert marker.players[seat].money == money  # the marker pays nothing
+    assert marker.phase is not Phase.ACTION  # l.52-53: the era ends at once (tests/test_aer_era.py)
 
 
 # ---------------------------------------------------------------------------
@@ -335,6 +338,7 @@ def test_subsidy() -> None:
 def candidates(state: AerState) -> list[A.AerAction]:
     out: list[A.AerAction] = [A.TakeSubsidy()]
     out += [A.RollFirstPlayerDie(v) for v in range(0, 8)]
+    out += [A.RefillWaiting(t) for t in sorted(set(state.bag))[:5]]
     out += [A.DrawCard(n) for n in range(1, 47)]
     out += [A.BuyPlane(n, ip) for n in range(1, 47) for ip in (False, True)]
     out += [A.ChooseHome(c) for c in CTX.pack.start_cities]
@@ -364,12 +368,15 @@ def test_legal_actions_match_check_on_reachable_states(players: int, seed: int) 
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
-def test_subsidies_run_out_to_a_dead_end_in_this_layer(players: int) -> None:
-    """With only subsidies taken the pool empties after 8 actions; the marker is the next layer's."""
+def test_the_ninth_subsidy_action_takes_the_marker(players: int) -> None:
+    """l.163: eight £1 notes, then the black marker, which ends the action round at once (l.52-53)."""
     state = started(players, seed=players)
     for _ in range(8):
         state = chance(state, random.Random(0))
         state = step(state, A.TakeSubsidy())
     state = chance(state, random.Random(0))
-    assert state.subsidy_pool == 0
-    rejected(state, A.TakeSubsidy(), "AER-R-48")
+    assert state.subsidy_pool == 0 and state.phase is Phase.ACTION
+    taker = state.to_move
+    assert legal_actions(CTX, state).count(A.TakeSubsidy()) == 1  # always legal (AER-AMB-46)
+    after = step(state, A.TakeSubsidy())
+    assert after.marker_taker == taker and after.phase is Phase.UPDATE_DRAW

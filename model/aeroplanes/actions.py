@@ -304,7 +304,7 @@ RULES_OF: dict[str, tuple[str, ...]] = {
     RollForAdvantages.kind: ("AER-R-39",),
     AdvantageThrow.kind: ("AER-R-39",),
     PickAdvantages.kind: ("AER-R-39", "AER-R-40"),
-    TakeSubsidy.kind: ("AER-R-48",),
+    TakeSubsidy.kind: ("AER-R-48", "AER-R-06", "AER-R-49"),
     RollFirstPlayerDie.kind: ("AER-R-05", "AER-R-62"),
     RefillWaiting.kind: ("AER-R-58",),
 }

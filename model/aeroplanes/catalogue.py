@@ -348,3 +348,33 @@ RULES = RuleCatalogue.from_rows(
         ),
     ],
 )
+
+# The set-up steps (digest §2, AER-SET-01..10): not rules of play, so a catalogue of their own, with the
+# seed line of each step (step B is missing from the seed, AER-AMB-01: the line between A and C).
+SETUP = RuleCatalogue.from_rows(
+    "aer",
+    [
+        (
+            "AER-SET-01",
+            "l.23",
+            "fill every waiting slot from the bag; a drawn ¤ tile is set aside, another drawn, and the set-aside tiles go back once the area is full",
+        ),
+        ("AER-SET-02", "l.23-24", "step B is missing from the seed (AER-AMB-01): no action"),
+        (
+            "AER-SET-03",
+            "l.24",
+            "a random first player gets the first-player die; from their right, counter-clockwise, each player puts a home tile in a free start city",
+        ),
+        ("AER-SET-04", "l.25", "with 3 players a face-down blocker fills the '4/5' slot of each start city"),
+        ("AER-SET-05", "l.26", "money forms the bank; excess-passenger and engine-failure tiles form a supply"),
+        ("AER-SET-06", "l.27", "the advantage tiles form five stacks of six, types 2 to 6"),
+        ("AER-SET-07", "l.28", "one black marker on space 1 of the era track, the other in the subsidy section"),
+        (
+            "AER-SET-08",
+            "l.29",
+            "cards 1-12 face up in number order form the display; cards 13-46 in number order the deck",
+        ),
+        ("AER-SET-09", "l.30", "the VP tokens start on space 0 of the VP track"),
+        ("AER-SET-10", "l.40", "the game starts with era 1's Income step; players hold no money before it"),
+    ],
+)

@@ -13,14 +13,20 @@ Scope of this layer (issue 7, part 1):
   R-11, R-45), the display refill in number order (R-10);
 * action 3, claiming one passenger tile from the waiting area or the
   overflow area onto one card with room (R-34..37);
-* action 5, taking a £1 subsidy while the subsidy section holds notes (R-48).
+* action 5, taking a subsidy (R-48): £1 while the subsidy section holds notes, else the black
+  marker, which ends the action round at once (R-06);
+* the end of an era: scoring (R-49..52, scoring.era_scores), the update in its printed order
+  (R-53..62: U1 display, U2 full planes, U3 partly used planes, U4 passengers off the cards,
+  U5 overflow, U6 refill, U7 money, U8 era marker, U9 the marker-taker's die roll), then the next
+  era's Income step (R-02, R-03); after era 3 final scoring and the winner (R-63, R-64: phase OVER,
+  the totals and the money tie-break read with scoring.final_scores / final_ranking / winners).
 
 Not in this layer (each rejected with its rule ID and "not modelled yet"):
 placing airport tiles (R-13..31), advantages (R-39..47, except Increased
-Production on a purchase), Night Flights claims (R-46), and taking the black
-marker, because it ends the era (R-06) and end-of-era scoring and the update
-(R-49..64) are not built.  A player with no buy, claim or subsidy left has no
-legal action here.
+Production on a purchase), Night Flights claims (R-46).  Readings not built:
+AER-AMB-41 ``keep``/``lost`` (tiles on a discarded card) and AER-AMB-45 ``run``
+(the update after era 3): under them the marker that would need them is refused.
+The subsidy action is always legal (AER-AMB-46), so a player always has an action.
 """
 
 from __future__ import annotations
@@ -37,29 +43,34 @@ from rulecraft.model.aeroplanes.actions import (
     DealWaitingPassenger,
     DrawCard,
     DrawFirstPlayer,
+    RefillWaiting,
     RollFirstPlayerDie,
     TakeSubsidy,
 )
-from rulecraft.model.aeroplanes.catalogue import RULES
+from rulecraft.model.aeroplanes.catalogue import RULES, SETUP
 from rulecraft.model.aeroplanes.context import Context
 from rulecraft.model.aeroplanes.setup import chance_outcomes, home_choices, home_rejection
 from rulecraft.model.aeroplanes.state import AerState, OwnedCard, Phase, PlayerState, capacity, load
 
 INCREASED_PRODUCTION = 4  # advantage type 4 (l.158, AER-R-45)
 
-CHANCE_PHASES = (Phase.DEAL_PASSENGERS, Phase.FIRST_PLAYER, Phase.CARD_DRAW, Phase.ROUND_DIE)
+CHANCE_PHASES = (
+    Phase.DEAL_PASSENGERS,
+    Phase.FIRST_PLAYER,
+    Phase.CARD_DRAW,
+    Phase.ROUND_DIE,
+    Phase.UPDATE_DRAW,
+    Phase.REFILL,
+)
 SETUP_CHANCE = (DealWaitingPassenger, DrawFirstPlayer)
 # The phases this layer can reach; any other is a later layer's.
-BUILT_PHASES = (*CHANCE_PHASES, Phase.CHOOSE_HOME, Phase.ACTION)
-
-
-# The set-up steps are not in the rule catalogue (it holds AER-R-01..64); their seed lines (digest section 2).
-SETUP_LINES = {"AER-SET-01": "l.23", "AER-SET-03": "l.24"}
+BUILT_PHASES = (*CHANCE_PHASES, Phase.CHOOSE_HOME, Phase.ACTION, Phase.OVER)
 
 
 def reject(rule_id: str, reason: str) -> Rejection:
-    if rule_id in SETUP_LINES:
-        return Rejection(rule_id, reason, SETUP_LINES[rule_id])
+    """The rejection naming ``rule_id`` with its seed lines: a rule of play (RULES) or a set-up step (SETUP)."""
+    if rule_id in SETUP:
+        return SETUP.reject(rule_id, reason)
     return RULES.reject(rule_id, reason)
 
 
@@ -122,9 +133,11 @@ def check(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
     """None when ``action`` is legal now (for the seat to move, or as the chance step due), else the rule
     that forbids it."""
     phase = state.phase
+    if phase is Phase.OVER:
+        return reject("AER-R-63", "the game is over: era 3 has been scored and final scoring done")
     if phase in CHANCE_PHASES:
         return chance_rejection(ctx, state, action)
-    if isinstance(action, DealWaitingPassenger | DrawFirstPlayer | DrawCard | RollFirstPlayerDie):
+    if isinstance(action, DealWaitingPassenger | DrawFirstPlayer | DrawCard | RollFirstPlayerDie | RefillWaiting):
         return reject(RULES_OF[action.kind][0], "only chance makes this step, and it is not due now")
     if phase is Phase.CHOOSE_HOME:
         if not isinstance(action, ChooseHome):
@@ -150,6 +163,14 @@ def chance_rejection(ctx: Context, state: AerState, action: AerAction) -> Reject
         return reject("AER-SET-03", f"the first player is chosen at random, not {action!r}")
     if phase is Phase.CARD_DRAW:
         return draw_rejection(state, action)
+    if phase is Phase.UPDATE_DRAW:
+        if not isinstance(action, DrawCard):
+            return reject("AER-R-53", "update step 1: the next deck cards join the display first")
+        return reject("AER-R-53", f"the next card in number order is {min(state.deck)}, not {action.number}")
+    if phase is Phase.REFILL:
+        if not isinstance(action, RefillWaiting):
+            return reject("AER-R-58", "update step 6: the empty waiting slots are refilled from the bag first")
+        return reject("AER-R-58", f"{action.id} is not in the bag")
     return die_rejection(ctx, state, action)
 
 
@@ -161,11 +182,14 @@ def draw_rejection(state: AerState, action: AerAction) -> Rejection | None:
 
 
 def die_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
-    """AER-R-05 (l.48): once every player has acted, the first player rolls the first-player die."""
+    """AER-R-05 (l.48): once every player has acted, the first player rolls the first-player die;
+    AER-R-62 (l.181): after an era's update the marker-taker rolls it."""
+    rule = "AER-R-62" if not state.marker_in_pool else "AER-R-05"
     if not isinstance(action, RollFirstPlayerDie):
-        return reject("AER-R-05", "every player has acted: the first player rolls the first-player die now")
+        who = "the marker-taker" if rule == "AER-R-62" else "the first player"
+        return reject(rule, f"{who} rolls the first-player die now")
     faces = sorted(set(ctx.pack.supplies.first_player_die_faces))
-    return reject("AER-R-05", f"the first-player die shows one of {faces}, not {action.value}")
+    return reject(rule, f"the first-player die shows one of {faces}, not {action.value}")
 
 
 def action_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
@@ -246,6 +270,8 @@ def capacity_rejection(ctx: Context, state: AerState, action: ClaimPassenger, ne
     card = owned(me(state), action.card)
     if card is None:
         return reject("AER-R-36", f"you do not own card {action.card}")
+    if card.face_down and ctx.r("AER-AMB-42") == "closed":
+        return reject("AER-R-55", f"card {action.card} is face down and takes no passengers (AER-AMB-42 closed)")
     if room(ctx, card) < needed:
         return reject(
             "AER-R-36",
@@ -255,15 +281,16 @@ def capacity_rejection(ctx: Context, state: AerState, action: ClaimPassenger, ne
 
 
 def subsidy_rejection(ctx: Context, state: AerState) -> Rejection | None:
-    """AER-R-48 (l.163): £1 from the subsidy section.  Taking the black marker ends the era (AER-R-06),
-    and the end of an era is not in this layer."""
+    """AER-R-48 (l.163): £1 from the subsidy section; once it is empty, the black marker instead, which
+    ends the era at once (AER-R-06, l.52-53).  Always legal (AER-AMB-46).  Refused only under the
+    readings whose end-of-era steps are not built (AER-AMB-41 keep/lost, AER-AMB-45 run)."""
     if state.subsidy_pool > 0:
         return None
-    return reject(
-        "AER-R-48",
-        "the subsidy section is empty, so this takes the black marker and ends the era (AER-R-06);"
-        " end-of-era scoring and the update are not modelled in this layer yet",
-    )
+    if ctx.r("AER-AMB-41") != "supply":
+        return reject("AER-R-54", f"AER-AMB-41 {ctx.r('AER-AMB-41')!r} (tiles on a discarded card) is not modelled yet")
+    if state.era == 3 and ctx.r("AER-AMB-45") != "skip":
+        return reject("AER-R-63", "AER-AMB-45 'run' (the update after era 3) is not modelled yet")
+    return None
 
 
 # ---------------------------------------------------------------------------
@@ -278,7 +305,7 @@ def legal_actions(ctx: Context, state: AerState) -> list[AerAction]:
     if state.phase is Phase.CHOOSE_HOME:
         return list(home_choices(ctx, state))
     if state.phase is Phase.ACTION:
-        return [*buys(ctx, state), *claims(ctx, state), *subsidies(state)]
+        return [*buys(ctx, state), *claims(ctx, state), *subsidies(ctx, state)]
     return []
 
 
@@ -303,12 +330,14 @@ def claims(ctx: Context, state: AerState) -> Iterator[ClaimPassenger]:
         if tile.destination not in airports:
             continue
         for card in player.cards:
+            if card.face_down and ctx.r("AER-AMB-42") == "closed":
+                continue
             if room(ctx, card) >= tile.capacity:
                 yield ClaimPassenger(tile_id, card.number, overflow)
 
 
-def subsidies(state: AerState) -> Iterator[TakeSubsidy]:
-    if state.subsidy_pool > 0:
+def subsidies(ctx: Context, state: AerState) -> Iterator[TakeSubsidy]:
+    if subsidy_rejection(ctx, state) is None:
         yield TakeSubsidy()
 
 
@@ -318,6 +347,7 @@ __all__ = [
     "check",
     "legal_actions",
     "plane_cost",
+    "reject",
     "room",
     "skipped",
     "tiles_loaded",

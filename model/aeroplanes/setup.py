@@ -166,6 +166,8 @@ def chance_outcomes(ctx: Context, state: AerState) -> list[tuple[AerAction, Frac
         return [(DrawFirstPlayer(seat), Fraction(1, n)) for seat in range(n)]
     if state.phase is Phase.CARD_DRAW:
         return [(DrawCard(min(state.deck)), Fraction(1))] if state.deck else []  # AER-SET-08: number order
+    if state.phase is Phase.UPDATE_DRAW:  # AER-R-53: the next deck cards, in number order
+        return [(DrawCard(min(state.deck)), Fraction(1))] if state.deck else []
     if state.phase is Phase.REFILL:
         return [(RefillWaiting(t), p) for t, p in _uniform_over(list(state.bag))]
     if state.phase is Phase.RISK_ROLL:

@@ -43,7 +43,8 @@ class Phase(str, Enum):
     ADVANTAGE_PICK = "advantage-pick"  # choose two of the three dice (AER-R-39)
     CLAIMING = "claiming"  # extra claims with Night Flights (AER-R-46)
     ROUND_DIE = "round-die"  # chance: the first-player die between rounds (AER-R-05) or after an era (AER-R-62)
-    CARD_DRAW = "card-draw"  # chance: the display refill after a purchase (AER-R-10) or the update (AER-R-53)
+    CARD_DRAW = "card-draw"  # chance: the display refill after a purchase (AER-R-10)
+    UPDATE_DRAW = "update-draw"  # chance: the two display cards of update step 1 (AER-R-53)
     REFILL = "refill"  # chance: the waiting-area refill of the update (AER-R-58)
     OVER = "over"  # final scoring done (AER-R-63/64)
 
@@ -392,7 +393,8 @@ def _passenger_problems(ctx: Context, state: AerState) -> list[str]:
     cap = ctx.pack.waiting_area.overflow_capacity
     if len(state.overflow) > cap:
         out.append(f"AER-R-57: {len(state.overflow)} tiles in the overflow area; moves stop at {cap}")
-    if state.era == 1 and state.overflow:
+    before_update = state.era == 1 and state.marker_in_pool  # the era-1 update starts with the marker (R-06)
+    if before_update and state.overflow:
         out.append("AER-SET-01: the overflow area starts empty and is first filled at the era-1 update (AER-R-57)")
     cities = [w.city for w in state.waiting]
     if cities != list(ctx.pack.waiting_area.section_order):
@@ -400,7 +402,7 @@ def _passenger_problems(ctx: Context, state: AerState) -> list[str]:
     for w in state.waiting:
         if len(w.slots) != ctx.pack.waiting_area.slots_per_city:
             out.append(f"AER-SET-01: {w.city}'s waiting section has {len(w.slots)} slots")
-    if state.era == 1:
+    if before_update:
         marked = sorted(
             t
             for w in state.waiting

@@ -3,7 +3,24 @@
 They run only on actions ``rules.check`` accepted, so they assert rather than
 re-check.  Each names the rules it carries out.  The scope is rules.py's:
 set-up (delegated to setup.py), the turn and round structure, buying a plane,
-claiming a passenger, taking a £1 subsidy.
+claiming a passenger, taking a subsidy or the black marker, and the end of an
+era: scoring, the update in its printed order (chance steps for the card
+draws, the waiting refill and the die), the next era's Income step, and the
+end of the game.
+
+The end of an era runs as these steps (each deterministic stretch inside one
+transition, each random draw a chance action with exact odds):
+
+    TakeSubsidy (empty section: the marker, AER-R-48, R-06)
+      -> scoring: VP += scoring.era_scores (AER-R-49..52)
+      -> era 3: Phase.OVER (AER-R-63/64; AER-AMB-45 skip: no update)
+      -> U1 discard the two lowest display cards (AER-R-53)
+      -> Phase.UPDATE_DRAW: DrawCard x2 (AER-R-53; fewer if the deck runs out, AER-AMB-55)
+      -> U2 full planes, U3 partly used planes, U4 passengers off the cards, U5 overflow (AER-R-54..57)
+      -> Phase.REFILL: RefillWaiting per empty slot, Rome to Berlin (AER-R-58)
+      -> U7 money (AER-R-59; AER-AMB-03 once: paid by the Income step), U8 era marker (AER-R-60)
+      -> Phase.ROUND_DIE: the marker-taker rolls (AER-R-62; AER-AMB-04 taker: no roll)
+      -> the new era's Income step (setup.start_era: AER-R-02, R-03, R-61)
 """
 
 from __future__ import annotations
@@ -21,12 +38,14 @@ from rulecraft.model.aeroplanes.actions import (
     DealWaitingPassenger,
     DrawCard,
     DrawFirstPlayer,
+    RefillWaiting,
     RollFirstPlayerDie,
     TakeSubsidy,
 )
 from rulecraft.model.aeroplanes.context import Context
-from rulecraft.model.aeroplanes.rules import INCREASED_PRODUCTION, check, me, plane_cost, tiles_loaded
-from rulecraft.model.aeroplanes.setup import choose_home, deal
+from rulecraft.model.aeroplanes.rules import INCREASED_PRODUCTION, check, me, plane_cost, room, tiles_loaded
+from rulecraft.model.aeroplanes.scoring import era_scores
+from rulecraft.model.aeroplanes.setup import choose_home, deal, next_waiting_slot, start_era
 from rulecraft.model.aeroplanes.state import AerState, OwnedCard, Phase, PlayerState, TurnState, Waiting
 
 
@@ -51,14 +70,22 @@ def transition(ctx: Context, state: AerState, action: AerAction) -> AerState:
     if isinstance(action, ChooseHome):
         return choose_home(ctx, state, action)  # the last choice starts era 1 (AER-SET-10, R-02, R-03)
     if isinstance(action, DrawCard):
+        if state.phase is Phase.UPDATE_DRAW:
+            return update_draw(ctx, state, action)
         return draw_card(state, action)
+    if isinstance(action, RefillWaiting):
+        return refill_waiting(ctx, state, action)
     if isinstance(action, RollFirstPlayerDie):
+        if not state.marker_in_pool:
+            return era_die(ctx, state, action)
         return roll_first_player_die(state, action)
     if isinstance(action, BuyPlane):
         return buy_plane(ctx, state, action)
     if isinstance(action, ClaimPassenger):
         return claim_passenger(ctx, state, action)
     if isinstance(action, TakeSubsidy):
+        if state.subsidy_pool == 0:
+            return take_marker(ctx, state)
         return take_subsidy(state)
     raise RulecraftError(f"{action!r} has no effect in this layer")
 
@@ -183,13 +210,176 @@ def take_subsidy(state: AerState) -> AerState:
     return end_turn(attrs.evolve(state, subsidy_pool=state.subsidy_pool - 1))
 
 
+# ---------------------------------------------------------------------------
+# The black marker and the end of an era (AER-R-06, R-48..62)
+# ---------------------------------------------------------------------------
+
+
+def take_marker(ctx: Context, state: AerState) -> AerState:
+    """AER-R-48 (l.163): the subsidy section is empty, so the player takes the black marker; AER-R-06
+    (l.52-53): the action round ends at once (nobody else acts, no die between rounds), and the era is
+    scored (AER-R-49)."""
+    assert state.subsidy_pool == 0 and state.marker_in_pool
+    state = attrs.evolve(state, marker_in_pool=False, marker_taker=state.to_move, turn=TurnState())
+    return score_era(ctx, state)
+
+
+def score_era(ctx: Context, state: AerState) -> AerState:
+    """AER-R-49 (l.164-165): majorities (AER-R-50), then profitability (AER-R-51/52), added to the VP
+    track at once (scoring.era_scores).  After era 3 the game ends (AER-R-63, AER-AMB-45 ``skip``: no
+    update): the track holds every era's VP and final scoring is ``scoring.final_scores`` of the OVER
+    state (cards and passengers added to the track), the winner ``scoring.winners`` (AER-R-64)."""
+    scores = era_scores(ctx, state, state.era)
+    players = tuple(attrs.evolve(p, vp=p.vp + scores[seat]) for seat, p in enumerate(state.players))
+    state = attrs.evolve(state, players=players)
+    if state.era == 3:
+        return attrs.evolve(state, phase=Phase.OVER)
+    return update_display(ctx, state)
+
+
+def update_display(ctx: Context, state: AerState) -> AerState:
+    """U1, AER-R-53 (l.172): the two lowest-numbered display cards leave the game; the next two deck cards
+    are then drawn (chance steps in Phase.UPDATE_DRAW; fewer when the deck runs out, AER-AMB-55)."""
+    gone = state.display[:2]
+    state = attrs.evolve(state, display=state.display[2:], removed_cards=tuple(sorted((*state.removed_cards, *gone))))
+    if draws_due(ctx, state):
+        return attrs.evolve(state, phase=Phase.UPDATE_DRAW)
+    return update_planes(ctx, state)
+
+
+def draws_due(ctx: Context, state: AerState) -> bool:
+    """U1 (l.172): "add the next two deck cards".  Outside a purchase the display is full whenever the
+    deck holds a card (AER-R-10), so the two cards discarded are the two places to fill; fewer once the
+    deck runs out (AER-AMB-55)."""
+    return bool(state.deck) and len(state.display) < ctx.pack.display_size
+
+
+def update_draw(ctx: Context, state: AerState, action: DrawCard) -> AerState:
+    """U1, AER-R-53 (l.172): the drawn card joins the display in number order."""
+    display = tuple(sorted((*state.display, action.number)))
+    deck = tuple(c for c in state.deck if c != action.number)
+    state = attrs.evolve(state, display=display, deck=deck)
+    if draws_due(ctx, state):
+        return state
+    return update_planes(ctx, state)
+
+
+def update_planes(ctx: Context, state: AerState) -> AerState:
+    """U2, AER-R-54 (l.173): a card whose capacity is fully used goes to its owner's discard pile (its tiles
+    back to the supply, AER-AMB-41 ``supply``).  U3, AER-R-55 (l.174): a card with unused capacity is
+    turned face down, the excess markers showing that unused capacity; its tiles stay on it.  U4, AER-R-56
+    (l.175): the passenger tiles on the cards go beside the discard pile if they score VP, else out of
+    the game.  Then U5."""
+    removed = list(state.removed_passengers)
+    players = []
+    for p in state.players:
+        supply = list(p.supply)
+        discards = list(p.discards)
+        banked = list(p.banked)
+        kept = []
+        for card in p.cards:
+            for t in card.passengers:  # U4
+                (banked if ctx.pack.passenger(t).vp > 0 else removed).append(t)
+            unused = room(ctx, card)
+            if unused == 0:  # U2
+                discards.append(card.number)
+                supply[ctx.pack.card(card.number).tile_stage - 1] += card.tiles
+            else:  # U3
+                kept.append(attrs.evolve(card, excess=unused, passengers=()))
+        players.append(
+            attrs.evolve(
+                p,
+                supply=(supply[0], supply[1], supply[2]),
+                cards=tuple(kept),
+                discards=tuple(sorted(discards)),
+                banked=tuple(sorted(banked)),
+            )
+        )
+    state = attrs.evolve(state, players=tuple(players), removed_passengers=tuple(sorted(removed)))
+    return update_overflow(ctx, state)
+
+
+def update_overflow(ctx: Context, state: AerState) -> AerState:
+    """U5, AER-R-57 (l.176): from each waiting section, in board order Rome to Berlin (AER-AMB-43), the
+    lowest-slot tile bound outside Europe moves to the overflow area, until it holds its cap (8).
+    Then U6: the refill (chance steps in Phase.REFILL) if a slot is empty and the bag holds a tile."""
+    cap = ctx.pack.waiting_area.overflow_capacity
+    overflow = list(state.overflow)
+    waiting = []
+    for w in state.waiting:
+        slots = list(w.slots)
+        if len(overflow) < cap:
+            for j, t in enumerate(slots):
+                if t is not None and not ctx.europe(ctx.pack.passenger(t).destination):
+                    overflow.append(t)
+                    slots[j] = None
+                    break
+        waiting.append(Waiting(w.city, tuple(slots)))
+    state = attrs.evolve(state, overflow=tuple(overflow), waiting=tuple(waiting))
+    return refill_or_finish(ctx, state)
+
+
+def refill_or_finish(ctx: Context, state: AerState) -> AerState:
+    if state.bag and next_waiting_slot(state) is not None:
+        return attrs.evolve(state, phase=Phase.REFILL)
+    return update_money_and_era(ctx, state)
+
+
+def refill_waiting(ctx: Context, state: AerState, action: RefillWaiting) -> AerState:
+    """U6, AER-R-58 (l.177-178): the drawn tile fills the next empty waiting slot, sections Rome to Berlin;
+    ¤ tiles are placed like any other (one pass, AER-AMB-44; slots stay empty once the bag is)."""
+    where = next_waiting_slot(state)
+    assert where is not None and action.id in state.bag
+    i, j = where
+    bag = list(state.bag)
+    bag.remove(action.id)
+    w = state.waiting[i]
+    section = Waiting(w.city, (*w.slots[:j], action.id, *w.slots[j + 1 :]))
+    state = attrs.evolve(state, bag=tuple(bag), waiting=(*state.waiting[:i], section, *state.waiting[i + 1 :]))
+    return refill_or_finish(ctx, state)
+
+
+def update_money_and_era(ctx: Context, state: AerState) -> AerState:
+    """U7, AER-R-59 (l.179): the new era's money; AER-AMB-03 ``once``: it is the Income step's payment
+    (setup.start_era), so nothing here (``twice``: paid here as well).  U8, AER-R-60 (l.180): the era
+    marker moves on.  U9, AER-R-62 (l.181): the marker-taker rolls the first-player die (AER-AMB-04
+    ``roll``); ``taker``: the marker-taker is first player without a roll."""
+    era = state.era + 1
+    if ctx.r("AER-AMB-03") == "twice":
+        state = attrs.evolve(
+            state,
+            players=tuple(
+                attrs.evolve(p, money=p.money + ctx.pack.income.amount(era, p.home or "")) for p in state.players
+            ),
+        )
+    taker = state.marker_taker
+    assert taker is not None
+    state = attrs.evolve(state, era=era, turns_in_round=0)
+    if ctx.r("AER-AMB-04") == "taker":
+        return start_era(ctx, attrs.evolve(state, first_player=taker))
+    return attrs.evolve(state, phase=Phase.ROUND_DIE, die_roller=taker)
+
+
+def era_die(ctx: Context, state: AerState, action: RollFirstPlayerDie) -> AerState:
+    """U9, AER-R-62 (l.181): the die passes as in AER-R-05, counting from the marker-taker; the player it
+    reaches is first player of the new era, which starts with its Income step (AER-R-02, R-03, R-61)."""
+    assert state.die_roller is not None
+    first = (state.die_roller + action.value) % len(state.players)
+    return start_era(ctx, attrs.evolve(state, first_player=first, die_roller=None))
+
+
 __all__ = [
     "apply",
     "buy_plane",
     "claim_passenger",
     "draw_card",
     "end_turn",
+    "era_die",
+    "refill_waiting",
     "roll_first_player_die",
+    "score_era",
+    "take_marker",
     "take_subsidy",
     "transition",
+    "update_draw",
 ]
