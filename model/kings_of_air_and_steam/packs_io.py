@@ -44,6 +44,7 @@ from rulecraft.model.kings_of_air_and_steam.components import (
     Team,
 )
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
+from rulecraft.packs import first_schema_error
 
 PACKAGE = "rulecraft.model.kings_of_air_and_steam"
 BUNDLED_SOURCE = "rulecraft/model/kings_of_air_and_steam/packs/reconstructed.yaml"
@@ -122,30 +123,6 @@ def _label(node: Any) -> str:
     return ""
 
 
-def _json_path(data: Any, path: Sequence[Any]) -> str:
-    """'boards[1] (B).lines[1] (B2).hexes[3]' for a schema error's path."""
-    out = ""
-    node = data
-    for part in path:
-        if isinstance(part, int):
-            out += f"[{part}]"
-            try:
-                node = node[part]
-            except (IndexError, KeyError, TypeError):
-                node = None
-                continue
-            out += _label(node)
-            continue
-        out += f".{part}" if out else str(part)
-        node = node.get(part) if isinstance(node, dict) else None
-    return out or "(top level)"
-
-
-def _path_key(part: Any) -> tuple[int, int, str]:
-    """Sort key for a schema error's path: list indices numerically, keys by name."""
-    return (0, part, "") if isinstance(part, int) else (1, 0, str(part))
-
-
 def _at(index: int, entry: Mapping[str, Any]) -> str:
     return f"[{index}]{_label(entry)}"
 
@@ -177,14 +154,10 @@ def _provenance(entry: Mapping[str, Any]) -> str:
 
 def pack_from_data(data: Any, source: str = "<memory>") -> Pack:
     """Build a pack from parsed YAML/JSON; raises PackError naming file, entry and field."""
-    errors = sorted(_validator().iter_errors(data), key=lambda e: [_path_key(p) for p in e.absolute_path])
-    if errors:
-        err = errors[0]
-        while err.context:
-            # oneOf (provenance, a team's chart): report the branch that came closest, with its deeper path.
-            # The deepest error wins, and a branch of the right type beats a mere type/const mismatch.
-            err = max(err.context, key=lambda e: (len(e.absolute_path), e.validator not in ("type", "const")))
-        raise PackError(source, _json_path(data, list(err.absolute_path)), err.message)
+    # oneOf (provenance, a team's chart): the closest branch, a right-typed one before a type/const mismatch.
+    error = first_schema_error(_validator(), data, _label, weak=("type", "const"))
+    if error is not None:
+        raise PackError(source, *error)
     checker = _Checker(data, source)
     checker.check()
     base = _airship_track(data["airship_track"])

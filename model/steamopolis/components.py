@@ -17,7 +17,7 @@ import copy
 import functools
 import json
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
@@ -42,6 +42,7 @@ from rulecraft.model.steamopolis.effects import (
     walk,
 )
 from rulecraft.model.steamopolis.gauge import GaugeLayout
+from rulecraft.packs import first_schema_error
 
 PACKAGE = "rulecraft.model.steamopolis"
 BUNDLED_SOURCE = "rulecraft/model/steamopolis/packs/reconstructed.yaml"
@@ -379,37 +380,10 @@ def _label(node: Any) -> str:
     return ""
 
 
-def _json_path(data: Any, path: Sequence[Any]) -> str:
-    """'machines[3] (M0-04).boilers[0].effect[1].pay.gears' for an error's path."""
-    out = ""
-    node = data
-    for part in path:
-        if isinstance(part, int):
-            out += f"[{part}]"
-            try:
-                node = node[part]
-            except (IndexError, KeyError, TypeError):
-                node = None
-                continue
-            out += _label(node)
-            continue
-        out += f".{part}" if out else str(part)
-        node = node.get(part) if isinstance(node, dict) else None
-    return out or "(top level)"
-
-
-def _path_key(part: Any) -> tuple[int, int, str]:
-    return (0, part, "") if isinstance(part, int) else (1, 0, str(part))
-
-
 def _schema_check(data: Any, source: str) -> None:
-    errors = sorted(_validator().iter_errors(data), key=lambda e: [_path_key(p) for p in e.absolute_path])
-    if errors:
-        err = errors[0]
-        while err.context:
-            # oneOf (an effect part, a provenance): report the branch that came closest, with its path.
-            err = max(err.context, key=lambda e: (len(e.absolute_path), e.validator not in ("type", "const", "enum")))
-        raise PackError(source, _json_path(data, list(err.absolute_path)), err.message)
+    error = first_schema_error(_validator(), data, _label)
+    if error is not None:
+        raise PackError(source, *error)
 
 
 def _provenance(entry: Mapping[str, Any]) -> str:
