@@ -371,7 +371,7 @@ def placing_candidates(state: AerState, numbers: list[int]) -> list[A.AerAction]
     return out
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(players=st.integers(3, 5), seed=st.integers(0, 10**6))
 def test_legal_actions_match_check_on_reachable_states(players: int, seed: int) -> None:
     rng = random.Random(seed)

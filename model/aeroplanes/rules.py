@@ -45,6 +45,7 @@ from rulecraft.core import Rejection
 from rulecraft.model.aeroplanes.actions import (
     RULES_OF,
     Abort,
+    AdvantageThrow,
     AerAction,
     BuyPlane,
     ChooseHome,
@@ -56,6 +57,7 @@ from rulecraft.model.aeroplanes.actions import (
     DrawFirstPlayer,
     PlaceAirport,
     RefillWaiting,
+    RiskThrow,
     RollFirstPlayerDie,
     StopPlacing,
     TakeSubsidy,
@@ -88,6 +90,17 @@ CHANCE_PHASES = (
     Phase.REFILL,
 )
 SETUP_CHANCE = (DealWaitingPassenger, DrawFirstPlayer)
+# The action type of each chance step, so a check of another type skips listing the outcomes.
+CHANCE_ACTION_OF: dict[Phase, type[object]] = {
+    Phase.DEAL_PASSENGERS: DealWaitingPassenger,
+    Phase.FIRST_PLAYER: DrawFirstPlayer,
+    Phase.CARD_DRAW: DrawCard,
+    Phase.UPDATE_DRAW: DrawCard,
+    Phase.REFILL: RefillWaiting,
+    Phase.RISK_ROLL: RiskThrow,
+    Phase.ROUND_DIE: RollFirstPlayerDie,
+    Phase.ADVANTAGE_ROLL: AdvantageThrow,
+}
 # The phases this layer can reach; any other is a later layer's.
 BUILT_PHASES = (
     *CHANCE_PHASES,
@@ -195,9 +208,9 @@ def check(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
 def chance_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
     """The chance step due now: set-up deals (AER-SET-01, SET-03), the display refill (AER-R-10), the
     first-player die (AER-R-05)."""
-    if action in [a for a, _ in chance_outcomes(ctx, state)]:
-        return None
     phase = state.phase
+    if isinstance(action, CHANCE_ACTION_OF.get(phase, ())) and action in [a for a, _ in chance_outcomes(ctx, state)]:
+        return None
     if phase is Phase.DEAL_PASSENGERS:
         return reject("AER-SET-01", f"the waiting area is being filled from the bag, not {action!r}")
     if phase is Phase.FIRST_PLAYER:
@@ -467,35 +480,36 @@ def cover_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejecti
 
 
 def placements(ctx: Context, state: AerState) -> Iterator[PlaceAirport]:
-    """Every PlaceAirport place_rejection accepts."""
+    """Every PlaceAirport place_rejection accepts.
+
+    Candidates follow the map's arcs out of the player's own airports (direct, and over one hop for an
+    LR card's tile) plus upgrades at home and abroad, so the check runs on a few dozen candidates, not on
+    every destination, slot and origin of the map.
+    """
     if any(ctx.r(a) != d for a, d in PLACING_DEFAULTS.items()):
         return
     seat = state.to_move
     mine = state.airports(seat)
     graph = _graph(ctx)
     n = len(state.players)
+    routes: list[tuple[str, str | None, str | None]] = [(d, None, None) for d in mine]
+    hops: list[tuple[str, str | None, str | None]] = []
+    for o in mine:
+        for m in graph.successors(o):
+            if m in mine:
+                continue
+            routes.append((m, o, None))
+        for m in graph.successors(o):
+            hops += [(d, o, m) for d in graph.successors(m) if d not in (o, m) and d not in mine]
     for card in me(state).cards:
         if card.tiles < 1:
             continue
-        for d in ctx.pack.destinations:
-            for slot in range(d.slots_in_play(n)):
-                candidates: list[tuple[str | None, str | None]] = []
-                if d.name in mine:
-                    candidates.append((None, None))
-                else:
-                    for o in mine:
-                        if graph.has_edge(o, d.name):
-                            candidates.append((o, None))
-                        if ctx.pack.card(card.number).long_range:
-                            candidates += [
-                                (o, m)
-                                for m in graph.successors(o)
-                                if m not in (o, d.name) and graph.has_edge(m, d.name)
-                            ]
-                for o, m in candidates:
-                    action = PlaceAirport(card.number, d.name, slot, o, m)
-                    if place_rejection(ctx, state, action) is None:
-                        yield action
+        long_range = ctx.pack.card(card.number).long_range
+        for destination, origin, via in routes + (hops if long_range else []):
+            for slot in range(ctx.pack.destination(destination).slots_in_play(n)):
+                action = PlaceAirport(card.number, destination, slot, origin, via)
+                if place_rejection(ctx, state, action) is None:
+                    yield action
 
 
 _GRAPHS: dict[int, Any] = {}
