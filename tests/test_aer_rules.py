@@ -27,6 +27,7 @@ from rulecraft.model.aeroplanes.state import AerState, Airport, OwnedCard, Phase
 from rulecraft.model.aeroplanes.transitions import transition
 
 CTX = Context.printed()
+GRAPH = CTX.pack.graph()
 
 
 def step(state: AerState, action: A.AerAction) -> AerState:
@@ -134,7 +135,8 @@ def test_unbuilt_actions_are_rejected_with_their_rule() -> None:
     state = started(3)
     home = state.players[state.to_move].home
     assert home is not None
-    rejected(state, A.PlaceAirport(1, "Frankfurt", 0, origin=home), "AER-R-13")
+    rejected(state, A.PlaceAirport(1, "Frankfurt", 0, origin=home), "AER-R-13")  # card 1 not owned
+    rejected(state, A.PlayRadioBeacons(), "AER-R-47")
     rejected(state, A.TakeAdvantage(2), "AER-R-39")
     rejected(state, A.PlayEngineMaintenance(), "AER-R-44")
 
@@ -345,10 +347,31 @@ def candidates(state: AerState) -> list[A.AerAction]:
     tiles = [t for w in state.waiting for t in w.slots if t is not None] + list(state.overflow)
     numbers = [c.number for p in state.players for c in p.cards] + [1]
     out += [A.ClaimPassenger(t, n, o) for t in tiles for n in numbers for o in (False, True)]
+    out += placing_candidates(state, numbers)
     return out
 
 
-@settings(max_examples=25, deadline=None)
+def placing_candidates(state: AerState, numbers: list[int]) -> list[A.AerAction]:
+    """PlaceAirport from every own airport (and over every hop) to every destination and slot, and the
+    risk choices (AER-R-13..31)."""
+    out: list[A.AerAction] = [A.StopPlacing(), A.Decline(), A.Abort(), A.PlayRadioBeacons()]
+    out += [A.CoverShortfall(m, d) for m in range(0, 8) for d in range(0, 3)]
+    out += [A.RiskThrow(t, k) for t in range(0, 19) for k in range(0, 4)]
+    graph = GRAPH
+    mine = state.airports(state.to_move) if state.players else ()
+    near = set(mine) | {m for o in mine for m in graph.successors(o)}
+    near |= {d for m in near for d in graph.successors(m)} | {"Paris", "North America"}
+    for n in sorted(set(numbers))[:3]:
+        for d in (d for d in CTX.pack.destinations if d.name in near):
+            for slot in range(d.slots):
+                out.append(A.PlaceAirport(n, d.name, slot))
+                for o in mine:
+                    out.append(A.PlaceAirport(n, d.name, slot, o))
+                    out += [A.PlaceAirport(n, d.name, slot, o, m) for m in graph.successors(o)]
+    return out
+
+
+@settings(max_examples=15, deadline=None)
 @given(players=st.integers(3, 5), seed=st.integers(0, 10**6))
 def test_legal_actions_match_check_on_reachable_states(players: int, seed: int) -> None:
     rng = random.Random(seed)

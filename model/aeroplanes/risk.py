@@ -50,6 +50,7 @@ are checked but do not concern the risk (:data:`RISK_READINGS`).
 
 from __future__ import annotations
 
+import functools
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
@@ -196,7 +197,13 @@ def route_from_pack(pack: Pack, origin: str, destination: str, via: str | None =
 
 def chosen_readings(readings: Mapping[str, str] | None = None) -> Ruleset:
     """The registered defaults with ``readings`` on top (unknown ids or keys raise ``UnknownReading``)."""
-    return Ruleset.from_overrides(REGISTER, readings or {})
+    return _ruleset_of(tuple(sorted((readings or {}).items())))
+
+
+@functools.lru_cache(maxsize=256)
+def _ruleset_of(readings: tuple[tuple[str, str], ...]) -> Ruleset:
+    # Memoised: move generation asks for the same readings on every candidate.
+    return Ruleset.from_overrides(REGISTER, dict(readings))
 
 
 def rolls_for(
@@ -296,9 +303,14 @@ def read_faces(faces: Iterable[Face]) -> tuple[int, int]:
 
 def throw_distribution(pack: Pack) -> tuple[Throw, ...]:
     """The exact distribution of one NCR roll: all ``risk_dice`` dice (l.106), each face equally likely."""
-    faces = pack.supplies.risk_die_faces
-    tally: Counter[tuple[int, int]] = Counter(read_faces(f) for f in product(faces, repeat=pack.supplies.risk_dice))
-    n = len(faces) ** pack.supplies.risk_dice
+    return _throw_distribution(tuple(pack.supplies.risk_die_faces), pack.supplies.risk_dice)
+
+
+@functools.lru_cache(maxsize=64)
+def _throw_distribution(faces: tuple[Face, ...], dice: int) -> tuple[Throw, ...]:
+    # Memoised on the dice themselves: the check of every candidate throw asks for it.
+    tally: Counter[tuple[int, int]] = Counter(read_faces(f) for f in product(faces, repeat=dice))
+    n = len(faces) ** dice
     return tuple(Throw(t, s, Fraction(c, n)) for (t, s), c in sorted(tally.items()))
 
 

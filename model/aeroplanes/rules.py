@@ -21,8 +21,14 @@ Scope of this layer (issue 7, part 1):
   era's Income step (R-02, R-03); after era 3 final scoring and the winner (R-63, R-64: phase OVER,
   the totals and the money tie-break read with scoring.final_scores / final_ranking / winners).
 
+* action 2, placing airport tiles (R-13..31): attempts from an own airport, direct or an LR hop, with the
+  special one-way and LR-symbol connections from the map graph; the rolls from risk.rolls_for; RiskThrow chance
+  steps (setup.chance_outcomes); cover in full (risk.cover_options), decline, abort; the engine-failure
+  collapse; the slot rules, replacement by a higher stage, never a home tile; upgrades; the Americas bonus.
+  Only the default readings of AER-AMB-09/10/12/13/15/30 (others refused); no Radio Beacons (R-47).
+
 Not in this layer (each rejected with its rule ID and "not modelled yet"):
-placing airport tiles (R-13..31), advantages (R-39..47, except Increased
+advantages (R-39..47, except Increased
 Production on a purchase), Night Flights claims (R-46).  Readings not built:
 AER-AMB-41 ``keep``/``lost`` (tiles on a discarded card) and AER-AMB-45 ``run``
 (the update after era 3): under them the marker that would need them is refused.
@@ -31,30 +37,51 @@ The subsidy action is always legal (AER-AMB-46), so a player always has an actio
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
+from typing import Any
 
 from rulecraft.core import Rejection
 from rulecraft.model.aeroplanes.actions import (
     RULES_OF,
+    Abort,
+    AdvantageThrow,
     AerAction,
     BuyPlane,
     ChooseHome,
     ClaimPassenger,
+    CoverShortfall,
     DealWaitingPassenger,
+    Decline,
     DrawCard,
     DrawFirstPlayer,
+    PlaceAirport,
     RefillWaiting,
+    RiskThrow,
     RollFirstPlayerDie,
+    StopPlacing,
     TakeSubsidy,
 )
 from rulecraft.model.aeroplanes.catalogue import RULES, SETUP
 from rulecraft.model.aeroplanes.context import Context
+from rulecraft.model.aeroplanes.risk import Opponents, RiskError, Roll, cover_options, rolls_for, route_from_pack
 from rulecraft.model.aeroplanes.setup import chance_outcomes, home_choices, home_rejection
-from rulecraft.model.aeroplanes.state import AerState, OwnedCard, Phase, PlayerState, capacity, load
+from rulecraft.model.aeroplanes.state import BLOCKER, AerState, OwnedCard, Phase, PlayerState, capacity, load
 
 INCREASED_PRODUCTION = 4  # advantage type 4 (l.158, AER-R-45)
+DARING_PILOT = 2  # advantage type 2 (l.156, AER-R-42/43)
+# Readings of the placing rules this layer builds only at their defaults.
+PLACING_DEFAULTS = {
+    "AER-AMB-10": "chain",
+    "AER-AMB-12": "own",
+    "AER-AMB-13": "full",
+    "AER-AMB-15": "supply",
+    "AER-AMB-30": "paid",
+    "AER-AMB-09": "attempt",
+}
 
 CHANCE_PHASES = (
+    Phase.RISK_ROLL,
     Phase.DEAL_PASSENGERS,
     Phase.FIRST_PLAYER,
     Phase.CARD_DRAW,
@@ -63,8 +90,27 @@ CHANCE_PHASES = (
     Phase.REFILL,
 )
 SETUP_CHANCE = (DealWaitingPassenger, DrawFirstPlayer)
+# The action type of each chance step, so a check of another type skips listing the outcomes.
+CHANCE_ACTION_OF: dict[Phase, type[object]] = {
+    Phase.DEAL_PASSENGERS: DealWaitingPassenger,
+    Phase.FIRST_PLAYER: DrawFirstPlayer,
+    Phase.CARD_DRAW: DrawCard,
+    Phase.UPDATE_DRAW: DrawCard,
+    Phase.REFILL: RefillWaiting,
+    Phase.RISK_ROLL: RiskThrow,
+    Phase.ROUND_DIE: RollFirstPlayerDie,
+    Phase.ADVANTAGE_ROLL: AdvantageThrow,
+}
 # The phases this layer can reach; any other is a later layer's.
-BUILT_PHASES = (*CHANCE_PHASES, Phase.CHOOSE_HOME, Phase.ACTION, Phase.OVER)
+BUILT_PHASES = (
+    *CHANCE_PHASES,
+    Phase.CHOOSE_HOME,
+    Phase.ACTION,
+    Phase.PLACING,
+    Phase.RISK_ROLL,
+    Phase.COVER,
+    Phase.OVER,
+)
 
 
 def reject(rule_id: str, reason: str) -> Rejection:
@@ -148,21 +194,31 @@ def check(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
         return reject("AER-SET-03", "home cities are chosen during set-up only")
     if phase is Phase.ACTION:
         return action_rejection(ctx, state, action)
+    if phase is Phase.PLACING:
+        if isinstance(action, StopPlacing):
+            return None
+        if isinstance(action, PlaceAirport):
+            return place_rejection(ctx, state, action)
+        return reject("AER-R-13", "inside a placement action: another attempt (PlaceAirport) or StopPlacing")
+    if phase is Phase.COVER:
+        return cover_rejection(ctx, state, action)
     return reject("AER-R-01", f"the {phase.value} step is not modelled in this layer yet")
 
 
 def chance_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
     """The chance step due now: set-up deals (AER-SET-01, SET-03), the display refill (AER-R-10), the
     first-player die (AER-R-05)."""
-    if action in [a for a, _ in chance_outcomes(ctx, state)]:
-        return None
     phase = state.phase
+    if isinstance(action, CHANCE_ACTION_OF.get(phase, ())) and action in [a for a, _ in chance_outcomes(ctx, state)]:
+        return None
     if phase is Phase.DEAL_PASSENGERS:
         return reject("AER-SET-01", f"the waiting area is being filled from the bag, not {action!r}")
     if phase is Phase.FIRST_PLAYER:
         return reject("AER-SET-03", f"the first player is chosen at random, not {action!r}")
     if phase is Phase.CARD_DRAW:
         return draw_rejection(state, action)
+    if phase is Phase.RISK_ROLL:
+        return reject("AER-R-20", f"an NCR roll is due: a RiskThrow of the three risk dice, not {action!r}")
     if phase is Phase.UPDATE_DRAW:
         if not isinstance(action, DrawCard):
             return reject("AER-R-53", "update step 1: the next deck cards join the display first")
@@ -200,6 +256,10 @@ def action_rejection(ctx: Context, state: AerState, action: AerAction) -> Reject
         return claim_rejection(ctx, state, action)
     if isinstance(action, TakeSubsidy):
         return subsidy_rejection(ctx, state)
+    if isinstance(action, PlaceAirport):
+        return place_rejection(ctx, state, action)
+    if isinstance(action, StopPlacing):
+        return reject("AER-R-13", "a placement action starts with an attempt (AER-AMB-09 'attempt')")
     rule = RULES_OF.get(action.kind, ("AER-R-07",))[0]
     return reject(rule, f"{action.kind} is not modelled in this layer yet")
 
@@ -294,6 +354,192 @@ def subsidy_rejection(ctx: Context, state: AerState) -> Rejection | None:
 
 
 # ---------------------------------------------------------------------------
+# Action 2: placing airport tiles (AER-R-13..31)
+# ---------------------------------------------------------------------------
+
+
+def opponent_at(state: AerState, seat: int, destination: str) -> bool:
+    """AER-R-22, AER-AMB-23: another player (not a 3-player blocker) has a tile at ``destination``."""
+    return any(a is not None and a.owner not in (seat, BLOCKER) for a in state.slots(destination))
+
+
+def attempt_rolls(
+    ctx: Context, state: AerState, seat: int, origin: str, destination: str, via: str | None
+) -> tuple[Roll, ...]:
+    """AER-R-21/22/25: the attempt's rolls, from risk.rolls_for (the calculator's own function)."""
+    route = cached_route(ctx, origin, destination, via)
+    opp = Opponents(opponent_at(state, seat, destination), via is not None and opponent_at(state, seat, via))
+    return rolls_for(ctx.pack, route, opp, ctx.readings)
+
+
+def slot_rejection(
+    ctx: Context, state: AerState, seat: int, destination: str, slot: int, stage: int, upgrade: bool
+) -> Rejection | None:
+    """AER-R-29 (l.122-129) and AER-R-30 (l.85, l.128): the slot the tile goes into."""
+    slots = state.slots(destination)
+    dest = ctx.pack.destination(destination)
+    in_play = dest.slots_in_play(len(state.players))
+    if not 0 <= slot < in_play:
+        return reject("AER-R-29", f"{destination} has slots 0..{in_play - 1} in play, not {slot}")
+    empty = [i for i in range(in_play) if slots[i] is None]
+    mine = [i for i in range(in_play) if slots[i] is not None and slots[i].owner == seat]  # type: ignore[union-attr]
+    if upgrade:
+        if not mine:
+            return reject("AER-R-30", f"an upgrade replaces your own tile; you have none in {destination}")
+        if slot != mine[0]:
+            return reject(
+                "AER-R-29", f"(c) you may hold one tile in {destination}: an upgrade replaces yours (slot {mine[0]})"
+            )
+    elif mine:
+        return reject("AER-R-29", f"(c) you already have a tile in {destination}; only an upgrade may go there")
+    if empty:
+        if slot not in empty:
+            return reject("AER-R-29", f"(d) {destination} has an empty slot {empty}: no replacement while one is empty")
+        return None
+    held = slots[slot]
+    assert held is not None
+    if held.home:
+        return reject("AER-R-29", f"(f) slot {slot} of {destination} holds a home tile, which is never replaced")
+    if held.stage >= stage:
+        return reject("AER-R-29", f"(e) a stage-{stage} tile replaces only a lower stage, not stage {held.stage}")
+    return None
+
+
+def place_rejection(ctx: Context, state: AerState, action: PlaceAirport) -> Rejection | None:
+    """AER-R-13..18 (reach), R-29/30 (slots, checked before any roll, AER-AMB-13)."""
+    for amb, default in PLACING_DEFAULTS.items():
+        if ctx.r(amb) != default:
+            return reject("AER-R-13", f"{amb} {ctx.r(amb)!r} is not modelled in this layer yet")
+    seat = state.to_move
+    card = owned(me(state), action.card)
+    if card is None:
+        return reject("AER-R-13", f"you do not own card {action.card}")
+    if card.tiles < 1:
+        return reject("AER-R-13", f"card {action.card} holds no airport tile")
+    if action.destination not in {d.name for d in ctx.pack.destinations}:
+        return reject("AER-R-14", f"there is no destination {action.destination!r}")
+    printed = ctx.pack.card(action.card)
+    upgrade = action.origin is None
+    why = slot_rejection(ctx, state, seat, action.destination, action.slot, printed.tile_stage, upgrade)
+    if why is not None or upgrade:
+        return why
+    assert action.origin is not None
+    if action.origin not in state.airports(seat):
+        return reject("AER-R-14", f"you have no airport in {action.origin} to start from")
+    if action.via is not None:
+        if not printed.long_range:
+            return reject("AER-R-17", f"only a tile from an LR card hops; card {action.card} is not one")
+        if action.via in (action.origin, action.destination):
+            return reject("AER-R-17", "a hop goes over one other destination")
+    try:
+        route = cached_route(ctx, action.origin, action.destination, action.via)
+        attempt_rolls(ctx, state, seat, action.origin, action.destination, action.via)
+    except RiskError as e:
+        return reject("AER-R-17" if action.via else "AER-R-14", str(e))
+    if not printed.long_range and any(leg.long_range for leg in route.legs):
+        return reject(
+            "AER-R-16", f"a connection on this route needs a tile from an LR card; card {action.card} is not one"
+        )
+    return None
+
+
+def cover_choices(ctx: Context, state: AerState) -> tuple[Roll, int, tuple[CoverShortfall, ...]]:
+    """AER-R-23: the current roll, its shortfall (<= 0: passed) and the full covers affordable."""
+    attempt = state.turn.attempt
+    assert attempt is not None and attempt.throw is not None and attempt.origin is not None
+    full = attempt_rolls(ctx, state, state.to_move, attempt.origin, attempt.destination, attempt.via)
+    roll = full[len(full) - len(attempt.rolls)]
+    shortfall = roll.need - attempt.throw[0]
+    player = me(state)
+    options = cover_options(roll, shortfall, player.money, player.held(DARING_PILOT), ctx.pack.risk.daring_pilot_bonus)
+    return roll, shortfall, tuple(CoverShortfall(c.money, c.pilots) for c in options)
+
+
+def cover_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
+    """AER-R-23 (cover in full), R-26 (decline), R-27 (abort before a later roll)."""
+    attempt = state.turn.attempt
+    assert attempt is not None
+    _, shortfall, options = cover_choices(ctx, state)
+    later = len(attempt.rolls) > 1
+    if isinstance(action, CoverShortfall):
+        if shortfall <= 0:
+            return None if action == CoverShortfall(0, 0) else reject("AER-R-23", "the roll passed: nothing to cover")
+        if action in options:
+            return None
+        return reject(
+            "AER-R-23",
+            f"the shortfall of {shortfall} is covered in full by one of {list(options)}"
+            " (£1 a point; Daring Pilots +3 only outside Europe; no more pilots than needed)",
+        )
+    if isinstance(action, Decline):
+        return None if shortfall > 0 else reject("AER-R-26", "the roll passed: there is nothing to decline")
+    if isinstance(action, Abort):
+        return None if later else reject("AER-R-27", "no later roll to abort before: cover or decline")
+    rule = RULES_OF.get(action.kind, ("AER-R-23",))[0]
+    return reject(rule, f"after an NCR roll: cover, decline or abort ({action.kind} is not modelled here yet)")
+
+
+def placements(ctx: Context, state: AerState) -> Iterator[PlaceAirport]:
+    """Every PlaceAirport place_rejection accepts.
+
+    Candidates follow the map's arcs out of the player's own airports (direct, and over one hop for an
+    LR card's tile) plus upgrades at home and abroad, so the check runs on a few dozen candidates, not on
+    every destination, slot and origin of the map.
+    """
+    if any(ctx.r(a) != d for a, d in PLACING_DEFAULTS.items()):
+        return
+    seat = state.to_move
+    mine = state.airports(seat)
+    graph = _graph(ctx)
+    n = len(state.players)
+    routes: list[tuple[str, str | None, str | None]] = [(d, None, None) for d in mine]
+    hops: list[tuple[str, str | None, str | None]] = []
+    for o in mine:
+        for m in graph.successors(o):
+            if m in mine:
+                continue
+            routes.append((m, o, None))
+        for m in graph.successors(o):
+            hops += [(d, o, m) for d in graph.successors(m) if d not in (o, m) and d not in mine]
+    for card in me(state).cards:
+        if card.tiles < 1:
+            continue
+        long_range = ctx.pack.card(card.number).long_range
+        for destination, origin, via in routes + (hops if long_range else []):
+            for slot in range(ctx.pack.destination(destination).slots_in_play(n)):
+                action = PlaceAirport(card.number, destination, slot, origin, via)
+                if place_rejection(ctx, state, action) is None:
+                    yield action
+
+
+_GRAPHS: dict[int, Any] = {}
+_ROUTES: dict[tuple[int, str, str, str | None], Any] = {}
+
+
+def cached_route(ctx: Context, origin: str, destination: str, via: str | None) -> Any:
+    """risk.route_from_pack, memoised per pack (it builds the map graph afresh on every call)."""
+    key = (id(ctx.pack), origin, destination, via)
+    if key not in _ROUTES:
+        graph = _graph(ctx)
+        names = [origin, destination] if via is None else [origin, via, destination]
+        if any(not graph.has_edge(a, b) for a, b in itertools.pairwise(names)):
+            _ROUTES[key] = None
+        else:
+            _ROUTES[key] = route_from_pack(ctx.pack, origin, destination, via)
+    route = _ROUTES[key]
+    if route is None:
+        raise RiskError(f"no connection on the map along {origin} -> {via or ''} -> {destination} (AER-R-14, AER-R-15)")
+    return route
+
+
+def _graph(ctx: Context) -> Any:
+    key = id(ctx.pack)
+    if key not in _GRAPHS:
+        _GRAPHS[key] = (ctx.pack, ctx.pack.graph())
+    return _GRAPHS[key][1]
+
+
+# ---------------------------------------------------------------------------
 # legal_actions
 # ---------------------------------------------------------------------------
 
@@ -305,7 +551,17 @@ def legal_actions(ctx: Context, state: AerState) -> list[AerAction]:
     if state.phase is Phase.CHOOSE_HOME:
         return list(home_choices(ctx, state))
     if state.phase is Phase.ACTION:
-        return [*buys(ctx, state), *claims(ctx, state), *subsidies(ctx, state)]
+        return [*buys(ctx, state), *placements(ctx, state), *claims(ctx, state), *subsidies(ctx, state)]
+    if state.phase is Phase.PLACING:
+        return [*placements(ctx, state), StopPlacing()]
+    if state.phase is Phase.COVER:
+        attempt = state.turn.attempt
+        assert attempt is not None
+        _, shortfall, options = cover_choices(ctx, state)
+        out: list[AerAction] = [CoverShortfall(0, 0)] if shortfall <= 0 else [*options, Decline()]
+        if len(attempt.rolls) > 1:
+            out.append(Abort())
+        return out
     return []
 
 

@@ -124,11 +124,13 @@ class Waiting:
 
 @attrs.frozen
 class Attempt:
-    """A placement attempt in progress (AER-R-13..28): the tile comes from ``card`` (its index in the
-    player's cards) and goes to ``destination`` from ``origin`` (hopping over ``via``); ``rolls`` are
-    the (target, bonus) pairs still to make, the current one first (AER-R-25); ``throw`` the kept throw
-    of the current roll as (total, skulls) (None: not thrown yet, AER-R-20); ``spent`` the money and Daring Pilots paid
-    (lost on failure, AER-R-26/27)."""
+    """A placement attempt in progress (AER-R-13..28).
+
+    The tile comes from ``card`` (the owned card's number; it stays on the card until placed or lost)
+    and goes to ``destination`` from ``origin`` (hopping over ``via``). ``rolls`` are the (target,
+    bonus) pairs still to make, the current one first (AER-R-25); ``throw`` is the kept throw of the
+    current roll as (total, skulls) (None: not thrown yet, AER-R-20); ``spent`` is the money and the
+    Daring Pilots paid (lost on failure, AER-R-26/27)."""
 
     card: int
     destination: str

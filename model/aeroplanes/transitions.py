@@ -31,22 +31,47 @@ import attrs
 
 from rulecraft.core import RulecraftError
 from rulecraft.model.aeroplanes.actions import (
+    Abort,
     AerAction,
     BuyPlane,
     ChooseHome,
     ClaimPassenger,
+    CoverShortfall,
     DealWaitingPassenger,
+    Decline,
     DrawCard,
     DrawFirstPlayer,
+    PlaceAirport,
     RefillWaiting,
+    RiskThrow,
     RollFirstPlayerDie,
+    StopPlacing,
     TakeSubsidy,
 )
 from rulecraft.model.aeroplanes.context import Context
-from rulecraft.model.aeroplanes.rules import INCREASED_PRODUCTION, check, me, plane_cost, room, tiles_loaded
+from rulecraft.model.aeroplanes.rules import (
+    DARING_PILOT,
+    INCREASED_PRODUCTION,
+    attempt_rolls,
+    check,
+    me,
+    plane_cost,
+    room,
+    tiles_loaded,
+)
 from rulecraft.model.aeroplanes.scoring import era_scores
 from rulecraft.model.aeroplanes.setup import choose_home, deal, next_waiting_slot, start_era
-from rulecraft.model.aeroplanes.state import AerState, OwnedCard, Phase, PlayerState, TurnState, Waiting
+from rulecraft.model.aeroplanes.state import (
+    AerState,
+    Airport,
+    Attempt,
+    OwnedCard,
+    Phase,
+    PlayerState,
+    Slots,
+    TurnState,
+    Waiting,
+)
 
 
 def _bump(counts: tuple[int, int, int, int, int], i: int, by: int) -> tuple[int, int, int, int, int]:
@@ -87,6 +112,14 @@ def transition(ctx: Context, state: AerState, action: AerAction) -> AerState:
         if state.subsidy_pool == 0:
             return take_marker(ctx, state)
         return take_subsidy(state)
+    if isinstance(action, PlaceAirport):
+        return place_airport(ctx, state, action)
+    if isinstance(action, StopPlacing | Decline | Abort):
+        return end_turn(state)  # AER-R-13 stop; R-26/27: the tile stays on its card, spending is lost
+    if isinstance(action, RiskThrow):
+        return risk_throw(ctx, state, action)
+    if isinstance(action, CoverShortfall):
+        return cover_shortfall(ctx, state, action)
     raise RulecraftError(f"{action!r} has no effect in this layer")
 
 
@@ -112,7 +145,9 @@ def end_turn(state: AerState) -> AerState:
         return attrs.evolve(
             state, turns_in_round=acted, turn=TurnState(), phase=Phase.ROUND_DIE, die_roller=state.first_player
         )
-    return attrs.evolve(state, turns_in_round=acted, turn=TurnState(), to_move=(state.to_move + 1) % n)
+    return attrs.evolve(
+        state, turns_in_round=acted, turn=TurnState(), to_move=(state.to_move + 1) % n, phase=Phase.ACTION
+    )
 
 
 def roll_first_player_die(state: AerState, action: RollFirstPlayerDie) -> AerState:
@@ -129,6 +164,103 @@ def roll_first_player_die(state: AerState, action: RollFirstPlayerDie) -> AerSta
         turns_in_round=0,
         phase=Phase.ACTION,
     )
+
+
+# ---------------------------------------------------------------------------
+# Action 2: place airport tiles (AER-R-13..31)
+# ---------------------------------------------------------------------------
+
+
+def place_airport(ctx: Context, state: AerState, action: PlaceAirport) -> AerState:
+    """AER-R-13: begin an attempt.  An upgrade (R-30) or a route with no roll (white, R-21) places at once;
+    otherwise the first NCR roll is due (R-20).  The tile stays on its card until it is placed or lost."""
+    turn = attrs.evolve(state.turn, placements=state.turn.placements + 1)
+    attempt = Attempt(action.card, action.destination, action.origin, action.via, action.slot)
+    if action.origin is not None:
+        rolls = attempt_rolls(ctx, state, state.to_move, action.origin, action.destination, action.via)
+        attempt = attrs.evolve(attempt, rolls=tuple((r.target, r.bonus) for r in rolls))
+    state = attrs.evolve(state, turn=attrs.evolve(turn, attempt=attempt))
+    if not attempt.rolls:
+        return place_tile(ctx, state)
+    return attrs.evolve(state, phase=Phase.RISK_ROLL)
+
+
+def risk_throw(ctx: Context, state: AerState, action: RiskThrow) -> AerState:
+    """AER-R-20: the kept throw; AER-R-28 (l.113-117): one EF tile a skull, and at the limit the collapse:
+    the tile goes to the supply, every EF tile is discarded, the action ends.  Then pass or cover (R-23)."""
+    attempt = state.turn.attempt
+    assert attempt is not None
+    p = me(state)
+    ef = p.engine_failures + action.skulls
+    if ef >= ctx.pack.risk.engine_failure_limit:
+        stage = ctx.pack.card(attempt.card).tile_stage
+        supply = list(p.supply)
+        supply[stage - 1] += 1
+        cards = tuple(attrs.evolve(c, tiles=c.tiles - 1) if c.number == attempt.card else c for c in p.cards)
+        state = with_me(state, engine_failures=0, supply=(supply[0], supply[1], supply[2]), cards=cards)
+        return end_turn(state)
+    state = with_me(state, engine_failures=ef)
+    attempt = attrs.evolve(attempt, throw=(action.total, action.skulls))
+    state = attrs.evolve(state, turn=attrs.evolve(state.turn, attempt=attempt))
+    target, bonus = attempt.rolls[0]
+    if action.total + bonus >= target and len(attempt.rolls) == 1:
+        return next_roll(ctx, state)  # passed, nothing left to decide: placed
+    return attrs.evolve(state, phase=Phase.COVER)
+
+
+def cover_shortfall(ctx: Context, state: AerState, action: CoverShortfall) -> AerState:
+    """AER-R-23 (l.121): £1 a point to the bank and Daring Pilots back to the supply (R-42/43); go on."""
+    attempt = state.turn.attempt
+    assert attempt is not None
+    p = me(state)
+    state = with_me(
+        state, money=p.money - action.money, advantages=_bump(p.advantages, DARING_PILOT - 2, -action.pilots)
+    )
+    state = attrs.evolve(state, advantage_supply=_bump(state.advantage_supply, DARING_PILOT - 2, action.pilots))
+    attempt = attrs.evolve(attempt, spent=attempt.spent + action.money)
+    state = attrs.evolve(state, turn=attrs.evolve(state.turn, attempt=attempt))
+    return next_roll(ctx, state)
+
+
+def next_roll(ctx: Context, state: AerState) -> AerState:
+    """AER-R-25: the current roll is done; the next one is due, or the tile is placed (R-24)."""
+    attempt = state.turn.attempt
+    assert attempt is not None
+    attempt = attrs.evolve(attempt, rolls=attempt.rolls[1:], throw=None)
+    state = attrs.evolve(state, turn=attrs.evolve(state.turn, attempt=attempt))
+    if attempt.rolls:
+        return attrs.evolve(state, phase=Phase.RISK_ROLL)
+    return place_tile(ctx, state)
+
+
+def place_tile(ctx: Context, state: AerState) -> AerState:
+    """AER-R-24, R-29 (l.122-129): the tile from its card into the chosen slot; a replaced tile goes back to
+    its owner's supply (AER-AMB-15); AER-R-31 (l.131-132): the Americas bonus for an empty slot."""
+    attempt = state.turn.attempt
+    assert attempt is not None
+    seat = state.to_move
+    stage = ctx.pack.card(attempt.card).tile_stage
+    p = me(state)
+    cards = tuple(attrs.evolve(c, tiles=c.tiles - 1) if c.number == attempt.card else c for c in p.cards)
+    state = with_me(state, cards=cards)
+    slots = state.slots(attempt.destination)
+    old = slots[attempt.slot]
+    if old is not None:
+        owner = state.players[old.owner]
+        supply = list(owner.supply)
+        supply[old.stage - 1] += 1
+        state = with_player(state, old.owner, attrs.evolve(owner, supply=(supply[0], supply[1], supply[2])))
+    new = (*slots[: attempt.slot], Airport(seat, stage), *slots[attempt.slot + 1 :])
+    board = tuple(Slots(s.destination, new) if s.destination == attempt.destination else s for s in state.map)
+    state = attrs.evolve(state, map=board)
+    bonus = ctx.pack.americas_bonus
+    if old is None and attempt.destination in bonus.destinations:
+        paid = [a for a, _ in state.americas_paid if a == attempt.destination]
+        if len(paid) < bonus.first_players and (attempt.destination, seat) not in state.americas_paid:
+            p = me(state)
+            state = with_me(state, money=p.money + bonus.money, vp=p.vp + bonus.vp)
+            state = attrs.evolve(state, americas_paid=(*state.americas_paid, (attempt.destination, seat)))
+    return attrs.evolve(state, phase=Phase.PLACING, turn=attrs.evolve(state.turn, attempt=None))
 
 
 # ---------------------------------------------------------------------------
