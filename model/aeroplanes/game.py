@@ -1,0 +1,240 @@
+"""Aeroplanes: Aviation Ascendant wired into the rulecraft Game interface, and registered."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, ClassVar, get_args
+
+from rulecraft.catalogue import RuleCatalogue
+from rulecraft.core import CHANCE, GAME_OVER, Game, Rejection, RulecraftError, Seat, ToMove
+from rulecraft.model.aeroplanes import render as _render
+from rulecraft.model.aeroplanes import scoring, setup
+from rulecraft.model.aeroplanes.actions import AerAction
+from rulecraft.model.aeroplanes.catalogue import RULES, SETUP
+from rulecraft.model.aeroplanes.components import Pack, bundled_pack, load_pack
+from rulecraft.model.aeroplanes.context import Context
+from rulecraft.model.aeroplanes.readings import REGISTER
+from rulecraft.model.aeroplanes.rules import CHANCE_PHASES, check, legal_actions
+from rulecraft.model.aeroplanes.serial import converter
+from rulecraft.model.aeroplanes.state import AerState, Phase
+from rulecraft.model.aeroplanes.transitions import transition
+from rulecraft.parameters import ParameterTable
+from rulecraft.registry import register
+from rulecraft.ruleset import Ruleset
+from rulecraft.serialization import SerializationError
+
+ACTION_TYPES: tuple[type[AerAction], ...] = get_args(AerAction)
+_KINDS: dict[str, type[AerAction]] = {cls.kind: cls for cls in ACTION_TYPES}
+# The rulebook states its numbers in the component pack (income, VP rows, risk targets), so a variant
+# changes the pack or a reading; no free-standing rule parameter is needed yet.
+PARAMETERS = ParameterTable("aer")
+# The rules of play and the set-up steps (digest section 2): a set-up refusal cites AER-SET-xx.
+CATALOGUE = RuleCatalogue("aer", RULES.rules + SETUP.rules)
+
+
+@register
+class AeroplanesGame(Game[AerState, AerAction]):
+    id: ClassVar[str] = "aer"
+    title: ClassVar[str] = "Aeroplanes: Aviation Ascendant"
+    catalogue = CATALOGUE
+    register = REGISTER
+    parameters = PARAMETERS
+    min_players: ClassVar[int] = 3  # AER-R-01 (l.9, l.25)
+    max_players: ClassVar[int] = 5
+    scenario_folder: ClassVar[str] = "aeroplanes"
+    # Three eras of rounds, each action a few decisions (a placement's rolls and covers): random
+    # games run to a few hundred steps, so a campaign game gets room to reach the end (AER-R-63).
+    campaign_steps: ClassVar[int] = 4000
+
+    def __init__(self, ruleset: Ruleset | None = None, pack: Pack | None = None) -> None:
+        self.ruleset = ruleset or Ruleset.printed(REGISTER)
+        self.pack = pack or bundled_pack()
+        self.ctx = Context.printed(self.pack, dict(self.ruleset.readings))
+
+    @classmethod
+    def configured(
+        cls,
+        *,
+        readings: Mapping[str, str] | None = None,
+        components: str | Path | None = None,
+        parameters: Mapping[str, int] | None = None,
+    ) -> AeroplanesGame:
+        PARAMETERS.resolve(parameters)  # names the unknown parameter (there are none to change)
+        pack = load_pack(components) if components is not None else None
+        return cls(Ruleset.from_overrides(REGISTER, readings), pack)
+
+    def __repr__(self) -> str:
+        readings = self.ruleset.non_defaults(REGISTER)
+        source = None if self.pack == bundled_pack() else self.pack.source
+        return f"AeroplanesGame.configured(readings={readings!r}, components={source!r})"
+
+    # -- set-up -------------------------------------------------------------------------------
+    def new_game(self, players: int, *, first_seat: Seat = 0, **options: Any) -> AerState:
+        """AER-SET-01..10.  The first player is drawn at random (AER-SET-03, a chance step), so
+        ``first_seat`` must stay 0; no set-up options."""
+        if options:
+            raise RulecraftError(f"setup.options: Aeroplanes has no set-up options, not {sorted(options)}")
+        if first_seat != 0:
+            raise RulecraftError(
+                "AER-SET-03 (l.24) — the first player is chosen at random; no start seat can be chosen"
+            )
+        problem = setup.setup_problem(self.ctx, players)
+        if problem:
+            raise RulecraftError(f"{self.pack.source}: {problem}")
+        return setup.new_game(self.ctx, players)
+
+    def random_options(self, rng: random.Random, players: int) -> dict[str, Any]:
+        return {}
+
+    # -- decisions ------------------------------------------------------------------------------
+    def to_move(self, state: AerState) -> ToMove:
+        if state.phase is Phase.OVER:
+            return GAME_OVER
+        if state.phase in CHANCE_PHASES:
+            return CHANCE
+        return state.to_move
+
+    def legal_actions(self, state: AerState) -> list[AerAction]:
+        if state.phase in CHANCE_PHASES or state.phase is Phase.OVER:
+            return []
+        return legal_actions(self.ctx, state)
+
+    def chance_outcomes(self, state: AerState) -> list[tuple[AerAction, Fraction]]:
+        return setup.chance_outcomes(self.ctx, state)
+
+    def check(self, state: AerState, action: AerAction) -> Rejection | None:
+        return check(self.ctx, state, action)
+
+    def transition(self, state: AerState, action: AerAction) -> AerState:
+        return transition(self.ctx, state, action)
+
+    # -- outcome ----------------------------------------------------------------------------------
+    def scores(self, state: AerState) -> dict[Seat, int]:
+        """The VP track during the game; at its end the final totals (AER-R-63: track + plane cards
+        + passenger tiles)."""
+        if state.phase is Phase.OVER:
+            return {f.seat: f.total for f in scoring.final_scores(self.ctx, state)}
+        return {seat: p.vp for seat, p in enumerate(state.players)}
+
+    def winners(self, state: AerState) -> tuple[Seat, ...]:
+        """AER-R-64 (l.186): most final VP, then most money; a tie on both is shared (AER-AMB-53)."""
+        return scoring.winners(self.ctx, state)
+
+    # -- text -------------------------------------------------------------------------------------
+    def render(self, state: AerState) -> str:
+        return _render.text(self, state)
+
+    def picture(self, state: AerState) -> str | None:
+        try:
+            from rulecraft.model.aeroplanes.picture import svg
+        except ImportError:
+            return None
+        return svg(self, state)
+
+    def describe(self, state: AerState, action: AerAction) -> str:
+        return _render.describe(self, state, action)
+
+    # -- serialization ----------------------------------------------------------------------------
+    def action_to_json(self, action: AerAction) -> dict[str, Any]:
+        data = converter.unstructure(action)
+        assert isinstance(data, dict)
+        return {"kind": action.kind, **data}
+
+    def action_from_json(self, data: Mapping[str, Any]) -> AerAction:
+        if not isinstance(data, Mapping):
+            raise SerializationError(f"an action is a JSON object with a 'kind'; got {data!r}")
+        kind = data.get("kind")
+        cls = _KINDS.get(str(kind))
+        if cls is None:
+            raise SerializationError(f"action kind {kind!r} is not one of {sorted(_KINDS)}")
+        fields = {k: v for k, v in data.items() if k != "kind"}
+        action: AerAction = converter_structure(fields, cls, f"action {kind}")
+        return action
+
+    def state_to_json(self, state: AerState) -> dict[str, Any]:
+        data = converter.unstructure(state)
+        assert isinstance(data, dict)
+        return data
+
+    def state_from_json(self, data: Mapping[str, Any]) -> AerState:
+        state: AerState = converter_structure(dict(data), AerState, "state")
+        self._check_ids(state)
+        return state
+
+    def _check_ids(self, state: AerState) -> None:
+        """A state names only cards, passenger tiles and destinations of this game's pack."""
+        try:
+            for n in (*state.display, *state.deck, *state.removed_cards):
+                self.pack.card(n)
+            for p in state.players:
+                for c in p.cards:
+                    self.pack.card(c.number)
+                    for t in c.passengers:
+                        self.pack.passenger(t)
+                for n in p.discards:
+                    self.pack.card(n)
+                for t in p.banked:
+                    self.pack.passenger(t)
+            for t in (*state.bag, *state.overflow, *state.removed_passengers):
+                self.pack.passenger(t)
+            for w in state.waiting:
+                for t in w.slots:
+                    if t is not None:
+                        self.pack.passenger(t)
+            for s in state.map:
+                self.pack.destination(s.destination)
+        except (KeyError, IndexError) as exc:
+            raise SerializationError(f"state: {exc.args[0] if exc.args else exc}") from None
+        if len(state.map) != len(self.pack.destinations):
+            raise SerializationError(
+                f"state.map: {len(state.map)} destinations;"
+                f" the pack {self.pack.source} has {len(self.pack.destinations)}"
+            )
+
+    # -- scenarios and queries ----------------------------------------------------------------------
+    def scenario_state(self, given: Mapping[str, Any]) -> AerState:
+        from rulecraft.model.aeroplanes.scenario import state_from_given
+
+        return state_from_given(self, given)
+
+    def facts(self, state: AerState) -> dict[str, Any]:
+        from rulecraft.model.aeroplanes.scenario import facts
+
+        return facts(self, state)
+
+    def queries(self) -> Mapping[str, Any]:
+        try:
+            from rulecraft.solvers.aeroplanes.queries import QUERIES
+        except ImportError:
+            return {}
+        return QUERIES
+
+    # -- invariants -------------------------------------------------------------------------------
+    def violations(self, state: AerState) -> list[Any]:
+        try:
+            from rulecraft.invariants.aeroplanes import check_all
+        except ImportError:  # the named invariants are not installed: the state layer's own checks
+            from rulecraft.model.aeroplanes.state import problems
+
+            return problems(self.ctx, state)
+        return list(check_all(self.ctx, state))
+
+
+def converter_structure(data: Any, cls: Any, what: str) -> Any:
+    """cattrs structuring whose errors name the path (``state.players[0].money``) and never crash."""
+    try:
+        return converter.structure(data, cls)
+    except SerializationError:
+        raise
+    except Exception as exc:  # cattrs' grouped errors: name the path
+        import cattrs
+
+        if isinstance(exc, cattrs.errors.ClassValidationError):
+            raise SerializationError("; ".join(cattrs.transform_error(exc, path=what))) from None
+        raise SerializationError(f"{what}: {exc}") from None
+
+
+GAME = AeroplanesGame
