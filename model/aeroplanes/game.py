@@ -16,14 +16,14 @@ from rulecraft.model.aeroplanes.actions import AerAction
 from rulecraft.model.aeroplanes.catalogue import RULES, SETUP
 from rulecraft.model.aeroplanes.components import Pack, bundled_pack, load_pack
 from rulecraft.model.aeroplanes.context import Context
-from rulecraft.model.aeroplanes.readings import REGISTER
+from rulecraft.model.aeroplanes.readings import NOT_MODELLED_WHY, REGISTER
 from rulecraft.model.aeroplanes.rules import CHANCE_PHASES, check, legal_actions
 from rulecraft.model.aeroplanes.serial import converter
 from rulecraft.model.aeroplanes.state import AerState, Phase
 from rulecraft.model.aeroplanes.transitions import transition
 from rulecraft.parameters import ParameterTable
 from rulecraft.registry import register
-from rulecraft.ruleset import Ruleset
+from rulecraft.ruleset import Ruleset, UnknownReading
 from rulecraft.serialization import SerializationError
 
 ACTION_TYPES: tuple[type[AerAction], ...] = get_args(AerAction)
@@ -51,6 +51,12 @@ class AeroplanesGame(Game[AerState, AerAction]):
 
     def __init__(self, ruleset: Ruleset | None = None, pack: Pack | None = None) -> None:
         self.ruleset = ruleset or Ruleset.printed(REGISTER)
+        for pair in self.ruleset.readings:
+            if pair in NOT_MODELLED_WHY:
+                raise UnknownReading(
+                    f"{pair[0]}={pair[1]} is registered but not modelled yet; the model plays"
+                    f" {REGISTER[pair[0]].default!r} (why: {NOT_MODELLED_WHY[pair]})"
+                )
         self.pack = pack or bundled_pack()
         self.ctx = Context.printed(self.pack, dict(self.ruleset.readings))
 

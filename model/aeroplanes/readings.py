@@ -802,3 +802,19 @@ FINDINGS: tuple[Finding, ...] = (
         "AER-AMB-44",
     ),
 )
+
+# Readings the register records but the model does not play yet: choosing one is refused when the
+# game is configured (rulecraft.ruleset.UnknownReading, "not modelled"), so a witness search or an
+# erratum reports it as not modelled rather than comparing a refusal with play.
+NOT_MODELLED_WHY: dict[tuple[str, str], str] = {
+    ("AER-AMB-09", "pass"): "a placement action is offered only with a legal attempt; an empty pass is not generated",
+    ("AER-AMB-10", "fixed"): "every own airport is an origin, those placed this action included; a fixed set is not kept",
+    ("AER-AMB-12", "any"): "replacing an opponent's tile is a new airport with reach and risk; a free upgrade is not built",
+    ("AER-AMB-13", "anytime"): "an own tile is upgraded only where no slot is empty; upgrading beside one is not built",
+    ("AER-AMB-15", "card"): "a replaced tile goes back to its owner's supply; back onto a card is not modelled",
+    ("AER-AMB-30", "placed"): "the Americas bonus counts the players paid; counting replacing players is not kept",
+    ("AER-AMB-41", "keep"): "tiles on a card discarded as full go back to the supply; keeping them is not modelled",
+    ("AER-AMB-41", "lost"): "tiles on a card discarded as full go back to the supply; losing them is not modelled",
+    ("AER-AMB-45", "run"): "final scoring follows era 3's scoring directly; an update after era 3 is not modelled",
+}
+NOT_MODELLED = frozenset(NOT_MODELLED_WHY)
