@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulecraft.core import Chance
 from rulecraft.model.aeroplanes import actions as a
 from rulecraft.model.aeroplanes.components import Face
 from rulecraft.model.aeroplanes.state import AerState, Airport, Phase, capacity, load
@@ -27,7 +28,15 @@ ADVANTAGE_NAMES = {
     5: "Night Flights",
     6: "Radio Beacons",
 }
-CHANCE_ACTIONS = (a.DealWaitingPassenger, a.DrawFirstPlayer, a.DrawCard, a.RiskThrow, a.AdvantageThrow, a.RefillWaiting)
+CHANCE_ACTIONS = (
+    a.DealWaitingPassenger,
+    a.DrawFirstPlayer,
+    a.DrawCard,
+    a.RiskThrow,
+    a.AdvantageThrow,
+    a.RefillWaiting,
+    a.RollFirstPlayerDie,
+)
 
 
 def seat_name(seat: int) -> str:
@@ -116,11 +125,8 @@ def text(game: AeroplanesGame, state: AerState) -> str:
 
 def describe(game: AeroplanesGame, state: AerState, action: a.AerAction) -> str:
     """One line for a game log, in the game's words."""
-    who = (
-        "chance" if isinstance(action, CHANCE_ACTIONS) or game.to_move(state) == "chance" else seat_name(state.to_move)
-    )
-    if isinstance(action, a.RollFirstPlayerDie):
-        who = "chance"
+    chance = isinstance(action, CHANCE_ACTIONS) or isinstance(game.to_move(state), Chance)
+    who = "chance" if chance else seat_name(state.to_move)
     return f"{who}: {_words(state, action) or _plain(action)}"
 
 
