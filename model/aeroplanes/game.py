@@ -134,10 +134,8 @@ class AeroplanesGame(Game[AerState, AerAction]):
         return _render.text(self, state)
 
     def picture(self, state: AerState) -> str | None:
-        try:
-            from rulecraft.model.aeroplanes.picture import svg
-        except ImportError:
-            return None
+        from rulecraft.model.aeroplanes.picture import svg
+
         return svg(self, state)
 
     def describe(self, state: AerState, action: AerAction) -> str:
@@ -187,9 +185,9 @@ class AeroplanesGame(Game[AerState, AerAction]):
             for t in (*state.bag, *state.overflow, *state.removed_passengers):
                 self.pack.passenger(t)
             for w in state.waiting:
-                for t in w.slots:
-                    if t is not None:
-                        self.pack.passenger(t)
+                for waiting in w.slots:
+                    if waiting is not None:
+                        self.pack.passenger(waiting)
             for s in state.map:
                 self.pack.destination(s.destination)
         except (KeyError, IndexError) as exc:
