@@ -131,14 +131,18 @@ def test_chance_steps_are_not_player_actions() -> None:
     rejected(state, A.DrawCard(13), "AER-R-10")
 
 
-def test_unbuilt_actions_are_rejected_with_their_rule() -> None:
+def test_out_of_place_moves_are_rejected_with_their_rule() -> None:
     state = started(3)
     home = state.players[state.to_move].home
     assert home is not None
     rejected(state, A.PlaceAirport(1, "Frankfurt", 0, origin=home), "AER-R-13")  # card 1 not owned
-    rejected(state, A.PlayRadioBeacons(), "AER-R-47")
-    rejected(state, A.TakeAdvantage(2), "AER-R-39")
-    rejected(state, A.PlayEngineMaintenance(), "AER-R-44")
+    rejected(state, A.PlayRadioBeacons(), "AER-R-47")  # no NCR roll waiting (tests/test_aer_advantages.py)
+    rejected(state, A.TakeAdvantage(4), "AER-R-40")  # Increased Production from era 2 (l.158)
+    rejected(state, A.PlayEngineMaintenance(), "AER-R-44")  # none held
+    rejected(state, A.PlayNightFlights(), "AER-R-46")  # no claim action open
+    rejected(state, A.PickAdvantages((0, 1), (2, 3)), "AER-R-39")  # no advantage roll made
+    rejected(state, A.AdvantageThrow(("skull", 2, 3)), "AER-R-39")  # chance only, and not due
+    assert check(CTX, state, A.TakeAdvantage(2)) is None  # l.153: £1 for a Daring Pilot (era 1, l.156)
 
 
 # ---------------------------------------------------------------------------
@@ -348,6 +352,18 @@ def candidates(state: AerState) -> list[A.AerAction]:
     numbers = [c.number for p in state.players for c in p.cards] + [1]
     out += [A.ClaimPassenger(t, n, o) for t in tiles for n in numbers for o in (False, True)]
     out += placing_candidates(state, numbers)
+    out += advantage_candidates(state)
+    return out
+
+
+def advantage_candidates(state: AerState) -> list[A.AerAction]:
+    """The advantage moves (AER-R-39..47): buying, rolling and picking, the throws, Engine Maintenance,
+    Night Flights and its end, keeping a throw."""
+    out: list[A.AerAction] = [A.TakeAdvantage(t) for t in range(1, 8)]
+    out += [A.RollForAdvantages(), A.PlayEngineMaintenance(), A.PlayNightFlights(), A.EndClaims(), A.KeepThrow()]
+    out += [A.AdvantageThrow(f) for f in (("skull", 2, 3), (2, 2, 2), (6, 6, 6), (3, 4, 5), (1, 2, 3))]
+    kinds: list[int | None] = [None, 2, 3, 5, 7]
+    out += [A.PickAdvantages(d, (a, b)) for d in ((0, 1), (1, 2), (1, 0)) for a in kinds for b in kinds]
     return out
 
 

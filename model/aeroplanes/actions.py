@@ -125,6 +125,15 @@ class PlayRadioBeacons:
 
 
 @attrs.frozen
+class KeepThrow:
+    """AER-R-28, R-47 (AER-AMB-26 ``reroll``): a player holding Radio Beacons keeps the throw instead of
+    re-throwing it; only then are its skulls taken as engine-failure tiles (and the 4-tile collapse
+    checked), before the shortfall is covered or declined."""
+
+    kind: ClassVar[str] = "keep-throw"
+
+
+@attrs.frozen
 class CoverShortfall:
     """AER-R-23: keep the throw, covering its shortfall in full with £1 a point and Daring Pilots (+3
     each, only outside Europe, AER-R-42/43).  ``CoverShortfall(0, 0)`` keeps a throw that passed."""
@@ -254,6 +263,7 @@ AerAction = (
     | StopPlacing
     | RiskThrow
     | PlayRadioBeacons
+    | KeepThrow
     | CoverShortfall
     | Decline
     | Abort
@@ -294,6 +304,7 @@ RULES_OF: dict[str, tuple[str, ...]] = {
     StopPlacing.kind: ("AER-R-13",),
     RiskThrow.kind: ("AER-R-20", "AER-R-28"),
     PlayRadioBeacons.kind: ("AER-R-47",),
+    KeepThrow.kind: ("AER-R-28", "AER-R-47"),
     CoverShortfall.kind: ("AER-R-23", "AER-R-42", "AER-R-43"),
     Decline.kind: ("AER-R-26",),
     Abort.kind: ("AER-R-27",),
@@ -324,6 +335,7 @@ __all__ = [
     "DrawCard",
     "DrawFirstPlayer",
     "EndClaims",
+    "KeepThrow",
     "PickAdvantages",
     "PlaceAirport",
     "PlayEngineMaintenance",

@@ -25,11 +25,21 @@ Scope of this layer (issue 7, part 1):
   special one-way and LR-symbol connections from the map graph; the rolls from risk.rolls_for; RiskThrow chance
   steps (setup.chance_outcomes); cover in full (risk.cover_options), decline, abort; the engine-failure
   collapse; the slot rules, replacement by a higher stage, never a home tile; upgrades; the Americas bonus.
-  Only the default readings of AER-AMB-09/10/12/13/15/30 (others refused); no Radio Beacons (R-47).
+  Only the default readings of AER-AMB-09/10/12/13/15/30 (others refused).
+* action 4, advantage tiles (R-39..41): £1 for one tile of an available type (TakeAdvantage), or £1 to roll
+  (RollForAdvantages, then the AdvantageThrow chance step over the 56 multisets of the three risk dice,
+  exact odds) and pick two dice (PickAdvantages, one after the other against the stacks: a face takes its
+  type, a skull any available type, an unavailable type nothing); availability by era and the 6-tile
+  stacks (R-40); AER-AMB-48 ``two``, AER-AMB-49 ``no-limit``.
+* the tiles' effects: Daring Pilot in a cover (R-42/43); Engine Maintenance at the start of a turn
+  (R-44; AER-AMB-50 ``free`` and ``action``); Increased Production on a purchase (R-45); Night Flights
+  (R-46): after the claim action's first claim a holder stays in Phase.CLAIMING to play tiles, claim one
+  European passenger per tile played (AER-AMB-33 ``destination`` and ``trip``, AER-AMB-35) or EndClaims;
+  Radio Beacons (R-47) in Phase.COVER: under AER-AMB-26 ``reroll`` a holder's fresh throw is pending
+  (PlayRadioBeacons or KeepThrow, the skulls taken only when kept), under ``at-once`` the skulls are
+  taken at once and the re-throw is offered beside the cover choices.
 
-Not in this layer (each rejected with its rule ID and "not modelled yet"):
-advantages (R-39..47, except Increased
-Production on a purchase), Night Flights claims (R-46).  Readings not built:
+Every reading of the advantage ambiguities (AER-AMB-26, -33, -48..51) is built.  Readings not built:
 AER-AMB-41 ``keep``/``lost`` (tiles on a discarded card) and AER-AMB-45 ``run``
 (the update after era 3): under them the marker that would need them is refused.
 The subsidy action is always legal (AER-AMB-46), so a player always has an action.
@@ -55,21 +65,44 @@ from rulecraft.model.aeroplanes.actions import (
     Decline,
     DrawCard,
     DrawFirstPlayer,
+    EndClaims,
+    KeepThrow,
+    PickAdvantages,
     PlaceAirport,
+    PlayEngineMaintenance,
+    PlayNightFlights,
+    PlayRadioBeacons,
     RefillWaiting,
     RiskThrow,
     RollFirstPlayerDie,
+    RollForAdvantages,
     StopPlacing,
+    TakeAdvantage,
     TakeSubsidy,
 )
 from rulecraft.model.aeroplanes.catalogue import RULES, SETUP
+from rulecraft.model.aeroplanes.components import Face
 from rulecraft.model.aeroplanes.context import Context
 from rulecraft.model.aeroplanes.risk import Opponents, RiskError, Roll, cover_options, rolls_for, route_from_pack
 from rulecraft.model.aeroplanes.setup import chance_outcomes, home_choices, home_rejection
-from rulecraft.model.aeroplanes.state import BLOCKER, AerState, OwnedCard, Phase, PlayerState, capacity, load
+from rulecraft.model.aeroplanes.state import (
+    ADVANTAGE_TYPE_IDS,
+    BLOCKER,
+    AerState,
+    OwnedCard,
+    Phase,
+    PlayerState,
+    capacity,
+    load,
+)
 
-INCREASED_PRODUCTION = 4  # advantage type 4 (l.158, AER-R-45)
 DARING_PILOT = 2  # advantage type 2 (l.156, AER-R-42/43)
+ENGINE_MAINTENANCE = 3  # advantage type 3 (l.157, AER-R-44)
+INCREASED_PRODUCTION = 4  # advantage type 4 (l.158, AER-R-45)
+NIGHT_FLIGHTS = 5  # advantage type 5 (l.159, AER-R-46)
+RADIO_BEACONS = 6  # advantage type 6 (l.160, AER-R-47)
+ADVANTAGE_PRICE = 1  # l.153: £1 to the bank, to take one tile or to roll for two
+ADVANTAGE_PICKS = 2  # l.154: two of the three dice are used
 # Readings of the placing rules this layer builds only at their defaults.
 PLACING_DEFAULTS = {
     "AER-AMB-10": "chain",
@@ -82,6 +115,7 @@ PLACING_DEFAULTS = {
 
 CHANCE_PHASES = (
     Phase.RISK_ROLL,
+    Phase.ADVANTAGE_ROLL,
     Phase.DEAL_PASSENGERS,
     Phase.FIRST_PLAYER,
     Phase.CARD_DRAW,
@@ -90,6 +124,16 @@ CHANCE_PHASES = (
     Phase.REFILL,
 )
 SETUP_CHANCE = (DealWaitingPassenger, DrawFirstPlayer)
+# Steps only chance makes (refused as a player's move whenever their chance step is not due).
+CHANCE_ONLY = (
+    DealWaitingPassenger,
+    DrawFirstPlayer,
+    DrawCard,
+    RollFirstPlayerDie,
+    RefillWaiting,
+    RiskThrow,
+    AdvantageThrow,
+)
 # The action type of each chance step, so a check of another type skips listing the outcomes.
 CHANCE_ACTION_OF: dict[Phase, type[object]] = {
     Phase.DEAL_PASSENGERS: DealWaitingPassenger,
@@ -109,6 +153,8 @@ BUILT_PHASES = (
     Phase.PLACING,
     Phase.RISK_ROLL,
     Phase.COVER,
+    Phase.ADVANTAGE_PICK,
+    Phase.CLAIMING,
     Phase.OVER,
 )
 
@@ -183,7 +229,7 @@ def check(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
         return reject("AER-R-63", "the game is over: era 3 has been scored and final scoring done")
     if phase in CHANCE_PHASES:
         return chance_rejection(ctx, state, action)
-    if isinstance(action, DealWaitingPassenger | DrawFirstPlayer | DrawCard | RollFirstPlayerDie | RefillWaiting):
+    if isinstance(action, CHANCE_ONLY):
         return reject(RULES_OF[action.kind][0], "only chance makes this step, and it is not due now")
     if phase is Phase.CHOOSE_HOME:
         if not isinstance(action, ChooseHome):
@@ -194,6 +240,10 @@ def check(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
         return reject("AER-SET-03", "home cities are chosen during set-up only")
     if phase is Phase.ACTION:
         return action_rejection(ctx, state, action)
+    if isinstance(action, PlayEngineMaintenance):
+        return reject(
+            "AER-R-44", "Engine Maintenance is played only at the start of a turn, before its action (l.118, l.157)"
+        )
     if phase is Phase.PLACING:
         if isinstance(action, StopPlacing):
             return None
@@ -202,6 +252,10 @@ def check(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
         return reject("AER-R-13", "inside a placement action: another attempt (PlaceAirport) or StopPlacing")
     if phase is Phase.COVER:
         return cover_rejection(ctx, state, action)
+    if phase is Phase.ADVANTAGE_PICK:
+        return pick_rejection(ctx, state, action)
+    if phase is Phase.CLAIMING:
+        return claiming_rejection(ctx, state, action)
     return reject("AER-R-01", f"the {phase.value} step is not modelled in this layer yet")
 
 
@@ -219,6 +273,11 @@ def chance_rejection(ctx: Context, state: AerState, action: AerAction) -> Reject
         return draw_rejection(state, action)
     if phase is Phase.RISK_ROLL:
         return reject("AER-R-20", f"an NCR roll is due: a RiskThrow of the three risk dice, not {action!r}")
+    if phase is Phase.ADVANTAGE_ROLL:
+        return reject(
+            "AER-R-39",
+            f"an advantage roll is due: an AdvantageThrow of the three risk dice (pack face order), not {action!r}",
+        )
     if phase is Phase.UPDATE_DRAW:
         if not isinstance(action, DrawCard):
             return reject("AER-R-53", "update step 1: the next deck cards join the display first")
@@ -260,8 +319,163 @@ def action_rejection(ctx: Context, state: AerState, action: AerAction) -> Reject
         return place_rejection(ctx, state, action)
     if isinstance(action, StopPlacing):
         return reject("AER-R-13", "a placement action starts with an attempt (AER-AMB-09 'attempt')")
+    if isinstance(action, PlayEngineMaintenance):
+        return maintenance_rejection(state)
+    if isinstance(action, TakeAdvantage):
+        return take_advantage_rejection(ctx, state, action)
+    if isinstance(action, RollForAdvantages):
+        return roll_for_advantages_rejection(ctx, state)
+    if isinstance(action, PickAdvantages):
+        return reject("AER-R-39", "two dice are picked only after an advantage roll (RollForAdvantages)")
+    if isinstance(action, PlayNightFlights):
+        return reject("AER-R-46", "Night Flights is played inside a claim action, after its first claim (l.159)")
+    if isinstance(action, EndClaims):
+        return reject("AER-R-46", "no claim action is open to end")
+    if isinstance(action, PlayRadioBeacons):
+        return reject("AER-R-47", "Radio Beacons re-throws an NCR roll of a placement attempt; no roll is waiting")
     rule = RULES_OF.get(action.kind, ("AER-R-07",))[0]
-    return reject(rule, f"{action.kind} is not modelled in this layer yet")
+    return reject(rule, f"no NCR roll waits for a decision: {action.kind} is not one of the five actions (l.55-60)")
+
+
+# ---------------------------------------------------------------------------
+# Action 4: advantage tiles (AER-R-39..41) and playing them (R-44, R-46, R-47)
+# ---------------------------------------------------------------------------
+
+
+def unavailable(ctx: Context, state: AerState, kind: int, supply: tuple[int, ...] | None = None) -> str | None:
+    """AER-R-40 (l.155-160): why advantage type ``kind`` cannot be taken now (None: it can): the era has
+    not reached the type's first era, or every tile of it is in players' hands (``supply``: the stacks
+    to judge by, default the state's)."""
+    advantage = ctx.pack.advantage(kind)
+    if state.era < advantage.first_era:
+        return f"{advantage.name} (type {kind}) is available from era {advantage.first_era}; this is era {state.era}"
+    if (supply if supply is not None else state.advantage_supply)[kind - 2] < 1:
+        return f"all {advantage.count} {advantage.name} tiles (type {kind}) are in players' hands (l.155)"
+    return None
+
+
+def available_types(ctx: Context, state: AerState, supply: tuple[int, ...] | None = None) -> tuple[int, ...]:
+    """AER-R-40: the advantage types that can be taken now."""
+    return tuple(t for t in ADVANTAGE_TYPE_IDS if unavailable(ctx, state, t, supply) is None)
+
+
+def price_rejection(state: AerState) -> Rejection | None:
+    """AER-R-39 (l.153): an advantage purchase costs £1, paid to the bank."""
+    money = me(state).money
+    if money < ADVANTAGE_PRICE:
+        return reject("AER-R-39", f"buying an advantage costs £{ADVANTAGE_PRICE} (l.153); you have £{money}")
+    return None
+
+
+def take_advantage_rejection(ctx: Context, state: AerState, action: TakeAdvantage) -> Rejection | None:
+    """AER-R-39(a) (l.153): £1 for one tile of one's choice, of a type available now (AER-R-40)."""
+    if action.type not in ADVANTAGE_TYPE_IDS:
+        return reject("AER-R-39", f"advantages are numbered 2 to 6 (l.154), not {action.type}")
+    why = price_rejection(state)
+    if why is not None:
+        return why
+    reason = unavailable(ctx, state, action.type)
+    return reject("AER-R-40", reason) if reason else None
+
+
+def roll_for_advantages_rejection(ctx: Context, state: AerState) -> Rejection | None:
+    """AER-R-39(b) (l.153-154): £1 to roll the three risk dice for up to two tiles; AER-AMB-48 ``two``: only
+    while at least one type is available."""
+    why = price_rejection(state)
+    if why is not None:
+        return why
+    if not available_types(ctx, state):
+        return reject("AER-R-40", "no advantage type is available now, so the roll could give nothing (AER-AMB-48)")
+    return None
+
+
+def pick_options(ctx: Context, state: AerState, face: Face, supply: tuple[int, ...]) -> tuple[int | None, ...]:
+    """AER-R-39(b) (l.154), AER-AMB-48 ``two``: what one chosen die gives, judged against ``supply`` (the
+    stacks after the dice picked before it): its own type if available, a skull any available type
+    (wild), and nothing (None) when that is unavailable."""
+    available = available_types(ctx, state, supply)
+    if not isinstance(face, int):  # the skull
+        return available or (None,)
+    return (face,) if face in available else (None,)
+
+
+def pick_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
+    """AER-R-39(b) (l.154): two of the three dice, each taking the tile its face names (a skull: any
+    available type), one after the other; a type not available gives nothing (AER-R-40, l.154-155)."""
+    if not isinstance(action, PickAdvantages):
+        return reject("AER-R-39", "after an advantage roll: choose two of the three dice (PickAdvantages)")
+    faces = state.turn.advantage_dice
+    assert faces is not None
+    first, second = action.dice
+    if not 0 <= first < second < len(faces):
+        return reject(
+            "AER-R-39",
+            f"use two different dice of {list(faces)}, named by index in increasing order, not {action.dice}",
+        )
+    supply: tuple[int, ...] = state.advantage_supply
+    for die, kind in zip(action.dice, action.types, strict=True):
+        face = faces[die]
+        options = pick_options(ctx, state, face, supply)
+        if kind not in options:
+            if not isinstance(face, int):
+                return reject("AER-R-39", f"the skull (die {die}) is wild: it names one available type of {options}")
+            if options == (None,):
+                why = unavailable(ctx, state, face, supply) if face in ADVANTAGE_TYPE_IDS else "no such advantage"
+                return reject("AER-R-40", f"die {die} shows {face}: {why}, so it gives nothing (None)")
+            return reject("AER-R-39", f"die {die} shows {face}: it takes a type-{face} tile, not {kind}")
+        if kind is not None:
+            supply = tuple(n - 1 if t == kind else n for t, n in zip(ADVANTAGE_TYPE_IDS, supply, strict=True))
+    return None
+
+
+def picks(ctx: Context, state: AerState) -> Iterator[PickAdvantages]:
+    """Every PickAdvantages pick_rejection accepts."""
+    faces = state.turn.advantage_dice
+    assert faces is not None
+    for first, second in itertools.combinations(range(len(faces)), ADVANTAGE_PICKS):
+        for a in pick_options(ctx, state, faces[first], state.advantage_supply):
+            supply: tuple[int, ...] = state.advantage_supply
+            if a is not None:
+                supply = tuple(n - 1 if t == a else n for t, n in zip(ADVANTAGE_TYPE_IDS, supply, strict=True))
+            for b in pick_options(ctx, state, faces[second], supply):
+                yield PickAdvantages((first, second), (a, b))
+
+
+def maintenance_rejection(state: AerState) -> Rejection | None:
+    """AER-R-44 (l.118, l.157): at the start of one's turn, before its action, with a tile held.  AER-AMB-50
+    ``free``: a free action, the turn's action still to come; ``action``: it is the turn's action."""
+    if me(state).held(ENGINE_MAINTENANCE) < 1:
+        return reject("AER-R-44", "you hold no Engine Maintenance tile")
+    return None
+
+
+def claiming_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
+    """AER-R-46 (l.159): inside a claim action, after its first claim: play Night Flights for one more
+    claim within Europe, make such a claim (AER-R-34..37 again, AER-AMB-35 ``sequence``), or end."""
+    if isinstance(action, PlayNightFlights):
+        return None if me(state).held(NIGHT_FLIGHTS) else reject("AER-R-46", "you hold no Night Flights tile")
+    if isinstance(action, EndClaims):
+        return None
+    if isinstance(action, ClaimPassenger):
+        if state.turn.claims_left < 1:
+            return reject("AER-R-46", "each extra claim needs a Night Flights tile played first (l.159)")
+        return claim_rejection(ctx, state, action) or night_flights_rejection(ctx, state, action)
+    return reject("AER-R-46", "inside a claim action: play Night Flights, make its extra claim, or EndClaims")
+
+
+def night_flights_rejection(ctx: Context, state: AerState, action: ClaimPassenger) -> Rejection | None:
+    """AER-R-46 (l.159), AER-AMB-33: the extra passenger stays within Europe: ``destination`` its destination
+    is European; ``trip`` its start city too (so never an overflow tile, which waits at no city)."""
+    tile = ctx.pack.passenger(action.id)
+    if not ctx.europe(tile.destination):
+        return reject(
+            "AER-R-46", f"a Night Flights claim stays within Europe (l.159): {action.id} flies to {tile.destination}"
+        )
+    if ctx.r("AER-AMB-33") == "trip":
+        city = None if action.overflow else waiting_city(state, action.id)
+        if city is None or not ctx.europe(city):
+            return reject("AER-R-46", f"AER-AMB-33 'trip': {action.id} does not wait at a European start city")
+    return None
 
 
 def buy_rejection(ctx: Context, state: AerState, action: BuyPlane) -> Rejection | None:
@@ -459,6 +673,24 @@ def cover_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejecti
     """AER-R-23 (cover in full), R-26 (decline), R-27 (abort before a later roll)."""
     attempt = state.turn.attempt
     assert attempt is not None
+    if attempt.pending:
+        if isinstance(action, PlayRadioBeacons):
+            return radio_rejection(state)
+        if isinstance(action, KeepThrow):
+            return None
+        return reject(
+            "AER-R-47",
+            "the throw is not kept yet: throw again with Radio Beacons or keep it (KeepThrow); its engine"
+            " failures come with keeping it (AER-AMB-26 'reroll')",
+        )
+    if isinstance(action, PlayRadioBeacons):
+        if ctx.r("AER-AMB-26") != "at-once":
+            return radio_rejection(state) or reject(
+                "AER-R-47", "the throw is kept and its engine failures taken: re-throws come before (AER-AMB-26)"
+            )
+        return radio_rejection(state)
+    if isinstance(action, KeepThrow):
+        return reject("AER-R-47", "no throw waits to be kept: KeepThrow follows a throw made holding Radio Beacons")
     _, shortfall, options = cover_choices(ctx, state)
     later = len(attempt.rolls) > 1
     if isinstance(action, CoverShortfall):
@@ -476,7 +708,21 @@ def cover_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejecti
     if isinstance(action, Abort):
         return None if later else reject("AER-R-27", "no later roll to abort before: cover or decline")
     rule = RULES_OF.get(action.kind, ("AER-R-23",))[0]
-    return reject(rule, f"after an NCR roll: cover, decline or abort ({action.kind} is not modelled here yet)")
+    return reject(rule, f"after an NCR roll: Radio Beacons, cover, decline or abort, not {action.kind}")
+
+
+def radio_rejection(state: AerState) -> Rejection | None:
+    """AER-R-47 (l.160): a Radio Beacons tile held (taken in era 3 only, AER-R-40; AER-AMB-49: holding is
+    enough to play it)."""
+    if me(state).held(RADIO_BEACONS) < 1:
+        return reject("AER-R-47", "you hold no Radio Beacons tile")
+    return None
+
+
+def throw_pending(ctx: Context, state: AerState) -> bool:
+    """AER-AMB-26 ``reroll``: a fresh NCR throw by a Radio Beacons holder waits to be kept or re-thrown
+    before its skulls are taken."""
+    return ctx.r("AER-AMB-26") == "reroll" and me(state).held(RADIO_BEACONS) > 0
 
 
 def placements(ctx: Context, state: AerState) -> Iterator[PlaceAirport]:
@@ -551,18 +797,55 @@ def legal_actions(ctx: Context, state: AerState) -> list[AerAction]:
     if state.phase is Phase.CHOOSE_HOME:
         return list(home_choices(ctx, state))
     if state.phase is Phase.ACTION:
-        return [*buys(ctx, state), *placements(ctx, state), *claims(ctx, state), *subsidies(ctx, state)]
+        return [
+            *maintenances(state),
+            *buys(ctx, state),
+            *placements(ctx, state),
+            *claims(ctx, state),
+            *advantage_buys(ctx, state),
+            *subsidies(ctx, state),
+        ]
     if state.phase is Phase.PLACING:
         return [*placements(ctx, state), StopPlacing()]
     if state.phase is Phase.COVER:
-        attempt = state.turn.attempt
-        assert attempt is not None
-        _, shortfall, options = cover_choices(ctx, state)
-        out: list[AerAction] = [CoverShortfall(0, 0)] if shortfall <= 0 else [*options, Decline()]
-        if len(attempt.rolls) > 1:
-            out.append(Abort())
-        return out
+        return covers(ctx, state)
+    if state.phase is Phase.ADVANTAGE_PICK:
+        return list(picks(ctx, state))
+    if state.phase is Phase.CLAIMING:
+        out: list[AerAction] = [PlayNightFlights()] if me(state).held(NIGHT_FLIGHTS) else []
+        if state.turn.claims_left > 0:
+            out += [c for c in claims(ctx, state) if night_flights_rejection(ctx, state, c) is None]
+        return [*out, EndClaims()]
     return []
+
+
+def covers(ctx: Context, state: AerState) -> list[AerAction]:
+    """AER-R-23/26/27/47: the choices after an NCR throw."""
+    attempt = state.turn.attempt
+    assert attempt is not None
+    if attempt.pending:
+        return [PlayRadioBeacons(), KeepThrow()]
+    _, shortfall, options = cover_choices(ctx, state)
+    out: list[AerAction] = [CoverShortfall(0, 0)] if shortfall <= 0 else [*options, Decline()]
+    if len(attempt.rolls) > 1:
+        out.append(Abort())
+    if ctx.r("AER-AMB-26") == "at-once" and radio_rejection(state) is None:
+        out.append(PlayRadioBeacons())
+    return out
+
+
+def maintenances(state: AerState) -> Iterator[PlayEngineMaintenance]:
+    if maintenance_rejection(state) is None:
+        yield PlayEngineMaintenance()
+
+
+def advantage_buys(ctx: Context, state: AerState) -> Iterator[TakeAdvantage | RollForAdvantages]:
+    if price_rejection(state) is not None:
+        return
+    kinds = available_types(ctx, state)
+    yield from (TakeAdvantage(t) for t in kinds)
+    if kinds:
+        yield RollForAdvantages()
 
 
 def buys(ctx: Context, state: AerState) -> Iterator[BuyPlane]:
@@ -598,8 +881,15 @@ def subsidies(ctx: Context, state: AerState) -> Iterator[TakeSubsidy]:
 
 
 __all__ = [
+    "ADVANTAGE_PRICE",
     "BUILT_PHASES",
     "CHANCE_PHASES",
+    "DARING_PILOT",
+    "ENGINE_MAINTENANCE",
+    "INCREASED_PRODUCTION",
+    "NIGHT_FLIGHTS",
+    "RADIO_BEACONS",
+    "available_types",
     "check",
     "legal_actions",
     "plane_cost",
@@ -607,4 +897,5 @@ __all__ = [
     "room",
     "skipped",
     "tiles_loaded",
+    "unavailable",
 ]

@@ -140,6 +140,9 @@ class Attempt:
     rolls: tuple[tuple[int, int], ...] = ()
     throw: tuple[int, int] | None = None  # (total of the number faces, skulls) of the kept throw
     spent: int = 0
+    # AER-R-47, AER-AMB-26 ``reroll``: the throw is seen but not kept yet (its skulls not taken), because
+    # the player holds Radio Beacons and may still throw again (KeepThrow keeps it).
+    pending: bool = False
 
 
 @attrs.frozen
@@ -251,6 +254,7 @@ def problems(ctx: Context, state: AerState) -> list[str]:
     out += _card_problems(ctx, state)
     out += _passenger_problems(ctx, state)
     out += _advantage_problems(ctx, state)
+    out += _turn_problems(state)
     if not 1 <= state.era <= 3:
         out.append(f"AER-R-01: era {state.era}; the game has eras 1 to 3")
     if not 0 <= state.subsidy_pool <= pack.subsidy_pool:
@@ -429,6 +433,23 @@ def _advantage_problems(ctx: Context, state: AerState) -> list[str]:
             )
         if held and state.era < advantage.first_era:
             out.append(f"AER-R-40: {advantage.name} held in era {state.era}; available from era {advantage.first_era}")
+    return out
+
+
+def _turn_problems(state: AerState) -> list[str]:
+    """The bookkeeping of the action in progress belongs to its phase (AER-R-39, R-46, R-47)."""
+    out: list[str] = []
+    turn = state.turn
+    if turn.claims_left < 0 or (turn.claims_left and state.phase is not Phase.CLAIMING):
+        out.append(f"AER-R-46: {turn.claims_left} Night Flights claims open outside a claim action")
+    if (turn.advantage_dice is not None) != (state.phase is Phase.ADVANTAGE_PICK):
+        out.append("AER-R-39: the dice of an advantage roll wait for their picks only in the pick step")
+    attempt = turn.attempt
+    if attempt is not None and attempt.pending:
+        if state.phase is not Phase.COVER or attempt.throw is None:
+            out.append("AER-R-47: a throw waits to be kept or re-thrown only just after it is thrown")
+        elif state.players[state.to_move].held(6) < 1:
+            out.append("AER-R-47: a throw waits for a Radio Beacons re-throw, but none is held")
     return out
 
 

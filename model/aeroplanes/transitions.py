@@ -32,6 +32,7 @@ import attrs
 from rulecraft.core import RulecraftError
 from rulecraft.model.aeroplanes.actions import (
     Abort,
+    AdvantageThrow,
     AerAction,
     BuyPlane,
     ChooseHome,
@@ -41,22 +42,35 @@ from rulecraft.model.aeroplanes.actions import (
     Decline,
     DrawCard,
     DrawFirstPlayer,
+    EndClaims,
+    KeepThrow,
+    PickAdvantages,
     PlaceAirport,
+    PlayEngineMaintenance,
+    PlayNightFlights,
+    PlayRadioBeacons,
     RefillWaiting,
     RiskThrow,
     RollFirstPlayerDie,
+    RollForAdvantages,
     StopPlacing,
+    TakeAdvantage,
     TakeSubsidy,
 )
 from rulecraft.model.aeroplanes.context import Context
 from rulecraft.model.aeroplanes.rules import (
+    ADVANTAGE_PRICE,
     DARING_PILOT,
+    ENGINE_MAINTENANCE,
     INCREASED_PRODUCTION,
+    NIGHT_FLIGHTS,
+    RADIO_BEACONS,
     attempt_rolls,
     check,
     me,
     plane_cost,
     room,
+    throw_pending,
     tiles_loaded,
 )
 from rulecraft.model.aeroplanes.scoring import era_scores
@@ -120,6 +134,27 @@ def transition(ctx: Context, state: AerState, action: AerAction) -> AerState:
         return risk_throw(ctx, state, action)
     if isinstance(action, CoverShortfall):
         return cover_shortfall(ctx, state, action)
+    if isinstance(action, KeepThrow):
+        return keep_throw(ctx, state)
+    if isinstance(action, PlayRadioBeacons):
+        return play_radio_beacons(state)
+    if isinstance(action, PlayEngineMaintenance):
+        return play_engine_maintenance(ctx, state)
+    if isinstance(action, TakeAdvantage):
+        return end_turn(take_advantages(pay_for_advantage(state), (action.type,)))
+    if isinstance(action, RollForAdvantages):
+        return attrs.evolve(pay_for_advantage(state), phase=Phase.ADVANTAGE_ROLL)
+    if isinstance(action, AdvantageThrow):
+        return attrs.evolve(
+            state, turn=attrs.evolve(state.turn, advantage_dice=action.faces), phase=Phase.ADVANTAGE_PICK
+        )
+    if isinstance(action, PickAdvantages):
+        return end_turn(take_advantages(state, tuple(t for t in action.types if t is not None)))
+    if isinstance(action, PlayNightFlights):
+        state = give_back(state, NIGHT_FLIGHTS)
+        return attrs.evolve(state, turn=attrs.evolve(state.turn, claims_left=state.turn.claims_left + 1))
+    if isinstance(action, EndClaims):
+        return end_turn(state)  # AER-R-46: Night Flights claims still open are lost (the tiles were played)
     raise RulecraftError(f"{action!r} has no effect in this layer")
 
 
@@ -186,12 +221,28 @@ def place_airport(ctx: Context, state: AerState, action: PlaceAirport) -> AerSta
 
 
 def risk_throw(ctx: Context, state: AerState, action: RiskThrow) -> AerState:
-    """AER-R-20: the kept throw; AER-R-28 (l.113-117): one EF tile a skull, and at the limit the collapse:
-    the tile goes to the supply, every EF tile is discarded, the action ends.  Then pass or cover (R-23)."""
+    """AER-R-20: the throw.  AER-R-47 with AER-AMB-26 ``reroll``: a Radio Beacons holder first chooses to
+    throw again or keep it (Phase.COVER, the throw pending); otherwise it is kept at once (keep_throw)."""
     attempt = state.turn.attempt
     assert attempt is not None
+    attempt = attrs.evolve(attempt, throw=(action.total, action.skulls), pending=throw_pending(ctx, state))
+    state = attrs.evolve(state, turn=attrs.evolve(state.turn, attempt=attempt))
+    if attempt.pending:
+        return attrs.evolve(state, phase=Phase.COVER)
+    return keep_throw(ctx, state)
+
+
+def keep_throw(ctx: Context, state: AerState) -> AerState:
+    """AER-R-28 (l.113-117): one EF tile a skull of the kept throw, and at the limit the collapse: the tile
+    goes to the supply, every EF tile is discarded, the action ends.  Then pass or cover (R-23); under
+    AER-AMB-26 ``at-once`` a Radio Beacons holder may still throw again (its skulls stay taken)."""
+    attempt = state.turn.attempt
+    assert attempt is not None and attempt.throw is not None
+    total, skulls = attempt.throw
+    attempt = attrs.evolve(attempt, pending=False)
+    state = attrs.evolve(state, turn=attrs.evolve(state.turn, attempt=attempt))
     p = me(state)
-    ef = p.engine_failures + action.skulls
+    ef = p.engine_failures + skulls
     if ef >= ctx.pack.risk.engine_failure_limit:
         stage = ctx.pack.card(attempt.card).tile_stage
         supply = list(p.supply)
@@ -200,12 +251,57 @@ def risk_throw(ctx: Context, state: AerState, action: RiskThrow) -> AerState:
         state = with_me(state, engine_failures=0, supply=(supply[0], supply[1], supply[2]), cards=cards)
         return end_turn(state)
     state = with_me(state, engine_failures=ef)
-    attempt = attrs.evolve(attempt, throw=(action.total, action.skulls))
-    state = attrs.evolve(state, turn=attrs.evolve(state.turn, attempt=attempt))
     target, bonus = attempt.rolls[0]
-    if action.total + bonus >= target and len(attempt.rolls) == 1:
+    beacons = ctx.r("AER-AMB-26") == "at-once" and me(state).held(RADIO_BEACONS) > 0
+    if total + bonus >= target and len(attempt.rolls) == 1 and not beacons:
         return next_roll(ctx, state)  # passed, nothing left to decide: placed
     return attrs.evolve(state, phase=Phase.COVER)
+
+
+def play_radio_beacons(state: AerState) -> AerState:
+    """AER-R-47 (l.160): the tile goes back to the supply and all three risk dice are thrown again; the
+    thrown-away throw's skulls are ignored (under AER-AMB-26 ``at-once`` they were already taken)."""
+    attempt = state.turn.attempt
+    assert attempt is not None
+    state = give_back(state, RADIO_BEACONS)
+    attempt = attrs.evolve(attempt, throw=None, pending=False)
+    return attrs.evolve(state, turn=attrs.evolve(state.turn, attempt=attempt), phase=Phase.RISK_ROLL)
+
+
+# ---------------------------------------------------------------------------
+# Advantage tiles (AER-R-39..47)
+# ---------------------------------------------------------------------------
+
+
+def give_back(state: AerState, kind: int) -> AerState:
+    """AER-R-41 (l.161): a played advantage tile goes back to the supply at once."""
+    p = me(state)
+    state = with_me(state, advantages=_bump(p.advantages, kind - 2, -1))
+    return attrs.evolve(state, advantage_supply=_bump(state.advantage_supply, kind - 2, +1))
+
+
+def pay_for_advantage(state: AerState) -> AerState:
+    """AER-R-39 (l.153): £1 to the bank."""
+    return with_me(state, money=me(state).money - ADVANTAGE_PRICE)
+
+
+def take_advantages(state: AerState, kinds: tuple[int, ...]) -> AerState:
+    """AER-R-39: the tiles from the supply into the player's hand (no hand limit, AER-AMB-49)."""
+    for kind in kinds:
+        p = me(state)
+        state = with_me(state, advantages=_bump(p.advantages, kind - 2, +1))
+        state = attrs.evolve(state, advantage_supply=_bump(state.advantage_supply, kind - 2, -1))
+    return state
+
+
+def play_engine_maintenance(ctx: Context, state: AerState) -> AerState:
+    """AER-R-44 (l.157): every engine-failure tile is discarded and the tile goes back to the supply.
+    AER-AMB-50 ``free``: the turn's action is still to come; ``action``: it was the turn's action."""
+    state = with_me(give_back(state, ENGINE_MAINTENANCE), engine_failures=0)
+    state = attrs.evolve(state, turn=attrs.evolve(state.turn, maintenance_done=True))
+    if ctx.r("AER-AMB-50") == "action":
+        return end_turn(state)
+    return state
 
 
 def cover_shortfall(ctx: Context, state: AerState, action: CoverShortfall) -> AerState:
@@ -310,7 +406,8 @@ def draw_card(state: AerState, action: DrawCard) -> AerState:
 
 def claim_passenger(ctx: Context, state: AerState, action: ClaimPassenger) -> AerState:
     """AER-R-34/37 (l.141-151): the tile leaves the waiting area (its slot stays empty until the refill,
-    AER-R-58) or the overflow area, and rides on the chosen card (AER-R-36)."""
+    AER-R-58) or the overflow area, and rides on the chosen card (AER-R-36).  AER-R-46 (l.159): a player
+    holding Night Flights (or with Night Flights claims open) stays in the claim action (Phase.CLAIMING)."""
     if action.overflow:
         overflow = list(state.overflow)
         overflow.remove(action.id)
@@ -327,7 +424,12 @@ def claim_passenger(ctx: Context, state: AerState, action: ClaimPassenger) -> Ae
         attrs.evolve(c, passengers=tuple(sorted((*c.passengers, action.id)))) if c.number == action.card else c
         for c in player.cards
     )
-    return end_turn(with_me(state, cards=cards))
+    state = with_me(state, cards=cards)
+    if state.phase is Phase.CLAIMING:  # AER-R-46: an extra claim uses up one Night Flights claim
+        state = attrs.evolve(state, turn=attrs.evolve(state.turn, claims_left=state.turn.claims_left - 1))
+    if state.turn.claims_left > 0 or me(state).held(NIGHT_FLIGHTS) > 0:
+        return attrs.evolve(state, phase=Phase.CLAIMING)  # AER-R-46: more claims with Night Flights
+    return end_turn(state)
 
 
 # ---------------------------------------------------------------------------
