@@ -337,6 +337,15 @@ class Pack:
     americas_bonus: AmericasBonus
     supplies: Supplies
     source: str = "<memory>"
+    # Lookups by name and number, built once: the rules ask for cards and tiles at every decision.
+    _by_name: dict[str, Destination] = attrs.field(init=False, repr=False, eq=False, hash=False)
+    _by_number: dict[int, PlaneCard] = attrs.field(init=False, repr=False, eq=False, hash=False)
+    _by_tile: dict[str, PassengerTile] = attrs.field(init=False, repr=False, eq=False, hash=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_by_name", {d.name: d for d in reversed(self.destinations)})
+        object.__setattr__(self, "_by_number", {c.number: c for c in reversed(self.cards)})
+        object.__setattr__(self, "_by_tile", {p.id: p for p in reversed(self.passengers)})
 
     # -- the map -----------------------------------------------------------------------------
     def graph(self) -> nx.DiGraph:
@@ -344,9 +353,9 @@ class Pack:
         return _build_graph(self.regions, self.destinations, self.connections, self.special_connections)
 
     def destination(self, name: str) -> Destination:
-        for d in self.destinations:
-            if d.name == name:
-                return d
+        found = self._by_name.get(name)
+        if found is not None:
+            return found
         raise KeyError(f"pack {self.name} has no destination {name!r}")
 
     def region(self, region_id: str) -> Region:
@@ -373,15 +382,15 @@ class Pack:
 
     # -- cards, tiles, tables ----------------------------------------------------------------
     def card(self, number: int) -> PlaneCard:
-        for c in self.cards:
-            if c.number == number:
-                return c
+        found = self._by_number.get(number)
+        if found is not None:
+            return found
         raise KeyError(f"pack {self.name} has no plane card {number}")
 
     def passenger(self, tile_id: str) -> PassengerTile:
-        for p in self.passengers:
-            if p.id == tile_id:
-                return p
+        found = self._by_tile.get(tile_id)
+        if found is not None:
+            return found
         raise KeyError(f"pack {self.name} has no passenger tile {tile_id!r}")
 
     def passenger_region(self, tile_id: str) -> str:

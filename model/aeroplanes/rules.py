@@ -580,10 +580,38 @@ def opponent_at(state: AerState, seat: int, destination: str) -> bool:
 def attempt_rolls(
     ctx: Context, state: AerState, seat: int, origin: str, destination: str, via: str | None
 ) -> tuple[Roll, ...]:
-    """AER-R-21/22/25: the attempt's rolls, from risk.rolls_for (the calculator's own function)."""
-    route = cached_route(ctx, origin, destination, via)
+    """AER-R-21/22/25: the attempt's rolls, from risk.rolls_for (the calculator's own function).
+
+    Memoised per context: the rolls depend only on the route, who else is there and the readings, and
+    move generation asks for every route at every decision."""
     opp = Opponents(opponent_at(state, seat, destination), via is not None and opponent_at(state, seat, via))
-    return rolls_for(ctx.pack, route, opp, ctx.readings)
+    return _memo_rolls(ctx, origin, destination, via, opp)
+
+
+def _memo_rolls(ctx: Context, origin: str, destination: str, via: str | None, opp: Opponents) -> tuple[Roll, ...]:
+    memo = _rolls_memo(ctx)
+    key = (origin, destination, via, opp.destination, opp.hopped)
+    if key not in memo:
+        try:
+            memo[key] = rolls_for(ctx.pack, cached_route(ctx, origin, destination, via), opp, ctx.readings)
+        except RiskError as e:
+            memo[key] = e
+    found = memo[key]
+    if isinstance(found, RiskError):
+        raise found
+    return found
+
+
+_ROLLS: dict[int, tuple[Context, dict[tuple[str, str, str | None, bool, bool], tuple[Roll, ...] | RiskError]]] = {}
+
+
+def _rolls_memo(ctx: Context) -> dict[tuple[str, str, str | None, bool, bool], tuple[Roll, ...] | RiskError]:
+    entry = _ROLLS.get(id(ctx))
+    if entry is None or entry[0] is not ctx:
+        if len(_ROLLS) > 64:  # property tests make many contexts: keep the memo small
+            _ROLLS.clear()
+        entry = _ROLLS[id(ctx)] = (ctx, {})
+    return entry[1]
 
 
 def slot_rejection(
@@ -726,36 +754,93 @@ def throw_pending(ctx: Context, state: AerState) -> bool:
 
 
 def placements(ctx: Context, state: AerState) -> Iterator[PlaceAirport]:
-    """Every PlaceAirport place_rejection accepts.
+    """Every PlaceAirport place_rejection accepts, generated without calling it (python-chess style:
+    generation and the legality check are separate, and tests hold them equal).
 
-    Candidates follow the map's arcs out of the player's own airports (direct, and over one hop for an
-    LR card's tile) plus upgrades at home and abroad, so the check runs on a few dozen candidates, not on
-    every destination, slot and origin of the map.
+    Routes follow the map's arcs out of the player's own airports (direct, and over one hop for an LR
+    card's tile) plus upgrades; each route's reach and rolls are worked out once, each destination's
+    open slots once per stage, and only then are the cards with tiles paired with them.
     """
     if any(ctx.r(a) != d for a, d in PLACING_DEFAULTS.items()):
         return
     seat = state.to_move
-    mine = state.airports(seat)
-    graph = _graph(ctx)
+    cards = [(c.number, ctx.pack.card(c.number)) for c in me(state).cards if c.tiles >= 1]
+    if not cards:
+        return
+    board = {s.destination: s.slots for s in state.map}
+    mine = [d for d, slots in board.items() if any(a is not None and a.owner == seat for a in slots)]
     n = len(state.players)
-    routes: list[tuple[str, str | None, str | None]] = [(d, None, None) for d in mine]
-    hops: list[tuple[str, str | None, str | None]] = []
+    routes, hops = _routes(ctx, tuple(mine))
+    open_slots: dict[tuple[str, int, bool], list[int]] = {}
+    for number, printed in cards:
+        stage, long_range = printed.tile_stage, printed.long_range
+        for destination, origin, via, needs_lr in routes + (hops if long_range else []):
+            if needs_lr and not long_range:
+                continue
+            key = (destination, stage, origin is None)
+            if key not in open_slots:
+                open_slots[key] = _open_slots(ctx, board[destination], destination, seat, n, stage, origin is None)
+            for slot in open_slots[key]:
+                yield PlaceAirport(number, destination, slot, origin, via)
+
+
+RouteOption = tuple[str, str | None, str | None, bool]  # (destination, origin, via, needs an LR tile)
+RouteSets = tuple[Context, list[RouteOption], list[RouteOption]]
+_ROUTE_SETS: dict[tuple[int, tuple[str, ...]], RouteSets] = {}
+
+
+def _routes(ctx: Context, mine: tuple[str, ...]) -> tuple[list[RouteOption], list[RouteOption]]:
+    """The direct routes and upgrades, and the LR hops, out of the airports ``mine`` whose reach and rolls
+    hold (AER-R-14..17).  Whether a route's rolls are defined does not depend on who else is there
+    (risk.rolls_for only adds the +2s), so the memo is keyed on the player's airports alone."""
+    key = (id(ctx), mine)
+    found = _ROUTE_SETS.get(key)
+    if found is not None and found[0] is ctx:
+        return found[1], found[2]
+    own = set(mine)
+    graph = _graph(ctx)
+    routes: list[RouteOption] = [(d, None, None, False) for d in mine]
+    hops: list[RouteOption] = []
     for o in mine:
         for m in graph.successors(o):
-            if m in mine:
-                continue
-            routes.append((m, o, None))
+            if m not in own:
+                routes += _reachable(ctx, o, m, None)
         for m in graph.successors(o):
-            hops += [(d, o, m) for d in graph.successors(m) if d not in (o, m) and d not in mine]
-    for card in me(state).cards:
-        if card.tiles < 1:
-            continue
-        long_range = ctx.pack.card(card.number).long_range
-        for destination, origin, via in routes + (hops if long_range else []):
-            for slot in range(ctx.pack.destination(destination).slots_in_play(n)):
-                action = PlaceAirport(card.number, destination, slot, origin, via)
-                if place_rejection(ctx, state, action) is None:
-                    yield action
+            for d in graph.successors(m):
+                if d not in (o, m) and d not in own:
+                    hops += _reachable(ctx, o, d, m)
+    if len(_ROUTE_SETS) > 4096:  # property tests make many contexts: keep the memo bounded
+        _ROUTE_SETS.clear()
+    _ROUTE_SETS[key] = (ctx, routes, hops)
+    return routes, hops
+
+
+def _reachable(ctx: Context, origin: str, destination: str, via: str | None) -> list[RouteOption]:
+    """The route as (destination, origin, via, needs an LR tile) when the map has it and its rolls are
+    defined (AER-R-14..17, R-21), else nothing."""
+    try:
+        route = cached_route(ctx, origin, destination, via)
+        _memo_rolls(ctx, origin, destination, via, Opponents())
+    except RiskError:
+        return []
+    return [(destination, origin, via, any(leg.long_range for leg in route.legs))]
+
+
+def _open_slots(
+    ctx: Context, slots: tuple[Any, ...], destination: str, seat: int, players: int, stage: int, upgrade: bool
+) -> list[int]:
+    """The slots slot_rejection accepts for a stage-``stage`` tile (AER-R-29/30): an empty slot while
+    one is empty; else a lower stage that is no home tile; an upgrade only onto one's own tile."""
+    in_play = ctx.pack.destination(destination).slots_in_play(players)
+    held = slots[:in_play]
+    mine = [i for i, a in enumerate(held) if a is not None and a.owner == seat]
+    if bool(mine) != upgrade:
+        return []
+    empty = [i for i, a in enumerate(held) if a is None]
+    if empty:
+        return [] if upgrade else empty
+    candidates = mine[:1] if upgrade else range(in_play)
+    return [i for i in candidates if not held[i].home and held[i].stage < stage]
 
 
 _GRAPHS: dict[int, Any] = {}
