@@ -109,8 +109,12 @@ def action_states(game: AeroplanesGame, count: int) -> list[AerState]:
 # (label, query name, parameters); a query that refuses a state (no candidate) is skipped for it.
 QUERY_RUNS: list[tuple[str, str, dict[str, Any]]] = [
     ("placements: every destination", "placements", {}),
-    ("risk: success probability", "risk", {}),
-    ("standings: profitability", "standings", {}),
+    ("placements: --wish Australia", "placements", {"wish": "Australia"}),
+    ("risk: the state's hardest attempt", "risk", {}),
+    ("risk: rolls 12+, 10+ (example 1)", "risk", {"targets": "12,10"}),
+    ("risk: rolls 14+, 12+, 12+", "risk", {"targets": "14,12,12"}),
+    ("standings: profitability", "standings", {"profit": True}),
+    ("standings: a market", "standings", {"market": "Europe"}),
 ]
 
 
