@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from fractions import Fraction
+from math import lcm
 from pathlib import Path
 from typing import Any, ClassVar, get_args
 
@@ -12,7 +13,7 @@ from rulecraft.catalogue import RuleCatalogue
 from rulecraft.core import CHANCE, GAME_OVER, Game, Rejection, RulecraftError, Seat, ToMove
 from rulecraft.model.aeroplanes import render as _render
 from rulecraft.model.aeroplanes import scoring, setup
-from rulecraft.model.aeroplanes.actions import AerAction
+from rulecraft.model.aeroplanes.actions import AerAction, DealWaitingPassenger, RefillWaiting
 from rulecraft.model.aeroplanes.catalogue import RULES, SETUP
 from rulecraft.model.aeroplanes.components import Pack, bundled_pack, load_pack
 from rulecraft.model.aeroplanes.context import Context
@@ -59,6 +60,8 @@ class AeroplanesGame(Game[AerState, AerAction]):
                 )
         self.pack = pack or bundled_pack()
         self.ctx = Context.printed(self.pack, dict(self.ruleset.readings))
+        # The dice odds depend only on the pack (and the round die on nothing else): worked out once.
+        self._dice_tables: dict[Phase, tuple[list[AerAction], list[int]]] = {}
 
     @classmethod
     def configured(
@@ -110,6 +113,32 @@ class AeroplanesGame(Game[AerState, AerAction]):
 
     def chance_outcomes(self, state: AerState) -> list[tuple[AerAction, Fraction]]:
         return setup.chance_outcomes(self.ctx, state)
+
+    def sample_chance(self, state: AerState, rng: random.Random) -> AerAction:
+        """A faster draw with the same support and weights as ``chance_outcomes``
+        (tests/test_aer_game.py holds the two equal): a tile drawn from a pile is one of its tiles,
+        each equally likely; the dice tables are worked out once per game."""
+        population, weights = self.sampling_table(state)
+        if weights is None:
+            return rng.choice(population)
+        return rng.choices(population, weights=weights, k=1)[0]
+
+    def sampling_table(self, state: AerState) -> tuple[list[AerAction], list[int] | None]:
+        """What ``sample_chance`` draws from: the actions and integer weights (None: all equal)."""
+        if state.phase is Phase.DEAL_PASSENGERS:  # AER-SET-01: a '¤' tile drawn is set aside
+            return [DealWaitingPassenger(t) for t in state.bag if not self.ctx.not_in_era_1(t)], None
+        if state.phase is Phase.REFILL:  # AER-R-58
+            return [RefillWaiting(t) for t in state.bag], None
+        if state.phase in (Phase.RISK_ROLL, Phase.ADVANTAGE_ROLL, Phase.ROUND_DIE):
+            if state.phase not in self._dice_tables:
+                outcomes = setup.chance_outcomes(self.ctx, state)
+                scale = lcm(*(p.denominator for _, p in outcomes))
+                self._dice_tables[state.phase] = ([a for a, _ in outcomes], [int(p * scale) for _, p in outcomes])
+            actions, weights = self._dice_tables[state.phase]
+            return list(actions), list(weights)
+        outcomes = setup.chance_outcomes(self.ctx, state)
+        scale = lcm(*(p.denominator for _, p in outcomes)) if outcomes else 1
+        return [a for a, _ in outcomes], [int(p * scale) for _, p in outcomes]
 
     def check(self, state: AerState, action: AerAction) -> Rejection | None:
         return check(self.ctx, state, action)

@@ -798,21 +798,40 @@ def _routes(ctx: Context, mine: tuple[str, ...]) -> tuple[list[RouteOption], lis
     if found is not None and found[0] is ctx:
         return found[1], found[2]
     own = set(mine)
-    graph = _graph(ctx)
     routes: list[RouteOption] = [(d, None, None, False) for d in mine]
     hops: list[RouteOption] = []
     for o in mine:
-        for m in graph.successors(o):
-            if m not in own:
-                routes += _reachable(ctx, o, m, None)
-        for m in graph.successors(o):
-            for d in graph.successors(m):
-                if d not in (o, m) and d not in own:
-                    hops += _reachable(ctx, o, d, m)
+        direct, over = _routes_from(ctx, o)
+        routes += [r for r in direct if r[0] not in own]
+        hops += [r for r in over if r[0] not in own]
     if len(_ROUTE_SETS) > 4096:  # property tests make many contexts: keep the memo bounded
         _ROUTE_SETS.clear()
     _ROUTE_SETS[key] = (ctx, routes, hops)
     return routes, hops
+
+
+_ROUTES_FROM: dict[tuple[int, str], tuple[Context, list[RouteOption], list[RouteOption]]] = {}
+
+
+def _routes_from(ctx: Context, origin: str) -> tuple[list[RouteOption], list[RouteOption]]:
+    """Every direct route and every LR hop out of ``origin`` whose reach and rolls hold, in map order
+    (the player's own airports are filtered out by the caller)."""
+    found = _ROUTES_FROM.get((id(ctx), origin))
+    if found is not None and found[0] is ctx:
+        return found[1], found[2]
+    graph = _graph(ctx)
+    direct: list[RouteOption] = []
+    over: list[RouteOption] = []
+    for m in graph.successors(origin):
+        direct += _reachable(ctx, origin, m, None)
+    for m in graph.successors(origin):
+        for d in graph.successors(m):
+            if d not in (origin, m):
+                over += _reachable(ctx, origin, d, m)
+    if len(_ROUTES_FROM) > 4096:
+        _ROUTES_FROM.clear()
+    _ROUTES_FROM[(id(ctx), origin)] = (ctx, direct, over)
+    return direct, over
 
 
 def _reachable(ctx: Context, origin: str, destination: str, via: str | None) -> list[RouteOption]:
@@ -934,10 +953,11 @@ def advantage_buys(ctx: Context, state: AerState) -> Iterator[TakeAdvantage | Ro
 
 
 def buys(ctx: Context, state: AerState) -> Iterator[BuyPlane]:
+    """Every BuyPlane buy_rejection accepts: the display cards the player can pay for (AER-R-08)."""
+    money = me(state).money
     for number in state.display:
-        action = BuyPlane(number)
-        if buy_rejection(ctx, state, action) is None:
-            yield action
+        if plane_cost(ctx, state, number) <= money:
+            yield BuyPlane(number)
             boosted = BuyPlane(number, increased_production=True)
             if increased_production_rejection(ctx, state, boosted) is None:
                 yield boosted

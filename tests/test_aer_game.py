@@ -1,0 +1,101 @@
+"""The Aeroplanes game wrapper: its fast chance sampler draws from exactly the odds chance_outcomes
+states, refused readings are named, a state names only the pack's pieces, and the text picture."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+from rulecraft.core import Chance, GameOver
+from rulecraft.model.aeroplanes.game import AeroplanesGame
+from rulecraft.model.aeroplanes.state import AerState, Phase
+from rulecraft.ruleset import UnknownReading
+from rulecraft.serialization import SerializationError
+
+GAME = AeroplanesGame()
+
+
+def chance_states(players: int, seed: int) -> list[AerState]:
+    """Every chance state along one random game."""
+    rng = random.Random(seed)
+    state = GAME.new_game(players)
+    out = []
+    for _ in range(4000):
+        mover = GAME.to_move(state)
+        if isinstance(mover, GameOver):
+            break
+        if isinstance(mover, Chance):
+            out.append(state)
+            action = GAME.sample_chance(state, rng)
+        else:
+            action = rng.choice(GAME.legal_actions(state))
+        state = GAME.apply(state, action)
+    assert GAME.is_over(state)
+    return out
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 1), (4, 2), (5, 3)])
+def test_the_sampler_draws_from_the_exact_odds(players: int, seed: int) -> None:
+    """core.Game.sample_chance's contract: a faster sampler has chance_outcomes' support and weights."""
+    seen: set[Phase] = set()
+    for state in chance_states(players, seed):
+        population, weights = GAME.sampling_table(state)
+        total = len(population) if weights is None else sum(weights)
+        drawn: Counter[object] = Counter()
+        for i, action in enumerate(population):
+            drawn[action] += 1 if weights is None else weights[i]
+        odds = {a: Fraction(n, total) for a, n in drawn.items()}
+        assert odds == dict(GAME.chance_outcomes(state)), state.phase
+        seen.add(state.phase)
+    # Every kind of chance step a game from set-up reaches was compared.
+    assert {Phase.DEAL_PASSENGERS, Phase.FIRST_PLAYER, Phase.RISK_ROLL, Phase.ROUND_DIE, Phase.REFILL} <= seen
+
+
+def test_a_drawn_outcome_is_always_a_listed_one() -> None:
+    rng = random.Random(0)
+    for state in chance_states(4, 7)[:200]:
+        assert GAME.sample_chance(state, rng) in dict(GAME.chance_outcomes(state))
+
+
+def test_a_reading_the_model_does_not_play_is_refused_with_its_reason() -> None:
+    with pytest.raises(UnknownReading, match=r"AER-AMB-45=run is registered but not modelled.*update after era 3"):
+        AeroplanesGame.configured(readings={"AER-AMB-45": "run"})
+
+
+def test_a_state_naming_a_tile_the_pack_lacks_is_refused() -> None:
+    state = GAME.new_game(3)
+    data = GAME.state_to_json(state)
+    data["bag"] = [*data["bag"][:-1], "P999"]
+    with pytest.raises(SerializationError, match="P999"):
+        GAME.state_from_json(data)
+    data = GAME.state_to_json(state)
+    data["players"][0]["money"] = "lots"
+    with pytest.raises(SerializationError, match=r"players"):
+        GAME.state_from_json(data)
+
+
+def test_the_json_round_trip_keeps_every_state_of_a_game() -> None:
+    rng = random.Random(11)
+    state = GAME.new_game(4)
+    for _ in range(600):
+        assert GAME.state_from_json(GAME.state_to_json(state)) == state
+        action = GAME.random_action(state, rng)
+        if action is None:
+            break
+        assert GAME.action_from_json(GAME.action_to_json(action)) == action
+        state = GAME.apply(state, action)
+
+
+def test_the_text_picture_shows_every_airport() -> None:
+    rng = random.Random(5)
+    state = GAME.new_game(3)
+    state, _ = GAME.play_random(state, rng, max_steps=300)
+    text = GAME.render(state)
+    tiles = sum(1 for s in state.map for a in s.slots if a is not None and not a.blocker)
+    marks = sum(text.count(f"{letter}{stage}") for letter in "ABC" for stage in "⌂123")
+    assert marks == tiles
+    blocked = sum(1 for s in state.map for a in s.slots if a is not None and a.blocker)
+    assert text.count("■") == blocked > 0  # three players: the "4/5" slots are blocked (AER-SET-04)
