@@ -955,8 +955,12 @@ def advantage_buys(ctx: Context, state: AerState) -> Iterator[TakeAdvantage | Ro
 def buys(ctx: Context, state: AerState) -> Iterator[BuyPlane]:
     """Every BuyPlane buy_rejection accepts: the display cards the player can pay for (AER-R-08)."""
     money = me(state).money
-    for number in state.display:
-        if plane_cost(ctx, state, number) <= money:
+    gap = ctx.r("AER-AMB-06") == "gap"
+    display = state.display
+    for position, number in enumerate(display):
+        # skipped(): the cards before it on the ascending display, or the numbers between (AER-AMB-06)
+        passed = number - display[0] if gap else position
+        if ctx.pack.card(number).price + passed <= money:
             yield BuyPlane(number)
             boosted = BuyPlane(number, increased_production=True)
             if increased_production_rejection(ctx, state, boosted) is None:
@@ -969,15 +973,15 @@ def claims(ctx: Context, state: AerState) -> Iterator[ClaimPassenger]:
     candidates = [(t, False) for w in state.waiting if w.city in airports for t in w.slots if t is not None] + [
         (t, True) for t in state.overflow
     ]
+    closed = ctx.r("AER-AMB-42") == "closed"
+    rooms = [(card.number, room(ctx, card)) for card in player.cards if not (card.face_down and closed)]
     for tile_id, overflow in candidates:
         tile = ctx.pack.passenger(tile_id)
         if tile.destination not in airports:
             continue
-        for card in player.cards:
-            if card.face_down and ctx.r("AER-AMB-42") == "closed":
-                continue
-            if room(ctx, card) >= tile.capacity:
-                yield ClaimPassenger(tile_id, card.number, overflow)
+        for number, free in rooms:
+            if free >= tile.capacity:
+                yield ClaimPassenger(tile_id, number, overflow)
 
 
 def subsidies(ctx: Context, state: AerState) -> Iterator[TakeSubsidy]:
