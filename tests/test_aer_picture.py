@@ -32,12 +32,17 @@ def _game() -> AeroplanesGame:
 
 
 def _states(game: AeroplanesGame, players: int, seed: int, chunk: int = 40) -> Iterator[AerState]:
-    """The start state, then every ``chunk`` random steps (chance by its odds) until the game ends."""
+    """The start state, then every ``chunk`` random steps (chance by its odds) until the game ends, and
+    the first state with a placement attempt in progress (so an attempt is always drawn once)."""
     rng = random.Random(seed)
     state = game.new_game(players)
     yield state
+    attempt_shown = False
     for _ in range(60):  # a bound, so a stalled game cannot hang the test
         for _ in range(chunk):
+            if state.turn.attempt is not None and not attempt_shown:
+                attempt_shown = True
+                yield state
             if game.is_over(state):
                 break
             if game.to_move(state) == CHANCE:
