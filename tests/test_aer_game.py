@@ -99,3 +99,28 @@ def test_the_text_picture_shows_every_airport() -> None:
     assert marks == tiles
     blocked = sum(1 for s in state.map for a in s.slots if a is not None and a.blocker)
     assert text.count("■") == blocked > 0  # three players: the "4/5" slots are blocked (AER-SET-04)
+
+
+def test_a_parameter_writes_its_number_into_the_pack() -> None:
+    game = AeroplanesGame.configured(parameters={"daring_pilot_bonus": 2, "subsidy_notes": 6})
+    assert game.pack.risk.daring_pilot_bonus == 2 and game.pack.subsidy_pool == 6
+    assert game.pack.risk.opponent_modifier == 2  # not given: the pack's own value (AER-R-22, l.110)
+    assert repr(game) == (
+        "AeroplanesGame.configured(readings={}, components=None,"
+        " parameters={'daring_pilot_bonus': 2, 'subsidy_notes': 6})"
+    )
+    # The Income step fills the section with the changed number of notes (AER-R-02, l.40).
+    rng = random.Random(3)
+    state = game.new_game(3)
+    while state.phase is not Phase.ACTION:
+        state = game.apply(state, game.random_action(state, rng))  # type: ignore[arg-type]
+    assert state.subsidy_pool == 6
+
+
+def test_a_parameter_out_of_range_names_its_rule() -> None:
+    from rulecraft.parameters import ParameterError
+
+    with pytest.raises(ParameterError, match=r"engine_failure_limit.*AER-R-28"):
+        AeroplanesGame.configured(parameters={"engine_failure_limit": 9})
+    with pytest.raises(ParameterError, match=r"'income' is not a parameter of aer"):
+        AeroplanesGame.configured(parameters={"income": 3})

@@ -9,6 +9,8 @@ from math import lcm
 from pathlib import Path
 from typing import Any, ClassVar, get_args
 
+import attrs
+
 from rulecraft.catalogue import RuleCatalogue
 from rulecraft.core import CHANCE, GAME_OVER, Game, Rejection, RulecraftError, Seat, ToMove
 from rulecraft.model.aeroplanes import render as _render
@@ -22,16 +24,36 @@ from rulecraft.model.aeroplanes.rules import CHANCE_PHASES, check, legal_actions
 from rulecraft.model.aeroplanes.serial import converter
 from rulecraft.model.aeroplanes.state import AerState, Phase
 from rulecraft.model.aeroplanes.transitions import transition
-from rulecraft.parameters import ParameterTable
+from rulecraft.parameters import Parameter, ParameterTable
 from rulecraft.registry import register
 from rulecraft.ruleset import Ruleset, UnknownReading
 from rulecraft.serialization import SerializationError
 
 ACTION_TYPES: tuple[type[AerAction], ...] = get_args(AerAction)
 _KINDS: dict[str, type[AerAction]] = {cls.kind: cls for cls in ACTION_TYPES}
-# The rulebook states its numbers in the component pack (income, VP rows, risk targets), so a variant
-# changes the pack or a reading; no free-standing rule parameter is needed yet.
-PARAMETERS = ParameterTable("aer")
+# The numbers of the rules live in the component pack (the rules read them from there); a parameter
+# names one of them so a variant can change it without a pack file. Given parameters override the pack.
+PARAMETERS = ParameterTable(
+    "aer",
+    (
+        Parameter("subsidy_notes", "AER-R-02", 8, 0, 12, "£1 notes each era's Income step puts in the subsidy section"),
+        Parameter("opponent_modifier", "AER-R-22", 2, 0, 4, "what an opponent's airport takes off a roll's target"),
+        Parameter("daring_pilot_bonus", "AER-R-42", 3, 1, 6, "what a Daring Pilot adds to a risk roll's total"),
+        Parameter("engine_failure_limit", "AER-R-28", 4, 2, 6, "engine-failure tiles at which an attempt fails"),
+    ),
+)
+
+
+def with_parameters(pack: Pack, given: Mapping[str, int]) -> Pack:
+    """The pack with the given parameters written into it (those not given keep the pack's own value)."""
+    risk = {k: v for k, v in given.items() if k in ("opponent_modifier", "daring_pilot_bonus", "engine_failure_limit")}
+    if risk:
+        pack = attrs.evolve(pack, risk=attrs.evolve(pack.risk, **risk))
+    if "subsidy_notes" in given:
+        pack = attrs.evolve(pack, subsidy_pool=given["subsidy_notes"])
+    return pack
+
+
 # The rules of play and the set-up steps (digest section 2): a set-up refusal cites AER-SET-xx.
 CATALOGUE = RuleCatalogue("aer", RULES.rules + SETUP.rules)
 
@@ -50,7 +72,9 @@ class AeroplanesGame(Game[AerState, AerAction]):
     # games run to a few hundred steps, so a campaign game gets room to reach the end (AER-R-63).
     campaign_steps: ClassVar[int] = 4000
 
-    def __init__(self, ruleset: Ruleset | None = None, pack: Pack | None = None) -> None:
+    def __init__(
+        self, ruleset: Ruleset | None = None, pack: Pack | None = None, params: Mapping[str, int] | None = None
+    ) -> None:
         self.ruleset = ruleset or Ruleset.printed(REGISTER)
         for pair in self.ruleset.readings:
             if pair in NOT_MODELLED_WHY:
@@ -58,7 +82,9 @@ class AeroplanesGame(Game[AerState, AerAction]):
                     f"{pair[0]}={pair[1]} is registered but not modelled yet; the model plays"
                     f" {REGISTER[pair[0]].default!r} (why: {NOT_MODELLED_WHY[pair]})"
                 )
-        self.pack = pack or bundled_pack()
+        self.params = PARAMETERS.resolve(params)
+        self.given = {k: self.params[k] for k in (params or {})}  # what a variant changed
+        self.pack = with_parameters(pack or bundled_pack(), self.given)
         self.ctx = Context.printed(self.pack, dict(self.ruleset.readings))
         # The dice odds depend only on the pack (and the round die on nothing else): worked out once.
         self._dice_tables: dict[Phase, tuple[list[AerAction], list[int]]] = {}
@@ -71,14 +97,14 @@ class AeroplanesGame(Game[AerState, AerAction]):
         components: str | Path | None = None,
         parameters: Mapping[str, int] | None = None,
     ) -> AeroplanesGame:
-        PARAMETERS.resolve(parameters)  # names the unknown parameter (there are none to change)
         pack = load_pack(components) if components is not None else None
-        return cls(Ruleset.from_overrides(REGISTER, readings), pack)
+        return cls(Ruleset.from_overrides(REGISTER, readings), pack, parameters)
 
     def __repr__(self) -> str:
         readings = self.ruleset.non_defaults(REGISTER)
-        source = None if self.pack == bundled_pack() else self.pack.source
-        return f"AeroplanesGame.configured(readings={readings!r}, components={source!r})"
+        source = None if self.pack.source == bundled_pack().source else self.pack.source
+        extra = f", parameters={self.given!r}" if self.given else ""
+        return f"AeroplanesGame.configured(readings={readings!r}, components={source!r}{extra})"
 
     # -- set-up -------------------------------------------------------------------------------
     def new_game(self, players: int, *, first_seat: Seat = 0, **options: Any) -> AerState:

@@ -729,7 +729,8 @@ def cover_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejecti
         return reject(
             "AER-R-23",
             f"the shortfall of {shortfall} is covered in full by one of {list(options)}"
-            " (£1 a point; Daring Pilots +3 only outside Europe; no more pilots than needed)",
+            f" (£1 a point; Daring Pilots +{ctx.pack.risk.daring_pilot_bonus} only outside Europe;"
+            " no more pilots than needed)",
         )
     if isinstance(action, Decline):
         return None if shortfall > 0 else reject("AER-R-26", "the roll passed: there is nothing to decline")
