@@ -16,7 +16,7 @@ import yaml
 
 from rulecraft.core import Game
 
-_ID = re.compile(r"\b([A-Z]{3}-R-\d{2,3})\b")
+_ID = re.compile(r"\b([A-Z]{3}-(?:R|SET)-\d{2,3})\b")
 _SKIP = {"catalogue.py", "readings.py"}  # they list every rule; they enforce none
 
 

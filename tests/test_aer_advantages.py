@@ -245,7 +245,7 @@ def test_the_skull_is_wild_but_only_for_available_types() -> None:
 
 def test_engine_maintenance_is_a_free_action_at_the_start_of_the_turn() -> None:
     """l.157: discard all engine-failure tiles; a free action, only at the start of one of your actions;
-    discard the tile after use (l.161: back to the supply).  AER-AMB-50 ``free``: the action follows."""
+    discard the tile after use (l.161, AER-R-41: back to the supply).  AER-AMB-50 ``free``: the action follows."""
     state = started(3)
     seat = state.to_move
     rejected(state, A.PlayEngineMaintenance(), "AER-R-44")  # none held

@@ -172,6 +172,8 @@ def test_vp_per_era_table() -> None:
 
 
 def test_card_and_passenger_lookups() -> None:
+    """AER-R-12 (l.67-74): a card's stage, LR icon and era; AER-R-33 (l.135-140): a passenger tile's
+    destination, capacity, VP and region background."""
     pack = bundled_pack()
     card = pack.card(1)
     assert card.tile_stage == card.era == 1 and card.provenance.reconstructed

@@ -179,7 +179,7 @@ def test_the_update_runs_in_its_printed_order() -> None:
     assert s.waiting[first[0]].slots[first[1]] == marked
     s = chance_until(s, Phase.ROUND_DIE)
     assert all(t is not None for w in s.waiting for t in w.slots)
-    # U7 (l.179) is the Income step's payment (AER-AMB-03 once); U8 (l.180): the era marker moves on.
+    # U7 (l.179, AER-R-59) is the Income step's payment (AER-AMB-03 once); U8 (l.180): the era marker moves on.
     assert s.era == 2 and [p.money for p in s.players] == money
     # U9 (l.181): the marker-taker rolls the first-player die and passes it as between rounds.
     assert s.die_roller == taker

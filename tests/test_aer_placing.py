@@ -158,7 +158,7 @@ def test_upgrade_of_own_tile_when_full() -> None:
 
 
 def test_lr_hop_needs_an_lr_card() -> None:
-    """AER-R-17 (l.83): only a tile from an LR card hops."""
+    """AER-R-17, AER-R-18 (l.77-83): two arcs through another destination only with an LR card's tile."""
     state, me = example_state(False)
     state = with_card(state, me, PLAIN1, 1)
     rejected(state, A.PlaceAirport(PLAIN1, "East Africa", 1, "Ethiopia", "Kenya"), "AER-R-17")

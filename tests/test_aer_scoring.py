@@ -229,8 +229,8 @@ def test_one_place_ranks_after_untied_and_tied_groups() -> None:
 
 
 def test_profit_counts_unused_capacity_of_empty_and_face_down_cards() -> None:
-    """AER-R-51, AER-AMB-37 (l.169, l.174): unused seats of every card not discarded count against profit;
-    ``face-up`` drops the face-down cards'.  Discarded cards count nothing."""
+    """AER-R-38, AER-R-51, AER-AMB-37 (l.149, l.169, l.174): unused seats of every card not discarded count
+    against profit; ``face-up`` drops the face-down cards'.  Discarded cards count nothing."""
     pool = Pool()
     tiles = pool.take(3, 2, 2)  # 6 VP, size 4
     player = PlayerState(

@@ -93,6 +93,7 @@ def test_new_game_is_clean_and_repr_round_trips(players: int) -> None:
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_setup_reaches_the_first_decision_through_chance_only(players: int) -> None:
     state = _chance_to_decision(new_game(CTX, players), random.Random(players))
+    # AER-SET-02 (AER-AMB-01): the seed's missing step B does nothing; A's deals lead straight to C.
     assert state.phase is Phase.CHOOSE_HOME
     # l.23: every waiting slot is full and none holds a "¤" tile; the "¤" tiles are all back in the bag.
     slots = [t for w in state.waiting for t in w.slots]
@@ -112,7 +113,7 @@ def test_setup_printed_numbers(players: int) -> None:
     state = _set_up(players, seed=10 + players)
     assert state.phase is Phase.ACTION
     assert state.to_move == state.first_player  # AER-AMB-54: the first player starts era 1
-    assert state.era == 1  # l.28
+    assert state.era == 1  # l.28, AER-SET-07: the era marker on space 1
     assert state.display == tuple(range(1, 13))  # l.29: cards 1..12 face up
     assert state.deck == tuple(range(13, 47))  # l.29: the other 34 in the deck
     assert state.subsidy_pool == 8 and state.marker_in_pool and state.marker_taker is None  # l.40
@@ -120,7 +121,7 @@ def test_setup_printed_numbers(players: int) -> None:
     homes = [p.home for p in state.players]
     assert len(set(homes)) == players
     for seat, p in enumerate(state.players):
-        assert p.vp == 0  # l.30
+        assert p.vp == 0  # l.30, AER-SET-09
         assert p.supply == (9, 9, 9)  # l.66: 27 tiles, 9 a stage
         assert p.cards == () and p.engine_failures == 0 and p.advantages == (0, 0, 0, 0, 0)
         assert p.money == 12 + {"Paris": -1, "Berlin": 2}.get(p.home or "", 0)  # l.41

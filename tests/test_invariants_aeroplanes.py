@@ -372,6 +372,10 @@ def test_engine_failures() -> None:
     silent("engine-failures", state)
     reports("engine-failures", player(state, 0, engine_failures=4), "AER-R-28", "holds 4 EF tiles")
     reports("engine-failures", player(state, 0, engine_failures=-1), "AER-R-28", "holds -1")
+    # AER-SET-05 (l.26): the engine-failure tiles are a supply of the box's count; together no more are held.
+    small = attrs.evolve(PACK, supplies=attrs.evolve(PACK.supplies, engine_failure_tiles=4))
+    held = player(player(state, 0, engine_failures=3), 1, engine_failures=2)
+    reports("engine-failures", held, "AER-SET-05", "5 EF tiles held; the box has 4", ctx=Context.printed(small))
 
 
 def test_turn_bookkeeping() -> None:
