@@ -970,7 +970,10 @@ def buys(ctx: Context, state: AerState) -> Iterator[BuyPlane]:
 
 def claims(ctx: Context, state: AerState) -> Iterator[ClaimPassenger]:
     player = me(state)
-    airports = set(state.airports(state.to_move))
+    seat = state.to_move
+    airports = {s.destination for s in state.map if any(a is not None and a.owner == seat for a in s.slots)}
+    if not airports or not player.cards:
+        return
     candidates = [(t, False) for w in state.waiting if w.city in airports for t in w.slots if t is not None] + [
         (t, True) for t in state.overflow
     ]
