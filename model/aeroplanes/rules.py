@@ -769,9 +769,8 @@ def placements(ctx: Context, state: AerState) -> Iterator[PlaceAirport]:
     if not cards:
         return
     board = {s.destination: s.slots for s in state.map}
-    mine = [d for d, slots in board.items() if any(a is not None and a.owner == seat for a in slots)]
     n = len(state.players)
-    routes, hops = _routes(ctx, tuple(mine))
+    routes, hops = _routes(ctx, state.airports(seat))
     open_slots: dict[tuple[str, int, bool], list[int]] = {}
     for number, printed in cards:
         stage, long_range = printed.tile_stage, printed.long_range
@@ -970,8 +969,7 @@ def buys(ctx: Context, state: AerState) -> Iterator[BuyPlane]:
 
 def claims(ctx: Context, state: AerState) -> Iterator[ClaimPassenger]:
     player = me(state)
-    seat = state.to_move
-    airports = {s.destination for s in state.map if any(a is not None and a.owner == seat for a in s.slots)}
+    airports = set(state.airports(state.to_move))
     if not airports or not player.cards:
         return
     candidates = [(t, False) for w in state.waiting if w.city in airports for t in w.slots if t is not None] + [

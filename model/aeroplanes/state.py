@@ -188,8 +188,14 @@ class AerState:
         raise KeyError(f"no destination {destination!r} on the map")
 
     def airports(self, seat: int) -> tuple[str, ...]:
-        """The destinations where ``seat`` has a tile (home tile included)."""
-        return tuple(s.destination for s in self.map if any(a is not None and a.owner == seat for a in s.slots))
+        """The destinations where ``seat`` has a tile (home tile included), in map order."""
+        out = []
+        for s in self.map:  # plain loops: move generation asks this at every decision
+            for a in s.slots:
+                if a is not None and a.owner == seat:
+                    out.append(s.destination)
+                    break
+        return tuple(out)
 
 
 # ---------------------------------------------------------------------------
