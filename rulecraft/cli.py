@@ -312,6 +312,13 @@ def cmd_play(args: argparse.Namespace) -> int:
         return EXIT_OK
     console.print()
     console.print(game.render(state))
+    if args.svg:
+        picture = game.picture(state)
+        if picture is None:
+            console.print(f"(--svg: {game.title} has no board picture yet)")
+        else:
+            Path(args.svg).write_text(picture, "utf-8")
+            console.print(f"The final board: {args.svg}")
     if game.is_over(state):
         winners = game.winners(state)
         console.print(
@@ -651,6 +658,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-steps", type=int, default=None, help="step cap (default: the game's own, 3000 for most)")
     p.add_argument("--chance", action="store_true", help="also list set-up deals and reveals")
     p.add_argument("--json", action="store_true", help="the action log as JSON")
+    p.add_argument("--svg", metavar="FILE", help="also write the final board as a picture (SVG)")
     _add_common(p)
     p.set_defaults(func=cmd_play)
 

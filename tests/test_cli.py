@@ -41,6 +41,18 @@ def test_play_is_reproducible_from_its_seed(capsys: pytest.CaptureFixture[str]) 
     assert code == 0 and "attempts" in text and "Game over" in text
 
 
+def test_play_aer_shows_the_dice_and_writes_the_final_board(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    picture = tmp_path / "board.svg"
+    code, text, _ = run(capsys, "play", "aer", "--players", "4", "--seed", "7", "--svg", str(picture))
+    assert code == 0 and "Game over" in text
+    assert "the risk dice are thrown" in text  # a placement's outcome is in the log, not only with --chance
+    assert "goes to the waiting area" not in text  # the set-up deals stay hidden (AER-SET-01)
+    root = ET.fromstring(picture.read_text("utf-8"))
+    assert root.tag.endswith("svg") and "game over" in picture.read_text("utf-8").lower()
+
+
 def test_rules_lists_every_rule_with_code_and_exercise(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, "rules", "air", "--json")
     rules = json.loads(out)

@@ -156,7 +156,8 @@ def _words(state: AerState, action: a.AerAction) -> str | None:
         case a.StopPlacing():
             return "stops placing"
         case a.RiskThrow(total=t, skulls=k):
-            return f"the risk dice show {t}" + (f" and {k} skull(s)" if k else "")
+            # "thrown": rulecraft play shows dice throws (not the set-up deals) without --chance
+            return f"the risk dice are thrown: {t}" + (f" and {k} skull(s)" if k else "")
         case a.CoverShortfall(money=0, pilots=0):
             return "keeps the throw"
         case a.CoverShortfall(money=m, pilots=p):
@@ -174,12 +175,12 @@ def _words(state: AerState, action: a.AerAction) -> str | None:
         case a.RollForAdvantages():
             return "rolls for advantages"
         case a.AdvantageThrow(faces=f):
-            return "the advantage dice show " + " ".join(_die(x) for x in f)
+            return "the advantage dice are thrown: " + " ".join(_die(x) for x in f)
         case a.TakeSubsidy():
             pool = state.subsidy_pool
             return "takes £1 of subsidy" if pool > 0 else "takes the black subsidy marker: the era ends"
         case a.RollFirstPlayerDie(value=v):
-            return f"the first-player die shows {v}"
+            return f"the first-player die is thrown: {v}"
         case a.RefillWaiting(id=t):
             return f"passenger tile {t} refills the waiting area"
     return None
