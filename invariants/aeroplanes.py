@@ -821,13 +821,14 @@ def check_vp_never_decreases(ctx: Context, before: AerState, after: AerState) ->
                 yield f"seat {seat}'s VP went from {b.vp} to {a.vp} outside an era scoring; its Americas bonus: {bonus}"
 
 
-@_step_invariant("money-moves-with-the-mover", "AER-R-02", "AER-R-03", "AER-R-31", "AER-R-59", "AER-AMB-03")
+@_step_invariant("money-moves-with-the-mover", "AER-R-02", "AER-R-03", "AER-R-31", "AER-R-48", "AER-R-59", "AER-AMB-03")
 def check_money_moves(ctx: Context, before: AerState, after: AerState) -> Iterator[str]:
     """Only the acting seat's money changes in a step, except at an Income step, which pays every seat exactly
     its income (AER-R-03; under AER-AMB-03 ``twice`` update step 7 pays it too, AER-R-59).
 
-    The acting seat's own change (a price, a cover, a bonus, £1 for an advantage) is not recounted: the step
-    does not show the action.  An Americas bonus goes to the acting seat.
+    The acting seat's payments (a price, a cover, £1 for an advantage) are not recounted: the step does not
+    show the action.  Its gains are: no more than the income due, the subsidy note it took and the Americas
+    bonuses paid to it (the bank is unlimited, AER-AMB-52, so this is what conservation can say).
     """
     acting = _acting(before)
     for seat, (b, a) in enumerate(zip(before.players, after.players, strict=True)):
@@ -842,6 +843,20 @@ def check_money_moves(ctx: Context, before: AerState, after: AerState) -> Iterat
     for america, seat in after.americas_paid[len(before.americas_paid) :]:
         if seat != acting:
             yield f"seat {seat} was paid the {america} bonus while seat {acting} was acting"
+    if acting is None:
+        return
+    # Against the bank and the subsidy section: the acting seat gains no more than the income due, a
+    # subsidy note taken and the Americas bonuses paid to it in this step (AER-R-31, R-48); it may pay
+    # some of that out again in the same step (a cover before the bonus), so only the gain is bounded.
+    gain = after.players[acting].money - before.players[acting].money
+    notes = max(before.subsidy_pool - after.subsidy_pool, 0) if not _income_paid(before, after) else 0
+    bonuses = sum(1 for _, seat in after.americas_paid[len(before.americas_paid) :] if seat == acting)
+    allowed = _income_due(ctx, before, after, acting) + notes + bonuses * ctx.pack.americas_bonus.money
+    if gain > allowed:
+        yield (
+            f"seat {acting} gained £{gain} ({before.phase.value} -> {after.phase.value}); income, subsidy"
+            f" notes and Americas bonuses account for £{allowed}: the rest came from nowhere"
+        )
 
 
 @_step_invariant("subsidy-notes-to-the-mover", "AER-R-02", "AER-R-48", "AER-R-61")

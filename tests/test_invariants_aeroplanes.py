@@ -495,6 +495,10 @@ def test_money_moves_with_the_mover() -> None:
     short = player(income_after, 0, money=income_after.players[0].money - 1)
     due = PACK.income.amount(income_after.era, "")
     step_reports("money-moves-with-the-mover", income_before, short, "AER-R-03", f"income due £{due}")
+    # The acting seat itself gains only what the bank and the subsidy section pay out (AER-R-31, R-48).
+    mover = before.to_move
+    found = player(after, mover, money=after.players[mover].money + 5)
+    step_reports("money-moves-with-the-mover", before, found, "AER-R-48", "came from nowhere")
 
 
 def test_subsidy_notes_to_the_mover() -> None:
