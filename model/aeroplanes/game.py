@@ -46,9 +46,15 @@ PARAMETERS = ParameterTable(
 
 def with_parameters(pack: Pack, given: Mapping[str, int]) -> Pack:
     """The pack with the given parameters written into it (those not given keep the pack's own value)."""
-    risk = {k: v for k, v in given.items() if k in ("opponent_modifier", "daring_pilot_bonus", "engine_failure_limit")}
-    if risk:
-        pack = attrs.evolve(pack, risk=attrs.evolve(pack.risk, **risk))
+    risk = pack.risk
+    risk = attrs.evolve(
+        risk,
+        opponent_modifier=given.get("opponent_modifier", risk.opponent_modifier),
+        daring_pilot_bonus=given.get("daring_pilot_bonus", risk.daring_pilot_bonus),
+        engine_failure_limit=given.get("engine_failure_limit", risk.engine_failure_limit),
+    )
+    if risk != pack.risk:
+        pack = attrs.evolve(pack, risk=risk)
     if "subsidy_notes" in given:
         pack = attrs.evolve(pack, subsidy_pool=given["subsidy_notes"])
     return pack
