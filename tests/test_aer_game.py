@@ -54,6 +54,15 @@ def test_the_sampler_draws_from_the_exact_odds(players: int, seed: int) -> None:
     assert {Phase.DEAL_PASSENGERS, Phase.FIRST_PLAYER, Phase.RISK_ROLL, Phase.ROUND_DIE, Phase.REFILL} <= seen
 
 
+def test_a_pile_draw_is_the_tables_draw() -> None:
+    """The pile shortcut of sample_chance draws what sampling_table lists, from the same random stream."""
+    for state in chance_states(3, 4):
+        if state.phase in (Phase.DEAL_PASSENGERS, Phase.REFILL):
+            population, weights = GAME.sampling_table(state)
+            assert weights is None
+            assert GAME.sample_chance(state, random.Random(9)) == random.Random(9).choice(population)
+
+
 def test_a_drawn_outcome_is_always_a_listed_one() -> None:
     rng = random.Random(0)
     for state in chance_states(4, 7)[:200]:

@@ -148,8 +148,13 @@ class AeroplanesGame(Game[AerState, AerAction]):
 
     def sample_chance(self, state: AerState, rng: random.Random) -> AerAction:
         """A faster draw with the same support and weights as ``chance_outcomes``
-        (tests/test_aer_game.py holds the two equal): a tile drawn from a pile is one of its tiles,
-        each equally likely; the dice tables are worked out once per game."""
+        (tests/test_aer_game.py holds ``sampling_table`` equal to them, and the draw from a pile to
+        the table): a tile drawn from a pile is one of its tiles, each equally likely; the dice
+        tables are worked out once per game."""
+        if state.phase is Phase.DEAL_PASSENGERS:  # one tile drawn, one action built (the bag holds ~70)
+            return DealWaitingPassenger(rng.choice([t for t in state.bag if not self.ctx.not_in_era_1(t)]))
+        if state.phase is Phase.REFILL:
+            return RefillWaiting(rng.choice(state.bag))
         population, weights = self.sampling_table(state)
         if weights is None:
             return rng.choice(population)
