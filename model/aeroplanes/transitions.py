@@ -140,8 +140,11 @@ def transition(ctx: Context, state: AerState, action: AerAction) -> AerState:
         return play_radio_beacons(state)
     if isinstance(action, PlayEngineMaintenance):
         return play_engine_maintenance(ctx, state)
-    if isinstance(action, TakeAdvantage):
-        return end_turn(take_advantages(pay_for_advantage(state), (action.type,)))
+    if isinstance(action, TakeAdvantage):  # AER-R-39(a): £1, the tile, and the action is over
+        i = action.type - 2
+        p = me(state)
+        players = players_with_me(state, money=p.money - ADVANTAGE_PRICE, advantages=_bump(p.advantages, i, +1))
+        return end_turn(state, players=players, advantage_supply=_bump(state.advantage_supply, i, -1))
     if isinstance(action, RollForAdvantages):
         return attrs.evolve(pay_for_advantage(state), phase=Phase.ADVANTAGE_ROLL)
     if isinstance(action, AdvantageThrow):
@@ -171,18 +174,30 @@ def apply(ctx: Context, state: AerState, action: AerAction) -> AerState:
 # ---------------------------------------------------------------------------
 
 
-def end_turn(state: AerState) -> AerState:
+def end_turn(state: AerState, **changes: Any) -> AerState:
     """AER-R-04 (l.46): the action is over; play passes clockwise (to the left).  When every player has
-    acted, the round is over and the first player rolls the first-player die (AER-R-05, l.48)."""
+    acted, the round is over and the first player rolls the first-player die (AER-R-05, l.48).
+    ``changes``: the action's last effects, made in the same copy of the state."""
     acted = state.turns_in_round + 1
     n = len(state.players)
     if acted == n:
         return attrs.evolve(
-            state, turns_in_round=acted, turn=TurnState(), phase=Phase.ROUND_DIE, die_roller=state.first_player
+            state,
+            turns_in_round=acted,
+            turn=TurnState(),
+            phase=Phase.ROUND_DIE,
+            die_roller=state.first_player,
+            **changes,
         )
     return attrs.evolve(
-        state, turns_in_round=acted, turn=TurnState(), to_move=(state.to_move + 1) % n, phase=Phase.ACTION
+        state, turns_in_round=acted, turn=TurnState(), to_move=(state.to_move + 1) % n, phase=Phase.ACTION, **changes
     )
+
+
+def players_with_me(state: AerState, **changes: Any) -> tuple[PlayerState, ...]:
+    """The players with the one to move changed (for a single copy of the state with other changes)."""
+    seat = state.to_move
+    return (*state.players[:seat], attrs.evolve(state.players[seat], **changes), *state.players[seat + 1 :])
 
 
 def roll_first_player_die(state: AerState, action: RollFirstPlayerDie) -> AerState:
@@ -209,15 +224,15 @@ def roll_first_player_die(state: AerState, action: RollFirstPlayerDie) -> AerSta
 def place_airport(ctx: Context, state: AerState, action: PlaceAirport) -> AerState:
     """AER-R-13: begin an attempt.  An upgrade (R-30) or a route with no roll (white, R-21) places at once;
     otherwise the first NCR roll is due (R-20).  The tile stays on its card until it is placed or lost."""
-    turn = attrs.evolve(state.turn, placements=state.turn.placements + 1)
-    attempt = Attempt(action.card, action.destination, action.origin, action.via, action.slot)
+    rolls: tuple[tuple[int, int], ...] = ()
     if action.origin is not None:
-        rolls = attempt_rolls(ctx, state, state.to_move, action.origin, action.destination, action.via)
-        attempt = attrs.evolve(attempt, rolls=tuple((r.target, r.bonus) for r in rolls))
-    state = attrs.evolve(state, turn=attrs.evolve(turn, attempt=attempt))
-    if not attempt.rolls:
-        return place_tile(ctx, state)
-    return attrs.evolve(state, phase=Phase.RISK_ROLL)
+        found = attempt_rolls(ctx, state, state.to_move, action.origin, action.destination, action.via)
+        rolls = tuple((r.target, r.bonus) for r in found)
+    attempt = Attempt(action.card, action.destination, action.origin, action.via, action.slot, rolls)
+    turn = attrs.evolve(state.turn, placements=state.turn.placements + 1, attempt=attempt)
+    if not rolls:
+        return place_tile(ctx, attrs.evolve(state, turn=turn))
+    return attrs.evolve(state, turn=turn, phase=Phase.RISK_ROLL)
 
 
 def risk_throw(ctx: Context, state: AerState, action: RiskThrow) -> AerState:
@@ -226,21 +241,20 @@ def risk_throw(ctx: Context, state: AerState, action: RiskThrow) -> AerState:
     attempt = state.turn.attempt
     assert attempt is not None
     attempt = attrs.evolve(attempt, throw=(action.total, action.skulls), pending=throw_pending(ctx, state))
-    state = attrs.evolve(state, turn=attrs.evolve(state.turn, attempt=attempt))
     if attempt.pending:
-        return attrs.evolve(state, phase=Phase.COVER)
-    return keep_throw(ctx, state)
+        return attrs.evolve(state, turn=attrs.evolve(state.turn, attempt=attempt), phase=Phase.COVER)
+    return keep_throw(ctx, state, attempt)
 
 
-def keep_throw(ctx: Context, state: AerState) -> AerState:
+def keep_throw(ctx: Context, state: AerState, thrown: Attempt | None = None) -> AerState:
     """AER-R-28 (l.113-117): one EF tile a skull of the kept throw, and at the limit the collapse: the tile
     goes to the supply, every EF tile is discarded, the action ends.  Then pass or cover (R-23); under
     AER-AMB-26 ``at-once`` a Radio Beacons holder may still throw again (its skulls stay taken)."""
-    attempt = state.turn.attempt
+    attempt = thrown or state.turn.attempt  # ``thrown``: the attempt with the throw just made (risk_throw)
     assert attempt is not None and attempt.throw is not None
     total, skulls = attempt.throw
-    attempt = attrs.evolve(attempt, pending=False)
-    state = attrs.evolve(state, turn=attrs.evolve(state.turn, attempt=attempt))
+    if attempt.pending:
+        attempt = attrs.evolve(attempt, pending=False)
     p = me(state)
     ef = p.engine_failures + skulls
     if ef >= ctx.pack.risk.engine_failure_limit:
@@ -248,14 +262,15 @@ def keep_throw(ctx: Context, state: AerState) -> AerState:
         supply = list(p.supply)
         supply[stage - 1] += 1
         cards = tuple(attrs.evolve(c, tiles=c.tiles - 1) if c.number == attempt.card else c for c in p.cards)
-        state = with_me(state, engine_failures=0, supply=(supply[0], supply[1], supply[2]), cards=cards)
-        return end_turn(state)
-    state = with_me(state, engine_failures=ef)
+        players = players_with_me(state, engine_failures=0, supply=(supply[0], supply[1], supply[2]), cards=cards)
+        return end_turn(state, players=players)
+    players = players_with_me(state, engine_failures=ef) if skulls else state.players
+    turn = attrs.evolve(state.turn, attempt=attempt)
     target, bonus = attempt.rolls[0]
-    beacons = ctx.r("AER-AMB-26") == "at-once" and me(state).held(RADIO_BEACONS) > 0
+    beacons = ctx.r("AER-AMB-26") == "at-once" and p.held(RADIO_BEACONS) > 0
     if total + bonus >= target and len(attempt.rolls) == 1 and not beacons:
-        return next_roll(ctx, state)  # passed, nothing left to decide: placed
-    return attrs.evolve(state, phase=Phase.COVER)
+        return next_roll(ctx, attrs.evolve(state, players=players, turn=turn))  # passed, nothing to decide: placed
+    return attrs.evolve(state, players=players, turn=turn, phase=Phase.COVER)
 
 
 def play_radio_beacons(state: AerState) -> AerState:
@@ -308,13 +323,19 @@ def cover_shortfall(ctx: Context, state: AerState, action: CoverShortfall) -> Ae
     """AER-R-23 (l.121): £1 a point to the bank and Daring Pilots back to the supply (R-42/43); go on."""
     attempt = state.turn.attempt
     assert attempt is not None
+    if action.money == 0 and action.pilots == 0:  # a throw that passed: nothing to pay
+        return next_roll(ctx, state)
     p = me(state)
-    state = with_me(
+    players = players_with_me(
         state, money=p.money - action.money, advantages=_bump(p.advantages, DARING_PILOT - 2, -action.pilots)
     )
-    state = attrs.evolve(state, advantage_supply=_bump(state.advantage_supply, DARING_PILOT - 2, action.pilots))
     attempt = attrs.evolve(attempt, spent=attempt.spent + action.money)
-    state = attrs.evolve(state, turn=attrs.evolve(state.turn, attempt=attempt))
+    state = attrs.evolve(
+        state,
+        players=players,
+        advantage_supply=_bump(state.advantage_supply, DARING_PILOT - 2, action.pilots),
+        turn=attrs.evolve(state.turn, attempt=attempt),
+    )
     return next_roll(ctx, state)
 
 
@@ -323,10 +344,10 @@ def next_roll(ctx: Context, state: AerState) -> AerState:
     attempt = state.turn.attempt
     assert attempt is not None
     attempt = attrs.evolve(attempt, rolls=attempt.rolls[1:], throw=None)
-    state = attrs.evolve(state, turn=attrs.evolve(state.turn, attempt=attempt))
+    turn = attrs.evolve(state.turn, attempt=attempt)
     if attempt.rolls:
-        return attrs.evolve(state, phase=Phase.RISK_ROLL)
-    return place_tile(ctx, state)
+        return attrs.evolve(state, turn=turn, phase=Phase.RISK_ROLL)
+    return place_tile(ctx, attrs.evolve(state, turn=turn))
 
 
 def place_tile(ctx: Context, state: AerState) -> AerState:
@@ -396,7 +417,7 @@ def draw_card(state: AerState, action: DrawCard) -> AerState:
     """AER-R-10 (l.65): the drawn card joins the display in number order; the purchase is over."""
     display = tuple(sorted((*state.display, action.number)))
     deck = tuple(c for c in state.deck if c != action.number)
-    return end_turn(attrs.evolve(state, display=display, deck=deck, phase=Phase.ACTION))
+    return end_turn(state, display=display, deck=deck)
 
 
 # ---------------------------------------------------------------------------
@@ -440,8 +461,8 @@ def claim_passenger(ctx: Context, state: AerState, action: ClaimPassenger) -> Ae
 def take_subsidy(state: AerState) -> AerState:
     """AER-R-48 (l.163): £1 from the subsidy section to the player (the black marker is not in this layer)."""
     assert state.subsidy_pool > 0
-    state = with_me(state, money=me(state).money + 1)
-    return end_turn(attrs.evolve(state, subsidy_pool=state.subsidy_pool - 1))
+    players = players_with_me(state, money=me(state).money + 1)
+    return end_turn(state, players=players, subsidy_pool=state.subsidy_pool - 1)
 
 
 # ---------------------------------------------------------------------------
