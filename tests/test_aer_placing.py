@@ -153,8 +153,14 @@ def test_upgrade_of_own_tile_when_full() -> None:
     state = with_card(state, me, STAGE2, 1)
     mine = next(i for i, t in enumerate(state.slots("Frankfurt")) if t is not None and t.owner == me)
     rejected(state, A.PlaceAirport(STAGE2, "Frankfurt", 1 - mine), "AER-R-29")  # (c): replaces one's own
+    before = state.players[me]
     state = step(state, A.PlaceAirport(STAGE2, "Frankfurt", mine))
     assert state.phase is Phase.PLACING and state.slots("Frankfurt")[mine] == Airport(me, 2)
+    # l.128, AER-AMB-15 'supply': the replaced stage-1 tile goes back to its owner's supply (here: mine),
+    # and the stage-2 tile came off the card.
+    after = state.players[me]
+    assert after.supply == (before.supply[0] + 1, before.supply[1], before.supply[2])
+    assert sum(c.tiles for c in after.cards) == sum(c.tiles for c in before.cards) - 1
 
 
 def test_lr_hop_needs_an_lr_card() -> None:

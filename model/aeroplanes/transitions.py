@@ -358,26 +358,35 @@ def place_tile(ctx: Context, state: AerState) -> AerState:
     seat = state.to_move
     stage = ctx.pack.card(attempt.card).tile_stage
     p = me(state)
-    cards = tuple(attrs.evolve(c, tiles=c.tiles - 1) if c.number == attempt.card else c for c in p.cards)
-    state = with_me(state, cards=cards)
+    mine: dict[str, Any] = {
+        "cards": tuple(attrs.evolve(c, tiles=c.tiles - 1) if c.number == attempt.card else c for c in p.cards)
+    }
     slots = state.slots(attempt.destination)
     old = slots[attempt.slot]
+    players = list(state.players)
     if old is not None:
-        owner = state.players[old.owner]
+        owner = players[old.owner]
         supply = list(owner.supply)
         supply[old.stage - 1] += 1
-        state = with_player(state, old.owner, attrs.evolve(owner, supply=(supply[0], supply[1], supply[2])))
+        players[old.owner] = attrs.evolve(owner, supply=(supply[0], supply[1], supply[2]))
     new = (*slots[: attempt.slot], Airport(seat, stage), *slots[attempt.slot + 1 :])
     board = tuple(Slots(s.destination, new) if s.destination == attempt.destination else s for s in state.map)
-    state = attrs.evolve(state, map=board)
+    americas_paid = state.americas_paid
     bonus = ctx.pack.americas_bonus
     if old is None and attempt.destination in bonus.destinations:
-        paid = [a for a, _ in state.americas_paid if a == attempt.destination]
-        if len(paid) < bonus.first_players and (attempt.destination, seat) not in state.americas_paid:
-            p = me(state)
-            state = with_me(state, money=p.money + bonus.money, vp=p.vp + bonus.vp)
-            state = attrs.evolve(state, americas_paid=(*state.americas_paid, (attempt.destination, seat)))
-    return attrs.evolve(state, phase=Phase.PLACING, turn=attrs.evolve(state.turn, attempt=None))
+        paid = [a for a, _ in americas_paid if a == attempt.destination]
+        if len(paid) < bonus.first_players and (attempt.destination, seat) not in americas_paid:
+            mine |= {"money": p.money + bonus.money, "vp": p.vp + bonus.vp}
+            americas_paid = (*americas_paid, (attempt.destination, seat))
+    players[seat] = attrs.evolve(players[seat], **mine)  # after an upgrade's own replaced tile went back
+    return attrs.evolve(
+        state,
+        players=tuple(players),
+        map=board,
+        americas_paid=americas_paid,
+        phase=Phase.PLACING,
+        turn=attrs.evolve(state.turn, attempt=None),
+    )
 
 
 # ---------------------------------------------------------------------------
