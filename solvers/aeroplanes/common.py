@@ -7,7 +7,6 @@ from the instance (the state's data and the question, plain assertions), so an u
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -128,17 +127,6 @@ def any_of(xs: Iterable[z3.BoolRef]) -> z3.BoolRef:
 
 def true_in(model: z3.ModelRef, x: z3.BoolRef) -> bool:
     return bool(z3.is_true(model.eval(x, model_completion=True)))
-
-
-_TRUE_CONSTANT = re.compile(r"\(define-fun (\|[^|]*\||\S+) \(\) Bool\s+true\)")
-
-
-def trues(model: z3.ModelRef) -> set[str]:
-    """The names of the Boolean constants the model makes true.
-
-    Read from the model's one SMT-LIB text (names with spaces come quoted in bars): one call into Z3
-    instead of one per declaration, which made reading a model cost more than finding it."""
-    return {name.strip("|") for name in _TRUE_CONSTANT.findall(model.sexpr())}
 
 
 def int_in(model: z3.ModelRef, x: z3.ArithRef) -> int:

@@ -49,10 +49,8 @@ from rulecraft.solvers.aeroplanes.common import (
     any_of,
     at_most_one,
     exactly_one,
-    int_in,
     ms,
     require_readings,
-    trues,
 )
 
 R13 = "AER-R-13 a tile from one of the player's cards"
@@ -418,27 +416,67 @@ def _rolls(inst: Instance, v: Vars, rs: RuleSolver, pack_key: int) -> None:
     rs.rule(R22, r22)
 
 
+_RADIX = 1 << 10  # one field of the packed answer; integer fields are offset by half of it
+_CODES: dict[int, tuple[Vars, z3.ArithRef]] = {}
+
+
+def _code(v: Vars) -> z3.ArithRef:
+    """Every part of a placement the answer reads, packed into one integer term (mixed radix), so that a
+    model is read with one evaluation: reading the whole model cost more than finding it (136 routes on a
+    busy map took 200 ms)."""
+    found = _CODES.get(id(v))
+    if found is not None and found[0] is v:
+        return found[1]
+    half = _RADIX // 2
+
+    def index(bools: Sequence[z3.BoolRef]) -> z3.ArithRef:  # 0: none, i + 1: the i-th
+        return z3.Sum([z3.If(b, i + 1, 0) for i, b in enumerate(bools)] or [z3.IntVal(0)])
+
+    def flag(b: z3.BoolRef) -> z3.ArithRef:
+        return z3.If(b, 1, 0)
+
+    fields: list[z3.ArithRef] = [index(v.dest), index(v.origin), index(v.via), index(v.cls), flag(v.needs_lr)]
+    fields += [flag(t) for t in v.takes]
+    for j in range(MAX_ROLLS):
+        fields += [flag(v.has[j]), v.target[j] + half, v.bonus[j] + half, v.leg[j] + half]
+    code = z3.IntVal(0)
+    for f in reversed(fields):
+        code = code * _RADIX + f
+    if len(_CODES) > 256:
+        _CODES.clear()
+    _CODES[id(v)] = (v, code)
+    return code
+
+
 def _read(inst: Instance, model: z3.ModelRef, v: Vars) -> Option:
-    on = trues(model)
-    d = next(i for i, x in enumerate(inst.names) if f"D={x}" in on)
-    o = next((i for i, x in enumerate(inst.names) if f"O={x}" in on), None)
-    m = next((i for i, x in enumerate(inst.names) if f"M={x}" in on), None)
-    stage, lr = next(k for k in inst.classes if _class_name(k) in on)
-    rolls = tuple(
-        RollReq(int_in(model, v.target[j]), int_in(model, v.bonus[j]), int_in(model, v.leg[j]))
-        for j in range(MAX_ROLLS)
-        if f"roll{j}" in on
-    )
+    value = model.eval(_code(v), model_completion=True)
+    assert isinstance(value, z3.IntNumRef)
+    packed = value.as_long()
+    half = _RADIX // 2
+
+    def take() -> int:
+        nonlocal packed
+        packed, part = divmod(packed, _RADIX)
+        return part
+
+    d, o, m, k, needs_lr = take() - 1, take() - 1, take() - 1, take() - 1, bool(take())
+    slots = tuple(j for j in range(len(v.takes)) if take())
+    rolls = []
+    for _ in range(MAX_ROLLS):
+        has, target, bonus, leg = take(), take() - half, take() - half, take() - half
+        if has:
+            rolls.append(RollReq(target, bonus, leg))
+    stage, lr = inst.classes[k]
     return Option(
         destination=inst.names[d],
-        origin=None if o is None else inst.names[o],
-        via=None if m is None else inst.names[m],
+        origin=None if o < 0 else inst.names[o],
+        via=None if m < 0 else inst.names[m],
         stage=stage,
         long_range_card=lr,
         cards=tuple(c for c, s, c_lr in inst.cards if (s, c_lr) == (stage, lr)),
-        slots=tuple(j for j in range(len(v.takes)) if f"slot{j}" in on),
-        rolls=rolls,
-        needs_lr="needs_lr" in on,
+        slots=slots,
+        rolls=tuple(rolls),
+        needs_lr=needs_lr,
         daring_pilot=inst.outside_europe[d],
     )
 

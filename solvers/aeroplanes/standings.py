@@ -45,7 +45,7 @@ from rulecraft.core import RulecraftError
 from rulecraft.model.aeroplanes import scoring
 from rulecraft.model.aeroplanes.context import Context
 from rulecraft.model.aeroplanes.state import BLOCKER, HOME, AerState, Airport, Slots, Waiting
-from rulecraft.solvers.aeroplanes.common import RuleSolver, ms, require_readings, status_of
+from rulecraft.solvers.aeroplanes.common import RuleSolver, int_in, ms, require_readings, status_of
 
 R29C = "AER-R-29 (c) one own tile a destination"
 R29A = "AER-R-29 (a) into an empty slot in play"
@@ -354,34 +354,46 @@ def _rooms(ctx: Context, state: AerState, seat: int) -> list[tuple[int, int]]:
 def profit_z3(
     ctx: Context, state: AerState, seat: int, *, claimable: bool = False, alone: bool = False, timeout_ms: int
 ) -> Answer:
+    """Tiles of one kind (capacity, VP, claimable now) are interchangeable, so the encoding counts tiles
+    of each kind per card instead of choosing tile by tile: a Boolean per tile and card let Z3 wander
+    through every permutation of equal tiles (seconds on a full waiting area)."""
     begin = time.perf_counter()
     require_readings(ctx, SCORING_DEFAULTS, "the standings encoding")
     tiles = candidate_tiles(ctx, state, seat)
     rooms = _rooms(ctx, state, seat)
     profits = _profits(ctx, state)
+    by_kind: dict[tuple[int, int, bool], list[Tile]] = {}
+    for t in tiles:
+        by_kind.setdefault((t.capacity, t.vp, t.claimable or not claimable), []).append(t)
+    kinds = sorted(by_kind)
     rs = RuleSolver(timeout_ms)
-    x = [[z3.Bool(f"carry!{t.id}!{card}") for card, _ in rooms] for t in tiles]
-    rs.add(*[z3.PbLe([(v, 1) for v in row], 1) for row in x if row])  # a tile is claimed once (structure)
+    n = [[z3.Int(f"carry!{cap}!{vp}!{ok}!{card}") for card, _ in rooms] for cap, vp, ok in kinds]
+    for row, kind in zip(n, kinds, strict=True):  # a tile is claimed once (structure)
+        rs.add(*[v >= 0 for v in row])
+        if row:
+            rs.add(z3.Sum(row) <= len(by_kind[kind]))
     r36 = []
     for c, (_, room) in enumerate(rooms):
-        load = [(x[i][c], t.capacity) for i, t in enumerate(tiles)]
+        load = [n[k][c] * cap for k, (cap, _, _) in enumerate(kinds)]
         if load:
-            r36.append(z3.PbLe(load, room))
+            r36.append(z3.Sum(load) <= room)
     rs.rule(R36, r36)
     if claimable:
-        rs.rule(R34, [z3.Not(v) for i, t in enumerate(tiles) if not t.claimable for v in x[i]])
+        rs.rule(R34, [v == 0 for k, (_, _, ok) in enumerate(kinds) if not ok for v in n[k]])
     gain = z3.Int("gain")
-    rs.rule(
-        R51,
-        [gain == z3.Sum([z3.If(v, t.vp + t.capacity, 0) for i, t in enumerate(tiles) for v in x[i]] or [z3.IntVal(0)])],
-    )
+    parts = [v * (vp + cap) for k, (cap, vp, _) in enumerate(kinds) for v in n[k]]
+    rs.rule(R51, [gain == (z3.Sum(parts) if parts else z3.IntVal(0))])
     mine = profits[seat] + gain
     rs.rule(R52, [(mine > p if alone else mine >= p) for j, p in enumerate(profits) if j != seat])
     extra = z3.Int("extra")
-    rs.add(extra == z3.Sum([z3.If(v, 1, 0) for row in x for v in row] or [z3.IntVal(0)]))
+    counts = [v for row in n for v in row]
+    rs.add(extra == (z3.Sum(counts) if counts else z3.IntVal(0)))
     status, k, model, checks = _minimise(rs, extra, len(tiles))
     if status == "sat" and model is not None:
-        chosen = [t for i, t in enumerate(tiles) if any(z3.is_true(model.eval(v, model_completion=True)) for v in x[i])]
+        chosen: list[Tile] = []
+        for i, kind in enumerate(kinds):
+            taken = sum(int_in(model, v) for v in n[i])
+            chosen += by_kind[kind][:taken]  # any tiles of the kind: they are alike
         return Answer(
             "reachable", k, tuple(t.id for t in chosen), sum(t.capacity for t in chosen), (), checks, ms(begin)
         )
