@@ -146,13 +146,17 @@ def transition(ctx: Context, state: AerState, action: AerAction) -> AerState:
         players = players_with_me(state, money=p.money - ADVANTAGE_PRICE, advantages=_bump(p.advantages, i, +1))
         return end_turn(state, players=players, advantage_supply=_bump(state.advantage_supply, i, -1))
     if isinstance(action, RollForAdvantages):
-        return attrs.evolve(pay_for_advantage(state), phase=Phase.ADVANTAGE_ROLL)
+        players = players_with_me(state, money=me(state).money - ADVANTAGE_PRICE)  # AER-R-39: £1 first
+        return attrs.evolve(state, players=players, phase=Phase.ADVANTAGE_ROLL)
     if isinstance(action, AdvantageThrow):
         return attrs.evolve(
             state, turn=attrs.evolve(state.turn, advantage_dice=action.faces), phase=Phase.ADVANTAGE_PICK
         )
     if isinstance(action, PickAdvantages):
-        return end_turn(take_advantages(state, tuple(t for t in action.types if t is not None)))
+        held, supply = state.players[state.to_move].advantages, state.advantage_supply
+        for kind in (t for t in action.types if t is not None):  # AER-R-39: the tiles into the hand
+            held, supply = _bump(held, kind - 2, +1), _bump(supply, kind - 2, -1)
+        return end_turn(state, players=players_with_me(state, advantages=held), advantage_supply=supply)
     if isinstance(action, PlayNightFlights):
         state = give_back(state, NIGHT_FLIGHTS)
         return attrs.evolve(state, turn=attrs.evolve(state.turn, claims_left=state.turn.claims_left + 1))
@@ -295,20 +299,6 @@ def give_back(state: AerState, kind: int) -> AerState:
     return attrs.evolve(state, advantage_supply=_bump(state.advantage_supply, kind - 2, +1))
 
 
-def pay_for_advantage(state: AerState) -> AerState:
-    """AER-R-39 (l.153): £1 to the bank."""
-    return with_me(state, money=me(state).money - ADVANTAGE_PRICE)
-
-
-def take_advantages(state: AerState, kinds: tuple[int, ...]) -> AerState:
-    """AER-R-39: the tiles from the supply into the player's hand (no hand limit, AER-AMB-49)."""
-    for kind in kinds:
-        p = me(state)
-        state = with_me(state, advantages=_bump(p.advantages, kind - 2, +1))
-        state = attrs.evolve(state, advantage_supply=_bump(state.advantage_supply, kind - 2, -1))
-    return state
-
-
 def play_engine_maintenance(ctx: Context, state: AerState) -> AerState:
     """AER-R-44 (l.157): every engine-failure tile is discarded and the tile goes back to the supply.
     AER-AMB-50 ``free``: the turn's action is still to come; ``action``: it was the turn's action."""
@@ -411,15 +401,14 @@ def buy_plane(ctx: Context, state: AerState, action: BuyPlane) -> AerState:
         i = INCREASED_PRODUCTION - 2
         advantages = _bump(advantages, i, -1)
         advantage_supply = _bump(advantage_supply, i, +1)
-    state = with_me(state, money=player.money - cost, supply=supply, cards=cards, advantages=advantages)
-    state = attrs.evolve(
-        state,
-        display=tuple(c for c in state.display if c != action.number),
-        advantage_supply=advantage_supply,
-    )
+    players = players_with_me(state, money=player.money - cost, supply=supply, cards=cards, advantages=advantages)
+    display = tuple(c for c in state.display if c != action.number)
     if state.deck:
-        return attrs.evolve(state, phase=Phase.CARD_DRAW)
-    return end_turn(state)  # AER-AMB-55 'shrink': nothing left to draw
+        return attrs.evolve(
+            state, players=players, display=display, advantage_supply=advantage_supply, phase=Phase.CARD_DRAW
+        )
+    # AER-AMB-55 'shrink': nothing left to draw
+    return end_turn(state, players=players, display=display, advantage_supply=advantage_supply)
 
 
 def draw_card(state: AerState, action: DrawCard) -> AerState:
@@ -438,28 +427,27 @@ def claim_passenger(ctx: Context, state: AerState, action: ClaimPassenger) -> Ae
     """AER-R-34/37 (l.141-151): the tile leaves the waiting area (its slot stays empty until the refill,
     AER-R-58) or the overflow area, and rides on the chosen card (AER-R-36).  AER-R-46 (l.159): a player
     holding Night Flights (or with Night Flights claims open) stays in the claim action (Phase.CLAIMING)."""
+    changes: dict[str, Any] = {}
     if action.overflow:
         overflow = list(state.overflow)
         overflow.remove(action.id)
-        state = attrs.evolve(state, overflow=tuple(overflow))
+        changes["overflow"] = tuple(overflow)
     else:
-        state = attrs.evolve(
-            state,
-            waiting=tuple(
-                Waiting(w.city, tuple(None if t == action.id else t for t in w.slots)) for w in state.waiting
-            ),
+        changes["waiting"] = tuple(
+            Waiting(w.city, tuple(None if t == action.id else t for t in w.slots)) for w in state.waiting
         )
     player = me(state)
     cards = tuple(
         attrs.evolve(c, passengers=tuple(sorted((*c.passengers, action.id)))) if c.number == action.card else c
         for c in player.cards
     )
-    state = with_me(state, cards=cards)
+    changes["players"] = players_with_me(state, cards=cards)
+    turn = state.turn
     if state.phase is Phase.CLAIMING:  # AER-R-46: an extra claim uses up one Night Flights claim
-        state = attrs.evolve(state, turn=attrs.evolve(state.turn, claims_left=state.turn.claims_left - 1))
-    if state.turn.claims_left > 0 or me(state).held(NIGHT_FLIGHTS) > 0:
-        return attrs.evolve(state, phase=Phase.CLAIMING)  # AER-R-46: more claims with Night Flights
-    return end_turn(state)
+        turn = attrs.evolve(turn, claims_left=turn.claims_left - 1)
+    if turn.claims_left > 0 or player.held(NIGHT_FLIGHTS) > 0:
+        return attrs.evolve(state, turn=turn, phase=Phase.CLAIMING, **changes)  # AER-R-46: more claims
+    return end_turn(state, **changes)
 
 
 # ---------------------------------------------------------------------------
