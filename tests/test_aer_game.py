@@ -55,12 +55,18 @@ def test_the_sampler_draws_from_the_exact_odds(players: int, seed: int) -> None:
 
 
 def test_a_pile_draw_is_the_tables_draw() -> None:
-    """The pile shortcut of sample_chance draws what sampling_table lists, from the same random stream."""
-    for state in chance_states(3, 4):
-        if state.phase in (Phase.DEAL_PASSENGERS, Phase.REFILL):
-            population, weights = GAME.sampling_table(state)
-            assert weights is None
-            assert GAME.sample_chance(state, random.Random(9)) == random.Random(9).choice(population)
+    """The shortcuts of sample_chance (a pile's tile, a dice table's cumulative weights) draw what
+    sampling_table lists, from the same random stream."""
+    seen = set()
+    for i, state in enumerate(chance_states(3, 4)):
+        population, weights = GAME.sampling_table(state)
+        if weights is None:
+            expected = random.Random(i).choice(population)
+        else:
+            expected = random.Random(i).choices(population, weights=weights, k=1)[0]
+        assert GAME.sample_chance(state, random.Random(i)) == expected, state.phase
+        seen.add(state.phase)
+    assert {Phase.DEAL_PASSENGERS, Phase.REFILL, Phase.RISK_ROLL, Phase.ROUND_DIE} <= seen
 
 
 def test_a_drawn_outcome_is_always_a_listed_one() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from fractions import Fraction
+from itertools import accumulate
 from math import lcm
 from pathlib import Path
 from typing import Any, ClassVar, get_args
@@ -93,7 +94,7 @@ class AeroplanesGame(Game[AerState, AerAction]):
         self.pack = with_parameters(pack or bundled_pack(), self.given)
         self.ctx = Context.printed(self.pack, dict(self.ruleset.readings))
         # The dice odds depend only on the pack (and the round die on nothing else): worked out once.
-        self._dice_tables: dict[Phase, tuple[list[AerAction], list[int]]] = {}
+        self._dice_tables: dict[Phase, tuple[list[AerAction], list[int], list[int]]] = {}
 
     @classmethod
     def configured(
@@ -155,6 +156,9 @@ class AeroplanesGame(Game[AerState, AerAction]):
             return DealWaitingPassenger(rng.choice([t for t in state.bag if not self.ctx.not_in_era_1(t)]))
         if state.phase is Phase.REFILL:
             return RefillWaiting(rng.choice(state.bag))
+        if state.phase in self._dice_tables:  # the cumulative weights of a dice table, worked out once
+            actions, _, cumulative = self._dice_tables[state.phase]
+            return rng.choices(actions, cum_weights=cumulative, k=1)[0]
         population, weights = self.sampling_table(state)
         if weights is None:
             return rng.choice(population)
@@ -170,8 +174,9 @@ class AeroplanesGame(Game[AerState, AerAction]):
             if state.phase not in self._dice_tables:
                 outcomes = setup.chance_outcomes(self.ctx, state)
                 scale = lcm(*(p.denominator for _, p in outcomes))
-                self._dice_tables[state.phase] = ([a for a, _ in outcomes], [int(p * scale) for _, p in outcomes])
-            actions, weights = self._dice_tables[state.phase]
+                weights = [int(p * scale) for _, p in outcomes]
+                self._dice_tables[state.phase] = ([a for a, _ in outcomes], weights, list(accumulate(weights)))
+            actions, weights, _ = self._dice_tables[state.phase]
             return list(actions), list(weights)
         outcomes = setup.chance_outcomes(self.ctx, state)
         scale = lcm(*(p.denominator for _, p in outcomes)) if outcomes else 1
