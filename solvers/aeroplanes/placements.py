@@ -451,7 +451,7 @@ def _code(v: Vars) -> z3.ArithRef:
 def _read(inst: Instance, model: z3.ModelRef, v: Vars) -> Option:
     value = model.eval(_code(v), model_completion=True)
     assert isinstance(value, z3.IntNumRef)
-    packed = value.as_long()
+    packed = int(value.as_long())
     half = _RADIX // 2
 
     def take() -> int:
