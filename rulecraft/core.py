@@ -270,6 +270,11 @@ class Game(ABC, Generic[S, A]):
         """Take a printed example's own small component fixture (e.g. a board); none by default."""
         raise RulecraftError(f"{self.id}: this game takes no fixtures")
 
+    def scenario_fixture(self, given: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The component fixture a scenario's ``given`` carries, to send along with its state (for
+        ``load_fixture``); None: the given state stands alone (the default)."""
+        return None
+
     def facts(self, state: S) -> dict[str, Any]:
         """Derived values a scenario may assert on, beside the state's JSON."""
         return {}

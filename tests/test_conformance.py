@@ -33,6 +33,13 @@ def test_the_reference_server_conforms_on_kings_of_air_and_steam() -> None:
     assert report.scenarios_passed == 25, "fixture maps travel with set_state"
 
 
+def test_the_reference_server_conforms_on_aeroplanes() -> None:
+    """Every printed example's given state travels by set_state alone: its map is state, not a fixture."""
+    report = conform(make_game("aer"), f"{PY} -m rulecraft.conformance.server aer", max_examples=2, max_steps=60)
+    assert report.conformant, markdown(report)
+    assert report.scenarios_run == report.scenarios_passed == 35
+
+
 @pytest.mark.parametrize("mutant", sorted(MUTANTS["kas"]))
 def test_every_planted_kings_of_air_and_steam_bug_is_found_with_its_rule(mutant: str) -> None:
     rule, _what = MUTANTS["kas"][mutant]

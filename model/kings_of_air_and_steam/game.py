@@ -494,6 +494,10 @@ class KasGame(Game[KasState, KasAction]):
 
         return state_from_given(self, given)
 
+    def scenario_fixture(self, given: Mapping[str, Any]) -> dict[str, Any] | None:
+        """A printed example's minimal board travels beside its state (``given.map``)."""
+        return {"map": given["map"]} if "map" in given else None
+
     def load_fixture(self, fixture: Mapping[str, Any]) -> None:
         """A printed example's minimal board (the scenario's ``given.map``) as layout "fixture"."""
         from rulecraft.model.kings_of_air_and_steam.scenario import fixture_map

@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
 from rulecraft.conformance.client import Implementation, ImplementationFault
-from rulecraft.core import Chance, Game, GameOver, Setup
+from rulecraft.core import Chance, Game, GameOver, Setup, cite
 from rulecraft.scenarios.loader import ScenarioFileError, load_scenario, scenario_files
 
 
@@ -520,10 +520,10 @@ def replay_scenarios(
             continue
         report.scenarios_run += 1
         reference = game.__class__.configured(readings=dict(scenario.readings))
-        lock = Lockstep(reference, impl, models, f"{scenario.id} ({path.name}, p.{scenario.page})")
+        lock = Lockstep(reference, impl, models, f"{scenario.id} ({path.name}, {cite(scenario.page)})")
         try:
             lock.state = reference.scenario_state(scenario.given)
-            fixture = {"map": scenario.given["map"]} if "map" in scenario.given else None
+            fixture = reference.scenario_fixture(scenario.given)
             reply = impl.set_state(
                 reference.state_to_json(lock.state), readings=dict(scenario.readings) or None, fixture=fixture
             )
