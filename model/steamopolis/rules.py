@@ -418,8 +418,24 @@ def final_step_rejection(ctx: Context, state: StmState, action: StmAction) -> Re
     return None
 
 
+_PRESSURE: dict[tuple[str, Gauge, int, tuple[int, ...]], Rejection | None] = {}
+_CHOICES: dict[tuple[Gauge, int], dict[Gauge, tuple[int, ...]]] = {}
+
+
 def pressure_rejection(ctx: Context, gauge: Gauge, x: int, picks: tuple[int, ...]) -> Rejection | None:
-    """STM-R-15 / STM-AMB-32: the increments are legal and none lapses voluntarily."""
+    """STM-R-15 / STM-AMB-32: the increments are legal and none lapses voluntarily.
+
+    Memoised on the gauge (frozen, hashable), x, the order and the reading: generation, the check and
+    the transition ask the same question several times a turn."""
+    key = (ctx.r("STM-AMB-32"), gauge, x, tuple(picks))
+    if key not in _PRESSURE:
+        if len(_PRESSURE) > 65536:
+            _PRESSURE.clear()
+        _PRESSURE[key] = _pressure_rejection(ctx, gauge, x, key[3])
+    return _PRESSURE[key]
+
+
+def _pressure_rejection(ctx: Context, gauge: Gauge, x: int, picks: tuple[int, ...]) -> Rejection | None:
     try:
         result = increase(gauge, x, picks)
     except GaugeError as err:
@@ -1123,7 +1139,17 @@ def store_rejection(ctx: Context, state: StmState, action: Store) -> Rejection |
 
 def pressure_choices(gauge: Gauge, x: int) -> dict[Gauge, tuple[int, ...]]:
     """Every end gauge of 'increase the pressure by x' (STM-R-15) with one order of increments: of the
-    orders that end there, one using the most increments (so STM-AMB-32 'most' sees the true best)."""
+    orders that end there, one using the most increments (so STM-AMB-32 'most' sees the true best).
+    Memoised (a fresh copy each call): the walk is the costliest part of MAKE STEAM's generation."""
+    key = (gauge, x)
+    if key not in _CHOICES:
+        if len(_CHOICES) > 16384:
+            _CHOICES.clear()
+        _CHOICES[key] = _pressure_choices(gauge, x)
+    return dict(_CHOICES[key])
+
+
+def _pressure_choices(gauge: Gauge, x: int) -> dict[Gauge, tuple[int, ...]]:
     out: dict[Gauge, tuple[int, ...]] = {}
     seen: set[tuple[Gauge, int]] = set()
 
