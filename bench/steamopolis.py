@@ -53,7 +53,7 @@ def play(game: SteamopolisGame, players: int, seed: int, policy: str, max_steps:
         action = choose(game, state, rng, policy)
         if action is None:
             return state, step
-        state = game.apply(state, action)
+        state = game.transition(state, action)  # generated actions: the check already holds
     return state, max_steps
 
 
