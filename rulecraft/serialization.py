@@ -38,13 +38,17 @@ def to_jsonable(obj: Any) -> Any:
     return converter.unstructure(obj)
 
 
-def from_jsonable(data: Any, cls: type[T], *, what: str = "") -> T:
+def from_jsonable(data: Any, cls: type[T], *, what: str = "", using: cattrs.Converter | None = None) -> T:
+    """``cls`` from JSON data; errors name the path (``state.players[0].money``).  ``using``: a game's
+    own converter (its hooks' SerializationErrors pass through as they are)."""
     try:
-        return converter.structure(data, cls)
+        return (using or converter).structure(data, cls)
+    except SerializationError:
+        raise
     except ClassValidationError as exc:
         messages = "; ".join(cattrs.transform_error(exc, path=what or cls.__name__))
         raise SerializationError(messages) from None
-    except (TypeError, ValueError, KeyError) as exc:
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
         raise SerializationError(f"{what or cls.__name__}: {exc}") from None
 
 

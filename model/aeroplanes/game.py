@@ -28,7 +28,7 @@ from rulecraft.model.aeroplanes.transitions import transition
 from rulecraft.parameters import Parameter, ParameterTable
 from rulecraft.registry import register
 from rulecraft.ruleset import Ruleset, UnknownReading
-from rulecraft.serialization import SerializationError
+from rulecraft.serialization import SerializationError, from_jsonable
 
 ACTION_TYPES: tuple[type[AerAction], ...] = get_args(AerAction)
 _KINDS: dict[str, type[AerAction]] = {cls.kind: cls for cls in ACTION_TYPES}
@@ -226,8 +226,7 @@ class AeroplanesGame(Game[AerState, AerAction]):
         if cls is None:
             raise SerializationError(f"action kind {kind!r} is not one of {sorted(_KINDS)}")
         fields = {k: v for k, v in data.items() if k != "kind"}
-        action: AerAction = converter_structure(fields, cls, f"action {kind}")
-        return action
+        return from_jsonable(fields, cls, what=f"action {kind}", using=converter)
 
     def state_to_json(self, state: AerState) -> dict[str, Any]:
         data = converter.unstructure(state)
@@ -235,7 +234,7 @@ class AeroplanesGame(Game[AerState, AerAction]):
         return data
 
     def state_from_json(self, data: Mapping[str, Any]) -> AerState:
-        state: AerState = converter_structure(dict(data), AerState, "state")
+        state = from_jsonable(dict(data), AerState, what="state", using=converter)
         self._check_ids(state)
         return state
 
@@ -296,20 +295,6 @@ class AeroplanesGame(Game[AerState, AerAction]):
 
             return problems(self.ctx, state)
         return list(check_all(self.ctx, state))
-
-
-def converter_structure(data: Any, cls: Any, what: str) -> Any:
-    """cattrs structuring whose errors name the path (``state.players[0].money``) and never crash."""
-    try:
-        return converter.structure(data, cls)
-    except SerializationError:
-        raise
-    except Exception as exc:  # cattrs' grouped errors: name the path
-        import cattrs
-
-        if isinstance(exc, cattrs.errors.ClassValidationError):
-            raise SerializationError("; ".join(cattrs.transform_error(exc, path=what))) from None
-        raise SerializationError(f"{what}: {exc}") from None
 
 
 GAME = AeroplanesGame

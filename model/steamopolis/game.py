@@ -212,16 +212,7 @@ class SteamopolisGame(Game[StmState, StmAction]):
         return data
 
     def state_from_json(self, data: Mapping[str, Any]) -> StmState:
-        try:
-            state = converter.structure(dict(data), StmState)
-        except SerializationError:
-            raise
-        except Exception as exc:  # cattrs' grouped errors: name the path
-            import cattrs
-
-            if isinstance(exc, cattrs.errors.ClassValidationError):
-                raise SerializationError("; ".join(cattrs.transform_error(exc, path="state"))) from None
-            raise SerializationError(f"state: {exc}") from None
+        state = from_jsonable(dict(data), StmState, what="state", using=converter)
         self._check_ids(state)
         return state
 
