@@ -1,5 +1,6 @@
-"""What the Steamopolis solvers share: the one place Z3 runs, rule families tracked by name with a
-core that keeps only the rules needed to say no, the default state, and the flag parsers.
+"""What the Steamopolis solvers share: the Z3 machinery of :mod:`rulecraft.solving` (re-exported here:
+the one place Z3 runs, rule families tracked by name with a core that keeps only the rules needed to
+say no), the default state and the flag parsers.
 
 Every encoding keeps the rules (named families, ``assert_and_track``) apart from the instance (the
 state's data and the question, plain assertions), so an unsat core names rules only.
@@ -7,13 +8,11 @@ state's data and the question, plain assertions), so an unsat core names rules o
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping
 from itertools import pairwise, product
 from typing import Any
 
 import attrs
-import z3
 
 from rulecraft.core import RulecraftError
 from rulecraft.model.steamopolis.components import DistrictPosition
@@ -21,98 +20,15 @@ from rulecraft.model.steamopolis.context import Context
 from rulecraft.model.steamopolis.gauge import BonusMarker, Gauge, GaugeLayout, Stone, gauge_of, values
 from rulecraft.model.steamopolis.state import Phase, StmState, new_player
 
+# The shared Z3 machinery, re-exported: the Steamopolis encodings import it from here.
+from rulecraft.solving import RuleSolver as RuleSolver
+from rulecraft.solving import check as check
+from rulecraft.solving import ms as ms
+from rulecraft.solving import new_solver as new_solver
+from rulecraft.solving import status_of as status_of
+
 DEFAULT_TIMEOUT_MS = 5000
 POSITIONS: tuple[DistrictPosition, ...] = ("left", "right", "third")
-
-
-def ms(start: float) -> float:
-    return round((time.perf_counter() - start) * 1000, 2)
-
-
-def check(solver: z3.Solver | z3.Optimize, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
-    """The one place that runs Z3 (tests replace it to force 'unknown')."""
-    return solver.check(*assumptions)
-
-
-def new_solver(timeout_ms: int, logic: str | None = None) -> z3.Solver:
-    """A solver with a timeout; ``logic`` "QF_FD" (bit-vectors and Booleans only) is Z3's incremental
-    SAT solver, an order of magnitude faster per check on the gauge encodings."""
-    solver = z3.SolverFor(logic) if logic else z3.Solver()
-    solver.set("timeout", timeout_ms)  # Z3's convention: 0 means no limit
-    return solver
-
-
-def status_of(result: z3.CheckSatResult) -> str:
-    """'sat' | 'unsat' | 'unknown': z3's unknown is its own outcome, never read as a proof."""
-    if result == z3.sat:
-        return "sat"
-    if result == z3.unsat:
-        return "unsat"
-    return "unknown"
-
-
-class RuleSolver:
-    """A solver whose rule families are tracked by name; the instance is added plainly.
-
-    Each family has one literal; its parts are added as ``literal -> part`` and every check assumes
-    all family literals, so an unsat core is a set of family names.  A family may be added several
-    times (one part per step or turn).
-    """
-
-    def __init__(self, timeout_ms: int, *, track: bool = True, logic: str | None = None) -> None:
-        self.timeout_ms = timeout_ms
-        self.logic = logic
-        self.track = track  # False: the families are added plainly (enumerations need no core; faster)
-        self.solver = new_solver(timeout_ms, logic)
-        self.plain: list[z3.BoolRef] = []
-        self.families: dict[str, list[z3.BoolRef]] = {}
-        self._lits: dict[str, z3.BoolRef] = {}
-
-    def add(self, *constraints: z3.BoolRef) -> None:
-        """Instance facts and the question: never part of a core."""
-        self.plain.extend(constraints)
-        self.solver.add(*constraints)
-
-    def rule(self, label: str, constraints: Iterable[z3.BoolRef]) -> None:
-        parts = list(constraints)
-        if not parts:
-            return
-        self.families.setdefault(label, []).extend(parts)
-        if not self.track:
-            self.solver.add(*parts)
-            return
-        lit = self._lits.setdefault(label, z3.Bool(f"rule!{label}"))
-        self.solver.add(*[z3.Implies(lit, p) for p in parts])
-
-    def assume(self, expr: z3.BoolRef, name: str) -> z3.BoolRef:
-        """A literal standing for ``expr``: checked as an assumption, so the question can change."""
-        lit = z3.Bool(f"ask!{name}!{len(self.plain)}")
-        self.add(z3.Implies(lit, expr))
-        return lit
-
-    def check(self, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
-        return check(self.solver, *self._lits.values(), *assumptions)
-
-    def model(self) -> z3.ModelRef:
-        return self.solver.model()
-
-    def reason(self) -> str:
-        return str(self.solver.reason_unknown())
-
-    def core(self, assumptions: Sequence[z3.BoolRef] = ()) -> tuple[str, ...]:
-        """The rule families of the last unsat core, then dropped one by one while the rest still says
-        no (Z3's cores are not minimal; each family kept is needed)."""
-        names = {str(lit): label for label, lit in self._lits.items()}
-        kept = {names[str(b)] for b in self.solver.unsat_core() if str(b) in names}
-        for label in sorted(kept):
-            trial = kept - {label}
-            probe = new_solver(self.timeout_ms, self.logic)
-            probe.add(*self.plain)
-            for name in trial:
-                probe.add(*self.families[name])
-            if check(probe, *assumptions) == z3.unsat:
-                kept = trial
-        return tuple(sorted(kept))
 
 
 # --- the state --------------------------------------------------------------------------------------

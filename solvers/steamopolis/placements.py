@@ -516,9 +516,9 @@ def best_placement(ctx: Context, state: StmState, seat: int, objective: str, *, 
 
 
 def _check_opt(opt: z3.Optimize) -> z3.CheckSatResult:
-    from rulecraft.solvers.steamopolis import common  # by module: tests replace common.check
+    from rulecraft import solving  # by module: tests replace rulecraft.solving.check
 
-    return common.check(opt)
+    return solving.check(opt)
 
 
 # --- the oracle: the model's own check / transition -----------------------------------------------------------
