@@ -18,72 +18,23 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import statistics
-import time
 from typing import Any
 
-from rulecraft.core import Chance, GameOver, RulecraftError
+from _harness import checked_steps_per_second, games_per_second, print_query_rows, query_times, uniform
+
 from rulecraft.model.aeroplanes.game import AeroplanesGame
 from rulecraft.model.aeroplanes.state import AerState, Phase
-
-
-def choose(game: AeroplanesGame, state: AerState, rng: random.Random) -> Any:
-    mover = game.to_move(state)
-    if isinstance(mover, GameOver):
-        return None
-    if isinstance(mover, Chance):
-        return game.sample_chance(state, rng)
-    return rng.choice(game.legal_actions(state))
 
 
 def play(game: AeroplanesGame, players: int, seed: int, max_steps: int) -> tuple[AerState, int]:
     rng = random.Random(seed)
     state = game.new_game(players)
     for step in range(max_steps):
-        action = choose(game, state, rng)
+        action = uniform(game, state, rng)
         if action is None:
             return state, step
         state = game.transition(state, action)  # generated actions: the check already holds
     return state, max_steps
-
-
-def games_per_second(game: AeroplanesGame, seconds: float, max_steps: int) -> dict[str, float]:
-    start = time.perf_counter()
-    finished = capped = steps = seed = 0
-    while time.perf_counter() - start < seconds:
-        state, n = play(game, 4, seed, max_steps)
-        seed += 1
-        steps += n
-        if state.phase is Phase.OVER:
-            finished += 1
-        else:
-            capped += 1
-    elapsed = time.perf_counter() - start
-    return {
-        "games_per_s": finished / elapsed,
-        "finished": finished,
-        "capped": capped,
-        "steps_per_s": steps / elapsed,
-        "steps_per_finished_game": steps / finished if finished else float("nan"),
-    }
-
-
-def checked_steps_per_second(game: AeroplanesGame, seconds: float) -> float:
-    start = time.perf_counter()
-    steps = seed = 0
-    while time.perf_counter() - start < seconds:
-        rng = random.Random(seed)
-        seed += 1
-        state = game.new_game(rng.randint(3, 5))
-        while time.perf_counter() - start < seconds:
-            action = choose(game, state, rng)
-            if action is None:
-                break
-            state = game.apply(state, action)  # the check, then the transition
-            problems = game.violations(state)
-            assert not problems, problems
-            steps += 1
-    return steps / (time.perf_counter() - start)
 
 
 def action_states(game: AeroplanesGame, count: int) -> list[AerState]:
@@ -99,7 +50,7 @@ def action_states(game: AeroplanesGame, count: int) -> list[AerState]:
                 out.append(state)
                 if len(out) == count:
                     break
-            action = choose(game, state, rng)
+            action = uniform(game, state, rng)
             if action is None:
                 break
             state = game.apply(state, action)
@@ -118,44 +69,6 @@ QUERY_RUNS: list[tuple[str, str, dict[str, Any]]] = [
 ]
 
 
-def query_times(game: AeroplanesGame, states: list[AerState]) -> list[dict[str, Any]]:
-    queries = game.queries()
-    rows = []
-    for label, name, params in QUERY_RUNS:
-        if name not in queries:
-            rows.append({"query": label, "missing": True})
-            continue
-        z3_ms: list[float] = []
-        oracle_ms: list[float] = []
-        disagree = skipped = 0
-        for state in states:
-            try:
-                answer = queries[name].run(game, {**params, "oracle": True}, state)
-            except RulecraftError:
-                skipped += 1
-                continue
-            z3_ms.append(float(answer.get("ms", 0.0)))
-            oracle_ms.append(float(answer.get("oracle", {}).get("ms", 0.0)))
-            disagree += answer.get("agrees") is False
-        if not z3_ms:
-            rows.append({"query": label, "missing": False, "states": 0, "skipped": skipped})
-            continue
-        rows.append(
-            {
-                "query": label,
-                "missing": False,
-                "z3_median_ms": statistics.median(z3_ms),
-                "z3_max_ms": max(z3_ms),
-                "oracle_median_ms": statistics.median(oracle_ms),
-                "oracle_max_ms": max(oracle_ms),
-                "disagreements": disagree,
-                "states": len(z3_ms),
-                "skipped": skipped,
-            }
-        )
-    return rows
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=5.0)
@@ -164,10 +77,15 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     game = AeroplanesGame()
+
+    def one_game(seed: int) -> tuple[bool, int]:
+        state, steps = play(game, 4, seed, args.max_steps)
+        return state.phase is Phase.OVER, steps
+
     results: dict[str, Any] = {
-        "random": games_per_second(game, args.seconds, args.max_steps),
-        "checked_steps_per_s": checked_steps_per_second(game, args.seconds),
-        "queries": query_times(game, action_states(game, args.states)),
+        "random": games_per_second(one_game, args.seconds),
+        "checked_steps_per_s": checked_steps_per_second(game, args.seconds, (3, 4, 5), uniform),
+        "queries": query_times(game, action_states(game, args.states), QUERY_RUNS),
     }
     if args.json:
         print(json.dumps(results, indent=2))
@@ -179,19 +97,7 @@ def main() -> None:
         f" game, {r['steps_per_s']:.0f} steps/s)"
     )
     print(f"checked steps/s          {results['checked_steps_per_s']:7.0f}  (target >= 1,000)")
-    print(f"{'query (4-player action states)':34} {'Z3 med':>9} {'Z3 max':>9} {'oracle med':>11} {'oracle max':>11}")
-    for row in results["queries"]:
-        if row.get("missing"):
-            print(f"{row['query']:34} (query not installed)")
-        elif not row.get("states"):
-            print(f"{row['query']:34} (no state it applies to; {row['skipped']} skipped)")
-        else:
-            print(
-                f"{row['query']:34} {row['z3_median_ms']:7.1f}ms {row['z3_max_ms']:7.1f}ms"
-                f" {row['oracle_median_ms']:9.1f}ms {row['oracle_max_ms']:9.1f}ms"
-                + (f"  {row['disagreements']} DISAGREE" if row["disagreements"] else "")
-                + (f"  ({row['skipped']} skipped)" if row["skipped"] else "")
-            )
+    print_query_rows(results["queries"], "query (4-player action states)")
 
 
 if __name__ == "__main__":

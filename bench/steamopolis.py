@@ -21,9 +21,10 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import statistics
-import time
 from typing import Any
+
+import attrs
+from _harness import checked_steps_per_second, games_per_second, print_query_rows, query_times, uniform
 
 from rulecraft.core import Chance, GameOver
 from rulecraft.model.steamopolis.actions import BuyBanner, BuyBonusMarker, BuyMachine, PickUp, TakeBack, UseDistrict
@@ -34,16 +35,22 @@ BUSY = (BuyMachine, BuyBanner, BuyBonusMarker, UseDistrict, TakeBack, PickUp)
 
 
 def choose(game: SteamopolisGame, state: StmState, rng: random.Random, policy: str) -> Any:
+    """'uniform': every legal action equally likely; 'busy': a purchase, district use, pick-up or take-back
+    when one is legal (random play seldom moves the game on otherwise)."""
+    if policy != "busy":
+        return uniform(game, state, rng)
     mover = game.to_move(state)
     if isinstance(mover, GameOver):
         return None
     if isinstance(mover, Chance):
         return game.sample_chance(state, rng)
     legal = game.legal_actions(state)
-    if policy == "busy":
-        busy = [a for a in legal if isinstance(a, BUSY)]
-        return rng.choice(busy or legal)
-    return rng.choice(legal)
+    busy = [a for a in legal if isinstance(a, BUSY)]
+    return rng.choice(busy or legal)
+
+
+def busy(game: Any, state: Any, rng: random.Random) -> Any:
+    return choose(game, state, rng, "busy")
 
 
 def play(game: SteamopolisGame, players: int, seed: int, policy: str, max_steps: int) -> tuple[StmState, int]:
@@ -55,45 +62,6 @@ def play(game: SteamopolisGame, players: int, seed: int, policy: str, max_steps:
             return state, step
         state = game.transition(state, action)  # generated actions: the check already holds
     return state, max_steps
-
-
-def games_per_second(game: SteamopolisGame, seconds: float, policy: str, max_steps: int) -> dict[str, float]:
-    start = time.perf_counter()
-    finished = capped = steps = 0
-    seed = 0
-    while time.perf_counter() - start < seconds:
-        state, n = play(game, 4, seed, policy, max_steps)
-        seed += 1
-        steps += n
-        if state.phase is Phase.OVER:
-            finished += 1
-        else:
-            capped += 1
-    elapsed = time.perf_counter() - start
-    return {
-        "games_per_s": finished / elapsed,
-        "finished": finished,
-        "capped": capped,
-        "steps_per_s": steps / elapsed,
-        "steps_per_finished_game": steps / finished if finished else float("nan"),
-    }
-
-
-def checked_steps_per_second(game: SteamopolisGame, seconds: float) -> float:
-    start = time.perf_counter()
-    steps = seed = 0
-    while time.perf_counter() - start < seconds:
-        rng = random.Random(seed)
-        seed += 1
-        state = game.new_game(rng.randint(2, 4))
-        while time.perf_counter() - start < seconds:
-            action = choose(game, state, rng, "busy")
-            if action is None:
-                break
-            state = game.apply(state, action)
-            assert not game.violations(state)
-            steps += 1
-    return steps / (time.perf_counter() - start)
 
 
 def action_states(game: SteamopolisGame, count: int) -> list[StmState]:
@@ -125,38 +93,9 @@ QUERY_RUNS: list[tuple[str, str, dict[str, Any]]] = [
 ]
 
 
-def query_times(game: SteamopolisGame, states: list[StmState]) -> list[dict[str, Any]]:
-    queries = game.queries()
-    rows = []
-    for label, name, params in QUERY_RUNS:
-        z3_ms: list[float] = []
-        oracle_ms: list[float] = []
-        disagree = 0
-        for state in states:
-            if name == "top":
-                state = _start_of_turn(state)
-            answer = queries[name].run(game, {**params, "oracle": True}, state)
-            z3_ms.append(float(answer.get("ms", 0.0)))
-            oracle_ms.append(float(answer.get("oracle", {}).get("ms", 0.0)))
-            disagree += answer.get("agrees") is False
-        rows.append(
-            {
-                "query": label,
-                "z3_median_ms": statistics.median(z3_ms),
-                "z3_max_ms": max(z3_ms),
-                "oracle_median_ms": statistics.median(oracle_ms),
-                "oracle_max_ms": max(oracle_ms),
-                "disagreements": disagree,
-                "states": len(states),
-            }
-        )
-    return rows
-
-
-def _start_of_turn(state: StmState) -> StmState:
-    import attrs
-
-    return attrs.evolve(state, phase=Phase.START_OF_TURN)
+def _start_of_turn(query: str, state: StmState) -> StmState:
+    """'top' counts turns from a turn's start."""
+    return attrs.evolve(state, phase=Phase.START_OF_TURN) if query == "top" else state
 
 
 def main() -> None:
@@ -167,11 +106,19 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     game = SteamopolisGame()
+
+    def games(policy: str) -> dict[str, float]:
+        def one_game(seed: int) -> tuple[bool, int]:
+            state, steps = play(game, 4, seed, policy, args.max_steps)
+            return state.phase is Phase.OVER, steps
+
+        return games_per_second(one_game, args.seconds)
+
     results: dict[str, Any] = {
-        "uniform": games_per_second(game, args.seconds, "uniform", args.max_steps),
-        "busy": games_per_second(game, args.seconds, "busy", args.max_steps),
-        "checked_steps_per_s": checked_steps_per_second(game, args.seconds),
-        "queries": query_times(game, action_states(game, args.states)),
+        "uniform": games("uniform"),
+        "busy": games("busy"),
+        "checked_steps_per_s": checked_steps_per_second(game, args.seconds, (2, 3, 4), busy),
+        "queries": query_times(game, action_states(game, args.states), QUERY_RUNS, _start_of_turn),
     }
     if args.json:
         print(json.dumps(results, indent=2))
@@ -184,13 +131,7 @@ def main() -> None:
             f" game, {r['steps_per_s']:.0f} steps/s)"
         )
     print(f"checked steps/s                   {results['checked_steps_per_s']:7.0f}  (target >= 1,000)")
-    print(f"{'query (mid-game 4-player states)':34} {'Z3 med':>9} {'Z3 max':>9} {'oracle med':>11} {'oracle max':>11}")
-    for row in results["queries"]:
-        print(
-            f"{row['query']:34} {row['z3_median_ms']:7.1f}ms {row['z3_max_ms']:7.1f}ms"
-            f" {row['oracle_median_ms']:9.1f}ms {row['oracle_max_ms']:9.1f}ms"
-            + (f"  {row['disagreements']} DISAGREE" if row["disagreements"] else "")
-        )
+    print_query_rows(results["queries"], "query (mid-game 4-player states)")
 
 
 if __name__ == "__main__":
