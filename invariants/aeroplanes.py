@@ -44,12 +44,10 @@ Left out, because the state cannot express it (no field is invented):
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from fractions import Fraction
-from typing import NamedTuple
 
-import attrs
-
+from rulecraft.invariants.registry import InvariantSpec, Registry, StepSpec, Violation, report
 from rulecraft.model.aeroplanes.actions import AerAction
 from rulecraft.model.aeroplanes.context import Context
 from rulecraft.model.aeroplanes.rules import CHANCE_PHASES, check, legal_actions
@@ -115,119 +113,28 @@ ERAS = (1, 2, 3)  # AER-R-01
 RADIO_BEACONS = 6  # advantage type 6 (l.160, AER-R-47)
 
 
-@attrs.frozen
-class Violation:
-    """One broken invariant: its name, the rules it protects, and the numbers."""
-
-    invariant: str
-    rules: tuple[str, ...]
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.invariant} [{', '.join(self.rules)}]: {self.message}"
+def _same_players(before: AerState, after: AerState) -> str | None:
+    """A step never changes the number of players: states that differ there are not compared."""
+    if len(before.players) != len(after.players):
+        return f"{len(before.players)} players before the step, {len(after.players)} after"
+    return None
 
 
-Check = Callable[[Context, AerState], list[Violation]]
-StepCheck = Callable[[Context, AerState, AerState], list[Violation]]
-
-
-class InvariantSpec(NamedTuple):
-    """A registry entry: the rules protected, the check, a one-line doc."""
-
-    rules: tuple[str, ...]
-    check: Check
-    doc: str
-
-
-class StepSpec(NamedTuple):
-    """A registry entry of a two-state check (before, after one step)."""
-
-    rules: tuple[str, ...]
-    check: StepCheck
-    doc: str
-
-
-INVARIANTS: dict[str, InvariantSpec] = {}
-STEP_INVARIANTS: dict[str, StepSpec] = {}
-
-_Messages = Callable[[Context, AerState], Iterable[str]]
-_StepMessages = Callable[[Context, AerState, AerState], Iterable[str]]
-
-
-def _first_line(doc: str | None, name: str) -> str:
-    return (doc or name).strip().splitlines()[0]
-
-
-def _invariant(name: str, *rules: str) -> Callable[[_Messages], Check]:
-    """Register a generator of messages as the named check returning Violations."""
-
-    def wrap(messages: _Messages) -> Check:
-        def check_one(ctx: Context, state: AerState) -> list[Violation]:
-            try:
-                found = list(messages(ctx, state))
-            except Exception as exc:  # a broken state may break the recount itself
-                found = [f"the check could not run: {type(exc).__name__}: {exc}"]
-            return [Violation(name, rules, m) for m in found]
-
-        check_one.__name__ = messages.__name__
-        check_one.__qualname__ = messages.__qualname__
-        check_one.__doc__ = messages.__doc__
-        INVARIANTS[name] = InvariantSpec(rules, check_one, _first_line(messages.__doc__, name))
-        return check_one
-
-    return wrap
-
-
-def _step_invariant(name: str, *rules: str) -> Callable[[_StepMessages], StepCheck]:
-    """Register a two-state generator of messages as the named step check."""
-
-    def wrap(messages: _StepMessages) -> StepCheck:
-        def check_two(ctx: Context, before: AerState, after: AerState) -> list[Violation]:
-            try:
-                if len(before.players) != len(after.players):
-                    found = [f"{len(before.players)} players before the step, {len(after.players)} after"]
-                else:
-                    found = list(messages(ctx, before, after))
-            except Exception as exc:
-                found = [f"the check could not run: {type(exc).__name__}: {exc}"]
-            return [Violation(name, rules, m) for m in found]
-
-        check_two.__name__ = messages.__name__
-        check_two.__qualname__ = messages.__qualname__
-        check_two.__doc__ = messages.__doc__
-        STEP_INVARIANTS[name] = StepSpec(rules, check_two, _first_line(messages.__doc__, name))
-        return check_two
-
-    return wrap
+_REGISTRY = Registry(_same_players)
+INVARIANTS: dict[str, InvariantSpec] = _REGISTRY.invariants
+STEP_INVARIANTS: dict[str, StepSpec] = _REGISTRY.steps
+_invariant = _REGISTRY.invariant
+_step_invariant = _REGISTRY.step
 
 
 def check_all(ctx: Context, state: AerState) -> list[Violation]:
     """Every violation of every registered single-state invariant, in registry order."""
-    out: list[Violation] = []
-    for spec in INVARIANTS.values():
-        out.extend(spec.check(ctx, state))
-    return out
+    return _REGISTRY.check_all(ctx, state)
 
 
 def check_step(ctx: Context, before: AerState, after: AerState) -> list[Violation]:
     """Every violation of the two-state invariants for one step ``before`` -> ``after``."""
-    out: list[Violation] = []
-    for spec in STEP_INVARIANTS.values():
-        out.extend(spec.check(ctx, before, after))
-    return out
-
-
-def report(violations: Iterable[Violation], where: str | None = None) -> str:
-    """A plain-text report, one line per violation."""
-    items = list(violations)
-    subject = f"state {where}" if where else "state"
-    if not items:
-        return f"{subject} satisfies every invariant"
-    names = {v.invariant for v in items}
-    noun = "invariant" if len(names) == 1 else "invariants"
-    lines = [f"{subject} violates {len(names)} {noun}:"]
-    lines.extend(f"  {v}" for v in items)
-    return "\n".join(lines)
+    return _REGISTRY.check_step(ctx, before, after)
 
 
 # -- helpers ----------------------------------------------------------------------

@@ -24,11 +24,9 @@ what it leaves out; no check invents a field.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
-from typing import NamedTuple
+from collections.abc import Iterator
 
-import attrs
-
+from rulecraft.invariants.registry import InvariantSpec, Registry, StepSpec, Violation, report
 from rulecraft.model.steamopolis.components import BONUS_NUMERALS, EXTRA_MARKET_LEVELS, LEVELS, RANK_COUNTS
 from rulecraft.model.steamopolis.context import Context
 from rulecraft.model.steamopolis.effects import GainPinkMarker, walk
@@ -69,116 +67,21 @@ BETWEEN_TURNS = (Phase.START_OF_TURN, Phase.ACTION)  # a turn has ended, the nex
 STATUE_LEVELS = tuple(level for level in LEVELS if level >= 2)  # STM-R-02: levels 2-8 (+ the level-1 bonus market)
 
 
-@attrs.frozen
-class Violation:
-    """One broken invariant: its name, the rules it protects, and the numbers."""
-
-    invariant: str
-    rules: tuple[str, ...]
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.invariant} [{', '.join(self.rules)}]: {self.message}"
-
-
-Check = Callable[[Context, StmState], list[Violation]]
-StepCheck = Callable[[Context, StmState, StmState], list[Violation]]
-
-
-class InvariantSpec(NamedTuple):
-    """A registry entry: the rules protected, the check, a one-line doc."""
-
-    rules: tuple[str, ...]
-    check: Check
-    doc: str
-
-
-class StepSpec(NamedTuple):
-    """A registry entry of a two-state check (before, after one step)."""
-
-    rules: tuple[str, ...]
-    check: StepCheck
-    doc: str
-
-
-INVARIANTS: dict[str, InvariantSpec] = {}
-STEP_INVARIANTS: dict[str, StepSpec] = {}
-
-_Messages = Callable[[Context, StmState], Iterable[str]]
-_StepMessages = Callable[[Context, StmState, StmState], Iterable[str]]
-
-
-def _first_line(doc: str | None, name: str) -> str:
-    return (doc or name).strip().splitlines()[0]
-
-
-def _invariant(name: str, *rules: str) -> Callable[[_Messages], Check]:
-    """Register a generator of messages as the named check returning Violations."""
-
-    def wrap(messages: _Messages) -> Check:
-        def check(ctx: Context, state: StmState) -> list[Violation]:
-            try:
-                found = list(messages(ctx, state))
-            except Exception as exc:  # a broken state may break the recount itself
-                found = [f"the check could not run: {type(exc).__name__}: {exc}"]
-            return [Violation(name, rules, m) for m in found]
-
-        check.__name__ = messages.__name__
-        check.__qualname__ = messages.__qualname__
-        check.__doc__ = messages.__doc__
-        INVARIANTS[name] = InvariantSpec(rules, check, _first_line(messages.__doc__, name))
-        return check
-
-    return wrap
-
-
-def _step_invariant(name: str, *rules: str) -> Callable[[_StepMessages], StepCheck]:
-    """Register a two-state generator of messages as the named step check."""
-
-    def wrap(messages: _StepMessages) -> StepCheck:
-        def check(ctx: Context, before: StmState, after: StmState) -> list[Violation]:
-            try:
-                found = list(messages(ctx, before, after))
-            except Exception as exc:
-                found = [f"the check could not run: {type(exc).__name__}: {exc}"]
-            return [Violation(name, rules, m) for m in found]
-
-        check.__name__ = messages.__name__
-        check.__qualname__ = messages.__qualname__
-        check.__doc__ = messages.__doc__
-        STEP_INVARIANTS[name] = StepSpec(rules, check, _first_line(messages.__doc__, name))
-        return check
-
-    return wrap
+_REGISTRY = Registry()
+INVARIANTS: dict[str, InvariantSpec] = _REGISTRY.invariants
+STEP_INVARIANTS: dict[str, StepSpec] = _REGISTRY.steps
+_invariant = _REGISTRY.invariant
+_step_invariant = _REGISTRY.step
 
 
 def check_all(ctx: Context, state: StmState) -> list[Violation]:
     """Every violation of every registered single-state invariant, in registry order."""
-    out: list[Violation] = []
-    for spec in INVARIANTS.values():
-        out.extend(spec.check(ctx, state))
-    return out
+    return _REGISTRY.check_all(ctx, state)
 
 
 def check_step(ctx: Context, before: StmState, after: StmState) -> list[Violation]:
     """Every violation of the two-state invariants for one step ``before`` -> ``after``."""
-    out: list[Violation] = []
-    for spec in STEP_INVARIANTS.values():
-        out.extend(spec.check(ctx, before, after))
-    return out
-
-
-def report(violations: Iterable[Violation], where: str | None = None) -> str:
-    """A plain-text report, one line per violation."""
-    items = list(violations)
-    subject = f"state {where}" if where else "state"
-    if not items:
-        return f"{subject} satisfies every invariant"
-    names = {v.invariant for v in items}
-    noun = "invariant" if len(names) == 1 else "invariants"
-    lines = [f"{subject} violates {len(names)} {noun}:"]
-    lines.extend(f"  {v}" for v in items)
-    return "\n".join(lines)
+    return _REGISTRY.check_step(ctx, before, after)
 
 
 # -- helpers ----------------------------------------------------------------------
