@@ -19,7 +19,6 @@ European destination to the special destination.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib.resources import files
@@ -30,11 +29,10 @@ from typing import Any, Literal, cast
 import attrs
 import jsonschema
 import networkx as nx  # type: ignore[import-untyped]
-import yaml
 
 from rulecraft import yamlio
-from rulecraft.core import RulecraftError, cite
-from rulecraft.packs import first_schema_error
+from rulecraft.core import cite
+from rulecraft.packs import PackError, first_schema_error, pack_schema_of, read_pack_file, validator_of
 
 PACKAGE = "rulecraft.model.aeroplanes"
 BUNDLED_SOURCE = "rulecraft/model/aeroplanes/packs/reconstructed.yaml"
@@ -499,26 +497,12 @@ def unreachable(graph: nx.DiGraph, starts: Sequence[str]) -> list[tuple[str, str
 # ---------------------------------------------------------------------------
 
 
-class PackError(RulecraftError):
-    """A component pack that breaks the schema or the rulebook's counts."""
-
-    def __init__(self, source: str, where: str, message: str) -> None:
-        super().__init__(f"{source}: {where}: {message}")
-        self.source = source
-        self.where = where
-        self.message = message
-
-
-@cache
 def pack_schema() -> dict[str, Any]:
-    text = files(PACKAGE).joinpath("packs/schema.json").read_text("utf-8")
-    schema: dict[str, Any] = json.loads(text)
-    return schema
+    return pack_schema_of(PACKAGE)
 
 
-@cache
 def _validator() -> jsonschema.protocols.Validator:
-    return jsonschema.Draft202012Validator(pack_schema())
+    return validator_of(PACKAGE)
 
 
 def _label(node: Any) -> str:
@@ -1019,17 +1003,7 @@ def printed_value_problems(pack: Pack) -> list[str]:
 
 def load_pack(path: str | Path) -> Pack:
     """Load a user's pack (``--components FILE``); errors name the file, entry and field."""
-    p = Path(path)
-    try:
-        text = p.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise PackError(str(p), "(file)", f"cannot read: {reason}") from None
-    try:
-        data = yamlio.load(text)
-    except yaml.YAMLError as exc:
-        raise PackError(str(p), "(file)", f"not valid YAML: {exc}") from None
-    return pack_from_data(data, str(p))
+    return pack_from_data(read_pack_file(path), str(path))
 
 
 def _unshared(node: Any) -> Any:

@@ -8,7 +8,6 @@ where the rulebook is silent, entry by entry.
 
 from __future__ import annotations
 
-import json
 import operator
 from collections.abc import Iterator, Mapping
 from enum import Enum
@@ -18,11 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-import jsonschema
 import yaml
 
-from rulecraft import yamlio
-from rulecraft.core import RulecraftError
+from rulecraft.packs import PackError, pack_schema_of, read_pack_file, validator_of
 
 
 class Colour(str, Enum):
@@ -210,21 +207,8 @@ class Pack:
         return tuple(sorted(c.id for c in self.airships if c.tier == tier))
 
 
-class PackError(RulecraftError):
-    """A component pack that breaks the schema or the game's counts."""
-
-    def __init__(self, source: str, where: str, message: str) -> None:
-        super().__init__(f"{source}: {where}: {message}")
-        self.source = source
-        self.where = where
-        self.message = message
-
-
-@cache
 def pack_schema() -> dict[str, Any]:
-    text = files("rulecraft.model.airships").joinpath("packs/schema.json").read_text("utf-8")
-    schema: dict[str, Any] = json.loads(text)
-    return schema
+    return pack_schema_of("rulecraft.model.airships")
 
 
 def _dice(data: Mapping[str, int] | None) -> Dice:
@@ -243,7 +227,7 @@ def _provenance(entry: Mapping[str, Any]) -> str:
 
 def pack_from_data(data: Any, source: str = "<memory>") -> Pack:
     """Build a pack from parsed YAML/JSON, checked against schema and counts."""
-    validator = jsonschema.Draft202012Validator(pack_schema())
+    validator = validator_of("rulecraft.model.airships")  # built once
     errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
     if errors:
         err = errors[0]
@@ -401,16 +385,7 @@ def _check_card(card: DevelopmentCard, source: str, where: str) -> None:
 
 def load_pack(path: str | Path) -> Pack:
     """Load a user's pack (``--components FILE``); errors name file and field."""
-    p = Path(path)
-    try:
-        text = p.read_text("utf-8")
-    except OSError as exc:
-        raise PackError(str(p), "(file)", f"cannot read: {exc.strerror or exc}") from None
-    try:
-        data = yamlio.load(text)
-    except yaml.YAMLError as exc:
-        raise PackError(str(p), "(file)", f"not valid YAML: {exc}") from None
-    return pack_from_data(data, str(p))
+    return pack_from_data(read_pack_file(path), str(path))
 
 
 @cache

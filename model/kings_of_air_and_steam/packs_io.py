@@ -17,7 +17,6 @@ qualitative team charts of KAS-P-05 (:func:`team_chart_problems`).
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib.resources import files
@@ -27,8 +26,6 @@ from typing import Any
 import jsonschema
 import yaml
 
-from rulecraft import yamlio
-from rulecraft.core import RulecraftError
 from rulecraft.model.kings_of_air_and_steam.components import (
     GOODS,
     LETTERS,
@@ -44,7 +41,7 @@ from rulecraft.model.kings_of_air_and_steam.components import (
     Team,
 )
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
-from rulecraft.packs import first_schema_error
+from rulecraft.packs import PackError, first_schema_error, pack_schema_of, read_pack_file, validator_of
 
 PACKAGE = "rulecraft.model.kings_of_air_and_steam"
 BUNDLED_SOURCE = "rulecraft/model/kings_of_air_and_steam/packs/reconstructed.yaml"
@@ -84,27 +81,12 @@ TEAM_CHARACTERS: Mapping[str, frozenset[str]] = {
 STANDARD_TEAMS = ("Emperor", "DaVinci", "Kings Over Aces")  # "standard" charts (KAS-P-05)
 
 
-class PackError(RulecraftError):
-    """A component pack that breaks the schema, the counts or the map's geometry."""
-
-    def __init__(self, source: str, where: str, message: str) -> None:
-        super().__init__(f"{source}: {where}: {message}")
-        self.source = source
-        self.where = where
-        self.message = message
-
-
-@cache
 def pack_schema() -> dict[str, Any]:
-    text = files(PACKAGE).joinpath("packs/schema.json").read_text("utf-8")
-    schema: dict[str, Any] = json.loads(text)
-    return schema
+    return pack_schema_of(PACKAGE)
 
 
-@cache
 def _validator() -> jsonschema.protocols.Validator:
-    # Building the validator once keeps generated packs (strategies) cheap.
-    return jsonschema.Draft202012Validator(pack_schema())
+    return validator_of(PACKAGE)
 
 
 # ---------------------------------------------------------------------------
@@ -614,17 +596,7 @@ def team_chart_problems(pack: Pack) -> list[str]:
 
 def load_pack(path: str | Path) -> Pack:
     """Load a user's pack (``--components FILE``); errors name the file, entry and field."""
-    p = Path(path)
-    try:
-        text = p.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise PackError(str(p), "(file)", f"cannot read: {reason}") from None
-    try:
-        data = yamlio.load(text)
-    except yaml.YAMLError as exc:
-        raise PackError(str(p), "(file)", f"not valid YAML: {exc}") from None
-    return pack_from_data(data, str(p))
+    return pack_from_data(read_pack_file(path), str(path))
 
 
 @cache

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import copy
 import functools
-import json
 from collections import Counter
 from collections.abc import Mapping
 from functools import cache
@@ -27,8 +26,6 @@ import attrs
 import jsonschema
 import yaml
 
-from rulecraft import yamlio
-from rulecraft.core import RulecraftError
 from rulecraft.model.steamopolis.effects import (
     Envy,
     GainResources,
@@ -42,7 +39,7 @@ from rulecraft.model.steamopolis.effects import (
     walk,
 )
 from rulecraft.model.steamopolis.gauge import GaugeLayout
-from rulecraft.packs import first_schema_error
+from rulecraft.packs import PackError, first_schema_error, pack_schema_of, read_pack_file, validator_of
 
 PACKAGE = "rulecraft.model.steamopolis"
 BUNDLED_SOURCE = "rulecraft/model/steamopolis/packs/reconstructed.yaml"
@@ -346,26 +343,12 @@ class Pack:
 # ---------------------------------------------------------------------------
 
 
-class PackError(RulecraftError):
-    """A component pack that breaks the schema or the rulebook's counts."""
-
-    def __init__(self, source: str, where: str, message: str) -> None:
-        super().__init__(f"{source}: {where}: {message}")
-        self.source = source
-        self.where = where
-        self.message = message
-
-
-@cache
 def pack_schema() -> dict[str, Any]:
-    text = files(PACKAGE).joinpath("packs/schema.json").read_text("utf-8")
-    schema: dict[str, Any] = json.loads(text)
-    return schema
+    return pack_schema_of(PACKAGE)
 
 
-@cache
 def _validator() -> jsonschema.protocols.Validator:
-    return jsonschema.Draft202012Validator(pack_schema())
+    return validator_of(PACKAGE)
 
 
 def _label(node: Any) -> str:
@@ -692,17 +675,7 @@ def printed_value_problems(pack: Pack) -> list[str]:
 
 def load_pack(path: str | Path) -> Pack:
     """Load a user's pack (``--components FILE``); errors name the file, entry and field."""
-    p = Path(path)
-    try:
-        text = p.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise PackError(str(p), "(file)", f"cannot read: {reason}") from None
-    try:
-        data = yamlio.load(text)
-    except yaml.YAMLError as exc:
-        raise PackError(str(p), "(file)", f"not valid YAML: {exc}") from None
-    return pack_from_data(data, str(p))
+    return pack_from_data(read_pack_file(path), str(path))
 
 
 @cache
