@@ -14,20 +14,14 @@ from typing import TYPE_CHECKING
 
 from rulecraft.core import Chance
 from rulecraft.model.aeroplanes import actions as a
-from rulecraft.model.aeroplanes.components import Face
+from rulecraft.model.aeroplanes.components import ADVANTAGE_TYPES, Face
 from rulecraft.model.aeroplanes.state import AerState, Airport, Phase, capacity, load
 
 if TYPE_CHECKING:
     from rulecraft.model.aeroplanes.game import AeroplanesGame
 
 SEATS = "ABCDE"
-ADVANTAGE_NAMES = {
-    2: "Daring Pilot",
-    3: "Engine Maintenance",
-    4: "Increased Production",
-    5: "Night Flights",
-    6: "Radio Beacons",
-}
+ADVANTAGE_NAMES = {kind: name for kind, (name, _) in ADVANTAGE_TYPES.items()}  # the printed names (l.154-160)
 CHANCE_ACTIONS = (
     a.DealWaitingPassenger,
     a.DrawFirstPlayer,
