@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulecraft.core import Rejection
+from rulecraft.core import Chance, GameOver, Rejection
 from rulecraft.model.steamopolis.actions import (
     BuildCapacity,
     BuyBanner,
@@ -52,8 +52,16 @@ from rulecraft.model.steamopolis.actions import (
 from rulecraft.model.steamopolis.catalogue import RULES
 from rulecraft.model.steamopolis.context import Context
 from rulecraft.model.steamopolis.effects import GainResources
+from rulecraft.model.steamopolis.game import SteamopolisGame
 from rulecraft.model.steamopolis.gauge import BonusMarker, Gauge, Stone, gauge_of, increment, values
-from rulecraft.model.steamopolis.rules import check, destination, legal_actions, pressure_rejection
+from rulecraft.model.steamopolis.readings import REGISTER
+from rulecraft.model.steamopolis.rules import (
+    check,
+    destination,
+    legal_actions,
+    legal_actions_by_check,
+    pressure_rejection,
+)
 from rulecraft.model.steamopolis.setup import chance_outcomes
 from rulecraft.model.steamopolis.state import (
     BoardStone,
@@ -70,6 +78,7 @@ from rulecraft.model.steamopolis.state import (
     problems,
 )
 from rulecraft.model.steamopolis.transitions import end_of_turn, transition
+from rulecraft.ruleset import Ruleset
 
 CTX = Context.printed()
 PACK = CTX.pack
@@ -876,3 +885,30 @@ def test_amb07_optional_lets_arrow_stones_stay() -> None:
     state = game(player([(3, True), (5, True)]), phase=Phase.START_OF_TURN)
     refused(state, MoveArrowStones((3,)), "STM-R-19")
     assert check(Context.printed(readings={"STM-AMB-07": "optional"}), state, MoveArrowStones((3,))) is None
+
+
+@pytest.mark.parametrize(
+    "readings", [{}, {"STM-AMB-13": "any", "STM-AMB-11": "board"}, {"STM-AMB-06": "forbidden", "STM-AMB-32": "most"}]
+)
+def test_generation_equals_the_candidates_the_check_accepts(readings: dict[str, str]) -> None:
+    """python-chess style: the generator that skips the check (the ordinary action) and prunes unpayable
+    purchases lists exactly what the check accepts among every candidate, in the same order, along
+    random 2-4 player games."""
+    game = SteamopolisGame(Ruleset.from_overrides(REGISTER, readings))
+    seen = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = game.new_game(2 + seed % 3)
+        for _ in range(400):
+            mover = game.to_move(state)
+            if isinstance(mover, GameOver):
+                break
+            if isinstance(mover, Chance):
+                state = game.apply(state, game.sample_chance(state, rng))
+                continue
+            fast = legal_actions(game.ctx, state)
+            assert fast == legal_actions_by_check(game.ctx, state), f"seed {seed}, {state.phase}"
+            seen += 1
+            busy = [a for a in fast if isinstance(a, BuyMachine | BuyBanner | BuyBonusMarker | PickUp | UseDistrict)]
+            state = game.apply(state, rng.choice(busy or fast))
+    assert seen > 1000

@@ -1,9 +1,9 @@
 """One Hypothesis state machine for Steamopolis: legal actions only (chance by its
 outcomes), over generated component packs, 1 to 4 players (1: the solo game with a drawn
 start score, STM-R-68) and the modelled readings, every invariant after every step
-(digest 3.14) and every step invariant, the state's JSON round trip, and the outcome at
-game over (STM-R-67; solo: no winner when lost on time pressure, STM-R-69, else seat 0
-and a rank, STM-R-73)."""
+(digest 3.14) and every step invariant, the fast move generator against the check, the
+state's JSON round trip, and the outcome at game over (STM-R-67; solo: no winner when
+lost on time pressure, STM-R-69, else seat 0 and a rank, STM-R-73)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from rulecraft.invariants.steamopolis import check_step
 from rulecraft.model.steamopolis.actions import BuyBanner, BuyBonusMarker, BuyMachine, TakeBack, UseDistrict
 from rulecraft.model.steamopolis.game import SOLO_LOST, SOLO_RANKS, SteamopolisGame
 from rulecraft.model.steamopolis.readings import NOT_MODELLED, REGISTER
+from rulecraft.model.steamopolis.rules import legal_actions, legal_actions_by_check
 from rulecraft.model.steamopolis.state import StmState
 from rulecraft.model.steamopolis.strategies import packs
 from rulecraft.ruleset import Ruleset
@@ -99,6 +100,12 @@ class SteamopolisMachine(RuleBasedStateMachine):
     def every_invariant_holds(self) -> None:
         violations = self.game.violations(self.state)
         assert not violations, "\n".join(map(str, violations)) + f"\nafter step {self.steps}"
+
+    @invariant()
+    def generation_agrees_with_the_check(self) -> None:
+        """python-chess style: the fast generator lists exactly the candidates ``check`` accepts, in order."""
+        if isinstance(self._mover(), int):
+            assert legal_actions(self.game.ctx, self.state) == legal_actions_by_check(self.game.ctx, self.state)
 
     @invariant()
     def state_round_trips_through_json(self) -> None:

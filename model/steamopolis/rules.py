@@ -1176,11 +1176,45 @@ def _raises(ctx: Context, gauge: Gauge, x: int) -> Iterator[tuple[int, ...]]:
 
 
 def legal_actions(ctx: Context, state: StmState) -> list[StmAction]:
-    """Every action ``check`` accepts for the seat to move (one representative per pressure outcome)."""
+    """Every action ``check`` accepts for the seat to move (one representative per pressure outcome).
+
+    The ordinary choice of action is generated legal by construction, python-chess style (it is a
+    third of a random game's decisions and a candidate check each was most of their cost); every
+    other decision filters its candidates through ``check``, after dropping purchases nobody could
+    pay.  :func:`legal_actions_by_check` is the plain reference, and a property test holds the two equal.
+    """
+    if state.phase is Phase.ACTION and not (state.turn.storing or state.turn.pending or state.turn.final_step):
+        return list(_ordinary_action_moves(ctx, state))
     return [a for a in _candidates(ctx, state) if check(ctx, state, a) is None]
 
 
-def _candidates(ctx: Context, state: StmState) -> Iterator[StmAction]:
+def legal_actions_by_check(ctx: Context, state: StmState) -> list[StmAction]:
+    """Every unpruned candidate that ``check`` accepts, in generation order: what :func:`legal_actions`
+    must equal."""
+    return [a for a in _candidates(ctx, state, prune=False) if check(ctx, state, a) is None]
+
+
+def _ordinary_action_moves(ctx: Context, state: StmState) -> Iterator[StmAction]:
+    """STM-R-23..R-29 outside the final turn, in the order of :func:`_action_moves`, without the check."""
+    player = me(state)
+    steam = can_make_steam(state)
+    if steam:
+        yield from (MakeSteam(p) for p in _raises(ctx, player.gauge, ctx.boilers(player)))
+    target = False
+    for space in player.gauge.stone_spaces():
+        free = ctx.free_districts(state, ctx.layout.value(space))  # STM-R-26/27: legal by construction
+        target = target or bool(free)
+        yield from (SetTarget(space, d.level, d.position) for d in free)
+        if channel_start_rejection(ctx, state, ChannelPressure(space)) is None:
+            yield ChannelPressure(space)
+    fly = can_fly(ctx, state)
+    if fly:
+        yield FlyToAllTargets()
+    if not (steam or target or fly):
+        yield PassTurn()  # STM-AMB-12: none of the three actions is possible
+
+
+def _candidates(ctx: Context, state: StmState, prune: bool = True) -> Iterator[StmAction]:
     if state.turn.storing:
         yield from _stores(ctx, state)
     elif state.turn.pending:
@@ -1199,7 +1233,7 @@ def _candidates(ctx: Context, state: StmState) -> Iterator[StmAction]:
         assert state.turn.channel is not None
         yield from (PlaceStone(d.level, d.position) for d in ctx.free_districts(state, state.turn.channel))
     elif state.phase is Phase.FLIGHT:
-        yield from _flight_moves(ctx, state)
+        yield from _flight_moves(ctx, state, prune)
     elif state.phase is Phase.END_OF_TURN:
         if state.turn.removal == "parasites":
             yield LeaveParasites()
@@ -1229,7 +1263,9 @@ def _action_moves(ctx: Context, state: StmState) -> Iterator[StmAction]:
     yield SkipStep()
 
 
-def _flight_moves(ctx: Context, state: StmState) -> Iterator[StmAction]:
+def _flight_moves(ctx: Context, state: StmState, prune: bool = True) -> Iterator[StmAction]:
+    """``prune``: leave out the purchases of a tile or marker the player cannot pay even with every
+    discount (``check`` would refuse each of them, STM-R-40/46)."""
     step = state.turn.step
     player = me(state)
     if step == "next":
@@ -1245,7 +1281,7 @@ def _flight_moves(ctx: Context, state: StmState) -> Iterator[StmAction]:
         for extra in (False, True):
             # Only a market on the active level sells (STM-R-38/40): skip hopeless candidates early.
             market = market_at(state, level, extra) if level is not None else None
-            if market is not None and market.tiles:
+            if market is not None and market.tiles and (not prune or _payable(ctx, player, tile_price(ctx, market)[2])):
                 yield from _purchases(ctx, state, None, extra)
     if state.turn.active is None or state.turn.active[0] != 1:
         return  # bonus markers are sold on level 1 only (STM-R-38/46)
@@ -1253,12 +1289,33 @@ def _flight_moves(ctx: Context, state: StmState) -> Iterator[StmAction]:
         # STM-AMB-13: 'foremost' sells the row's first marker (numeral left out); 'any' names each one left.
         left = state.bonus.crystal_row if row == "crystal" else state.bonus.gear_row
         numerals: tuple[int | None, ...] = left if ctx.r("STM-AMB-13") == "any" else (None,)
+        if prune and not any(_marker_payable(ctx, player, row, left, n) for n in numerals):
+            continue
         for sp, ga in _discounts(player):
             for numeral in numerals:
                 for space in (None, *range(len(player.gauge.spaces))):
                     yield BuyBonusMarker(row, space, True, sp, ga, numeral)
                     if space is not None and space in player.gauge.stone_spaces() and can_move(player.gauge, space):
                         yield BuyBonusMarker(row, space, False, sp, ga, numeral)
+
+
+def _payable(ctx: Context, player: PlayerState, pay: PayResources) -> bool:
+    """The cost can be paid with some choice of the sponsor's and the gala's discounts (STM-R-57/58)."""
+    for sponsor, gala in _discounts(player):
+        net = discounted(ctx, player, pay.crystals, pay.gears, sponsor, gala)
+        if not isinstance(net, Rejection) and afford(player, PayResources(*net)):
+            return True
+    return False
+
+
+def _marker_payable(
+    ctx: Context, player: PlayerState, row: Resource, left: tuple[int, ...], numeral: int | None
+) -> bool:
+    """STM-R-46: the marker a purchase would take (the named one, or the row's foremost) is payable."""
+    if not left or (numeral is not None and numeral not in left):
+        return True  # nothing to price: let the check say why
+    cost = bonus_slot(ctx, row, left[0] if numeral is None else numeral)[0]
+    return _payable(ctx, player, PayResources(cost, 0) if row == "crystal" else PayResources(0, cost))
 
 
 def _discounts(player: PlayerState) -> list[tuple[bool, bool]]:
