@@ -34,6 +34,7 @@ from rulecraft.model.steamopolis.gauge import (
     increase,
     increase_one_stone,
     increase_outcomes,
+    increment,
     lift,
     marker_spaces_for,
     movable,
@@ -44,6 +45,7 @@ from rulecraft.model.steamopolis.gauge import (
     turn_stone,
     values,
 )
+from rulecraft.model.steamopolis.rules import _pressure_choices
 
 LAYOUT = STANDARD_LAYOUT
 
@@ -515,3 +517,34 @@ def test_prop_bonus_marker_placement_conserves_stones(g: Gauge, numeral: int, bu
     if spaces and isinstance(g.spaces[spaces[0]], Stone):
         assert result.placed == (bump_stone and can_move(g, spaces[0]))
     assert gauge_problems(result.gauge) == []
+
+
+def _walk_by_increments(g: Gauge, x: int) -> dict[Gauge, tuple[int, ...]]:
+    """The reference walk, one ``increment`` at a time: every end gauge with the first of its longest orders."""
+    out: dict[Gauge, tuple[int, ...]] = {}
+    seen: set[tuple[Gauge, int]] = set()
+
+    def walk(cur: Gauge, left: int, picks: tuple[int, ...]) -> None:
+        if (cur, left) in seen:
+            return
+        seen.add((cur, left))
+        options = movable(cur) if left else ()
+        if not options:
+            if cur not in out or len(picks) > len(out[cur]):
+                out[cur] = picks
+            return
+        for space in options:
+            walk(increment(cur, space), left - 1, (*picks, space))
+
+    walk(g, x, ())
+    return out
+
+
+@given(gauges(), st.integers(0, 7))
+def test_prop_generation_walk_matches_the_increments(g: Gauge, x: int) -> None:
+    """STM-R-15: the generator's walk over bare spaces finds the same end gauges, with the same orders
+    in the same sequence, as a walk made of ``increment`` steps; each order reproduces its end gauge."""
+    found = _pressure_choices(g, x)
+    assert list(found.items()) == list(_walk_by_increments(g, x).items())
+    for end, picks in found.items():
+        assert increase(g, len(picks), picks).gauge == end

@@ -90,7 +90,12 @@ class Context:
 
     def free_districts(self, state: StmState, top: int) -> tuple[District, ...]:
         """The free districts of levels 1..top (STM-R-26/27), bottom to top."""
-        return tuple(d for d in self.districts(state) if d.level <= top and self.is_free(state, d.level, d.position))
+        if state.final_round:
+            return tuple(
+                d for d in self.districts(state) if d.level <= top and self.is_free(state, d.level, d.position)
+            )
+        taken = {(s.level, s.position) for s in state.board}  # outside the final round every stone blocks
+        return tuple(d for d in self.districts(state) if d.level <= top and (d.level, d.position) not in taken)
 
     def own_stones(self, state: StmState, seat: int) -> tuple[BoardStone, ...]:
         return tuple(s for s in state.board if s.seat == seat)

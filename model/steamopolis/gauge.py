@@ -114,9 +114,11 @@ def _no_item_left_of_base(
         raise ValueError("an item lies on or left of the base pressure marker (STM-R-14)")
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Gauge:
-    """One player's gauge: the base marker's space and what lies on each space."""
+    """One player's gauge: the base marker's space and what lies on each space.
+
+    The hash is cached: gauges key the memoised pressure walks (rules.py), asked several times a turn."""
 
     base: int
     spaces: tuple[Item | None, ...] = attrs.field(validator=_no_item_left_of_base)
@@ -163,8 +165,10 @@ def _put(gauge: Gauge, space: int, item: Item | None) -> Gauge:
 
 
 def _move(gauge: Gauge, src: int, dst: int) -> Gauge:
-    item = gauge.spaces[src]
-    return _put(_put(gauge, src, None), dst, item)
+    spaces = list(gauge.spaces)
+    spaces[dst] = spaces[src]
+    spaces[src] = None
+    return Gauge(gauge.base, tuple(spaces))
 
 
 def setup_gauge(layout: GaugeLayout = STANDARD_LAYOUT) -> Gauge:

@@ -116,12 +116,12 @@ from rulecraft.model.steamopolis.gauge import (
     BonusMarker,
     Gauge,
     GaugeError,
+    Item,
     Stone,
     bump,
     can_move,
     increase,
     increase_one_stone,
-    increment,
     marker_spaces_for,
     movable,
 )
@@ -1150,29 +1150,58 @@ def pressure_choices(gauge: Gauge, x: int) -> dict[Gauge, tuple[int, ...]]:
 
 
 def _pressure_choices(gauge: Gauge, x: int) -> dict[Gauge, tuple[int, ...]]:
-    out: dict[Gauge, tuple[int, ...]] = {}
-    seen: set[tuple[Gauge, int]] = set()
+    """The walk of :func:`pressure_choices` over the bare spaces: each increment (STM-R-15) moves a
+    stone to the nearest free space on its right, as ``gauge.increment`` does, without building and
+    validating a Gauge per step (the walk visits thousands)."""
+    out: dict[Spaces, tuple[int, ...]] = {}
+    seen: set[tuple[Spaces, int]] = set()
+    first, end = gauge.base + 1, len(gauge.spaces)
 
-    def walk(g: Gauge, left: int, picks: tuple[int, ...]) -> None:
-        if (g, left) in seen:
+    def walk(spaces: Spaces, left: int, picks: tuple[int, ...]) -> None:
+        if (spaces, left) in seen:
             return
-        seen.add((g, left))
-        options = movable(g) if left else ()
-        if not options:
-            if len(picks) > len(out.get(g, ())) or g not in out:
-                out[g] = picks
+        seen.add((spaces, left))
+        moves = _increments(spaces, first, end) if left else []
+        if not moves:
+            if len(picks) > len(out.get(spaces, ())) or spaces not in out:
+                out[spaces] = picks
             return
-        for space in options:
-            walk(increment(g, space), left - 1, (*picks, space))
+        for src, dst in moves:
+            after = list(spaces)
+            after[dst], after[src] = after[src], None
+            walk(tuple(after), left - 1, (*picks, src))
 
-    walk(gauge, x, ())
-    return out
+    walk(gauge.spaces, x, ())
+    return {Gauge(gauge.base, spaces): picks for spaces, picks in out.items()}
 
 
-def _raises(ctx: Context, gauge: Gauge, x: int) -> Iterator[tuple[int, ...]]:
-    for picks in pressure_choices(gauge, x).values():
-        if pressure_rejection(ctx, gauge, x, picks) is None:
-            yield picks
+Spaces = tuple[Item | None, ...]
+
+
+def _increments(spaces: Spaces, first: int, end: int) -> list[tuple[int, int]]:
+    """(stone's space, the nearest free space right of it) for every stone that can move, left to right."""
+    moves: list[tuple[int, int]] = []
+    for src in range(first, end):
+        if isinstance(spaces[src], Stone):
+            dst = next((j for j in range(src + 1, end) if spaces[j] is None), None)
+            if dst is not None:
+                moves.append((src, dst))
+    return moves
+
+
+_RAISES: dict[tuple[str, Gauge, int], tuple[tuple[int, ...], ...]] = {}
+
+
+def _raises(ctx: Context, gauge: Gauge, x: int) -> tuple[tuple[int, ...], ...]:
+    """One accepted order of increments per end gauge; memoised like the walk it reads."""
+    key = (ctx.r("STM-AMB-32"), gauge, x)
+    found = _RAISES.get(key)
+    if found is None:
+        if len(_RAISES) > 16384:
+            _RAISES.clear()
+        choices = pressure_choices(gauge, x).values()
+        found = _RAISES[key] = tuple(p for p in choices if pressure_rejection(ctx, gauge, x, p) is None)
+    return found
 
 
 def legal_actions(ctx: Context, state: StmState) -> list[StmAction]:
@@ -1218,7 +1247,7 @@ def _candidates(ctx: Context, state: StmState, prune: bool = True) -> Iterator[S
     if state.turn.storing:
         yield from _stores(ctx, state)
     elif state.turn.pending:
-        yield from _effect_moves(ctx, state)
+        yield from _effect_moves(ctx, state, prune)
     elif state.phase is Phase.START_OF_TURN:
         seen: set[Gauge] = set()
         for order in permutations(me(state).gauge.arrow_spaces()):
@@ -1325,7 +1354,23 @@ def _discounts(player: PlayerState) -> list[tuple[bool, bool]]:
     return [(s, g) for s in sponsor for g in gala]
 
 
-def _effect_moves(ctx: Context, state: StmState) -> Iterator[StmAction]:
+GENERIC_PARTS: tuple[StmAction, ...] = (SkipPart(), DeclineCost(), ChooseSide(0), ChooseSide(1), UsePart())
+
+
+def _generic_part_moves(part: Step) -> tuple[StmAction, ...]:
+    """The generic answers ``effect_rejection`` can accept for this kind of part, in GENERIC_PARTS order:
+    a cost is paid or declined (STM-R-22), a slash takes a side, any other part is skipped or used."""
+    if isinstance(part, COSTS):
+        return (DeclineCost(),)
+    if isinstance(part, Either):
+        return (SkipPart(), ChooseSide(0), ChooseSide(1))
+    if isinstance(part, (*PLAIN_PARTS, ShakeOff)):
+        return (SkipPart(), UsePart())
+    return (SkipPart(),)
+
+
+def _effect_moves(ctx: Context, state: StmState, prune: bool = True) -> Iterator[StmAction]:
+    """``prune``: only the generic answers the part's kind admits (:func:`_generic_part_moves`)."""
     part = head(state)
     player = me(state)
     if isinstance(part, Handover):
@@ -1333,7 +1378,7 @@ def _effect_moves(ctx: Context, state: StmState) -> Iterator[StmAction]:
     if isinstance(part, NextSharer):
         yield from (LetPlayer(s) for s in sorted(set(part.seats)))
         return
-    yield from (SkipPart(), DeclineCost(), ChooseSide(0), ChooseSide(1), UsePart())
+    yield from (_generic_part_moves(part) if prune else GENERIC_PARTS)
     if isinstance(part, COSTS):
         yield from (PayCost(s) for s in (None, *player.gauge.stone_spaces()))
         yield from (PayCost(None, sp, ga) for sp, ga in _discounts(player)[1:])
@@ -1358,10 +1403,10 @@ def _effect_moves(ctx: Context, state: StmState) -> Iterator[StmAction]:
         rooms = range(1, len(player.machine_room) + 1)
         yield from (BuildCapacity(p, side) for p in rooms for side in (0, 1))
     else:
-        yield from _more_effect_moves(ctx, state, part)
+        yield from _more_effect_moves(ctx, state, part, prune)
 
 
-def _more_effect_moves(ctx: Context, state: StmState, part: Step) -> Iterator[StmAction]:
+def _more_effect_moves(ctx: Context, state: StmState, part: Step, prune: bool) -> Iterator[StmAction]:
     player = me(state)
     if isinstance(part, PlaceParasites | EnvyParasite):
         yield from _placements(ctx, state)
@@ -1378,7 +1423,7 @@ def _more_effect_moves(ctx: Context, state: StmState, part: Step) -> Iterator[St
         yield from _marker_spaces(player.gauge, PlacePinkMarker)
     elif isinstance(part, BuyTile):
         for market in state.markets:
-            if market.tiles:
+            if market.tiles and (not prune or _payable(ctx, player, tile_price(ctx, market)[2])):
                 yield from _purchases(ctx, state, market.level, market.extra)
     elif isinstance(part, UseAnotherDistrict):
         yield from (UseOtherDistrict(d.level, d.position) for d in ctx.districts(state))

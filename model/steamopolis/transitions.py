@@ -1,4 +1,4 @@
-"""Steamopolis effects: pure functions state -> state (attrs.evolve).
+"""Steamopolis effects: pure functions state -> state (rulecraft.evolve).
 
 They run only on actions the check accepted (rules.py), so they assert
 rather than re-check.  Each effect names the rules it carries out.  After
@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
-
 from rulecraft.core import Rejection
+from rulecraft.evolve import evolve
 from rulecraft.model.steamopolis import gauge as g
 from rulecraft.model.steamopolis.actions import (
     CHANCE_ACTIONS,
@@ -138,33 +137,33 @@ from rulecraft.model.steamopolis.state import (
 def with_player(state: StmState, player: PlayerState) -> StmState:
     """The deciding player's holdings replaced (the player to move, or a helper: :func:`decider`)."""
     seat = decider(state)
-    return attrs.evolve(state, players=(*state.players[:seat], player, *state.players[seat + 1 :]))
+    return evolve(state, players=(*state.players[:seat], player, *state.players[seat + 1 :]))
 
 
 def with_gauge(state: StmState, gauge: Gauge) -> StmState:
-    return with_player(state, attrs.evolve(me(state), gauge=gauge))
+    return with_player(state, evolve(me(state), gauge=gauge))
 
 
 def with_turn(state: StmState, **changes: Any) -> StmState:
-    return attrs.evolve(state, turn=attrs.evolve(state.turn, **changes))
+    return evolve(state, turn=evolve(state.turn, **changes))
 
 
 def to_supply(state: StmState, stone: Stone, ctx: Context) -> StmState:
     """A stone returns to the personal supply (STM-AMB-10: 'reset' turns its arrow away)."""
     kept = Stone(False) if ctx.r("STM-AMB-10") == "reset" else stone
-    return with_player(state, attrs.evolve(me(state), supply=(*me(state).supply, kept)))
+    return with_player(state, evolve(me(state), supply=(*me(state).supply, kept)))
 
 
 def gain(state: StmState, crystals: int, gears: int) -> StmState:
     """Resources move from the general supply to the player (negative: back to the supply)."""
     p = me(state)
-    state = with_player(state, attrs.evolve(p, crystals=p.crystals + crystals, gears=p.gears + gears))
+    state = with_player(state, evolve(p, crystals=p.crystals + crystals, gears=p.gears + gears))
     s = state.supply
-    return attrs.evolve(state, supply=attrs.evolve(s, crystals=s.crystals - crystals, gears=s.gears - gears))
+    return evolve(state, supply=evolve(s, crystals=s.crystals - crystals, gears=s.gears - gears))
 
 
 def score(state: StmState, vp: int) -> StmState:
-    return with_player(state, attrs.evolve(me(state), vp=me(state).vp + vp))
+    return with_player(state, evolve(me(state), vp=me(state).vp + vp))
 
 
 def queue(state: StmState, *programs: Queued) -> StmState:
@@ -255,8 +254,8 @@ def send_home(state: StmState, parasites: list[Parasite]) -> StmState:
     players = list(state.players)
     for x in parasites:
         left.remove(x)
-        players[x.owner] = attrs.evolve(players[x.owner], parasites_home=players[x.owner].parasites_home + 1)
-    return attrs.evolve(state, players=tuple(players), parasites=tuple(left))
+        players[x.owner] = evolve(players[x.owner], parasites_home=players[x.owner].parasites_home + 1)
+    return evolve(state, players=tuple(players), parasites=tuple(left))
 
 
 def remove_tile(state: StmState, position: int) -> StmState:
@@ -266,25 +265,25 @@ def remove_tile(state: StmState, position: int) -> StmState:
     tile = p.machine_room[position - 1]
     assert tile is not None
     room = tuple(None if i + 1 == position else t for i, t in enumerate(p.machine_room))
-    state = with_player(state, attrs.evolve(p, machine_room=room))
+    state = with_player(state, evolve(p, machine_room=room))
     if tile.kind == "capacity":
-        state = attrs.evolve(state, supply=attrs.evolve(state.supply, capacity_tiles=state.supply.capacity_tiles + 1))
+        state = evolve(state, supply=evolve(state.supply, capacity_tiles=state.supply.capacity_tiles + 1))
     return send_home(state, [x for x in state.parasites if x.host == decider(state) and x.position == position])
 
 
 def build(state: StmState, position: int, tile: RoomTile) -> StmState:
     p = me(state)
     room = tuple(tile if i + 1 == position else t for i, t in enumerate(p.machine_room))
-    return with_player(state, attrs.evolve(p, machine_room=room))
+    return with_player(state, evolve(p, machine_room=room))
 
 
 def erect_statue(ctx: Context, state: StmState) -> StmState:
     """STM-R-45/R-64: a statue to the tower top; the 3rd (rule parameter ``statues_to_end``) gives its
     buyer 3 VP (``last_statue_vp``) and triggers the end."""
     tower = state.tower_top + 1
-    state = attrs.evolve(state, tower_top=tower)
+    state = evolve(state, tower_top=tower)
     if tower == ctx.params["statues_to_end"]:
-        state = attrs.evolve(score(state, ctx.params["last_statue_vp"]), end_triggered=True)
+        state = evolve(score(state, ctx.params["last_statue_vp"]), end_triggered=True)
     return state
 
 
@@ -409,7 +408,7 @@ def move_arrow_stones(state: StmState, action: MoveArrowStones) -> StmState:
     gauge = me(state).gauge
     for space in action.order:
         gauge, _ = g.bump(gauge, space)
-    state = attrs.evolve(with_gauge(state, gauge), phase=Phase.ACTION)
+    state = evolve(with_gauge(state, gauge), phase=Phase.ACTION)
     return with_turn(state, final_step="steam") if state.final_round else state
 
 
@@ -417,9 +416,9 @@ def final_step_done(ctx: Context, state: StmState) -> StmState:
     """STM-R-66: the final turn moves on to its next action; after FLY the turn ends."""
     step = state.turn.final_step
     if step == "steam":
-        return with_turn(attrs.evolve(state, phase=Phase.ACTION), final_step="target")
+        return with_turn(evolve(state, phase=Phase.ACTION), final_step="target")
     if step == "target":
-        return with_turn(attrs.evolve(state, phase=Phase.ACTION), final_step="fly")
+        return with_turn(evolve(state, phase=Phase.ACTION), final_step="fly")
     return end_of_turn(ctx, state)
 
 
@@ -431,7 +430,7 @@ def time_pressure(ctx: Context, state: StmState) -> StmState:
         return state
     state = with_turn(score(state, -1), time_paid=True)
     if solo_lost(ctx, state):
-        return attrs.evolve(state, phase=Phase.OVER, turn=TurnState())
+        return evolve(state, phase=Phase.OVER, turn=TurnState())
     return state
 
 
@@ -446,7 +445,7 @@ def make_steam(ctx: Context, state: StmState, action: MakeSteam) -> StmState:
 
 
 def _put_on_board(state: StmState, level: int, position: DistrictPosition, stone: Stone) -> StmState:
-    return attrs.evolve(state, board=(*state.board, BoardStone(state.to_move, level, position, stone)))
+    return evolve(state, board=(*state.board, BoardStone(state.to_move, level, position, stone)))
 
 
 def set_target(ctx: Context, state: StmState, action: SetTarget) -> StmState:
@@ -455,7 +454,7 @@ def set_target(ctx: Context, state: StmState, action: SetTarget) -> StmState:
     state = _put_on_board(with_gauge(state, gauge), action.level, action.position, stone)
     if state.turn.final_step:
         return final_step_done(ctx, state)
-    return attrs.evolve(state, phase=Phase.END_OF_TURN)  # store (settle) and end of turn
+    return evolve(state, phase=Phase.END_OF_TURN)  # store (settle) and end of turn
 
 
 def channel(ctx: Context, state: StmState, action: ChannelPressure) -> StmState:
@@ -463,7 +462,7 @@ def channel(ctx: Context, state: StmState, action: ChannelPressure) -> StmState:
     entry = ctx.entry(ctx.layout.value(action.space))
     assert entry is not None
     gauge, stone = g.lift(me(state).gauge, action.space, "STM-R-29")
-    state = attrs.evolve(with_gauge(state, gauge), phase=Phase.CHANNEL)
+    state = evolve(with_gauge(state, gauge), phase=Phase.CHANNEL)
     state = with_turn(state, channel=entry, channel_stone=stone)
     state, block = triggered(ctx, state, entry, "activation", activation(ctx, state, entry))
     return queue(state, *block)
@@ -498,7 +497,7 @@ def fly(ctx: Context, state: StmState) -> StmState:
     start = tuple((s.level, s.position) for s in state.board if s.seat == state.to_move)
     if state.solo is not None:
         state = place_shadow_stones(state)
-    return with_turn(attrs.evolve(state, phase=Phase.FLIGHT), flight_start=start, step="next")
+    return with_turn(evolve(state, phase=Phase.FLIGHT), flight_start=start, step="next")
 
 
 def place_shadow_stones(state: StmState) -> StmState:
@@ -506,7 +505,7 @@ def place_shadow_stones(state: StmState) -> StmState:
     every district holding one of your stones; they block as usual until your next FLY."""
     own = tuple(s for s in state.board if s.seat == state.to_move)
     shadows = tuple(BoardStone(SHADOW, s.level, s.position) for s in own)
-    return attrs.evolve(state, board=(*(s for s in state.board if s.seat != SHADOW), *shadows))
+    return evolve(state, board=(*(s for s in state.board if s.seat != SHADOW), *shadows))
 
 
 # ---------------------------------------------------------------------------
@@ -519,7 +518,7 @@ def take_back(ctx: Context, state: StmState, action: TakeBack) -> StmState:
     drop-offs (STM-R-37) and the take-back passives (STM-R-60, STM-EX-30)."""
     where = (action.level, action.position)
     stone = next(s for s in state.board if s.seat == state.to_move and (s.level, s.position) == where)
-    state = attrs.evolve(state, board=tuple(s for s in state.board if s is not stone))
+    state = evolve(state, board=tuple(s for s in state.board if s is not stone))
     placed = g.take_back(me(state).gauge, stone.stone, action.discard)
     state = with_gauge(state, placed.gauge)
     if placed.space is None:
@@ -537,12 +536,12 @@ def drop_off(ctx: Context, state: StmState, level: int) -> StmState:
         if carried_destination(ctx, state, who) != level:
             continue
         p = me(state)
-        state = with_player(state, attrs.evolve(p, carrying=tuple(x for x in p.carrying if x != who)))
+        state = with_player(state, evolve(p, carrying=tuple(x for x in p.carrying if x != who)))
         pax = state.passengers
         pax = stand(pax, who, level)
         if pax.taken is None and pax.face_up is not None:
-            pax = attrs.evolve(pax, taken=pax.face_up, face_up=None)
-        state = attrs.evolve(state, passengers=pax)
+            pax = evolve(pax, taken=pax.face_up, face_up=None)
+        state = evolve(state, passengers=pax)
         state = with_turn(
             state,
             transported=(*state.turn.transported, who),
@@ -553,15 +552,15 @@ def drop_off(ctx: Context, state: StmState, level: int) -> StmState:
 
 def stand(pax: Passengers, who: Passenger, level: int | None) -> Passengers:
     """Where a passenger stands (None: aboard)."""
-    return attrs.evolve(pax, banker=level) if who == "banker" else attrs.evolve(pax, stoker=level)
+    return evolve(pax, banker=level) if who == "banker" else evolve(pax, stoker=level)
 
 
 def pick_up(ctx: Context, state: StmState, who: Passenger) -> StmState:
     """STM-R-36 / STM-AMB-09 'pick-up': on board, his destination fixed now."""
     dest = destination(ctx, state, who)
     p = me(state)
-    state = with_player(state, attrs.evolve(p, carrying=(*p.carrying, who)))
-    state = attrs.evolve(state, passengers=stand(state.passengers, who, None))
+    state = with_player(state, evolve(p, carrying=(*p.carrying, who)))
+    state = evolve(state, passengers=stand(state.passengers, who, None))
     return with_turn(state, boarded=(*state.turn.boarded, (who, dest)))
 
 
@@ -589,7 +588,7 @@ def discharge(state: StmState) -> StmState:
             return state
         return with_gauge(state, g.turn_stone(me(state).gauge, space, False))
     p = me(state)
-    return with_player(state, attrs.evolve(p, supply=(*p.supply[:-1], Stone(False))))
+    return with_player(state, evolve(p, supply=(*p.supply[:-1], Stone(False))))
 
 
 def buy_machine(ctx: Context, state: StmState, action: BuyMachine) -> StmState:
@@ -617,9 +616,9 @@ def buy_banner(ctx: Context, state: StmState, action: BuyBanner) -> StmState:
     elif action.board is not None:  # STM-AMB-11 'board': an own stone leaves its district
         seat = decider(state)
         mine = next(s for s in state.board if s.seat == seat and (s.level, s.position) == action.board)
-        state = to_supply(attrs.evolve(state, board=tuple(s for s in state.board if s != mine)), mine.stone, ctx)
+        state = to_supply(evolve(state, board=tuple(s for s in state.board if s != mine)), mine.stone, ctx)
     p = me(state)
-    state = with_player(state, attrs.evolve(p, banners=(*p.banners, tile.id)))
+    state = with_player(state, evolve(p, banners=(*p.banners, tile.id)))
     state = score(state, banner_vp(ctx, me(state), tile.banner))
     state = after_purchase(ctx, state, market.level, action.extra)
     return purchased(ctx, state, action.level, slot.banner_envy)
@@ -655,13 +654,13 @@ def pay(ctx: Context, state: StmState, crystals: int, gears: int, sponsor: bool,
     p = me(state)
     if sponsor:
         assert p.sponsor is not None
-        p = attrs.evolve(p, sponsor=other_side(p.sponsor), sponsor_used=True)
+        p = evolve(p, sponsor=other_side(p.sponsor), sponsor_used=True)
     if gala:
         assert p.gala is not None
         galas = list(state.supply.galas)
         galas[RESOURCES.index(p.gala)] += 1
-        state = attrs.evolve(state, supply=attrs.evolve(state.supply, galas=(galas[0], galas[1])))
-        p = attrs.evolve(p, gala=None)
+        state = evolve(state, supply=evolve(state.supply, galas=(galas[0], galas[1])))
+        p = evolve(p, gala=None)
     return gain(with_player(state, p), -net[0], -net[1])
 
 
@@ -688,9 +687,9 @@ def after_purchase(ctx: Context, state: StmState, level: int, extra: bool) -> St
     for m in state.markets:
         if m.level == level and m.extra == extra:
             emptied = len(m.tiles) == 1 and m.statue
-            m = attrs.evolve(m, tiles=m.tiles[1:], statue=m.statue and not emptied)
+            m = evolve(m, tiles=m.tiles[1:], statue=m.statue and not emptied)
         markets.append(m)
-    state = attrs.evolve(state, markets=tuple(markets))
+    state = evolve(state, markets=tuple(markets))
     return erect_statue(ctx, state) if emptied else state
 
 
@@ -708,12 +707,12 @@ def buy_bonus_marker(ctx: Context, state: StmState, action: BuyBonusMarker) -> S
     state = with_gauge(state, placed.gauge)
     rest = tuple(n for i, n in enumerate(row) if i != row.index(numeral))
     if action.row == "crystal":
-        bonus = attrs.evolve(bonus, crystal_row=rest)
+        bonus = evolve(bonus, crystal_row=rest)
     else:
-        bonus = attrs.evolve(bonus, gear_row=rest)
-    state = attrs.evolve(state, bonus=bonus)
+        bonus = evolve(bonus, gear_row=rest)
+    state = evolve(state, bonus=bonus)
     if bonus.statue and _twos_gone(bonus, ctx):
-        state = erect_statue(ctx, attrs.evolve(state, bonus=attrs.evolve(bonus, statue=False)))
+        state = erect_statue(ctx, evolve(state, bonus=evolve(bonus, statue=False)))
     if numeral == 2:
         state = queue(state, *envy(ctx, state))  # STM-R-46/53: a #2 lures the envious
     return with_turn(state, step="buying")
@@ -794,7 +793,7 @@ def use_plain(ctx: Context, state: StmState) -> tuple[StmState, tuple[Queued, ..
     if isinstance(part, TurnSponsor):
         p = me(state)
         assert p.sponsor is not None
-        return with_player(state, attrs.evolve(p, sponsor=other_side(p.sponsor))), ()  # STM-R-57, no discount
+        return with_player(state, evolve(p, sponsor=other_side(p.sponsor))), ()  # STM-R-57, no discount
     if isinstance(part, ShakeOff):
         return send_home(state, [x for x in state.parasites if x.host == decider(state)]), ()  # STM-R-55
     return state, ()  # look at a machine: hidden information only
@@ -864,12 +863,12 @@ def place_parasite(state: StmState, action: PlaceParasite) -> StmState:
         parasites.remove(next(x for x in parasites if x.owner == seat and x.host is not None and at(x) == action.moved))
     else:
         p = me(state)
-        state = with_player(state, attrs.evolve(p, parasites_home=p.parasites_home - 1))
+        state = with_player(state, evolve(p, parasites_home=p.parasites_home - 1))
     parasites.append(Parasite(seat, action.host, action.position, action.symbol))
-    state = attrs.evolve(state, parasites=tuple(parasites))
+    state = evolve(state, parasites=tuple(parasites))
     if state.solo is not None:
-        solo = attrs.evolve(state.solo, parasites_beside_stack=state.solo.parasites_beside_stack + 1)
-        state = attrs.evolve(state, solo=solo)
+        solo = evolve(state.solo, parasites_beside_stack=state.solo.parasites_beside_stack + 1)
+        state = evolve(state, solo=solo)
     return state
 
 
@@ -894,13 +893,13 @@ def let_player(ctx: Context, state: StmState, seat: int) -> StmState:
 def other_part(ctx: Context, state: StmState, action: StmAction) -> StmState:
     p = me(state)
     if isinstance(action, TakeSponsor):
-        state = with_player(state, attrs.evolve(p, sponsor=action.side))
-        return pop_part(attrs.evolve(state, supply=attrs.evolve(state.supply, sponsors=state.supply.sponsors - 1)))
+        state = with_player(state, evolve(p, sponsor=action.side))
+        return pop_part(evolve(state, supply=evolve(state.supply, sponsors=state.supply.sponsors - 1)))
     if isinstance(action, TakeGala):
         galas = list(state.supply.galas)
         galas[RESOURCES.index(action.resource)] -= 1
-        state = with_player(state, attrs.evolve(p, gala=action.resource))
-        return pop_part(attrs.evolve(state, supply=attrs.evolve(state.supply, galas=(galas[0], galas[1]))))
+        state = with_player(state, evolve(p, gala=action.resource))
+        return pop_part(evolve(state, supply=evolve(state.supply, galas=(galas[0], galas[1]))))
     if isinstance(action, PlacePinkMarker):
         marker = g.BonusMarker(ctx.pack.pink_numeral, pink=True)
         placed = g.place_bonus_marker(p.gauge, marker, action.space, ctx.layout, bump_stone=action.bump)
@@ -973,7 +972,7 @@ def gain_stone(ctx: Context, state: StmState, action: GainStone) -> StmState:
     p = me(state)
     supply = list(p.supply)
     supply.remove(Stone(action.arrow))
-    state = with_player(state, attrs.evolve(p, supply=tuple(supply)))
+    state = with_player(state, evolve(p, supply=tuple(supply)))
     placed = g.gain_stone(me(state).gauge, Stone(action.arrow), action.discard)
     state = with_gauge(state, placed.gauge)
     return to_supply(state, Stone(action.arrow), ctx) if placed.space is None else state
@@ -985,19 +984,19 @@ def turn_arrows(state: StmState, action: TurnArrows) -> StmState:
     for space in action.spaces:
         gauge = g.turn_stone(gauge, space, True)
     board = tuple(
-        attrs.evolve(s, stone=Stone(True))
+        evolve(s, stone=Stone(True))
         if s.seat == state.to_move and (s.level, s.position) in action.districts
         else s
         for s in state.board
     )
-    return attrs.evolve(with_gauge(state, gauge), board=board)
+    return evolve(with_gauge(state, gauge), board=board)
 
 
 def build_capacity(state: StmState, action: BuildCapacity) -> StmState:
     """STM-R-59: a capacity tile into the chosen position; a tile there is removed."""
     if me(state).machine_room[action.position - 1] is not None:
         state = remove_tile(state, action.position)
-    state = attrs.evolve(state, supply=attrs.evolve(state.supply, capacity_tiles=state.supply.capacity_tiles - 1))
+    state = evolve(state, supply=evolve(state.supply, capacity_tiles=state.supply.capacity_tiles - 1))
     return build(state, action.position, RoomTile("capacity", "capacity", action.side))
 
 
@@ -1015,7 +1014,7 @@ def store(state: StmState, action: Store) -> StmState:
 
 def end_of_turn(ctx: Context, state: StmState) -> StmState:
     """STM-R-49 / STM-AMB-16 'fixed': passenger rewards, a new passenger tile, then end-of-turn effects."""
-    state = attrs.evolve(state, phase=Phase.END_OF_TURN)
+    state = evolve(state, phase=Phase.END_OF_TURN)
     state = with_turn(state, step="next", active=None, active_space=None, channel=None, channel_stone=None)
     transported = state.turn.transported
     if transported:
@@ -1028,7 +1027,7 @@ def end_of_turn(ctx: Context, state: StmState) -> StmState:
     districts = (ctx.district(state, level, pos).effect for level, pos in state.turn.end_of_turn)
     state = queue(state, *districts)
     # STM-R-51 (p.24, p.37): the next tile turns face up now, before the end-of-turn effects: a chance step.
-    return attrs.evolve(state, phase=Phase.REVEAL) if reveal_due(state) else state
+    return evolve(state, phase=Phase.REVEAL) if reveal_due(state) else state
 
 
 def next_passenger_tile(state: StmState) -> StmState:
@@ -1038,10 +1037,10 @@ def next_passenger_tile(state: StmState) -> StmState:
     pax: Passengers = state.passengers
     if pax.taken is not None:
         p = me(state)
-        state = with_player(state, attrs.evolve(p, passenger_tiles=p.passenger_tiles + 1))
+        state = with_player(state, evolve(p, passenger_tiles=p.passenger_tiles + 1))
     if pax.face_up is None and not pax.stack:
-        state = attrs.evolve(state, end_triggered=True)
-    return attrs.evolve(state, passengers=attrs.evolve(pax, taken=None))
+        state = evolve(state, end_triggered=True)
+    return evolve(state, passengers=evolve(pax, taken=None))
 
 
 def reveal_due(state: StmState) -> bool:
@@ -1094,8 +1093,8 @@ def remove_market_tile(ctx: Context, state: StmState, level: int) -> tuple[StmSt
         if m.level != level or m.extra or not m.tiles:
             continue
         emptied = len(m.tiles) == 1 and m.statue
-        markets[i] = attrs.evolve(m, tiles=m.tiles[1:], statue=m.statue and not emptied)
-        state = attrs.evolve(state, markets=tuple(markets))
+        markets[i] = evolve(m, tiles=m.tiles[1:], statue=m.statue and not emptied)
+        state = evolve(state, markets=tuple(markets))
         return (solo_statue(ctx, state) if emptied else state), [m.tiles[0]]
     return state, []
 
@@ -1104,10 +1103,10 @@ def remove_bonus_markers(ctx: Context, state: StmState) -> StmState:
     """STM-R-71 on level 1: each row's bonus marker with the highest number to the box; when the #2
     markers are gone (STM-AMB-26) the statue goes to the tower top (nobody scores)."""
     bonus = state.bonus
-    bonus = attrs.evolve(bonus, crystal_row=bonus.crystal_row[1:], gear_row=bonus.gear_row[1:])
+    bonus = evolve(bonus, crystal_row=bonus.crystal_row[1:], gear_row=bonus.gear_row[1:])
     if bonus.statue and _twos_gone(bonus, ctx):
-        return solo_statue(ctx, attrs.evolve(state, bonus=attrs.evolve(bonus, statue=False)))
-    return attrs.evolve(state, bonus=bonus)
+        return solo_statue(ctx, evolve(state, bonus=evolve(bonus, statue=False)))
+    return evolve(state, bonus=bonus)
 
 
 def solo_statue(ctx: Context, state: StmState) -> StmState:
@@ -1115,8 +1114,8 @@ def solo_statue(ctx: Context, state: StmState) -> StmState:
     3rd empty market triggers the end (the 3 VP only for buying it out yourself, STM-R-64)."""
     assert state.solo is not None
     tower = state.tower_top + 1
-    solo: Solo = attrs.evolve(state.solo, removed_markets=state.solo.removed_markets + 1)
-    return attrs.evolve(
+    solo: Solo = evolve(state.solo, removed_markets=state.solo.removed_markets + 1)
+    return evolve(
         state, tower_top=tower, solo=solo, end_triggered=state.end_triggered or tower >= ctx.params["statues_to_end"]
     )
 
@@ -1134,9 +1133,9 @@ def take_back_beside(state: StmState) -> StmState:
     parasites = list(state.parasites)
     parasites.remove(next(x for x in parasites if x.host is None))
     p = me(state)
-    state = with_player(state, attrs.evolve(p, parasites_home=p.parasites_home + 1))
-    solo = attrs.evolve(before, parasites_beside_stack=before.parasites_beside_stack - 1)
-    return attrs.evolve(state, parasites=tuple(parasites), solo=solo)
+    state = with_player(state, evolve(p, parasites_home=p.parasites_home + 1))
+    solo = evolve(before, parasites_beside_stack=before.parasites_beside_stack - 1)
+    return evolve(state, parasites=tuple(parasites), solo=solo)
 
 
 def box_passenger_tile(state: StmState) -> StmState:
@@ -1148,10 +1147,10 @@ def box_passenger_tile(state: StmState) -> StmState:
     pax = state.passengers
     if pax.face_up is None:
         return state
-    state = attrs.evolve(state, passengers=attrs.evolve(pax, face_up=None))
+    state = evolve(state, passengers=evolve(pax, face_up=None))
     if pax.stack:
-        return attrs.evolve(state, phase=Phase.REVEAL)
-    return attrs.evolve(state, end_triggered=True)
+        return evolve(state, phase=Phase.REVEAL)
+    return evolve(state, end_triggered=True)
 
 
 def end_turn(ctx: Context, state: StmState) -> StmState:
@@ -1161,16 +1160,16 @@ def end_turn(ctx: Context, state: StmState) -> StmState:
     seat = (state.to_move + 1) % len(state.players)
     new_round = state.round + (1 if seat == state.start_player else 0)
     # STM-R-57: a sponsor gives its discount once per turn, in any player's turn.
-    state = attrs.evolve(state, players=tuple(attrs.evolve(p, sponsor_used=False) for p in state.players))
+    state = evolve(state, players=tuple(evolve(p, sponsor_used=False) for p in state.players))
     final_round = state.final_round
     done = state.final_turns_done
     if final_round:
         done = (*done, state.to_move)
         if len(done) == len(state.players):
-            return attrs.evolve(state, phase=Phase.OVER, final_turns_done=done, turn=TurnState())
+            return evolve(state, phase=Phase.OVER, final_turns_done=done, turn=TurnState())
     elif state.end_triggered and seat == state.start_player:
         final_round = True
-    return attrs.evolve(
+    return evolve(
         state,
         to_move=seat,
         round=new_round,

@@ -1,0 +1,50 @@
+"""rulecraft.evolve: the same result as attrs.evolve, validators included, and the same errors."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from rulecraft.evolve import evolve
+
+
+def _positive(_instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if value < 0:
+        raise ValueError(f"{attribute.name} must be at least 0")
+
+
+@attrs.frozen
+class Depot:
+    coal: int = attrs.field(validator=_positive)
+    name: str = "depot"
+    cls: str = "a field named like the generated code's variables"
+
+
+@attrs.frozen
+class Hidden:
+    shown: int
+    _secret: int = 0  # an alias ("secret"): the compiled form does not apply
+    derived: int = attrs.field(init=False, default=7)
+
+
+def test_same_as_attrs_evolve() -> None:
+    depot = Depot(3, "north")
+    assert evolve(depot, coal=5) == attrs.evolve(depot, coal=5) == Depot(5, "north")
+    assert evolve(depot) == depot
+    assert evolve(depot, cls="x").cls == "x"
+
+
+def test_validators_still_run() -> None:
+    with pytest.raises(ValueError, match="coal must be at least 0"):
+        evolve(Depot(3), coal=-1)
+
+
+def test_unknown_fields_are_refused() -> None:
+    with pytest.raises(TypeError):
+        evolve(Depot(3), gold=1)
+
+
+def test_aliases_and_uninitialised_fields_fall_back_to_attrs() -> None:
+    hidden = Hidden(1, 2)
+    assert evolve(hidden, shown=4) == attrs.evolve(hidden, shown=4) == Hidden(4, 2)
+    assert evolve(hidden, secret=9) == Hidden(1, 9)
