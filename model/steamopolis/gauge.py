@@ -32,14 +32,14 @@ class GaugeError(RulecraftError):
         self.message = message
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # hashed with every gauge the pressure walk visits
 class Stone:
     """One of the player's 5 pressure stones; ``arrow``: the arrow side is up (STM-R-19)."""
 
     arrow: bool = False
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class BonusMarker:
     """A bonus marker (STM-R-46..48): its numeral 2..5; the pink one is character 7's."""
 

@@ -1208,12 +1208,19 @@ def legal_actions(ctx: Context, state: StmState) -> list[StmAction]:
     """Every action ``check`` accepts for the seat to move (one representative per pressure outcome).
 
     The ordinary choice of action is generated legal by construction, python-chess style (it is a
-    third of a random game's decisions and a candidate check each was most of their cost); every
-    other decision filters its candidates through ``check``, after dropping purchases nobody could
-    pay.  :func:`legal_actions_by_check` is the plain reference, and a property test holds the two equal.
+    third of a random game's decisions and a candidate check each was most of their cost), and so are
+    the start and the end of a turn with nothing to choose; every other decision filters its
+    candidates through ``check``, after dropping purchases nobody could pay and the generic answers
+    a part's kind never admits.  :func:`legal_actions_by_check` is the plain reference, and property
+    tests hold the two equal.
     """
-    if state.phase is Phase.ACTION and not (state.turn.storing or state.turn.pending or state.turn.final_step):
-        return list(_ordinary_action_moves(ctx, state))
+    if not (state.turn.storing or state.turn.pending):
+        if state.phase is Phase.ACTION and not state.turn.final_step:
+            return list(_ordinary_action_moves(ctx, state))
+        if state.phase is Phase.START_OF_TURN and not me(state).gauge.arrow_spaces():
+            return [MoveArrowStones()]  # STM-R-19: no arrow stone to move, the turn goes on
+        if state.phase is Phase.END_OF_TURN and state.turn.removal != "parasites":
+            return [EndTurn()]  # STM-R-49: nothing left to decide
     return [a for a in _candidates(ctx, state) if check(ctx, state, a) is None]
 
 
@@ -1230,11 +1237,22 @@ def _ordinary_action_moves(ctx: Context, state: StmState) -> Iterator[StmAction]
     if steam:
         yield from (MakeSteam(p) for p in _raises(ctx, player.gauge, ctx.boilers(player)))
     target = False
+    # STM-R-26/27, once for every level: each stone reads the levels up to its value.
+    free = ctx.free_districts(state, max(d.level for d in ctx.districts(state)))
+    forbidden = ctx.r("STM-AMB-06") == "forbidden"
     for space in player.gauge.stone_spaces():
-        free = ctx.free_districts(state, ctx.layout.value(space))  # STM-R-26/27: legal by construction
-        target = target or bool(free)
-        yield from (SetTarget(space, d.level, d.position) for d in free)
-        if channel_start_rejection(ctx, state, ChannelPressure(space)) is None:
+        v = ctx.layout.value(space)
+        reach = [d for d in free if d.level <= v]
+        target = target or bool(reach)
+        yield from (SetTarget(space, d.level, d.position) for d in reach)
+        # STM-R-28 as channel_start_rejection judges it: an entry position, a free district at or
+        # below it, and under STM-AMB-06 'forbidden' a machine there.
+        entry = ctx.entry(v)
+        if (
+            entry is not None
+            and any(d.level <= entry for d in free)
+            and not (forbidden and player.machine_room[entry - 1] is None)
+        ):
             yield ChannelPressure(space)
     fly = can_fly(ctx, state)
     if fly:
@@ -1311,7 +1329,7 @@ def _flight_moves(ctx: Context, state: StmState, prune: bool = True) -> Iterator
             # Only a market on the active level sells (STM-R-38/40): skip hopeless candidates early.
             market = market_at(state, level, extra) if level is not None else None
             if market is not None and market.tiles and (not prune or _payable(ctx, player, tile_price(ctx, market)[2])):
-                yield from _purchases(ctx, state, None, extra)
+                yield from _purchases(ctx, state, None, extra, prune)
     if state.turn.active is None or state.turn.active[0] != 1:
         return  # bonus markers are sold on level 1 only (STM-R-38/46)
     for row in RESOURCES:
@@ -1330,11 +1348,12 @@ def _flight_moves(ctx: Context, state: StmState, prune: bool = True) -> Iterator
 
 def _payable(ctx: Context, player: PlayerState, pay: PayResources) -> bool:
     """The cost can be paid with some choice of the sponsor's and the gala's discounts (STM-R-57/58)."""
-    for sponsor, gala in _discounts(player):
-        net = discounted(ctx, player, pay.crystals, pay.gears, sponsor, gala)
-        if not isinstance(net, Rejection) and afford(player, PayResources(*net)):
-            return True
-    return False
+    return any(_pays(ctx, player, pay, sponsor, gala) for sponsor, gala in _discounts(player))
+
+
+def _pays(ctx: Context, player: PlayerState, pay: PayResources, sponsor: bool, gala: bool) -> bool:
+    net = discounted(ctx, player, pay.crystals, pay.gears, sponsor, gala)
+    return not isinstance(net, Rejection) and afford(player, PayResources(*net))
 
 
 def _marker_payable(
@@ -1424,7 +1443,7 @@ def _more_effect_moves(ctx: Context, state: StmState, part: Step, prune: bool) -
     elif isinstance(part, BuyTile):
         for market in state.markets:
             if market.tiles and (not prune or _payable(ctx, player, tile_price(ctx, market)[2])):
-                yield from _purchases(ctx, state, market.level, market.extra)
+                yield from _purchases(ctx, state, market.level, market.extra, prune)
     elif isinstance(part, UseAnotherDistrict):
         yield from (UseOtherDistrict(d.level, d.position) for d in ctx.districts(state))
 
@@ -1437,22 +1456,43 @@ def _marker_spaces(gauge: Gauge, make: type[PlacePinkMarker]) -> Iterator[PlaceP
             yield make(space, False)
 
 
-def _purchases(ctx: Context, state: StmState, level: int | None, extra: bool) -> Iterator[StmAction]:
+def _purchases(
+    ctx: Context, state: StmState, level: int | None, extra: bool, prune: bool = True
+) -> Iterator[StmAction]:
     """BuyMachine and BuyBanner for one market: every build-in position, removal and discount;
-    a banner's stone from the gauge, and under STM-AMB-11 'board' from an own board stone."""
+    a banner's stone from the gauge, and under STM-AMB-11 'board' from an own board stone.
+
+    ``prune``: only the discounts that pay the price, the removals the slot and the room call for
+    (STM-R-41/42) and a stone only for a banner that costs one (R-43): what ``check`` could accept."""
     player = me(state)
     room = player.machine_room
     rooms = range(1, len(room) + 1)
     discounts = _discounts(player)
-    for remove in (None, *(i for i in rooms if room[i - 1] is not None)):
+    occupied = tuple(i for i in rooms if room[i - 1] is not None)
+    removes: tuple[int | None, ...] = (None, *occupied)
+    stones: tuple[int | None, ...] = (None, *player.gauge.stone_spaces())
+    on_board = ctx.r("STM-AMB-11") == "board"
+    market = market_at(state, level if level is not None else _active_level(state), extra) if prune else None
+    if market is not None and market.tiles:
+        _tile, slot, pay = tile_price(ctx, market)
+        discounts = [(sp, ga) for sp, ga in discounts if _pays(ctx, player, pay, sp, ga)]
+        removes = occupied if slot.remove_machine or len(occupied) == len(room) else (None,)
+        stones = stones[1:] if slot.banner_stone else (None,)
+        on_board = on_board and slot.banner_stone
+    for remove in removes:
         for position in rooms:
             if room[position - 1] is None or position == remove:
                 yield from (BuyMachine(position, remove, extra, level, sp, ga) for sp, ga in discounts)
-    for stone in (None, *player.gauge.stone_spaces()):
+    for stone in stones:
         yield from (BuyBanner(stone, extra, level, sp, ga) for sp, ga in discounts)
-    if ctx.r("STM-AMB-11") == "board":
+    if on_board:
         for s in ctx.own_stones(state, decider(state)):
             yield from (BuyBanner(None, extra, level, sp, ga, (s.level, s.position)) for sp, ga in discounts)
+
+
+def _active_level(state: StmState) -> int:
+    assert state.turn.active is not None
+    return state.turn.active[0]
 
 
 def _placements(ctx: Context, state: StmState) -> Iterator[PlaceParasite]:

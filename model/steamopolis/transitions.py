@@ -9,6 +9,7 @@ and in solo the 'remove tiles' step that ends a FLY (STM-R-71).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rulecraft.core import Rejection
@@ -298,60 +299,18 @@ def transition(ctx: Context, state: StmState, action: StmAction) -> StmState:
 
 
 def _effect(ctx: Context, state: StmState, action: StmAction) -> StmState:
-    if isinstance(action, CHANCE_ACTIONS):
-        return deal(ctx, state, action)
-    if isinstance(action, Store):
-        return store(state, action)
-    if isinstance(action, PayCost | DeclineCost | ChooseSide | SkipPart | UsePart):
-        return decide_part(ctx, state, action)
-    if isinstance(action, PlaceParasite | ActivateParasite | UseFaceUpTile | ShakeOffParasite | LetPlayer):
-        return parasite_part(ctx, state, action)
-    if isinstance(action, TakeSponsor | TakeGala | PlacePinkMarker | UseOtherDistrict):
-        return other_part(ctx, state, action)
-    if isinstance(action, TakeResources | RaisePressure | RaiseOneStone | GainStone):
-        return pop_part(use_gain(ctx, state, action))
-    if isinstance(action, MoveBaseMarker | TurnArrows | BuildCapacity):
-        return pop_part(use_gain(ctx, state, action))
-    if isinstance(action, BuildStartingRoom):
-        return build_room(ctx, state, action)
-    if isinstance(action, SkipStep):
-        return final_step_done(ctx, state)
-    if isinstance(action, MoveArrowStones):
-        return move_arrow_stones(state, action)
-    if isinstance(action, MakeSteam):
-        return make_steam(ctx, state, action)
-    if isinstance(action, SetTarget):
-        return set_target(ctx, state, action)
-    if isinstance(action, ChannelPressure):
-        return channel(ctx, state, action)
-    if isinstance(action, MoveLeft):
-        return move_left(ctx, state)
-    if isinstance(action, PlaceStone):
-        return place_stone(ctx, state, action)
-    if isinstance(action, FlyToAllTargets):
-        return fly(ctx, state)
-    if isinstance(action, PassTurn):
-        return end_of_turn(ctx, state)
-    if isinstance(action, TakeBack):
-        return take_back(ctx, state, action)
-    if isinstance(action, PickUp):
-        return pick_up(ctx, state, action.passenger)
-    if isinstance(action, UseDistrict):
-        return use_district(ctx, state)
-    if isinstance(action, BuyMachine):
-        return buy_machine(ctx, state, action)
-    if isinstance(action, BuyBanner):
-        return buy_banner(ctx, state, action)
-    if isinstance(action, BuyBonusMarker):
-        return buy_bonus_marker(ctx, state, action)
-    if isinstance(action, StopBuying | LetLapse):
-        return with_turn(state, step="after")
-    if isinstance(action, UseRemovedTile):
-        return use_removed_tile(ctx, state, action)
-    if isinstance(action, LeaveParasites):
-        return box_passenger_tile(state)
-    assert isinstance(action, EndTurn)
-    return end_turn(ctx, state)
+    effect = _EFFECTS.get(type(action))
+    if effect is None:
+        raise TypeError(f"{action!r} is not a Steamopolis action")
+    return effect(ctx, state, action)
+
+
+def _pop_gain(ctx: Context, state: StmState, action: Any) -> StmState:
+    return pop_part(use_gain(ctx, state, action))
+
+
+def _flight_step_after(ctx: Context, state: StmState, action: StmAction) -> StmState:
+    return with_turn(state, step="after")
 
 
 def settle(ctx: Context, state: StmState) -> StmState:
@@ -405,10 +364,12 @@ def settle(ctx: Context, state: StmState) -> StmState:
 
 def move_arrow_stones(state: StmState, action: MoveArrowStones) -> StmState:
     """STM-R-19: each arrow stone increases by 1 in the chosen order; a blocked one does not move."""
-    gauge = me(state).gauge
-    for space in action.order:
-        gauge, _ = g.bump(gauge, space)
-    state = evolve(with_gauge(state, gauge), phase=Phase.ACTION)
+    if action.order:
+        gauge = me(state).gauge
+        for space in action.order:
+            gauge, _ = g.bump(gauge, space)
+        state = with_gauge(state, gauge)
+    state = evolve(state, phase=Phase.ACTION)
     return with_turn(state, final_step="steam") if state.final_round else state
 
 
@@ -1181,3 +1142,38 @@ def end_turn(ctx: Context, state: StmState) -> StmState:
 
 
 __all__ = ["settle", "transition"]
+
+
+# One effect per kind of action, found by the action's type (a chain of isinstance tests was a
+# measurable part of every step).  Each takes (ctx, state, action).
+_EFFECTS: dict[type, Callable[[Context, StmState, Any], StmState]] = {
+    **dict.fromkeys(CHANCE_ACTIONS, deal),
+    Store: lambda ctx, state, a: store(state, a),
+    **dict.fromkeys((PayCost, DeclineCost, ChooseSide, SkipPart, UsePart), decide_part),
+    **dict.fromkeys((PlaceParasite, ActivateParasite, UseFaceUpTile, ShakeOffParasite, LetPlayer), parasite_part),
+    **dict.fromkeys((TakeSponsor, TakeGala, PlacePinkMarker, UseOtherDistrict), other_part),
+    **dict.fromkeys(
+        (TakeResources, RaisePressure, RaiseOneStone, GainStone, MoveBaseMarker, TurnArrows, BuildCapacity), _pop_gain
+    ),
+    BuildStartingRoom: build_room,
+    SkipStep: lambda ctx, state, a: final_step_done(ctx, state),
+    MoveArrowStones: lambda ctx, state, a: move_arrow_stones(state, a),
+    MakeSteam: make_steam,
+    SetTarget: set_target,
+    ChannelPressure: channel,
+    MoveLeft: lambda ctx, state, a: move_left(ctx, state),
+    PlaceStone: place_stone,
+    FlyToAllTargets: lambda ctx, state, a: fly(ctx, state),
+    PassTurn: lambda ctx, state, a: end_of_turn(ctx, state),
+    TakeBack: take_back,
+    PickUp: lambda ctx, state, a: pick_up(ctx, state, a.passenger),
+    UseDistrict: lambda ctx, state, a: use_district(ctx, state),
+    BuyMachine: buy_machine,
+    BuyBanner: buy_banner,
+    BuyBonusMarker: buy_bonus_marker,
+    StopBuying: _flight_step_after,
+    LetLapse: _flight_step_after,
+    UseRemovedTile: use_removed_tile,
+    LeaveParasites: lambda ctx, state, a: box_passenger_tile(state),
+    EndTurn: lambda ctx, state, a: end_turn(ctx, state),
+}
