@@ -459,3 +459,31 @@ def test_a_tiny_timeout_never_claims_a_proof() -> None:
     assert answer["status"] in ("done", "unknown") and answer["agrees"] is True
     found = top.fewest_turns(CTX, spec(gauge), timeout_ms=1)
     assert found.status == "unknown" or found.turns == top.oracle_fewest(CTX, spec(gauge))[0]
+
+
+def test_final_turn_placements_are_asked_at_its_set_target_step() -> None:
+    """STM-R-66: the final turn runs MAKE STEAM, SET 1 TARGET, FLY in order.  At its FLY step no
+    placement is legal any more, so the query refuses (rather than list placements the check would
+    refuse); at its SET 1 TARGET step others' stones do not block and Z3 agrees with the oracle."""
+    me = player([(5, False), (8, False)])
+    final = attrs.evolve(game(me, (1, "left"), (4, "right")), final_round=True)
+    for step in ("steam", "fly"):
+        state = attrs.evolve(final, turn=TurnState(final_step=step))
+        with pytest.raises(RulecraftError, match="STM-R-66"):
+            QUERIES["placements"].run(GAME, {}, state)
+    state = attrs.evolve(final, turn=TurnState(final_step="target"))
+    answer = QUERIES["placements"].run(GAME, {"oracle": True}, state)
+    assert answer["agrees"] is True
+    found = placements.placements_z3(CTX, state, 0, timeout_ms=T)
+    assert (5, 1, "left", False, 0) in keys(found.placements)  # seat 1's stone does not block (R-66)
+
+
+def test_final_round_free_districts_are_judged_for_the_seat_asked_about() -> None:
+    """STM-R-66: in the final round only one's own stones block.  Asked about seat 1 while seat 0 is to
+    move, seat 1's own stone on L1 left blocks it, seat 0's would not."""
+    me = player([(5, False)])
+    state = attrs.evolve(game(me, (1, "left")), final_round=True, turn=TurnState(final_step="target"))
+    inst = placements.instance(CTX, state, 1)
+    free = dict(zip(((d.level, d.position) for d in inst.districts), inst.free, strict=True))
+    assert free[(1, "left")] is False
+    assert placements.instance(CTX, state, 0).free[0] is True

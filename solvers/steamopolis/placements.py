@@ -153,7 +153,8 @@ def instance(ctx: Context, state: StmState, seat: int) -> Instance:
         stones=stones,
         entries=tuple(ctx.entry(v) or 0 for _, v in stones),
         districts=districts,
-        free=tuple(ctx.is_free(state, d.level, d.position) for d in districts),
+        # The final round's 'own stones block' (STM-R-66) is judged for the seat asked about.
+        free=tuple(ctx.is_free(at_choice(state, seat), d.level, d.position) for d in districts),
         room=room,
         programs=programs,
         entry_needs_tile=ctx.r("STM-AMB-06") == "forbidden",
@@ -668,4 +669,9 @@ def check_phase(state: StmState) -> str | None:
     """Why the placements cannot be asked in this state (None: they can)."""
     if state.phase is not Phase.ACTION or state.turn.pending or state.turn.storing:
         return f"the placements are asked at the choice of action (phase action), the state is in {state.phase.value}"
+    step = state.turn.final_step
+    if step is not None and step != "target":
+        # STM-R-66: the final turn is MAKE STEAM, then SET 1 TARGET, then FLY, each once and in order.
+        where = "still at MAKE STEAM (make or skip it first)" if step == "steam" else "past SET 1 TARGET, at FLY"
+        return f"STM-R-66: this final turn is {where}; placements are asked at its SET 1 TARGET step"
     return None
