@@ -287,10 +287,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     log = []
     step = 0
     cap = args.max_steps or game.campaign_steps
+    game.policy(args.policy)  # an unknown policy is refused before the game starts, naming the choices
     for step in range(1, cap + 1):
         if isinstance(game.to_move(state), GameOver):
             break
-        action = game.random_action(state, rng)
+        action = game.random_action(state, rng, args.policy)
         assert action is not None
         line = game.describe(state, action)
         state = game.apply(state, action)
@@ -659,6 +660,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--chance", action="store_true", help="also list set-up deals and reveals")
     p.add_argument("--json", action="store_true", help="the action log as JSON")
     p.add_argument("--svg", metavar="FILE", help="also write the final board as a picture (SVG)")
+    p.add_argument(
+        "--policy",
+        default="uniform",
+        help="how the random player chooses: 'uniform' (default) or a game's own policy, e.g. stm 'purposeful'",
+    )
     _add_common(p)
     p.set_defaults(func=cmd_play)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
@@ -125,6 +125,8 @@ def _frozen(value: Any) -> Any:
 
 S = TypeVar("S")
 A = TypeVar("A")
+# A random playout policy: (game, state, rng) -> a legal action (chance by its odds), None at game over.
+Policy = Callable[["Game[S, A]", S, random.Random], "A | None"]
 
 
 class Game(ABC, Generic[S, A]):
@@ -298,14 +300,35 @@ class Game(ABC, Generic[S, A]):
             state = self.apply(state, action)
         return state
 
-    def random_action(self, state: S, rng: random.Random) -> A | None:
-        """A uniformly random legal action, chance by its odds; None at game over."""
-        mover = self.to_move(state)
-        if isinstance(mover, GameOver):
-            return None
-        if isinstance(mover, Chance):
-            return self.sample_chance(state, rng)
-        return rng.choice(list(self.legal_actions(state)))
+    def random_action(self, state: S, rng: random.Random, policy: str = "uniform") -> A | None:
+        """A random legal action under the named playout policy (:meth:`policies`; 'uniform': every
+        legal action equally likely), chance by its odds; None at game over."""
+        if policy == "uniform":
+            mover = self.to_move(state)
+            if isinstance(mover, GameOver):
+                return None
+            if isinstance(mover, Chance):
+                return self.sample_chance(state, rng)
+            return rng.choice(list(self.legal_actions(state)))
+        return self.policy(policy)(self, state, rng)
+
+    def policies(self) -> Mapping[str, str]:
+        """The random playout policies this game offers, each with what it does.  Every game has
+        'uniform'; a game whose uniform walk seldom reaches an end adds a policy that plays towards it."""
+        return {"uniform": "every legal action equally likely"}
+
+    def policy(self, name: str) -> Policy[S, A]:
+        """The playout policy ``name``: (game, state, rng) -> a legal action, chance by its odds, None
+        at game over."""
+        if name not in self.policies():
+            raise RulecraftError(
+                f"{self.title} has no playout policy {name!r}; it has: {', '.join(sorted(self.policies()))}"
+            )
+        return self._policy(name)
+
+    def _policy(self, name: str) -> Policy[S, A]:
+        """The callable behind a policy :meth:`policies` names; games adding policies override this."""
+        return lambda game, state, rng: game.random_action(state, rng)
 
     def play_random(self, state: S, rng: random.Random, *, max_steps: int = 10_000) -> tuple[S, list[A]]:
         """Play uniformly random legal actions (chance by its odds)."""

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from rulecraft.core import Chance, Game, GameOver, IllegalAction
+from rulecraft.core import Chance, Game, GameOver, IllegalAction, RulecraftError
 from rulecraft.registry import game_class, game_ids, make_game
 
 GAMES = game_ids()
@@ -120,3 +120,29 @@ def test_the_grounds_of_a_legal_action_are_catalogued_rules(game_id: str) -> Non
         grounds = game.grounds(state, action)
         assert len(set(grounds)) == len(grounds), (action, grounds)
         assert all(rule in game.catalogue for rule in grounds), (action, grounds)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_playout_policy_chooses_legal_actions_and_stops_at_game_over(game_id: str) -> None:
+    """Each named policy plays only what the check accepts, chance only among its outcomes, and
+    answers None once the game is over; 'uniform' is always there; an unknown name is refused with
+    the choices."""
+    game = make_game(game_id)
+    assert "uniform" in game.policies()
+    for name in game.policies():
+        rng = random.Random(7)
+        state = game.new_game(game_class(game_id).max_players)
+        for _ in range(600):
+            action = game.random_action(state, rng, name)
+            mover = game.to_move(state)
+            if isinstance(mover, GameOver):
+                assert action is None
+                break
+            assert action is not None, f"{name}: no action while the game runs"
+            if isinstance(mover, Chance):
+                assert action in [a for a, _ in game.chance_outcomes(state)], f"{name}: {action!r}"
+            else:
+                assert game.check(state, action) is None, f"{name}: {action!r} is illegal"
+            state = game.apply(state, action)
+    with pytest.raises(RulecraftError, match=r"no playout policy 'no-such-policy'.*uniform"):
+        game.policy("no-such-policy")

@@ -8,7 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, ClassVar, get_args
 
-from rulecraft.core import CHANCE, GAME_OVER, Game, Rejection, RulecraftError, Seat, ToMove
+from rulecraft.core import CHANCE, GAME_OVER, Game, Policy, Rejection, RulecraftError, Seat, ToMove
 from rulecraft.model.steamopolis import render as _render
 from rulecraft.model.steamopolis import setup
 from rulecraft.model.steamopolis.actions import StmAction
@@ -125,6 +125,17 @@ class SteamopolisGame(Game[StmState, StmAction]):
         if state.phase in CHANCE_PHASES or state.phase is Phase.OVER:
             return []
         return legal_actions(self.ctx, state)
+
+    def policies(self) -> Mapping[str, str]:
+        from rulecraft.model.steamopolis.policies import DESCRIPTIONS
+
+        return DESCRIPTIONS
+
+    def _policy(self, name: str) -> Policy[StmState, StmAction]:
+        from rulecraft.model.steamopolis.policies import POLICIES
+
+        chosen = POLICIES[name]
+        return lambda game, state, rng: chosen(self, state, rng)
 
     def chance_outcomes(self, state: StmState) -> list[tuple[StmAction, Fraction]]:
         return setup.chance_outcomes(self.ctx, state)

@@ -1,0 +1,162 @@
+"""Random playout policies for Steamopolis: how a random game chooses among the legal actions.
+
+A "random game" depends on the grain of its decisions.  The model splits a turn into small decisions
+(every SET 1 TARGET district is its own action, every purchase position its own), so drawing each
+decision uniformly is a random walk in which a player seldom carries a passenger: both end triggers
+of STM-R-64 (the passenger stack used up, three statue markets bought out) then take hundreds of
+rounds, where a played game takes a few dozen.  The policies here are the standard alternatives:
+
+* :func:`uniform`: every legal action equally likely (the plain random walk);
+* :func:`purposeful`: still random, but it plays towards what a player does: it chooses the kind of
+  action first (MAKE STEAM, SET 1 TARGET, FLY TO ALL TARGETS), sets targets on the levels where the
+  passengers stand or want to go, flies when a passenger can be carried, takes back the stone that
+  picks one up first, and picks up, buys or uses the district when it can (a "heavy playout").
+
+Every policy chooses among ``legal_actions`` only, and chance by its exact odds.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, TypeVar
+
+from rulecraft.core import Chance, GameOver
+from rulecraft.model.steamopolis.actions import (
+    BuyBanner,
+    BuyBonusMarker,
+    BuyMachine,
+    ChannelPressure,
+    FlyToAllTargets,
+    MakeSteam,
+    PickUp,
+    SetTarget,
+    StmAction,
+    TakeBack,
+    UseDistrict,
+)
+from rulecraft.model.steamopolis.context import Context
+from rulecraft.model.steamopolis.rules import carried_destination, decider, destination, standing
+from rulecraft.model.steamopolis.state import Passenger, Phase, StmState
+
+if TYPE_CHECKING:
+    from rulecraft.model.steamopolis.game import SteamopolisGame
+
+# policy(game, state, rng) -> the chosen action, or None when the game is over
+Policy = Callable[["SteamopolisGame", StmState, random.Random], "StmAction | None"]
+PURCHASES = (BuyMachine, BuyBanner, BuyBonusMarker)
+PASSENGERS: tuple[Passenger, ...] = ("banker", "stoker")
+A = TypeVar("A")
+
+
+def uniform(game: SteamopolisGame, state: StmState, rng: random.Random) -> StmAction | None:
+    """Every legal action equally likely; chance by its exact odds."""
+    mover = game.to_move(state)
+    if isinstance(mover, GameOver):
+        return None
+    if isinstance(mover, Chance):
+        return game.sample_chance(state, rng)
+    return rng.choice(game.legal_actions(state))
+
+
+def purposeful(game: SteamopolisGame, state: StmState, rng: random.Random) -> StmAction | None:
+    """A random player who plays towards the passengers and the markets (see the module text)."""
+    mover = game.to_move(state)
+    if isinstance(mover, GameOver):
+        return None
+    if isinstance(mover, Chance):
+        return game.sample_chance(state, rng)
+    legal = game.legal_actions(state)
+    turn = state.turn
+    if turn.storing or turn.pending:
+        return rng.choice(legal)
+    if state.phase is Phase.ACTION:
+        return _action(game.ctx, state, legal, rng)
+    if state.phase is Phase.FLIGHT:
+        return _flight(game.ctx, state, legal, rng)
+    return rng.choice(legal)
+
+
+def _action(ctx: Context, state: StmState, legal: Sequence[StmAction], rng: random.Random) -> StmAction:
+    steam: list[StmAction] = []
+    targets: list[SetTarget] = []
+    channels: list[StmAction] = []
+    flights: list[StmAction] = []
+    for action in legal:  # one pass: a choice of action lists a few dozen moves
+        if isinstance(action, SetTarget):
+            targets.append(action)
+        elif isinstance(action, MakeSteam):
+            steam.append(action)
+        elif isinstance(action, ChannelPressure):
+            channels.append(action)
+        elif isinstance(action, FlyToAllTargets):
+            flights.append(action)
+    own = {s.level for s in ctx.own_stones(state, decider(state))}
+    trips = _trips(ctx, state)
+    if flights and any(at in own and dest in own for at, dest in trips):
+        return flights[0]  # a flight now picks a passenger up and drops him off (STM-R-36/37)
+    if targets:
+        carried = {carried_destination(ctx, state, who) for who, _ in state.turn.boarded}
+        scores = {level: _target_score(own, trips, carried, level) for level in {a.level for a in targets}}
+        best = max(scores.values())
+        if best >= 2 or (best and rng.random() < 0.5):
+            return rng.choice([a for a in targets if scores[a.level] == best])
+    if flights and len(own) >= 3:
+        return flights[0]
+    if steam and rng.random() < 0.7:
+        return rng.choice(steam)  # more pressure reaches the passengers' levels
+    # Otherwise the kind of action first, then one of its moves.
+    kinds = [kind for kind in (steam, [*targets, *channels], flights) if kind]
+    return rng.choice(rng.choice(kinds)) if kinds else rng.choice(legal)
+
+
+def _trips(ctx: Context, state: StmState, skip: Sequence[Passenger] = ()) -> list[tuple[int, int]]:
+    """(the level a passenger stands on, his destination), for each passenger not aboard (STM-R-35)
+    and not in ``skip``."""
+    return [
+        (at, destination(ctx, state, who))
+        for who in PASSENGERS
+        if who not in skip and (at := standing(state, who)) is not None
+    ]
+
+
+def _target_score(own: set[int], trips: list[tuple[int, int]], carried: set[int], level: int) -> int:
+    """2: a stone there completes a pick-up and drop-off pair (STM-R-36/37); 1: it starts one, or
+    reaches a carried passenger's destination; 0: neither, or a stone of the player is there already."""
+    if level in own:
+        return 0
+    if any((level == dest and at in own) or (level == at and dest in own) for at, dest in trips):
+        return 2
+    return int(level in carried or any(level in trip for trip in trips))
+
+
+def _flight(ctx: Context, state: StmState, legal: Sequence[StmAction], rng: random.Random) -> StmAction:
+    if state.turn.step == "next":
+        return _take_back(ctx, state, [a for a in legal if isinstance(a, TakeBack)], rng) or rng.choice(legal)
+    for preferred in (PickUp, PURCHASES, UseDistrict):
+        chosen = [a for a in legal if isinstance(a, preferred)]
+        if chosen:
+            return rng.choice(chosen)
+    return rng.choice(legal)
+
+
+def _take_back(ctx: Context, state: StmState, take_backs: list[TakeBack], rng: random.Random) -> TakeBack | None:
+    """The stone on a passenger's level first (he boards while his destination still holds a stone),
+    then the others."""
+    own = {s.level for s in ctx.own_stones(state, decider(state))}
+    trips = _trips(ctx, state, skip=state.turn.transported)  # STM-R-36: once per turn
+    pick_ups = {at for at, dest in trips if dest in own and dest != at}
+    first = [a for a in take_backs if a.level in pick_ups]
+    return _choice(first or take_backs, rng)
+
+
+def _choice(options: Sequence[A], rng: random.Random) -> A | None:
+    return rng.choice(options) if options else None
+
+
+POLICIES: dict[str, Policy] = {"uniform": uniform, "purposeful": purposeful}
+DESCRIPTIONS: dict[str, str] = {
+    "uniform": "every legal action equally likely (games run to hundreds of rounds: STM-R-64 seldom triggers)",
+    "purposeful": "random, but towards the passengers and the markets: targets on their levels, flights that"
+    " carry one, pick-ups and purchases first (games end in about 30 rounds)",
+}
