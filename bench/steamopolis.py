@@ -3,13 +3,14 @@
     python bench/steamopolis.py [--seconds 5] [--states 20] [--json]
 
 Measures, on one core, on the bundled (reconstructed) pack:
-- random full 4-player games per second, under two policies: ``uniform`` (every legal action
-  equally likely: games are long, because random play seldom transports passengers or buys
-  out markets, the two end triggers of STM-R-64) and ``busy`` (when a flight step, purchase or
-  district use is legal, one of those; otherwise uniform).  Games still running after
-  ``--max-steps`` are counted apart, never as finished;
+- random full 4-player games per second under the model's two playout policies
+  (rulecraft.model.steamopolis.policies): ``purposeful`` (random, but towards the passengers and
+  the markets, as a player plays: games end in about 30 rounds) and ``uniform`` (every legal action
+  equally likely: a random walk that seldom carries a passenger, so STM-R-64 triggers only after
+  hundreds of rounds).  Each line gives the rounds per finished game, so the two are comparable per
+  decision as well.  Games still running after ``--max-steps`` are counted apart, never as finished;
 - checked steps per second (apply + every invariant after each step);
-- each query's time, Z3 beside its brute-force oracle, on mid-game states of random games
+- each query's time, Z3 beside its brute-force oracle, on mid-game states of purposeful games
   (median and worst over ``--states`` states).
 
 Targets from the issue: >= 20 random 4-player games/s, >= 1,000 checked steps/s, every query
@@ -21,43 +22,27 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import statistics
 from typing import Any
 
 import attrs
-from _harness import checked_steps_per_second, games_per_second, print_query_rows, query_times, uniform
+from _harness import checked_steps_per_second, games_per_second, print_query_rows, query_times
 
-from rulecraft.core import Chance, GameOver
-from rulecraft.model.steamopolis.actions import BuyBanner, BuyBonusMarker, BuyMachine, PickUp, TakeBack, UseDistrict
 from rulecraft.model.steamopolis.game import SteamopolisGame
+from rulecraft.model.steamopolis.policies import POLICIES
 from rulecraft.model.steamopolis.state import Phase, StmState
 
-BUSY = (BuyMachine, BuyBanner, BuyBonusMarker, UseDistrict, TakeBack, PickUp)
 
-
-def choose(game: SteamopolisGame, state: StmState, rng: random.Random, policy: str) -> Any:
-    """'uniform': every legal action equally likely; 'busy': a purchase, district use, pick-up or take-back
-    when one is legal (random play seldom moves the game on otherwise)."""
-    if policy != "busy":
-        return uniform(game, state, rng)
-    mover = game.to_move(state)
-    if isinstance(mover, GameOver):
-        return None
-    if isinstance(mover, Chance):
-        return game.sample_chance(state, rng)
-    legal = game.legal_actions(state)
-    busy = [a for a in legal if isinstance(a, BUSY)]
-    return rng.choice(busy or legal)
-
-
-def busy(game: Any, state: Any, rng: random.Random) -> Any:
-    return choose(game, state, rng, "busy")
+def purposeful(game: Any, state: Any, rng: random.Random) -> Any:
+    return POLICIES["purposeful"](game, state, rng)
 
 
 def play(game: SteamopolisGame, players: int, seed: int, policy: str, max_steps: int) -> tuple[StmState, int]:
     rng = random.Random(seed)
+    choose = POLICIES[policy]
     state = game.new_game(players)
     for step in range(max_steps):
-        action = choose(game, state, rng, policy)
+        action = choose(game, state, rng)
         if action is None:
             return state, step
         state = game.transition(state, action)  # generated actions: the check already holds
@@ -65,7 +50,7 @@ def play(game: SteamopolisGame, players: int, seed: int, policy: str, max_steps:
 
 
 def action_states(game: SteamopolisGame, count: int) -> list[StmState]:
-    """States where a seat chooses its action, sampled along 'busy' random 4-player games."""
+    """States where a seat chooses its action, sampled along purposeful random 4-player games."""
     out: list[StmState] = []
     seed = 0
     while len(out) < count:
@@ -77,7 +62,7 @@ def action_states(game: SteamopolisGame, count: int) -> list[StmState]:
                 out.append(state)
                 if len(out) == count:
                     break
-            action = choose(game, state, rng, "busy")
+            action = purposeful(game, state, rng)
             if action is None:
                 break
             state = game.apply(state, action)
@@ -108,29 +93,35 @@ def main() -> None:
     game = SteamopolisGame()
 
     def games(policy: str) -> dict[str, float]:
+        rounds: list[int] = []
+
         def one_game(seed: int) -> tuple[bool, int]:
             state, steps = play(game, 4, seed, policy, args.max_steps)
+            if state.phase is Phase.OVER:
+                rounds.append(state.round)
             return state.phase is Phase.OVER, steps
 
-        return games_per_second(one_game, args.seconds)
+        result = games_per_second(one_game, args.seconds)
+        result["rounds_per_finished_game"] = statistics.mean(rounds) if rounds else float("nan")
+        return result
 
     results: dict[str, Any] = {
+        "purposeful": games("purposeful"),
         "uniform": games("uniform"),
-        "busy": games("busy"),
-        "checked_steps_per_s": checked_steps_per_second(game, args.seconds, (2, 3, 4), busy),
+        "checked_steps_per_s": checked_steps_per_second(game, args.seconds, (2, 3, 4), purposeful),
         "queries": query_times(game, action_states(game, args.states), QUERY_RUNS, _start_of_turn),
     }
     if args.json:
         print(json.dumps(results, indent=2))
         return
-    for policy in ("uniform", "busy"):
+    for policy in ("purposeful", "uniform"):
         r = results[policy]
         print(
-            f"random 4-player games/s ({policy:7}) {r['games_per_s']:7.2f}  (target >= 20; {r['finished']} finished,"
-            f" {r['capped']} stopped at {args.max_steps} steps; {r['steps_per_finished_game']:.0f} steps/finished"
-            f" game, {r['steps_per_s']:.0f} steps/s)"
+            f"random 4-player games/s ({policy:10}) {r['games_per_s']:7.2f}  (target >= 20; {r['finished']} finished,"
+            f" {r['capped']} stopped at {args.max_steps} steps; {r['rounds_per_finished_game']:.0f} rounds and"
+            f" {r['steps_per_finished_game']:.0f} steps per finished game, {r['steps_per_s']:.0f} steps/s)"
         )
-    print(f"checked steps/s                   {results['checked_steps_per_s']:7.0f}  (target >= 1,000)")
+    print(f"checked steps/s                      {results['checked_steps_per_s']:7.0f}  (target >= 1,000)")
     print_query_rows(results["queries"], "query (mid-game 4-player states)")
 
 
