@@ -21,6 +21,10 @@ class Context:
     readings: dict[str, str] = attrs.field(factory=REGISTER.defaults, hash=False, eq=False, repr=False)
     # The rule parameters (catalogue.PARAMETERS): printed values unless a variant changes them.
     params: dict[str, int] = attrs.field(factory=PARAMETERS.defaults, hash=False, eq=False, repr=False)
+    # Faces per machine room, memoised: storage and boilers are asked after nearly every step.
+    _faces: dict[tuple[RoomTile | None, ...], tuple[MachineFace, ...]] = attrs.field(
+        factory=dict, init=False, hash=False, eq=False, repr=False
+    )
 
     @classmethod
     def printed(
@@ -55,7 +59,13 @@ class Context:
         raise KeyError(f"pack {self.pack.name} has no starting machine {tile.id}")
 
     def faces(self, player: PlayerState) -> tuple[MachineFace, ...]:
-        return tuple(self.face(t) for t in player.machine_room if t is not None)
+        room = player.machine_room
+        found = self._faces.get(room)
+        if found is None:
+            if len(self._faces) > 65536:  # a long campaign meets many rooms: keep the memo bounded
+                self._faces.clear()
+            found = self._faces[room] = tuple(self.face(t) for t in room if t is not None)
+        return found
 
     def boilers(self, player: PlayerState) -> int:
         """STM-R-25: the 2 built-in boilers plus every boiler in the machine room, piped or not."""

@@ -1152,12 +1152,25 @@ def pressure_choices(gauge: Gauge, x: int) -> dict[Gauge, tuple[int, ...]]:
 def _pressure_choices(gauge: Gauge, x: int) -> dict[Gauge, tuple[int, ...]]:
     """The walk of :func:`pressure_choices` over the bare spaces: each increment (STM-R-15) moves a
     stone to the nearest free space on its right, as ``gauge.increment`` does, without building and
-    validating a Gauge per step (the walk visits thousands)."""
-    out: dict[Spaces, tuple[int, ...]] = {}
-    seen: set[tuple[Spaces, int]] = set()
-    first, end = gauge.base + 1, len(gauge.spaces)
+    validating a Gauge per step (the walk visits thousands).  Items are walked as small integer codes
+    (0: free; stones odd; markers even), which hash in C."""
+    items: list[Item | None] = [None]
+    code_of: dict[Item, int] = {}
+    codes: list[int] = []
+    for item in gauge.spaces:
+        if item is None:
+            codes.append(0)
+            continue
+        if item not in code_of:  # equal items share a code: the walk meets equal gauges once
+            items.append(item)
+            # The code's parity says stone or marker; its half finds the item again.
+            code_of[item] = 2 * (len(items) - 1) + (1 if isinstance(item, Stone) else 0)
+        codes.append(code_of[item])
+    out: dict[tuple[int, ...], tuple[int, ...]] = {}
+    seen: set[tuple[tuple[int, ...], int]] = set()
+    first, end = gauge.base + 1, len(codes)
 
-    def walk(spaces: Spaces, left: int, picks: tuple[int, ...]) -> None:
+    def walk(spaces: tuple[int, ...], left: int, picks: tuple[int, ...]) -> None:
         if (spaces, left) in seen:
             return
         seen.add((spaces, left))
@@ -1168,24 +1181,22 @@ def _pressure_choices(gauge: Gauge, x: int) -> dict[Gauge, tuple[int, ...]]:
             return
         for src, dst in moves:
             after = list(spaces)
-            after[dst], after[src] = after[src], None
+            after[dst], after[src] = after[src], 0
             walk(tuple(after), left - 1, (*picks, src))
 
-    walk(gauge.spaces, x, ())
-    return {Gauge(gauge.base, spaces): picks for spaces, picks in out.items()}
+    walk(tuple(codes), x, ())
+    return {Gauge(gauge.base, tuple(items[c // 2] for c in spaces)): picks for spaces, picks in out.items()}
 
 
-Spaces = tuple[Item | None, ...]
-
-
-def _increments(spaces: Spaces, first: int, end: int) -> list[tuple[int, int]]:
+def _increments(spaces: tuple[int, ...], first: int, end: int) -> list[tuple[int, int]]:
     """(stone's space, the nearest free space right of it) for every stone that can move, left to right."""
     moves: list[tuple[int, int]] = []
     for src in range(first, end):
-        if isinstance(spaces[src], Stone):
-            dst = next((j for j in range(src + 1, end) if spaces[j] is None), None)
-            if dst is not None:
-                moves.append((src, dst))
+        if spaces[src] & 1:
+            for dst in range(src + 1, end):
+                if not spaces[dst]:
+                    moves.append((src, dst))
+                    break
     return moves
 
 
@@ -1193,14 +1204,21 @@ _RAISES: dict[tuple[str, Gauge, int], tuple[tuple[int, ...], ...]] = {}
 
 
 def _raises(ctx: Context, gauge: Gauge, x: int) -> tuple[tuple[int, ...], ...]:
-    """One accepted order of increments per end gauge; memoised like the walk it reads."""
+    """One accepted order of increments per end gauge; memoised like the walk it reads.
+
+    Every order the walk finds stops only when the increments are used up or no stone can move,
+    which is what :func:`pressure_rejection` asks under 'free-order'; under STM-AMB-32 'most' only the
+    longest orders remain.  (``legal_actions_by_check`` still puts each through the check.)"""
     key = (ctx.r("STM-AMB-32"), gauge, x)
     found = _RAISES.get(key)
     if found is None:
         if len(_RAISES) > 16384:
             _RAISES.clear()
-        choices = pressure_choices(gauge, x).values()
-        found = _RAISES[key] = tuple(p for p in choices if pressure_rejection(ctx, gauge, x, p) is None)
+        choices = tuple(pressure_choices(gauge, x).values())
+        if key[0] == "most":
+            best = max(len(p) for p in choices)
+            choices = tuple(p for p in choices if len(p) == best)
+        found = _RAISES[key] = choices
     return found
 
 
@@ -1221,6 +1239,10 @@ def legal_actions(ctx: Context, state: StmState) -> list[StmAction]:
             return [MoveArrowStones()]  # STM-R-19: no arrow stone to move, the turn goes on
         if state.phase is Phase.END_OF_TURN and state.turn.removal != "parasites":
             return [EndTurn()]  # STM-R-49: nothing left to decide
+        if state.phase is Phase.SETUP_ROOM:
+            # STM-R-13: room_choices lists two different free positions and sides 0/1 (a first game's
+            # fixed layout); the check adds only the capacity tile the supply must still hold (R-21).
+            return [*room_choices(state)] if state.supply.capacity_tiles >= 1 else []
     return [a for a in _candidates(ctx, state) if check(ctx, state, a) is None]
 
 

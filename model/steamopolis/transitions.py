@@ -1121,7 +1121,8 @@ def end_turn(ctx: Context, state: StmState) -> StmState:
     seat = (state.to_move + 1) % len(state.players)
     new_round = state.round + (1 if seat == state.start_player else 0)
     # STM-R-57: a sponsor gives its discount once per turn, in any player's turn.
-    state = evolve(state, players=tuple(evolve(p, sponsor_used=False) for p in state.players))
+    if any(p.sponsor_used for p in state.players):
+        state = evolve(state, players=tuple(evolve(p, sponsor_used=False) for p in state.players))
     final_round = state.final_round
     done = state.final_turns_done
     if final_round:
