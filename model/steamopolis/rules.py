@@ -145,6 +145,7 @@ CHANCE_PHASES = (Phase.DEAL, Phase.REVEAL)
 NOT_YET: dict[str, str] = {}
 PLAIN_PARTS = (VotePoints, LookAtMachine, StoneToEight, UseAllActivationEffects, TurnSponsor)
 RESOURCES: tuple[Resource, ...] = ("crystal", "gear")
+PASSENGERS: tuple[Passenger, ...] = ("banker", "stoker")
 SYMBOLS: tuple[Symbol, ...] = ("activation", "passive")
 
 
@@ -1225,25 +1226,71 @@ def _raises(ctx: Context, gauge: Gauge, x: int) -> tuple[tuple[int, ...], ...]:
 def legal_actions(ctx: Context, state: StmState) -> list[StmAction]:
     """Every action ``check`` accepts for the seat to move (one representative per pressure outcome).
 
-    The ordinary choice of action is generated legal by construction, python-chess style (it is a
-    third of a random game's decisions and a candidate check each was most of their cost), and so are
-    the start and the end of a turn with nothing to choose; every other decision filters its
-    candidates through ``check``, after dropping purchases nobody could pay and the generic answers
-    a part's kind never admits.  :func:`legal_actions_by_check` is the plain reference, and property
-    tests hold the two equal.
+    The frequent decisions are generated legal by construction, python-chess style, or through the
+    one rule condition that governs them (:func:`_direct_moves`): in a random game a candidate check
+    each was most of their cost.  Every other decision filters its candidates through ``check``,
+    after dropping purchases nobody could pay and the generic answers a part's kind never admits.
+    :func:`legal_actions_by_check` is the plain reference, and property tests hold the two equal,
+    order included.
     """
-    if not (state.turn.storing or state.turn.pending):
-        if state.phase is Phase.ACTION and not state.turn.final_step:
-            return list(_ordinary_action_moves(ctx, state))
-        if state.phase is Phase.START_OF_TURN and not me(state).gauge.arrow_spaces():
-            return [MoveArrowStones()]  # STM-R-19: no arrow stone to move, the turn goes on
-        if state.phase is Phase.END_OF_TURN and state.turn.removal != "parasites":
-            return [EndTurn()]  # STM-R-49: nothing left to decide
-        if state.phase is Phase.SETUP_ROOM:
-            # STM-R-13: room_choices lists two different free positions and sides 0/1 (a first game's
-            # fixed layout); the check adds only the capacity tile the supply must still hold (R-21).
-            return [*room_choices(state)] if state.supply.capacity_tiles >= 1 else []
+    direct = _direct_moves(ctx, state)
+    if direct is not None:
+        return direct
     return [a for a in _candidates(ctx, state) if check(ctx, state, a) is None]
+
+
+def _direct_moves(ctx: Context, state: StmState) -> list[StmAction] | None:
+    """The decisions listed without a candidate check, in the order of :func:`_candidates`; None for
+    the others."""
+    turn = state.turn
+    if turn.storing or state.phase in CHANCE_PHASES:
+        return None
+    if turn.pending:
+        return _direct_part_moves(ctx, state, head(state))
+    phase = state.phase
+    if phase is Phase.ACTION and not turn.final_step:
+        return list(_ordinary_action_moves(ctx, state))
+    if phase is Phase.START_OF_TURN and not me(state).gauge.arrow_spaces():
+        return [MoveArrowStones()]  # STM-R-19: no arrow stone to move, the turn goes on
+    if phase is Phase.END_OF_TURN and turn.removal != "parasites":
+        return [EndTurn()]  # STM-R-49: nothing left to decide
+    if phase is Phase.SETUP_ROOM:
+        # STM-R-13: room_choices lists two different free positions and sides 0/1 (a first game's
+        # fixed layout); the check adds only the capacity tile the supply must still hold (R-21).
+        return [*room_choices(state)] if state.supply.capacity_tiles >= 1 else []
+    if phase is Phase.FLIGHT and turn.step == "next":
+        return list(_take_backs(ctx, state))
+    if phase is Phase.FLIGHT and turn.step == "passengers":
+        # STM-R-36..38: pick-ups by their own condition, the district effect or nothing always, then
+        # the purchases through the check.
+        out: list[StmAction] = [
+            PickUp(who) for who in PASSENGERS if pick_up_rejection(ctx, state, PickUp(who)) is None
+        ]
+        out += (UseDistrict(), LetLapse())
+        out += (a for a in _flight_purchases(ctx, state, True) if check(ctx, state, a) is None)
+        return out
+    return None
+
+
+def _direct_part_moves(ctx: Context, state: StmState, part: Step) -> list[StmAction] | None:
+    """STM-R-22: skipping, then the part's own condition: the pressure orders :func:`_raises` accepts
+    (STM-R-15), or the resources the part gives and the supply holds (STM-R-21)."""
+    if isinstance(part, IncreasePressure):
+        return [SkipPart(), *(RaisePressure(p) for p in _raises(ctx, me(state).gauge, part.n))]
+    if isinstance(part, GainResources):
+        takes = (a for a in _resource_moves(state, part) if resources_rejection(state, part, a) is None)
+        return [SkipPart(), *takes]
+    return None
+
+
+def _take_backs(ctx: Context, state: StmState) -> Iterator[TakeBack]:
+    """STM-R-33/34 with R-18 as take_back_rejection judges them: each own stone, returning a bonus
+    marker to the box only when no gauge space is free and one lies there."""
+    gauge = me(state).gauge
+    markers = gauge.marker_spaces()
+    discards: tuple[int | None, ...] = (None,) if gauge.first_free() is not None or not markers else markers
+    for s in ctx.own_stones(state, decider(state)):
+        yield from (TakeBack(s.level, s.position, m) for m in discards)
 
 
 def legal_actions_by_check(ctx: Context, state: StmState) -> list[StmAction]:
@@ -1346,6 +1393,14 @@ def _flight_moves(ctx: Context, state: StmState, prune: bool = True) -> Iterator
         yield StopBuying()
     else:
         yield from (PickUp("banker"), PickUp("stoker"), UseDistrict(), LetLapse())
+    yield from _flight_purchases(ctx, state, prune)
+
+
+def _flight_purchases(ctx: Context, state: StmState, prune: bool) -> Iterator[StmAction]:
+    """The purchases of a flight step (STM-R-38): a tile of the active level's markets, then (level 1)
+    the bonus markers; in the 'buying' step only more bonus markers."""
+    player = me(state)
+    if state.turn.step != "buying":
         level = state.turn.active[0] if state.turn.active else None
         for extra in (False, True):
             # Only a market on the active level sells (STM-R-38/40): skip hopeless candidates early.
@@ -1388,6 +1443,12 @@ def _marker_payable(
     return _payable(ctx, player, PayResources(cost, 0) if row == "crystal" else PayResources(0, cost))
 
 
+def _resource_moves(state: StmState, part: GainResources) -> Iterator[TakeResources]:
+    top_c = state.supply.crystals if part.any_number else part.crystals + part.either
+    top_g = state.supply.gears if part.any_number else part.gears + part.either
+    return (TakeResources(c, g) for c in range(top_c + 1) for g in range(top_g + 1))
+
+
 def _discounts(player: PlayerState) -> list[tuple[bool, bool]]:
     """The (sponsor, gala) choices worth listing for a resource payment (STM-R-57/58)."""
     sponsor = (False, True) if player.sponsor is not None and not player.sponsor_used else (False,)
@@ -1424,9 +1485,7 @@ def _effect_moves(ctx: Context, state: StmState, prune: bool = True) -> Iterator
         yield from (PayCost(s) for s in (None, *player.gauge.stone_spaces()))
         yield from (PayCost(None, sp, ga) for sp, ga in _discounts(player)[1:])
     elif isinstance(part, GainResources):
-        top_c = state.supply.crystals if part.any_number else part.crystals + part.either
-        top_g = state.supply.gears if part.any_number else part.gears + part.either
-        yield from (TakeResources(c, g) for c in range(top_c + 1) for g in range(top_g + 1))
+        yield from _resource_moves(state, part)
     elif isinstance(part, IncreasePressure):
         yield from (RaisePressure(p) for p in _raises(ctx, player.gauge, part.n))
     elif isinstance(part, IncreaseOneStone):
