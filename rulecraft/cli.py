@@ -74,6 +74,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     console = _console()
     ids = args.games_ids or game_ids()
+    for gid in ids:  # an unknown game or policy is refused before any work, naming the choices
+        _game(args, gid).policy(args.policy)
     reports = []
     with Progress(
         TextColumn("[bold]{task.description}"),
@@ -104,6 +106,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
                     readings=readings,
                     progress=tick,
                     shrink_seconds=args.shrink_seconds,
+                    policy=args.policy,
                 )
             )
     if args.json:
@@ -119,6 +122,7 @@ def _report_json(r: Any) -> dict[str, Any]:
         "ok": r.ok,
         "scenarios": {"passed": r.scenarios_passed, "total": len(r.scenarios)},
         "games": r.games_played,
+        "policy": r.policy,
         "finished": r.games_finished,
         "stalled": r.games_stalled,
         "deadlocked": r.games_deadlocked,
@@ -151,7 +155,8 @@ def _report_json(r: Any) -> dict[str, Any]:
 
 
 def _print_verify(console: Console, reports: list[Any], args: argparse.Namespace) -> None:
-    table = Table(title=f"rulecraft verify (seed {args.seed})")
+    policy = f", policy {args.policy}" if args.policy != "uniform" else ""
+    table = Table(title=f"rulecraft verify (seed {args.seed}{policy})")
     columns = ("game", "scenarios", "games", "steps", "unfinished", "invariant violations", "solver checks", "result")
     for col in columns:
         table.add_column(col, justify="right" if col not in ("game", "result") else "left")
@@ -635,6 +640,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="step cap per campaign game (default: the game's own, 3000 for most; the rules have no turn limit)",
     )
     p.add_argument("--solver-checks", type=int, default=40, help="solver/oracle comparisons per query")
+    p.add_argument(
+        "--policy",
+        default="uniform",
+        help="how the campaign's random games choose: 'uniform' (default) or a policy every named game offers,"
+        " e.g. stm 'purposeful' (games that reach their end)",
+    )
     p.add_argument("--show-deadlock", action="store_true", help="print the deadlocked example's board and log")
     p.add_argument(
         "--shrink-seconds", type=float, default=20.0, help="time to shrink each failing game (0: keep it as found)"

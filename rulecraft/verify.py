@@ -50,6 +50,7 @@ class GameReport:
     games_deadlocked: int = 0  # the game can provably never end from the state reached
     deadlock_example: Finding | None = None
     steps: int = 0
+    policy: str = "uniform"  # how the campaign's random games chose (Game.policies)
     violations: int = 0
     solver_checks: int = 0
     solver_failures: int = 0
@@ -76,15 +77,18 @@ def campaign(
     report: GameReport,
     progress: Progress | None = None,
     shrink_seconds: float = 20.0,
+    policy: str = "uniform",
 ) -> None:
-    """Random legal games, every invariant after every step."""
+    """Random legal games under the playout ``policy``, every invariant after every step."""
+    game.policy(policy)  # an unknown policy is refused before any game, naming the choices
+    report.policy = policy
     rng = random.Random(seed)
     for _ in range(games):
         game_seed = rng.randrange(2**32)
         draw = random.Random(game_seed)
         players = draw.randint(game.min_players, game.max_players)
         setup = Setup(players, 0, tuple(sorted(game.random_options(draw, players).items())))
-        result = play_checked(game, game_seed, setup, max_steps)
+        result = play_checked(game, game_seed, setup, max_steps, policy)
         finding, steps, finished = result.finding, result.steps, result.finished
         report.games_played += 1
         report.steps += steps
@@ -121,8 +125,11 @@ class PlayResult:
 DEADLOCK_EVERY = 25  # steps between checks whether the game can still end
 
 
-def play_checked(game: Game[Any, Any], seed: int, setup: Setup | int, max_steps: int) -> PlayResult:
-    """One seeded game: every action re-checked, every invariant after every step."""
+def play_checked(
+    game: Game[Any, Any], seed: int, setup: Setup | int, max_steps: int, policy: str = "uniform"
+) -> PlayResult:
+    """One seeded game under the playout ``policy``: every action re-checked, every invariant after
+    every step."""
     rng = random.Random(seed)
     setup = setup if isinstance(setup, Setup) else Setup(setup)
     state = game.start(setup)
@@ -136,7 +143,7 @@ def play_checked(game: Game[Any, Any], seed: int, setup: Setup | int, max_steps:
             if reason:
                 return PlayResult(None, step, False, reason, tuple(log))
         try:
-            action = game.random_action(state, rng)
+            action = game.random_action(state, rng, policy)
             log.append(action)
             state = game.apply(state, action)
         except IllegalAction as exc:
@@ -228,6 +235,7 @@ def verify_game(
     scenario_root: Path | None = None,
     progress: Progress | None = None,
     shrink_seconds: float = 20.0,
+    policy: str = "uniform",
 ) -> GameReport:
     report = GameReport(game.id, game.title)
     paths = list(scenario_files(game.id, scenario_root))
@@ -248,6 +256,7 @@ def verify_game(
         report=report,
         progress=progress,
         shrink_seconds=shrink_seconds,
+        policy=policy,
     )
     solver_checks(game, seed=seed, count=solver_count, report=report, progress=progress)
     return report

@@ -41,6 +41,22 @@ def test_play_is_reproducible_from_its_seed(capsys: pytest.CaptureFixture[str]) 
     assert code == 0 and "attempts" in text and "Game over" in text
 
 
+def test_play_and_verify_take_a_playout_policy(capsys: pytest.CaptureFixture[str]) -> None:
+    """Steamopolis 'purposeful' games reach their end (STM-R-64..67); a policy a game lacks is a usage
+    error naming the game and its policies, before any work."""
+    code, text, _ = run(capsys, "play", "stm", "--players", "3", "--seed", "7", "--policy", "purposeful")
+    assert code == 0 and "Game over" in text
+    code, out, _ = run(
+        capsys, "verify", "stm", "--policy", "purposeful", "--games", "3", "--solver-checks", "1", "--quiet", "--json"
+    )
+    (report,) = json.loads(out)
+    assert report["policy"] == "purposeful" and report["finished"] == 3 and code == 0
+    code, _, err = run(capsys, "verify", "air", "--policy", "purposeful", "--games", "1", "--quiet")
+    assert code == 4 and "no playout policy 'purposeful'" in err and "uniform" in err
+    code, _, err = run(capsys, "play", "stm", "--policy", "clever")
+    assert code == 4 and "purposeful, uniform" in err
+
+
 def test_play_aer_shows_the_dice_and_writes_the_final_board(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     import xml.etree.ElementTree as ET
 
