@@ -23,6 +23,7 @@ from rulecraft.model.steamopolis.actions import (
     BuyBonusMarker,
     FlyToAllTargets,
     MakeSteam,
+    PickUp,
     PlaceParasite,
     RaisePressure,
     StmAction,
@@ -41,6 +42,7 @@ from rulecraft.model.steamopolis.state import (
     BoardStone,
     Market,
     Parasite,
+    Passengers,
     Phase,
     PlayerState,
     RoomTile,
@@ -182,6 +184,34 @@ def test_amb11_board_pays_the_banner_stone_with_a_stone_on_the_board() -> None:
     assert p.banners == ("M0-01",) and p.gears == 0 and p.gauge.stone_spaces() == (1,)
     assert paid.board == () and len(p.supply) == 4
     assert play(flown, BuyBanner(1), ctx=board_ctx).board == (BoardStone(0, 2, "left"),)  # the gauge still pays
+
+
+def test_amb11_board_keeps_the_last_stone_on_a_carried_passengers_destination() -> None:
+    """STM-R-36 (p.16-17): a passenger boards only while a stone of yours waits on his destination, so
+    that the compulsory drop-off (R-37) happens.  Under 'board' that stone cannot pay a banner while it
+    is the last one there; a second stone on the level can.  (Found by a purposeful verify campaign:
+    the banker stayed aboard after the flight.)  The stack is used up, so the board's printed
+    destination applies: the banker on level 5 goes to level 7 (STM-P-12, reconstructed)."""
+    board_ctx = reading("STM-AMB-11", "board")
+    buyer = player(gears=2, on_board=3)
+    pax = Passengers(banker=5, stoker=4, stack=(), face_up=None)
+    for extra in ((), (BoardStone(0, 7, "right"),)):
+        board = (BoardStone(0, 5, "left"), BoardStone(0, 7, "left"), *extra)
+        on_board = len(board)
+        state = game(
+            attrs.evolve(buyer, supply=(Stone(),) * (5 - on_board)),
+            board=board,
+            markets=(Market(5, ("M0-01",)),),
+            passengers=pax,
+        )
+        aboard = play(state, FlyToAllTargets(), TakeBack(5, "left"), PickUp("banker"), ctx=board_ctx)
+        assert aboard.players[0].carrying == ("banker",)
+        if not extra:
+            refused(aboard, BuyBanner(None, board=(7, "left")), "STM-R-36", ctx=board_ctx)
+        else:
+            paid = play(aboard, BuyBanner(None, board=(7, "left")), ctx=board_ctx)
+            done = play(paid, TakeBack(7, "right"), ctx=board_ctx)
+            assert done.players[0].carrying == () and done.passengers.banker == 7
 
 
 # ---------------------------------------------------------------------------

@@ -152,7 +152,11 @@ REGISTER = AmbiguityRegister(
                     "gauge",
                     "any own stone on the gauge (the one just taken back included); at least 2 stones owned on gauge and board",
                 ),
-                ("board", "also a stone still on the board"),
+                (
+                    "board",
+                    "also a stone still on the board, except the last one on a carried passenger's destination"
+                    " level (STM-R-36/37: his drop-off must stay possible)",
+                ),
             ],
             "gauge",
             "the stone returns to the supply; a stone on the board is still a set target; 'never your last' counts gauge and board",

@@ -595,8 +595,18 @@ def purchase_rejection(
                 return reject("STM-R-43", "a banner's stone comes from your gauge, not the board (STM-AMB-11 'gauge')")
             if action.stone is not None:
                 return reject("STM-R-43", "a banner costs one pressure stone: name a gauge space or a district")
-            if not any((s.level, s.position) == action.board for s in ctx.own_stones(state, decider(state))):
+            own = ctx.own_stones(state, decider(state))
+            if not any((s.level, s.position) == action.board for s in own):
                 return reject("STM-R-43", f"none of your stones lies on district {action.board}")
+            level = action.board[0]
+            carried = [who for who in player.carrying if carried_destination(ctx, state, who) == level]
+            if carried and sum(1 for s in own if s.level == level) == 1:
+                # STM-R-36/37: he boarded because a stone waits on his destination; without it the
+                # compulsory drop-off could never happen.
+                return reject(
+                    "STM-R-36",
+                    f"your last stone on level {level} is where the {carried[0]} you carry gets off: it cannot pay",
+                )
         elif action.stone is None or action.stone not in player.gauge.stone_spaces():
             return reject("STM-R-43", "a banner costs a pressure stone from your gauge (STM-AMB-11)")
         if stones_owned(state, decider(state)) < 2:
