@@ -8,6 +8,7 @@ lost on time pressure, STM-R-69, else seat 0 and a rank, STM-R-73)."""
 from __future__ import annotations
 
 import json
+import random
 from fractions import Fraction
 from typing import Any
 
@@ -19,6 +20,7 @@ from rulecraft.core import Chance, GameOver
 from rulecraft.invariants.steamopolis import check_step
 from rulecraft.model.steamopolis.actions import BuyBanner, BuyBonusMarker, BuyMachine, TakeBack, UseDistrict
 from rulecraft.model.steamopolis.game import SOLO_LOST, SOLO_RANKS, SteamopolisGame
+from rulecraft.model.steamopolis.policies import purposeful
 from rulecraft.model.steamopolis.readings import NOT_MODELLED, REGISTER
 from rulecraft.model.steamopolis.rules import legal_actions, legal_actions_by_check
 from rulecraft.model.steamopolis.state import StmState
@@ -75,6 +77,14 @@ class SteamopolisMachine(RuleBasedStateMachine):
         legal = self.game.legal_actions(self.state)
         busy = [a for a in legal if isinstance(a, BUSY)]
         self._apply(data.draw(st.sampled_from(busy or legal)))
+
+    @precondition(lambda self: isinstance(self._mover(), int))
+    @rule(rng=st.randoms(use_true_random=False))
+    def seat_plays_purposefully(self, rng: random.Random) -> None:
+        """The 'purposeful' playout policy (towards passengers and markets) reaches the late game."""
+        action = purposeful(self.game, self.state, rng)
+        assert action in self.game.legal_actions(self.state)
+        self._apply(action)
 
     @precondition(lambda self: isinstance(self._mover(), Chance))
     @rule(data=st.data())
