@@ -7,10 +7,13 @@ of STM-R-64 (the passenger stack used up, three statue markets bought out) then 
 rounds, where a played game takes a few dozen.  The policies here are the standard alternatives:
 
 * :func:`uniform`: every legal action equally likely (the plain random walk);
-* :func:`purposeful`: still random, but it plays towards what a player does: it chooses the kind of
-  action first (MAKE STEAM, SET 1 TARGET, FLY TO ALL TARGETS), sets targets on the levels where the
-  passengers stand or want to go, flies when a passenger can be carried, takes back the stone that
-  picks one up first, and picks up, buys or uses the district when it can (a "heavy playout").
+* :func:`purposeful`: still random, but it plays towards what a player does (a "heavy playout"):
+  it flies when a flight carries a passenger; otherwise it sets a target that completes a pick-up
+  and drop-off pair, or (half the time) one on a passenger's level or destination; it flies with
+  three stones out, makes steam (70%) to reach higher levels, or else draws the kind of action
+  first and then one of its moves.  In a flight it takes back the stone that lets a passenger
+  board first, and picks up, buys or uses the district when it can.  The odds keep it a random
+  player rather than a fixed strategy; they are not tuned for speed.
 
 Every policy chooses among ``legal_actions`` only, and chance by its exact odds.
 """
@@ -102,9 +105,9 @@ def _action(ctx: Context, state: StmState, legal: Sequence[StmAction], rng: rand
         if best >= 2 or (best and rng.random() < 0.5):
             return rng.choice([a for a in targets if scores[a.level] == best])
     if flights and len(own) >= 3:
-        return flights[0]
+        return flights[0]  # three targets out: collect their effects before setting more
     if steam and rng.random() < 0.7:
-        return rng.choice(steam)  # more pressure reaches the passengers' levels
+        return rng.choice(steam)  # more pressure reaches the passengers' levels (5-8 for the banker)
     # Otherwise the kind of action first, then one of its moves.
     kinds = [kind for kind in (steam, [*targets, *channels], flights) if kind]
     return rng.choice(rng.choice(kinds)) if kinds else rng.choice(legal)
