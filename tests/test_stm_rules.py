@@ -912,3 +912,15 @@ def test_generation_equals_the_candidates_the_check_accepts(readings: dict[str, 
             busy = [a for a in fast if isinstance(a, BuyMachine | BuyBanner | BuyBonusMarker | PickUp | UseDistrict)]
             state = game.apply(state, rng.choice(busy or fast))
     assert seen > 1000
+
+
+def test_every_kind_of_action_has_an_effect() -> None:
+    """The transition dispatches on the action's type: every kind of action has its effect."""
+    from typing import get_args
+
+    from rulecraft.model.steamopolis.transitions import _EFFECTS
+
+    kinds = set(get_args(StmAction))
+    assert kinds and kinds <= set(_EFFECTS), sorted(k.__name__ for k in kinds - set(_EFFECTS))
+    with pytest.raises(TypeError, match="not a Steamopolis action"):
+        transition(CTX, StmState(players=(new_player(1), new_player(3))), object())  # type: ignore[arg-type]
