@@ -54,6 +54,7 @@ from rulecraft.model.steamopolis.context import Context
 from rulecraft.model.steamopolis.effects import GainResources
 from rulecraft.model.steamopolis.game import SteamopolisGame
 from rulecraft.model.steamopolis.gauge import BonusMarker, Gauge, Stone, gauge_of, increment, values
+from rulecraft.model.steamopolis.policies import purposeful
 from rulecraft.model.steamopolis.readings import REGISTER
 from rulecraft.model.steamopolis.rules import (
     check,
@@ -887,19 +888,31 @@ def test_amb07_optional_lets_arrow_stones_stay() -> None:
     assert check(Context.printed(readings={"STM-AMB-07": "optional"}), state, MoveArrowStones((3,))) is None
 
 
+BUSY = (BuyMachine, BuyBanner, BuyBonusMarker, PickUp, UseDistrict)
+
+
 @pytest.mark.parametrize(
-    "readings", [{}, {"STM-AMB-13": "any", "STM-AMB-11": "board"}, {"STM-AMB-06": "forbidden", "STM-AMB-32": "most"}]
+    "readings",
+    [
+        {},
+        {"STM-AMB-13": "any", "STM-AMB-11": "board"},
+        {"STM-AMB-06": "forbidden", "STM-AMB-32": "most"},
+        {"STM-AMB-15": "no-buy", "STM-AMB-11": "board", "STM-AMB-09": "each-level"},
+    ],
 )
 def test_generation_equals_the_candidates_the_check_accepts(readings: dict[str, str]) -> None:
-    """python-chess style: the generator that skips the check (the ordinary action) and prunes unpayable
-    purchases lists exactly what the check accepts among every candidate, in the same order, along
-    random 2-4 player games."""
+    """python-chess style: the generator that lists the frequent decisions by construction (the
+    ordinary action, take-backs, pick-ups, tile purchases, raises, resource gains) and prunes the
+    rest lists exactly what the check accepts among every candidate, in the same order, along random
+    2-4 player games played busily or purposefully (so purchases, carried passengers and full rooms
+    occur)."""
     game = SteamopolisGame(Ruleset.from_overrides(REGISTER, readings))
     seen = 0
-    for seed in range(6):
+    kinds: set[type] = set()
+    for seed in range(10):
         rng = random.Random(seed)
         state = game.new_game(2 + seed % 3)
-        for _ in range(400):
+        for _ in range(500):
             mover = game.to_move(state)
             if isinstance(mover, GameOver):
                 break
@@ -909,9 +922,16 @@ def test_generation_equals_the_candidates_the_check_accepts(readings: dict[str, 
             fast = legal_actions(game.ctx, state)
             assert fast == legal_actions_by_check(game.ctx, state), f"seed {seed}, {state.phase}"
             seen += 1
-            busy = [a for a in fast if isinstance(a, BuyMachine | BuyBanner | BuyBonusMarker | PickUp | UseDistrict)]
-            state = game.apply(state, rng.choice(busy or fast))
+            kinds |= {type(a) for a in fast}
+            if seed % 2:
+                action = purposeful(game, state, rng)
+            else:
+                busy = [a for a in fast if isinstance(a, BUSY)]
+                action = rng.choice(busy or fast)
+            state = game.apply(state, action)
     assert seen > 1000
+    compared = {SetTarget, MakeSteam, TakeBack, PickUp, BuyMachine, BuyBanner, BuyBonusMarker, RaisePressure}
+    assert compared <= kinds, sorted(k.__name__ for k in compared - kinds)
 
 
 def test_every_kind_of_action_has_an_effect() -> None:

@@ -128,6 +128,7 @@ from rulecraft.model.steamopolis.gauge import (
 from rulecraft.model.steamopolis.setup import chance_outcomes, room_choices, room_rejection
 from rulecraft.model.steamopolis.state import (
     SHADOW,
+    BoardStone,
     Market,
     Parasite,
     Passenger,
@@ -599,13 +600,11 @@ def purchase_rejection(
             if not any((s.level, s.position) == action.board for s in own):
                 return reject("STM-R-43", f"none of your stones lies on district {action.board}")
             level = action.board[0]
-            carried = [who for who in player.carrying if carried_destination(ctx, state, who) == level]
-            if carried and sum(1 for s in own if s.level == level) == 1:
-                # STM-R-36/37: he boarded because a stone waits on his destination; without it the
-                # compulsory drop-off could never happen.
+            waiting = waits_for_passenger(ctx, state, own, level)
+            if waiting:
                 return reject(
                     "STM-R-36",
-                    f"your last stone on level {level} is where the {carried[0]} you carry gets off: it cannot pay",
+                    f"your last stone on level {level} is where the {waiting} you carry gets off: it cannot pay",
                 )
         elif action.stone is None or action.stone not in player.gauge.stone_spaces():
             return reject("STM-R-43", "a banner costs a pressure stone from your gauge (STM-AMB-11)")
@@ -614,6 +613,14 @@ def purchase_rejection(
     elif action.stone is not None or action.board is not None:
         return reject("STM-R-43", "this banner costs no pressure stone")
     return None
+
+
+def waits_for_passenger(ctx: Context, state: StmState, own: tuple[BoardStone, ...], level: int) -> Passenger | None:
+    """STM-R-36/37: the carried passenger whose drop-off needs the deciding player's last stone on
+    ``level`` (he boarded because a stone waited on his destination); None: no one."""
+    if sum(1 for s in own if s.level == level) != 1:
+        return None
+    return next((who for who in me(state).carrying if carried_destination(ctx, state, who) == level), None)
 
 
 def discounted(
@@ -1271,13 +1278,14 @@ def _direct_moves(ctx: Context, state: StmState) -> list[StmAction] | None:
     if phase is Phase.FLIGHT and turn.step == "next":
         return list(_take_backs(ctx, state))
     if phase is Phase.FLIGHT and turn.step == "passengers":
-        # STM-R-36..38: pick-ups by their own condition, the district effect or nothing always, then
-        # the purchases through the check.
-        out: list[StmAction] = [
-            PickUp(who) for who in PASSENGERS if pick_up_rejection(ctx, state, PickUp(who)) is None
-        ]
+        # STM-R-36..38: pick-ups by their own condition, the district effect or nothing always, the
+        # tiles exactly as the purchase rules accept them, then the bonus markers through the check.
+        out: list[StmAction] = [PickUp(who) for who in PASSENGERS if pick_up_rejection(ctx, state, PickUp(who)) is None]
         out += (UseDistrict(), LetLapse())
-        out += (a for a in _flight_purchases(ctx, state, True) if check(ctx, state, a) is None)
+        assert turn.active is not None
+        out += _exact_tile_purchases(ctx, state, turn.active[0], False)
+        out += _exact_tile_purchases(ctx, state, turn.active[0], True)
+        out += (a for a in _bonus_purchases(ctx, state, True) if check(ctx, state, a) is None)
         return out
     return None
 
@@ -1417,6 +1425,54 @@ def _flight_purchases(ctx: Context, state: StmState, prune: bool) -> Iterator[St
             market = market_at(state, level, extra) if level is not None else None
             if market is not None and market.tiles and (not prune or _payable(ctx, player, tile_price(ctx, market)[2])):
                 yield from _purchases(ctx, state, None, extra, prune)
+    yield from _bonus_purchases(ctx, state, prune)
+
+
+def _exact_tile_purchases(ctx: Context, state: StmState, level: int, extra: bool) -> list[StmAction]:
+    """A flight step's BuyMachine and BuyBanner on one market of the active ``level``, exactly as
+    purchase_rejection accepts them, in the order of :func:`_purchases`: the face-up tile, paid with
+    each discount choice that pays (STM-R-40, R-57/58); as a machine, the removals the slot and the
+    room call for and each free position (R-41/42); as a banner, the stone it costs, never the last
+    one (R-43, STM-AMB-11), and under 'board' not the stone a carried passenger needs (R-36)."""
+    market = market_at(state, level, extra)
+    if level == 1 or market is None or not market.tiles:
+        return []
+    _tile, slot, pay = tile_price(ctx, market)
+    player = me(state)
+    discounts = [(sp, ga) for sp, ga in _discounts(player) if _pays(ctx, player, pay, sp, ga)]
+    if not discounts:
+        return []
+    room = player.machine_room
+    rooms = range(1, len(room) + 1)
+    occupied = tuple(i for i in rooms if room[i - 1] is not None)
+    removes: tuple[int | None, ...] = occupied if slot.remove_machine or len(occupied) == len(room) else (None,)
+    out: list[StmAction] = [
+        BuyMachine(position, remove, extra, None, sp, ga)
+        for remove in removes
+        for position in rooms
+        if room[position - 1] is None or position == remove
+        for sp, ga in discounts
+    ]
+    if not slot.banner_stone:
+        return [*out, *(BuyBanner(None, extra, None, sp, ga) for sp, ga in discounts)]
+    seat = decider(state)
+    if stones_owned(state, seat) < 2:
+        return out
+    out += (BuyBanner(stone, extra, None, sp, ga) for stone in player.gauge.stone_spaces() for sp, ga in discounts)
+    if ctx.r("STM-AMB-11") == "board":
+        own = ctx.own_stones(state, seat)
+        out += (
+            BuyBanner(None, extra, None, sp, ga, (s.level, s.position))
+            for s in own
+            if not waits_for_passenger(ctx, state, own, s.level)
+            for sp, ga in discounts
+        )
+    return out
+
+
+def _bonus_purchases(ctx: Context, state: StmState, prune: bool) -> Iterator[StmAction]:
+    """Bonus-marker candidates of a level-1 flight step (STM-R-46/47)."""
+    player = me(state)
     if state.turn.active is None or state.turn.active[0] != 1:
         return  # bonus markers are sold on level 1 only (STM-R-38/46)
     for row in RESOURCES:
