@@ -13,22 +13,49 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rulecraft.core import Chance, Game, GameOver, RulecraftError
+from rulecraft.core import Game, RulecraftError
 
 # play(seed) -> (the game finished, the steps it took)
 PlayOne = Callable[[int], tuple[bool, int]]
-# choose(game, state, rng) -> an action, or None when the game is over
-Choose = Callable[[Any, Any, random.Random], Any]
 
 
-def uniform(game: Game[Any, Any], state: Any, rng: random.Random) -> Any:
-    """Every legal action equally likely; chance by its exact odds."""
-    mover = game.to_move(state)
-    if isinstance(mover, GameOver):
-        return None
-    if isinstance(mover, Chance):
-        return game.sample_chance(state, rng)
-    return rng.choice(game.legal_actions(state))
+def play(game: Game[Any, Any], players: int, seed: int, max_steps: int, policy: str = "uniform") -> tuple[Any, int]:
+    """One seeded random game under the playout ``policy`` (``Game.random_action``): the last state and
+    the steps taken (``max_steps`` when it did not end)."""
+    rng = random.Random(seed)
+    state = game.new_game(players)
+    for step in range(max_steps):
+        action = game.random_action(state, rng, policy)
+        if action is None:
+            return state, step
+        state = game.transition(state, action)  # generated actions: the check already holds
+    return state, max_steps
+
+
+def sample_states(
+    game: Game[Any, Any],
+    count: int,
+    keep: Callable[[Any, random.Random], bool],
+    policy: str = "uniform",
+    players: int = 4,
+) -> list[Any]:
+    """``count`` states that ``keep(state, rng)`` picks along seeded random games (seeds 1000, 1001...)."""
+    out: list[Any] = []
+    seed = 0
+    while len(out) < count:
+        rng = random.Random(1000 + seed)
+        seed += 1
+        state = game.new_game(players)
+        for _ in range(3000):
+            if keep(state, rng):
+                out.append(state)
+                if len(out) == count:
+                    break
+            action = game.random_action(state, rng, policy)
+            if action is None:
+                break
+            state = game.apply(state, action)
+    return out
 
 
 def games_per_second(play: PlayOne, seconds: float) -> dict[str, float]:
@@ -50,7 +77,9 @@ def games_per_second(play: PlayOne, seconds: float) -> dict[str, float]:
     }
 
 
-def checked_steps_per_second(game: Game[Any, Any], seconds: float, players: Sequence[int], choose: Choose) -> float:
+def checked_steps_per_second(
+    game: Game[Any, Any], seconds: float, players: Sequence[int], policy: str = "uniform"
+) -> float:
     """Apply (the check, then the transition) plus every invariant after each step."""
     start = time.perf_counter()
     steps = seed = 0
@@ -59,7 +88,7 @@ def checked_steps_per_second(game: Game[Any, Any], seconds: float, players: Sequ
         seed += 1
         state = game.new_game(rng.choice(list(players)))
         while time.perf_counter() - start < seconds:
-            action = choose(game, state, rng)
+            action = game.random_action(state, rng, policy)
             if action is None:
                 break
             state = game.apply(state, action)

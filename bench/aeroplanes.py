@@ -20,41 +20,19 @@ import json
 import random
 from typing import Any
 
-from _harness import checked_steps_per_second, games_per_second, print_query_rows, query_times, uniform
+from _harness import checked_steps_per_second, games_per_second, play, print_query_rows, query_times, sample_states
 
 from rulecraft.model.aeroplanes.game import AeroplanesGame
 from rulecraft.model.aeroplanes.state import AerState, Phase
 
 
-def play(game: AeroplanesGame, players: int, seed: int, max_steps: int) -> tuple[AerState, int]:
-    rng = random.Random(seed)
-    state = game.new_game(players)
-    for step in range(max_steps):
-        action = uniform(game, state, rng)
-        if action is None:
-            return state, step
-        state = game.transition(state, action)  # generated actions: the check already holds
-    return state, max_steps
-
-
 def action_states(game: AeroplanesGame, count: int) -> list[AerState]:
     """States where a seat chooses its action, sampled along random 4-player games after round 2."""
-    out: list[AerState] = []
-    seed = 0
-    while len(out) < count:
-        rng = random.Random(1000 + seed)
-        seed += 1
-        state = game.new_game(4)
-        for _ in range(3000):
-            if state.phase is Phase.ACTION and (state.era > 1 or state.round > 2) and rng.random() < 0.1:
-                out.append(state)
-                if len(out) == count:
-                    break
-            action = uniform(game, state, rng)
-            if action is None:
-                break
-            state = game.apply(state, action)
-    return out
+
+    def keep(state: AerState, rng: random.Random) -> bool:
+        return state.phase is Phase.ACTION and (state.era > 1 or state.round > 2) and rng.random() < 0.1
+
+    return sample_states(game, count, keep)
 
 
 # (label, query name, parameters); a query that refuses a state (no candidate) is skipped for it.
@@ -84,7 +62,7 @@ def main() -> None:
 
     results: dict[str, Any] = {
         "random": games_per_second(one_game, args.seconds),
-        "checked_steps_per_s": checked_steps_per_second(game, args.seconds, (3, 4, 5), uniform),
+        "checked_steps_per_s": checked_steps_per_second(game, args.seconds, (3, 4, 5)),
         "queries": query_times(game, action_states(game, args.states), QUERY_RUNS),
     }
     if args.json:

@@ -26,47 +26,19 @@ import statistics
 from typing import Any
 
 import attrs
-from _harness import checked_steps_per_second, games_per_second, print_query_rows, query_times
+from _harness import checked_steps_per_second, games_per_second, play, print_query_rows, query_times, sample_states
 
 from rulecraft.model.steamopolis.game import SteamopolisGame
-from rulecraft.model.steamopolis.policies import POLICIES
 from rulecraft.model.steamopolis.state import Phase, StmState
-
-
-def purposeful(game: Any, state: Any, rng: random.Random) -> Any:
-    return POLICIES["purposeful"](game, state, rng)
-
-
-def play(game: SteamopolisGame, players: int, seed: int, policy: str, max_steps: int) -> tuple[StmState, int]:
-    rng = random.Random(seed)
-    choose = POLICIES[policy]
-    state = game.new_game(players)
-    for step in range(max_steps):
-        action = choose(game, state, rng)
-        if action is None:
-            return state, step
-        state = game.transition(state, action)  # generated actions: the check already holds
-    return state, max_steps
 
 
 def action_states(game: SteamopolisGame, count: int) -> list[StmState]:
     """States where a seat chooses its action, sampled along purposeful random 4-player games."""
-    out: list[StmState] = []
-    seed = 0
-    while len(out) < count:
-        rng = random.Random(1000 + seed)
-        seed += 1
-        state = game.new_game(4)
-        for _ in range(3000):
-            if state.phase is Phase.ACTION and not state.turn.pending and state.round > 2 and rng.random() < 0.05:
-                out.append(state)
-                if len(out) == count:
-                    break
-            action = purposeful(game, state, rng)
-            if action is None:
-                break
-            state = game.apply(state, action)
-    return out
+
+    def keep(state: StmState, rng: random.Random) -> bool:
+        return state.phase is Phase.ACTION and not state.turn.pending and state.round > 2 and rng.random() < 0.05
+
+    return sample_states(game, count, keep, "purposeful")
 
 
 QUERY_RUNS: list[tuple[str, str, dict[str, Any]]] = [
@@ -96,7 +68,7 @@ def main() -> None:
         rounds: list[int] = []
 
         def one_game(seed: int) -> tuple[bool, int]:
-            state, steps = play(game, 4, seed, policy, args.max_steps)
+            state, steps = play(game, 4, seed, args.max_steps, policy)
             if state.phase is Phase.OVER:
                 rounds.append(state.round)
             return state.phase is Phase.OVER, steps
@@ -108,7 +80,7 @@ def main() -> None:
     results: dict[str, Any] = {
         "purposeful": games("purposeful"),
         "uniform": games("uniform"),
-        "checked_steps_per_s": checked_steps_per_second(game, args.seconds, (2, 3, 4), purposeful),
+        "checked_steps_per_s": checked_steps_per_second(game, args.seconds, (2, 3, 4), "purposeful"),
         "queries": query_times(game, action_states(game, args.states), QUERY_RUNS, _start_of_turn),
     }
     if args.json:

@@ -125,8 +125,8 @@ def _frozen(value: Any) -> Any:
 
 S = TypeVar("S")
 A = TypeVar("A")
-# A random playout policy: (game, state, rng) -> a legal action (chance by its odds), None at game over.
-Policy = Callable[["Game[S, A]", S, random.Random], "A | None"]
+# A random playout policy: (game, state, rng) -> a legal action for the seat to move.
+Policy = Callable[["Game[S, A]", S, random.Random], A]
 
 
 class Game(ABC, Generic[S, A]):
@@ -301,16 +301,15 @@ class Game(ABC, Generic[S, A]):
         return state
 
     def random_action(self, state: S, rng: random.Random, policy: str = "uniform") -> A | None:
-        """A random legal action under the named playout policy (:meth:`policies`; 'uniform': every
-        legal action equally likely), chance by its odds; None at game over."""
-        if policy == "uniform":
-            mover = self.to_move(state)
-            if isinstance(mover, GameOver):
-                return None
-            if isinstance(mover, Chance):
-                return self.sample_chance(state, rng)
-            return rng.choice(list(self.legal_actions(state)))
-        return self.policy(policy)(self, state, rng)
+        """A random legal action: chance by its odds, a seat by the named playout policy
+        (:meth:`policies`; 'uniform': every legal action equally likely); None at game over."""
+        mover = self.to_move(state)
+        if isinstance(mover, GameOver):
+            return None
+        if isinstance(mover, Chance):
+            return self.sample_chance(state, rng)
+        choose = _uniform if policy == "uniform" else self.policy(policy)  # no lookup on the common path
+        return choose(self, state, rng)
 
     def policies(self) -> Mapping[str, str]:
         """The random playout policies this game offers, each with what it does.  Every game has
@@ -318,17 +317,18 @@ class Game(ABC, Generic[S, A]):
         return {"uniform": "every legal action equally likely"}
 
     def policy(self, name: str) -> Policy[S, A]:
-        """The playout policy ``name``: (game, state, rng) -> a legal action, chance by its odds, None
-        at game over."""
+        """The playout policy ``name``: (game, state, rng) -> a legal action for the seat to move
+        (:meth:`random_action` handles chance and game over)."""
         if name not in self.policies():
             raise RulecraftError(
                 f"{self.title} has no playout policy {name!r}; it has: {', '.join(sorted(self.policies()))}"
             )
-        return self._policy(name)
+        return _uniform if name == "uniform" else self._policy(name)
 
     def _policy(self, name: str) -> Policy[S, A]:
-        """The callable behind a policy :meth:`policies` names; games adding policies override this."""
-        return lambda game, state, rng: game.random_action(state, rng)
+        """The callable behind a policy other than 'uniform' that :meth:`policies` names; games adding
+        policies override this."""
+        raise NotImplementedError(f"{self.title} names policy {name!r} but does not provide it")
 
     def play_random(self, state: S, rng: random.Random, *, max_steps: int = 10_000) -> tuple[S, list[A]]:
         """Play uniformly random legal actions (chance by its odds)."""
@@ -340,3 +340,8 @@ class Game(ABC, Generic[S, A]):
             state = self.apply(state, action)
             log.append(action)
         return state, log
+
+
+def _uniform(game: Game[S, A], state: S, rng: random.Random) -> A:
+    """The 'uniform' playout policy: every legal action equally likely."""
+    return rng.choice(list(game.legal_actions(state)))

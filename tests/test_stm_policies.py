@@ -7,10 +7,9 @@ import random
 
 import pytest
 
-from rulecraft.core import Chance, GameOver
+from rulecraft.core import Chance
 from rulecraft.model.steamopolis.actions import FlyToAllTargets, PickUp, SetTarget, TakeBack
 from rulecraft.model.steamopolis.game import SteamopolisGame
-from rulecraft.model.steamopolis.policies import purposeful, uniform
 from rulecraft.model.steamopolis.readings import REGISTER
 from rulecraft.model.steamopolis.rules import destination
 from rulecraft.model.steamopolis.state import Phase, StmState
@@ -24,7 +23,7 @@ def play(game: SteamopolisGame, players: int, seed: int, cap: int = 5000) -> tup
     state = game.new_game(players)
     log: list[object] = []
     for _ in range(cap):
-        action = purposeful(game, state, rng)
+        action = game.random_action(state, rng, "purposeful")
         if action is None:
             break
         if not isinstance(game.to_move(state), Chance):
@@ -84,7 +83,7 @@ def test_purposeful_flies_to_carry_a_passenger_and_takes_back_his_level_first() 
     state = GAME.new_game(4)
     flights = first = 0
     for _ in range(4000):
-        action = purposeful(GAME, state, rng)
+        action = GAME.random_action(state, rng, "purposeful")
         if action is None:
             break
         levels = _pick_up_levels(state) if isinstance(GAME.to_move(state), int) else set()
@@ -103,16 +102,15 @@ def test_purposeful_prefers_targets_on_the_passengers_levels() -> None:
     """Over many choices of action, SET 1 TARGET lands on a level where a passenger stands or wants to
     go far more often than uniform play does."""
 
-    def share(policy: object, seeds: range) -> float:
+    def share(policy: str, seeds: range) -> float:
         hits = total = 0
         for seed in seeds:
             rng = random.Random(seed)
             state = GAME.new_game(4)
             for _ in range(800):
-                mover = GAME.to_move(state)
-                if isinstance(mover, GameOver):
+                action = GAME.random_action(state, rng, policy)
+                if action is None:
                     break
-                action = policy(GAME, state, rng)  # type: ignore[operator]
                 if isinstance(action, SetTarget):
                     wanted = {state.passengers.banker, state.passengers.stoker}
                     wanted |= {destination(GAME.ctx, state, "banker"), destination(GAME.ctx, state, "stoker")}
@@ -121,4 +119,4 @@ def test_purposeful_prefers_targets_on_the_passengers_levels() -> None:
                 state = GAME.apply(state, action)
         return hits / total
 
-    assert share(purposeful, range(3)) > share(uniform, range(3)) + 0.2
+    assert share("purposeful", range(3)) > share("uniform", range(3)) + 0.2

@@ -6,7 +6,7 @@ decision uniformly is a random walk in which a player seldom carries a passenger
 of STM-R-64 (the passenger stack used up, three statue markets bought out) then take hundreds of
 rounds, where a played game takes a few dozen.  The policies here are the standard alternatives:
 
-* :func:`uniform`: every legal action equally likely (the plain random walk);
+* 'uniform' (``Game.random_action``'s default): every legal action equally likely;
 * :func:`purposeful`: still random, but it plays towards what a player does (a "heavy playout"):
   it flies when a flight carries a passenger; otherwise it sets a target that completes a pick-up
   and drop-off pair, or (half the time) one on a passenger's level or destination; it flies with
@@ -15,7 +15,8 @@ rounds, where a played game takes a few dozen.  The policies here are the standa
   board first, and picks up, buys or uses the district when it can.  The odds keep it a random
   player rather than a fixed strategy; they are not tuned for speed.
 
-Every policy chooses among ``legal_actions`` only, and chance by its exact odds.
+A policy chooses for the seat to move, among ``legal_actions`` only; ``Game.random_action`` deals
+with chance (by its exact odds) and game over.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
-from rulecraft.core import Chance, GameOver
 from rulecraft.model.steamopolis.actions import (
     BuyBanner,
     BuyBonusMarker,
@@ -45,30 +45,15 @@ from rulecraft.model.steamopolis.state import Passenger, Phase, StmState
 if TYPE_CHECKING:
     from rulecraft.model.steamopolis.game import SteamopolisGame
 
-# policy(game, state, rng) -> the chosen action, or None when the game is over
-Policy = Callable[["SteamopolisGame", StmState, random.Random], "StmAction | None"]
+# policy(game, state, rng) -> the action the seat to move chooses
+Policy = Callable[["SteamopolisGame", StmState, random.Random], StmAction]
 PURCHASES = (BuyMachine, BuyBanner, BuyBonusMarker)
 PASSENGERS: tuple[Passenger, ...] = ("banker", "stoker")
 A = TypeVar("A")
 
 
-def uniform(game: SteamopolisGame, state: StmState, rng: random.Random) -> StmAction | None:
-    """Every legal action equally likely; chance by its exact odds."""
-    mover = game.to_move(state)
-    if isinstance(mover, GameOver):
-        return None
-    if isinstance(mover, Chance):
-        return game.sample_chance(state, rng)
-    return rng.choice(game.legal_actions(state))
-
-
-def purposeful(game: SteamopolisGame, state: StmState, rng: random.Random) -> StmAction | None:
+def purposeful(game: SteamopolisGame, state: StmState, rng: random.Random) -> StmAction:
     """A random player who plays towards the passengers and the markets (see the module text)."""
-    mover = game.to_move(state)
-    if isinstance(mover, GameOver):
-        return None
-    if isinstance(mover, Chance):
-        return game.sample_chance(state, rng)
     legal = game.legal_actions(state)
     turn = state.turn
     if turn.storing or turn.pending:
@@ -157,7 +142,7 @@ def _choice(options: Sequence[A], rng: random.Random) -> A | None:
     return rng.choice(options) if options else None
 
 
-POLICIES: dict[str, Policy] = {"uniform": uniform, "purposeful": purposeful}
+POLICIES: dict[str, Policy] = {"purposeful": purposeful}
 DESCRIPTIONS: dict[str, str] = {
     "uniform": "every legal action equally likely (games run to hundreds of rounds: STM-R-64 seldom triggers)",
     "purposeful": "random, but towards the passengers and the markets: targets on their levels, flights that"
