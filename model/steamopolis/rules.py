@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import combinations, permutations
 
 from rulecraft.core import Rejection
@@ -420,29 +421,20 @@ def final_step_rejection(ctx: Context, state: StmState, action: StmAction) -> Re
     return None
 
 
-_PRESSURE: dict[tuple[str, Gauge, int, tuple[int, ...]], Rejection | None] = {}
-_CHOICES: dict[tuple[Gauge, int], dict[Gauge, tuple[int, ...]]] = {}
-
-
 def pressure_rejection(ctx: Context, gauge: Gauge, x: int, picks: tuple[int, ...]) -> Rejection | None:
-    """STM-R-15 / STM-AMB-32: the increments are legal and none lapses voluntarily.
-
-    Memoised on the gauge (frozen, hashable), x, the order and the reading: generation, the check and
-    the transition ask the same question several times a turn."""
-    key = (ctx.r("STM-AMB-32"), gauge, x, tuple(picks))
-    if key not in _PRESSURE:
-        if len(_PRESSURE) > 65536:
-            _PRESSURE.clear()
-        _PRESSURE[key] = _pressure_rejection(ctx, gauge, x, key[3])
-    return _PRESSURE[key]
+    """STM-R-15 / STM-AMB-32: the increments are legal and none lapses voluntarily."""
+    return _pressure_verdict(ctx.r("STM-AMB-32"), gauge, x, tuple(picks))
 
 
-def _pressure_rejection(ctx: Context, gauge: Gauge, x: int, picks: tuple[int, ...]) -> Rejection | None:
+# Memoised on the reading, the gauge (frozen, hashable), x and the order: generation, the check and the
+# transition ask the same question several times a turn.
+@lru_cache(maxsize=65536)
+def _pressure_verdict(reading: str, gauge: Gauge, x: int, picks: tuple[int, ...]) -> Rejection | None:
     try:
         result = increase(gauge, x, picks)
     except GaugeError as err:
         return reject(err.rule, err.message)
-    if ctx.r("STM-AMB-32") == "most":
+    if reading == "most":
         best = max(len(p) for p in pressure_choices(gauge, x).values())
         if result.used < best:
             used = result.used
@@ -1158,13 +1150,13 @@ def store_rejection(ctx: Context, state: StmState, action: Store) -> Rejection |
 def pressure_choices(gauge: Gauge, x: int) -> dict[Gauge, tuple[int, ...]]:
     """Every end gauge of 'increase the pressure by x' (STM-R-15) with one order of increments: of the
     orders that end there, one using the most increments (so STM-AMB-32 'most' sees the true best).
-    Memoised (a fresh copy each call): the walk is the costliest part of MAKE STEAM's generation."""
-    key = (gauge, x)
-    if key not in _CHOICES:
-        if len(_CHOICES) > 16384:
-            _CHOICES.clear()
-        _CHOICES[key] = _pressure_choices(gauge, x)
-    return dict(_CHOICES[key])
+    A fresh dict each call over a memoised walk (the costliest part of MAKE STEAM's generation)."""
+    return dict(_walk_ends(gauge, x))
+
+
+@lru_cache(maxsize=16384)
+def _walk_ends(gauge: Gauge, x: int) -> tuple[tuple[Gauge, tuple[int, ...]], ...]:
+    return tuple(_pressure_choices(gauge, x).items())
 
 
 def _pressure_choices(gauge: Gauge, x: int) -> dict[Gauge, tuple[int, ...]]:
@@ -1218,26 +1210,22 @@ def _increments(spaces: tuple[int, ...], first: int, end: int) -> list[tuple[int
     return moves
 
 
-_RAISES: dict[tuple[str, Gauge, int], tuple[tuple[int, ...], ...]] = {}
-
-
 def _raises(ctx: Context, gauge: Gauge, x: int) -> tuple[tuple[int, ...], ...]:
-    """One accepted order of increments per end gauge; memoised like the walk it reads.
+    """One accepted order of increments per end gauge.
 
     Every order the walk finds stops only when the increments are used up or no stone can move,
     which is what :func:`pressure_rejection` asks under 'free-order'; under STM-AMB-32 'most' only the
     longest orders remain.  (``legal_actions_by_check`` still puts each through the check.)"""
-    key = (ctx.r("STM-AMB-32"), gauge, x)
-    found = _RAISES.get(key)
-    if found is None:
-        if len(_RAISES) > 16384:
-            _RAISES.clear()
-        choices = tuple(pressure_choices(gauge, x).values())
-        if key[0] == "most":
-            best = max(len(p) for p in choices)
-            choices = tuple(p for p in choices if len(p) == best)
-        found = _RAISES[key] = choices
-    return found
+    return _raises_for(ctx.r("STM-AMB-32"), gauge, x)
+
+
+@lru_cache(maxsize=16384)
+def _raises_for(reading: str, gauge: Gauge, x: int) -> tuple[tuple[int, ...], ...]:
+    choices = tuple(picks for _, picks in _walk_ends(gauge, x))
+    if reading == "most":
+        best = max(len(p) for p in choices)
+        choices = tuple(p for p in choices if len(p) == best)
+    return choices
 
 
 def legal_actions(ctx: Context, state: StmState) -> list[StmAction]:
