@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar, get_args
 
@@ -15,6 +16,8 @@ from rulecraft.model.steamopolis.actions import StmAction
 from rulecraft.model.steamopolis.catalogue import PARAMETERS, RULES
 from rulecraft.model.steamopolis.components import Pack, bundled_pack, load_pack
 from rulecraft.model.steamopolis.context import Context
+from rulecraft.model.steamopolis.policies import DESCRIPTIONS, POLICIES
+from rulecraft.model.steamopolis.policies import Policy as StmPolicy
 from rulecraft.model.steamopolis.readings import NOT_MODELLED_WHY, REGISTER
 from rulecraft.model.steamopolis.rules import CHANCE_PHASES, check, decider, legal_actions, solo_lost
 from rulecraft.model.steamopolis.serial import converter
@@ -69,6 +72,10 @@ class SteamopolisGame(Game[StmState, StmAction]):
         self.pack = pack or bundled_pack()
         self.params = PARAMETERS.resolve(params)
         self.ctx = Context.printed(self.pack, dict(self.ruleset.readings), self.params)
+        # The playout policies bound to this game once (Game.random_action asks for one every step).
+        self._bound: dict[str, Policy[StmState, StmAction]] = {
+            name: partial(_play_policy, chosen, self) for name, chosen in POLICIES.items()
+        }
 
     @classmethod
     def configured(
@@ -127,15 +134,10 @@ class SteamopolisGame(Game[StmState, StmAction]):
         return legal_actions(self.ctx, state)
 
     def policies(self) -> Mapping[str, str]:
-        from rulecraft.model.steamopolis.policies import DESCRIPTIONS
-
         return DESCRIPTIONS
 
     def _policy(self, name: str) -> Policy[StmState, StmAction]:
-        from rulecraft.model.steamopolis.policies import POLICIES
-
-        chosen = POLICIES[name]
-        return lambda game, state, rng: chosen(self, state, rng)
+        return self._bound[name]
 
     def chance_outcomes(self, state: StmState) -> list[tuple[StmAction, Fraction]]:
         return setup.chance_outcomes(self.ctx, state)
@@ -290,3 +292,10 @@ class SteamopolisGame(Game[StmState, StmAction]):
 
 
 GAME = SteamopolisGame
+
+
+def _play_policy(
+    chosen: StmPolicy, game: SteamopolisGame, _caller: Game[StmState, StmAction], state: StmState, rng: random.Random
+) -> StmAction:
+    """A Steamopolis policy called through ``Game.random_action`` (which passes the game as a Game)."""
+    return chosen(game, state, rng)
