@@ -21,7 +21,7 @@ beside the passenger stack, and 'activate a parasite' becomes
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations, permutations
 
@@ -79,6 +79,7 @@ from rulecraft.model.steamopolis.actions import (
 )
 from rulecraft.model.steamopolis.catalogue import RULES
 from rulecraft.model.steamopolis.components import Destination, MachineTile, MarketSlot, PassengerTile, Resource
+from rulecraft.model.steamopolis.components import District as BoardDistrict
 from rulecraft.model.steamopolis.context import Context
 from rulecraft.model.steamopolis.effects import (
     COSTS,
@@ -472,13 +473,21 @@ def channel_start_rejection(ctx: Context, state: StmState, action: ChannelPressu
     v = value_of(ctx, me(state).gauge, action.space)
     if v is None:
         return reject("STM-R-28", f"no pressure stone of yours on gauge space {action.space}")
+    free = ctx.free_districts(state, max(d.level for d in ctx.districts(state)))
+    why = channel_problem(ctx, me(state), v, free)
+    return reject("STM-R-28", why) if why else None
+
+
+def channel_problem(ctx: Context, player: PlayerState, v: int, free: Sequence[BoardDistrict]) -> str | None:
+    """STM-R-28 / STM-AMB-02, AMB-06 for a stone of value ``v``, given the board's free districts: why
+    it cannot channel (None: it can)."""
     entry = ctx.entry(v)
     if entry is None:
-        return reject("STM-R-28", f"a stone of pressure value {v} cannot channel pressure into the machine")
-    if not ctx.free_districts(state, entry):
-        return reject("STM-R-28", f"no free district on levels 1-{entry}: the channelled stone could not be placed")
-    if ctx.r("STM-AMB-06") == "forbidden" and me(state).machine_room[entry - 1] is None:
-        return reject("STM-R-28", f"no machine at position {entry} (STM-AMB-06 'forbidden')")
+        return f"a stone of pressure value {v} cannot channel pressure into the machine"
+    if not any(d.level <= entry for d in free):
+        return f"no free district on levels 1-{entry}: the channelled stone could not be placed"
+    if ctx.r("STM-AMB-06") == "forbidden" and player.machine_room[entry - 1] is None:
+        return f"no machine at position {entry} (STM-AMB-06 'forbidden')"
     return None
 
 
@@ -1314,20 +1323,12 @@ def _ordinary_action_moves(ctx: Context, state: StmState) -> Iterator[StmAction]
     target = False
     # STM-R-26/27, once for every level: each stone reads the levels up to its value.
     free = ctx.free_districts(state, max(d.level for d in ctx.districts(state)))
-    forbidden = ctx.r("STM-AMB-06") == "forbidden"
     for space in player.gauge.stone_spaces():
         v = ctx.layout.value(space)
         reach = [d for d in free if d.level <= v]
         target = target or bool(reach)
         yield from (SetTarget(space, d.level, d.position) for d in reach)
-        # STM-R-28 as channel_start_rejection judges it: an entry position, a free district at or
-        # below it, and under STM-AMB-06 'forbidden' a machine there.
-        entry = ctx.entry(v)
-        if (
-            entry is not None
-            and any(d.level <= entry for d in free)
-            and not (forbidden and player.machine_room[entry - 1] is None)
-        ):
+        if channel_problem(ctx, player, v, free) is None:  # STM-R-28, as channel_start_rejection judges
             yield ChannelPressure(space)
     fly = can_fly(ctx, state)
     if fly:
