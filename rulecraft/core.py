@@ -149,6 +149,8 @@ class Game(ABC, Generic[S, A]):
     # Steps a random campaign game may take before it counts as unfinished (the rules set no turn
     # limit); a game whose turns are many small decisions sets a higher cap.
     campaign_steps: ClassVar[int] = 3000
+    # Whether ``new_game`` takes any start seat (False: the rules choose it, e.g. by a die roll).
+    first_seat_chosen: ClassVar[bool] = True
 
     ruleset: Ruleset
 
@@ -169,7 +171,8 @@ class Game(ABC, Generic[S, A]):
         """The state before the first decision (set-up draws are chance steps)."""
 
     def random_options(self, rng: random.Random, players: int) -> dict[str, Any]:
-        """Set-up options for a random campaign game (teams, variants...); none by default."""
+        """Set-up options for a random game (teams, variants...), drawn from everything ``new_game``
+        accepts, so searches reach every set-up; none by default."""
         return {}
 
     def start(self, setup: Setup) -> S:

@@ -60,11 +60,12 @@ def test_a_legal_action_witness_replays_and_the_legal_sets_really_differ() -> No
     assert result.outcome == "witness" and result.finding is not None
     finding = result.finding
     assert finding.kind == "legal-actions"
-    assert finding.setup is not None
+    # The full way from a new game (the short game may start from a state the search reached).
+    assert finding.origin is not None and finding.path[-len(finding.steps) :] == finding.steps
     default = make_game("air")
     other = make_game("air", readings={"AIR-AMB-35": "max"})
-    ours = replay(default, finding.setup, finding.steps)
-    theirs = replay(other, finding.setup, finding.steps)
+    ours = replay(default, finding.origin, finding.path)
+    theirs = replay(other, finding.origin, finding.path)
     assert default.state_to_json(ours) == other.state_to_json(theirs), "the same state under both readings"
     only_default = set(default.legal_actions(ours)) - set(other.legal_actions(theirs))
     assert only_default, "the default reading allows more throws here"
@@ -225,12 +226,12 @@ def test_a_steamopolis_witness_replays_and_the_legal_sets_really_differ() -> Non
     result = search_pair("stm", amb("stm", "STM-AMB-06"), "forbidden", budget)
     assert result.outcome == "witness" and result.finding is not None
     finding = result.finding
-    setup = finding.setup
+    setup = finding.origin  # the full way from a new game
     assert setup is not None and finding.kind == "legal-actions"
     default = make_game("stm")
     other = make_game("stm", readings={"STM-AMB-06": "forbidden"})
-    ours = replay(default, setup, finding.steps)
-    theirs = replay(other, setup, finding.steps)
+    ours = replay(default, setup, finding.path)
+    theirs = replay(other, setup, finding.path)
     assert ours == theirs  # the same legal game under both readings
     only_default = set(default.legal_actions(ours)) - set(other.legal_actions(theirs))
     assert only_default and all(isinstance(a, ChannelPressure) for a in only_default)

@@ -78,6 +78,7 @@ class AeroplanesGame(Game[AerState, AerAction]):
     # Three eras of rounds, each action a few decisions (a placement's rolls and covers): random
     # games run to a few hundred steps, so a campaign game gets room to reach the end (AER-R-63).
     campaign_steps: ClassVar[int] = 4000
+    first_seat_chosen: ClassVar[bool] = False  # the rules choose the start player
 
     def __init__(
         self, ruleset: Ruleset | None = None, pack: Pack | None = None, params: Mapping[str, int] | None = None

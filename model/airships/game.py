@@ -131,6 +131,12 @@ class AirshipsGame(Game[AirshipsState, AirshipsAction]):
             )
         return new_game(self.ctx, players, first_seat, nations)
 
+    def random_options(self, rng: random.Random, players: int) -> dict[str, Any]:
+        """Random games: half with nations other than the pack's first ones, in a random order (AIR-R-07)."""
+        if rng.random() < 0.5:
+            return {"nations": tuple(rng.sample(list(self.pack.nations), players))}
+        return {}
+
     # -- decisions ------------------------------------------------------------
     def to_move(self, state: AirshipsState) -> ToMove:
         if state.phase is Phase.OVER:

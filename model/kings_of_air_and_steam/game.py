@@ -150,9 +150,12 @@ class KasGame(Game[KasState, KasAction]):
         return new_game(self.ctx, players, first_seat, layout, teams, bool(options.get("uncertainty")))
 
     def random_options(self, rng: random.Random, players: int) -> dict[str, Any]:
-        """Campaign games: half of them advanced (random teams and characters), a fifth with the
-        Uncertainty variant (KAS-R-06)."""
+        """Random games: half on another board set the player count allows, half advanced (random teams
+        and characters), a fifth with the Uncertainty variant (KAS-R-06)."""
         options: dict[str, Any] = {}
+        layouts = BOARD_SETS[players]
+        if len(layouts) > 1 and rng.random() < 0.5:  # KAS-R-01: every board set the count allows
+            options["layout"] = rng.choice(layouts)
         if self.pack.teams and rng.random() < 0.5:
             teams = rng.sample(list(self.pack.teams), players)
             options["teams"] = tuple((t.name, rng.choice(t.characters)) for t in teams)

@@ -58,6 +58,7 @@ class SteamopolisGame(Game[StmState, StmAction]):
     # A turn is many small decisions (each step of the flight, each effect part): random games run
     # to 4,000-7,000 steps, so a campaign game gets room to reach the end (STM-R-64..67).
     campaign_steps: ClassVar[int] = 12_000
+    first_seat_chosen: ClassVar[bool] = False  # the rules choose the start player
 
     def __init__(
         self, ruleset: Ruleset | None = None, pack: Pack | None = None, params: Mapping[str, int] | None = None

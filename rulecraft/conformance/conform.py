@@ -5,14 +5,19 @@ Two checks, both against the reference model:
 1. every printed-example scenario is replayed on the implementation (it
    receives the example's given state with ``set_state``), and after every
    step the states and the accept/reject verdicts must agree;
-2. property-based differential testing: Hypothesis draws games as choice
-   sequences (legal actions from the reference, chance outcomes forced),
-   with a probe of an illegal action at every step; after every step the
-   states, the sets of legal actions and the verdicts must agree.  A
-   difference is shrunk by Hypothesis to the shortest failing game.
+2. differential games (:mod:`rulecraft.search`): seeded whole games from
+   random set-ups, from the printed examples' given states and from states
+   the search found worth returning to, steered towards the rules not yet
+   exercised, with a probe of an illegal action at many steps; after every
+   step the states, the sets of legal actions, the verdicts and (protocol 2)
+   the outcome must agree.  A difference is shrunk, by a count of replays, to
+   a short failing game from a state the reference reached, and the full path
+   from a new game is kept beside it.
 
 A misbehaving implementation (crash, hang, garbage, enormous output, the
 wrong protocol) is a finding with its evidence, never a crash of rulecraft.
+The verdict never says "conformant" without having compared: a run that
+compared no game is "not tested", one cut short says how far it got.
 """
 
 from __future__ import annotations
@@ -21,16 +26,33 @@ import json
 import random
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from functools import partial
 from typing import Any, Protocol
 
 import attrs
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
-from hypothesis.errors import HypothesisException
 
 from rulecraft.conformance.client import Implementation, ImplementationFault
 from rulecraft.core import Chance, Game, GameOver, Setup, cite
+from rulecraft.coverage import RuleTracer
 from rulecraft.scenarios.loader import ScenarioFileError, load_scenario, scenario_files
+from rulecraft.search import (
+    Corpus,
+    Draws,
+    Plan,
+    PlanEnd,
+    Start,
+    Trial,
+    kind_of,
+    options,
+    pick,
+    random_setup,
+    random_style,
+    shrink,
+)
+
+# Replays a finding's shrinking may take: a count, not a time, so every machine shrinks alike.
+DEFAULT_SHRINK_REPLAYS = 300
 
 
 @attrs.frozen
@@ -51,6 +73,14 @@ class Finding:
     evidence: str = ""
     picture: str = ""  # the text picture of the state where it differs
     svg: str = ""  # the drawn picture (SVG), where the game has one
+    # A finding from a state the reference reached: that state (canonical JSON), and the way
+    # there from a new game (``origin`` set-up, ``path`` actions), so it replays either way.
+    start_state: dict[str, Any] | None = None
+    origin: dict[str, Any] | None = None  # the set-up of the new game ``path`` starts from
+    path: tuple[dict[str, Any], ...] = ()  # from ``origin`` (or the printed example ``root``) to the difference
+    root: str = ""  # where ``path`` starts: "a new game" or a printed example's label
+    shrink_replays: int = 0  # replays spent shrinking it
+    shrink_exhausted: bool = False  # the replay budget ran out: a shorter game may exist
 
 
 @attrs.define
@@ -58,14 +88,25 @@ class ConformReport:
     game: str
     command: str
     models: tuple[str, ...] = ("*",)
+    protocol: int = 1
     scenarios_run: int = 0
     scenarios_passed: int = 0
-    examples_run: int = 0
+    examples_run: int = 0  # differential games played (each compared from its start)
+    games_planned: int = 0
+    games_capped: int = 0  # games that reached the step cap before their end (reported)
+    games_finished: int = 0  # games played to the rules' end
     steps_compared: int = 0
     seconds: float = 0.0
+    differential_seconds: float = 0.0
     seed: int = 0
     findings: list[Finding] = attrs.Factory(list)
     skipped: list[str] = attrs.Factory(list)
+    # Why the run stopped before its plan: "time" (the safety cap), "interrupted", "fault" (the
+    # implementation could not be restarted), or None when it ran everything it planned.
+    stopped: str | None = None
+    stopped_detail: str = ""
+    rules_exercised: set[str] = attrs.Factory(set)
+    rules_total: frozenset[str] = frozenset()  # the game's rule IDs
     first_finding_at: float | None = None  # seconds from the start until the first finding was known
     first_difference_at: float | None = None  # seconds until a differential game first differed (before shrinking)
     started: float = attrs.field(factory=time.monotonic)
@@ -76,8 +117,45 @@ class ConformReport:
         self.findings.append(finding)
 
     @property
+    def tested(self) -> bool:
+        """Something was compared: a printed example or a differential game."""
+        return self.scenarios_run > 0 or self.examples_run > 0
+
+    @property
+    def status(self) -> str:
+        """``findings``, ``not-tested`` (nothing compared), ``incomplete`` (no finding, but the run
+        stopped before its plan) or ``conformant``."""
+        if self.findings:
+            return "findings"
+        if not self.tested:
+            return "not-tested"
+        if self.stopped is not None:
+            return "incomplete"
+        return "conformant"
+
+    @property
     def conformant(self) -> bool:
-        return not self.findings
+        return self.status == "conformant"
+
+    @property
+    def verdict(self) -> str:
+        """The verdict in words."""
+        status = self.status
+        if status == "findings":
+            return f"{len(self.findings)} finding(s)"
+        if status == "not-tested":
+            why = f" ({self.stopped_detail})" if self.stopped_detail else ""
+            return f"NOT TESTED: nothing was compared{why}"
+        if status == "incomplete":
+            return (
+                f"no finding, but INCOMPLETE: {self.examples_run} of {self.games_planned} differential games "
+                f"compared before the run stopped ({self.stopped}: {self.stopped_detail})"
+            )
+        return "conformant"
+
+    def coverage(self) -> tuple[int, int]:
+        """(rule IDs exercised by compared steps, rule IDs of the game)."""
+        return len(self.rules_exercised & self.rules_total), len(self.rules_total)
 
 
 def _to_move(game: Game[Any, Any], state: Any) -> int | str:
@@ -103,10 +181,6 @@ def _canon(value: Any) -> str:
 
 def _action_set(actions: Any) -> set[str]:
     return {_canon(a) for a in actions} if isinstance(actions, list) else set()
-
-
-class _OutOfTime(BaseException):
-    """The time budget is spent: stops Hypothesis at once, even mid-shrink (it lets BaseException through)."""
 
 
 class Mismatch(Exception):
@@ -159,12 +233,29 @@ class Lockstep:
     log: list[Any] = attrs.Factory(list)
     compared: int = 0
     self_test: bool = False
+    tracer: RuleTracer | None = None  # records the rules each step exercised
+    step_rules: tuple[str, ...] = ()  # the rules the last step exercised, in catalogue order
+    exercised: set[str] = attrs.Factory(set)
+    start_state: dict[str, Any] | None = None  # set when the game started from a given state
+
+    def traced(self) -> AbstractContextManager[set[str]]:
+        return self.tracer.tracing() if self.tracer is not None else nullcontext(set())
+
+    def ordered(self, rules: set[str] | Sequence[str]) -> tuple[str, ...]:
+        """Rule IDs in the catalogue's order (unknown ones last)."""
+        order = {rule.id: i for i, rule in enumerate(self.game.catalogue)}
+        return tuple(sorted(set(rules), key=lambda r: (order.get(r, len(order)), r)))
 
     def finding(self, kind: str, title: str, **extra: Any) -> Finding:
         steps = tuple(self.game.action_to_json(a) for a in self.log)
         text = []
         try:
-            replay = self.game.start(Setup.from_json(self.setup)) if self.setup else None
+            if self.setup:
+                replay = self.game.start(Setup.from_json(self.setup))
+            elif self.start_state is not None:
+                replay = self.game.state_from_json(self.start_state)
+            else:
+                replay = None
         except Exception:
             replay = None
         for action in self.log:
@@ -182,6 +273,7 @@ class Lockstep:
             drawn = (self.game.picture(self.state) or "") if self.state is not None else ""
         except Exception:  # a picture must never cost the finding
             pass
+        extra.setdefault("start_state", self.start_state)
         return Finding(
             kind,
             title,
@@ -201,7 +293,11 @@ class Lockstep:
         differing = field_differences(self.models, ours, reply.get("state"))
         if differing:
             names = ", ".join(f for f, _, _ in differing)
-            raise Mismatch(self.finding("state", f"{context}: the states differ in {names}", fields=tuple(differing)))
+            raise Mismatch(
+                self.finding(
+                    "state", f"{context}: the states differ in {names}", fields=tuple(differing), rules=self.step_rules
+                )
+            )
         if self.self_test:
             self._compare_outcome(reply, context)
         theirs_mover = reply.get("to_move")
@@ -213,6 +309,7 @@ class Lockstep:
                     f"{_to_move(self.game, self.state)!r}",
                     ours=_to_move(self.game, self.state),
                     theirs=theirs_mover,
+                    rules=self.step_rules,
                 )
             )
 
@@ -223,7 +320,11 @@ class Lockstep:
         differing = [(k, ours.get(k), reply.get(k)) for k in ("scores", "winners") if ours.get(k) != reply.get(k)]
         if differing:
             names = " and ".join(k for k, _, _ in differing)
-            raise Mismatch(self.finding("outcome", f"{context}: the {names} differ", fields=tuple(differing)))
+            raise Mismatch(
+                self.finding(
+                    "outcome", f"{context}: the {names} differ", fields=tuple(differing), rules=self.step_rules
+                )
+            )
 
     def compare_chance(self) -> None:
         """Self-test only: the same chance outcomes with the same exact odds."""
@@ -256,7 +357,7 @@ class Lockstep:
         theirs = _action_set(self.impl.legal_actions().get("actions"))
         if ours != theirs:
             missing, extra = sorted(ours - theirs), sorted(theirs - ours)
-            rules = self._rules_of_extra(extra)
+            rules = self.ordered([*self._rules_of_extra(extra), *self._rules_of_missing(missing)])
             raise Mismatch(
                 self.finding(
                     "legal-actions",
@@ -278,10 +379,28 @@ class Lockstep:
                 rules.append(rejection.rule)
         return tuple(sorted(set(rules)))
 
+    def _rules_of_missing(self, missing: Sequence[str]) -> set[str]:
+        """The rules that make the actions the implementation lacks legal: their grounds, and the
+        rules the reference's check of them exercises."""
+        rules: set[str] = set()
+        for text in missing[:20]:
+            try:
+                action = self.game.action_from_json(json.loads(text))
+                rules.update(self.game.grounds(self.state, action))
+                with self.traced() as hit:
+                    self.game.check(self.state, action)
+                rules |= hit
+            except Exception:
+                continue
+        return rules
+
     def _grounds(self, action: Any, rejected: Any) -> tuple[str, ...]:
         """For a legal action refused: the rules it rests on (decisive first), then the rule they cited."""
         try:
             rules = list(self.game.grounds(self.state, action))
+            with self.traced() as hit:
+                self.game.check(self.state, action)
+            rules += [r for r in self.ordered(hit) if r not in rules]
         except Exception:  # an explanation must never cost the finding
             rules = []
         cited = rejected.get("rule") if isinstance(rejected, Mapping) else None
@@ -291,7 +410,11 @@ class Lockstep:
 
     def probe(self, action: Any) -> None:
         """An action the reference may refuse: the verdicts (and the rule, when given) must agree."""
-        ours = self.game.check(self.state, action)
+        with self.traced() as hit:
+            ours = self.game.check(self.state, action)
+        if ours is not None:
+            hit.add(ours.rule)
+        self.exercised |= hit
         reply = self.impl.apply(self.game.action_to_json(action))
         theirs_ok = bool(reply.get("ok"))
         if ours is None:
@@ -309,8 +432,9 @@ class Lockstep:
                     )
                 )
             self.log.append(action)
-            self.state = self.game.transition(self.state, action)
-            self.compare_state(reply, f"after {self.game.describe(self.state, action)}")
+            description = self.game.describe(self.state, action)
+            self._advance(action)
+            self.compare_state(reply, f"after {description}")
             return
         if theirs_ok:
             self.log.append(action)
@@ -353,24 +477,179 @@ class Lockstep:
                     rules=rules,
                 )
             )
-        self.state = self.game.transition(self.state, action)
+        self._advance(action)
         self.compare_state(reply, f"after {description}")
+
+    def _advance(self, action: Any) -> None:
+        """The reference takes a legal step; the rules its check and effects ran are the step's."""
+        with self.traced() as hit:
+            self.game.check(self.state, action)
+            self.state = self.game.transition(self.state, action)
+        self.step_rules = self.ordered(hit)
+        self.exercised |= hit
 
 
 # -- the differential run ------------------------------------------------------------------------------
 
 
-def _probe_for(game: Game[Any, Any], state: Any, seen: Sequence[Any], choice: int) -> Any | None:
-    """An action taken elsewhere in the game: at this point often illegal, so a good probe."""
-    if not seen:
-        return None
-    candidate = seen[choice % len(seen)]
-    return candidate if game.check(state, candidate) is not None else None
+class RunStopped(Exception):
+    """The implementation could not be brought back after a fault: the run ends with this finding."""
+
+    def __init__(self, finding: Finding) -> None:
+        super().__init__(finding.title)
+        self.finding = finding
 
 
-def _keep(smallest: list[Finding], finding: Finding) -> None:
-    if not smallest or len(finding.steps) < len(smallest[0].steps):
-        smallest[:] = [finding]
+def _restart(impl: Peer, lock: Lockstep, cause: str) -> None:
+    """Bring the implementation back after a fault; failing that, end the run with a finding."""
+    try:
+        impl.restart()
+        impl.hello()
+    except ImplementationFault as fault:
+        raise RunStopped(
+            lock.finding(
+                "fault",
+                f"the implementation failed ({cause}) and then failed its restart: {fault.kind}",
+                evidence=str(fault),
+            )
+        ) from None
+
+
+@attrs.define
+class Differential:
+    """One differential campaign: the reference, the peer and how a game is played on both."""
+
+    game: Game[Any, Any]
+    impl: Peer
+    models: tuple[str, ...]
+    report: ConformReport
+    self_test: bool = False
+    components: Mapping[str, Any] | None = None
+    deadline: float | None = None
+    tracer: RuleTracer | None = None
+    kinds: set[str] = attrs.Factory(set)  # action kinds seen so far (for the swarm)
+
+    def lockstep(self, plan: Plan) -> Lockstep:
+        start = plan.start
+        setup = dict(start.setup) if start.setup is not None else None
+        if start.is_new_game:
+            where = "differential"
+        elif start.path:
+            how = "a new game" if start.origin is not None else f"{start.root} (its given state)"
+            where = f"{start.label}, {len(start.path)} steps into {how}"
+        else:
+            where = f"{start.label} (its given state)"
+        lock = Lockstep(self.game, self.impl, self.models, where, setup, self_test=self.self_test, tracer=self.tracer)
+        if not start.is_new_game:
+            lock.start_state = self.game.state_to_json(start.state)
+        return lock
+
+    def execute(self, plan: Plan, draws: Draws, max_steps: int) -> Trial:
+        """Play ``plan`` on both sides (see :class:`rulecraft.search.Execute`)."""
+        trial = Trial()
+        lock = self.lockstep(plan)
+        try:
+            self._begin(plan, lock)
+            self._play(plan, draws, max_steps, lock, trial)
+        except PlanEnd:
+            trial.ended = "plan-end"
+        except Mismatch as mismatch:
+            trial.failure, trial.ended = mismatch.finding, "failure"
+        except ImplementationFault as fault:
+            finding = lock.finding("fault", f"the implementation failed: {fault.kind}", evidence=str(fault))
+            trial.failure, trial.ended = finding, "failure"
+            _restart(self.impl, lock, fault.kind)
+        trial.taken = tuple(draws.taken)
+        trial.actions = list(lock.log)
+        trial.compared = lock.compared
+        trial.rules |= lock.exercised
+        return trial
+
+    def _begin(self, plan: Plan, lock: Lockstep) -> None:
+        start = plan.start
+        if start.is_new_game:
+            assert start.setup is not None
+            with lock.traced() as hit:  # the set-up rules: the deal, the start player...
+                lock.state = self.game.start(Setup.from_json(start.setup))
+            lock.exercised |= hit
+            reply = self.impl.new_game(
+                dict(start.setup), components=dict(self.components) if self.components is not None else None
+            )
+            if not reply.get("ok"):
+                raise Mismatch(lock.finding("verdict", f"new_game was refused: {reply.get('error', '')}"))
+            lock.step_rules = lock.ordered(hit)
+            lock.compare_state(reply, "after set-up")
+            return
+        lock.state = start.state
+        reply = self.impl.set_state(
+            self.game.state_to_json(start.state), fixture=dict(start.fixture) if start.fixture else None
+        )
+        if not reply.get("ok"):
+            if self.self_test:  # the other ruleset cannot hold this state at all: no start here
+                raise PlanEnd
+            raise Mismatch(lock.finding("scenario", f"the given state was refused: {reply.get('error', '')}"))
+
+    def _play(self, plan: Plan, draws: Draws, max_steps: int, lock: Lockstep, trial: Trial) -> None:
+        game, style = self.game, plan.style
+        seen: list[Any] = []
+        for _ in range(max_steps):
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                trial.ended = "time"
+                return
+            if isinstance(game.to_move(lock.state), GameOver):
+                trial.ended = "over"
+                return
+            trial.marks.append(len(draws.taken))
+            # Two choices a step, always: a probe (0: none) and the action.  A fixed shape keeps a
+            # shrunk or later-started game aligned with the original.
+            probe = draws.choose(len(seen) + 1, partial(_propose_probe, len(seen), style.probe_rate))
+            if probe:
+                candidate = seen[probe - 1]
+                if game.check(lock.state, candidate) is not None:
+                    lock.probe(candidate)
+            lock.compare_legal_actions()
+            opts, odds = options(game, lock.state)
+            index = draws.choose(len(opts), partial(pick, game, lock.state, opts, odds, style))
+            action = opts[index]
+            if odds is None:
+                self.kinds.add(kind_of(game, action))
+            seen.append(action)
+            before = set(lock.exercised)
+            lock.step(action)
+            trial.steps += 1
+            for rule in lock.exercised - before:
+                trial.first_hits.setdefault(rule, len(draws.taken))
+        trial.ended = "cap"
+
+    def later_start(self, plan: Plan, trial: Trial, k: int) -> Plan | None:
+        """The plan from the reference's state after its ``k``-th step (for shrinking)."""
+        if k >= len(trial.marks) or k > len(trial.actions):
+            return None
+        start = plan.start
+        try:
+            state = (
+                self.game.start(Setup.from_json(start.setup)) if start.is_new_game and start.setup else start.state
+            )
+            for action in trial.actions[:k]:
+                state = self.game.transition(state, action)
+        except Exception:
+            return None
+        path = tuple(start.path) + tuple(self.game.action_to_json(a) for a in trial.actions[:k])
+        root = start.root or start.label
+        moved = Start(
+            root if start.is_new_game or start.origin is not None else root.split(" (")[0],
+            state=state,
+            fixture=start.fixture,
+            origin=start.setup if start.is_new_game else start.origin,
+            path=path,
+            root=root,
+        )
+        return Plan(moved, trial.taken[trial.marks[k] :], plan.style)
+
+
+def _propose_probe(seen: int, rate: float, rng: random.Random) -> int:
+    """0 (no probe) or 1 + the index of an earlier action to try again here."""
+    return 1 + rng.randrange(seen) if seen and rng.random() < rate else 0
 
 
 def differential(
@@ -387,112 +666,141 @@ def differential(
     deadline: float | None = None,
     components: Mapping[str, Any] | None = None,
     self_test: bool = False,
-    random_setup: bool = False,
-    starts: Sequence[tuple[str, Any]] = (),
+    random_setup: bool = True,
+    starts: Sequence[tuple[str, Any] | Start] = (),
+    set_state: bool = True,
+    shrink_replays: int = DEFAULT_SHRINK_REPLAYS,
+    corpus_rate: float = 0.35,
+    trace: bool = True,
 ) -> None:
-    """Hypothesis draws games; the first difference is shrunk to the shortest failing game.
+    """Seeded games on both sides until one differs (then shrunk) or ``max_examples`` are played.
 
-    ``components``: the pack (as JSON data) ``game`` is configured with; every
-    ``new_game`` sends it, so both sides play with the same components.
+    ``starts``: given states to start from (printed examples), used when the
+    peer takes ``set_state``.  ``deadline``: a wall-clock safety net; when it
+    bites, the report says so.  The same seed gives the same games, findings
+    and shrunk game on any machine as long as the safety net does not bite.
     """
-    found: list[Finding] = []
-    smallest: list[Finding] = []  # the shortest failing game seen, kept in case shrinking is cut short
-
-    @settings(
-        max_examples=max_examples,
-        deadline=None,
-        database=None,
-        derandomize=False,
-        print_blob=False,
-        suppress_health_check=list(HealthCheck),
-        report_multiple_bugs=False,
+    run = Differential(
+        game,
+        impl,
+        models,
+        report,
+        self_test=self_test,
+        components=components,
+        deadline=deadline,
+        tracer=RuleTracer(game) if trace else None,
     )
-    @given(players=st.sampled_from(list(players)), data=st.data())
-    def run(players: int, data: st.DataObject) -> None:
-        # Choices are drawn step by step, each bounded by the options there: a game draws only what
-        # it uses, and shrinking moves every choice towards the first option.
-        if deadline is not None and time.monotonic() > deadline:
-            raise _OutOfTime
-        start_label, start_state = starts[data.draw(st.integers(0, len(starts) - 1))] if starts else ("", None)
-        setup_options: tuple[tuple[str, Any], ...] = ()
-        if random_setup and start_state is None:  # the game's own random options (e.g. teams), from a drawn seed
-            drawn = game.random_options(random.Random(data.draw(st.integers(0, 2**32 - 1))), players)
-            setup_options = tuple(sorted(drawn.items()))
-        setup = Setup(players, 0, setup_options).to_json() if start_state is None else None
-        where = "differential" if start_state is None else f"{start_label} (its given state)"
-        lock = Lockstep(game, impl, models, where, setup, self_test=self_test)
-        report.examples_run += 1
-        if progress:
-            progress(1)
-        try:
-            if start_state is not None:
-                # A printed example's given state: rich in the situations random play rarely reaches.
-                lock.state = start_state
-                reply = impl.set_state(game.state_to_json(start_state))
-                if not reply.get("ok"):
-                    if self_test:  # the other ruleset cannot hold this state at all: no start here
-                        assume(False)
-                    raise Mismatch(lock.finding("scenario", f"the given state was refused: {reply.get('error', '')}"))
-            else:
-                assert setup is not None
-                lock.state = game.start(Setup.from_json(setup))
-                reply = impl.new_game(setup, components=dict(components) if components is not None else None)
-                if not reply.get("ok"):
-                    raise Mismatch(lock.finding("verdict", f"new_game was refused: {reply.get('error', '')}"))
-                lock.compare_state(reply, "after set-up")
-            seen: list[Any] = []
-            for _ in range(max_steps):
-                if deadline is not None and time.monotonic() > deadline:
-                    raise _OutOfTime
-                mover = game.to_move(lock.state)
-                if isinstance(mover, GameOver):
-                    break
-                if seen:
-                    probe = _probe_for(game, lock.state, seen, data.draw(st.integers(0, len(seen) - 1)))
-                    if probe is not None:
-                        lock.probe(probe)
-                lock.compare_legal_actions()
-                if isinstance(mover, Chance):
-                    options = [a for a, _ in game.chance_outcomes(lock.state)]
-                else:
-                    options = list(game.legal_actions(lock.state))
-                action = options[data.draw(st.integers(0, len(options) - 1))]
-                seen.append(action)
-                lock.step(action)
-        except ImplementationFault as fault:
-            impl.restart()
-            impl.hello()
-            mismatch = Mismatch(lock.finding("fault", f"the implementation failed: {fault.kind}", evidence=str(fault)))
-            _keep(smallest, mismatch.finding)
-            raise mismatch from None
-        except Mismatch as mismatch:
-            if report.first_difference_at is None:
-                report.first_difference_at = time.monotonic() - report.started
-            _keep(smallest, mismatch.finding)
-            raise
-        finally:
-            report.steps_compared += lock.compared
-
+    report.rules_total = frozenset(rule.id for rule in game.catalogue)
+    begun = time.monotonic()
+    given = [s if isinstance(s, Start) else Start(s[0], state=s[1]) for s in starts] if set_state else []
+    corpus = Corpus()
+    counts = list(players)
+    report.games_planned += max_examples
+    failing: tuple[Plan, Trial] | None = None
     try:
-        random_seed = random.Random(seed).randrange(2**31)
-        from hypothesis import seed as hypothesis_seed
+        for index in range(max_examples):
+            if deadline is not None and time.monotonic() > deadline:
+                report.stopped, report.stopped_detail = "time", f"the safety cap stopped it after {index} games"
+                break
+            rng = random.Random(f"{seed}:{index}")
+            style = random_style(game, rng, sorted(run.kinds))
+            entry = corpus.choose(rng) if rng.random() < corpus_rate else None
+            if entry is not None and set_state:
+                plan = Plan(entry.plan.start, entry.plan.choices, style)
+            elif given and rng.random() < 0.3:
+                plan = Plan(rng.choice(given), (), style)
+            else:
+                setup = (
+                    random_setup_of(game, rng, counts) if random_setup else Setup(rng.choice(counts)).to_json()
+                )
+                plan = Plan(Start("a new game", setup=setup), (), style)
+            trial = run.execute(plan, Draws(rng, plan.choices), max_steps)
+            report.examples_run += 1
+            report.steps_compared += trial.compared
+            if progress:
+                progress(1)
+            seen_before = set(report.rules_exercised)
+            report.rules_exercised |= trial.rules
+            if trial.failure is not None:
+                failing = (plan, trial)
+                if report.first_difference_at is None:
+                    report.first_difference_at = time.monotonic() - report.started
+                break
+            if trial.ended == "cap":
+                report.games_capped += 1
+            elif trial.ended == "over":
+                report.games_finished += 1
+            elif trial.ended == "time":
+                report.examples_run -= 1  # cut short: not a compared game
+                report.stopped, report.stopped_detail = "time", f"the safety cap stopped it after {index} games"
+                break
+            corpus.add(plan, trial, seen_before)
+    except KeyboardInterrupt:
+        report.stopped, report.stopped_detail = "interrupted", f"after {report.examples_run} games"
+    except RunStopped as stopped:
+        report.stopped, report.stopped_detail = "fault", "the implementation could not be restarted"
+        report.add(stopped.finding)
+        failing = None
+    if failing is not None:
+        plan, trial = failing
+        unshrunk = attrs.evolve(
+            trial.failure, origin=_origin(plan), path=_path(game, plan, trial), root=_root(plan)
+        )
+        try:
+            report.add(_shrunk(run, failing, max_steps, shrink_replays, set_state))
+        except KeyboardInterrupt:
+            report.add(unshrunk)
+            report.stopped, report.stopped_detail = "interrupted", "while shrinking the first finding (not shrunk)"
+        except RunStopped as stopped:
+            report.add(unshrunk)
+            report.add(stopped.finding)
+            report.stopped, report.stopped_detail = "fault", "the implementation could not be restarted"
+    report.differential_seconds += time.monotonic() - begun
 
-        hypothesis_seed(random_seed)(run)()
-    except Mismatch as mismatch:
-        found.append(mismatch.finding)
-    except _OutOfTime:
-        # The budget ran out, perhaps while shrinking: keep the shortest failing game seen so far.
-        if smallest:
-            found.append(smallest[0])
-    except HypothesisException as exc:
-        # The time budget ran out while shrinking (the final replay then passes): report the
-        # shortest failing game seen so far rather than losing the finding.
-        if smallest:
-            found.append(smallest[0])
-        else:  # pragma: no cover - reported, not raised
-            report.skipped.append(f"differential testing stopped: {exc}")
-    for finding in found:
-        report.add(finding)
+
+def random_setup_of(game: Game[Any, Any], rng: random.Random, players: Sequence[int]) -> dict[str, Any]:
+    return random_setup(game, rng, players).to_json()
+
+
+def _shrunk(run: Differential, failing: tuple[Plan, Trial], max_steps: int, budget: int, set_state: bool) -> Finding:
+    """The failing game shrunk by at most ``budget`` replays (deterministic), with its full path kept."""
+    plan, trial = failing
+    kind = trial.failure.kind
+    result = shrink(
+        run.execute,
+        plan,
+        trial,
+        same=lambda t: t.failure is not None and t.failure.kind == kind,
+        budget=budget,
+        max_steps=max_steps,
+        later_start=run.later_start if set_state else None,
+    )
+    best_plan, best = result.plan, result.trial
+    finding = best.failure
+    assert isinstance(finding, Finding)
+    return attrs.evolve(
+        finding,
+        origin=_origin(best_plan),
+        path=_path(run.game, best_plan, best),
+        root=_root(best_plan),
+        shrink_replays=result.replays,
+        shrink_exhausted=result.exhausted,
+    )
+
+
+def _origin(plan: Plan) -> dict[str, Any] | None:
+    origin = plan.start.setup if plan.start.is_new_game else plan.start.origin
+    return dict(origin) if origin is not None else None
+
+
+def _path(game: Game[Any, Any], plan: Plan, trial: Trial) -> tuple[dict[str, Any], ...]:
+    """The actions from the root start (a new game, or a printed example's given state) to the difference."""
+    return tuple(dict(a) for a in plan.start.path) + tuple(game.action_to_json(a) for a in trial.actions)
+
+
+def _root(plan: Plan) -> str:
+    start = plan.start
+    return "a new game" if start.is_new_game or start.origin is not None else (start.root or start.label)
 
 
 # -- printed examples -------------------------------------------------------------------------------------
@@ -543,10 +851,14 @@ def replay_scenarios(
             report.add(attrs.evolve(mismatch.finding, rules=rules))
         except ImplementationFault as fault:
             report.add(lock.finding("fault", f"the implementation failed: {fault.kind}", evidence=str(fault)))
-            impl.restart()
-            impl.hello()
+            _restart(impl, lock, fault.kind)
         finally:
             report.steps_compared += lock.compared
+
+
+def max_steps_for(game: Game[Any, Any]) -> int:
+    """The step cap of a differential game: the game's campaign cap, far above its longest game."""
+    return max(game.campaign_steps, 1000)
 
 
 def conform(
@@ -554,7 +866,7 @@ def conform(
     command: str,
     *,
     max_examples: int = 50,
-    max_steps: int = 80,
+    max_steps: int | None = None,
     seed: int = 0,
     timeout: float = 5.0,
     seconds: float | None = None,
@@ -562,52 +874,96 @@ def conform(
     scenarios: bool = True,
     progress: Callable[[str, int], None] | None = None,
     components: Mapping[str, Any] | None = None,
+    shrink_replays: int = DEFAULT_SHRINK_REPLAYS,
 ) -> ConformReport:
     """Replay the printed examples, then run differential games (see the module docstring).
 
-    ``components``: a component pack as JSON data, the one ``game`` was
-    configured with; it is sent with every differential ``new_game``.  The
-    printed examples keep the bundled pack: their expected values come from it.
+    ``max_steps``: a differential game's step cap (default: far above the
+    game's longest game).  ``seconds``: a wall-clock safety cap on the
+    differential phase alone (not on the printed examples); when it bites the
+    verdict is "incomplete", never "conformant".  ``components``: a component
+    pack as JSON data, the one ``game`` was configured with; it is sent with
+    every differential ``new_game``.  The printed examples keep the bundled
+    pack: their expected values come from it.
+
+    Interrupted (Ctrl-C, SIGTERM turned into KeyboardInterrupt), the report
+    so far is returned with ``stopped == "interrupted"``.
     """
-    report = ConformReport(game.id, command, seed=seed)
+    report = ConformReport(game.id, command, seed=seed, rules_total=frozenset(r.id for r in game.catalogue))
     start = report.started
-    deadline = start + seconds if seconds else None
-    with Implementation(command, game=game.id, timeout=timeout) as impl:
-        try:
-            hello = impl.hello()
-        except ImplementationFault as fault:
-            report.add(
-                Finding("fault", f"the implementation failed at hello: {fault.kind}", "hello", evidence=str(fault))
-            )
-            report.seconds = time.monotonic() - start
-            return report
-        report.models = tuple(hello.get("models") or ["*"])
-        capabilities = tuple(hello.get("capabilities") or ())
-        if scenarios:
-            replay_scenarios(
-                game,
-                impl,
-                report.models,
-                capabilities,
-                report,
-                (lambda n: progress("printed examples", n)) if progress else None,
-            )
-        counts = list(players or range(game.min_players, game.max_players + 1))
-        differential(
-            game,
-            impl,
-            report.models,
-            max_examples=max_examples,
-            max_steps=max_steps,
-            seed=seed,
-            players=counts,
-            report=report,
-            progress=(lambda n: progress("differential", n)) if progress else None,
-            deadline=deadline,
-            components=components,
-        )
+    steps = max_steps if max_steps is not None else max_steps_for(game)
+    try:
+        with Implementation(command, game=game.id, timeout=timeout) as impl:
+            try:
+                hello = impl.hello()
+            except ImplementationFault as fault:
+                report.add(
+                    Finding("fault", f"the implementation failed at hello: {fault.kind}", "hello", evidence=str(fault))
+                )
+                report.stopped, report.stopped_detail = "fault", "no handshake"
+                report.seconds = time.monotonic() - start
+                return report
+            report.models = tuple(hello.get("models") or ["*"])
+            report.protocol = int(hello.get("protocol") or 1)
+            capabilities = tuple(hello.get("capabilities") or ())
+            try:
+                if scenarios:
+                    replay_scenarios(
+                        game,
+                        impl,
+                        report.models,
+                        capabilities,
+                        report,
+                        (lambda n: progress("printed examples", n)) if progress else None,
+                    )
+            except RunStopped as stopped:
+                report.add(stopped.finding)
+                report.stopped, report.stopped_detail = "fault", "the implementation could not be restarted"
+            if report.stopped is None:
+                counts = list(players or range(game.min_players, game.max_players + 1))
+                # The safety cap counts from here: a slow printed-example replay cannot eat the differential phase.
+                deadline = time.monotonic() + seconds if seconds else None
+                differential(
+                    game,
+                    impl,
+                    report.models,
+                    max_examples=max_examples,
+                    max_steps=steps,
+                    seed=seed,
+                    players=counts,
+                    report=report,
+                    progress=(lambda n: progress("differential", n)) if progress else None,
+                    deadline=deadline,
+                    components=components,
+                    starts=example_starts(game) if components is None else (),
+                    set_state="set_state" in capabilities,
+                    shrink_replays=shrink_replays,
+                )
+    except KeyboardInterrupt:
+        report.stopped = "interrupted"
+        report.stopped_detail = report.stopped_detail or f"after {report.examples_run} differential games"
     report.seconds = time.monotonic() - start
     return report
+
+
+def example_starts(game: Game[Any, Any]) -> list[Start]:
+    """Every printed example's given state (under the game's own ruleset) as a differential start."""
+    out: list[Start] = []
+    for path in scenario_files(game.id):
+        try:
+            scenario = load_scenario(path)
+        except ScenarioFileError:
+            continue
+        if scenario.readings or scenario.components:
+            continue  # its own ruleset or pack: not a state of this game's ruleset
+        try:
+            if game.scenario_fixture(scenario.given):
+                continue  # a fixture board changes the game's map: not a start for this configuration
+            state = game.scenario_state(scenario.given)
+        except Exception:  # a state this configuration cannot build is no start
+            continue
+        out.append(Start(f"{scenario.id} ({cite(scenario.page)})", state=state))
+    return out
 
 
 def iter_findings(report: ConformReport) -> Iterator[Finding]:
