@@ -251,6 +251,7 @@ class Income:
         return next((m.modifier for m in self.modifiers if m.city == city), 0)
 
     def amount(self, era: int, home: str) -> int:
+        # AER-R-03: era 1 adds the home city's modifier; eras 2 and 3 pay the bare amount.
         return self.by_era[era - 1] + (self.modifier(home) if era == 1 else 0)
 
 

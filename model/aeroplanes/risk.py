@@ -270,6 +270,7 @@ def rolls_for(
                 bonus = 0
             if leg.dagger and rules.reading("AER-AMB-20") == "last" and k != len(targets) - 1:
                 bonus = 0
+            # AER-R-43: Daring Pilot helps a roll only when D (AER-AMB-25 'leg-end': its leg's end) is outside Europe.
             dp = leg.outside_europe if per_leg_dp else dest_outside
             where = f"leg {n}" + (f" to {leg.end}" if leg.end else "")
             out.append(Roll(len(out), n, target, bonus, dp, f"{label} {where}, {target}+"))
@@ -405,6 +406,7 @@ def cover_options(roll: Roll, shortfall: int, money: int, pilots: int, pilot_bon
     and no more than the shortfall needs) and the rest in pounds, affordable; fewest pilots first."""
     if shortfall <= 0:
         return ()
+    # AER-R-43: Daring Pilots only on a roll that allows them, alone or together with money.
     most = min(pilots, -(-shortfall // pilot_bonus)) if roll.daring_pilot and pilot_bonus > 0 else 0
     out = []
     for k in range(most + 1):

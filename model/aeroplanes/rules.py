@@ -519,6 +519,7 @@ def claim_rejection(ctx: Context, state: AerState, action: ClaimPassenger) -> Re
     """AER-R-34..37 (l.141-151): the airports the tile needs, and one card with the room it needs."""
     seat = state.to_move
     airports = set(state.airports(seat))
+    # AER-R-33: the printed tile (destination, required capacity) is pack data.
     tile = ctx.pack.passenger(action.id) if action.id in {p.id for p in ctx.pack.passengers} else None
     if tile is None:
         return reject("AER-R-34", f"there is no passenger tile {action.id!r}")
@@ -674,6 +675,7 @@ def place_rejection(ctx: Context, state: AerState, action: PlaceAirport) -> Reje
         if action.via in (action.origin, action.destination):
             return reject("AER-R-17", "a hop goes over one other destination")
     try:
+        # AER-R-18: reach: one usable arc from the own tile at the origin, or two over a hop with an LR tile.
         route = cached_route(ctx, action.origin, action.destination, action.via)
         attempt_rolls(ctx, state, seat, action.origin, action.destination, action.via)
     except RiskError as e:

@@ -212,6 +212,7 @@ def profit(ctx: Context, player: PlayerState) -> int:
         carried += sum(_passenger_value(ctx, t) for t in player.banked)
     face_up_only = ctx.r("AER-AMB-37") == "face-up"
     unused = sum(capacity(ctx, c) - load(ctx, c) for c in player.cards if not (face_up_only and c.face_down))
+    # AER-R-38: filled capacity earns profit, unused capacity costs it.
     return carried - unused
 
 

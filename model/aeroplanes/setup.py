@@ -99,6 +99,7 @@ def new_game(ctx: Context, players: int) -> AerState:
         board.append(Slots(d.name, (None,) * (d.slots - blocked) + (Airport(BLOCKER, HOME),) * blocked))
     numbers = sorted(c.number for c in pack.cards)
     return AerState(
+        # AER-SET-09: every VP token starts on 0 (and no money before the Income step): PlayerState's defaults.
         players=tuple(PlayerState(supply=supply) for _ in range(players)),
         era=1,  # AER-SET-07
         subsidy_pool=0,  # filled by era 1's Income step (AER-SET-10)
@@ -265,12 +266,14 @@ def start_era(ctx: Context, state: AerState) -> AerState:
     """The Income step (AER-R-02, R-03): eight £1 notes and the black marker into the subsidy section,
     then each player's income; the action round starts with the first player (AER-R-04).  Era 2 and 3
     income is paid here once (AER-AMB-03 ``once``: update step 7 is the same payment)."""
+    # AER-R-03: each player's income for the era, on top of the money left over.
     players = tuple(
         attrs.evolve(p, money=p.money + ctx.pack.income.amount(state.era, p.home or "")) for p in state.players
     )
     return attrs.evolve(
         state,
         players=players,
+        # AER-R-61: the update left the subsidy section alone; the Income step refills it and returns the marker.
         subsidy_pool=ctx.pack.subsidy_pool,
         marker_in_pool=True,
         marker_taker=None,

@@ -228,6 +228,7 @@ def roll_first_player_die(state: AerState, action: RollFirstPlayerDie) -> AerSta
 def place_airport(ctx: Context, state: AerState, action: PlaceAirport) -> AerState:
     """AER-R-13: begin an attempt.  An upgrade (R-30) or a route with no roll (white, R-21) places at once;
     otherwise the first NCR roll is due (R-20).  The tile stays on its card until it is placed or lost."""
+    # AER-R-19: only a new airport (an origin) faces the NCR test; an upgrade of one's own tile rolls nothing.
     rolls: tuple[tuple[int, int], ...] = ()
     if action.origin is not None:
         found = attempt_rolls(ctx, state, state.to_move, action.origin, action.destination, action.via)
@@ -389,6 +390,7 @@ def buy_plane(ctx: Context, state: AerState, action: BuyPlane) -> AerState:
     tiles of its stage from the supply (AER-AMB-07: as far as it holds; AER-R-45: one more with Increased
     Production, whose tile goes back to the supply); AER-R-10 (l.65): then the next deck card is drawn."""
     player = me(state)
+    # AER-R-12: the printed card (price, tiles and their stage, LR icon, VP, capacity) is pack data.
     printed = ctx.pack.card(action.number)
     cost = plane_cost(ctx, state, action.number)
     loaded = tiles_loaded(ctx, player, action.number, action.increased_production)

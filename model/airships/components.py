@@ -377,6 +377,7 @@ def _check_card(card: DevelopmentCard, source: str, where: str) -> None:
         raise PackError(source, f"{where}.exchange", "a Material card gives an exchange (AIR-R-20)")
     if dept is Department.FINANCE and not 1 <= extra <= 3:
         raise PackError(source, f"{where}.dice", "a Finance card gives 1 to 3 dice (AIR-R-15)")
+    # AIR-R-16: a Hangar card gives 1 or 2 extra dice (a Pilot card too, AIR-R-17).
     if dept in (Department.HANGAR, Department.PILOT) and not 1 <= extra <= 2:
         raise PackError(source, f"{where}.dice", f"a {dept.value} card gives 1 or 2 dice (p.6)")
     if dept is Department.PILOT and not 1 <= card.pilot_chips <= 3:

@@ -78,6 +78,7 @@ class Pool:
         if capped and n > self.cap:
             n = self.cap
         fixed = self.fixed
+        # AIR-R-31: the fixed die counts on top of the capped thrown dice, never against the cap.
         return n + 1 if fixed is not None and fixed.colour is colour else n
 
     def fixed_count(self, colour: Colour) -> int:
@@ -207,8 +208,10 @@ def engine_bonus(
     """
     if engine is None:
         return 0
+    # AIR-R-35: a grey engine's bonus counts on every throw.
     if engine.colour is None:  # grey: any throw, even one with no die (AIR-AMB-36)
         return engine.bonus * (max(1, thrown.total()) if per == "die" else 1)
+    # AIR-R-35: a coloured engine's bonus counts only when its colour is involved in the throw.
     colour = engine.colour
     if involved == "A":
         active = requirement[colour] > 0

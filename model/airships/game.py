@@ -224,6 +224,7 @@ class AirshipsGame(Game[AirshipsState, AirshipsAction]):
         built = all(owner is not None for owner in state.stages)
         out: dict[Seat, int] = {}
         for seat, board in enumerate(state.boards):
+            # AIR-R-21: a development card's stars count only while it is still on the board.
             vp = sum(self.pack.development(c).vp for c in board.departments if c is not None)
             vp += sum(self.pack.airship(c).vp for c in board.airships)
             for index, owner in enumerate(state.stages, start=1):

@@ -236,6 +236,7 @@ def throw_allowed(ctx: Context, pool: Pool, target: TargetInfo, throw: Dice) -> 
             if t and ctx.r("AIR-AMB-05") == "no":
                 return reject("AIR-R-30", f"{target.ref} does not use {colour.name} dice (AIR-AMB-05)")
             continue
+        # AIR-R-31: the fixed die counts towards q without being thrown; the cap above counts thrown dice only.
         fixed = pool.fixed_count(colour)
         counting += t + fixed
         if t + fixed < q and not pooled(ctx):

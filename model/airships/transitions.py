@@ -78,6 +78,7 @@ def _deal_airship(state: AirshipsState, card: str) -> AirshipsState:
 
 def _deal_starter(ctx: Context, state: AirshipsState, card: str) -> AirshipsState:
     seat = sum(1 for b in state.boards if any(b.departments))
+    # AIR-R-08: the starter's white die and the entrepreneur tile's make the 2 starting white dice.
     board = _with_card(state.boards[seat], ctx, card)
     boards = _replace(state.boards, seat, board)
     undealt = tuple(c for c in state.starters_undealt if c != card)
@@ -95,6 +96,7 @@ def _setup_done(ctx: Context, state: AirshipsState) -> bool:
     if ctx.r("AIR-AMB-17") == "n-draws":
         drawn = len(ctx.pack.group("era1")) - len(state.deck_era1)
         return drawn >= state.players
+    # AIR-R-06: the set-up reveals cards until 6 development cards lie on the board.
     return displayed(state) >= SETUP_DISPLAY
 
 
@@ -172,6 +174,7 @@ def _reveal(ctx: Context, state: AirshipsState, card: str | None) -> AirshipsSta
 
 
 def _declare(state: AirshipsState, action: AttemptTarget) -> AirshipsState:
+    # AIR-R-28: the target is declared before the throw; the throw and its outcome only read it.
     attempt = Attempt(action.target, action.exchanges, action.give_fixed, action.throw)
     return attrs.evolve(state, attempt=attempt, phase=Phase.THROW)
 
@@ -211,6 +214,7 @@ def throw_totals(ctx: Context, state: AirshipsState) -> Totals:
         fixed_counted=fixed_counts(info.requirement, attempt.faces, pool.fixed, pooled=pooled(ctx)),
         fixed=pool.fixed,
     )
+    # AIR-R-36: the wooden airship's holder gets +1 (``wooden_airship_bonus``) on every attempt.
     airship = ctx.p("wooden_airship_bonus") if state.wooden_airship == state.seat else 0
     return Totals(base, engine, airship, info.target, info)
 

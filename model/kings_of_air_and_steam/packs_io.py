@@ -430,6 +430,7 @@ class _Checker:
             ids.add(c["id"])
             if len(c["moves"]) != 1:
                 raise self.fail(f"deck{_at(i, c)}.moves", "a standard card has exactly one movement value")
+        # KAS-R-18: every deck contains a card with movement 0 (letters A-G and costs 0-2: the schema).
         if not any(0 in c["moves"] for c in deck):
             raise self.fail("deck", "every deck has a card with movement 0 (p.11)")
         self.card_ids = ids
@@ -501,6 +502,7 @@ class _Checker:
             priorities[t["priority"]] = t["name"]
             if t["airship_track"] != "base":
                 self.check_airship_track(t["airship_track"], f"{tw}.airship_track")
+            # KAS-P-04: each team's special card; e.g. KAS-R-81, the Sky Castle card flies 6 (normal turn rules).
             special, moves = TEAM_SPECIALS[t["name"]]
             card = t["special"]
             if card["id"] in special_ids:
@@ -569,20 +571,25 @@ def team_chart_problems(pack: Pack) -> list[str]:
         level = lv.level
         d = {n: tr[i].diamonds for n, tr in teams.items() if i < len(tr)}
         c = {n: tr[i].capacity for n, tr in teams.items() if i < len(tr)}
+        # KAS-R-60, KAS-R-64, KAS-R-76: the Emperor, DaVinci and Kings Over Aces charts are the standard one.
         for name in STANDARD_TEAMS:
             if name in d:
                 want(
                     d[name] == lv.diamonds and c[name] == lv.capacity, f"{name} level {level} is not the standard chart"
                 )
+        # KAS-R-72: Rose & Thorn has the worst diamond rating and the best capacity.
         if "Rose & Thorn" in d:
             want(d["Rose & Thorn"] == min(d.values()), f"Rose & Thorn level {level}: not the worst diamond rating")
             want(c["Rose & Thorn"] == max(c.values()), f"Rose & Thorn level {level}: not the best capacity")
+        # KAS-R-80: Sky Castle has the best diamond rating and the worst capacity.
         if "Sky Castle" in d:
             want(d["Sky Castle"] == max(d.values()), f"Sky Castle level {level}: not the best diamond rating")
             want(c["Sky Castle"] == min(c.values()), f"Sky Castle level {level}: not the worst capacity")
+        # KAS-R-68: the Sphinx's rating rises more slowly (never above the standard); standard capacity.
         if "Sphinx" in d:
             want(d["Sphinx"] <= lv.diamonds, f"Sphinx level {level}: diamonds above the standard")
             want(c["Sphinx"] == lv.capacity, f"Sphinx level {level}: capacity is not the standard")
+        # KAS-R-84: the Godfather has the standard diamond rating and an increased capacity.
         if "Godfather" in d:
             want(d["Godfather"] == lv.diamonds, f"Godfather level {level}: diamonds are not the standard")
             want(c["Godfather"] >= lv.capacity, f"Godfather level {level}: capacity below the standard")

@@ -125,6 +125,7 @@ def new_game(
     game_map = ctx.game_map(layout)
     per_type = ctx.pack.goods_per_type if ctx.r("KAS-AMB-12") == "capped" else UNLIMITED_SUPPLY
     supply = [per_type] * 5
+    # KAS-R-04: one good of its type on every factory (``factories`` below); the rest is the general supply.
     for _, kind in game_map.factories:
         supply[GOODS_INDEX[kind]] -= 1
     order = tuple((first_seat - 1 - i) % players for i in range(players))  # reverse turn order, start player last
@@ -135,6 +136,7 @@ def new_game(
             kit[seat] = attrs.evolve(kit[seat], team=team, character=character, tokens=tokens)
             kit[seat] = attrs.evolve(kit[seat], money=starting_money(kit[seat], ctx.p("starting_money")))
         # KAS-R-11: starting depots in reverse priority order; KAS-R-62: Harvey Golding first.
+        # KAS-R-58: here the priority number replaces the start-player token.
         ranked = sorted(range(players), key=lambda s: ctx.pack.team(teams[s][0]).priority, reverse=True)
         harvey = [s for s in ranked if teams[s][1] == "Harvey Golding"]
         order = tuple(harvey + [s for s in ranked if s not in harvey])
@@ -191,6 +193,7 @@ def clockwise_from(start: int, players: int) -> tuple[int, ...]:
 
 def _begin_round(ctx: Context, state: KasState) -> KasState:
     """KAS-R-17/50: with fewer than 3 market tiles left, the game goes to the Sellout."""
+    # KAS-R-50: after round 5's Production the tiles cannot fill the 3 slots (KAS-R-13: 5 rounds, then the Sellout).
     if sum(state.market_pile) < 3:
         return _begin_sellout(ctx, state)
     return attrs.evolve(state, phase=Phase.NEW_MARKET, market_slots=(), cycle=1)
@@ -207,6 +210,7 @@ def _draw_market_tile(ctx: Context, state: KasState, goods: str) -> KasState:
     )
     if len(state.market_slots) < 3:
         return state
+    # KAS-R-14: the New Market is done; Plan Airship Movement comes next.
     order = clockwise_from(state.start_player, state.player_count)
     return attrs.evolve(state, phase=Phase.PLANNING, order=order, turn=0, seat=order[0])
 
@@ -229,7 +233,9 @@ def turn_order(ctx: Context, state: KasState) -> tuple[int, ...]:
 
     def key(seat: int) -> tuple[str, int]:
         player = state.players[seat]
+        # KAS-R-18: the card's turn-order letter (A-G) decides when its owner acts.
         letter = ctx.pack.card(player.plan[state.cycle - 1]).letter
+        # KAS-R-58: in the advanced game the priority number replaces the start-player token here.
         if state.advanced:  # KAS-R-23: ties go to the lower priority number
             return letter, ctx.priority(player)
         return letter, (seat - state.start_player) % n
@@ -276,6 +282,7 @@ def _end_turn(ctx: Context, state: KasState) -> KasState:
 def _end_cycle(ctx: Context, state: KasState) -> KasState:
     if state.cycle < 4:
         return _begin_cycle(ctx, attrs.evolve(state, cycle=state.cycle + 1))
+    # KAS-R-14: after the 4th Move & Action cycle comes the Upkeep.
     return _begin_upkeep(ctx, state)
 
 
@@ -294,6 +301,7 @@ def _fly(ctx: Context, state: KasState, path: tuple[int, ...]) -> KasState:
     if player.character == "Ezekiel Crane":
         state = _rob(ctx, state, entered)
     state = _player(state, state.seat, position=end)
+    # KAS-R-28: loading and unloading open only now, after the flight.
     return attrs.evolve(state, phase=Phase.CARGO, cargo=CargoStep(after="flight"))
 
 
@@ -707,7 +715,9 @@ def _after_upkeep(ctx: Context, state: KasState) -> KasState:
     """KAS-R-46/47: cards come back; the start-player token passes clockwise.
     Then Production (KAS-R-48/49)."""
     players = tuple(attrs.evolve(p, plan=(), slots=(), extra_cards=()) for p in state.players)
+    # KAS-R-47: the start-player token passes clockwise, to the holder's left neighbour.
     state = attrs.evolve(state, players=players, start_player=(state.start_player + 1) % state.player_count)
+    # KAS-R-14: Production follows the Upkeep.
     return _production(ctx, state)
 
 

@@ -174,6 +174,7 @@ def _move(gauge: Gauge, src: int, dst: int) -> Gauge:
 def setup_gauge(layout: GaugeLayout = STANDARD_LAYOUT) -> Gauge:
     """STM-R-10/R-11 (p.6): base marker on the symbol space, 3 arrowless stones on spaces 1-3 (values 1, 1, 2)."""
     spaces: list[Item | None] = [None] * len(layout.values)
+    # STM-R-11: 3 stones, arrow side hidden, on g1-g3 (values 1, 1, 2); the other 2 wait in the supply.
     for i in (1, 2, 3):
         spaces[i] = Stone()
     return Gauge(0, tuple(spaces))

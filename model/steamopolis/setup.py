@@ -55,7 +55,9 @@ def board_side(players: int) -> BoardSide:
 def new_game(ctx: Context, players: int, *, first_game: bool = False, solo_vp: int = SOLO_START_VP) -> StmState:
     """The state before the first chance deal (STM-R-01..12 are fixed; R-03, R-05, R-07, R-13 draw)."""
     supplies = ctx.pack.supplies
+    # STM-R-09: every score marker starts before the first space, at 0 VP (new_player's default).
     seats = tuple(attrs.evolve(new_player(0), gauge=setup_gauge(ctx.layout)) for _ in range(players))
+    # STM-R-68: solo, the score marker starts at 4 VP (harder 3 or 2, easier 5: ``solo_vp``).
     if players == 1:
         seats = (attrs.evolve(seats[0], vp=solo_vp),)
     ids = tuple(sorted(p.id for p in ctx.pack.passengers))
@@ -63,6 +65,7 @@ def new_game(ctx: Context, players: int, *, first_game: bool = False, solo_vp: i
         players=seats,
         board_side=board_side(players),
         passengers=Passengers(stack=ids, face_up=None),
+        # STM-R-06: crystals, gears and capacity tiles form the general supply; sponsor and gala tiles lie ready.
         supply=Supply(
             crystals=supplies.crystals,
             gears=supplies.gears,
@@ -180,6 +183,7 @@ def deal(ctx: Context, state: StmState, action: StmAction) -> StmState:
         assert slot is not None
         level, extra, rank = slot
         if rank == 0:
+            # STM-R-02: a statue lies under every market of levels 2-8; the 4-player extra markets have none.
             market = Market(level, (action.id,), statue=not extra, extra=extra)
             return attrs.evolve(state, markets=(*state.markets, market))
         last = state.markets[-1]

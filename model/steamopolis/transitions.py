@@ -415,6 +415,7 @@ def set_target(ctx: Context, state: StmState, action: SetTarget) -> StmState:
     state = _put_on_board(with_gauge(state, gauge), action.level, action.position, stone)
     if state.turn.final_step:
         return final_step_done(ctx, state)
+    # STM-R-31: no district effect now; store, then the turn ends.
     return evolve(state, phase=Phase.END_OF_TURN)  # store (settle) and end of turn
 
 
@@ -446,6 +447,7 @@ def place_stone(ctx: Context, state: StmState, action: PlaceStone) -> StmState:
     state = with_turn(_put_on_board(state, action.level, action.position, stone), channel=None, channel_stone=None)
     if state.turn.final_step:
         return final_step_done(ctx, state)
+    # STM-R-31: no district effect now; store, then the turn ends.
     return end_of_turn(ctx, state)
 
 
@@ -981,6 +983,7 @@ def end_of_turn(ctx: Context, state: StmState) -> StmState:
     if transported:
         tile = passenger_tile(ctx, state)
         for who in transported:
+            # STM-R-50: per transported passenger, the tile's reward plus every 'transported passenger' effect.
             reward = tile.banker_reward if who == "banker" else tile.stoker_reward
             state, block = fire(ctx, state, "passenger")
             state = queue(state, reward, *block)
@@ -1129,6 +1132,7 @@ def end_turn(ctx: Context, state: StmState) -> StmState:
         done = (*done, state.to_move)
         if len(done) == len(state.players):
             return evolve(state, phase=Phase.OVER, final_turns_done=done, turn=TurnState())
+    # STM-R-65: after the trigger the round is played to its end; the final round starts with the start player.
     elif state.end_triggered and seat == state.start_player:
         final_round = True
     return evolve(
