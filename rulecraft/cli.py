@@ -11,10 +11,11 @@ rulecraft query GAME NAME ...      a rules question (Z3 / exact), --json for mac
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,13 @@ from rulecraft.registry import game_class, game_ids, make_game
 from rulecraft.ruleset import parse_reading_overrides
 
 EXIT_OK, EXIT_FAIL, EXIT_INTERRUPTED, EXIT_INTERNAL, EXIT_USAGE = 0, 1, 2, 3, 4  # pytest's conventions
+EXIT_NOT_TESTED = 5  # as pytest's "no tests collected": nothing (or not everything planned) was compared
+CONFORM_EXIT = {
+    "conformant": EXIT_OK,
+    "findings": EXIT_FAIL,
+    "not-tested": EXIT_NOT_TESTED,
+    "incomplete": EXIT_NOT_TESTED,
+}
 
 
 def _console(stream: Any = None) -> Console:
@@ -576,48 +584,110 @@ def _pack_data(path: str) -> dict[str, Any]:
     return data
 
 
-def cmd_conform(args: argparse.Namespace) -> int:
-    from rulecraft.conformance.conform import conform
-    from rulecraft.conformance.report import html_report, junit, markdown
+def _writable(paths: Sequence[str | None]) -> None:
+    """Refuse, before any work, an output path that cannot be written (its results would be lost)."""
+    import os
 
+    for path in paths:
+        if not path:
+            continue
+        target = Path(path)
+        folder = target.parent if str(target.parent) else Path(".")
+        if target.is_dir():
+            raise RulecraftError(f"{path}: is a folder, not a file to write")
+        if not folder.is_dir():
+            raise RulecraftError(f"{path}: the folder {folder} does not exist")
+        if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+            raise RulecraftError(f"{path}: cannot be written (permission denied)")
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM (what `timeout` and CI runners send) ends the run like Ctrl-C: the implementation's
+    process group is killed and the reports are written with what ran."""
+    import signal
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def cmd_conform(args: argparse.Namespace) -> int:
+    from rulecraft.conformance.conform import ConformReport, conform, read_replay, replay
+    from rulecraft.conformance.report import html_report, junit, markdown, write_atomically
+
+    for name in ("max_examples", "shrink_replays"):
+        if getattr(args, name) is not None and getattr(args, name) < 1:
+            raise RulecraftError(f"--{name.replace('_', '-')}: must be at least 1, got {getattr(args, name)}")
+    if args.max_steps is not None and args.max_steps < 1:
+        raise RulecraftError(f"--max-steps: must be at least 1, got {args.max_steps}")
+    if args.seconds is not None and not (args.seconds > 0 and args.seconds < float("inf")):
+        raise RulecraftError(f"--seconds: a positive number of seconds, got {args.seconds}")
+    if not (args.timeout > 0 and args.timeout < float("inf")):
+        raise RulecraftError(f"--timeout: a positive number of seconds, got {args.timeout}")
+    _writable([args.junit, args.report, args.html])
     game = _game(args)
+    document = read_replay(args.replay, game.id) if args.replay else None
     pack = _pack_data(args.components) if args.components else None
     console = _console()
     players = [args.players] if args.players else None
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=_console(sys.stderr),
-        transient=True,
-        disable=args.quiet,
-    ) as progress:
+    report: ConformReport
+    with (
+        _sigterm_as_interrupt(),
+        Progress(
+            TextColumn("[bold]{task.description}"),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=_console(sys.stderr),
+            transient=True,
+            disable=args.quiet,
+        ) as progress,
+    ):
         task = progress.add_task("conform", total=None)
+        plain = not sys.stderr.isatty() and not args.quiet  # a CI log: a line now and then, not a live bar
+        counts: dict[str, int] = {}
 
         def tick(phase: str, n: int) -> None:
             progress.update(task, advance=n, description=f"{args.game}: {phase}")
+            counts[phase] = counts.get(phase, 0) + n
+            if plain and counts[phase] % 10 == 0:
+                print(f"rulecraft conform {args.game}: {phase}: {counts[phase]}", file=sys.stderr, flush=True)
 
-        report = conform(
-            game,
-            args.impl,
-            max_examples=args.max_examples,
-            max_steps=args.max_steps,
-            seed=args.seed,
-            timeout=args.timeout,
-            seconds=args.seconds,
-            players=players,
-            scenarios=not args.no_scenarios,
-            progress=tick,
-            components=pack,
-        )
+        if document is not None:
+            report = replay(game, args.impl, document, timeout=args.timeout, full=args.full)
+        else:
+            report = conform(
+                game,
+                args.impl,
+                max_examples=args.max_examples,
+                max_steps=args.max_steps,
+                seed=args.seed,
+                timeout=args.timeout,
+                seconds=args.seconds,
+                players=players,
+                scenarios=not args.no_scenarios,
+                progress=tick,
+                components=pack,
+                shrink_replays=args.shrink_replays,
+            )
+    # The reports are written whatever happened, interrupted runs included (as pytest does).
     if args.junit:
         junit(report, args.junit)
     if args.report:
-        Path(args.report).write_text(markdown(report), "utf-8")
+        write_atomically(args.report, markdown(report))
     if args.html:
-        Path(args.html).write_text(html_report(report), "utf-8")
+        write_atomically(args.html, html_report(report))
     console.print(markdown(report), markup=False)
-    return EXIT_OK if report.conformant else EXIT_FAIL
+    return CONFORM_EXIT[report.status] if report.stopped != "interrupted" else EXIT_INTERRUPTED
 
 
 # -- parser -----------------------------------------------------------------------------------------------
@@ -733,12 +803,38 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("conform", help="test another implementation against the rules (see docs/protocol.md)")
     p.add_argument("game")
     p.add_argument("--impl", required=True, metavar="COMMAND", help="the command that starts the implementation")
-    p.add_argument("--max-examples", type=int, default=50, help="differential games to draw")
-    p.add_argument("--max-steps", type=int, default=80, help="steps per differential game at most")
-    p.add_argument("--seed", type=int, default=0)
     p.add_argument(
-        "--seconds", type=float, default=120.0, help="time budget for the differential run, shrinking included"
+        "--max-examples", type=int, default=50, help="differential games to play, each to its end (default 50)"
     )
+    p.add_argument(
+        "--max-steps",
+        type=int,
+        default=None,
+        help="step cap of a differential game (default: far above the game's longest; games that reach it are "
+        "reported)",
+    )
+    p.add_argument(
+        "--seed", type=int, default=0, help="the search's seed: the same seed gives the same games and findings"
+    )
+    p.add_argument(
+        "--seconds",
+        type=float,
+        default=900.0,
+        help="a wall-clock safety cap on the differential phase (default 900); when it bites the verdict is "
+        "'incomplete' (exit 5), never 'conformant'",
+    )
+    p.add_argument(
+        "--shrink-replays",
+        type=int,
+        default=300,
+        help="replays a finding's shrinking may take (a count, so every machine shrinks alike; default 300)",
+    )
+    p.add_argument(
+        "--replay",
+        metavar="FILE",
+        help="replay one finding's game (the JSON document a report prints) instead of searching",
+    )
+    p.add_argument("--full", action="store_true", help="with --replay: the full game from a new game")
     p.add_argument("--timeout", type=float, default=5.0, help="seconds the implementation may take per request")
     p.add_argument("--players", type=int, default=None, help="only this player count")
     p.add_argument("--no-scenarios", action="store_true", help="skip the printed examples")

@@ -30,7 +30,20 @@ from typing import Any
 
 from rulecraft.core import Game
 
-_RULE = re.compile(r"\b([A-Z]{2,4}-(?:R|SET)-\d{2,3})\b")
+# A rule ID, with the shorthands the models use: "AIR-R-30/31" (two rules), "AER-R-13..18" (a range).
+_RULE_TOKEN = re.compile(r"\b([A-Z]{2,4})-(R|SET)-(\d{2,3})((?:/\d{2,3})*)(?:\.\.(\d{2,3}))?\b")
+
+
+def _cited(text: str) -> set[str]:
+    """The rule IDs a line cites, shorthands expanded."""
+    out: set[str] = set()
+    for game, kind, first, more, last in _RULE_TOKEN.findall(text):
+        width = len(first)
+        numbers = [int(first), *(int(n) for n in more.split("/") if n)]
+        if last:
+            numbers += list(range(int(first), int(last) + 1))
+        out.update(f"{game}-{kind}-{n:0{width}d}" for n in numbers)
+    return out
 
 
 def _function_rules(path: Path, known: frozenset[str]) -> dict[tuple[str, int], frozenset[str]]:
@@ -44,7 +57,7 @@ def _function_rules(path: Path, known: frozenset[str]) -> dict[tuple[str, int], 
     for node in ast.walk(tree):
         if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
-        rules = frozenset(set(_RULE.findall(ast.get_docstring(node) or "")) & known)
+        rules = frozenset(_cited(ast.get_docstring(node) or "") & known)
         if rules:
             # A decorated function's code object starts at its first decorator.
             first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
@@ -62,31 +75,56 @@ def _statement_rules(path: Path, known: frozenset[str]) -> dict[tuple[str, int],
         return {}
     text = source.splitlines()
     out: dict[tuple[str, int], frozenset[str]] = {}
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.stmt) or isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            continue
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
-            continue  # a docstring: counted when its function is called
-        body = getattr(node, "body", None)
-        first = node.lineno
-        last = (body[0].lineno - 1) if isinstance(body, list) and body else (node.end_lineno or first)
-        last = max(first, last)
-        cited: set[str] = set()
+
+    def cite(first: int, last: int, rules: frozenset[str]) -> None:
         for i in range(first, last + 1):
-            if 0 < i <= len(text):
-                cited.update(_RULE.findall(text[i - 1]))
-        above = first - 1
+            key = (str(path), i)
+            out[key] = out.get(key, frozenset()) | rules
+
+    def comments_above(line: int) -> set[str]:
+        cited: set[str] = set()
+        above = line - 1
         while 0 < above <= len(text) and text[above - 1].lstrip().startswith("#"):
-            cited.update(_RULE.findall(text[above - 1]))
+            cited |= _cited(text[above - 1])
             above -= 1
-        rules = frozenset(cited & known)
-        if rules and isinstance(node, ast.If) and node.body:
-            # A condition's rule counts when its branch is taken, not whenever the test runs.
-            first = last = node.body[0].lineno
-        if rules:
-            for i in range(first, last + 1):
-                key = (str(path), i)
-                out[key] = out.get(key, frozenset()) | rules
+        return cited
+
+    def lines_of(first: int, last: int) -> set[str]:
+        return {r for i in range(first, last + 1) if 0 < i <= len(text) for r in _cited(text[i - 1])}
+
+    # Only statements inside functions run during a step; module and class bodies run at import.
+    functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    for function in functions:
+        for node in ast.walk(function):
+            if isinstance(node, ast.match_case) and node.body:
+                # A case's rule counts when the case is taken, not whenever its pattern is tried.
+                head = node.pattern.lineno
+                rules = frozenset((lines_of(head, node.body[0].lineno - 1) | comments_above(head)) & known)
+                if rules:
+                    cite(node.body[0].lineno, node.body[0].lineno, rules)
+                continue
+            if not isinstance(node, ast.stmt) or node is function:
+                continue
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                continue  # walked on its own
+            if isinstance(node, ast.Expr) and isinstance(getattr(node.value, "value", None), str):
+                continue  # a docstring: counted when its function is called
+            body = getattr(node, "body", None)
+            first = node.lineno
+            if isinstance(node, ast.Match):
+                last = first  # the subject line; each case is cited on its own
+            elif isinstance(body, list) and body:
+                last = max(first, body[0].lineno - 1)
+            else:
+                last = node.end_lineno or first
+            rules = frozenset((lines_of(first, last) | comments_above(first)) & known)
+            if not rules:
+                continue
+            if isinstance(node, ast.If) and node.body:
+                # A condition's rule counts when its branch is taken, not whenever the test runs.
+                cite(node.body[0].lineno, node.body[0].lineno, rules)
+            else:
+                cite(first, last, rules)
     return out
 
 

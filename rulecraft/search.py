@@ -67,6 +67,9 @@ class Style:
     policy: str = "uniform"
     rare_kinds: frozenset[str] = frozenset()
     probe_rate: float = 0.3
+    # Choose a kind of action first, then one of that kind: a kind with few options (a shipment
+    # beside forty flights) is chosen as often as any other.
+    by_kind: bool = False
 
 
 @attrs.frozen
@@ -138,6 +141,14 @@ def pick(
             return list(opts).index(chosen)
         except ValueError:  # a policy that strays from legal_actions is the game's bug, not a reason to stop
             return rng.randrange(len(opts))
+    if style.by_kind:
+        groups: dict[str, list[int]] = {}
+        for i, action in enumerate(opts):
+            groups.setdefault(kind_of(game, action), []).append(i)
+        names = sorted(groups)
+        weights = [0.1 if name in style.rare_kinds else 1.0 for name in names]
+        chosen = names[rng.choices(range(len(names)), weights=weights, k=1)[0]]
+        return rng.choice(groups[chosen])
     if style.rare_kinds:
         weights = [0.1 if kind_of(game, a) in style.rare_kinds else 1.0 for a in opts]
         return rng.choices(range(len(opts)), weights=weights, k=1)[0]
@@ -151,7 +162,7 @@ def random_style(game: Game[Any, Any], rng: random.Random, kinds: Sequence[str])
     if policies and rng.random() < 0.8:
         return Style(policy=rng.choice(policies), probe_rate=rng.choice((0.1, 0.3)))
     rare = frozenset(k for k in kinds if rng.random() < 1 / 3) if rng.random() < 0.7 else frozenset()
-    return Style(rare_kinds=rare, probe_rate=rng.choice((0.0, 0.3, 0.6)))
+    return Style(rare_kinds=rare, probe_rate=rng.choice((0.0, 0.3, 0.6)), by_kind=rng.random() < 0.6)
 
 
 def random_setup(game: Game[Any, Any], rng: random.Random, players: Sequence[int]) -> Setup:
@@ -174,7 +185,7 @@ class Trial:
     steps: int = 0
     taken: tuple[int, ...] = ()  # the choices consumed
     actions: list[Any] = attrs.Factory(list)  # the reference actions, in order
-    # rule ID -> number of choices consumed when the rule was first exercised in this game
+    # rule ID -> the number of steps played when the rule was first exercised in this game
     first_hits: dict[str, int] = attrs.Factory(dict)
     rules: set[str] = attrs.Factory(set)
     compared: int = 0  # states compared
@@ -206,18 +217,32 @@ class Corpus:
     entries: list[CorpusEntry] = attrs.Factory(list)
     limit: int = 200
 
-    def add(self, plan: Plan, trial: Trial, seen_before: set[str]) -> None:
-        by_prefix: dict[int, set[str]] = {}
-        for rule, at in trial.first_hits.items():
+    def add(
+        self,
+        plan: Plan,
+        trial: Trial,
+        seen_before: set[str],
+        later_start: Callable[[Plan, Trial, int], Plan | None] | None = None,
+    ) -> None:
+        """Keep the places where ``trial`` first exercised rules no earlier game had: as the state
+        the reference reached there (``later_start``, when the peer can be given a state), else as
+        the prefix of choices that leads there."""
+        by_step: dict[int, set[str]] = {}
+        for rule, step in trial.first_hits.items():
             if rule not in seen_before:
-                by_prefix.setdefault(at, set()).add(rule)
-        for at, rules in sorted(by_prefix.items()):
+                by_step.setdefault(step, set()).add(rule)
+        for step, rules in sorted(by_step.items()):
             if len(self.entries) >= self.limit:
                 return
-            if at == 0:
+            if step == 0:
                 continue  # reached at the start: every game from there reaches it
-            prefix = Plan(plan.start, trial.taken[:at], plan.style)
-            self.entries.append(CorpusEntry(prefix, frozenset(rules)))
+            moved = later_start(plan, trial, step) if later_start is not None else None
+            if moved is not None:
+                entry = attrs.evolve(moved, choices=())
+            else:
+                prefix = trial.taken[: trial.marks[step]] if step < len(trial.marks) else trial.taken
+                entry = Plan(plan.start, prefix, plan.style)
+            self.entries.append(CorpusEntry(entry, frozenset(rules)))
 
     def choose(self, rng: random.Random) -> CorpusEntry | None:
         if not self.entries:

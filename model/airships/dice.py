@@ -61,6 +61,7 @@ def company_of(board: CompanyBoard, era: int, pack: Pack, *, airship_dice: bool 
         for card_id in board.airships:
             if card_id not in board.won_this_turn:
                 dice = dice.plus(pack.airship(card_id).dice)
+    # AIR-R-14: airship cards give no dice (unless AIR-AMB-25 'yes' added theirs above).
     return Company(dice, fixed, engine, exchange)
 
 

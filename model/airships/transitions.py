@@ -297,6 +297,7 @@ def _move_chips(ctx: Context, state: AirshipsState, seat: int, delta: int) -> Ai
 
 def _with_card(board: CompanyBoard, ctx: Context, card: str) -> CompanyBoard:
     index = DEPARTMENT_INDEX[ctx.pack.development(card).department]
+    # AIR-R-11: one card per department, so the new card takes the department's slot.
     return attrs.evolve(board, departments=_replace(board.departments, index, card))
 
 

@@ -33,7 +33,7 @@ from typing import Any, Protocol
 import attrs
 
 from rulecraft.conformance.client import Implementation, ImplementationFault
-from rulecraft.core import Chance, Game, GameOver, Setup, cite
+from rulecraft.core import Chance, Game, GameOver, RulecraftError, Setup, cite
 from rulecraft.coverage import RuleTracer
 from rulecraft.scenarios.loader import ScenarioFileError, load_scenario, scenario_files
 from rulecraft.search import (
@@ -95,6 +95,7 @@ class ConformReport:
     games_planned: int = 0
     games_capped: int = 0  # games that reached the step cap before their end (reported)
     games_finished: int = 0  # games played to the rules' end
+    games_stalled: int = 0  # games that reached a state from which the rules can never end them
     steps_compared: int = 0
     seconds: float = 0.0
     differential_seconds: float = 0.0
@@ -237,6 +238,7 @@ class Lockstep:
     step_rules: tuple[str, ...] = ()  # the rules the last step exercised, in catalogue order
     exercised: set[str] = attrs.Factory(set)
     start_state: dict[str, Any] | None = None  # set when the game started from a given state
+    _legal: tuple[Any, list[Any]] | None = None
 
     def traced(self) -> AbstractContextManager[set[str]]:
         return self.tracer.tracing() if self.tracer is not None else nullcontext(set())
@@ -326,6 +328,15 @@ class Lockstep:
                 )
             )
 
+    def compare_end(self) -> None:
+        """At game over: the reference's final scoring and winners are exercised (their rules count as
+        covered) and, when the peer reports an outcome (protocol 2), compared."""
+        with self.traced() as hit:
+            self.game.scores(self.state)
+            self.game.winners(self.state)
+        self.exercised |= hit
+        self.step_rules = self.ordered(hit)
+
     def compare_chance(self) -> None:
         """Self-test only: the same chance outcomes with the same exact odds."""
         from rulecraft.conformance.inprocess import InProcess
@@ -353,7 +364,7 @@ class Lockstep:
             return
         if isinstance(mover, GameOver):
             return
-        ours = {_canon(self.game.action_to_json(a)) for a in self.game.legal_actions(self.state)}
+        ours = {_canon(self.game.action_to_json(a)) for a in self.legal_actions()}
         theirs = _action_set(self.impl.legal_actions().get("actions"))
         if ours != theirs:
             missing, extra = sorted(ours - theirs), sorted(theirs - ours)
@@ -367,6 +378,14 @@ class Lockstep:
                     rules=rules,
                 )
             )
+
+    def legal_actions(self) -> list[Any]:
+        """The reference's legal actions in the current state (computed once per state)."""
+        cached = self._legal
+        if cached is None or cached[0] is not self.state:
+            cached = (self.state, list(self.game.legal_actions(self.state)))
+            self._legal = cached
+        return cached[1]
 
     def _rules_of_extra(self, extra: Sequence[str]) -> tuple[str, ...]:
         rules = []
@@ -482,9 +501,11 @@ class Lockstep:
 
     def _advance(self, action: Any) -> None:
         """The reference takes a legal step; the rules its check and effects ran are the step's."""
+        grounds = self.game.grounds(self.state, action)  # the rules that make it legal, where the game says
         with self.traced() as hit:
             self.game.check(self.state, action)
             self.state = self.game.transition(self.state, action)
+        hit.update(grounds)
         self.step_rules = self.ordered(hit)
         self.exercised |= hit
 
@@ -598,6 +619,10 @@ class Differential:
                 return
             if isinstance(game.to_move(lock.state), GameOver):
                 trial.ended = "over"
+                lock.compare_end()
+                return
+            if trial.steps % 50 == 49 and game.stalled(lock.state):
+                trial.ended = "stalled"  # provably never ends (e.g. AIR-AMB-30): the rest is the same loop
                 return
             trial.marks.append(len(draws.taken))
             # Two choices a step, always: a probe (0: none) and the action.  A fixed shape keeps a
@@ -608,7 +633,10 @@ class Differential:
                 if game.check(lock.state, candidate) is not None:
                     lock.probe(candidate)
             lock.compare_legal_actions()
-            opts, odds = options(game, lock.state)
+            if isinstance(game.to_move(lock.state), Chance):
+                opts, odds = options(game, lock.state)
+            else:
+                opts, odds = lock.legal_actions(), None
             index = draws.choose(len(opts), partial(pick, game, lock.state, opts, odds, style))
             action = opts[index]
             if odds is None:
@@ -618,18 +646,16 @@ class Differential:
             lock.step(action)
             trial.steps += 1
             for rule in lock.exercised - before:
-                trial.first_hits.setdefault(rule, len(draws.taken))
+                trial.first_hits.setdefault(rule, trial.steps)
         trial.ended = "cap"
 
     def later_start(self, plan: Plan, trial: Trial, k: int) -> Plan | None:
-        """The plan from the reference's state after its ``k``-th step (for shrinking)."""
-        if k >= len(trial.marks) or k > len(trial.actions):
+        """The plan from the reference's state after its ``k``-th step (for shrinking and the corpus)."""
+        if k > len(trial.actions) or k < 1:
             return None
         start = plan.start
         try:
-            state = (
-                self.game.start(Setup.from_json(start.setup)) if start.is_new_game and start.setup else start.state
-            )
+            state = self.game.start(Setup.from_json(start.setup)) if start.is_new_game and start.setup else start.state
             for action in trial.actions[:k]:
                 state = self.game.transition(state, action)
         except Exception:
@@ -644,7 +670,8 @@ class Differential:
             path=path,
             root=root,
         )
-        return Plan(moved, trial.taken[trial.marks[k] :], plan.style)
+        rest = trial.taken[trial.marks[k] :] if k < len(trial.marks) else ()
+        return Plan(moved, rest, plan.style)
 
 
 def _propose_probe(seen: int, rate: float, rng: random.Random) -> int:
@@ -705,14 +732,12 @@ def differential(
             rng = random.Random(f"{seed}:{index}")
             style = random_style(game, rng, sorted(run.kinds))
             entry = corpus.choose(rng) if rng.random() < corpus_rate else None
-            if entry is not None and set_state:
+            if entry is not None:
                 plan = Plan(entry.plan.start, entry.plan.choices, style)
             elif given and rng.random() < 0.3:
                 plan = Plan(rng.choice(given), (), style)
             else:
-                setup = (
-                    random_setup_of(game, rng, counts) if random_setup else Setup(rng.choice(counts)).to_json()
-                )
+                setup = random_setup_of(game, rng, counts) if random_setup else Setup(rng.choice(counts)).to_json()
                 plan = Plan(Start("a new game", setup=setup), (), style)
             trial = run.execute(plan, Draws(rng, plan.choices), max_steps)
             report.examples_run += 1
@@ -728,13 +753,15 @@ def differential(
                 break
             if trial.ended == "cap":
                 report.games_capped += 1
+            elif trial.ended == "stalled":
+                report.games_stalled += 1
             elif trial.ended == "over":
                 report.games_finished += 1
             elif trial.ended == "time":
                 report.examples_run -= 1  # cut short: not a compared game
                 report.stopped, report.stopped_detail = "time", f"the safety cap stopped it after {index} games"
                 break
-            corpus.add(plan, trial, seen_before)
+            corpus.add(plan, trial, seen_before, run.later_start if set_state else None)
     except KeyboardInterrupt:
         report.stopped, report.stopped_detail = "interrupted", f"after {report.examples_run} games"
     except RunStopped as stopped:
@@ -743,9 +770,7 @@ def differential(
         failing = None
     if failing is not None:
         plan, trial = failing
-        unshrunk = attrs.evolve(
-            trial.failure, origin=_origin(plan), path=_path(game, plan, trial), root=_root(plan)
-        )
+        unshrunk = attrs.evolve(trial.failure, origin=_origin(plan), path=_path(game, plan, trial), root=_root(plan))
         try:
             report.add(_shrunk(run, failing, max_steps, shrink_replays, set_state))
         except KeyboardInterrupt:
@@ -947,8 +972,15 @@ def conform(
 
 
 def example_starts(game: Game[Any, Any]) -> list[Start]:
-    """Every printed example's given state (under the game's own ruleset) as a differential start."""
+    """Every printed example's given state (under the game's own ruleset) as a differential start;
+    none when the game plays another component pack than the bundled one the examples are built on."""
     out: list[Start] = []
+    try:
+        bundled = type(game).configured(readings=dict(game.ruleset.readings))
+    except Exception:
+        return out
+    if getattr(bundled, "pack", None) != getattr(game, "pack", None):
+        return out
     for path in scenario_files(game.id):
         try:
             scenario = load_scenario(path)
@@ -968,3 +1000,118 @@ def example_starts(game: Game[Any, Any]) -> list[Start]:
 
 def iter_findings(report: ConformReport) -> Iterator[Finding]:
     yield from report.findings
+
+
+# -- replaying a finding ------------------------------------------------------------------------------------------
+
+REPLAY_FORMAT = 1
+
+
+def replay_document(game_id: str, finding: Finding) -> dict[str, Any]:
+    """Everything needed to replay a finding's game exactly, as JSON: its start (a set-up or a given
+    state), its steps, and the full way there from a new game (or a printed example)."""
+    start: dict[str, Any]
+    if finding.setup:
+        start = {"setup": finding.setup}
+    else:
+        start = {"state": finding.start_state}
+    return {
+        "rulecraft_replay": REPLAY_FORMAT,
+        "game": game_id,
+        "kind": finding.kind,
+        "title": finding.title,
+        "rules": list(finding.rules),
+        "start": start,
+        "steps": list(finding.steps),
+        "full": {"origin": finding.origin, "root": finding.root or "a new game", "path": list(finding.path)},
+    }
+
+
+def read_replay(path: str, game_id: str) -> dict[str, Any]:
+    """A replay document from ``path``, checked: one line naming file and field on any problem."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read(1 << 24)
+        data = json.loads(text)
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise RulecraftError(f"{path}: not a readable replay document: {str(exc)[:120]}") from None
+    if not isinstance(data, dict) or data.get("rulecraft_replay") != REPLAY_FORMAT:
+        raise RulecraftError(f"{path}: rulecraft_replay: a replay document of format {REPLAY_FORMAT} is needed")
+    if data.get("game") != game_id:
+        raise RulecraftError(f"{path}: game: this is a replay of {str(data.get('game'))[:20]!r}, not {game_id!r}")
+    start, steps = data.get("start"), data.get("steps")
+    if not isinstance(start, dict) or not (
+        isinstance(start.get("setup"), dict) or isinstance(start.get("state"), dict)
+    ):
+        raise RulecraftError(f"{path}: start: an object with a 'setup' or a 'state' object is needed")
+    if not isinstance(steps, list) or not all(isinstance(s, dict) for s in steps):
+        raise RulecraftError(f"{path}: steps: a list of action objects is needed")
+    return data
+
+
+def replay(
+    game: Game[Any, Any], command: str, document: Mapping[str, Any], *, timeout: float = 5.0, full: bool = False
+) -> ConformReport:
+    """Play a replay document's game on both sides, comparing after every step as the search did.
+    ``full``: from the origin (a new game) along the full path instead of from the short game's start."""
+    report = ConformReport(game.id, command, rules_total=frozenset(r.id for r in game.catalogue))
+    report.games_planned = 1
+    start = dict(document["start"])
+    steps = list(document["steps"])
+    whole = document.get("full") or {}
+    if full and isinstance(whole.get("origin"), dict):
+        start, steps = {"setup": whole["origin"]}, list(whole.get("path") or [])
+    try:
+        with Implementation(command, game=game.id, timeout=timeout) as impl:
+            try:
+                hello = impl.hello()
+            except ImplementationFault as fault:
+                report.add(
+                    Finding("fault", f"the implementation failed at hello: {fault.kind}", "hello", evidence=str(fault))
+                )
+                report.stopped, report.stopped_detail = "fault", "no handshake"
+                return report
+            report.models = tuple(hello.get("models") or ["*"])
+            report.protocol = int(hello.get("protocol") or 1)
+            setup = start.get("setup")
+            lock = Lockstep(game, impl, report.models, "replay", setup, tracer=RuleTracer(game))
+            try:
+                if setup is not None:
+                    lock.state = game.start(Setup.from_json(setup))
+                    reply = impl.new_game(setup)
+                    if not reply.get("ok"):
+                        raise Mismatch(lock.finding("verdict", f"new_game was refused: {reply.get('error', '')}"))
+                    lock.compare_state(reply, "after set-up")
+                else:
+                    lock.state = game.state_from_json(start["state"])
+                    lock.start_state = dict(start["state"])
+                    reply = impl.set_state(dict(start["state"]))
+                    if not reply.get("ok"):
+                        raise Mismatch(
+                            lock.finding("scenario", f"the given state was refused: {reply.get('error', '')}")
+                        )
+                for data in steps:
+                    lock.compare_legal_actions()
+                    action = game.action_from_json(data)
+                    rejection = game.check(lock.state, action)
+                    if rejection is not None:
+                        raise RulecraftError(
+                            f"replay: step {len(lock.log) + 1} is illegal under the rules: {rejection}"
+                        )
+                    lock.step(action)
+                lock.compare_legal_actions()
+                report.examples_run = 1
+                report.games_finished = int(game.is_over(lock.state))
+            except Mismatch as mismatch:
+                report.examples_run = 1
+                report.add(mismatch.finding)
+            except ImplementationFault as fault:
+                report.examples_run = 1
+                report.add(lock.finding("fault", f"the implementation failed: {fault.kind}", evidence=str(fault)))
+            finally:
+                report.steps_compared += lock.compared
+                report.rules_exercised |= lock.exercised
+    except KeyboardInterrupt:
+        report.stopped, report.stopped_detail = "interrupted", "during the replay"
+    report.seconds = time.monotonic() - report.started
+    return report

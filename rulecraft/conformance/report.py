@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import html
 import json
+import os
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
 
-from rulecraft.conformance.conform import ConformReport, Finding
+from rulecraft.conformance.conform import ConformReport, Finding, replay_document
 
 
 def _value(value: Any) -> str:
@@ -38,14 +39,33 @@ def leaf_differences(path: str, ours: Any, theirs: Any, limit: int = 12) -> list
     return out
 
 
+def write_atomically(path: str | Path, text: str) -> None:
+    """Write ``text`` to a temporary file beside ``path`` and rename it: a failure mid-write never
+    leaves half a report where the previous one was."""
+    target = Path(path)
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_text(text, "utf-8")
+        os.replace(temporary, target)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
 def junit(report: ConformReport, path: str | Path) -> None:
-    """One test case per printed example and one for the differential run (JUnit XML)."""
+    """One test case per printed example and one for the differential run (JUnit XML).  A run that
+    compared nothing, or stopped before its plan, is an error case, never a passing one."""
+    write_atomically(path, junit_text(report))
+
+
+def junit_text(report: ConformReport) -> str:
     failures = len(report.findings)
+    unfinished = report.status in ("not-tested", "incomplete")
     suite = ET.Element(
         "testsuite",
         name=f"rulecraft-conform-{report.game}",
         tests=str(report.scenarios_run + 1),
         failures=str(failures),
+        errors=str(int(unfinished)),
         skipped=str(len(report.skipped)),
         time=f"{report.seconds:.3f}",
     )
@@ -59,15 +79,24 @@ def junit(report: ConformReport, path: str | Path) -> None:
     ok.set("time", "0")
     ok.text = f"{passed}/{report.scenarios_run} printed examples conform"
     if "differential" not in failed_where:
-        ET.SubElement(suite, "testcase", classname=f"{report.game}.differential", name=f"{report.examples_run} games")
+        case = ET.SubElement(
+            suite, "testcase", classname=f"{report.game}.differential", name=f"{report.examples_run} games"
+        )
+        if unfinished:
+            error = ET.SubElement(case, "error", message=report.verdict, type=report.status)
+            error.text = report.verdict
     for skipped in report.skipped:
         case = ET.SubElement(suite, "testcase", classname=f"{report.game}.skipped", name=skipped[:80])
         ET.SubElement(case, "skipped", message=skipped)
-    Path(path).write_text(ET.tostring(suite, encoding="unicode"), "utf-8")
+    return ET.tostring(suite, encoding="unicode")
 
 
 def markdown_finding(
-    finding: Finding, labels: tuple[str, str] = ("rulebook model", "implementation"), *, heading: str = "###"
+    finding: Finding,
+    labels: tuple[str, str] = ("rulebook model", "implementation"),
+    *,
+    heading: str = "###",
+    game: str | None = None,
 ) -> str:
     """One finding: the minimal steps, the differing fields side by side (``labels`` name the sides)."""
     left, right = labels
@@ -76,10 +105,21 @@ def markdown_finding(
         lines.append(f"- rules involved: {', '.join(finding.rules)}")
     if finding.setup:
         lines.append(f"- set-up: `{json.dumps(finding.setup)}`")
+    if finding.start_state is not None and not finding.setup:
+        lines.append("- starts from: the given state in the replay document below")
+    if finding.shrink_replays:
+        more = "; the replay budget ran out, a shorter game may exist" if finding.shrink_exhausted else ""
+        lines.append(f"- shrunk with {finding.shrink_replays} replays{more}")
     if finding.steps:
         lines += ["", f"Shortest failing game ({len(finding.steps)} steps):", ""]
         for i, (text, action) in enumerate(zip(finding.step_text, finding.steps, strict=False), start=1):
             lines.append(f"{i}. {text} — `{json.dumps(action)}`")
+    if finding.path and len(finding.path) > len(finding.steps):
+        lines += [
+            "",
+            f"The full game from {finding.root or 'a new game'}: {len(finding.path)} steps "
+            "(in the replay document's `full` part).",
+        ]
     if finding.fields:
         lines += ["", f"| field | {left} | {right} |", "|---|---|---|"]
         for field, ours, theirs in finding.fields:
@@ -94,24 +134,52 @@ def markdown_finding(
         ]
     if finding.evidence:
         lines += ["", "Evidence:", "", "```", finding.evidence, "```"]
+    if game and (finding.steps or finding.start_state is not None or finding.setup):
+        lines += [
+            "",
+            f"Replay it: save this as `finding.json`, then `rulecraft conform {game} --impl ... --replay finding.json`",
+            "",
+            "```json",
+            json.dumps(replay_document(game, finding), sort_keys=True),
+            "```",
+        ]
     return "\n".join(lines)
 
 
 def markdown(report: ConformReport) -> str:
-    verdict = "conformant" if report.conformant else f"{len(report.findings)} finding(s)"
+    hit, total = report.coverage()
+    share = f" ({100 * hit / total:.0f}%)" if total else ""
     lines = [
-        f"# rulecraft conform {report.game}: {verdict}",
+        f"# rulecraft conform {report.game}: {report.verdict}",
         "",
-        f"- implementation: `{report.command}`",
+        f"- implementation: `{report.command}` (protocol {report.protocol})",
         f"- models: {', '.join(report.models)}",
-        f"- printed examples: {report.scenarios_passed}/{report.scenarios_run} conform",
-        f"- differential games: {report.examples_run} (seed {report.seed}), {report.steps_compared} states compared",
-        f"- time: {report.seconds:.1f} s",
+        (
+            f"- printed examples: {report.scenarios_passed}/{report.scenarios_run} conform"
+            if report.scenarios_run or report.skipped
+            else "- printed examples: not replayed"
+        ),
+        f"- differential games: {report.examples_run} of {report.games_planned} planned (seed {report.seed}): "
+        f"{report.games_finished} played to the end, {report.games_stalled} stopped in a state that can never "
+        f"end, {report.games_capped} stopped at the step cap; "
+        f"{report.steps_compared} states compared",
+        f"- rule coverage of the differential games: {hit}/{total} rule IDs{share}",
+        f"- time: {report.seconds:.1f} s ({report.differential_seconds:.1f} s differential)",
     ]
+    if report.stopped:
+        lines.append(f"- stopped early: {report.stopped} ({report.stopped_detail})")
+    if report.games_capped:
+        lines.append(
+            f"- {report.games_capped} game(s) reached the step cap before the rules ended them: their end was "
+            "not compared"
+        )
+    missing = sorted(report.rules_total - report.rules_exercised)
+    if missing and report.examples_run:
+        lines.append(f"- rule IDs no compared step exercised: {', '.join(missing)}")
     if report.skipped:
         lines += ["", "Skipped:", *(f"- {s}" for s in report.skipped)]
-    for finding in report.findings:
-        lines += ["", markdown_finding(finding)]
+    for i, finding in enumerate(report.findings, start=1):
+        lines += ["", markdown_finding(finding, heading=f"### {i}.", game=report.game)]
     return "\n".join(lines) + "\n"
 
 

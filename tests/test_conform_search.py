@@ -1,0 +1,277 @@
+"""The differential search of ``rulecraft conform``: whole games from every set-up, verdicts that
+never say "conformant" without having compared, shrinking bounded by a count (the same seed gives
+the same finding on a fast and on a slow peer), findings that name their rules and replay exactly,
+and reports written whatever happened."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree as ET
+
+import pytest
+
+from rulecraft.cli import main
+from rulecraft.conformance.conform import (
+    ConformReport,
+    conform,
+    differential,
+    read_replay,
+    replay,
+    replay_document,
+)
+from rulecraft.conformance.inprocess import InProcess
+from rulecraft.conformance.report import junit_text, markdown
+from rulecraft.core import RulecraftError, Setup
+from rulecraft.registry import game_ids, make_game
+from rulecraft.search import Draws, Plan, Start, Style, random_setup
+
+PY = sys.executable
+FIXTURES = Path(__file__).parent / "fixtures" / "impls"
+WRAPPED = f"{PY} {FIXTURES / 'wrapped_reference.py'}"
+
+
+class SlowPeer(InProcess):
+    """The same peer on a slower machine: every request takes longer."""
+
+    def apply(self, data: Any) -> dict[str, Any]:
+        time.sleep(0.0003)
+        return super().apply(data)
+
+
+def _pair_search(peer_cls: type[InProcess], seed: int = 3, budget: int = 60) -> ConformReport:
+    """The printed rules against AIR-AMB-35 'max' (fewer throws allowed): a difference in legal actions."""
+    game = make_game("air")
+    report = ConformReport("air", "in-process", seed=seed)
+    differential(
+        game,
+        peer_cls(make_game("air", readings={"AIR-AMB-35": "max"})),
+        ("*",),
+        max_examples=20,
+        max_steps=3000,
+        seed=seed,
+        players=[2, 3, 4],
+        report=report,
+        self_test=True,
+        shrink_replays=budget,
+    )
+    return report
+
+
+def test_the_same_seed_gives_the_same_shrunk_game_on_a_fast_and_a_slow_peer() -> None:
+    fast = _pair_search(InProcess)
+    slow = _pair_search(SlowPeer)
+    assert fast.findings and slow.findings
+    a, b = fast.findings[0], slow.findings[0]
+    assert (a.kind, a.title, a.steps, a.start_state, a.origin, a.path) == (
+        b.kind,
+        b.title,
+        b.steps,
+        b.start_state,
+        b.origin,
+        b.path,
+    )
+    assert a.shrink_replays == b.shrink_replays <= 60
+    assert fast.examples_run == slow.examples_run
+
+
+def test_shrinking_is_bounded_by_its_count_of_replays() -> None:
+    report = _pair_search(InProcess, budget=1)
+    finding = report.findings[0]
+    assert finding.shrink_replays == 1 and finding.shrink_exhausted
+
+
+def test_a_late_finding_is_shown_from_a_state_the_reference_reached_with_the_full_way_there() -> None:
+    finding = _pair_search(InProcess).findings[0]
+    assert len(finding.steps) <= 15
+    assert finding.origin is not None and len(finding.path) >= len(finding.steps)
+    assert tuple(finding.path[-len(finding.steps) :]) == finding.steps if finding.steps else True
+    # The full path replays from a new game under the rules, legally, to the start state.
+    game = make_game("air")
+    state = game.start(Setup.from_json(finding.origin))
+    for data in finding.path[: len(finding.path) - len(finding.steps)]:
+        state = game.apply(state, game.action_from_json(data))
+    assert game.state_to_json(state) == finding.start_state
+
+
+def test_every_compared_step_records_its_rules_and_the_report_prints_the_coverage() -> None:
+    report = conform(make_game("air"), f"{PY} -m rulecraft.conformance.server air", max_examples=3, scenarios=False)
+    assert report.conformant, markdown(report)
+    hit, total = report.coverage()
+    assert total == 51 and 20 < hit <= total
+    assert f"rule coverage of the differential games: {hit}/{total} rule IDs" in markdown(report)
+    # Games are played to their end (the step cap is far above the longest game).
+    assert report.games_finished + report.games_stalled == 3 and report.games_capped == 0
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_random_set_ups_cover_what_new_game_accepts(game_id: str) -> None:
+    import random
+
+    game = make_game(game_id)
+    rng = random.Random(0)
+    setups = [random_setup(game, rng, range(game.min_players, game.max_players + 1)) for _ in range(60)]
+    for setup in setups:
+        game.start(setup)  # every drawn set-up is one new_game accepts
+    assert {s.players for s in setups} == set(range(game.min_players, game.max_players + 1))
+    if game.first_seat_chosen:
+        assert any(s.first_seat != 0 for s in setups)
+    if game_id in ("air", "kas"):
+        assert any(s.options for s in setups), "nations / teams, layouts, Uncertainty are drawn too"
+
+
+def test_draws_replay_a_plan_and_stop_at_its_end() -> None:
+    import random
+
+    draws = Draws(random.Random(1))
+    first = [draws.choose(5, lambda rng: rng.randrange(5)) for _ in range(4)]
+    again = Draws(None, tuple(first))
+    assert [again.choose(5, lambda rng: 0) for _ in range(4)] == first
+    from rulecraft.search import PlanEnd
+
+    with pytest.raises(PlanEnd):
+        again.choose(5, lambda rng: 0)
+    assert Plan(Start("x", setup={"players": 2}), (1, 2), Style()).choices == (1, 2)
+
+
+# -- verdicts that cannot lie ----------------------------------------------------------------------------------
+
+
+def test_a_run_that_compared_nothing_is_not_tested_never_conformant(tmp_path: Path) -> None:
+    report = conform(make_game("air"), f"{PY} -m rulecraft.conformance.server air", scenarios=False, seconds=1e-9)
+    assert report.status == "not-tested" and not report.conformant
+    assert "NOT TESTED" in markdown(report)
+    suite = ET.fromstring(junit_text(report))
+    assert suite.get("errors") == "1" and suite.find(".//error") is not None
+    code = main(
+        [
+            "conform",
+            "air",
+            "--impl",
+            f"{PY} -m rulecraft.conformance.server air",
+            "--no-scenarios",
+            "--seconds",
+            "0.000000001",
+            "--quiet",
+            "--junit",
+            str(tmp_path / "j.xml"),
+        ]
+    )
+    assert code == 5 and (tmp_path / "j.xml").exists()
+
+
+def test_the_time_budget_counts_from_the_differential_phase(tmp_path: Path) -> None:
+    """A slow printed-example replay (0.1 s per given state, 2 s in all) cannot eat the differential
+    phase's 1 s: games are still compared, and a run the cap stopped is incomplete, not conformant."""
+    report = conform(make_game("air"), f"{WRAPPED} air --delay-set-state 0.1", seconds=1.0, max_examples=500)
+    assert report.scenarios_run == 22 and report.examples_run >= 1
+    assert report.status == "incomplete" and "INCOMPLETE" in report.verdict
+
+
+def test_a_crash_then_a_failed_restart_ends_the_run_with_a_finding_and_every_report(tmp_path: Path) -> None:
+    marker = tmp_path / "crashed"
+    impl = f"{WRAPPED} air --crash-on-apply 5 --marker {marker}"
+    report = conform(make_game("air"), impl, scenarios=False, max_examples=5, timeout=5.0)
+    assert report.status == "findings" and report.stopped == "fault"
+    assert any("failed its restart" in f.title for f in report.findings), markdown(report)
+    marker.unlink()
+    out = tmp_path / "out"
+    out.mkdir()
+    code = main(
+        [
+            "conform",
+            "air",
+            "--impl",
+            impl,
+            "--quiet",
+            "--junit",
+            str(out / "j.xml"),
+            "--report",
+            str(out / "r.md"),
+            "--html",
+            str(out / "r.html"),
+        ]
+    )
+    assert code == 1
+    assert "failed its restart" in (out / "r.md").read_text("utf-8")
+    assert ET.parse(out / "j.xml").getroot().get("failures") != "0"
+    assert (out / "r.html").read_text("utf-8").startswith("<!doctype html>")
+
+
+def test_an_output_path_that_cannot_be_written_is_refused_before_any_work(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["conform", "air", "--impl", "no-such-program", "--junit", "/nonexistent/folder/j.xml"])
+    assert code == 4
+    assert "/nonexistent/folder/j.xml" in capsys.readouterr().err
+
+
+# -- replaying a finding --------------------------------------------------------------------------------------
+
+
+def test_a_finding_replays_exactly_from_its_document(tmp_path: Path) -> None:
+    report = _pair_search(InProcess)
+    finding = report.findings[0]
+    document = replay_document("air", finding)
+    path = tmp_path / "finding.json"
+    path.write_text(json.dumps(document), "utf-8")
+    assert read_replay(str(path), "air")["steps"] == list(finding.steps)
+    # Against the reference server the game conforms (it is legal under the printed rules) ...
+    again = replay(make_game("air"), f"{PY} -m rulecraft.conformance.server air", document)
+    assert again.status == "conformant" and again.examples_run == 1, markdown(again)
+    # ... and so does the full game from a new game.
+    full = replay(make_game("air"), f"{PY} -m rulecraft.conformance.server air", document, full=True)
+    assert full.status == "conformant" and full.steps_compared > again.steps_compared
+
+
+def test_a_replay_document_of_another_game_or_shape_is_one_clear_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"rulecraft_replay": 1, "game": "kas", "start": {}, "steps": []}), "utf-8")
+    with pytest.raises(RulecraftError, match="game: this is a replay of 'kas'"):
+        read_replay(str(path), "air")
+    path.write_text("[" * 100_000, "utf-8")
+    with pytest.raises(RulecraftError, match="not a readable replay document"):
+        read_replay(str(path), "air")
+
+
+def test_sigterm_ends_the_run_with_every_report_and_no_implementation_left(tmp_path: Path) -> None:
+    """What `timeout` and CI runners send: the reports are written with what ran (exit 2), and the
+    implementation's process group is gone."""
+    import os
+    import signal
+    import subprocess
+
+    report = tmp_path / "r.md"
+    proc = subprocess.Popen(
+        [
+            PY,
+            "-m",
+            "rulecraft",
+            "conform",
+            "kas",
+            "--impl",
+            f"{PY} -m rulecraft.conformance.server kas",
+            "--no-scenarios",
+            "--quiet",
+            "--report",
+            str(report),
+            "--junit",
+            str(tmp_path / "j.xml"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(6)
+    children = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
+    proc.send_signal(signal.SIGTERM)
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2, err[-2000:]
+    text = report.read_text("utf-8")
+    assert "INCOMPLETE" in text or "NOT TESTED" in text
+    assert "interrupted" in text
+    assert ET.parse(tmp_path / "j.xml").getroot().get("errors") == "1"
+    for pid in children:
+        with pytest.raises(ProcessLookupError):
+            os.kill(int(pid), 0)
