@@ -833,7 +833,7 @@ def _root(plan: Plan) -> str:
 
 def replay_scenarios(
     game: Game[Any, Any],
-    impl: Peer,
+    impl: Implementation,
     models: tuple[str, ...],
     capabilities: Sequence[str],
     report: ConformReport,
@@ -862,6 +862,9 @@ def replay_scenarios(
             )
             if not reply.get("ok"):
                 raise Mismatch(lock.finding("scenario", f"the given state was refused: {reply.get('error', '')}"))
+            # The state as the implementation holds it: a given state it loads wrongly shows here,
+            # even in an example without steps.
+            lock.compare_state(impl.state(), "after the given state was set")
             for step in scenario.steps:
                 key = "reject" if "reject" in step else ("do" if "do" in step else "chance")
                 action = reference.action_from_json(step[key])
@@ -869,6 +872,11 @@ def replay_scenarios(
                     lock.probe(action)
                 else:
                     lock.step(action)
+            # The example's end state: its legal actions (a `legal:`/`illegal:` fact of the example is
+            # one of them) and, at game over, the outcome.
+            lock.compare_legal_actions()
+            if reference.is_over(lock.state):
+                lock.compare_end()
             report.scenarios_passed += 1
         except Mismatch as mismatch:
             # The finding's own rules first (for a refused legal action: the decisive ones), then the example's.
