@@ -77,7 +77,8 @@ def markdown(report: ErrataReport) -> str:
     if w is None:
         lines.append("- not searched")
     else:
-        lines.append(f"- {w.outcome}: {w.reason} ({w.seconds:.1f} s, {w.games} games)")
+        covered = f", rule coverage {w.coverage}" if w.coverage else ""
+        lines.append(f"- {w.outcome}: {w.reason} ({w.seconds:.1f} s, {w.games} games{covered})")
         if w.finding is not None:
             lines += ["", markdown_finding(w.finding, ("printed rules", "variant"), heading="###")]
     lines += ["", "## How play shifts", ""]

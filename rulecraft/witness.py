@@ -82,6 +82,13 @@ class PairResult:
     games: int = 0
     solver: SolverVerdict | None = None
     first_seconds: float | None = None  # until a game first differed, before shrinking
+    rules_exercised: frozenset[str] = frozenset()  # rule IDs the compared steps exercised
+    rules_total: int = 0  # rule IDs of the game
+
+    @property
+    def coverage(self) -> str:
+        """'n/N rule IDs' of the games compared (empty when no game was played)."""
+        return f"{len(self.rules_exercised)}/{self.rules_total} rule IDs" if self.rules_total and self.games else ""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -92,6 +99,8 @@ class PairResult:
             "seconds": round(self.seconds, 3),
             "first_difference_seconds": round(self.first_seconds, 3) if self.first_seconds is not None else None,
             "games": self.games,
+            "rules_exercised": sorted(self.rules_exercised),
+            "rules_total": self.rules_total,
         }
         if self.solver is not None:
             out["solver"] = {
@@ -311,7 +320,9 @@ def search_pair_games(
         if not report.findings and starts and make_pair is not None:
             _from_examples(make_pair, starts, budget, report, start + budget.seconds)
     except Exception as exc:  # a model bug under one ruleset is reported, and the run goes on
-        return result("error", f"{type(exc).__name__}: {exc}", games=report.examples_run, solver=verdict)
+        return result(
+            "error", f"{type(exc).__name__}: {exc}", games=report.examples_run, **_coverage(report), solver=verdict
+        )
     if report.findings:
         finding = min(report.findings, key=lambda f: len(f.steps))
         first = report.first_difference_at
@@ -320,6 +331,7 @@ def search_pair_games(
             finding.title,
             finding=finding,
             games=report.examples_run,
+            **_coverage(report),
             solver=verdict,
             first_seconds=(first + (report.started - start)) if first is not None else None,
         )
@@ -329,18 +341,31 @@ def search_pair_games(
             "not-found",
             f"the solver found a state where they differ ({verdict.reason}); no game reached one in the budget",
             games=report.examples_run,
+            **_coverage(report),
             solver=verdict,
         )
     if verdict is not None and verdict.status == "unknown":
         return result(
-            "unknown", f"solver: {verdict.reason}; no game differed", games=report.examples_run, solver=verdict
+            "unknown",
+            f"solver: {verdict.reason}; no game differed",
+            games=report.examples_run,
+            **_coverage(report),
+            solver=verdict,
         )
     return result(
         "not-found",
         f"no difference in {report.examples_run} games of up to {budget.max_steps} steps ({budget.seconds:g} s budget)",
         games=report.examples_run,
+        **_coverage(report),
         solver=verdict,
     )
+
+
+def _coverage(report: ConformReport) -> dict[str, Any]:
+    return {
+        "rules_exercised": frozenset(report.rules_exercised & report.rules_total),
+        "rules_total": len(report.rules_total),
+    }
 
 
 @attrs.frozen

@@ -557,7 +557,7 @@ class Differential:
             where = "differential"
         elif start.path:
             how = "a new game" if start.origin is not None else f"{start.root} (its given state)"
-            where = f"{start.label}, {len(start.path)} steps into {how}"
+            where = f"{len(start.path)} steps into {how}"
         else:
             where = f"{start.label} (its given state)"
         lock = Lockstep(self.game, self.impl, self.models, where, setup, self_test=self.self_test, tracer=self.tracer)
