@@ -218,6 +218,13 @@ class Game(ABC, Generic[S, A]):
     def is_legal(self, state: S, action: A) -> bool:
         return self.check(state, action) is None
 
+    def rejections(self, state: S, action: A) -> tuple[Rejection, ...]:
+        """Every rule that forbids ``action`` in ``state``, the one ``check`` cites first.  When several
+        rules forbid an action, another implementation may check them in another order and cite any
+        of them; games that can judge their rules apart list them all (default: ``check``'s alone)."""
+        rejection = self.check(state, action)
+        return () if rejection is None else (rejection,)
+
     def grounds(self, state: S, action: A) -> tuple[str, ...]:
         """The rules that make a legal ``action`` legal in ``state``, the decisive ones first.
 

@@ -275,3 +275,46 @@ def test_sigterm_ends_the_run_with_every_report_and_no_implementation_left(tmp_p
     for pid in children:
         with pytest.raises(ProcessLookupError):
             os.kill(int(pid), 0)
+
+
+def test_a_refusal_may_cite_any_rule_that_forbids_the_action() -> None:
+    """When several rules forbid an action, an implementation that checks them in another order
+    cites another of them: that is no difference.  An unrelated rule still is."""
+    import random
+
+    from rulecraft.conformance.conform import Lockstep, Mismatch
+    from rulecraft.model.airships.actions import EndGo, ExtraGo
+
+    game = make_game("air")
+    rng = random.Random(1)
+    state = game.new_game(3)
+    found = None
+    for _ in range(3000):
+        for probe in (ExtraGo(), EndGo()):
+            forbidding = game.rejections(state, probe)
+            if forbidding:
+                assert forbidding[0] == game.check(state, probe)  # check cites the first
+                if len(forbidding) > 1 and found is None:
+                    found = (state, probe, forbidding)
+        action = game.random_action(state, rng)
+        if action is None:
+            break
+        state = game.apply(state, action)
+    assert found is not None
+    state, probe, forbidding = found
+
+    class Refuses:
+        def __init__(self, rule: str) -> None:
+            self.rule = rule
+
+        def apply(self, action: dict[str, Any]) -> dict[str, Any]:
+            return {"ok": False, "rejected": {"rule": self.rule, "reason": "no"}}
+
+    for rejection in forbidding:
+        lock = Lockstep(game, Refuses(rejection.rule), ("*",), "test")  # type: ignore[arg-type]
+        lock.state = state
+        lock.probe(probe)  # no Mismatch: the rule forbids it
+    lock = Lockstep(game, Refuses("AIR-R-01"), ("*",), "test")  # type: ignore[arg-type]
+    lock.state = state
+    with pytest.raises(Mismatch, match="refused for another rule"):
+        lock.probe(probe)

@@ -39,7 +39,7 @@ from rulecraft.model.airships.components import (
     load_pack,
 )
 from rulecraft.model.airships.readings import NOT_MODELLED, REGISTER
-from rulecraft.model.airships.rules import Context, attempts, check, grounds, has_legal_target
+from rulecraft.model.airships.rules import Context, attempts, check, grounds, has_legal_target, rejections
 from rulecraft.model.airships.state import AirshipsState, Phase
 from rulecraft.model.airships.transitions import deck_empty, new_game, transition, turn_over
 from rulecraft.registry import register
@@ -214,6 +214,9 @@ class AirshipsGame(Game[AirshipsState, AirshipsAction]):
 
     def grounds(self, state: AirshipsState, action: AirshipsAction) -> tuple[str, ...]:
         return grounds(self.ctx, state, action)
+
+    def rejections(self, state: AirshipsState, action: AirshipsAction) -> tuple[Rejection, ...]:
+        return rejections(self.ctx, state, action)
 
     def has_legal_target(self, state: AirshipsState) -> bool:
         return has_legal_target(self.ctx, state)

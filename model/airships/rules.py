@@ -354,6 +354,25 @@ def check(ctx: Context, state: AirshipsState, action: AirshipsAction) -> Rejecti
     rejection = phase_rejection(state, action)
     if rejection is not None:
         return rejection
+    return action_rejection(ctx, state, action)
+
+
+def rejections(ctx: Context, state: AirshipsState, action: AirshipsAction) -> tuple[Rejection, ...]:
+    """Every rule that forbids ``action``, each judged on its own: the step order's (the one ``check``
+    cites first) and the action's own rule, judged as if it were the action's step.  Another
+    implementation may check them in the other order and cite either."""
+    out = [r for r in (phase_rejection(state, action),) if r is not None]
+    try:
+        own = action_rejection(ctx, state, action)
+    except Exception:  # the action's own check may need its step's bookkeeping: then the step's rule alone
+        own = None
+    if own is not None and all(own.rule != r.rule for r in out):
+        out.append(own)
+    return tuple(out)
+
+
+def action_rejection(ctx: Context, state: AirshipsState, action: AirshipsAction) -> Rejection | None:
+    """The action's own rules, once its step has come."""
     match action:
         case DealAirship(card=card):
             return _deal_airship(ctx, state, card)

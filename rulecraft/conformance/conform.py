@@ -467,11 +467,13 @@ class Lockstep:
                 )
             )
         their_rule = (reply.get("rejected") or {}).get("rule")
-        if their_rule and their_rule != ours.rule and not self.self_test:
+        forbidding = {ours.rule} | {r.rule for r in self.game.rejections(self.state, action)}
+        if their_rule and their_rule not in forbidding and not self.self_test:
             raise Mismatch(
                 self.finding(
                     "verdict",
-                    f"{action!r} is refused for another rule: {their_rule}, the rulebook says {ours.rule}",
+                    f"{action!r} is refused for another rule: {their_rule}, the rulebook says "
+                    f"{' or '.join(sorted(forbidding))}",
                     ours=ours.to_json(),
                     theirs=reply.get("rejected"),
                     rules=(ours.rule, str(their_rule)),
