@@ -156,3 +156,31 @@ def test_uncertainty_variant_removes_five_of_twenty_tiles_unseen_r06() -> None:
         s = g.apply(s, g.random_action(s, rng))
         assert g.violations(s) == []
     assert s.round == 6, "still five rounds"
+
+
+def test_a_flight_or_course_correction_off_the_six_directions_is_refused_not_a_crash() -> None:
+    """KAS-R-26/42: directions are 0..5; 7 or 9 is a rejection naming the rule (it raised ValueError)."""
+    import random
+
+    from rulecraft.model.kings_of_air_and_steam.actions import CourseCorrection, Fly
+    from rulecraft.registry import make_game
+
+    game = make_game("kas")
+    rng = random.Random(2)
+    state = game.new_game(3)
+    seen: set[str] = set()
+    for _ in range(4000):
+        kinds = {type(a).__name__ for a in game.legal_actions(state)}
+        if "Fly" in kinds and "Fly" not in seen:
+            seen.add("Fly")
+            rejection = game.check(state, Fly((7, 1)))
+            assert rejection is not None and rejection.rule == "KAS-R-26"
+        if "CourseCorrection" in kinds and "CourseCorrection" not in seen:
+            seen.add("CourseCorrection")
+            rejection = game.check(state, CourseCorrection(9))
+            assert rejection is not None and rejection.rule == "KAS-R-42"
+        action = game.random_action(state, rng)
+        if action is None or seen == {"Fly", "CourseCorrection"}:
+            break
+        state = game.apply(state, action)
+    assert seen == {"Fly", "CourseCorrection"}

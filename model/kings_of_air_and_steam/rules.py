@@ -820,7 +820,9 @@ def check(ctx: Context, state: KasState, action: KasAction) -> Rejection | None:
             return None
         case Plan():
             return plan_problem(ctx, state, action)
-        case Fly():
+        case Fly(path=path):
+            if any(not 0 <= step <= 5 for step in path):  # KAS-R-26: six directions, 0=E .. 5=SE
+                return reject("KAS-R-26", f"a flight step is a direction 0..5 (0=E .. 5=SE); got {list(path)}")
             return fly_problem(ctx, state, action)
         case Load() | Swap() | Unload() | EndCargo():
             return cargo_problem(ctx, state, action)
@@ -833,6 +835,8 @@ def check(ctx: Context, state: KasState, action: KasAction) -> Rejection | None:
         case ShipGoods():
             return ship_problem(ctx, state, action)
         case CourseCorrection(direction=direction):
+            if not 0 <= direction <= 5:  # KAS-R-42: one hex in one of the six directions
+                return reject("KAS-R-42", f"a course correction is a direction 0..5 (0=E .. 5=SE); got {direction}")
             return course_problem(ctx, state, direction)
         case Grant():
             return None
