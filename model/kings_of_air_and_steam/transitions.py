@@ -394,6 +394,7 @@ def _after_action(ctx: Context, state: KasState) -> KasState:
     player = state.players[state.seat]
     if player.character == "I.S.A.A.C." and player.tokens > 0 and not state.extra_taken:
         return attrs.evolve(state, phase=Phase.BONUS, bonus="extra-action")
+    # KAS-R-24: a turn holds exactly one action; after it the card slides and the turn ends.
     return _end_turn(ctx, state)
 
 
