@@ -6,12 +6,13 @@ import itertools
 import random
 from collections.abc import Mapping
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
 import attrs
 
-from rulecraft.core import CHANCE, GAME_OVER, Game, Rejection, RulecraftError, Seat, ToMove
+from rulecraft.core import CHANCE, GAME_OVER, Game, Policy, Rejection, RulecraftError, Seat, ToMove
 from rulecraft.model.kings_of_air_and_steam import flight, render, shipping
 from rulecraft.model.kings_of_air_and_steam.actions import (
     ACTION_TYPES,
@@ -51,6 +52,8 @@ from rulecraft.model.kings_of_air_and_steam.components import BOARD_SETS, GOODS,
 from rulecraft.model.kings_of_air_and_steam.context import Context
 from rulecraft.model.kings_of_air_and_steam.hexgrid import path_hexes
 from rulecraft.model.kings_of_air_and_steam.packs_io import bundled_pack, load_pack
+from rulecraft.model.kings_of_air_and_steam.policies import DESCRIPTIONS, POLICIES
+from rulecraft.model.kings_of_air_and_steam.policies import Policy as KasPolicy
 from rulecraft.model.kings_of_air_and_steam.readings import NOT_MODELLED, NOT_MODELLED_WHY, REGISTER
 from rulecraft.model.kings_of_air_and_steam.rules import (
     card_moves,
@@ -102,6 +105,10 @@ class KasGame(Game[KasState, KasAction]):
                 )
         self.pack = pack or bundled_pack()
         self.ctx = Context(self.pack, dict(self.ruleset.readings), params=PARAMETERS.resolve(params))
+        # The playout policies bound to this game once (Game.random_action asks for one every step).
+        self._bound: dict[str, Policy[KasState, KasAction]] = {
+            name: partial(_play_policy, chosen, self) for name, chosen in POLICIES.items()
+        }
 
     @classmethod
     def configured(
@@ -375,6 +382,12 @@ class KasGame(Game[KasState, KasAction]):
                     out.append(Sell(depot.at, goods, route.destination.name, route.lines, route.payees))
         return out
 
+    def policies(self) -> Mapping[str, str]:
+        return DESCRIPTIONS
+
+    def _policy(self, name: str) -> Policy[KasState, KasAction]:
+        return self._bound[name]
+
     def chance_outcomes(self, state: KasState) -> list[tuple[KasAction, Fraction]]:
         if state.phase is Phase.REMOVE_TILES:
             pile = state.market_pile
@@ -549,6 +562,13 @@ def _shortest(starts: list[Any], goal: set[Any], free: set[Any], most: int) -> t
                 seen.add(nxt)
                 frontier.append((*path, nxt))
     return None
+
+
+def _play_policy(
+    chosen: KasPolicy, game: KasGame, _caller: Game[KasState, KasAction], state: KasState, rng: random.Random
+) -> KasAction:
+    """A Kings of Air and Steam policy called through ``Game.random_action`` (which passes the game as a Game)."""
+    return chosen(game, state, rng)
 
 
 def ship_action(shipment: Any) -> ShipGoods:
