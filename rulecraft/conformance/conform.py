@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from functools import partial
@@ -551,6 +552,9 @@ class Differential:
     deadline: float | None = None
     tracer: RuleTracer | None = None
     kinds: set[str] = attrs.Factory(set)  # action kinds seen so far (for the swarm)
+    # Steps that exercised each rule so far: a finding lists its step's rules rarest first, so the
+    # rules particular to that step lead and the ones every step touches trail.
+    rule_steps: Counter[str] = attrs.Factory(Counter)
 
     def lockstep(self, plan: Plan) -> Lockstep:
         start = plan.start
@@ -646,6 +650,7 @@ class Differential:
             seen.append(action)
             before = set(lock.exercised)
             lock.step(action)
+            self.rule_steps.update(lock.step_rules)
             trial.steps += 1
             for rule in lock.exercised - before:
                 trial.first_hits.setdefault(rule, trial.steps)
@@ -805,6 +810,7 @@ def _shrunk(run: Differential, failing: tuple[Plan, Trial], max_steps: int, budg
     best_plan, best = result.plan, result.trial
     finding = best.failure
     assert isinstance(finding, Finding)
+    finding = attrs.evolve(finding, rules=_rarest_first(run, finding.rules))
     return attrs.evolve(
         finding,
         origin=_origin(best_plan),
@@ -813,6 +819,12 @@ def _shrunk(run: Differential, failing: tuple[Plan, Trial], max_steps: int, budg
         shrink_replays=result.replays,
         shrink_exhausted=result.exhausted,
     )
+
+
+def _rarest_first(run: Differential, rules: Sequence[str]) -> tuple[str, ...]:
+    """Rules in order of how few compared steps exercised them (ties: as given)."""
+    order = {rule: i for i, rule in enumerate(rules)}
+    return tuple(sorted(rules, key=lambda r: (run.rule_steps[r], order[r])))
 
 
 def _origin(plan: Plan) -> dict[str, Any] | None:
