@@ -318,3 +318,10 @@ def test_a_refusal_may_cite_any_rule_that_forbids_the_action() -> None:
     lock.state = state
     with pytest.raises(Mismatch, match="refused for another rule"):
         lock.probe(probe)
+
+
+def test_an_implementation_that_cannot_be_started_is_one_usage_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["conform", "air", "--impl", "no-such-program-xyz", "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 4 and err.count("\n") == 1
+    assert "--impl 'no-such-program-xyz'" in err and "No such file" in err and "while before" not in err

@@ -939,8 +939,13 @@ def conform(
     report = ConformReport(game.id, command, seed=seed, rules_total=frozenset(r.id for r in game.catalogue))
     start = report.started
     steps = max_steps if max_steps is not None else max_steps_for(game)
+    implementation = Implementation(command, game=game.id, timeout=timeout)
     try:
-        with Implementation(command, game=game.id, timeout=timeout) as impl:
+        implementation.start()
+    except ImplementationFault as fault:  # no such program, not executable: the command is wrong
+        raise RulecraftError(f"--impl {command!r}: {fault.message}") from None
+    try:
+        with implementation as impl:
             try:
                 hello = impl.hello()
             except ImplementationFault as fault:
@@ -1083,8 +1088,13 @@ def replay(
     whole = document.get("full") or {}
     if full and isinstance(whole.get("origin"), dict):
         start, steps = {"setup": whole["origin"]}, list(whole.get("path") or [])
+    implementation = Implementation(command, game=game.id, timeout=timeout)
     try:
-        with Implementation(command, game=game.id, timeout=timeout) as impl:
+        implementation.start()
+    except ImplementationFault as fault:
+        raise RulecraftError(f"--impl {command!r}: {fault.message}") from None
+    try:
+        with implementation as impl:
             try:
                 hello = impl.hello()
             except ImplementationFault as fault:
