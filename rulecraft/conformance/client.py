@@ -77,8 +77,8 @@ class ImplementationFault(RulecraftError):
 
     def _summary(self) -> str:
         op = self.request.get("op") if isinstance(self.request, dict) else None
-        during = f"answering {op!r}" if op is not None else "before any request"
-        parts = [f"implementation fault ({self.kind}) while {during}: {self.message}"]
+        during = f"while answering {op!r}" if op is not None else "before any request"
+        parts = [f"implementation fault ({self.kind}) {during}: {self.message}"]
         if self.returncode is not None:
             parts.append(f"exit status {self.returncode}{_signal_name(self.returncode)}")
         tail = self.stderr.strip()
