@@ -123,6 +123,62 @@ def _frozen(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
 
 
+def _score_table(scores: Mapping[Seat, Mapping[str, int]]) -> dict[Seat, dict[str, int]]:
+    """A private plain copy of a score table (seat -> part -> points), so an Outcome's repr is valid
+    Python and the caller's later edits cannot reach it."""
+    return {int(seat): {str(part): int(points) for part, points in parts.items()} for seat, parts in scores.items()}
+
+
+def parts_problem(parts: Mapping[str, int]) -> str | None:
+    """Why one seat's score parts are not a valid table ("total" present and the other parts adding
+    up to it), or None."""
+    if "total" not in parts:
+        return f"no 'total' among the parts {sorted(parts)}"
+    named = {k: v for k, v in parts.items() if k != "total"}
+    if named and sum(named.values()) != parts["total"]:
+        return f"the parts {named} add up to {sum(named.values())}, not to the total {parts['total']}"
+    return None
+
+
+def _seats(seats: Iterable[Seat]) -> tuple[Seat, ...]:
+    return tuple(int(seat) for seat in seats)
+
+
+def _check_scores(instance: Outcome, attribute: attrs.Attribute[Any], value: dict[Seat, dict[str, int]]) -> None:
+    for seat, parts in value.items():
+        why = parts_problem(parts)
+        if why is not None:
+            raise ValueError(f"Outcome.scores[{seat}]: {why}")
+
+
+@attrs.frozen
+class Outcome:
+    """How a finished game came out, as the rulebook counts it.
+
+    ``termination``: the rule ID that ended the game; ``scores``: per seat the parts the rulebook
+    scores, named in the game's own words, and ``"total"`` (the parts add up to it); ``winners``:
+    the winning seats after the tie-breaks (several: a shared win; none: nobody wins, e.g. a lost
+    solo game); ``tiebreak``: the rule (or ambiguity reading) that decided between seats tied on
+    points, None when no tie for the win had to be broken.
+    """
+
+    termination: str
+    scores: Mapping[Seat, Mapping[str, int]] = attrs.field(converter=_score_table, validator=_check_scores, hash=False)
+    winners: tuple[Seat, ...] = attrs.field(converter=_seats)
+    tiebreak: str | None = None
+
+    def totals(self) -> dict[Seat, int]:
+        return {seat: parts["total"] for seat, parts in self.scores.items()}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "termination": self.termination,
+            "scores": {str(seat): dict(parts) for seat, parts in sorted(self.scores.items())},
+            "winners": list(self.winners),
+            "tiebreak": self.tiebreak,
+        }
+
+
 S = TypeVar("S")
 A = TypeVar("A")
 # A random playout policy: (game, state, rng) -> a legal action for the seat to move.
@@ -246,6 +302,27 @@ class Game(ABC, Generic[S, A]):
 
     def is_over(self, state: S) -> bool:
         return isinstance(self.to_move(state), GameOver)
+
+    def score_parts(self, state: S) -> Mapping[Seat, Mapping[str, int]]:
+        """The points per seat by the rulebook's scoring parts, as counted now (mid-game too), each
+        seat's parts with their ``"total"``, which equals :meth:`scores`.  Games name their parts;
+        the default is the total alone."""
+        return {seat: {"total": points} for seat, points in self.scores(state).items()}
+
+    def termination(self, state: S) -> str:
+        """The rule ID that ended the (finished) game; '' when the game names none (the default)."""
+        return ""
+
+    def tiebreak(self, state: S) -> str | None:
+        """The rule ID (or ambiguity ID, when a reading settles it) of the tie-break that decided the
+        win between seats tied on points; None when no tie had to be broken (the default)."""
+        return None
+
+    def outcome(self, state: S) -> Outcome | None:
+        """How the game came out: None unless it is over."""
+        if not self.is_over(state):
+            return None
+        return Outcome(self.termination(state), self.score_parts(state), self.winners(state), self.tiebreak(state))
 
     # -- text -----------------------------------------------------------------
     @abstractmethod

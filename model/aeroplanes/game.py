@@ -197,9 +197,24 @@ class AeroplanesGame(Game[AerState, AerAction]):
             return {f.seat: f.total for f in scoring.final_scores(self.ctx, state)}
         return {seat: p.vp for seat, p in enumerate(state.players)}
 
+    def score_parts(self, state: AerState) -> dict[Seat, dict[str, int]]:
+        """By part (:func:`scoring.score_parts`): ``americas_bonus`` (AER-R-31) and ``era_scoring``
+        (AER-R-49..52, the rest of the VP track) during the game, and at its end ``plane_cards`` and
+        ``passenger_tiles`` too (AER-R-63)."""
+        return scoring.score_parts(self.ctx, state, final=state.phase is Phase.OVER)
+
     def winners(self, state: AerState) -> tuple[Seat, ...]:
         """AER-R-64 (l.186): most final VP, then most money; a tie on both is shared (AER-AMB-53)."""
         return scoring.winners(self.ctx, state)
+
+    def termination(self, state: AerState) -> str:
+        """AER-R-01 (l.34-38, 53): the game lasts three eras; it ends after era 3's scoring."""
+        return "AER-R-01"
+
+    def tiebreak(self, state: AerState) -> str | None:
+        """AER-R-64 (l.186) when money decides between seats tied on final VP; AER-AMB-53 when they are
+        tied on money too (a shared win by default)."""
+        return scoring.tiebreak(self.ctx, state)
 
     # -- text -------------------------------------------------------------------------------------
     def render(self, state: AerState) -> str:

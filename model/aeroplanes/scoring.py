@@ -272,6 +272,36 @@ def final_ranking(ctx: Context, state: AerState) -> tuple[int, ...]:
     return tuple(f.seat for f in sorted(scores, key=lambda f: (-f.total, -f.money, f.seat)))
 
 
+def score_parts(ctx: Context, state: AerState, *, final: bool) -> dict[int, dict[str, int]]:
+    """The VP per seat by the rulebook's parts.  The VP track holds the ``americas_bonus`` (AER-R-31,
+    l.131-132: the bonuses recorded as paid to the seat) and the ``era_scoring`` (AER-R-49..52,
+    l.164-170: market majorities and profitability; the rest of the track).  With ``final`` (the game
+    is over) AER-R-63 (l.183-185) adds ``plane_cards`` and ``passenger_tiles`` (:func:`final_scores`)."""
+    bonus = ctx.pack.americas_bonus.vp
+    out: dict[int, dict[str, int]] = {}
+    for seat, p in enumerate(state.players):
+        americas = bonus * sum(1 for _, paid in state.americas_paid if paid == seat)
+        out[seat] = {"americas_bonus": americas, "era_scoring": p.vp - americas}
+    if final:
+        for f in final_scores(ctx, state):
+            out[f.seat] |= {"plane_cards": f.cards, "passenger_tiles": f.passengers}
+    for parts in out.values():
+        parts["total"] = sum(parts.values())
+    return out
+
+
+def tiebreak(ctx: Context, state: AerState) -> str | None:
+    """AER-R-64 (l.186) when money decides between the seats tied on the most final VP; AER-AMB-53
+    when they are tied on money too; None when no tie for the win."""
+    scores = final_scores(ctx, state)
+    best = max(f.total for f in scores)
+    leaders = [f for f in scores if f.total == best]
+    if len(leaders) < 2:
+        return None
+    richest = max(f.money for f in leaders)
+    return "AER-AMB-53" if sum(1 for f in leaders if f.money == richest) > 1 else "AER-R-64"
+
+
 def winners(ctx: Context, state: AerState) -> tuple[int, ...]:
     """AER-R-64 (l.186), AER-AMB-53: the seats with the most VP and, among them, the most money;
     more than one seat means a shared victory."""
@@ -298,5 +328,7 @@ __all__ = [
     "profitability",
     "rank_places",
     "rank_profits",
+    "score_parts",
+    "tiebreak",
     "winners",
 ]

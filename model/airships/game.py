@@ -224,18 +224,43 @@ class AirshipsGame(Game[AirshipsState, AirshipsAction]):
     # -- outcome ----------------------------------------------------------------
     def scores(self, state: AirshipsState) -> dict[Seat, int]:
         """AIR-R-48: stars on held development cards, all airship cards, stages."""
+        return {seat: parts["total"] for seat, parts in self.score_parts(state).items()}
+
+    def score_parts(self, state: AirshipsState) -> dict[Seat, dict[str, int]]:
+        """AIR-R-48 (p.5) by part: ``developments`` (the stars on the development cards still on the
+        board, AIR-R-21), ``airships`` (the stars on every airship card owned) and ``stages`` (each
+        owned Hindenburg stage at its high value once all four are built, else its low value)."""
         built = all(owner is not None for owner in state.stages)
-        out: dict[Seat, int] = {}
+        out: dict[Seat, dict[str, int]] = {}
         for seat, board in enumerate(state.boards):
             # AIR-R-21: a development card's stars count only while it is still on the board.
-            vp = sum(self.pack.development(c).vp for c in board.departments if c is not None)
-            vp += sum(self.pack.airship(c).vp for c in board.airships)
+            developments = sum(self.pack.development(c).vp for c in board.departments if c is not None)
+            airships = sum(self.pack.airship(c).vp for c in board.airships)
+            stages = 0
             for index, owner in enumerate(state.stages, start=1):
                 if owner == seat:
                     stage = self.pack.stage(index)
-                    vp += stage.vp_high if built else stage.vp_low
-            out[seat] = vp
+                    stages += stage.vp_high if built else stage.vp_low
+            total = developments + airships + stages
+            out[seat] = {"developments": developments, "airships": airships, "stages": stages, "total": total}
         return out
+
+    def termination(self, state: AirshipsState) -> str:
+        """AIR-R-47 (p.5): (a) the airship fields are (nearly) used up, or (b) the Hindenburg is built."""
+        return "AIR-R-47"
+
+    def tiebreak(self, state: AirshipsState) -> str | None:
+        """AIR-R-49 (p.5) when the most airships built decides between seats tied on VP; AIR-AMB-27 when
+        they are tied on that too (its reading shares the win, or leaves it undefined)."""
+        scores = self.scores(state)
+        best = max(scores.values())
+        leaders = [s for s, v in scores.items() if v == best]
+        if len(leaders) < 2:
+            return None
+        most = max(self.airships_built(state, s) for s in leaders)
+        if sum(1 for s in leaders if self.airships_built(state, s) == most) > 1:
+            return "AIR-AMB-27"
+        return "AIR-R-49"
 
     def airships_built(self, state: AirshipsState, seat: Seat) -> int:
         """AIR-R-49: airship cards plus owned stages (each counts as an airship)."""

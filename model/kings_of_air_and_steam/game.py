@@ -444,13 +444,32 @@ class KasGame(Game[KasState, KasAction]):
     # -- outcome ------------------------------------------------------------------------------------
     def scores(self, state: KasState) -> dict[Seat, int]:
         """KAS-R-52: $1 = 1 VP, 10 per depot, 15 for a level-6 airship, rail 4/5/6 = 5/15/30."""
-        out: dict[Seat, int] = {}
+        return {seat: parts["total"] for seat, parts in self.score_parts(state).items()}
+
+    def score_parts(self, state: KasState) -> dict[Seat, dict[str, int]]:
+        """KAS-R-52 (p.16) by part: ``money`` ($1 = 1 VP), ``depots`` (10 VP per depot on the board),
+        ``airship`` (15 VP at the top of the airship track) and ``rail`` (the rail level reached:
+        4/5/6 = 5/15/30 VP)."""
+        out: dict[Seat, dict[str, int]] = {}
         for seat, player in enumerate(state.players):
-            vp = player.money + 10 * sum(1 for d in state.depots if d.owner == seat)
-            vp += 15 if player.airship_level >= len(self.pack.airship_track) else 0
-            vp += self.ctx.rail_vp(player)
-            out[seat] = vp
+            money = player.money
+            depots = 10 * sum(1 for d in state.depots if d.owner == seat)
+            airship = 15 if player.airship_level >= len(self.pack.airship_track) else 0
+            rail = self.ctx.rail_vp(player)
+            total = money + depots + airship + rail
+            out[seat] = {"money": money, "depots": depots, "airship": airship, "rail": rail, "total": total}
         return out
+
+    def termination(self, state: KasState) -> str:
+        """KAS-R-50 (p.8, p.16): the market tiles cannot fill the 3 slots after round 5; the Sellout
+        (KAS-R-51) is played and the game is scored."""
+        return "KAS-R-50"
+
+    def tiebreak(self, state: KasState) -> str | None:
+        """KAS-R-53 (p.16) whenever seats tie on VP for the win: the most money, else a shared win."""
+        scores = self.scores(state)
+        best = max(scores.values())
+        return "KAS-R-53" if sum(1 for v in scores.values() if v == best) > 1 else None
 
     def winners(self, state: KasState) -> tuple[Seat, ...]:
         """KAS-R-53: most VP; then most money; then shared."""

@@ -153,6 +153,27 @@ class SteamopolisGame(Game[StmState, StmAction]):
     def scores(self, state: StmState) -> dict[Seat, int]:
         return {seat: p.vp for seat, p in enumerate(state.players)}
 
+    def score_parts(self, state: StmState) -> dict[Seat, dict[str, int]]:
+        """STM-R-09 (p.4): the vote points are scored as they are won, on the vote point track (the
+        3 VP for the 3rd statue, STM-R-64, included); the game has no final scoring of its own, so
+        the track is the one part: ``vote_points``."""
+        return {seat: {"vote_points": p.vp, "total": p.vp} for seat, p in enumerate(state.players)}
+
+    def termination(self, state: StmState) -> str:
+        """STM-R-64 (p.25): 3 statues on the tower top or the passenger stack used up, then the final
+        round.  Solo: STM-R-69 (p.35) when time pressure lost the game, else STM-R-73 (p.36)."""
+        if state.solo is None:
+            return "STM-R-64"
+        return "STM-R-69" if solo_lost(self.ctx, state) else "STM-R-73"
+
+    def tiebreak(self, state: StmState) -> str | None:
+        """STM-R-67 (p.25) when seats tie on VP for the win (most machine and banner tiles, then turn
+        order, which always decides); never in the solo game."""
+        if state.solo is not None:
+            return None
+        best = max(p.vp for p in state.players)
+        return "STM-R-67" if sum(1 for p in state.players if p.vp == best) > 1 else None
+
     def tiles(self, state: StmState, seat: Seat) -> int:
         """STM-R-67 / STM-AMB-18: machine-room tiles plus banners ('bought': bought ones only)."""
         p = state.players[seat]
