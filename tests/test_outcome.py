@@ -1,0 +1,313 @@
+"""Game.outcome: how a finished game came out, for every registered game.
+
+Seeded random games are played to the end: the score parts add up to the total, the total is
+``scores()``, the winners are ``winners()``, the game ended by a catalogue rule, and there is no
+outcome before the end.  Then one constructed tie per game, from a finished state where two seats
+tie on points: the tie-break rule is named and the winner is the one the rulebook's text gives
+(quoted with its page), not one read off the model.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import attrs
+import pytest
+
+from rulecraft.core import Game, Outcome
+from rulecraft.registry import game_ids, make_game
+
+# Steamopolis's uniform walk takes very long to finish; its 'purposeful' policy plays towards the end.
+POLICY = {"stm": "purposeful"}
+
+
+def finish(game: Game[Any, Any], players: int, seed: int) -> tuple[Any, list[Any]] | None:
+    """A seeded game to its end: the last state and every state before it; None when it stalled
+    (Airships can, AIR-AMB-30: the rules have no turn limit)."""
+    rng = random.Random(seed)
+    state = game.new_game(players, **game.random_options(rng, players))
+    before: list[Any] = []
+    for _ in range(game.campaign_steps * 4):
+        action = game.random_action(state, rng, policy=POLICY.get(game.id, "uniform"))
+        if action is None:
+            return state, before
+        before.append(state)
+        state = game.apply(state, action)
+        if len(before) % 100 == 0 and game.stalled(state):
+            return None
+    return None
+
+
+def games(game: Game[Any, Any], players: int, count: int, first_seed: int = 1) -> list[tuple[Any, list[Any]]]:
+    """The first ``count`` seeded games from ``first_seed`` on that finish."""
+    out = []
+    for seed in range(first_seed, first_seed + 20):
+        played = finish(game, players, seed)
+        if played is not None:
+            out.append(played)
+            if len(out) == count:
+                return out
+    raise AssertionError(f"{game.id}: fewer than {count} of 20 seeded games finished")
+
+
+def rule_ids(game: Game[Any, Any]) -> set[str]:
+    """Every rule the game names: catalogue rules and registered ambiguities (a reading may decide)."""
+    return {r.id for r in game.catalogue} | {a.id for a in game.register}
+
+
+CASES = [(gid, n) for gid in game_ids() for n in range(make_game(gid).min_players, make_game(gid).max_players + 1)]
+
+
+@pytest.mark.parametrize(("game_id", "players"), CASES)
+def test_random_games_end_with_a_consistent_outcome(game_id: str, players: int) -> None:
+    game = make_game(game_id)
+    for end, before in games(game, players, 2):
+        for state in before[:: max(1, len(before) // 25)]:
+            assert game.outcome(state) is None  # not over yet
+            parts = game.score_parts(state)  # counted now, mid-game too
+            assert {s: p["total"] for s, p in parts.items()} == dict(game.scores(state))
+            for p in parts.values():
+                named = {k: v for k, v in p.items() if k != "total"}
+                assert not named or sum(named.values()) == p["total"], p
+        outcome = game.outcome(end)
+        assert outcome is not None
+        for seat, p in outcome.scores.items():
+            named = {k: v for k, v in p.items() if k != "total"}
+            assert named, f"{game_id}: seat {seat} has no scoring parts"
+            assert sum(named.values()) == p["total"], p
+        assert outcome.totals() == dict(game.scores(end))
+        assert outcome.scores == game.score_parts(end)
+        assert outcome.winners == tuple(game.winners(end))
+        assert outcome.termination in game.catalogue, outcome.termination
+        assert outcome.tiebreak is None or outcome.tiebreak in rule_ids(game), outcome.tiebreak
+        totals = outcome.totals()
+        tied_for_the_win = sum(1 for v in totals.values() if v == max(totals.values())) > 1
+        assert (outcome.tiebreak is not None) == (tied_for_the_win and not _solo(game, end))
+        # The wire form: JSON, seats as strings, and a repr that is valid Python.
+        data = json.loads(json.dumps(outcome.to_json()))
+        assert data["scores"] == {str(s): dict(p) for s, p in outcome.scores.items()}
+        assert data["winners"] == list(outcome.winners) and data["termination"] == outcome.termination
+        assert eval(repr(outcome), {"Outcome": Outcome}) == outcome
+
+
+def _solo(game: Game[Any, Any], state: Any) -> bool:
+    return getattr(state, "solo", None) is not None
+
+
+def test_an_outcome_refuses_parts_that_do_not_add_up() -> None:
+    with pytest.raises(ValueError, match="add up to 5, not to the total 6"):
+        Outcome("AIR-R-47", {0: {"airships": 5, "total": 6}}, (0,), None)
+    with pytest.raises(ValueError, match="no 'total'"):
+        Outcome("AIR-R-47", {0: {"airships": 5}}, (0,), None)
+    outcome = Outcome("AIR-R-47", {1: {"airships": 5, "total": 5}, 0: {"total": 2}}, [1], None)
+    assert outcome.to_json() == {
+        "termination": "AIR-R-47",
+        "scores": {"0": {"total": 2}, "1": {"airships": 5, "total": 5}},
+        "winners": [1],
+        "tiebreak": None,
+    }
+    assert hash(outcome) == hash(Outcome("AIR-R-47", {0: {"total": 2}, 1: {"airships": 5, "total": 5}}, (1,)))
+
+
+def test_the_default_outcome_is_the_total_alone() -> None:
+    """A game that names no parts still has an outcome: its total per seat (Game's defaults)."""
+    game = make_game("air")
+    [(end, _)] = games(game, 2, 1, first_seed=3)
+    defaults = Game.score_parts(game, end)
+    assert defaults == {s: {"total": v} for s, v in game.scores(end).items()}
+    assert Game.termination(game, end) == "" and Game.tiebreak(game, end) is None
+
+
+# -- constructed ties ------------------------------------------------------------------------------
+
+
+def finished(game_id: str, players: int, seed: int = 5) -> Any:
+    game = make_game(game_id)
+    [(end, _)] = games(game, players, 1, first_seed=seed)
+    assert game.is_over(end)
+    return end
+
+
+def _air_board(game: Game[Any, Any], board: Any, developments: tuple[str, ...], airships: tuple[str, ...]) -> Any:
+    from rulecraft.model.airships.components import DEPARTMENT_INDEX
+
+    departments: list[str | None] = [None] * 6
+    for card in developments:
+        departments[DEPARTMENT_INDEX[game.pack.development(card).department]] = card  # type: ignore[attr-defined]
+    return attrs.evolve(board, departments=tuple(departments), airships=airships)
+
+
+def air_tie(
+    developments: tuple[tuple[str, ...], tuple[str, ...]],
+    airships: tuple[tuple[str, ...], tuple[str, ...]],
+    stages: tuple[int | None, ...] = (None, None, None, None),
+) -> tuple[Game[Any, Any], Any]:
+    game = make_game("air")
+    end = finished("air", 2)
+    boards = tuple(_air_board(game, b, developments[s], airships[s]) for s, b in enumerate(end.boards))
+    return game, attrs.evolve(end, boards=boards, stages=stages)
+
+
+def test_airships_tie_goes_to_the_most_airships_built() -> None:
+    # Rulebook p.5: "Döntetlen esetén az a játékos nyer, aki a több léghajót építette." (A tie goes to
+    # the player who built more airships.)  Pack stars: L1 2, L3 2, L2 3, E2-FIN-4 1: 4 VP each.
+    game, state = air_tie(((), ("E2-FIN-4",)), (("L1", "L3"), ("L2",)))
+    outcome = game.outcome(state)
+    assert outcome is not None
+    assert outcome.totals() == {0: 4, 1: 4}
+    assert outcome.scores[1] == {"developments": 1, "airships": 3, "stages": 0, "total": 4}
+    assert outcome.winners == (0,) and outcome.tiebreak == "AIR-R-49"
+
+
+def test_airships_tie_break_counts_a_hindenburg_stage_as_an_airship() -> None:
+    # Rulebook p.5: "Itt a Hindenburg építési fázisai is léghajónak számítanak." (Here the Hindenburg's
+    # building stages count as airships too.)  Seat 0: L2 3 + E2-FIN-4 1 + E2-ENG-4 1 = 5 VP, one
+    # airship; seat 1: stage 1 (3 VP, low value: the Hindenburg is not finished, p.5) + L3 2 = 5 VP,
+    # two airships counting the stage: seat 1 wins.
+    game, state = air_tie((("E2-FIN-4", "E2-ENG-4"), ()), (("L2",), ("L3",)), stages=(1, None, None, None))
+    outcome = game.outcome(state)
+    assert outcome is not None
+    assert outcome.scores[1] == {"developments": 0, "airships": 2, "stages": 3, "total": 5}
+    assert outcome.totals() == {0: 5, 1: 5}
+    assert outcome.winners == (1,) and outcome.tiebreak == "AIR-R-49"
+
+
+def test_airships_tie_on_airships_too_is_a_shared_win_by_ambiguity_27() -> None:
+    # p.5 names no further tie-break: AIR-AMB-27's default reading shares the win.
+    game, state = air_tie(((), ()), (("L1",), ("L3",)))
+    outcome = game.outcome(state)
+    assert outcome is not None
+    assert outcome.winners == (0, 1) and outcome.tiebreak == "AIR-AMB-27"
+
+
+def kas_tie(money: tuple[int, int], depots: tuple[int, int]) -> tuple[Game[Any, Any], Any]:
+    from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
+    from rulecraft.model.kings_of_air_and_steam.state import Depot
+
+    game = make_game("kas")
+    end = finished("kas", 3)
+    players = list(end.players)
+    for seat, player in enumerate(players):
+        cash = money[seat] if seat < 2 else 1
+        players[seat] = attrs.evolve(player, money=cash, airship_level=1, rail_level=1)
+    hexes = [Hex(q, 0) for q in range(sum(depots))]
+    owned = tuple(Depot(hexes.pop(), seat) for seat in (0, 1) for _ in range(depots[seat]))
+    return game, attrs.evolve(end, players=tuple(players), depots=tuple(sorted(owned, key=lambda d: (d.at.q, d.at.r))))
+
+
+def test_kings_of_air_and_steam_tie_goes_to_the_most_money() -> None:
+    # Rulebook p.16: "Holtverseny esetén, közülük az nyer, akinek a legtöbb pénze van." (In a tie, the
+    # one of them with the most money wins.)  $1 = 1 VP, a depot 10 VP (p.16): $25 = $15 + 1 depot.
+    game, state = kas_tie(money=(15, 25), depots=(1, 0))
+    outcome = game.outcome(state)
+    assert outcome is not None
+    assert outcome.scores[0] == {"money": 15, "depots": 10, "airship": 0, "rail": 0, "total": 25}
+    assert outcome.totals()[1] == 25
+    assert outcome.winners == (1,) and outcome.tiebreak == "KAS-R-53"
+
+
+def test_kings_of_air_and_steam_tie_on_money_too_is_shared() -> None:
+    # Rulebook p.16: "Ha még mindig holtverseny van, akkor ezek a játékosok megosztva nyernek." (If still
+    # tied, those players share the victory.)
+    game, state = kas_tie(money=(12, 12), depots=(1, 1))
+    outcome = game.outcome(state)
+    assert outcome is not None
+    assert outcome.totals()[0] == outcome.totals()[1] == 22
+    assert outcome.winners == (0, 1) and outcome.tiebreak == "KAS-R-53"
+
+
+def stm_tie(banners: tuple[int, int], start_player: int) -> tuple[Game[Any, Any], Any]:
+    game = make_game("stm")
+    end = finished("stm", 3)
+    room = end.players[0].machine_room
+    players = []
+    for seat, player in enumerate(end.players):
+        flags = ("M2-04",) * (banners[seat] if seat < 2 else 0)
+        players.append(attrs.evolve(player, vp=10 if seat < 2 else 4, machine_room=room, banners=flags))
+    return game, attrs.evolve(end, players=tuple(players), start_player=start_player)
+
+
+def test_steamopolis_tie_goes_to_the_most_machine_and_banner_tiles() -> None:
+    # Rulebook, "Winning the Game", Tie (p.25): "The tied player who owns the most machine and banner
+    # tiles wins."  Same machine room, seat 1 has one banner more.
+    game, state = stm_tie(banners=(0, 1), start_player=0)
+    outcome = game.outcome(state)
+    assert outcome is not None
+    assert outcome.scores[0] == {"vote_points": 10, "total": 10}
+    assert outcome.termination == "STM-R-64"
+    assert outcome.winners == (1,) and outcome.tiebreak == "STM-R-67"
+
+
+def test_steamopolis_tie_on_tiles_too_goes_to_the_earlier_in_turn_order() -> None:
+    # p.25: "If there is still a tie, the tied player who is earlier in turn order wins."  With seat 2
+    # the start player, turn order is 2, 0, 1: seat 0 comes before seat 1.
+    game, state = stm_tie(banners=(1, 1), start_player=2)
+    outcome = game.outcome(state)
+    assert outcome is not None
+    assert outcome.winners == (0,) and outcome.tiebreak == "STM-R-67"
+
+
+def test_steamopolis_solo_has_no_tie_break() -> None:
+    game = make_game("stm")
+    end = finished("stm", 1)
+    outcome = game.outcome(end)
+    assert outcome is not None and outcome.tiebreak is None
+    # STM-R-69 (p.35): at 0 VP the solo game is lost at once; otherwise it ends by STM-R-73 (p.36).
+    assert outcome.termination == ("STM-R-69" if end.players[0].vp <= 0 else "STM-R-73")
+    won = attrs.evolve(end, players=(attrs.evolve(end.players[0], vp=9),))
+    assert game.outcome(won) == Outcome("STM-R-73", {0: {"vote_points": 9, "total": 9}}, (0,), None)
+
+
+def aer_tie(money: tuple[int, int]) -> tuple[Game[Any, Any], Any]:
+    game = make_game("aer")
+    end = finished("aer", 3)
+    players = []
+    for seat, player in enumerate(end.players):
+        players.append(
+            attrs.evolve(
+                player,
+                vp=40 if seat < 2 else 30,
+                money=money[seat] if seat < 2 else 50,
+                cards=(),
+                discards=(),
+                banked=(),
+            )
+        )
+    return game, attrs.evolve(end, players=tuple(players), americas_paid=())
+
+
+def test_aeroplanes_tie_goes_to_the_most_money() -> None:
+    # Rulebook l.186: "В случай равенства, игрок с большим количеством ассигнаций побеждает в игре." (In
+    # a tie, the player with the most banknotes wins.)  Seat 2 is richest but behind on VP.
+    game, state = aer_tie(money=(5, 9))
+    outcome = game.outcome(state)
+    assert outcome is not None
+    assert outcome.scores[0] == {
+        "americas_bonus": 0,
+        "era_scoring": 40,
+        "plane_cards": 0,
+        "passenger_tiles": 0,
+        "total": 40,
+    }
+    assert outcome.termination == "AER-R-01"
+    assert outcome.winners == (1,) and outcome.tiebreak == "AER-R-64"
+
+
+def test_aeroplanes_tie_on_money_too_is_shared_by_ambiguity_53() -> None:
+    # l.186 says nothing past the money: AER-AMB-53's default shares the win.
+    game, state = aer_tie(money=(7, 7))
+    outcome = game.outcome(state)
+    assert outcome is not None
+    assert outcome.winners == (0, 1) and outcome.tiebreak == "AER-AMB-53"
+
+
+def test_aeroplanes_parts_split_the_track_and_add_cards_and_passengers_at_the_end() -> None:
+    game = make_game("aer")
+    end = finished("aer", 4)
+    parts = game.score_parts(end)
+    for seat, player in enumerate(end.players):
+        track = parts[seat]["americas_bonus"] + parts[seat]["era_scoring"]
+        assert track == player.vp  # the VP track: Americas bonuses (AER-R-31) and era scorings (AER-R-49)
+        assert parts[seat]["americas_bonus"] == sum(1 for _, s in end.americas_paid if s == seat)  # 1 VP each
