@@ -184,3 +184,28 @@ def test_a_flight_or_course_correction_off_the_six_directions_is_refused_not_a_c
             break
         state = game.apply(state, action)
     assert seen == {"Fly", "CourseCorrection"}
+
+
+def test_a_teams_airship_chart_and_star_card_are_the_grounds_of_its_flights() -> None:
+    """KAS-R-80/81 (Sky Castle's chart and 6-hex star card), read from pack data, are named as the
+    grounds of its flights so rule coverage can see them; a base-game flight names none."""
+    import random
+
+    from rulecraft.model.kings_of_air_and_steam.actions import Fly
+    from rulecraft.registry import make_game
+
+    game = make_game("kas")
+    seen: set[str] = set()
+    for seed in range(10):  # seeded games until the star card has been planned and flown
+        state = game.new_game(2, teams=(("Sky Castle", "Clint Castle"), ("Emperor", "Reginald Kain")))
+        rng = random.Random(seed)
+        while not game.is_over(state) and len(seen) < 2:
+            for action in game.legal_actions(state):
+                if isinstance(action, Fly) and state.players[state.seat].team == "Sky Castle":
+                    seen.update(game.grounds(state, action))
+            action = game.random_action(state, rng, "purposeful")
+            assert action is not None
+            state = game.apply(state, action)
+    assert seen == {"KAS-R-80", "KAS-R-81"}
+    base = game.new_game(2)
+    assert all(game.grounds(base, a) == () for a in game.legal_actions(base))

@@ -50,6 +50,7 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
 from rulecraft.model.kings_of_air_and_steam.catalogue import PARAMETERS, RULES
 from rulecraft.model.kings_of_air_and_steam.components import BOARD_SETS, GOODS, Pack
 from rulecraft.model.kings_of_air_and_steam.context import Context
+from rulecraft.model.kings_of_air_and_steam.grounds import team_grounds
 from rulecraft.model.kings_of_air_and_steam.hexgrid import path_hexes
 from rulecraft.model.kings_of_air_and_steam.packs_io import bundled_pack, load_pack
 from rulecraft.model.kings_of_air_and_steam.policies import DESCRIPTIONS, POLICIES
@@ -437,6 +438,10 @@ class KasGame(Game[KasState, KasAction]):
     # -- legality and effects ---------------------------------------------------------------------
     def check(self, state: KasState, action: KasAction) -> Rejection | None:
         return check(self.ctx, state, action)
+
+    def grounds(self, state: KasState, action: KasAction) -> tuple[str, ...]:
+        """The acting team's airship chart and star card (pack data no code line can cite)."""
+        return team_grounds(self.ctx, self.catalogue, state, action)
 
     def transition(self, state: KasState, action: KasAction) -> KasState:
         return transition(self.ctx, state, action)
