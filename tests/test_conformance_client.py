@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import gc
 import importlib.util
+import json
 import os
+import random
 import shlex
 import signal
 import sys
@@ -79,6 +81,7 @@ def test_good_implementation_round_trip() -> None:
         assert pid is not None and impl.alive
         hello = impl.hello()
         assert hello["game"] == "air" and hello["protocol"] == 1
+        assert impl.protocol == 1  # it named version 1 when asked for 2: the session goes on in 1
         assert hello["models"] == ["turn", "board"] and hello["capabilities"] == ["set_state"]
         assert impl.new_game({"players": 3}, readings={"x": "y"}, components={})["ok"] is True
         assert impl.state() == {"state": {"turn": 1, "board": []}, "to_move": 0}
@@ -224,7 +227,8 @@ def test_wrong_version(clock: list[float]) -> None:
         assert pid is not None
         with pytest.raises(ImplementationFault) as info:
             impl.hello()
-        assert info.value.kind == "version" and "protocol 2" in str(info.value)
+        assert info.value.kind == "version" and "protocol 3" in str(info.value)
+        assert "rulecraft speaks 1 and 2" in str(info.value)
         assert not impl.alive and gone(pid)
     assert elapsed(clock) < TIMEOUT + SLACK
 
@@ -361,6 +365,109 @@ def test_reference_server_says_hello() -> None:
         [sys.executable, "-m", "rulecraft.conformance.server", "air"], game="air", timeout=15, cwd=str(root)
     ) as impl:
         hello = impl.hello()
-        assert hello["protocol"] == 1 and hello["game"] == "air"
+        assert hello["protocol"] == 2 and hello["game"] == "air" and impl.protocol == 2
         assert impl.new_game({"players": 3})["ok"] is True
         assert "state" in impl.state()
+
+
+# -- protocol 2: the handshake, the fallback to 1 and the outcome ----------------------------------
+
+
+def script(tmp_path: Path, name: str, body: str) -> list[str]:
+    """A fake implementation made of ``good.py``'s parts and ``body`` (which defines ``answer``)."""
+    path = tmp_path / f"{name}.py"
+    path.write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(FIXTURES)!r})\n"
+        "from good import HELLO, STATE, reply, serve\n" + body + "\nserve(answer)\n",
+        "utf-8",
+    )
+    return [sys.executable, str(path)]
+
+
+# A version-1 server as the reference server was before version 2: any other version is refused
+# with its own number (docs/protocol.md, Versioning).
+V1_ONLY = """
+def answer(request):
+    if request.get("op") == "hello":
+        if request["protocol"] != 1:
+            why = f"protocol {request['protocol']} is not supported; this server speaks 1"
+            return {**HELLO, "ok": False, "error": why}
+        return {**HELLO, "ok": True}
+    return reply(request)
+"""
+
+
+def test_a_version_1_server_is_no_fault_the_client_falls_back(tmp_path: Path) -> None:
+    with Implementation(script(tmp_path, "v1_only", V1_ONLY), game="air", timeout=TIMEOUT) as impl:
+        hello = impl.hello()
+        assert hello == {**hello, "ok": True, "protocol": 1} and impl.protocol == 1
+        asked = [request["protocol"] for request, _ in impl.transcript() if request["op"] == "hello"]
+        assert asked == [2, 1]  # refused in 2, said again in 1
+        # The version-2 ops are refused before sending: the server would not know them.
+        with pytest.raises(RulecraftError, match="unknown op 'scores'; protocol 1 knows"):
+            impl.scores()
+        with pytest.raises(RulecraftError, match="unknown op 'outcome'"):
+            impl.outcome()
+        assert impl.alive and impl.new_game({"players": 2})["ok"] is True
+
+
+def test_restart_forgets_the_version_until_the_next_hello() -> None:
+    root = Path(__file__).resolve().parent.parent
+    with Implementation(
+        [sys.executable, "-m", "rulecraft.conformance.server", "kas"], game="kas", timeout=15, cwd=str(root)
+    ) as impl:
+        impl.hello()
+        assert impl.protocol == 2
+        impl.restart()
+        assert impl.protocol == 1
+        impl.hello()
+        assert impl.protocol == 2
+
+
+def test_the_reference_server_in_protocol_2_scores_and_outcome() -> None:
+    from rulecraft.registry import make_game
+
+    game = make_game("air")
+    state, rng = game.new_game(2), random.Random(4)
+    for _ in range(5000):  # a seeded Airships game that ends (seed 4 does, in a few hundred steps)
+        action = game.random_action(state, rng)
+        if action is None:
+            break
+        state = game.apply(state, action)
+    assert game.is_over(state)
+    end = json.loads(json.dumps(game.state_to_json(state)))
+    expected = game.outcome(state)
+    assert expected is not None
+    root = Path(__file__).resolve().parent.parent
+    with Implementation(
+        [sys.executable, "-m", "rulecraft.conformance.server", "air"], game="air", timeout=15, cwd=str(root)
+    ) as impl:
+        impl.hello()
+        impl.new_game({"players": 2})
+        assert impl.outcome() == {"ok": True, "outcome": None}
+        assert impl.scores()["scores"]["1"] == {"developments": 0, "airships": 0, "stages": 0, "total": 0}
+        assert impl.set_state(end) == {"ok": True, "to_move": "over"}
+        reply = impl.state()
+        assert reply["to_move"] == "over" and reply["outcome"] == json.loads(json.dumps(expected.to_json()))
+        assert impl.outcome()["outcome"] == reply["outcome"]
+        assert impl.scores()["scores"] == reply["outcome"]["scores"]
+
+
+# Speaks version 2 but leaves the outcome out of a finished game's state.
+NO_OUTCOME = """
+def answer(request):
+    if request.get("op") == "hello":
+        return {**HELLO, "protocol": 2}
+    if request.get("op") == "state":
+        return {"state": STATE, "to_move": "over"}
+    return reply(request)
+"""
+
+
+def test_protocol_2_without_the_outcome_at_game_over_is_a_schema_fault(tmp_path: Path) -> None:
+    with Implementation(script(tmp_path, "no_outcome", NO_OUTCOME), timeout=TIMEOUT) as impl:
+        assert impl.hello()["protocol"] == 2 and impl.protocol == 2
+        with pytest.raises(ImplementationFault) as info:
+            impl.state()
+    assert info.value.kind == "schema" and "'outcome' is a required property" in info.value.message

@@ -1,4 +1,4 @@
-"""The reference model as a protocol-v1 server: driven in-process through
+"""The reference model as a protocol server (versions 1 and 2): driven in-process through
 StringIO pipes (and once as a real subprocess), every answer checked against
 the response schemas and against the reference model itself."""
 
@@ -43,15 +43,18 @@ def wire(data: Any) -> Any:
 class Client:
     """One request at a time against a live in-process session, like a driver would."""
 
-    def __init__(self, game_id: str) -> None:
+    def __init__(self, game_id: str, protocol: int = 1) -> None:
         self.session = Session(game_id)
+        self.protocol = protocol
+        if protocol != 1:
+            assert self({"op": "hello", "protocol": protocol})["protocol"] == protocol
 
     def __call__(self, request: dict[str, Any]) -> dict[str, Any]:
         answer, _ = self.session.handle_line(json.dumps(request))
         # Through JSON and back: the client sees only what survives the wire.
         parsed: dict[str, Any] = json.loads(json.dumps(answer))
         if parsed.get("ok", True) and "rejected" not in parsed:
-            assert messages.problem("response", request["op"], parsed) is None, parsed
+            assert messages.problem("response", request["op"], parsed, self.protocol) is None, parsed
         return parsed
 
 
@@ -64,12 +67,18 @@ def test_hello_names_the_game_protocol_models_and_capabilities() -> None:
     assert messages.problem("response", "hello", answer) is None
 
 
+def test_protocol_2_is_answered_in_protocol_2() -> None:
+    [answer] = run("air", [{"op": "hello", "protocol": 2}])
+    assert answer == {"ok": True, "game": "air", "protocol": 2, "models": ["*"], "capabilities": ["set_state"]}
+    assert messages.problem("response", "hello", answer, 2) is None
+
+
 def test_another_protocol_version_is_refused_with_our_own_number() -> None:
-    [answer, after] = run("kas", [{"op": "hello", "protocol": 2}, {"op": "hello", "protocol": 1}])
+    [answer, after] = run("kas", [{"op": "hello", "protocol": 3}, {"op": "hello", "protocol": 1}])
     assert answer["ok"] is False
-    assert answer["error"] == "protocol 2 is not supported; this server speaks 1"
-    assert answer["protocol"] == 1  # the client learns which version to stop on
-    assert after["ok"] is True
+    assert answer["error"] == "protocol 3 is not supported; this server speaks 1 and 2"
+    assert answer["protocol"] == 2  # the client learns which version to stop on (our newest)
+    assert after["ok"] is True and after["protocol"] == 1
 
 
 # -- new_game --------------------------------------------------------------------------------------
@@ -277,15 +286,106 @@ def test_the_server_runs_as_a_subprocess() -> None:
     assert answers[1] == {"ok": True}
 
 
+# -- protocol 2: the outcome -----------------------------------------------------------------------
+
+
+def ending(game_id: str, players: int) -> tuple[Any, Any, Any]:
+    """A seeded game that reaches its end: (the state before the last action, that action, the end)."""
+    game = make_game(game_id)
+    policy = "purposeful" if game_id == "stm" else "uniform"
+    for seed in range(1, 20):
+        rng = random.Random(seed)
+        state, previous, action = game.new_game(players), None, None
+        for step in range(20_000):
+            move = game.random_action(state, rng, policy=policy)
+            if move is None:
+                return previous, action, state
+            previous, action, state = state, move, game.apply(state, move)
+            if step % 100 == 0 and game.stalled(state):
+                break
+    raise AssertionError(f"{game_id}: no seeded game finished")
+
+
+@pytest.mark.parametrize(("game_id", "players"), [("air", 2), ("kas", 3), ("stm", 2), ("stm", 1), ("aer", 3)])
+def test_protocol_2_answers_the_outcome_at_game_over(game_id: str, players: int) -> None:
+    game = make_game(game_id)
+    before, last, end = ending(game_id, players)
+    client = Client(game_id, protocol=2)
+    assert client({"op": "set_state", "state": wire(game.state_to_json(before))})["ok"] is True
+    assert client({"op": "outcome"}) == {"ok": True, "outcome": None}  # not over yet
+    answer = client({"op": "apply", "action": wire(game.action_to_json(last))})  # the game's last step
+    assert answer["to_move"] == "over"
+    expected = game.outcome(end)
+    assert expected is not None
+    assert answer["outcome"] == wire(expected.to_json())
+    assert client({"op": "state"})["outcome"] == answer["outcome"]
+    assert client({"op": "outcome"}) == {"ok": True, "outcome": answer["outcome"]}
+    assert client({"op": "scores"}) == {"ok": True, "scores": answer["outcome"]["scores"]}
+    # A finished state sent with set_state: the state reply carries the outcome too.
+    again = Client(game_id, protocol=2)
+    assert again({"op": "set_state", "state": wire(game.state_to_json(end))}) == {"ok": True, "to_move": "over"}
+    assert again({"op": "state"})["outcome"] == answer["outcome"]
+
+
+def test_protocol_2_scores_mid_game_are_the_score_parts_now() -> None:
+    game = make_game("air")
+    before, _, _ = ending("air", 3)
+    client = Client("air", protocol=2)
+    client({"op": "set_state", "state": wire(game.state_to_json(before))})
+    scores = client({"op": "scores"})["scores"]
+    assert scores == {str(s): p for s, p in wire(game.score_parts(before)).items()}
+    assert set(scores["0"]) == {"developments", "airships", "stages", "total"}
+    answer = client({"op": "new_game", "setup": {"players": 2}})
+    assert "outcome" not in answer  # only a finished game has one
+    assert client({"op": "scores"})["scores"] == {
+        "0": {"developments": 0, "airships": 0, "stages": 0, "total": 0},
+        "1": {"developments": 0, "airships": 0, "stages": 0, "total": 0},
+    }
+
+
+def test_protocol_1_stays_as_it_was() -> None:
+    """Without hello 2 the session speaks version 1: no outcome field, no scores or outcome ops."""
+    game = make_game("kas")
+    before, last, _ = ending("kas", 2)
+    answers = run(
+        "kas",
+        [
+            {"op": "hello", "protocol": 1},
+            {"op": "set_state", "state": wire(game.state_to_json(before))},
+            {"op": "apply", "action": wire(game.action_to_json(last))},
+            {"op": "scores"},
+            {"op": "outcome"},
+            {"op": "hello", "protocol": 2},  # the session may change its version
+            {"op": "state"},
+        ],
+    )
+    assert answers[2]["to_move"] == "over" and "outcome" not in answers[2]
+    assert messages.problem("response", "apply", answers[2], 1) is None
+    assert messages.problem("response", "apply", answers[2], 2) is not None  # v2 requires the outcome
+    assert answers[3] == {
+        "ok": False,
+        "error": "unknown op 'scores'; protocol 1 knows apply, hello, legal_actions, new_game, quit, set_state, "
+        "state ('scores' is protocol 2's: say hello with it)",
+    }
+    assert answers[4]["ok"] is False and "unknown op 'outcome'" in answers[4]["error"]
+    assert answers[5]["protocol"] == 2 and answers[6]["outcome"]["termination"] == "KAS-R-50"
+
+
+def test_the_new_ops_need_a_game() -> None:
+    answers = run("air", [{"op": "hello", "protocol": 2}, {"op": "scores"}, {"op": "outcome"}])
+    assert answers[1:] == [{"ok": False, "error": "no game yet: send new_game or set_state first"}] * 2
+
+
 # -- the published schemas -------------------------------------------------------------------------
 
 
-def test_the_published_json_schemas_equal_the_python_ones() -> None:
-    """docs/schemas/protocol-v1.json is generated from messages.schemas(); regenerate it after a change:
+@pytest.mark.parametrize("version", [1, 2])
+def test_the_published_json_schemas_equal_the_python_ones(version: int) -> None:
+    """docs/schemas/protocol-v<N>.json is generated from messages.schemas(N); regenerate it after a change:
     python -c "import json; from rulecraft.conformance.messages import schemas;
-    print(json.dumps(schemas(), indent=2))" > docs/schemas/protocol-v1.json"""
-    published = json.loads((ROOT / "docs" / "schemas" / "protocol-v1.json").read_text("utf-8"))
-    assert published == messages.schemas()
+    print(json.dumps(schemas(2), indent=2))" > docs/schemas/protocol-v2.json"""
+    published = json.loads((ROOT / "docs" / "schemas" / f"protocol-v{version}.json").read_text("utf-8"))
+    assert published == messages.schemas(version)
 
 
 def test_the_examples_in_the_protocol_document_are_valid_messages() -> None:
@@ -296,9 +396,12 @@ def test_the_examples_in_the_protocol_document_are_valid_messages() -> None:
     assert len(pairs) >= 15
     for request_line, answer_line in pairs:
         request = json.loads(request_line)
-        assert messages.problem("request", request["op"], request) is None, request_line
+        # An exchange is protocol 2's when it uses what only version 2 has: its ops or the outcome.
+        v2 = request["op"] not in messages.ops(1) or '"outcome"' in answer_line or request.get("protocol") == 2
+        version = 2 if v2 else 1
+        assert messages.problem("request", request["op"], request, version) is None, request_line
         if "…" in answer_line:
             continue  # a state cut short for the reader
         answer = json.loads(answer_line)
         if answer.get("ok", True) or "rejected" in answer:
-            assert messages.problem("response", request["op"], answer) is None, answer_line
+            assert messages.problem("response", request["op"], answer, version) is None, answer_line

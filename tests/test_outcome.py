@@ -311,3 +311,104 @@ def test_aeroplanes_parts_split_the_track_and_add_cards_and_passengers_at_the_en
         track = parts[seat]["americas_bonus"] + parts[seat]["era_scoring"]
         assert track == player.vp  # the VP track: Americas bonuses (AER-R-31) and era scorings (AER-R-49)
         assert parts[seat]["americas_bonus"] == sum(1 for _, s in end.americas_paid if s == seat)  # 1 VP each
+
+
+# -- comparing outcomes (rulecraft.conformance.outcome) ----------------------------------------------
+
+REFERENCE = {
+    "termination": "AIR-R-47",
+    "scores": {
+        "0": {"developments": 3, "airships": 10, "stages": 5, "total": 18},
+        "1": {"developments": 1, "airships": 12, "stages": 5, "total": 18},
+    },
+    "winners": [1],
+    "tiebreak": "AIR-R-49",
+}
+
+
+def test_equal_outcomes_have_no_differences() -> None:
+    from rulecraft.conformance.outcome import compare_outcome
+
+    assert compare_outcome(REFERENCE, json.loads(json.dumps(REFERENCE))) == []
+    assert compare_outcome(None, None) == []
+    # Winners are a set: the order carries no meaning.
+    shared = {**REFERENCE, "winners": [0, 1], "tiebreak": "AIR-AMB-27"}
+    assert compare_outcome(shared, {**shared, "winners": [1, 0]}) == []
+
+
+def test_every_difference_is_named_by_its_field() -> None:
+    from rulecraft.conformance.outcome import compare_outcome
+
+    theirs = {
+        "termination": "AIR-R-48",
+        "scores": {
+            "0": {"developments": 3, "airships": 10, "stages": 5, "total": 18},
+            "1": {"developments": 1, "airships": 11, "stages": 5, "chips": 2, "total": 19},
+        },
+        "winners": [1, 0],
+        "tiebreak": None,
+    }
+    assert compare_outcome(REFERENCE, theirs) == [
+        ("termination", "AIR-R-47", "AIR-R-48"),
+        ("scores.1.total", 18, 19),
+        ("scores.1.airships", 12, 11),
+        ("scores.1.chips", None, 2),
+        ("winners", [1], [1, 0]),
+        ("tiebreak", "AIR-R-49", None),
+    ]
+
+
+def test_a_missing_or_malformed_outcome_is_a_difference_not_an_error() -> None:
+    from rulecraft.conformance.outcome import compare_outcome
+
+    assert compare_outcome(REFERENCE, None) == [("outcome", REFERENCE, None)]
+    assert compare_outcome(None, REFERENCE) == [("outcome", None, REFERENCE)]
+    assert compare_outcome(REFERENCE, "over") == [("outcome", REFERENCE, "over")]
+    partial = compare_outcome(REFERENCE, {"termination": "AIR-R-47", "scores": {"0": 18}, "winners": "1"})
+    assert partial == [
+        ("scores.0", REFERENCE["scores"]["0"], 18),  # type: ignore[index]
+        ("scores.1", REFERENCE["scores"]["1"], None),  # type: ignore[index]
+        ("winners", [1], "1"),
+        ("tiebreak", "AIR-R-49", None),
+    ]
+    assert compare_outcome(REFERENCE, {**REFERENCE, "winners": [[1]]}) == [("winners", [1], [[1]])]
+
+
+def test_compare_scores_takes_seats_as_numbers_or_strings() -> None:
+    from rulecraft.conformance.outcome import compare_scores
+
+    ours = {0: {"money": 12, "depots": 10, "airship": 0, "rail": 0, "total": 22}}
+    assert compare_scores(ours, {"0": dict(ours[0])}) == []
+    assert compare_scores(ours, {"0": {**ours[0], "money": 13, "total": 23}, "1": {"total": 0}}) == [
+        ("scores.0.total", 22, 23),
+        ("scores.0.money", 12, 13),
+        ("scores.1", None, {"total": 0}),
+    ]
+    assert compare_scores(ours, []) == [("scores", {"0": ours[0]}, [])]
+
+
+@pytest.mark.parametrize("game_id", ["air", "kas", "stm", "aer"])
+def test_the_in_process_peer_speaks_protocol_2(game_id: str) -> None:
+    from rulecraft.conformance import messages
+    from rulecraft.conformance.inprocess import InProcess, outcome
+    from rulecraft.conformance.outcome import compare_outcome
+
+    game = make_game(game_id)
+    players = 3 if game_id != "air" else 2
+    end = finished(game_id, players)
+    peer = InProcess(game)
+    assert peer.hello()["protocol"] == 2
+    assert peer.new_game({"players": players})["ok"] is True
+    assert peer.outcome() == {"ok": True, "outcome": None}
+    assert messages.problem("response", "scores", peer.scores(), 2) is None
+    assert peer.set_state(game.state_to_json(end)) == {"ok": True, "to_move": "over"}
+    reply = json.loads(json.dumps(peer.current()))
+    assert messages.problem("response", "state", reply, 2) is None
+    expected = game.outcome(end)
+    assert expected is not None
+    assert compare_outcome(expected.to_json(), reply["outcome"]) == []
+    assert peer.outcome()["outcome"] == expected.to_json()
+    # What conform's self-test compares: the totals and the winners, as before protocol 2.
+    legacy = outcome(game, end)
+    assert legacy["scores"] == {str(s): v for s, v in game.scores(end).items()}
+    assert legacy["winners"] == list(game.winners(end))

@@ -1,8 +1,8 @@
 """A driver for an implementation under test that never crashes or hangs rulecraft.
 
-The implementation is a separate process speaking protocol v1 (see
-``messages.py``): one JSON request line on its standard input, one JSON
-response line on its standard output.  Anything it does wrong — dying,
+The implementation is a separate process speaking the protocol (see
+``messages.py``; version 2, or 1 when that is all it speaks): one JSON request
+line on its standard input, one JSON response line on its standard output.  Anything it does wrong — dying,
 stalling, printing garbage or a gigantic line, answering outside the schema,
 speaking another protocol version or another game — becomes an
 :class:`ImplementationFault` with the evidence attached, and the process (with
@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import Any, Final, Literal, NoReturn
 
-from rulecraft.conformance.messages import PROTOCOL, problem
+from rulecraft.conformance.messages import PROTOCOL, PROTOCOLS, problem
 from rulecraft.core import RulecraftError
 
 FaultKind = Literal["crash", "hang", "malformed", "schema", "oversize", "version", "game"]
@@ -214,7 +214,10 @@ def _kill_group(proc: subprocess.Popen[bytes], drain: _StderrDrain | None, grace
 
 
 class Implementation:
-    """One implementation under test, driven over protocol v1.
+    """One implementation under test, driven over the protocol.
+
+    ``protocol`` is the version in use: 1 until :meth:`hello` has agreed on
+    another (2, or 1 from a server that speaks only that).
 
     ``command`` is an argv list or a shell-like string (split with
     :func:`shlex.split`, never given to a shell).  ``timeout`` bounds each
@@ -249,6 +252,7 @@ class Implementation:
         self._buf = bytearray()  # stdout bytes read past the last reply line
         self._last_request: dict[str, Any] | None = None
         self._transcript: deque[tuple[dict[str, Any], dict[str, Any] | str]] = deque(maxlen=TRANSCRIPT_LENGTH)
+        self.protocol = 1  # a process starts in version 1 until hello agrees on another
 
     # -- lifecycle -----------------------------------------------------------
 
@@ -288,6 +292,7 @@ class Implementation:
         self._proc = proc
         self._drain = _StderrDrain(proc.stderr.fileno())
         self._buf = bytearray()
+        self.protocol = 1
         # If close() is forgotten, garbage collection or interpreter exit still
         # kills the group: the callback holds the process, never self.
         self._finalizer = weakref.finalize(self, _kill_group, proc, self._drain)
@@ -348,22 +353,41 @@ class Implementation:
         return self._exchange(message, timeout=self.timeout)
 
     def hello(self) -> dict[str, Any]:
-        """Handshake: the reply (``game``, ``protocol``, ``models``, ``capabilities``) once checked.
+        """Handshake: the reply (``game``, ``protocol``, ``models``, ``capabilities``) once checked,
+        with :attr:`protocol` set to the version agreed.
 
-        A refusal (``ok: false``, as a server answers a version it does not
-        speak) or another protocol number is a "version" fault.
+        rulecraft asks for its newest version (2).  A server that answers with
+        version 1 — refusing 2, as a version-1 server does, or simply naming
+        1 — is no fault: hello is said again in version 1 if it was refused,
+        and the session goes on in version 1 (the reply returned is that
+        version's).  Any other number, or a refusal of a version the server
+        says it speaks, is a "version" fault.
         """
-        reply = self.request({"op": "hello", "protocol": PROTOCOL})
-        theirs = reply.get("protocol")
-        refused = f" (it answered: {reply['error']})" if reply.get("ok") is False else ""
-        if theirs != PROTOCOL:
-            self._fault("version", f"it speaks protocol {theirs}, rulecraft speaks {PROTOCOL}{refused}")
-        if refused:
-            # Same protocol number yet no handshake: nothing after hello can work.
-            self._fault("version", f"it refused hello although it speaks protocol {PROTOCOL}{refused}")
+        reply = self._hello(PROTOCOL)
+        if reply.get("protocol") in PROTOCOLS and reply.get("protocol") != PROTOCOL:
+            older = int(reply["protocol"])
+            if reply.get("ok") is False:
+                reply = self._hello(older)
+            self._agree(reply, older)
+        else:
+            self._agree(reply, PROTOCOL)
         if self.game is not None and reply["game"] != self.game:
             self._fault("game", f"it implements game {reply['game']!r}, {self.game!r} was expected")
         return reply
+
+    def _hello(self, version: int) -> dict[str, Any]:
+        return self.request({"op": "hello", "protocol": version})
+
+    def _agree(self, reply: dict[str, Any], version: int) -> None:
+        theirs = reply.get("protocol")
+        refused = f" (it answered: {reply['error']})" if reply.get("ok") is False else ""
+        if theirs != version:
+            speaks = " and ".join(map(str, PROTOCOLS))
+            self._fault("version", f"it speaks protocol {theirs}, rulecraft speaks {speaks}{refused}")
+        if refused:
+            # Same protocol number yet no handshake: nothing after hello can work.
+            self._fault("version", f"it refused hello although it speaks protocol {version}{refused}")
+        self.protocol = version
 
     def new_game(
         self, setup: dict[str, Any], readings: dict[str, str] | None = None, components: dict[str, Any] | None = None
@@ -394,6 +418,14 @@ class Implementation:
     def apply(self, action: dict[str, Any]) -> dict[str, Any]:
         return self.request({"op": "apply", "action": action})
 
+    def scores(self) -> dict[str, Any]:
+        """Protocol 2: the score parts per seat, as counted now."""
+        return self.request({"op": "scores"})
+
+    def outcome(self) -> dict[str, Any]:
+        """Protocol 2: the game's outcome (``null`` before its end)."""
+        return self.request({"op": "outcome"})
+
     # -- internals -----------------------------------------------------------
 
     def _fault(self, kind: FaultKind, message: str, reply: str | None = None) -> NoReturn:
@@ -414,7 +446,7 @@ class Implementation:
         # A bad request is the caller's bug, not the implementation's: refuse it
         # before sending so the fault kinds stay about the implementation.
         op = message.get("op") if isinstance(message, dict) else None
-        why = problem("request", op, message) if isinstance(op, str) else "a request needs a string 'op'"
+        why = problem("request", op, message, self.protocol) if isinstance(op, str) else "a request needs a string 'op'"
         if why is not None:
             raise RulecraftError(f"implementation: refusing to send an invalid request: {why}")
         if self._proc is None:
@@ -434,7 +466,7 @@ class Implementation:
             reply = json.loads(text, parse_constant=_strict_constant)
         except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError are both ValueErrors
             self._fault("malformed", f"its reply is not JSON ({exc}): {_quote(raw)}", reply=_quote(raw))
-        why = problem("response", op, reply)
+        why = problem("response", op, reply, self.protocol)
         if why is not None and _is_error_reply(reply):
             # docs/protocol.md: any request may be refused with {"ok": false,
             # "error": ...} (no game yet, say), even where the op's own schema

@@ -8,8 +8,12 @@ model against itself.  :class:`InProcess` answers the requests
 process, so the conformance engine — lockstep comparison, Hypothesis games,
 shrinking — finds where two rulesets part ways.
 
-Replies also carry ``scores`` (and ``winners`` at game over): two rulesets
-can agree on every state and still count the points differently.
+It speaks protocol 2: a reply whose ``to_move`` is ``"over"`` carries the
+``outcome``, and ``scores``/``outcome`` answer as the server's ops do.  Every
+state reply also carries ``scores`` (the totals) and, at game over,
+``winners`` — not protocol fields, but what ``conform``'s self-test compares
+(:func:`outcome`): two rulesets can agree on every state and still count the
+points differently.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from rulecraft.conformance.outcome import outcome_json, scores_json
 from rulecraft.conformance.server import to_move_json
 from rulecraft.core import Chance, Game, GameOver, RulecraftError, Setup
 
@@ -31,7 +36,7 @@ class InProcess:
 
     # -- the requests Lockstep makes --------------------------------------------------------------
     def hello(self) -> dict[str, Any]:
-        return {"ok": True, "game": self.game.id, "protocol": 1, "models": ["*"], "capabilities": ["set_state"]}
+        return {"ok": True, "game": self.game.id, "protocol": 2, "models": ["*"], "capabilities": ["set_state"]}
 
     def restart(self) -> None:
         self.state = None
@@ -78,6 +83,14 @@ class InProcess:
         self.state = self.game.transition(self.state, action)
         return self.current()
 
+    def scores(self) -> dict[str, Any]:
+        """Protocol 2's ``scores``: the score parts per seat, now."""
+        return {"ok": True, "scores": scores_json(self.game.score_parts(self.state))}
+
+    def outcome(self) -> dict[str, Any]:
+        """Protocol 2's ``outcome``: the game's outcome, null before the end."""
+        return {"ok": True, "outcome": outcome_json(self.game, self.state)}
+
     # -- replies ------------------------------------------------------------------------------------
     def current(self) -> dict[str, Any]:
         return {
@@ -93,9 +106,11 @@ def _key(action: Mapping[str, Any]) -> str:
 
 
 def outcome(game: Game[Any, Any], state: Any) -> dict[str, Any]:
-    """What two rulesets may count differently in the same state: scores, and winners at the end."""
+    """What two rulesets may count differently in the same state: the total ``scores`` per seat, and
+    at game over the ``winners`` and protocol 2's ``outcome`` (``Outcome.to_json()``)."""
     scores = {str(seat): points for seat, points in game.scores(state).items()}
     out: dict[str, Any] = {"scores": scores}
     if isinstance(game.to_move(state), GameOver):
         out["winners"] = list(game.winners(state))
+        out["outcome"] = outcome_json(game, state)
     return out

@@ -1,4 +1,4 @@
-"""The reference model as a protocol-v1 server (see docs/protocol.md).
+"""The reference model as a protocol server, versions 1 and 2 (see docs/protocol.md).
 
 ``python -m rulecraft.conformance.server air`` reads JSON Lines requests on
 standard input and answers each with exactly one JSON line on standard
@@ -21,7 +21,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from rulecraft.conformance.messages import PROTOCOL, REQUESTS, problem
+from rulecraft.conformance.messages import PROTOCOL, PROTOCOLS, ops, problem
+from rulecraft.conformance.outcome import outcome_json, scores_json
 from rulecraft.core import Chance, Game, GameOver, RulecraftError, Setup, ToMove
 from rulecraft.registry import game_class, make_game
 from rulecraft.ruleset import parse_reading_overrides
@@ -49,7 +50,8 @@ def _error(message: str) -> Response:
 
 
 class Session:
-    """One connection's game: the configured instance and the current state.
+    """One connection's game: the configured instance, the current state and
+    the protocol version of the last accepted ``hello`` (1 before any).
 
     The state is replaced only after a request succeeded, so a failed or
     refused request leaves the session exactly as it was.
@@ -66,6 +68,7 @@ class Session:
         self.default_game: Game[Any, Any] = make_game(game_id, readings=self.readings, components=components)
         self.game: Game[Any, Any] | None = None
         self.state: Any = None
+        self.protocol = 1
 
     # -- dispatch ---------------------------------------------------------------------------
     def handle_line(self, line: str) -> tuple[Response, bool]:
@@ -79,9 +82,12 @@ class Session:
         op = request.get("op")
         if not isinstance(op, str):
             return _error("a request needs an 'op' (a string)"), False
-        if op not in REQUESTS:
-            return _error(f"unknown op {op!r}; protocol {PROTOCOL} knows {', '.join(sorted(REQUESTS))}"), False
-        why = problem("request", op, request)
+        known = ops(self.protocol)
+        if op not in known:
+            later = [v for v in PROTOCOLS if v > self.protocol and op in ops(v)]
+            hint = f" ({op!r} is protocol {later[0]}'s: say hello with it)" if later else ""
+            return _error(f"unknown op {op!r}; protocol {self.protocol} knows {', '.join(known)}{hint}"), False
+        why = problem("request", op, request, self.protocol)
         if why is not None:
             return _error(why), False
         if op == "quit":
@@ -107,21 +113,31 @@ class Session:
             return self.legal_actions()
         if op == "apply":
             return self.apply(request["action"])
+        if op == "scores":
+            return {"ok": True, "scores": scores_json(self.game.score_parts(self.state))}
+        if op == "outcome":
+            return {"ok": True, "outcome": outcome_json(self.game, self.state)}
         raise AssertionError(f"op {op!r} has a schema but no handler")
 
     # -- ops ------------------------------------------------------------------------------------
     def hello(self, protocol: int) -> Response:
+        """Speak the client's version when it is one of ours (the session keeps it); otherwise
+        refuse, naming our newest version."""
+        spoken = protocol if protocol in PROTOCOLS else PROTOCOL
         answer: Response = {
             "ok": True,
             "game": self.game_id,
-            "protocol": PROTOCOL,
+            "protocol": spoken,
             "models": list(MODELS),
             "capabilities": list(CAPABILITIES),
         }
-        if protocol != PROTOCOL:
+        if protocol not in PROTOCOLS:
             # Still the full hello, with our own number, so the client can see
             # which version we speak before it stops.
-            answer.update(ok=False, error=f"protocol {protocol} is not supported; this server speaks {PROTOCOL}")
+            versions = " and ".join(map(str, PROTOCOLS))
+            answer.update(ok=False, error=f"protocol {protocol} is not supported; this server speaks {versions}")
+        else:
+            self.protocol = protocol
         return answer
 
     def new_game(self, setup_data: Any, readings: Any, components: Any) -> Response:
@@ -156,11 +172,11 @@ class Session:
 
     def current(self) -> Response:
         assert self.game is not None
-        return {
-            "ok": True,
-            "state": self.game.state_to_json(self.state),
-            "to_move": to_move_json(self.game.to_move(self.state)),
-        }
+        mover = to_move_json(self.game.to_move(self.state))
+        answer: Response = {"ok": True, "state": self.game.state_to_json(self.state), "to_move": mover}
+        if self.protocol >= 2 and mover == "over":
+            answer["outcome"] = outcome_json(self.game, self.state)  # protocol 2: the count at the end
+        return answer
 
     def legal_actions(self) -> Response:
         assert self.game is not None
@@ -242,8 +258,8 @@ def serve(
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
 ) -> int:
-    """Answer protocol-v1 requests from ``stdin`` on ``stdout`` until ``quit``
-    or the end of input; returns the exit status (0).
+    """Answer protocol requests (version 1, or 2 once ``hello`` asked for it) from ``stdin`` on
+    ``stdout`` until ``quit`` or the end of input; returns the exit status (0).
 
     ``stdin``/``stdout`` default to the process's streams (looked up at call
     time, so a test's replaced ``sys.stdout`` is honoured), switched to UTF-8.
