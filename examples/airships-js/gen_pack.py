@@ -17,7 +17,9 @@ pack = bundled_pack()
 out = {
     "nations": list(pack.nations),
     "chips_per_nation": pack.chips_per_nation,
-    "airships": {c.id: {"tier": c.tier, "requirement": dice(c.requirement), "target": c.target} for c in pack.airships},
+    "airships": {
+        c.id: {"tier": c.tier, "requirement": dice(c.requirement), "target": c.target, "vp": c.vp} for c in pack.airships
+    },
     "developments": {
         c.id: {
             "group": c.group,
@@ -38,9 +40,13 @@ out = {
             if c.exchange
             else None,
             "pilot_chips": c.pilot_chips,
+            "vp": c.vp,
         }
         for c in pack.developments
     },
-    "stages": [{"requirement": dice(s.requirement), "target": s.target} for s in pack.stages],
+    "stages": [
+        {"requirement": dice(s.requirement), "target": s.target, "vp_low": s.vp_low, "vp_high": s.vp_high}
+        for s in pack.stages
+    ],
 }
 Path(__file__).with_name("pack.json").write_text(json.dumps(out, indent=1, sort_keys=True) + "\n")
