@@ -405,3 +405,25 @@ def test_the_examples_in_the_protocol_document_are_valid_messages() -> None:
         answer = json.loads(answer_line)
         if answer.get("ok", True) or "rejected" in answer:
             assert messages.problem("response", request["op"], answer, version) is None, answer_line
+
+
+@pytest.mark.parametrize(
+    ("game_id", "title", "players"),
+    [("air", "Airships", 2), ("kas", "Kings of Air and Steam", 2), ("stm", "Steamopolis", 2), ("aer", "Aeroplanes", 3)],
+)
+def test_the_protocol_document_lists_every_top_level_state_field(game_id: str, title: str, players: int) -> None:
+    """docs/protocol.md, "The canonical state": each game's table names every top-level field of its
+    state_to_json, and no other."""
+    text = (ROOT / "docs" / "protocol.md").read_text("utf-8")
+    section = text.split(f"### {title} (`{game_id}`)\n", 1)[1].split("\n#", 1)[0]
+    listed = set(re.findall(r"^\| `([a-z_0-9]+)` \|", section, flags=re.M))
+    game = make_game(game_id)
+    state, rng = game.new_game(players), random.Random(7)
+    fields: set[str] = set()
+    for _ in range(300):  # fields left out while unused (Airships' boards) do not matter: top level only
+        fields |= set(game.state_to_json(state))
+        action = game.random_action(state, rng)
+        if action is None:
+            break
+        state = game.apply(state, action)
+    assert listed == fields
