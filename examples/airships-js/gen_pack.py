@@ -18,7 +18,8 @@ out = {
     "nations": list(pack.nations),
     "chips_per_nation": pack.chips_per_nation,
     "airships": {
-        c.id: {"tier": c.tier, "requirement": dice(c.requirement), "target": c.target, "vp": c.vp} for c in pack.airships
+        c.id: {"tier": c.tier, "requirement": dice(c.requirement), "target": c.target, "vp": c.vp}
+        for c in pack.airships
     },
     "developments": {
         c.id: {
