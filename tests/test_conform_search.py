@@ -325,3 +325,14 @@ def test_an_implementation_that_cannot_be_started_is_one_usage_line(capsys: pyte
     err = capsys.readouterr().err
     assert code == 4 and err.count("\n") == 1
     assert "--impl 'no-such-program-xyz'" in err and "No such file" in err and "while before" not in err
+
+
+def test_a_wrong_outcome_is_a_finding_in_protocol_2() -> None:
+    """KAS-R-53 (a tie goes to the most money) planted away: the states agree all game, only the
+    outcome of the finished game differs; protocol 2 reports it, with the scoring rules named."""
+    planted = Path(__file__).resolve().parent.parent / "bench" / "planted.py"
+    report = conform(make_game("kas"), f"{PY} {planted} kas tie-shared", scenarios=False, max_examples=30, seed=0)
+    assert report.protocol == 2
+    assert [f.kind for f in report.findings] == ["outcome"], markdown(report)
+    finding = report.findings[0]
+    assert "KAS-R-53" in finding.rules and any(path.startswith("winners") for path, _, _ in finding.fields)

@@ -116,9 +116,9 @@ def test_every_planted_bug_is_found_with_its_rule_named(bug: str) -> None:
 
 
 def test_the_missing_red_die_shows_only_in_era_2_examples() -> None:
-    """--bug=era-red: every finding is a legal attempt refused, in a printed
-    example whose given state is in era 2 (after the era change); every
-    era-1 example still conforms."""
+    """--bug=era-red: every finding is a legal attempt refused, or attempts missing, in a printed
+    example whose given state is in era 2 (after the era change); every era-1 example still
+    conforms."""
     eras = {}
     for path in scenario_files("air"):
         scenario = load_scenario(path)
@@ -130,8 +130,13 @@ def test_the_missing_red_die_shows_only_in_era_2_examples() -> None:
     for f in replayed:
         example = f.where.split(" ")[0]
         assert eras.get(example) == 2, (f.where, f.title)
-        assert f.kind == "verdict" and f.ours == "accepted", (f.where, f.title)
-        assert f.rules[:2] == ("AIR-R-25", "AIR-R-13"), (f.where, f.rules)  # decisive grounds come first
+        # A legal attempt refused in the example's steps, or the attempts it lacks at the example's end.
+        assert f.kind in ("verdict", "legal-actions"), (f.where, f.title)
+        if f.kind == "verdict":
+            assert f.ours == "accepted", (f.where, f.title)
+            assert f.rules[:2] == ("AIR-R-25", "AIR-R-13"), (f.where, f.rules)  # decisive grounds come first
+        else:
+            assert f.ours and not f.theirs and "AIR-R-25" in f.rules, (f.where, f.rules)
     # One finding per failing example; era-2 examples whose target needs no red die still conform.
     assert len(replayed) == report.scenarios_run - report.scenarios_passed
     assert report.scenarios_passed >= sum(1 for era in eras.values() if era != 2)

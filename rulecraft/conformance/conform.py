@@ -34,6 +34,7 @@ from typing import Any, Protocol
 import attrs
 
 from rulecraft.conformance.client import Implementation, ImplementationFault
+from rulecraft.conformance.outcome import compare_outcome, compare_scores, outcome_json, scores_json
 from rulecraft.core import Chance, Game, GameOver, RulecraftError, Setup, cite
 from rulecraft.coverage import RuleTracer
 from rulecraft.scenarios.loader import ScenarioFileError, load_scenario, scenario_files
@@ -216,6 +217,8 @@ class Peer(Protocol):
 
     def apply(self, action: dict[str, Any]) -> dict[str, Any]: ...
 
+    def scores(self) -> dict[str, Any]: ...
+
 
 @attrs.define
 class Lockstep:
@@ -235,6 +238,7 @@ class Lockstep:
     log: list[Any] = attrs.Factory(list)
     compared: int = 0
     self_test: bool = False
+    protocol: int = 1  # the peer's protocol: 2 reports scores and the outcome
     tracer: RuleTracer | None = None  # records the rules each step exercised
     step_rules: tuple[str, ...] = ()  # the rules the last step exercised, in catalogue order
     exercised: set[str] = attrs.Factory(set)
@@ -303,6 +307,8 @@ class Lockstep:
             )
         if self.self_test:
             self._compare_outcome(reply, context)
+        if self.protocol >= 2 and self.game.is_over(self.state):
+            self.compare_final(reply.get("outcome"), context)
         theirs_mover = reply.get("to_move")
         if theirs_mover is not None and theirs_mover != _to_move(self.game, self.state):
             raise Mismatch(
@@ -329,13 +335,53 @@ class Lockstep:
                 )
             )
 
-    def compare_end(self) -> None:
-        """At game over: the reference's final scoring and winners are exercised (their rules count as
-        covered) and, when the peer reports an outcome (protocol 2), compared."""
+    def _scoring(self) -> tuple[dict[str, Any] | None, set[str]]:
+        """The reference's outcome on the wire, and the rules its scoring exercised."""
         with self.traced() as hit:
+            ours = outcome_json(self.game, self.state)
             self.game.scores(self.state)
             self.game.winners(self.state)
         self.exercised |= hit
+        return ours, hit
+
+    def compare_final(self, theirs: Any, context: str) -> None:
+        """Protocol 2, game over: the outcome (each seat's score by its parts, the winners, the
+        tie-break and the rule that ended the game) must agree."""
+        ours, hit = self._scoring()
+        differing = compare_outcome(ours, theirs)
+        if differing:
+            names = ", ".join(sorted({path.split(".")[0] for path, _, _ in differing}))
+            raise Mismatch(
+                self.finding(
+                    "outcome",
+                    f"{context}: the outcome of the game differs in {names}",
+                    fields=tuple(differing),
+                    rules=self.ordered(hit | set(self.step_rules)),
+                )
+            )
+
+    def compare_scores(self, context: str) -> None:
+        """Protocol 2: the scores as counted now, part by part (the ``scores`` request)."""
+        if self.protocol < 2:
+            return
+        with self.traced() as hit:
+            ours = scores_json(self.game.score_parts(self.state))
+        reply = self.impl.scores()
+        differing = compare_scores(ours, reply.get("scores") if reply.get("ok") else reply)
+        if differing:
+            raise Mismatch(
+                self.finding(
+                    "scores",
+                    f"{context}: the scores differ in {len(differing)} place(s)",
+                    fields=tuple(differing[:20]),
+                    rules=self.ordered(hit | set(self.step_rules)),
+                )
+            )
+
+    def compare_end(self) -> None:
+        """At game over: the reference's final scoring and winners are exercised (their rules count as
+        covered); the outcome itself was compared with the last step's reply (protocol 2)."""
+        _ours, hit = self._scoring()
         self.step_rules = self.ordered(hit)
 
     def compare_chance(self) -> None:
@@ -566,7 +612,16 @@ class Differential:
             where = f"{len(start.path)} steps into {how}"
         else:
             where = f"{start.label} (its given state)"
-        lock = Lockstep(self.game, self.impl, self.models, where, setup, self_test=self.self_test, tracer=self.tracer)
+        lock = Lockstep(
+            self.game,
+            self.impl,
+            self.models,
+            where,
+            setup,
+            self_test=self.self_test,
+            tracer=self.tracer,
+            protocol=self.report.protocol,
+        )
         if not start.is_new_game:
             lock.start_state = self.game.state_to_json(start.state)
         return lock
@@ -652,6 +707,8 @@ class Differential:
             lock.step(action)
             self.rule_steps.update(lock.step_rules)
             trial.steps += 1
+            if trial.steps % 25 == 0:  # the running score, part by part, now and then
+                lock.compare_scores(f"after step {trial.steps}")
             for rule in lock.exercised - before:
                 trial.first_hits.setdefault(rule, trial.steps)
         trial.ended = "cap"
@@ -867,7 +924,9 @@ def replay_scenarios(
             continue
         report.scenarios_run += 1
         reference = game.__class__.configured(readings=dict(scenario.readings))
-        lock = Lockstep(reference, impl, models, f"{scenario.id} ({path.name}, {cite(scenario.page)})")
+        lock = Lockstep(
+            reference, impl, models, f"{scenario.id} ({path.name}, {cite(scenario.page)})", protocol=impl.protocol
+        )
         try:
             lock.state = reference.scenario_state(scenario.given)
             fixture = reference.scenario_fixture(scenario.given)
@@ -889,6 +948,7 @@ def replay_scenarios(
             # The example's end state: its legal actions (a `legal:`/`illegal:` fact of the example is
             # one of them) and, at game over, the outcome.
             lock.compare_legal_actions()
+            lock.compare_scores("at the example's end")
             if reference.is_over(lock.state):
                 lock.compare_end()
             report.scenarios_passed += 1
@@ -1106,7 +1166,9 @@ def replay(
             report.models = tuple(hello.get("models") or ["*"])
             report.protocol = int(hello.get("protocol") or 1)
             setup = start.get("setup")
-            lock = Lockstep(game, impl, report.models, "replay", setup, tracer=RuleTracer(game))
+            lock = Lockstep(
+                game, impl, report.models, "replay", setup, tracer=RuleTracer(game), protocol=report.protocol
+            )
             try:
                 if setup is not None:
                     lock.state = game.start(Setup.from_json(setup))
