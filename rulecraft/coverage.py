@@ -65,16 +65,22 @@ def _function_rules(path: Path, known: frozenset[str]) -> dict[tuple[str, int], 
     return out
 
 
-def _statement_rules(path: Path, known: frozenset[str]) -> dict[tuple[str, int], frozenset[str]]:
+Lines = dict[tuple[str, int], frozenset[str]]
+
+
+def _statement_rules(path: Path, known: frozenset[str]) -> tuple[Lines, Lines]:
     """(file, line) -> the known rule IDs a statement on that line cites: in its own text (for a compound
-    statement, its header), in comments at the end of its lines, or in the comment block just above it."""
+    statement, its header), in comments at the end of its lines, or in the comment block just above it;
+    and the *guards*: an ``if`` header's line -> the rules its branch cites (``if chips < cost: return
+    reject("AIR-R-42", ...)``), the conditions a legal action passed."""
     try:
         source = path.read_text("utf-8")
         tree = ast.parse(source)
     except (OSError, SyntaxError, UnicodeDecodeError):
-        return {}
+        return {}, {}
     text = source.splitlines()
-    out: dict[tuple[str, int], frozenset[str]] = {}
+    out: Lines = {}
+    guards: Lines = {}
 
     def cite(first: int, last: int, rules: frozenset[str]) -> None:
         for i in range(first, last + 1):
@@ -118,6 +124,11 @@ def _statement_rules(path: Path, known: frozenset[str]) -> dict[tuple[str, int],
             else:
                 last = node.end_lineno or first
             rules = frozenset((lines_of(first, last) | comments_above(first)) & known)
+            if isinstance(node, ast.If) and node.body:
+                branch = node.body[0]
+                guarded = rules | (lines_of(branch.lineno, branch.end_lineno or branch.lineno) & known)
+                for i in range(first, last + 1) if guarded else ():
+                    guards[(str(path), i)] = guards.get((str(path), i), frozenset()) | guarded
             if not rules:
                 continue
             if isinstance(node, ast.If) and node.body:
@@ -125,7 +136,7 @@ def _statement_rules(path: Path, known: frozenset[str]) -> dict[tuple[str, int],
                 cite(node.body[0].lineno, node.body[0].lineno, rules)
             else:
                 cite(first, last, rules)
-    return out
+    return out, guards
 
 
 def _model_paths(game_cls: type[Game[Any, Any]]) -> list[Path]:
@@ -140,13 +151,25 @@ def _model_paths(game_cls: type[Game[Any, Any]]) -> list[Path]:
 
 
 @cache
-def line_map(game_cls: type[Game[Any, Any]]) -> dict[tuple[str, int], frozenset[str]]:
-    """Every statement of the game's model package that cites one of the game's rule IDs."""
+def _line_maps(game_cls: type[Game[Any, Any]]) -> tuple[Lines, Lines]:
     known = frozenset(rule.id for rule in game_cls.catalogue)
-    out: dict[tuple[str, int], frozenset[str]] = {}
+    out: Lines = {}
+    guards: Lines = {}
     for path in _model_paths(game_cls):
-        out.update(_statement_rules(path, known))
-    return out
+        lines, guarding = _statement_rules(path, known)
+        out.update(lines)
+        guards.update(guarding)
+    return out, guards
+
+
+def line_map(game_cls: type[Game[Any, Any]]) -> Lines:
+    """Every statement of the game's model package that cites one of the game's rule IDs."""
+    return _line_maps(game_cls)[0]
+
+
+def guard_map(game_cls: type[Game[Any, Any]]) -> Lines:
+    """Every ``if`` header whose branch cites a rule: the rule's condition."""
+    return _line_maps(game_cls)[1]
 
 
 @cache
@@ -172,6 +195,10 @@ class RuleTracer:
     def __init__(self, game: Game[Any, Any]) -> None:
         self.calls = rule_map(type(game))
         self.lines = line_map(type(game))
+        self.guards = guard_map(type(game))
+        # The rules whose conditions were tested (passed or not) in the last traced block: the grounds
+        # of a legal action, which a branch not taken would not show.
+        self.considered: set[str] = set()
         self.files = frozenset(f for f, _ in self.lines) | frozenset(f for f, _ in self.calls)
         self._by_code: dict[CodeType, tuple[bool, frozenset[str]]] = {}
         self.hit: set[str] = set()
@@ -192,9 +219,13 @@ class RuleTracer:
 
     def _line(self, frame: FrameType, event: str, arg: Any) -> Any:
         if event == "line":
-            rules = self.lines.get((frame.f_code.co_filename, frame.f_lineno))
+            key = (frame.f_code.co_filename, frame.f_lineno)
+            rules = self.lines.get(key)
             if rules:
                 self.hit.update(rules)
+            guarded = self.guards.get(key)
+            if guarded:
+                self.considered.update(guarded)
         return self._line
 
     @contextmanager
@@ -206,6 +237,7 @@ class RuleTracer:
             yield set()
             return
         self.hit = set()
+        self.considered = set()
         sys.settrace(self._call)
         try:
             yield self.hit

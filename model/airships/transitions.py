@@ -387,6 +387,7 @@ def _after_step_two(ctx: Context, state: AirshipsState) -> AirshipsState:
         state = attrs.evolve(state, ended=reason)
         if ctx.r("AIR-AMB-20") == "immediate":
             return attrs.evolve(state, phase=Phase.OVER)
+    # AIR-R-42: an additional go is offered only to a company with the chips to pay for it.
     if state.boards[state.seat].chips >= ctx.p("extra_go_cost"):
         return attrs.evolve(state, phase=Phase.EXTRA_GO)
     return _next_seat(ctx, state)

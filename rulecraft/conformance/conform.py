@@ -248,6 +248,10 @@ class Lockstep:
     def traced(self) -> AbstractContextManager[set[str]]:
         return self.tracer.tracing() if self.tracer is not None else nullcontext(set())
 
+    def _considered(self) -> set[str]:
+        """The rules whose conditions the last traced check tested (a legal action's grounds)."""
+        return set(self.tracer.considered) if self.tracer is not None else set()
+
     def ordered(self, rules: set[str] | Sequence[str]) -> tuple[str, ...]:
         """Rule IDs in the catalogue's order (unknown ones last)."""
         order = {rule.id: i for i, rule in enumerate(self.game.catalogue)}
@@ -455,7 +459,7 @@ class Lockstep:
                 rules.update(self.game.grounds(self.state, action))
                 with self.traced() as hit:
                     self.game.check(self.state, action)
-                rules |= hit
+                rules |= hit | self._considered()
             except Exception:
                 continue
         return rules
@@ -466,7 +470,7 @@ class Lockstep:
             rules = list(self.game.grounds(self.state, action))
             with self.traced() as hit:
                 self.game.check(self.state, action)
-            rules += [r for r in self.ordered(hit) if r not in rules]
+            rules += [r for r in self.ordered(hit | self._considered()) if r not in rules]
         except Exception:  # an explanation must never cost the finding
             rules = []
         cited = rejected.get("rule") if isinstance(rejected, Mapping) else None
@@ -555,7 +559,9 @@ class Lockstep:
             self.game.check(self.state, action)
             self.state = self.game.transition(self.state, action)
         hit.update(grounds)
-        self.step_rules = self.ordered(hit)
+        # A finding names the rules the step exercised and those whose conditions it tested (an
+        # effect that went the other way than the implementation's shows only as a condition).
+        self.step_rules = self.ordered(hit | self._considered())
         self.exercised |= hit
 
 
