@@ -77,6 +77,9 @@ class Plan:
     start: Start
     choices: tuple[int, ...]
     style: Style = Style()
+    # Actions seen in earlier games, to try where they are probably illegal (a chance outcome another
+    # set-up allows, a move of another phase): fixed with the plan, so a replay probes the same ones.
+    pool: tuple[Any, ...] = ()
 
 
 class PlanEnd(Exception):
@@ -241,7 +244,7 @@ class Corpus:
                 entry = attrs.evolve(moved, choices=())
             else:
                 prefix = trial.taken[: trial.marks[step]] if step < len(trial.marks) else trial.taken
-                entry = Plan(plan.start, prefix, plan.style)
+                entry = Plan(plan.start, prefix, plan.style, plan.pool)
             self.entries.append(CorpusEntry(entry, frozenset(rules)))
 
     def choose(self, rng: random.Random) -> CorpusEntry | None:

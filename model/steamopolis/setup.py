@@ -110,6 +110,7 @@ def chance_outcomes(ctx: Context, state: StmState) -> list[tuple[StmAction, Frac
     elif state.phase is Phase.DEAL:
         if any(p.character == 0 for p in state.players):
             taken = {p.character for p in state.players}
+            # STM-R-07: a first game leaves characters 5, 11 and 15 out of the draw.
             skip = set(FIRST_GAME_REDRAW) if state.first_game else set()
             options = [
                 DealCharacter(c.number) for c in ctx.pack.characters if c.number not in taken and c.number not in skip

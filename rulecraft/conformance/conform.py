@@ -55,6 +55,8 @@ from rulecraft.search import (
 
 # Replays a finding's shrinking may take: a count, not a time, so every machine shrinks alike.
 DEFAULT_SHRINK_REPLAYS = 300
+POOL_PER_KIND = 40  # distinct actions of each kind kept from earlier games, for probing
+POOL_SAMPLE_PER_KIND = 6  # of which a game probes with a seeded sample
 
 
 @attrs.frozen
@@ -514,7 +516,8 @@ class Lockstep:
                     f"{action!r} is illegal ({ours}), but the implementation accepted it",
                     ours=ours.to_json(),
                     theirs="accepted",
-                    rules=(ours.rule,),
+                    # the rule cited first, then the rules the refusal's check ran or tested
+                    rules=(ours.rule, *(r for r in self.ordered(hit | self._considered()) if r != ours.rule)),
                 )
             )
         their_rule = (reply.get("rejected") or {}).get("rule")
@@ -607,6 +610,28 @@ class Differential:
     # Steps that exercised each rule so far: a finding lists its step's rules rarest first, so the
     # rules particular to that step lead and the ones every step touches trail.
     rule_steps: Counter[str] = attrs.Factory(Counter)
+    pool: dict[str, list[Any]] = attrs.Factory(dict)  # distinct actions of earlier games by kind, oldest first
+    _pooled: set[Any] = attrs.Factory(set)
+
+    def remember(self, actions: Sequence[Any]) -> None:
+        """Keep distinct actions of the games played, by kind, so that rare kinds (a set-up deal) stay
+        beside common ones; past the limit of a kind, the oldest go first."""
+        for action in actions:
+            if action in self._pooled:
+                continue
+            kept = self.pool.setdefault(kind_of(self.game, action), [])
+            self._pooled.add(action)
+            kept.append(action)
+            if len(kept) > POOL_PER_KIND:
+                self._pooled.discard(kept.pop(0))
+
+    def pool_sample(self, rng: random.Random) -> tuple[Any, ...]:
+        """A seeded sample of the pool for one game: a few actions of every kind."""
+        return tuple(
+            action
+            for kind in sorted(self.pool)
+            for action in rng.sample(self.pool[kind], min(POOL_SAMPLE_PER_KIND, len(self.pool[kind])))
+        )
 
     def lockstep(self, plan: Plan) -> Lockstep:
         start = plan.start
@@ -680,6 +705,9 @@ class Differential:
     def _play(self, plan: Plan, draws: Draws, max_steps: int, lock: Lockstep, trial: Trial) -> None:
         game, style = self.game, plan.style
         seen: list[Any] = []
+        pooled: dict[str, list[Any]] = {}  # the plan's pool by kind: probes of the kind about to be played
+        for action in plan.pool:
+            pooled.setdefault(kind_of(game, action), []).append(action)
         for _ in range(max_steps):
             if self.deadline is not None and time.monotonic() > self.deadline:
                 trial.ended = "time"
@@ -694,16 +722,23 @@ class Differential:
             trial.marks.append(len(draws.taken))
             # Two choices a step, always: a probe (0: none) and the action.  A fixed shape keeps a
             # shrunk or later-started game aligned with the original.
-            probe = draws.choose(len(seen) + 1, partial(_propose_probe, len(seen), style.probe_rate))
-            if probe:
-                candidate = seen[probe - 1]
+            chance = isinstance(game.to_move(lock.state), Chance)
+            opts, odds = options(game, lock.state) if chance else (lock.legal_actions(), None)
+            # Probes: this game's earlier actions, and earlier games' actions of a kind playable here
+            # (a chance outcome another set-up allows, a move another state permits).
+            near = [a for k in sorted({kind_of(game, a) for a in opts[:1]}) for a in pooled.get(k, ())]
+            candidates = seen + near
+            # 0: no probe; 1..n: that candidate; n + 1: every near one (at a chance step, every other
+            # outcome of this kind seen elsewhere: where a set-up deal or a die differs).
+            sweep = chance and bool(near)
+            probe = draws.choose(
+                len(candidates) + 2, partial(_propose_probe, len(candidates), style.probe_rate, sweep)
+            )
+            chosen = near if probe == len(candidates) + 1 else candidates[probe - 1 : probe] if probe else []
+            for candidate in chosen:
                 if game.check(lock.state, candidate) is not None:
                     lock.probe(candidate)
             lock.compare_legal_actions()
-            if isinstance(game.to_move(lock.state), Chance):
-                opts, odds = options(game, lock.state)
-            else:
-                opts, odds = lock.legal_actions(), None
             index = draws.choose(len(opts), partial(pick, game, lock.state, opts, odds, style))
             action = opts[index]
             if odds is None:
@@ -741,12 +776,15 @@ class Differential:
             root=root,
         )
         rest = trial.taken[trial.marks[k] :] if k < len(trial.marks) else ()
-        return Plan(moved, rest, plan.style)
+        return Plan(moved, rest, plan.style, plan.pool)
 
 
-def _propose_probe(seen: int, rate: float, rng: random.Random) -> int:
-    """0 (no probe) or 1 + the index of an earlier action to try again here."""
-    return 1 + rng.randrange(seen) if seen and rng.random() < rate else 0
+def _propose_probe(candidates: int, rate: float, sweep: bool, rng: random.Random) -> int:
+    """0 (no probe), 1 + the index of a candidate to try here, or ``candidates + 1``: all the near ones
+    (offered at a chance step half the time)."""
+    if sweep and rng.random() < 0.5:
+        return candidates + 1
+    return 1 + rng.randrange(candidates) if candidates and rng.random() < rate else 0
 
 
 def differential(
@@ -802,13 +840,14 @@ def differential(
             rng = random.Random(f"{seed}:{index}")
             style = random_style(game, rng, sorted(run.kinds))
             entry = corpus.choose(rng) if rng.random() < corpus_rate else None
+            pool = run.pool_sample(rng)
             if entry is not None:
-                plan = Plan(entry.plan.start, entry.plan.choices, style)
+                plan = Plan(entry.plan.start, entry.plan.choices, style, pool)
             elif given and rng.random() < 0.3:
-                plan = Plan(rng.choice(given), (), style)
+                plan = Plan(rng.choice(given), (), style, pool)
             else:
                 setup = random_setup_of(game, rng, counts) if random_setup else Setup(rng.choice(counts)).to_json()
-                plan = Plan(Start("a new game", setup=setup), (), style)
+                plan = Plan(Start("a new game", setup=setup), (), style, pool)
             trial = run.execute(plan, Draws(rng, plan.choices), max_steps)
             report.examples_run += 1
             report.steps_compared += trial.compared
@@ -832,6 +871,7 @@ def differential(
                 report.stopped, report.stopped_detail = "time", f"the safety cap stopped it after {index} games"
                 break
             corpus.add(plan, trial, seen_before, run.later_start if set_state else None)
+            run.remember(trial.actions)
     except KeyboardInterrupt:
         report.stopped, report.stopped_detail = "interrupted", f"after {report.examples_run} games"
     except RunStopped as stopped:
