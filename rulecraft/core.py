@@ -159,13 +159,15 @@ class Outcome:
     scores, named in the game's own words, and ``"total"`` (the parts add up to it); ``winners``:
     the winning seats after the tie-breaks (several: a shared win; none: nobody wins, e.g. a lost
     solo game); ``tiebreak``: the rule (or ambiguity reading) that decided between seats tied on
-    points, None when no tie for the win had to be broken.
+    points, None when no tie for the win had to be broken; ``standing``: a rank the rulebook gives
+    beside the win (Steamopolis' solo rank, STM-R-73), None where it gives none.
     """
 
     termination: str
     scores: Mapping[Seat, Mapping[str, int]] = attrs.field(converter=_score_table, validator=_check_scores, hash=False)
     winners: tuple[Seat, ...] = attrs.field(converter=_seats)
     tiebreak: str | None = None
+    standing: str | None = None
 
     def totals(self) -> dict[Seat, int]:
         return {seat: parts["total"] for seat, parts in self.scores.items()}
@@ -176,6 +178,7 @@ class Outcome:
             "scores": {str(seat): dict(parts) for seat, parts in sorted(self.scores.items())},
             "winners": list(self.winners),
             "tiebreak": self.tiebreak,
+            **({"standing": self.standing} if self.standing is not None else {}),
         }
 
 
@@ -318,11 +321,22 @@ class Game(ABC, Generic[S, A]):
         win between seats tied on points; None when no tie had to be broken (the default)."""
         return None
 
+    def standing(self, state: S) -> str | None:
+        """A rank the rulebook gives a finished game beside the win (e.g. a solo game's rank); None
+        where it gives none (the default)."""
+        return None
+
     def outcome(self, state: S) -> Outcome | None:
         """How the game came out: None unless it is over."""
         if not self.is_over(state):
             return None
-        return Outcome(self.termination(state), self.score_parts(state), self.winners(state), self.tiebreak(state))
+        return Outcome(
+            self.termination(state),
+            self.score_parts(state),
+            self.winners(state),
+            self.tiebreak(state),
+            self.standing(state),
+        )
 
     # -- text -----------------------------------------------------------------
     @abstractmethod

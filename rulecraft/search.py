@@ -162,7 +162,7 @@ def random_style(game: Game[Any, Any], rng: random.Random, kinds: Sequence[str])
     """A game's lean: usually uniform with a random third of the action kinds made rare; for a game
     whose uniform walk seldom ends (a policy besides 'uniform'), mostly that policy."""
     policies = sorted(p for p in game.policies() if p != "uniform")
-    if policies and rng.random() < 0.8:
+    if policies and rng.random() < 0.9:
         return Style(policy=rng.choice(policies), probe_rate=rng.choice((0.1, 0.3)))
     rare = frozenset(k for k in kinds if rng.random() < 1 / 3) if rng.random() < 0.7 else frozenset()
     return Style(rare_kinds=rare, probe_rate=rng.choice((0.0, 0.3, 0.6)), by_kind=rng.random() < 0.6)

@@ -257,7 +257,13 @@ def test_steamopolis_solo_has_no_tie_break() -> None:
     # STM-R-69 (p.35): at 0 VP the solo game is lost at once; otherwise it ends by STM-R-73 (p.36).
     assert outcome.termination == ("STM-R-69" if end.players[0].vp <= 0 else "STM-R-73")
     won = attrs.evolve(end, players=(attrs.evolve(end.players[0], vp=9),))
-    assert game.outcome(won) == Outcome("STM-R-73", {0: {"vote_points": 9, "total": 9}}, (0,), None)
+    # The rank table (p.36): "7 VP | Hobby mechanic", "14 VP | Tinkerer": 9 VP is a hobby mechanic.
+    assert game.outcome(won) == Outcome(
+        "STM-R-73", {0: {"vote_points": 9, "total": 9}}, (0,), None, standing="Hobby mechanic"
+    )
+    seven = attrs.evolve(end, players=(attrs.evolve(end.players[0], vp=7),))
+    assert game.outcome(seven) is not None and game.outcome(seven).standing == "Hobby mechanic"  # type: ignore[union-attr]
+    assert game.outcome(seven).to_json()["standing"] == "Hobby mechanic"  # type: ignore[union-attr]
 
 
 def aer_tie(money: tuple[int, int]) -> tuple[Game[Any, Any], Any]:
@@ -412,3 +418,13 @@ def test_the_in_process_peer_speaks_protocol_2(game_id: str) -> None:
     legacy = outcome(game, end)
     assert legacy["scores"] == {str(s): v for s, v in game.scores(end).items()}
     assert legacy["winners"] == list(game.winners(end))
+
+
+def test_a_different_solo_rank_is_a_difference_of_the_outcome() -> None:
+    from rulecraft.conformance.outcome import compare_outcome
+
+    ours = {"termination": "STM-R-73", "scores": {"0": {"vote_points": 7, "total": 7}}, "winners": [0]}
+    ours |= {"tiebreak": None, "standing": "Hobby mechanic"}
+    theirs = dict(ours, standing="Nothing but hot air")
+    assert compare_outcome(ours, theirs) == [("standing", "Hobby mechanic", "Nothing but hot air")]
+    assert compare_outcome(ours, dict(ours)) == []

@@ -202,6 +202,10 @@ class SteamopolisGame(Game[StmState, StmAction]):
         """STM-R-69 / STM-AMB-28: the solo game is lost on time pressure (it is then over)."""
         return solo_lost(self.ctx, state)
 
+    def standing(self, state: StmState) -> str | None:
+        """The solo game's rank (STM-R-73) in the outcome; the multi-player game gives none."""
+        return self.solo_rank(state) if state.solo is not None else None
+
     def solo_rank(self, state: StmState) -> str:
         """STM-R-73 (p.36): the rank of the solo player's VP, the highest threshold of the table reached
         (final once the game is over; before that, what the VP would give now); ``"lost"`` for a

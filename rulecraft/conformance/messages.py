@@ -138,6 +138,7 @@ OUTCOME: dict[str, Any] = _obj(
         "scores": SCORES,
         "winners": {"type": "array", "items": {"type": "integer", "minimum": 0}},
         "tiebreak": {"type": ["string", "null"]},
+        "standing": {"type": ["string", "null"]},
     },
 )
 # A reply whose to_move is "over" carries the outcome.

@@ -85,6 +85,8 @@ def compare_outcome(ours: Mapping[str, Any] | None, theirs: Any) -> list[Differe
         out.append(("winners", sorted(mine) if isinstance(mine, list | tuple) else mine, yours))
     if ours.get("tiebreak") != theirs.get("tiebreak"):
         out.append(("tiebreak", ours.get("tiebreak"), theirs.get("tiebreak")))
+    if ours.get("standing") != theirs.get("standing"):  # a solo rank (absent: the game gives none)
+        out.append(("standing", ours.get("standing"), theirs.get("standing")))
     return out
 
 
