@@ -328,11 +328,19 @@ def test_an_implementation_that_cannot_be_started_is_one_usage_line(capsys: pyte
 
 
 def test_a_wrong_outcome_is_a_finding_in_protocol_2() -> None:
-    """KAS-R-53 (a tie goes to the most money) planted away: the states agree all game, only the
-    outcome of the finished game differs; protocol 2 reports it, with the scoring rules named."""
+    """KAS-R-53 (p.16: a tie goes to the most money) planted away: a finished game tied on 25 VP
+    ($15 and a depot against $25) has the same state on both sides, only its outcome differs;
+    protocol 2 reports it with the tie-break rule named."""
+    from test_outcome import kas_tie
+
+    game, state = kas_tie(money=(15, 25), depots=(1, 0))
+    document = {"rulecraft_replay": 1, "game": "kas", "start": {"state": game.state_to_json(state)}, "steps": []}
     planted = Path(__file__).resolve().parent.parent / "bench" / "planted.py"
-    report = conform(make_game("kas"), f"{PY} {planted} kas tie-shared", scenarios=False, max_examples=30, seed=0)
+    report = replay(make_game("kas"), f"{PY} {planted} kas tie-shared", document)
     assert report.protocol == 2
     assert [f.kind for f in report.findings] == ["outcome"], markdown(report)
     finding = report.findings[0]
     assert "KAS-R-53" in finding.rules and any(path.startswith("winners") for path, _, _ in finding.fields)
+    # The reference itself gives the rulebook's winner (seat 1, the most money): no finding.
+    again = replay(make_game("kas"), f"{PY} -m rulecraft.conformance.server kas", document)
+    assert again.status == "conformant", markdown(again)

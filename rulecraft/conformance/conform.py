@@ -1230,6 +1230,7 @@ def replay(
                         raise Mismatch(
                             lock.finding("scenario", f"the given state was refused: {reply.get('error', '')}")
                         )
+                    lock.compare_state(impl.state(), "after the given state was set")
                 for data in steps:
                     lock.compare_legal_actions()
                     action = game.action_from_json(data)
