@@ -731,9 +731,7 @@ class Differential:
             # 0: no probe; 1..n: that candidate; n + 1: every near one (at a chance step, every other
             # outcome of this kind seen elsewhere: where a set-up deal or a die differs).
             sweep = chance and bool(near)
-            probe = draws.choose(
-                len(candidates) + 2, partial(_propose_probe, len(candidates), style.probe_rate, sweep)
-            )
+            probe = draws.choose(len(candidates) + 2, partial(_propose_probe, len(candidates), style.probe_rate, sweep))
             chosen = near if probe == len(candidates) + 1 else candidates[probe - 1 : probe] if probe else []
             for candidate in chosen:
                 if game.check(lock.state, candidate) is not None:
