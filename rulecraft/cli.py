@@ -697,6 +697,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rulecraft", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
+    from rulecraft import __version__
+
+    parser.add_argument("--version", action="version", version=f"rulecraft {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("verify", help="scenarios, invariant campaign and solver checks for every game")

@@ -139,3 +139,11 @@ def test_verify_fails_with_the_seed_and_the_failing_log(
     assert state.goes >= 3, "the printed log replays to the failing state"
     prefix = game.replay(game.new_game(players), [game.action_from_json(a) for a in log[:-1]])
     assert prefix.goes < 3, "and it is the shortest prefix that fails"
+
+
+def test_version_names_the_release(capsys: pytest.CaptureFixture[str]) -> None:
+    import rulecraft
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0 and capsys.readouterr().out.strip() == f"rulecraft {rulecraft.__version__}"
