@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import random
 import sys
 from collections.abc import Iterator, Sequence
@@ -46,18 +47,24 @@ def _console(stream: Any = None) -> Console:
 
 def _game(args: argparse.Namespace, game_id: str | None = None) -> Game[Any, Any]:
     gid = game_id or args.game
-    readings = _readings_for(gid, getattr(args, "reading", None) or [])
+    # One game: a reading of another game is a mistake, not something to drop without a word.
+    readings = _readings_for(gid, getattr(args, "reading", None) or [], strict=game_id is None)
     return make_game(gid, readings=readings, components=getattr(args, "components", None))
 
 
-def _readings_for(game_id: str, items: Sequence[str]) -> dict[str, str]:
-    """The overrides that belong to ``game_id``; an ID of no game is an error."""
+def _readings_for(game_id: str, items: Sequence[str], *, strict: bool = False) -> dict[str, str]:
+    """The overrides that belong to ``game_id``; an ID of no game is an error, and so (``strict``: a
+    run of this game alone) is an ID of another game."""
+    game_class(game_id)  # an unknown game is one clear line naming the registered ones
     readings = parse_reading_overrides(items)
     prefixes = {gid: {a.id.split("-")[0] for a in game_class(gid).register} for gid in game_ids()}
     for amb_id in readings:
         if not any(amb_id.split("-")[0] in p for p in prefixes.values()):
             raise RulecraftError(f"--reading {amb_id}: no registered game has this ambiguity")
     mine = prefixes[game_id]
+    foreign = [k for k in readings if k.split("-")[0] not in mine]
+    if strict and foreign:
+        raise RulecraftError(f"--reading {foreign[0]}: an ambiguity of another game; this run plays {game_id}")
     return {k: v for k, v in readings.items() if k.split("-")[0] in mine}
 
 
@@ -876,6 +883,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return EXIT_OK
+    except Exception as exc:  # a bug of rulecraft's: one line and where to report it, not a traceback
+        if os.environ.get("RULECRAFT_DEBUG"):
+            raise
+        print(
+            f"rulecraft: internal error: {type(exc).__name__}: {str(exc)[:300]} "
+            "(a bug: please report it with the command line; RULECRAFT_DEBUG=1 shows the traceback)",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

@@ -147,3 +147,31 @@ def test_version_names_the_release(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_:
         main(["--version"])
     assert exit_.value.code == 0 and capsys.readouterr().out.strip() == f"rulecraft {rulecraft.__version__}"
+
+
+def test_an_unknown_game_is_one_line_naming_the_registered_ones(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["play", "foo"], ["verify", "foo"], ["conform", "foo", "--impl", "x"]):
+        assert main(argv) == 4
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "unknown game 'foo'" in err and "air" in err
+
+
+def test_a_reading_of_another_game_is_refused_not_dropped(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "air", "--reading", "KAS-AMB-01=b"]) == 4
+    assert "KAS-AMB-01: an ambiguity of another game; this run plays air" in capsys.readouterr().err
+
+
+def test_an_unexpected_error_is_one_line_with_exit_3(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import rulecraft.cli as cli
+
+    def broken(args: object) -> int:
+        raise TypeError("something rulecraft did not expect")
+
+    monkeypatch.setattr(cli, "cmd_rules", broken)
+    monkeypatch.delenv("RULECRAFT_DEBUG", raising=False)
+    assert main(["rules", "air"]) == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "internal error: TypeError: something rulecraft did not expect" in err
+    assert "Traceback" not in err and "report" in err
