@@ -869,10 +869,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """Options anywhere, as pytest and ruff take them: ``errata air --quiet FILE`` too.  argparse
+    stops filling an optional positional at the first option, so a verb whose words are left over
+    is parsed again with its own parser, intermixed."""
+    args, rest = parser.parse_known_args(argv)
+    if not rest:
+        return args
+    verbs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    verb = verbs.choices.get(str(getattr(args, "command", "")))
+    nested = verb is not None and any(isinstance(a, argparse._SubParsersAction) for a in verb._actions)
+    if verb is None or nested or args.command not in argv:
+        return parser.parse_args(argv)  # argparse's own message for what is left
+    at = argv.index(args.command)
+    again: argparse.Namespace = verb.parse_intermixed_args(argv[at + 1 :])
+    for key, value in vars(args).items():
+        if not hasattr(again, key):
+            setattr(again, key, value)
+    return again
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         parser = build_parser()
-        args = parser.parse_args(argv)
+        args = _parse(parser, list(sys.argv[1:] if argv is None else argv))
         code: int = args.func(args)
         return code
     except RulecraftError as exc:

@@ -175,3 +175,12 @@ def test_an_unexpected_error_is_one_line_with_exit_3(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "internal error: TypeError: something rulecraft did not expect" in err
     assert "Traceback" not in err and "report" in err
+
+
+def test_options_may_come_before_a_positional_file(tmp_path: Path) -> None:
+    """As pytest and ruff take them: `errata air --quiet FILE` (argparse stopped at the option)."""
+    variant = Path(__file__).resolve().parent.parent / "examples" / "errata" / "airships-no-additional-go.yaml"
+    report = tmp_path / "r.md"
+    argv = ["errata", "air", "--quiet", str(variant), "--games", "2", "--campaign-games", "1", "--seconds", "2"]
+    code = main([*argv, "--report", str(report)])
+    assert code in (0, 1) and "no-additional-go" in report.read_text("utf-8")
