@@ -30,8 +30,9 @@ from typing import Any
 
 from rulecraft.core import Game
 
-# A rule ID, with the shorthands the models use: "AIR-R-30/31" (two rules), "AER-R-13..18" (a range).
-_RULE_TOKEN = re.compile(r"\b([A-Z]{2,4})-(R|SET)-(\d{2,3})((?:/\d{2,3})*)(?:\.\.(\d{2,3}))?\b")
+# A rule ID, with the shorthands the models use: "AIR-R-30/31" or "STM-R-45/R-64" (two rules),
+# "AER-R-13..18" (a range).
+_RULE_TOKEN = re.compile(r"\b([A-Z]{2,4})-(R|SET)-(\d{2,3})((?:/(?:R-|SET-)?\d{2,3})*)(?:\.\.(\d{2,3}))?\b")
 
 
 def _cited(text: str) -> set[str]:
@@ -39,7 +40,7 @@ def _cited(text: str) -> set[str]:
     out: set[str] = set()
     for game, kind, first, more, last in _RULE_TOKEN.findall(text):
         width = len(first)
-        numbers = [int(first), *(int(n) for n in more.split("/") if n)]
+        numbers = [int(first), *(int(n.rsplit("-", 1)[-1]) for n in more.split("/") if n)]
         if last:
             numbers += list(range(int(first), int(last) + 1))
         out.update(f"{game}-{kind}-{n:0{width}d}" for n in numbers)

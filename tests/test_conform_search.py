@@ -344,3 +344,41 @@ def test_a_wrong_outcome_is_a_finding_in_protocol_2() -> None:
     # The reference itself gives the rulebook's winner (seat 1, the most money): no finding.
     again = replay(make_game("kas"), f"{PY} -m rulecraft.conformance.server kas", document)
     assert again.status == "conformant", markdown(again)
+
+
+def test_rule_citations_are_read_with_the_models_shorthands() -> None:
+    from rulecraft.coverage import _cited, citable
+
+    assert _cited("STM-R-45/R-64, AIR-R-30/31 and AER-R-13..15") == {
+        "STM-R-45",
+        "STM-R-64",
+        "AIR-R-30",
+        "AIR-R-31",
+        "AER-R-13",
+        "AER-R-14",
+        "AER-R-15",
+    }
+    game = make_game("air")
+    # Every Airships rule is cited by some model function or statement: coverage can see all of them.
+    assert citable(game) == {rule.id for rule in game.catalogue}
+
+
+def test_a_rules_branch_counts_only_when_taken() -> None:
+    """AIR-R-42 is cited by the refusal of an additional go the company cannot pay: checking an
+    affordable one tests that condition (considered) without exercising the refusal."""
+    from rulecraft.coverage import RuleTracer
+    from rulecraft.model.airships.actions import ExtraGo
+
+    game = make_game("air")
+    tracer = RuleTracer(game)
+    state = game.new_game(2)
+    import random
+
+    rng = random.Random(4)
+    while ExtraGo() not in game.legal_actions(state):
+        action = game.random_action(state, rng)
+        assert action is not None
+        state = game.apply(state, action)
+    with tracer.tracing() as hit:
+        assert game.check(state, ExtraGo()) is None
+    assert "AIR-R-42" in tracer.considered and "AIR-R-42" not in hit
