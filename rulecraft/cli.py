@@ -775,7 +775,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("game")
     p.add_argument("--only", action="append", metavar="AMB-ID", help="only this ambiguity (repeatable)")
-    p.add_argument("--seconds", type=float, default=10.0, help="search budget per reading (default 10)")
+    p.add_argument(
+        "--seconds",
+        type=float,
+        default=10.0,
+        help="safety cap per reading (default 10); the search is bounded by --max-examples games, and a "
+        "reading the cap stops says so",
+    )
     p.add_argument("--max-examples", type=int, default=200, help="games per reading at most")
     p.add_argument("--max-steps", type=int, default=300, help="steps per game at most")
     p.add_argument("--seed", type=int, default=0)

@@ -46,7 +46,9 @@ OUTCOMES: tuple[Outcome, ...] = ("witness", "proved", "not-found", "unknown", "n
 
 @attrs.frozen
 class Budget:
-    """How hard to look, per pair of readings; the seed makes every run reproducible."""
+    """How hard to look, per pair of readings: ``max_examples`` games from set-up (and as many from the
+    printed examples' given states) of up to ``max_steps`` steps; ``seconds`` is a safety cap, reported
+    when it stops the search.  The seed makes every run the cap does not stop reproducible."""
 
     seconds: float = 10.0
     max_examples: int = 200
@@ -301,8 +303,9 @@ def search_pair_games(
     report = ConformReport(default_game.id, label, seed=budget.seed)
     counts = list(players or range(default_game.min_players, default_game.max_players + 1))
     starts = example_starts(default_game.id) if make_pair is not None else []
-    # Half the budget from set-up, the rest (if nothing differed) from the printed examples' given states.
-    phase_one = start + (budget.seconds / 2 if starts else budget.seconds)
+    # Games are bounded by count (max_examples from set-up, then as many from the printed examples'
+    # given states); budget.seconds is a safety cap on the whole search, reported when it bites.
+    cap = start + budget.seconds
     try:
         differential(
             default_game,
@@ -313,12 +316,12 @@ def search_pair_games(
             seed=budget.seed,
             players=counts,
             report=report,
-            deadline=phase_one,
+            deadline=cap,
             self_test=True,
             random_setup=True,
         )
-        if not report.findings and starts and make_pair is not None:
-            _from_examples(make_pair, starts, budget, report, start + budget.seconds)
+        if not report.findings and report.stopped is None and starts and make_pair is not None:
+            _from_examples(make_pair, starts, budget, report, cap)
     except Exception as exc:  # a model bug under one ruleset is reported, and the run goes on
         return result(
             "error", f"{type(exc).__name__}: {exc}", games=report.examples_run, **_coverage(report), solver=verdict
@@ -352,9 +355,10 @@ def search_pair_games(
             **_coverage(report),
             solver=verdict,
         )
+    cut = f"; cut short by the {budget.seconds:g} s safety cap" if report.stopped == "time" else ""
     return result(
         "not-found",
-        f"no difference in {report.examples_run} games of up to {budget.max_steps} steps ({budget.seconds:g} s budget)",
+        f"no difference in {report.examples_run} games of up to {budget.max_steps} steps{cut}",
         games=report.examples_run,
         **_coverage(report),
         solver=verdict,
@@ -399,35 +403,34 @@ def _from_examples(
     report: ConformReport,
     deadline: float,
 ) -> None:
-    """Short random continuations from each example's given state, in turn, until one differs."""
-    rounds = 0
-    while not report.findings and time.monotonic() < deadline and rounds < 3:
-        rounds += 1
-        for i, start in enumerate(starts):
-            left = deadline - time.monotonic()
-            if left <= 0 or report.findings:
-                return
-            default_game, other_game = make_pair()  # fresh: a fixture board changes a game's maps
-            try:
-                if start.fixture:
-                    default_game.load_fixture(start.fixture)
-                    other_game.load_fixture(start.fixture)
-                state = default_game.scenario_state(start.given)
-            except Exception:  # a state this configuration cannot build is no start
-                continue
-            differential(
-                default_game,
-                InProcess(other_game),
-                ("*",),
-                max_examples=budget.max_examples,
-                max_steps=min(budget.max_steps, 40),
-                seed=budget.seed + i,
-                players=[2],
-                report=report,
-                deadline=time.monotonic() + min(left, max(0.5, left / max(1, len(starts) - i))),
-                self_test=True,
-                starts=[(start.label, state)],
-            )
+    """Short random continuations from each example's given state, in turn, until one differs: as many
+    games in all as from set-up, shared among the examples (a count; ``deadline`` is the safety cap)."""
+    each = max(2, budget.max_examples // max(1, len(starts)))
+    for i, start in enumerate(starts):
+        if report.findings or report.stopped is not None:
+            return
+        default_game, other_game = make_pair()  # fresh: a fixture board changes a game's maps
+        try:
+            if start.fixture:
+                default_game.load_fixture(start.fixture)
+                other_game.load_fixture(start.fixture)
+            state = default_game.scenario_state(start.given)
+        except Exception:  # a state this configuration cannot build is no start
+            continue
+        differential(
+            default_game,
+            InProcess(other_game),
+            ("*",),
+            max_examples=each,
+            max_steps=min(budget.max_steps, 40),
+            seed=budget.seed + i,
+            players=[2],
+            report=report,
+            deadline=deadline,
+            self_test=True,
+            starts=[(start.label, state)],
+            only_starts=True,
+        )
 
 
 def _setup_difference(

@@ -252,3 +252,10 @@ def test_a_witness_search_reports_the_rule_coverage_of_its_games() -> None:
 
     text = "\n".join(_pair_markdown(AmbiguityResult(amb("air", "AIR-AMB-35"), (result,)), result))
     assert f"rule coverage {result.coverage}" in text
+
+
+def test_a_search_the_safety_cap_stopped_says_so() -> None:
+    """The budget is a count of games; --seconds is a safety cap whose biting is reported, never
+    silently taken as 'nothing to find'."""
+    result = search_pair("air", amb("air", "AIR-AMB-35"), "max", Budget(seconds=1e-6, max_examples=60, max_steps=120))
+    assert result.outcome == "not-found" and "cut short by the" in result.reason

@@ -805,13 +805,15 @@ def differential(
     shrink_replays: int = DEFAULT_SHRINK_REPLAYS,
     corpus_rate: float = 0.35,
     trace: bool = True,
+    only_starts: bool = False,
 ) -> None:
     """Seeded games on both sides until one differs (then shrunk) or ``max_examples`` are played.
 
     ``starts``: given states to start from (printed examples), used when the
     peer takes ``set_state``.  ``deadline``: a wall-clock safety net; when it
     bites, the report says so.  The same seed gives the same games, findings
-    and shrunk game on any machine as long as the safety net does not bite.
+    and shrunk game on any machine as long as the safety net does not bite.  ``only_starts``: every
+    game from one of ``starts`` (none from a new game).
     """
     run = Differential(
         game,
@@ -841,7 +843,7 @@ def differential(
             pool = run.pool_sample(rng)
             if entry is not None:
                 plan = Plan(entry.plan.start, entry.plan.choices, style, pool)
-            elif given and rng.random() < 0.3:
+            elif given and (only_starts or rng.random() < 0.3):
                 plan = Plan(rng.choice(given), (), style, pool)
             else:
                 setup = random_setup_of(game, rng, counts) if random_setup else Setup(rng.choice(counts)).to_json()
