@@ -382,3 +382,15 @@ def test_a_rules_branch_counts_only_when_taken() -> None:
     with tracer.tracing() as hit:
         assert game.check(state, ExtraGo()) is None
     assert "AIR-R-42" in tracer.considered and "AIR-R-42" not in hit
+
+
+def test_a_chance_outcome_the_set_up_forbids_is_offered_to_the_implementation() -> None:
+    """AER-SET-01 (l.23): a "¤" tile is not dealt at set-up.  Such tiles are dealt later by another
+    kind of chance step (a refill); the search builds set-up deals from those values and offers them,
+    so an implementation that deals them at set-up is caught."""
+    planted = Path(__file__).resolve().parent.parent / "bench" / "planted.py"
+    report = conform(
+        make_game("aer"), f"{PY} {planted} aer marked-tiles-dealt-at-setup", scenarios=False, max_examples=20
+    )
+    assert [f.kind for f in report.findings] == ["verdict"], markdown(report)
+    assert report.findings[0].rules[0] == "AER-SET-01" and report.findings[0].theirs == "accepted"

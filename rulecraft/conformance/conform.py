@@ -708,6 +708,7 @@ class Differential:
         pooled: dict[str, list[Any]] = {}  # the plan's pool by kind: probes of the kind about to be played
         for action in plan.pool:
             pooled.setdefault(kind_of(game, action), []).append(action)
+        transplanted: dict[str, list[Any]] = {}
         for _ in range(max_steps):
             if self.deadline is not None and time.monotonic() > self.deadline:
                 trial.ended = "time"
@@ -727,6 +728,8 @@ class Differential:
             # Probes: this game's earlier actions, and earlier games' actions of a kind playable here
             # (a chance outcome another set-up allows, a move another state permits).
             near = [a for k in sorted({kind_of(game, a) for a in opts[:1]}) for a in pooled.get(k, ())]
+            if chance and opts:
+                near += _transplants(game, opts[0], pooled, transplanted)
             candidates = seen + near
             # 0: no probe; 1..n: that candidate; n + 1: every near one (at a chance step, every other
             # outcome of this kind seen elsewhere: where a set-up deal or a die differs).
@@ -734,7 +737,11 @@ class Differential:
             probe = draws.choose(len(candidates) + 2, partial(_propose_probe, len(candidates), style.probe_rate, sweep))
             chosen = near if probe == len(candidates) + 1 else candidates[probe - 1 : probe] if probe else []
             for candidate in chosen:
-                if game.check(lock.state, candidate) is not None:
+                try:
+                    refused = game.check(lock.state, candidate) is not None
+                except Exception:  # a probe the reference's own check cannot judge is no probe
+                    refused = False
+                if refused:
                     lock.probe(candidate)
             lock.compare_legal_actions()
             index = draws.choose(len(opts), partial(pick, game, lock.state, opts, odds, style))
@@ -775,6 +782,31 @@ class Differential:
         )
         rest = trial.taken[trial.marks[k] :] if k < len(trial.marks) else ()
         return Plan(moved, rest, plan.style, plan.pool)
+
+
+def _transplants(
+    game: Game[Any, Any], outcome: Any, pooled: Mapping[str, list[Any]], cache: dict[str, list[Any]]
+) -> list[Any]:
+    """Chance outcomes of this kind built from the values of other kinds' actions with the same fields
+    (a tile dealt by a refill, offered as a set-up deal): what one implementation may deal where the
+    rules forbid it.  Built once per kind and game, from the plan's pool, so replays build the same."""
+    data = game.action_to_json(outcome)
+    kind = str(data.get("kind", ""))
+    if kind in cache:
+        return cache[kind]
+    fields = set(data) - {"kind"}
+    built: list[Any] = []
+    for other in sorted(k for k in pooled if k != kind):
+        for action in pooled[other]:
+            source = game.action_to_json(action)
+            if set(source) - {"kind"} != fields or not fields:
+                continue
+            try:
+                built.append(game.action_from_json({**source, "kind": kind}))
+            except Exception:  # a value this kind cannot hold: no probe
+                continue
+    cache[kind] = built[:12]
+    return cache[kind]
 
 
 def _propose_probe(candidates: int, rate: float, sweep: bool, rng: random.Random) -> int:
