@@ -1077,25 +1077,12 @@ def conform(
     report = ConformReport(game.id, command, seed=seed, rules_total=frozenset(r.id for r in game.catalogue))
     start = report.started
     steps = max_steps if max_steps is not None else max_steps_for(game)
-    implementation = Implementation(command, game=game.id, timeout=timeout)
     try:
-        implementation.start()
-    except ImplementationFault as fault:  # no such program, not executable: the command is wrong
-        raise RulecraftError(f"--impl {command!r}: {fault.message}") from None
-    try:
-        with implementation as impl:
-            try:
-                hello = impl.hello()
-            except ImplementationFault as fault:
-                report.add(
-                    Finding("fault", f"the implementation failed at hello: {fault.kind}", "hello", evidence=str(fault))
-                )
-                report.stopped, report.stopped_detail = "fault", "no handshake"
+        with _launch(command, game, timeout) as impl:
+            capabilities = _handshake(impl, report)
+            if capabilities is None:
                 report.seconds = time.monotonic() - start
                 return report
-            report.models = tuple(hello.get("models") or ["*"])
-            report.protocol = int(hello.get("protocol") or 1)
-            capabilities = tuple(hello.get("capabilities") or ())
             try:
                 if scenarios:
                     replay_scenarios(
@@ -1134,6 +1121,30 @@ def conform(
         report.stopped_detail = report.stopped_detail or f"after {report.examples_run} differential games"
     report.seconds = time.monotonic() - start
     return report
+
+
+def _launch(command: str, game: Game[Any, Any], timeout: float) -> Implementation:
+    """The implementation, started; a command that cannot start (no such program) is a usage error."""
+    implementation = Implementation(command, game=game.id, timeout=timeout)
+    try:
+        implementation.start()
+    except ImplementationFault as fault:
+        raise RulecraftError(f"--impl {command!r}: {fault.message}") from None
+    return implementation
+
+
+def _handshake(impl: Implementation, report: ConformReport) -> tuple[str, ...] | None:
+    """``hello``: the implementation's capabilities, with its models and protocol on the report; None
+    (a finding that stops the run) when it fails the handshake."""
+    try:
+        hello = impl.hello()
+    except ImplementationFault as fault:
+        report.add(Finding("fault", f"the implementation failed at hello: {fault.kind}", "hello", evidence=str(fault)))
+        report.stopped, report.stopped_detail = "fault", "no handshake"
+        return None
+    report.models = tuple(hello.get("models") or ["*"])
+    report.protocol = int(hello.get("protocol") or 1)
+    return tuple(hello.get("capabilities") or ())
 
 
 def example_starts(game: Game[Any, Any]) -> list[Start]:
@@ -1224,25 +1235,16 @@ def replay(
     start = dict(document["start"])
     steps = list(document["steps"])
     whole = document.get("full") or {}
-    if full and isinstance(whole.get("origin"), dict):
+    if full:
+        if not isinstance(whole.get("origin"), dict):
+            raise RulecraftError(
+                "--full: this finding's game starts from a printed example's state, not from a new game"
+            )
         start, steps = {"setup": whole["origin"]}, list(whole.get("path") or [])
-    implementation = Implementation(command, game=game.id, timeout=timeout)
     try:
-        implementation.start()
-    except ImplementationFault as fault:
-        raise RulecraftError(f"--impl {command!r}: {fault.message}") from None
-    try:
-        with implementation as impl:
-            try:
-                hello = impl.hello()
-            except ImplementationFault as fault:
-                report.add(
-                    Finding("fault", f"the implementation failed at hello: {fault.kind}", "hello", evidence=str(fault))
-                )
-                report.stopped, report.stopped_detail = "fault", "no handshake"
+        with _launch(command, game, timeout) as impl:
+            if _handshake(impl, report) is None:
                 return report
-            report.models = tuple(hello.get("models") or ["*"])
-            report.protocol = int(hello.get("protocol") or 1)
             setup = start.get("setup")
             lock = Lockstep(
                 game, impl, report.models, "replay", setup, tracer=RuleTracer(game), protocol=report.protocol
