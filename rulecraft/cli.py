@@ -643,6 +643,8 @@ def cmd_conform(args: argparse.Namespace) -> int:
         raise RulecraftError(f"--timeout: a positive number of seconds, got {args.timeout}")
     _writable([args.junit, args.report, args.html])
     game = _game(args)
+    if args.full and not args.replay:
+        raise RulecraftError("--full: only with --replay FILE (the full game of a finding)")
     document = read_replay(args.replay, game.id) if args.replay else None
     pack = _pack_data(args.components) if args.components else None
     console = _console()

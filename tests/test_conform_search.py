@@ -394,3 +394,28 @@ def test_a_chance_outcome_the_set_up_forbids_is_offered_to_the_implementation() 
     )
     assert [f.kind for f in report.findings] == ["verdict"], markdown(report)
     assert report.findings[0].rules[0] == "AER-SET-01" and report.findings[0].theirs == "accepted"
+
+
+def test_replay_options_with_nonsense_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    server = f"{PY} -m rulecraft.conformance.server air"
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b"\xff\xfe not json")
+    cases = [
+        ["conform", "air", "--impl", server, "--full"],
+        ["conform", "air", "--impl", server, "--replay", str(bad)],
+        ["conform", "air", "--impl", server, "--replay", str(tmp_path / "missing.json")],
+        ["conform", "air", "--impl", server, "--shrink-replays", "0"],
+        ["conform", "air", "--impl", server, "--seconds", "nan"],
+        ["conform", "air", "--impl", server, "--max-steps", "-1"],
+    ]
+    for argv in cases:
+        assert main(argv) == 4, argv
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err, (argv, err)
+
+
+def test_junit_marks_printed_examples_not_replayed_as_skipped() -> None:
+    report = conform(make_game("air"), f"{PY} -m rulecraft.conformance.server air", scenarios=False, max_examples=1)
+    suite = ET.fromstring(junit_text(report))
+    case = suite.find("testcase[@classname='air.printed-examples']")
+    assert case is not None and case.find("skipped") is not None
