@@ -83,6 +83,17 @@ class NotApplicable(RulecraftError):
     about a variant): the check is skipped and said so, never counted as passed or failed."""
 
 
+class StateError(RulecraftError):
+    """A game state the rules cannot hold (a component count broken, an invariant violated), read from
+    outside (a state file, the protocol's ``set_state``): ``field`` names where (``state.supply``),
+    ``reason`` why, with the rule ID; ``str()`` is the one line ``field: reason``."""
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(f"{field}: {reason}")
+        self.field = field
+        self.reason = reason
+
+
 class IllegalAction(RulecraftError):
     """An action was applied that the rules forbid; carries the rejection."""
 
@@ -393,6 +404,18 @@ class Game(ABC, Generic[S, A]):
     def violations(self, state: S) -> list[Any]:
         """Every invariant violation of ``state`` (empty when valid)."""
         return []
+
+    def check_state(self, state: S) -> None:
+        """Raise :class:`StateError` when a state read from outside (``state_from_json`` of a state
+        file or of the protocol's ``set_state``) breaks the component counts or an invariant every
+        state must keep, before anything enumerates it: a state with 3000 crystals makes move
+        generation quadratic.  Games check sizes against their pack first, so the check stays cheap
+        and bounded even for absurd inputs.  Nothing is checked by default."""
+
+    def state_fixture(self, state: S) -> dict[str, Any] | None:
+        """The component fixture ``state`` needs beside its JSON (what :meth:`load_fixture` takes back),
+        e.g. a printed example's own board; None: the state stands alone (the default)."""
+        return None
 
     # -- helpers shared by every game -----------------------------------------
     def replay(self, state: S, actions: Iterable[A]) -> S:

@@ -254,6 +254,34 @@ class AeroplanesGame(Game[AerState, AerAction]):
         self._check_ids(state)
         return state
 
+    def check_state(self, state: AerState) -> None:
+        """Sizes against the pack first (cheap, so an absurd state is refused before any invariant or
+        move generation runs), then the invariants of component counts (:data:`LOAD_INVARIANTS`)."""
+        from rulecraft.statefile import at_most, refuse_violations
+
+        pack, n = self.pack, len(state.players)
+        at_most("state.players", n, pack.max_players, "players", "AER-R-01")
+        cards, tiles = len(pack.cards), len(pack.passengers)
+        at_most("state.display", len(state.display), pack.display_size, "cards", "AER-SET-08")
+        for name in ("deck", "removed_cards"):
+            at_most(f"state.{name}", len(getattr(state, name)), cards, "plane cards", "AER-SET-08")
+        for name in ("bag", "overflow", "removed_passengers"):
+            at_most(f"state.{name}", len(getattr(state, name)), tiles, "passenger tiles", "AER-SET-01")
+        at_most("state.map", len(state.map), len(pack.destinations), "destinations", "AER-R-29")
+        at_most("state.map", sum(len(s.slots) for s in state.map), 6 * len(pack.destinations), "slots", "AER-R-29")
+        area = pack.waiting_area
+        at_most("state.waiting", len(state.waiting), len(area.section_order), "sections", "AER-R-32")
+        for i, section in enumerate(state.waiting):
+            at_most(f"state.waiting[{i}].slots", len(section.slots), area.slots_per_city, "slots", "AER-R-32")
+        at_most("state.americas_paid", len(state.americas_paid), 2 * n, "bonuses", "AER-R-31")
+        for seat, p in enumerate(state.players):
+            where = f"state.players[{seat}]"
+            at_most(f"{where}.cards", len(p.cards), cards, "plane cards", "AER-R-09")
+            at_most(f"{where}.cards", sum(len(c.passengers) for c in p.cards), tiles, "passengers", "AER-R-34")
+            at_most(f"{where}.discards", len(p.discards), cards, "plane cards", "AER-R-54")
+            at_most(f"{where}.banked", len(p.banked), tiles, "passenger tiles", "AER-R-56")
+        refuse_violations(self.violations(state), LOAD_INVARIANTS)
+
     def _check_ids(self, state: AerState) -> None:
         """A state names only cards, passenger tiles and destinations of this game's pack."""
         try:
@@ -314,3 +342,20 @@ class AeroplanesGame(Game[AerState, AerAction]):
 
 
 GAME = AeroplanesGame
+
+# The invariants every state read from outside must keep: tiles, passengers, cards, money and markers
+# counted, one tile per slot, planes within capacity.  The bookkeeping ones (era and phase, turn
+# order, VP sources) are left to ``violations``: a printed example's minimal state may skip them
+# (AER-EX-02 gives money during the set-up).
+LOAD_INVARIANTS = (
+    "airport-tiles-conserved",
+    "one-tile-per-slot",
+    "money",
+    "subsidy-pool-and-marker",
+    "passengers-conserved",
+    "plane-capacity",
+    "cards-conserved",
+    "advantage-tiles-conserved",
+    "engine-failures",
+)
+

@@ -322,6 +322,32 @@ class AirshipsGame(Game[AirshipsState, AirshipsAction]):
         self._check_ids(state)
         return state
 
+    def check_state(self, state: AirshipsState) -> None:
+        """Sizes against the pack first (cheap, so an absurd state is refused before any invariant or
+        move generation runs), then the invariants of component counts (:data:`LOAD_INVARIANTS`)."""
+        from rulecraft.statefile import at_most, refuse_violations
+
+        pack, n = self.pack, len(state.boards)
+        at_most("state.boards", n, self.max_players, "company boards", "AIR-R-01")
+        at_most("state.supplies", len(state.supplies), max(n, 1), "chip supplies", "AIR-R-02")
+        devs, ships = len(pack.developments), len(pack.airships)
+        at_most("state.stacks", len(state.stacks), 4, "airship stacks", "AIR-R-03")
+        at_most("state.stacks", sum(len(s) for s in state.stacks), ships, "airship cards", "AIR-R-03")
+        for name in ("airships_undealt", "starters_undealt"):
+            at_most(f"state.{name}", len(getattr(state, name)), ships, "airship cards", "AIR-R-03")
+        for name in ("deck_era1", "deck_era2", "removed"):
+            at_most(f"state.{name}", len(getattr(state, name)), devs, "development cards", "AIR-R-04")
+        at_most("state.display", len(state.display), 6, "display rows", "AIR-R-24")
+        at_most("state.display", sum(len(row) for row in state.display), 18, "display fields", "AIR-R-24")
+        at_most("state.stages", len(state.stages), len(pack.stages), "stages", "AIR-R-43")
+        at_most("state.markers", len(state.markers), len(pack.stages), "stage markers", "AIR-R-45")
+        for seat, board in enumerate(state.boards):
+            where = f"state.boards[{seat}]"
+            at_most(f"{where}.departments", len(board.departments), 6, "departments", "AIR-R-11")
+            at_most(f"{where}.airships", len(board.airships), ships, "airship cards", "AIR-R-40")
+            at_most(f"{where}.won_this_turn", len(board.won_this_turn), devs + ships, "cards", "AIR-R-38")
+        refuse_violations(self.violations(state), LOAD_INVARIANTS)
+
     def _check_ids(self, state: AirshipsState) -> None:
         """A state names only cards of this game's pack."""
         for board in state.boards:
@@ -386,3 +412,16 @@ class AirshipsGame(Game[AirshipsState, AirshipsAction]):
 
 
 GAME = AirshipsGame
+
+# The invariants every state read from outside must keep: dice, chips and cards counted, one card per
+# department, the display's rows.  The bookkeeping ones (era, end, turn, scores) are left to ``violations``.
+LOAD_INVARIANTS = (
+    "nine-shared-dice",
+    "chips-conserved",
+    "one-card-per-department",
+    "development-cards-accounted",
+    "airship-cards-in-play",
+    "display-rows",
+    "wooden-airship-single-holder",
+    "stages-once",
+)

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from rulecraft.core import CHANCE, GAME_OVER, Game, Policy, Rejection, RulecraftError, Seat, ToMove
+from rulecraft.core import CHANCE, GAME_OVER, Game, Policy, Rejection, RulecraftError, Seat, StateError, ToMove
 from rulecraft.model.kings_of_air_and_steam import flight, render, shipping
 from rulecraft.model.kings_of_air_and_steam.actions import (
     ACTION_TYPES,
@@ -528,6 +528,60 @@ class KasGame(Game[KasState, KasAction]):
     def state_from_json(self, data: Mapping[str, Any]) -> KasState:
         return from_jsonable(dict(data), KasState, what="state")
 
+    def check_state(self, state: KasState) -> None:
+        """The layout first (a printed example's own board must have come with the state), then sizes
+        against the map and the pack (cheap), then the invariants of component counts
+        (:data:`LOAD_INVARIANTS`)."""
+        from rulecraft.statefile import at_most, refuse_violations
+
+        n = len(state.players)
+        at_most("state.players", n, self.max_players, "players", "KAS-R-01")
+        if n < self.min_players:
+            raise StateError("state.players", f"{n} players; the game is for {self.min_players} to {self.max_players}")
+        game_map = self._state_map(state)
+        for field, count, most in (("factories", len(state.factories), len(game_map.factories)),
+                                   ("cities", len(state.cities), len(game_map.cities))):
+            if count != most:
+                raise StateError(f"state.{field}", f"{count} entries; map {state.layout} has {most} (KAS-R-01)")
+        at_most("state.depots", len(state.depots), n * 10, "depots", "KAS-R-02")
+        at_most("state.market_slots", len(state.market_slots), 3, "market tiles", "KAS-R-15")
+        at_most("state.order", len(state.order), n, "seats", "KAS-R-13")
+        at_most("state.waiting_cities", len(state.waiting_cities), len(game_map.cities), "cities", "KAS-R-40")
+        at_most("state.new_lines", len(state.new_lines), len(game_map.hexes), "rail lines", "KAS-R-71")
+        goods = self.pack.goods_per_type * len(GOODS)
+        at_most("state.demand_choices", len(state.demand_choices), goods, "demand tiles", "KAS-R-74")
+        at_most("state.taken", len(state.taken), 8, "actions taken this turn", "KAS-R-32")
+        for seat, p in enumerate(state.players):
+            where = f"state.players[{seat}]"
+            at_most(f"{where}.plan", len(p.plan), 4, "planned cards", "KAS-R-19")
+            at_most(f"{where}.slots", len(p.slots), 4, "plan slots", "KAS-R-19")
+            at_most(f"{where}.extra_cards", len(p.extra_cards), len(self.pack.deck) + 1, "cards", "KAS-R-83")
+            at_most(f"{where}.spent_tokens", len(p.spent_tokens), len(GOODS), "gambler tokens", "KAS-R-78")
+        refuse_violations(self.violations(state), LOAD_INVARIANTS)
+
+    def _state_map(self, state: KasState) -> Any:
+        """The state's map, or why it has none: a fixture layout lives beside the state, not in the pack."""
+        try:
+            return self.ctx.game_map(state.layout)
+        except KeyError:
+            layouts = ", ".join(lay.name for lay in self.pack.layouts)
+            if state.layout == "fixture":
+                raise StateError(
+                    "state.layout",
+                    "'fixture' is a printed example's own board, which did not come with the state"
+                    " (a state file saved by rulecraft carries it; the protocol's set_state takes it as 'fixture')",
+                ) from None
+            raise StateError(
+                "state.layout", f"{state.layout[:60]!r} is no layout of pack {self.pack.name} ({layouts}; KAS-R-01)"
+            ) from None
+
+    def state_fixture(self, state: KasState) -> dict[str, Any] | None:
+        """A state on a printed example's own board carries that board (``{'map': ...}``, what
+        :meth:`load_fixture` takes), so it can be read back without the scenario."""
+        if state.layout != "fixture" or "fixture" not in self.ctx.maps:
+            return None
+        return {"map": map_spec(self.ctx.maps["fixture"])}
+
     # -- scenarios ----------------------------------------------------------------------------------------
     def scenario_state(self, given: Mapping[str, Any]) -> KasState:
         from rulecraft.model.kings_of_air_and_steam.scenario import state_from_given
@@ -610,3 +664,32 @@ def ship_action(shipment: Any) -> ShipGoods:
 
 
 GAME = KasGame
+
+# The invariants every state read from outside must keep: goods, money, depots and market tiles
+# counted, holds and tracks in range, cities consistent.  The bookkeeping ones (phase, diamonds,
+# score formula) are left to ``violations``.
+LOAD_INVARIANTS = (
+    "goods-conserved",
+    "money-conserved",
+    "depots-limited",
+    "hold-within-capacity",
+    "gambler-tokens",
+    "tracks-in-range",
+    "market-tiles-accounted",
+    "cities-consistent",
+)
+
+
+def map_spec(game_map: Any) -> dict[str, Any]:
+    """A map in the scenario's ``given.map`` form (what ``scenario.fixture_map`` reads back)."""
+    hexes = sorted(game_map.hexes.values(), key=lambda h: (h.at.q, h.at.r))
+    return {
+        "hexes": [[h.at.q, h.at.r, "partial"] if h.partial else [h.at.q, h.at.r] for h in hexes],
+        "factories": {f"{at.q},{at.r}": kind for at, kind in game_map.factories},
+        "cities": [
+            {"name": c.name, "at": [c.at.q, c.at.r], "demand": c.demand, "slots": c.slots} for c in game_map.cities
+        ],
+        "lines": [
+            {"id": ln.id, "ends": list(ln.ends), "hexes": [[h.q, h.r] for h in ln.hexes]} for ln in game_map.lines
+        ],
+    }

@@ -255,6 +255,31 @@ class SteamopolisGame(Game[StmState, StmAction]):
         self._check_ids(state)
         return state
 
+    def check_state(self, state: StmState) -> None:
+        """Sizes against the pack first (cheap, so an absurd state is refused before any invariant or
+        move generation runs), then the invariants of component counts and places (:data:`LOAD_INVARIANTS`)."""
+        from rulecraft.statefile import at_most, refuse_violations
+
+        pack, n = self.pack, len(state.players)
+        at_most("state.players", n, 5, "players", "STM-R-01, STM-AMB-24")
+        stones = pack.airship.stones
+        at_most("state.board", len(state.board), (n + 1) * stones, "pressure stones on the board", "STM-R-08, STM-R-68")
+        at_most("state.parasites", len(state.parasites), n * pack.airship.parasite_spaces, "parasites", "STM-R-12")
+        at_most("state.markets", len(state.markets), len(pack.districts), "machine markets", "STM-R-03")
+        tiles = sum(len(m.tiles) for m in state.markets) + sum(len(p.banners) for p in state.players)
+        at_most("state.markets", tiles, len(pack.machines), "machine tiles in markets and banners", "STM-P-02")
+        at_most("state.passengers.stack", len(state.passengers.stack), len(pack.passengers), "tiles", "STM-R-05")
+        for seat, p in enumerate(state.players):
+            where = f"state.players[{seat}]"
+            at_most(f"{where}.gauge.spaces", len(p.gauge.spaces), len(pack.gauge.values), "gauge spaces", "STM-R-14")
+            at_most(f"{where}.supply", len(p.supply), stones, "pressure stones", "STM-R-08")
+            at_most(f"{where}.machine_room", len(p.machine_room), pack.machine_room.positions, "positions", "STM-R-13")
+            at_most(f"{where}.carrying", len(p.carrying), pack.airship.passenger_spaces, "passengers", "STM-R-36")
+        turn = state.turn
+        for name in ("flight_start", "activated", "end_of_turn", "others_activated"):
+            at_most(f"state.turn.{name}", len(getattr(turn, name)), len(pack.districts) * 4, "districts", "STM-R-33")
+        refuse_violations(self.violations(state), LOAD_INVARIANTS)
+
     def _check_ids(self, state: StmState) -> None:
         """A state names only tiles of this game's pack."""
         try:
@@ -318,6 +343,24 @@ class SteamopolisGame(Game[StmState, StmAction]):
 
 
 GAME = SteamopolisGame
+
+# The invariants every state read from outside must keep: the component counts and where pieces may
+# stand.  The situational ones (storage, end trigger, solo turn...) are left to ``violations``: a
+# printed example's minimal state may skip them (STM-EX-15 keeps 5 resources on 3 storage spaces).
+LOAD_INVARIANTS = (
+    "seats-and-board-side",
+    "stones-conserved",
+    "gauge-items",
+    "districts-occupied",
+    "resources-conserved",
+    "parasites",
+    "statues-and-markets",
+    "bonus-markers-accounted",
+    "machine-tiles-once",
+    "passengers",
+    "sponsor-and-gala",
+)
+
 
 
 def _play_policy(
