@@ -26,6 +26,7 @@ from rulecraft.conformance.outcome import outcome_json, scores_json
 from rulecraft.core import Chance, Game, GameOver, RulecraftError, Setup, ToMove
 from rulecraft.registry import game_class, make_game
 from rulecraft.ruleset import parse_reading_overrides
+from rulecraft.statefile import state_from_data
 
 # A line longer than this is refused unparsed: a runaway client must not make
 # the server hold an unbounded string (the protocol's documented limit).
@@ -164,7 +165,9 @@ class Session:
                 if game is self.default_game:
                     game = make_game(self.game_id, readings=dict(self.readings), components=self.components)
                 game.load_fixture(fixture)
-            state = game.state_from_json(data)
+            # The checks of a state file: bounded size and depth, field errors in one line, and the
+            # component counts and invariants before any legal_actions can enumerate a broken state.
+            state = state_from_data(game, data)
         except RulecraftError as exc:
             return _error(str(exc))
         self.game, self.state = game, state

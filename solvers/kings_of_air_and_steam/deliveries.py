@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import random
 import time
 from collections.abc import Iterable, Mapping, Sequence
@@ -65,6 +64,7 @@ from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 from rulecraft.model.kings_of_air_and_steam.scenario import fixture_map
 from rulecraft.model.kings_of_air_and_steam.shipping import SELLOUT_PRICE, Destination
 from rulecraft.model.kings_of_air_and_steam.state import CityState, Depot, KasState
+from rulecraft.statefile import load_state
 
 DEFAULT_TIMEOUT_MS = 2000
 PAYEE_CAP = 32  # payee choices listed per delivery; beyond that the list is marked truncated
@@ -1224,13 +1224,14 @@ def _by_city(found: Sequence[Any]) -> dict[str, dict[str, list[int]]]:
 
 def _view_from(game: KasGame, params: Mapping[str, Any], state: Any) -> ShipView:
     if state is None and params.get("state"):
-        path = Path(str(params["state"]))
-        try:
-            state = game.state_from_json(json.loads(path.read_text("utf-8")))
-        except (OSError, ValueError) as exc:
-            raise RulecraftError(f"{path}: cannot read a state: {exc}") from None
+        # A state file saved from a printed example carries its own board (the fixture): load_state
+        # gives it to the game, so the map of layout "fixture" is there for view_of.
+        state = load_state(Path(str(params["state"])), game)
     if not isinstance(state, KasState):
         raise RulecraftError("the shipping queries read a game state: give --state FILE")
+    # A state read by another path (cmd_query, a caller) is checked too: a fixture layout whose board
+    # did not come with it is one line naming the layout, not a KeyError deep in view_of.
+    game.check_state(state)
     seat = params.get("seat")
     return view_of(game, state, state.seat if seat is None else int(seat))
 
