@@ -252,7 +252,7 @@ def json_problem(data: Any, root: str = "state") -> tuple[str, str] | None:
             return where, f"{_short(repr(value))}: counts are whole numbers"
         elif isinstance(value, dict):
             stack.extend((v, f"{where}.{_short(str(k), 30)}", depth + 1) for k, v in value.items())
-        elif isinstance(value, list):
+        elif isinstance(value, list | tuple):
             stack.extend((v, f"{where}[{i}]", depth + 1) for i, v in enumerate(value))
     return None
 
