@@ -358,5 +358,5 @@ def test_a_bare_fixture_state_without_its_board_is_one_line(tmp_path: Path) -> N
     message = refusal(path, make_game("kas"))
     assert f"{path}: state.layout: 'fixture' is a printed example's own board" in message
     fresh = make_game("kas")
-    with pytest.raises(StateError, match="state.layout: 'fixture'"):
+    with pytest.raises(StateError, match=r"state\.layout: 'fixture'"):
         fresh.queries()["deliveries"].run(fresh, {"seat": 0}, state)

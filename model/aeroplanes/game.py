@@ -358,4 +358,3 @@ LOAD_INVARIANTS = (
     "advantage-tiles-conserved",
     "engine-failures",
 )
-

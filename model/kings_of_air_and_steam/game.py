@@ -539,8 +539,10 @@ class KasGame(Game[KasState, KasAction]):
         if n < self.min_players:
             raise StateError("state.players", f"{n} players; the game is for {self.min_players} to {self.max_players}")
         game_map = self._state_map(state)
-        for field, count, most in (("factories", len(state.factories), len(game_map.factories)),
-                                   ("cities", len(state.cities), len(game_map.cities))):
+        for field, count, most in (
+            ("factories", len(state.factories), len(game_map.factories)),
+            ("cities", len(state.cities), len(game_map.cities)),
+        ):
             if count != most:
                 raise StateError(f"state.{field}", f"{count} entries; map {state.layout} has {most} (KAS-R-01)")
         at_most("state.depots", len(state.depots), n * 10, "depots", "KAS-R-02")

@@ -44,7 +44,6 @@ SOLO_RANKS: tuple[tuple[int, str], ...] = (
 SOLO_LOST = "lost"  # STM-R-69: the solo game lost on time pressure has no rank
 
 
-
 @register
 class SteamopolisGame(Game[StmState, StmAction]):
     id: ClassVar[str] = "stm"
@@ -360,7 +359,6 @@ LOAD_INVARIANTS = (
     "passengers",
     "sponsor-and-gala",
 )
-
 
 
 def _play_policy(
