@@ -17,6 +17,12 @@ which games to play and how to shrink a failing one:
   (:mod:`rulecraft.coverage`), keeps a corpus of game prefixes that first
   reached a rule and extends them, and weights action kinds differently from
   game to game (swarm testing), so rare rules and the end game are reached;
+- it also keeps the states where a number of the state first went further
+  than in any earlier game (a track level, a score, a supply run down, a list
+  grown: :func:`extremes`, the value profile of a fuzzer), so thresholds and
+  caps that no rule ID marks are approached step by step; and states a few
+  steps before the end of finished games, replayed with other endings, so
+  scoring and tie-breaks are compared over many close finishes;
 - every random number comes from ``random.Random(f"{seed}:{game}")``, and
   shrinking is bounded by a count of replays: the same seed gives the same
   games, the same findings and the same shortest failing game on any machine.
@@ -26,8 +32,9 @@ which games to play and how to shrink a failing one:
 
 from __future__ import annotations
 
+import functools
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 import attrs
@@ -176,6 +183,105 @@ def random_setup(game: Game[Any, Any], rng: random.Random, players: Sequence[int
     return Setup(n, first, tuple(sorted((k, v) for k, v in options.items())))
 
 
+# -- the value profile ---------------------------------------------------------------------------------
+
+
+def extremes(data: Any, *, limit: int = 5000) -> dict[str, tuple[float, float]]:
+    """The smallest and largest value of every number and list length in a state's JSON, by path with
+    seats and list positions folded (``players.*.rail_level``, ``display#``): what "further than
+    before" means for a state, whatever the game.  At most ``limit`` containers are read."""
+    out: dict[str, tuple[float, float]] = {}
+    stack: list[tuple[Any, str, int]] = [(data, "", 0)]
+    read = 0
+    while stack and read < limit:
+        node, path, depth = stack.pop()
+        read += 1
+        kind = type(node)
+        if kind is dict:
+            items: Iterable[tuple[str, Any]] = ((_fold(path, key), value) for key, value in node.items())
+        elif kind is list or kind is tuple:
+            _note(out, path + "#", float(len(node)))
+            inner = _fold(path, "*")
+            items = ((inner, value) for value in node)
+        else:
+            continue
+        if depth >= 12:
+            continue
+        for where, value in items:
+            vkind = type(value)
+            if vkind is int or vkind is float:
+                _note(out, where, float(value))
+            elif vkind is dict or vkind is list or vkind is tuple:
+                stack.append((value, where, depth + 1))
+    return out
+
+
+def _note(out: dict[str, tuple[float, float]], path: str, value: float) -> None:
+    old = out.get(path)
+    if old is None:
+        out[path] = (value, value)
+    elif value < old[0] or value > old[1]:
+        out[path] = (min(old[0], value), max(old[1], value))
+
+
+@functools.lru_cache(maxsize=4096)
+def _fold(path: str, key: Any) -> str:
+    part = "*" if str(key).lstrip("-").isdigit() else str(key)
+    return f"{path}.{part}" if path else part
+
+
+@attrs.define
+class Profile:
+    """The extremes every game so far reached, and what a new game passed first (at which step)."""
+
+    seen: dict[str, tuple[float, float]] = attrs.Factory(dict)
+    labels: set[str] = attrs.Factory(set)  # kinds of ending seen (termination, standing, winners)
+
+    def beyond(
+        self, trial_extremes: Mapping[str, tuple[float, float, int, int]], labels: Mapping[str, int] = {}
+    ) -> dict[int, set[str]]:
+        """Steps where ``trial`` first went beyond every earlier game, with the features passed; the
+        profile takes them in.  ``trial_extremes``: path -> (low, high, step of low, step of high);
+        ``labels``: a kind of ending -> the step it was reached."""
+        by_step: dict[int, set[str]] = {}
+        for label, step in labels.items():
+            if label not in self.labels:
+                self.labels.add(label)
+                by_step.setdefault(step, set()).add(label)
+        for path, (low, high, at_low, at_high) in trial_extremes.items():
+            old = self.seen.get(path)
+            if old is None:
+                self.seen[path] = (low, high)
+                continue  # a path seen for the first time is no progress on it
+            if high > old[1]:
+                by_step.setdefault(at_high, set()).add(f"{path}>={high:g}")
+            if low < old[0]:
+                by_step.setdefault(at_low, set()).add(f"{path}<={low:g}")
+            self.seen[path] = (min(low, old[0]), max(high, old[1]))
+        return by_step
+
+
+def widen(
+    extremes_so_far: dict[str, tuple[float, float, int, int]], state_json: Any, step: int, context: str = ""
+) -> dict[str, tuple[float, float, int, int]]:
+    """Fold one state's extremes into a game's (keeping the step where each was first reached).
+    ``context`` (e.g. the player count) keeps apart what is far in one set-up and usual in another."""
+    for bare, (low, high) in extremes(state_json).items():
+        path = f"{context}|{bare}" if context else bare
+        old = extremes_so_far.get(path)
+        if old is None:
+            extremes_so_far[path] = (low, high, step, step)
+            continue
+        lo, hi, at_lo, at_hi = old
+        extremes_so_far[path] = (
+            min(lo, low),
+            max(hi, high),
+            step if low < lo else at_lo,
+            step if high > hi else at_hi,
+        )
+    return extremes_so_far
+
+
 # -- one game's result ---------------------------------------------------------------------------------------
 
 
@@ -194,6 +300,9 @@ class Trial:
     compared: int = 0  # states compared
     # choices consumed before each step: a later start at step k replays ``taken[marks[k]:]``
     marks: list[int] = attrs.Factory(list)
+    # path -> (lowest, highest, step of the lowest, step of the highest) over the game's states
+    extremes: dict[str, tuple[float, float, int, int]] = attrs.Factory(dict)
+    labels: dict[str, int] = attrs.Factory(dict)  # categorical features (the kind of ending) -> step
 
 
 class Execute(Protocol):
@@ -209,43 +318,65 @@ class Execute(Protocol):
 @attrs.define
 class CorpusEntry:
     plan: Plan  # the prefix that first reached ``rules``
-    rules: frozenset[str]
+    rules: frozenset[str]  # rule IDs, or value-profile features (``path>=v``), or ``ending``
     picked: int = 0
+
+
+LaterStart = Callable[[Plan, Trial, int], Plan | None]
 
 
 @attrs.define
 class Corpus:
-    """Game prefixes that first exercised a rule: the search returns to them and plays on."""
+    """Game prefixes that first exercised a rule or went further than before: the search returns to
+    them and plays on.  Apart from them, a ring of ``endings``: states a few steps before the end of
+    finished games, so scoring is compared over many close finishes."""
 
     entries: list[CorpusEntry] = attrs.Factory(list)
     limit: int = 200
+    endings: list[CorpusEntry] = attrs.Factory(list)
+    endings_limit: int = 40
+    _ending_slot: int = 0
 
     def add(
         self,
         plan: Plan,
         trial: Trial,
         seen_before: set[str],
-        later_start: Callable[[Plan, Trial, int], Plan | None] | None = None,
+        later_start: LaterStart | None = None,
+        profile: Profile | None = None,
     ) -> None:
-        """Keep the places where ``trial`` first exercised rules no earlier game had: as the state
-        the reference reached there (``later_start``, when the peer can be given a state), else as
-        the prefix of choices that leads there."""
+        """Keep the places where ``trial`` first exercised rules no earlier game had, or first went
+        beyond every earlier game's extremes (``profile``): as the state the reference reached there
+        (``later_start``, when the peer can be given a state), else as the prefix of choices that
+        leads there."""
         by_step: dict[int, set[str]] = {}
         for rule, step in trial.first_hits.items():
             if rule not in seen_before:
                 by_step.setdefault(step, set()).add(rule)
+        if profile is not None:
+            for step, features in profile.beyond(trial.extremes, trial.labels).items():
+                by_step.setdefault(step, set()).update(features)
         for step, rules in sorted(by_step.items()):
             if len(self.entries) >= self.limit:
                 return
             if step == 0:
                 continue  # reached at the start: every game from there reaches it
-            moved = later_start(plan, trial, step) if later_start is not None else None
-            if moved is not None:
-                entry = attrs.evolve(moved, choices=())
-            else:
-                prefix = trial.taken[: trial.marks[step]] if step < len(trial.marks) else trial.taken
-                entry = Plan(plan.start, prefix, plan.style, plan.pool)
-            self.entries.append(CorpusEntry(entry, frozenset(rules)))
+            self.entries.append(CorpusEntry(_entry_at(plan, trial, step, later_start), frozenset(rules)))
+
+    def add_ending(self, plan: Plan, trial: Trial, back: int, later_start: LaterStart | None) -> None:
+        """A finished game's state ``back`` steps before its end (a ring: the oldest goes first)."""
+        step = trial.steps - back
+        if trial.ended != "over" or step < 1:
+            return
+        entry = CorpusEntry(_entry_at(plan, trial, step, later_start), frozenset({"ending"}))
+        if len(self.endings) < self.endings_limit:
+            self.endings.append(entry)
+        else:
+            self.endings[self._ending_slot] = entry
+            self._ending_slot = (self._ending_slot + 1) % self.endings_limit
+
+    def choose_ending(self, rng: random.Random) -> CorpusEntry | None:
+        return rng.choice(self.endings) if self.endings else None
 
     def choose(self, rng: random.Random) -> CorpusEntry | None:
         if not self.entries:
@@ -256,6 +387,14 @@ class Corpus:
         entry = rng.choice(candidates)
         entry.picked += 1
         return entry
+
+
+def _entry_at(plan: Plan, trial: Trial, step: int, later_start: LaterStart | None) -> Plan:
+    moved = later_start(plan, trial, step) if later_start is not None else None
+    if moved is not None:
+        return attrs.evolve(moved, choices=())
+    prefix = trial.taken[: trial.marks[step]] if step < len(trial.marks) else trial.taken
+    return Plan(plan.start, prefix, plan.style, plan.pool)
 
 
 # -- shrinking, by a count of replays -----------------------------------------------------------------------------

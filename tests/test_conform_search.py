@@ -419,3 +419,69 @@ def test_junit_marks_printed_examples_not_replayed_as_skipped() -> None:
     suite = ET.fromstring(junit_text(report))
     case = suite.find("testcase[@classname='air.printed-examples']")
     assert case is not None and case.find("skipped") is not None
+
+
+def test_the_value_profile_folds_seats_and_positions_and_counts_list_lengths() -> None:
+    from rulecraft.search import extremes
+
+    state = {"players": [{"vp": 3, "goods": [1, 2]}, {"vp": 9, "goods": []}], "round": 2, "over": False, "7": 4}
+    assert extremes(state) == {
+        "players#": (2.0, 2.0),
+        "players.*.vp": (3.0, 9.0),
+        "players.*.goods#": (0.0, 2.0),
+        "players.*.goods.*": (1.0, 2.0),
+        "round": (2.0, 2.0),
+        "*": (4.0, 4.0),  # a seat-keyed mapping folds like a list
+    }
+    # Bounded: a huge tree is read only up to the limit of containers.
+    assert len(extremes({"a": [[i] for i in range(10_000)]}, limit=10)) <= 3
+
+
+def test_a_game_that_goes_further_than_every_earlier_one_marks_the_step_where_it_did() -> None:
+    from rulecraft.search import Profile, widen
+
+    profile = Profile()
+    first = widen({}, {"rail_level": 1}, 0, "2p")
+    widen(first, {"rail_level": 2}, 4, "2p")
+    assert profile.beyond(first) == {}  # a path seen for the first time is no progress
+    second = widen({}, {"rail_level": 1}, 0, "2p")
+    widen(second, {"rail_level": 3}, 7, "2p")
+    widen(second, {"rail_level": 3}, 9, "2p")
+    assert profile.beyond(second) == {7: {"2p|rail_level>=3"}}
+    # The same height again is nothing new; another player count is another profile.
+    assert profile.beyond(widen({}, {"rail_level": 3}, 5, "2p")) == {}
+    assert profile.beyond(widen({}, {"rail_level": 3}, 5, "3p")) == {}
+    # A kind of ending is new once.
+    assert profile.beyond({}, {"1p|end:lost": 40}) == {40: {"1p|end:lost"}}
+    assert profile.beyond({}, {"1p|end:lost": 12}) == {}
+
+
+def test_close_finishes_are_kept_in_a_ring_of_states_before_the_end() -> None:
+    from rulecraft.search import Corpus, Trial
+
+    corpus = Corpus(endings_limit=2)
+    plan = Plan(Start("a new game", setup={"players": 2}), ())
+    for n in range(3):
+        trial = Trial(ended="over", steps=20 + n, taken=tuple(range(40 + 2 * n)), marks=list(range(0, 40 + 2 * n, 2)))
+        corpus.add_ending(plan, trial, 5, None)
+    assert len(corpus.endings) == 2
+    # The oldest went first: the ring holds the games of 21 and 22 steps, each cut 5 steps early.
+    assert sorted(len(e.plan.choices) for e in corpus.endings) == [32, 34]
+    unfinished = Trial(ended="cap", steps=30, taken=(0,) * 60, marks=list(range(0, 60, 2)))
+    corpus.add_ending(plan, unfinished, 5, None)
+    assert sorted(len(e.plan.choices) for e in corpus.endings) == [32, 34]
+
+
+def test_a_scoring_difference_late_in_a_game_is_shown_at_the_state_where_it_appears() -> None:
+    """KAS-R-52 planted as cumulative (level 5 scores 5 + 15): only a player at rail level 5 scores
+    differently.  A state with one there, given to the implementation, is a scores finding with no
+    step: the running score is compared when a game starts from a given state."""
+    game = make_game("kas")
+    given = {"players_state": {0: {"at": [1, 1], "rail_level": 5}, 1: {"at": [3, 1], "rail_level": 2}}}
+    state = game.scenario_state({"players": 2, **given})
+    document = {"rulecraft_replay": 1, "game": "kas", "start": {"state": game.state_to_json(state)}, "steps": []}
+    planted = Path(__file__).resolve().parent.parent / "bench" / "planted.py"
+    report = replay(make_game("kas"), f"{PY} {planted} kas rail-vp-cumulative", document)
+    assert [f.kind for f in report.findings] == ["scores"], markdown(report)
+    assert "KAS-R-52" in report.findings[0].rules
+    assert any("rail" in path for path, _, _ in report.findings[0].fields)

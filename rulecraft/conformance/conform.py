@@ -43,6 +43,7 @@ from rulecraft.search import (
     Draws,
     Plan,
     PlanEnd,
+    Profile,
     Start,
     Trial,
     kind_of,
@@ -51,6 +52,7 @@ from rulecraft.search import (
     random_setup,
     random_style,
     shrink,
+    widen,
 )
 
 # Replays a finding's shrinking may take: a count, not a time, so every machine shrinks alike.
@@ -245,6 +247,7 @@ class Lockstep:
     step_rules: tuple[str, ...] = ()  # the rules the last step exercised, in catalogue order
     exercised: set[str] = attrs.Factory(set)
     start_state: dict[str, Any] | None = None  # set when the game started from a given state
+    last_json: Any = None  # the reference's state after the last compared step, as JSON
     _legal: tuple[Any, list[Any]] | None = None
 
     def traced(self) -> AbstractContextManager[set[str]]:
@@ -303,6 +306,7 @@ class Lockstep:
     def compare_state(self, reply: Mapping[str, Any], context: str) -> None:
         self.compared += 1
         ours = self.game.state_to_json(self.state)
+        self.last_json = ours  # the search's value profile reads it (no second serialisation)
         differing = field_differences(self.models, ours, reply.get("state"))
         if differing:
             names = ", ".join(f for f, _, _ in differing)
@@ -701,6 +705,8 @@ class Differential:
             if self.self_test:  # the other ruleset cannot hold this state at all: no start here
                 raise PlanEnd
             raise Mismatch(lock.finding("scenario", f"the given state was refused: {reply.get('error', '')}"))
+        # The running score of the given state: a late scoring difference shrinks to its state.
+        lock.compare_scores("at the given state")
 
     def _play(self, plan: Plan, draws: Draws, max_steps: int, lock: Lockstep, trial: Trial) -> None:
         game, style = self.game, plan.style
@@ -709,6 +715,7 @@ class Differential:
         for action in plan.pool:
             pooled.setdefault(kind_of(game, action), []).append(action)
         transplanted: dict[str, list[Any]] = {}
+        context = _context(game, plan.start, lock.state)
         for _ in range(max_steps):
             if self.deadline is not None and time.monotonic() > self.deadline:
                 trial.ended = "time"
@@ -716,6 +723,7 @@ class Differential:
             if isinstance(game.to_move(lock.state), GameOver):
                 trial.ended = "over"
                 lock.compare_end()
+                trial.labels.setdefault(f"{context}|end:{_ending_kind(game, lock.state)}", trial.steps)
                 return
             if trial.steps % 50 == 49 and game.stalled(lock.state):
                 trial.ended = "stalled"  # provably never ends (e.g. AIR-AMB-30): the rest is the same loop
@@ -753,10 +761,11 @@ class Differential:
             lock.step(action)
             self.rule_steps.update(lock.step_rules)
             trial.steps += 1
-            if trial.steps % 25 == 0:  # the running score, part by part, now and then
+            if trial.steps % 10 == 0:  # the running score, part by part, now and then
                 lock.compare_scores(f"after step {trial.steps}")
             for rule in lock.exercised - before:
                 trial.first_hits.setdefault(rule, trial.steps)
+            widen(trial.extremes, lock.last_json, trial.steps, context)
         trial.ended = "cap"
 
     def later_start(self, plan: Plan, trial: Trial, k: int) -> Plan | None:
@@ -782,6 +791,25 @@ class Differential:
         )
         rest = trial.taken[trial.marks[k] :] if k < len(trial.marks) else ()
         return Plan(moved, rest, plan.style, plan.pool)
+
+
+def _context(game: Game[Any, Any], start: Start, state: Any) -> str:
+    """What keeps value profiles apart: the player count (a solo score is not a 4-player score)."""
+    setup = start.setup if start.is_new_game else start.origin
+    if setup is not None and "players" in setup:
+        return f"{setup['players']}p"
+    try:
+        return f"{len(game.scores(state))}p"
+    except Exception:  # a state the scoring cannot read: no context
+        return ""
+
+
+def _ending_kind(game: Game[Any, Any], state: Any) -> str:
+    """A finished game's kind of ending: how it ended, the standing, how many won."""
+    try:
+        return f"{game.termination(state)}/{game.standing(state)}/{len(game.winners(state))} won"
+    except Exception:  # scoring that fails is compared (and reported) elsewhere
+        return "unscored"
 
 
 def _transplants(
@@ -836,6 +864,7 @@ def differential(
     set_state: bool = True,
     shrink_replays: int = DEFAULT_SHRINK_REPLAYS,
     corpus_rate: float = 0.35,
+    ending_rate: float = 0.3,
     trace: bool = True,
     only_starts: bool = False,
 ) -> None:
@@ -860,7 +889,7 @@ def differential(
     report.rules_total = frozenset(rule.id for rule in game.catalogue)
     begun = time.monotonic()
     given = [s if isinstance(s, Start) else Start(s[0], state=s[1]) for s in starts] if set_state else []
-    corpus = Corpus()
+    corpus, profile = Corpus(), Profile()
     counts = list(players)
     report.games_planned += max_examples
     failing: tuple[Plan, Trial] | None = None
@@ -871,7 +900,11 @@ def differential(
                 break
             rng = random.Random(f"{seed}:{index}")
             style = random_style(game, rng, sorted(run.kinds))
-            entry = corpus.choose(rng) if rng.random() < corpus_rate else None
+            # Now and then a close finish replayed with another ending; else, often, a corpus entry.
+            draw = rng.random()
+            entry = corpus.choose_ending(rng) if draw < ending_rate else None
+            if entry is None and draw < ending_rate + corpus_rate:
+                entry = corpus.choose(rng)
             pool = run.pool_sample(rng)
             if entry is not None:
                 plan = Plan(entry.plan.start, entry.plan.choices, style, pool)
@@ -902,7 +935,8 @@ def differential(
                 report.examples_run -= 1  # cut short: not a compared game
                 report.stopped, report.stopped_detail = "time", f"the safety cap stopped it after {index} games"
                 break
-            corpus.add(plan, trial, seen_before, run.later_start if set_state else None)
+            corpus.add(plan, trial, seen_before, run.later_start if set_state else None, profile)
+            corpus.add_ending(plan, trial, rng.randint(1, 12), run.later_start if set_state else None)
             run.remember(trial.actions)
     except KeyboardInterrupt:
         report.stopped, report.stopped_detail = "interrupted", f"after {report.examples_run} games"
@@ -1265,6 +1299,7 @@ def replay(
                             lock.finding("scenario", f"the given state was refused: {reply.get('error', '')}")
                         )
                     lock.compare_state(impl.state(), "after the given state was set")
+                    lock.compare_scores("at the given state")  # as the search does: a finding may be here
                 for data in steps:
                     lock.compare_legal_actions()
                     action = game.action_from_json(data)
