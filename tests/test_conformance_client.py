@@ -334,6 +334,18 @@ def test_close_kills_the_grandchild_too(tmp_path: Path) -> None:
     assert gone(grandchild, zombie_ok=True)
 
 
+def test_close_kills_a_grandchild_that_left_the_process_group(tmp_path: Path) -> None:
+    """A daemonising grandchild (setsid: its own session and group) escapes a kill of the group; the
+    implementation's whole tree of processes is killed instead."""
+    pidfile = tmp_path / "grandchild.pid"
+    impl = make("forks_child", str(pidfile), "--setsid")
+    impl.start()
+    grandchild = _grandchild(pidfile)
+    assert os.getpgid(grandchild) != impl.pid  # it really left the group
+    impl.close()
+    assert gone(grandchild, zombie_ok=True)
+
+
 def test_context_manager_cleans_up_on_an_exception() -> None:
     pid = None
     with pytest.raises(KeyError), make("good") as impl:

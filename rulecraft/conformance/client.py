@@ -31,6 +31,7 @@ import time
 import weakref
 from collections import deque
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, Literal, NoReturn
 
@@ -191,6 +192,43 @@ def _wait_exited(proc: subprocess.Popen[bytes], timeout: float) -> bool:
     return True
 
 
+def _start_time(pid: int) -> str | None:
+    """A process's start time (field 22 of /proc/PID/stat), which tells it from a later one with the
+    same pid; None when it is gone or there is no /proc (the tree is then not searched)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat[stat.rfind(")") + 2 :].split()  # after "pid (comm) ": the command may hold spaces
+    return fields[19] if len(fields) > 19 else None
+
+
+def _descendants(root: int) -> list[tuple[int, str]]:
+    """Every process below ``root`` (pid, start time), from /proc; empty where there is none."""
+    children: dict[int, list[int]] = {}
+    try:
+        entries = [e for e in os.listdir("/proc") if e.isdigit()]
+    except OSError:
+        return []
+    for entry in entries:
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(")") + 2 :].split()
+        if len(fields) > 1 and fields[1].isdigit():
+            children.setdefault(int(fields[1]), []).append(int(entry))
+    found: list[tuple[int, str]] = []
+    todo = list(children.get(root, ()))
+    while todo and len(found) < 10_000:
+        pid = todo.pop()
+        started = _start_time(pid)
+        if started is not None:
+            found.append((pid, started))
+            todo.extend(children.get(pid, ()))
+    return found
+
+
 def _kill_group(proc: subprocess.Popen[bytes], drain: _StderrDrain | None, grace: float = KILL_GRACE) -> None:
     """SIGTERM the process group, SIGKILL it after ``grace`` seconds, reap, close the pipes.
 
@@ -198,11 +236,18 @@ def _kill_group(proc: subprocess.Popen[bytes], drain: _StderrDrain | None, grace
     that ignored SIGTERM go too.  Safe to call more than once.
     """
     if proc.returncode is None:
+        # A descendant that left the group (setsid: a daemon) is found through the process tree while
+        # the leader still holds it, and killed by pid, checked against its start time (no reused pid).
+        family = _descendants(proc.pid)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGTERM)
         _wait_exited(proc, grace)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
+        for pid, started in family:
+            if _start_time(pid) == started:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
         with contextlib.suppress(ChildProcessError):
             proc.wait()
     if drain is not None:
