@@ -32,7 +32,7 @@ from typing import Any, Literal
 
 import attrs
 
-from rulecraft.conformance.conform import ConformReport, Finding, differential
+from rulecraft.conformance.conform import ConformReport, Finding, differential, max_steps_for
 from rulecraft.conformance.inprocess import InProcess
 from rulecraft.core import Game, RulecraftError, Setup, cite
 from rulecraft.registry import game_class, make_game
@@ -47,13 +47,19 @@ OUTCOMES: tuple[Outcome, ...] = ("witness", "proved", "not-found", "unknown", "n
 @attrs.frozen
 class Budget:
     """How hard to look, per pair of readings: ``max_examples`` games from set-up (and as many from the
-    printed examples' given states) of up to ``max_steps`` steps; ``seconds`` is a safety cap, reported
+    printed examples' given states) of up to ``max_steps`` steps (None: the game's own cap, far above
+    its longest game, so games play to their end); ``seconds`` is a safety cap, reported
     when it stops the search.  The seed makes every run the cap does not stop reproducible."""
 
     seconds: float = 10.0
     max_examples: int = 200
-    max_steps: int = 300
+    max_steps: int | None = None
     seed: int = 0
+
+
+def steps_for(budget: Budget, game: Game[Any, Any]) -> int:
+    """A witness game's step cap: the budget's, else the game's own (games play to their end)."""
+    return budget.max_steps if budget.max_steps is not None else max_steps_for(game)
 
 
 @attrs.frozen
@@ -312,7 +318,7 @@ def search_pair_games(
             InProcess(other_game),
             ("*",),
             max_examples=budget.max_examples,
-            max_steps=budget.max_steps,
+            max_steps=steps_for(budget, default_game),
             seed=budget.seed,
             players=counts,
             report=report,
@@ -358,7 +364,7 @@ def search_pair_games(
     cut = f"; cut short by the {budget.seconds:g} s safety cap" if report.stopped == "time" else ""
     return result(
         "not-found",
-        f"no difference in {report.examples_run} games of up to {budget.max_steps} steps{cut}",
+        f"no difference in {report.examples_run} games of up to {steps_for(budget, default_game)} steps{cut}",
         games=report.examples_run,
         **_coverage(report),
         solver=verdict,
@@ -422,7 +428,7 @@ def _from_examples(
             InProcess(other_game),
             ("*",),
             max_examples=each,
-            max_steps=min(budget.max_steps, 40),
+            max_steps=steps_for(budget, default_game),
             seed=budget.seed + i,
             players=[2],
             report=report,
