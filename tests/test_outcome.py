@@ -185,6 +185,7 @@ def test_airships_tie_on_airships_too_is_a_shared_win_by_ambiguity_27() -> None:
 def kas_tie(money: tuple[int, int], depots: tuple[int, int]) -> tuple[Game[Any, Any], Any]:
     from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
     from rulecraft.model.kings_of_air_and_steam.state import Depot
+    from rulecraft.model.kings_of_air_and_steam.transitions import starting_money
 
     game = make_game("kas")
     end = finished("kas", 3)
@@ -192,9 +193,20 @@ def kas_tie(money: tuple[int, int], depots: tuple[int, int]) -> tuple[Game[Any, 
     for seat, player in enumerate(players):
         cash = money[seat] if seat < 2 else 1
         players[seat] = attrs.evolve(player, money=cash, airship_level=1, rail_level=1)
-    hexes = [Hex(q, 0) for q in range(sum(depots))]
+    # A consistent state (it is also given to implementations through set_state, which checks it):
+    # depots on rail hexes, placed + left = 10 per player, and the bank's takings balancing the money.
+    rail = sorted(game.ctx.map_of(end).rail_hexes(), key=lambda h: (h.q, h.r))[: sum(depots)]
+    hexes = [Hex(h.q, h.r) for h in rail]
     owned = tuple(Depot(hexes.pop(), seat) for seat in (0, 1) for _ in range(depots[seat]))
-    return game, attrs.evolve(end, players=tuple(players), depots=tuple(sorted(owned, key=lambda d: (d.at.q, d.at.r))))
+    for seat, player in enumerate(players):
+        placed = sum(1 for d in owned if d.owner == seat)
+        players[seat] = attrs.evolve(player, depots_left=10 - placed)
+    state = attrs.evolve(end, players=tuple(players), depots=tuple(sorted(owned, key=lambda d: (d.at.q, d.at.r))))
+    held = sum(p.money for p in state.players)
+    start = sum(starting_money(p, game.ctx.p("starting_money")) for p in state.players)
+    state = attrs.evolve(state, bank=start - held)
+    assert not game.violations(state), game.violations(state)
+    return game, state
 
 
 def test_kings_of_air_and_steam_tie_goes_to_the_most_money() -> None:
