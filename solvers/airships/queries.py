@@ -10,12 +10,10 @@ query with the brute-force oracle on seeded random attempts.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import time
 from collections.abc import Mapping
 from fractions import Fraction
-from pathlib import Path
 from typing import Any, Protocol
 
 import attrs
@@ -70,11 +68,9 @@ def _airships(game: Any) -> AirshipsGame:
 def spec_of(game: AirshipsGame, params: Mapping[str, Any], state: Any = None) -> AttemptSpec:
     """From a state with --target-ref (seat default: the seat to move), else from the flags."""
     if state is None and params.get("state") and params.get("target_ref"):
-        path = Path(str(params["state"]))
-        try:
-            state = game.state_from_json(json.loads(path.read_text("utf-8")))
-        except (OSError, ValueError) as exc:
-            raise SpecError("state", f"{path}: cannot read a state: {exc}") from None
+        from rulecraft.statefile import load_state
+
+        state = load_state(str(params["state"]), game)  # bounded, checked, one line on bad input
     if params.get("target_ref"):
         if not isinstance(state, AirshipsState):
             raise SpecError("target_ref", "needs a state (--state FILE)")
