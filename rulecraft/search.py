@@ -77,6 +77,16 @@ class Style:
     # Choose a kind of action first, then one of that kind: a kind with few options (a shipment
     # beside forty flights) is chosen as often as any other.
     by_kind: bool = False
+    # For a game whose uniform walk seldom ends: after ``finish_after`` steps of this style, the
+    # policy ``finish`` plays on, so the game still reaches its end (and its scoring).
+    finish: str | None = None
+    finish_after: int = 0
+
+    def at(self, step: int) -> Style:
+        """The style in force at ``step`` of the game."""
+        if self.finish is not None and step >= self.finish_after:
+            return Style(policy=self.finish, probe_rate=self.probe_rate)
+        return self
 
 
 @attrs.frozen
@@ -167,12 +177,16 @@ def pick(
 
 def random_style(game: Game[Any, Any], rng: random.Random, kinds: Sequence[str]) -> Style:
     """A game's lean: usually uniform with a random third of the action kinds made rare; for a game
-    whose uniform walk seldom ends (a policy besides 'uniform'), mostly that policy."""
+    whose uniform walk seldom ends (a policy besides 'uniform'), mostly that policy, and otherwise a
+    uniform start that hands over to it."""
     policies = sorted(p for p in game.policies() if p != "uniform")
     if policies and rng.random() < 0.9:
         return Style(policy=rng.choice(policies), probe_rate=rng.choice((0.1, 0.3)))
     rare = frozenset(k for k in kinds if rng.random() < 1 / 3) if rng.random() < 0.7 else frozenset()
-    return Style(rare_kinds=rare, probe_rate=rng.choice((0.0, 0.3, 0.6)), by_kind=rng.random() < 0.6)
+    style = Style(rare_kinds=rare, probe_rate=rng.choice((0.0, 0.3, 0.6)), by_kind=rng.random() < 0.6)
+    if policies:  # a uniform walk that would not end: wander, then play towards the end
+        style = attrs.evolve(style, finish=rng.choice(policies), finish_after=rng.choice((50, 150, 400)))
+    return style
 
 
 def random_setup(game: Game[Any, Any], rng: random.Random, players: Sequence[int]) -> Setup:
@@ -303,6 +317,7 @@ class Trial:
     # path -> (lowest, highest, step of the lowest, step of the highest) over the game's states
     extremes: dict[str, tuple[float, float, int, int]] = attrs.Factory(dict)
     labels: dict[str, int] = attrs.Factory(dict)  # categorical features (the kind of ending) -> step
+    lead: float | None = None  # at game over: the best score minus the second best (None: one seat)
 
 
 class Execute(Protocol):
@@ -320,6 +335,7 @@ class CorpusEntry:
     plan: Plan  # the prefix that first reached ``rules``
     rules: frozenset[str]  # rule IDs, or value-profile features (``path>=v``), or ``ending``
     picked: int = 0
+    lead: float = float("inf")  # an ending's: the winner's lead in points at the end
 
 
 LaterStart = Callable[[Plan, Trial, int], Plan | None]
@@ -335,7 +351,6 @@ class Corpus:
     limit: int = 200
     endings: list[CorpusEntry] = attrs.Factory(list)
     endings_limit: int = 40
-    _ending_slot: int = 0
 
     def add(
         self,
@@ -357,23 +372,29 @@ class Corpus:
             for step, features in profile.beyond(trial.extremes, trial.labels).items():
                 by_step.setdefault(step, set()).update(features)
         for step, rules in sorted(by_step.items()):
-            if len(self.entries) >= self.limit:
-                return
             if step == 0:
                 continue  # reached at the start: every game from there reaches it
+            if len(self.entries) >= self.limit:
+                # Full: the most visited entry (the oldest of them) makes room for what is new.
+                most = max(e.picked for e in self.entries)
+                self.entries.remove(next(e for e in self.entries if e.picked == most))
             self.entries.append(CorpusEntry(_entry_at(plan, trial, step, later_start), frozenset(rules)))
 
     def add_ending(self, plan: Plan, trial: Trial, back: int, later_start: LaterStart | None) -> None:
-        """A finished game's state ``back`` steps before its end (a ring: the oldest goes first)."""
+        """A finished game's state ``back`` steps before its end.  The ring keeps the closest finishes
+        (the smallest lead of the winner, :attr:`Trial.lead`; the newest among equals): a tie, and
+        what breaks it, is a step or two away from a close finish (Hypothesis's ``target()``)."""
         step = trial.steps - back
         if trial.ended != "over" or step < 1:
             return
-        entry = CorpusEntry(_entry_at(plan, trial, step, later_start), frozenset({"ending"}))
-        if len(self.endings) < self.endings_limit:
-            self.endings.append(entry)
-        else:
-            self.endings[self._ending_slot] = entry
-            self._ending_slot = (self._ending_slot + 1) % self.endings_limit
+        lead = trial.lead if trial.lead is not None else float("inf")
+        entry = CorpusEntry(_entry_at(plan, trial, step, later_start), frozenset({"ending"}), lead=lead)
+        if len(self.endings) >= self.endings_limit:
+            widest = max(range(len(self.endings)), key=lambda i: (self.endings[i].lead, -i))
+            if self.endings[widest].lead < lead:
+                return  # every kept finish is closer
+            del self.endings[widest]
+        self.endings.append(entry)
 
     def choose_ending(self, rng: random.Random) -> CorpusEntry | None:
         return rng.choice(self.endings) if self.endings else None
@@ -382,9 +403,10 @@ class Corpus:
         if not self.entries:
             return None
         # Least-visited first: each new rule's entry gets its turns before old ones get more.
+        # Among those, the newest: a game that went further is followed further at once (rail level
+        # 3, then 4, then 5), depth first along what is new, breadth over the corpus in time.
         least = min(e.picked for e in self.entries)
-        candidates = [e for e in self.entries if e.picked == least]
-        entry = rng.choice(candidates)
+        entry = [e for e in self.entries if e.picked == least][-1]
         entry.picked += 1
         return entry
 

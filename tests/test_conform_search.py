@@ -456,7 +456,7 @@ def test_a_game_that_goes_further_than_every_earlier_one_marks_the_step_where_it
     assert profile.beyond({}, {"1p|end:lost": 12}) == {}
 
 
-def test_close_finishes_are_kept_in_a_ring_of_states_before_the_end() -> None:
+def test_the_closest_finishes_are_kept_as_states_a_few_steps_before_the_end() -> None:
     from rulecraft.search import Corpus, Trial
 
     corpus = Corpus(endings_limit=2)
@@ -470,6 +470,18 @@ def test_close_finishes_are_kept_in_a_ring_of_states_before_the_end() -> None:
     unfinished = Trial(ended="cap", steps=30, taken=(0,) * 60, marks=list(range(0, 60, 2)))
     corpus.add_ending(plan, unfinished, 5, None)
     assert sorted(len(e.plan.choices) for e in corpus.endings) == [32, 34]
+    # The closest finishes are kept (the smallest lead of the winner): a 1-point finish displaces an
+    # unscored one, a 9-point finish does not displace it again.
+    close = Trial(ended="over", steps=30, taken=tuple(range(60)), marks=list(range(0, 60, 2)), lead=1.0)
+    corpus.add_ending(plan, close, 5, None)
+    wide = Trial(ended="over", steps=31, taken=tuple(range(62)), marks=list(range(0, 62, 2)), lead=9.0)
+    corpus.add_ending(plan, wide, 5, None)
+    assert sorted(e.lead for e in corpus.endings) == [1.0, 9.0]
+    closer = Trial(ended="over", steps=32, taken=tuple(range(64)), marks=list(range(0, 64, 2)), lead=0.0)
+    corpus.add_ending(plan, closer, 5, None)
+    wider = Trial(ended="over", steps=33, taken=tuple(range(66)), marks=list(range(0, 66, 2)), lead=20.0)
+    corpus.add_ending(plan, wider, 5, None)
+    assert sorted(e.lead for e in corpus.endings) == [0.0, 1.0]
 
 
 def test_a_scoring_difference_late_in_a_game_is_shown_at_the_state_where_it_appears() -> None:

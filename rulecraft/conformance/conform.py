@@ -724,6 +724,7 @@ class Differential:
                 trial.ended = "over"
                 lock.compare_end()
                 trial.labels.setdefault(f"{context}|end:{_ending_kind(game, lock.state)}", trial.steps)
+                trial.lead = _lead(game, lock.state)
                 return
             if trial.steps % 50 == 49 and game.stalled(lock.state):
                 trial.ended = "stalled"  # provably never ends (e.g. AIR-AMB-30): the rest is the same loop
@@ -752,7 +753,7 @@ class Differential:
                 if refused:
                     lock.probe(candidate)
             lock.compare_legal_actions()
-            index = draws.choose(len(opts), partial(pick, game, lock.state, opts, odds, style))
+            index = draws.choose(len(opts), partial(pick, game, lock.state, opts, odds, style.at(trial.steps)))
             action = opts[index]
             if odds is None:
                 self.kinds.add(kind_of(game, action))
@@ -802,6 +803,15 @@ def _context(game: Game[Any, Any], start: Start, state: Any) -> str:
         return f"{len(game.scores(state))}p"
     except Exception:  # a state the scoring cannot read: no context
         return ""
+
+
+def _lead(game: Game[Any, Any], state: Any) -> float | None:
+    """The winner's lead over the next seat at the end (None: a single seat, or no scores)."""
+    try:
+        totals = sorted(game.scores(state).values(), reverse=True)
+    except Exception:  # scoring that fails is compared (and reported) elsewhere
+        return None
+    return float(totals[0] - totals[1]) if len(totals) > 1 else None
 
 
 def _ending_kind(game: Game[Any, Any], state: Any) -> str:
@@ -863,8 +873,8 @@ def differential(
     starts: Sequence[tuple[str, Any] | Start] = (),
     set_state: bool = True,
     shrink_replays: int = DEFAULT_SHRINK_REPLAYS,
-    corpus_rate: float = 0.35,
-    ending_rate: float = 0.3,
+    corpus_rate: float = 0.3,
+    ending_rate: float = 0.1,
     trace: bool = True,
     only_starts: bool = False,
 ) -> None:
