@@ -497,3 +497,20 @@ def test_a_scoring_difference_late_in_a_game_is_shown_at_the_state_where_it_appe
     assert [f.kind for f in report.findings] == ["scores"], markdown(report)
     assert "KAS-R-52" in report.findings[0].rules
     assert any("rail" in path for path, _, _ in report.findings[0].fields)
+
+
+def test_a_uniform_walk_that_would_not_end_hands_over_to_the_games_policy() -> None:
+    """Steamopolis's uniform walk runs to the step cap (STM-R-64 seldom triggers): a uniform style there
+    wanders, then its game's policy plays on to the end; a game with no policy keeps uniform."""
+    import random
+
+    from rulecraft.search import random_style
+
+    stm, air = make_game("stm"), make_game("air")
+    styles = [random_style(stm, random.Random(i), ["a", "b"]) for i in range(60)]
+    uniform = [s for s in styles if s.policy == "uniform"]
+    assert uniform and all(s.finish in stm.policies() and s.finish_after > 0 for s in uniform)
+    style = uniform[0]
+    assert style.at(style.finish_after - 1) is style
+    assert style.at(style.finish_after).policy == style.finish
+    assert all(random_style(air, random.Random(i), ["a"]).finish is None for i in range(20))
