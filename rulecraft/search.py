@@ -397,7 +397,13 @@ class Corpus:
         self.endings.append(entry)
 
     def choose_ending(self, rng: random.Random) -> CorpusEntry | None:
-        return rng.choice(self.endings) if self.endings else None
+        """The closest finish among the least replayed (a tie is likelier a step away from it)."""
+        if not self.endings:
+            return None
+        least = min(e.picked for e in self.endings)
+        entry = min((e for e in self.endings if e.picked == least), key=lambda e: e.lead)
+        entry.picked += 1
+        return entry
 
     def choose(self, rng: random.Random) -> CorpusEntry | None:
         if not self.entries:

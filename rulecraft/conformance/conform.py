@@ -874,7 +874,7 @@ def differential(
     set_state: bool = True,
     shrink_replays: int = DEFAULT_SHRINK_REPLAYS,
     corpus_rate: float = 0.3,
-    ending_rate: float = 0.1,
+    ending_rate: float = 0.15,
     trace: bool = True,
     only_starts: bool = False,
 ) -> None:
