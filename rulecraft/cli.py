@@ -1,11 +1,18 @@
 """The rulecraft command line: one verb per job.
 
-rulecraft verify [GAME ...]        scenarios + invariant campaign + solver checks
-rulecraft scenarios GAME           the printed examples, with a summary table
-rulecraft play GAME                a readable log of one seeded random game
-rulecraft rules GAME               the rule catalogue, with what enforces and exercises each rule
-rulecraft readings GAME            the ambiguity register: readings, defaults, reasons
-rulecraft query GAME NAME ...      a rules question (Z3 / exact), --json for machines
+  verify [GAME ...]     printed examples + invariant campaign + solver checks (about 20-60 s per game)
+  scenarios GAME        the printed examples, with a summary table (seconds)
+  play GAME             a readable log of one seeded random game; --save-state writes a state file
+  rules GAME            the rule catalogue, with what enforces and exercises each rule
+  readings GAME         the ambiguity register: readings, defaults, reasons
+  ambiguities GAME      where each ambiguity's readings change play (up to --seconds per reading)
+  errata GAME FILE      what a variant or erratum changes (about a minute)
+  serve GAME            the reference model as a protocol implementation on stdin/stdout
+  conform GAME          test another implementation against the rules (minutes; see docs/protocol.md)
+  query GAME NAME ...   a rules question (Z3 / exact), --json for machines
+
+Defaults may come from [tool.rulecraft] in the project's pyproject.toml (docs/cli.md);
+the command line wins.
 """
 
 from __future__ import annotations
@@ -13,29 +20,115 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import random
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
+import attrs
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from rulecraft import config as project_config
 from rulecraft.core import Game, GameOver, RulecraftError
 from rulecraft.registry import game_class, game_ids, make_game
 from rulecraft.ruleset import parse_reading_overrides
+from rulecraft.shrink import DEFAULT_REPLAYS as DEFAULT_SHRINK_REPLAYS
+from rulecraft.shrink import DEFAULT_SAFETY_SECONDS as DEFAULT_SHRINK_SECONDS
 
-EXIT_OK, EXIT_FAIL, EXIT_INTERRUPTED, EXIT_INTERNAL, EXIT_USAGE = 0, 1, 2, 3, 4  # pytest's conventions
+# One table for every verb (docs/cli.md).  The numbers follow pytest's, which rules people and CI
+# scripts already know (1 failed, 3 internal error, 4 usage error, 5 nothing tested), with 130 for
+# an interrupted run as shells report one killed by Ctrl-C.  argparse's own errors exit 4 too.
+EXIT_OK = 0  # everything checked held
+EXIT_FAIL = 1  # verification failed / findings
+EXIT_INTERNAL = 3  # a bug of rulecraft's (one line; RULECRAFT_DEBUG=1 shows the traceback)
+EXIT_USAGE = 4  # usage or input error: bad option, unknown game, unreadable or malformed file
 EXIT_NOT_TESTED = 5  # as pytest's "no tests collected": nothing (or not everything planned) was compared
+EXIT_INTERRUPTED = 130  # Ctrl-C or SIGTERM (128 + SIGINT)
 CONFORM_EXIT = {
     "conformant": EXIT_OK,
     "findings": EXIT_FAIL,
     "not-tested": EXIT_NOT_TESTED,
     "incomplete": EXIT_NOT_TESTED,
 }
+EXIT_TABLE = """exit codes (every verb):
+  0    ok: everything checked held
+  1    verification failed: a failing example, an invariant, a finding, a reading that crashed
+  3    internal error: a bug of rulecraft's, one line (RULECRAFT_DEBUG=1 shows the traceback)
+  4    usage or input error: a bad option or value, an unknown game, a missing or malformed file
+  5    not tested or incomplete (conform): nothing, or not everything planned, was compared
+  130  interrupted (Ctrl-C, SIGTERM); conform still writes its reports"""
+
+
+# -- argument types: a bad number is a usage error naming the option, before any work -------------------
+
+
+@attrs.frozen
+class Whole:
+    """A whole number at least ``low`` (no nan, inf, fractions or negatives)."""
+
+    low: int
+    high: int = 2**63 - 1  # far above any budget; keeps a seed a machine word
+
+    @property
+    def kinds(self) -> tuple[type, ...]:  # what a TOML value may be
+        return (int,)
+
+    def __call__(self, text: str) -> int:
+        try:
+            value = int(text.strip(), 10)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"a whole number, got {text!r}") from None
+        if not self.low <= value <= self.high:
+            raise argparse.ArgumentTypeError(f"a whole number at least {self.low}, got {value}")
+        return value
+
+
+@attrs.frozen
+class Seconds:
+    """A finite number of seconds above 0."""
+
+    @property
+    def kinds(self) -> tuple[type, ...]:
+        return (int, float)
+
+    def __call__(self, text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"a number of seconds, got {text!r}") from None
+        if not (math.isfinite(value) and value > 0):
+            raise argparse.ArgumentTypeError(f"a finite number of seconds above 0, got {text!r}")
+        return value
+
+
+POSITIVE = Whole(1)  # a count where 0 would mean nothing (steps, games, examples, players)
+NATURAL = Whole(0)  # a count where 0 means "skip this phase" or "the start"
+SEED = Whole(0)
+SECONDS = Seconds()
+
+
+def _game_id(text: str) -> str:
+    if text not in game_ids():
+        known = ", ".join(game_ids()) or "none"
+        raise argparse.ArgumentTypeError(f"unknown game {text!r}; registered games: {known}")
+    return text
+
+
+def _game_help() -> str:
+    return "the game: " + ", ".join(f"{gid} ({game_class(gid).title})" for gid in game_ids())
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with rulecraft's usage exit code and a one-line message naming the option."""
+
+    def error(self, message: str) -> NoReturn:
+        message = message.replace("argument {" + ",".join(game_ids()) + "}", "argument GAME")
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def _console(stream: Any = None) -> Console:
@@ -43,6 +136,18 @@ def _console(stream: Any = None) -> Console:
     # Tables piped to a file or CI log keep their columns readable.
     width = None if getattr(stream, "isatty", lambda: False)() else 160
     return Console(file=stream, highlight=False, soft_wrap=True, width=width)
+
+
+def _envelope(verb: str, body: dict[str, Any]) -> dict[str, Any]:
+    """Every --json document names the rulecraft that wrote it and its schema, so that a reader
+    can tell versions apart (``"schema": "<verb>/1"``)."""
+    from rulecraft import __version__
+
+    return {"rulecraft": __version__, "schema": f"{verb}/1", **body}
+
+
+def _print_json(verb: str, body: dict[str, Any], **dump: Any) -> None:
+    print(json.dumps(_envelope(verb, body), **dump))
 
 
 def _game(args: argparse.Namespace, game_id: str | None = None) -> Game[Any, Any]:
@@ -120,12 +225,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
                     solver_count=args.solver_checks,
                     readings=readings,
                     progress=tick,
+                    shrink_replays=args.shrink_replays,
                     shrink_seconds=args.shrink_seconds,
                     policy=args.policy,
                 )
             )
     if args.json:
-        print(json.dumps([_report_json(r) for r in reports], indent=2))
+        _print_json("verify", {"seed": args.seed, "reports": [_report_json(r) for r in reports]}, indent=2)
     else:
         _print_verify(console, reports, args)
     return EXIT_OK if all(r.ok for r in reports) else EXIT_FAIL
@@ -245,8 +351,10 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
     from rulecraft.scenarios.loader import scenario_files
     from rulecraft.scenarios.runner import run_scenarios
 
-    game_class(args.game)  # unknown game -> clear error
     paths = [Path(p) for p in args.files] or list(scenario_files(args.game))
+    for path in paths:  # a file that is not there is an input error, not a failing example
+        if not path.is_file():
+            raise RulecraftError(f"{path}: file: {'is a folder' if path.is_dir() else 'no such file'}")
     readings = _readings_for(args.game, args.reading)
     console = _console()
     with Progress(
@@ -260,22 +368,18 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
         task = progress.add_task(f"{args.game} scenarios", total=len(paths))
         results = run_scenarios(paths, readings=readings, progress=lambda r: progress.advance(task))
     if args.json:
-        print(
-            json.dumps(
-                [
-                    {
-                        "id": r.id,
-                        "page": r.page,
-                        "status": r.status,
-                        "failures": list(r.failures),
-                        "error": r.error,
-                        "path": r.path,
-                    }
-                    for r in results
-                ],
-                indent=2,
-            )
-        )
+        rows = [
+            {
+                "id": r.id,
+                "page": r.page,
+                "status": r.status,
+                "failures": list(r.failures),
+                "error": r.error,
+                "path": r.path,
+            }
+            for r in results
+        ]
+        _print_json("scenarios", {"game": args.game, "examples": rows}, indent=2)
     else:
         table = Table(title=f"{args.game}: printed examples")
         for col in ("example", "page", "title", "checks", "result"):
@@ -300,16 +404,19 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    _writable([args.svg, args.save_state])
     game = _game(args)
     rng = random.Random(args.seed)
     state = game.new_game(args.players)
     console = _console()
     log = []
     step = 0
-    cap = args.max_steps or game.campaign_steps
+    # --at N: the game stops after step N, so that the log printed leads to the state saved.
+    cap = args.at if args.at is not None else args.max_steps or game.campaign_steps
     game.policy(args.policy)  # an unknown policy is refused before the game starts, naming the choices
     for step in range(1, cap + 1):
         if isinstance(game.to_move(state), GameOver):
+            step -= 1
             break
         action = game.random_action(state, rng, args.policy)
         assert action is not None
@@ -318,17 +425,25 @@ def cmd_play(args: argparse.Namespace) -> int:
         log.append(game.action_to_json(action))
         if not args.json and (args.chance or not line.startswith("chance:") or "thrown" in line):
             console.print(f"{step:>5}. {line}")
+    if args.at is not None and step < args.at:
+        raise RulecraftError(f"--at {args.at}: the game (seed {args.seed}) ended after {step} steps")
+    if args.save_state:
+        from rulecraft.statefile import save_state
+
+        save_state(args.save_state, game, state)
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "seed": args.seed,
-                    "players": args.players,
-                    "log": log,
-                    "scores": game.scores(state),
-                    "winners": list(game.winners(state)) if game.is_over(state) else None,
-                }
-            )
+        _print_json(
+            "play",
+            {
+                "game": game.id,
+                "seed": args.seed,
+                "players": args.players,
+                "policy": args.policy,
+                "log": log,
+                "scores": {str(seat): score for seat, score in game.scores(state).items()},
+                "winners": list(game.winners(state)) if game.is_over(state) else None,
+                "state_file": args.save_state,
+            },
         )
         return EXIT_OK
     console.print()
@@ -342,12 +457,17 @@ def cmd_play(args: argparse.Namespace) -> int:
             console.print(f"The final board: {args.svg}")
     if game.is_over(state):
         winners = game.winners(state)
+        scores = ", ".join(f"seat {seat} {score}" for seat, score in sorted(game.scores(state).items()))
         console.print(
-            f"\nGame over after {step} steps. Scores {dict(game.scores(state))}; "
+            f"\nGame over after {step} steps. Scores: {scores}; "
             f"winner(s): {', '.join(f'seat {w}' for w in winners) or 'none named'}"
         )
+    elif args.at is not None:
+        console.print(f"\nStopped after step {step} (--at).")
     else:
         console.print(f"\nStopped after {cap} steps without an end (no turn limit in the rules).")
+    if args.save_state:
+        console.print(f"The state after step {step}: {args.save_state} (use it with --state)")
     return EXIT_OK
 
 
@@ -361,15 +481,10 @@ def cmd_rules(args: argparse.Namespace) -> int:
     refs = crossref(cls)
     console = _console()
     if args.json:
-        print(
-            json.dumps(
-                [
-                    {"id": rule.id, "page": rule.page, "statement": rule.statement, **refs[rule.id]}
-                    for rule in cls.catalogue
-                ],
-                indent=2,
-            )
-        )
+        rules = [
+            {"id": rule.id, "page": rule.page, "statement": rule.statement, **refs[rule.id]} for rule in cls.catalogue
+        ]
+        _print_json("rules", {"game": cls.id, "rules": rules}, indent=2)
         return EXIT_OK
     table = Table(title=f"{cls.title}: {len(cls.catalogue)} rules", show_lines=False)
     for col in ("rule", "p.", "statement", "enforced in", "scenarios", "tests"):
@@ -398,23 +513,19 @@ def cmd_readings(args: argparse.Namespace) -> int:
     cls = game_class(args.game)
     console = _console()
     if args.json:
-        print(
-            json.dumps(
-                [
-                    {
-                        "id": a.id,
-                        "page": a.page,
-                        "question": a.question,
-                        "readings": {r.key: r.text for r in a.readings},
-                        "default": a.default,
-                        "why": a.why,
-                        "affects_play": a.affects_play,
-                    }
-                    for a in cls.register
-                ],
-                indent=2,
-            )
-        )
+        register = [
+            {
+                "id": a.id,
+                "page": a.page,
+                "question": a.question,
+                "readings": {r.key: r.text for r in a.readings},
+                "default": a.default,
+                "why": a.why,
+                "affects_play": a.affects_play,
+            }
+            for a in cls.register
+        ]
+        _print_json("readings", {"game": cls.id, "ambiguities": register}, indent=2)
         return EXIT_OK
     table = Table(title=f"{cls.title}: {len(cls.register)} registered ambiguities")
     for col in ("id", "p.", "question", "readings (default first)", "why the default"):
@@ -436,13 +547,15 @@ def cmd_query(args: argparse.Namespace) -> int:
     params = {k: v for k, v in vars(args).items() if k not in _GLOBAL_DESTS}
     state = None
     if params.get("state"):
-        path = Path(params["state"])
-        try:
-            state = game.state_from_json(json.loads(path.read_text("utf-8")))
-        except (OSError, ValueError) as exc:
-            raise RulecraftError(f"{path}: cannot read a state: {exc}") from None
+        from rulecraft.statefile import load_state
+
+        state = load_state(params["state"], game)  # bounded, checked, one line FILE: FIELD: reason
     answer = query.run(game, params, state)
-    print(json.dumps(answer, indent=2) if args.json else query.format(answer))
+    if args.json:
+        body = answer if isinstance(answer, dict) else {"answer": answer}
+        _print_json("query", {"game": game.id, "query": args.query_name, **body}, indent=2)
+    else:
+        print(query.format(answer))
     return EXIT_OK
 
 
@@ -465,6 +578,7 @@ def cmd_ambiguities(args: argparse.Namespace) -> int:
     from rulecraft import witness_report
     from rulecraft.witness import Budget, ambiguities, tally
 
+    _writable([args.report, args.html])
     cls = game_class(args.game)
     only = list(args.only or ())
     budget = Budget(seconds=args.seconds, max_examples=args.max_examples, max_steps=args.max_steps, seed=args.seed)
@@ -502,7 +616,8 @@ def cmd_ambiguities(args: argparse.Namespace) -> int:
     if args.html:
         Path(args.html).write_text(witness_report.html_report(args.game, cls.title, results, budget), "utf-8")
     if args.json:
-        print(witness_report.dumps(args.game, results, budget))
+        document = json.loads(witness_report.dumps(args.game, results, budget))
+        _print_json("ambiguities", document if isinstance(document, dict) else {"results": document}, indent=2)
     else:
         console = _console()
         table = Table(title=f"{cls.title}: {len(results)} ambiguities, {tally(results)['witness']} with a witness")
@@ -532,6 +647,7 @@ def cmd_errata(args: argparse.Namespace) -> int:
     from rulecraft.errata import errata_report as run_errata
     from rulecraft.witness import Budget
 
+    _writable([args.report, args.html, args.plot])
     cls = game_class(args.game)
     if args.parameters or not args.variant:
         table = getattr(cls, "parameters", None)
@@ -573,7 +689,7 @@ def cmd_errata(args: argparse.Namespace) -> int:
     if args.plot:
         Path(args.plot).write_text(errata_report.plot(report), "utf-8")
     if args.json:
-        print(json.dumps(report.to_json(), indent=2, default=str))
+        _print_json("errata", report.to_json(), indent=2, default=str)
     else:
         _console().print(text, markup=False)
     # A rule change may well contradict printed examples (that is what it reports); a broken
@@ -632,15 +748,10 @@ def cmd_conform(args: argparse.Namespace) -> int:
     from rulecraft.conformance.conform import ConformReport, conform, read_replay, replay
     from rulecraft.conformance.report import html_report, junit, markdown, write_atomically
 
-    for name in ("max_examples", "shrink_replays"):
-        if getattr(args, name) is not None and getattr(args, name) < 1:
-            raise RulecraftError(f"--{name.replace('_', '-')}: must be at least 1, got {getattr(args, name)}")
-    if args.max_steps is not None and args.max_steps < 1:
-        raise RulecraftError(f"--max-steps: must be at least 1, got {args.max_steps}")
-    if args.seconds is not None and not (args.seconds > 0 and args.seconds < float("inf")):
-        raise RulecraftError(f"--seconds: a positive number of seconds, got {args.seconds}")
-    if not (args.timeout > 0 and args.timeout < float("inf")):
-        raise RulecraftError(f"--timeout: a positive number of seconds, got {args.timeout}")
+    if not args.impl:
+        raise RulecraftError(
+            "--impl: the command that starts the implementation is required (or impl in [tool.rulecraft.conform])"
+        )
     _writable([args.junit, args.report, args.html])
     game = _game(args)
     if args.full and not args.replay:
@@ -702,26 +813,62 @@ def cmd_conform(args: argparse.Namespace) -> int:
 # -- parser -----------------------------------------------------------------------------------------------
 
 
+def _add_game(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", type=_game_id, metavar="{" + ",".join(game_ids()) + "}", help=_game_help())
+
+
+def _add_seed(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument(
+        "--seed", type=SEED, default=0, help=f"{what}; the same seed gives the same result on every machine (default 0)"
+    )
+
+
+def _add_json(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help=f'{what} as one JSON document on standard output, with "rulecraft" (version) and "schema" fields',
+    )
+
+
+def _add_quiet(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--quiet", action="store_true", help="no progress display on standard error")
+
+
+def _players_help(default: str) -> str:
+    return f"number of players; each game takes its own range, e.g. air 2-4 ({default})"
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="rulecraft", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    parser = _Parser(
+        prog="rulecraft",
+        description=__doc__,
+        epilog=EXIT_TABLE + "\n\nDocumentation of every option, the exit codes and [tool.rulecraft]: docs/cli.md",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     from rulecraft import __version__
 
     parser.add_argument("--version", action="version", version=f"rulecraft {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="VERB")
+    verb = _verb_adder(sub)
 
-    p = sub.add_parser("verify", help="scenarios, invariant campaign and solver checks for every game")
-    p.add_argument("games_ids", nargs="*", metavar="GAME", help="games to verify (default: all registered)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--games", type=int, default=40, help="random games in the invariant campaign")
+    p = verb("verify", "scenarios, invariant campaign and solver checks (about 20 s for air, 1 min for stm, per game)")
+    p.add_argument(
+        "games_ids", nargs="*", type=_game_id, metavar="GAME", help="games to verify (default: all): " + _game_help()
+    )
+    _add_seed(p, "seed of the campaign and of the solver checks")
+    p.add_argument(
+        "--games", type=NATURAL, default=40, help="random games in the invariant campaign (default 40; 0 skips)"
+    )
     p.add_argument(
         "--max-steps",
-        type=int,
+        type=POSITIVE,
         default=None,
         help="step cap per campaign game (default: the game's own, 3000 for most; the rules have no turn limit)",
     )
-    p.add_argument("--solver-checks", type=int, default=40, help="solver/oracle comparisons per query")
+    p.add_argument(
+        "--solver-checks", type=NATURAL, default=40, help="solver/oracle comparisons per query (default 40; 0 skips)"
+    )
     p.add_argument(
         "--policy",
         default="uniform",
@@ -730,29 +877,52 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--show-deadlock", action="store_true", help="print the deadlocked example's board and log")
     p.add_argument(
-        "--shrink-seconds", type=float, default=20.0, help="time to shrink each failing game (0: keep it as found)"
+        "--shrink-replays",
+        type=NATURAL,
+        default=DEFAULT_SHRINK_REPLAYS,
+        help="replays a failing game's shrinking may take (a count, so every machine shrinks the same seed alike;"
+        f" default {DEFAULT_SHRINK_REPLAYS}; 0: keep it as found)",
     )
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--quiet", action="store_true", help="no progress display")
+    p.add_argument(
+        "--shrink-seconds",
+        type=SECONDS,
+        default=DEFAULT_SHRINK_SECONDS,
+        help=f"a wall-clock safety cap on each shrinking (default {DEFAULT_SHRINK_SECONDS:g}); a finding it cuts"
+        " short says so",
+    )
+    _add_json(p, "the reports")
+    _add_quiet(p)
     _add_common(p)
     p.set_defaults(func=cmd_verify)
 
-    p = sub.add_parser("scenarios", help="run the printed examples of a game")
-    p.add_argument("game")
-    p.add_argument("files", nargs="*", help="scenario files (default: the bundled ones)")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--quiet", action="store_true")
+    p = verb("scenarios", "run the printed examples of a game (a few seconds)")
+    _add_game(p)
+    p.add_argument("files", nargs="*", metavar="FILE", help="scenario files (default: the bundled ones)")
+    _add_json(p, "one result per example")
+    _add_quiet(p)
     _add_common(p, components=False)
     p.set_defaults(func=cmd_scenarios)
 
-    p = sub.add_parser("play", help="print a readable log of one seeded random game")
-    p.add_argument("game")
-    p.add_argument("--players", type=int, default=4)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--max-steps", type=int, default=None, help="step cap (default: the game's own, 3000 for most)")
+    p = verb("play", "print a readable log of one seeded random game; --save-state writes a state file (seconds)")
+    _add_game(p)
+    p.add_argument("--players", type=POSITIVE, default=4, help=_players_help("default 4"))
+    _add_seed(p, "seed of the random choices and of chance")
+    p.add_argument("--max-steps", type=POSITIVE, default=None, help="step cap (default: the game's own, 3000 for most)")
     p.add_argument("--chance", action="store_true", help="also list set-up deals and reveals")
-    p.add_argument("--json", action="store_true", help="the action log as JSON")
+    _add_json(p, "the action log, scores and winners")
     p.add_argument("--svg", metavar="FILE", help="also write the final board as a picture (SVG)")
+    p.add_argument(
+        "--save-state",
+        metavar="FILE",
+        help="write the state reached as a state file, for --state of the queries (docs/cli.md)",
+    )
+    p.add_argument(
+        "--at",
+        type=NATURAL,
+        metavar="STEP",
+        default=None,
+        help="stop after this step (0: the state before the first step); default: play to the end",
+    )
     p.add_argument(
         "--policy",
         default="uniform",
@@ -761,89 +931,103 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common(p)
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("rules", help="the rule catalogue with code, scenarios and tests per rule")
-    p.add_argument("game")
+    p = verb("rules", "the rule catalogue with code, scenarios and tests per rule")
+    _add_game(p)
     p.add_argument("--unexercised", action="store_true", help="only rules nothing exercises")
-    p.add_argument("--json", action="store_true")
+    _add_json(p, "the catalogue")
     p.set_defaults(func=cmd_rules)
 
-    p = sub.add_parser("readings", help="the ambiguity register of a game")
-    p.add_argument("game")
-    p.add_argument("--json", action="store_true")
+    p = verb("readings", "the ambiguity register of a game")
+    _add_game(p)
+    _add_json(p, "the register")
     p.set_defaults(func=cmd_readings)
 
-    p = sub.add_parser(
-        "ambiguities", help="each registered ambiguity: where its readings change play (witnesses), and the evidence"
+    p = verb(
+        "ambiguities",
+        "each registered ambiguity: where its readings change play (witnesses), and the evidence"
+        " (up to --seconds per reading; a few minutes per game)",
     )
-    p.add_argument("game")
+    _add_game(p)
     p.add_argument("--only", action="append", metavar="AMB-ID", help="only this ambiguity (repeatable)")
     p.add_argument(
         "--seconds",
-        type=float,
+        type=SECONDS,
         default=10.0,
         help="safety cap per reading (default 10); the search is bounded by --max-examples games, and a "
         "reading the cap stops says so",
     )
-    p.add_argument("--max-examples", type=int, default=200, help="games per reading at most")
-    p.add_argument("--max-steps", type=int, default=300, help="steps per game at most")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--max-examples", type=POSITIVE, default=200, help="games per reading at most (default 200)")
+    p.add_argument("--max-steps", type=POSITIVE, default=300, help="steps per game at most (default 300)")
+    _add_seed(p, "seed of the witness search")
     p.add_argument("--no-search", action="store_true", help="only list the register and the examples' evidence")
     p.add_argument("--no-examples", action="store_true", help="skip replaying the printed examples")
-    p.add_argument("--json", action="store_true", help="the whole result as JSON on standard output")
+    _add_json(p, "the whole result")
     p.add_argument("--report", metavar="FILE", help="write a Markdown report")
     p.add_argument("--html", metavar="FILE", help="write an HTML report with the board pictures")
-    p.add_argument("--quiet", action="store_true", help="no progress display")
+    _add_quiet(p)
     _add_common(p)
     p.set_defaults(func=cmd_ambiguities)
 
-    p = sub.add_parser("errata", help="check a variant or erratum file against the printed rules")
-    p.add_argument("game")
+    p = verb("errata", "check a variant or erratum file against the printed rules (about a minute)")
+    _add_game(p)
     p.add_argument("variant", nargs="?", metavar="VARIANT_FILE", help="a variant file (docs/errata.md)")
     p.add_argument("--parameters", action="store_true", help="list the rule parameters a variant may change")
-    p.add_argument("--games", type=int, default=60, help="random games per ruleset for the shift (default 60)")
-    p.add_argument("--campaign-games", type=int, default=40, help="random games checking every invariant")
-    p.add_argument("--players", type=int, default=None)
-    p.add_argument("--max-steps", type=int, default=None, help="steps per random game (default: the game's own cap)")
-    p.add_argument("--seconds", type=float, default=20.0, help="budget for finding where play changes")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--games", type=POSITIVE, default=60, help="random games per ruleset for the shift (default 60)")
+    p.add_argument(
+        "--campaign-games", type=POSITIVE, default=40, help="random games checking every invariant (default 40)"
+    )
+    p.add_argument("--players", type=POSITIVE, default=None, help=_players_help("default: every count the game takes"))
+    p.add_argument(
+        "--max-steps", type=POSITIVE, default=None, help="steps per random game (default: the game's own cap)"
+    )
+    p.add_argument(
+        "--seconds", type=SECONDS, default=20.0, help="safety cap on finding where play changes (default 20)"
+    )
+    _add_seed(p, "seed of the random games and of the search")
+    _add_json(p, "the report")
     p.add_argument("--report", metavar="FILE", help="write a Markdown report")
     p.add_argument("--html", metavar="FILE", help="write an HTML report with the plot and the board")
     p.add_argument("--plot", metavar="FILE", help="write the play-shift plot as SVG")
-    p.add_argument("--quiet", action="store_true")
+    _add_quiet(p)
     p.set_defaults(func=cmd_errata)
 
-    p = sub.add_parser("serve", help="run the reference model as a protocol implementation on stdin/stdout")
-    p.add_argument("game")
+    p = verb("serve", "run the reference model as a protocol implementation on stdin/stdout (until end of input)")
+    _add_game(p)
     _add_common(p)
     p.set_defaults(func=cmd_serve)
 
-    p = sub.add_parser("conform", help="test another implementation against the rules (see docs/protocol.md)")
-    p.add_argument("game")
-    p.add_argument("--impl", required=True, metavar="COMMAND", help="the command that starts the implementation")
+    p = verb(
+        "conform",
+        "test another implementation against the rules (see docs/protocol.md; minutes: up to --seconds, default 900)",
+    )
+    _add_game(p)
     p.add_argument(
-        "--max-examples", type=int, default=50, help="differential games to play, each to its end (default 50)"
+        "--impl",
+        required=True,
+        metavar="COMMAND",
+        help="the command that starts the implementation (or impl in [tool.rulecraft.conform])",
+    )
+    p.add_argument(
+        "--max-examples", type=POSITIVE, default=50, help="differential games to play, each to its end (default 50)"
     )
     p.add_argument(
         "--max-steps",
-        type=int,
+        type=POSITIVE,
         default=None,
         help="step cap of a differential game (default: far above the game's longest; games that reach it are "
         "reported)",
     )
-    p.add_argument(
-        "--seed", type=int, default=0, help="the search's seed: the same seed gives the same games and findings"
-    )
+    _add_seed(p, "the search's seed: the same seed gives the same games and findings")
     p.add_argument(
         "--seconds",
-        type=float,
+        type=SECONDS,
         default=900.0,
         help="a wall-clock safety cap on the differential phase (default 900); when it bites the verdict is "
         "'incomplete' (exit 5), never 'conformant'",
     )
     p.add_argument(
         "--shrink-replays",
-        type=int,
+        type=POSITIVE,
         default=300,
         help="replays a finding's shrinking may take (a count, so every machine shrinks alike; default 300)",
     )
@@ -853,28 +1037,53 @@ def build_parser() -> argparse.ArgumentParser:
         help="replay one finding's game (the JSON document a report prints) instead of searching",
     )
     p.add_argument("--full", action="store_true", help="with --replay: the full game from a new game")
-    p.add_argument("--timeout", type=float, default=5.0, help="seconds the implementation may take per request")
-    p.add_argument("--players", type=int, default=None, help="only this player count")
+    p.add_argument(
+        "--timeout", type=SECONDS, default=5.0, help="seconds the implementation may take per request (default 5)"
+    )
+    p.add_argument("--players", type=POSITIVE, default=None, help=_players_help("default: every count"))
     p.add_argument("--no-scenarios", action="store_true", help="skip the printed examples")
     p.add_argument("--junit", metavar="FILE", help="write JUnit XML")
     p.add_argument("--report", metavar="FILE", help="write a Markdown report")
     p.add_argument("--html", metavar="FILE", help="write an HTML report with the board pictures")
-    p.add_argument("--quiet", action="store_true")
+    _add_quiet(p)
     _add_common(p)
     p.set_defaults(func=cmd_conform)
 
-    p = sub.add_parser("query", help="answer a rules question (see 'rulecraft query GAME -h')")
-    qsub = p.add_subparsers(dest="game", required=True)
+    p = verb("query", "answer a rules question (see 'rulecraft query GAME -h'; seconds)")
+    qsub = p.add_subparsers(dest="game", required=True, metavar="{" + ",".join(game_ids()) + "}")
     for gid in game_ids():
         gp = qsub.add_parser(gid, help=game_class(gid).title)
         names = gp.add_subparsers(dest="query_name", required=True)
         for name, query in game_class(gid).configured().queries().items():
-            qp = names.add_parser(name, help=query.help, description=query.help)
+            qp = names.add_parser(name, help=query.help, description=query.help, epilog=EXIT_TABLE)
             query.add_arguments(qp)
-            qp.add_argument("--json", action="store_true")
+            _checked_numbers(qp)
+            _add_json(qp, "the answer")
             _add_common(qp)
     p.set_defaults(func=cmd_query)
     return parser
+
+
+def _verb_adder(sub: Any) -> Callable[[str, str], argparse.ArgumentParser]:
+    def verb(name: str, text: str) -> argparse.ArgumentParser:
+        made: argparse.ArgumentParser = sub.add_parser(
+            name, help=text, description=text, epilog=EXIT_TABLE, formatter_class=argparse.RawDescriptionHelpFormatter
+        )
+        return made
+
+    return verb
+
+
+# Query options that count something where 0 means nothing; the other whole numbers (seat, money,
+# level) may be 0.
+_QUERY_POSITIVE = {"timeout_ms", "limit", "count"}
+
+
+def _checked_numbers(p: argparse.ArgumentParser) -> None:
+    """The queries declare ``type=int``; give those options the checked types (no negatives)."""
+    for action in p._actions:
+        if action.type is int:
+            action.type = POSITIVE if action.dest in _QUERY_POSITIVE else NATURAL
 
 
 def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
@@ -897,11 +1106,106 @@ def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespa
     return again
 
 
+# Per-run options, not project defaults: output files, a replayed finding, a stopping step.
+_NOT_CONFIGURABLE = {
+    "help",
+    "svg",
+    "save_state",
+    "at",
+    "report",
+    "html",
+    "plot",
+    "junit",
+    "replay",
+    "full",
+    "parameters",
+}
+_CONFIG_VERBS = ("verify", "scenarios", "play", "rules", "readings", "ambiguities", "errata", "serve", "conform")
+_SHARED_DESTS = {"seed": "seed", "readings": "reading"}  # top-level key -> option dest
+
+
+def _verbs(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return {name: p for name, p in sub.choices.items() if name in _CONFIG_VERBS}
+
+
+def _configurable(verb: argparse.ArgumentParser) -> dict[str, argparse.Action]:
+    """The options of ``verb`` a project may set, by long name without the dashes."""
+    out = {}
+    for action in verb._actions:
+        if action.option_strings and action.dest not in _NOT_CONFIGURABLE:
+            out[action.option_strings[-1].removeprefix("--")] = action
+    return out
+
+
+def _config_value(config: project_config.Config, where: tuple[str, ...], action: argparse.Action, value: Any) -> Any:
+    """``value`` checked as the option ``action`` would check its text; a wrong type is one line."""
+    if isinstance(action, argparse._StoreTrueAction):
+        if not isinstance(value, bool):
+            raise config.error(f"true or false, got {value!r}", *where)
+        return value
+    if isinstance(action, argparse._AppendAction):
+        if not isinstance(value, list) or not all(isinstance(v, str) and "=" in v for v in value):
+            raise config.error('a list of "AMB-ID=READING" strings, e.g. ["AIR-AMB-09=C"]', *where)
+        return list(value)
+    checker = action.type
+    if isinstance(checker, Whole | Seconds):
+        if isinstance(value, bool) or not isinstance(value, checker.kinds):
+            kind = "a whole number" if isinstance(checker, Whole) else "a number of seconds"
+            raise config.error(f"{kind}, got {value!r}", *where)
+        try:
+            return checker(str(value))
+        except argparse.ArgumentTypeError as exc:
+            raise config.error(str(exc), *where) from None
+    if not isinstance(value, str):
+        raise config.error(f"a string, got {value!r}", *where)
+    if action.choices is not None and value not in action.choices:
+        raise config.error(f"one of {', '.join(map(str, action.choices))}, got {value!r}", *where)
+    if action.dest == "components":  # a path in the file starts at the file's folder, as in ruff
+        return str(config.folder / value)
+    return value
+
+
+def _apply_config(parser: argparse.ArgumentParser, config: project_config.Config) -> None:
+    """The project's ``[tool.rulecraft]`` values become the verbs' defaults (the command line wins)."""
+    if config.path is None:
+        return
+    verbs = _verbs(parser)
+    options = {name: _configurable(verb) for name, verb in verbs.items()}
+    project_config.check_keys(config, {name: frozenset(o) for name, o in options.items()})
+    project_config.database(config)  # its type is checked before any work
+    for name, verb in verbs.items():
+        defaults: dict[str, Any] = {}
+        by_dest = {a.dest: a for a in options[name].values()}
+        for key, dest in _SHARED_DESTS.items():
+            if key in config.table and dest in by_dest:
+                defaults[dest] = _config_value(config, (key,), by_dest[dest], config.table[key])
+        for key, value in config.verb(name).items():
+            action = options[name][key]
+            defaults[action.dest] = _config_value(config, (name, key), action, value)
+            action.required = False  # a configured --impl need not be typed again
+        if defaults:
+            verb.set_defaults(**defaults)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         parser = build_parser()
-        args = _parse(parser, list(sys.argv[1:] if argv is None else argv))
-        code: int = args.func(args)
+        config = project_config.find(Path.cwd())
+        _apply_config(parser, config)
+        try:
+            args = _parse(parser, list(sys.argv[1:] if argv is None else argv))
+        except SystemExit as exc:  # a usage error is a code like any other; --help and --version exit 0
+            if exc.code == EXIT_USAGE:
+                return EXIT_USAGE
+            raise
+        database = project_config.database(config)
+        with contextlib.ExitStack() as stack:
+            if database is not None:
+                from rulecraft.profiles import example_database
+
+                stack.enter_context(example_database(database))
+            code: int = args.func(args)
         return code
     except RulecraftError as exc:
         print(f"rulecraft: error: {type(exc).__name__}: {exc}", file=sys.stderr)

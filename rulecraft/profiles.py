@@ -7,11 +7,19 @@
 
 Select with ``pytest --hypothesis-profile=campaign`` or the environment
 variable ``RULECRAFT_PROFILE``.
+
+:func:`example_database` puts the example database where a project's
+``[tool.rulecraft] database = "path"`` says, for the length of one command
+(without it Hypothesis keeps its own default, ``.hypothesis/examples`` in the
+current folder).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
+from pathlib import Path
 
 from hypothesis import HealthCheck, settings
 from hypothesis.database import DirectoryBasedExampleDatabase
@@ -52,3 +60,19 @@ def load_default() -> str:
     name = os.environ.get("RULECRAFT_PROFILE", "ci")
     settings.load_profile(name)
     return name
+
+
+DATABASE_PROFILE = "rulecraft-database"
+
+
+@contextlib.contextmanager
+def example_database(path: Path) -> Iterator[None]:
+    """Hypothesis keeps its examples in the folder ``path`` while the block runs; the profile that
+    was loaded before is loaded again after, so a command run in-process leaves no trace."""
+    previous = getattr(settings, "_current_profile", None) or "default"
+    settings.register_profile(DATABASE_PROFILE, parent=settings.default, database=DirectoryBasedExampleDatabase(path))
+    settings.load_profile(DATABASE_PROFILE)
+    try:
+        yield
+    finally:
+        settings.load_profile(previous)

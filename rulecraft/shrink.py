@@ -7,6 +7,10 @@ choices, then shrunk the way Hypothesis shrinks its own choice sequences:
 cut the tail after the first failure, delete runs of choices, lower each
 choice towards 0.  Every candidate is replayed from scratch, so the result
 is a real legal game, and the failure it shows is re-checked, not assumed.
+
+Shrinking is bounded by a *count of replays*, as ``conform --shrink-replays`` is, so that the same
+seed shrinks to the same game on every machine; the wall-clock ``seconds`` is only a safety net,
+and a result it cut short says so (``cut_short``).
 """
 
 from __future__ import annotations
@@ -23,11 +27,18 @@ from rulecraft.core import Chance, Game, GameOver, Setup
 Failure = Callable[[Any, int], "str | None"]
 
 
+DEFAULT_REPLAYS = 1000  # enough for the campaign's games to shrink to a local minimum
+DEFAULT_SAFETY_SECONDS = 120.0  # a net under the count, never the bound a result depends on
+
+
 @attrs.frozen
 class Replay:
     actions: tuple[Any, ...]
     failure: str | None
     failed_at: int | None  # number of actions when the failure showed
+    replays: int = 0  # replays spent shrinking
+    exhausted: bool = False  # the replay count ran out before no smaller game failed
+    cut_short: bool = False  # the wall-clock safety cap stopped shrinking (the result depends on speed)
 
 
 def options(game: Game[Any, Any], state: Any) -> Sequence[Any]:
@@ -79,18 +90,32 @@ def shrink(
     log: Sequence[Any],
     failing: Failure,
     *,
-    seconds: float = 20.0,
+    replays: int = DEFAULT_REPLAYS,
+    seconds: float = DEFAULT_SAFETY_SECONDS,
 ) -> Replay:
-    """A locally shortest game that still fails (``failing`` decides)."""
+    """A locally shortest game that still fails (``failing`` decides), found in at most ``replays``
+    replays; ``seconds`` is a safety cap whose biting is reported in ``cut_short``."""
     deadline = time.monotonic() + seconds
     best_choices = choices_of(game, players, log)
     best = replay_choices(game, players, best_choices, failing)
     if best.failure is None:
         return best  # not reproducible: report the original as it is
     best_choices = best_choices[: best.failed_at]
+    spent = 0
+    cut_short = False
+
+    def more() -> bool:
+        nonlocal cut_short
+        if spent >= replays:
+            return False
+        if time.monotonic() >= deadline:
+            cut_short = True
+            return False
+        return True
 
     def better(candidate: list[int]) -> bool:
-        nonlocal best, best_choices
+        nonlocal best, best_choices, spent
+        spent += 1
         result = replay_choices(game, players, candidate, failing)
         if result.failure is None or result.failed_at is None:
             return False
@@ -101,12 +126,12 @@ def shrink(
         return False
 
     improved = True
-    while improved and time.monotonic() < deadline:
+    while improved and more():
         improved = False
         size = max(1, len(best_choices) // 2)
-        while size >= 1 and time.monotonic() < deadline:
+        while size >= 1 and more():
             i = 0
-            while i < len(best_choices) and time.monotonic() < deadline:
+            while i < len(best_choices) and more():
                 candidate = best_choices[:i] + best_choices[i + size :]
                 if candidate and better(candidate):
                     improved = True
@@ -115,8 +140,8 @@ def shrink(
             size //= 2
         # Zero one choice at a time; a success may shorten the game, so the bound is re-read each time.
         i = 0
-        while i < len(best_choices) and time.monotonic() < deadline:
+        while i < len(best_choices) and more():
             if best_choices[i] and better([*best_choices[:i], 0, *best_choices[i + 1 :]]):
                 improved = True
             i += 1
-    return best
+    return attrs.evolve(best, replays=spent, exhausted=spent >= replays, cut_short=cut_short)

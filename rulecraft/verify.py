@@ -23,7 +23,7 @@ import attrs
 from rulecraft.core import Game, GameOver, IllegalAction, Setup, cite
 from rulecraft.scenarios.loader import scenario_files
 from rulecraft.scenarios.runner import ScenarioResult, run_scenarios
-from rulecraft.shrink import shrink
+from rulecraft.shrink import DEFAULT_REPLAYS, DEFAULT_SAFETY_SECONDS, shrink
 
 
 @attrs.frozen
@@ -76,7 +76,8 @@ def campaign(
     max_steps: int,
     report: GameReport,
     progress: Progress | None = None,
-    shrink_seconds: float = 20.0,
+    shrink_replays: int = DEFAULT_REPLAYS,
+    shrink_seconds: float = DEFAULT_SAFETY_SECONDS,
     policy: str = "uniform",
 ) -> None:
     """Random legal games under the playout ``policy``, every invariant after every step."""
@@ -100,12 +101,14 @@ def campaign(
                 report.games_deadlocked += 1
                 if report.deadlock_example is None:
                     example = _finding(game, "deadlock", result.deadlock, game_seed, setup, list(result.log))
-                    if shrink_seconds > 0:  # a short witness is what a rules person wants to read
-                        example = shrunk(game, example, shrink_seconds, failing=lambda s, i: game.stalled(s))
+                    if shrink_replays > 0:  # a short witness is what a rules person wants to read
+                        example = shrunk(
+                            game, example, shrink_replays, shrink_seconds, failing=lambda s, i: game.stalled(s)
+                        )
                     report.deadlock_example = example
         if finding is not None:
-            if shrink_seconds > 0:
-                finding = shrunk(game, finding, shrink_seconds)
+            if shrink_replays > 0:
+                finding = shrunk(game, finding, shrink_replays, shrink_seconds)
             report.findings.append(finding)
             if finding.kind == "invariant":
                 report.violations += 1
@@ -184,20 +187,25 @@ def _failing(game: Game[Any, Any]) -> Callable[[Any, int], str | None]:
 def shrunk(
     game: Game[Any, Any],
     finding: Finding,
-    seconds: float,
+    replays: int = DEFAULT_REPLAYS,
+    seconds: float = DEFAULT_SAFETY_SECONDS,
     failing: Callable[[Any, int], str | None] | None = None,
 ) -> Finding:
-    """The finding with its log shrunk to a shortest game that fails the same way."""
+    """The finding with its log shrunk, in at most ``replays`` replays, to a shortest game that fails
+    the same way; ``seconds`` is a safety cap, named in the message when it bites (the result then
+    depends on the machine's speed)."""
     assert finding.setup is not None and finding.seed is not None
     log = [game.action_from_json(a) for a in finding.log]
     try:
-        result = shrink(game, finding.setup, log, failing or _failing(game), seconds=seconds)
+        result = shrink(game, finding.setup, log, failing or _failing(game), replays=replays, seconds=seconds)
     except Exception:  # the game itself raises on replay (a crash finding): keep the finding as found
         return finding
+    cap = f"; shrinking cut short by the {seconds:g} s safety cap" if result.cut_short else ""
     if result.failure is None or len(result.actions) >= len(log):
-        return finding
+        return attrs.evolve(finding, message=finding.message + f" (not shrunk{cap})") if cap else finding
     again = _finding(game, finding.kind, result.failure, finding.seed, finding.setup, list(result.actions))
-    return attrs.evolve(again, message=f"{result.failure} (shrunk from {len(log)} to {len(result.actions)} steps)")
+    shrunk_by = f"shrunk from {len(log)} to {len(result.actions)} steps in {result.replays} replays"
+    return attrs.evolve(again, message=f"{result.failure} ({shrunk_by}{cap})")
 
 
 def solver_checks(
@@ -234,7 +242,8 @@ def verify_game(
     readings: Mapping[str, str] | None = None,
     scenario_root: Path | None = None,
     progress: Progress | None = None,
-    shrink_seconds: float = 20.0,
+    shrink_replays: int = DEFAULT_REPLAYS,
+    shrink_seconds: float = DEFAULT_SAFETY_SECONDS,
     policy: str = "uniform",
 ) -> GameReport:
     report = GameReport(game.id, game.title)
@@ -255,6 +264,7 @@ def verify_game(
         max_steps=max_steps,
         report=report,
         progress=progress,
+        shrink_replays=shrink_replays,
         shrink_seconds=shrink_seconds,
         policy=policy,
     )

@@ -18,7 +18,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 def test_verify_runs_scenarios_campaign_and_solver_checks(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "verify", "air", "--games", "3", "--solver-checks", "3", "--quiet", "--json")
-    (report,) = json.loads(out)
+    (report,) = json.loads(out)["reports"]
     assert report["game"] == "air"
     assert report["games"] == 3 and report["steps"] > 0
     assert report["scenarios"]["total"] >= 1
@@ -49,7 +49,7 @@ def test_play_and_verify_take_a_playout_policy(capsys: pytest.CaptureFixture[str
     code, out, _ = run(
         capsys, "verify", "stm", "--policy", "purposeful", "--games", "3", "--solver-checks", "1", "--quiet", "--json"
     )
-    (report,) = json.loads(out)
+    (report,) = json.loads(out)["reports"]
     assert report["policy"] == "purposeful" and report["finished"] == 3 and code == 0
     code, _, err = run(capsys, "verify", "air", "--policy", "purposeful", "--games", "1", "--quiet")
     assert code == 4 and "no playout policy 'purposeful'" in err and "uniform" in err
@@ -71,7 +71,7 @@ def test_play_aer_shows_the_dice_and_writes_the_final_board(capsys: pytest.Captu
 
 def test_rules_lists_every_rule_with_code_and_exercise(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, "rules", "air", "--json")
-    rules = json.loads(out)
+    rules = json.loads(out)["rules"]
     assert len(rules) == 51
     r30 = next(r for r in rules if r["id"] == "AIR-R-30")
     assert r30["page"] == "3-4"
@@ -82,7 +82,7 @@ def test_rules_lists_every_rule_with_code_and_exercise(capsys: pytest.CaptureFix
 
 def test_readings_lists_the_register(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, "readings", "air", "--json")
-    register = json.loads(out)
+    register = json.loads(out)["ambiguities"]
     assert len(register) == 36
     amb09 = next(a for a in register if a["id"] == "AIR-AMB-09")
     assert amb09["default"] == "B" and set(amb09["readings"]) == {"A", "B", "C"}
