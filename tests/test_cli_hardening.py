@@ -310,6 +310,12 @@ def test_play_prints_words_not_python_structures(capsys: pytest.CaptureFixture[s
     assert "{" not in last and "'" not in last
 
 
+def test_a_query_prints_words_not_python_structures(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "query", "aer", "risk", "--targets", "12,10", "--money", "4", "--oracle")
+    assert code == 0 and "targets 12,10: rolls [12+, 10+]" in out and "oracle: success " in out
+    assert "{" not in out and "'" not in out
+
+
 @pytest.mark.parametrize(
     ("argv", "schema"),
     [

@@ -68,12 +68,19 @@ def _head(name: str, state: Any, seat: int) -> dict[str, Any]:
     return {"query": name, "solver": "z3", "seat": seat, "state": "default" if state is None else "given"}
 
 
+def _words(value: Any) -> str:
+    """A mapping as ``key value, ...`` words for a reader, not a Python dict."""
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in value.items() if v is not None)
+    return str(value)
+
+
 def _footer(answer: Mapping[str, Any]) -> list[str]:
     lines = []
     if answer.get("reason"):
         lines.append(f"Z3 gave no answer: {answer['reason']}")
     if "oracle" in answer:
-        lines.append(f"oracle: {answer['oracle']} - {'agrees' if answer['agrees'] else 'DISAGREES'}")
+        lines.append(f"oracle: {_words(answer['oracle'])} - {'agrees' if answer['agrees'] else 'DISAGREES'}")
     lines.append(f"({answer['ms']} ms Z3, {answer['total_ms']} ms in all)")
     return lines
 
@@ -361,7 +368,8 @@ class RiskQuery:
 
     def format(self, answer: Mapping[str, Any]) -> str:
         rolls = ", ".join(f"{r['need']}+" for r in answer["rolls"]) or "none"
-        head = f"seat {answer['seat']} {answer['route']}: rolls [{rolls}], £{answer['money']}, {answer['pilots']} DP"
+        route = _words(answer["route"])
+        head = f"seat {answer['seat']} {route}: rolls [{rolls}], £{answer['money']}, {answer['pilots']} DP"
         if answer["mode"] == "dice":
             lines = [f"{head}: {answer['end']} (£{answer['money_spent']} spent, {answer['pilots_used']} DP)"]
             for s in answer["steps"]:
