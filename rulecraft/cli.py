@@ -836,7 +836,8 @@ def _add_quiet(p: argparse.ArgumentParser) -> None:
 
 
 def _players_help(default: str) -> str:
-    return f"number of players; each game takes its own range, e.g. air 2-4 ({default})"
+    ranges = ", ".join(f"{gid} {c.min_players}-{c.max_players}" for gid in game_ids() for c in [game_class(gid)])
+    return f"number of players: {ranges} ({default})"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -1145,8 +1146,10 @@ def _config_value(config: project_config.Config, where: tuple[str, ...], action:
             raise config.error(f"true or false, got {value!r}", *where)
         return value
     if isinstance(action, argparse._AppendAction):
-        if not isinstance(value, list) or not all(isinstance(v, str) and "=" in v for v in value):
-            raise config.error('a list of "AMB-ID=READING" strings, e.g. ["AIR-AMB-09=C"]', *where)
+        pairs = action.dest == "reading"  # --reading AMB=READING; --only takes bare IDs
+        if not isinstance(value, list) or not all(isinstance(v, str) and ("=" in v or not pairs) for v in value):
+            example = '"AMB-ID=READING" strings, e.g. ["AIR-AMB-09=C"]' if pairs else 'strings, e.g. ["AIR-AMB-09"]'
+            raise config.error(f"a list of {example}", *where)
         return list(value)
     checker = action.type
     if isinstance(checker, Whole | Seconds):

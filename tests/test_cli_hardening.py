@@ -239,6 +239,8 @@ def test_a_project_may_name_readings_and_the_conform_command(
         ("[tool.rulecraft]\nseed = true\n", "tool.rulecraft.seed", "a whole number"),
         ("[tool.rulecraft]\nreadings = 'AIR-AMB-09=C'\n", "tool.rulecraft.readings", "a list"),
         ("[tool.rulecraft]\ndatabase = 3\n", "tool.rulecraft.database", "a folder path"),
+        ("[tool.rulecraft.ambiguities]\nonly = 'AIR-AMB-09'\n", "tool.rulecraft.ambiguities.only", "a list of strings"),
+        ("[tool.rulecraft.play]\npolicy = 3\n", "tool.rulecraft.play.policy", "a string, got 3"),
         ("[tool]\nrulecraft = 3\n", "tool.rulecraft", "a table"),
         ("[tool.rulecraft\n", "file", "not TOML"),
     ],
