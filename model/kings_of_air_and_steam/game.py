@@ -67,6 +67,7 @@ from rulecraft.model.kings_of_air_and_steam.rules import (
     gamble_goods,
     gambler_tokens,
     own_depot_at,
+    rejections,
 )
 from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase
 from rulecraft.model.kings_of_air_and_steam.transitions import new_game, robbed_by, transition
@@ -438,6 +439,9 @@ class KasGame(Game[KasState, KasAction]):
     # -- legality and effects ---------------------------------------------------------------------
     def check(self, state: KasState, action: KasAction) -> Rejection | None:
         return check(self.ctx, state, action)
+
+    def rejections(self, state: KasState, action: KasAction) -> tuple[Rejection, ...]:
+        return rejections(self.ctx, state, action)
 
     def grounds(self, state: KasState, action: KasAction) -> tuple[str, ...]:
         """The acting team's airship chart and star card (pack data no code line can cite)."""

@@ -6,6 +6,7 @@ transitions.py; flight geometry in flight.py; shipping in shipping.py.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
 import attrs
 
@@ -800,9 +801,73 @@ def repeat_problem(ctx: Context, state: KasState, action: KasAction) -> Rejectio
 
 
 def check(ctx: Context, state: KasState, action: KasAction) -> Rejection | None:
-    rejection = phase_rejection(state, action) or repeat_problem(ctx, state, action)
-    if rejection is not None:
-        return rejection
+    """The first rule that forbids ``action``: the phase's, then a turn's repeat, then the action's own."""
+    return phase_rejection(state, action) or repeat_problem(ctx, state, action) or action_rejection(ctx, state, action)
+
+
+def rejections(ctx: Context, state: KasState, action: KasAction) -> tuple[Rejection, ...]:
+    """Every rule that forbids ``action``, each layer judged on its own: the phase's (the one ``check``
+    cites first), the turn's repeat rule, the action's own rule as if its phase had come, and the
+    independent conditions of that rule (a cost beside a capacity).  Another implementation may check
+    them in another order and cite any of them."""
+    first = check(ctx, state, action)
+    if first is None:
+        return ()
+    out = [first]
+    for judge in _JUDGES:
+        try:
+            found = judge(ctx, state, action)
+        except Exception:  # an own rule may need its phase's bookkeeping (the cargo step, a position): skip it
+            continue
+        for r in found if isinstance(found, tuple) else (found,):
+            if r is not None and all(r.rule != o.rule for o in out):
+                out.append(r)
+    return tuple(out)
+
+
+def phase_rejection_of(ctx: Context, state: KasState, action: KasAction) -> Rejection | None:
+    """``phase_rejection`` with the judges' signature."""
+    return phase_rejection(state, action)
+
+
+def condition_rejections(ctx: Context, state: KasState, action: KasAction) -> tuple[Rejection | None, ...]:
+    """The conditions of an action's own rule that can fail together, each judged apart: what it costs
+    (KAS-R-55) beside what it needs (a depot token, room in the hold, the supply, the Sphinx card)."""
+    player = state.players[state.seat]
+    match action:
+        case BuildDepot(at=at):
+            cost = depot_cost(ctx, state, at) if ctx.map_of(state).line_of(at) is not None else 0
+            return (
+                reject("KAS-R-33", "all 10 depots are on the board") if player.depots_left < 1 else None,
+                reject("KAS-R-55", f"the depot costs ${cost}; you have ${player.money}")
+                if player.money < cost
+                else None,
+            )
+        case BuildLine(hexes=hexes):
+            poor = player.money < len(hexes)
+            return (reject("KAS-R-55", f"the tiles cost ${len(hexes)}; you have ${player.money}") if poor else None,)
+        case Load(goods=goods) if state.cargo is not None:
+            held, capacity = sum(player.hold), ctx.capacity(player)
+            again = goods in state.cargo.discarded and ctx.r("KAS-AMB-21") != "any-swap"
+            return (
+                load_problem(ctx, state, goods, action.source),
+                reject("KAS-R-29", f"the hold is full ({held} of {capacity})") if held >= capacity else None,
+                reject("KAS-R-30", f"{goods} was discarded in this step and cannot be loaded again") if again else None,
+            )
+        case Convert(into=into) if into in GOODS_INDEX:
+            short = state.supply[GOODS_INDEX[into]] < 2
+            return (reject("KAS-R-66", f"the supply has fewer than 2 {into} (KAS-AMB-12)") if short else None,)
+        case ShipGoods() if state.phase is Phase.BONUS:
+            problem = shipping_adapter_problem(ctx, state, action)
+            return (reject(problem[0], problem[1]) if problem else None,)
+    return ()
+
+
+_Judge = Callable[[Context, KasState, KasAction], Rejection | tuple[Rejection | None, ...] | None]
+
+
+def action_rejection(ctx: Context, state: KasState, action: KasAction) -> Rejection | None:
+    """The action's own rules, once its phase has come."""
     match action:
         case PlaceStartDepot(at=at):
             return start_depot_problem(ctx, state, at)
@@ -869,3 +934,7 @@ def check(ctx: Context, state: KasState, action: KasAction) -> Rejection | None:
             return extra_flight_problem(ctx, state, card)
         case BuildLine():
             return line_problem(ctx, state, action)
+
+
+# The layers ``rejections`` judges apart, in ``check``'s order.
+_JUDGES: tuple[_Judge, ...] = (phase_rejection_of, repeat_problem, action_rejection, condition_rejections)
