@@ -667,7 +667,7 @@ def cmd_errata(args: argparse.Namespace) -> int:
         players=args.players,
         campaign_games=args.campaign_games,
         max_steps=args.max_steps,
-        witness=Budget(seconds=args.seconds, max_examples=200, max_steps=300, seed=args.seed),
+        witness=Budget(seconds=args.seconds, max_examples=200, max_steps=args.max_steps, seed=args.seed),
         seed=args.seed,
     )
     with Progress(
@@ -958,7 +958,12 @@ def build_parser() -> argparse.ArgumentParser:
         "reading the cap stops says so",
     )
     p.add_argument("--max-examples", type=POSITIVE, default=200, help="games per reading at most (default 200)")
-    p.add_argument("--max-steps", type=POSITIVE, default=300, help="steps per game at most (default 300)")
+    p.add_argument(
+        "--max-steps",
+        type=POSITIVE,
+        default=None,
+        help="steps per game at most (default: the game's own cap, so games end)",
+    )
     _add_seed(p, "seed of the witness search")
     p.add_argument("--no-search", action="store_true", help="only list the register and the examples' evidence")
     p.add_argument("--no-examples", action="store_true", help="skip replaying the printed examples")
