@@ -19,7 +19,7 @@ from rulecraft.model.steamopolis.context import Context
 from rulecraft.model.steamopolis.policies import DESCRIPTIONS, POLICIES
 from rulecraft.model.steamopolis.policies import Policy as StmPolicy
 from rulecraft.model.steamopolis.readings import NOT_MODELLED_WHY, REGISTER
-from rulecraft.model.steamopolis.rules import CHANCE_PHASES, check, decider, legal_actions, solo_lost
+from rulecraft.model.steamopolis.rules import CHANCE_PHASES, check, decider, legal_actions, rejections, solo_lost
 from rulecraft.model.steamopolis.serial import converter
 from rulecraft.model.steamopolis.state import Phase, StmState
 from rulecraft.model.steamopolis.transitions import transition
@@ -144,6 +144,9 @@ class SteamopolisGame(Game[StmState, StmAction]):
 
     def check(self, state: StmState, action: StmAction) -> Rejection | None:
         return check(self.ctx, state, action)
+
+    def rejections(self, state: StmState, action: StmAction) -> tuple[Rejection, ...]:
+        return rejections(self.ctx, state, action)
 
     def transition(self, state: StmState, action: StmAction) -> StmState:
         return transition(self.ctx, state, action)

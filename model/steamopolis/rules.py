@@ -21,7 +21,7 @@ beside the passenger stack, and 'activate a parasite' becomes
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations, permutations
 
@@ -287,7 +287,37 @@ def tile_effects(ctx: Context, tile_id: str, symbol: str) -> tuple[Program, ...]
 
 
 def check(ctx: Context, state: StmState, action: StmAction) -> Rejection | None:
-    """None when ``action`` is legal for the seat to move, else the rule that forbids it."""
+    """None when ``action`` is legal for the seat to move, else the rule that forbids it: the step's
+    rule first (is this kind of action due now), then the action's own."""
+    return step_rejection(ctx, state, action) or own_rejection(ctx, state, action)
+
+
+def rejections(ctx: Context, state: StmState, action: StmAction) -> tuple[Rejection, ...]:
+    """Every rule that forbids ``action``, each layer judged on its own: the step's (the one ``check``
+    cites first), the action's own rule as if its step had come, and the independent conditions of
+    that rule (a price beside a room or a space).  Another implementation may check them in another
+    order and cite any of them."""
+    first = check(ctx, state, action)
+    if first is None:
+        return ()
+    out = [first]
+    for judge in _JUDGES:
+        try:
+            found = judge(ctx, state, action)
+        except Exception:  # an own rule may need its step's bookkeeping (the active district, the effect): skip it
+            continue
+        for r in found if isinstance(found, tuple) else (found,):
+            if r is not None and all(r.rule != o.rule for o in out):
+                out.append(r)
+    return tuple(out)
+
+
+# -- the step layer: whose step it is and what kind of action it admits ----------------------------
+
+
+def step_rejection(ctx: Context, state: StmState, action: StmAction) -> Rejection | None:
+    """Chance's deals (whole: an outcome or not), the store step (STM-R-32), an effect waiting for a
+    decision (STM-R-22), parasites beside the stack (STM-R-72), then the phase of the turn."""
     if state.phase in CHANCE_PHASES:
         if action in [a for a, _ in chance_outcomes(ctx, state)]:
             return None
@@ -297,37 +327,42 @@ def check(ctx: Context, state: StmState, action: StmAction) -> Rejection | None:
     turn = state.turn
     if turn.storing:
         if isinstance(action, Store):
-            return store_rejection(ctx, state, action)
+            return None
         return reject("STM-R-32", "store your resources first: you hold more than your storage spaces")
     if turn.pending:
-        if isinstance(action, EFFECT_ACTIONS) or (
-            isinstance(action, BuyMachine | BuyBanner) and isinstance(head(state), BuyTile)
-        ):
-            return effect_rejection(ctx, state, action)
+        if effect_step(state, action):
+            return None
         return reject("STM-R-22", f"finish the effect first: {head(state)!r} waits for a decision")
     if isinstance(action, EFFECT_ACTIONS):
         return reject("STM-R-22", "no effect is being carried out")
     if isinstance(action, Store):
         return reject("STM-R-32", "no store step is due")
     if isinstance(action, UseRemovedTile | LeaveParasites):
-        return removal_rejection(ctx, state, action)
-    return _phase_rejection(ctx, state, action)
+        return None  # removal_rejection judges the step (STM-R-72) with the rest
+    return phase_step_rejection(ctx, state, action)
 
 
-def _phase_rejection(ctx: Context, state: StmState, action: StmAction) -> Rejection | None:
+def effect_step(state: StmState, action: StmAction) -> bool:
+    """A decision of the effect waiting: a part's action, or a purchase for 'buy tile' (STM-R-61)."""
+    return isinstance(action, EFFECT_ACTIONS) or (
+        isinstance(action, BuyMachine | BuyBanner) and isinstance(head(state), BuyTile)
+    )
+
+
+def phase_step_rejection(ctx: Context, state: StmState, action: StmAction) -> Rejection | None:
     phase = state.phase
     if phase is Phase.START_OF_TURN:
         if isinstance(action, MoveArrowStones):
-            return arrows_rejection(ctx, state, action)
+            return None
         return reject("STM-R-23", "the turn starts by moving the arrow stones")
     if phase is Phase.ACTION:
-        return action_rejection(ctx, state, action)
+        return action_step_rejection(ctx, state, action)
     if phase is Phase.CHANNEL:
         if isinstance(action, MoveLeft | PlaceStone):
-            return channel_rejection(ctx, state, action)
+            return None
         return reject("STM-R-29", "the channelled stone must be moved left or placed")
     if phase is Phase.FLIGHT:
-        return flight_rejection(ctx, state, action)
+        return flight_step_rejection(state, action)
     if phase is Phase.END_OF_TURN:
         if state.turn.removal == "parasites":
             return reject(
@@ -339,11 +374,120 @@ def _phase_rejection(ctx: Context, state: StmState, action: StmAction) -> Reject
     if phase is Phase.SETUP_ROOM:
         if not isinstance(action, BuildStartingRoom):
             return reject("STM-R-13", "build the starting machine and the capacity tile into your machine room")
-        why = room_rejection(ctx, state, action)
-        return reject("STM-R-13", why) if why else None
+        return None
     if phase is Phase.OVER:
         return reject("STM-R-67", "the game is over")
     return reject("STM-R-03", f"chance decides the {phase.value} step, not a player")
+
+
+# STM-R-23: the three actions (and the pass when none is possible).
+ACTION_CHOICES: tuple[type, ...] = (MakeSteam, SetTarget, ChannelPressure, FlyToAllTargets, PassTurn)
+
+
+def action_step_rejection(ctx: Context, state: StmState, action: StmAction) -> Rejection | None:
+    """STM-R-23: one of the three actions; STM-R-66: in the final turn, the step due or a skip."""
+    if state.turn.final_step is not None:
+        return None if isinstance(action, SkipStep) else final_step_rejection(ctx, state, action)
+    if isinstance(action, SkipStep):
+        return reject("STM-R-66", "only a final turn lets you skip an action")
+    if not isinstance(action, ACTION_CHOICES):
+        return reject("STM-R-23", "choose MAKE STEAM, SET 1 TARGET or FLY TO ALL TARGETS")
+    return None
+
+
+def flight_step_rejection(state: StmState, action: StmAction) -> Rejection | None:
+    """STM-R-33: take back a stone, then its district's steps (STM-R-38), or the level-1 buying (R-46)."""
+    step = state.turn.step
+    if isinstance(action, TakeBack):
+        if step != "next":
+            return reject("STM-R-33", "finish the steps of the current stone before taking back the next")
+        return None
+    if isinstance(action, BuyBonusMarker | StopBuying) and step == "buying":
+        return None
+    if step == "buying":
+        return reject("STM-R-46", "buy another bonus marker or stop buying")
+    if step != "passengers":
+        return reject("STM-R-33", "take back one of your stones first")
+    if isinstance(action, PickUp | UseDistrict | LetLapse | BuyMachine | BuyBanner | BuyBonusMarker):
+        return None
+    return reject("STM-R-38", "choose the district effect, a purchase, or nothing")
+
+
+# -- the action's own rules ----------------------------------------------------------------------------
+
+
+def own_rejection(ctx: Context, state: StmState, action: StmAction) -> Rejection | None:
+    """The action's own rules, once its step has come (``rejections`` asks out of step too)."""
+    if state.phase in CHANCE_PHASES or isinstance(action, CHANCE_ACTIONS):
+        return None  # a deal is judged whole by the step: one of chance's outcomes or not
+    if isinstance(action, Store):
+        return store_rejection(ctx, state, action)
+    if isinstance(action, EFFECT_ACTIONS) or (state.turn.pending and effect_step(state, action)):
+        return effect_rejection(ctx, state, action)
+    if isinstance(action, UseRemovedTile | LeaveParasites):
+        return removal_rejection(ctx, state, action)
+    if isinstance(action, MoveArrowStones):
+        return arrows_rejection(ctx, state, action)
+    if isinstance(action, MoveLeft | PlaceStone):
+        return channel_rejection(ctx, state, action)
+    if isinstance(action, BuildStartingRoom):
+        why = room_rejection(ctx, state, action)
+        return reject("STM-R-13", why) if why else None
+    if isinstance(action, TakeBack | PickUp | BuyMachine | BuyBanner | BuyBonusMarker):
+        return flight_own_rejection(ctx, state, action)
+    return action_rejection(ctx, state, action)
+
+
+def flight_own_rejection(
+    ctx: Context, state: StmState, action: TakeBack | PickUp | BuyMachine | BuyBanner | BuyBonusMarker
+) -> Rejection | None:
+    if isinstance(action, TakeBack):
+        return take_back_rejection(ctx, state, action)
+    if isinstance(action, PickUp):
+        return pick_up_rejection(ctx, state, action)
+    if isinstance(action, BuyBonusMarker):
+        return bonus_rejection(ctx, state, action)
+    return buy_tile_rejection(ctx, state, action)
+
+
+def condition_rejections(ctx: Context, state: StmState, action: StmAction) -> tuple[Rejection | None, ...]:
+    """The conditions of an action's own rule that can fail together, each judged apart: a district's
+    level beside its being free (STM-R-26/27), a tile's price beside the room for it (STM-R-40..42), a
+    marker's price beside its space (STM-R-46/47)."""
+    if isinstance(action, SetTarget):
+        v = value_of(ctx, me(state).gauge, action.space)
+        return district_conditions(ctx, state, action.level, action.position, v) if v is not None else ()
+    if isinstance(action, PlaceStone) and state.turn.channel is not None:
+        return district_conditions(ctx, state, action.level, action.position, state.turn.channel)
+    if isinstance(action, BuyMachine) and state.turn.active is not None and not state.turn.pending:
+        market = market_at(state, state.turn.active[0], action.extra)
+        if market is None or not market.tiles:
+            return ()
+        _tile, slot, _pay = tile_price(ctx, market)
+        return (build_in_rejection(ctx, me(state), slot, action),)
+    if isinstance(action, BuyBonusMarker) and state.turn.active is not None and state.turn.active[0] == 1:
+        left = state.bonus.crystal_row if action.row == "crystal" else state.bonus.gear_row
+        if not left:
+            return ()
+        numeral = bought_numeral(ctx, left, action)
+        return (marker_space_rejection(ctx, me(state).gauge, numeral, action.space, action.bump),)
+    return ()
+
+
+def district_conditions(
+    ctx: Context, state: StmState, level: int, position: str, value: int
+) -> tuple[Rejection | None, ...]:
+    """STM-R-26 and STM-R-27 of ``district_rejection``, each judged apart (when the district exists)."""
+    if not any(d.level == level and d.position == position for d in ctx.districts(state)):
+        return ()
+    return (
+        reject("STM-R-26", f"a stone of pressure value {value} reaches level {value} at most, not {level}")
+        if level > value
+        else None,
+        None
+        if ctx.is_free(state, level, position)  # type: ignore[arg-type]
+        else reject("STM-R-27", f"the {position} district of level {level} is not free"),
+    )
 
 
 # -- start of turn and the choice of action ------------------------------------------------------
@@ -360,10 +504,10 @@ def arrows_rejection(ctx: Context, state: StmState, action: MoveArrowStones) -> 
 
 
 def action_rejection(ctx: Context, state: StmState, action: StmAction) -> Rejection | None:
-    if state.turn.final_step is not None:
-        why = final_step_rejection(ctx, state, action)
-        if why is not None or isinstance(action, SkipStep):
-            return why
+    """The own rules of the three actions, the skip and the pass (STM-R-23/24, R-26..28, R-66)."""
+    if isinstance(action, SkipStep):
+        # STM-AMB-17: a skip of the final turn's step due; outside the final turn the step layer refuses it.
+        return final_step_rejection(ctx, state, action) if state.turn.final_step is not None else None
     if isinstance(action, MakeSteam):
         return make_steam_rejection(ctx, state, action)
     if isinstance(action, SetTarget):
@@ -374,15 +518,13 @@ def action_rejection(ctx: Context, state: StmState, action: StmAction) -> Reject
         if not can_fly(ctx, state):
             return reject("STM-R-24", "FLY TO ALL TARGETS needs at least one of your stones on the board")
         return None
-    if isinstance(action, SkipStep):
-        return reject("STM-R-66", "only a final turn lets you skip an action")
     if isinstance(action, PassTurn):
         if state.turn.final_step is not None:
             return reject("STM-R-66", "in the final turn, skip the action instead")
         if can_make_steam(state) or can_set_target(ctx, state) or can_fly(ctx, state):
             return reject("STM-R-23", "you must perform one of the three actions")
         return None
-    return reject("STM-R-23", "choose MAKE STEAM, SET 1 TARGET or FLY TO ALL TARGETS")
+    return None  # StopBuying, UseDistrict, LetLapse, EndTurn: nothing beyond their step
 
 
 # STM-R-66: the final turn's actions in their fixed order, and what each step admits.
@@ -504,29 +646,6 @@ def channel_rejection(ctx: Context, state: StmState, action: MoveLeft | PlaceSto
 
 
 # -- the flight -------------------------------------------------------------------------------------
-
-
-def flight_rejection(ctx: Context, state: StmState, action: StmAction) -> Rejection | None:
-    step = state.turn.step
-    if isinstance(action, TakeBack):
-        if step != "next":
-            return reject("STM-R-33", "finish the steps of the current stone before taking back the next")
-        return take_back_rejection(ctx, state, action)
-    if isinstance(action, BuyBonusMarker | StopBuying) and step == "buying":
-        return bonus_rejection(ctx, state, action) if isinstance(action, BuyBonusMarker) else None
-    if step == "buying":
-        return reject("STM-R-46", "buy another bonus marker or stop buying")
-    if step != "passengers":
-        return reject("STM-R-33", "take back one of your stones first")
-    if isinstance(action, PickUp):
-        return pick_up_rejection(ctx, state, action)
-    if isinstance(action, UseDistrict | LetLapse):
-        return None
-    if isinstance(action, BuyMachine | BuyBanner):
-        return buy_tile_rejection(ctx, state, action)
-    if isinstance(action, BuyBonusMarker):
-        return bonus_rejection(ctx, state, action)
-    return reject("STM-R-38", "choose the district effect, a purchase, or nothing")
 
 
 def take_back_rejection(ctx: Context, state: StmState, action: TakeBack) -> Rejection | None:
@@ -1705,3 +1824,8 @@ def _stores(ctx: Context, state: StmState) -> Iterator[StmAction]:
     for c in range(player.crystals + 1):
         for g in range(player.gears + 1):
             yield Store(c, g)
+
+
+_Judge = Callable[[Context, StmState, StmAction], Rejection | tuple[Rejection | None, ...] | None]
+# The layers ``rejections`` judges apart, in ``check``'s order.
+_JUDGES: tuple[_Judge, ...] = (step_rejection, own_rejection, condition_rejections)
