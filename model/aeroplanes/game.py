@@ -21,7 +21,7 @@ from rulecraft.model.aeroplanes.catalogue import RULES, SETUP
 from rulecraft.model.aeroplanes.components import Pack, bundled_pack, load_pack
 from rulecraft.model.aeroplanes.context import Context
 from rulecraft.model.aeroplanes.readings import NOT_MODELLED_WHY, REGISTER
-from rulecraft.model.aeroplanes.rules import CHANCE_PHASES, check, legal_actions
+from rulecraft.model.aeroplanes.rules import CHANCE_PHASES, check, legal_actions, rejections
 from rulecraft.model.aeroplanes.serial import converter
 from rulecraft.model.aeroplanes.state import AerState, Phase
 from rulecraft.model.aeroplanes.transitions import transition
@@ -185,6 +185,9 @@ class AeroplanesGame(Game[AerState, AerAction]):
 
     def check(self, state: AerState, action: AerAction) -> Rejection | None:
         return check(self.ctx, state, action)
+
+    def rejections(self, state: AerState, action: AerAction) -> tuple[Rejection, ...]:
+        return rejections(self.ctx, state, action)
 
     def transition(self, state: AerState, action: AerAction) -> AerState:
         return transition(self.ctx, state, action)

@@ -48,7 +48,7 @@ The subsidy action is always legal (AER-AMB-46), so a player always has an actio
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from rulecraft.core import Rejection
@@ -223,7 +223,39 @@ def owned(player: PlayerState, number: int) -> OwnedCard | None:
 
 def check(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
     """None when ``action`` is legal now (for the seat to move, or as the chance step due), else the rule
-    that forbids it."""
+    that forbids it: the phase's first (is this kind of action due now), then the turn's repeat rule,
+    then the action's own."""
+    return (
+        phase_rejection(ctx, state, action) or repeat_rejection(ctx, state, action) or own_rejection(ctx, state, action)
+    )
+
+
+def rejections(ctx: Context, state: AerState, action: AerAction) -> tuple[Rejection, ...]:
+    """Every rule that forbids ``action``, each layer judged on its own: the phase's (the one ``check``
+    cites first), the turn's repeat rule, the action's own rule as if its phase had come, and the
+    independent conditions of that rule (a route beside a slot, a price beside a capacity).  Another
+    implementation may check them in another order and cite any of them."""
+    first = check(ctx, state, action)
+    if first is None:
+        return ()
+    out = [first]
+    for judge in _JUDGES:
+        try:
+            found = judge(ctx, state, action)
+        except Exception:  # an own rule may need its phase's bookkeeping (the attempt, the dice): skip it
+            continue
+        for r in found if isinstance(found, tuple) else (found,):
+            if r is not None and all(r.rule != o.rule for o in out):
+                out.append(r)
+    return tuple(out)
+
+
+# -- the phase layer: is this kind of action due now ------------------------------------------------
+
+
+def phase_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
+    """The game's end (AER-R-63), the chance step due (judged whole), set-up (AER-SET-03), then what
+    each phase of a turn admits."""
     phase = state.phase
     if phase is Phase.OVER:
         return reject("AER-R-63", "the game is over: era 3 has been scored and final scoring done")
@@ -234,29 +266,77 @@ def check(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
     if phase is Phase.CHOOSE_HOME:
         if not isinstance(action, ChooseHome):
             return reject("AER-SET-03", "set-up: each player puts their home tile in a start city first")
-        why = home_rejection(ctx, state, action)
-        return reject("AER-SET-03", why) if why else None
+        return None
     if isinstance(action, ChooseHome):
         return reject("AER-SET-03", "home cities are chosen during set-up only")
     if phase is Phase.ACTION:
-        return action_rejection(ctx, state, action)
+        return action_step_rejection(action)
     if isinstance(action, PlayEngineMaintenance):
         return reject(
             "AER-R-44", "Engine Maintenance is played only at the start of a turn, before its action (l.118, l.157)"
         )
     if phase is Phase.PLACING:
-        if isinstance(action, StopPlacing):
+        if isinstance(action, StopPlacing | PlaceAirport):
             return None
-        if isinstance(action, PlaceAirport):
-            return place_rejection(ctx, state, action)
         return reject("AER-R-13", "inside a placement action: another attempt (PlaceAirport) or StopPlacing")
     if phase is Phase.COVER:
-        return cover_rejection(ctx, state, action)
+        return cover_step_rejection(ctx, state, action)
     if phase is Phase.ADVANTAGE_PICK:
-        return pick_rejection(ctx, state, action)
+        if isinstance(action, PickAdvantages):
+            return None
+        return reject("AER-R-39", "after an advantage roll: choose two of the three dice (PickAdvantages)")
     if phase is Phase.CLAIMING:
-        return claiming_rejection(ctx, state, action)
+        if isinstance(action, PlayNightFlights | EndClaims | ClaimPassenger):
+            return None
+        return reject("AER-R-46", "inside a claim action: play Night Flights, make its extra claim, or EndClaims")
     return reject("AER-R-01", f"the {phase.value} step is not modelled in this layer yet")
+
+
+def repeat_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
+    """AER-R-46 (l.159): a claim action makes one claim; each more needs a Night Flights tile played first."""
+    if state.phase is Phase.CLAIMING and isinstance(action, ClaimPassenger) and state.turn.claims_left < 1:
+        return reject("AER-R-46", "each extra claim needs a Night Flights tile played first (l.159)")
+    return None
+
+
+def own_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
+    """The action's own rules, once its phase has come (``rejections`` asks out of phase too)."""
+    if state.phase in CHANCE_PHASES or isinstance(action, CHANCE_ONLY):
+        return None  # a chance step is judged whole by the phase layer: one of chance's outcomes or not
+    if isinstance(action, ChooseHome):
+        why = home_rejection(ctx, state, action)
+        return reject("AER-SET-03", why) if why else None
+    if isinstance(action, ClaimPassenger):
+        why = claim_rejection(ctx, state, action)
+        if why is None and state.phase is Phase.CLAIMING:
+            return night_flights_rejection(ctx, state, action)
+        return why
+    if isinstance(action, PlayNightFlights):
+        return None if me(state).held(NIGHT_FLIGHTS) else reject("AER-R-46", "you hold no Night Flights tile")
+    if isinstance(action, PlayRadioBeacons):
+        return radio_rejection(state)
+    if isinstance(action, CoverShortfall | Decline | Abort):
+        return cover_own_rejection(ctx, state, action)
+    return action_rejection(ctx, state, action)
+
+
+def condition_rejections(ctx: Context, state: AerState, action: AerAction) -> tuple[Rejection | None, ...]:
+    """The conditions of an action's own rule that can fail together, each judged apart: a placement's
+    slot (AER-R-29/30) beside its route (AER-R-14..17); a claim's airports (AER-R-34/35/37) beside the
+    card's room (AER-R-36); a plane's price (AER-R-08) beside Increased Production (AER-R-45); an
+    advantage's price (AER-R-39) beside its availability (AER-R-40)."""
+    if isinstance(action, PlaceAirport):
+        return (place_slot_rejection(ctx, state, action), place_reach_rejection(ctx, state, action))
+    if isinstance(action, ClaimPassenger) and action.id in {p.id for p in ctx.pack.passengers}:
+        return (capacity_rejection(ctx, state, action, ctx.pack.passenger(action.id).capacity),)
+    if isinstance(action, BuyPlane) and action.increased_production:
+        return (increased_production_rejection(ctx, state, action),)
+    if isinstance(action, TakeAdvantage) and action.type in ADVANTAGE_TYPE_IDS:
+        reason = unavailable(ctx, state, action.type)
+        return (reject("AER-R-40", reason) if reason else None,)
+    if isinstance(action, RollForAdvantages) and not available_types(ctx, state):
+        return (reject("AER-R-40", "no advantage type is available now, so the roll could give nothing (AER-AMB-48)"),)
+    return ()
 
 
 def chance_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
@@ -307,24 +387,25 @@ def die_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejection
     return reject(rule, f"the first-player die shows one of {faces}, not {action.value}")
 
 
-def action_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
-    """AER-R-07 (l.55-60): the player to move takes exactly one of the five actions."""
-    if isinstance(action, BuyPlane):
-        return buy_rejection(ctx, state, action)
-    if isinstance(action, ClaimPassenger):
-        return claim_rejection(ctx, state, action)
-    if isinstance(action, TakeSubsidy):
-        return subsidy_rejection(ctx, state)
-    if isinstance(action, PlaceAirport):
-        return place_rejection(ctx, state, action)
+# AER-R-07 (l.55-60): the five actions, and Engine Maintenance before the turn's action (AER-R-44).
+ACTION_KINDS: tuple[type, ...] = (
+    BuyPlane,
+    ClaimPassenger,
+    TakeSubsidy,
+    PlaceAirport,
+    PlayEngineMaintenance,
+    TakeAdvantage,
+    RollForAdvantages,
+)
+
+
+def action_step_rejection(action: AerAction) -> Rejection | None:
+    """AER-R-07 (l.55-60): the player to move takes exactly one of the five actions; the steps inside
+    an action wait for it to be open."""
+    if isinstance(action, ACTION_KINDS):
+        return None
     if isinstance(action, StopPlacing):
         return reject("AER-R-13", "a placement action starts with an attempt (AER-AMB-09 'attempt')")
-    if isinstance(action, PlayEngineMaintenance):
-        return maintenance_rejection(state)
-    if isinstance(action, TakeAdvantage):
-        return take_advantage_rejection(ctx, state, action)
-    if isinstance(action, RollForAdvantages):
-        return roll_for_advantages_rejection(ctx, state)
     if isinstance(action, PickAdvantages):
         return reject("AER-R-39", "two dice are picked only after an advantage roll (RollForAdvantages)")
     if isinstance(action, PlayNightFlights):
@@ -335,6 +416,25 @@ def action_rejection(ctx: Context, state: AerState, action: AerAction) -> Reject
         return reject("AER-R-47", "Radio Beacons re-throws an NCR roll of a placement attempt; no roll is waiting")
     rule = RULES_OF.get(action.kind, ("AER-R-07",))[0]
     return reject(rule, f"no NCR roll waits for a decision: {action.kind} is not one of the five actions (l.55-60)")
+
+
+def action_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
+    """The own rules of the five actions, Engine Maintenance and the advantage picks."""
+    if isinstance(action, BuyPlane):
+        return buy_rejection(ctx, state, action)
+    if isinstance(action, TakeSubsidy):
+        return subsidy_rejection(ctx, state)
+    if isinstance(action, PlaceAirport):
+        return place_rejection(ctx, state, action)
+    if isinstance(action, PlayEngineMaintenance):
+        return maintenance_rejection(state)
+    if isinstance(action, TakeAdvantage):
+        return take_advantage_rejection(ctx, state, action)
+    if isinstance(action, RollForAdvantages):
+        return roll_for_advantages_rejection(ctx, state)
+    if isinstance(action, PickAdvantages):
+        return pick_rejection(ctx, state, action)
+    return None  # StopPlacing, EndClaims, KeepThrow: nothing beyond their phase
 
 
 # ---------------------------------------------------------------------------
@@ -399,11 +499,9 @@ def pick_options(ctx: Context, state: AerState, face: Face, supply: tuple[int, .
     return (face,) if face in available else (None,)
 
 
-def pick_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
+def pick_rejection(ctx: Context, state: AerState, action: PickAdvantages) -> Rejection | None:
     """AER-R-39(b) (l.154): two of the three dice, each taking the tile its face names (a skull: any
     available type), one after the other; a type not available gives nothing (AER-R-40, l.154-155)."""
-    if not isinstance(action, PickAdvantages):
-        return reject("AER-R-39", "after an advantage roll: choose two of the three dice (PickAdvantages)")
     faces = state.turn.advantage_dice
     assert faces is not None
     first, second = action.dice
@@ -447,20 +545,6 @@ def maintenance_rejection(state: AerState) -> Rejection | None:
     if me(state).held(ENGINE_MAINTENANCE) < 1:
         return reject("AER-R-44", "you hold no Engine Maintenance tile")
     return None
-
-
-def claiming_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
-    """AER-R-46 (l.159): inside a claim action, after its first claim: play Night Flights for one more
-    claim within Europe, make such a claim (AER-R-34..37 again, AER-AMB-35 ``sequence``), or end."""
-    if isinstance(action, PlayNightFlights):
-        return None if me(state).held(NIGHT_FLIGHTS) else reject("AER-R-46", "you hold no Night Flights tile")
-    if isinstance(action, EndClaims):
-        return None
-    if isinstance(action, ClaimPassenger):
-        if state.turn.claims_left < 1:
-            return reject("AER-R-46", "each extra claim needs a Night Flights tile played first (l.159)")
-        return claim_rejection(ctx, state, action) or night_flights_rejection(ctx, state, action)
-    return reject("AER-R-46", "inside a claim action: play Night Flights, make its extra claim, or EndClaims")
 
 
 def night_flights_rejection(ctx: Context, state: AerState, action: ClaimPassenger) -> Rejection | None:
@@ -650,10 +734,19 @@ def slot_rejection(
 
 def place_rejection(ctx: Context, state: AerState, action: PlaceAirport) -> Rejection | None:
     """AER-R-13..18 (reach), R-29/30 (slots, checked before any roll, AER-AMB-13)."""
+    return (
+        place_card_rejection(ctx, state, action)
+        or place_slot_rejection(ctx, state, action)
+        or place_reach_rejection(ctx, state, action)
+    )
+
+
+def place_card_rejection(ctx: Context, state: AerState, action: PlaceAirport) -> Rejection | None:
+    """AER-R-13: an own card holding a tile (the placing readings at their defaults); AER-R-14: a
+    destination of the map."""
     for amb, default in PLACING_DEFAULTS.items():
         if ctx.r(amb) != default:
             return reject("AER-R-13", f"{amb} {ctx.r(amb)!r} is not modelled in this layer yet")
-    seat = state.to_move
     card = owned(me(state), action.card)
     if card is None:
         return reject("AER-R-13", f"you do not own card {action.card}")
@@ -661,12 +754,22 @@ def place_rejection(ctx: Context, state: AerState, action: PlaceAirport) -> Reje
         return reject("AER-R-13", f"card {action.card} holds no airport tile")
     if action.destination not in {d.name for d in ctx.pack.destinations}:
         return reject("AER-R-14", f"there is no destination {action.destination!r}")
+    return None
+
+
+def place_slot_rejection(ctx: Context, state: AerState, action: PlaceAirport) -> Rejection | None:
+    """AER-R-29/30: the slot the card's tile goes into (an upgrade: the own tile's)."""
     printed = ctx.pack.card(action.card)
     upgrade = action.origin is None
-    why = slot_rejection(ctx, state, seat, action.destination, action.slot, printed.tile_stage, upgrade)
-    if why is not None or upgrade:
-        return why
-    assert action.origin is not None
+    return slot_rejection(ctx, state, state.to_move, action.destination, action.slot, printed.tile_stage, upgrade)
+
+
+def place_reach_rejection(ctx: Context, state: AerState, action: PlaceAirport) -> Rejection | None:
+    """AER-R-14..18: from an own airport, directly or with an LR tile over one hop (an upgrade needs none)."""
+    if action.origin is None:
+        return None
+    seat = state.to_move
+    printed = ctx.pack.card(action.card)
     if action.origin not in state.airports(seat):
         return reject("AER-R-14", f"you have no airport in {action.origin} to start from")
     if action.via is not None:
@@ -699,14 +802,12 @@ def cover_choices(ctx: Context, state: AerState) -> tuple[Roll, int, tuple[Cover
     return roll, shortfall, tuple(CoverShortfall(c.money, c.pilots) for c in options)
 
 
-def cover_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
-    """AER-R-23 (cover in full), R-26 (decline), R-27 (abort before a later roll)."""
+def cover_step_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
+    """AER-R-23/26/27 after an NCR roll; AER-R-47: a throw waiting to be kept or re-thrown first."""
     attempt = state.turn.attempt
     assert attempt is not None
     if attempt.pending:
-        if isinstance(action, PlayRadioBeacons):
-            return radio_rejection(state)
-        if isinstance(action, KeepThrow):
+        if isinstance(action, PlayRadioBeacons | KeepThrow):
             return None
         return reject(
             "AER-R-47",
@@ -718,11 +819,20 @@ def cover_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejecti
             return radio_rejection(state) or reject(
                 "AER-R-47", "the throw is kept and its engine failures taken: re-throws come before (AER-AMB-26)"
             )
-        return radio_rejection(state)
+        return None
     if isinstance(action, KeepThrow):
         return reject("AER-R-47", "no throw waits to be kept: KeepThrow follows a throw made holding Radio Beacons")
+    if isinstance(action, CoverShortfall | Decline | Abort):
+        return None
+    rule = RULES_OF.get(action.kind, ("AER-R-23",))[0]
+    return reject(rule, f"after an NCR roll: Radio Beacons, cover, decline or abort, not {action.kind}")
+
+
+def cover_own_rejection(ctx: Context, state: AerState, action: CoverShortfall | Decline | Abort) -> Rejection | None:
+    """AER-R-23 (cover in full), R-26 (decline), R-27 (abort before a later roll)."""
+    attempt = state.turn.attempt
+    assert attempt is not None
     _, shortfall, options = cover_choices(ctx, state)
-    later = len(attempt.rolls) > 1
     if isinstance(action, CoverShortfall):
         if shortfall <= 0:
             return None if action == CoverShortfall(0, 0) else reject("AER-R-23", "the roll passed: nothing to cover")
@@ -736,10 +846,7 @@ def cover_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejecti
         )
     if isinstance(action, Decline):
         return None if shortfall > 0 else reject("AER-R-26", "the roll passed: there is nothing to decline")
-    if isinstance(action, Abort):
-        return None if later else reject("AER-R-27", "no later roll to abort before: cover or decline")
-    rule = RULES_OF.get(action.kind, ("AER-R-23",))[0]
-    return reject(rule, f"after an NCR roll: Radio Beacons, cover, decline or abort, not {action.kind}")
+    return None if len(attempt.rolls) > 1 else reject("AER-R-27", "no later roll to abort before: cover or decline")
 
 
 def radio_rejection(state: AerState) -> Rejection | None:
@@ -993,6 +1100,11 @@ def subsidies(ctx: Context, state: AerState) -> Iterator[TakeSubsidy]:
         yield TakeSubsidy()
 
 
+_Judge = Callable[[Context, AerState, AerAction], Rejection | tuple[Rejection | None, ...] | None]
+# The layers ``rejections`` judges apart, in ``check``'s order.
+_JUDGES: tuple[_Judge, ...] = (phase_rejection, repeat_rejection, own_rejection, condition_rejections)
+
+
 __all__ = [
     "ADVANTAGE_PRICE",
     "BUILT_PHASES",
@@ -1007,6 +1119,7 @@ __all__ = [
     "legal_actions",
     "plane_cost",
     "reject",
+    "rejections",
     "room",
     "skipped",
     "tiles_loaded",
