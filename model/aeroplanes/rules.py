@@ -307,10 +307,10 @@ def own_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejection
         why = home_rejection(ctx, state, action)
         return reject("AER-SET-03", why) if why else None
     if isinstance(action, ClaimPassenger):
-        why = claim_rejection(ctx, state, action)
-        if why is None and state.phase is Phase.CLAIMING:
+        claim = claim_rejection(ctx, state, action)
+        if claim is None and state.phase is Phase.CLAIMING:
             return night_flights_rejection(ctx, state, action)
-        return why
+        return claim
     if isinstance(action, PlayNightFlights):
         return None if me(state).held(NIGHT_FLIGHTS) else reject("AER-R-46", "you hold no Night Flights tile")
     if isinstance(action, PlayRadioBeacons):
