@@ -1,0 +1,245 @@
+"""The mutation-score ratchet (bench/mutation/ratchet.py) and run.py's report reading, on small fake
+files: no mutation run, no mutmut needed."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH = ROOT / "bench" / "mutation"
+RULES = "model/aeroplanes/rules.py"
+SCORING = "model/aeroplanes/scoring.py"
+
+
+def _load(name: str, file: str) -> ModuleType:
+    """The scripts import each other by bare name (they run as scripts): load them under those names."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, BENCH / file)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+ratchet = _load("ratchet", "ratchet.py")
+run = _load("mutation_run", "run.py")
+
+
+def _repo(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    for module in (RULES, SCORING):
+        (root / module).parent.mkdir(parents=True, exist_ok=True)
+        (root / module).write_text(f"# {module}\nX = 1\n", encoding="utf-8")
+    return root
+
+
+def _digest(root: Path, module: str) -> str:
+    return hashlib.sha256((root / module).read_bytes()).hexdigest()
+
+
+def _results(root: Path, path: Path, scores: dict[str, tuple[int, int]]) -> Path:
+    modules = {
+        m: {"killed": k, "total": t, "score": round(100 * k / t, 2), "source_sha256": _digest(root, m)}
+        for m, (k, t) in scores.items()
+    }
+    path.write_text(json.dumps({"game": "aer", "modules": modules}), encoding="utf-8")
+    return path
+
+
+def _scores(path: Path, scores: dict[str, tuple[int, int]]) -> Path:
+    modules = {m: {"killed": k, "total": t, "score": round(100 * k / t, 2)} for m, (k, t) in scores.items()}
+    path.write_text(json.dumps({"tool": "mutmut", "modules": modules}), encoding="utf-8")
+    return path
+
+
+def _main(root: Path, results: Path, scores: Path, *extra: str) -> int:
+    argv = ["--root", str(root), "--results", str(results), "--scores", str(scores), "--message", "", *extra]
+    return int(ratchet.main(argv))
+
+
+def test_a_drop_fails_with_one_line_per_module(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _repo(tmp_path)
+    results = _results(root, tmp_path / "aer.json", {RULES: (70, 100), SCORING: (30, 40)})
+    scores = _scores(tmp_path / "scores.json", {RULES: (80, 100), SCORING: (35, 40)})
+    assert _main(root, results, scores) == 1
+    out = capsys.readouterr().out.splitlines()
+    drops = [line for line in out if ": DROP: " in line]
+    assert [line.split(":")[0] for line in drops] == [RULES, SCORING]
+    assert "70.00% (70/100 killed), recorded 80.00% (80/100 killed)" in drops[0]
+
+
+def test_an_equal_or_higher_score_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _repo(tmp_path)
+    results = _results(root, tmp_path / "aer.json", {RULES: (80, 100), SCORING: (36, 40)})
+    scores = _scores(tmp_path / "scores.json", {RULES: (80, 100), SCORING: (35, 40)})
+    assert _main(root, results, scores) == 0
+    assert sum(": ok: " in line for line in capsys.readouterr().out.splitlines()) == 2
+
+
+def test_a_module_never_recorded_passes_and_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _repo(tmp_path)
+    results = _results(root, tmp_path / "aer.json", {RULES: (1, 100)})
+    assert _main(root, results, tmp_path / "absent.json") == 0
+    assert f"{RULES}: NEW: 1.00% (1/100 killed)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("flag", "message", "code"),
+    [
+        ("--accept", "", 0),
+        (None, "scoring: simpler ranking\n\n[mutation-accept] the removed branch was dead\n", 0),
+        (None, "scoring: simpler ranking\n", 1),
+    ],
+)
+def test_a_drop_is_accepted_by_the_flag_or_the_commit_message(
+    tmp_path: Path, flag: str | None, message: str, code: int
+) -> None:
+    root = _repo(tmp_path)
+    results = _results(root, tmp_path / "aer.json", {RULES: (70, 100)})
+    scores = _scores(tmp_path / "scores.json", {RULES: (80, 100)})
+    extra = [flag] if flag else []
+    assert _main(root, results, scores, *extra, "--message", message) == code
+
+
+def test_stale_results_fail_even_when_accepted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _repo(tmp_path)
+    results = _results(root, tmp_path / "aer.json", {RULES: (90, 100)})
+    scores = _scores(tmp_path / "scores.json", {RULES: (80, 100)})
+    (root / RULES).write_text("# changed after the mutation run\n", encoding="utf-8")
+    assert _main(root, results, scores, "--accept") == 1
+    assert f"{RULES}: STALE: the module was changed after the run" in capsys.readouterr().out
+
+
+def _git(root: Path, *args: str) -> None:
+    command = ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args]
+    subprocess.run(command, cwd=root, check=True, capture_output=True, timeout=60)
+
+
+def test_changed_since_checks_only_the_touched_modules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _repo(tmp_path)
+    _git(root, "init", "-q")
+    _git(root, "add", ".")
+    _git(root, "commit", "-q", "-m", "base")
+    (root / SCORING).write_text("# scoring, changed\n", encoding="utf-8")
+    # RULES dropped, but it is untouched since HEAD: not this change's business.
+    results = _results(root, tmp_path / "aer.json", {RULES: (10, 100), SCORING: (36, 40)})
+    scores = _scores(tmp_path / "scores.json", {RULES: (80, 100), SCORING: (35, 40)})
+    assert _main(root, results, scores, "--changed-since", "HEAD") == 0
+    out = capsys.readouterr().out
+    assert f"{SCORING}: ok" in out and RULES not in out
+
+
+def test_a_touched_module_without_a_result_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _repo(tmp_path)
+    _git(root, "init", "-q")
+    _git(root, "add", ".")
+    _git(root, "commit", "-q", "-m", "base")
+    (root / RULES).write_text("# rules, changed\n", encoding="utf-8")
+    results = _results(root, tmp_path / "aer.json", {SCORING: (36, 40)})
+    scores = _scores(tmp_path / "scores.json", {RULES: (80, 100), SCORING: (35, 40)})
+    assert _main(root, results, scores, "--changed-since", "HEAD", "--accept") == 1
+    assert f"{RULES}: MISSING:" in capsys.readouterr().out
+
+
+def test_record_writes_the_checked_scores_and_keeps_the_others(tmp_path: Path) -> None:
+    root = _repo(tmp_path)
+    results = _results(root, tmp_path / "aer.json", {RULES: (70, 100)})
+    scores = _scores(tmp_path / "scores.json", {RULES: (80, 100), SCORING: (35, 40)})
+    assert _main(root, results, scores, "--record") == 0
+    written = json.loads(scores.read_text(encoding="utf-8"))["modules"]
+    assert written == {
+        RULES: {"score": 70.0, "killed": 70, "total": 100},
+        SCORING: {"score": 87.5, "killed": 35, "total": 40},
+    }
+    assert _main(root, results, scores) == 0  # the recorded drop is now the bar
+
+
+@pytest.mark.parametrize(
+    ("content", "field"),
+    [
+        ("{not json", "file"),
+        ('{"modules": []}', "modules"),
+        ('{"modules": {"../../etc/passwd": {}}}', "modules.../../etc/passwd"),
+        ('{"modules": {"model/aeroplanes/rules.py": {"killed": 5, "total": 4, "score": 100}}}', ".killed"),
+        ('{"modules": {"model/aeroplanes/rules.py": {"killed": 1, "total": 4, "score": "high"}}}', ".score"),
+        ('{"modules": {"model/aeroplanes/rules.py": {"killed": 1, "total": 4, "score": 25}}}', ".source_sha256"),
+        ("[" * 100_000 + "]" * 100_000, "file"),
+    ],
+)
+def test_a_malformed_results_file_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, field: str
+) -> None:
+    root = _repo(tmp_path)
+    results = tmp_path / "bad.json"
+    results.write_text(content, encoding="utf-8")
+    assert _main(root, results, tmp_path / "absent.json") == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert err.startswith(f"{results}: ") and field in err
+
+
+def test_a_module_in_two_results_files_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _repo(tmp_path)
+    first = _results(root, tmp_path / "a.json", {RULES: (70, 100)})
+    second = _results(root, tmp_path / "b.json", {RULES: (75, 100)})
+    argv = ["--root", str(root), "--results", str(first), "--results", str(second)]
+    assert ratchet.main([*argv, "--scores", str(tmp_path / "s.json")]) == 2
+    assert f"also in {first}" in capsys.readouterr().err
+
+
+def test_run_reads_the_line_and_the_change_of_a_mutant() -> None:
+    original = "import x\n\n\ndef f(a):\n    b = a\n    return b + 1\n"
+    mutated = (
+        "def x_f__mutmut_orig(a):\n    b = a\n    return b + 1\n"
+        "def x_f__mutmut_3(a):\n    b = a\n    return b - 1\n"
+    )
+    functions = run._functions(mutated)
+    assert run.describe(original, mutated, "pkg.mod.x_f__mutmut_3", functions) == (6, "return b + 1  ->  return b - 1")
+    # An unknown name is reported as is, never a crash.
+    assert run.describe(original, mutated, "pkg.mod.x_g__mutmut_1", functions) == (0, "pkg.mod.x_g__mutmut_1")
+
+
+def test_run_finds_a_method_mutant_by_its_class() -> None:
+    original = "class A:\n    def m(self):\n        return 1\n"
+    mutated = (
+        "class A:\n    def xǁAǁm__mutmut_orig(self):\n        return 1\n"
+        "    def xǁAǁm__mutmut_1(self):\n        return 2\n"
+    )
+    key = "pkg.mod.xǁAǁm__mutmut_1"
+    assert run.describe(original, mutated, key, run._functions(mutated)) == (3, "return 1  ->  return 2")
+
+
+def test_run_summary_scores_timeouts_as_detected() -> None:
+    report = run.ModuleReport(RULES, {"killed": 6, "timeout": 2, "survived": 1, "no tests": 1}, (), "0" * 64)
+    data: dict[str, Any] = report.to_json()
+    assert (data["killed"], data["timeout"], data["survived"], data["no_tests"], data["total"]) == (6, 2, 1, 1, 10)
+    assert data["score"] == 80.0
+
+
+def test_every_game_lists_modules_and_tests_that_exist() -> None:
+    games = run.load_games()
+    assert set(games) == {"aer", "air", "kas", "stm"}
+    for game in games.values():
+        for path in (*game.modules, *game.tests, *(d.split("::")[0] for d in game.deselect)):
+            assert (ROOT / path).exists(), f"{game.id}: {path}"
+        assert all(m == run.resolve_module(game, m) for m in game.modules)
+
+
+def test_the_committed_scores_file_is_valid() -> None:
+    recorded = ratchet.load_scores(BENCH / "scores.json")
+    assert recorded, "scores.json records at least one module"
+    games = tomllib.loads((BENCH / "games.toml").read_text(encoding="utf-8"))
+    known = {m for g in games.values() for m in g["modules"]}
+    assert set(recorded) <= known
