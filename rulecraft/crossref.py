@@ -12,8 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from rulecraft import yamlio
 from rulecraft.core import Game
 
 _ID = re.compile(r"\b([A-Z]{3}-(?:R|SET)-\d{2,3})\b")
@@ -64,13 +63,17 @@ def crossref(cls: type[Game[Any, Any]]) -> dict[str, dict[str, list[str]]]:
 
     scenarios: dict[str, list[str]] = {}
     for path in scenario_files(cls.id):
-        try:
-            data = yaml.safe_load(path.read_text("utf-8")) or {}
-        except (OSError, yaml.YAMLError):
+        try:  # within yamlio's limits: a hostile scenario file must not stall `rulecraft rules`
+            text = yamlio.read_text_file(path)
+            data = yamlio.load(text, str(path))
+        except yamlio.DataFileError:
             continue
-        ids = set(data.get("rules", [])) | set(_ID.findall(path.read_text("utf-8")))
-        for rule in ids:
-            scenarios.setdefault(rule, []).append(str(data.get("id", path.stem)))
+        data = data if isinstance(data, dict) else {}
+        listed = data.get("rules")
+        ids = {r for r in listed if isinstance(r, str)} if isinstance(listed, list) else set()
+        ids |= set(_ID.findall(text))
+        for rule_id in ids:
+            scenarios.setdefault(rule_id, []).append(str(data.get("id", path.stem)))
     tests: dict[str, list[str]] = {}
     test_dir = repo / "tests"
     if test_dir.is_dir():

@@ -13,20 +13,22 @@ variant beside the printed rules and reports
    length, score spread, how often each action is legal, first-player wins.
 
 A plugin is a callable ``plugin(game) -> game`` registered under the entry
-point group ``rulecraft.variants`` (or named ``module:function``); most
-subclass :class:`Amendment`.  A plugin that raises is reported as such and
+point group ``rulecraft.variants``; most subclass :class:`Amendment`.  A
+plugin is code: a variant file may name ``module:function`` only when the
+caller passes ``allow_plugin_code=True`` (``--allow-plugin-code``), since a
+data file must not run code its reader did not choose to install.  A plugin that raises is reported as such and
 the rest of the report still runs.
 """
 
 from __future__ import annotations
 
-import json
 import random
 import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
+from functools import cache
 from importlib import import_module, resources
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -37,6 +39,7 @@ import jsonschema
 
 from rulecraft import yamlio
 from rulecraft.core import Chance, Game, GameOver, Rejection, RulecraftError, Seat, Setup, ToMove
+from rulecraft.packs import PackError, read_pack_file
 from rulecraft.registry import game_class, game_ids, make_game
 from rulecraft.ruleset import UnknownReading
 from rulecraft.scenarios.loader import ScenarioFileError, load_scenario, scenario_files
@@ -44,16 +47,14 @@ from rulecraft.scenarios.runner import run_scenario
 from rulecraft.verify import Finding as PlayFinding
 from rulecraft.verify import GameReport, campaign
 from rulecraft.witness import Budget, PairResult, search_pair_games
+from rulecraft.yamlio import DataFileError, excerpt
+from rulecraft.yamlio import name as name_of
 
 PLUGIN_GROUP = "rulecraft.variants"
 
 
-class VariantFileError(RulecraftError):
+class VariantFileError(DataFileError):
     """A variant file that cannot be used: the file, the field and why."""
-
-    def __init__(self, path: str | Path, field: str, message: str) -> None:
-        super().__init__(f"{path}: {field}: {message}")
-        self.path, self.field, self.message = str(path), field, message
 
 
 class PluginError(RulecraftError):
@@ -75,6 +76,7 @@ class Variant:
     parameters: Mapping[str, int] = attrs.field(factory=dict)
     components: Path | None = None
     plugins: tuple[str, ...] = ()
+    allow_plugin_code: bool = False  # whether plugins may name module:function (code the file chose)
 
     def configure(self, readings: Mapping[str, str] | None = None, components: Path | None = None) -> Game[Any, Any]:
         """The variant's game: ``readings`` underneath the variant's own; the pack is the variant's,
@@ -87,7 +89,7 @@ class Variant:
             parameters=dict(self.parameters) or None,
         )
         for name in self.plugins:
-            plugin = load_plugin(name)
+            plugin = load_plugin(name, allow_code=self.allow_plugin_code)
             try:
                 game = plugin(game)
             except Exception as exc:
@@ -99,65 +101,47 @@ class Variant:
         return game
 
 
+@cache
 def variant_schema() -> dict[str, Any]:
     text = resources.files("rulecraft").joinpath("schemas/variant.json").read_text("utf-8")
-    data: dict[str, Any] = json.loads(text)
+    data: dict[str, Any] = yamlio.load_json_text(text, "rulecraft/schemas/variant.json")
     return data
 
 
-def _field(path: Sequence[Any]) -> str:
-    out = ""
-    for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out or "(top level)"
+@cache
+def _validator() -> jsonschema.protocols.Validator:
+    return jsonschema.Draft202012Validator(variant_schema())
 
 
-def load_variant(path: str | Path) -> Variant:
-    """Read and check a variant file; every problem names the file and the field."""
+def load_variant(path: str | Path, *, allow_plugin_code: bool = False) -> Variant:
+    """Read and check a variant file; every problem names the file and the field.
+
+    A data file does not run code: its ``plugins`` may name only plugins installed under the entry
+    point group :data:`PLUGIN_GROUP`; a ``module:function`` is refused unless ``allow_plugin_code``
+    (the CLI's ``--allow-plugin-code``) says the user trusts this file."""
     p = Path(path)
-    try:
-        text = p.read_text("utf-8")
-    except OSError as exc:
-        raise VariantFileError(p, "(file)", f"cannot read: {exc.strerror or exc}") from None
-    try:
-        data = yamlio.load(text)
-    except Exception as exc:  # yaml errors and duplicate keys, with their line
-        raise VariantFileError(p, "(file)", f"not valid YAML: {exc}") from None
+    data = yamlio.load_file(p, error=VariantFileError)
     if not isinstance(data, dict):
         raise VariantFileError(p, "(top level)", "a variant file is a mapping (variant:, game:, title:, ...)")
-    errors = sorted(jsonschema.Draft202012Validator(variant_schema()).iter_errors(data), key=lambda e: list(e.path))
+    errors = sorted(yamlio.schema_errors(_validator(), data), key=lambda e: list(map(str, e.path)))
     if errors:
         first = errors[0]
-        raise VariantFileError(p, _field(list(first.absolute_path)), first.message)
+        raise VariantFileError(p, yamlio.field_of(first.absolute_path), yamlio.schema_message(first))
     game_id = data["game"]
     if game_id not in game_ids():
-        raise VariantFileError(p, "game", f"{game_id!r} is not a registered game; known: {', '.join(game_ids())}")
+        raise VariantFileError(
+            p, "game", f"{excerpt(game_id)} is not a registered game; known: {', '.join(game_ids())}"
+        )
     cls = game_class(game_id)
     readings = dict(data.get("readings") or {})
-    for amb_id, key in readings.items():
-        try:
-            keys = cls.register[amb_id].choices()
-        except UnknownReading:
-            raise VariantFileError(p, f"readings.{amb_id}", f"not a registered ambiguity of {game_id}") from None
-        if key not in keys:
-            raise VariantFileError(p, f"readings.{amb_id}", f"{key!r} is not a reading; choose one of {list(keys)}")
+    _check_readings(p, cls, readings)
     parameters = dict(data.get("parameters") or {})
-    table = getattr(cls, "parameters", None)
-    for name, value in parameters.items():
-        if table is None:
-            raise VariantFileError(p, f"parameters.{name}", f"{game_id} has no rule parameters")
+    _check_parameters(p, cls, parameters)
+    components = _components(p, data.get("components"))
+    plugins = tuple(data.get("plugins") or ())
+    for i, plugin in enumerate(plugins):
         try:
-            table.resolve({name: value}, where="parameters")
-        except RulecraftError as exc:
-            raise VariantFileError(p, f"parameters.{name}", str(exc).split(": ", 1)[1]) from None
-    components = None
-    if data.get("components"):
-        components = (p.parent / data["components"]).resolve()
-        if not components.is_file():
-            raise VariantFileError(p, "components", f"no such file: {components}")
-    for i, name in enumerate(data.get("plugins") or ()):
-        try:
-            load_plugin(name)
+            load_plugin(plugin, allow_code=allow_plugin_code)
         except PluginError as exc:
             raise VariantFileError(p, f"plugins[{i}]", str(exc)) from None
     variant = Variant(
@@ -170,7 +154,8 @@ def load_variant(path: str | Path) -> Variant:
         readings,
         parameters,
         components,
-        tuple(data.get("plugins") or ()),
+        plugins,
+        allow_plugin_code,
     )
     try:  # configuring checks what only the game can: unmodelled readings, the pack's own schema
         make_game(game_id, readings=readings, components=components, parameters=parameters or None)
@@ -180,19 +165,66 @@ def load_variant(path: str | Path) -> Variant:
     return variant
 
 
-def load_plugin(name: str) -> Callable[[Game[Any, Any]], Game[Any, Any]]:
-    """An entry point of the group ``rulecraft.variants``, or ``module:function``."""
+def _check_readings(p: Path, cls: type[Game[Any, Any]], readings: Mapping[str, str]) -> None:
+    for amb_id, key in readings.items():
+        try:
+            keys = cls.register[amb_id].choices()
+        except UnknownReading:
+            raise VariantFileError(
+                p, f"readings.{name_of(amb_id)}", f"not a registered ambiguity of {cls.id}"
+            ) from None
+        if key not in keys:
+            raise VariantFileError(
+                p, f"readings.{amb_id}", f"{excerpt(key)} is not a reading; choose one of {list(keys)}"
+            )
+
+
+def _check_parameters(p: Path, cls: type[Game[Any, Any]], parameters: Mapping[str, int]) -> None:
+    table = getattr(cls, "parameters", None)
+    for param, value in parameters.items():
+        if table is None:
+            raise VariantFileError(p, f"parameters.{name_of(param)}", f"{cls.id} has no rule parameters")
+        try:
+            table.resolve({param: value}, where="parameters")
+        except RulecraftError as exc:
+            raise VariantFileError(p, f"parameters.{name_of(param)}", str(exc).split(": ", 1)[-1]) from None
+
+
+def _components(p: Path, given: str | None) -> Path | None:
+    """The variant's pack, resolved against the variant's folder and read once here, so that a path to
+    something that is not a pack (``/etc/passwd``) is one line that does not quote it."""
+    if not given:
+        return None
+    components = (p.parent / given).resolve()
+    try:
+        data = read_pack_file(components)
+    except PackError as exc:
+        raise VariantFileError(p, "components", f"{components}: {exc.message}") from None
+    if not isinstance(data, dict):
+        raise VariantFileError(p, "components", f"{components} is not a component pack (a YAML mapping)")
+    return components
+
+
+def load_plugin(name: str, *, allow_code: bool = False) -> Callable[[Game[Any, Any]], Game[Any, Any]]:
+    """An entry point of the group ``rulecraft.variants``; a ``module:function`` only with ``allow_code``
+    (it imports any module and calls any callable: code, which a data file must not run unasked)."""
     if ":" in name:
+        if not allow_code:
+            raise PluginError(
+                f"{excerpt(name)} names code to import (module:function), which a data file may not run; "
+                f"install it as an entry point of {PLUGIN_GROUP}, or pass --allow-plugin-code "
+                "(allow_plugin_code=True) if you trust this file"
+            )
         module, _, attr = name.partition(":")
         try:
             found = getattr(import_module(module), attr)
         except Exception as exc:
-            raise PluginError(f"cannot load plugin {name!r}: {type(exc).__name__}: {exc}") from None
+            raise PluginError(f"cannot load plugin {excerpt(name)}: {type(exc).__name__}: {exc}") from None
     else:
         matches = [ep for ep in entry_points(group=PLUGIN_GROUP) if ep.name == name]
         if not matches:
             known = sorted(ep.name for ep in entry_points(group=PLUGIN_GROUP))
-            raise PluginError(f"no plugin {name!r} in the entry point group {PLUGIN_GROUP}; known: {known}")
+            raise PluginError(f"no plugin {excerpt(name)} in the entry point group {PLUGIN_GROUP}; known: {known}")
         try:
             found = matches[0].load()
         except Exception as exc:

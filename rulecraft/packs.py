@@ -1,15 +1,15 @@
 """What every game's component-pack loader shares: the error, reading a pack file, the schema, and
 naming the entry a schema error is in.
 
-A pack file is checked against its JSON Schema first; the first error (in
-document order) is reported with a readable path such as
+A pack file is read within :mod:`rulecraft.yamlio`'s limits, then checked
+against its JSON Schema; the first error (in document order, among the first
+few found) is reported with a readable path such as
 ``machines[3] (M0-04).boilers[0].effect[1]``, where each game's ``label``
 names an entry after its index.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from functools import cache
 from importlib.resources import files
@@ -17,43 +17,34 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-import yaml
 
 from rulecraft import yamlio
-from rulecraft.core import RulecraftError
+from rulecraft.yamlio import DataFileError
 
 Label = Callable[[Any], str]
 
 
-class PackError(RulecraftError):
+class PackError(DataFileError):
     """A component pack that breaks its schema, the rulebook's counts or the game's geometry: the file
     (or source), the entry and field, and what is wrong."""
 
-    def __init__(self, source: str, where: str, message: str) -> None:
-        super().__init__(f"{source}: {where}: {message}")
-        self.source = source
-        self.where = where
-        self.message = message
+    def __init__(self, source: str | Path, where: str, message: str) -> None:
+        super().__init__(source, where, message)
+        self.source = self.path
+        self.where = self.field
 
 
 def read_pack_file(path: str | Path) -> Any:
-    """A pack file's parsed YAML; a file that cannot be read or parsed is a PackError naming it."""
-    p = Path(path)
-    try:
-        text = p.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise PackError(str(p), "(file)", f"cannot read: {reason}") from None
-    try:
-        return yamlio.load(text)
-    except yaml.YAMLError as exc:
-        raise PackError(str(p), "(file)", f"not valid YAML: {exc}") from None
+    """A pack file's parsed YAML, within :mod:`rulecraft.yamlio`'s limits (size, depth, aliases,
+    numbers); a file that cannot be read or parsed is a PackError naming it."""
+    return yamlio.load_file(path, error=PackError)
 
 
 @cache
 def pack_schema_of(package: str) -> dict[str, Any]:
     """``packs/schema.json`` of a game's model package."""
-    schema: dict[str, Any] = json.loads(files(package).joinpath("packs/schema.json").read_text("utf-8"))
+    text = files(package).joinpath("packs/schema.json").read_text("utf-8")
+    schema: dict[str, Any] = yamlio.load_json_text(text, f"{package}: packs/schema.json")
     return schema
 
 
@@ -75,9 +66,9 @@ def json_path(data: Any, path: Sequence[Any], label: Label) -> str:
             except (IndexError, KeyError, TypeError):
                 node = None
                 continue
-            out += label(node)
+            out += yamlio.one_line(label(node), yamlio.EXCERPT)  # a label quotes the file's own name for the entry
             continue
-        out += f".{part}" if out else str(part)
+        out += f".{yamlio.name(part)}" if out else yamlio.name(part)
         node = node.get(part) if isinstance(node, dict) else None
     return out or "(top level)"
 
@@ -98,10 +89,11 @@ def first_schema_error(
     Inside a oneOf/anyOf the branch that came closest is reported: the deepest error wins, and
     a branch of the right shape beats a mere ``weak`` mismatch (a type, a constant...).
     """
-    errors = sorted(validator.iter_errors(data), key=lambda e: [_path_key(p) for p in e.absolute_path])
+    found = yamlio.schema_errors(validator, data)  # bounded: a hostile pack cannot make it collect millions
+    errors = sorted(found, key=lambda e: [_path_key(p) for p in e.absolute_path])
     if not errors:
         return None
     err = errors[0]
     while err.context:
         err = max(err.context, key=lambda e: (len(e.absolute_path), e.validator not in weak))
-    return json_path(data, list(err.absolute_path), label), err.message
+    return json_path(data, list(err.absolute_path), label), yamlio.schema_message(err)

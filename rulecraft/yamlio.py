@@ -1,33 +1,427 @@
-"""YAML for rulecraft's files: safe, and a key given twice is an error.
+"""Reading rulecraft's data files (YAML and JSON) when they may come from anyone.
 
-PyYAML keeps the last of two equal keys silently, so a second ``expect:``
-in a scenario step would quietly drop the first; here it is refused with
-the line of the repeated key.
+Scenario files, component packs, variant files and state files are data, and
+a hostile one must cost a one-line error, not a traceback, gigabytes or
+minutes. Everything here therefore has a limit:
+
+- a file is read only if it is a regular file of at most :data:`MAX_BYTES`
+  (a symlink to ``/dev/zero`` or a FIFO is refused before it is read), and
+  must be UTF-8 text;
+- YAML is parsed by a safe loader that refuses a key given twice (PyYAML
+  keeps the last one silently), nesting deeper than :data:`MAX_DEPTH`, more
+  than :data:`MAX_NODES` nodes *counting every alias as the whole subtree it
+  stands for* (a "billion laughs" file is a few hundred bytes of anchors),
+  integers beyond 64 bits, ``.nan``/``.inf``, and tags that make non-JSON
+  values (``!!binary``, ``!!set``...). Aliases themselves stay allowed: the
+  bundled Aeroplanes pack shares its provenance notes through them;
+- JSON gets the same depth, integer and constant limits
+  (:func:`load_json_text`);
+- schema validation stops after :data:`MAX_SCHEMA_ERRORS` errors, and an
+  error quotes at most :data:`EXCERPT` characters of the offending value
+  (:func:`excerpt`, :func:`schema_message`), so that pointing a file at
+  ``/etc/passwd`` does not print it.
+
+Every failure is a :class:`DataFileError` (or the caller's subclass of it):
+``FILE: FIELD: reason`` on one line.
 """
 
 from __future__ import annotations
 
+import itertools
+import json
+import math
+import os
+import re
+import reprlib
+import stat
+from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
+import jsonschema
 import yaml
+from yaml.composer import ComposerError
+from yaml.constructor import ConstructorError
+
+from rulecraft.core import RulecraftError
+
+MAX_BYTES = 10 * 1024 * 1024  # the largest bundled file is ~40 kB; a real publisher's pack fits many times over
+MAX_DEPTH = 64  # bundled files nest at most 11 levels
+MAX_NODES = 200_000  # bundled files have at most ~4,500 (aliases expanded)
+INT_LIMIT = 2**63 - 1  # a machine word: no count, cost or seed in rulecraft comes near it
+EXCERPT = 60  # characters of a value quoted in an error
+MAX_MESSAGE = 400  # characters of one error line's reason
+MAX_SCHEMA_ERRORS = 50  # a hostile file cannot make validation collect millions
+
+_MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
-class DuplicateKeyError(yaml.YAMLError):
-    pass
+class DataFileError(RulecraftError):
+    """A data file that cannot be used: ``str()`` is the one line ``FILE: FIELD: reason``."""
+
+    def __init__(self, path: str | Path, field: str, message: str) -> None:
+        self.path = str(path)
+        self.field = one_line(field, 160)
+        self.message = one_line(message)
+        super().__init__(f"{self.path}: {self.field}: {self.message}")
 
 
-class _UniqueKeyLoader(yaml.SafeLoader):
+# -- quoting values in errors ------------------------------------------------------------------------------
+
+_REPR = reprlib.Repr()
+_REPR.maxstring = EXCERPT
+_REPR.maxother = EXCERPT
+_REPR.maxlist = _REPR.maxtuple = _REPR.maxset = _REPR.maxdict = 4
+_REPR.maxlevel = 3
+
+
+def excerpt(value: Any, limit: int = EXCERPT) -> str:
+    """A short repr of ``value`` for an error: at most ``limit`` characters, '…' where cut.
+
+    reprlib never builds the whole repr, so a 10 MB string or a huge tree costs nothing."""
+    try:
+        text = _REPR.repr(value)
+    except ValueError:  # an int too long to print (the 4,300-digit limit)
+        text = f"<an integer of {value.bit_length()} bits>" if isinstance(value, int) else "<unprintable>"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def name(key: Any, limit: int = EXCERPT) -> str:
+    """A key from a file as part of a field name (``readings.<key>``): unquoted, escaped, shortened."""
+    text = key if isinstance(key, str) else excerpt(key, limit)
+    text = text.encode("unicode_escape").decode("ascii") if not text.isprintable() else text
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def one_line(text: str, limit: int = MAX_MESSAGE) -> str:
+    """``text`` on one line and at most ``limit`` characters (an error is one line, whatever it quotes)."""
+    flat = " ".join(text.split()) if ("\n" in text or "\r" in text) else text
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def field_of(path: Iterable[Any]) -> str:
+    """``given.boards[0].chips`` from a schema error's path; '(top level)' when empty."""
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{name(part)}" if out else name(part))
+    return out or "(top level)"
+
+
+# -- reading a file ----------------------------------------------------------------------------------------
+
+
+def read_text_file(path: str | Path, *, limit: int = MAX_BYTES, error: type[DataFileError] = DataFileError) -> str:
+    """The UTF-8 text of a regular file of at most ``limit`` bytes; anything else is ``error(path, '(file)', why)``."""
+    p = Path(path)
+    data = _read_bytes(p, limit, error)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise error(p, "(file)", f"not UTF-8 text (byte 0x{data[exc.start]:02X} on line {line})") from None
+    if "\x00" in text:
+        raise error(p, "(file)", "a binary file (it has NUL bytes), not text")
+    return text.removeprefix("\ufeff")
+
+
+def _read_bytes(p: Path, limit: int, error: type[DataFileError]) -> bytes:
+    # O_NONBLOCK: a FIFO put in a file's place must not hang the open; fstat then refuses it.
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(p, flags)
+    except FileNotFoundError:
+        raise error(p, "(file)", "cannot read: no such file") from None
+    except OSError as exc:
+        why = "a folder, not a file" if p.is_dir() else (exc.strerror or str(exc))
+        raise error(p, "(file)", f"cannot read: {why}") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise error(p, "(file)", "cannot read: a folder, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            raise error(p, "(file)", "cannot read: not a regular file (a device, pipe or socket), refused unread")
+        if info.st_size > limit:
+            raise error(p, "(file)", f"{info.st_size} bytes; a data file may have at most {limit}")
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            data = handle.read(limit + 1)  # st_size can lie (/proc files say 0)
+    except OSError as exc:
+        raise error(p, "(file)", f"cannot read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise error(p, "(file)", f"more than {limit} bytes; a data file may have at most {limit}")
+    return data
+
+
+def load_file(path: str | Path, *, error: type[DataFileError] = DataFileError) -> Any:
+    """A YAML (or JSON, which is YAML) data file, parsed within every limit above."""
+    return load(read_text_file(path, error=error), str(path), error=error)
+
+
+# -- YAML ----------------------------------------------------------------------------------------------------
+
+
+class DuplicateKeyError(ConstructorError):
+    """A mapping key given twice (PyYAML would keep the last one silently)."""
+
+
+class LimitError(ComposerError):
+    """A file over one of the limits: too deep, too many nodes, a number too big."""
+
+
+class _SafeLoader(yaml.SafeLoader):
+    """PyYAML's safe loader with the limits of this module."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._depth = 0
+        self._nodes = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+        # Composing recurses per level: the depth is checked here, before Python's own limit is hit.
+        self._depth += 1
+        self._nodes += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                raise LimitError(None, None, f"nested deeper than {MAX_DEPTH} levels", self.peek_event().start_mark)  # type: ignore[no-untyped-call]
+            if self._nodes > MAX_NODES:
+                raise LimitError(None, None, f"more than {MAX_NODES} values", self.peek_event().start_mark)  # type: ignore[no-untyped-call]
+            node: yaml.Node | None = super().compose_node(parent, index)
+            return node
+        finally:
+            self._depth -= 1
+
+    def get_single_node(self) -> yaml.Node | None:
+        node: yaml.Node | None = super().get_single_node()
+        if node is not None:
+            _Expansion().measure(node, 1)
+        return node
+
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen: set[Any] = set()
         for key_node, _ in node.value:
+            if key_node.tag == _MERGE_TAG:  # '<<: *base' merges another mapping; its keys may be overridden
+                continue
             key = self.construct_object(key_node, deep=deep)
+            if isinstance(key, bool) or not isinstance(key, str | int):
+                raise ConstructorError(
+                    None,
+                    None,
+                    f"a key must be text or a whole number, not {_kind(key)}: quote it",
+                    key_node.start_mark,
+                )
             if key in seen:
-                line = key_node.start_mark.line + 1
-                raise DuplicateKeyError(f"the key {key!r} is given twice (line {line})")
+                raise DuplicateKeyError(None, None, f"the key {excerpt(key)} is given twice", key_node.start_mark)
             seen.add(key)
-        return super().construct_mapping(node, deep=deep)
+        mapping: dict[Any, Any] = super().construct_mapping(node, deep=deep)
+        return mapping
+
+    def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
+        text = str(node.value)
+        if len(text) > 80:  # before int(): a 5,000-digit number is a ValueError (or seconds of work)
+            raise LimitError(None, None, f"a number of {len(text)} characters", node.start_mark)
+        value: int = super().construct_yaml_int(node)
+        if abs(value) > INT_LIMIT:
+            raise LimitError(None, None, f"the number {excerpt(value)} is beyond 64 bits", node.start_mark)
+        return value
+
+    def construct_yaml_float(self, node: yaml.ScalarNode) -> float:
+        value: float = super().construct_yaml_float(node)
+        if not math.isfinite(value):
+            raise LimitError(None, None, f"{excerpt(node.value)} is not a finite number", node.start_mark)
+        return value
+
+    def construct_yaml_timestamp(self, node: yaml.ScalarNode) -> str:  # type: ignore[override]
+        # A date stays text: every value must survive a trip through JSON (the protocol, state files).
+        return str(node.value)
+
+    def refuse_tag(self, node: yaml.Node) -> Any:
+        raise ConstructorError(None, None, f"the tag {excerpt(node.tag)} makes no JSON value", node.start_mark)
 
 
-def load(text: str) -> Any:
-    """Parse YAML text; raises yaml.YAMLError (DuplicateKeyError included) on bad input."""
-    return yaml.load(text, Loader=_UniqueKeyLoader)
+_SafeLoader.add_constructor("tag:yaml.org,2002:int", _SafeLoader.construct_yaml_int)
+_SafeLoader.add_constructor("tag:yaml.org,2002:float", _SafeLoader.construct_yaml_float)
+_SafeLoader.add_constructor("tag:yaml.org,2002:timestamp", _SafeLoader.construct_yaml_timestamp)
+for _tag in ("binary", "set", "omap", "pairs"):
+    _SafeLoader.add_constructor(f"tag:yaml.org,2002:{_tag}", _SafeLoader.refuse_tag)
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (an unquoted yes, no, on or off is read so)"
+    if value is None:
+        return "null"
+    if isinstance(value, list | dict):
+        return "a list" if isinstance(value, list) else "a mapping"
+    return excerpt(value)
+
+
+class _Expansion:
+    """Size and depth of a composed document with every alias expanded, without expanding it.
+
+    Each node is measured once (aliases point at the same node object), so the cost is the size of
+    the file, not of the tree it stands for."""
+
+    def __init__(self) -> None:
+        self.done: dict[int, tuple[int, int]] = {}  # id(node) -> (values, height)
+        self.open: set[int] = set()
+
+    def measure(self, node: yaml.Node, depth: int) -> tuple[int, int]:
+        key = id(node)
+        if key in self.open:
+            raise LimitError(None, None, "an alias inside the value it names (a loop)", node.start_mark)
+        if key not in self.done:
+            self.open.add(key)
+            self.done[key] = self._children(node, depth)
+            self.open.discard(key)
+        size, height = self.done[key]
+        if depth + height - 1 > MAX_DEPTH:
+            raise LimitError(None, None, f"nested deeper than {MAX_DEPTH} levels (aliases expanded)", node.start_mark)
+        return size, height
+
+    def _children(self, node: yaml.Node, depth: int) -> tuple[int, int]:
+        if isinstance(node, yaml.MappingNode):
+            children: list[yaml.Node] = [n for pair in node.value for n in pair]
+        elif isinstance(node, yaml.SequenceNode):
+            children = list(node.value)
+        else:
+            return 1, 1
+        size, height = 1, 1
+        for child in children:
+            s, h = self.measure(child, depth + 1)
+            size, height = size + s, max(height, h + 1)
+            if size > MAX_NODES:
+                raise LimitError(None, None, f"more than {MAX_NODES} values once aliases are expanded", node.start_mark)
+        return size, height
+
+
+def load(text: str, source: str = "<text>", *, error: type[DataFileError] = DataFileError) -> Any:
+    """Parse YAML text within the limits; a bad text is ``error(source, '(file)', reason with its line)``."""
+    try:
+        loader = _SafeLoader(text)  # its reader refuses control characters already here
+    except yaml.YAMLError as exc:
+        raise error(source, "(file)", f"not valid YAML: {_yaml_reason(exc, text)}") from None
+    try:
+        return loader.get_single_data()
+    except LimitError as exc:
+        raise error(source, "(file)", f"refused: {_yaml_reason(exc, text)}") from None
+    except yaml.YAMLError as exc:
+        raise error(source, "(file)", f"not valid YAML: {_yaml_reason(exc, text)}") from None
+    except RecursionError:  # belt and braces: the depth limit should have caught it
+        raise error(source, "(file)", "refused: nested too deeply") from None
+    finally:
+        loader.dispose()
+
+
+def _yaml_reason(exc: yaml.YAMLError, text: str) -> str:
+    """PyYAML's problem and its line, without its quoted snippet of the file or '<unicode string>'."""
+    if isinstance(exc, yaml.MarkedYAMLError):
+        what = exc.problem or exc.context or "malformed"
+        mark = exc.problem_mark or exc.context_mark
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
+        return one_line(f"{what}{where}", 200)
+    if isinstance(exc, yaml.reader.ReaderError):
+        line = text.count("\n", 0, exc.position) + 1
+        code = exc.character if isinstance(exc.character, int) else exc.character[0]
+        return f"the character #x{code:04x} is not allowed (line {line})"
+    return one_line(str(exc), 200)
+
+
+# -- JSON ----------------------------------------------------------------------------------------------------
+
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+def json_depth_exceeds(text: str, limit: int = MAX_DEPTH) -> bool:
+    """Whether the brackets of JSON ``text`` (outside strings) nest deeper than ``limit``."""
+    skeleton = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    if len(skeleton) <= 2 * limit:
+        return False
+    running = itertools.accumulate(1 if c in "[{" else -1 for c in skeleton)
+    return any(level > limit for level in running)
+
+
+def load_json_text(
+    text: str,
+    source: str,
+    *,
+    error: type[DataFileError] = DataFileError,
+    max_depth: int = MAX_DEPTH,
+) -> Any:
+    """Parse JSON from outside: nesting at most ``max_depth``, integers within 64 bits, no NaN or
+    Infinity, no key given twice; anything else is ``error(source, '(file)', reason)``."""
+    if json_depth_exceeds(text, max_depth):
+        raise error(source, "(file)", f"refused: nested deeper than {max_depth} levels")
+
+    def whole(digits: str) -> int:
+        if len(digits.lstrip("-")) > 19:  # before int(): the 4,300-digit ValueError, or seconds of work
+            raise _JsonRefusal(f"the number {excerpt(digits)} is beyond 64 bits")
+        value = int(digits)
+        if abs(value) > INT_LIMIT:
+            raise _JsonRefusal(f"the number {value} is beyond 64 bits")
+        return value
+
+    def real(digits: str) -> float:
+        value = float(digits)
+        if not math.isfinite(value):
+            raise _JsonRefusal(f"{excerpt(digits)} is not a finite number")
+        return value
+
+    def constant(word: str) -> Any:
+        raise _JsonRefusal(f"{word} is not JSON")
+
+    try:
+        return json.loads(
+            text, parse_int=whole, parse_float=real, parse_constant=constant, object_pairs_hook=_unique_pairs
+        )
+    except _JsonRefusal as exc:
+        raise error(source, "(file)", f"refused: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise error(source, "(file)", f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+    except RecursionError:  # belt and braces: the bracket scan should have caught it
+        raise error(source, "(file)", "refused: nested too deeply") from None
+
+
+def load_json_file(path: str | Path, *, error: type[DataFileError] = DataFileError, max_depth: int = MAX_DEPTH) -> Any:
+    """A JSON data file, read and parsed within every limit above."""
+    return load_json_text(read_text_file(path, error=error), str(path), error=error, max_depth=max_depth)
+
+
+class _JsonRefusal(ValueError):
+    pass
+
+
+def _unique_pairs(pairs: Sequence[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _JsonRefusal(f"the key {excerpt(key)} is given twice")
+        out[key] = value
+    return out
+
+
+# -- schema validation ---------------------------------------------------------------------------------------
+
+
+def schema_errors(
+    validator: jsonschema.protocols.Validator, data: Any, limit: int = MAX_SCHEMA_ERRORS
+) -> list[jsonschema.ValidationError]:
+    """At most ``limit`` schema errors: enough to pick the best one, never all of a hostile file's."""
+    return list(itertools.islice(validator.iter_errors(data), limit))
+
+
+def schema_message(err: jsonschema.ValidationError) -> str:
+    """jsonschema's message with the offending value cut to an excerpt (its message quotes it whole)."""
+    message = err.message
+    try:
+        whole = repr(err.instance)
+    except ValueError:
+        whole = ""
+    if whole and len(whole) > EXCERPT:
+        short = excerpt(err.instance)
+        if whole in message:
+            message = message.replace(whole, short)
+        elif len(message) > 200:
+            message = f"{short} fails '{err.validator}'"
+    return one_line(message, 200)

@@ -110,14 +110,14 @@ def test_a_rule_logic_plugin_changes_play() -> None:
 
 def test_a_plugin_that_raises_is_reported_and_the_run_ends_cleanly(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.syspath_prepend(str(FIXTURES))
-    report = errata_report(load_variant(FIXTURES / "explode.yaml"), SMALL)
+    report = errata_report(load_variant(FIXTURES / "explode.yaml", allow_plugin_code=True), SMALL)
     assert report.problems and "plugin 'errata_plugins:explode' raised" in report.problems[0]
     assert "this plugin is broken" in report.problems[0]
 
 
 def test_a_plugin_that_crashes_in_play_is_a_finding_and_the_rest_still_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.syspath_prepend(str(FIXTURES))
-    report = errata_report(load_variant(FIXTURES / "crash-later.yaml"), SMALL)
+    report = errata_report(load_variant(FIXTURES / "crash-later.yaml", allow_plugin_code=True), SMALL)
     assert report.invariants is not None
     crashes = [f for f in report.invariants.findings if f.kind == "crash"]
     assert crashes and "additional go" in crashes[0].message

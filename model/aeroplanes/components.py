@@ -1018,7 +1018,7 @@ def _unshared(node: Any) -> Any:
 
 @cache
 def _bundled_data() -> Any:
-    return yamlio.load(files(PACKAGE).joinpath("packs/reconstructed.yaml").read_text("utf-8"))
+    return yamlio.load(files(PACKAGE).joinpath("packs/reconstructed.yaml").read_text("utf-8"), BUNDLED_SOURCE)
 
 
 def bundled_pack_data() -> Any:

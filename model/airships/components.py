@@ -20,6 +20,7 @@ import attrs
 import yaml
 
 from rulecraft.packs import PackError, pack_schema_of, read_pack_file, validator_of
+from rulecraft.yamlio import schema_message
 
 
 class Colour(str, Enum):
@@ -232,7 +233,7 @@ def pack_from_data(data: Any, source: str = "<memory>") -> Pack:
     if errors:
         err = errors[0]
         where = _json_path(data, list(err.absolute_path))
-        raise PackError(source, where, err.message)
+        raise PackError(source, where, schema_message(err))
     airships = tuple(
         AirshipCard(
             id=e["id"],

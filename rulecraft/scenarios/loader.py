@@ -1,13 +1,14 @@
 """Loading scenario files: YAML checked against ``schemas/scenario.json``.
 
 A malformed file is a :class:`ScenarioFileError` naming the file and the
-field at fault; it never stops the other scenarios from running.
+field at fault; it never stops the other scenarios from running. Files are
+read within :mod:`rulecraft.yamlio`'s limits, and the rule IDs, ambiguities
+and readings a scenario names must be the game's own.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
@@ -15,20 +16,24 @@ from typing import Any
 
 import attrs
 import jsonschema
-import yaml
 
 from rulecraft import yamlio
-from rulecraft.core import RulecraftError
+from rulecraft.yamlio import DataFileError, excerpt, name
 
 SCENARIO_GLOB = "[A-Z][A-Z][A-Z]-EX-*.yaml"
 
 
-class ScenarioFileError(RulecraftError):
-    def __init__(self, path: str, field: str, message: str) -> None:
-        super().__init__(f"{path}: {field}: {message}")
-        self.path = path
-        self.field = field
-        self.message = message
+MAX_PROBLEMS = 5  # reported per file: enough to fix several at once, never a flood
+
+
+class ScenarioFileError(DataFileError):
+    """A scenario file that cannot be used: ``path: field: message``, the first problem found, with up
+    to :data:`MAX_PROBLEMS` more on the same line; ``problems`` lists them all as (field, message)."""
+
+    def __init__(self, path: str | Path, field: str, message: str, more: Sequence[tuple[str, str]] = ()) -> None:
+        also = "; ".join(f"{f}: {m}" for f, m in more[: MAX_PROBLEMS - 1])
+        super().__init__(path, field, f"{message} (also {also})" if also else message)
+        self.problems = ((self.field, message), *more[: MAX_PROBLEMS - 1])
 
 
 @attrs.frozen
@@ -52,35 +57,27 @@ class Scenario:
 @cache
 def scenario_schema() -> dict[str, Any]:
     text = files("rulecraft").joinpath("schemas/scenario.json").read_text("utf-8")
-    schema: dict[str, Any] = json.loads(text)
+    schema: dict[str, Any] = yamlio.load_json_text(text, "rulecraft/schemas/scenario.json")
     return schema
 
 
-def _field(path: list[Any]) -> str:
-    out = ""
-    for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out or "(top level)"
+@cache
+def _validator() -> jsonschema.protocols.Validator:
+    return jsonschema.Draft202012Validator(scenario_schema())
 
 
-def load_scenario(path: str | Path) -> Scenario:
+def load_scenario(path: str | Path, *, game: str | None = None) -> Scenario:
+    """Read and check a scenario file (for ``game``, when given); every problem names the file and the
+    field. The content is checked before the file name, so a misnamed file still shows its other errors."""
     p = Path(path)
-    try:
-        data = yamlio.load(p.read_text("utf-8"))
-    except OSError as exc:
-        raise ScenarioFileError(str(p), "(file)", f"cannot read: {exc.strerror or exc}") from None
-    except yaml.YAMLError as exc:
-        raise ScenarioFileError(str(p), "(file)", f"not valid YAML: {exc}") from None
+    data = yamlio.load_file(p, error=ScenarioFileError)
     if not isinstance(data, dict):
-        raise ScenarioFileError(str(p), "(top level)", "a scenario is a mapping with id, title, game, ...")
-    validator = jsonschema.Draft202012Validator(scenario_schema())
-    errors = sorted(validator.iter_errors(data), key=lambda e: (len(e.absolute_path), list(map(str, e.absolute_path))))
-    if errors:
-        err = _deepest(errors)
-        raise ScenarioFileError(str(p), _field(list(err.absolute_path)), err.message)
-    stem_id = p.name.split("-")[:3]
-    if "-".join(stem_id) != data["id"] and not p.name.startswith(data["id"]):
-        raise ScenarioFileError(str(p), "id", f"{data['id']} does not match the file name")
+        raise ScenarioFileError(
+            p, "(top level)", f"a scenario is a mapping with id, title, game, ..., not {_kind(data)}"
+        )
+    problems = _problems(data, p, game)
+    if problems:
+        raise ScenarioFileError(p, *problems[0], more=problems[1:])
     source = data["source"]
     return Scenario(
         id=data["id"],
@@ -98,6 +95,67 @@ def load_scenario(path: str | Path) -> Scenario:
         components=data.get("components"),
         reconstruction=data.get("reconstruction", ""),
     )
+
+
+def check_scenario_files(paths: Iterable[str | Path], game: str) -> list[Scenario]:
+    """Every file named for ``game`` (``rulecraft scenarios GAME FILE...``), loaded before any runs: the
+    first bad one, or one written for another game, is a ScenarioFileError (an input error)."""
+    return [load_scenario(path, game=game) for path in paths]
+
+
+def _kind(data: Any) -> str:
+    return {list: "a list", str: "text", type(None): "an empty file"}.get(type(data), excerpt(data))
+
+
+def _problems(data: dict[Any, Any], p: Path, game: str | None) -> list[tuple[str, str]]:
+    """(field, message) of every problem, most telling first, at most MAX_PROBLEMS."""
+    out: list[tuple[str, str]] = []
+    own = data.get("game")
+    if game is not None and isinstance(own, str) and own != game:
+        out.append(("game", f"this scenario is for {name(own)}, not {game}"))
+    errors = yamlio.schema_errors(_validator(), data)
+    if errors:
+        err = _deepest(sorted(errors, key=lambda e: (len(e.absolute_path), list(map(str, e.absolute_path)))))
+        out.append((yamlio.field_of(err.absolute_path), yamlio.schema_message(err)))
+    else:
+        out.extend(_against_the_game(data))
+    scenario_id = data.get("id")
+    if isinstance(scenario_id, str) and not _named_after(p, scenario_id):
+        out.append(("id", f"{name(scenario_id)} does not match the file name (<ID>-<slug>.yaml)"))
+    return out[:MAX_PROBLEMS]
+
+
+def _named_after(p: Path, scenario_id: str) -> bool:
+    return "-".join(p.name.split("-")[:3]) == scenario_id or p.name.startswith(scenario_id)
+
+
+def _against_the_game(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """Rule IDs, ambiguities and readings that the scenario's game does not have (a typo such as
+    AIR-R-99 would otherwise pass silently)."""
+    from rulecraft.registry import game_class, game_ids
+
+    game_id = data["game"]
+    if game_id not in game_ids():
+        return [("game", f"{excerpt(game_id)} is not a registered game; known: {', '.join(game_ids())}")]
+    cls = game_class(game_id)
+    out = [
+        (f"rules[{i}]", f"{rule} is not a rule of {game_id} (rulecraft rules {game_id} lists them)")
+        for i, rule in enumerate(data["rules"])
+        if rule not in cls.catalogue
+    ]
+    register = {amb.id: amb for amb in cls.register}
+    out += [
+        (f"depends_on[{i}]", f"{amb_id} is not an ambiguity of {game_id} (rulecraft readings {game_id} lists them)")
+        for i, amb_id in enumerate(data.get("depends_on", ()))
+        if amb_id not in register
+    ]
+    for amb_id, key in data.get("readings", {}).items():
+        if amb_id not in register:
+            out.append((f"readings.{name(amb_id)}", f"not an ambiguity of {game_id}"))
+        elif key not in register[amb_id].choices():
+            choices = list(register[amb_id].choices())
+            out.append((f"readings.{amb_id}", f"{excerpt(key)} is not a reading; choose one of {choices}"))
+    return out
 
 
 def _deepest(errors: list[jsonschema.ValidationError]) -> jsonschema.ValidationError:
