@@ -68,7 +68,13 @@ class DataFileError(RulecraftError):
 
 # -- quoting values in errors ------------------------------------------------------------------------------
 
-_REPR = reprlib.Repr()
+class _Excerpt(reprlib.Repr):
+    def repr_str(self, x: str, level: int) -> str:
+        # The head only: reprlib's default also shows a long string's tail, where a secret may sit.
+        return repr(x) if len(x) <= self.maxstring else repr(x[: self.maxstring]) + "…"
+
+
+_REPR = _Excerpt()
 _REPR.maxstring = EXCERPT
 _REPR.maxother = EXCERPT
 _REPR.maxlist = _REPR.maxtuple = _REPR.maxset = _REPR.maxdict = 4
