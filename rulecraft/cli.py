@@ -659,7 +659,7 @@ def cmd_errata(args: argparse.Namespace) -> int:
         _console().print(out)
         if not args.variant:
             return EXIT_OK
-    variant = load_variant(args.variant)
+    variant = load_variant(args.variant, allow_plugin_code=args.allow_plugin_code)
     if variant.game != args.game:
         raise RulecraftError(f"{args.variant}: game: the file is for {variant.game!r}, not {args.game!r}")
     budget = ErrataBudget(
@@ -978,6 +978,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game(p)
     p.add_argument("variant", nargs="?", metavar="VARIANT_FILE", help="a variant file (docs/errata.md)")
     p.add_argument("--parameters", action="store_true", help="list the rule parameters a variant may change")
+    p.add_argument(
+        "--allow-plugin-code",
+        action="store_true",
+        help="let the variant file's plugins name module:function (code the file chose); without it only "
+        "installed plugins (entry points) load",
+    )
     p.add_argument("--games", type=POSITIVE, default=60, help="random games per ruleset for the shift (default 60)")
     p.add_argument(
         "--campaign-games", type=POSITIVE, default=40, help="random games checking every invariant (default 40)"

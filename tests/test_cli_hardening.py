@@ -421,3 +421,21 @@ def test_the_program_exits_with_a_usage_code_and_no_traceback(argv: list[str]) -
     )
     assert proc.returncode == 4, proc.stderr
     assert "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1
+
+
+def test_errata_runs_plugin_code_only_with_the_explicit_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A variant file naming module:function is refused (data files run no code) unless the user passes
+    --allow-plugin-code; then the plugin is called (os.getcwd takes no game: it raises, reported, exit 1)."""
+    from rulecraft.cli import main
+
+    variant = tmp_path / "v.yaml"
+    variant.write_text('game: air\nvariant: x\ntitle: t\nplugins: ["os:getcwd"]\n', "utf-8")
+    assert main(["errata", "air", str(variant), "--quiet"]) == 4
+    err = capsys.readouterr().err
+    assert "plugins[0]" in err and "--allow-plugin-code" in err and len(err.strip().splitlines()) == 1
+    code = main(["errata", "air", str(variant), "--quiet", "--allow-plugin-code", "--games", "1", "--seconds", "1"])
+    out = capsys.readouterr()
+    assert "may not run" not in out.err
+    assert code == 1 and "plugin 'os:getcwd' raised while changing the rules" in out.out + out.err
