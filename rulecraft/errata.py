@@ -487,7 +487,7 @@ class ErrataBudget:
     players: int | None = None  # None: the game's smallest count + 1 (capped)
     campaign_games: int = 40
     max_steps: int | None = None  # None: the game's own campaign cap (Game.campaign_steps)
-    witness: Budget = attrs.field(factory=lambda: Budget(seconds=20, max_examples=150, max_steps=300))
+    witness: Budget = attrs.field(factory=lambda: Budget(seconds=20, max_examples=150))
     seed: int = 0
 
 
