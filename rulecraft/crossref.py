@@ -77,8 +77,8 @@ def crossref(cls: type[Game[Any, Any]]) -> dict[str, dict[str, list[str]]]:
     tests: dict[str, list[str]] = {}
     test_dir = repo / "tests"
     if test_dir.is_dir():
-        for rule, places in _scan(sorted(test_dir.glob("test_*.py")), repo).items():
-            tests[rule] = sorted({p.split(":")[0].removeprefix("tests/") for p in places})
+        for rule_id, places in _scan(sorted(test_dir.glob("test_*.py")), repo).items():
+            tests[rule_id] = sorted({p.split(":")[0].removeprefix("tests/") for p in places})
     out: dict[str, dict[str, list[str]]] = {}
     for rule in cls.catalogue:
         places = code.get(rule.id, [])

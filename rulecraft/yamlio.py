@@ -68,6 +68,7 @@ class DataFileError(RulecraftError):
 
 # -- quoting values in errors ------------------------------------------------------------------------------
 
+
 class _Excerpt(reprlib.Repr):
     def repr_str(self, x: str, level: int) -> str:
         # The head only: reprlib's default also shows a long string's tail, where a secret may sit.
@@ -182,24 +183,51 @@ class _SafeLoader(yaml.SafeLoader):
         super().__init__(stream)
         self._depth = 0
         self._nodes = 0
+        self._open: set[str] = set()  # anchors of the collections being composed
+        self._expansion = _Expansion()
 
     def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
         # Composing recurses per level: the depth is checked here, before Python's own limit is hit.
         self._depth += 1
         self._nodes += 1
         try:
+            event = self.peek_event()  # type: ignore[no-untyped-call]
             if self._depth > MAX_DEPTH:
-                raise LimitError(None, None, f"nested deeper than {MAX_DEPTH} levels", self.peek_event().start_mark)  # type: ignore[no-untyped-call]
+                raise LimitError(None, None, f"nested deeper than {MAX_DEPTH} levels", event.start_mark)
             if self._nodes > MAX_NODES:
-                raise LimitError(None, None, f"more than {MAX_NODES} values", self.peek_event().start_mark)  # type: ignore[no-untyped-call]
-            node: yaml.Node | None = super().compose_node(parent, index)
+                raise LimitError(None, None, f"more than {MAX_NODES} values", event.start_mark)
+            if isinstance(event, yaml.AliasEvent):
+                self._count_alias(event)
+            anchor = event.anchor if isinstance(event, yaml.CollectionStartEvent) else None
+            if anchor:
+                self._open.add(anchor)
+            try:
+                node: yaml.Node | None = super().compose_node(parent, index)
+            finally:
+                self._open.discard(anchor or "")
             return node
         finally:
             self._depth -= 1
 
+    def _count_alias(self, event: Any) -> None:  # a yaml.AliasEvent (its stub types the mark apart)
+        """An alias counts as the whole value it stands for, refused at the alias's own line."""
+        if event.anchor in self._open:
+            raise LimitError(None, None, "an alias inside the value it names (a loop)", event.start_mark)
+        node = self.anchors.get(event.anchor)
+        if node is None:
+            return  # PyYAML reports the undefined alias
+        size, height = self._expansion.measure(node, 1)
+        self._nodes += size - 1
+        if self._nodes > MAX_NODES:
+            raise LimitError(None, None, f"more than {MAX_NODES} values once aliases are expanded", event.start_mark)
+        if self._depth + height - 1 > MAX_DEPTH:
+            raise LimitError(
+                None, None, f"nested deeper than {MAX_DEPTH} levels once aliases are expanded", event.start_mark
+            )
+
     def get_single_node(self) -> yaml.Node | None:
         node: yaml.Node | None = super().get_single_node()
-        if node is not None:
+        if node is not None:  # a safety net: the counts above should already have refused
             _Expansion().measure(node, 1)
         return node
 

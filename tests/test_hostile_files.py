@@ -120,8 +120,8 @@ FILE_KINDS: dict[str, tuple[Maker, str, tuple[str, ...]]] = {
     "symlink-to-dev-zero": (_dev_zero, "(file)", ("not a regular file",)),
     "fifo": (_fifo, "(file)", ("not a regular file",)),
     "over-10-mib": (_oversize, "(file)", ("at most",)),
-    "alias-bomb": (_text(_alias_bomb()), "(file)", ("aliases are expanded", "line")),
-    "alias-loop": (_text("a: &x [1, *x]\n"), "(file)", ("loop",)),
+    "alias-bomb": (_text(_alias_bomb()), "(file)", ("aliases are expanded", "line 6")),
+    "alias-loop": (_text("a: &x [1, *x]\n"), "(file)", ("loop", "line 1, column 11")),
     "undefined-alias": (_text("a: *" + "q" * 5000 + "\n"), "(file)", ("not valid YAML",)),
     "deep-flow-brackets": (_text("a: " + "[" * 100_000 + "]" * 100_000 + "\n"), "(file)", ("nested deeper", "line 1")),
     "deep-block-mappings": (_text(_deep_block(200)), "(file)", ("nested deeper",)),
@@ -520,7 +520,12 @@ def test_json_within_the_limits_loads() -> None:
 
 # -- fuzzing -----------------------------------------------------------------------------------------------
 
-FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# RULECRAFT_FUZZ_EXAMPLES=600 for a longer hunt than the default run can afford.
+FUZZ = settings(
+    max_examples=int(os.environ.get("RULECRAFT_FUZZ_EXAMPLES", "60")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 @FUZZ
