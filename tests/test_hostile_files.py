@@ -187,6 +187,7 @@ def one_line(exc: DataFileError, path: Path, field: str | None, *words: str) -> 
     text = str(exc)
     assert text.startswith(f"{path}: "), text
     assert "\n" not in text and "\r" not in text and "\x1b" not in text, text
+    assert "<unicode string>" not in text and "Traceback" not in text, text
     assert len(text) <= len(str(path)) + 600, f"{len(text)} characters"
     if field is not None:
         assert exc.field == field, text
