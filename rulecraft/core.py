@@ -199,6 +199,26 @@ A = TypeVar("A")
 Policy = Callable[["Game[S, A]", S, random.Random], A]
 
 
+def all_rejections(
+    first: Rejection | None, judges: Sequence[Callable[..., Any]], *args: Any
+) -> tuple[Rejection, ...]:
+    """``check``'s rejection first, then each layer's (``judge(*args)``: a rejection, a tuple of them or
+    None), one per rule ID: every rule that forbids an action, for :meth:`Game.rejections`.  A layer that
+    raises is skipped: an action's own rule judged out of its step may need that step's bookkeeping."""
+    if first is None:
+        return ()
+    out = [first]
+    for judge in judges:
+        try:
+            found = judge(*args)
+        except Exception:
+            continue
+        for r in found if isinstance(found, tuple) else (found,):
+            if r is not None and all(r.rule != o.rule for o in out):
+                out.append(r)
+    return tuple(out)
+
+
 class Game(ABC, Generic[S, A]):
     """One interface for every game (the OpenSpiel shape).
 

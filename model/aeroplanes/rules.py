@@ -51,7 +51,7 @@ import itertools
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from rulecraft.core import Rejection
+from rulecraft.core import Rejection, all_rejections
 from rulecraft.model.aeroplanes.actions import (
     RULES_OF,
     Abort,
@@ -235,19 +235,7 @@ def rejections(ctx: Context, state: AerState, action: AerAction) -> tuple[Reject
     cites first), the turn's repeat rule, the action's own rule as if its phase had come, and the
     independent conditions of that rule (a route beside a slot, a price beside a capacity).  Another
     implementation may check them in another order and cite any of them."""
-    first = check(ctx, state, action)
-    if first is None:
-        return ()
-    out = [first]
-    for judge in _JUDGES:
-        try:
-            found = judge(ctx, state, action)
-        except Exception:  # an own rule may need its phase's bookkeeping (the attempt, the dice): skip it
-            continue
-        for r in found if isinstance(found, tuple) else (found,):
-            if r is not None and all(r.rule != o.rule for o in out):
-                out.append(r)
-    return tuple(out)
+    return all_rejections(check(ctx, state, action), _JUDGES, ctx, state, action)
 
 
 # -- the phase layer: is this kind of action due now ------------------------------------------------

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import attrs
 
-from rulecraft.core import Rejection
+from rulecraft.core import Rejection, all_rejections
 from rulecraft.model.kings_of_air_and_steam import flight, shipping
 from rulecraft.model.kings_of_air_and_steam.actions import (
     BuildDepot,
@@ -810,19 +810,7 @@ def rejections(ctx: Context, state: KasState, action: KasAction) -> tuple[Reject
     cites first), the turn's repeat rule, the action's own rule as if its phase had come, and the
     independent conditions of that rule (a cost beside a capacity).  Another implementation may check
     them in another order and cite any of them."""
-    first = check(ctx, state, action)
-    if first is None:
-        return ()
-    out = [first]
-    for judge in _JUDGES:
-        try:
-            found = judge(ctx, state, action)
-        except Exception:  # an own rule may need its phase's bookkeeping (the cargo step, a position): skip it
-            continue
-        for r in found if isinstance(found, tuple) else (found,):
-            if r is not None and all(r.rule != o.rule for o in out):
-                out.append(r)
-    return tuple(out)
+    return all_rejections(check(ctx, state, action), _JUDGES, ctx, state, action)
 
 
 def phase_rejection_of(ctx: Context, state: KasState, action: KasAction) -> Rejection | None:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations, permutations
 
-from rulecraft.core import Rejection
+from rulecraft.core import Rejection, all_rejections
 from rulecraft.model.steamopolis.actions import (
     CHANCE_ACTIONS,
     EFFECT_ACTIONS,
@@ -297,19 +297,7 @@ def rejections(ctx: Context, state: StmState, action: StmAction) -> tuple[Reject
     cites first), the action's own rule as if its step had come, and the independent conditions of
     that rule (a price beside a room or a space).  Another implementation may check them in another
     order and cite any of them."""
-    first = check(ctx, state, action)
-    if first is None:
-        return ()
-    out = [first]
-    for judge in _JUDGES:
-        try:
-            found = judge(ctx, state, action)
-        except Exception:  # an own rule may need its step's bookkeeping (the active district, the effect): skip it
-            continue
-        for r in found if isinstance(found, tuple) else (found,):
-            if r is not None and all(r.rule != o.rule for o in out):
-                out.append(r)
-    return tuple(out)
+    return all_rejections(check(ctx, state, action), _JUDGES, ctx, state, action)
 
 
 # -- the step layer: whose step it is and what kind of action it admits ----------------------------
