@@ -348,13 +348,17 @@ def _final_picture(args: argparse.Namespace, game_id: str, finding: Any) -> str 
 
 
 def cmd_scenarios(args: argparse.Namespace) -> int:
-    from rulecraft.scenarios.loader import scenario_files
+    from rulecraft.scenarios.loader import check_scenario_files, scenario_files
     from rulecraft.scenarios.runner import run_scenarios
 
     paths = [Path(p) for p in args.files] or list(scenario_files(args.game))
     for path in paths:  # a file that is not there is an input error, not a failing example
         if not path.is_file():
             raise RulecraftError(f"{path}: file: {'is a folder' if path.is_dir() else 'no such file'}")
+    if args.files:
+        # a file the user names is checked before anything runs: a malformed one, or one written
+        # for another game, is an input error (exit 4, one line), not a failing printed example
+        check_scenario_files(paths, args.game)
     readings = _readings_for(args.game, args.reading)
     console = _console()
     with Progress(
@@ -701,9 +705,9 @@ def _pack_data(path: str) -> dict[str, Any]:
     """The pack file as JSON data, to send through the protocol (the game already checked it)."""
     from rulecraft import yamlio
 
-    data = yamlio.load(Path(path).read_text("utf-8"))
+    data = yamlio.load_file(path)  # the same size, depth and node limits as every data file
     if not isinstance(data, dict):
-        raise RulecraftError(f"{path}: a component pack is a mapping at the top level")
+        raise RulecraftError(f"{path}: (top level): a component pack is a mapping")
     return data
 
 

@@ -111,8 +111,10 @@ def test_bad_reading_and_bad_pack_are_errors_not_tracebacks(capsys: pytest.Captu
 def test_scenarios_command_reports_and_fails_on_a_bad_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     bad = tmp_path / "AIR-EX-97-bad.yaml"
     bad.write_text("id: AIR-EX-97\n", "utf-8")
-    code, out, _ = run(capsys, "scenarios", "air", str(bad), "--quiet")
-    assert code == 1 and "AIR-EX-97" in out and "'title' is a required property" in out
+    code, out, err = run(capsys, "scenarios", "air", str(bad), "--quiet")
+    # a malformed file the user names is an input error (exit 4), one line naming file and field
+    assert code == 4 and str(bad) in err and "title" in err and "required" in err, out + err
+    assert len(err.strip().splitlines()) == 1
 
 
 def test_verify_fails_with_the_seed_and_the_failing_log(

@@ -661,11 +661,6 @@ def test_cli_scenarios_answers_a_hostile_file_without_a_traceback(tmp_path: Path
     assert len(named) == 1 and all(word in named[0] for word in words), done.stdout + done.stderr
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rulecraft/cli.py cmd_scenarios must call scenarios.loader.check_scenario_files(paths, args.game) "
-    "for the files it is given (the CLI owner's change); remove this mark then",
-)
 @pytest.mark.parametrize("kind", ["scenario-of-another-game", "latin-1-bytes"])
 def test_cli_scenarios_refuses_a_malformed_or_foreign_file_as_an_input_error(tmp_path: Path, kind: str) -> None:
     path = KAS_SCENARIO if kind == "scenario-of-another-game" else FILE_KINDS[kind][0](tmp_path)
