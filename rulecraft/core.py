@@ -55,6 +55,13 @@ def cite(page: object) -> str:
     return text if text.startswith("l.") else f"p.{text}"
 
 
+def listed(items: Iterable[object], empty: str = "none") -> str:
+    """Items for a reader: ``2, 4, 5`` rather than Python's ``[2, 4, 5]``; a tuple is written as its
+    words (``2 left``), and nothing at all as ``empty``."""
+    words = [" ".join(map(str, item)) if isinstance(item, tuple) else str(item) for item in items]
+    return ", ".join(words) if words else empty
+
+
 @attrs.frozen
 class Rejection:
     """Why an action is illegal: the rule that says no, in plain words."""
@@ -199,9 +206,7 @@ A = TypeVar("A")
 Policy = Callable[["Game[S, A]", S, random.Random], A]
 
 
-def all_rejections(
-    first: Rejection | None, judges: Sequence[Callable[..., Any]], *args: Any
-) -> tuple[Rejection, ...]:
+def all_rejections(first: Rejection | None, judges: Sequence[Callable[..., Any]], *args: Any) -> tuple[Rejection, ...]:
     """``check``'s rejection first, then each layer's (``judge(*args)``: a rejection, a tuple of them or
     None), one per rule ID: every rule that forbids an action, for :meth:`Game.rejections`.  A layer that
     raises is skipped: an action's own rule judged out of its step may need that step's bookkeeping."""

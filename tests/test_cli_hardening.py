@@ -116,9 +116,16 @@ def test_every_documented_code_is_produced(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     assert run(capsys, "readings", "air")[0] == 0
+    # a well-formed example whose expectation does not hold is a failing example (1); a malformed
+    # one is an input error (4)
+    example = ROOT / "scenarios" / "airships" / "AIR-EX-13-hangar-white.yaml"
+    wrong = tmp_path / example.name
+    text = example.read_text("utf-8").replace("{W: 3, R: 0, B: 0}, note", "{W: 4, R: 0, B: 0}, note")
+    wrong.write_text(text, "utf-8")
+    assert run(capsys, "scenarios", "air", str(wrong), "--quiet")[0] == 1
     bad = tmp_path / "AIR-EX-97-bad.yaml"
     bad.write_text("id: AIR-EX-97\n", "utf-8")
-    assert run(capsys, "scenarios", "air", str(bad), "--quiet")[0] == 1
+    assert run(capsys, "scenarios", "air", str(bad), "--quiet")[0] == 4
     assert run(capsys, "play", "air", "--players", "-2")[0] == 4  # argparse's own check: 4 too, not 2
     assert run(capsys, "play", "air", "--players", "9")[0] == 4  # the game's own range
     assert run(capsys, "nonsense")[0] == 4
@@ -310,6 +317,22 @@ def test_play_prints_words_not_python_structures(capsys: pytest.CaptureFixture[s
     last = out.strip().splitlines()[-1]
     assert code == 0 and re.fullmatch(r"Game over after \d+ steps\. Scores: (seat \d \d+, )*seat \d \d+; .*", last)
     assert "{" not in last and "'" not in last
+
+
+# Python's list, tuple and dict reprs: "[2, 4]", "[]", "[(0, 7, 'passive')]", "['player D']", "{0: 26}".
+# Airships' dice ("W[3] R[4, 4]", a colour letter before the faces, AIR-R-20) are its notation, not a repr.
+PYTHON_STRUCTURE = re.compile(r"(?<![WRB])\[(\]|\(|'|\d+, )|\{'|\{\d+: ")
+
+
+@pytest.mark.parametrize("game", ["aer", "air", "kas", "stm"])
+def test_every_line_of_a_whole_log_is_words_not_python_structures(
+    capsys: pytest.CaptureFixture[str], game: str
+) -> None:
+    """Every action's words, chance included, and the final board of two seeded games."""
+    for seed in ("1", "2"):
+        code, out, _ = run(capsys, "play", game, "--seed", seed, "--chance")
+        bad = [line for line in out.splitlines() if PYTHON_STRUCTURE.search(line)]
+        assert code == 0 and not bad, bad[:5]
 
 
 def test_a_query_prints_words_not_python_structures(capsys: pytest.CaptureFixture[str]) -> None:

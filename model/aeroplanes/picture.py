@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from rulecraft.core import CHANCE
+from rulecraft.core import CHANCE, listed
 from rulecraft.model.aeroplanes.components import Colour, Connection, Pack, SpecialConnection
 from rulecraft.model.aeroplanes.render import ADVANTAGE_NAMES, SEATS, _die, seat_name
 from rulecraft.model.aeroplanes.state import AerState, Airport, OwnedCard, Phase, capacity, load
@@ -264,7 +264,7 @@ def _slot(d: Drawing, x: float, y: float, airport: Airport | None, index: int, o
 
 
 def _route_words(colour: Colour | None, long_range: bool, rolls: tuple[int, ...] | None) -> str:
-    kind = f"‡ route, rolls {list(rolls or ())}" if colour is None else f"{colour}"
+    kind = f"‡ route, rolls {listed(rolls or ())}" if colour is None else f"{colour}"
     return kind + (", long range (LR planes only)" if long_range else "")
 
 
@@ -483,7 +483,7 @@ def _card(
     if owned is not None:
         words += (
             f"; {'face down, ' if face_down else ''}{owned.tiles} tile(s) on it,"
-            f" load {load(game.ctx, owned)}/{capacity(game.ctx, owned)}, passengers {list(owned.passengers) or 'none'}"
+            f" load {load(game.ctx, owned)}/{capacity(game.ctx, owned)}, passengers {listed(owned.passengers)}"
         )
     fill = "#eeeeee" if face_down else "#fffdf6"
     with d.group(class_=class_ + (" face-down" if face_down else ""), title=words):
@@ -567,7 +567,7 @@ def _player(d: Drawing, game: AeroplanesGame, state: AerState, seat: int, width:
     limit = game.pack.risk.engine_failure_limit
     label = (
         f"{seat_name(seat)} · home {p.home or '—'} · £{p.money} · {p.vp} VP"
-        f" · discarded {list(p.discards)} · banked {len(p.banked)} tile(s)"
+        f" · discarded {listed(p.discards)} · banked {len(p.banked)} tile(s)"
     )
     with d.group(class_="player to-play" if to_play else "player", title=seat_name(seat)):
         d.rect(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulecraft.core import Chance
+from rulecraft.core import Chance, listed
 from rulecraft.model.aeroplanes import actions as a
 from rulecraft.model.aeroplanes.components import ADVANTAGE_TYPES, Face
 from rulecraft.model.aeroplanes.state import AerState, Airport, Phase, capacity, load
@@ -70,7 +70,7 @@ def text(game: AeroplanesGame, state: AerState) -> str:
     if state.phase is Phase.OVER:
         scores = game.scores(state)
         totals = ", ".join(f"{seat_name(s)} {v}" for s, v in sorted(scores.items()))
-        head = f"{title} — game over: {totals}; winners {[seat_name(s) for s in game.winners(state)]}"
+        head = f"{title} — game over: {totals}; winner(s) {listed(seat_name(s) for s in game.winners(state))}"
     else:
         head = (
             f"{title} — era {state.era}, round {state.round}, {seat_name(state.to_move)} to move, {state.phase.value}"
@@ -82,7 +82,7 @@ def text(game: AeroplanesGame, state: AerState) -> str:
     lines = [
         head,
         f"Subsidies £{state.subsidy_pool}, black marker {marker}; advantage supply: {supply}",
-        f"Display {list(state.display)}; deck {len(state.deck)} card(s)",
+        f"Display {listed(state.display, 'empty')}; deck {len(state.deck)} card(s)",
         "Waiting area: "
         + "; ".join(f"{w.city} {' '.join(t or '·' for t in w.slots)}" for w in state.waiting)
         + (f"; overflow {' '.join(state.overflow)}" if state.overflow else ""),
@@ -107,11 +107,12 @@ def text(game: AeroplanesGame, state: AerState) -> str:
             for c in p.cards
         )
         held = ", ".join(f"{ADVANTAGE_NAMES[t]} {p.held(t)}" for t in (2, 3, 4, 5, 6) if p.held(t))
+        stages = "/".join(map(str, p.supply))
         lines.append(
-            f"{seat_name(seat)}: home {p.home or '—'}, £{p.money}, {p.vp} VP, tiles in supply {list(p.supply)},"
+            f"{seat_name(seat)}: home {p.home or '—'}, £{p.money}, {p.vp} VP, tiles in supply (stages 1/2/3) {stages},"
             f" engine failures {p.engine_failures}"
         )
-        lines.append(f"    cards: {cards or 'none'}; discarded {list(p.discards)}; banked {len(p.banked)} tile(s)")
+        lines.append(f"    cards: {cards or 'none'}; discarded {listed(p.discards)}; banked {len(p.banked)} tile(s)")
         if held:
             lines.append(f"    advantages: {held}")
     return "\n".join(lines)

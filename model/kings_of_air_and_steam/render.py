@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulecraft.core import listed
 from rulecraft.model.kings_of_air_and_steam.actions import (
     BuildDepot,
     BuildLine,
@@ -106,7 +107,7 @@ def text(game: KasGame, state: KasState) -> str:
         f"seat {state.seat} to act; layout {state.layout}; start player {state.start_player}",
         "market: "
         + ", ".join(f"{g} ${p}" for g, p in zip(GOODS, prices, strict=True))
-        + f"; future slots {list(state.market_slots)}; draw pile {sum(state.market_pile)}"
+        + f"; future slots {listed(state.market_slots)}; draw pile {sum(state.market_pile)}"
         + f"; demand pile {sum(state.demand_pile)}",
         board_text(game, state),
         LEGEND,

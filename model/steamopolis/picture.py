@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulecraft.core import listed
 from rulecraft.model.steamopolis.gauge import BonusMarker, Gauge, Stone
 from rulecraft.model.steamopolis.render import seat_name
 from rulecraft.model.steamopolis.rules import decider
@@ -113,7 +114,7 @@ def _city(d: Drawing, game: SteamopolisGame, state: StmState, y: float) -> float
 def _market(state: StmState, level: int) -> str:
     if level == 1:
         b = state.bonus
-        return f"bonus: crystal {list(b.crystal_row)} gear {list(b.gear_row)}"
+        return f"bonus: crystal {listed(b.crystal_row)} gear {listed(b.gear_row)}"
     parts = []
     for m in state.markets:
         if m.level == level:

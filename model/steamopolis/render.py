@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulecraft.core import listed
 from rulecraft.model.steamopolis import actions as a
 from rulecraft.model.steamopolis.effects import program_to_data
 from rulecraft.model.steamopolis.gauge import BonusMarker, Gauge, Stone
@@ -82,7 +83,7 @@ def city_lines(game: SteamopolisGame, state: StmState) -> list[str]:
         market = ""
         if level == 1:
             b = state.bonus
-            market = f"bonus crystal {list(b.crystal_row)} gear {list(b.gear_row)}"
+            market = f"bonus crystal {listed(b.crystal_row)} gear {listed(b.gear_row)}"
         else:
             for m in state.markets:
                 if m.level == level:
@@ -100,7 +101,7 @@ def text(game: SteamopolisGame, state: StmState) -> str:
         outcome = "lost on time pressure (STM-R-69)" if rank == "lost" else f"rank: {rank} (STM-R-73)"
         head = f"Steamopolis solo — game over after round {state.round} with {state.players[0].vp} VP; {outcome}"
     elif state.phase is Phase.OVER:
-        head = f"Steamopolis — game over after round {state.round}; winners {list(game.winners(state))}"
+        head = f"Steamopolis — game over after round {state.round}; winner(s) {listed(game.winners(state))}"
     else:
         head = f"Steamopolis — round {state.round}, {seat_name(state.to_move)}'s turn, phase {state.phase.value}"
         if decider(state) != state.to_move:
@@ -168,9 +169,9 @@ def _words(game: SteamopolisGame, state: StmState, action: a.StmAction) -> str:
         case a.BuildStartingRoom(machine_position=m, machine_side=ms, capacity_position=c, capacity_side=cs):
             return f"builds the starting machine (side {ms}) on {m} and a capacity tile (side {cs}) on {c}"
         case a.MoveArrowStones(order=o):
-            return f"moves the arrow stones on spaces {list(o)}" if o else "has no arrow stone to move"
+            return f"moves the arrow stones on spaces {listed(o)}" if o else "has no arrow stone to move"
         case a.MakeSteam(picks=p):
-            return f"MAKE STEAM: increments at spaces {list(p)}{_time_pressure(state)}"
+            return f"MAKE STEAM: increments at spaces {listed(p)}{_time_pressure(state)}"
         case a.SetTarget(space=s, level=lv, position=pos):
             return f"SET 1 TARGET: the {layout.value(s)} onto L{lv} {pos}"
         case a.ChannelPressure(space=s):
@@ -209,7 +210,8 @@ def _words(game: SteamopolisGame, state: StmState, action: a.StmAction) -> str:
             verb = f"moves the parasite from {m}" if m is not None else "places a parasite"
             return f"{verb} onto {seat_name(h)}'s machine {pos}, on its {sym} symbol"
         case a.ActivateParasite(targets=t):
-            return f"activates own parasites without taking them back: {list(t)}"
+            hosts = listed(f"{seat_name(h)}'s machine {pos} ({sym})" for h, pos, sym in t)
+            return f"activates own parasites without taking them back: {hosts}"
         case a.ShakeOffParasite(owner=o, position=pos, symbol=sym):
             return f"shakes {seat_name(o)}'s parasite off machine {pos} ({sym})"
         case a.LetPlayer(seat=seat):
@@ -245,7 +247,7 @@ def _words(game: SteamopolisGame, state: StmState, action: a.StmAction) -> str:
         case a.TakeResources(crystals=c, gears=g):
             return f"takes {c} crystal(s) and {g} gear(s)"
         case a.RaisePressure(picks=p):
-            return f"increases the pressure: increments at {list(p)}"
+            return f"increases the pressure: increments at spaces {listed(p)}"
         case a.RaiseOneStone(space=s, steps=n):
             return f"increases the stone on {s} by {n}"
         case a.GainStone(arrow=ar):
@@ -253,7 +255,7 @@ def _words(game: SteamopolisGame, state: StmState, action: a.StmAction) -> str:
         case a.MoveBaseMarker():
             return "advances the base pressure marker"
         case a.TurnArrows(spaces=s, districts=d):
-            return f"turns arrows up on spaces {list(s)} and districts {list(d)}"
+            return f"turns arrows up on spaces {listed(s)} and districts {listed(d)}"
         case a.BuildCapacity(position=pos, side=sd):
             return f"builds a capacity tile (side {sd}) on {pos}"
         case a.Store(crystals=c, gears=g):

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations, permutations
 
-from rulecraft.core import Rejection, all_rejections
+from rulecraft.core import Rejection, all_rejections, listed
 from rulecraft.model.steamopolis.actions import (
     CHANCE_ACTIONS,
     EFFECT_ACTIONS,
@@ -821,7 +821,7 @@ def marker_space_rejection(
     usable = marker_spaces_for(gauge, numeral, ctx.layout)
     if space is None:
         if usable:
-            return reject("STM-R-47", f"bonus marker #{numeral} goes on one of the spaces {list(usable)}")
+            return reject("STM-R-47", f"bonus marker #{numeral} goes on one of the spaces {listed(usable)}")
         return None if bump_stone else reject("STM-R-47", "no stone to leave where it is")
     if space not in usable:
         return reject("STM-R-47", f"space {space} is not a #{numeral} space right of the base marker")
@@ -1241,7 +1241,7 @@ def turn_arrows_rejection(ctx: Context, state: StmState, part: TurnStones, actio
     gauge = me(state).gauge
     arrowless = set(gauge.stone_spaces()) - set(gauge.arrow_spaces())
     if not set(action.spaces) <= arrowless:
-        return reject("STM-R-19", f"the stones to turn lie on arrowless gauge spaces {sorted(arrowless)}")
+        return reject("STM-R-19", f"the stones to turn lie on arrowless gauge spaces {listed(sorted(arrowless))}")
     board = {(s.level, s.position) for s in ctx.own_stones(state, decider(state)) if not s.stone.arrow}
     if len(set(action.districts)) != len(action.districts) or not set(action.districts) <= board:
         return reject("STM-R-19", "the districts must hold your own arrowless stones")

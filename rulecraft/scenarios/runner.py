@@ -165,7 +165,7 @@ def lookup(view: Any, path: str) -> Any:
             elif part.lstrip("-").isdigit() and int(part) in node:
                 node = node[int(part)]
             else:
-                raise ScenarioError(f"path {path!r}: no field {part!r} (have {sorted(map(str, node))})")
+                raise ScenarioError(f"path {path!r}: no field {part!r} (have {', '.join(sorted(map(str, node)))})")
         elif isinstance(node, list | tuple):
             try:
                 node = node[int(part)]
@@ -208,7 +208,7 @@ def _expect(game: Game[Any, Any], state: Any, item: Mapping[str, Any], where: st
     for key, run in checks.items():
         if key in item:
             return run()
-    raise ScenarioError(f"{where}: unknown expectation {sorted(item)}")
+    raise ScenarioError(f"{where}: unknown expectation {', '.join(sorted(map(str, item)))}")
 
 
 def view_of(game: Game[Any, Any], state: Any) -> dict[str, Any]:
@@ -286,12 +286,12 @@ def _expect_query(game: Game[Any, Any], state: Any, item: Mapping[str, Any], whe
     queries = game.queries()
     name = item["query"]
     if name not in queries:
-        raise ScenarioError(f"{where}: {game.id} has no query {name!r} (have {sorted(queries)})")
+        raise ScenarioError(f"{where}: {game.id} has no query {name!r} (have {', '.join(sorted(queries))})")
     answer = queries[name].run(game, dict(item.get("args", {})), state)
     out = []
     for key, expected in item.get("answer", {}).items():
         if key not in answer:
-            out.append(f"{where}: query {name} gave no {key!r} (gave {sorted(answer)})")
+            out.append(f"{where}: query {name} gave no {key!r} (gave {', '.join(sorted(map(str, answer)))})")
         elif not same(answer[key], expected):
             out.append(f"{where}: query {name}: {key} is {answer[key]!r}, the rulebook example gives {expected!r}")
     return out
