@@ -38,7 +38,7 @@ import attrs
 import jsonschema
 
 from rulecraft import yamlio
-from rulecraft.core import Chance, Game, GameOver, Rejection, RulecraftError, Seat, Setup, ToMove
+from rulecraft.core import Chance, Game, GameOver, Policy, Rejection, RulecraftError, Seat, Setup, ToMove
 from rulecraft.packs import PackError, read_pack_file
 from rulecraft.registry import game_class, game_ids, make_game
 from rulecraft.ruleset import UnknownReading
@@ -327,6 +327,56 @@ class Amendment(Game[Any, Any]):
 
     def scenario_state(self, given: Mapping[str, Any]) -> Any:
         return self.base.scenario_state(given)
+
+    # -- what the base game overrides beside the rules: scoring parts, state checks, fixtures, policies.
+    # Without these an amended game would score by total alone, take any state file unchecked and
+    # lose its fixture board (Game's defaults, not the base game's).
+    def rejections(self, state: Any, action: Any) -> tuple[Rejection, ...]:
+        first = self.check(state, action)
+        if first is None:
+            return ()
+        if type(self).check is Amendment.check:  # the base game's rules judge: all of them
+            return self.base.rejections(state, action)
+        return (first,)  # an amended check: its own word, the base's list may no longer hold
+
+    def score_parts(self, state: Any) -> Mapping[Seat, Mapping[str, int]]:
+        if type(self).scores is not Amendment.scores:  # scoring changed: the parts are the total
+            return super().score_parts(state)
+        return self.base.score_parts(state)
+
+    def termination(self, state: Any) -> str:
+        return self.base.termination(state)
+
+    def tiebreak(self, state: Any) -> str | None:
+        return self.base.tiebreak(state)
+
+    def standing(self, state: Any) -> str | None:
+        return self.base.standing(state)
+
+    def check_state(self, state: Any) -> None:
+        self.base.check_state(state)
+
+    def state_fixture(self, state: Any) -> dict[str, Any] | None:
+        return self.base.state_fixture(state)
+
+    def scenario_fixture(self, given: Mapping[str, Any]) -> dict[str, Any] | None:
+        return self.base.scenario_fixture(given)
+
+    def policies(self) -> Mapping[str, str]:
+        return self.base.policies()
+
+    def _policy(self, name: str) -> Policy[Any, Any]:
+        chosen = self.base.policy(name)
+
+        def amended(_game: Game[Any, Any], state: Any, rng: random.Random) -> Any:
+            # the base game's policy plays by the printed rules: an action the amendment refuses
+            # gives way to a uniform choice among the amended game's own legal actions
+            action = chosen(self.base, state, rng)
+            if self.check(state, action) is None:
+                return action
+            return rng.choice(list(self.legal_actions(state)))
+
+        return amended
 
     def load_fixture(self, fixture: Mapping[str, Any]) -> None:
         self.base.load_fixture(fixture)

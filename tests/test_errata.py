@@ -159,3 +159,80 @@ def test_the_plot_is_a_picture_of_both_rulesets() -> None:
     picture = plot(report)
     assert picture.count("printed rules") == 1 and "variant" in picture
     assert picture.count("<rect") >= 2 * 3 + 2  # a pair of bars per measure, the legend
+
+
+# -- an amended game keeps what its base game says beside the rules -------------------------------------------
+
+
+@pytest.mark.parametrize("game_id", ["aer", "air", "kas", "stm"])
+def test_an_amendment_keeps_the_base_games_parts_checks_and_policies(game_id: str) -> None:
+    """Scores by the rulebook's parts, the outcome, state checks and policies are the base game's:
+    Game's defaults (total alone, nothing checked) would hide a broken state file or a scoring part."""
+    import random
+
+    import attrs
+
+    from rulecraft.core import StateError
+    from rulecraft.errata import Amendment
+
+    base = make_game(game_id)
+    amended = Amendment(base)
+    policy = "uniform" if game_id in ("air", "aer") else sorted(set(base.policies()) - {"uniform"})[0]
+    assert amended.policies() == base.policies()
+    state = base.new_game(base.min_players)
+    rng_a, rng_b = random.Random(3), random.Random(3)
+    for _ in range(20_000):  # the policy's own steps, the same seed on both: the same game
+        if base.is_over(state):
+            break
+        action = amended.random_action(state, rng_a, policy=policy)
+        assert action == base.random_action(state, rng_b, policy=policy)
+        state = base.apply(state, action)
+    assert base.is_over(state), "the policy ends the game"
+    assert amended.score_parts(state) == base.score_parts(state) and amended.outcome(state) == base.outcome(state)
+    assert len(next(iter(base.score_parts(state).values()))) > 1, "the base game names its scoring parts"
+    # a state breaking a component count is refused through the amendment too
+    broken = {
+        "stm": lambda s: attrs.evolve(s, players=(attrs.evolve(s.players[0], crystals=3000), *s.players[1:])),
+        "kas": lambda s: attrs.evolve(s, players=(attrs.evolve(s.players[0], hold=(0, 0, 0, 0, 400)), *s.players[1:])),
+        "air": lambda s: attrs.evolve(s, boards=(attrs.evolve(s.boards[0], chips=3000), *s.boards[1:])),
+        "aer": lambda s: attrs.evolve(s, bag=s.bag * 40),
+    }[game_id](state)
+    with pytest.raises(StateError):
+        amended.check_state(broken)
+
+
+def test_an_amended_check_is_its_own_rejection_and_its_policy_plays_by_it() -> None:
+    """A plugin that forbids an action: the rejection is the plugin's alone, and the base game's
+    playout policy never hands the amended game an action it refuses."""
+    import random
+
+    from rulecraft.core import Rejection
+    from rulecraft.errata import Amendment
+
+    forbidden = Rejection("TEST-R-1", "the first legal action is forbidden here")
+
+    class NoFirstAction(Amendment):
+        def legal_actions(self, state: object) -> list[object]:
+            return [a for a in self.base.legal_actions(state) if self.check(state, a) is None]
+
+        def check(self, state: object, action: object) -> Rejection | None:
+            own = self.base.legal_actions(state) if isinstance(self.base.to_move(state), int) else []
+            if len(own) > 1 and action == own[0]:
+                return forbidden
+            return self.base.check(state, action)
+
+    base = make_game("kas")
+    amended = NoFirstAction(base)
+    policy = sorted(set(base.policies()) - {"uniform"})[0]
+    state, rng, refused = base.new_game(3), random.Random(5), 0
+    for _ in range(200):
+        if base.is_over(state):
+            break
+        action = amended.random_action(state, rng, policy=policy)
+        assert amended.check(state, action) is None, action
+        options = base.legal_actions(state) if isinstance(base.to_move(state), int) else []
+        if len(options) > 1:
+            assert amended.rejections(state, options[0]) == (forbidden,)
+            refused += 1
+        state = base.apply(state, action)
+    assert refused > 20, "the forbidden first action was there to refuse"
