@@ -1,0 +1,862 @@
+"""Kings of Air and Steam: rare paths pinned to the rulebook, written to kill surviving mutants.
+
+Issue 22 (a mutation score for every game).  Each test builds a small state, takes one
+action or asks one question, and asserts the value the Hungarian rulebook (seeds/000,
+digest /work/shared/rules/kings-of-air-and-steam.md) gives; the rule ID and page are in
+the test name or docstring.  Expected values never come from running the model.
+Favoured: ends of tracks, exact money thresholds, ties, 2 and 7 players, empty piles.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import attrs
+import pytest
+
+from rulecraft.model.kings_of_air_and_steam.actions import (
+    ChooseDemandTile,
+    DrawDemandPair,
+    DrawDemandTile,
+    DrawMarketTile,
+    PayUpkeep,
+    Sell,
+    ShipGoods,
+    UpgradeAirship,
+    UpgradeRail,
+)
+from rulecraft.model.kings_of_air_and_steam.game import KasGame
+from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
+from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase
+from rulecraft.registry import make_game
+
+PLAN = ["S01", "S02", "S03", "S04"]  # letters A, A, B, B; 0 diamonds (pack card data)
+SPHINX = {"team": "Sphinx", "character": "Victor Blane"}  # a plain opponent for advanced-game states
+ALL_TILES = {"chemical": 3, "machine": 3, "food": 3, "textile": 3, "luxury": 3}
+
+
+def game() -> KasGame:
+    g = make_game("kas")
+    assert isinstance(g, KasGame)
+    return g
+
+
+def rule(g: KasGame, state: KasState, action: Any) -> str | None:
+    """The rule ID of the first rejection (None: legal)."""
+    rejection = g.check(state, action)
+    return rejection.rule if rejection else None
+
+
+def city(g: KasGame, state: KasState, name: str) -> Any:
+    return state.cities[g.ctx.map_of(state).city_index(name)]
+
+
+# -- KAS-R-47 (p.15): the start-player token passes clockwise -----------------------------------------
+
+
+def upkeep_last(g: KasGame, players: int, start: int) -> KasState:
+    """The Upkeep of round 1 with only the last player (counter-clockwise neighbour of the holder) to pay."""
+    last = (start - 1) % players
+    return g.scenario_state({"players": players, "start_player": start, "phase": "upkeep", "seat": last})
+
+
+@pytest.mark.parametrize(("players", "start", "after"), [(2, 1, 0), (3, 0, 1), (3, 2, 0), (7, 6, 0), (7, 3, 4)])
+def test_start_player_token_passes_clockwise_after_upkeep_r47_p15(players: int, start: int, after: int) -> None:
+    """KAS-R-47 (p.15, Upkeep step 3): 'A kezdőjátékos-jelző az óramutató járásának megfelelően tovább
+    kerül': to the holder's left neighbour (seat + 1), wrapping round the table."""
+    g = game()
+    s = g.apply(upkeep_last(g, players, start), PayUpkeep())
+    assert s.start_player == after
+    assert s.phase is Phase.NEW_MARKET and s.round == 2
+
+
+def test_next_rounds_planning_starts_with_the_new_token_holder_r47_r19_p15() -> None:
+    """KAS-R-47 (p.15) then KAS-R-15 (p.8): three tiles drawn, the next round is planned from the new
+    holder clockwise (3 players, token 0 -> 1: planning order 1, 2, 0)."""
+    g = game()
+    s = g.apply(upkeep_last(g, 3, 0), PayUpkeep())
+    for goods in ("food", "food", "luxury"):
+        s = g.apply(s, DrawMarketTile(goods))
+    assert s.phase is Phase.PLANNING
+    assert s.order == (1, 2, 0) and s.seat == 1
+
+
+# -- KAS-R-22 (p.10): ties broken clockwise from the token holder ---------------------------------------
+
+
+def action_state(g: KasGame, players: int, start: int, plans: dict[int, list[str]], seat: int) -> KasState:
+    specs = {s: {"plan": plans.get(s, PLAN), "at": [0, -1]} for s in range(players)}
+    return g.scenario_state(
+        {
+            "players": players,
+            "start_player": start,
+            "phase": "action",
+            "seat": seat,
+            "market": {"slots": ["food", "food", "food"]},
+            "players_state": specs,
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    ("players", "start", "order"),
+    [(3, 1, (1, 2, 0)), (3, 2, (2, 0, 1)), (2, 1, (1, 0)), (7, 5, (5, 6, 0, 1, 2, 3, 4))],
+)
+def test_equal_letters_act_clockwise_from_the_start_player_r22_p10(
+    players: int, start: int, order: tuple[int, ...]
+) -> None:
+    """KAS-R-22 (p.10): 'közülük az jön előbb, aki a kezdőjátékoshoz közelebb ül az óramutató járása
+    szerint' - the holder first, then clockwise; everyone reveals letter A."""
+    g = game()
+    s = action_state(g, players, start, {}, seat=start)
+    assert s.order == order
+
+
+def test_ex03_letter_before_seat_with_the_token_on_the_last_seat_r22_p10() -> None:
+    """KAS-EX-03 (p.10) with the token on seat 2 of 3: seat 0 plays B, seats 1 and 2 play C.  B acts
+    first whatever the seat; of the C cards the holder (2) acts before seat 1."""
+    g = game()
+    plans = {0: ["S03", "S01", "S02", "S04"], 1: ["S05", "S01", "S02", "S03"], 2: ["S06", "S01", "S02", "S03"]}
+    s = action_state(g, 3, 2, plans, seat=0)
+    assert s.order == (0, 2, 1)
+
+
+# -- KAS-R-34 / KAS-R-35 (p.12, p.16): one level per action, never past level 6 -------------------------
+
+
+def turn_state(g: KasGame, me: dict[str, Any], other: dict[str, Any] | None = None, **given: Any) -> KasState:
+    """Seat 0 in its cycle-1 action of a 2-player game; ``me`` and ``other`` amend the seats."""
+    return g.scenario_state(
+        {
+            "players": 2,
+            "phase": "action",
+            "seat": 0,
+            "market": {"slots": ["food", "food", "food"]},
+            "players_state": {
+                0: {"plan": PLAN, "at": [0, -1], **me},
+                1: {"plan": PLAN, "at": [0, -1], **(other or {})},
+            },
+            **given,
+        }
+    )
+
+
+def upgrade_state(g: KasGame, other: dict[str, Any] | None = None, **me: Any) -> KasState:
+    return turn_state(g, me, other)
+
+
+def test_a_fully_upgraded_airship_cannot_upgrade_again_r34_p12() -> None:
+    """KAS-R-34 (p.12): the airship track ends at level 6 ('teljesen fejlesztett', 15 VP p.16):
+    no upgrade from level 6, however rich the player; the action is not offered."""
+    g = game()
+    s = upgrade_state(g, airship_level=6, money=60)
+    assert rule(g, s, UpgradeAirship()) == "KAS-R-34"
+    assert UpgradeAirship() not in g.legal_actions(s)
+
+
+def test_a_fully_upgraded_rail_cannot_upgrade_again_r35_p12() -> None:
+    """KAS-R-35 (p.12, p.16): rail level 6 (30 VP) is the top of the track."""
+    g = game()
+    s = upgrade_state(g, rail_level=6, money=60)
+    assert rule(g, s, UpgradeRail()) == "KAS-R-35"
+    assert UpgradeRail() not in g.legal_actions(s)
+
+
+def test_ex11_airship_upgrade_with_exactly_three_dollars_r34_p12() -> None:
+    """KAS-EX-11 (p.12): $3 for level 2; diamond rating stays 1, capacity 2 -> 3.  With exactly $3
+    the player ends at $0; with $2 the upgrade is refused (KAS-R-55: no payment without the money)."""
+    g = game()
+    before = upgrade_state(g, money=3)
+    s = g.apply(before, UpgradeAirship())
+    me = s.players[0]
+    assert (me.airship_level, me.money) == (2, 0)
+    assert (g.ctx.rating(me), g.ctx.capacity(me)) == (1, 3)
+    assert s.bank == before.bank + 3, "the $3 goes to the bank"
+    assert rule(g, upgrade_state(g, money=2), UpgradeAirship()) == "KAS-R-55"
+
+
+def test_ex12_rail_upgrade_three_to_four_with_exactly_four_dollars_r35_p12() -> None:
+    """KAS-EX-12 (p.12): Green at rail level 3 pays $4 for level 4 (5 VP, p.16)."""
+    g = game()
+    s = g.apply(upgrade_state(g, rail_level=3, money=4), UpgradeRail())
+    assert (s.players[0].rail_level, s.players[0].money) == (4, 0)
+    assert g.score_parts(s)[0]["rail"] == 5
+    assert rule(g, upgrade_state(g, rail_level=3, money=3), UpgradeRail()) == "KAS-R-55"
+
+
+def test_the_last_airship_level_scores_fifteen_r34_r52_p16() -> None:
+    """KAS-R-34 (p.12), KAS-R-52 (p.16): level 5 -> 6 is still one legal upgrade, and only level 6 scores
+    15 VP ('A léghajó 6-os szintre fejlesztése 15 GyP-t ér')."""
+    g = game()
+    s = upgrade_state(g, airship_level=5, money=30)
+    assert rule(g, s, UpgradeAirship()) is None
+    assert g.score_parts(s)[0]["airship"] == 0
+    after = g.apply(s, UpgradeAirship())
+    assert after.players[0].airship_level == 6
+    assert after.players[0].money < 30, "the upgrade costs the price printed on the track"
+    assert g.score_parts(after)[0]["airship"] == 15
+
+
+# -- KAS-R-40 / KAS-R-74 (p.14, p.19): demand tiles after a printed city fills ---------------------------
+
+
+def fill_state(g: KasGame, flora_seat: int | None, pile: dict[str, int], filled: int = 4, **city: Any) -> KasState:
+    """Seat 0 in its action with 5 food in a depot on line B2 beside Bown Town (food, printed city)."""
+    depot = g.ctx.game_map("ABC").line("B2").hexes[0]
+    flora = {"team": "Rose & Thorn", "character": "Flora Kingston"}
+    plain = {"team": "Sphinx", "character": "Victor Blane"}
+    specs: dict[int, dict[str, Any]] = {}
+    for seat, plan in ((0, PLAN), (1, ["S12", "S11", "S10", "S09"])):
+        who = flora if seat == flora_seat else plain
+        specs[seat] = {"plan": plan, "at": [0, -1] if seat == 0 else [3, 3], **(who if flora_seat is not None else {})}
+    return g.scenario_state(
+        {
+            "players": 2,
+            "seat": 0,
+            "phase": "action",
+            "depots": [{"at": [depot.q, depot.r], "owner": 0, "goods": {"food": 5}}],
+            "cities": {"Bown Town": {"filled": filled, **city}},
+            "market": {"slots": ["food", "machine", "textile"], "demand_pile": pile},
+            "players_state": specs,
+        }
+    )
+
+
+def ship_one_food(g: KasGame) -> ShipGoods:
+    return ShipGoods(g.ctx.game_map("ABC").line("B2").hexes[0], "food", 1, to_city="Bown Town")
+
+
+def test_flora_with_one_demand_tile_left_the_one_tile_is_drawn_r74_p19_amb36() -> None:
+    """KAS-R-74 (p.19): an opponent fills a printed city, Flora 'húzz vakon két keresletlapkát'; with only
+    one tile in the pile there are not two to draw (KAS-AMB-36): that one tile is drawn, as normal."""
+    g = game()
+    s = g.apply(fill_state(g, flora_seat=1, pile={"luxury": 1}), ship_one_food(g))
+    assert s.phase is Phase.DEMAND_DRAW
+    assert dict(g.chance_outcomes(s)) == {DrawDemandTile("luxury"): Fraction(1)}
+    after = g.apply(s, DrawDemandTile("luxury"))
+    bown = city(g, after, "Bown Town")
+    assert (bown.demand, bown.slots, bown.tile) == ("luxury", 3, True)
+    assert sum(after.demand_pile) == 0
+
+
+def test_flora_with_exactly_two_demand_tiles_draws_both_blind_r74_p19() -> None:
+    """KAS-R-74 (p.19): with two tiles in the pile an opponent's fill gives Flora both, she chooses."""
+    g = game()
+    s = g.apply(fill_state(g, flora_seat=1, pile={"luxury": 1, "chemical": 1}), ship_one_food(g))
+    assert s.phase is Phase.DEMAND_PAIR
+    assert dict(g.chance_outcomes(s)) == {DrawDemandPair("chemical", "luxury"): Fraction(1)}
+    s = g.apply(s, DrawDemandPair("chemical", "luxury"))
+    assert s.phase is Phase.DEMAND_CHOICE and g.to_move(s) == 1
+    after = g.apply(s, ChooseDemandTile("luxury"))
+    assert city(g, after, "Bown Town").demand == "luxury"
+    assert after.demand_pile == (1, 0, 0, 0, 0), "the other tile goes back into the pile"
+    assert after.decider is None and after.demand_choices == ()
+
+
+def test_flora_chooses_only_between_the_two_tiles_drawn_r74_p19() -> None:
+    """KAS-R-74 (p.19): 'Az egyiket válaszd ki' - one of the two drawn, not a third tile of the pile."""
+    g = game()
+    s = g.apply(fill_state(g, flora_seat=1, pile={"luxury": 1, "chemical": 1, "food": 1}), ship_one_food(g))
+    s = g.apply(s, DrawDemandPair("chemical", "luxury"))
+    assert rule(g, s, ChooseDemandTile("food")) == "KAS-R-74"
+    assert set(g.legal_actions(s)) == {ChooseDemandTile("chemical"), ChooseDemandTile("luxury")}
+
+
+def test_flora_filling_herself_with_one_tile_chooses_from_that_one_r74_p19() -> None:
+    """KAS-R-74 (p.19): her own fill: she looks through the pile (here a single tile) and places it."""
+    g = game()
+    s = g.apply(fill_state(g, flora_seat=0, pile={"textile": 1}), ship_one_food(g))
+    assert s.phase is Phase.DEMAND_CHOICE and g.to_move(s) == 0
+    assert g.legal_actions(s) == [ChooseDemandTile("textile")]
+
+
+def test_without_flora_a_printed_city_draws_one_tile_r40_p14() -> None:
+    """KAS-R-40 (p.14): the 5 cubes go back to the supply and one demand tile is drawn at random."""
+    g = game()
+    s = fill_state(g, flora_seat=None, pile={"textile": 2, "machine": 1})
+    food_supply = s.supply[2]
+    s = g.apply(s, ship_one_food(g))
+    assert s.phase is Phase.DEMAND_DRAW
+    assert dict(g.chance_outcomes(s)) == {
+        DrawDemandTile("machine"): Fraction(1, 3),
+        DrawDemandTile("textile"): Fraction(2, 3),
+    }
+    assert s.supply[2] == food_supply + 5, "4 cubes on the city + the one delivered: all 5 return"
+    assert city(g, s, "Bown Town").filled == 0
+
+
+def test_a_filled_demand_tile_closes_the_city_without_a_draw_r41_p14() -> None:
+    """KAS-R-41 (p.4, p.14): 3 slots filled: the 3 cubes return, the tile turns face down, no tile is
+    drawn, and the city accepts nothing more."""
+    g = game()
+    s = fill_state(g, flora_seat=None, pile={"textile": 2}, filled=2, demand="food", tile=True)
+    food_supply = s.supply[2]
+    s = g.apply(s, ship_one_food(g))
+    bown = city(g, s, "Bown Town")
+    assert bown.closed and bown.filled == 0
+    assert s.supply[2] == food_supply + 3, "2 cubes on the tile + the one delivered"
+    assert s.demand_pile == (0, 0, 0, 2, 0), "no tile drawn"
+    assert s.phase is not Phase.DEMAND_DRAW
+    assert g.violations(s) == []
+
+
+# -- KAS-R-51 (p.16): the Sellout pays $4 per good, and the toll comes out of it ------------------------
+
+
+def chain_sellout(g: KasGame, tolled_lines: int, money: int, rail_level: int) -> KasState:
+    """Seat 0 at the Sellout with 1 food in a depot on L0; the route to Farcity (food) crosses
+    ``tolled_lines`` lines that hold only seat 1's depots: toll $1 per line per good (KAS-R-38)."""
+    n = tolled_lines + 1
+    names = [f"C{i}" for i in range(n)] + ["Farcity"]
+    cities = [
+        {"name": nm, "at": [2 * i, 0], "demand": "luxury" if nm != "Farcity" else "food"} for i, nm in enumerate(names)
+    ]
+    lines = [{"id": f"L{i}", "ends": [names[i], names[i + 1]], "hexes": [[2 * i + 1, 0]]} for i in range(n)]
+    depots = [{"at": [1, 0], "owner": 0, "goods": {"food": 1}}]
+    depots += [{"at": [2 * i + 1, 0], "owner": 1} for i in range(1, n)]
+    hexes = [[q, r] for q in range(2 * n + 1) for r in (0, 1)]
+    return g.scenario_state(
+        {
+            "players": 2,
+            "map": {"hexes": hexes, "cities": cities, "lines": lines},
+            "phase": "sellout",
+            "round": 6,
+            "seat": 0,
+            "players_state": {0: {"at": [0, 1], "money": money, "rail_level": rail_level}, 1: {"at": [1, 1]}},
+            "depots": depots,
+            "market": {"pile": {}, "demand_pile": ALL_TILES},
+        }
+    )
+
+
+def sell_food() -> Sell:
+    return Sell(Hex(1, 0), "food", "Farcity")
+
+
+def test_sellout_toll_is_paid_from_the_four_dollars_with_an_empty_purse_r51_p16() -> None:
+    """KAS-R-51 (p.16): 'Minden visszatett áruért 4 $-t kapsz a banktól, és ki kell fizetned a megfelelő
+    vámot': with $0 a good owing a $1 toll is still sold; the player ends with $3, the owner +$1."""
+    g = game()
+    s = chain_sellout(g, tolled_lines=1, money=0, rail_level=2)
+    other = s.players[1].money
+    assert rule(g, s, sell_food()) is None
+    after = g.apply(s, sell_food())
+    assert after.players[0].money == 3
+    assert after.players[1].money == other + 1
+    assert after.depots[0].goods == (0, 0, 0, 0, 0), "the good returns to the supply"
+    assert g.violations(after) == []
+
+
+def test_sellout_toll_of_exactly_four_with_no_money_is_payable_r51_r55_p16() -> None:
+    """KAS-R-51 (p.16), KAS-R-55: 4 opponent lines, toll $4 with $0: the $4 covers it exactly ($0 after)."""
+    g = game()
+    s = chain_sellout(g, tolled_lines=4, money=0, rail_level=5)
+    after = g.apply(s, sell_food())
+    assert after.players[0].money == 0
+    assert after.players[1].money == s.players[1].money + 4
+
+
+def test_sellout_toll_above_four_needs_money_of_ones_own_r51_r55_p16() -> None:
+    """KAS-R-51 (p.16), KAS-R-55 (money never below $0): toll $5 with $0 cannot be paid; with $1 it can."""
+    g = game()
+    assert rule(g, chain_sellout(g, tolled_lines=5, money=0, rail_level=6), sell_food()) == "KAS-R-55"
+    s = chain_sellout(g, tolled_lines=5, money=1, rail_level=6)
+    after = g.apply(s, sell_food())
+    assert after.players[0].money == 0
+
+
+def test_sellout_route_needs_the_rail_level_r51_r37_p16() -> None:
+    """KAS-R-51 (p.16), KAS-R-37 (p.13): 2 tolled lines + the city = 3 stops; rail level 2 is too low
+    (as the chemical that 'nem érne el Irdyoig' in the example), rail level 3 suffices."""
+    g = game()
+    assert rule(g, chain_sellout(g, tolled_lines=2, money=5, rail_level=2), sell_food()) == "KAS-R-51"
+    assert rule(g, chain_sellout(g, tolled_lines=2, money=5, rail_level=3), sell_food()) is None
+
+
+# -- money-conserved invariant (KAS-R-55): money is neither created nor destroyed ------------------------
+
+
+def test_money_invariant_flags_money_destroyed_as_well_as_created_r55() -> None:
+    """KAS-R-55 with KAS-R-03: players' money + the bank's takings = the starting money.  A dollar
+    that vanishes is as wrong as a dollar that appears; money below $0 is flagged too."""
+    g = game()
+    s = upgrade_state(g, money=5)
+    assert [v.invariant for v in g.violations(s)] == []
+
+    def with_money(money: int) -> KasState:
+        return attrs.evolve(s, players=(attrs.evolve(s.players[0], money=money), s.players[1]))
+
+    assert "money-conserved" in [v.invariant for v in g.violations(with_money(4))], "a dollar destroyed"
+    assert "money-conserved" in [v.invariant for v in g.violations(with_money(6))], "a dollar created"
+    negative = attrs.evolve(with_money(-1), bank=s.bank + 6)  # conserved in total, but below $0
+    messages = [v.message for v in g.violations(negative) if v.invariant == "money-conserved"]
+    assert messages == ["seat 0 has $-1"]
+
+
+# -- KAS-AMB-10 with KAS-R-40 (p.14): a printed city filled while the demand pile is empty ---------------
+
+
+def test_a_city_filled_with_an_empty_demand_pile_waits_for_a_tile_r40_amb10() -> None:
+    """KAS-R-40 (p.14) draws a tile 'a keresletpakliból'; in round 1 that pile is empty (KAS-R-05/49).
+    KAS-AMB-10 default (a): the 5 cubes return, the city demands nothing and waits for the next tile."""
+    g = game()
+    s = fill_state(g, flora_seat=None, pile={})
+    food_supply = s.supply[2]
+    after = g.apply(s, ship_one_food(g))
+    bown = city(g, after, "Bown Town")
+    assert (bown.demand, bown.waiting, bown.filled, bown.closed) == (None, True, 0, False)
+    assert after.waiting_cities == ("Bown Town",)
+    assert after.supply[2] == food_supply + 5
+    assert after.phase is not Phase.DEMAND_DRAW
+    assert g.violations(after) == []
+
+
+def test_a_waiting_city_gets_the_first_tile_after_production_r49_amb10() -> None:
+    """KAS-R-49 (p.16): the 3 market tiles become demand tiles; KAS-AMB-10 (a): the waiting city then
+    draws one, before the next round's New Market."""
+    g = game()
+    s = g.scenario_state(
+        {
+            "players": 2,
+            "phase": "upkeep",
+            "seat": 1,
+            "cities": {"Bown Town": {"waiting": True}},
+            "market": {"slots": ["textile", "textile", "machine"]},
+        }
+    )
+    s = attrs.evolve(
+        s,
+        cities=tuple(attrs.evolve(c, demand=None) if c.waiting else c for c in s.cities),
+        waiting_cities=("Bown Town",),
+    )
+    s = g.apply(s, PayUpkeep())
+    assert s.phase is Phase.DEMAND_DRAW and s.demand_for == "Bown Town"
+    assert dict(g.chance_outcomes(s)) == {
+        DrawDemandTile("machine"): Fraction(1, 3),
+        DrawDemandTile("textile"): Fraction(2, 3),
+    }
+    s = g.apply(s, DrawDemandTile("textile"))
+    bown = city(g, s, "Bown Town")
+    assert (bown.demand, bown.slots, bown.tile, bown.waiting) == ("textile", 3, True, False)
+    assert s.phase is Phase.NEW_MARKET and s.round == 2 and s.waiting_cities == ()
+    assert s.demand_pile == (0, 1, 0, 1, 0)
+
+
+# -- KAS-R-50 / KAS-R-51 (p.8, p.16): the end of round 5 leads to the Sellout ------------------------------
+
+
+def test_after_round_five_the_sellout_begins_with_the_new_token_holder_r50_r51_p16() -> None:
+    """KAS-R-50 (p.8, p.16): no market tiles left after round 5's Production: the Sellout follows.
+    KAS-R-47 passes the token in round 5 too (KAS-AMB-24: round 5 is complete); the Sellout is taken
+    clockwise from the holder (KAS-AMB-30): 3 players, token 1 -> 2, order 2, 0, 1."""
+    g = game()
+    s = g.scenario_state(
+        {
+            "players": 3,
+            "start_player": 1,
+            "phase": "upkeep",
+            "round": 5,
+            "seat": 0,
+            "market": {"slots": ["textile", "textile", "machine"], "pile": {}, "demand_pile": {"food": 3}},
+        }
+    )
+    s = g.apply(s, PayUpkeep())
+    assert s.phase is Phase.SELLOUT and s.round == 6
+    assert s.order == (2, 0, 1) and s.seat == 2
+    assert s.demand_pile == (0, 1, 3, 2, 0), "round 5's tiles joined the demand pile"
+
+
+def test_the_sellout_ends_after_the_last_player_r51_p16() -> None:
+    """KAS-R-51 (p.16): 'Amikor minden játékos végzett, a Kiárusításfázis véget ér' - one EndSellout per
+    player in order, then the game is over and scored (KAS-R-52)."""
+    from rulecraft.model.kings_of_air_and_steam.actions import EndSellout
+
+    g = game()
+    s = chain_sellout(g, tolled_lines=1, money=0, rail_level=2)
+    assert s.order == (0, 1)
+    s = g.apply(s, EndSellout())
+    assert s.phase is Phase.SELLOUT and s.seat == 1
+    s = g.apply(s, EndSellout())
+    assert s.phase is Phase.OVER and g.is_over(s)
+
+
+def test_advanced_sellout_goes_by_priority_number_r58_amb30() -> None:
+    """KAS-R-58 (p.17): no start-player token in the advanced game; KAS-AMB-30: simultaneous phases
+    go by ascending priority: Godfather (7) in seat 0, Emperor (1) in seat 1, Sphinx (3) in seat 2."""
+    g = game()
+    teams = {0: ("Godfather", "Ezekiel Crane"), 1: ("Emperor", "Reginald Kain"), 2: ("Sphinx", "Victor Blane")}
+    s = g.scenario_state(
+        {
+            "players": 3,
+            "phase": "upkeep",
+            "round": 5,
+            "seat": 2,
+            "players_state": {k: {"team": t, "character": c} for k, (t, c) in teams.items()},
+            "market": {"slots": ["textile", "textile", "machine"], "pile": {}, "demand_pile": {"food": 3}},
+        }
+    )
+    assert s.order == (0, 1, 2)
+    s = attrs.evolve(s, order=(1, 2, 0), turn=2, seat=0)
+    s = g.apply(s, PayUpkeep())
+    assert s.phase is Phase.SELLOUT and s.order == (1, 2, 0) and s.seat == 1
+
+
+# -- KAS-R-66 (p.18): Aurelia Bayley's conversion, in the hold or in a depot --------------------------------
+
+
+def test_aurelia_converts_in_a_depot_and_the_supply_balances_r66_p18() -> None:
+    """KAS-R-66 (KAS-EX-23, p.18): 1 chemical -> 2 machines 'egyik raktáradban vagy a rakteredben';
+    the chemical returns to the supply, the 2 machines come from it; one converter token spent."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Convert
+
+    g = game()
+    depot = g.ctx.game_map("ABC").line("B2").hexes[0]
+    s = g.scenario_state(
+        {
+            "players": 2,
+            "phase": "action",
+            "seat": 0,
+            "market": {"slots": ["food", "food", "food"]},
+            "depots": [{"at": [depot.q, depot.r], "owner": 0, "goods": {"chemical": 1, "food": 1}}],
+            "players_state": {
+                0: {"team": "DaVinci", "character": "Aurelia Bayley", "tokens": 1, "plan": PLAN, "at": [0, -1]},
+                1: {"team": "Sphinx", "character": "Victor Blane", "plan": PLAN, "at": [0, -1]},
+            },
+        }
+    )
+    after = g.apply(s, Convert("chemical", "machine", depot))
+    assert after.depots[0].goods == (0, 2, 1, 0, 0)
+    assert after.supply[0] == s.supply[0] + 1 and after.supply[1] == s.supply[1] - 2
+    assert after.players[0].tokens == 0 and after.players[0].hold == s.players[0].hold
+    assert g.violations(after) == []
+    assert rule(g, after, Convert("food", "machine", depot)) is not None, "no token left"
+
+
+def test_aurelia_converts_in_the_hold_keeping_other_goods_r66_p18() -> None:
+    """KAS-R-66 (p.18): 1 food of a hold of 1 food -> 2 luxury; supply food +1, luxury -2."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Convert
+
+    g = game()
+    s = upgrade_state(
+        g, SPHINX, team="DaVinci", character="Aurelia Bayley", tokens=3, hold={"food": 1}, airship_level=2
+    )
+    after = g.apply(s, Convert("food", "luxury"))
+    assert after.players[0].hold == (0, 0, 0, 0, 2)
+    assert after.supply[2] == s.supply[2] + 1 and after.supply[4] == s.supply[4] - 2
+    assert after.players[0].tokens == 2
+    assert g.violations(after) == []
+
+
+# -- KAS-R-85 (p.20): the Godfather card steals one good on the same hex -------------------------------------
+
+
+def steal_state(g: KasGame, hold: dict[str, int], victim_hold: dict[str, int] | None = None) -> tuple[KasState, Hex]:
+    """The Godfather (seat 0, capacity 3 at level 1, KAS-R-84) on the hex of seat 1's depot (2 food),
+    after the card's movement step: the steal comes before the action."""
+    depot = g.ctx.game_map("ABC").line("B2").hexes[0]
+    at = [depot.q, depot.r]
+    me = {"team": "Godfather", "character": "Ezekiel Crane", "plan": ["GOD", "S02", "S03", "S04"], "at": at}
+    s = turn_state(
+        g,
+        {**me, "hold": hold},
+        {**SPHINX, "at": at, "hold": victim_hold or {}},
+        depots=[{"at": at, "owner": 1, "goods": {"food": 2}}],
+    )
+    return attrs.evolve(s, phase=Phase.BONUS, bonus="steal"), depot
+
+
+def test_godfather_steals_from_a_depot_on_his_hex_with_room_r85_p20() -> None:
+    """KAS-R-85 (p.20): one good from another player's depot on the same hex into the hold; with room
+    nothing is discarded (KAS-R-30: discarding only to make room); then the action."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Steal
+
+    g = game()
+    s, depot = steal_state(g, {"chemical": 1})
+    assert rule(g, s, Steal(1, "food", depot, discard="chemical")) == "KAS-R-30"
+    after = g.apply(s, Steal(1, "food", depot))
+    assert after.players[0].hold == (1, 0, 1, 0, 0)
+    assert after.depots[0].goods == (0, 0, 1, 0, 0)
+    assert after.supply == s.supply
+    assert after.phase is Phase.ACTION and after.bonus is None
+    assert g.violations(after) == []
+
+
+def test_godfather_with_a_full_hold_discards_one_to_the_supply_first_r85_p20() -> None:
+    """KAS-R-85 (p.20): 'If the Godfather's hold is full, they must first discard 1 good of any type to
+    the supply': 3 chemical (capacity 3) -> 2 chemical + the stolen food; chemical supply +1."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Steal
+
+    g = game()
+    s, depot = steal_state(g, {"chemical": 3}, victim_hold={"luxury": 1})
+    assert rule(g, s, Steal(1, "food", depot)) == "KAS-R-85"
+    after = g.apply(s, Steal(1, "food", depot, discard="chemical"))
+    assert after.players[0].hold == (2, 0, 1, 0, 0)
+    assert after.supply[0] == s.supply[0] + 1
+    assert after.depots[0].goods == (0, 0, 1, 0, 0)
+    from_hold = g.apply(s, Steal(1, "luxury", discard="chemical"))
+    assert from_hold.players[0].hold == (2, 0, 0, 0, 1) and from_hold.players[1].hold == (0, 0, 0, 0, 0)
+    assert g.violations(after) == [] and g.violations(from_hold) == []
+
+
+# -- KAS-R-45 (p.15): the Upkeep goes player by player ------------------------------------------------------
+
+
+def test_returning_the_last_stored_good_ends_that_players_upkeep_r45_p15() -> None:
+    """KAS-R-45 (p.15): each good costs $1 or goes back to the supply; once seat 0 has returned its only
+    good it owes nothing more and the next player clockwise (seat 1) settles, not seat 2."""
+    from rulecraft.model.kings_of_air_and_steam.actions import ReturnGood
+
+    g = game()
+    s = g.scenario_state(
+        {
+            "players": 3,
+            "phase": "upkeep",
+            "seat": 0,
+            "players_state": {0: {"hold": {"food": 1}}, 1: {"hold": {"food": 1}}, 2: {"hold": {"food": 1}}},
+        }
+    )
+    after = g.apply(s, ReturnGood("food"))
+    assert after.players[0].hold == (0, 0, 0, 0, 0) and after.supply[2] == s.supply[2] + 1
+    assert after.phase is Phase.UPKEEP and (after.seat, after.turn) == (1, 1)
+    assert after.players[0].money == s.players[0].money, "a returned good costs nothing"
+
+
+# -- KAS-R-30 (p.11): a discard only makes room for a good of another type ------------------------------------
+
+
+def test_a_type_discarded_in_a_loading_step_is_not_loaded_back_r30_p11() -> None:
+    """KAS-R-30 (p.11), KAS-AMB-21: goods go back to the supply only to make room for goods of a
+    *different* type.  Having discarded the chemical for a textile, swapping the food for a chemical in
+    the same step would turn the first discard into a same-type exchange: refused (KAS-R-30)."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Swap
+
+    g = game()
+    depot = g.ctx.game_map("ABC").line("B2").hexes[0]
+    s = turn_state(
+        g,
+        {"at": [depot.q, depot.r], "hold": {"chemical": 1, "food": 1}},
+        phase="cargo",
+        depots=[{"at": [depot.q, depot.r], "owner": 0, "goods": {"textile": 1, "chemical": 1}}],
+    )
+    s = g.apply(s, Swap("chemical", "textile", "depot"))
+    assert s.players[0].hold == (0, 0, 1, 1, 0)
+    assert rule(g, s, Swap("food", "chemical", "depot")) == "KAS-R-30"
+
+
+# -- KAS-R-87 (p.20): Ezekiel Crane takes $3 from each airship he passes ---------------------------------------
+
+
+def test_ezekiel_crane_takes_exactly_three_dollars_from_a_rich_airship_only_r87_p20() -> None:
+    """KAS-R-87 (p.20): passing an airship he may steal $3 from that player - $3, not more, from a
+    player holding $10; a player whose airship is elsewhere loses nothing."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Fly
+
+    g = game()
+    crane = {"team": "Godfather", "character": "Ezekiel Crane", "at": [0, 0], "plan": ["S04", "S05", "S06", "S07"]}
+    s = g.scenario_state(
+        {
+            "players": 3,
+            "phase": "flight",
+            "seat": 0,
+            "market": {"slots": ["food", "food", "food"]},
+            "players_state": {
+                0: crane,
+                1: {**SPHINX, "plan": PLAN, "at": [1, 0], "money": 10},
+                2: {"team": "Emperor", "character": "Reginald Kain", "plan": PLAN, "at": [3, 3], "money": 10},
+            },
+        }
+    )
+    after = g.apply(s, Fly((0, 0)))
+    assert after.players[0].position == Hex(2, 0)
+    assert [p.money for p in after.players] == [s.players[0].money + 3, 7, 10]
+
+
+# -- shipping through the action (KAS-R-36..39, p.13-p.14) on a chain of lines -------------------------------
+
+
+def chain_map(lines: int) -> dict[str, Any]:
+    """Cities C0, C1, ... on row 0, Farcity (food) at the far end; line Li joins its neighbours through
+    one rail hex at (2i+1, 0).  The other cities demand luxury."""
+    names = [f"C{i}" for i in range(lines)] + ["Farcity"]
+    cities = [
+        {"name": nm, "at": [2 * i, 0], "demand": "food" if nm == "Farcity" else "luxury"} for i, nm in enumerate(names)
+    ]
+    rail = [{"id": f"L{i}", "ends": [names[i], names[i + 1]], "hexes": [[2 * i + 1, 0]]} for i in range(lines)]
+    return {"hexes": [[q, r] for q in range(2 * lines + 1) for r in (0, 1)], "cities": cities, "lines": rail}
+
+
+def test_a_shipment_to_a_city_beyond_other_cities_pays_income_then_toll_r38_r39_p14() -> None:
+    """KAS-R-39 (p.14): $ value per cube delivered (food at $4: no food tile drawn); KAS-R-38: $1 per good
+    to the owner of the depot stopped at on the line without an own depot.  1 food: +$4 - $1."""
+    g = game()
+    s = turn_state(
+        g,
+        {"at": [0, 1], "money": 0, "rail_level": 2},
+        {"at": [1, 1]},
+        map=chain_map(2),
+        depots=[{"at": [1, 0], "owner": 0, "goods": {"food": 2}}, {"at": [3, 0], "owner": 1}],
+        market={"slots": ["luxury", "luxury", "machine"]},
+    )
+    after = g.apply(s, ShipGoods(Hex(1, 0), "food", 1, to_city="Farcity"))
+    assert after.players[0].money == 3 and after.players[1].money == s.players[1].money + 1
+    assert city(g, after, "Farcity").filled == 1
+    assert after.depots[0].goods == (0, 0, 1, 0, 0)
+
+
+def two_ways_state(g: KasGame) -> KasState:
+    """Home -L0- X, then X -P- Y (seat 0's depot) and X -Q- Y (seat 1's depot); Y demands food."""
+    game_map = {
+        "hexes": [[q, r] for q in range(5) for r in (-1, 0, 1)],
+        "cities": [
+            {"name": "Home", "at": [0, 0], "demand": "luxury"},
+            {"name": "X", "at": [2, 0], "demand": "luxury"},
+            {"name": "Y", "at": [4, 0], "demand": "food"},
+        ],
+        "lines": [
+            {"id": "L0", "ends": ["Home", "X"], "hexes": [[1, 0]]},
+            {"id": "P", "ends": ["X", "Y"], "hexes": [[3, 0]]},
+            {"id": "Q", "ends": ["X", "Y"], "hexes": [[3, -1]]},
+        ],
+    }
+    return turn_state(
+        g,
+        {"at": [0, 1], "money": 5, "rail_level": 2},
+        {"at": [1, 1]},
+        map=game_map,
+        depots=[
+            {"at": [1, 0], "owner": 0, "goods": {"food": 2}},
+            {"at": [3, 0], "owner": 0},
+            {"at": [3, -1], "owner": 1},
+        ],
+        market={"slots": ["luxury", "luxury", "machine"]},
+    )
+
+
+@pytest.mark.parametrize(("line", "toll"), [("P", 0), ("Q", 2)])
+def test_the_toll_follows_the_lines_the_shipper_names_r37_r38_p13(line: str, toll: int) -> None:
+    """KAS-R-37/38 (p.13): the route is the shipper's choice; over the own depot's line P there is no
+    toll, over Q (only seat 1's depot) $1 per good: 2 food at $4 = $8 income, less $2 over Q."""
+    g = game()
+    s = two_ways_state(g)
+    after = g.apply(s, ShipGoods(Hex(1, 0), "food", 2, to_city="Y", lines=(line,)))
+    assert after.players[0].money == 5 + 8 - toll
+    assert after.players[1].money == s.players[1].money + toll
+
+
+# -- KAS-R-69 (p.19): the Sphinx card's free shipment is not the action ------------------------------------------
+
+
+def sphinx_bonus(g: KasGame, **given: Any) -> KasState:
+    me = {"team": "Sphinx", "character": "Victor Blane", "plan": ["SPH", "S02", "S03", "S04"], "at": [0, 1]}
+    s = turn_state(g, me, {"team": "Emperor", "character": "Reginald Kain", "at": [1, 1]}, **given)
+    return attrs.evolve(s, phase=Phase.BONUS, bonus="ship-one")
+
+
+def test_sphinx_free_shipment_to_an_own_depot_leaves_the_action_r69_p19() -> None:
+    """KAS-R-69 (p.19): the free shipment may go to an own depot (standard Ship Goods rules, KAS-R-36);
+    the turn's action still follows."""
+    g = game()
+    s = sphinx_bonus(
+        g,
+        map=chain_map(2),
+        depots=[{"at": [1, 0], "owner": 0, "goods": {"food": 2}}, {"at": [3, 0], "owner": 0}],
+    )
+    after = g.apply(s, ShipGoods(Hex(1, 0), "food", 1, to_depot=Hex(3, 0)))
+    assert after.phase is Phase.ACTION and after.seat == 0 and after.bonus is None
+    assert [d.goods[2] for d in after.depots] == [1, 1]
+
+
+def test_sphinx_free_shipment_closing_a_demand_tile_leaves_the_action_r69_r41_p19() -> None:
+    """KAS-R-69 (p.19) with KAS-R-41 (p.14): the free good fills the tile's third slot: the tile turns
+    face down, the city closes, and the action still follows."""
+    g = game()
+    s = sphinx_bonus(
+        g,
+        map=chain_map(1),
+        depots=[{"at": [1, 0], "owner": 0, "goods": {"food": 2}}],
+        cities={"Farcity": {"demand": "food", "tile": True, "filled": 2}},
+        market={"slots": ["luxury", "luxury", "machine"], "demand_pile": {"chemical": 1}},
+    )
+    after = g.apply(s, ShipGoods(Hex(1, 0), "food", 1, to_city="Farcity"))
+    assert city(g, after, "Farcity").closed
+    assert after.phase is Phase.ACTION and after.seat == 0
+
+
+# -- KAS-R-75 / KAS-R-79 (p.19): the delivery powers and the supply --------------------------------------------
+
+
+def delivery(g: KasGame, character: str, team: str, filled: int = 0, **me: Any) -> tuple[KasState, Hex]:
+    """Seat 0 in its action with 3 food and 1 textile in a depot on line B2 beside Bown Town (food)."""
+    depot = g.ctx.game_map("ABC").line("B2").hexes[0]
+    s = turn_state(
+        g,
+        {"team": team, "character": character, "money": 5, **me},
+        SPHINX,
+        depots=[{"at": [depot.q, depot.r], "owner": 0, "goods": {"food": 3, "textile": 1}}],
+        cities={"Bown Town": {"filled": filled}},
+        market={"slots": ["food", "machine", "textile"], "demand_pile": {"machine": 1}},
+    )
+    return s, depot
+
+
+def test_bishop_kingstons_kept_back_good_goes_to_the_supply_r75_p19() -> None:
+    """KAS-R-75 (p.19): one good of the shipment 'visszateheted a talonba' instead of onto a slot, and is
+    paid for: 3 food at $5 = $15, 2 slots taken, food supply +1."""
+    g = game()
+    s, depot = delivery(g, "Bishop Kingston", "Rose & Thorn")
+    after = g.apply(s, ShipGoods(depot, "food", 3, to_city="Bown Town", returned=True))
+    assert after.players[0].money == 5 + 15
+    assert city(g, after, "Bown Town").filled == 2
+    assert after.supply[2] == s.supply[2] + 1
+    assert g.violations(after) == []
+
+
+def test_corey_mcqueens_swindled_good_returns_with_the_filled_citys_cubes_r79_r40_p19() -> None:
+    """KAS-R-79 (p.19) with KAS-R-40 (p.14): 1 food + 1 swindled textile fill the last 2 of 5 slots; all
+    5 cubes return to the supply by type: food +4 (3 already there + 1), textile +1."""
+    g = game()
+    s, depot = delivery(g, "Corey McQueen", "Kings Over Aces", filled=3, tokens=5)
+    after = g.apply(s, ShipGoods(depot, "food", 2, to_city="Bown Town", swindle="textile"))
+    assert after.supply[2] == s.supply[2] + 4 and after.supply[3] == s.supply[3] + 1
+    bown = city(g, after, "Bown Town")
+    assert bown.filled == 0 and bown.other == ()
+    assert after.players[0].money == 5 + 2 * 5, "paid as 2 food"
+    assert g.violations(after) == []
+
+
+# -- KAS-R-86 with KAS-AMB-26 (p.20): Thaddeus Birch pays no toll in the Sellout either -----------------------
+
+
+def test_thaddeus_birch_sells_without_toll_r86_p20_amb26() -> None:
+    """KAS-R-86 (p.20): he never pays tolls; KAS-AMB-26: also in the Sellout.  $4 kept whole; nobody paid."""
+    g = game()
+    s = chain_sellout(g, tolled_lines=1, money=0, rail_level=2)
+    players = (
+        attrs.evolve(s.players[0], team="Godfather", character="Thaddeus Birch"),
+        attrs.evolve(s.players[1], team="Sphinx", character="Victor Blane"),
+    )
+    s = attrs.evolve(s, players=players, advanced=True)
+    after = g.apply(s, sell_food())
+    assert after.players[0].money == 4 and after.players[1].money == s.players[1].money
+
+
+# -- KAS-R-71 (p.19): Eva Blane's new line takes one of her depots ---------------------------------------------
+
+
+def test_eva_blanes_free_depot_is_one_of_her_ten_r71_p19() -> None:
+    """KAS-R-71 (p.19): $1 per tile to the bank, then one of her depots on the new line for free:
+    her depot supply drops by exactly one (KAS-R-02: 10 in all)."""
+    from rulecraft.model.kings_of_air_and_steam.actions import BuildLine
+
+    g = game()
+    s = turn_state(
+        g,
+        {"team": "Sphinx", "character": "Eva Blane", "tokens": 5, "money": 10},
+        {"team": "Emperor", "character": "Reginald Kain"},
+    )
+    build = min((a for a in g.legal_actions(s) if isinstance(a, BuildLine)), key=lambda a: len(a.hexes))
+    after = g.apply(s, build)
+    assert after.players[0].depots_left == 9
+    assert after.players[0].money == 10 - len(build.hexes) and after.bank == s.bank + len(build.hexes)
+    assert g.violations(after) == []
