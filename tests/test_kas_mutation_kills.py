@@ -860,3 +860,81 @@ def test_eva_blanes_free_depot_is_one_of_her_ten_r71_p19() -> None:
     assert after.players[0].depots_left == 9
     assert after.players[0].money == 10 - len(build.hexes) and after.bank == s.bank + len(build.hexes)
     assert g.violations(after) == []
+
+
+def test_a_type_loaded_in_a_step_is_not_discarded_in_it_r30_p11() -> None:
+    """KAS-R-30 (p.11), KAS-AMB-21: discards make room for *other* goods.  Food loaded into the last
+    free place cannot then go back to the supply to make room for a textile in the same step."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Load, Swap
+
+    g = game()
+    depot = g.ctx.game_map("ABC").line("B2").hexes[0]
+    s = turn_state(
+        g,
+        {"at": [depot.q, depot.r], "hold": {"chemical": 1}},
+        phase="cargo",
+        depots=[{"at": [depot.q, depot.r], "owner": 0, "goods": {"food": 2, "textile": 1}}],
+    )
+    s = g.apply(s, Load("food", "depot"))
+    assert s.players[0].hold == (1, 0, 1, 0, 0)
+    assert rule(g, s, Swap("food", "textile", "depot")) == "KAS-R-30"
+    assert rule(g, s, Swap("chemical", "textile", "depot")) is None, "the chemical may make room"
+
+
+def crane_flight(g: KasGame, victim_at: list[int]) -> KasState:
+    crane = {"team": "Godfather", "character": "Ezekiel Crane", "at": [0, 0], "plan": ["S04", "S05", "S06", "S07"]}
+    return turn_state(g, crane, {**SPHINX, "at": victim_at, "money": 10}, phase="flight")
+
+
+@pytest.mark.parametrize(
+    ("reading", "victim_at", "robbed"), [("entered", [2, 0], 3), ("no-end", [2, 0], 0), ("no-end", [1, 0], 3)]
+)
+def test_ezekiel_crane_and_the_hex_his_flight_ends_on_r87_p20_amb43(
+    reading: str, victim_at: list[int], robbed: int
+) -> None:
+    """KAS-R-87 (p.20) 'passes through'; KAS-AMB-43 default 'entered': the end hex counts; the flag
+    'no-end': an airship on the end hex is not passed through, one on the middle hex is."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Fly
+
+    g = KasGame.configured(readings={"KAS-AMB-43": reading})
+    s = crane_flight(g, victim_at)
+    after = g.apply(s, Fly((0, 0)))
+    assert after.players[1].money == 10 - robbed
+    assert after.players[0].money == s.players[0].money + robbed
+
+
+# -- readings the defaults leave unexercised: their own definitions give the values -------------------------
+
+
+def test_sebastians_turned_tokens_are_used_up_under_spent_r78_p19_amb38() -> None:
+    """KAS-R-78 (p.19): one token turned per dollar bet; a token showing the shipment's goods pays $2 per
+    good delivered.  KAS-AMB-38 'spent': the turned tokens are gone, and the used-up ones are kept in
+    goods order: after chemical+food, a machine token makes chemical, machine, food."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Gamble
+
+    g = KasGame.configured(readings={"KAS-AMB-38": "spent"})
+    s, depot = delivery(g, "Sebastian King", "Kings Over Aces", tokens=5)
+    s = g.apply(s, ShipGoods(depot, "food", 2, to_city="Bown Town", bet=2))
+    assert s.phase is Phase.GAMBLE and s.players[0].money == 5 - 2 + 2 * 5
+    won = g.apply(s, Gamble(True, ("chemical", "food")))
+    me = won.players[0]
+    assert (me.tokens, me.spent_tokens, me.money) == (3, ("chemical", "food"), 13 + 4)
+    assert won.gamble is None and won.seat != 0
+    again = attrs.evolve(
+        s, players=(attrs.evolve(s.players[0], tokens=3, spent_tokens=("chemical", "food")), s.players[1])
+    )
+    lost = g.apply(attrs.evolve(again, gamble=(1, 2, "Bown Town")), Gamble(False, ("machine",)))
+    assert lost.players[0].spent_tokens == ("chemical", "machine", "food")
+    assert lost.players[0].tokens == 2 and lost.players[0].money == 13
+
+
+def test_a_sold_good_takes_a_slot_under_consume_room_r51_p16_amb25() -> None:
+    """KAS-R-51 (p.16); KAS-AMB-25 'consume-room': the sold good fills a slot of the city (instead of going
+    to the supply), so the $4 and the toll are as usual but Farcity has one good more."""
+    g = KasGame.configured(readings={"KAS-AMB-25": "consume-room"})
+    s = chain_sellout(g, tolled_lines=1, money=0, rail_level=2)
+    after = g.apply(s, sell_food())
+    assert city(g, after, "Farcity").filled == 1
+    assert after.supply == s.supply
+    assert after.players[0].money == 3
+    assert g.violations(after) == []
