@@ -28,6 +28,7 @@ from typing import Any
 
 import attrs
 
+from rulecraft import yamlio
 from rulecraft.core import Game, RulecraftError, StateError
 from rulecraft.registry import game_ids, make_game
 
@@ -169,18 +170,12 @@ def read_state_file(path: str | Path) -> SavedState:
 def read_json(path: str | Path) -> Any:
     """The JSON in ``path``, refused in one line when missing, too large, not UTF-8, not JSON, too
     deep or holding an integer beyond any count."""
-    where = Path(path)
     try:
-        with where.open("rb") as source:
-            raw = source.read(MAX_STATE_BYTES + 1)  # bounded: never more than the limit in memory
-    except OSError as exc:
-        raise StateFileError(path, "file", f"cannot be read: {exc.strerror or exc}") from None
-    if len(raw) > MAX_STATE_BYTES:
-        raise StateFileError(path, "file", f"larger than the limit of {MAX_STATE_BYTES} bytes for a state")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise StateFileError(path, "file", f"not UTF-8 (byte {exc.start})") from None
+        # the shared reader: a regular file only (a FIFO in its place would block the open forever,
+        # a device never ends), bounded in size, UTF-8 without NUL bytes
+        text = yamlio.read_text_file(path, limit=MAX_STATE_BYTES)
+    except yamlio.DataFileError as exc:
+        raise StateFileError(path, "file", exc.message) from None
     try:
         data = json.loads(text, parse_constant=_no_constant)
     except RecursionError:

@@ -1,6 +1,6 @@
-"""Hostile data files: every entry point that reads a file from outside (scenario, component pack,
-variant, JSON text) answers a malformed or malicious file with one line ``FILE: FIELD: reason``, never
-a traceback, in bounded time and memory, and never runs code the file names.
+"""Hostile input at every entry point: scenario, component pack, variant file, state file, JSON text,
+protocol request and command-line value.  Each is answered with one line (``FILE: FIELD: reason`` for
+a file), never a traceback, in bounded time and memory, and never runs code the input names.
 
 HOSTILE_KINDS lists every kind of hostile input exercised here; a test checks that each one is used."""
 
@@ -39,7 +39,6 @@ GOOD_SCENARIO = ROOT / "scenarios/airships/AIR-EX-05-throw-3-2-2.yaml"
 KAS_SCENARIO = next((ROOT / "scenarios/kings_of_air_and_steam").glob("KAS-EX-01-*.yaml"))
 GOOD_VARIANT = "variant: x\ngame: air\ntitle: t\n"
 EXIT_USAGE = 4  # rulecraft/cli.py: usage or input error (a missing or malformed file)
-EXIT_FAIL = 1  # rulecraft/cli.py: a failing example (today's answer of `scenarios` for a malformed file)
 
 # -- the kinds ---------------------------------------------------------------------------------------------
 
@@ -168,7 +167,47 @@ FUZZ_KINDS: dict[str, str] = {
     "random-bytes": "test_random_bytes_raise_only_the_loaders_error",
     "mutated-documents": "test_mutated_documents_raise_only_the_loaders_error",
 }
-HOSTILE_KINDS: tuple[str, ...] = (*FILE_KINDS, *ENTRY_KINDS, *JSON_KINDS, *FUZZ_KINDS)
+# Protocol request lines (what a driver or a hostile client sends the reference server); each is
+# answered with ok: false and one line, and the session goes on answering.
+PROTOCOL_KINDS: dict[str, str] = {
+    "protocol-not-json": "not json",
+    "protocol-a-list": "[1, 2]",
+    "protocol-no-op": '{"protocol": 1}',
+    "protocol-unknown-op": '{"op": "dance"}',
+    "protocol-op-not-text": '{"op": 7}',
+    "protocol-version-as-text": '{"op": "hello", "protocol": "1"}',
+    "protocol-deep-nesting": "[" * 100_000,
+    "protocol-int-5000-digits": '{"op": "new_game", "setup": {"players": ' + "9" * 5000 + "}}",
+    "protocol-nan": '{"op": "new_game", "setup": {"players": NaN}}',
+    "protocol-players-out-of-range": '{"op": "new_game", "setup": {"players": 99}}',
+    "protocol-unknown-setup-field": '{"op": "new_game", "setup": {"players": 2, "colour": "red"}}',
+    "protocol-pack-not-an-object": '{"op": "new_game", "setup": {"players": 2}, "components": "/etc/passwd"}',
+    "protocol-state-not-an-object": '{"op": "set_state", "state": [1, 2, 3]}',
+    "protocol-state-of-another-game": "STATE-OF-STM",
+    "protocol-state-3000-chips": "STATE-3000-CHIPS",
+    "protocol-apply-garbage-action": '{"op": "apply", "action": {"kind": "grant", "chips": 1e999}}',
+}
+# Command-line values: exit 4, one line on standard error naming the option or file, no traceback.
+CLI_KINDS: dict[str, tuple[str, ...]] = {
+    "cli-seed-nan": ("play", "air", "--seed", "nan"),
+    "cli-players-negative": ("play", "air", "--players", "-2"),
+    "cli-players-beyond-the-game": ("play", "air", "--players", "9"),
+    "cli-seconds-inf": ("verify", "air", "--seconds", "inf"),
+    "cli-unknown-game": ("play", "chess"),
+    "cli-unknown-reading": ("play", "air", "--reading", "AIR-AMB-99=x"),
+    "cli-reading-without-equals": ("play", "air", "--reading", "AIR-AMB-12"),
+    "cli-state-file-missing": ("query", "stm", "legal", "--state", "/nonexistent/state.json"),
+    "cli-unwritable-output": ("play", "air", "--svg", "/nonexistent/folder/x.svg"),
+    "cli-impl-missing-program": ("conform", "air", "--impl", "/nonexistent/impl", "--no-scenarios", "--quiet"),
+}
+HOSTILE_KINDS: tuple[str, ...] = (
+    *FILE_KINDS,
+    *ENTRY_KINDS,
+    *JSON_KINDS,
+    *FUZZ_KINDS,
+    *PROTOCOL_KINDS,
+    *CLI_KINDS,
+)
 
 # -- the entry points --------------------------------------------------------------------------------------
 
@@ -197,7 +236,7 @@ def one_line(exc: DataFileError, path: Path, field: str | None, *words: str) -> 
 
 
 def test_at_least_thirty_kinds_and_each_is_exercised() -> None:
-    assert len(HOSTILE_KINDS) == len(set(HOSTILE_KINDS)) >= 30
+    assert len(HOSTILE_KINDS) == len(set(HOSTILE_KINDS)) >= 50
     for kind, test in (ENTRY_KINDS | FUZZ_KINDS).items():
         assert callable(globals().get(test)), f"{kind}: no test {test}"
 
@@ -656,7 +695,7 @@ def test_cli_scenarios_answers_a_hostile_file_without_a_traceback(tmp_path: Path
     path = make(tmp_path)
     done = _run("scenarios", "air", str(path), "--quiet")
     assert "Traceback" not in done.stdout + done.stderr
-    assert done.returncode in (EXIT_FAIL, EXIT_USAGE), done.stderr  # 4 once cli.py calls check_scenario_files
+    assert done.returncode == EXIT_USAGE, done.stderr  # a malformed file named by the user: an input error
     named = [ln for ln in (done.stdout + done.stderr).splitlines() if f"{path}: {field}: " in ln]
     assert len(named) == 1 and all(word in named[0] for word in words), done.stdout + done.stderr
 
@@ -667,3 +706,71 @@ def test_cli_scenarios_refuses_a_malformed_or_foreign_file_as_an_input_error(tmp
     done = _run("scenarios", "air", str(path), "--quiet")
     assert done.returncode == EXIT_USAGE and "Traceback" not in done.stderr, done.stdout + done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and f"{path}: " in done.stderr
+
+
+# -- state files: every file kind and every JSON kind through load_state ------------------------------------
+
+
+@pytest.mark.parametrize("kind", sorted(FILE_KINDS) + sorted(JSON_KINDS))
+def test_a_hostile_state_file_is_one_line_naming_the_file(tmp_path: Path, kind: str) -> None:
+    from rulecraft.registry import make_game
+    from rulecraft.statefile import StateFileError, load_state
+
+    if kind in FILE_KINDS:
+        path = FILE_KINDS[kind][0](tmp_path)
+    else:
+        path = tmp_path / "state.json"
+        path.write_text(JSON_KINDS[kind], "utf-8")
+    with pytest.raises(StateFileError) as info:
+        load_state(path, make_game("stm"))
+    text = str(info.value)
+    assert text.startswith(f"{path}: ") and "\n" not in text and "Traceback" not in text, text
+    assert len(text) <= len(str(path)) + 600 and info.value.field, text
+
+
+# -- protocol requests: answered with one line, and the session goes on --------------------------------------
+
+
+def _protocol_line(kind: str) -> str:
+    import attrs
+
+    from rulecraft.registry import make_game
+
+    line = PROTOCOL_KINDS[kind]
+    if line == "STATE-OF-STM":
+        stm = make_game("stm")
+        return json.dumps({"op": "set_state", "state": stm.state_to_json(stm.new_game(2))})
+    if line == "STATE-3000-CHIPS":
+        air_game = make_game("air")
+        state = air_game.new_game(2)
+        board = attrs.evolve(state.boards[0], chips=3000)
+        return json.dumps(
+            {"op": "set_state", "state": air_game.state_to_json(attrs.evolve(state, boards=(board, *state.boards[1:])))}
+        )
+    return line
+
+
+@pytest.mark.parametrize("kind", sorted(PROTOCOL_KINDS))
+def test_a_hostile_protocol_request_is_one_line_and_the_server_goes_on(kind: str) -> None:
+    from rulecraft.conformance.server import Session
+
+    session = Session("air")
+    assert session.handle_line('{"op": "new_game", "setup": {"players": 2}}')[0]["ok"] is True
+    before, _ = session.handle_line('{"op": "state"}')
+    answer, end = session.handle_line(_protocol_line(kind))
+    assert answer["ok"] is False and not end, answer
+    error = str(answer["error"])
+    assert error and "\n" not in error and "Traceback" not in error and len(error) <= 600, error
+    again, _ = session.handle_line('{"op": "state"}')
+    assert again["ok"] is True and again == before, "the session still answers, on the game it had"
+
+
+# -- command-line values -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", sorted(CLI_KINDS))
+def test_a_hostile_command_line_value_is_exit_4_and_one_line(kind: str) -> None:
+    done = _run(*CLI_KINDS[kind])
+    assert done.returncode == EXIT_USAGE, (done.returncode, done.stdout[-400:], done.stderr[-400:])
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr

@@ -110,7 +110,7 @@ def test_readings_travel_with_the_state(tmp_path: Path) -> None:
 
 
 def test_missing_file(tmp_path: Path) -> None:
-    assert "file: cannot be read" in refusal(tmp_path / "nowhere.json", make_game("stm"))
+    assert "file: cannot read: no such file" in refusal(tmp_path / "nowhere.json", make_game("stm"))
 
 
 def test_not_utf8(tmp_path: Path) -> None:
@@ -160,7 +160,7 @@ def test_a_huge_integer_beyond_any_count(tmp_path: Path) -> None:
 
 def test_a_file_beyond_the_size_limit(tmp_path: Path) -> None:
     path = write(tmp_path, '{"pad": "' + "x" * (2 << 20) + '"}')
-    assert ": file: larger than the limit" in refusal(path, make_game("stm"))
+    assert ": file: 2097163 bytes; a data file may have at most 1048576" in refusal(path, make_game("stm"))
 
 
 def test_a_state_of_another_game_in_a_state_file(tmp_path: Path) -> None:
