@@ -35,6 +35,7 @@ from rich.table import Table
 
 from rulecraft import config as project_config
 from rulecraft.core import Game, GameOver, RulecraftError
+from rulecraft.files import write_atomically
 from rulecraft.registry import game_class, game_ids, make_game
 from rulecraft.ruleset import parse_reading_overrides
 from rulecraft.shrink import DEFAULT_REPLAYS as DEFAULT_SHRINK_REPLAYS
@@ -457,7 +458,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         if picture is None:
             console.print(f"(--svg: {game.title} has no board picture yet)")
         else:
-            Path(args.svg).write_text(picture, "utf-8")
+            write_atomically(args.svg, picture)
             console.print(f"The final board: {args.svg}")
     if game.is_over(state):
         winners = game.winners(state)
@@ -616,9 +617,9 @@ def cmd_ambiguities(args: argparse.Namespace) -> int:
         )
     text = witness_report.markdown(args.game, cls.title, results, budget)
     if args.report:
-        Path(args.report).write_text(text, "utf-8")
+        write_atomically(args.report, text)
     if args.html:
-        Path(args.html).write_text(witness_report.html_report(args.game, cls.title, results, budget), "utf-8")
+        write_atomically(args.html, witness_report.html_report(args.game, cls.title, results, budget))
     if args.json:
         document = json.loads(witness_report.dumps(args.game, results, budget))
         _print_json("ambiguities", document if isinstance(document, dict) else {"results": document}, indent=2)
@@ -687,11 +688,11 @@ def cmd_errata(args: argparse.Namespace) -> int:
         )
     text = errata_report.markdown(report)
     if args.report:
-        Path(args.report).write_text(text, "utf-8")
+        write_atomically(args.report, text)
     if args.html:
-        Path(args.html).write_text(errata_report.html_report(report), "utf-8")
+        write_atomically(args.html, errata_report.html_report(report))
     if args.plot:
-        Path(args.plot).write_text(errata_report.plot(report), "utf-8")
+        write_atomically(args.plot, errata_report.plot(report))
     if args.json:
         _print_json("errata", report.to_json(), indent=2, default=str)
     else:
@@ -750,7 +751,7 @@ def _sigterm_as_interrupt() -> Iterator[None]:
 
 def cmd_conform(args: argparse.Namespace) -> int:
     from rulecraft.conformance.conform import ConformReport, conform, read_replay, replay
-    from rulecraft.conformance.report import html_report, junit, markdown, write_atomically
+    from rulecraft.conformance.report import html_report, junit, markdown
 
     if not args.impl:
         raise RulecraftError(
@@ -1226,7 +1227,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             code: int = args.func(args)
         return code
     except RulecraftError as exc:
-        print(f"rulecraft: error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        # the message names the file, field or option already: the exception's class is noise to a user
+        print(f"rulecraft: error: {' '.join(str(exc).splitlines())}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("rulecraft: interrupted", file=sys.stderr)

@@ -17,11 +17,8 @@ component counts and invariants (``Game.check_state``) before anything enumerate
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import re
-import tempfile
 from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -30,6 +27,7 @@ import attrs
 
 from rulecraft import yamlio
 from rulecraft.core import Game, RulecraftError, StateError
+from rulecraft.files import write_atomically
 from rulecraft.registry import game_ids, make_game
 
 FORMAT_KEY = "rulecraft_state"
@@ -89,22 +87,7 @@ def save_state(path: str | Path, game: Game[Any, Any], state: Any) -> None:
     renamed over ``path`` once complete, so a crash never leaves half a file (nor loses the old one)."""
     target = Path(path)
     text = json.dumps(state_document(game, state), indent=1, sort_keys=False) + "\n"
-    try:
-        mode = target.stat().st_mode & 0o777
-    except OSError:
-        mode = 0o644
-    handle, temporary = tempfile.mkstemp(dir=target.parent or Path("."), prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+    write_atomically(target, text)
 
 
 # -- reading -------------------------------------------------------------------------------------------

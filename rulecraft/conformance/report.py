@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import html
 import json
-import os
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
 
 from rulecraft.conformance.conform import ConformReport, Finding, replay_document
+from rulecraft.files import write_atomically
 
 
 def _value(value: Any) -> str:
@@ -37,18 +37,6 @@ def leaf_differences(path: str, ours: Any, theirs: Any, limit: int = 12) -> list
 
     walk(path, ours, theirs)
     return out
-
-
-def write_atomically(path: str | Path, text: str) -> None:
-    """Write ``text`` to a temporary file beside ``path`` and rename it: a failure mid-write never
-    leaves half a report where the previous one was."""
-    target = Path(path)
-    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    try:
-        temporary.write_text(text, "utf-8")
-        os.replace(temporary, target)
-    finally:
-        temporary.unlink(missing_ok=True)
 
 
 def junit(report: ConformReport, path: str | Path) -> None:
