@@ -938,3 +938,333 @@ def test_a_sold_good_takes_a_slot_under_consume_room_r51_p16_amb25() -> None:
     assert after.supply == s.supply
     assert after.players[0].money == 3
     assert g.violations(after) == []
+
+
+def stuck_flight(g: KasGame) -> KasState:
+    """Seat 0 (card S02: move 1) on a hex with no neighbour in the play area: no flight of 1 exists."""
+    island = {
+        "hexes": [[0, 0], [5, 5], [6, 5], [7, 5]],
+        "cities": [{"name": "East", "at": [7, 5], "demand": "food"}],
+        "lines": [],
+    }
+    me = {"at": [0, 0], "plan": ["S02", "S03", "S04", "S05"]}
+    return turn_state(g, me, {"at": [5, 5], "plan": ["S03", "S04", "S05", "S06"]}, map=island, phase="flight")
+
+
+@pytest.mark.parametrize(("reading", "phase", "seat"), [("a", Phase.CARGO, 0), ("b", Phase.FLIGHT, 1)])
+def test_no_legal_flight_stay_or_lose_the_turn_r26_amb04(reading: str, phase: Phase, seat: int) -> None:
+    """KAS-R-26 (p.11): the card is flown in full; KAS-AMB-04 when no such flight exists: (a, default) the
+    airship stays, then loads/unloads and acts; (b) the turn is lost as with a diamond overflow (KAS-R-25):
+    the card goes back to the deck and the next player (seat 1, letter B) flies."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Fly
+    from rulecraft.model.kings_of_air_and_steam.state import SlotStatus
+
+    g = KasGame.configured(readings={"KAS-AMB-04": reading})
+    s = stuck_flight(g)
+    assert rule(g, s, Fly(())) is None
+    after = g.apply(s, Fly(()))
+    assert after.phase is phase and after.seat == seat
+    assert after.players[0].position == Hex(0, 0)
+    if reading == "b":
+        assert after.players[0].slots[0] is SlotStatus.RETURNED and after.cargo is None
+
+
+# -- set-up (KAS-R-04, KAS-R-07, KAS-R-12; p.6, p.18) --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("players", "start", "order"), [(2, 0, (1, 0)), (4, 1, (0, 3, 2, 1)), (7, 0, (6, 5, 4, 3, 2, 1, 0))]
+)
+def test_starting_depots_go_counter_clockwise_ending_with_the_start_player_r07_p6(
+    players: int, start: int, order: tuple[int, ...]
+) -> None:
+    """KAS-R-07 (p.6): 'fordított körsorrendben (a kezdőjátékos jobb oldalán ülővel kezdve és óramutató
+    járásával ellentétesen haladva)': the right-hand neighbour (seat - 1) first, the start player last."""
+    s = game().new_game(players, first_seat=start)
+    assert s.phase is Phase.START_DEPOTS
+    assert s.order == order and s.seat == order[0]
+
+
+@pytest.mark.parametrize(("reading", "total"), [("unlimited", 1000), ("capped", 20)])
+def test_one_good_on_every_factory_the_rest_is_the_supply_with_seven_players_r04_p6(reading: str, total: int) -> None:
+    """KAS-R-04 (p.6): 1 cube of the matching type on every factory, the rest forms the general supply.
+    With 7 players (all boards) the types have different factory counts; KAS-AMB-12 'capped' (about 20
+    per type, KAS-P-09): supply = 20 - factories of that type; default: a supply that never runs out."""
+    from collections import Counter
+
+    from rulecraft.model.kings_of_air_and_steam.components import GOODS
+
+    g = KasGame.configured(readings={"KAS-AMB-12": reading})
+    s = g.new_game(7)
+    made = Counter(kind for _, kind in g.ctx.map_of(s).factories)
+    assert len(set(made.values())) > 1, "the check needs types with different factory counts"
+    assert s.supply == tuple(total - made[goods] for goods in GOODS)
+    assert set(s.factories) == {1}
+
+
+def test_only_the_token_characters_start_with_five_tokens_r12_p18() -> None:
+    """KAS-R-12 (p.18-20): Aurelia, I.S.A.A.C., Eva, Sebastian and Corey take 5 tokens; Reginald Kain none
+    (he starts with $20 instead, KAS-R-63)."""
+    s = game().new_game(2, teams=[("Emperor", "Reginald Kain"), ("Kings Over Aces", "Corey McQueen")])
+    assert [(p.tokens, p.money) for p in s.players] == [(0, 20), (5, 12)]
+
+
+def test_rail_marker_on_level_zero_under_rail_0_amb07() -> None:
+    """KAS-AMB-07 (p.6, p.12) 'rail-0': the rail marker's starting space is level 0 (default level 1)."""
+    s = KasGame.configured(readings={"KAS-AMB-07": "rail-0"}).new_game(2)
+    assert [p.rail_level for p in s.players] == [0, 0]
+    assert [p.rail_level for p in game().new_game(2).players] == [1, 1]
+
+
+# -- KAS-R-67 (p.18): I.S.A.A.C.'s extra action, once per turn, a token each -------------------------------
+
+
+@pytest.mark.parametrize(("tokens", "offered"), [(1, True), (0, False)])
+def test_isaac_is_offered_the_extra_action_while_a_token_is_left_r67_p18(tokens: int, offered: bool) -> None:
+    """KAS-R-67 (p.18): after the action he may spend a perpetual-motion token for a second action: with his
+    last token yes, with none left no (the turn ends)."""
+    g = game()
+    s = turn_state(g, {"team": "DaVinci", "character": "I.S.A.A.C.", "tokens": tokens}, SPHINX)
+    from rulecraft.model.kings_of_air_and_steam.actions import Grant
+
+    after = g.apply(s, Grant())
+    assert (after.phase is Phase.BONUS and after.seat == 0) is offered
+
+
+def test_isaac_may_take_the_extra_action_again_in_his_next_turn_r67_p18() -> None:
+    """KAS-R-67 (p.18): 'once per turn': the extra action of cycle 1 does not use up cycle 2's.  Seat 0
+    (I.S.A.A.C., letter A) takes Grant + extra Grant; seat 1 acts; in cycle 2 he is offered it again."""
+    from rulecraft.model.kings_of_air_and_steam.actions import EndCargo, ExtraAction, Fly, Grant
+
+    g = game()
+    s = turn_state(
+        g,
+        {"team": "DaVinci", "character": "I.S.A.A.C.", "tokens": 5, "plan": ["S01", "S02", "S03", "S04"]},
+        {**SPHINX, "plan": ["S05", "S06", "S07", "S08"]},
+    )
+    s = g.apply(g.apply(g.apply(s, Grant()), ExtraAction()), Grant())
+    assert s.seat == 1 and s.players[0].tokens == 4
+    s = g.apply(s, next(a for a in g.legal_actions(s) if isinstance(a, Fly)))
+    s = g.apply(g.apply(s, EndCargo()), Grant())
+    assert s.cycle == 2 and s.seat == 0 and s.phase is Phase.FLIGHT
+    s = g.apply(s, next(a for a in g.legal_actions(s) if isinstance(a, Fly)))
+    s = g.apply(g.apply(s, EndCargo()), Grant())
+    assert s.phase is Phase.BONUS and s.bonus == "extra-action" and s.seat == 0
+
+
+# -- KAS-R-61 (p.18): the Emperor card's second action follows a city fill ----------------------------------
+
+
+def test_emperor_card_second_action_after_a_shipment_that_fills_a_city_r61_p18() -> None:
+    """KAS-R-61 (p.18): two full actions.  The first, a delivery, fills Bown Town and a demand tile is
+    drawn (KAS-R-40); after the draw the second action is still to come."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Grant
+
+    g = game()
+    depot = g.ctx.game_map("ABC").line("B2").hexes[0]
+    s = turn_state(
+        g,
+        {"team": "Emperor", "character": "Reginald Kain", "plan": ["EMP", "S02", "S03", "S04"], "money": 20},
+        SPHINX,
+        depots=[{"at": [depot.q, depot.r], "owner": 0, "goods": {"food": 1}}],
+        cities={"Bown Town": {"filled": 4}},
+        market={"slots": ["food", "machine", "textile"], "demand_pile": {"luxury": 1}},
+    )
+    s = attrs.evolve(s, actions_left=2)
+    s = g.apply(s, ship_one_food(g))
+    assert s.phase is Phase.DEMAND_DRAW
+    s = g.apply(s, DrawDemandTile("luxury"))
+    assert s.phase is Phase.ACTION and s.seat == 0
+    after = g.apply(s, Grant())
+    assert after.seat == 1 and after.players[0].money == 20 + 5 + 3
+
+
+# -- KAS-R-45 / KAS-R-46 (p.15): the Upkeep after cycle 4 ---------------------------------------------------
+
+
+def test_after_cycle_four_the_upkeep_goes_clockwise_from_the_holder_skipping_empty_handed_r45_p15() -> None:
+    """KAS-R-14, KAS-R-45 (p.15): after the 4th cycle every player settles storage; clockwise from the
+    start player (seat 1; KAS-AMB-30).  Seat 1 stores nothing (nothing to pay), so seat 2, who holds
+    a single good, is the first asked."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Grant
+
+    g = game()
+    plans = {0: ["S01", "S02", "S03", "S04"], 1: ["S05", "S06", "S07", "S08"], 2: ["S09", "S10", "S11", "S12"]}
+    s = g.scenario_state(
+        {
+            "players": 3,
+            "start_player": 1,
+            "phase": "action",
+            "cycle": 4,
+            "seat": 2,
+            "market": {"slots": ["food", "food", "food"]},
+            "players_state": {
+                0: {"plan": plans[0], "at": [0, -1], "hold": {"food": 2}},
+                1: {"plan": plans[1], "at": [0, -1]},
+                2: {"plan": plans[2], "at": [0, -1], "hold": {"luxury": 1}},
+            },
+        }
+    )
+    assert s.order[-1] == 2, "letter G acts last"
+    after = g.apply(s, Grant())
+    assert after.phase is Phase.UPKEEP
+    assert after.order == (1, 2, 0) and after.seat == 2 and after.turn == 1
+
+
+def test_paying_upkeep_costs_a_dollar_a_good_then_the_next_player_r45_p15() -> None:
+    """KAS-R-45 (p.15): $1 per stored good (hold and depots); then the next player clockwise."""
+    g = game()
+    depot = g.ctx.game_map("ABC").line("B2").hexes[0]
+    s = g.scenario_state(
+        {
+            "players": 3,
+            "phase": "upkeep",
+            "seat": 0,
+            "depots": [{"at": [depot.q, depot.r], "owner": 0, "goods": {"food": 2}}],
+            "players_state": {
+                0: {"hold": {"luxury": 1}, "money": 3},
+                1: {"hold": {"food": 1}},
+                2: {"hold": {"food": 1}},
+            },
+        }
+    )
+    after = g.apply(s, PayUpkeep())
+    assert after.players[0].money == 0 and after.bank == s.bank + 3
+    assert (after.seat, after.turn, after.phase) == (1, 1, Phase.UPKEEP)
+    assert (
+        rule(g, attrs.evolve(s, players=(attrs.evolve(s.players[0], money=2), *s.players[1:])), PayUpkeep())
+        == "KAS-R-45"
+    )
+
+
+def test_eli_diamonds_face_up_cards_return_to_the_deck_at_upkeep_r46_r83_p15() -> None:
+    """KAS-R-46 (p.15), KAS-R-83 (p.20): all cards played this round, Eli's face-up ones too, go back."""
+    g = game()
+    s = g.scenario_state(
+        {
+            "players": 2,
+            "phase": "upkeep",
+            "seat": 1,
+            "players_state": {0: {"team": "Sky Castle", "character": "Eli Diamond"}, 1: SPHINX},
+        }
+    )
+    s = attrs.evolve(s, players=(attrs.evolve(s.players[0], extra_cards=("S12",)), s.players[1]))
+    after = g.apply(s, PayUpkeep())
+    assert after.players[0].extra_cards == () and after.players[0].plan == ()
+
+
+def test_advanced_upkeep_goes_by_priority_number_r58_amb30() -> None:
+    """KAS-R-58 (p.17): no token in the advanced game; KAS-AMB-30: ascending priority: Emperor (1,
+    seat 1) before Godfather (7, seat 0)."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Grant
+
+    g = game()
+    s = turn_state(
+        g,
+        {"team": "Godfather", "character": "Ezekiel Crane", "plan": ["S09", "S10", "S11", "S12"], "hold": {"food": 1}},
+        {"team": "Emperor", "character": "Reginald Kain", "plan": PLAN, "hold": {"food": 1}},
+        cycle=4,
+    )
+    assert s.order == (1, 0) and s.seat == 0
+    after = g.apply(s, Grant())
+    assert after.phase is Phase.UPKEEP and after.order == (1, 0) and after.seat == 1
+
+
+def test_round_five_upkeep_skipped_under_skip_upkeep_amb24() -> None:
+    """KAS-AMB-24 'skip-upkeep': after round 5's last cycle nobody pays storage; the Sellout follows at
+    once with the goods kept (default 'full': round 5's Upkeep is played)."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Grant
+
+    for reading, phase in (("skip-upkeep", Phase.SELLOUT), ("full", Phase.UPKEEP)):
+        g = KasGame.configured(readings={"KAS-AMB-24": reading})
+        s = turn_state(
+            g,
+            {"plan": ["S09", "S10", "S11", "S12"], "hold": {"food": 1}},
+            {"hold": {"food": 1}},
+            cycle=4,
+            round=5,
+            market={"slots": ["food", "food", "food"], "pile": {}, "demand_pile": ALL_TILES | {"food": 0}},
+        )
+        after = g.apply(s, Grant())
+        assert after.phase is phase
+        assert [p.hold for p in after.players] == [(0, 0, 1, 0, 0)] * 2
+
+
+def test_three_waiting_cities_take_the_three_new_tiles_in_the_order_they_filled_r49_amb10() -> None:
+    """KAS-R-49 (p.16): 3 market tiles become demand tiles; KAS-AMB-10 (a): cities filled while the pile
+    was empty get them in the order they were filled - the third takes the very last tile."""
+    g = game()
+    waiting = ("Warsop", "Aldenville", "Bown Town")
+    s = g.scenario_state(
+        {
+            "players": 2,
+            "phase": "upkeep",
+            "seat": 1,
+            "cities": {name: {"waiting": True} for name in waiting},
+            "market": {"slots": ["textile", "textile", "machine"]},
+        }
+    )
+    s = attrs.evolve(
+        s, cities=tuple(attrs.evolve(c, demand=None) if c.waiting else c for c in s.cities), waiting_cities=waiting
+    )
+    s = g.apply(s, PayUpkeep())
+    for name, tile in zip(waiting, ("textile", "machine", "textile"), strict=True):
+        assert s.phase is Phase.DEMAND_DRAW and s.demand_for == name
+        s = g.apply(s, DrawDemandTile(tile))
+        assert city(g, s, name).demand == tile
+    assert s.phase is Phase.NEW_MARKET and s.round == 2 and sum(s.demand_pile) == 0
+
+
+def test_one_upgrade_per_turn_under_once_amb20() -> None:
+    """KAS-R-34/35 (p.12) one level per action; KAS-AMB-20 'once': the Emperor card's two actions hold at
+    most one upgrade (default 'allowed': two upgrades, one per action)."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Grant
+
+    for reading, second in (("once", "KAS-R-35"), ("allowed", None)):
+        g = KasGame.configured(readings={"KAS-AMB-20": reading})
+        s = turn_state(
+            g,
+            {"team": "Emperor", "character": "Reginald Kain", "plan": ["EMP", "S02", "S03", "S04"], "money": 20},
+            SPHINX,
+        )
+        s = g.apply(attrs.evolve(s, actions_left=2), UpgradeAirship())
+        assert s.phase is Phase.ACTION and s.seat == 0
+        assert rule(g, s, UpgradeRail()) == second
+        assert rule(g, s, Grant()) is None
+
+
+def test_passing_the_action_under_pass_allowed_amb19() -> None:
+    """KAS-R-32 (p.12): exactly one action; KAS-AMB-19 'pass-allowed': the action step may be passed,
+    the turn then ends with money unchanged (default 'mandatory': no pass, KAS-R-32)."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Pass
+
+    strict = game()
+    assert rule(strict, upgrade_state(strict), Pass()) == "KAS-R-32"
+    g = KasGame.configured(readings={"KAS-AMB-19": "pass-allowed"})
+    s = upgrade_state(g)
+    after = g.apply(s, Pass())
+    assert after.seat == 1 and after.players[0].money == s.players[0].money
+
+
+def test_clint_castle_loads_before_a_course_correction_under_all_moves_r82_amb40() -> None:
+    """KAS-R-42 (p.14), KAS-R-82 (p.20); KAS-AMB-40 'all-moves': Clint may load/unload before the
+    Course Correction step as well: the step waits until his cargo step ends, then he stands one hex on
+    and may load again."""
+    from rulecraft.model.kings_of_air_and_steam.actions import CourseCorrection, EndCargo, Unload
+
+    g = KasGame.configured(readings={"KAS-AMB-40": "all-moves"})
+    depot = g.ctx.game_map("ABC").line("B2").hexes[0]
+    s = turn_state(
+        g,
+        {"team": "Sky Castle", "character": "Clint Castle", "at": [depot.q, depot.r], "hold": {"food": 1}},
+        SPHINX,
+        depots=[{"at": [depot.q, depot.r], "owner": 0}],
+    )
+    direction = next(d for d in range(6) if g.check(s, CourseCorrection(d)) is None)
+    s = g.apply(s, CourseCorrection(direction))
+    assert s.phase is Phase.CARGO and s.players[0].position == depot
+    s = g.apply(s, Unload("food"))
+    s = g.apply(s, EndCargo())
+    assert s.phase is Phase.CARGO and s.players[0].position == depot.step(direction)
+    assert s.depots[0].goods == (0, 0, 1, 0, 0)
+    assert g.apply(s, EndCargo()).seat == 1
