@@ -129,14 +129,14 @@ def main() -> None:
             **hunt(row, args.seconds, args.seed),
         }
         rows.append(result)
-        if not args.json:
-            took = result["seconds_to_difference"]
-            print(
-                f"{row['label']:34} {row['category']:14} found={result['found']!s:5} named={result['rule_named']!s:5} "
-                f"{(f'{took:5.1f} s' if took is not None else '  -  '):>8}  reported {result['reported_steps']} steps"
-                f" (full game {result['full_path_steps']})",
-                flush=True,
-            )
+        took = result["seconds_to_difference"]
+        print(  # progress, also with --json (then on standard error, beside the JSON document)
+            f"{row['label']:34} {row['category']:14} found={result['found']!s:5} named={result['rule_named']!s:5} "
+            f"{(f'{took:5.1f} s' if took is not None else '  -  '):>8}  reported {result['reported_steps']} steps"
+            f" (full game {result['full_path_steps']})",
+            file=sys.stderr if args.json else sys.stdout,
+            flush=True,
+        )
     times = [r["seconds_to_difference"] for r in rows if r["found"] and r["seconds_to_difference"] is not None]
     summary: dict[str, Any] = {
         "deviations": rows,
