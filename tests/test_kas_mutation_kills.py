@@ -43,9 +43,12 @@ def game() -> KasGame:
 
 
 def rule(g: KasGame, state: KasState, action: Any) -> str | None:
-    """The rule ID of the first rejection (None: legal)."""
+    """The rule ID of the first rejection (None: legal); a rejection always says why in words."""
     rejection = g.check(state, action)
-    return rejection.rule if rejection else None
+    if rejection is None:
+        return None
+    assert isinstance(rejection.reason, str) and rejection.reason.strip(), rejection
+    return rejection.rule
 
 
 def city(g: KasGame, state: KasState, name: str) -> Any:
@@ -1268,3 +1271,164 @@ def test_clint_castle_loads_before_a_course_correction_under_all_moves_r82_amb40
     assert s.phase is Phase.CARGO and s.players[0].position == depot.step(direction)
     assert s.depots[0].goods == (0, 0, 1, 0, 0)
     assert g.apply(s, EndCargo()).seat == 1
+
+
+# -- KAS-R-83 (p.20): Eli Diamond's extra flight, within the diamond rating --------------------------------
+
+
+def eli_state(g: KasGame, plan: list[str], character: str = "Eli Diamond", **given: Any) -> KasState:
+    """Sky Castle (diamond rating 2 at level 1, KAS-R-80) in its action."""
+    me = {"team": "Sky Castle", "character": character, "plan": plan}
+    return turn_state(g, me, SPHINX, **given)
+
+
+def test_eli_diamond_extra_card_up_to_exactly_his_rating_r83_p20() -> None:
+    """KAS-R-83 (p.20): any card of his deck 'unless its diamonds would exceed his diamond rating'
+    (D_prev + d <= R as in KAS-R-25): current card 0 + extra 2 = 2 = rating: allowed; current card
+    1 + extra 2 = 3 > 2: refused.  A planned card is not in the deck; only Eli has the power."""
+    from rulecraft.model.kings_of_air_and_steam.actions import ExtraFlight
+
+    g = game()
+    s = eli_state(g, ["S01", "S02", "S03", "S04"])
+    assert g.ctx.rating(s.players[0]) == 2
+    assert rule(g, s, ExtraFlight("S11")) is None
+    assert rule(g, eli_state(g, ["S05", "S02", "S03", "S04"]), ExtraFlight("S11")) == "KAS-R-83"
+    assert rule(g, s, ExtraFlight("S02")) == "KAS-R-83", "planned for slot 2: not in the deck"
+    assert rule(g, eli_state(g, ["S01", "S02", "S03", "S04"], "Clint Castle"), ExtraFlight("S11")) == "KAS-R-83"
+
+
+@pytest.mark.parametrize(("reading", "verdict"), [("any-deck", None), ("unreturned", "KAS-R-83")])
+def test_eli_and_a_card_lost_to_the_diamond_check_amb41(reading: str, verdict: str | None) -> None:
+    """KAS-R-25 (p.10): a card over the rating 'goes back into the deck'; KAS-R-83: Eli plays a card from
+    his deck.  KAS-AMB-41 default 'any-deck': that returned card is playable again; 'unreturned': not."""
+    from rulecraft.model.kings_of_air_and_steam.actions import ExtraFlight
+
+    g = KasGame.configured(readings={"KAS-AMB-41": reading})
+    me = {
+        "team": "Sky Castle",
+        "character": "Eli Diamond",
+        "plan": ["S11", "S01", "S03", "S04"],
+        "slots": ["returned", "planned", "planned", "planned"],
+    }
+    s = turn_state(g, me, {**SPHINX, "slots": ["executed", "planned", "planned", "planned"]}, cycle=2)
+    assert rule(g, s, ExtraFlight("S11")) == verdict
+
+
+# -- KAS-R-71 (p.19): Eva Blane's new line: the conditions one by one -----------------------------------------
+
+
+def eva_state(g: KasGame, **me: Any) -> KasState:
+    """Cities West (0,0) and East (3,0) with free full hexes (1,0), (2,0) between them; a factory at
+    (1,1), rail of line R at (2,1) (West-South), a partial hex at (3,-1)."""
+    game_map = {
+        "hexes": [[0, -1], [1, -1], [2, -1], [3, -1, "partial"], [0, 0], [1, 0], [2, 0], [3, 0]]
+        + [[0, 1], [1, 1], [2, 1], [0, 2], [1, 2]],
+        "factories": {"1,1": "food"},
+        "cities": [
+            {"name": "West", "at": [0, 0], "demand": "food"},
+            {"name": "East", "at": [3, 0], "demand": "luxury"},
+            {"name": "South", "at": [1, 2], "demand": "textile"},
+        ],
+        "lines": [{"id": "R", "ends": ["West", "South"], "hexes": [[2, 1]]}],
+    }
+    spec = {"team": "Sphinx", "character": "Eva Blane", "tokens": 2, "money": 2, "at": [0, -1], **me}
+    return turn_state(g, spec, {"team": "Emperor", "character": "Reginald Kain", "at": [1, -1]}, map=game_map)
+
+
+def line(hexes: list[tuple[int, int]], ends: tuple[str, str] = ("West", "East"), depot: int = 0) -> Any:
+    from rulecraft.model.kings_of_air_and_steam.actions import BuildLine
+
+    path = tuple(Hex(q, r) for q, r in hexes)
+    return BuildLine(ends, path, path[depot] if path else Hex(9, 9))
+
+
+STRAIGHT = [(1, 0), (2, 0)]
+
+
+def test_eva_builds_with_exactly_her_tiles_money_and_last_depot_r71_p19() -> None:
+    """KAS-R-71 (p.19): $1 per tile from 2 tiles, $2 and 1 depot token left: exactly enough."""
+    g = game()
+    s = eva_state(g, depots_left=1)
+    assert rule(g, s, line(STRAIGHT)) is None
+    after = g.apply(s, line(STRAIGHT))
+    assert (after.players[0].tokens, after.players[0].money, after.players[0].depots_left) == (0, 0, 0)
+
+
+@pytest.mark.parametrize(
+    ("me", "what"),
+    [
+        ({"tokens": 1}, "tiles"),
+        ({"money": 1}, "money"),
+        ({"depots_left": 0}, "depot"),
+        ({"character": "Victor Blane"}, "who"),
+    ],
+)
+def test_eva_lacking_one_thing_cannot_build_r71_r55_p19(me: dict[str, Any], what: str) -> None:
+    """KAS-R-71 (p.19): 2 tiles need 2 track tiles, $2 (KAS-R-55: no payment without the money) and a
+    depot token for the free depot; only Eva Blane builds lines."""
+    g = game()
+    expected = "KAS-R-55" if what == "money" else "KAS-R-71"
+    assert rule(g, eva_state(g, **me), line(STRAIGHT)) == expected
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        line([]),
+        line([(1, 0), (1, 0)]),
+        line(STRAIGHT, ("West", "West")),
+        line(STRAIGHT, ("West", "Nowhere")),
+        line([(1, 0), (2, 1)]),
+        line([(1, 1), (2, 0)]),
+        line([(1, -1), (2, -1), (3, -1)], ("West", "East")),
+        line([(2, 0), (1, 0)]),
+        line([(1, -1), (2, -1)]),
+    ],
+)
+def test_eva_track_must_join_two_cities_over_free_full_hexes_r71_p19(build: Any) -> None:
+    """KAS-R-71 (p.19): a new line between two (different) cities, one tile per hex, joined up, never on
+    rail, city or factory hexes (KAS-AMB-34: full hexes only).  Refused: no tile; a hex twice; one city
+    twice; an unknown city; a rail hex; a factory hex; a partial hex; tiles not joined in order; a path
+    whose ends do not touch the cities."""
+    g = game()
+    assert rule(g, eva_state(g, tokens=5, money=5), build) == "KAS-R-71"
+
+
+def test_eva_free_depot_goes_on_the_new_line_r71_p19() -> None:
+    """KAS-R-71 (p.19): 'Tegyél egy új raktárat (ingyen) az épp megépített új vasútvonalra'."""
+    from rulecraft.model.kings_of_air_and_steam.actions import BuildLine
+
+    g = game()
+    assert rule(g, eva_state(g), BuildLine(("West", "East"), (Hex(1, 0), Hex(2, 0)), Hex(1, -1))) == "KAS-R-71"
+
+
+def test_eva_may_join_cities_already_joined_unless_strict_amb34() -> None:
+    """KAS-AMB-34: default: the two cities may already be joined; 'strict': not."""
+    south = line([(0, 1), (0, 2)], ("West", "South"))
+    g = game()
+    assert rule(g, eva_state(g), south) is None
+    strict = KasGame.configured(readings={"KAS-AMB-34": "strict"})
+    assert rule(strict, eva_state(strict), south) == "KAS-R-71"
+    assert rule(strict, eva_state(strict), line(STRAIGHT)) is None
+
+
+# -- KAS-AMB-04 'c' (p.11): fly as far as is legal -------------------------------------------------------------
+
+
+def test_fly_as_far_as_legal_when_the_full_flight_is_impossible_amb04c() -> None:
+    """KAS-R-26 (p.11) and KAS-AMB-04 'c': a move-3 card in a corridor of 3 hexes can fly 2 at most;
+    exactly that farthest flight is the legal one (not 3, not 1)."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Fly
+
+    g = KasGame.configured(readings={"KAS-AMB-04": "c"})
+    corridor = {
+        "hexes": [[0, 0], [1, 0], [2, 0], [6, 6], [7, 6]],
+        "cities": [{"name": "Far", "at": [7, 6], "demand": "food"}],
+        "lines": [],
+    }
+    me = {"at": [0, 0], "plan": ["S06", "S01", "S02", "S03"]}
+    s = turn_state(g, me, {"at": [6, 6], "plan": ["S07", "S01", "S02", "S03"]}, map=corridor, phase="flight")
+    assert rule(g, s, Fly((0, 0))) is None
+    assert rule(g, s, Fly((0,))) == "KAS-R-26"
+    assert rule(g, s, Fly(())) == "KAS-R-26"
+    assert [a for a in g.legal_actions(s) if isinstance(a, Fly)] == [Fly((0, 0))]
