@@ -678,12 +678,12 @@ def test_ezekiel_crane_takes_exactly_three_dollars_from_a_rich_airship_only_r87_
 # -- shipping through the action (KAS-R-36..39, p.13-p.14) on a chain of lines -------------------------------
 
 
-def chain_map(lines: int) -> dict[str, Any]:
-    """Cities C0, C1, ... on row 0, Farcity (food) at the far end; line Li joins its neighbours through
-    one rail hex at (2i+1, 0).  The other cities demand luxury."""
+def chain_map(lines: int, demand: str = "food") -> dict[str, Any]:
+    """Cities C0, C1, ... on row 0, Farcity (``demand``) at the far end; line Li joins its neighbours
+    through one rail hex at (2i+1, 0).  The other cities demand luxury."""
     names = [f"C{i}" for i in range(lines)] + ["Farcity"]
     cities = [
-        {"name": nm, "at": [2 * i, 0], "demand": "food" if nm == "Farcity" else "luxury"} for i, nm in enumerate(names)
+        {"name": nm, "at": [2 * i, 0], "demand": demand if nm == "Farcity" else "luxury"} for i, nm in enumerate(names)
     ]
     rail = [{"id": f"L{i}", "ends": [names[i], names[i + 1]], "hexes": [[2 * i + 1, 0]]} for i in range(lines)]
     return {"hexes": [[q, r] for q in range(2 * lines + 1) for r in (0, 1)], "cities": cities, "lines": rail}
@@ -1432,3 +1432,209 @@ def test_fly_as_far_as_legal_when_the_full_flight_is_impossible_amb04c() -> None
     assert rule(g, s, Fly((0,))) == "KAS-R-26"
     assert rule(g, s, Fly(())) == "KAS-R-26"
     assert [a for a in g.legal_actions(s) if isinstance(a, Fly)] == [Fly((0, 0))]
+
+
+# -- KAS-R-85 (p.20): what the Godfather card cannot steal ----------------------------------------------------
+
+
+def godfather_in_seat_1(g: KasGame, victim: dict[str, Any], **given: Any) -> KasState:
+    """Seat 1 (Godfather, card GOD, capacity 3) at (3,-2) after its movement step; seat 0 the victim."""
+    me = {"team": "Godfather", "character": "Thaddeus Birch", "plan": ["GOD", "S02", "S03", "S04"], "at": [3, -2]}
+    s = g.scenario_state(
+        {
+            "players": 3,
+            "phase": "action",
+            "seat": 1,
+            "market": {"slots": ["food", "food", "food"]},
+            "players_state": {
+                0: {**SPHINX, "plan": ["S05", "S06", "S07", "S08"], **victim},
+                1: {**me, "hold": given.pop("hold", {})},
+                2: {
+                    "team": "Emperor",
+                    "character": "Reginald Kain",
+                    "plan": ["S09", "S10", "S11", "S12"],
+                    "at": [3, -2],
+                },
+            },
+            **given,
+        }
+    )
+    return attrs.evolve(s, phase=Phase.BONUS, bonus="steal")
+
+
+def test_godfather_steals_from_seat_zero_but_never_from_himself_or_a_missing_seat_r85_p20() -> None:
+    """KAS-R-85 (p.20): 'another player's' hold on the same hex: seat 0 is a victim like any other; the
+    Godfather himself (seat 1) and seat 3 of a 3-player game are not."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Steal
+
+    g = game()
+    s = godfather_in_seat_1(g, {"at": [3, -2], "hold": {"food": 1}}, hold={"food": 1})
+    assert rule(g, s, Steal(0, "food")) is None
+    assert rule(g, s, Steal(1, "food")) == "KAS-R-85"
+    assert rule(g, s, Steal(3, "food")) == "KAS-R-85"
+    assert rule(g, s, Steal(0, "gold")) == "KAS-R-85"
+
+
+def test_godfather_needs_the_victims_airship_and_good_on_his_hex_r85_p20() -> None:
+    """KAS-R-85 (p.20): from a hold only when that airship is on the same hex, and only a good it holds."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Steal
+
+    g = game()
+    away = godfather_in_seat_1(g, {"at": [0, -1], "hold": {"food": 1}})
+    assert rule(g, away, Steal(0, "food")) == "KAS-R-85"
+    here = godfather_in_seat_1(g, {"at": [3, -2], "hold": {"food": 1}})
+    assert rule(g, here, Steal(0, "luxury")) == "KAS-R-85"
+
+
+def test_godfather_steals_from_a_depot_only_of_that_player_on_his_hex_r85_p20() -> None:
+    """KAS-R-85 (p.20): 'another player's depot' on the same hex: the depot must be there, be the named
+    victim's and hold the good; under KAS-AMB-42 'hold-only' depots are out of reach altogether."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Steal
+
+    g = game()
+    at = g.ctx.game_map("ABC").line("B2").hexes[0]
+    far = (
+        g.ctx.game_map("ABC").line("B1").hexes[0] if any(ln.id == "B1" for ln in g.ctx.game_map("ABC").lines) else None
+    )
+    depots = [{"at": [at.q, at.r], "owner": 0, "goods": {"food": 1}}]
+    s = godfather_in_seat_1(g, {"at": [0, -1]}, depots=depots)
+    assert rule(g, s, Steal(0, "food", at)) is None
+    assert rule(g, s, Steal(2, "food", at)) == "KAS-R-85", "the depot is seat 0's, not seat 2's"
+    assert rule(g, s, Steal(0, "luxury", at)) == "KAS-R-85"
+    assert rule(g, s, Steal(0, "food", Hex(0, -1))) == "KAS-R-85", "not on his hex"
+    if far is not None:
+        moved = attrs.evolve(s, depots=(attrs.evolve(s.depots[0], at=far),))
+        assert rule(g, moved, Steal(0, "food", far)) == "KAS-R-85"
+    strict = KasGame.configured(readings={"KAS-AMB-42": "hold-only"})
+    assert rule(strict, godfather_in_seat_1(strict, {"at": [0, -1]}, depots=depots), Steal(0, "food", at)) == "KAS-R-85"
+
+
+def test_godfather_with_a_full_hold_discards_a_good_he_has_r85_p20() -> None:
+    """KAS-R-85 (p.20): with a full hold (3 of 3) he first discards 1 good 'of any type' - one he holds."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Steal
+
+    g = game()
+    s = godfather_in_seat_1(g, {"at": [3, -2], "hold": {"food": 1}}, hold={"machine": 3})
+    assert rule(g, s, Steal(0, "food", discard="chemical")) == "KAS-R-85"
+    assert rule(g, s, Steal(0, "food", discard="machine")) is None
+
+
+# -- KAS-R-66 (p.18): conversion needs a token, two types, and two goods in the supply ------------------------
+
+
+def test_aurelia_with_her_last_token_converts_r66_p18() -> None:
+    """KAS-R-66 (p.18): 5 tokens at the start, one spent per conversion: the last one still works;
+    unknown goods are refused."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Convert
+
+    g = game()
+    s = upgrade_state(
+        g, SPHINX, team="DaVinci", character="Aurelia Bayley", tokens=1, hold={"food": 1}, airship_level=2
+    )
+    assert rule(g, s, Convert("food", "machine")) is None
+    assert rule(g, s, Convert("gold", "machine")) == "KAS-R-66"
+    assert rule(g, s, Convert("food", "gold")) == "KAS-R-66"
+
+
+@pytest.mark.parametrize(("left", "verdict"), [(2, None), (1, "KAS-R-66")])
+def test_aurelia_needs_two_goods_in_a_capped_supply_r66_amb12(left: int, verdict: str | None) -> None:
+    """KAS-R-66 (p.18): 2 goods of the other type come from the supply; KAS-AMB-12 'capped': with 2 left
+    that works, with 1 it cannot."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Convert
+
+    g = KasGame.configured(readings={"KAS-AMB-12": "capped"})
+    s = upgrade_state(
+        g, SPHINX, team="DaVinci", character="Aurelia Bayley", tokens=5, hold={"food": 1}, airship_level=2
+    )
+    s = attrs.evolve(s, supply=(s.supply[0], left, *s.supply[2:]))
+    assert rule(g, s, Convert("food", "machine")) == verdict
+
+
+# -- KAS-R-78 with KAS-AMB-38 'spent': naming the turned tokens -------------------------------------------------
+
+
+def test_sebastians_turned_tokens_must_match_the_bet_and_the_outcome_r78_amb38() -> None:
+    """KAS-R-78 (p.19): one token turned per dollar; the bet wins exactly when one shows the shipment's
+    goods.  Under 'spent' the turned tokens are named in goods order from those left; under the default
+    'reuse' they are not kept at all."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Gamble
+
+    g = KasGame.configured(readings={"KAS-AMB-38": "spent"})
+    s, depot = delivery(g, "Sebastian King", "Kings Over Aces", tokens=5)
+    s = g.apply(s, ShipGoods(depot, "food", 2, to_city="Bown Town", bet=2))
+    assert rule(g, s, Gamble(True, ("chemical", "food"))) is None
+    assert rule(g, s, Gamble(False, ("chemical", "machine"))) is None
+    assert rule(g, s, Gamble(False, ("chemical", "food"))) == "KAS-R-78", "a food token wins"
+    assert rule(g, s, Gamble(True, ("chemical", "machine"))) == "KAS-R-78", "no food token: no win"
+    assert rule(g, s, Gamble(True, ("food",))) == "KAS-R-78", "$2 turns two tokens"
+    assert rule(g, s, Gamble(True, ("food", "chemical"))) == "KAS-R-78", "goods order"
+    spent = attrs.evolve(s, players=(attrs.evolve(s.players[0], spent_tokens=("chemical",)), s.players[1]))
+    assert rule(g, spent, Gamble(True, ("chemical", "food"))) == "KAS-R-78", "the chemical token is used up"
+    plain = game()
+    r, depot = delivery(plain, "Sebastian King", "Kings Over Aces", tokens=5)
+    r = plain.apply(r, ShipGoods(depot, "food", 2, to_city="Bown Town", bet=2))
+    assert rule(plain, r, Gamble(True, ("food", "textile"))) == "KAS-R-78"
+    assert rule(plain, r, Gamble(True)) is None
+
+
+# -- KAS-R-79 (p.19): the swindled good counts as one of the demanded type -------------------------------------
+
+
+@pytest.mark.parametrize("demand", ["chemical", "machine", "textile"])
+def test_corey_needs_one_good_of_the_demanded_type_per_slot_but_one_r79_p19(demand: str) -> None:
+    """KAS-R-79 (p.19): 'egy másik típusú árut' - one good of another type in the shipment, the others of
+    the demanded type.  A depot with 1 demanded good and 1 luxury ships 2 (1 + the swindle), not 3."""
+    g = game()
+    s = turn_state(
+        g,
+        {"team": "Kings Over Aces", "character": "Corey McQueen", "tokens": 5, "at": [0, 1]},
+        {**SPHINX, "at": [1, 1]},
+        map=chain_map(1, demand),
+        depots=[{"at": [1, 0], "owner": 0, "goods": {demand: 1, "luxury": 1, "food": 1}}],
+        market={"slots": ["food", "food", "food"]},
+    )
+    assert rule(g, s, ShipGoods(Hex(1, 0), demand, 2, to_city="Farcity", swindle="luxury")) is None
+    assert rule(g, s, ShipGoods(Hex(1, 0), demand, 3, to_city="Farcity", swindle="luxury")) is not None
+
+
+# -- KAS-R-51 (p.16): what a Sell must name --------------------------------------------------------------------
+
+
+def test_a_sell_needs_an_own_depot_holding_the_good_and_a_real_route_r51_p16() -> None:
+    """KAS-R-51 (p.16): goods 'a raktáraidban' only; the route named must be a route of the good."""
+    g = game()
+    s = chain_sellout(g, tolled_lines=1, money=0, rail_level=2)
+    assert rule(g, s, Sell(Hex(1, 0), "luxury", "Farcity")) == "KAS-R-51", "no luxury there"
+    assert rule(g, s, Sell(Hex(3, 0), "food", "Farcity")) == "KAS-R-51", "seat 1's depot"
+    assert rule(g, s, Sell(Hex(1, 0), "gold", "Farcity")) == "KAS-R-51"
+    assert rule(g, s, Sell(Hex(1, 0), "food", "Farcity", lines=("L1",))) is None
+    assert rule(g, s, Sell(Hex(1, 0), "food", "Farcity", lines=("L0",))) == "KAS-R-51", "not that route"
+
+
+def test_thaddeus_birch_sells_past_five_tolled_lines_with_no_money_r86_amb26() -> None:
+    """KAS-R-86 (p.20) with KAS-AMB-26: no toll, so 5 opponent lines cost him nothing; $4 kept."""
+    g = game()
+    s = chain_sellout(g, tolled_lines=5, money=0, rail_level=6)
+    players = (
+        attrs.evolve(s.players[0], team="Godfather", character="Thaddeus Birch"),
+        attrs.evolve(s.players[1], team="Sphinx", character="Victor Blane"),
+    )
+    s = attrs.evolve(s, players=players, advanced=True)
+    assert rule(g, s, sell_food()) is None
+    assert g.apply(s, sell_food()).players[0].money == 4
+
+
+# -- every rule that forbids an action (KAS-R-33 with KAS-R-55, p.12) ---------------------------------------------
+
+
+def test_every_rule_against_a_depot_without_token_or_money_is_listed_r33_r55_p12() -> None:
+    """KAS-R-33 (p.12): a depot needs a token left ('legfeljebb 10 raktárat') and the price ($4 on an
+    empty line); both fail: both rules are listed, the token's first."""
+    from rulecraft.model.kings_of_air_and_steam.actions import BuildDepot
+
+    g = game()
+    at = g.ctx.game_map("ABC").line("B2").hexes[0]
+    s = upgrade_state(g, money=3, depots_left=0)
+    assert [r.rule for r in g.rejections(s, BuildDepot(at))] == ["KAS-R-33", "KAS-R-55"]
+    assert [r.rule for r in g.rejections(upgrade_state(g, money=3), BuildDepot(at))] == ["KAS-R-55"]
+    assert g.rejections(upgrade_state(g, money=4), BuildDepot(at)) == ()
