@@ -28,11 +28,12 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
 )
 from rulecraft.model.kings_of_air_and_steam.game import KasGame
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
-from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase
+from rulecraft.model.kings_of_air_and_steam.state import CargoStep, KasState, Phase, SlotStatus
 from rulecraft.registry import make_game
 
 PLAN = ["S01", "S02", "S03", "S04"]  # letters A, A, B, B; 0 diamonds (pack card data)
 SPHINX = {"team": "Sphinx", "character": "Victor Blane"}  # a plain opponent for advanced-game states
+EXE, PLA = SlotStatus.EXECUTED, SlotStatus.PLANNED
 ALL_TILES = {"chemical": 3, "machine": 3, "food": 3, "textile": 3, "luxury": 3}
 
 
@@ -960,7 +961,6 @@ def test_no_legal_flight_stay_or_lose_the_turn_r26_amb04(reading: str, phase: Ph
     airship stays, then loads/unloads and acts; (b) the turn is lost as with a diamond overflow (KAS-R-25):
     the card goes back to the deck and the next player (seat 1, letter B) flies."""
     from rulecraft.model.kings_of_air_and_steam.actions import Fly
-    from rulecraft.model.kings_of_air_and_steam.state import SlotStatus
 
     g = KasGame.configured(readings={"KAS-AMB-04": reading})
     s = stuck_flight(g)
@@ -1635,3 +1635,137 @@ def test_every_rule_against_a_depot_without_token_or_money_is_listed_r33_r55_p12
     assert [r.rule for r in g.rejections(s, BuildDepot(at))] == ["KAS-R-33", "KAS-R-55"]
     assert [r.rule for r in g.rejections(upgrade_state(g, money=3), BuildDepot(at))] == ["KAS-R-55"]
     assert g.rejections(upgrade_state(g, money=4), BuildDepot(at)) == ()
+
+
+# -- the invariants: each named check flags its fact broken on purpose (and only at the boundary) ----------------
+
+
+def invariant_base(g: KasGame) -> KasState:
+    """A valid mid-turn state: seat 0 with 2 goods in the hold, a depot with food, a part-filled city."""
+    depot = g.ctx.game_map("ABC").line("B2").hexes[0]
+    s = turn_state(
+        g,
+        {"hold": {"food": 1, "textile": 1}, "money": 7},
+        {"money": 9},
+        depots=[{"at": [depot.q, depot.r], "owner": 0, "goods": {"food": 2}}],
+        cities={"Bown Town": {"filled": 2}},
+        market={"slots": ["food", "machine", "textile"]},
+    )
+    assert g.violations(s) == []
+    return s
+
+
+def seat0(s: KasState, **changes: Any) -> KasState:
+    return attrs.evolve(s, players=(attrs.evolve(s.players[0], **changes), *s.players[1:]))
+
+
+def city_changed(g: KasGame, s: KasState, name: str, **changes: Any) -> KasState:
+    i = g.ctx.map_of(s).city_index(name)
+    return attrs.evolve(s, cities=tuple(attrs.evolve(c, **changes) if j == i else c for j, c in enumerate(s.cities)))
+
+
+BREAKS: list[tuple[str, str, Any]] = [
+    (
+        "goods-conserved",
+        "a food cube created in the supply",
+        lambda g, s: attrs.evolve(s, supply=(s.supply[0], s.supply[1], s.supply[2] + 1, *s.supply[3:])),
+    ),
+    (
+        "goods-conserved",
+        "a food cube lost from the supply",
+        lambda g, s: attrs.evolve(s, supply=(s.supply[0], s.supply[1], s.supply[2] - 1, *s.supply[3:])),
+    ),
+    (
+        "goods-conserved",
+        "a hold below zero balanced by the supply",
+        lambda g, s: attrs.evolve(
+            seat0(s, hold=(0, 0, -1, 1, 0)), supply=(s.supply[0], s.supply[1], s.supply[2] + 2, *s.supply[3:])
+        ),
+    ),
+    ("goods-conserved", "a good on a city slot vanishes", lambda g, s: city_changed(g, s, "Bown Town", filled=1)),
+    ("depots-limited", "an eleventh depot counted", lambda g, s: seat0(s, depots_left=10)),
+    ("depots-limited", "two depots on one hex", lambda g, s: attrs.evolve(s, depots=(s.depots[0], s.depots[0]))),
+    (
+        "depots-limited",
+        "a depot off the rail",
+        lambda g, s: attrs.evolve(s, depots=(attrs.evolve(s.depots[0], at=Hex(0, -1)),)),
+    ),
+    (
+        "depots-limited",
+        "a depot of no seat",
+        lambda g, s: attrs.evolve(s, depots=(attrs.evolve(s.depots[0], owner=2),)),
+    ),
+    (
+        "hold-within-capacity",
+        "3 goods in a hold of 2",
+        lambda g, s: attrs.evolve(seat0(s, hold=(1, 0, 1, 1, 0)), supply=(s.supply[0] - 1, *s.supply[1:])),
+    ),
+    ("tracks-in-range", "airship level 7", lambda g, s: seat0(s, airship_level=7)),
+    ("tracks-in-range", "rail level 7", lambda g, s: seat0(s, rail_level=7)),
+    ("tracks-in-range", "rail level 0", lambda g, s: seat0(s, rail_level=0)),
+    ("market-prices", "a push without a tile", lambda g, s: attrs.evolve(s, pushes=(1, *s.pushes[1:]))),
+    ("market-tiles-accounted", "a demand tile from nowhere", lambda g, s: attrs.evolve(s, demand_pile=(1, 0, 0, 0, 0))),
+    (
+        "market-tiles-accounted",
+        "a fourth future-market slot",
+        lambda g, s: attrs.evolve(s, market_slots=(*s.market_slots, "luxury"), market_pile=(3, 3, 2, 2, 2)),
+    ),
+    (
+        "cities-consistent",
+        "6 goods on 5 slots",
+        lambda g, s: attrs.evolve(
+            city_changed(g, s, "Bown Town", filled=6), supply=(s.supply[0], s.supply[1], s.supply[2] - 4, *s.supply[3:])
+        ),
+    ),
+    ("cities-consistent", "a closed city holding goods", lambda g, s: city_changed(g, s, "Bown Town", closed=True)),
+    ("cities-consistent", "a waiting city holding goods", lambda g, s: city_changed(g, s, "Bown Town", waiting=True)),
+    ("cities-consistent", "a printed city with 3 slots", lambda g, s: city_changed(g, s, "Bown Town", slots=3)),
+    (
+        "diamonds-within-rating",
+        "2 diamonds executed on rating 1",
+        lambda g, s: attrs.evolve(seat0(s, plan=("S11", "S02", "S03", "S04"), slots=(EXE, PLA, PLA, PLA)), cycle=2),
+    ),
+    ("phase-bookkeeping", "round 7", lambda g, s: attrs.evolve(s, round=7)),
+    ("phase-bookkeeping", "cycle 5", lambda g, s: attrs.evolve(s, cycle=5)),
+    ("phase-bookkeeping", "seat 2 of 2", lambda g, s: attrs.evolve(s, seat=2)),
+    (
+        "phase-bookkeeping",
+        "a plan of 3 cards",
+        lambda g, s: seat0(s, plan=("S01", "S02", "S03"), slots=s.players[0].slots[:3]),
+    ),
+    ("phase-bookkeeping", "a card of a later cycle already played", lambda g, s: seat0(s, slots=(PLA, EXE, PLA, PLA))),
+    ("phase-bookkeeping", "a load step outside the cargo phase", lambda g, s: attrs.evolve(s, cargo=CargoStep())),
+]
+
+
+@pytest.mark.parametrize(("name", "what", "brk"), BREAKS, ids=[b[1] for b in BREAKS])
+def test_each_invariant_flags_its_fact_broken(name: str, what: str, brk: Any) -> None:
+    """KAS-R-02/04/05/16/25/29/33/34/35/36/40/41/54/56: every named invariant reports the fact it guards,
+    broken on purpose in an otherwise valid state."""
+    g = game()
+    broken = brk(g, invariant_base(g))
+    assert name in {v.invariant for v in g.violations(broken)}, what
+
+
+def test_invariant_boundaries_are_not_flagged_r34_r35_r56() -> None:
+    """KAS-R-34/35 (p.12), KAS-R-56: levels 6 and 1 are on the tracks; a full city (5 of 5) or a full
+    hold (2 of 2) is fine."""
+    g = game()
+    s = invariant_base(g)
+    for ok in (
+        seat0(s, airship_level=6, rail_level=6),
+        seat0(s, airship_level=1, rail_level=1),
+        attrs.evolve(
+            city_changed(g, s, "Bown Town", filled=5), supply=(s.supply[0], s.supply[1], s.supply[2] - 3, *s.supply[3:])
+        ),
+    ):
+        assert g.violations(ok) == []
+
+
+def test_the_score_formula_invariant_reads_kas_r52_p16() -> None:
+    """KAS-R-52 (p.16): money + 10 per depot + 15 at airship level 6 + rail 4/5/6 = 5/15/30.  Seat 0: $7,
+    one depot, airship 6, rail 5 = 7 + 10 + 15 + 15 = 47."""
+    g = game()
+    s = seat0(invariant_base(g), airship_level=6, rail_level=5)
+    assert g.scores(s)[0] == 47
+    assert g.violations(s) == []
