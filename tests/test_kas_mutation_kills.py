@@ -1769,3 +1769,192 @@ def test_the_score_formula_invariant_reads_kas_r52_p16() -> None:
     s = seat0(invariant_base(g), airship_level=6, rail_level=5)
     assert g.scores(s)[0] == 47
     assert g.violations(s) == []
+
+
+# -- KAS-R-07 (p.6) and KAS-R-62 (p.18): where a starting depot may go ------------------------------------------
+
+
+def start_depots(g: KasGame, depots: list[dict[str, Any]], players: int = 2, seat: int = 1, **me: Any) -> KasState:
+    """The start-depot step of the 3-board map (A1, A2, B1, B2, C1, C2), ``seat`` to place."""
+    return g.scenario_state(
+        {
+            "players": players,
+            "phase": "start-depots",
+            "seat": seat,
+            "depots": depots,
+            "players_state": {seat: me} if me else {},
+        }
+    )
+
+
+def test_a_starting_depot_goes_on_an_empty_rail_hex_of_a_line_of_ones_own_r07_p6() -> None:
+    """KAS-R-07 (p.6): 'valamelyik üres vasútmezőre'; not on a line that already holds another player's
+    depot ('nem tehetik a kezdőraktárukat olyan vasútvonalra, amire másik játékos')."""
+    from rulecraft.model.kings_of_air_and_steam.actions import PlaceStartDepot
+
+    g = game()
+    s = start_depots(g, [{"at": [1, -2], "owner": 0}])
+    assert rule(g, s, PlaceStartDepot(Hex(0, -2))) == "KAS-R-07", "line A1 is seat 0's"
+    assert rule(g, s, PlaceStartDepot(Hex(1, -2))) == "KAS-R-54", "one depot per rail hex"
+    assert rule(g, s, PlaceStartDepot(Hex(2, 0))) == "KAS-R-07", "a factory, not a rail hex"
+    assert rule(g, s, PlaceStartDepot(Hex(3, -2))) is None
+    after = g.apply(s, PlaceStartDepot(Hex(3, -2)))
+    assert after.players[1].position == Hex(3, -2), "the airship goes on the same hex"
+    assert after.players[1].depots_left == 9
+
+
+def test_with_every_line_taken_the_setup_restriction_gives_way_amb29() -> None:
+    """KAS-AMB-29: if every line already holds another player's depot, the last player may place on any
+    empty rail hex (here line A1, shared with seat 0)."""
+    from rulecraft.model.kings_of_air_and_steam.actions import PlaceStartDepot
+
+    g = game()
+    taken = [
+        {"at": [h.q, h.r], "owner": 0} for h in (Hex(1, -2), Hex(-1, 0), Hex(5, -3), Hex(3, -2), Hex(1, 3), Hex(4, 1))
+    ]
+    s = start_depots(g, taken)
+    assert rule(g, s, PlaceStartDepot(Hex(0, -2))) is None
+
+
+def test_harveys_second_depot_goes_on_a_line_without_depots_r62_p18() -> None:
+    """KAS-R-62 (p.18): after all starting depots Harvey places a second one, free, 'valamelyik még nem
+    foglalt vasútvonalra'; his airship stays on his first depot."""
+    from rulecraft.model.kings_of_air_and_steam.actions import PlaceStartDepot
+
+    g = game()
+    harvey = {"team": "Emperor", "character": "Harvey Golding", "at": [1, -2]}
+    s = g.scenario_state(
+        {
+            "players": 2,
+            "phase": "start-depots",
+            "seat": 0,
+            "depots": [{"at": [1, -2], "owner": 0}, {"at": [3, -2], "owner": 1}],
+            "players_state": {0: harvey, 1: SPHINX},
+        }
+    )
+    s = attrs.evolve(s, bonus="second-depot")
+    assert rule(g, s, PlaceStartDepot(Hex(0, -2))) == "KAS-R-62", "A1 holds his first depot"
+    assert rule(g, s, PlaceStartDepot(Hex(5, -3))) is None
+    after = g.apply(s, PlaceStartDepot(Hex(5, -3)))
+    assert after.players[0].position == Hex(1, -2) and after.players[0].money == s.players[0].money
+    assert after.phase is Phase.NEW_MARKET
+
+
+# -- KAS-R-19 / KAS-R-20 (p.9): planning ----------------------------------------------------------------------------
+
+
+def test_plan_four_different_cards_of_ones_own_deck_r19_r02_p9() -> None:
+    """KAS-R-19 (p.9): any 4 cards of the deck, one per slot; KAS-R-02 (p.6): the base game's deck has
+    no star card; KAS-R-08: a team keeps its star card."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Plan
+
+    g = game()
+    s = g.scenario_state({"players": 2, "phase": "planning", "seat": 0, "players_state": {0: {"plan": ["S01"]}}})
+    s = attrs.evolve(s, players=(attrs.evolve(s.players[0], plan=("S01",), slots=(PLA,)), s.players[1]))
+    assert rule(g, s, Plan("S01")) == "KAS-R-19", "already planned"
+    assert rule(g, s, Plan("EMP")) == "KAS-R-19", "no star card in the base game"
+    assert rule(g, s, Plan("S12")) is None
+    team = attrs.evolve(
+        s, players=(attrs.evolve(s.players[0], team="Emperor", character="Reginald Kain"), s.players[1])
+    )
+    assert rule(g, team, Plan("EMP")) is None
+    assert rule(g, team, Plan("SKY")) == "KAS-R-19", "another team's star card"
+
+
+def test_the_plan_is_locked_after_planning_r20_p9() -> None:
+    """KAS-R-20 (p.9): once planning ends no card is exchanged."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Plan
+
+    g = game()
+    assert rule(g, upgrade_state(g), Plan("S12")) == "KAS-R-20"
+
+
+# -- KAS-R-29..31 (p.11): loading and unloading -------------------------------------------------------------------
+
+
+def cargo_at(g: KasGame, at: list[int], hold: dict[str, int] | None = None, **given: Any) -> KasState:
+    return turn_state(g, {"at": at, "hold": hold or {}}, phase="cargo", **given)
+
+
+def test_loading_from_a_factory_needs_that_factorys_type_and_a_good_on_it_r29_p11() -> None:
+    """KAS-R-29 (p.11): goods come from a factory on the airship's hex that has at least 1 good."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Load
+
+    g = game()
+    s = cargo_at(g, [2, 0])  # the chemical factory, 1 good (KAS-R-04)
+    assert rule(g, s, Load("chemical", "factory")) is None
+    assert rule(g, s, Load("food", "factory")) == "KAS-R-29", "a chemical factory"
+    assert rule(g, s, Load("gold", "factory")) == "KAS-R-29"
+    assert rule(g, s, Load("chemical", "ship")) == "KAS-R-29", "a factory or an own depot only"
+    empty = cargo_at(g, [2, 0], factories={"2,0": 0})
+    assert rule(g, empty, Load("chemical", "factory")) == "KAS-R-29"
+    assert rule(g, cargo_at(g, [2, 1]), Load("chemical", "factory")) == "KAS-R-29", "no factory here"
+
+
+def test_loading_from_a_depot_only_ones_own_with_the_good_r29_p11() -> None:
+    """KAS-R-29 (p.11): from one's own depot on the hex (opponents' depots cannot be loaded from)."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Load, Unload
+
+    g = game()
+    mine = cargo_at(g, [3, -2], {"luxury": 1}, depots=[{"at": [3, -2], "owner": 0, "goods": {"food": 1}}])
+    theirs = cargo_at(g, [3, -2], {"luxury": 1}, depots=[{"at": [3, -2], "owner": 1, "goods": {"food": 1}}])
+    assert rule(g, mine, Load("food", "depot")) is None
+    assert rule(g, mine, Load("machine", "depot")) == "KAS-R-29"
+    assert rule(g, theirs, Load("food", "depot")) == "KAS-R-29"
+    assert rule(g, mine, Unload("luxury")) is None
+    assert rule(g, mine, Unload("food")) == "KAS-R-31", "no food in the hold"
+    assert rule(g, theirs, Unload("luxury")) == "KAS-R-31", "only onto one's own depot"
+
+
+def test_a_full_hold_loads_only_by_swapping_a_good_of_another_type_r29_r30_p11() -> None:
+    """KAS-EX-08 (p.11): capacity 2.  With 2 goods aboard a plain load is refused; a swap of another type
+    works, of the same type not; with 1 good aboard a swap is refused (there is room)."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Load, Swap
+
+    g = game()
+    full = cargo_at(g, [2, 0], {"food": 2})
+    assert rule(g, full, Load("chemical", "factory")) == "KAS-R-29"
+    assert rule(g, full, Swap("food", "chemical", "factory")) is None
+    assert rule(g, full, Swap("luxury", "chemical", "factory")) == "KAS-R-30", "no luxury aboard"
+    same = cargo_at(g, [2, 0], {"chemical": 2})
+    assert rule(g, same, Swap("chemical", "chemical", "factory")) == "KAS-R-30"
+    room = cargo_at(g, [2, 0], {"food": 1})
+    assert rule(g, room, Load("chemical", "factory")) is None
+    assert rule(g, room, Swap("food", "chemical", "factory")) == "KAS-R-30"
+
+
+# -- KAS-R-26 / KAS-R-61 (p.11, p.18): the flight's length -------------------------------------------------------
+
+
+def test_the_flight_is_exactly_the_cards_value_r26_p11() -> None:
+    """KAS-R-26 (p.11): 'pontosan annyi mezőt' - S06 moves 3: 2 or 4 steps are refused, 3 straight is fine."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Fly
+
+    g = game()
+    s = turn_state(g, {"at": [0, 0], "plan": ["S06", "S01", "S02", "S03"]}, phase="flight")
+    flights = [a for a in g.legal_actions(s) if isinstance(a, Fly)]
+    assert flights and {len(a.path) for a in flights} == {3}
+    path = flights[0].path
+    assert rule(g, s, Fly(path[:2])) == "KAS-R-26"
+    assert rule(g, s, Fly((*path, path[-1]))) == "KAS-R-26"
+    assert rule(g, s, Fly((path[0], 6, path[2]))) == "KAS-R-26", "directions are 0..5"
+
+
+# -- KAS-R-67 / KAS-AMB-19 (p.12, p.18): what may be declined ----------------------------------------------------
+
+
+def test_an_extra_action_needs_isaacs_offer_and_a_token_r67_p18() -> None:
+    """KAS-R-67 (p.18): the extra action is I.S.A.A.C.'s, right after his action, for a token."""
+    from rulecraft.model.kings_of_air_and_steam.actions import ExtraAction, Grant, Pass
+
+    g = game()
+    isaac = turn_state(g, {"team": "DaVinci", "character": "I.S.A.A.C.", "tokens": 1}, SPHINX)
+    offered = g.apply(isaac, Grant())
+    assert rule(g, offered, ExtraAction()) is None
+    assert rule(g, offered, Pass()) is None
+    broke = attrs.evolve(offered, players=(attrs.evolve(offered.players[0], tokens=0), offered.players[1]))
+    assert rule(g, broke, ExtraAction()) == "KAS-R-67"
+    other_bonus = attrs.evolve(offered, bonus="steal")
+    assert rule(g, other_bonus, ExtraAction()) == "KAS-R-67"
+    nothing = attrs.evolve(offered, bonus=None)
+    assert rule(g, nothing, Pass()) == "KAS-R-57", "nothing to decline"
