@@ -1958,3 +1958,86 @@ def test_an_extra_action_needs_isaacs_offer_and_a_token_r67_p18() -> None:
     assert rule(g, other_bonus, ExtraAction()) == "KAS-R-67"
     nothing = attrs.evolve(offered, bonus=None)
     assert rule(g, nothing, Pass()) == "KAS-R-57", "nothing to decline"
+
+
+# -- KAS-R-75/78/79 (p.19): the delivery powers are their characters' own ------------------------------------------
+
+
+def test_delivery_powers_belong_to_their_characters_and_to_city_deliveries_r75_r78_r79_p19() -> None:
+    """KAS-R-75 (Bishop: one good back), KAS-R-78 (Sebastian: a bet of up to $3, paid first), KAS-R-79
+    (Corey: one good of another type, a token each) - each only for its character and only 'ha árut
+    szállítasz egy városba'."""
+    g = game()
+    bishop, depot = delivery(g, "Bishop Kingston", "Rose & Thorn")
+    to_depot = ShipGoods(depot, "food", 1, to_depot=depot, returned=True)
+    assert rule(g, bishop, to_depot) == "KAS-R-75"
+    seb, _ = delivery(g, "Sebastian King", "Kings Over Aces", money=3)
+    assert rule(g, seb, ShipGoods(depot, "food", 1, to_city="Bown Town", bet=3)) is None
+    assert rule(g, seb, ShipGoods(depot, "food", 1, to_city="Bown Town", bet=4)) == "KAS-R-78"
+    poor, _ = delivery(g, "Sebastian King", "Kings Over Aces", money=2)
+    assert rule(g, poor, ShipGoods(depot, "food", 1, to_city="Bown Town", bet=3)) == "KAS-R-78"
+    assert rule(g, bishop, ShipGoods(depot, "food", 1, to_city="Bown Town", bet=1)) == "KAS-R-78"
+    corey, _ = delivery(g, "Corey McQueen", "Kings Over Aces", tokens=1)
+    assert rule(g, corey, ShipGoods(depot, "food", 2, to_city="Bown Town", swindle="textile")) is None
+    assert rule(g, corey, ShipGoods(depot, "food", 2, to_city="Bown Town", swindle="food")) == "KAS-R-79"
+    assert rule(g, corey, ShipGoods(depot, "food", 1, to_city="Bown Town", swindle="textile")) == "KAS-R-79"
+    assert rule(g, corey, ShipGoods(depot, "food", 2, to_city="Bown Town", swindle="luxury")) == "KAS-R-79"
+    broke, _ = delivery(g, "Corey McQueen", "Kings Over Aces", tokens=0)
+    assert rule(g, broke, ShipGoods(depot, "food", 2, to_city="Bown Town", swindle="textile")) == "KAS-R-79"
+    assert rule(g, bishop, ShipGoods(depot, "food", 2, to_city="Bown Town", swindle="textile")) == "KAS-R-79"
+
+
+@pytest.mark.parametrize(("reading", "verdict"), [("whole", "KAS-R-36"), ("placed", None)])
+def test_bishops_returned_good_and_the_room_it_needs_r75_amb37(reading: str, verdict: str | None) -> None:
+    """KAS-R-75 (p.19), KAS-AMB-37: 3 food with 2 free slots: 'whole' (default) needs room for all 3
+    (KAS-R-36: the whole shipment must fit); 'placed' only for the 2 placed."""
+    g = KasGame.configured(readings={"KAS-AMB-37": reading})
+    s, depot = delivery(g, "Bishop Kingston", "Rose & Thorn", filled=3)
+    assert rule(g, s, ShipGoods(depot, "food", 3, to_city="Bown Town", returned=True)) == verdict
+
+
+@pytest.mark.parametrize(("reading", "verdict"), [("any-count", None), ("all-of-type", "KAS-R-36")])
+def test_part_of_a_depots_goods_under_all_of_type_amb18(reading: str, verdict: str | None) -> None:
+    """KAS-R-36 (p.13) 'any number'; KAS-AMB-18 'all-of-type': all goods of that type in the depot go:
+    2 of 3 food is refused, 3 of 3 is fine; Corey's off-type good rides along uncounted."""
+    g = KasGame.configured(readings={"KAS-AMB-18": reading})
+    s, depot = delivery(g, "Corey McQueen", "Kings Over Aces", tokens=1)
+    assert rule(g, s, ShipGoods(depot, "food", 2, to_city="Bown Town")) == verdict
+    assert rule(g, s, ShipGoods(depot, "food", 3, to_city="Bown Town")) is None
+    assert rule(g, s, ShipGoods(depot, "food", 4, to_city="Bown Town", swindle="textile")) is None
+
+
+@pytest.mark.parametrize(("reading", "verdict"), [("a", "KAS-R-69"), ("b", None)])
+def test_sphinx_free_shipment_one_good_or_one_shipment_r69_amb33(reading: str, verdict: str | None) -> None:
+    """KAS-R-69 (p.19) 'egy árut'; KAS-AMB-33 (a, default): exactly one cube; (b): one shipment of any size."""
+    g = KasGame.configured(readings={"KAS-AMB-33": reading})
+    s = sphinx_bonus(g, map=chain_map(1), depots=[{"at": [1, 0], "owner": 0, "goods": {"food": 2}}])
+    assert rule(g, s, ShipGoods(Hex(1, 0), "food", 2, to_city="Farcity")) == verdict
+    assert rule(g, s, ShipGoods(Hex(1, 0), "food", 1, to_city="Farcity")) is None
+    assert rule(g, attrs.evolve(s, bonus="steal"), ShipGoods(Hex(1, 0), "food", 1, to_city="Farcity")) == "KAS-R-32"
+
+
+@pytest.mark.parametrize(("reading", "seat"), [("not-counted", 0), ("counted", 1)])
+def test_a_returned_cards_diamonds_under_counted_r25_amb05(reading: str, seat: int) -> None:
+    """KAS-EX-04 (p.10): rating 1, slot 2 (1 diamond) executed, slot 3 (1 diamond) returned; the slot-4
+    card has 0 diamonds.  KAS-AMB-05 default: the returned card no longer counts: 1 + 0 <= 1, the turn is
+    played; 'counted': 2 + 0 > 1, this turn is lost too (seat 1 acts)."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Grant
+
+    g = KasGame.configured(readings={"KAS-AMB-05": reading})
+    green = {"plan": ["S01", "S05", "S07", "S02"], "slots": ["executed", "executed", "returned", "planned"]}
+    other = {"plan": ["S03", "S04", "S06", "S01"], "slots": ["executed", "executed", "executed", "planned"]}
+    s = g.scenario_state(
+        {
+            "players": 3,
+            "start_player": 2,
+            "phase": "action",
+            "cycle": 4,
+            "seat": 2,
+            "market": {"slots": ["food", "food", "food"]},
+            "players_state": {0: {**green, "at": [0, -1]}, 1: {**other, "at": [0, -1]}, 2: {**other, "at": [0, -1]}},
+        }
+    )
+    assert s.order == (2, 0, 1)
+    after = g.apply(s, Grant())
+    assert after.seat == seat and after.phase is Phase.FLIGHT
