@@ -2041,3 +2041,118 @@ def test_a_returned_cards_diamonds_under_counted_r25_amb05(reading: str, seat: i
     assert s.order == (2, 0, 1)
     after = g.apply(s, Grant())
     assert after.seat == seat and after.phase is Phase.FLIGHT
+
+
+def test_ezekiel_crane_three_hex_flight_under_no_end_amb43() -> None:
+    """KAS-R-87 (p.20), KAS-AMB-43 'no-end': of a 3-hex flight the first two hexes count, the third (the
+    end) does not: an airship on the second hex is robbed."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Fly
+
+    g = KasGame.configured(readings={"KAS-AMB-43": "no-end"})
+    crane = {"team": "Godfather", "character": "Ezekiel Crane", "at": [0, 0], "plan": ["S06", "S05", "S04", "S07"]}
+    s = turn_state(g, crane, {**SPHINX, "at": [2, 0], "money": 10}, phase="flight")
+    after = g.apply(s, Fly((0, 0, 0)))
+    assert after.players[1].money == 7
+
+
+@pytest.mark.parametrize(("reading", "toll"), [("birch-only", 0), ("none", 1)])
+def test_thaddeus_birch_in_the_sellout_under_none_amb26(reading: str, toll: int) -> None:
+    """KAS-R-86 (p.20); KAS-AMB-26 'none': no power applies in the Sellout, so Birch pays the $1 toll
+    there - while his delivery shipments stay toll-free (KAS-R-86 itself)."""
+    g = KasGame.configured(readings={"KAS-AMB-26": reading})
+    s = chain_sellout(g, tolled_lines=1, money=0, rail_level=2)
+    birch = (
+        attrs.evolve(s.players[0], team="Godfather", character="Thaddeus Birch"),
+        attrs.evolve(s.players[1], team="Sphinx", character="Victor Blane"),
+    )
+    s = attrs.evolve(s, players=birch, advanced=True)
+    assert g.apply(s, sell_food()).players[0].money == 4 - toll
+    ship = turn_state(
+        g,
+        {"team": "Godfather", "character": "Thaddeus Birch", "at": [0, 1], "money": 0, "rail_level": 2},
+        {**SPHINX, "at": [1, 1]},
+        map=chain_map(2),
+        depots=[{"at": [1, 0], "owner": 0, "goods": {"food": 1}}, {"at": [3, 0], "owner": 1}],
+        market={"slots": ["luxury", "luxury", "machine"]},
+    )
+    assert g.apply(ship, ShipGoods(Hex(1, 0), "food", 1, to_city="Farcity")).players[0].money == 4
+
+
+def test_sellout_toll_follows_the_lines_named_r51_r38_p16() -> None:
+    """KAS-R-51 (p.16) with KAS-R-38: the Sellout uses the normal shipping rules, so the route named
+    decides the toll: over P (own depot) $4 kept, over Q (seat 1's depot) $4 - $1."""
+    g = game()
+    for line, money in (("P", 9), ("Q", 8)):
+        s = attrs.evolve(two_ways_state(g), phase=Phase.SELLOUT, order=(0, 1), turn=0, round=6)
+        after = g.apply(s, Sell(Hex(1, 0), "food", "Y", lines=(line,)))
+        assert after.players[0].money == money
+
+
+def test_sphinx_free_shipment_filling_a_city_then_the_action_r69_r40_p19() -> None:
+    """KAS-R-69 (p.19) with KAS-R-40 (p.14): the free good fills a printed city; whether a demand tile is
+    drawn (then placed) or the pile is empty (KAS-AMB-10: the city waits), the action still follows."""
+    g = game()
+    for pile in ({"textile": 1}, {}):
+        s = sphinx_bonus(
+            g,
+            map=chain_map(1),
+            depots=[{"at": [1, 0], "owner": 0, "goods": {"food": 2}}],
+            cities={"Farcity": {"filled": 4}},
+            market={"slots": ["luxury", "luxury", "machine"], "demand_pile": pile},
+        )
+        s = g.apply(s, ShipGoods(Hex(1, 0), "food", 1, to_city="Farcity"))
+        if pile:
+            assert s.phase is Phase.DEMAND_DRAW
+            s = g.apply(s, DrawDemandTile("textile"))
+        assert s.phase is Phase.ACTION and s.seat == 0
+
+
+@pytest.mark.parametrize(
+    ("reading", "demand", "closed", "waiting"),
+    [("a", None, False, True), ("b", None, True, False), ("c", "food", False, False)],
+)
+def test_a_city_filled_with_an_empty_pile_under_each_reading_r40_amb10(
+    reading: str, demand: str | None, closed: bool, waiting: bool
+) -> None:
+    """KAS-R-40 (p.14), KAS-AMB-10 with an empty demand pile: (a) the city waits for a tile; (b) it is
+    closed for good; (c) it keeps its printed demand with 5 empty slots."""
+    g = KasGame.configured(readings={"KAS-AMB-10": reading})
+    after = g.apply(fill_state(g, flora_seat=None, pile={}), ship_one_food(g))
+    bown = city(g, after, "Bown Town")
+    assert (bown.demand, bown.closed, bown.waiting, bown.filled, bown.slots) == (demand, closed, waiting, 0, 5)
+    assert after.cycle == 2, "the delivery was the action; seat 1's 2-diamond card is lost (KAS-R-25)"
+
+
+def test_a_waiting_city_served_after_the_last_production_then_the_sellout_by_priority_amb10_amb30() -> None:
+    """KAS-AMB-10 (a): after round 5's Production a waiting city takes a tile; then KAS-R-50: the Sellout,
+    in the advanced game by ascending priority (KAS-AMB-30): Emperor (seat 1) before Godfather (seat 0)."""
+    g = game()
+    s = g.scenario_state(
+        {
+            "players": 2,
+            "phase": "upkeep",
+            "round": 5,
+            "seat": 1,
+            "cities": {"Bown Town": {"waiting": True}},
+            "players_state": {
+                0: {"team": "Godfather", "character": "Ezekiel Crane"},
+                1: {"team": "Emperor", "character": "Reginald Kain"},
+            },
+            "market": {
+                "slots": ["textile", "textile", "machine"],
+                "pile": {},
+                "demand_pile": {"food": 3, "chemical": 3, "luxury": 3, "machine": 2, "textile": 1},
+            },
+        }
+    )
+    s = attrs.evolve(
+        s,
+        cities=tuple(attrs.evolve(c, demand=None) if c.waiting else c for c in s.cities),
+        waiting_cities=("Bown Town",),
+        order=(0, 1),
+        turn=1,
+    )
+    s = g.apply(s, PayUpkeep())
+    assert s.phase is Phase.DEMAND_DRAW
+    s = g.apply(s, DrawDemandTile("machine"))
+    assert s.phase is Phase.SELLOUT and s.order == (1, 0) and s.seat == 1
