@@ -81,11 +81,14 @@ class Style:
     # policy ``finish`` plays on, so the game still reaches its end (and its scoring).
     finish: str | None = None
     finish_after: int = 0
+    # Aim for a tie (a close finish replayed): each choice, chance's too, is the one after which the
+    # leader's margin is smallest, so ties and the tie-breaks that settle them are reached.
+    close: bool = False
 
     def at(self, step: int) -> Style:
         """The style in force at ``step`` of the game."""
         if self.finish is not None and step >= self.finish_after:
-            return Style(policy=self.finish, probe_rate=self.probe_rate)
+            return Style(policy=self.finish, probe_rate=self.probe_rate, close=self.close)
         return self
 
 
@@ -153,6 +156,8 @@ def pick(
     rng: random.Random,
 ) -> int:
     """A fresh choice: chance by its exact odds; a seat by the style's policy and swarm weights."""
+    if style.close and len(opts) > 1:
+        return closest(game, state, opts, rng)
     if odds is not None:
         return rng.choices(range(len(opts)), weights=odds, k=1)[0]
     if style.policy != "uniform":
@@ -173,6 +178,33 @@ def pick(
         weights = [0.1 if kind_of(game, a) in style.rare_kinds else 1.0 for a in opts]
         return rng.choices(range(len(opts)), weights=weights, k=1)[0]
     return rng.randrange(len(opts))
+
+
+def margin(game: Game[Any, Any], state: Any) -> float:
+    """The leader's margin over the next seat by the scores now (0: a tie for the lead)."""
+    totals = sorted(game.scores(state).values(), reverse=True)
+    return float(totals[0] - totals[1]) if len(totals) > 1 else 0.0
+
+
+def closest(game: Game[Any, Any], state: Any, opts: Sequence[Any], rng: random.Random, limit: int = 40) -> int:
+    """The option after which the leader's margin is smallest (ties broken by ``rng``); at most
+    ``limit`` options, a seeded sample, are looked at.  One step of look-ahead: by the last decisions
+    of a game the scores are nearly final, and a tie is what a tie-break needs."""
+    indices = list(range(len(opts)))
+    if len(indices) > limit:
+        indices = sorted(rng.sample(indices, limit))
+    best: list[int] = []
+    smallest = float("inf")
+    for i in indices:
+        try:
+            after = margin(game, game.transition(state, opts[i]))
+        except Exception:  # an option the reference cannot score after: not a candidate here
+            continue
+        if after < smallest:
+            best, smallest = [i], after
+        elif after == smallest:
+            best.append(i)
+    return rng.choice(best) if best else rng.randrange(len(opts))
 
 
 def random_style(game: Game[Any, Any], rng: random.Random, kinds: Sequence[str]) -> Style:

@@ -514,3 +514,35 @@ def test_a_uniform_walk_that_would_not_end_hands_over_to_the_games_policy() -> N
     assert style.at(style.finish_after - 1) is style
     assert style.at(style.finish_after).policy == style.finish
     assert all(random_style(air, random.Random(i), ["a"]).finish is None for i in range(20))
+
+
+def test_a_close_style_chooses_the_option_that_leaves_the_smallest_lead() -> None:
+    """A replayed close finish aims for a tie: every option is looked at one step ahead and the one
+    after which the leader's margin is smallest is chosen, chance outcomes included (a tie is what a
+    tie-break deviation needs, e.g. AIR-R-49)."""
+    import random
+
+    from rulecraft.search import closest, margin, options, pick
+
+    game = make_game("air")
+    rng = random.Random(4)
+    state = game.new_game(2)
+    for _ in range(120):  # into the game, where attempts change the scores
+        state = game.apply(state, game.random_action(state, rng))
+    checked = 0
+    for _ in range(200):
+        if game.is_over(state):
+            break
+        opts, odds = options(game, state)
+        if len(opts) > 1:
+            margins = [margin(game, game.transition(state, o)) for o in opts]
+            chosen = pick(game, state, opts, odds, Style(close=True), random.Random(7))
+            assert margins[chosen] == min(margins), (margins, chosen)
+            assert closest(game, state, opts, random.Random(7)) == chosen
+            checked += 1
+            state = game.transition(state, opts[chosen])
+        else:
+            state = game.apply(state, game.random_action(state, rng))
+    assert checked > 20
+    # the close style survives the hand-over to a game's policy
+    assert Style(close=True, finish="purposeful", finish_after=5).at(9).close
