@@ -204,3 +204,109 @@ def test_the_solver_queries_refuse_the_readings_they_do_not_encode(reading: tupl
     for query in QUERIES.values():
         with pytest.raises(NotApplicable, match=reading[0]):
             query.run(g, params)
+
+
+# -- the other reading of AIR-AMB-12, 17, 19 and 24 (issue 22: a reading that can be chosen is tested) -----
+
+
+@pytest.mark.parametrize("supply", [0, 1, 2, 5])
+def test_air_amb_24_pilot_chips_with_a_short_supply(supply: int) -> None:
+    """AIR-R-39 (p.6): a Pilot won by a throw brings its N chips 'if there are still some'.
+    E1-PIL-1 (2 W for 5, 2 chips) won with 3 + 2 by seat 0 (S-FIN: 2 W, no chips on the board).
+    'partial' takes as many as the supply holds (min(2, supply)); 'all-or-none' takes both or none."""
+    spec: dict[str, Any] = {"boards": {0: {"cards": ["S-FIN"], "chips": 0, "supply": supply}}, "display": ["E1-PIL-1"]}
+    expected = {"partial": min(2, supply), "all-or-none": 2 if supply >= 2 else 0}
+    for reading, chips in expected.items():
+        g = game(**{"AIR-AMB-24": reading})
+        s = given(g, **spec)
+        s = g.apply(g.apply(s, AttemptTarget("development:E1-PIL-1", Dice(W=2))), Throw(W=(3, 2)))
+        assert s.boards[0].departments[2] == "E1-PIL-1", "won: the Pilot field"
+        assert s.boards[0].chips == chips, (reading, supply)
+        assert s.supplies[0] == supply - chips, "the chips come out of the company's own supply"
+
+
+def test_air_amb_19_stage_four_alone_ends_the_game_only_under_its_reading() -> None:
+    """AIR-R-47 (b) (p.5): the game ends when 'the fourth stage is completed'.  Stage 4 owned by seat 1,
+    stages 1-3 open; seat 0 fails an attempt on L1 (1 + 1 against 6), a step 2 after which the end is
+    checked.  'stage-four': stage 4 is done, the game is over (b).  'all-four' (default): three stages
+    are still open, the game goes on.  AIR-R-48: the high values only when all four are completed, so
+    the owner of stage 4 scores its low value (6) either way."""
+    spec: dict[str, Any] = {
+        "boards": {0: {"cards": ["S-FIN"], "chips": 0}, 1: {"cards": ["S-HAN"], "chips": 0}},
+        "hindenburg": True,
+        "stages": {4: 1},
+    }
+    ends = {}
+    for reading in ("all-four", "stage-four"):
+        g = game(**{"AIR-AMB-19": reading})
+        s = given(g, **spec)
+        assert g.scores(s)[1] == 6, "stage 4's low value (reconstructed pack: 6 low, 8 high)"
+        s = g.apply(g.apply(s, AttemptTarget("airship:1", Dice(W=2))), Throw(W=(1, 1)))
+        ends[reading] = (g.is_over(s), s.ended)
+        assert g.scores(s)[1] == 6
+    assert ends == {"all-four": (False, None), "stage-four": (True, "b")}
+
+
+def test_air_amb_12_optional_bonuses_are_a_choice_after_the_throw() -> None:
+    """AIR-R-34/35 (p.4): the engine bonus 'may' be used.  Seat 0 holds E1-ENG-1 (+1 for any throw)
+    and attempts L1 (2 W for 6), throwing 3 + 2 = 5.  'auto' (default) adds the +1 at once: won.
+    'optional' stops for the choice (phase bonus): with the engine the card is won; without it the
+    attempt fails and earns the failure chip (AIR-R-41).  Under 'auto' declining the engine is refused
+    (AIR-R-34)."""
+    spec: dict[str, Any] = {"boards": {0: {"cards": ["S-FIN", "E1-ENG-1"], "chips": 0}}}
+    auto = game()
+    s = given(auto, **spec)
+    s = auto.apply(auto.apply(s, AttemptTarget("airship:1", Dice(W=2))), Throw(W=(3, 2)))
+    assert s.boards[0].airships == ("L1",)
+    from rulecraft.model.airships.actions import Resolve
+    from rulecraft.model.airships.state import Phase
+
+    optional = game(**{"AIR-AMB-12": "optional"})
+    thrown = optional.apply(
+        optional.apply(given(optional, **spec), AttemptTarget("airship:1", Dice(W=2))), Throw(W=(3, 2))
+    )
+    assert thrown.phase is Phase.BONUS
+    choices = set(optional.legal_actions(thrown))
+    assert {Resolve(False, True, False), Resolve(False, False, False)} <= choices
+    assert all(not r.chip for r in choices if isinstance(r, Resolve)), "no chip to spend"
+    used = optional.apply(thrown, Resolve(False, True, False))
+    assert used.boards[0].airships == ("L1",)
+    declined = optional.apply(thrown, Resolve(False, False, False))
+    assert declined.boards[0].airships == () and declined.boards[0].chips == 1
+    # 'auto': a short throw with a chip stops for the chip alone; declining the engine is refused
+    short = auto.apply(
+        auto.apply(
+            given(auto, boards={0: {"cards": ["S-FIN", "E1-ENG-1"], "chips": 1}}), AttemptTarget("airship:1", Dice(W=2))
+        ),
+        Throw(W=(2, 2)),
+    )
+    assert short.phase is Phase.BONUS
+    refused = auto.check(short, Resolve(True, False, True))
+    assert refused is not None and refused.rule == "AIR-R-34"
+    assert auto.apply(short, Resolve(True, True, True)).boards[0].airships == ("L1",), "2 + 2 + 1 + chip = 6"
+
+
+def test_air_amb_17_an_overflow_during_set_up_counts_against_n_draws_only_under_its_reading() -> None:
+    """AIR-R-06 (p.2): 'draw as many cards that 6 development cards lie on the board'.  Four players:
+    S-ENG, S-ENR, S-FIN and S-HAN are dealt, S-PIL and S-MAT lie face up.  The set-up draws
+    E1-MAT-1, E1-MAT-2, E1-MAT-3: the third overflows the Materials row (AIR-R-24), S-MAT leaves the
+    game.  'until-six' (default) draws until 6 cards lie: two more.  'n-draws' draws exactly n = 4
+    cards: one more, and 5 lie on the board when the first go begins."""
+    from rulecraft.model.airships.state import Phase
+    from rulecraft.model.airships.transitions import displayed
+
+    wanted = ["S-ENG", "S-ENR", "S-FIN", "S-HAN", "E1-MAT-1", "E1-MAT-2", "E1-MAT-3", "E1-FIN-1", "E1-HAN-1"]
+    on_board = {}
+    for reading in ("until-six", "n-draws"):
+        g = game(**{"AIR-AMB-17": reading})
+        s = g.new_game(4)
+        queue = list(wanted)
+        while s.phase in (Phase.DEAL_AIRSHIPS, Phase.DEAL_STARTERS, Phase.FILL_DISPLAY):
+            outcomes = [a for a, _ in g.chance_outcomes(s)]
+            named = [a for a in outcomes if queue and g.action_to_json(a).get("card") == queue[0]]
+            if named:
+                queue.pop(0)
+            s = g.apply(s, named[0] if named else outcomes[0])
+        assert "S-MAT" in s.removed, "the overflow put S-MAT out of the game"
+        on_board[reading] = displayed(s)
+    assert on_board == {"until-six": 6, "n-draws": 5}
