@@ -546,3 +546,29 @@ def test_a_close_style_chooses_the_option_that_leaves_the_smallest_lead() -> Non
     assert checked > 20
     # the close style survives the hand-over to a game's policy
     assert Style(close=True, finish="purposeful", finish_after=5).at(9).close
+
+
+def test_a_solo_set_target_exercises_the_time_pressure_rule_a_multi_player_one_does_not() -> None:
+    """STM-R-69 (p.36): in the solo game SET 1 TARGET is free while MAKE STEAM and FLY cost 1 VP; a
+    solo SET 1 TARGET step exercises the rule (so a finding there names it), a 2-player one does not."""
+    import random
+
+    from rulecraft.coverage import RuleTracer
+    from rulecraft.model.steamopolis.actions import SetTarget
+
+    game = make_game("stm")
+    tracer = RuleTracer(game)
+    for players, expected in ((1, True), (2, False)):
+        state, rng = game.new_game(players), random.Random(2)
+        for _ in range(400):
+            targets = (
+                [a for a in game.legal_actions(state) if isinstance(a, SetTarget)] if not game.is_over(state) else []
+            )
+            if targets and isinstance(game.to_move(state), int):
+                break
+            state = game.apply(state, game.random_action(state, rng, policy="purposeful"))
+        assert targets, "a SET 1 TARGET choice is reached"
+        with tracer.tracing() as hit:
+            after = game.transition(state, targets[0])
+        assert ("STM-R-69" in hit) is expected, players
+        assert game.scores(after)[0] == game.scores(state)[0], "SET 1 TARGET costs no VP"

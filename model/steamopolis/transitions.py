@@ -411,6 +411,8 @@ def _put_on_board(state: StmState, level: int, position: DistrictPosition, stone
 
 def set_target(ctx: Context, state: StmState, action: SetTarget) -> StmState:
     """STM-R-26/27/31: the stone leaves the gauge for the district; no district effect now."""
+    if state.solo is not None:
+        pass  # STM-R-69: in the solo game SET 1 TARGET is free, no time pressure (MAKE STEAM and FLY pay)
     gauge, stone = g.lift(me(state).gauge, action.space)
     state = _put_on_board(with_gauge(state, gauge), action.level, action.position, stone)
     if state.turn.final_step:
