@@ -469,6 +469,12 @@ def test_after_round_five_the_sellout_begins_with_the_new_token_holder_r50_r51_p
     assert s.phase is Phase.SELLOUT and s.round == 6
     assert s.order == (2, 0, 1) and s.seat == 2
     assert s.demand_pile == (0, 1, 3, 2, 0), "round 5's tiles joined the demand pile"
+    from rulecraft.model.kings_of_air_and_steam.actions import EndSellout
+
+    for seat in (0, 1):
+        s = g.apply(s, EndSellout())
+        assert s.phase is Phase.SELLOUT and s.seat == seat
+    assert g.apply(s, EndSellout()).phase is Phase.OVER
 
 
 def test_the_sellout_ends_after_the_last_player_r51_p16() -> None:
@@ -487,9 +493,9 @@ def test_the_sellout_ends_after_the_last_player_r51_p16() -> None:
 
 def test_advanced_sellout_goes_by_priority_number_r58_amb30() -> None:
     """KAS-R-58 (p.17): no start-player token in the advanced game; KAS-AMB-30: simultaneous phases
-    go by ascending priority: Godfather (7) in seat 0, Emperor (1) in seat 1, Sphinx (3) in seat 2."""
+    go by ascending priority: Emperor (1) in seat 2, Sphinx (3) in seat 1, Godfather (7) in seat 0."""
     g = game()
-    teams = {0: ("Godfather", "Ezekiel Crane"), 1: ("Emperor", "Reginald Kain"), 2: ("Sphinx", "Victor Blane")}
+    teams = {0: ("Godfather", "Ezekiel Crane"), 1: ("Sphinx", "Victor Blane"), 2: ("Emperor", "Reginald Kain")}
     s = g.scenario_state(
         {
             "players": 3,
@@ -500,10 +506,10 @@ def test_advanced_sellout_goes_by_priority_number_r58_amb30() -> None:
             "market": {"slots": ["textile", "textile", "machine"], "pile": {}, "demand_pile": {"food": 3}},
         }
     )
-    assert s.order == (0, 1, 2)
-    s = attrs.evolve(s, order=(1, 2, 0), turn=2, seat=0)
+    s = attrs.evolve(s, order=(2, 1, 0), turn=1, seat=1)
     s = g.apply(s, PayUpkeep())
-    assert s.phase is Phase.SELLOUT and s.order == (1, 2, 0) and s.seat == 1
+    assert s.start_player == 1, "the token still moves, but the clockwise order 1, 2, 0 is not used"
+    assert s.phase is Phase.SELLOUT and s.order == (2, 1, 0) and s.seat == 2
 
 
 # -- KAS-R-66 (p.18): Aurelia Bayley's conversion, in the hold or in a depot --------------------------------
@@ -1195,9 +1201,9 @@ def test_round_five_upkeep_skipped_under_skip_upkeep_amb24() -> None:
 
 def test_three_waiting_cities_take_the_three_new_tiles_in_the_order_they_filled_r49_amb10() -> None:
     """KAS-R-49 (p.16): 3 market tiles become demand tiles; KAS-AMB-10 (a): cities filled while the pile
-    was empty get them in the order they were filled - the third takes the very last tile."""
+    was empty get them in the order they were filled - the third takes the very last tile, the fourth waits."""
     g = game()
-    waiting = ("Warsop", "Aldenville", "Bown Town")
+    waiting = ("Warsop", "Aldenville", "Bown Town", "Irdyo")
     s = g.scenario_state(
         {
             "players": 2,
@@ -1211,11 +1217,12 @@ def test_three_waiting_cities_take_the_three_new_tiles_in_the_order_they_filled_
         s, cities=tuple(attrs.evolve(c, demand=None) if c.waiting else c for c in s.cities), waiting_cities=waiting
     )
     s = g.apply(s, PayUpkeep())
-    for name, tile in zip(waiting, ("textile", "machine", "textile"), strict=True):
+    for name, tile in zip(waiting[:3], ("textile", "machine", "textile"), strict=True):
         assert s.phase is Phase.DEMAND_DRAW and s.demand_for == name
         s = g.apply(s, DrawDemandTile(tile))
         assert city(g, s, name).demand == tile
     assert s.phase is Phase.NEW_MARKET and s.round == 2 and sum(s.demand_pile) == 0
+    assert s.waiting_cities == ("Irdyo",), "the fourth city waits for the next Production"
 
 
 def test_one_upgrade_per_turn_under_once_amb20() -> None:
@@ -2156,3 +2163,71 @@ def test_a_waiting_city_served_after_the_last_production_then_the_sellout_by_pri
     assert s.phase is Phase.DEMAND_DRAW
     s = g.apply(s, DrawDemandTile("machine"))
     assert s.phase is Phase.SELLOUT and s.order == (1, 0) and s.seat == 1
+
+
+def test_clint_castle_course_correction_steps_at_once_by_default_r42_amb40() -> None:
+    """KAS-R-42 (p.14): one hex, then load/unload; KAS-AMB-40 default: Clint's 'before and/or after'
+    (KAS-R-82) is about his flights, so the Course Correction step is taken at once."""
+    from rulecraft.model.kings_of_air_and_steam.actions import CourseCorrection
+
+    g = game()
+    depot = g.ctx.game_map("ABC").line("B2").hexes[0]
+    s = turn_state(g, {"team": "Sky Castle", "character": "Clint Castle", "at": [depot.q, depot.r]}, SPHINX)
+    direction = next(d for d in range(6) if g.check(s, CourseCorrection(d)) is None)
+    after = g.apply(s, CourseCorrection(direction))
+    assert after.phase is Phase.CARGO and after.players[0].position == depot.step(direction)
+
+
+def test_a_lost_flight_turn_passes_to_the_next_in_order_of_three_amb04b() -> None:
+    """KAS-AMB-04 'b' with 3 players: seat 0 (letter A) cannot fly its card and loses the turn; the next
+    in turn order (seat 1, letter B) flies - not the last (seat 2, letter C)."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Fly
+
+    g = KasGame.configured(readings={"KAS-AMB-04": "b"})
+    island = {
+        "hexes": [[0, 0], [5, 5], [6, 5], [7, 5], [5, 6]],
+        "cities": [{"name": "East", "at": [7, 5], "demand": "food"}],
+        "lines": [],
+    }
+    s = g.scenario_state(
+        {
+            "players": 3,
+            "map": island,
+            "phase": "flight",
+            "seat": 0,
+            "market": {"slots": ["food", "food", "food"]},
+            "players_state": {
+                0: {"at": [0, 0], "plan": ["S02", "S03", "S04", "S05"]},
+                1: {"at": [5, 5], "plan": ["S03", "S04", "S05", "S06"]},
+                2: {"at": [5, 6], "plan": ["S05", "S06", "S07", "S08"]},
+            },
+        }
+    )
+    assert s.order == (0, 1, 2)
+    after = g.apply(s, Fly(()))
+    assert after.seat == 1 and after.turn == 1 and after.phase is Phase.FLIGHT
+
+
+@pytest.mark.parametrize(("reading", "verdict"), [("both", None), ("one-source", "KAS-R-29")])
+def test_loading_from_a_factory_and_a_depot_on_one_hex_amb22(reading: str, verdict: str | None) -> None:
+    """KAS-R-29 (p.11) 'and/or': a factory and an own depot on the hex may both be loaded from
+    (KAS-AMB-22 default); under 'one-source' a loading step takes from one source only."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Load
+
+    g = KasGame.configured(readings={"KAS-AMB-22": reading})
+    game_map = {
+        "hexes": [[q, r] for q in range(3) for r in (0, 1)],
+        "factories": {"1,0": "food"},
+        "cities": [{"name": "W", "at": [0, 0], "demand": "luxury"}, {"name": "E", "at": [2, 0], "demand": "food"}],
+        "lines": [{"id": "L", "ends": ["W", "E"], "hexes": [[1, 0]]}],
+    }
+    s = turn_state(
+        g,
+        {"at": [1, 0]},
+        {"at": [1, 1]},
+        map=game_map,
+        phase="cargo",
+        depots=[{"at": [1, 0], "owner": 0, "goods": {"textile": 1}}],
+    )
+    s = g.apply(s, Load("food", "factory"))
+    assert rule(g, s, Load("textile", "depot")) == verdict
