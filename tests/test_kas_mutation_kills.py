@@ -2231,3 +2231,69 @@ def test_loading_from_a_factory_and_a_depot_on_one_hex_amb22(reading: str, verdi
     )
     s = g.apply(s, Load("food", "factory"))
     assert rule(g, s, Load("textile", "depot")) == verdict
+
+
+# -- more boundaries of the checks --------------------------------------------------------------------------------
+
+
+def test_eva_one_tile_line_and_a_rail_hex_in_a_joined_path_r71_p19() -> None:
+    """KAS-R-71 (p.19): a single track tile joining two cities is a line (her last token, her last $1);
+    a joined-up path over a rail hex is refused ('nem teheted vasútmezőre')."""
+    g = game()
+    small = {
+        "hexes": [[q, r] for q in range(-1, 4) for r in range(-3, 2)],
+        "cities": [
+            {"name": "A", "at": [0, 0], "demand": "food"},
+            {"name": "B", "at": [2, -1], "demand": "luxury"},
+            {"name": "C", "at": [1, -2], "demand": "textile"},
+        ],
+        "lines": [{"id": "R", "ends": ["A", "C"], "hexes": [[1, -1]]}],
+    }
+    eva = {"team": "Sphinx", "character": "Eva Blane", "tokens": 1, "money": 1, "at": [3, 1]}
+    s = turn_state(g, eva, {"team": "Emperor", "character": "Reginald Kain", "at": [3, 0]}, map=small)
+    assert rule(g, s, line([(1, 0)], ("A", "B"))) is None
+    assert rule(g, s, line([(1, -1)], ("A", "B"))) == "KAS-R-71"
+
+
+def test_every_rule_against_a_load_convert_line_and_free_shipment_is_listed_r29_r30_r66_r69() -> None:
+    """KAS-R-29/30 (p.11), KAS-R-66 (p.18), KAS-R-71 (p.19), KAS-R-69 (p.19): the rules listing names each
+    broken rule of an action, the cost beside the need."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Convert, Load, Swap
+
+    g = game()
+    full = cargo_at(g, [2, 0], {"food": 2})
+    assert [r.rule for r in g.rejections(full, Load("chemical", "factory"))] == ["KAS-R-29"]
+    swapped = g.apply(cargo_at(g, [2, 0], {"food": 2}, factories={"2,0": 2}), Swap("food", "chemical", "factory"))
+    assert {r.rule for r in g.rejections(swapped, Load("food", "factory"))} >= {"KAS-R-29"}
+    capped = KasGame.configured(readings={"KAS-AMB-12": "capped"})
+    s = upgrade_state(
+        capped, SPHINX, team="DaVinci", character="Aurelia Bayley", tokens=0, hold={"food": 1}, airship_level=2
+    )
+    s = attrs.evolve(s, supply=(s.supply[0], 1, *s.supply[2:]))
+    assert [r.rule for r in capped.rejections(s, Convert("food", "machine"))] == ["KAS-R-66"]
+    poor = eva_state(g, money=1)
+    assert [r.rule for r in g.rejections(poor, line(STRAIGHT))] == ["KAS-R-55"]
+    bonus = sphinx_bonus(g, map=chain_map(1), depots=[{"at": [1, 0], "owner": 0, "goods": {"food": 2}}])
+    assert [r.rule for r in g.rejections(bonus, ShipGoods(Hex(1, 0), "food", 2, to_city="Farcity"))] == ["KAS-R-69"]
+
+
+def test_birch_under_none_cannot_sell_past_five_tolled_lines_with_no_money_r51_amb26() -> None:
+    """KAS-AMB-26 'none': Birch pays Sellout tolls like anyone: $5 of tolls with $0 cannot be paid
+    (KAS-R-55), while by default he sells freely."""
+    for reading, verdict in (("none", "KAS-R-55"), ("birch-only", None)):
+        g = KasGame.configured(readings={"KAS-AMB-26": reading})
+        s = chain_sellout(g, tolled_lines=5, money=0, rail_level=6)
+        birch = (
+            attrs.evolve(s.players[0], team="Godfather", character="Thaddeus Birch"),
+            attrs.evolve(s.players[1], team="Sphinx", character="Victor Blane"),
+        )
+        assert rule(g, attrs.evolve(s, players=birch, advanced=True), sell_food()) == verdict
+
+
+def test_godfather_may_discard_his_only_good_of_a_type_r85_p20() -> None:
+    """KAS-R-85 (p.20): with a full hold any good may be discarded - also the only one of its type."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Steal
+
+    g = game()
+    s = godfather_in_seat_1(g, {"at": [3, -2], "hold": {"food": 1}}, hold={"machine": 2, "luxury": 1})
+    assert rule(g, s, Steal(0, "food", discard="luxury")) is None
