@@ -10,6 +10,7 @@ through tests/test_aer_rules.py ``candidates`` (placing_candidates) and the rand
 from __future__ import annotations
 
 import attrs
+import pytest
 from test_aer_rules import CTX, give_airport, rejected, set_player, started, step
 
 from rulecraft.model.aeroplanes import actions as A
@@ -190,3 +191,36 @@ def test_europe_to_north_america_and_the_americas_bonus() -> None:
     assert state.americas_paid == (("North America", me),)
     # one way: no new airport from North America back into Europe (l.79)
     rejected(state, A.PlaceAirport(LR1, "Madrid", 0, "North America"), "AER-R-14")
+
+
+@pytest.mark.parametrize(
+    ("paid_before", "bonus"),
+    [
+        ((), True),  # the first player there
+        ((("South America", "other"),), True),  # South America is counted apart
+        ((("North America", "other"),), True),  # the second player there: still among the first two
+        ((("North America", "other"), ("North America", "third")), False),  # the third: no bonus
+        ((("North America", "me"),), False),  # already paid for North America
+    ],
+)
+def test_the_americas_bonus_goes_to_the_first_two_players_of_each_america(
+    paid_before: tuple[tuple[str, str], ...], bonus: bool
+) -> None:
+    """AER-R-31 (l.131-132): £3 and 1 VP to a player placing in North America if among the first two
+    players to do so there; South America separately; once per player."""
+    state = started(4, homes=("Paris", "Berlin", "London", "Amsterdam"), seed=5)
+    me = state.to_move
+    others = [s for s in range(4) if s != me]
+    seats = {"me": me, "other": others[0], "third": others[1]}
+    paid = tuple((where, seats[who]) for where, who in paid_before)
+    home = state.players[me].home
+    assert home is not None
+    state = attrs.evolve(with_card(state, me, LR1, 2, money=0), americas_paid=paid)
+    state = step(state, A.PlaceAirport(LR1, "North America", 0, home))
+    for _ in range(2):
+        state = step(step(state, A.RiskThrow(14, 0)), A.CoverShortfall(0, 0))
+    state = step(state, A.RiskThrow(15, 0))
+    p = state.players[me]
+    assert state.slots("North America")[0] == Airport(me, 1)
+    assert (p.money, p.vp) == ((3, 1) if bonus else (0, 0))
+    assert state.americas_paid == (paid + (("North America", me),) if bonus else paid)

@@ -270,6 +270,22 @@ def test_profit_scope_and_non_positive_profit() -> None:
     assert [SC.profitability(positive, state, 1).vp(s) for s in range(3)] == [0, 0, first]
 
 
+def test_a_profit_of_exactly_zero_is_paid_by_default_and_not_under_positive() -> None:
+    """AER-AMB-59 (l.169): the text is silent on a profit of 0 or less.  Default: ranking alone decides,
+    so a profit of exactly 0 in second place takes the second paying place; ``positive``: 0 is not a
+    profit, the place pays nothing (the boundary a ``>`` / ``>=`` slip would move)."""
+    pool = Pool()
+    zero = PlayerState(cards=(card(1, *pool.take(1, 1)),))  # 1 VP carried - (2 - 1) unused = 0
+    one = PlayerState(cards=(card(3, *pool.take(1, 2)),))  # 1 - 0 = 1
+    loss = PlayerState(cards=(card(1),))  # 0 - 2 = -2
+    state = attrs.evolve(board(3), players=(zero, one, loss))
+    assert [SC.profit(CTX, p) for p in state.players] == [0, 1, -2]
+    first, second, third = PACK.profit_vp(1)
+    assert [SC.profitability(CTX, state, 1).vp(s) for s in range(3)] == [second, first, third]
+    positive = ctx_with(AER_AMB_59="positive")
+    assert [SC.profitability(positive, state, 1).vp(s) for s in range(3)] == [0, first, 0]
+
+
 # ---------------------------------------------------------------------------
 # AER-R-50: market majorities (l.167)
 # ---------------------------------------------------------------------------
