@@ -2297,3 +2297,26 @@ def test_godfather_may_discard_his_only_good_of_a_type_r85_p20() -> None:
     g = game()
     s = godfather_in_seat_1(g, {"at": [3, -2], "hold": {"food": 1}}, hold={"machine": 2, "luxury": 1})
     assert rule(g, s, Steal(0, "food", discard="luxury")) is None
+
+
+def test_the_last_depot_token_the_smallest_bet_and_a_depots_only_good_r33_r78_r45() -> None:
+    """KAS-R-33 (p.12): the tenth depot may still be built; KAS-R-78 (p.19): 'legfeljebb 3 $' - a $1 bet
+    is a bet; KAS-R-45 (p.15): the only good of a depot may be returned at Upkeep."""
+    from rulecraft.model.kings_of_air_and_steam.actions import BuildDepot, ReturnGood
+
+    g = game()
+    at = g.ctx.game_map("ABC").line("B2").hexes[0]
+    assert rule(g, upgrade_state(g, money=4, depots_left=1), BuildDepot(at)) is None
+    seb, depot = delivery(g, "Sebastian King", "Kings Over Aces")
+    assert rule(g, seb, ShipGoods(depot, "food", 1, to_city="Bown Town", bet=1)) is None
+    assert rule(g, seb, ShipGoods(depot, "food", 1, to_city="Bown Town", bet=0)) is None, "no bet"
+    s = g.scenario_state(
+        {
+            "players": 2,
+            "phase": "upkeep",
+            "seat": 0,
+            "depots": [{"at": [at.q, at.r], "owner": 0, "goods": {"food": 1}}],
+        }
+    )
+    assert rule(g, s, ReturnGood("food", at)) is None
+    assert rule(g, s, ReturnGood("luxury", at)) == "KAS-R-45"
