@@ -157,13 +157,42 @@ def test_record_writes_the_checked_scores_and_keeps_the_others(tmp_path: Path) -
     root = _repo(tmp_path)
     results = _results(root, tmp_path / "aer.json", {RULES: (70, 100)})
     scores = _scores(tmp_path / "scores.json", {RULES: (80, 100), SCORING: (35, 40)})
-    assert _main(root, results, scores, "--record") == 0
+    before = scores.read_text(encoding="utf-8")
+    assert _main(root, results, scores, "--record") == 1, "a drop is not recorded unless it is accepted"
+    assert scores.read_text(encoding="utf-8") == before
+    assert _main(root, results, scores, "--record", "--accept") == 0
     written = json.loads(scores.read_text(encoding="utf-8"))["modules"]
     assert written == {
-        RULES: {"score": 70.0, "killed": 70, "total": 100},
+        RULES: {"score": 70.0, "killed": 70, "total": 100, "source_sha256": _digest(root, RULES)},
         SCORING: {"score": 87.5, "killed": 35, "total": 40},
     }
     assert _main(root, results, scores) == 0  # the recorded drop is now the bar
+
+
+def test_stale_names_every_recorded_score_its_module_has_outgrown(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """CI's check, without any results: a score recorded for an older source (or without a hash) fails."""
+    root = _repo(tmp_path)
+    results = _results(root, tmp_path / "aer.json", {RULES: (90, 100), SCORING: (36, 40)})
+    scores = _scores(tmp_path / "scores.json", {RULES: (80, 100)})
+    stale = ["--root", str(root), "--scores", str(scores), "--stale"]
+    assert ratchet.main(stale) == 1 and "recorded without the source's SHA-256" in capsys.readouterr().out
+    assert _main(root, results, scores, "--record") == 0
+    assert ratchet.main(stale) == 0 and "every recorded score" in capsys.readouterr().out
+    (root / SCORING).write_text("# changed\nX = 2\n", encoding="utf-8")
+    assert ratchet.main(stale) == 1
+    out = capsys.readouterr().out
+    assert f"{SCORING}: STALE SCORE: the module changed after its score was recorded" in out
+    assert "tox -e mutation -- aer" in out and RULES not in out
+
+
+def test_the_committed_scores_are_for_the_modules_as_they_are() -> None:
+    """What CI checks (ratchet.py --stale): no model change has outrun its recorded mutation score."""
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "ratchet.py"), "--stale"], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 @pytest.mark.parametrize(
@@ -202,8 +231,7 @@ def test_a_module_in_two_results_files_is_an_error(tmp_path: Path, capsys: pytes
 def test_run_reads_the_line_and_the_change_of_a_mutant() -> None:
     original = "import x\n\n\ndef f(a):\n    b = a\n    return b + 1\n"
     mutated = (
-        "def x_f__mutmut_orig(a):\n    b = a\n    return b + 1\n"
-        "def x_f__mutmut_3(a):\n    b = a\n    return b - 1\n"
+        "def x_f__mutmut_orig(a):\n    b = a\n    return b + 1\ndef x_f__mutmut_3(a):\n    b = a\n    return b - 1\n"
     )
     functions = run._functions(mutated)
     assert run.describe(original, mutated, "pkg.mod.x_f__mutmut_3", functions) == (6, "return b + 1  ->  return b - 1")

@@ -7,8 +7,10 @@ recorded in ``bench/mutation/scores.json``, for every module in the results (onl
 since REF with ``--changed-since``).  One line per module; exit 1 if a score dropped, if a result is
 stale (the module changed after its run) or if a module changed since REF has a recorded score but
 no result.  A drop is accepted with ``--accept`` or when a commit message (HEAD, or every commit in
-REF..HEAD) contains ``[mutation-accept]``.  ``--record`` writes the checked modules' scores into
-scores.json (the other modules keep theirs).  ``--module M`` narrows the check to those modules.
+REF..HEAD) contains ``[mutation-accept]``.  ``--record`` writes the checked modules' scores (and their
+sources' SHA-256) into scores.json (the other modules keep theirs); it refuses a drop that is not
+accepted.  ``--stale`` (CI, seconds, no results needed) fails when a recorded score no longer matches
+its module's source.  ``--module M`` narrows the check to those modules.
 Exit 2: a malformed file or a bad argument, as one line ``FILE: FIELD: reason``.
 """
 
@@ -237,10 +239,51 @@ def recorded(scores: Mapping[str, ModuleScore], fresh: Iterable[ModuleScore]) ->
     merged.update({entry.module: entry for entry in fresh})
     return {
         "tool": "mutmut",
-        "modules": {
-            m: {"score": e.score, "killed": e.killed, "total": e.total} for m, e in sorted(merged.items())
-        },
+        "modules": {m: _recorded_entry(e) for m, e in sorted(merged.items())},
     }
+
+
+def _recorded_entry(entry: ModuleScore) -> dict[str, Any]:
+    """A module's recorded score, with the SHA-256 of the source it was measured on (``--stale``)."""
+    out: dict[str, Any] = {"score": entry.score, "killed": entry.killed, "total": entry.total}
+    if entry.source_sha256:
+        out["source_sha256"] = entry.source_sha256
+    return out
+
+
+def stale_records(scores: Mapping[str, ModuleScore], current_hash: Callable[[str], str | None]) -> list[Verdict]:
+    """Recorded scores that no longer describe their module: it changed (or was deleted) after the
+    score was measured, or the score was recorded without the source's hash.  CI runs this (seconds):
+    a change to a mutated module cannot land without its score measured again, and ``--record``
+    refuses a lower one unless it is accepted."""
+    out: list[Verdict] = []
+    for module, entry in sorted(scores.items()):
+        digest = current_hash(module)
+        if not entry.source_sha256:
+            why = "recorded without the source's SHA-256"
+        elif digest is None:
+            why = "the module no longer exists"
+        elif digest != entry.source_sha256:
+            why = "the module changed after its score was recorded"
+        else:
+            continue
+        game = _game_of(module)
+        how = (
+            f"tox -e mutation -- {game} {module} --check, then ratchet.py --record" if game else "run.py, then --record"
+        )
+        out.append(Verdict(module, "stale", f"{module}: STALE SCORE: {why}; run {how}"))
+    return out
+
+
+def _game_of(module: str) -> str | None:
+    """The game id whose package holds ``module`` (games.toml), for the message."""
+    import tomllib
+
+    try:
+        games = tomllib.loads((HERE / "games.toml").read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    return next((g for g, spec in games.items() if module in spec.get("modules", [])), None)
 
 
 def write_json(path: Path, data: Any) -> None:
@@ -268,11 +311,26 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--message", help="commit message to read instead of git's (for tests)")
     parser.add_argument("--record", action="store_true", help="write the checked modules' scores into --scores")
     parser.add_argument("--module", action="append", help="check only these modules (repeatable; run.py --check)")
+    parser.add_argument(
+        "--stale",
+        action="store_true",
+        help="CI: fail when a recorded score no longer matches its module's source (needs no results)",
+    )
     return parser
 
 
 def run(args: argparse.Namespace) -> int:
     root: Path = args.root
+    if args.stale:
+        stale = stale_records(load_scores(args.scores), _hasher(root))
+        for verdict in stale:
+            print(verdict.line)
+        print(
+            f"{len(stale)} recorded score(s) out of date"
+            if stale
+            else "every recorded score is for its module as it is"
+        )
+        return 1 if stale else 0
     paths = args.results if args.results else sorted(RESULTS.glob("*.json"))
     results = load_results(paths)
     scores = load_scores(args.scores)
@@ -288,6 +346,11 @@ def run(args: argparse.Namespace) -> int:
     if args.record:
         if procedural:
             print(f"not recorded: {len(procedural)} module(s) without a fresh result")
+            return 1
+        drops = [v for v in verdicts if v.kind == "drop"]
+        message = args.message if args.message is not None else commit_messages(root, args.changed_since)
+        if drops and not (args.accept or accepted(message)):
+            print(f"not recorded: {len(drops)} score(s) dropped; add tests, or --accept / {ACCEPT_TOKEN}")
             return 1
         write_json(args.scores, recorded(scores, (results[v.module] for v in verdicts)))
         print(f"recorded {len(verdicts)} module(s) in {args.scores}")
