@@ -445,3 +445,44 @@ def test_pooled_stage_marker_with_no_chip_anywhere() -> None:
 def _faces(action: Any) -> tuple[tuple[int, ...], ...]:
     assert isinstance(action, Throw)
     return (action.W, action.R, action.B)
+
+
+# -- the records of the non-default readings AIR-AMB-01 and AIR-AMB-26 (issue 22) -------------------------------
+
+
+def test_waiting_cards_are_flagged_unless_next_turn_delays_them() -> None:
+    """AIR-AMB-26: only 'next-turn' makes a won card wait (on the winner's board, once, during the
+    winner's own turn); under the default no card ever waits."""
+    state = mid()
+    seat = state.seat
+    held = next(c for c in state.boards[seat].departments if c is not None)
+    waiting = with_board(state, seat, won_this_turn=(held,))
+    assert "one-card-per-department" in broken(waiting)  # default 'next-throw': nothing waits
+    next_turn = _game(**{"AIR-AMB-26": "next-turn"})
+    assert broken(waiting, next_turn) == set()
+    # a waiting card that is not on the board, a card recorded twice
+    absent = next(c for c in ("E1-FIN-1", "E1-HAN-1", "E1-PIL-1") if c not in state.boards[seat].departments)
+    assert "one-card-per-department" in broken(with_board(state, seat, won_this_turn=(absent,)), next_turn)
+    assert "one-card-per-department" in broken(with_board(state, seat, won_this_turn=(held, held)), next_turn)
+    # an airship card won this turn waits as well (it is on the board)
+    owner = next(s for s, b in enumerate(state.boards) if b.airships)
+    if owner == seat:
+        airship = state.boards[seat].airships[0]
+        assert broken(with_board(state, seat, won_this_turn=(airship,)), next_turn) == set()
+    # only the seat whose turn it is may have waiting cards
+    other = (seat + 1) % state.players
+    card = next(c for c in state.boards[other].departments if c is not None)
+    assert "turn-bookkeeping" in broken(with_board(state, other, won_this_turn=(card,)), next_turn)
+
+
+def test_extra_red_dice_only_under_every_success_and_at_most_one_a_go() -> None:
+    """AIR-AMB-01: only 'every-success' gives extra red dice, one per successful go at most."""
+    state = mid()
+    seat = state.seat
+    one = with_board(state, seat, extra_red_dice=1)
+    assert "turn-bookkeeping" in broken(one)
+    every = _game(**{"AIR-AMB-01": "every-success"})
+    assert broken(one, every) == set()
+    too_many = with_board(state, seat, extra_red_dice=state.goes + 1)
+    assert "turn-bookkeeping" in broken(too_many, every)
+    assert "turn-bookkeeping" in broken(with_board(state, seat, extra_red_dice=-1), every)
