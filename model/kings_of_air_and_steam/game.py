@@ -52,7 +52,7 @@ from rulecraft.model.kings_of_air_and_steam.components import BOARD_SETS, GOODS,
 from rulecraft.model.kings_of_air_and_steam.context import Context
 from rulecraft.model.kings_of_air_and_steam.grounds import team_grounds
 from rulecraft.model.kings_of_air_and_steam.hexgrid import path_hexes
-from rulecraft.model.kings_of_air_and_steam.packs_io import bundled_pack, load_pack
+from rulecraft.model.kings_of_air_and_steam.packs_io import BUNDLED_SOURCE, bundled_pack, load_pack
 from rulecraft.model.kings_of_air_and_steam.policies import DESCRIPTIONS, POLICIES
 from rulecraft.model.kings_of_air_and_steam.policies import Policy as KasPolicy
 from rulecraft.model.kings_of_air_and_steam.readings import NOT_MODELLED, NOT_MODELLED_WHY, REGISTER
@@ -127,7 +127,9 @@ class KasGame(Game[KasState, KasAction]):
         changed = PARAMETERS.changed(self.ctx.params)
         extra = f", parameters={changed!r}" if changed else ""
         readings = self.ruleset.non_defaults(REGISTER)
-        return f"KasGame.configured(readings={readings!r}, components={self.pack.source!r}{extra})"
+        # The bundled pack is the default (None); a user's pack is named by its file.
+        source = None if self.pack.source == BUNDLED_SOURCE else self.pack.source
+        return f"KasGame.configured(readings={readings!r}, components={source!r}{extra})"
 
     # -- set-up ---------------------------------------------------------------------------
     def layout_for(self, players: int) -> str:
