@@ -171,3 +171,22 @@ def test_every_playout_policy_chooses_legal_actions_and_stops_at_game_over(game_
             state = game.apply(state, action)
     with pytest.raises(RulecraftError, match=r"no playout policy 'no-such-policy'.*uniform"):
         game.policy("no-such-policy")
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_broken_solver_or_invariant_module_is_an_error_not_an_empty_answer(
+    game_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The solvers and invariants ship with every game: an import error there is a bug to see, not a
+    reason to answer 'no queries' or to fall back to fewer checks."""
+    import sys
+
+    package = {"aer": "aeroplanes", "air": "airships", "kas": "kings_of_air_and_steam", "stm": "steamopolis"}[game_id]
+    game = make_game(game_id)
+    state = game.new_game(game_class(game_id).min_players)
+    monkeypatch.setitem(sys.modules, f"rulecraft.solvers.{package}.queries", None)  # import raises ImportError
+    with pytest.raises(ImportError):
+        game.queries()
+    monkeypatch.setitem(sys.modules, f"rulecraft.invariants.{package}", None)
+    with pytest.raises(ImportError):
+        game.violations(state)

@@ -327,20 +327,14 @@ class AeroplanesGame(Game[AerState, AerAction]):
         return facts(self, state)
 
     def queries(self) -> Mapping[str, Any]:
-        try:
-            from rulecraft.solvers.aeroplanes.queries import QUERIES
-        except ImportError:
-            return {}
+        from rulecraft.solvers.aeroplanes.queries import QUERIES  # always installed: an import error is a bug
+
         return QUERIES
 
     # -- invariants -------------------------------------------------------------------------------
     def violations(self, state: AerState) -> list[Any]:
-        try:
-            from rulecraft.invariants.aeroplanes import check_all
-        except ImportError:  # the named invariants are not installed: the state layer's own checks
-            from rulecraft.model.aeroplanes.state import problems
+        from rulecraft.invariants.aeroplanes import check_all  # always installed: an import error is a bug
 
-            return problems(self.ctx, state)
         return list(check_all(self.ctx, state))
 
 

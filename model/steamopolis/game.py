@@ -327,20 +327,14 @@ class SteamopolisGame(Game[StmState, StmAction]):
         return facts(self, state)
 
     def queries(self) -> Mapping[str, Any]:
-        try:
-            from rulecraft.solvers.steamopolis.queries import QUERIES
-        except ImportError:
-            return {}
+        from rulecraft.solvers.steamopolis.queries import QUERIES  # always installed: an import error is a bug
+
         return QUERIES
 
     # -- invariants -------------------------------------------------------------------------------
     def violations(self, state: StmState) -> list[Any]:
-        try:
-            from rulecraft.invariants.steamopolis import check_all
-        except ImportError:  # the named invariants are not installed: the state layer's own checks
-            from rulecraft.model.steamopolis.state import problems
+        from rulecraft.invariants.steamopolis import check_all  # always installed: an import error is a bug
 
-            return problems(state, self.pack)
         return list(check_all(self.ctx, state))
 
 
