@@ -2320,3 +2320,62 @@ def test_the_last_depot_token_the_smallest_bet_and_a_depots_only_good_r33_r78_r4
     )
     assert rule(g, s, ReturnGood("food", at)) is None
     assert rule(g, s, ReturnGood("luxury", at)) == "KAS-R-45"
+
+
+# -- the hold capacity invariant under KAS-AMB-44, and the violation report (invariants module) -------------
+
+
+@pytest.mark.parametrize(
+    ("reading", "character", "tokens", "goods", "flagged"),
+    [
+        # level 2 holds 3 goods (p.12, KAS-EX-11); 2 tokens spent = 2 conversions beyond it
+        ("ignore-capacity", "Aurelia Bayley", 3, 5, False),
+        ("ignore-capacity", "Aurelia Bayley", 3, 6, True),  # one more than her conversions allow
+        ("ignore-capacity", "Aurelia Bayley", 5, 4, True),  # no token spent: no room beyond 3
+        ("ignore-capacity", "Victor Blane", 5, 4, True),  # only Aurelia converts
+    ],
+)
+def test_hold_capacity_invariant_allows_aurelias_conversions_only_r66_amb44(
+    reading: str, character: str, tokens: int, goods: int, flagged: bool
+) -> None:
+    """KAS-AMB-44 'ignore-capacity' (KAS-R-66, p.18): each converter token Aurelia Bayley has spent
+    (she starts with 5, KAS-R-12) may leave one good beyond her airship's capacity; nobody else's hold
+    may exceed it.  Under the default reading no hold exceeds it."""
+    g = make_game("kas", readings={"KAS-AMB-44": reading})
+    assert isinstance(g, KasGame)
+    team = "DaVinci" if character == "Aurelia Bayley" else "Sphinx"
+    s = upgrade_state(g, SPHINX, team=team, character=character, tokens=tokens, airship_level=2)
+    hold = (goods, 0, 0, 0, 0)
+    s = attrs.evolve(s, players=(attrs.evolve(s.players[0], hold=hold), *s.players[1:]))
+    names = {v.invariant for v in g.violations(s)}
+    assert any("hold" in n or "capacity" in n for n in names) is flagged, names
+    default = make_game("kas")
+    assert any("hold" in v.invariant or "capacity" in v.invariant for v in default.violations(s)) is (goods > 3)
+
+
+def test_the_violation_report_names_each_invariant_its_rules_and_count() -> None:
+    from rulecraft.invariants.kings_of_air_and_steam import Violation, report
+
+    one = Violation("money-conserved", ("KAS-R-55", "KAS-R-51"), "$3 created")
+    assert str(one) == "money-conserved [KAS-R-55, KAS-R-51]: $3 created"
+    assert report([one]) == "state violates 1 invariant:\n  money-conserved [KAS-R-55, KAS-R-51]: $3 created"
+    two = [one, Violation("hold", ("KAS-R-34",), "5 goods")]
+    assert report(two, "after step 7").splitlines() == [
+        "state after step 7 violates 2 invariants:",
+        "  money-conserved [KAS-R-55, KAS-R-51]: $3 created",
+        "  hold [KAS-R-34]: 5 goods",
+    ]
+
+
+def test_a_check_that_crashes_is_a_violation_naming_the_error_and_the_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A state too broken to check is reported, not skipped: the invariant's name, its rules and the
+    exception's kind."""
+    from rulecraft.invariants import kings_of_air_and_steam as inv
+
+    def crashes(game: KasGame, state: KasState) -> Any:
+        raise ZeroDivisionError("no room")
+
+    monkeypatch.setattr(inv, "INVARIANTS", {"probe": (("KAS-R-34",), crashes, "a probe")})
+    g = game()
+    (v,) = inv.check_all(g, g.new_game(2))
+    assert v == inv.Violation("probe", ("KAS-R-34",), "the check crashed: ZeroDivisionError: no room")
