@@ -20,7 +20,6 @@ import argparse
 import hashlib
 import json
 import math
-import os
 import re
 import subprocess
 import sys
@@ -31,6 +30,7 @@ from typing import Any
 import attrs
 
 from rulecraft.core import RulecraftError
+from rulecraft.files import write_atomically
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -288,9 +288,7 @@ def _game_of(module: str) -> str | None:
 
 def write_json(path: Path, data: Any) -> None:
     """Written beside and renamed over, so an interrupted write leaves the old file whole."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    write_atomically(path, json.dumps(data, indent=2, sort_keys=True) + "\n")
 
 
 def _hasher(root: Path) -> Callable[[str], str | None]:

@@ -47,6 +47,7 @@ from rulecraft.search import (
     Start,
     Trial,
     kind_of,
+    margin,
     options,
     pick,
     random_setup,
@@ -811,10 +812,10 @@ def _context(game: Game[Any, Any], start: Start, state: Any) -> str:
 def _lead(game: Game[Any, Any], state: Any) -> float | None:
     """The winner's lead over the next seat at the end (None: a single seat, or no scores)."""
     try:
-        totals = sorted(game.scores(state).values(), reverse=True)
+        seats = len(game.scores(state))
+        return margin(game, state) if seats > 1 else None
     except Exception:  # scoring that fails is compared (and reported) elsewhere
         return None
-    return float(totals[0] - totals[1]) if len(totals) > 1 else None
 
 
 def _ending_kind(game: Game[Any, Any], state: Any) -> str:
