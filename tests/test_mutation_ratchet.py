@@ -185,6 +185,9 @@ def test_stale_names_every_recorded_score_its_module_has_outgrown(
     out = capsys.readouterr().out
     assert f"{SCORING}: STALE SCORE: the module changed after its score was recorded" in out
     assert "tox -e mutation -- aer" in out and RULES not in out
+    missing = ["--root", str(root), "--scores", str(tmp_path / "none.json"), "--stale"]
+    assert ratchet.main(missing) == 2, "no scores file: nothing was checked, never 'up to date'"
+    assert "no such scores file" in capsys.readouterr().err
 
 
 def test_the_committed_scores_are_for_the_modules_as_they_are() -> None:

@@ -320,6 +320,8 @@ def _parser() -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     root: Path = args.root
     if args.stale:
+        if not args.scores.exists():  # nothing recorded is nothing checked, not "all up to date"
+            raise MutationDataError(str(args.scores), "file", "no such scores file: nothing to check")
         stale = stale_records(load_scores(args.scores), _hasher(root))
         for verdict in stale:
             print(verdict.line)
