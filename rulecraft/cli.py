@@ -36,7 +36,7 @@ from rich.table import Table
 from rulecraft import config as project_config
 from rulecraft.core import Game, GameOver, RulecraftError
 from rulecraft.files import write_atomically
-from rulecraft.registry import game_class, game_ids, make_game
+from rulecraft.registry import game_class, game_ids, make_game, record
 from rulecraft.ruleset import parse_reading_overrides
 from rulecraft.shrink import DEFAULT_REPLAYS as DEFAULT_SHRINK_REPLAYS
 from rulecraft.shrink import DEFAULT_SAFETY_SECONDS as DEFAULT_SHRINK_SECONDS
@@ -121,7 +121,7 @@ def _game_id(text: str) -> str:
 
 
 def _game_help() -> str:
-    return "the game: " + ", ".join(f"{gid} ({game_class(gid).title})" for gid in game_ids())
+    return "the game: " + ", ".join(f"{gid} ({record(gid).title})" for gid in game_ids())
 
 
 class _Parser(argparse.ArgumentParser):
@@ -841,11 +841,14 @@ def _add_quiet(p: argparse.ArgumentParser) -> None:
 
 
 def _players_help(default: str) -> str:
-    ranges = ", ".join(f"{gid} {c.min_players}-{c.max_players}" for gid in game_ids() for c in [game_class(gid)])
+    ranges = ", ".join(f"{gid} {r.players[0]}-{r.players[-1]}" for gid in game_ids() for r in [record(gid)])
     return f"number of players: {ranges} ({default})"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(*, queries: bool = True) -> argparse.ArgumentParser:
+    """The command line.  ``queries``: add every game's rules questions under ``query`` (their
+    arguments come from the queries themselves, so the games and their solvers are imported);
+    without, the parser is built from the games' records alone."""
     parser = _Parser(
         prog="rulecraft",
         description=__doc__,
@@ -1067,9 +1070,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_conform)
 
     p = verb("query", "answer a rules question (see 'rulecraft query GAME -h'; seconds)")
+    p.set_defaults(func=cmd_query)
+    if not queries:
+        return parser
     qsub = p.add_subparsers(dest="game", required=True, metavar="{" + ",".join(game_ids()) + "}")
     for gid in game_ids():
-        gp = qsub.add_parser(gid, help=game_class(gid).title)
+        gp = qsub.add_parser(gid, help=record(gid).title)
         names = gp.add_subparsers(dest="query_name", required=True)
         for name, query in game_class(gid).configured().queries().items():
             qp = names.add_parser(name, help=query.help, description=query.help, epilog=EXIT_TABLE)
@@ -1077,7 +1083,6 @@ def build_parser() -> argparse.ArgumentParser:
             _checked_numbers(qp)
             _add_json(qp, "the answer")
             _add_common(qp)
-    p.set_defaults(func=cmd_query)
     return parser
 
 
@@ -1209,11 +1214,14 @@ def _apply_config(parser: argparse.ArgumentParser, config: project_config.Config
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        parser = build_parser()
+        words = list(sys.argv[1:] if argv is None else argv)
+        # Only `query` needs the games' solvers to build its options; every other verb starts
+        # from the records (names and player counts) without importing a game.
+        parser = build_parser(queries=next((w for w in words if not w.startswith("-")), "") == "query")
         config = project_config.find(Path.cwd())
         _apply_config(parser, config)
         try:
-            args = _parse(parser, list(sys.argv[1:] if argv is None else argv))
+            args = _parse(parser, words)
         except SystemExit as exc:  # a usage error is a code like any other; --help and --version exit 0
             if exc.code == EXIT_USAGE:
                 return EXIT_USAGE

@@ -419,16 +419,23 @@ class Game(ABC, Generic[S, A]):
         return {}
 
     def queries(self) -> Mapping[str, Any]:
-        """The rules questions this game answers (name -> Query)."""
-        return {}
+        """The rules questions this game answers (name -> Query): its record's (empty for a game
+        registered by its class alone)."""
+        from rulecraft.registry import record_of
+
+        record = record_of(self)
+        return record.queries() if record is not None else {}
 
     def stalled(self, state: S) -> str | None:
         """Why the game can provably never end from ``state`` (None: it may)."""
         return None
 
     def violations(self, state: S) -> list[Any]:
-        """Every invariant violation of ``state`` (empty when valid)."""
-        return []
+        """Every invariant violation of ``state`` (empty when valid), by its record's invariants."""
+        from rulecraft.registry import record_of
+
+        record = record_of(self)
+        return record.violations(self, state) if record is not None else []
 
     def check_state(self, state: S) -> None:
         """Raise :class:`StateError` when a state read from outside (``state_from_json`` of a state

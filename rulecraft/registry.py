@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from rulecraft.core import Game, RulecraftError
+from rulecraft.record import GameRecord
 
-_GAMES: dict[str, type[Game[Any, Any]]] = {}
+_RECORDS: dict[str, GameRecord] = {}
 _LOADED = False
 
 
@@ -18,10 +19,21 @@ class UnknownGame(RulecraftError):
     pass
 
 
+class BadRegistration(RulecraftError):
+    pass
+
+
 def register(cls: type[Game[Any, Any]]) -> type[Game[Any, Any]]:
-    """Class decorator: make a game known under its ``id``."""
-    _GAMES[cls.id] = cls
+    """Class decorator: make a game known under its ``id`` by its class alone (no queries or
+    invariants but the class's own); a game's entry point should export a :class:`GameRecord`."""
+    _RECORDS[cls.id] = GameRecord.of_class(cls)
     return cls
+
+
+def add_record(record: GameRecord) -> GameRecord:
+    """Make a game known by its record (what an entry point of group ``rulecraft.games`` exports)."""
+    _RECORDS[record.id] = record
+    return record
 
 
 def _load_entry_points() -> None:
@@ -30,21 +42,42 @@ def _load_entry_points() -> None:
         return
     _LOADED = True
     for ep in entry_points(group="rulecraft.games"):
-        ep.load()
+        exported = ep.load()
+        if isinstance(exported, GameRecord):
+            _RECORDS.setdefault(exported.id, exported)
+        elif isinstance(exported, type) and issubclass(exported, Game):
+            _RECORDS.setdefault(exported.id, GameRecord.of_class(exported))
+        else:
+            raise BadRegistration(
+                f"entry point {ep.name} = {ep.value} (group rulecraft.games): exports"
+                f" {type(exported).__name__}, not a GameRecord or a Game class"
+            )
 
 
 def game_ids() -> list[str]:
     _load_entry_points()
-    return sorted(_GAMES)
+    return sorted(_RECORDS)
+
+
+def record(game_id: str) -> GameRecord:
+    """The record of a registered game: names without importing it, factories for its parts."""
+    _load_entry_points()
+    try:
+        return _RECORDS[game_id]
+    except KeyError:
+        known = ", ".join(sorted(_RECORDS)) or "none"
+        raise UnknownGame(f"unknown game {game_id!r}; registered games: {known}") from None
+
+
+def record_of(game: Game[Any, Any]) -> GameRecord | None:
+    """The record a configured game was made from (None: a game no one registered, e.g. a test's)."""
+    _load_entry_points()
+    found = _RECORDS.get(game.id)
+    return found if found is not None and isinstance(game, found.game()) else None
 
 
 def game_class(game_id: str) -> type[Game[Any, Any]]:
-    _load_entry_points()
-    try:
-        return _GAMES[game_id]
-    except KeyError:
-        known = ", ".join(sorted(_GAMES)) or "none"
-        raise UnknownGame(f"unknown game {game_id!r}; registered games: {known}") from None
+    return record(game_id).game()
 
 
 def make_game(

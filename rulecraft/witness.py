@@ -495,8 +495,11 @@ def example_dependence(
 
 def solver_hooks(game: Game[Any, Any]) -> Mapping[str, SolverHook]:
     """The game's solver queries for ambiguities of the right shape (amb id -> hook)."""
-    hooks = getattr(game, "witness_queries", None)
-    return hooks() if callable(hooks) else {}
+    from rulecraft.registry import record_of
+
+    base = getattr(game, "base", game)  # an amended game asks its base game's record
+    record = record_of(base)
+    return record.witness_queries(base) if record is not None else {}
 
 
 def ambiguities(

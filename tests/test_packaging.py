@@ -23,6 +23,7 @@ def test_every_package_folder_is_listed_under_the_rulecraft_namespace() -> None:
     found = set()
     for top, name in (
         ("rulecraft", "rulecraft"),
+        ("games", "rulecraft.games"),
         ("model", "rulecraft.model"),
         ("invariants", "rulecraft.invariants"),
         ("solvers", "rulecraft.solvers"),
@@ -33,6 +34,7 @@ def test_every_package_folder_is_listed_under_the_rulecraft_namespace() -> None:
             found.add(".".join([name, *rel.parts]))
     assert found == set(packages)
     assert package_dir == {
+        "rulecraft.games": "games",
         "rulecraft.model": "model",
         "rulecraft.invariants": "invariants",
         "rulecraft.solvers": "solvers",
@@ -85,6 +87,6 @@ def test_wheel_registers_the_game_and_the_pytest_plugin(wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as zf:
         name = next(n for n in zf.namelist() if n.endswith("entry_points.txt"))
         text = zf.read(name).decode()
-    assert "[rulecraft.games]" in text and "air = rulecraft.model.airships.game:GAME" in text
+    assert "[rulecraft.games]" in text and "air = rulecraft.games.airships:RECORD" in text
     assert "[pytest11]" in text and "rulecraft.scenarios.plugin" in text
     assert "rulecraft = rulecraft.cli:main" in text

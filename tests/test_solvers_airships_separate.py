@@ -20,7 +20,7 @@ from rulecraft.solvers.airships.separate import (
     separate,
     targets,
 )
-from rulecraft.witness import search_pair
+from rulecraft.witness import search_pair, solver_hooks
 
 READINGS = [(amb, r.key) for amb in LEGALITY_ONLY for r in game_class("air").register[amb].readings]
 
@@ -83,7 +83,7 @@ def test_an_unsat_answer_is_reported_as_proved_with_the_solver_reason() -> None:
     """AIR-AMB-06 (when the cap applies to an exchange): with this pack no board, target and
     choice tells the readings apart, and rulecraft ambiguities says so as a proof."""
     amb = game_class("air").register["AIR-AMB-06"]
-    hook = air().witness_queries()["AIR-AMB-06"]
+    hook = solver_hooks(air())["AIR-AMB-06"]
     from rulecraft.witness import Budget
 
     result = search_pair("air", amb, "before", Budget(seconds=4), solver=hook)
@@ -99,8 +99,8 @@ def test_a_zero_timeout_is_unknown_never_proved() -> None:
 
 
 def test_only_legality_ambiguities_get_a_hook_and_only_under_per_colour_scoring() -> None:
-    assert set(air().witness_queries()) == {*LEGALITY_ONLY, "AIR-AMB-25"}
-    assert set(air(**{"AIR-AMB-04": "any"}).witness_queries()) == {"AIR-AMB-25"}
+    assert set(solver_hooks(air())) == {*LEGALITY_ONLY, "AIR-AMB-25"}
+    assert set(solver_hooks(air(**{"AIR-AMB-04": "any"}))) == {"AIR-AMB-25"}
     assert len(DEPARTMENTS) == len(department_cards(air().pack))
 
 
@@ -110,5 +110,5 @@ def test_a_pack_without_airship_dice_proves_the_airship_dice_reading_idle() -> N
     amb = game_class("air").register["AIR-AMB-25"]
     from rulecraft.witness import Budget
 
-    result = search_pair("air", amb, "yes", Budget(seconds=2), solver=air().witness_queries()["AIR-AMB-25"])
+    result = search_pair("air", amb, "yes", Budget(seconds=2), solver=solver_hooks(air())["AIR-AMB-25"])
     assert result.outcome == "proved" and "no airship card" in result.reason

@@ -26,7 +26,6 @@ from rulecraft.model.aeroplanes.serial import converter
 from rulecraft.model.aeroplanes.state import AerState, Phase
 from rulecraft.model.aeroplanes.transitions import transition
 from rulecraft.parameters import Parameter, ParameterTable
-from rulecraft.registry import register
 from rulecraft.ruleset import Ruleset, UnknownReading
 from rulecraft.serialization import SerializationError, from_jsonable
 
@@ -65,7 +64,6 @@ def with_parameters(pack: Pack, given: Mapping[str, int]) -> Pack:
 CATALOGUE = RuleCatalogue("aer", RULES.rules + SETUP.rules)
 
 
-@register
 class AeroplanesGame(Game[AerState, AerAction]):
     id: ClassVar[str] = "aer"
     title: ClassVar[str] = "Aeroplanes: Aviation Ascendant"
@@ -315,7 +313,7 @@ class AeroplanesGame(Game[AerState, AerAction]):
                 f" the pack {self.pack.source} has {len(self.pack.destinations)}"
             )
 
-    # -- scenarios and queries ----------------------------------------------------------------------
+    # -- scenarios ----------------------------------------------------------------------------------
     def scenario_state(self, given: Mapping[str, Any]) -> AerState:
         from rulecraft.model.aeroplanes.scenario import state_from_given
 
@@ -326,19 +324,8 @@ class AeroplanesGame(Game[AerState, AerAction]):
 
         return facts(self, state)
 
-    def queries(self) -> Mapping[str, Any]:
-        from rulecraft.solvers.aeroplanes.queries import QUERIES  # always installed: an import error is a bug
-
-        return QUERIES
-
-    # -- invariants -------------------------------------------------------------------------------
-    def violations(self, state: AerState) -> list[Any]:
-        from rulecraft.invariants.aeroplanes import check_all  # always installed: an import error is a bug
-
-        return list(check_all(self.ctx, state))
 
 
-GAME = AeroplanesGame
 
 # The invariants every state read from outside must keep: tiles, passengers, cards, money and markers
 # counted, one tile per slot, planes within capacity.  The bookkeeping ones (era and phase, turn

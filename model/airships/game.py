@@ -42,7 +42,6 @@ from rulecraft.model.airships.readings import NOT_MODELLED, REGISTER
 from rulecraft.model.airships.rules import Context, attempts, check, grounds, has_legal_target, rejections
 from rulecraft.model.airships.state import AirshipsState, Phase
 from rulecraft.model.airships.transitions import deck_empty, new_game, transition, turn_over
-from rulecraft.registry import register
 from rulecraft.ruleset import Ruleset, UnknownReading
 from rulecraft.serialization import SerializationError, from_jsonable, to_jsonable
 
@@ -64,7 +63,6 @@ def colour_distribution(colour: Colour, count: int) -> tuple[tuple[tuple[int, ..
     return tuple((faces, Fraction(n, total)) for faces, n in sorted(tally.items(), reverse=True))
 
 
-@register
 class AirshipsGame(Game[AirshipsState, AirshipsAction]):
     id: ClassVar[str] = "air"
     title: ClassVar[str] = "Airships"
@@ -206,11 +204,6 @@ class AirshipsGame(Game[AirshipsState, AirshipsAction]):
     def transition(self, state: AirshipsState, action: AirshipsAction) -> AirshipsState:
         return transition(self.ctx, state, action)
 
-    def witness_queries(self) -> dict[str, Any]:
-        """Z3 hooks for ``rulecraft ambiguities``: the dice ambiguities that only decide legality."""
-        from rulecraft.solvers.airships.separate import witness_queries
-
-        return witness_queries(self)
 
     def grounds(self, state: AirshipsState, action: AirshipsAction) -> tuple[str, ...]:
         return grounds(self.ctx, state, action)
@@ -371,7 +364,7 @@ class AirshipsGame(Game[AirshipsState, AirshipsAction]):
         except KeyError:
             raise SerializationError(f"state: development card {card!r} is not in pack {self.pack.name}") from None
 
-    # -- scenarios, queries, invariants ---------------------------------------------
+    # -- scenarios -------------------------------------------------------------------
     def scenario_state(self, given: Mapping[str, Any]) -> AirshipsState:
         from rulecraft.model.airships.scenario import state_from_given
 
@@ -382,10 +375,6 @@ class AirshipsGame(Game[AirshipsState, AirshipsAction]):
 
         return facts(self, state)
 
-    def queries(self) -> Mapping[str, Any]:
-        from rulecraft.solvers.airships.queries import QUERIES
-
-        return QUERIES
 
     def stalled(self, state: AirshipsState) -> str | None:
         """AIR-AMB-30: with the deck empty and no company able to attempt
@@ -405,13 +394,8 @@ class AirshipsGame(Game[AirshipsState, AirshipsAction]):
             "so no end condition (AIR-R-47) can ever be met"
         )
 
-    def violations(self, state: AirshipsState) -> list[Any]:
-        from rulecraft.invariants.airships import check_all
-
-        return list(check_all(self, state))
 
 
-GAME = AirshipsGame
 
 # The invariants every state read from outside must keep: dice, chips and cards counted, one card per
 # department, the display's rows.  The bookkeeping ones (era, end, turn, scores) are left to ``violations``.

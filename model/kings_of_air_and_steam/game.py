@@ -71,7 +71,6 @@ from rulecraft.model.kings_of_air_and_steam.rules import (
 )
 from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase
 from rulecraft.model.kings_of_air_and_steam.transitions import new_game, robbed_by, transition
-from rulecraft.registry import register
 from rulecraft.ruleset import Ruleset, UnknownReading
 from rulecraft.serialization import SerializationError, from_jsonable, to_jsonable
 
@@ -82,7 +81,6 @@ _CHANCE = (Phase.NEW_MARKET, Phase.DEMAND_DRAW, Phase.GAMBLE, Phase.DEMAND_PAIR,
 _SEAT = (Phase.START_DEPOTS, Phase.PLANNING, Phase.FLIGHT, Phase.CARGO, Phase.ACTION, Phase.UPKEEP, Phase.SELLOUT)
 
 
-@register
 class KasGame(Game[KasState, KasAction]):
     id: ClassVar[str] = "kas"
     title: ClassVar[str] = "Kings of Air and Steam"
@@ -613,18 +611,6 @@ class KasGame(Game[KasState, KasAction]):
 
         return facts(self, state)
 
-    def queries(self) -> Mapping[str, Any]:
-        # Imported here: the solvers import this module.
-        from rulecraft.solvers.kings_of_air_and_steam.queries import QUERIES
-
-        return QUERIES
-
-    # -- invariants ------------------------------------------------------------------------------------
-    def violations(self, state: KasState) -> list[Any]:
-        from rulecraft.invariants.kings_of_air_and_steam import check_all
-
-        return list(check_all(self, state))
-
     # -- helpers for tools ----------------------------------------------------------------------------
     def own_depot_at(self, state: KasState, seat: int, at: Any) -> Any:
         return own_depot_at(state, seat, at)
@@ -671,7 +657,6 @@ def ship_action(shipment: Any) -> ShipGoods:
     )
 
 
-GAME = KasGame
 
 # The invariants every state read from outside must keep: goods, money, depots and market tiles
 # counted, holds and tracks in range, cities consistent.  The bookkeeping ones (phase, diamonds,

@@ -23,7 +23,6 @@ from rulecraft.model.steamopolis.rules import CHANCE_PHASES, check, decider, leg
 from rulecraft.model.steamopolis.serial import converter
 from rulecraft.model.steamopolis.state import Phase, StmState
 from rulecraft.model.steamopolis.transitions import transition
-from rulecraft.registry import register
 from rulecraft.ruleset import Ruleset, UnknownReading
 from rulecraft.serialization import SerializationError, from_jsonable
 
@@ -44,7 +43,6 @@ SOLO_RANKS: tuple[tuple[int, str], ...] = (
 SOLO_LOST = "lost"  # STM-R-69: the solo game lost on time pressure has no rank
 
 
-@register
 class SteamopolisGame(Game[StmState, StmAction]):
     id: ClassVar[str] = "stm"
     title: ClassVar[str] = "Steamopolis"
@@ -315,7 +313,7 @@ class SteamopolisGame(Game[StmState, StmAction]):
             " and no end trigger (STM-R-64) can occur; the rules have no turn limit"
         )
 
-    # -- scenarios and queries ----------------------------------------------------------------------
+    # -- scenarios ----------------------------------------------------------------------------------
     def scenario_state(self, given: Mapping[str, Any]) -> StmState:
         from rulecraft.model.steamopolis.scenario import state_from_given
 
@@ -326,19 +324,8 @@ class SteamopolisGame(Game[StmState, StmAction]):
 
         return facts(self, state)
 
-    def queries(self) -> Mapping[str, Any]:
-        from rulecraft.solvers.steamopolis.queries import QUERIES  # always installed: an import error is a bug
-
-        return QUERIES
-
-    # -- invariants -------------------------------------------------------------------------------
-    def violations(self, state: StmState) -> list[Any]:
-        from rulecraft.invariants.steamopolis import check_all  # always installed: an import error is a bug
-
-        return list(check_all(self.ctx, state))
 
 
-GAME = SteamopolisGame
 
 # The invariants every state read from outside must keep: the component counts and where pieces may
 # stand.  The situational ones (storage, end trigger, solo turn...) are left to ``violations``: a

@@ -1,0 +1,184 @@
+"""Every game's record (rulecraft/record.py, games/*.py): names as data that agree with the game,
+factories that give the game's tools, and a model that imports none of its tools."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator, Mapping
+from typing import Any, ClassVar
+
+import pytest
+
+from rulecraft import registry
+from rulecraft.core import Game
+from rulecraft.record import GameRecord
+from rulecraft.registry import BadRegistration, game_class, game_ids, make_game, record, record_of
+
+GAMES = game_ids()
+PACKAGES = {"air": "airships", "kas": "kings_of_air_and_steam", "stm": "steamopolis", "aer": "aeroplanes"}
+
+
+def _modules_after(code: str) -> set[str]:
+    """The rulecraft tool modules and z3 loaded by a fresh interpreter running ``code``."""
+    probe = (
+        f"import sys\n{code}\n"
+        "print('\\n'.join(m for m in sys.modules if m == 'z3' or m.startswith(("
+        "'rulecraft.model', 'rulecraft.solvers', 'rulecraft.invariants'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True)
+    return {line for line in out.stdout.splitlines() if line}
+
+
+def test_the_four_games_are_registered_by_records() -> None:
+    assert set(GAMES) >= set(PACKAGES)
+    for gid in PACKAGES:
+        assert isinstance(record(gid), GameRecord)
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_a_record_names_its_game_as_the_game_itself_does(gid: str) -> None:
+    rec, cls = record(gid), game_class(gid)
+    assert (rec.id, rec.title) == (cls.id, cls.title)
+    assert rec.players == range(cls.min_players, cls.max_players + 1)
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_a_configured_game_answers_with_its_records_queries_and_invariants(gid: str) -> None:
+    game = make_game(gid)
+    rec = record_of(game)
+    assert rec is record(gid)
+    assert dict(game.queries()) == dict(rec.queries()) and game.queries()
+    state = game.new_game(rec.players[-1])
+    assert game.violations(state) == rec.violations(game, state) == []
+
+
+@pytest.mark.parametrize("gid", sorted(PACKAGES))
+def test_a_records_invariants_refuse_another_games_instance(gid: str) -> None:
+    other = make_game(next(g for g in PACKAGES if g != gid))
+    with pytest.raises(TypeError, match=game_class(gid).__name__):
+        record(gid).violations(other, other.new_game(record(other.id).players[-1]))
+
+
+def test_listing_the_games_and_building_the_parser_import_no_game() -> None:
+    loaded = _modules_after("from rulecraft.cli import build_parser\nbuild_parser(queries=False)")
+    assert loaded == set()
+    assert (
+        _modules_after("from rulecraft.registry import game_ids, record\n[record(g).title for g in game_ids()]")
+        == set()
+    )
+
+
+@pytest.mark.parametrize("gid", sorted(PACKAGES))
+def test_a_games_model_imports_none_of_its_tools(gid: str) -> None:
+    """Issue 17: the model holds the rules; its solvers and invariants are the record's."""
+    package = PACKAGES[gid]
+    loaded = _modules_after(f"import rulecraft.model.{package}.game")
+    assert not {m for m in loaded if m.startswith(("rulecraft.solvers", "rulecraft.invariants")) or m == "z3"}
+    assert f"rulecraft.model.{package}.game" in loaded
+
+
+def test_the_help_imports_no_game() -> None:
+    code = (
+        "import contextlib, io\nfrom rulecraft.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
+        "    try:\n        main(['--help'])\n    except SystemExit:\n        pass\n"
+        "assert 'conform' in out.getvalue()"
+    )
+    loaded = _modules_after(code)
+    assert loaded == set()
+
+
+@pytest.mark.parametrize("players", [range(0, 3), range(2, 2), range(1, 9, 2)])
+def test_a_record_refuses_a_bad_player_range_naming_the_field(players: range) -> None:
+    with pytest.raises(ValueError, match=r"GameRecord\.players"):
+        GameRecord(id="toy", title="Toy", players=players, game=lambda: game_class("air"))
+
+
+class _Toy(Game[int, int]):
+    """A game registered by its class alone (the older way): no record factories of its own."""
+
+    id: ClassVar[str] = "toyclass"
+    title: ClassVar[str] = "Toy"
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 2
+
+    @classmethod
+    def configured(cls, **_: Any) -> _Toy:
+        return cls()
+
+    def new_game(self, players: int, *, first_seat: int = 0, **options: Any) -> int:
+        return 0
+
+    def to_move(self, state: int) -> Any:
+        return 0
+
+    def legal_actions(self, state: int) -> list[int]:
+        return []
+
+    def chance_outcomes(self, state: int) -> list[Any]:
+        return []
+
+    def check(self, state: int, action: int) -> None:
+        return None
+
+    def transition(self, state: int, action: int) -> int:
+        return state
+
+    def scores(self, state: int) -> Mapping[int, int]:
+        return {0: state}
+
+    def winners(self, state: int) -> tuple[int, ...]:
+        return (0,)
+
+    def render(self, state: int) -> str:
+        return str(state)
+
+    def describe(self, state: int, action: int) -> str:
+        return str(action)
+
+    def action_to_json(self, action: int) -> dict[str, Any]:
+        return {"n": action}
+
+    def action_from_json(self, data: Mapping[str, Any]) -> int:
+        return int(data["n"])
+
+    def state_to_json(self, state: int) -> dict[str, Any]:
+        return {"n": state}
+
+    def state_from_json(self, data: Mapping[str, Any]) -> int:
+        return int(data["n"])
+
+
+@pytest.fixture
+def clean_registry() -> Iterator[None]:
+    saved, loaded = dict(registry._RECORDS), registry._LOADED
+    yield
+    registry._RECORDS.clear()
+    registry._RECORDS.update(saved)
+    registry._LOADED = loaded
+
+
+@pytest.mark.usefixtures("clean_registry")
+def test_a_game_registered_by_its_class_gets_a_record_with_no_tools() -> None:
+    registry.register(_Toy)
+    rec = record("toyclass")
+    assert (rec.title, rec.players, rec.game()) == ("Toy", range(1, 3), _Toy)
+    toy = _Toy()
+    assert record_of(toy) is rec
+    assert toy.queries() == {} and toy.violations(0) == []
+
+
+@pytest.mark.usefixtures("clean_registry")
+def test_an_entry_point_exporting_neither_record_nor_game_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    class _EntryPoint:
+        name, value = "bad", "somewhere:THING"
+
+        def load(self) -> object:
+            return {"not": "a record"}
+
+    monkeypatch.setattr(registry, "entry_points", lambda group: [_EntryPoint()])
+    registry._LOADED = False
+    registry._RECORDS.clear()
+    with pytest.raises(BadRegistration, match=r"entry point bad = somewhere:THING .*exports dict, not a GameRecord"):
+        game_ids()
