@@ -51,6 +51,7 @@ MUTMUT_PIN = "mutmut==3.8.1"
 # Repository folder -> where setuptools installs it (pyproject.toml's package-dir).
 LAYOUT = {
     "rulecraft": "rulecraft",
+    "games": "rulecraft/games",
     "model": "rulecraft/model",
     "invariants": "rulecraft/invariants",
     "solvers": "rulecraft/solvers",
