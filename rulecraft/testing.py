@@ -1,0 +1,255 @@
+"""One Hypothesis state machine for every registered game, for the games' own tests and for yours.
+
+:class:`GameMachine` plays a game from ``new_game`` with legal actions only (a seat's from
+``legal_actions``, chance's from ``chance_outcomes``) and checks after every step what must hold in
+every game: the game's named invariants (its record's), generation against the check
+(python-chess's ``legal_moves`` beside ``is_legal``), exact chance odds, the state's JSON round
+trip, hash against equality, and at the end a typed outcome whose winners have the best score::
+
+    # test_my_game.py
+    from rulecraft.testing import GameMachine
+
+    class AirshipsMachine(GameMachine):
+        game_id = "air"
+
+    TestAirships = AirshipsMachine.TestCase
+
+A game's tests subclass it and add what is that game's: a set-up drawn otherwise
+(:meth:`GameMachine.start_state`), actions to lean towards (:meth:`GameMachine.leans_to`), checks of
+two states one step apart (:meth:`GameMachine.step_violations`), the outcome's rule
+(:meth:`GameMachine.check_outcome`), and further ``@rule``/``@invariant`` methods, which Hypothesis
+collects from the whole class hierarchy.  A failure report replays exactly (Hypothesis's own).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from hypothesis import event, note
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from rulecraft import strategies as rs
+from rulecraft.core import Chance, Game, GameOver, IllegalAction
+
+__all__ = ["GameMachine"]
+
+
+def _seat_to_move(machine: GameMachine) -> bool:
+    return machine.stopped is None and isinstance(machine.game.to_move(machine.state), int)
+
+
+def _chance_to_move(machine: GameMachine) -> bool:
+    return machine.stopped is None and isinstance(machine.game.to_move(machine.state), Chance)
+
+
+def _over(machine: GameMachine) -> bool:
+    return isinstance(machine.game.to_move(machine.state), GameOver)
+
+
+def _playing(machine: GameMachine) -> bool:
+    return machine.stopped is None and not _over(machine)
+
+
+class GameMachine(RuleBasedStateMachine):
+    """Legal play of the game ``game_id`` with every general check after every step (see the module)."""
+
+    game_id: ClassVar[str]
+    # Names a state's repr uses, when the game's reprs are valid Python (checked by eval); None: unchecked.
+    repr_namespace: ClassVar[Mapping[str, Any] | None] = None
+
+    game: Game[Any, Any]
+    state: Any
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.steps = 0
+        self.log: list[Any] = []
+        self.stopped: str | None = None  # why play stopped before the end (see :meth:`no_legal_action`)
+
+    # -- hooks for a game's own machine -----------------------------------------------------------------
+
+    def games(self) -> st.SearchStrategy[Game[Any, Any]]:
+        """Configured games: the printed rules or drawn readings (never a reading the game refuses)."""
+        return rs.games(self.game_id)
+
+    def start_state(self, game: Game[Any, Any], data: st.DataObject) -> Any:
+        """A new game: a player count ``new_game`` accepts, any first seat where the rules let one
+        choose it, and the game's own set-up options (``random_options``) drawn from a seeded random."""
+        players = data.draw(rs.player_counts(game), label="players")
+        first = data.draw(st.integers(0, players - 1), label="first_seat") if game.first_seat_chosen else 0
+        rng = data.draw(st.randoms(use_true_random=False), label="options")
+        options = game.random_options(rng, players)
+        note(f"new_game({players}, first_seat={first}, **{options!r})")
+        return game.new_game(players, first_seat=first, **options)
+
+    def leans_to(self, action: Any) -> bool:
+        """Actions the leaning rule prefers (random play seldom reaches some: a purchase, a shipment)."""
+        return False
+
+    def step_violations(self, before: Any, action: Any, after: Any) -> Sequence[Any]:
+        """What is wrong with one step ``before`` -> ``after`` (a game's two-state invariants)."""
+        return ()
+
+    def check_outcome(self) -> None:
+        """At game over: a typed outcome; the winners have the best score (a game with a tie-break or a
+        solo rule says more in its own machine)."""
+        outcome = self.game.outcome(self.state)
+        assert outcome is not None, "the game is over but has no outcome"
+        scores = self.game.scores(self.state)
+        winners = self.game.winners(self.state)
+        assert set(winners) <= set(scores), (scores, winners)
+        if winners:
+            best = max(scores.values())
+            assert all(scores[w] == best for w in winners), (scores, winners)
+
+    def no_legal_action(self) -> None:
+        """A seat to move with no legal action: a bug, unless the game's machine says why play stops
+        there (then it sets :attr:`stopped`)."""
+        raise AssertionError(f"a seat to move has no legal action after step {self.steps}")
+
+    # -- moving on ----------------------------------------------------------------------------------------
+
+    @initialize(data=st.data())
+    def start(self, data: st.DataObject) -> None:
+        self.game = data.draw(self.games(), label="game")
+        note(f"game: {self.game!r}")
+        self.state = self.start_state(self.game, data)
+
+    def _apply(self, action: Any) -> None:
+        rejection = self.game.check(self.state, action)
+        assert rejection is None, f"{action!r} drawn from the legal set but refused: {rejection}"
+        before = self.state
+        self.state = self.game.apply(before, action)
+        self.steps += 1
+        self.log.append(action)
+        wrong = list(self.step_violations(before, action, self.state))
+        assert not wrong, "\n".join(map(str, wrong)) + f"\nafter step {self.steps}: {action!r}"
+
+    def _legal(self) -> list[Any]:
+        return list(self.game.legal_actions(self.state))
+
+    def _assert_invariants(self) -> None:
+        violations = self.game.violations(self.state)
+        assert not violations, "\n".join(map(str, violations)) + (
+            f"\nafter step {self.steps}; last actions: {self.log[-5:]!r}"
+        )
+
+    @precondition(_seat_to_move)
+    @rule(data=st.data())
+    def seat_plays_a_legal_action(self, data: st.DataObject) -> None:
+        legal = self._legal()
+        if not legal:
+            self.no_legal_action()
+            return
+        self._apply(data.draw(st.sampled_from(legal), label="action"))
+
+    @precondition(_seat_to_move)
+    @rule(data=st.data())
+    def seat_leans(self, data: st.DataObject) -> None:
+        """One of the actions the game's machine leans to when there is one, else any legal action."""
+        legal = self._legal()
+        if not legal:
+            self.no_legal_action()
+            return
+        preferred = [a for a in legal if self.leans_to(a)]
+        self._apply(data.draw(st.sampled_from(preferred or legal), label="action"))
+
+    @precondition(_chance_to_move)
+    @rule(data=st.data())
+    def chance_deals(self, data: st.DataObject) -> None:
+        outcomes = [a for a, _ in self.game.chance_outcomes(self.state)]
+        assert outcomes, f"chance to move with no outcome after step {self.steps}"
+        self._apply(data.draw(st.sampled_from(outcomes), label="chance"))
+
+    @precondition(_chance_to_move)
+    @rule(rng=st.randoms(use_true_random=False))
+    def chance_by_its_odds(self, rng: random.Random) -> None:
+        action = self.game.sample_chance(self.state, rng)
+        support = [a for a, _ in self.game.chance_outcomes(self.state)]
+        assert action in support, f"sample_chance gave {action!r}, outside chance_outcomes"
+        self._apply(action)
+
+    @precondition(_playing)
+    @rule(rng=st.randoms(use_true_random=False), steps=st.integers(1, 40))
+    def play_on(self, rng: random.Random, steps: int) -> None:
+        """Several random legal steps at once, so runs reach the late game; the named invariants are
+        still checked after every single step."""
+        for _ in range(steps):
+            mover = self.game.to_move(self.state)
+            if isinstance(mover, GameOver) or self.stopped is not None:
+                return
+            if isinstance(mover, Chance):
+                action = self.game.sample_chance(self.state, rng)
+            else:
+                legal = self._legal()
+                if not legal:
+                    self.no_legal_action()
+                    return
+                action = rng.choice(legal)
+            self._apply(action)
+            self._assert_invariants()
+
+    @precondition(lambda self: _over(self) or self.stopped is not None)
+    @rule()
+    def game_over(self) -> None:
+        """Nothing is legal after the end, not even the last action played, and the outcome holds.
+        (A run stopped early only checks that nothing is legal: a rule always applies, so a run never
+        ends for want of one.)"""
+        assert self._legal() == [] and list(self.game.chance_outcomes(self.state)) == []
+        if self.stopped is not None:
+            return
+        if self.log:
+            last = self.log[-1]
+            assert not self.game.is_legal(self.state, last)
+            try:
+                self.game.apply(self.state, last)
+            except IllegalAction as exc:
+                assert exc.rejection.rule, "a refusal names its rule"
+            else:  # pragma: no cover - a failure
+                raise AssertionError(f"{last!r} was applied after the game ended")
+        self.check_outcome()
+
+    def teardown(self) -> None:
+        """How far the run got (``--hypothesis-show-statistics``)."""
+        if hasattr(self, "state"):
+            where = "over" if _over(self) else f"stopped: {self.stopped}" if self.stopped else "playing"
+            event(f"run ended: {where}")
+
+    # -- after every step ---------------------------------------------------------------------------------
+
+    @invariant()
+    def every_invariant_holds(self) -> None:
+        self._assert_invariants()
+
+    @invariant()
+    def generation_agrees_with_check(self) -> None:
+        """Every action offered passes ``check``; chance's odds are exact, positive and sum to 1."""
+        for action in self._legal():
+            rejection = self.game.check(self.state, action)
+            assert rejection is None, f"legal_actions offers {action!r}; check says {rejection}"
+        outcomes = list(self.game.chance_outcomes(self.state))
+        if outcomes:
+            assert sum((p for _, p in outcomes), Fraction(0)) == 1
+            assert all(p > 0 for _, p in outcomes)
+            for action, _ in outcomes:
+                assert self.game.check(self.state, action) is None, action
+
+    @invariant()
+    def state_round_trips_through_json(self) -> None:
+        data = self.game.state_to_json(self.state)
+        assert self.game.state_from_json(json.loads(json.dumps(data))) == self.state
+
+    @invariant()
+    def hash_agrees_with_eq(self) -> None:
+        copy = self.game.state_from_json(self.game.state_to_json(self.state))
+        assert copy == self.state and hash(copy) == hash(self.state)
+
+    @invariant()
+    def repr_is_python(self) -> None:
+        if self.repr_namespace is not None:
+            assert eval(repr(self.state), dict(self.repr_namespace)) == self.state

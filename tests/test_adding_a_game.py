@@ -1,0 +1,96 @@
+"""A fifth game through the path docs/adding-a-game.md walks (tests/toy_game.py): registered by its
+record, played by the shared state machine (rulecraft.testing), and bugs planted in it caught."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import run_state_machine_as_test
+from toy_game import RECORD, Take, ToyGame, ToyState
+
+from rulecraft import registry
+from rulecraft.core import Game, Seat
+from rulecraft.registry import make_game, record, record_of
+from rulecraft.testing import GameMachine
+
+QUICK = settings(
+    max_examples=25,
+    stateful_step_count=30,
+    deadline=None,
+    database=None,
+    report_multiple_bugs=False,
+    suppress_health_check=list(HealthCheck),
+)
+
+
+@pytest.fixture(autouse=True)
+def toy_registered() -> Iterator[None]:
+    registry.game_ids()  # the entry points first, so that restoring keeps them
+    saved = dict(registry._RECORDS)
+    registry.add_record(RECORD)
+    yield
+    registry._RECORDS.clear()
+    registry._RECORDS.update(saved)
+
+
+def test_the_toy_game_is_registered_by_its_record() -> None:
+    game = make_game("toy")
+    assert record("toy") is RECORD and record_of(game) is RECORD
+    assert isinstance(game, ToyGame) and game.queries() == {}
+    state = game.apply(game.new_game(2), game.chance_outcomes(game.new_game(2))[0][0])
+    assert game.violations(state) == []
+    broken = ToyState(2, pile=3, taken=(4, 4))  # 8 tokens: no pile of 5 to 7 (TOY-R-01)
+    assert [v.invariant for v in game.violations(broken)] == ["tokens-conserved"]
+
+
+class ToyMachine(GameMachine):
+    game_id = "toy"
+
+
+def test_the_shared_machine_plays_the_toy_game_clean() -> None:
+    run_state_machine_as_test(ToyMachine, settings=QUICK)
+
+
+# -- bugs planted in the toy game: each is caught by the shared machine's general checks ----------
+
+
+class OffersTwoOfOne(ToyGame):
+    def legal_actions(self, state: ToyState) -> Sequence[Take]:
+        return [Take(n) for n in (1, 2)] if state.pile and state.winner is None else []
+
+
+class ForgetsTheWinner(ToyGame):
+    def transition(self, state: ToyState, action: Any) -> ToyState:
+        after = super().transition(state, action)
+        return ToyState(after.players, after.pile, after.seat, after.taken, None)
+
+
+class CrownsTheLoser(ToyGame):
+    def winners(self, state: ToyState) -> tuple[Seat, ...]:
+        return () if state.winner is None else ((state.winner + 1) % state.players,)
+
+
+def _machine_for(game: Game[Any, Any]) -> type[GameMachine]:
+    class Planted(ToyMachine):
+        def games(self) -> st.SearchStrategy[Game[Any, Any]]:
+            return st.just(game)
+
+    return Planted
+
+
+@pytest.mark.parametrize(
+    ("game", "caught_by"),
+    [
+        (OffersTwoOfOne(), r"Take\(tokens=2\).* TOY-R-02"),
+        (ForgetsTheWinner(), r"last-token-wins \[TOY-R-03\]"),
+        (CrownsTheLoser(), r"\{0: [01], 1: [01]"),
+    ],
+    ids=["generation-against-check", "named-invariant", "winners-have-the-best-score"],
+)
+def test_the_shared_machine_catches_a_planted_bug(game: ToyGame, caught_by: str) -> None:
+    with pytest.raises(AssertionError, match=caught_by):
+        run_state_machine_as_test(_machine_for(game), settings=QUICK)
