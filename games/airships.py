@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.core import Game
+from rulecraft.query import Query
 from rulecraft.record import GameRecord
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ def _own(game: Game[Any, Any]) -> AirshipsGame:
     return game
 
 
-def _queries() -> Mapping[str, Any]:
+def _queries() -> Mapping[str, Query]:
     from rulecraft.solvers.airships.queries import QUERIES
 
     return QUERIES

@@ -21,6 +21,7 @@ import attrs
 if TYPE_CHECKING:
     from rulecraft.catalogue import RuleCatalogue
     from rulecraft.parameters import ParameterTable
+    from rulecraft.query import Query
     from rulecraft.ruleset import AmbiguityRegister, Ruleset
 
 Seat = int
@@ -418,7 +419,7 @@ class Game(ABC, Generic[S, A]):
         """Derived values a scenario may assert on, beside the state's JSON."""
         return {}
 
-    def queries(self) -> Mapping[str, Any]:
+    def queries(self) -> Mapping[str, Query]:
         """The rules questions this game answers (name -> Query): its record's (empty for a game
         registered by its class alone)."""
         from rulecraft.registry import record_of

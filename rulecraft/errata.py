@@ -40,6 +40,7 @@ import jsonschema
 from rulecraft import yamlio
 from rulecraft.core import Chance, Game, GameOver, Policy, Rejection, RulecraftError, Seat, Setup, ToMove
 from rulecraft.packs import PackError, read_pack_file
+from rulecraft.query import Query
 from rulecraft.registry import game_class, game_ids, make_game
 from rulecraft.ruleset import UnknownReading
 from rulecraft.scenarios.loader import ScenarioFileError, load_scenario, scenario_files
@@ -384,7 +385,7 @@ class Amendment(Game[Any, Any]):
     def facts(self, state: Any) -> dict[str, Any]:
         return self.base.facts(state)
 
-    def queries(self) -> Mapping[str, Any]:
+    def queries(self) -> Mapping[str, Query]:
         return {}  # the base game's solvers encode the printed rules, not the amendment
 
     def stalled(self, state: Any) -> str | None:

@@ -23,9 +23,10 @@ import attrs
 
 if TYPE_CHECKING:
     from rulecraft.core import Game
+    from rulecraft.query import Query
 
 
-def _no_queries() -> Mapping[str, Any]:
+def _no_queries() -> Mapping[str, Query]:
     return {}
 
 
@@ -52,7 +53,7 @@ class GameRecord:
     # The game class (imported when called); ``make_game`` configures it.
     game: Callable[[], type[Game[Any, Any]]] = attrs.field(repr=False)
     # The rules questions the game answers, name -> query (the solvers, imported when called).
-    queries: Callable[[], Mapping[str, Any]] = attrs.field(default=_no_queries, repr=False)
+    queries: Callable[[], Mapping[str, Query]] = attrs.field(default=_no_queries, repr=False)
     # Every invariant violation of a state: ``violations(game, state)`` (empty when valid).
     violations: Callable[[Game[Any, Any], Any], list[Any]] = attrs.field(default=_no_violations, repr=False)
     # Z3 hooks for ambiguities that only decide legality (amb id -> hook), per configured game.

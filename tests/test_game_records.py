@@ -12,6 +12,7 @@ import pytest
 
 from rulecraft import registry
 from rulecraft.core import Game
+from rulecraft.query import Query
 from rulecraft.record import GameRecord
 from rulecraft.registry import BadRegistration, game_class, game_ids, make_game, record, record_of
 
@@ -49,6 +50,7 @@ def test_a_configured_game_answers_with_its_records_queries_and_invariants(gid: 
     rec = record_of(game)
     assert rec is record(gid)
     assert dict(game.queries()) == dict(rec.queries()) and game.queries()
+    assert all(isinstance(q, Query) and q.name == name for name, q in game.queries().items())
     state = game.new_game(rec.players[-1])
     assert game.violations(state) == rec.violations(game, state) == []
 

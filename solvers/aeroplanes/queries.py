@@ -19,7 +19,7 @@ import random
 import time
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any
 
 import attrs
 
@@ -29,6 +29,7 @@ from rulecraft.model.aeroplanes.components import Face
 from rulecraft.model.aeroplanes.context import Context
 from rulecraft.model.aeroplanes.rules import DARING_PILOT, attempt_rolls
 from rulecraft.model.aeroplanes.state import AerState
+from rulecraft.query import Query
 from rulecraft.solvers.aeroplanes import odds, placements, standings
 from rulecraft.solvers.aeroplanes.common import (
     DEFAULT_TIMEOUT_MS,
@@ -43,18 +44,6 @@ from rulecraft.solvers.aeroplanes.common import (
 from rulecraft.solvers.aeroplanes.samples import random_state
 
 RADIO_BEACONS = 6  # advantage type 6 (l.160, AER-R-47)
-
-
-class Query(Protocol):
-    @property
-    def name(self) -> str: ...
-    @property
-    def help(self) -> str: ...
-
-    def add_arguments(self, parser: argparse.ArgumentParser) -> None: ...
-    def run(self, game: Any, params: Mapping[str, Any], state: Any = None) -> dict[str, Any]: ...
-    def format(self, answer: Mapping[str, Any]) -> str: ...
-    def oracle_check(self, game: Any, rng: random.Random) -> str | None: ...
 
 
 def _common_arguments(parser: argparse.ArgumentParser, timeout_ms: int) -> None:

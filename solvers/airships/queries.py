@@ -14,7 +14,7 @@ import random
 import time
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any
 
 import attrs
 
@@ -29,15 +29,12 @@ from rulecraft.model.airships.components import (
 )
 from rulecraft.model.airships.game import AirshipsGame
 from rulecraft.model.airships.state import AirshipsState
+from rulecraft.query import Query
 from rulecraft.solvers.airships.chance import chance
 from rulecraft.solvers.airships.oracle import oracle, oracle_cost
 from rulecraft.solvers.airships.reach import DEFAULT_TIMEOUT_MS, reach
 from rulecraft.solvers.airships.spec import AttemptSpec, SpecError, readings_of
-
-
-def _ms(start: float) -> float:
-    return round((time.perf_counter() - start) * 1000, 2)
-
+from rulecraft.solving import ms as _ms
 
 # Readings the encodings and the oracle do not model: the queries refuse them.
 _UNENCODED: tuple[tuple[str, str], ...] = (
@@ -112,18 +109,6 @@ def _text_choice(choice: Mapping[str, Any] | None) -> str:
         trade = f" after {choice['exchanges']} exchange(s)"
         trade += " giving up the fixed die" if choice["give_fixed"] else ""
     return f"throw {throw}{trade}"
-
-
-class Query(Protocol):
-    @property
-    def name(self) -> str: ...
-    @property
-    def help(self) -> str: ...
-
-    def add_arguments(self, parser: argparse.ArgumentParser) -> None: ...
-    def run(self, game: Any, params: Mapping[str, Any], state: Any = None) -> dict[str, Any]: ...
-    def format(self, answer: Mapping[str, Any]) -> str: ...
-    def oracle_check(self, game: Any, rng: random.Random) -> str | None: ...
 
 
 @attrs.frozen

@@ -51,7 +51,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import attrs
 import z3
@@ -64,6 +64,8 @@ from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 from rulecraft.model.kings_of_air_and_steam.scenario import fixture_map
 from rulecraft.model.kings_of_air_and_steam.shipping import SELLOUT_PRICE, Destination
 from rulecraft.model.kings_of_air_and_steam.state import CityState, Depot, KasState
+from rulecraft.query import Query
+from rulecraft.solving import ms as _ms
 from rulecraft.statefile import load_state
 
 DEFAULT_TIMEOUT_MS = 2000
@@ -1158,22 +1160,6 @@ def random_target(view: ShipView, rng: random.Random) -> tuple[Hex, str, int, st
 
 
 # -- the queries --------------------------------------------------------------------------------------------
-
-
-class Query(Protocol):
-    @property
-    def name(self) -> str: ...
-    @property
-    def help(self) -> str: ...
-
-    def add_arguments(self, parser: argparse.ArgumentParser) -> None: ...
-    def run(self, game: Any, params: Mapping[str, Any], state: Any = None) -> dict[str, Any]: ...
-    def format(self, answer: Mapping[str, Any]) -> str: ...
-    def oracle_check(self, game: Any, rng: random.Random) -> str | None: ...
-
-
-def _ms(start: float) -> float:
-    return round((time.perf_counter() - start) * 1000, 2)
 
 
 # Readings that change shipping or the Sellout, which this encoding states at their defaults.

@@ -39,14 +39,11 @@ from rulecraft.model.kings_of_air_and_steam.components import Card, GameMap
 from rulecraft.model.kings_of_air_and_steam.flight import FlightRules, Path
 from rulecraft.model.kings_of_air_and_steam.hexgrid import DIRECTIONS, Hex
 from rulecraft.solvers.kings_of_air_and_steam.plans import minimal_core_ids
+from rulecraft.solving import ms as _ms
 
 DEFAULT_TIMEOUT_MS = 5000
 DEFAULT_LAYOUT = "ABC"
 Tracked = tuple[str, z3.BoolRef]
-
-
-def _ms(start: float) -> float:
-    return round((time.perf_counter() - start) * 1000, 2)
 
 
 # --- what is flown -------------------------------------------------------------------------------

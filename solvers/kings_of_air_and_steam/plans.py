@@ -45,15 +45,12 @@ import z3
 
 from rulecraft.core import RulecraftError
 from rulecraft.model.kings_of_air_and_steam.components import LETTERS, AirshipLevel, Card
+from rulecraft.solving import ms as _ms
 
 DEFAULT_TIMEOUT_MS = 2000
 PLAN_SIZE = 4  # KAS-R-19: one card per slot 1..4
 Track = tuple[AirshipLevel, ...]
 Tracked = tuple[str, z3.BoolRef]
-
-
-def _ms(start: float) -> float:
-    return round((time.perf_counter() - start) * 1000, 2)
 
 
 # --- inputs ----------------------------------------------------------------------------------

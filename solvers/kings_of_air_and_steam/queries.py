@@ -19,33 +19,19 @@ import importlib
 import random
 import time
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from rulecraft.core import NotApplicable, RulecraftError
 from rulecraft.model.kings_of_air_and_steam.components import Card
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
+from rulecraft.query import Query
 from rulecraft.solvers.kings_of_air_and_steam import flights, plans
+from rulecraft.solving import ms as _ms
 
 if TYPE_CHECKING:
     from rulecraft.model.kings_of_air_and_steam.game import KasGame
-
-
-class Query(Protocol):
-    @property
-    def name(self) -> str: ...
-    @property
-    def help(self) -> str: ...
-
-    def add_arguments(self, parser: argparse.ArgumentParser) -> None: ...
-    def run(self, game: Any, params: Mapping[str, Any], state: Any = None) -> dict[str, Any]: ...
-    def format(self, answer: Mapping[str, Any]) -> str: ...
-    def oracle_check(self, game: Any, rng: random.Random) -> str | None: ...
-
-
-def _ms(start: float) -> float:
-    return round((time.perf_counter() - start) * 1000, 2)
 
 
 def _kas(game: Any) -> KasGame:

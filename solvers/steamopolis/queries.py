@@ -20,7 +20,7 @@ import argparse
 import random
 import time
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any
 
 import attrs
 
@@ -28,6 +28,7 @@ from rulecraft.core import RulecraftError
 from rulecraft.model.steamopolis.context import Context
 from rulecraft.model.steamopolis.gauge import Gauge
 from rulecraft.model.steamopolis.state import Phase, StmState
+from rulecraft.query import Query
 from rulecraft.solvers.steamopolis import gauges, placements, top
 from rulecraft.solvers.steamopolis.common import (
     DEFAULT_TIMEOUT_MS,
@@ -44,18 +45,6 @@ from rulecraft.solvers.steamopolis.common import (
     state_of,
 )
 from rulecraft.solvers.steamopolis.samples import random_gauge, random_state
-
-
-class Query(Protocol):
-    @property
-    def name(self) -> str: ...
-    @property
-    def help(self) -> str: ...
-
-    def add_arguments(self, parser: argparse.ArgumentParser) -> None: ...
-    def run(self, game: Any, params: Mapping[str, Any], state: Any = None) -> dict[str, Any]: ...
-    def format(self, answer: Mapping[str, Any]) -> str: ...
-    def oracle_check(self, game: Any, rng: random.Random) -> str | None: ...
 
 
 def _common_arguments(parser: argparse.ArgumentParser, timeout_ms: int) -> None:
