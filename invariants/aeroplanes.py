@@ -47,7 +47,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from fractions import Fraction
 
-from rulecraft.invariants.registry import InvariantSpec, Registry, StepSpec, Violation, report
+from rulecraft.invariant import InvariantSpec, Registry, StepSpec, Violation, report
 from rulecraft.model.aeroplanes.actions import AerAction
 from rulecraft.model.aeroplanes.context import Context
 from rulecraft.model.aeroplanes.rules import CHANCE_PHASES, check, legal_actions

@@ -17,11 +17,9 @@ returns every violation at once, and ``report`` words them for a person::
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
-from typing import NamedTuple
+from collections.abc import Iterator
 
-import attrs
-
+from rulecraft.invariant import InvariantSpec, Registry, Violation, report
 from rulecraft.model.airships.components import (
     COLOURS,
     DEPARTMENTS,
@@ -58,75 +56,14 @@ AIRSHIPS_IN_PLAY = 12  # 4 stacks of 3 (AIR-R-03)
 DEVELOPMENT_CARDS = 48
 
 
-@attrs.frozen
-class Violation:
-    """One broken invariant: its name, the rules it protects, and the numbers."""
-
-    invariant: str
-    rules: tuple[str, ...]
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.invariant} [{', '.join(self.rules)}]: {self.message}"
-
-
-Check = Callable[[AirshipsGame, AirshipsState], list[Violation]]
-
-
-class InvariantSpec(NamedTuple):
-    """A registry entry: the rules protected, the check, a one-line doc."""
-
-    rules: tuple[str, ...]
-    check: Check
-    doc: str
-
-
-INVARIANTS: dict[str, InvariantSpec] = {}
-
-_Messages = Callable[[AirshipsGame, AirshipsState], Iterable[str]]
-
-
-def _invariant(name: str, *rules: str) -> Callable[[_Messages], Check]:
-    """Register a generator of messages as the named check returning Violations."""
-
-    def wrap(messages: _Messages) -> Check:
-        doc = (messages.__doc__ or name).strip().splitlines()[0]
-
-        def check(game: AirshipsGame, state: AirshipsState) -> list[Violation]:
-            try:
-                found = list(messages(game, state))
-            except Exception as exc:  # a broken state may break the recount itself
-                found = [f"the check could not run: {type(exc).__name__}: {exc}"]
-            return [Violation(name, rules, m) for m in found]
-
-        check.__name__ = messages.__name__
-        check.__qualname__ = messages.__qualname__
-        check.__doc__ = messages.__doc__
-        INVARIANTS[name] = InvariantSpec(rules, check, doc)
-        return check
-
-    return wrap
+_REGISTRY = Registry()
+INVARIANTS: dict[str, InvariantSpec] = _REGISTRY.invariants
+_invariant = _REGISTRY.invariant
 
 
 def check_all(game: AirshipsGame, state: AirshipsState) -> list[Violation]:
     """Every violation of every registered invariant, in registry order."""
-    out: list[Violation] = []
-    for spec in INVARIANTS.values():
-        out.extend(spec.check(game, state))
-    return out
-
-
-def report(violations: Iterable[Violation], where: str | None = None) -> str:
-    """A plain-text report, one line per violation."""
-    items = list(violations)
-    subject = f"state {where}" if where else "state"
-    if not items:
-        return f"{subject} satisfies every invariant"
-    names = {v.invariant for v in items}
-    noun = "invariant" if len(names) == 1 else "invariants"
-    lines = [f"{subject} violates {len(names)} {noun}:"]
-    lines.extend(f"  {v}" for v in items)
-    return "\n".join(lines)
+    return _REGISTRY.check_all(game, state)
 
 
 # -- helpers ----------------------------------------------------------------------

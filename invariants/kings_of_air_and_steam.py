@@ -7,11 +7,10 @@ code, so that a wrong transition shows up here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-import attrs
-
+from rulecraft.invariant import InvariantSpec, Registry, Violation, report
 from rulecraft.model.kings_of_air_and_steam.components import GOODS
 from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase, PlayerState, SlotStatus
 from rulecraft.model.kings_of_air_and_steam.transitions import UNLIMITED_SUPPLY, starting_money
@@ -20,26 +19,9 @@ if TYPE_CHECKING:
     from rulecraft.model.kings_of_air_and_steam.game import KasGame
 
 
-@attrs.frozen
-class Violation:
-    invariant: str
-    rules: tuple[str, ...]
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.invariant} [{', '.join(self.rules)}]: {self.message}"
-
-
-Check = Callable[["KasGame", KasState], Iterator[str]]
-INVARIANTS: dict[str, tuple[tuple[str, ...], Check, str]] = {}
-
-
-def _invariant(name: str, *rules: str) -> Callable[[Check], Check]:
-    def register(fn: Check) -> Check:
-        INVARIANTS[name] = (rules, fn, (fn.__doc__ or "").strip().splitlines()[0])
-        return fn
-
-    return register
+_REGISTRY = Registry()
+INVARIANTS: dict[str, InvariantSpec] = _REGISTRY.invariants
+_invariant = _REGISTRY.invariant
 
 
 @_invariant(
@@ -265,17 +247,8 @@ def score_formula(game: KasGame, state: KasState) -> Iterator[str]:
 
 
 def check_all(game: KasGame, state: KasState) -> list[Violation]:
-    out: list[Violation] = []
-    for name, (rules, fn, _doc) in INVARIANTS.items():
-        try:
-            messages = list(fn(game, state))
-        except Exception as exc:  # a state too broken to check is a violation too
-            messages = [f"the check crashed: {type(exc).__name__}: {exc}"]
-        out.extend(Violation(name, rules, m) for m in messages)
-    return out
+    """Every violation of every registered invariant, in registry order."""
+    return _REGISTRY.check_all(game, state)
 
 
-def report(violations: list[Violation], where: str | None = None) -> str:
-    plural = "s" if len(violations) != 1 else ""
-    head = f"state {where + ' ' if where else ''}violates {len(violations)} invariant{plural}:"
-    return "\n".join([head, *(f"  {v}" for v in violations)])
+__all__ = ["INVARIANTS", "Violation", "check_all", "report"]

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
-from rulecraft.invariants.registry import InvariantSpec, Registry, StepSpec, Violation, report
+from rulecraft.invariant import InvariantSpec, Registry, StepSpec, Violation, report
 from rulecraft.model.steamopolis.components import BONUS_NUMERALS, EXTRA_MARKET_LEVELS, LEVELS, RANK_COUNTS
 from rulecraft.model.steamopolis.context import Context
 from rulecraft.model.steamopolis.effects import GainPinkMarker, walk

@@ -587,7 +587,7 @@ def test_kas_amb_44_aurelias_conversion_may_overfill_the_hold() -> None:
     after = g.apply(s, convert)
     assert after.players[0].hold == (0, 2, 1, 0, 0) and after.players[0].tokens == 4
     assert (after.supply[0] - s.supply[0], after.supply[1] - s.supply[1]) == (1, -2)
-    hold_check = INVARIANTS["hold-within-capacity"][1]
+    hold_check = INVARIANTS["hold-within-capacity"].check
     assert list(hold_check(g, after)) == []
     assert len(list(hold_check(game(), after))) == 1
 

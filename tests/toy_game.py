@@ -21,7 +21,7 @@ import attrs
 
 from rulecraft.catalogue import RuleCatalogue
 from rulecraft.core import CHANCE, GAME_OVER, Game, Rejection, RulecraftError, Seat, ToMove
-from rulecraft.invariants.registry import Registry, Violation
+from rulecraft.invariant import Registry, Violation
 from rulecraft.parameters import ParameterTable
 from rulecraft.record import GameRecord
 from rulecraft.ruleset import Ambiguity, AmbiguityRegister, Reading, Ruleset, UnknownReading

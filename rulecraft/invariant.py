@@ -1,9 +1,12 @@
 """The registry every game's named invariants share (python-chess ``status()`` style).
 
-A game module registers small generators of messages, ``(ctx, state) -> Iterable[str]``, under a name
-and the rules they protect; the registry turns each into a check returning :class:`Violation` objects,
-never raising (a broken state may break the recount itself: that is reported as a violation too).
-Two-state checks (``before`` -> ``after`` one step) register with :meth:`Registry.step`.
+A game's invariants module registers small generators of messages, ``(subject, state) ->
+Iterable[str]``, under a name and the rules they protect; the registry turns each into a check
+returning :class:`Violation` objects, never raising (a broken state may break the recount itself: that
+is reported as a violation too).  Two-state checks (``before`` -> ``after`` one step) register with
+:meth:`Registry.step`.  The subject is what the recount reads: the game (Airships, Kings of Air and
+Steam) or its rules context (Steamopolis, Aeroplanes); tools call every game's checks the same way,
+``record.violations(game, state)`` (rulecraft/record.py).
 """
 
 from __future__ import annotations
