@@ -16,14 +16,21 @@ class (:meth:`GameRecord.of_class`).
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from rulecraft.core import RulecraftError
+
 if TYPE_CHECKING:
     from rulecraft.core import Game
     from rulecraft.query import Query
+
+
+class BadRecord(RulecraftError):
+    """A game record that names a part which does not exist or is not what it should be."""
 
 
 def _no_queries() -> Mapping[str, Query]:
@@ -60,6 +67,55 @@ class GameRecord:
     witness_queries: Callable[[Game[Any, Any]], Mapping[str, Any]] = attrs.field(default=_no_hooks, repr=False)
 
     @classmethod
+    def of_packages(
+        cls,
+        *,
+        id: str,
+        title: str,
+        players: range,
+        game: str,
+        queries: str | None = None,
+        invariants: str | None = None,
+        subject: Callable[[Any], Any] = lambda game: game,
+        witness_queries: str | None = None,
+    ) -> GameRecord:
+        """A record whose parts are named as ``module:attribute`` (like an entry point) and imported
+        when first used: ``game`` the Game class; ``queries`` a mapping name -> Query;
+        ``invariants`` a ``check_all(subject, state)``, called with ``subject(game)`` (the game, or
+        what its recounts read, e.g. its rules context); ``witness_queries`` a ``(game) -> hooks``."""
+
+        def game_class() -> type[Game[Any, Any]]:
+            from rulecraft.core import Game
+
+            found = _resolve(game, f"{id}: game")
+            if not (isinstance(found, type) and issubclass(found, Game)):
+                raise BadRecord(f"{id}: game = {game!r} is {type(found).__name__}, not a Game class")
+            return found
+
+        def own(instance: Game[Any, Any]) -> Game[Any, Any]:
+            expected = game_class()
+            if not isinstance(instance, expected):
+                raise TypeError(
+                    f"the {title} tools need a game of class {expected.__name__}, not {type(instance).__name__}"
+                )
+            return instance
+
+        def all_queries() -> Mapping[str, Query]:
+            return {} if queries is None else dict(_resolve(queries, f"{id}: queries"))
+
+        def violations(instance: Game[Any, Any], state: Any) -> list[Any]:
+            if invariants is None:
+                return []
+            return list(_resolve(invariants, f"{id}: invariants")(subject(own(instance)), state))
+
+        def hooks(instance: Game[Any, Any]) -> Mapping[str, Any]:
+            if witness_queries is None:
+                return {}
+            return dict(_resolve(witness_queries, f"{id}: witness_queries")(own(instance)))
+
+        return cls(id, title, players, game_class, all_queries, violations, hooks)
+
+    @classmethod
     def of_class(cls, game: type[Game[Any, Any]]) -> GameRecord:
         """The record of a game registered by its class: names from the class; its own ``queries``
         and ``violations`` methods, if it overrides them, stay in force (the defaults here are empty)."""
@@ -71,4 +127,13 @@ class GameRecord:
         )
 
 
-__all__ = ["GameRecord"]
+def _resolve(reference: str, what: str) -> Any:
+    """``module:attribute`` imported (a reference that does not resolve is one line naming it)."""
+    module, _, attribute = reference.partition(":")
+    try:
+        return getattr(importlib.import_module(module), attribute)
+    except (ImportError, AttributeError) as exc:
+        raise BadRecord(f"{what} = {reference!r} does not resolve: {exc}") from exc
+
+
+__all__ = ["BadRecord", "GameRecord"]

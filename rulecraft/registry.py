@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from rulecraft.core import Game, RulecraftError
-from rulecraft.record import GameRecord
+from rulecraft.record import BadRecord, GameRecord
 
 _RECORDS: dict[str, GameRecord] = {}
 _LOADED = False
@@ -19,7 +19,7 @@ class UnknownGame(RulecraftError):
     pass
 
 
-class BadRegistration(RulecraftError):
+class BadRegistration(BadRecord):
     pass
 
 

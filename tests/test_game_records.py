@@ -13,7 +13,7 @@ import pytest
 from rulecraft import registry
 from rulecraft.core import Game
 from rulecraft.query import Query
-from rulecraft.record import GameRecord
+from rulecraft.record import BadRecord, GameRecord
 from rulecraft.registry import BadRegistration, game_class, game_ids, make_game, record, record_of
 
 GAMES = game_ids()
@@ -184,3 +184,25 @@ def test_an_entry_point_exporting_neither_record_nor_game_is_one_clear_error(mon
     registry._RECORDS.clear()
     with pytest.raises(BadRegistration, match=r"entry point bad = somewhere:THING .*exports dict, not a GameRecord"):
         game_ids()
+
+
+@pytest.mark.parametrize(
+    ("reference", "why"),
+    [
+        ("rulecraft.nowhere:Game", r"toy: game = 'rulecraft.nowhere:Game' does not resolve: No module named"),
+        ("rulecraft.core:Nothing", r"toy: game = 'rulecraft.core:Nothing' does not resolve: .*Nothing"),
+        ("rulecraft.core:Seat", r"toy: game = 'rulecraft.core:Seat' is type, not a Game class|not a Game class"),
+    ],
+)
+def test_a_record_naming_a_part_that_is_not_there_is_one_clear_error(reference: str, why: str) -> None:
+    rec = GameRecord.of_packages(id="toy", title="Toy", players=range(2, 3), game=reference)
+    with pytest.raises(BadRecord, match=why):
+        rec.game()
+
+
+def test_a_record_without_queries_or_invariants_has_none() -> None:
+    rec = GameRecord.of_packages(
+        id="air", title="Airships", players=range(2, 5), game="rulecraft.model.airships.game:AirshipsGame"
+    )
+    game = make_game("air")
+    assert rec.queries() == {} and rec.violations(game, game.new_game(2)) == [] and rec.witness_queries(game) == {}
