@@ -304,7 +304,7 @@ def test_a_second_exchange_is_refused_when_applied_once_air_amb_07() -> None:
 def test_the_fixed_die_given_up_air_amb_08() -> None:
     """AIR-AMB-08 'yes': the fixed white counts as one of the 3 whites given up (5 - 2 = 3 left)."""
     assert pool_or_rejection(ctx(), EX06, 1, True) == Pool(Dice(W=3, R=3, B=1), None)
-    refused(pool_or_rejection(ctx("08=no"), EX06, 1, True), "AIR-R-18", "fixed die cannot be given up")
+    refused(pool_or_rejection(ctx("08=no"), EX06, 1, True), "AIR-R-18", "fixed die cannot be given up", "AIR-AMB-08")
 
 
 def test_an_exchange_short_of_input_dice_is_refused_air_r_29() -> None:
@@ -365,6 +365,13 @@ def test_a_requirement_above_three_counts_capped_dice_air_amb_32() -> None:
     refused(requirement_met(ctx(), pool, target("airship:4")), "AIR-R-27", "airship:4 needs 4 W dice", "can use 3")
     refused(requirement_met(ctx("32=capped"), pool, target("airship:4")), "AIR-R-27", "can use 3")
     assert requirement_met(ctx("32=uncapped"), pool, target("airship:4")) is None
+    # 'uncapped' short by one: {W:5} with 4 whites names all 4 as usable
+    five = TargetInfo("airship:4", "airship", Dice(W=5), 15, card="L5", index=4)
+    refused(requirement_met(ctx("32=uncapped"), Pool(Dice(W=4), None), five), "AIR-R-27", "needs 5 W", "can use 4")
+    refused(requirement_met(ctx(), Pool(Dice(W=4), None), five), "AIR-R-27", "needs 5 W", "can use 3")
+    refused(
+        requirement_met(ctx("04=any", "32=uncapped"), Pool(Dice(W=4), None), five), "AIR-R-27", "needs 5", "can use 4"
+    )
     # the fixed die on top of the cap (AIR-R-31) meets it under either reading
     assert requirement_met(ctx(), Pool(Dice(W=5), FixedDie(W, 3)), target("airship:4")) is None
 
@@ -454,7 +461,9 @@ def test_an_attempt_with_no_die_thrown_air_amb_36() -> None:
     fixed_only = Pool(Dice(R=1), FixedDie(R, 4))
     assert throw_allowed(ctx(), fixed_only, stage2, Dice()) is None
     assert throw_allowed(ctx("36=allowed"), fixed_only, stage2, Dice()) is None
-    refused(throw_allowed(ctx("36=forbidden"), fixed_only, stage2, Dice()), "AIR-R-30", "at least one die")
+    refused(
+        throw_allowed(ctx("36=forbidden"), fixed_only, stage2, Dice()), "AIR-R-30", "at least one die", "AIR-AMB-36"
+    )
     assert throw_allowed(ctx("36=forbidden"), fixed_only, stage2, Dice(R=1)) is None
     # dice thrown of the first colour only: still a throw
     assert throw_allowed(ctx("36=forbidden"), Pool(Dice(W=2), None), target("development:EX04"), Dice(W=2)) is None
@@ -607,7 +616,7 @@ def test_no_chip_to_spend_air_r_37() -> None:
 
 
 def test_engine_and_wooden_airship_always_apply_under_air_amb_12_auto() -> None:
-    refused(action_rejection(ctx(), short_throw(), Resolve(engine=False)), "AIR-R-34", "always apply")
+    refused(action_rejection(ctx(), short_throw(), Resolve(engine=False)), "AIR-R-34", "always apply", "AIR-AMB-12")
     refused(action_rejection(ctx(), short_throw(), Resolve(wooden_airship=False)), "AIR-R-34", "always apply")
     assert action_rejection(ctx("12=optional"), short_throw(), Resolve(engine=False)) is None
 
