@@ -17,5 +17,6 @@ RECORD = GameRecord.of_packages(
     game="rulecraft.model.aeroplanes.game:AeroplanesGame",
     queries="rulecraft.solvers.aeroplanes.queries:QUERIES",
     invariants="rulecraft.invariants.aeroplanes:check_all",
+    packs="rulecraft.model.aeroplanes.strategies:packs",
     subject=attrgetter("ctx"),  # its recounts read the rules context
 )

@@ -15,5 +15,6 @@ RECORD = GameRecord.of_packages(
     game="rulecraft.model.airships.game:AirshipsGame",
     queries="rulecraft.solvers.airships.queries:QUERIES",
     invariants="rulecraft.invariants.airships:check_all",
+    packs="rulecraft.model.airships.strategies:packs",
     witness_queries="rulecraft.solvers.airships.separate:witness_queries",
 )

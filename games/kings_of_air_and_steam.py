@@ -15,4 +15,5 @@ RECORD = GameRecord.of_packages(
     game="rulecraft.model.kings_of_air_and_steam.game:KasGame",
     queries="rulecraft.solvers.kings_of_air_and_steam.queries:QUERIES",
     invariants="rulecraft.invariants.kings_of_air_and_steam:check_all",
+    packs="rulecraft.model.kings_of_air_and_steam.strategies:packs",
 )

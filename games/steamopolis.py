@@ -17,5 +17,6 @@ RECORD = GameRecord.of_packages(
     game="rulecraft.model.steamopolis.game:SteamopolisGame",
     queries="rulecraft.solvers.steamopolis.queries:QUERIES",
     invariants="rulecraft.invariants.steamopolis:check_all",
+    packs="rulecraft.model.steamopolis.strategies:packs",
     subject=attrgetter("ctx"),  # its recounts read the rules context
 )

@@ -65,6 +65,8 @@ class GameRecord:
     violations: Callable[[Game[Any, Any], Any], list[Any]] = attrs.field(default=_no_violations, repr=False)
     # Z3 hooks for ambiguities that only decide legality (amb id -> hook), per configured game.
     witness_queries: Callable[[Game[Any, Any]], Mapping[str, Any]] = attrs.field(default=_no_hooks, repr=False)
+    # A Hypothesis strategy of the game's component packs (None: the game has no generator).
+    packs: Callable[[], Any] | None = attrs.field(default=None, repr=False)
 
     @classmethod
     def of_packages(
@@ -78,11 +80,13 @@ class GameRecord:
         invariants: str | None = None,
         subject: Callable[[Any], Any] = lambda game: game,
         witness_queries: str | None = None,
+        packs: str | None = None,
     ) -> GameRecord:
         """A record whose parts are named as ``module:attribute`` (like an entry point) and imported
         when first used: ``game`` the Game class; ``queries`` a mapping name -> Query;
         ``invariants`` a ``check_all(subject, state)``, called with ``subject(game)`` (the game, or
-        what its recounts read, e.g. its rules context); ``witness_queries`` a ``(game) -> hooks``."""
+        what its recounts read, e.g. its rules context); ``witness_queries`` a ``(game) -> hooks``;
+        ``packs`` a ``() -> strategy`` of component packs."""
 
         def game_class() -> type[Game[Any, Any]]:
             from rulecraft.core import Game
@@ -113,7 +117,11 @@ class GameRecord:
                 return {}
             return dict(_resolve(witness_queries, f"{id}: witness_queries")(own(instance)))
 
-        return cls(id, title, players, game_class, all_queries, violations, hooks)
+        def pack_strategy() -> Any:
+            assert packs is not None
+            return _resolve(packs, f"{id}: packs")()
+
+        return cls(id, title, players, game_class, all_queries, violations, hooks, pack_strategy if packs else None)
 
     @classmethod
     def of_class(cls, game: type[Game[Any, Any]]) -> GameRecord:

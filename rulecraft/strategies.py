@@ -1,8 +1,7 @@
 """Hypothesis strategies for writing your own property tests of rulecraft games.
 
-Everything except :func:`airships_packs` and :func:`airships_games` goes
-through the game-agnostic :class:`rulecraft.core.Game` interface and the
-registry, so it works for any registered game::
+Everything goes through the game-agnostic :class:`rulecraft.core.Game`
+interface and the games' records, so it works for any registered game::
 
     from hypothesis import given, strategies as st
     from rulecraft import strategies as rs
@@ -20,17 +19,17 @@ Strategies:
 - :func:`player_counts` -- a legal number of players for a game;
 - :func:`readings` -- a dict of reading overrides drawn from the game's
   ambiguity register (never a registered-but-not-modelled reading);
-- :func:`games` -- configured game instances (readings drawn or given);
+- :func:`games` -- configured game instances (readings drawn or given, on
+  the bundled pack, a pack file, or drawn packs);
+- :func:`packs` -- a game's component packs that keep its rulebook's counts
+  and ranges (the generator its record names);
 - :func:`reachable_states` -- a state reached from ``new_game`` by random
   legal play, chance included (``reachable_histories`` also returns the log);
 - :func:`legal_actions` / :func:`chance_actions` -- an action legal in a state;
-- :func:`airships_packs` -- Airships component packs that keep the
-  rulebook's counts and ranges; :func:`airships_games` plays them.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Mapping
 from functools import cache
@@ -40,16 +39,15 @@ from typing import Any
 from hypothesis import strategies as st
 
 from rulecraft.core import Game, RulecraftError
-from rulecraft.registry import game_class
+from rulecraft.registry import game_class, record
 from rulecraft.ruleset import Ruleset, UnknownReading
 
 __all__ = [
-    "airships_games",
-    "airships_packs",
     "chance_actions",
     "games",
     "legal_actions",
     "not_modelled",
+    "packs",
     "player_counts",
     "reachable_histories",
     "reachable_states",
@@ -138,17 +136,37 @@ def games(
     readings: ReadingsArg = None,
     *,
     components: str | Path | None = None,
+    packs: st.SearchStrategy[Any] | None = None,
 ) -> st.SearchStrategy[AnyGame]:
     """Configured instances of a registered game.
 
     ``readings``: None draws overrides with :func:`readings`; a mapping fixes
     them; a strategy draws them.  ``components`` is a pack file path passed
-    to ``configured``.
+    to ``configured``; ``packs`` draws the pack instead (e.g.
+    ``st.none() | packs("air")``: the bundled one or a generated one), for a
+    game class built as ``cls(ruleset, pack)`` (None: the bundled pack), as
+    the four games are.
     """
     cls = game_class(game_id)
-    return _readings_strategy(game_id, readings).map(
-        lambda chosen: cls.configured(readings=chosen, components=components)
-    )
+    chosen = _readings_strategy(game_id, readings)
+    if packs is None:
+        return chosen.map(lambda overrides: cls.configured(readings=overrides, components=components))
+    if components is not None:
+        raise RulecraftError("games(): a pack file or drawn packs, not both")
+    make: Any = cls  # the four games' constructors take (ruleset, pack); the Game interface leaves it open
+    return st.tuples(chosen, packs).map(lambda drawn: make(Ruleset.from_overrides(cls.register, drawn[0]), drawn[1]))
+
+
+def packs(game_id: str) -> st.SearchStrategy[Any]:
+    """Component packs of a game that keep its rulebook's counts and ranges: the generator the game's
+    record names (Airships: 18 airship cards, 48 development cards, 4 stages...)."""
+    generator = record(game_id).packs
+    if generator is None:
+        raise RulecraftError(f"{game_id}: the game's record names no pack generator")
+    strategy = generator()
+    if not isinstance(strategy, st.SearchStrategy):
+        raise RulecraftError(f"{game_id}: the record's pack generator gave {type(strategy).__name__}, not a strategy")
+    return strategy
 
 
 # -- play -------------------------------------------------------------------------------
@@ -204,202 +222,3 @@ def chance_actions(game: AnyGame, state: Any) -> st.SearchStrategy[Any]:
     """One action of ``game.chance_outcomes(state)`` (uniformly, not by its odds)."""
     actions = [a for a, _ in game.chance_outcomes(state)]
     return st.sampled_from(actions) if actions else st.nothing()
-
-
-# -- Airships component packs -------------------------------------------------------------
-
-_COLOURS = ("W", "R", "B")
-_MIN_FACE = {"W": 1, "R": 2, "B": 4}
-_MAX_FACE = {"W": 3, "R": 5, "B": 8}
-_DEPARTMENTS = ("finance", "hangar", "pilot", "engineer", "engine", "material")
-_ABBREVIATION = {
-    "finance": "FIN",
-    "hangar": "HAN",
-    "pilot": "PIL",
-    "engineer": "ENR",
-    "engine": "ENG",
-    "material": "MAT",
-}
-_PROVENANCE = "generated by rulecraft.strategies.airships_packs"
-
-
-def _requirement(
-    rng: random.Random, most: Mapping[str, int], least_total: int = 1, most_total: int = 4
-) -> dict[str, int]:
-    """Dice per colour, at most ``most[c]`` each, total in the given bounds."""
-    counts = {c: rng.randint(0, most[c]) for c in _COLOURS}
-    while sum(counts.values()) < least_total:
-        colour = next(c for c in _COLOURS if counts[c] < most[c])
-        counts[colour] += 1
-    for c in reversed(_COLOURS):
-        while sum(counts.values()) > most_total and counts[c] > 0:
-            counts[c] -= 1
-    return {c: n for c, n in counts.items() if n}
-
-
-def _target(rng: random.Random, requirement: Mapping[str, int], ease: float) -> int:
-    """A target between the requirement's minimum and maximum sum, skewed by ``ease``
-    (0 = the minimum, 1 = the maximum) so that games can end."""
-    low = sum(_MIN_FACE[c] * n for c, n in requirement.items())
-    high = sum(_MAX_FACE[c] * n for c, n in requirement.items())
-    cap = low + round((high - low) * ease)
-    return rng.randint(low, max(low, cap))
-
-
-def _dice(rng: random.Random, least: int, most: int) -> dict[str, int]:
-    total = rng.randint(least, most)
-    colours = rng.choices(_COLOURS, k=total)
-    out: dict[str, int] = {}
-    for c in colours:
-        out[c] = out.get(c, 0) + 1
-    return out
-
-
-def _development(rng: random.Random, card_id: str, group: str, department: str) -> dict[str, Any]:
-    """One development card with its department's p.6 effect and range."""
-    most = {"W": 3, "R": 2, "B": 1} if group == "era1" else {"W": 3, "R": 3, "B": 2}
-    requirement = _requirement(rng, most, 1, 3 if group == "era1" else 4)
-    card: dict[str, Any] = {
-        "id": card_id,
-        "group": group,
-        "department": department,
-        "requirement": requirement,
-        "target": _target(rng, requirement, 0.6),
-        "vp": rng.randint(0, 3 if group == "era1" else 5),
-        "provenance": _PROVENANCE,
-    }
-    if department == "finance":
-        card["dice"] = _dice(rng, 1, 3)
-    elif department == "hangar":
-        card["dice"] = _dice(rng, 1, 2)
-    elif department == "pilot":
-        card["dice"] = _dice(rng, 1, 2)
-        card["pilot_chips"] = rng.randint(1, 3)
-    elif department == "engineer":
-        colour = rng.choice(_COLOURS)
-        value = rng.randint(1, _MAX_FACE[colour] + 1)
-        card["fixed"] = {"colour": colour, "value": value}
-    elif department == "engine":
-        card["engine"] = {
-            "colour": rng.choice(("W", "R", "B", "any")),
-            "bonus": rng.choice((1, 2)),
-        }
-    else:
-        give_colour, get_colour = rng.sample(_COLOURS, 2)
-        card["exchange"] = {
-            "give": rng.randint(1, 3),
-            "give_colour": give_colour,
-            "get": rng.randint(1, 2),
-            "get_colour": get_colour,
-        }
-    return card
-
-
-def _pack_data(rng: random.Random) -> dict[str, Any]:
-    airships: list[dict[str, Any]] = []
-    tier_dice = {
-        "light": ({"W": 3, "R": 2, "B": 1}, 1, 3, 0.5),
-        "medium": ({"W": 3, "R": 3, "B": 2}, 2, 4, 0.5),
-        "dark": ({"W": 4, "R": 3, "B": 3}, 2, 5, 0.55),
-    }
-    for tier, (most, least_total, most_total, ease) in tier_dice.items():
-        for i in range(1, 7):
-            requirement = _requirement(rng, most, least_total, most_total)
-            airships.append(
-                {
-                    "id": f"{tier[0].upper()}{i}",
-                    "tier": tier,
-                    "requirement": requirement,
-                    "target": _target(rng, requirement, ease),
-                    "vp": rng.randint(1, {"light": 4, "medium": 6, "dark": 10}[tier]),
-                    "provenance": _PROVENANCE,
-                }
-            )
-    developments: list[dict[str, Any]] = []
-    for dept in _DEPARTMENTS:
-        # AIR-AMB-31: a starter gives exactly 1 white die and nothing else.
-        requirement = _requirement(rng, {"W": 2, "R": 0, "B": 0}, 1, 2)
-        developments.append(
-            {
-                "id": f"S-{_ABBREVIATION[dept]}",
-                "group": "starter",
-                "department": dept,
-                "requirement": requirement,
-                "target": _target(rng, requirement, 0.5),
-                "dice": {"W": 1},
-                "provenance": _PROVENANCE,
-            }
-        )
-    for group, size in (("era1", 18), ("era2", 24)):
-        # every department appears in every era; the rest is drawn
-        extra = rng.choices(_DEPARTMENTS, k=size - 6)
-        departments = sorted([*_DEPARTMENTS, *extra], key=_DEPARTMENTS.index)
-        for n, dept in enumerate(departments, start=1):
-            card_id = f"{'E1' if group == 'era1' else 'E2'}-{_ABBREVIATION[dept]}-{n}"
-            developments.append(_development(rng, card_id, group, dept))
-    stages: list[dict[str, Any]] = []
-    for index in range(1, 5):
-        requirement = _requirement(rng, {"W": 3, "R": 3, "B": 3}, 2, 4)
-        low = rng.randint(0, 10)
-        stages.append(
-            {
-                "index": index,
-                "requirement": requirement,
-                "target": _target(rng, requirement, 0.5),
-                "vp_low": low,
-                "vp_high": rng.randint(low, low + 6),
-                "provenance": _PROVENANCE,
-            }
-        )
-    nations = rng.sample(["USA", "Germany", "Italy", "France"], 4)
-    return {
-        "name": "generated",
-        "reconstructed": True,
-        "chips_per_nation": 6,
-        "nations": nations,
-        "airships": airships,
-        "developments": developments,
-        "stages": stages,
-    }
-
-
-def airships_packs() -> st.SearchStrategy[Any]:
-    """Airships component packs (:class:`~rulecraft.model.airships.components.Pack`).
-
-    Counts as the rulebook gives them: 18 airship cards (6 per tier), 48
-    development cards (6 starters, 18 era-1, 24 era-2), 4 stages with
-    ``vp_high >= vp_low``, 4 nations and 6 chips each; every department's
-    effect within its p.6 range.  Requirements stay small and every target
-    lies between the requirement's minimum and maximum sum (lower half), so
-    random play can still end the game.  The data passes through
-    ``pack_from_data``, so the schema and count checks apply.
-    """
-    # Imported by name so that this module stays free of static imports of any game.
-    components = importlib.import_module("rulecraft.model.airships.components")
-
-    def build(seed: int) -> Any:
-        data = _pack_data(random.Random(seed))
-        return components.pack_from_data(data, f"<airships_packs() seed {seed}>")
-
-    # One drawn seed: the pack is large, and shrinking its entries one by one
-    # would say little; the seed replays it exactly (and shrinks towards 0).
-    return st.integers(min_value=0, max_value=2**32 - 1).map(build)
-
-
-def airships_games(
-    readings: ReadingsArg = None, packs: st.SearchStrategy[Any] | None = None
-) -> st.SearchStrategy[AnyGame]:
-    """Configured Airships games on a drawn pack (default: the bundled one or
-    one from :func:`airships_packs`) under drawn or given readings."""
-    airships: Any = game_class("air")  # AirshipsGame(ruleset, pack)
-
-    pack_strategy = packs if packs is not None else st.none() | airships_packs()
-
-    @st.composite
-    def build(draw: st.DrawFn) -> AnyGame:
-        chosen = draw(_readings_strategy("air", readings))
-        pack = draw(pack_strategy)
-        game: AnyGame = airships(Ruleset.from_overrides(airships.register, chosen), pack)
-        return game
-
-    return build()

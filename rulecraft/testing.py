@@ -35,6 +35,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from rulecraft import strategies as rs
 from rulecraft.core import Chance, Game, GameOver, IllegalAction
+from rulecraft.registry import record
 
 __all__ = ["GameMachine"]
 
@@ -74,8 +75,11 @@ class GameMachine(RuleBasedStateMachine):
     # -- hooks for a game's own machine -----------------------------------------------------------------
 
     def games(self) -> st.SearchStrategy[Game[Any, Any]]:
-        """Configured games: the printed rules or drawn readings (never a reading the game refuses)."""
-        return rs.games(self.game_id)
+        """Configured games: the printed rules or drawn readings (never a reading the game refuses), on
+        the bundled pack or, when the game's record names a pack generator, a generated one."""
+        if record(self.game_id).packs is None:
+            return rs.games(self.game_id)
+        return rs.games(self.game_id, packs=st.none() | rs.packs(self.game_id))
 
     def start_state(self, game: Game[Any, Any], data: st.DataObject) -> Any:
         """A new game: a player count ``new_game`` accepts, any first seat where the rules let one

@@ -22,7 +22,7 @@ from rulecraft.model.airships.actions import EndGo
 from rulecraft.model.airships.components import Dice
 from rulecraft.model.airships.game import AirshipsGame
 from rulecraft.model.airships.state import AirshipsState, Attempt, CompanyBoard, Phase
-from rulecraft.strategies import airships_games, airships_packs, player_counts, readings
+from rulecraft.strategies import games, packs, player_counts, readings
 from rulecraft.testing import GameMachine
 
 
@@ -34,7 +34,7 @@ class AirshipsMachine(GameMachine):
     )
 
     def games(self) -> st.SearchStrategy[Game[Any, Any]]:
-        return airships_games(readings=st.just({}) | readings("air"), packs=st.none() | airships_packs())
+        return games("air", readings=st.just({}) | readings("air"), packs=st.none() | packs("air"))
 
     def start_state(self, game: Game[Any, Any], data: st.DataObject) -> Any:
         assert isinstance(game, AirshipsGame)

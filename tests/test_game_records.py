@@ -9,8 +9,11 @@ from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rulecraft import registry
+from rulecraft import strategies as rs
 from rulecraft.core import Game
 from rulecraft.query import Query
 from rulecraft.record import BadRecord, GameRecord
@@ -206,3 +209,16 @@ def test_a_record_without_queries_or_invariants_has_none() -> None:
     )
     game = make_game("air")
     assert rec.queries() == {} and rec.violations(game, game.new_game(2)) == [] and rec.witness_queries(game) == {}
+
+
+@pytest.mark.parametrize("gid", sorted(PACKAGES))
+@settings(max_examples=5, deadline=None)
+@given(data=st.data())
+def test_a_records_pack_generator_gives_packs_a_game_is_played_on(gid: str, data: st.DataObject) -> None:
+    """``rulecraft.strategies.packs(GAME)``: the record's generator; every pack seats a game."""
+    game = data.draw(rs.games(gid, readings={}, packs=rs.packs(gid)))
+    assert game.pack is not None and game.pack is not make_game(gid).pack  # type: ignore[attr-defined]
+    counts = [n for n in record(gid).players if rs._accepts(game, n)]
+    assert counts, f"a generated {gid} pack seats no player count"
+    state = game.new_game(counts[0])
+    assert game.violations(state) == []

@@ -42,10 +42,9 @@ from rulecraft.model.airships.state import AirshipsState, Phase
 from rulecraft.registry import make_game
 from rulecraft.ruleset import Ruleset
 from rulecraft.strategies import (
-    airships_games,
-    airships_packs,
     games,
     legal_actions,
+    packs,
     reachable_histories,
     reachable_states,
     readings,
@@ -63,7 +62,7 @@ READINGS: list[dict[str, str]] = [
 GAMES = st.one_of(
     st.sampled_from(READINGS).flatmap(lambda chosen: games("air", readings=chosen)),
     games("air", readings=readings("air")),
-    airships_games(),
+    games("air", packs=st.none() | packs("air")),
 )
 
 
@@ -201,7 +200,7 @@ def test_uncapped_requirement_above_three_leaves_a_legal_action() -> None:
 # -- the strategies themselves ------------------------------------------------------------
 
 
-@given(airships_packs())
+@given(packs("air"))
 def test_generated_packs_keep_the_rulebook_counts(pack: Any) -> None:
     assert [c.tier for c in pack.airships].count("dark") == 6
     assert len(pack.airships) == 18 and len(pack.developments) == 48

@@ -1,8 +1,10 @@
-"""Rule-logic plugins shipped with rulecraft, as examples for writing your own.
+"""Airships variants as rule-logic plugins: an example for writing your own.
 
 A plugin takes the configured game and returns the changed one; register it
 under the entry point group ``rulecraft.variants`` and name it in a variant
-file's ``plugins:`` (docs/errata.md).
+file's ``plugins:`` (docs/errata.md).  It lives beside the game's record, above
+the model: a variant is built on the errata machinery, which the model never
+imports.
 """
 
 from __future__ import annotations
