@@ -140,7 +140,9 @@ def _resolve(reference: str, what: str) -> Any:
     module, _, attribute = reference.partition(":")
     try:
         return getattr(importlib.import_module(module), attribute)
-    except (ImportError, AttributeError) as exc:
+    except ImportError as exc:  # a module of the game that does not import: a broken install, not a choice
+        raise ImportError(f"{what} = {reference!r} does not resolve: {exc}") from exc
+    except AttributeError as exc:
         raise BadRecord(f"{what} = {reference!r} does not resolve: {exc}") from exc
 
 

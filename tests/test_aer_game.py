@@ -122,7 +122,7 @@ def test_a_parameter_writes_its_number_into_the_pack() -> None:
     assert game.pack.risk.opponent_modifier == 2  # not given: the pack's own value (AER-R-22, l.110)
     assert repr(game) == (
         "AeroplanesGame.configured(readings={}, components=None,"
-        " parameters={'daring_pilot_bonus': 2, 'subsidy_notes': 6})"
+        " parameters={'subsidy_notes': 6, 'daring_pilot_bonus': 2})"  # in the parameter table's order
     )
     # The Income step fills the section with the changed number of notes (AER-R-02, l.40).
     rng = random.Random(3)

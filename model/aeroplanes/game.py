@@ -8,12 +8,13 @@ from fractions import Fraction
 from itertools import accumulate
 from math import lcm
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, ClassVar, get_args
 
 import attrs
 
 from rulecraft.catalogue import RuleCatalogue
-from rulecraft.core import CHANCE, GAME_OVER, Game, Rejection, RulecraftError, Seat, ToMove
+from rulecraft.core import CHANCE, GAME_OVER, Rejection, RulecraftError, Seat, ToMove
 from rulecraft.model.aeroplanes import render as _render
 from rulecraft.model.aeroplanes import scoring, setup
 from rulecraft.model.aeroplanes.actions import AerAction, DealWaitingPassenger, RefillWaiting
@@ -25,12 +26,11 @@ from rulecraft.model.aeroplanes.rules import CHANCE_PHASES, check, legal_actions
 from rulecraft.model.aeroplanes.serial import converter
 from rulecraft.model.aeroplanes.state import AerState, Phase
 from rulecraft.model.aeroplanes.transitions import transition
+from rulecraft.packed import PackedGame
 from rulecraft.parameters import Parameter, ParameterTable
-from rulecraft.ruleset import Ruleset, UnknownReading
 from rulecraft.serialization import SerializationError, from_jsonable
 
 ACTION_TYPES: tuple[type[AerAction], ...] = get_args(AerAction)
-_KINDS: dict[str, type[AerAction]] = {cls.kind: cls for cls in ACTION_TYPES}
 # The numbers of the rules live in the component pack (the rules read them from there); a parameter
 # names one of them so a variant can change it without a pack file. Given parameters override the pack.
 PARAMETERS = ParameterTable(
@@ -64,7 +64,7 @@ def with_parameters(pack: Pack, given: Mapping[str, int]) -> Pack:
 CATALOGUE = RuleCatalogue("aer", RULES.rules + SETUP.rules)
 
 
-class AeroplanesGame(Game[AerState, AerAction]):
+class AeroplanesGame(PackedGame[AerState, AerAction]):
     id: ClassVar[str] = "aer"
     title: ClassVar[str] = "Aeroplanes: Aviation Ascendant"
     catalogue = CATALOGUE
@@ -78,39 +78,24 @@ class AeroplanesGame(Game[AerState, AerAction]):
     campaign_steps: ClassVar[int] = 4000
     first_seat_chosen: ClassVar[bool] = False  # the rules choose the start player
 
-    def __init__(
-        self, ruleset: Ruleset | None = None, pack: Pack | None = None, params: Mapping[str, int] | None = None
-    ) -> None:
-        self.ruleset = ruleset or Ruleset.printed(REGISTER)
-        for pair in self.ruleset.readings:
-            if pair in NOT_MODELLED_WHY:
-                raise UnknownReading(
-                    f"{pair[0]}={pair[1]} is registered but not modelled yet; the model plays"
-                    f" {REGISTER[pair[0]].default!r} (why: {NOT_MODELLED_WHY[pair]})"
-                )
-        self.params = PARAMETERS.resolve(params)
-        self.given = {k: self.params[k] for k in (params or {})}  # what a variant changed
-        self.pack = with_parameters(pack or bundled_pack(), self.given)
+    pack: Pack
+    action_types = ACTION_TYPES
+    not_modelled = MappingProxyType(NOT_MODELLED_WHY)
+    json_converter = converter
+
+    @classmethod
+    def bundled_pack(cls) -> Pack:
+        return bundled_pack()
+
+    @classmethod
+    def read_pack(cls, path: str | Path) -> Pack:
+        return load_pack(path)
+
+    def wire(self) -> None:
+        self.pack = with_parameters(self.pack, self.changed_parameters)
         self.ctx = Context.printed(self.pack, dict(self.ruleset.readings))
         # The dice odds depend only on the pack (and the round die on nothing else): worked out once.
         self._dice_tables: dict[Phase, tuple[list[AerAction], list[int], list[int]]] = {}
-
-    @classmethod
-    def configured(
-        cls,
-        *,
-        readings: Mapping[str, str] | None = None,
-        components: str | Path | None = None,
-        parameters: Mapping[str, int] | None = None,
-    ) -> AeroplanesGame:
-        pack = load_pack(components) if components is not None else None
-        return cls(Ruleset.from_overrides(REGISTER, readings), pack, parameters)
-
-    def __repr__(self) -> str:
-        readings = self.ruleset.non_defaults(REGISTER)
-        source = None if self.pack.source == bundled_pack().source else self.pack.source
-        extra = f", parameters={self.given!r}" if self.given else ""
-        return f"AeroplanesGame.configured(readings={readings!r}, components={source!r}{extra})"
 
     # -- set-up -------------------------------------------------------------------------------
     def new_game(self, players: int, *, first_seat: Seat = 0, **options: Any) -> AerState:
@@ -230,21 +215,6 @@ class AeroplanesGame(Game[AerState, AerAction]):
         return _render.describe(self, state, action)
 
     # -- serialization ----------------------------------------------------------------------------
-    def action_to_json(self, action: AerAction) -> dict[str, Any]:
-        data = converter.unstructure(action)
-        assert isinstance(data, dict)
-        return {"kind": action.kind, **data}
-
-    def action_from_json(self, data: Mapping[str, Any]) -> AerAction:
-        if not isinstance(data, Mapping):
-            raise SerializationError(f"an action is a JSON object with a 'kind'; got {data!r}")
-        kind = data.get("kind")
-        cls = _KINDS.get(str(kind))
-        if cls is None:
-            raise SerializationError(f"action kind {kind!r} is not one of {sorted(_KINDS)}")
-        fields = {k: v for k, v in data.items() if k != "kind"}
-        return from_jsonable(fields, cls, what=f"action {kind}", using=converter)
-
     def state_to_json(self, state: AerState) -> dict[str, Any]:
         data = converter.unstructure(state)
         assert isinstance(data, dict)

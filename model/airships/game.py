@@ -9,11 +9,12 @@ from collections.abc import Mapping
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 import attrs
 
-from rulecraft.core import CHANCE, GAME_OVER, Game, Rejection, RulecraftError, Seat, ToMove
+from rulecraft.core import CHANCE, GAME_OVER, Rejection, RulecraftError, Seat, ToMove
 from rulecraft.model.airships import render as _render
 from rulecraft.model.airships.actions import (
     ACTION_TYPES,
@@ -42,10 +43,9 @@ from rulecraft.model.airships.readings import NOT_MODELLED, REGISTER
 from rulecraft.model.airships.rules import Context, attempts, check, grounds, has_legal_target, rejections
 from rulecraft.model.airships.state import AirshipsState, Phase
 from rulecraft.model.airships.transitions import deck_empty, new_game, transition, turn_over
-from rulecraft.ruleset import Ruleset, UnknownReading
+from rulecraft.packed import PackedGame
 from rulecraft.serialization import SerializationError, from_jsonable, to_jsonable
 
-_KINDS: dict[str, type[AirshipsAction]] = {cls.kind: cls for cls in ACTION_TYPES}
 # Board fields only AIR-AMB-01 'every-success' and AIR-AMB-26 'next-turn' fill:
 # left out of the canonical state while unused, so that the printed rules'
 # state reads as before (docs/protocol.md) and a server need not know them.
@@ -63,7 +63,7 @@ def colour_distribution(colour: Colour, count: int) -> tuple[tuple[tuple[int, ..
     return tuple((faces, Fraction(n, total)) for faces, n in sorted(tally.items(), reverse=True))
 
 
-class AirshipsGame(Game[AirshipsState, AirshipsAction]):
+class AirshipsGame(PackedGame[AirshipsState, AirshipsAction]):
     id: ClassVar[str] = "air"
     title: ClassVar[str] = "Airships"
     catalogue = RULES
@@ -74,38 +74,20 @@ class AirshipsGame(Game[AirshipsState, AirshipsAction]):
 
     parameters = PARAMETERS
 
-    def __init__(
-        self, ruleset: Ruleset | None = None, pack: Pack | None = None, params: Mapping[str, int] | None = None
-    ) -> None:
-        self.ruleset = ruleset or Ruleset.printed(REGISTER)
-        for pair in self.ruleset.readings:
-            if pair in NOT_MODELLED:
-                raise UnknownReading(
-                    f"{pair[0]}={pair[1]} is registered but not modelled yet; "
-                    f"the model plays {REGISTER[pair[0]].default!r}"
-                )
-        self.pack = pack or bundled_pack()
-        self.ctx = Context(self.pack, dict(self.ruleset.readings), PARAMETERS.resolve(params))
+    pack: Pack
+    action_types = ACTION_TYPES
+    not_modelled = MappingProxyType(dict.fromkeys(NOT_MODELLED, ""))
 
     @classmethod
-    def configured(
-        cls,
-        *,
-        readings: Mapping[str, str] | None = None,
-        components: str | Path | None = None,
-        parameters: Mapping[str, int] | None = None,
-    ) -> AirshipsGame:
-        ruleset = Ruleset.from_overrides(REGISTER, readings)
-        pack = load_pack(components) if components is not None else None
-        return cls(ruleset, pack, parameters)
+    def bundled_pack(cls) -> Pack:
+        return bundled_pack()
 
-    def __repr__(self) -> str:
-        readings = self.ruleset.non_defaults(REGISTER)
-        changed = PARAMETERS.changed(self.ctx.params)
-        extra = f", parameters={changed!r}" if changed else ""
-        # The bundled pack is the default (None); a user's pack is named by its file.
-        source = None if self.pack == bundled_pack() else self.pack.source
-        return f"AirshipsGame.configured(readings={readings!r}, components={source!r}{extra})"
+    @classmethod
+    def read_pack(cls, path: str | Path) -> Pack:
+        return load_pack(path)
+
+    def wire(self) -> None:
+        self.ctx = Context(self.pack, dict(self.ruleset.readings), self.params)
 
     # -- set-up -------------------------------------------------------------
     def new_game(self, players: int, *, first_seat: Seat = 0, **options: Any) -> AirshipsState:
@@ -290,16 +272,6 @@ class AirshipsGame(Game[AirshipsState, AirshipsAction]):
         if isinstance(action, Throw):
             data = {c: list(v) for c, v in data.items() if v}
         return {"kind": action.kind, **data}
-
-    def action_from_json(self, data: Mapping[str, Any]) -> AirshipsAction:
-        if not isinstance(data, Mapping):
-            raise SerializationError(f"an action is a JSON object with a 'kind'; got {data!r}")
-        kind = data.get("kind")
-        cls = _KINDS.get(str(kind))
-        if cls is None:
-            raise SerializationError(f"action kind {kind!r} is not one of {sorted(_KINDS)}")
-        fields = {k: v for k, v in data.items() if k != "kind"}
-        return from_jsonable(fields, cls, what=f"action {kind}")
 
     def state_to_json(self, state: AirshipsState) -> dict[str, Any]:
         data = to_jsonable(state)

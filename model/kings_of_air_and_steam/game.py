@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from functools import partial
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 import attrs
@@ -52,7 +53,7 @@ from rulecraft.model.kings_of_air_and_steam.components import BOARD_SETS, GOODS,
 from rulecraft.model.kings_of_air_and_steam.context import Context
 from rulecraft.model.kings_of_air_and_steam.grounds import team_grounds
 from rulecraft.model.kings_of_air_and_steam.hexgrid import path_hexes
-from rulecraft.model.kings_of_air_and_steam.packs_io import BUNDLED_SOURCE, bundled_pack, load_pack
+from rulecraft.model.kings_of_air_and_steam.packs_io import bundled_pack, load_pack
 from rulecraft.model.kings_of_air_and_steam.policies import DESCRIPTIONS, POLICIES
 from rulecraft.model.kings_of_air_and_steam.policies import Policy as KasPolicy
 from rulecraft.model.kings_of_air_and_steam.readings import NOT_MODELLED, NOT_MODELLED_WHY, REGISTER
@@ -71,17 +72,16 @@ from rulecraft.model.kings_of_air_and_steam.rules import (
 )
 from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase
 from rulecraft.model.kings_of_air_and_steam.transitions import new_game, robbed_by, transition
-from rulecraft.ruleset import Ruleset, UnknownReading
-from rulecraft.serialization import SerializationError, from_jsonable, to_jsonable
+from rulecraft.packed import PackedGame
+from rulecraft.serialization import from_jsonable, to_jsonable
 
-_KINDS: dict[str, type[KasAction]] = {cls.kind: cls for cls in ACTION_TYPES}
 # Characters whose abilities the model does not play yet: choosing one is refused.
 NOT_MODELLED_CHARACTERS: dict[str, str] = {}
 _CHANCE = (Phase.NEW_MARKET, Phase.DEMAND_DRAW, Phase.GAMBLE, Phase.DEMAND_PAIR, Phase.REMOVE_TILES)
 _SEAT = (Phase.START_DEPOTS, Phase.PLANNING, Phase.FLIGHT, Phase.CARGO, Phase.ACTION, Phase.UPKEEP, Phase.SELLOUT)
 
 
-class KasGame(Game[KasState, KasAction]):
+class KasGame(PackedGame[KasState, KasAction]):
     id: ClassVar[str] = "kas"
     title: ClassVar[str] = "Kings of Air and Steam"
     catalogue = RULES
@@ -92,42 +92,24 @@ class KasGame(Game[KasState, KasAction]):
 
     parameters = PARAMETERS
 
-    def __init__(
-        self, ruleset: Ruleset | None = None, pack: Pack | None = None, params: Mapping[str, int] | None = None
-    ) -> None:
-        self.ruleset = ruleset or Ruleset.printed(REGISTER)
-        for pair in self.ruleset.readings:
-            if pair in NOT_MODELLED:
-                default = REGISTER[pair[0]].default
-                raise UnknownReading(
-                    f"{pair[0]}={pair[1]} is registered but not modelled yet; the model plays {default!r}"
-                    + (f" (why: {NOT_MODELLED_WHY[pair]})" if pair in NOT_MODELLED_WHY else "")
-                )
-        self.pack = pack or bundled_pack()
-        self.ctx = Context(self.pack, dict(self.ruleset.readings), params=PARAMETERS.resolve(params))
+    pack: Pack
+    action_types = ACTION_TYPES
+    not_modelled = MappingProxyType({pair: NOT_MODELLED_WHY.get(pair, "") for pair in NOT_MODELLED})
+
+    @classmethod
+    def bundled_pack(cls) -> Pack:
+        return bundled_pack()
+
+    @classmethod
+    def read_pack(cls, path: str | Path) -> Pack:
+        return load_pack(path)
+
+    def wire(self) -> None:
+        self.ctx = Context(self.pack, dict(self.ruleset.readings), params=self.params)
         # The playout policies bound to this game once (Game.random_action asks for one every step).
         self._bound: dict[str, Policy[KasState, KasAction]] = {
             name: partial(_play_policy, chosen, self) for name, chosen in POLICIES.items()
         }
-
-    @classmethod
-    def configured(
-        cls,
-        *,
-        readings: Mapping[str, str] | None = None,
-        components: str | Path | None = None,
-        parameters: Mapping[str, int] | None = None,
-    ) -> KasGame:
-        pack = load_pack(components) if components is not None else None
-        return cls(Ruleset.from_overrides(REGISTER, readings), pack, parameters)
-
-    def __repr__(self) -> str:
-        changed = PARAMETERS.changed(self.ctx.params)
-        extra = f", parameters={changed!r}" if changed else ""
-        readings = self.ruleset.non_defaults(REGISTER)
-        # The bundled pack is the default (None); a user's pack is named by its file.
-        source = None if self.pack.source == BUNDLED_SOURCE else self.pack.source
-        return f"KasGame.configured(readings={readings!r}, components={source!r}{extra})"
 
     # -- set-up ---------------------------------------------------------------------------
     def layout_for(self, players: int) -> str:
@@ -507,15 +489,6 @@ class KasGame(Game[KasState, KasAction]):
         if isinstance(action, Gamble) and not action.turned:  # recorded only under KAS-AMB-38 'spent'
             del data["turned"]
         return {"kind": action.kind, **data}
-
-    def action_from_json(self, data: Mapping[str, Any]) -> KasAction:
-        if not isinstance(data, Mapping):
-            raise SerializationError(f"an action is a JSON object with a 'kind'; got {data!r}")
-        kind = data.get("kind")
-        cls = _KINDS.get(str(kind))
-        if cls is None:
-            raise SerializationError(f"action kind {kind!r} is not one of {sorted(_KINDS)}")
-        return from_jsonable({k: v for k, v in data.items() if k != "kind"}, cls, what=f"action {kind}")
 
     def state_to_json(self, state: KasState) -> dict[str, Any]:
         """Fields only an alternative reading uses are left out while unused, so the

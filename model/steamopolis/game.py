@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from functools import partial
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, ClassVar, get_args
 
 from rulecraft.core import CHANCE, GAME_OVER, Game, Policy, Rejection, RulecraftError, Seat, ToMove
@@ -23,11 +24,10 @@ from rulecraft.model.steamopolis.rules import CHANCE_PHASES, check, decider, leg
 from rulecraft.model.steamopolis.serial import converter
 from rulecraft.model.steamopolis.state import Phase, StmState
 from rulecraft.model.steamopolis.transitions import transition
-from rulecraft.ruleset import Ruleset, UnknownReading
+from rulecraft.packed import PackedGame
 from rulecraft.serialization import SerializationError, from_jsonable
 
 ACTION_TYPES: tuple[type[StmAction], ...] = get_args(StmAction)
-_KINDS: dict[str, type[StmAction]] = {cls.kind: cls for cls in ACTION_TYPES}
 
 # STM-R-73 (p.36): the solo rank table, by final VP (the highest threshold reached).
 SOLO_RANKS: tuple[tuple[int, str], ...] = (
@@ -43,7 +43,7 @@ SOLO_RANKS: tuple[tuple[int, str], ...] = (
 SOLO_LOST = "lost"  # STM-R-69: the solo game lost on time pressure has no rank
 
 
-class SteamopolisGame(Game[StmState, StmAction]):
+class SteamopolisGame(PackedGame[StmState, StmAction]):
     id: ClassVar[str] = "stm"
     title: ClassVar[str] = "Steamopolis"
     catalogue = RULES
@@ -57,41 +57,25 @@ class SteamopolisGame(Game[StmState, StmAction]):
     campaign_steps: ClassVar[int] = 12_000
     first_seat_chosen: ClassVar[bool] = False  # the rules choose the start player
 
-    def __init__(
-        self, ruleset: Ruleset | None = None, pack: Pack | None = None, params: Mapping[str, int] | None = None
-    ) -> None:
-        self.ruleset = ruleset or Ruleset.printed(REGISTER)
-        for pair in self.ruleset.readings:
-            if pair in NOT_MODELLED_WHY:
-                raise UnknownReading(
-                    f"{pair[0]}={pair[1]} is registered but not modelled yet; the model plays"
-                    f" {REGISTER[pair[0]].default!r} (why: {NOT_MODELLED_WHY[pair]})"
-                )
-        self.pack = pack or bundled_pack()
-        self.params = PARAMETERS.resolve(params)
+    pack: Pack
+    action_types = ACTION_TYPES
+    not_modelled = MappingProxyType(NOT_MODELLED_WHY)
+    json_converter = converter
+
+    @classmethod
+    def bundled_pack(cls) -> Pack:
+        return bundled_pack()
+
+    @classmethod
+    def read_pack(cls, path: str | Path) -> Pack:
+        return load_pack(path)
+
+    def wire(self) -> None:
         self.ctx = Context.printed(self.pack, dict(self.ruleset.readings), self.params)
         # The playout policies bound to this game once (Game.random_action asks for one every step).
         self._bound: dict[str, Policy[StmState, StmAction]] = {
             name: partial(_play_policy, chosen, self) for name, chosen in POLICIES.items()
         }
-
-    @classmethod
-    def configured(
-        cls,
-        *,
-        readings: Mapping[str, str] | None = None,
-        components: str | Path | None = None,
-        parameters: Mapping[str, int] | None = None,
-    ) -> SteamopolisGame:
-        pack = load_pack(components) if components is not None else None
-        return cls(Ruleset.from_overrides(REGISTER, readings), pack, parameters)
-
-    def __repr__(self) -> str:
-        readings = self.ruleset.non_defaults(REGISTER)
-        changed = PARAMETERS.changed(self.params)
-        extra = f", parameters={changed!r}" if changed else ""
-        source = None if self.pack == bundled_pack() else self.pack.source
-        return f"SteamopolisGame.configured(readings={readings!r}, components={source!r}{extra})"
 
     # -- set-up -------------------------------------------------------------------------------
     def new_game(self, players: int, *, first_seat: Seat = 0, **options: Any) -> StmState:
@@ -230,21 +214,6 @@ class SteamopolisGame(Game[StmState, StmAction]):
         return _render.describe(self, state, action)
 
     # -- serialization ----------------------------------------------------------------------------
-    def action_to_json(self, action: StmAction) -> dict[str, Any]:
-        data = converter.unstructure(action)
-        assert isinstance(data, dict)
-        return {"kind": action.kind, **data}
-
-    def action_from_json(self, data: Mapping[str, Any]) -> StmAction:
-        if not isinstance(data, Mapping):
-            raise SerializationError(f"an action is a JSON object with a 'kind'; got {data!r}")
-        kind = data.get("kind")
-        cls = _KINDS.get(str(kind))
-        if cls is None:
-            raise SerializationError(f"action kind {kind!r} is not one of {sorted(_KINDS)}")
-        fields = {k: v for k, v in data.items() if k != "kind"}
-        return from_jsonable(fields, cls, what=f"action {kind}")
-
     def state_to_json(self, state: StmState) -> dict[str, Any]:
         data = converter.unstructure(state)
         assert isinstance(data, dict)
