@@ -86,6 +86,11 @@ from rulecraft.model.aeroplanes.state import (
     Slots,
     Waiting,
 )
+from rulecraft.scenarios.given import listing as _list
+from rulecraft.scenarios.given import mapping as _mapping
+from rulecraft.scenarios.given import no_unknown_fields as _unknown
+from rulecraft.scenarios.given import seat as _seat_of
+from rulecraft.scenarios.given import whole as _int
 from rulecraft.scenarios.runner import ScenarioError
 
 if TYPE_CHECKING:
@@ -112,42 +117,8 @@ _TILE = re.compile(r"^(?P<seat>\d+):(?P<stage>[123]|home)$")
 
 
 # ---------------------------------------------------------------------------
-# Small readers: each names the field it reads in its error
+# Readers of this game's own values (the plain ones are rulecraft.scenarios.given's)
 # ---------------------------------------------------------------------------
-
-
-def _int(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ScenarioError(f"{where}: a whole number, got {value!r}")
-    return value
-
-
-def _mapping(value: Any, where: str) -> Mapping[Any, Any]:
-    if not isinstance(value, Mapping):
-        raise ScenarioError(f"{where}: a mapping, got {value!r}")
-    return value
-
-
-def _list(value: Any, where: str) -> list[Any]:
-    if not isinstance(value, list | tuple):
-        raise ScenarioError(f"{where}: a list, got {value!r}")
-    return list(value)
-
-
-def _unknown(spec: Mapping[Any, Any], known: set[str], where: str) -> None:
-    extra = set(map(str, spec)) - known
-    if extra:
-        raise ScenarioError(f"{where}: unknown field(s) {sorted(extra)}; known: {sorted(known)}")
-
-
-def _seat_of(value: Any, players: int, where: str) -> int:
-    try:
-        seat = int(value)
-    except (TypeError, ValueError):
-        raise ScenarioError(f"{where}: a seat 0..{players - 1}, got {value!r}") from None
-    if isinstance(value, bool) or not 0 <= seat < players:
-        raise ScenarioError(f"{where}: a seat 0..{players - 1}, got {value!r}")
-    return seat
 
 
 def _destination(game: AeroplanesGame, name: Any, where: str) -> str:

@@ -78,7 +78,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast, get_args
 
 import attrs
@@ -105,6 +105,12 @@ from rulecraft.model.steamopolis.state import (
     TurnState,
     stones_owned,
 )
+from rulecraft.scenarios.given import choice as _choice
+from rulecraft.scenarios.given import flag as _bool
+from rulecraft.scenarios.given import listing as _list
+from rulecraft.scenarios.given import mapping as _mapping
+from rulecraft.scenarios.given import no_unknown_fields as _unknown
+from rulecraft.scenarios.given import whole as _int
 from rulecraft.scenarios.runner import ScenarioError
 
 if TYPE_CHECKING:
@@ -151,45 +157,8 @@ _TOKEN = re.compile(r"^(?:g(?P<stone>\d+)(?P<arrow>A?)|#(?P<numeral>\d+)@g(?P<ms
 
 
 # ---------------------------------------------------------------------------
-# Small readers: each names the field it reads in its error
+# Readers of this game's own values (the plain ones are rulecraft.scenarios.given's)
 # ---------------------------------------------------------------------------
-
-
-def _int(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ScenarioError(f"{where}: a whole number, got {value!r}")
-    return value
-
-
-def _bool(value: Any, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise ScenarioError(f"{where}: true or false, got {value!r}")
-    return value
-
-
-def _mapping(value: Any, where: str) -> Mapping[Any, Any]:
-    if not isinstance(value, Mapping):
-        raise ScenarioError(f"{where}: a mapping, got {value!r}")
-    return value
-
-
-def _list(value: Any, where: str) -> list[Any]:
-    if not isinstance(value, list | tuple):
-        raise ScenarioError(f"{where}: a list, got {value!r}")
-    return list(value)
-
-
-def _unknown(spec: Mapping[Any, Any], known: set[str], where: str) -> None:
-    extra = set(map(str, spec)) - known
-    if extra:
-        raise ScenarioError(f"{where}: unknown field(s) {sorted(extra)}; known: {sorted(known)}")
-
-
-def _choice(value: Any, options: Iterable[str], where: str) -> str:
-    options = tuple(options)
-    if value not in options:
-        raise ScenarioError(f"{where}: {value!r} is not one of {list(options)}")
-    return str(value)
 
 
 def _district_name(level: int, position: str) -> str:
