@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import yaml
 
 from rulecraft import yamlio
 from rulecraft.yamlio import DataFileError
@@ -38,6 +39,22 @@ def read_pack_file(path: str | Path) -> Any:
     """A pack file's parsed YAML, within :mod:`rulecraft.yamlio`'s limits (size, depth, aliases,
     numbers); a file that cannot be read or parsed is a PackError naming it."""
     return yamlio.load_file(path, error=PackError)
+
+
+def read_bundled(package: str, name: str = "packs/reconstructed.yaml") -> Any:
+    """The parsed YAML of a pack shipped inside a game's model package.  The file is the project's
+    own (not a user's), so it is read by LibYAML's safe loader where PyYAML has it: about eight times
+    faster than the pure-Python one, and every command that configures a game pays it."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return yaml.load(files(package).joinpath(name).read_text("utf-8"), Loader=loader)
+
+
+def check_schema(package: str, data: Any, source: str, label: Label) -> None:
+    """Raise :class:`PackError` at the first place ``data`` breaks the game's pack schema (in document
+    order, the entry named by ``label``)."""
+    error = first_schema_error(validator_of(package), data, label)
+    if error is not None:
+        raise PackError(source, *error)
 
 
 @cache

@@ -21,18 +21,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import cache
-from importlib.resources import files
 from itertools import pairwise
 from pathlib import Path
 from typing import Any, Literal, cast
 
 import attrs
-import jsonschema
 import networkx as nx  # type: ignore[import-untyped]
 
-from rulecraft import yamlio
 from rulecraft.core import cite
-from rulecraft.packs import PackError, first_schema_error, pack_schema_of, read_pack_file, validator_of
+from rulecraft.packs import PackError, check_schema, pack_schema_of, read_bundled, read_pack_file
 
 PACKAGE = "rulecraft.model.aeroplanes"
 BUNDLED_SOURCE = "rulecraft/model/aeroplanes/packs/reconstructed.yaml"
@@ -502,10 +499,6 @@ def pack_schema() -> dict[str, Any]:
     return pack_schema_of(PACKAGE)
 
 
-def _validator() -> jsonschema.protocols.Validator:
-    return validator_of(PACKAGE)
-
-
 def _label(node: Any) -> str:
     """' (Paris)', ' (7)', ' (P05)', ' (Vienna-Warsaw)': how an entry is named after its index."""
     if isinstance(node, dict):
@@ -520,9 +513,7 @@ def _label(node: Any) -> str:
 
 
 def _schema_check(data: Any, source: str) -> None:
-    error = first_schema_error(_validator(), data, _label)
-    if error is not None:
-        raise PackError(source, *error)
+    check_schema(PACKAGE, data, source, _label)
 
 
 def _provenance(entry: Mapping[str, Any]) -> Provenance:
@@ -1018,7 +1009,7 @@ def _unshared(node: Any) -> Any:
 
 @cache
 def _bundled_data() -> Any:
-    return yamlio.load(files(PACKAGE).joinpath("packs/reconstructed.yaml").read_text("utf-8"), BUNDLED_SOURCE)
+    return read_bundled(PACKAGE)
 
 
 def bundled_pack_data() -> Any:

@@ -12,14 +12,12 @@ import operator
 from collections.abc import Iterator, Mapping
 from enum import Enum
 from functools import cache
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 import attrs
-import yaml
 
-from rulecraft.packs import PackError, pack_schema_of, read_pack_file, validator_of
+from rulecraft.packs import PackError, pack_schema_of, read_bundled, read_pack_file, validator_of
 from rulecraft.yamlio import schema_message
 
 
@@ -392,6 +390,4 @@ def load_pack(path: str | Path) -> Pack:
 
 @cache
 def bundled_pack() -> Pack:
-    resource = files("rulecraft.model.airships").joinpath("packs/reconstructed.yaml")
-    data = yaml.safe_load(resource.read_text("utf-8"))
-    return pack_from_data(data, "rulecraft/model/airships/packs/reconstructed.yaml")
+    return pack_from_data(read_bundled("rulecraft.model.airships"), "rulecraft/model/airships/packs/reconstructed.yaml")

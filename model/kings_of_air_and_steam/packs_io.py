@@ -19,12 +19,10 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping, Sequence
 from functools import cache
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 import jsonschema
-import yaml
 
 from rulecraft.model.kings_of_air_and_steam.components import (
     GOODS,
@@ -41,7 +39,7 @@ from rulecraft.model.kings_of_air_and_steam.components import (
     Team,
 )
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
-from rulecraft.packs import PackError, first_schema_error, pack_schema_of, read_pack_file, validator_of
+from rulecraft.packs import PackError, first_schema_error, pack_schema_of, read_bundled, read_pack_file, validator_of
 
 PACKAGE = "rulecraft.model.kings_of_air_and_steam"
 BUNDLED_SOURCE = "rulecraft/model/kings_of_air_and_steam/packs/reconstructed.yaml"
@@ -608,8 +606,7 @@ def load_pack(path: str | Path) -> Pack:
 
 @cache
 def _bundled_data() -> Any:
-    resource = files(PACKAGE).joinpath("packs/reconstructed.yaml")
-    return yaml.safe_load(resource.read_text("utf-8"))
+    return read_bundled(PACKAGE)
 
 
 def bundled_pack_data() -> Any:

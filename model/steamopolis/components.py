@@ -18,13 +18,10 @@ import functools
 from collections import Counter
 from collections.abc import Mapping
 from functools import cache
-from importlib.resources import files
 from pathlib import Path
 from typing import Any, Literal
 
 import attrs
-import jsonschema
-import yaml
 
 from rulecraft.model.steamopolis.effects import (
     Envy,
@@ -39,7 +36,7 @@ from rulecraft.model.steamopolis.effects import (
     walk,
 )
 from rulecraft.model.steamopolis.gauge import GaugeLayout
-from rulecraft.packs import PackError, first_schema_error, pack_schema_of, read_pack_file, validator_of
+from rulecraft.packs import PackError, check_schema, pack_schema_of, read_bundled, read_pack_file
 
 PACKAGE = "rulecraft.model.steamopolis"
 BUNDLED_SOURCE = "rulecraft/model/steamopolis/packs/reconstructed.yaml"
@@ -347,10 +344,6 @@ def pack_schema() -> dict[str, Any]:
     return pack_schema_of(PACKAGE)
 
 
-def _validator() -> jsonschema.protocols.Validator:
-    return validator_of(PACKAGE)
-
-
 def _label(node: Any) -> str:
     """' (M0-03)', ' (2-3:L1-left)', ' (7)': how an entry is named after its index."""
     if isinstance(node, dict):
@@ -364,9 +357,7 @@ def _label(node: Any) -> str:
 
 
 def _schema_check(data: Any, source: str) -> None:
-    error = first_schema_error(_validator(), data, _label)
-    if error is not None:
-        raise PackError(source, *error)
+    check_schema(PACKAGE, data, source, _label)
 
 
 def _provenance(entry: Mapping[str, Any]) -> str:
@@ -680,7 +671,7 @@ def load_pack(path: str | Path) -> Pack:
 
 @cache
 def _bundled_data() -> Any:
-    return yaml.safe_load(files(PACKAGE).joinpath("packs/reconstructed.yaml").read_text("utf-8"))
+    return read_bundled(PACKAGE)
 
 
 def bundled_pack_data() -> Any:
