@@ -287,6 +287,17 @@ def test_repeated_exchanges_last_while_the_input_dice_do_air_amb_07_repeat() -> 
     assert list(exchange_options(ctx("07=once"), six)) == [(0, False), (1, False)]
 
 
+def test_repeated_exchanges_are_offered_as_long_as_the_check_takes_them_air_amb_07_repeat() -> None:
+    """AIR-AMB-07 'repeat' with a Material card giving up 1 white for 1 red and 7 whites: 7 exchanges,
+    each one legal by the check, and the 8th refused (generation and the check agree; an earlier
+    generator stopped at 6)."""
+    seven = Company(Dice(W=7), None, None, Exchange(1, W, 1, R))
+    offered = [k for k, _ in exchange_options(ctx("07=repeat"), seven)]
+    assert offered == list(range(8))
+    assert all(isinstance(pool_or_rejection(ctx("07=repeat"), seven, k, False), Pool) for k in offered)
+    refused(pool_or_rejection(ctx("07=repeat"), seven, 8, False), "AIR-R-29")
+
+
 def test_the_exchange_count_cannot_be_negative_air_r_29() -> None:
     refused(pool_or_rejection(ctx(), EX06, -1, False), "AIR-R-29", "negative")
 

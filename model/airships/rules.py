@@ -147,7 +147,10 @@ def exchange_options(ctx: Context, comp: Company) -> Iterator[tuple[int, bool]]:
     ex = comp.exchange
     if ex is None:
         return
-    most = 1 if ctx.r("AIR-AMB-07") == "once" else 6
+    # 'repeat': as long as the dice to give last.  Each exchange gives up at least one die of that
+    # colour (the fixed die at most once), so their count bounds the loop; the loop ends at the
+    # first count ``exchanged`` refuses, the same test ``check`` applies.
+    most = 1 if ctx.r("AIR-AMB-07") == "once" else comp.dice[ex.give_colour] + 1
     for k in range(1, most + 1):
         fixed_ok = ctx.r("AIR-AMB-08") == "yes" and comp.fixed is not None and comp.fixed.colour is ex.give_colour
         any_ok = False
