@@ -18,5 +18,6 @@ RECORD = GameRecord.of_packages(
     queries="rulecraft.solvers.aeroplanes.queries:QUERIES",
     invariants="rulecraft.invariants.aeroplanes:check_all",
     packs="rulecraft.model.aeroplanes.strategies:packs",
+    scenario_folder="aeroplanes",
     subject=attrgetter("ctx"),  # its recounts read the rules context
 )

@@ -16,5 +16,6 @@ RECORD = GameRecord.of_packages(
     queries="rulecraft.solvers.airships.queries:QUERIES",
     invariants="rulecraft.invariants.airships:check_all",
     packs="rulecraft.model.airships.strategies:packs",
+    scenario_folder="airships",
     witness_queries="rulecraft.solvers.airships.separate:witness_queries",
 )

@@ -16,4 +16,5 @@ RECORD = GameRecord.of_packages(
     queries="rulecraft.solvers.kings_of_air_and_steam.queries:QUERIES",
     invariants="rulecraft.invariants.kings_of_air_and_steam:check_all",
     packs="rulecraft.model.kings_of_air_and_steam.strategies:packs",
+    scenario_folder="kings_of_air_and_steam",
 )

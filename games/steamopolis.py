@@ -18,5 +18,6 @@ RECORD = GameRecord.of_packages(
     queries="rulecraft.solvers.steamopolis.queries:QUERIES",
     invariants="rulecraft.invariants.steamopolis:check_all",
     packs="rulecraft.model.steamopolis.strategies:packs",
+    scenario_folder="steamopolis",
     subject=attrgetter("ctx"),  # its recounts read the rules context
 )

@@ -161,9 +161,11 @@ def _game(args: argparse.Namespace, game_id: str | None = None) -> Game[Any, Any
 def _readings_for(game_id: str, items: Sequence[str], *, strict: bool = False) -> dict[str, str]:
     """The overrides that belong to ``game_id``; an ID of no game is an error, and so (``strict``: a
     run of this game alone) is an ID of another game."""
-    game_class(game_id)  # an unknown game is one clear line naming the registered ones
+    record(game_id)  # an unknown game is one clear line naming the registered ones
     readings = parse_reading_overrides(items)
-    prefixes = {gid: {a.id.split("-")[0] for a in game_class(gid).register} for gid in game_ids()}
+    if not readings:
+        return {}
+    prefixes = {gid: {record(gid).prefix} for gid in game_ids()}  # from the records: no game imported
     for amb_id in readings:
         if not any(amb_id.split("-")[0] in p for p in prefixes.values()):
             raise RulecraftError(f"--reading {amb_id}: no registered game has this ambiguity")

@@ -67,6 +67,10 @@ class GameRecord:
     witness_queries: Callable[[Game[Any, Any]], Mapping[str, Any]] = attrs.field(default=_no_hooks, repr=False)
     # A Hypothesis strategy of the game's component packs (None: the game has no generator).
     packs: Callable[[], Any] | None = attrs.field(default=None, repr=False)
+    # The folder of the game's printed examples under scenarios/ (None: the game class says).
+    scenario_folder: str | None = attrs.field(default=None, repr=False)
+    # What the game's rule and ambiguity IDs start with (``AIR`` in AIR-R-12, AIR-AMB-03).
+    prefix: str = attrs.field(default=attrs.Factory(lambda self: self.id.upper(), takes_self=True), repr=False)
 
     @classmethod
     def of_packages(
@@ -81,12 +85,14 @@ class GameRecord:
         subject: Callable[[Any], Any] = lambda game: game,
         witness_queries: str | None = None,
         packs: str | None = None,
+        scenario_folder: str | None = None,
     ) -> GameRecord:
         """A record whose parts are named as ``module:attribute`` (like an entry point) and imported
         when first used: ``game`` the Game class; ``queries`` a mapping name -> Query;
         ``invariants`` a ``check_all(subject, state)``, called with ``subject(game)`` (the game, or
         what its recounts read, e.g. its rules context); ``witness_queries`` a ``(game) -> hooks``;
-        ``packs`` a ``() -> strategy`` of component packs."""
+        ``packs`` a ``() -> strategy`` of component packs; ``scenario_folder`` the folder of its
+        printed examples under scenarios/."""
 
         def game_class() -> type[Game[Any, Any]]:
             from rulecraft.core import Game
@@ -121,7 +127,8 @@ class GameRecord:
             assert packs is not None
             return _resolve(packs, f"{id}: packs")()
 
-        return cls(id, title, players, game_class, all_queries, violations, hooks, pack_strategy if packs else None)
+        strategy = pack_strategy if packs else None
+        return cls(id, title, players, game_class, all_queries, violations, hooks, strategy, scenario_folder)
 
     @classmethod
     def of_class(cls, game: type[Game[Any, Any]]) -> GameRecord:

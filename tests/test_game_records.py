@@ -45,6 +45,7 @@ def test_a_record_names_its_game_as_the_game_itself_does(gid: str) -> None:
     rec, cls = record(gid), game_class(gid)
     assert (rec.id, rec.title) == (cls.id, cls.title)
     assert rec.players == range(cls.min_players, cls.max_players + 1)
+    assert rec.scenario_folder in (None, cls.scenario_folder)
 
 
 @pytest.mark.parametrize("gid", GAMES)
@@ -228,3 +229,11 @@ def test_a_record_naming_a_module_that_does_not_import_says_which() -> None:
     rec = GameRecord.of_packages(id="toy", title="Toy", players=range(2, 3), game="rulecraft.nowhere:Game")
     with pytest.raises(ImportError, match=r"toy: game = 'rulecraft.nowhere:Game' does not resolve: No module named"):
         rec.game()
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_every_rule_and_ambiguity_id_starts_with_the_records_prefix(gid: str) -> None:
+    """The command line sorts --reading overrides to their game by the record's prefix alone."""
+    cls, prefix = game_class(gid), record(gid).prefix
+    assert all(rule.id.split("-")[0] == prefix for rule in cls.catalogue)
+    assert all(amb.id.split("-")[0] == prefix for amb in cls.register)

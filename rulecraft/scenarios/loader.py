@@ -176,9 +176,10 @@ def scenario_root() -> Path:
 
 def game_folders() -> dict[str, str]:
     """Scenario folder per game id (the folder holds the game's printed examples)."""
-    from rulecraft.registry import game_class, game_ids
+    from rulecraft.registry import game_class, game_ids, record
 
-    return {gid: game_class(gid).scenario_folder for gid in game_ids()}
+    # From the records where they say (no game imported), else from the game class.
+    return {gid: record(gid).scenario_folder or game_class(gid).scenario_folder for gid in game_ids()}
 
 
 def scenario_files(game_id: str, root: Path | None = None) -> Iterator[Path]:
