@@ -3,7 +3,7 @@
 An ambiguity is two rulesets that differ in one reading, an erratum the
 printed ruleset against a variant: both are differential testing of the
 model against itself.  :class:`InProcess` answers the requests
-:class:`~rulecraft.conformance.conform.Lockstep` makes of an implementation
+:class:`~rulecraft.conformance.lockstep.Lockstep` makes of an implementation
 (the protocol's replies, as dicts) from a configured :class:`Game` in this
 process, so the conformance engine — lockstep comparison, Hypothesis games,
 shrinking — finds where two rulesets part ways.
