@@ -236,3 +236,23 @@ def test_an_amended_check_is_its_own_rejection_and_its_policy_plays_by_it() -> N
             refused += 1
         state = base.apply(state, action)
     assert refused > 20, "the forbidden first action was there to refuse"
+
+
+def test_an_amendment_forwards_every_game_method_it_does_not_change() -> None:
+    """Issue 17: no hand-written forwarding list to drift.  Every method of the Game interface is
+    built from the others (apply, outcome...), defined by Amendment (rejections, score_parts...) or
+    forwarded to the base game by name; the forwards answer as the base game does."""
+    from rulecraft.core import Game
+    from rulecraft.errata import _COMPOSED, FORWARDED, Amendment
+
+    methods = {n for n, v in vars(Game).items() if callable(v) and not n.startswith("__")}
+    own = {n for n in vars(Amendment) if not n.startswith("__")} - set(FORWARDED)
+    assert methods <= _COMPOSED | own | set(FORWARDED)
+    assert not Amendment.__abstractmethods__
+    base = make_game("air")
+    amended = Amendment(base)
+    state = base.new_game(3)
+    for name in ("to_move", "legal_actions", "chance_outcomes", "scores", "termination", "state_to_json"):
+        assert getattr(amended, name)(state) == getattr(base, name)(state), name
+    assert amended.violations(state) == base.violations(state) == []
+    assert amended.policies() == base.policies() and amended.queries() == {}
