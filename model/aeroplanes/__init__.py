@@ -8,10 +8,11 @@ rulebook findings of this model are AER-F-nn.
 Because the seed has no page numbers, a "page" here is a line reference into
 the seed, as the digest gives it: ``"l.85,128"`` means lines 85 and 128.
 
-This package is the foundation: the rule catalogue (catalogue.py), the
-ambiguity register with the rulebook findings (readings.py), the component
-pack with the map as a networkx graph (components.py) and the new-connection
-risk computed exactly (risk.py).  The game is **not playable yet**: there is
-no state, no action, no legality or transition, and the game is not
-registered.
+The whole game: the rule catalogue (catalogue.py), the ambiguity register
+with the rulebook findings (readings.py), the component pack with the map as
+a networkx graph (components.py), the new-connection risk computed exactly
+(risk.py), state, actions, set-up, legality (rules.py), effects
+(transitions.py), scoring and the game itself (game.py, a PackedGame).  Its
+record, above the model, ties in the invariants and solvers
+(games/aeroplanes.py).
 """
