@@ -76,7 +76,7 @@ def test_rules_lists_every_rule_with_code_and_exercise(capsys: pytest.CaptureFix
     r30 = next(r for r in rules if r["id"] == "AIR-R-30")
     assert r30["page"] == "3-4"
     assert any(c.startswith("rules.py:") for c in r30["code"])
-    assert "test_airships_rules.py" in r30["tests"]
+    assert "test_air_rules.py" in r30["tests"]
     assert "AIR-EX-05" in r30["scenarios"]
 
 
