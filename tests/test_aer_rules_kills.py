@@ -177,7 +177,13 @@ def test_an_action_step_admits_the_five_actions_only_aer_r_07() -> None:
     """AER-R-07 (l.55-60): one of the five actions; the steps inside an action wait for it to be open."""
     state = started(3)
     refused(state, A.StopPlacing(), "AER-R-13", "a placement action starts with an attempt", "AER-AMB-09 'attempt'")
-    refused(state, A.PickAdvantages((0, 1), (2, 2)), "AER-R-39", "two dice are picked only after an advantage roll")
+    refused(
+        state,
+        A.PickAdvantages((0, 1), (2, 2)),
+        "AER-R-39",
+        "two dice are picked only after an advantage roll",
+        "RollForAdvantages",
+    )
     refused(
         state, A.PlayNightFlights(), "AER-R-46", "Night Flights is played inside a claim action, after its first claim"
     )
@@ -231,7 +237,9 @@ def test_after_an_advantage_roll_only_the_pick_aer_r_39() -> None:
     refused(state, A.TakeSubsidy(), "AER-R-39", "an advantage roll is due", "AdvantageThrow")
     state = step(state, A.AdvantageThrow((2, 3, 6)))
     assert state.phase is Phase.ADVANTAGE_PICK
-    refused(state, A.TakeSubsidy(), "AER-R-39", "after an advantage roll: choose two of the three dice")
+    refused(
+        state, A.TakeSubsidy(), "AER-R-39", "after an advantage roll: choose two of the three dice", "PickAdvantages"
+    )
 
 
 def test_advantage_pick_refusals_aer_r_39_40() -> None:
@@ -359,6 +367,8 @@ def test_a_shortfall_is_covered_in_full_aer_r_23() -> None:
         "Daring Pilots +3 only outside Europe",
         "no more pilots than needed",
     )
+    why = check(CTX, state, A.CoverShortfall(0, 0))
+    assert why is not None and why.reason.endswith("no more pilots than needed)")
     refused(state, A.CoverShortfall(2, 0), "AER-R-23", "the shortfall of 1")
     accepted(state, A.CoverShortfall(1, 0))
     accepted(state, A.Decline())
@@ -504,7 +514,9 @@ def test_rejections_of_an_advantage_judge_price_and_availability_apart_aer_r_39_
     says(roll[1], "AER-R-40", "no advantage type is available now, so the roll could give nothing (AER-AMB-48)")
     # with money, only availability forbids them; a type 2..6 available: no refusal at all
     rich = set_player(bare, seat, money=5)
-    says(check(CTX, rich, A.RollForAdvantages()), "AER-R-40", "no advantage type is available now")
+    says(check(CTX, rich, A.RollForAdvantages()), "AER-R-40", "no advantage type is available now", "(AER-AMB-48)")
+    # an action refused for its own reason is not refused for availability too
+    assert [r.rule for r in rejections(CTX, rich, A.BuyPlane(99))] == ["AER-R-08"]
     assert rejections(CTX, set_player(state, seat, money=0), A.TakeAdvantage(EM))[1:] == ()
     assert rejections(CTX, state, A.TakeAdvantage(EM)) == ()
     assert [r.rule for r in rejections(CTX, set_player(state, seat, money=0), A.TakeAdvantage(9))] == ["AER-R-39"]
@@ -951,3 +963,131 @@ def test_generated_placements_from_a_fresh_context_aer_r_14_18() -> None:
     assert all(a.via is None or a.card == LR1 for a in legal)
     assert all(a.via not in (a.origin, a.destination) for a in legal if a.via is not None)
     assert legal_actions(ctx, state) == legal_actions(ctx, state)  # from the memo: the same list
+
+
+# ---------------------------------------------------------------------------
+# Second batch: the paths the first run left open
+# ---------------------------------------------------------------------------
+
+
+def test_an_ncr_roll_is_due_aer_r_20() -> None:
+    """AER-R-20 (l.89-90): after an attempt is declared, its roll of the three risk dice comes first."""
+    state, _me = example_state(False)
+    state = step(state, A.PlaceAirport(LR1, "East Africa", 1, "Ethiopia", "Kenya"))
+    assert state.phase is Phase.RISK_ROLL
+    refused(state, A.TakeSubsidy(), "AER-R-20", "an NCR roll is due: a RiskThrow of the three risk dice")
+
+
+def test_doubles_with_one_tile_left_judge_the_second_die_after_the_first_aer_r_39_40() -> None:
+    """AER-R-39(b) (l.154), AER-R-40 (l.155): the dice are used one after the other, so with one Daring
+    Pilot left two 2s give one tile; the second 2 finds the stack empty and gives nothing."""
+    state = started(3)
+    state = holding(state, (state.to_move + 1) % 3, DP=5)
+    state = step(state, A.RollForAdvantages())
+    state = step(state, A.AdvantageThrow((2, 2, 3)))
+    refused(
+        state,
+        A.PickAdvantages((0, 1), (2, 2)),
+        "AER-R-40",
+        "die 1 shows 2: all 6 Daring Pilot tiles (type 2) are in players' hands (l.155), so it gives nothing",
+    )
+    accepted(state, A.PickAdvantages((0, 1), (2, None)))
+    accepted(state, A.PickAdvantages((0, 2), (2, 3)))
+
+
+def test_claim_refusals_say_where_the_tile_is_aer_r_34_37() -> None:
+    """AER-R-34 (l.141-143): a waiting tile, an airport where it waits and at its destination; AER-R-37
+    (l.151): an overflow tile, an airport at its destination."""
+    state, seat, tile = claim_state()
+    dest = CTX.pack.passenger(tile).destination
+    refused(state, A.ClaimPassenger(tile, 1, overflow=True), "AER-R-37", f"{tile} is not in the overflow area")
+    in_bag = next(t for t in state.bag if CTX.pack.passenger(t).capacity <= 2)
+    refused(state, A.ClaimPassenger(in_bag, 1), "AER-R-34", f"{in_bag} is not in the waiting area")
+    elsewhere = next(w for w in state.waiting if w.city not in state.airports(seat))
+    far_tile = next(t for t in elsewhere.slots if t is not None)
+    refused(
+        state,
+        A.ClaimPassenger(far_tile, 1),
+        "AER-R-34",
+        f"{far_tile} waits in {elsewhere.city}: you need an airport there",
+    )
+    bare = with_slots(state, dest, tuple(None if a == Airport(seat, 1) else a for a in state.slots(dest)))
+    bare = set_player(bare, seat, supply=(8, 9, 9))
+    assert problems(CTX, bare) == []
+    refused(bare, A.ClaimPassenger(tile, 1), "AER-R-34", f"{tile} flies to {dest}: you need an airport there")
+    lost = next(
+        p
+        for p in CTX.pack.passengers
+        if p.id in state.bag and p.destination not in state.airports(seat) and p.capacity <= 2
+    )
+    spilled = attrs.evolve(state, era=2, bag=tuple(t for t in state.bag if t != lost.id), overflow=(lost.id,))
+    assert problems(CTX, spilled) == []
+    refused(
+        spilled,
+        A.ClaimPassenger(lost.id, 1, overflow=True),
+        "AER-R-37",
+        f"an overflow claim needs your airport at its destination, {lost.destination}",
+    )
+
+
+def test_the_last_note_under_amb_41_keep_is_still_a_subsidy_aer_r_48() -> None:
+    """AER-AMB-41 concerns only the marker's era end: with one note left the subsidy is a plain £1."""
+    ctx = fresh_context(AER_AMB_41="keep")
+    state = attrs.evolve(era_end_state(), subsidy_pool=1)
+    accepted(state, A.TakeSubsidy(), ctx=ctx)
+
+
+@pytest.mark.parametrize(("reading", "rolls"), [("hop", ((12, 0), (10, 2))), ("symmetric", ((12, 0),))])
+def test_the_white_second_leg_of_a_hop_under_amb_16(reading: str, rolls: tuple[tuple[int, int], ...]) -> None:
+    """AER-R-21, AER-AMB-16: Rome -> Paris over Madrid (a red leg, then a white one into Paris, where
+    seat 1's home tile gives +2, AER-R-22).  ``hop``: the white second leg of a hop is rolled (10+);
+    ``symmetric``: only when the first leg is white too, so only the red leg's 12+.  Both readings are
+    asked in turn, so a memo shared between contexts would show."""
+    state = attrs.evolve(started(4), to_move=0)
+    assert state.players[0].home != "Paris" and state.slots("Paris")[0] == Airport(1, HOME)
+    state = with_card(give_airport(state, 0, "Rome"), 0, LR1, 1)
+    assert problems(CTX, state) == []
+    for r in ("hop", "symmetric", reading):
+        ctx = Context.printed(readings={"AER-AMB-16": r})
+        after = phase_step(state, ctx, A.PlaceAirport(LR1, "Paris", 1, "Rome", "Madrid"))
+        assert after.turn.attempt is not None
+        if r == reading:
+            assert after.turn.attempt.rolls == rolls
+
+
+def test_the_map_is_the_packs_aer_r_14_21() -> None:
+    """AER-R-14/21: a route and its rolls follow the pack's map.  Ethiopia-Kenya is red in the bundled
+    pack (risk example 1, l.119): an attempt needs a roll.  In a pack where it is white, a single white
+    connection needs no roll (l.86): the tile is placed at once."""
+    data = bundled_pack_data()
+    for c in data["connections"]:
+        if set(c["between"]) == {"Ethiopia", "Kenya"}:
+            c["colour"] = "white"
+    ctx = Context.printed(pack=pack_from_data(data, "<white Ethiopia-Kenya>"))
+    state, me = example_state(False)
+    direct = A.PlaceAirport(LR1, "Kenya", 0, "Ethiopia")
+    assert step(state, direct).phase is Phase.RISK_ROLL
+    assert [leg.colour for leg in cached_route(CTX, "Ethiopia", "Kenya", None).legs] == ["red"]
+    assert [leg.colour for leg in cached_route(ctx, "Ethiopia", "Kenya", None).legs] == ["white"]
+    placed = phase_step(state, ctx, direct)
+    assert placed.phase is Phase.PLACING and placed.slots("Kenya")[0] == Airport(me, 1)
+
+
+def test_routes_of_an_airport_are_the_same_from_another_set_of_airports_aer_r_14_17() -> None:
+    """AER-R-14..17: the routes out of Paris do not depend on the player's other airports: after a third
+    airport (Kenya) the direct routes and hops out of Paris and Ethiopia are still offered."""
+    ctx = fresh_context()
+    state, me = london_full()
+    state = with_card(state, me, PLAIN1, 1)
+    more = give_airport(state, me, "Kenya")
+    for s in (state, more):
+        legal = set(legal_actions(ctx, s))
+        for a in (
+            A.PlaceAirport(PLAIN1, "Frankfurt", 0, "Paris"),
+            A.PlaceAirport(PLAIN1, "Cairo", 0, "Ethiopia"),
+            A.PlaceAirport(LR1, "India", 0, "Ethiopia"),
+            A.PlaceAirport(LR1, "Persia", 0, "Ethiopia", "India"),
+            A.PlaceAirport(LR1, "Amsterdam", 1, "Paris", "Frankfurt"),
+        ):
+            assert a in legal, a
+        assert A.PlaceAirport(PLAIN1, "Persia", 0, "Ethiopia", "India") not in legal
