@@ -1091,3 +1091,13 @@ def test_routes_of_an_airport_are_the_same_from_another_set_of_airports_aer_r_14
         ):
             assert a in legal, a
         assert A.PlaceAirport(PLAIN1, "Persia", 0, "Ethiopia", "India") not in legal
+
+
+def test_rejections_of_a_boosted_purchase_short_of_money_and_tiles_aer_r_08_45() -> None:
+    """AER-R-08 and AER-R-45 judged apart: a holder of Increased Production in era 2 with too little money
+    and no extra tile in the supply is refused for both, the price first."""
+    state, seat = ip_state(0)
+    poor = set_player(state, seat, money=0)
+    found = rejections(CTX, poor, A.BuyPlane(2, increased_production=True))
+    assert [r.rule for r in found] == ["AER-R-08", "AER-R-45"]
+    says(found[1], "AER-R-45", "the extra stage-1 tile is not in your supply (2 left for a card showing 2)")

@@ -144,3 +144,20 @@ def test_a_profit_of_zero_pays_nothing_under_positive_aer_amb_59() -> None:
     ranking = SC.rank_profits(positive, profits, 1)
     assert [ranking.vp(s) for s in range(3)] == [0, 0, first]
     assert ranking.source == "profit" and [p.rank for p in ranking.places] == [1, 2, 3]
+
+
+def test_plane_cards_can_make_the_tie_for_the_win_aer_r_63_64() -> None:
+    """AER-R-63 (l.184): the plane cards' VP join the track before the winner is found, so a card can
+    make a tie that money then breaks (AER-R-64)."""
+    card_vp = PACK.card(8).vp
+    assert card_vp >= 1
+    state = attrs.evolve(
+        board(3),
+        players=(
+            PlayerState(vp=30, money=4),
+            PlayerState(vp=30 - card_vp, money=9, discards=(8,)),
+            PlayerState(vp=10, money=50),
+        ),
+    )
+    assert SC.tiebreak(CTX, state) == "AER-R-64"
+    assert SC.winners(CTX, state) == (1,)
