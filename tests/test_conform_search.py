@@ -437,6 +437,67 @@ def test_the_value_profile_folds_seats_and_positions_and_counts_list_lengths() -
     assert len(extremes({"a": [[i] for i in range(10_000)]}, limit=10)) <= 3
 
 
+def _plain_extremes(data: Any) -> dict[str, tuple[float, float]]:
+    """The value profile by its definition, written plainly (the search's is written for speed)."""
+    out: dict[str, tuple[float, float]] = {}
+
+    def fold(path: str, key: Any) -> str:
+        part = "*" if str(key).lstrip("-").isdigit() else str(key)
+        return f"{path}.{part}" if path else part
+
+    def note(path: str, value: float) -> None:
+        low, high = out.get(path, (value, value))
+        out[path] = (min(low, value), max(high, value))
+
+    def walk(node: Any, path: str, depth: int) -> None:
+        if isinstance(node, dict):
+            items = [(fold(path, k), v) for k, v in node.items()]
+        elif isinstance(node, (list, tuple)):
+            note(path + "#", float(len(node)))
+            items = [(fold(path, "*"), v) for v in node]
+        else:
+            return
+        if depth >= 12:
+            return
+        for where, value in items:
+            if type(value) in (int, float):
+                note(where, float(value))
+            else:
+                walk(value, where, depth + 1)
+
+    walk(data, "", 0)
+    return out
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_the_value_profile_of_real_states_is_the_plain_definition_and_skipping_unchanged_fields_keeps_it(
+    game_id: str,
+) -> None:
+    """Every state of a seeded game: ``extremes`` equals the plain walk, and a game's profile folded
+    step by step with the unchanged fields skipped (``previous``) equals the one folded whole."""
+    import random
+
+    from rulecraft.search import extremes, widen
+
+    game = make_game(game_id)
+    rng = random.Random(5)
+    state = game.new_game(game.min_players + 1 if game.max_players > game.min_players else game.min_players)
+    whole: dict[str, Any] = {}
+    skipping: dict[str, Any] = {}
+    previous = None
+    for step in range(1, 151):
+        action = game.random_action(state, rng, policy="purposeful" if game_id == "stm" else "uniform")
+        if action is None:
+            break
+        state = game.apply(state, action)
+        data = json.loads(json.dumps(game.state_to_json(state)))  # as the protocol carries it
+        assert extremes(data) == _plain_extremes(data)
+        widen(whole, data, step, "ctx")
+        widen(skipping, data, step, "ctx", previous)
+        previous = data
+    assert skipping == whole and len(whole) > 5
+
+
 def test_a_game_that_goes_further_than_every_earlier_one_marks_the_step_where_it_did() -> None:
     from rulecraft.search import Profile, widen
 

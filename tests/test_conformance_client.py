@@ -20,8 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from rulecraft.conformance.client import STDERR_TAIL, Implementation, ImplementationFault
 from rulecraft.core import RulecraftError
@@ -485,48 +483,3 @@ def test_protocol_2_without_the_outcome_at_game_over_is_a_schema_fault(tmp_path:
         with pytest.raises(ImplementationFault) as info:
             impl.state()
     assert info.value.kind == "schema" and "'outcome' is a required property" in info.value.message
-
-
-# -- the hand-written fast check of legal_actions replies agrees with the schema ---------------------------------
-
-_JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.text(max_size=3),
-    lambda inner: (
-        st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["kind", "x", "ok"]), inner, max_size=3)
-    ),
-    max_leaves=12,
-)
-_ACTION = st.dictionaries(st.sampled_from(["kind", "seat", "level"]), _JSON, max_size=3) | _JSON
-_REPLY = st.fixed_dictionaries({}, optional={"ok": _JSON, "actions": st.lists(_ACTION, max_size=4) | _JSON, "x": _JSON})
-
-
-@given(_REPLY)
-def test_the_fast_legal_actions_check_passes_only_what_the_schema_passes(reply: Any) -> None:
-    import jsonschema
-
-    from rulecraft.conformance import messages
-
-    for protocol in (1, 2):
-        schema = messages._table("response", protocol)["legal_actions"]
-        if messages._plain_action_list(reply):
-            assert jsonschema.Draft202012Validator(schema).is_valid(reply), reply
-        # the answer is the schema's, whichever way it was reached
-        valid = jsonschema.Draft202012Validator(schema).is_valid(reply)
-        assert (messages.problem("response", "legal_actions", reply, protocol) is None) == valid, reply
-
-
-def test_the_fast_check_covers_the_schema_it_stands_for() -> None:
-    """When the legal_actions schema changes, the hand-written check must change with it."""
-    from rulecraft.conformance import messages
-
-    expected = {
-        "type": "object",
-        "required": ["actions"],
-        "properties": {
-            "actions": {
-                "type": "array",
-                "items": {"type": "object", "required": ["kind"], "properties": {"kind": {"type": "string"}}},
-            }
-        },
-    }
-    assert all(messages._table("response", p)["legal_actions"] == expected for p in (1, 2))

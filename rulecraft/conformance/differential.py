@@ -159,6 +159,7 @@ class Differential:
             pooled.setdefault(kind_of(game, action), []).append(action)
         transplanted: dict[str, list[Any]] = {}
         context = _context(game, plan.start, lock.state)
+        previous: Any = None  # the state before, for widen: its unchanged fields are skipped
         for _ in range(max_steps):
             if self.deadline is not None and time.monotonic() > self.deadline:
                 trial.ended = "time"
@@ -209,7 +210,8 @@ class Differential:
                 lock.compare_scores(f"after step {trial.steps}")
             for rule in lock.exercised - before:
                 trial.first_hits.setdefault(rule, trial.steps)
-            widen(trial.extremes, lock.last_json, trial.steps, context)
+            widen(trial.extremes, lock.last_json, trial.steps, context, previous)
+            previous = lock.last_json
         trial.ended = "cap"
 
     def later_start(self, plan: Plan, trial: Trial, k: int) -> Plan | None:
