@@ -179,7 +179,10 @@ class Outcome:
     the winning seats after the tie-breaks (several: a shared win; none: nobody wins, e.g. a lost
     solo game); ``tiebreak``: the rule (or ambiguity reading) that decided between seats tied on
     points, None when no tie for the win had to be broken; ``standing``: a rank the rulebook gives
-    beside the win (Steamopolis' solo rank, STM-R-73), None where it gives none.
+    beside the win (Steamopolis' solo rank, STM-R-73), None where it gives none; ``ranking``: per
+    seat the counts the game's tie-breaks compare (Airships' airships built, the money of Kings of
+    Air and Steam), so a tie-break counted wrongly shows at the end of every game, tied or not;
+    empty where the game has no tie-break.
     """
 
     termination: str
@@ -187,6 +190,7 @@ class Outcome:
     winners: tuple[Seat, ...] = attrs.field(converter=_seats)
     tiebreak: str | None = None
     standing: str | None = None
+    ranking: Mapping[Seat, Mapping[str, int]] = attrs.field(factory=dict, converter=_score_table, hash=False)
 
     def totals(self) -> dict[Seat, int]:
         return {seat: parts["total"] for seat, parts in self.scores.items()}
@@ -198,6 +202,7 @@ class Outcome:
             "winners": list(self.winners),
             "tiebreak": self.tiebreak,
             **({"standing": self.standing} if self.standing is not None else {}),
+            **({"ranking": {str(seat): dict(c) for seat, c in sorted(self.ranking.items())}} if self.ranking else {}),
         }
 
 
@@ -363,6 +368,11 @@ class Game(ABC, Generic[S, A]):
         where it gives none (the default)."""
         return None
 
+    def ranking(self, state: S) -> Mapping[Seat, Mapping[str, int]]:
+        """Per seat, the counts the game's tie-breaks compare after the points, named in the game's
+        words (``{0: {"airships": 6}, ...}``); empty where the game has no tie-break (the default)."""
+        return {}
+
     def outcome(self, state: S) -> Outcome | None:
         """How the game came out: None unless it is over."""
         if not self.is_over(state):
@@ -373,6 +383,7 @@ class Game(ABC, Generic[S, A]):
             self.winners(state),
             self.tiebreak(state),
             self.standing(state),
+            self.ranking(state),
         )
 
     # -- text -----------------------------------------------------------------

@@ -85,6 +85,15 @@ def test_random_games_end_with_a_consistent_outcome(game_id: str, players: int) 
         totals = outcome.totals()
         tied_for_the_win = sum(1 for v in totals.values() if v == max(totals.values())) > 1
         assert (outcome.tiebreak is not None) == (tied_for_the_win and not _solo(game, end))
+        # Every multi-player game reports each seat's tie-break count, and a winner has the most of it
+        # among the seats tied on points (AIR-R-49, KAS-R-53, STM-R-67, AER-R-64).
+        if _solo(game, end):
+            assert outcome.ranking == {}
+        else:
+            assert set(outcome.ranking) == set(outcome.scores)
+            leaders = [s for s, v in totals.items() if v == max(totals.values())]
+            most = max(tuple(outcome.ranking[s].values()) for s in leaders)
+            assert all(tuple(outcome.ranking[w].values()) == most for w in outcome.winners), outcome
         # The wire form: JSON, seats as strings, and a repr that is valid Python.
         data = json.loads(json.dumps(outcome.to_json()))
         assert data["scores"] == {str(s): dict(p) for s, p in outcome.scores.items()}
@@ -172,6 +181,9 @@ def test_airships_tie_break_counts_a_hindenburg_stage_as_an_airship() -> None:
     assert outcome.scores[1] == {"developments": 0, "airships": 2, "stages": 3, "total": 5}
     assert outcome.totals() == {0: 5, 1: 5}
     assert outcome.winners == (1,) and outcome.tiebreak == "AIR-R-49"
+    # The count the tie-break compares is reported for every seat: 1 card; 1 card + 1 stage.
+    assert outcome.ranking == {0: {"airships": 1}, 1: {"airships": 2}}
+    assert outcome.to_json()["ranking"] == {"0": {"airships": 1}, "1": {"airships": 2}}
 
 
 def test_airships_tie_on_airships_too_is_a_shared_win_by_ambiguity_27() -> None:
@@ -218,6 +230,7 @@ def test_kings_of_air_and_steam_tie_goes_to_the_most_money() -> None:
     assert outcome.scores[0] == {"money": 15, "depots": 10, "airship": 0, "rail": 0, "total": 25}
     assert outcome.totals()[1] == 25
     assert outcome.winners == (1,) and outcome.tiebreak == "KAS-R-53"
+    assert outcome.ranking == {0: {"money": 15}, 1: {"money": 25}, 2: {"money": 1}}
 
 
 def test_kings_of_air_and_steam_tie_on_money_too_is_shared() -> None:
@@ -250,6 +263,9 @@ def test_steamopolis_tie_goes_to_the_most_machine_and_banner_tiles() -> None:
     assert outcome.scores[0] == {"vote_points": 10, "total": 10}
     assert outcome.termination == "STM-R-64"
     assert outcome.winners == (1,) and outcome.tiebreak == "STM-R-67"
+    # Machine-room tiles plus banners: the same room, one banner more for seat 1, none for seat 2.
+    tiles = sum(1 for t in state.players[0].machine_room if t is not None)
+    assert outcome.ranking == {0: {"tiles": tiles}, 1: {"tiles": tiles + 1}, 2: {"tiles": tiles}}
 
 
 def test_steamopolis_tie_on_tiles_too_goes_to_the_earlier_in_turn_order() -> None:
@@ -273,6 +289,7 @@ def test_steamopolis_solo_has_no_tie_break() -> None:
     assert game.outcome(won) == Outcome(
         "STM-R-73", {0: {"vote_points": 9, "total": 9}}, (0,), None, standing="Hobby mechanic"
     )
+    assert game.outcome(won).ranking == {} and "ranking" not in game.outcome(won).to_json()  # type: ignore[union-attr]
     seven = attrs.evolve(end, players=(attrs.evolve(end.players[0], vp=7),))
     assert game.outcome(seven) is not None and game.outcome(seven).standing == "Hobby mechanic"  # type: ignore[union-attr]
     assert game.outcome(seven).to_json()["standing"] == "Hobby mechanic"  # type: ignore[union-attr]
@@ -373,6 +390,24 @@ def test_every_difference_is_named_by_its_field() -> None:
         ("scores.1.chips", None, 2),
         ("winners", [1], [1, 0]),
         ("tiebreak", "AIR-R-49", None),
+    ]
+
+
+def test_the_tie_break_counts_are_compared_when_the_implementation_reports_them() -> None:
+    """A tie-break counted wrongly shows in an untied game too: seat 1's 'airships' differ."""
+    from rulecraft.conformance.outcome import compare_outcome
+
+    ours = {**REFERENCE, "ranking": {"0": {"airships": 5}, "1": {"airships": 6}}}
+    assert compare_outcome(ours, ours) == []
+    assert compare_outcome(ours, REFERENCE) == []  # optional: not reported, not compared
+    assert compare_outcome(ours, {**ours, "ranking": {"0": {"airships": 5}, "1": {"airships": 5}}}) == [
+        ("ranking.1.airships", 6, 5)
+    ]
+    assert compare_outcome(ours, {**ours, "ranking": {"0": {"airships": 5}}}) == [
+        ("ranking.1", {"airships": 6}, None)
+    ]
+    assert compare_outcome(ours, {**ours, "ranking": "most airships"}) == [
+        ("ranking", {"0": {"airships": 5}, "1": {"airships": 6}}, "most airships")
     ]
 
 

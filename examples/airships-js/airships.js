@@ -815,7 +815,10 @@ function outcome(state) {
     tiebreak = leaders.length > 1 ? 'AIR-AMB-27' : 'AIR-R-49';
   }
   // AIR-R-47 (p.5): (a) every airship field holds at most one card, or (b) the Hindenburg is built.
-  return { termination: 'AIR-R-47', scores: bySeat(parts), winners: leaders, tiebreak };
+  // Optional in protocol 2, and worth sending: each seat's tie-break count is then compared at the
+  // end of every game, tied or not.
+  const ranking = bySeat(parts.map((p, seat) => ({ airships: airshipsBuilt(state, seat) })));
+  return { termination: 'AIR-R-47', scores: bySeat(parts), winners: leaders, tiebreak, ranking };
 }
 
 // -- the protocol loop ----------------------------------------------------------------------------

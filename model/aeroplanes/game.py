@@ -202,6 +202,10 @@ class AeroplanesGame(PackedGame[AerState, AerAction]):
         tied on money too (a shared win by default)."""
         return scoring.tiebreak(self.ctx, state)
 
+    def ranking(self, state: AerState) -> dict[Seat, dict[str, int]]:
+        """AER-R-64 (l.186): the count the tie-break compares, each seat's money at the end."""
+        return {f.seat: {"money": f.money} for f in scoring.final_scores(self.ctx, state)}
+
     # -- text -------------------------------------------------------------------------------------
     def render(self, state: AerState) -> str:
         return _render.text(self, state)

@@ -241,6 +241,10 @@ class AirshipsGame(PackedGame[AirshipsState, AirshipsAction]):
         """AIR-R-49: airship cards plus owned stages (each counts as an airship)."""
         return len(state.boards[seat].airships) + sum(1 for o in state.stages if o == seat)
 
+    def ranking(self, state: AirshipsState) -> dict[Seat, dict[str, int]]:
+        """AIR-R-49 (p.5): the count the tie-break compares, airships built (stages included)."""
+        return {seat: {"airships": self.airships_built(state, seat)} for seat in range(len(state.boards))}
+
     def winners(self, state: AirshipsState) -> tuple[Seat, ...]:
         scores = self.scores(state)
         best = max(scores.values())

@@ -462,6 +462,10 @@ class KasGame(PackedGame[KasState, KasAction]):
         best = max(scores.values())
         return "KAS-R-53" if sum(1 for v in scores.values() if v == best) > 1 else None
 
+    def ranking(self, state: KasState) -> dict[Seat, dict[str, int]]:
+        """KAS-R-53 (p.16): the count the tie-break compares, each seat's money after the Sellout."""
+        return {seat: {"money": p.money} for seat, p in enumerate(state.players)}
+
     def winners(self, state: KasState) -> tuple[Seat, ...]:
         """KAS-R-53: most VP; then most money; then shared."""
         scores = self.scores(state)

@@ -167,6 +167,13 @@ class SteamopolisGame(PackedGame[StmState, StmAction]):
             room = sum(1 for t in p.machine_room if t is not None)
         return room + len(p.banners)
 
+    def ranking(self, state: StmState) -> dict[Seat, dict[str, int]]:
+        """STM-R-67 (p.25): the count the tie-break compares, machine-room tiles plus banners (then
+        turn order, which the winners show); none in the solo game, which has no tie-break."""
+        if state.solo is not None:
+            return {}
+        return {seat: {"tiles": self.tiles(state, seat)} for seat in range(len(state.players))}
+
     def winners(self, state: StmState) -> tuple[Seat, ...]:
         """STM-R-67: most VP; tie: most tiles; then the tied player earlier in turn order.
 

@@ -276,8 +276,12 @@ class Lockstep:
             return
         if isinstance(mover, GameOver):
             return
-        ours = {_canon(self.game.action_to_json(a)) for a in self.legal_actions()}
-        theirs = _action_set(self.impl.legal_actions().get("actions"))
+        ours_json = [self.game.action_to_json(a) for a in self.legal_actions()]
+        theirs_json = self.impl.legal_actions().get("actions")
+        if _canon(ours_json) == _canon(theirs_json):
+            return  # the same list in the same order (the usual answer): the same set, in two serialisations
+        ours = {_canon(a) for a in ours_json}
+        theirs = _action_set(theirs_json)
         if ours != theirs:
             missing, extra = sorted(ours - theirs), sorted(theirs - ours)
             rules = self.ordered([*self._rules_of_extra(extra), *self._rules_of_missing(missing)])

@@ -141,6 +141,12 @@ OUTCOME: dict[str, Any] = _obj(
         "winners": {"type": "array", "items": {"type": "integer", "minimum": 0}},
         "tiebreak": {"type": ["string", "null"]},
         "standing": {"type": ["string", "null"]},
+        # Optional: per seat the counts the tie-breaks compare (compared when given).
+        "ranking": {
+            "type": "object",
+            "propertyNames": {"pattern": SEAT_KEY},
+            "additionalProperties": {"type": "object", "additionalProperties": {"type": "integer"}},
+        },
     },
 )
 # A reply whose to_move is "over" carries the outcome.

@@ -72,7 +72,8 @@ def _seat_set(winners: Any) -> frozenset[Any] | None:
 def compare_outcome(ours: Mapping[str, Any] | None, theirs: Any) -> list[Difference]:
     """Every difference between the reference's outcome ``ours`` (``Outcome.to_json()``, None before
     the end) and the implementation's ``theirs``: the termination rule, each seat's total and parts,
-    the winners (as a set: their order carries no meaning) and the tie-break rule.  One side with an
+    the winners (as a set: their order carries no meaning), the tie-break rule and, when the
+    implementation reports them, each seat's tie-break counts (``ranking``).  One side with an
     outcome and the other without is the single difference ``outcome``."""
     if ours is None or theirs is None or not isinstance(theirs, Mapping):
         return [] if ours is None and theirs is None else [("outcome", None if ours is None else dict(ours), theirs)]
@@ -87,6 +88,26 @@ def compare_outcome(ours: Mapping[str, Any] | None, theirs: Any) -> list[Differe
         out.append(("tiebreak", ours.get("tiebreak"), theirs.get("tiebreak")))
     if ours.get("standing") != theirs.get("standing"):  # a solo rank (absent: the game gives none)
         out.append(("standing", ours.get("standing"), theirs.get("standing")))
+    if "ranking" in theirs:  # optional: an implementation that reports its tie-break counts has them checked
+        out += _compare_counts(ours.get("ranking") or {}, theirs.get("ranking"), "ranking")
+    return out
+
+
+def _compare_counts(ours: Mapping[Any, Mapping[str, int]], theirs: Any, path: str) -> list[Difference]:
+    """Per seat, every count either side names (``ranking.1.tiles``); a seat or table one side lacks is
+    one difference."""
+    if not isinstance(theirs, Mapping):
+        return [(path, {seat: dict(c) for seat, c in _by_seat(ours).items()}, theirs)]
+    mine, yours = _by_seat(ours), _by_seat(theirs)
+    out: list[Difference] = []
+    for seat in _seat_keys({**mine, **yours}):
+        a, b = mine.get(seat), yours.get(seat)
+        if a is None or not isinstance(b, Mapping):
+            out.append((f"{path}.{seat}", None if a is None else dict(a), b))
+            continue
+        for name in sorted(set(a) | set(b)):
+            if a.get(name) != b.get(name):
+                out.append((f"{path}.{seat}.{name}", a.get(name), b.get(name)))
     return out
 
 
