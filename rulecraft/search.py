@@ -33,6 +33,7 @@ which games to play and how to shrink a failing one:
 from __future__ import annotations
 
 import functools
+import math
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
@@ -313,6 +314,9 @@ class Profile:
 
     seen: dict[str, tuple[float, float]] = attrs.Factory(dict)
     labels: set[str] = attrs.Factory(set)  # kinds of ending seen (termination, standing, winners)
+    # Features where a number that had only ever had one value moved for the first time (a list that
+    # was always empty grew, a count always 0 rose): the rare events a fuzzer's "new edge" marks.
+    firsts: set[str] = attrs.Factory(set)
 
     def beyond(
         self, trial_extremes: Mapping[str, tuple[float, float, int, int]], labels: Mapping[str, int] = {}
@@ -330,12 +334,28 @@ class Profile:
             if old is None:
                 self.seen[path] = (low, high)
                 continue  # a path seen for the first time is no progress on it
-            if high > old[1]:
-                by_step.setdefault(at_high, set()).add(f"{path}>={high:g}")
-            if low < old[0]:
-                by_step.setdefault(at_low, set()).add(f"{path}<={low:g}")
+            constant = old[0] == old[1]
+            if _bucket(high) > _bucket(old[1]):
+                by_step.setdefault(at_high, set()).add(feature := f"{path}>={high:g}")
+                if constant:
+                    self.firsts.add(feature)
+            if _bucket(low) < _bucket(old[0]):
+                by_step.setdefault(at_low, set()).add(feature := f"{path}<={low:g}")
+                if constant:
+                    self.firsts.add(feature)
             self.seen[path] = (min(low, old[0]), max(high, old[1]))
         return by_step
+
+
+def _bucket(value: float) -> float:
+    """What counts as further: every value up to 16 (levels, counts, thresholds are small numbers),
+    beyond that the next power of two (a fuzzer's hit-count buckets).  Money rising by one each game
+    would otherwise fill the corpus with places no rule cares about, and the rare ones (a second
+    bonus paid, a list grown) would get few turns."""
+    size = abs(value)
+    if size <= 16:
+        return value
+    return math.copysign(float(2 ** int(math.log2(size))), value)
 
 
 def widen(
@@ -408,9 +428,11 @@ class CorpusEntry:
     rules: frozenset[str]  # rule IDs, or value-profile features (``path>=v``), or ``ending``
     picked: int = 0
     lead: float = float("inf")  # an ending's: the winner's lead in points at the end
+    first: bool = False  # a first of a kind (Profile.firsts): it gets more turns than an extreme
 
 
 LaterStart = Callable[[Plan, Trial, int], Plan | None]
+FIRST_TURNS = 8  # the replays a first of a kind gets before it is one entry among the others
 
 
 @attrs.define
@@ -450,7 +472,8 @@ class Corpus:
                 # Full: the most visited entry (the oldest of them) makes room for what is new.
                 most = max(e.picked for e in self.entries)
                 self.entries.remove(next(e for e in self.entries if e.picked == most))
-            self.entries.append(CorpusEntry(_entry_at(plan, trial, step, later_start), frozenset(rules)))
+            first = profile is not None and any(f in profile.firsts for f in rules)
+            self.entries.append(CorpusEntry(_entry_at(plan, trial, step, later_start), frozenset(rules), first=first))
 
     def add_ending(self, plan: Plan, trial: Trial, back: int, later_start: LaterStart | None) -> None:
         """A finished game's state ``back`` steps before its end.  The ring keeps the closest finishes
@@ -480,6 +503,15 @@ class Corpus:
     def choose(self, rng: random.Random) -> CorpusEntry | None:
         if not self.entries:
             return None
+        # A third of the turns go to a first of a kind still under its share of turns: what happened once
+        # in all the games so far (a second player paid a bonus, a list grew) is most likely a few
+        # replays from what happens once in a hundred.
+        firsts = [e for e in self.entries if e.first and e.picked < FIRST_TURNS]
+        if firsts and rng.random() < 1 / 3:
+            least = min(e.picked for e in firsts)
+            entry = [e for e in firsts if e.picked == least][-1]
+            entry.picked += 1
+            return entry
         # Least-visited first: each new rule's entry gets its turns before old ones get more.
         # Among those, the newest: a game that went further is followed further at once (rail level
         # 3, then 4, then 5), depth first along what is new, breadth over the corpus in time.

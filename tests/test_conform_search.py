@@ -512,9 +512,54 @@ def test_a_game_that_goes_further_than_every_earlier_one_marks_the_step_where_it
     # The same height again is nothing new; another player count is another profile.
     assert profile.beyond(widen({}, {"rail_level": 3}, 5, "2p")) == {}
     assert profile.beyond(widen({}, {"rail_level": 3}, 5, "3p")) == {}
+    # Small numbers count one by one; beyond 16, only a new power of two is further (money creeping
+    # up by one each game is not a place to return to).
+    profile.beyond(widen({}, {"money": 17}, 1, "2p"))
+    assert profile.beyond(widen({}, {"money": 30}, 3, "2p")) == {}
+    assert profile.beyond(widen({}, {"money": 33}, 6, "2p")) == {6: {"2p|money>=33"}}
+    assert profile.beyond(widen({}, {"money": 40}, 6, "2p")) == {}
     # A kind of ending is new once.
     assert profile.beyond({}, {"1p|end:lost": 40}) == {40: {"1p|end:lost"}}
     assert profile.beyond({}, {"1p|end:lost": 12}) == {}
+
+
+def test_a_first_of_a_kind_gets_more_turns_than_one_more_extreme() -> None:
+    """A list always empty that grows (a second bonus paid) is rarer than money going up: it is marked
+    first of a kind and gets a third of the corpus turns until it has had FIRST_TURNS of them."""
+    import random
+
+    from rulecraft.search import FIRST_TURNS, Corpus, CorpusEntry, Profile, widen
+
+    profile = Profile()
+
+    def game(*states: dict[str, Any]) -> dict[str, Any]:
+        extremes: dict[str, Any] = {}
+        for step, state in enumerate(states, 1):
+            widen(extremes, state, step, "3p")
+        return extremes
+
+    start = {"paid": [], "money": 3}
+    profile.beyond(game(start))
+    profile.beyond(game(start, {"paid": [], "money": 9}))
+    assert profile.firsts == {"3p|money>=9"}  # money had only ever been 3: its first move is a first
+    grown = profile.beyond(game(start, start, start, {"paid": [[0, 1]], "money": 12}))
+    assert grown == {4: {"3p|paid#>=1", "3p|money>=12"}}
+    assert "3p|paid#>=1" in profile.firsts and "3p|money>=12" not in profile.firsts
+
+    # Twenty extremes and the first of a kind, each a prefix of a game: least-visited-first alone
+    # would give the first of a kind one turn in 24; it gets about a third of them.
+    corpus = Corpus()
+    start = Start("a new game", setup={"players": 3})
+    for n in range(20):
+        corpus.entries.append(CorpusEntry(Plan(start, (n,)), frozenset({f"3p|money>={40 + n}"})))
+    corpus.entries.insert(3, CorpusEntry(Plan(start, (99,)), frozenset({"3p|paid#>=1"}), first=True))
+    rng = random.Random(0)
+    picks = [entry.rules for entry in (corpus.choose(rng) for _ in range(24)) if entry is not None]
+    assert 5 <= picks.count(frozenset({"3p|paid#>=1"})) <= FIRST_TURNS
+    # Its share spent, it is one entry among the others.
+    corpus.entries[3].picked = FIRST_TURNS
+    later = [entry.rules for entry in (corpus.choose(rng) for _ in range(20)) if entry is not None]
+    assert frozenset({"3p|paid#>=1"}) not in later
 
 
 def test_the_closest_finishes_are_kept_as_states_a_few_steps_before_the_end() -> None:
@@ -633,3 +678,21 @@ def test_a_solo_set_target_exercises_the_time_pressure_rule_a_multi_player_one_d
             after = game.transition(state, targets[0])
         assert ("STM-R-69" in hit) is expected, players
         assert game.scores(after)[0] == game.scores(state)[0], "SET 1 TARGET costs no VP"
+
+
+def test_a_deviation_in_a_rare_set_up_is_found_by_the_set_up_sweep_before_any_game() -> None:
+    """The planted 'Kain starts with $12' (KAS-R-63: Reginald Kain's $20) shows only when the advanced
+    set-up deals that character: the sweep compares dozens of set-ups at their start, so it is found
+    before a single whole game is played."""
+    bench = Path(__file__).resolve().parents[1] / "bench" / "planted.py"
+    report = conform(make_game("kas"), f"{PY} {bench} kas kain-twelve", scenarios=False, max_examples=6, seed=0)
+    assert report.findings and report.examples_run == 0
+    assert {"KAS-R-63", "KAS-R-12"} & set(report.findings[0].rules)
+    assert not report.findings[0].steps or len(report.findings[0].steps) <= 2
+
+
+def test_a_clean_run_reports_the_set_ups_it_swept() -> None:
+    report = conform(make_game("stm"), f"{PY} -m rulecraft.conformance.server stm", scenarios=False, max_examples=2)
+    assert not report.findings
+    assert 1 <= report.setups_compared <= 16  # at most eight per planned game
+    assert f"set-ups swept: {report.setups_compared} distinct set-ups" in markdown(report)

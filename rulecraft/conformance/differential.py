@@ -3,6 +3,7 @@ search's corpus, a difference shrunk by a count of replays (rulecraft.search dri
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections import Counter
@@ -24,6 +25,7 @@ from rulecraft.search import (
     PlanEnd,
     Profile,
     Start,
+    Style,
     Trial,
     kind_of,
     margin,
@@ -300,6 +302,10 @@ def _propose_probe(candidates: int, rate: float, sweep: bool, rng: random.Random
     return 1 + rng.randrange(candidates) if candidates and rng.random() < rate else 0
 
 
+SETUP_SWEEP = 48  # distinct set-ups compared at their start before the games (see differential)
+SWEEP_STEPS = 8  # a set-up's first steps: the deals and choices of the set-up itself
+
+
 def differential(
     game: Game[Any, Any],
     impl: Peer,
@@ -318,10 +324,11 @@ def differential(
     starts: Sequence[tuple[str, Any] | Start] = (),
     set_state: bool = True,
     shrink_replays: int = DEFAULT_SHRINK_REPLAYS,
-    corpus_rate: float = 0.3,
+    corpus_rate: float = 0.45,
     ending_rate: float = 0.15,
     trace: bool = True,
     only_starts: bool = False,
+    setup_sweep: int = SETUP_SWEEP,
 ) -> None:
     """Seeded games on both sides until one differs (then shrunk) or ``max_examples`` are played.
 
@@ -329,7 +336,10 @@ def differential(
     peer takes ``set_state``.  ``deadline``: a wall-clock safety net; when it
     bites, the report says so.  The same seed gives the same games, findings
     and shrunk game on any machine as long as the safety net does not bite.  ``only_starts``: every
-    game from one of ``starts`` (none from a new game).
+    game from one of ``starts`` (none from a new game).  ``setup_sweep``: before the games, that many
+    distinct random set-ups (at most eight per planned game) are compared through their first
+    :data:`SWEEP_STEPS` steps: a deviation in a rare set-up (one character, one board set, one player
+    count) shows there at once, where whole games would meet it once in dozens.
     """
     run = Differential(
         game,
@@ -349,7 +359,9 @@ def differential(
     report.games_planned += max_examples
     failing: tuple[Plan, Trial] | None = None
     try:
-        for index in range(max_examples):
+        if random_setup and not only_starts:
+            failing = _sweep(run, report, seed, counts, min(setup_sweep, 8 * max_examples), deadline)
+        for index in range(max_examples if failing is None and report.stopped is None else 0):
             if deadline is not None and time.monotonic() > deadline:
                 report.stopped, report.stopped_detail = "time", f"the safety cap stopped it after {index} games"
                 break
@@ -414,6 +426,39 @@ def differential(
             report.add(stopped.finding)
             report.stopped, report.stopped_detail = "fault", "the implementation could not be restarted"
     report.differential_seconds += time.monotonic() - begun
+
+
+def _sweep(
+    run: Differential, report: ConformReport, seed: int, counts: Sequence[int], size: int, deadline: float | None
+) -> tuple[Plan, Trial] | None:
+    """Compare up to ``size`` distinct random set-ups through their first steps; the first that differs
+    (its plan and trial), or None.  Seeded apart from the games, so the games are the same either way."""
+    seen: set[str] = set()
+    for attempt in range(4 * size):
+        if len(seen) >= size or (deadline is not None and time.monotonic() > deadline):
+            break
+        rng = random.Random(f"{seed}:setup:{attempt}")
+        setup = random_setup_of(run.game, rng, counts)
+        key = json.dumps(setup, sort_keys=True)
+        if key in seen:
+            continue
+        seen.add(key)
+        # With earlier set-ups' actions as probes: a deal one set-up makes and another must refuse.
+        plan = Plan(Start("a new game", setup=setup), (), Style(probe_rate=0.6), run.pool_sample(rng))
+        trial = run.execute(plan, Draws(rng, ()), SWEEP_STEPS)
+        run.remember(trial.actions)
+        if trial.ended == "time":
+            report.stopped = "time"
+            report.stopped_detail = f"the safety cap stopped it while sweeping set-ups ({len(seen) - 1} compared)"
+            return None
+        report.steps_compared += trial.compared
+        report.rules_exercised |= trial.rules
+        if trial.failure is not None:
+            if report.first_difference_at is None:
+                report.first_difference_at = time.monotonic() - report.started
+            return plan, trial
+        report.setups_compared += 1
+    return None
 
 
 def random_setup_of(game: Game[Any, Any], rng: random.Random, players: Sequence[int]) -> dict[str, Any]:

@@ -50,6 +50,7 @@ class ConformReport:
     games_finished: int = 0  # games played to the rules' end
     games_stalled: int = 0  # games that reached a state from which the rules can never end them
     steps_compared: int = 0
+    setups_compared: int = 0  # distinct set-ups compared through their first steps before the games
     seconds: float = 0.0
     differential_seconds: float = 0.0
     seed: int = 0

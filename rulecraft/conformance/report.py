@@ -153,6 +153,11 @@ def markdown(report: ConformReport) -> str:
         f"{report.games_finished} played to the end, {report.games_stalled} stopped in a state that can never "
         f"end, {report.games_capped} stopped at the step cap; "
         f"{report.steps_compared} states compared",
+        *(
+            [f"- set-ups swept: {report.setups_compared} distinct set-ups compared through their first steps"]
+            if report.setups_compared
+            else []
+        ),
         f"- rule coverage of the differential games: {hit}/{total} rule IDs{share}",
         f"- time: {report.seconds:.1f} s ({report.differential_seconds:.1f} s differential)",
     ]
