@@ -40,8 +40,17 @@ from rulecraft.ruleset import Ambiguity
 from rulecraft.scenarios.loader import ScenarioFileError, load_scenario, scenario_files
 from rulecraft.scenarios.runner import run_scenario
 
-Outcome = Literal["witness", "not-found", "proved", "unknown", "not-modelled", "error", "settled"]
-OUTCOMES: tuple[Outcome, ...] = ("witness", "proved", "not-found", "unknown", "not-modelled", "error", "settled")
+Outcome = Literal["witness", "not-found", "proved", "unknown", "not-modelled", "error", "settled", "not-searched"]
+OUTCOMES: tuple[Outcome, ...] = (
+    "witness",
+    "proved",
+    "not-found",
+    "unknown",
+    "not-modelled",
+    "error",
+    "settled",
+    "not-searched",
+)
 
 
 @attrs.frozen
@@ -156,7 +165,9 @@ class AmbiguityResult:
         """Witness if any reading differs; proved only if every reading is proved; else the weakest."""
         outcomes = {p.outcome for p in self.pairs}
         if not outcomes:
-            return "settled"  # one reading registered (a gap the register records): nothing to compare
+            if len(self.ambiguity.readings) < 2:
+                return "settled"  # one reading registered (a gap the register records): nothing to compare
+            return "not-searched"  # readings to compare, but no search ran (--no-search): no verdict
         order: tuple[Outcome, ...] = ("witness", "error", "unknown", "not-found", "not-modelled")
         for kind in order:
             if kind in outcomes:

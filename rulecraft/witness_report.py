@@ -19,6 +19,7 @@ VERDICT = {
     "not-modelled": "a reading is not modelled yet",
     "error": "error",
     "settled": "one reading registered (nothing to compare)",
+    "not-searched": "not searched (--no-search): no verdict",
 }
 
 

@@ -21,6 +21,7 @@ from rulecraft.witness import (
     example_dependence,
     never_consulted,
     search_pair,
+    tally,
 )
 
 QUICK = Budget(seconds=4, max_examples=60, max_steps=120, seed=0)
@@ -207,6 +208,17 @@ def test_a_single_reading_gap_is_settled_not_proved() -> None:
     """AIR-AMB-30 (no turn limit) is a gap with one registered reading: nothing to compare."""
     (result,) = ambiguities("air", only=["AIR-AMB-30"], budget=QUICK, examples=False)
     assert result.pairs == () and result.outcome == "settled"
+
+
+def test_without_a_search_an_ambiguity_with_readings_gets_no_verdict() -> None:
+    """--no-search: AIR-AMB-07 has readings to compare and nobody compared them; saying 'settled'
+    (one reading, nothing to compare) would be a verdict from a search that did not run."""
+    results = ambiguities("air", only=["AIR-AMB-07", "AIR-AMB-30"], budget=QUICK, search=False, examples=False)
+    by_id = {r.ambiguity.id: r for r in results}
+    assert len(by_id["AIR-AMB-07"].ambiguity.readings) > 1
+    assert by_id["AIR-AMB-07"].pairs == () and by_id["AIR-AMB-07"].outcome == "not-searched"
+    assert by_id["AIR-AMB-30"].outcome == "settled"
+    assert tally(results)["not-searched"] == 1 and tally(results)["proved"] == 0
 
 
 def test_a_printed_example_state_is_a_starting_point_for_rare_situations() -> None:
