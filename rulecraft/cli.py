@@ -847,10 +847,11 @@ def _players_help(default: str) -> str:
     return f"number of players: {ranges} ({default})"
 
 
-def build_parser(*, queries: bool = True) -> argparse.ArgumentParser:
-    """The command line.  ``queries``: add every game's rules questions under ``query`` (their
-    arguments come from the queries themselves, so the games and their solvers are imported);
-    without, the parser is built from the games' records alone."""
+def build_parser(*, queries: bool = True, query_game: str | None = None) -> argparse.ArgumentParser:
+    """The command line.  ``queries``: add the games' rules questions under ``query`` (their
+    arguments come from the queries themselves, so the games and their solvers are imported), only
+    ``query_game``'s when it is named ("": none, the games listed from their records; None: every
+    game's); without, the parser is built from the games' records alone."""
     parser = _Parser(
         prog="rulecraft",
         description=__doc__,
@@ -1078,6 +1079,8 @@ def build_parser(*, queries: bool = True) -> argparse.ArgumentParser:
     qsub = p.add_subparsers(dest="game", required=True, metavar="{" + ",".join(game_ids()) + "}")
     for gid in game_ids():
         gp = qsub.add_parser(gid, help=record(gid).title)
+        if query_game is not None and gid != query_game:
+            continue  # another game's questions: not configured for a command about one game
         names = gp.add_subparsers(dest="query_name", required=True)
         for name, query in game_class(gid).configured().queries().items():
             qp = names.add_parser(name, help=query.help, description=query.help, epilog=EXIT_TABLE)
@@ -1219,7 +1222,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         words = list(sys.argv[1:] if argv is None else argv)
         # Only `query` needs the games' solvers to build its options; every other verb starts
         # from the records (names and player counts) without importing a game.
-        parser = build_parser(queries=next((w for w in words if not w.startswith("-")), "") == "query")
+        verb, *rest = [w for w in words if not w.startswith("-")] or [""]
+        named = rest[0] if rest and rest[0] in game_ids() else None
+        # `query GAME ...` configures that game alone; `query -h` lists the games from their records.
+        parser = build_parser(queries=verb == "query", query_game=named or "")
         config = project_config.find(Path.cwd())
         _apply_config(parser, config)
         try:

@@ -95,6 +95,24 @@ def test_the_help_imports_no_game() -> None:
     assert loaded == set()
 
 
+def test_a_query_about_one_game_loads_that_games_solvers_alone() -> None:
+    """Issue 18: 'rulecraft query air -h' configured all four games and their solvers (1.3 s CPU)."""
+
+    def help_of(*words: str) -> str:
+        return (
+            "import contextlib, io\nfrom rulecraft.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
+            f"    try:\n        main({['query', *words, '-h']!r})\n    except SystemExit:\n        pass\n"
+            "assert 'usage: rulecraft query' in out.getvalue(), out.getvalue()\n"
+        )
+
+    loaded = _modules_after(help_of("air"))
+    assert {"rulecraft.solvers.airships.reach", "rulecraft.solvers.airships.chance"} <= loaded
+    others = ("rulecraft.model.steamopolis", "rulecraft.model.aeroplanes", "rulecraft.model.kings_of_air_and_steam")
+    assert not {m for m in loaded if m.startswith(others)}
+    assert _modules_after(help_of()) == set()  # 'query -h' lists the games from their records
+
+
 @pytest.mark.parametrize("players", [range(0, 3), range(2, 2), range(1, 9, 2)])
 def test_a_record_refuses_a_bad_player_range_naming_the_field(players: range) -> None:
     with pytest.raises(ValueError, match=r"GameRecord\.players"):
