@@ -652,3 +652,59 @@ def test_seeded_random_games_break_no_invariant(seed: int) -> None:
         state = following
     assert state.phase is not Phase.DEAL
     assert isinstance(state.turn, TurnState)
+
+
+# -- readings the game does not play by default, and the losing line (issue 22) ---------------------------
+
+
+def _count_messages(state: StmState, ctx: Context) -> list[str]:
+    found = INVARIANTS["seats-and-board-side"].check(ctx, state)
+    return [v.message for v in found if "players; the game is" in v.message]
+
+
+def _more_players(state: StmState, *characters: int) -> StmState:
+    return attrs.evolve(state, players=(*state.players, *(new_player(c) for c in characters)))
+
+
+def test_the_player_count_follows_stm_amb_24() -> None:
+    """STM-AMB-24 (p.2 component list "4-5" against 4 colours): 1-4 players by default, 1-5 under
+    '1-5'; never 6."""
+    five = _more_players(start(4), 5)
+    assert _count_messages(start(4), CTX) == []
+    assert _count_messages(five, CTX) == ["5 players; the game is for 1-4 (STM-AMB-24 '1-4')"]
+    one_to_five = Context.printed(readings={"STM-AMB-24": "1-5"})
+    assert _count_messages(five, one_to_five) == []
+    six = _more_players(five, 11)
+    assert _count_messages(six, one_to_five) == ["6 players; the game is for 1-5 (STM-AMB-24 '1-5')"]
+
+
+def test_one_vp_left_is_no_solo_loss() -> None:
+    """STM-R-69 (p.35): the solo game is lost on reaching 0 VP, not at 1."""
+    silent("vp-never-negative", player(attrs.evolve(start(1), phase=Phase.ACTION), 0, vp=1))
+
+
+def test_a_stack_with_tiles_left_is_not_used_up_under_either_reading() -> None:
+    """STM-AMB-27: neither 'due' nor 'empty' ends the game while face-down tiles are left."""
+    silent("end-trigger", start())
+    silent("end-trigger", start(), ctx=Context.printed(readings={"STM-AMB-27": "empty"}))
+
+
+def test_the_pink_marker_of_an_unknown_character_is_reported() -> None:
+    """STM-R-04: only character 7's set-up gives the pink marker; a character the pack does not
+    have gives none."""
+    pink = BonusMarker(PACK.pink_numeral, pink=True)
+    spaces = list(gauge_of([(1, False), (2, False), (3, False)]).spaces)
+    spaces[PACK.gauge.numerals.index(PACK.pink_numeral)] = pink
+    stranger = player(start(), 1, character=99, gauge=Gauge(0, tuple(spaces)))
+    reports("bonus-markers-accounted", stranger, "STM-R-04", words="pink bonus marker")
+
+
+@pytest.mark.parametrize("emptied", ["crystal_row", "gear_row"])
+def test_the_level_one_statue_counts_the_number_two_markers_of_each_row(emptied: str) -> None:
+    """STM-AMB-26 'both-2' with STM-AMB-13 'any' (any marker may leave): one row emptied, the other
+    without its #2 but with #3-#5: both #2 are gone, so the level-1 statue is on the tower top."""
+    any_marker = Context.printed(readings={"STM-AMB-13": "any"})
+    other = "gear_row" if emptied == "crystal_row" else "crystal_row"
+    state = start()
+    bonus = attrs.evolve(state.bonus, **{emptied: (), other: (3, 4, 5)}, statue=False)
+    silent("statues-and-markets", attrs.evolve(state, bonus=bonus, tower_top=1), ctx=any_marker)
