@@ -33,7 +33,7 @@ from rulecraft.model.aeroplanes import actions as A
 from rulecraft.model.aeroplanes.catalogue import RULES, SETUP
 from rulecraft.model.aeroplanes.context import Context
 from rulecraft.model.aeroplanes.readings import REGISTER
-from rulecraft.model.aeroplanes.rules import check, legal_actions
+from rulecraft.model.aeroplanes.rules import CHANCE_PHASES, check, legal_actions
 from rulecraft.model.aeroplanes.setup import new_game
 from rulecraft.model.aeroplanes.state import BLOCKER, HOME, AerState, Airport, OwnedCard, Phase, Slots
 from rulecraft.model.aeroplanes.transitions import transition
@@ -587,3 +587,63 @@ def test_the_legality_check_fires_on_a_listed_illegal_action(monkeypatch: pytest
     monkeypatch.setattr("rulecraft.invariants.aeroplanes.legal_actions", one_outcome_short)
     found = check_legality(CTX, new_game(CTX, 3))
     assert any("other actions than its outcomes" in v.message for v in found)
+
+
+# -- the legality layers, each condition on its own (issue 22) ---------------------------------------------
+
+
+def test_a_genuine_chance_step_and_a_refused_candidate_are_no_violation() -> None:
+    """AER-R-07: the deal at set-up lists exactly its outcomes with odds summing to 1, each above 0;
+    a candidate the check refuses with a rule, and does not list, is as it should be."""
+    deal = new_game(CTX, 3)
+    assert deal.phase in CHANCE_PHASES
+    assert check_legality(CTX, deal) == []
+    action = in_phase(Phase.ACTION)
+    refused = A.RollFirstPlayerDie(9)  # a die roll in the middle of an action round
+    assert check(CTX, action, refused) is not None
+    assert check_legality(CTX, action, [refused]) == []
+
+
+def test_each_broken_layer_is_named_with_its_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    from fractions import Fraction
+
+    from rulecraft.core import Rejection
+    from rulecraft.model.aeroplanes.setup import chance_outcomes as real_outcomes
+
+    deal = new_game(CTX, 3)
+    outcomes = real_outcomes(CTX, deal)
+    assert len(outcomes) >= 2
+
+    # Odds that do not add up to 1: three quarters of the mass.
+    short = [(a, p * Fraction(3, 4)) for a, p in outcomes]
+    monkeypatch.setattr("rulecraft.invariants.aeroplanes.chance_outcomes", lambda ctx, state: short)
+    found = check_legality(CTX, deal)
+    assert [v.message for v in found] == [f"the chance outcomes of {deal.phase.value} sum to 3/4"]
+    assert found[0].invariant == "legality-layers" and found[0].rules == ("AER-R-07",)
+
+    # An outcome with odds 0 (the others keep the whole mass): listed, but it cannot happen.
+    zero = [(outcomes[0][0], Fraction(0)), *((a, p / (1 - outcomes[0][1])) for a, p in outcomes[1:])]
+    monkeypatch.setattr("rulecraft.invariants.aeroplanes.chance_outcomes", lambda ctx, state: zero)
+    assert [v.message for v in check_legality(CTX, deal)] == [
+        f"a chance outcome of {deal.phase.value} has odds 0 or less"
+    ]
+    monkeypatch.undo()
+
+    # An action listed twice.
+    action = in_phase(Phase.ACTION)
+    original = legal_actions
+    twice = lambda ctx, state: [*original(ctx, state), original(ctx, state)[0]]  # noqa: E731
+    monkeypatch.setattr("rulecraft.invariants.aeroplanes.legal_actions", twice)
+    assert [v.message for v in check_legality(CTX, action)] == ["legal_actions lists 1 actions twice"]
+    monkeypatch.undo()
+
+    # A candidate refused without naming a rule.
+    nameless = Rejection("", "no reason given")
+    monkeypatch.setattr(
+        "rulecraft.invariants.aeroplanes.check",
+        lambda ctx, state, a: None if a in original(ctx, state) else nameless,
+    )
+    stray = A.RollFirstPlayerDie(9)
+    assert [v.message for v in check_legality(CTX, action, [stray])] == [
+        f"{stray!r} is refused without a rule: {nameless}"
+    ]
