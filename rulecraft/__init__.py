@@ -17,7 +17,7 @@ from rulecraft.core import (
     Setup,
 )
 
-__version__ = "0.4.0"
+__version__ = "0.5.0"
 
 __all__ = [
     "CHANCE",
