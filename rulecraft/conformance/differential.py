@@ -432,7 +432,8 @@ def _sweep(
     run: Differential, report: ConformReport, seed: int, counts: Sequence[int], size: int, deadline: float | None
 ) -> tuple[Plan, Trial] | None:
     """Compare up to ``size`` distinct random set-ups through their first steps; the first that differs
-    (its plan and trial), or None.  Seeded apart from the games, so the games are the same either way."""
+    (its plan and trial), or None.  Seeded apart from the games: the same seed sweeps the same set-ups
+    (their actions join the pool the games probe with)."""
     seen: set[str] = set()
     for attempt in range(4 * size):
         if len(seen) >= size or (deadline is not None and time.monotonic() > deadline):
