@@ -647,3 +647,31 @@ def test_each_broken_layer_is_named_with_its_rule(monkeypatch: pytest.MonkeyPatc
     assert [v.message for v in check_legality(CTX, action, [stray])] == [
         f"{stray!r} is refused without a rule: {nameless}"
     ]
+
+
+def test_a_face_down_card_carries_no_more_than_its_excess_markers() -> None:
+    """AER-R-55 (l.174): once face down, the excess markers are the card's capacity, not the printed one:
+    a face-down card showing 0 markers that carries a passenger is over its capacity."""
+    down = find(lambda s: any(c.face_down for p in s.players for c in p.cards))
+    seat, card = next((i, c) for i, p in enumerate(down.players) for c in p.cards if c.face_down)
+    printed = PACK.card(card.number).capacity
+    tile = next(t for t in PACK.passengers if t.id in down.bag and 1 <= t.capacity <= printed)
+    loaded = attrs.evolve(card, excess=0, passengers=(tile.id,))
+    cards = tuple(loaded if c.number == card.number else c for c in down.players[seat].cards)
+    found = reports("plane-capacity", player(down, seat, cards=cards), "AER-R-55", f"card {card.number}")
+    assert any(f"carries {tile.capacity} on a capacity of 0" in v.message for v in found), report(found)
+
+
+def test_the_running_update_counts_once_for_the_cards_it_removes() -> None:
+    """AER-R-53: each update removes at most the era-end discards from the display; during era 1's update
+    (the black marker taken) one update is running, so one more card than that is one too many."""
+    updating = find(lambda s: s.era == 1 and not s.marker_in_pool and s.phase is not Phase.OVER)
+    allowed = PACK.era_end_discards
+    extra = allowed + 1 - len(updating.removed_cards)
+    assert 0 < extra <= len(updating.deck)
+    moved = attrs.evolve(
+        updating,
+        deck=updating.deck[extra:],
+        removed_cards=tuple(sorted((*updating.removed_cards, *updating.deck[:extra]))),
+    )
+    reports("cards-conserved", moved, "AER-R-53", words=f"{allowed + 1} cards removed from the display after 1 updates")
