@@ -696,3 +696,35 @@ def test_a_clean_run_reports_the_set_ups_it_swept() -> None:
     assert not report.findings
     assert 1 <= report.setups_compared <= 16  # at most eight per planned game
     assert f"set-ups swept: {report.setups_compared} distinct set-ups" in markdown(report)
+
+
+def test_the_set_up_sweep_leaves_the_games_after_it_as_they_would_be(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sweep is an addition: with or without it, the same seed plays the same games afterwards
+    (its probes and action kinds are its own)."""
+    from rulecraft.conformance import differential as D
+
+    played: list[tuple[str, int]] = []
+    execute = D.Differential.execute
+
+    def recording(self: Any, plan: Any, draws: Any, max_steps: int) -> Any:
+        trial = execute(self, plan, draws, max_steps)
+        if max_steps != D.SWEEP_STEPS:
+            played.append((plan.start.label, len(trial.actions)))
+        return trial
+
+    monkeypatch.setattr(D.Differential, "execute", recording)
+    runs = []
+    for sweep in (0, D.SETUP_SWEEP):
+        played.clear()
+        monkeypatch.setattr(D, "SETUP_SWEEP", sweep)
+        original = D.differential
+
+        def with_sweep(*a: Any, _s: int = sweep, _o: Any = original, **k: Any) -> Any:
+            return _o(*a, **k, setup_sweep=_s)
+
+        monkeypatch.setattr("rulecraft.conformance.conform.differential", with_sweep)
+        report = conform(make_game("air"), f"{PY} -m rulecraft.conformance.server air", scenarios=False, max_examples=4)
+        runs.append((list(played), report.setups_compared))
+    (without, none_swept), (with_sweep, swept) = runs
+    assert none_swept == 0 and swept > 0
+    assert with_sweep == without and len(without) == 4

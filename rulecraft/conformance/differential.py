@@ -432,8 +432,19 @@ def _sweep(
     run: Differential, report: ConformReport, seed: int, counts: Sequence[int], size: int, deadline: float | None
 ) -> tuple[Plan, Trial] | None:
     """Compare up to ``size`` distinct random set-ups through their first steps; the first that differs
-    (its plan and trial), or None.  Seeded apart from the games: the same seed sweeps the same set-ups
-    (their actions join the pool the games probe with)."""
+    (its plan and trial), or None.  Seeded apart from the games, and without a trace in them."""
+    # The sweep probes with its own set-ups' actions, then leaves the run as it found it: the games
+    # after it are the games a run without it plays (a sweep is an addition, never a different search).
+    kept = ({k: list(v) for k, v in run.pool.items()}, set(run._pooled), set(run.kinds), Counter(run.rule_steps))
+    try:
+        return _sweep_setups(run, report, seed, counts, size, deadline)
+    finally:
+        run.pool, run._pooled, run.kinds, run.rule_steps = kept
+
+
+def _sweep_setups(
+    run: Differential, report: ConformReport, seed: int, counts: Sequence[int], size: int, deadline: float | None
+) -> tuple[Plan, Trial] | None:
     seen: set[str] = set()
     for attempt in range(4 * size):
         if len(seen) >= size or (deadline is not None and time.monotonic() > deadline):
