@@ -487,11 +487,28 @@ def pick_options(ctx: Context, state: AerState, face: Face, supply: tuple[int, .
     return (face,) if face in available else (None,)
 
 
+def pick_shape_rejection(action: PickAdvantages) -> Rejection | None:
+    """AER-R-39(b) (l.154): a pick names two dice by index and, for each, the tile it takes (None:
+    nothing).  An action built by hand (the Game API) can have any shape: refused, never a crash."""
+    dice, types = action.dice, action.types
+    if not isinstance(dice, tuple) or len(dice) != ADVANTAGE_PICKS or not all(isinstance(d, int) for d in dice):
+        return reject("AER-R-39", f"choose {ADVANTAGE_PICKS} of the three dice by index (0, 1 or 2), not {dice!r}")
+    if not isinstance(types, tuple) or len(types) != ADVANTAGE_PICKS:
+        return reject(
+            "AER-R-39",
+            f"name the tile each of the {ADVANTAGE_PICKS} chosen dice takes (a type, or None: nothing), not {types!r}",
+        )
+    return None
+
+
 def pick_rejection(ctx: Context, state: AerState, action: PickAdvantages) -> Rejection | None:
     """AER-R-39(b) (l.154): two of the three dice, each taking the tile its face names (a skull: any
     available type), one after the other; a type not available gives nothing (AER-R-40, l.154-155)."""
     faces = state.turn.advantage_dice
     assert faces is not None
+    shape = pick_shape_rejection(action)
+    if shape is not None:
+        return shape
     first, second = action.dice
     if not 0 <= first < second < len(faces):
         return reject(
@@ -499,7 +516,8 @@ def pick_rejection(ctx: Context, state: AerState, action: PickAdvantages) -> Rej
             f"use two different dice of {list(faces)}, named by index in increasing order, not {action.dice}",
         )
     supply: tuple[int, ...] = state.advantage_supply
-    for die, kind in zip(action.dice, action.types, strict=True):
+    a, b = action.types
+    for die, kind in ((first, a), (second, b)):
         face = faces[die]
         options = pick_options(ctx, state, face, supply)
         if kind not in options:
