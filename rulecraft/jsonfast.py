@@ -14,7 +14,7 @@ also words the reason.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 Check = Callable[[Any], bool | None]
@@ -62,16 +62,20 @@ def _all(checks: list[Check]) -> Check:
         return checks[0]
 
     def check(value: Any) -> bool | None:
-        unsure = False
-        for one in checks:
-            result = one(value)
-            if result is False:
-                return False
-            if result is None:
-                unsure = True
-        return None if unsure else True
+        return _conjunction(one(value) for one in checks)
 
     return check
+
+
+def _conjunction(results: Iterable[bool | None]) -> bool | None:
+    """All true: True; one false: False (at once); else unsure."""
+    unsure = False
+    for result in results:
+        if result is False:
+            return False
+        if result is None:
+            unsure = True
+    return None if unsure else True
 
 
 # -- types -------------------------------------------------------------------------------------------
@@ -195,15 +199,7 @@ def _properties(argument: Any, schema: Mapping[str, Any]) -> Check:
     def check(value: Any) -> bool | None:
         if not isinstance(value, dict):
             return True
-        unsure = False
-        for name, one in inner.items():
-            if name in value:
-                result = one(value[name])
-                if result is False:
-                    return False
-                if result is None:
-                    unsure = True
-        return None if unsure else True
+        return _conjunction(one(value[name]) for name, one in inner.items() if name in value)
 
     return check
 
@@ -243,14 +239,7 @@ def _items(argument: Any, schema: Mapping[str, Any]) -> Check:
 
 
 def _every(inner: Check, values: Any) -> bool | None:
-    unsure = False
-    for one in values:
-        result = inner(one)
-        if result is False:
-            return False
-        if result is None:
-            unsure = True
-    return None if unsure else True
+    return _conjunction(inner(one) for one in values)
 
 
 # -- combinations ----------------------------------------------------------------------------------------------

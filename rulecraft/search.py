@@ -32,7 +32,6 @@ which games to play and how to shrink a failing one:
 
 from __future__ import annotations
 
-import functools
 import math
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -302,7 +301,6 @@ def _note(out: dict[str, tuple[float, float]], path: str, value: float) -> None:
         out[path] = (min(old[0], value), max(old[1], value))
 
 
-@functools.lru_cache(maxsize=4096)
 def _fold(path: str, key: Any) -> str:
     part = "*" if str(key).lstrip("-").isdigit() else str(key)
     return f"{path}.{part}" if path else part
