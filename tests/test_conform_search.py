@@ -728,3 +728,33 @@ def test_the_set_up_sweep_leaves_the_games_after_it_as_they_would_be(monkeypatch
     (without, none_swept), (with_sweep, swept) = runs
     assert none_swept == 0 and swept > 0
     assert with_sweep == without and len(without) == 4
+
+
+class NoRankingPeer(InProcess):
+    """A protocol-2 implementation that reports its outcome without the optional tie-break counts."""
+
+    def current(self) -> dict[str, Any]:
+        reply = super().current()
+        if isinstance(reply.get("outcome"), dict):
+            reply["outcome"] = {k: v for k, v in reply["outcome"].items() if k != "ranking"}
+        return reply
+
+
+@pytest.mark.parametrize(("peer_cls", "unranked"), [(InProcess, False), (NoRankingPeer, True)])
+def test_a_report_says_when_the_tie_break_counts_were_not_compared(peer_cls: type[InProcess], unranked: bool) -> None:
+    """The outcome's `ranking` is optional: a run that never saw it says so instead of staying silent."""
+    report = ConformReport("aer", "in-process", seed=1, protocol=2)
+    differential(
+        make_game("aer"),
+        peer_cls(make_game("aer")),
+        ("*",),
+        max_examples=2,
+        max_steps=3000,
+        seed=1,
+        players=[3],
+        report=report,
+        setup_sweep=0,
+    )
+    assert report.games_finished == 2 and not report.findings
+    assert (report.games_without_ranking == 2) is unranked and (report.games_without_ranking == 0) is not unranked
+    assert ("tie-break counts were not compared" in markdown(report)) is unranked

@@ -59,6 +59,7 @@ class Differential:
     # Steps that exercised each rule so far: a finding lists its step's rules rarest first, so the
     # rules particular to that step lead and the ones every step touches trail.
     rule_steps: Counter[str] = attrs.Factory(Counter)
+    unranked: int = 0  # game ends where the peer sent no tie-break counts (``ranking``)
     pool: dict[str, list[Any]] = attrs.Factory(dict)  # distinct actions of earlier games by kind, oldest first
     _pooled: set[Any] = attrs.Factory(set)
 
@@ -125,6 +126,7 @@ class Differential:
         trial.actions = list(lock.log)
         trial.compared = lock.compared
         trial.rules |= lock.exercised
+        self.unranked += lock.ranking_unreported
         return trial
 
     def _begin(self, plan: Plan, lock: Lockstep) -> None:
@@ -382,7 +384,9 @@ def differential(
             else:
                 setup = random_setup_of(game, rng, counts) if random_setup else Setup(rng.choice(counts)).to_json()
                 plan = Plan(Start("a new game", setup=setup), (), style, pool)
+            unranked = run.unranked
             trial = run.execute(plan, Draws(rng, plan.choices), max_steps)
+            report.games_without_ranking += run.unranked - unranked
             report.examples_run += 1
             report.steps_compared += trial.compared
             if progress:

@@ -49,6 +49,7 @@ class ConformReport:
     games_capped: int = 0  # games that reached the step cap before their end (reported)
     games_finished: int = 0  # games played to the rules' end
     games_stalled: int = 0  # games that reached a state from which the rules can never end them
+    games_without_ranking: int = 0  # finished games whose tie-break counts the implementation did not report
     steps_compared: int = 0
     setups_compared: int = 0  # distinct set-ups compared through their first steps before the games
     seconds: float = 0.0

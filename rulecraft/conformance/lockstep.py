@@ -103,6 +103,7 @@ class Lockstep:
     exercised: set[str] = attrs.Factory(set)
     start_state: dict[str, Any] | None = None  # set when the game started from a given state
     last_json: Any = None  # the reference's state after the last compared step, as JSON
+    ranking_unreported: int = 0  # game ends where the peer sent no tie-break counts to compare
     _legal: tuple[Any, list[Any]] | None = None
 
     def traced(self) -> AbstractContextManager[set[str]]:
@@ -213,6 +214,8 @@ class Lockstep:
         """Protocol 2, game over: the outcome (each seat's score by its parts, the winners, the
         tie-break and the rule that ended the game) must agree."""
         ours, hit = self._scoring()
+        if ours and "ranking" in ours and not (isinstance(theirs, Mapping) and "ranking" in theirs):
+            self.ranking_unreported += 1  # optional: the report says it was not compared
         differing = compare_outcome(ours, theirs)
         if differing:
             names = ", ".join(sorted({path.split(".")[0] for path, _, _ in differing}))

@@ -163,6 +163,11 @@ def markdown(report: ConformReport) -> str:
     ]
     if report.stopped:
         lines.append(f"- stopped early: {report.stopped} ({report.stopped_detail})")
+    if report.games_without_ranking:
+        lines.append(
+            f"- {report.games_without_ranking} finished game(s) without the implementation's `ranking`: the "
+            "tie-break counts were not compared (only the winners, which show them in tied games alone)"
+        )
     if report.games_capped:
         lines.append(
             f"- {report.games_capped} game(s) reached the step cap before the rules ended them: their end was "
