@@ -165,9 +165,11 @@ def test_a_run_that_compared_nothing_is_not_tested_never_conformant(tmp_path: Pa
 
 def test_the_time_budget_counts_from_the_differential_phase(tmp_path: Path) -> None:
     """A slow printed-example replay (0.1 s per given state, 2 s in all) cannot eat the differential
-    phase's 1 s: games are still compared, and a run the cap stopped is incomplete, not conformant."""
+    phase's 1 s: set-ups and games are still compared, and a run the cap stopped is incomplete, not
+    conformant.  (A whole game through a subprocess may outlast what is left of the second on a busy
+    machine: the set-ups swept count as compared too.)"""
     report = conform(make_game("air"), f"{WRAPPED} air --delay-set-state 0.1", seconds=1.0, max_examples=500)
-    assert report.scenarios_run == 22 and report.examples_run >= 1
+    assert report.scenarios_run == 22 and report.setups_compared + report.examples_run >= 1
     assert report.status == "incomplete" and "INCOMPLETE" in report.verdict
 
 
@@ -689,6 +691,39 @@ def test_a_deviation_in_a_rare_set_up_is_found_by_the_set_up_sweep_before_any_ga
     assert report.findings and report.examples_run == 0
     assert {"KAS-R-63", "KAS-R-12"} & set(report.findings[0].rules)
     assert not report.findings[0].steps or len(report.findings[0].steps) <= 2
+
+
+class SlowStartPeer(InProcess):
+    """A peer that takes 50 ms to start each game: the set-up sweep alone would need seconds."""
+
+    def new_game(
+        self, setup: dict[str, Any], readings: dict[str, str] | None = None, components: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        time.sleep(0.05)
+        return super().new_game(setup, readings, components)
+
+
+def test_a_sweep_cut_by_the_safety_cap_leaves_time_for_the_games_and_says_so() -> None:
+    """The sweep may take at most half the safety net: on a slow machine it is cut, the games are
+    still played and compared, and the run is incomplete, naming the cut sweep."""
+    game = make_game("air")
+    report = ConformReport("air", "in-process", seed=0)
+    differential(
+        game,
+        SlowStartPeer(make_game("air")),
+        ("*",),
+        max_examples=500,
+        max_steps=40,
+        seed=0,
+        players=[2, 3, 4],
+        report=report,
+        deadline=time.monotonic() + 1.0,
+    )
+    from rulecraft.conformance import differential as D
+
+    assert report.setups_compared < D.SETUP_SWEEP and report.examples_run >= 1
+    assert report.stopped == "time" and "set-up sweep" in report.stopped_detail
+    assert not report.conformant
 
 
 def test_a_clean_run_reports_the_set_ups_it_swept() -> None:

@@ -362,7 +362,9 @@ def differential(
     failing: tuple[Plan, Trial] | None = None
     try:
         if random_setup and not only_starts:
-            failing = _sweep(run, report, seed, counts, min(setup_sweep, 8 * max_examples), deadline)
+            # At most half the safety net's time: a busy machine cuts the sweep short, never the games.
+            halfway = None if deadline is None else begun + (deadline - begun) / 2
+            failing = _sweep(run, report, seed, counts, min(setup_sweep, 8 * max_examples), halfway)
         for index in range(max_examples if failing is None and report.stopped is None else 0):
             if deadline is not None and time.monotonic() > deadline:
                 report.stopped, report.stopped_detail = "time", f"the safety cap stopped it after {index} games"
@@ -411,6 +413,9 @@ def differential(
             corpus.add(plan, trial, seen_before, run.later_start if set_state else None, profile)
             corpus.add_ending(plan, trial, rng.randint(1, 12), run.later_start if set_state else None)
             run.remember(trial.actions)
+        if report.sweep_cut:
+            cut = report.sweep_cut if report.stopped is None else f"{report.stopped_detail}; {report.sweep_cut}"
+            report.stopped, report.stopped_detail = report.stopped or "time", cut
     except KeyboardInterrupt:
         report.stopped, report.stopped_detail = "interrupted", f"after {report.examples_run} games"
     except RunStopped as stopped:
@@ -450,8 +455,12 @@ def _sweep_setups(
     run: Differential, report: ConformReport, seed: int, counts: Sequence[int], size: int, deadline: float | None
 ) -> tuple[Plan, Trial] | None:
     seen: set[str] = set()
+    cut = False
     for attempt in range(4 * size):
-        if len(seen) >= size or (deadline is not None and time.monotonic() > deadline):
+        if len(seen) >= size:
+            break
+        if deadline is not None and time.monotonic() > deadline:
+            cut = True
             break
         rng = random.Random(f"{seed}:setup:{attempt}")
         setup = random_setup_of(run.game, rng, counts)
@@ -464,9 +473,8 @@ def _sweep_setups(
         trial = run.execute(plan, Draws(rng, ()), SWEEP_STEPS)
         run.remember(trial.actions)
         if trial.ended == "time":
-            report.stopped = "time"
-            report.stopped_detail = f"the safety cap stopped it while sweeping set-ups ({len(seen) - 1} compared)"
-            return None
+            cut = True
+            break
         report.steps_compared += trial.compared
         report.rules_exercised |= trial.rules
         if trial.failure is not None:
@@ -474,6 +482,9 @@ def _sweep_setups(
                 report.first_difference_at = time.monotonic() - report.started
             return plan, trial
         report.setups_compared += 1
+    if cut:
+        # Cut short, the run is incomplete however the games go; they are still played and compared.
+        report.sweep_cut = f"the safety cap cut the set-up sweep after {report.setups_compared} of {size} set-ups"
     return None
 
 

@@ -52,6 +52,7 @@ class ConformReport:
     games_without_ranking: int = 0  # finished games whose tie-break counts the implementation did not report
     steps_compared: int = 0
     setups_compared: int = 0  # distinct set-ups compared through their first steps before the games
+    sweep_cut: str = ""  # why the set-up sweep stopped before its size (the safety cap); "" when it did not
     seconds: float = 0.0
     differential_seconds: float = 0.0
     seed: int = 0
