@@ -40,6 +40,7 @@ from typing import Any, Protocol
 import attrs
 
 from rulecraft.core import Chance, Game, GameOver, Setup
+from rulecraft.planner import Planner
 
 # -- plans --------------------------------------------------------------------------------------------
 
@@ -158,10 +159,11 @@ def pick(
     """A fresh choice: chance by its exact odds; a seat by the style's policy and swarm weights."""
     if style.close and len(opts) > 1:
         return closest(game, state, opts, rng)
-    if odds is not None:
+    policy = game.policy(style.policy) if style.policy != "uniform" else None
+    if odds is not None and not (isinstance(policy, Planner) and policy.chooses_chance):
         return rng.choices(range(len(opts)), weights=odds, k=1)[0]
-    if style.policy != "uniform":
-        chosen = game.policy(style.policy)(game, state, rng)
+    if policy is not None:
+        chosen = policy(game, state, rng)
         try:
             return list(opts).index(chosen)
         except ValueError:  # a policy that strays from legal_actions is the game's bug, not a reason to stop

@@ -20,26 +20,24 @@ from rulecraft.model.steamopolis.context import Context
 from rulecraft.model.steamopolis.policies import DESCRIPTIONS, POLICIES
 from rulecraft.model.steamopolis.policies import Policy as StmPolicy
 from rulecraft.model.steamopolis.readings import NOT_MODELLED_WHY, REGISTER
-from rulecraft.model.steamopolis.rules import CHANCE_PHASES, check, decider, legal_actions, rejections, solo_lost
+from rulecraft.model.steamopolis.rules import (
+    CHANCE_PHASES,
+    SOLO_RANKS,
+    check,
+    decider,
+    legal_actions,
+    rejections,
+    solo_lost,
+)
 from rulecraft.model.steamopolis.serial import converter
 from rulecraft.model.steamopolis.state import Phase, StmState
 from rulecraft.model.steamopolis.transitions import transition
 from rulecraft.packed import PackedGame
+from rulecraft.planner import Planner
 from rulecraft.serialization import SerializationError, from_jsonable
 
 ACTION_TYPES: tuple[type[StmAction], ...] = get_args(StmAction)
 
-# STM-R-73 (p.36): the solo rank table, by final VP (the highest threshold reached).
-SOLO_RANKS: tuple[tuple[int, str], ...] = (
-    (0, "Nothing but hot air"),
-    (7, "Hobby mechanic"),
-    (14, "Tinkerer"),
-    (21, "Engineer"),
-    (28, "Chief engineer"),
-    (35, "Airship pirate"),
-    (42, "Master of steam"),
-    (49, "Deus Ex Machina"),
-)
 SOLO_LOST = "lost"  # STM-R-69: the solo game lost on time pressure has no rank
 
 
@@ -74,7 +72,8 @@ class SteamopolisGame(PackedGame[StmState, StmAction]):
         self.ctx = Context.printed(self.pack, dict(self.ruleset.readings), self.params)
         # The playout policies bound to this game once (Game.random_action asks for one every step).
         self._bound: dict[str, Policy[StmState, StmAction]] = {
-            name: partial(_play_policy, chosen, self) for name, chosen in POLICIES.items()
+            name: chosen if isinstance(chosen, Planner) else partial(_play_policy, chosen, self)
+            for name, chosen in POLICIES.items()
         }
 
     # -- set-up -------------------------------------------------------------------------------
@@ -299,8 +298,6 @@ class SteamopolisGame(PackedGame[StmState, StmAction]):
         from rulecraft.model.steamopolis.scenario import facts
 
         return facts(self, state)
-
-
 
 
 # The invariants every state read from outside must keep: the component counts and where pieces may

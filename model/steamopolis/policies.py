@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from rulecraft.model.steamopolis.actions import (
     BuyBanner,
@@ -39,8 +39,9 @@ from rulecraft.model.steamopolis.actions import (
     UseDistrict,
 )
 from rulecraft.model.steamopolis.context import Context
-from rulecraft.model.steamopolis.rules import carried_destination, decider, destination, standing
+from rulecraft.model.steamopolis.rules import SOLO_RANKS, carried_destination, decider, destination, standing
 from rulecraft.model.steamopolis.state import Passenger, Phase, StmState
+from rulecraft.planner import Planner
 
 if TYPE_CHECKING:
     from rulecraft.model.steamopolis.game import SteamopolisGame
@@ -142,9 +143,56 @@ def _choice(options: Sequence[A], rng: random.Random) -> A | None:
     return rng.choice(options) if options else None
 
 
-POLICIES: dict[str, Policy] = {"purposeful": purposeful}
+PLANNED = "planned"
+
+
+def progress(game: Any, state: StmState) -> float:
+    """How far the players have come, for the planner: VP first, then what buys VP later (resources,
+    passenger tiles, passengers aboard, built machines, banners); a solo game lost on time pressure
+    (STM-R-69) is the worst there is."""
+    if state.solo is not None and game.solo_lost(state):
+        return float("-inf")
+    return float(
+        sum(
+            10 * p.vp
+            + 2 * (p.gears + p.crystals)
+            + 3 * p.passenger_tiles
+            + 4 * len(p.carrying)
+            + 3 * sum(1 for t in p.machine_room if t is not None)
+            + 3 * len(p.banners)
+            for p in state.players
+        )
+    )
+
+
+def boundary(game: Any, state: StmState) -> float | None:
+    """0 at a boundary of the outcome: in the solo game the VP above the rank's threshold (STM-R-73: a
+    rank met exactly), else the leader's lead in VP (a tie, settled by STM-R-67's tie-breaks)."""
+    if state.solo is not None:
+        if game.solo_lost(state):
+            return None
+        vp = state.players[0].vp
+        return float(vp - max(t for t, _ in SOLO_RANKS if vp >= t))
+    top = sorted((p.vp for p in state.players), reverse=True)
+    return float(top[0] - top[1])
+
+
+def solo(game: Any, state: StmState) -> bool:
+    return state.solo is not None
+
+
+# The planner plans the solo game only: with more players the beam plays a cooperative game that
+# runs to thousands of steps, where 'purposeful' ends in a few hundred.
+POLICIES: dict[str, Policy | Planner] = {
+    "purposeful": purposeful,
+    PLANNED: Planner(value=progress, margin=boundary, when=solo, otherwise=purposeful),
+}
+
 DESCRIPTIONS: dict[str, str] = {
     "uniform": "every legal action equally likely (games run to hundreds of rounds: STM-R-64 seldom triggers)",
     "purposeful": "random, but towards the passengers and the markets: targets on their levels, flights that"
     " carry one, pick-ups and purchases first (games end in about 30 rounds)",
+    PLANNED: "solo: a beam search over the reference's states that plans the game to its end (the VP back"
+    " from time pressure, STM-R-69/73), half the time ending on a rank's threshold met exactly; with more"
+    " players 'purposeful'",
 }

@@ -253,6 +253,19 @@ def over_capacity(ctx: Context, player: PlayerState) -> bool:
 # -- the solo game (STM-R-68..73) ----------------------------------------------------------------
 
 
+# STM-R-73 (p.36): the solo rank table, by final VP (the highest threshold reached).
+SOLO_RANKS: tuple[tuple[int, str], ...] = (
+    (0, "Nothing but hot air"),
+    (7, "Hobby mechanic"),
+    (14, "Tinkerer"),
+    (21, "Engineer"),
+    (28, "Chief engineer"),
+    (35, "Airship pirate"),
+    (42, "Master of steam"),
+    (49, "Deus Ex Machina"),
+)
+
+
 def solo_lost(ctx: Context, state: StmState) -> bool:
     """STM-R-69 / STM-AMB-28: the solo player's VP reached the losing line ('zero': 0 VP or less;
     'below-zero': below 0)."""

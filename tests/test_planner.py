@@ -1,0 +1,99 @@
+"""The planned playout (rulecraft.planner): a beam search that reaches the ends a random player never
+does, the solo game of Steamopolis first (STM-R-69: every MAKE STEAM and FLY costs a VP)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rulecraft.core import GameOver
+from rulecraft.model.steamopolis.game import SteamopolisGame
+from rulecraft.model.steamopolis.policies import purposeful
+from rulecraft.model.steamopolis.rules import SOLO_RANKS
+from rulecraft.model.steamopolis.state import StmState
+from rulecraft.planner import Planner
+from rulecraft.registry import make_game
+
+THRESHOLDS = {threshold for threshold, _ in SOLO_RANKS if threshold}
+
+
+def _planned_end(seed: int, players: int = 1) -> tuple[StmState, int]:
+    """Play the 'planned' policy through Game.apply (so every move is checked) to the end."""
+    game = make_game("stm")
+    policy = game.policy("planned")
+    rng = random.Random(seed)
+    state: StmState = game.new_game(players)
+    steps = 0
+    while not isinstance(game.to_move(state), GameOver):
+        state = game.apply(state, policy(game, state, rng))
+        steps += 1
+        assert steps < 2000, "a planned solo game runs a few hundred steps"
+    return state, steps
+
+
+def test_random_and_purposeful_players_lose_every_solo_game_the_planner_does_not() -> None:
+    """Why the planner exists: time pressure (STM-R-69) beats a random player in the solo game."""
+    game = SteamopolisGame()
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = game.new_game(1)
+        while not isinstance(game.to_move(state), GameOver):
+            action = game.random_action(state, rng, "purposeful")
+            assert action is not None
+            state = game.apply(state, action)
+        assert game.solo_rank(state) == "lost"
+    ranks = [game.solo_rank(_planned_end(seed)[0]) for seed in range(4)]
+    assert sum(rank != "lost" for rank in ranks) >= 3, ranks
+
+
+def test_a_plan_is_the_same_for_the_same_seed_and_legal_move_by_move() -> None:
+    game = make_game("stm")
+    planner = game.policy("planned")
+    assert isinstance(planner, Planner)
+    root = game.new_game(1)
+    first = planner.plan(game, root, random.Random(7))
+    again = planner.plan(game, root, random.Random(7))
+    assert first == again and first
+    state = root
+    for before, action in first:
+        assert before == state
+        state = game.apply(state, action)  # apply checks every move: an illegal one raises
+    assert isinstance(game.to_move(state), GameOver)
+
+
+def test_half_the_plans_end_on_a_rank_threshold_met_exactly() -> None:
+    """STM-R-73 (p.36): ranks are reached at 7, 14, 21... VP; a plan that ends on one exactly is where
+    '>' written for '>=' shows, so the planner looks for such endings."""
+    on_threshold = 0
+    for seed in range(8):
+        state, _ = _planned_end(seed)
+        on_threshold += state.players[0].vp in THRESHOLDS
+    assert on_threshold >= 2
+
+
+def test_with_more_players_the_planned_policy_is_purposeful_and_chance_goes_by_its_odds() -> None:
+    game = make_game("stm")
+    planner = game.policy("planned")
+    state = game.new_game(3)
+    while not isinstance(game.to_move(state), int):  # the set-up deals (chance) first
+        state = game.apply(state, planner(game, state, random.Random(1)))
+    assert isinstance(game, SteamopolisGame)
+    assert planner(game, state, random.Random(3)) == purposeful(game, state, random.Random(3))
+
+
+def test_one_games_plan_never_steers_another_game() -> None:
+    """Plans are kept per game (its generator): another game at the same state plans with its own
+    seed, as if the first had never been played."""
+    game = make_game("stm")
+    planner = game.policy("planned")
+    assert isinstance(planner, Planner)
+    root = game.new_game(1)
+    planner(game, root, random.Random(1))
+    fresh = planner.plan(game, root, random.Random(2))[0][1]
+    assert planner(game, root, random.Random(2)) == fresh
+
+
+def test_a_planner_refuses_a_width_of_zero_naming_the_field() -> None:
+    with pytest.raises(ValueError, match="width"):
+        Planner(value=lambda g, s: 0.0, width=0)
