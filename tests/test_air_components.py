@@ -80,6 +80,8 @@ def test_a_user_pack_loads_from_a_file(tmp_path: Path) -> None:
             "an Engineer card gives a fixed die",
         ),
         (lambda d: d["stages"][0].__setitem__("vp_high", 1), "stages[0].vp_high", "high value"),
+        # p.5 [EN]: "Two different victory point values are given for each construction phase."
+        (lambda d: d["stages"][2].__setitem__("vp_high", d["stages"][2]["vp_low"]), "stages[2].vp_high", "different"),
         (lambda d: d["developments"][7].__setitem__("id", "S-FIN"), "id S-FIN", "duplicate card id"),
     ],
 )

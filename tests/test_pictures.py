@@ -189,3 +189,30 @@ def test_steamopolis_pictures_show_the_state(players: int, seed: int) -> None:
         assert len(_classed(root, "text", "passenger")) == len(standing)
         seen += 1
     assert seen >= (2 if players == 1 else 3)  # a random solo game is soon lost on time pressure
+
+
+# The Airships card borders by department, p.6 ([EN] "Overview and effect of individual expansion
+# cards", and p.1's component list): hue ranges in degrees, and whether the colour is a dark one.
+AIR_BORDERS = {
+    "engineer": ("orange", (20, 40), False),
+    "pilot": ("brown (the Captains)", (15, 40), True),
+    "finance": ("purple", (260, 310), False),
+    "material": ("blue", (195, 240), False),
+    "hangar": ("yellow", (45, 65), False),
+    "engine": ("green", (90, 160), False),
+}
+
+
+@pytest.mark.parametrize("department", sorted(AIR_BORDERS))
+def test_airships_departments_have_the_rulebooks_border_colours(department: str) -> None:
+    import colorsys
+
+    from rulecraft.model.airships.components import Department
+    from rulecraft.model.airships.picture import DEPT_FILL
+
+    name, (low, high), dark = AIR_BORDERS[department]
+    fill = DEPT_FILL[Department(department)].lstrip("#")
+    r, g, b = (int(fill[i : i + 2], 16) / 255 for i in (0, 2, 4))
+    hue, lightness, _ = colorsys.rgb_to_hls(r, g, b)
+    assert low <= hue * 360 <= high, f"{department} should be {name}, #{fill} has hue {hue * 360:.0f}"
+    assert (lightness < 0.4) == dark, f"{department} should be {name}, #{fill} has lightness {lightness:.2f}"

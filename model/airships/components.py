@@ -344,8 +344,15 @@ def _check_counts(pack: Pack, source: str) -> None:
     for i, card in enumerate(pack.developments):
         _check_card(card, source, f"developments[{i}] (id {card.id})")
     for i, stage in enumerate(pack.stages):
-        if stage.vp_high < stage.vp_low:
-            raise PackError(source, f"stages[{i}].vp_high", "the high value must not be below the low one (p.5)")
+        if stage.vp_high <= stage.vp_low:
+            # p.5, [EN] "Two different victory point values are given for each construction phase.
+            # The higher value counts if the Hindenburg is completed".
+            raise PackError(
+                source,
+                f"stages[{i}].vp_high",
+                f"the high value ({stage.vp_high}) must be above the low one ({stage.vp_low}): each stage has two"
+                " different VP values, the higher if the Hindenburg is completed (AIR-R-48, p.5)",
+            )
 
 
 def _check_card(card: DevelopmentCard, source: str, where: str) -> None:

@@ -41,13 +41,15 @@ DIE = 10  # a die square's side
 
 DIE_FILL: Mapping[Colour, str] = {Colour.W: "#ffffff", Colour.R: "#c0392b", Colour.B: "#222222"}
 TIER_FILL: Mapping[str, str] = {"dark": "#a3aeb9", "medium": "#c5cdd6", "light": "#eef1f4"}
+# The card borders, p.6 ([EN] "Overview and effect of individual expansion cards"): Engineers orange,
+# Captains brown, Financiers purple, Materials blue, Hangars yellow, Engines green.
 DEPT_FILL: Mapping[Department, str] = {
-    Department.FINANCE: "#d4a017",
-    Department.HANGAR: "#5d6d7e",
-    Department.PILOT: "#3498db",
+    Department.FINANCE: "#8e44ad",
+    Department.HANGAR: "#f1c40f",
+    Department.PILOT: "#8b5a2b",
     Department.ENGINEER: "#e67e22",
-    Department.ENGINE: "#a04000",
-    Department.MATERIAL: "#27ae60",
+    Department.ENGINE: "#27ae60",
+    Department.MATERIAL: "#2e86de",
 }
 CHIP_FILL = "#e8c547"
 FIELD_NOTE = "#4a4a4a"  # small print on airship cards: readable on the dark tier too

@@ -176,7 +176,9 @@ REGISTER = AmbiguityRegister(
                 ("reveal", "from the Hindenburg's reveal"),
             ],
             "stage",
-            "the warning follows the award for a completed stage and says 'ujabb' (further) stage",
+            "p.5: the warning follows the award for a completed stage ('ujabb', a further stage); [EN] says the"
+            " same: 'Immediately from this point on, a player only receives the wooden airship if he completes a"
+            " construction phase of the Hindenburg!', right after the successful stage throw",
         ),
         _amb(
             "AIR-AMB-14",
@@ -260,11 +262,15 @@ REGISTER = AmbiguityRegister(
             "4",
             "What is an additional go, and where do its 3 chips go?",
             [
-                ("full", "a full go, both steps; the chips return to the payer's own supply"),
+                (
+                    "full",
+                    "a full go, both steps; the 3 chips go back into the general supply (the payer's nation's chips there)",
+                ),
                 ("attempt-only", "only step 2 (an attempt) is repeated"),
             ],
             "full",
-            "[EN]: 'take another complete turn'",
+            "p.4 [EN]: 'he can take another complete go immediately (both steps) if in exchange he pays 3 of his"
+            " bonus chips back into the general supply'",
         ),
         _amb(
             "AIR-AMB-23",

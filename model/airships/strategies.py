@@ -153,7 +153,7 @@ def _pack_data(rng: random.Random) -> dict[str, Any]:
                 "requirement": requirement,
                 "target": _target(rng, requirement, 0.5),
                 "vp_low": low,
-                "vp_high": rng.randint(low, low + 6),
+                "vp_high": rng.randint(low + 1, low + 6),  # two different values (p.5)
                 "provenance": _PROVENANCE,
             }
         )
@@ -174,7 +174,7 @@ def packs() -> st.SearchStrategy[Pack]:
 
     Counts as the rulebook gives them: 18 airship cards (6 per tier), 48
     development cards (6 starters, 18 era-1, 24 era-2), 4 stages with
-    ``vp_high >= vp_low``, 4 nations and 6 chips each; every department's
+    ``vp_high > vp_low`` (p.5), 4 nations and 6 chips each; every department's
     effect within its p.6 range.  Requirements stay small and every target
     lies between the requirement's minimum and maximum sum (lower half), so
     random play can still end the game.  The data passes through
