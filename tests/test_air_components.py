@@ -105,3 +105,12 @@ def test_unreadable_and_non_yaml_packs_are_explained(tmp_path: Path) -> None:
         load_pack(bad)
     with pytest.raises(PackError, match=r"\(top level\)"):
         pack_from_data(["not", "a", "mapping"], "list.yaml")
+
+
+def test_the_bundled_pack_has_a_card_worth_vp_in_every_department() -> None:
+    """p.6 [EN]: "In addition, there are also cards for each department, which are worth victory
+    points, if a player still has them at the end of the game" (AIR-R-21)."""
+    pack = load_pack(BUNDLED)
+    departments = {card.department for card in pack.developments}
+    with_vp = {card.department for card in pack.developments if card.vp > 0}
+    assert with_vp == departments and len(departments) == 6
