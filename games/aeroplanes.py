@@ -20,4 +20,5 @@ RECORD = GameRecord.of_packages(
     packs="rulecraft.model.aeroplanes.strategies:packs",
     scenario_folder="aeroplanes",
     subject=attrgetter("ctx"),  # its recounts read the rules context
+    reading_example="AER-AMB-03=twice",
 )

@@ -18,4 +18,5 @@ RECORD = GameRecord.of_packages(
     packs="rulecraft.model.airships.strategies:packs",
     scenario_folder="airships",
     witness_queries="rulecraft.solvers.airships.separate:witness_queries",
+    reading_example="AIR-AMB-09=C",
 )

@@ -17,4 +17,5 @@ RECORD = GameRecord.of_packages(
     invariants="rulecraft.invariants.kings_of_air_and_steam:check_all",
     packs="rulecraft.model.kings_of_air_and_steam.strategies:packs",
     scenario_folder="kings_of_air_and_steam",
+    reading_example="KAS-AMB-20=once",
 )

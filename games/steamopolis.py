@@ -20,4 +20,5 @@ RECORD = GameRecord.of_packages(
     packs="rulecraft.model.steamopolis.strategies:packs",
     scenario_folder="steamopolis",
     subject=attrgetter("ctx"),  # its recounts read the rules context
+    reading_example="STM-AMB-28=below-zero",
 )

@@ -176,13 +176,22 @@ def _readings_for(game_id: str, items: Sequence[str], *, strict: bool = False) -
     return {k: v for k, v in readings.items() if k.split("-")[0] in mine}
 
 
-def _add_common(p: argparse.ArgumentParser, *, components: bool = True) -> None:
+def _reading_examples(game_id: str | None) -> str:
+    """A non-default reading of the game (of every game when the command names none yet), from the
+    records alone: no game is configured to write a help text."""
+    ids = [game_id] if game_id is not None else game_ids()
+    found = [record(g).reading_example for g in ids if record(g).reading_example]
+    return ", ".join(found) if found else "AMB-ID=READING"
+
+
+def _add_common(p: argparse.ArgumentParser, *, components: bool = True, game_id: str | None = None) -> None:
     p.add_argument(
         "--reading",
         action="append",
         default=[],
         metavar="AMB=READING",
-        help="play an ambiguity under a non-default reading, e.g. AIR-AMB-09=C (repeatable)",
+        help=f"play an ambiguity under a non-default reading, e.g. {_reading_examples(game_id)} (repeatable;"
+        " 'rulecraft ambiguities GAME' lists them)",
     )
     if components:
         p.add_argument("--components", metavar="FILE", help="a component pack (YAML) instead of the bundled one")
@@ -1087,7 +1096,7 @@ def build_parser(*, queries: bool = True, query_game: str | None = None) -> argp
             query.add_arguments(qp)
             _checked_numbers(qp)
             _add_json(qp, "the answer")
-            _add_common(qp)
+            _add_common(qp, game_id=gid)
     return parser
 
 

@@ -71,6 +71,8 @@ class GameRecord:
     scenario_folder: str | None = attrs.field(default=None, repr=False)
     # What the game's rule and ambiguity IDs start with (``AIR`` in AIR-R-12, AIR-AMB-03).
     prefix: str = attrs.field(default=attrs.Factory(lambda self: self.id.upper(), takes_self=True), repr=False)
+    # A non-default reading to show in the game's help (``AIR-AMB-09=C``); "" when it has none.
+    reading_example: str = attrs.field(default="", repr=False)
 
     @classmethod
     def of_packages(
@@ -86,6 +88,7 @@ class GameRecord:
         witness_queries: str | None = None,
         packs: str | None = None,
         scenario_folder: str | None = None,
+        reading_example: str = "",
     ) -> GameRecord:
         """A record whose parts are named as ``module:attribute`` (like an entry point) and imported
         when first used: ``game`` the Game class; ``queries`` a mapping name -> Query;
@@ -128,7 +131,18 @@ class GameRecord:
             return _resolve(packs, f"{id}: packs")()
 
         strategy = pack_strategy if packs else None
-        return cls(id, title, players, game_class, all_queries, violations, hooks, strategy, scenario_folder)
+        return cls(
+            id,
+            title,
+            players,
+            game_class,
+            all_queries,
+            violations,
+            hooks,
+            strategy,
+            scenario_folder,
+            reading_example=reading_example,
+        )
 
     @classmethod
     def of_class(cls, game: type[Game[Any, Any]]) -> GameRecord:

@@ -255,3 +255,26 @@ def test_every_rule_and_ambiguity_id_starts_with_the_records_prefix(gid: str) ->
     cls, prefix = game_class(gid), record(gid).prefix
     assert all(rule.id.split("-")[0] == prefix for rule in cls.catalogue)
     assert all(amb.id.split("-")[0] == prefix for amb in cls.register)
+
+
+@pytest.mark.parametrize("game_id", ["air", "kas", "stm", "aer"])
+def test_each_game_shows_its_own_non_default_reading_in_the_help(
+    game_id: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The --reading help of a game's query names that game's ambiguity, a registered non-default reading."""
+    from rulecraft.cli import main
+    from rulecraft.registry import make_game, record
+
+    example = record(game_id).reading_example
+    amb_id, reading = example.split("=")
+    game = make_game(game_id)
+    ambiguity = next(a for a in game.register if a.id == amb_id)
+    assert reading in {r.key for r in ambiguity.readings} and reading != ambiguity.default
+    game.configured(readings={amb_id: reading})  # playable, not refused as not modelled
+    query = sorted(game.queries())[0]
+    with pytest.raises(SystemExit):
+        main(["query", game_id, query, "-h"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert example in shown.replace("- ", "-")
+    others = {record(g).reading_example for g in ("air", "kas", "stm", "aer")} - {example}
+    assert not any(other in shown for other in others)
