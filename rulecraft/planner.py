@@ -7,7 +7,7 @@ end (STM-R-73), its final turn and its rank table are never played by a search t
 at a time.  A :class:`Planner` looks ahead instead: from the state where it is first asked, it keeps
 the ``width`` best of the states one step further (a seeded sample of ``sample`` options of each,
 chance's outcomes too), scored by the game's ``value``, until the game ends; then it plays the path
-to one of the finished states.  Half the time that is the finished state nearest a boundary of the
+to one of the finished states.  Usually (``boundary_rate``) that is the finished state nearest a boundary of the
 outcome (``margin`` 0: a tie, a rank threshold met exactly), where a comparison that should be
 ``>=`` and is ``>`` shows; otherwise the best one.
 
@@ -33,6 +33,7 @@ Value = Callable[[Game[Any, Any], Any], float]  # (game, state) -> how good, hig
 # Per game (its random generator): state -> the planned action there.  Weak keys, so a finished
 # game's plan goes with its generator.
 _PLANS: weakref.WeakKeyDictionary[random.Random, dict[Hashable, Any]] = weakref.WeakKeyDictionary()
+_GAVE_UP = object()  # in a game's plans: no plan reached the end, the game goes on unplanned
 
 
 @attrs.frozen
@@ -66,6 +67,7 @@ class Planner:
     sample: int = attrs.field(default=6, validator=attrs.validators.ge(1))
     horizon: int = attrs.field(default=3000, validator=attrs.validators.ge(1))
     chooses_chance: bool = True
+    boundary_rate: float = 0.8  # how often a plan ends on a boundary of the outcome rather than its best
     variants: int = attrs.field(default=16, validator=attrs.validators.ge(0))  # endings tried for a boundary
     variants_back: int = attrs.field(default=40, validator=attrs.validators.ge(1))  # from this many steps back
     # Where planning pays (None: everywhere); elsewhere ``otherwise`` chooses a seat's move (None: a
@@ -74,20 +76,34 @@ class Planner:
     otherwise: Callable[[Any, Any, random.Random], Any] | None = None  # (game, state, rng) -> a move
 
     def __call__(self, game: Game[Any, Any], state: Any, rng: random.Random) -> Any:
-        if self.when is not None and not self.when(game, state):
-            if isinstance(game.to_move(state), Chance):
-                outcomes = game.chance_outcomes(state)
-                return rng.choices([a for a, _ in outcomes], weights=[float(p) for _, p in outcomes], k=1)[0]
-            return self.otherwise(game, state, rng) if self.otherwise else rng.choice(_options(game, state))
         plans = _PLANS.setdefault(rng, {})
+        if (self.when is not None and not self.when(game, state)) or _GAVE_UP in plans:
+            return self._unplanned(game, state, rng)
         key = _key(game, state)
         if key not in plans:
             plans.clear()  # off the last plan (or none yet): plan afresh from here
-            for before, action in self.plan(game, state, rng):
+            path, ends = self.planned(game, state, rng)
+            for before, action in path:
                 plans.setdefault(_key(game, before), action)
+            if not ends:
+                # No end within the horizon (a loop the value cannot see past): planning again from
+                # the best state would cost as much for as little, so this game plays on unplanned.
+                plans[_GAVE_UP] = True
         if key in plans:
             return plans[key]
-        return rng.choice(_options(game, state))  # nothing to plan (the game is over here)
+        return self._unplanned(game, state, rng)
+
+    def _unplanned(self, game: Game[Any, Any], state: Any, rng: random.Random) -> Any:
+        if isinstance(game.to_move(state), Chance):
+            outcomes = game.chance_outcomes(state)
+            return rng.choices([a for a, _ in outcomes], weights=[float(p) for _, p in outcomes], k=1)[0]
+        return self.otherwise(game, state, rng) if self.otherwise else rng.choice(_options(game, state))
+
+    def planned(self, game: Game[Any, Any], root: Any, rng: random.Random) -> tuple[list[tuple[Any, Any]], bool]:
+        """:meth:`plan`'s path and whether it reaches the end of the game."""
+        path = self.plan(game, root, rng)
+        end = game.transition(path[-1][0], path[-1][1]) if path else root
+        return path, isinstance(game.to_move(end), GameOver)
 
     def plan(self, game: Game[Any, Any], root: Any, rng: random.Random) -> list[tuple[Any, Any]]:
         """(state, action) pairs from ``root`` to the chosen finished state (or, past the horizon,
@@ -96,7 +112,7 @@ class Planner:
         if not finished:
             return max(((self.value(game, n.state), n) for n in beam), key=lambda pair: pair[0])[1].path()
         best = max(finished, key=lambda pair: pair[0])[1]
-        if self.margin is None or rng.random() < 0.5:
+        if self.margin is None or rng.random() >= self.boundary_rate:
             return best.path()
         return self._boundary(game, best, finished, rng).path()
 

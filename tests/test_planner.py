@@ -4,12 +4,13 @@ does, the solo game of Steamopolis first (STM-R-69: every MAKE STEAM and FLY cos
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 from rulecraft.core import GameOver
 from rulecraft.model.steamopolis.game import SteamopolisGame
-from rulecraft.model.steamopolis.policies import purposeful
+from rulecraft.model.steamopolis.policies import progress, purposeful
 from rulecraft.model.steamopolis.rules import SOLO_RANKS
 from rulecraft.model.steamopolis.state import StmState
 from rulecraft.planner import Planner
@@ -97,3 +98,25 @@ def test_one_games_plan_never_steers_another_game() -> None:
 def test_a_planner_refuses_a_width_of_zero_naming_the_field() -> None:
     with pytest.raises(ValueError, match="width"):
         Planner(value=lambda g, s: 0.0, width=0)
+
+
+def test_a_plan_that_reaches_no_end_hands_the_game_to_the_fallback_policy() -> None:
+    """A horizon too short to see an end: the game is not planned again at every step (each plan costs
+    the whole horizon), it goes on with ``otherwise``."""
+    game = make_game("stm")
+    calls: list[int] = []
+
+    def fallback(g: Any, state: Any, rng: random.Random) -> Any:
+        calls.append(1)
+        return purposeful(g, state, rng)
+
+    short = Planner(value=progress, horizon=5, otherwise=fallback)
+    rng = random.Random(4)
+    state = game.new_game(1)
+    path, ends = short.planned(game, state, rng)
+    assert len(path) == 5 and not ends
+    state = game.new_game(1)
+    rng = random.Random(4)
+    for _ in range(80):  # the set-up deals (chance, by its odds), then the player's decisions
+        state = game.apply(state, short(game, state, rng))
+    assert calls  # past the first (unfinished) plan's steps, the fallback chose

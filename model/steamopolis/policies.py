@@ -185,7 +185,7 @@ def solo(game: Any, state: StmState) -> bool:
 # runs to thousands of steps, where 'purposeful' ends in a few hundred.
 POLICIES: dict[str, Policy | Planner] = {
     "purposeful": purposeful,
-    PLANNED: Planner(value=progress, margin=boundary, when=solo, otherwise=purposeful),
+    PLANNED: Planner(value=progress, margin=boundary, when=solo, otherwise=purposeful, horizon=1000),
 }
 
 DESCRIPTIONS: dict[str, str] = {
@@ -193,6 +193,6 @@ DESCRIPTIONS: dict[str, str] = {
     "purposeful": "random, but towards the passengers and the markets: targets on their levels, flights that"
     " carry one, pick-ups and purchases first (games end in about 30 rounds)",
     PLANNED: "solo: a beam search over the reference's states that plans the game to its end (the VP back"
-    " from time pressure, STM-R-69/73), half the time ending on a rank's threshold met exactly; with more"
+    " from time pressure, STM-R-69/73), mostly ending on a rank's threshold met exactly; with more"
     " players 'purposeful'",
 }
