@@ -76,8 +76,10 @@ class Planner:
     otherwise: Callable[[Any, Any, random.Random], Any] | None = None  # (game, state, rng) -> a move
 
     def __call__(self, game: Game[Any, Any], state: Any, rng: random.Random) -> Any:
+        if self.when is not None and not self.when(game, state):
+            return self._unplanned(game, state, rng)
         plans = _PLANS.setdefault(rng, {})
-        if (self.when is not None and not self.when(game, state)) or _GAVE_UP in plans:
+        if _GAVE_UP in plans:
             return self._unplanned(game, state, rng)
         key = _key(game, state)
         if key not in plans:

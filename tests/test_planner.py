@@ -22,7 +22,7 @@ THRESHOLDS = {threshold for threshold, _ in SOLO_RANKS if threshold}
 def _planned_end(seed: int, players: int = 1) -> tuple[StmState, int]:
     """Play the 'planned' policy through Game.apply (so every move is checked) to the end."""
     game = make_game("stm")
-    policy = game.policy("planned")
+    policy = game.policy("purposeful")
     rng = random.Random(seed)
     state: StmState = game.new_game(players)
     steps = 0
@@ -40,7 +40,9 @@ def test_random_and_purposeful_players_lose_every_solo_game_the_planner_does_not
         rng = random.Random(seed)
         state = game.new_game(1)
         while not isinstance(game.to_move(state), GameOver):
-            action = game.random_action(state, rng, "purposeful")
+            mover = game.to_move(state)
+            chance = not isinstance(mover, int)
+            action = game.random_action(state, rng) if chance else purposeful(game, state, rng)
             assert action is not None
             state = game.apply(state, action)
         assert game.solo_rank(state) == "lost"
@@ -50,7 +52,7 @@ def test_random_and_purposeful_players_lose_every_solo_game_the_planner_does_not
 
 def test_a_plan_is_the_same_for_the_same_seed_and_legal_move_by_move() -> None:
     game = make_game("stm")
-    planner = game.policy("planned")
+    planner = game.policy("purposeful")
     assert isinstance(planner, Planner)
     root = game.new_game(1)
     first = planner.plan(game, root, random.Random(7))
@@ -73,9 +75,9 @@ def test_half_the_plans_end_on_a_rank_threshold_met_exactly() -> None:
     assert on_threshold >= 2
 
 
-def test_with_more_players_the_planned_policy_is_purposeful_and_chance_goes_by_its_odds() -> None:
+def test_with_more_players_the_policy_does_not_plan_and_chance_goes_by_its_odds() -> None:
     game = make_game("stm")
-    planner = game.policy("planned")
+    planner = game.policy("purposeful")
     state = game.new_game(3)
     while not isinstance(game.to_move(state), int):  # the set-up deals (chance) first
         state = game.apply(state, planner(game, state, random.Random(1)))
@@ -87,7 +89,7 @@ def test_one_games_plan_never_steers_another_game() -> None:
     """Plans are kept per game (its generator): another game at the same state plans with its own
     seed, as if the first had never been played."""
     game = make_game("stm")
-    planner = game.policy("planned")
+    planner = game.policy("purposeful")
     assert isinstance(planner, Planner)
     root = game.new_game(1)
     planner(game, root, random.Random(1))

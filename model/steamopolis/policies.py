@@ -143,9 +143,6 @@ def _choice(options: Sequence[A], rng: random.Random) -> A | None:
     return rng.choice(options) if options else None
 
 
-PLANNED = "planned"
-
-
 def progress(game: Any, state: StmState) -> float:
     """How far the players have come, for the planner: VP first, then what buys VP later (resources,
     passenger tiles, passengers aboard, built machines, banners); a solo game lost on time pressure
@@ -181,18 +178,17 @@ def solo(game: Any, state: StmState) -> bool:
     return state.solo is not None
 
 
-# The planner plans the solo game only: with more players the beam plays a cooperative game that
-# runs to thousands of steps, where 'purposeful' ends in a few hundred.
+# The registered 'purposeful' policy plans the solo game (a random player, purposeful or not, always
+# loses it to time pressure, STM-R-69) and plays :func:`purposeful` with more players, where the beam
+# would play a cooperative game thousands of steps long.
 POLICIES: dict[str, Policy | Planner] = {
-    "purposeful": purposeful,
-    PLANNED: Planner(value=progress, margin=boundary, when=solo, otherwise=purposeful, horizon=1000),
+    "purposeful": Planner(value=progress, margin=boundary, when=solo, otherwise=purposeful, horizon=1000),
 }
 
 DESCRIPTIONS: dict[str, str] = {
     "uniform": "every legal action equally likely (games run to hundreds of rounds: STM-R-64 seldom triggers)",
     "purposeful": "random, but towards the passengers and the markets: targets on their levels, flights that"
-    " carry one, pick-ups and purchases first (games end in about 30 rounds)",
-    PLANNED: "solo: a beam search over the reference's states that plans the game to its end (the VP back"
-    " from time pressure, STM-R-69/73), mostly ending on a rank's threshold met exactly; with more"
-    " players 'purposeful'",
+    " carry one, pick-ups and purchases first (games end in about 30 rounds); in the solo game a beam search"
+    " over the reference's states plans the game to its end (the VP back from time pressure, STM-R-69/73),"
+    " mostly ending on a rank's threshold met exactly",
 }
