@@ -27,6 +27,7 @@ from rulecraft.registry import make_game
 from rulecraft.scenarios import load_scenario, run_scenario, scenario_files
 from rulecraft.scenarios.plugin import pytest_collect_file
 from rulecraft.scenarios.runner import ScenarioError
+from rulecraft.serialization import SerializationError
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = ROOT / "scenarios" / "aeroplanes"
@@ -84,8 +85,28 @@ def test_a_scenario_cites_the_rulebook(path: Path) -> None:
 
 def test_the_skull_counts_zero() -> None:
     """AER-EX-11 (l.89): "бросок 3-ки, 5-ки и «Черепа», является суммой 8 и 1-ним Отказом Двигателя";
-    the scenario throws (8, 1), the reading of these faces."""
+    the scenario throws these faces, which the game reads as (8, 1)."""
     assert read_faces(["3", "5", "skull"]) == (8, 1)
+    game = make_game("aer")
+    assert game.action_to_json(game.action_from_json({"kind": "risk-throw", "faces": [3, 5, "skull"]})) == {
+        "kind": "risk-throw",
+        "total": 8,
+        "skulls": 1,
+    }
+
+
+@pytest.mark.parametrize(
+    ("faces", "words"),
+    [
+        ([3, 5], "a list of 3 faces"),
+        ([3, 5, 1], "faces[2]: 1 is not a face of the risk die"),  # the risk die has no 1 (a skull instead)
+        ([3, 5, True], "faces[2]: True is not a face"),
+        ("358", "a list of 3 faces"),
+    ],
+)
+def test_a_throw_given_by_faces_names_the_face_that_is_wrong(faces: Any, words: str) -> None:
+    with pytest.raises(SerializationError, match=re.escape(words)):
+        make_game("aer").action_from_json({"kind": "risk-throw", "faces": faces})
 
 
 def test_the_risk_examples_throw_the_printed_faces() -> None:

@@ -17,11 +17,12 @@ from rulecraft.catalogue import RuleCatalogue
 from rulecraft.core import CHANCE, GAME_OVER, Rejection, RulecraftError, Seat, ToMove
 from rulecraft.model.aeroplanes import render as _render
 from rulecraft.model.aeroplanes import scoring, setup
-from rulecraft.model.aeroplanes.actions import AerAction, DealWaitingPassenger, RefillWaiting
+from rulecraft.model.aeroplanes.actions import AerAction, DealWaitingPassenger, RefillWaiting, RiskThrow
 from rulecraft.model.aeroplanes.catalogue import RULES, SETUP
 from rulecraft.model.aeroplanes.components import Pack, bundled_pack, load_pack
 from rulecraft.model.aeroplanes.context import Context
 from rulecraft.model.aeroplanes.readings import NOT_MODELLED_WHY, REGISTER
+from rulecraft.model.aeroplanes.risk import read_faces
 from rulecraft.model.aeroplanes.rules import CHANCE_PHASES, check, legal_actions, rejections
 from rulecraft.model.aeroplanes.serial import converter
 from rulecraft.model.aeroplanes.state import AerState, Phase
@@ -224,6 +225,30 @@ class AeroplanesGame(PackedGame[AerState, AerAction]):
         assert isinstance(data, dict)
         return data
 
+    def action_from_json(self, data: Mapping[str, Any]) -> AerAction:
+        """As every game's, and a risk throw may also be written as its thrown faces, as the rulebook
+        gives it (l.89: "a throw of a 3, a 5 and a skull is a total of 8 and 1 engine failure"):
+        ``{"kind": "risk-throw", "faces": [3, 5, "skull"]}``, one face of the risk die per die."""
+        if isinstance(data, Mapping) and data.get("kind") == RiskThrow.kind and "faces" in data:
+            return self._throw_of_faces(data)
+        return super().action_from_json(data)
+
+    def _throw_of_faces(self, data: Mapping[str, Any]) -> RiskThrow:
+        faces, extra = data["faces"], sorted(set(data) - {"kind", "faces"})
+        supplies = self.pack.supplies
+        if extra:
+            raise SerializationError(f"action risk-throw: 'faces' or 'total' and 'skulls', not both ({extra})")
+        if not isinstance(faces, list) or len(faces) != supplies.risk_dice:
+            raise SerializationError(f"action risk-throw.faces: a list of {supplies.risk_dice} faces, got {faces!r}")
+        known = {str(face) for face in supplies.risk_die_faces}
+        for i, face in enumerate(faces):
+            if isinstance(face, bool) or str(face) not in known:
+                raise SerializationError(
+                    f"action risk-throw.faces[{i}]: {face!r} is not a face of the risk die ({sorted(known)})"
+                )
+        total, skulls = read_faces(str(face) for face in faces)
+        return RiskThrow(total, skulls)
+
     def state_from_json(self, data: Mapping[str, Any]) -> AerState:
         state = from_jsonable(dict(data), AerState, what="state", using=converter)
         self._check_ids(state)
@@ -297,8 +322,6 @@ class AeroplanesGame(PackedGame[AerState, AerAction]):
         from rulecraft.model.aeroplanes.scenario import facts
 
         return facts(self, state)
-
-
 
 
 # The invariants every state read from outside must keep: tiles, passengers, cards, money and markers
