@@ -294,3 +294,35 @@ def test_unknown_is_reported_as_unknown(monkeypatch: pytest.MonkeyPatch) -> None
     for name, params in (("placements", {}), ("standings", {"profit": True})):
         answer = QUERIES[name].run(GAME, {**params, "oracle": True}, state)
         assert answer["status"] == "unknown" and answer["agrees"] is True
+
+
+@pytest.mark.parametrize(("need", "money"), [(10, 3), (12, 4), (14, 0)])
+def test_risk_gives_the_cost_of_an_attempt_that_places_beside_the_cost_over_all(need: int, money: int) -> None:
+    """One roll of the three risk dice (faces skull, 2..6, l.89: a skull counts 0): the tile is placed when
+    the shortfall is at most the pounds held (AER-R-23, £1 a point).  Brute force over the 216 throws:
+    E[£ spent] counts every throw; E[£ spent | placed] only the placing ones."""
+    from fractions import Fraction
+    from itertools import product
+
+    faces = [0, 2, 3, 4, 5, 6]
+    placed = spent = Fraction(0)
+    for throw in product(faces, repeat=3):
+        short = max(0, need - sum(throw))
+        if short <= money:
+            placed += Fraction(1, 216)
+            spent += Fraction(short, 216)
+    params = {"targets": str(need), "money": money, "pilots": 0, "beacons": 0, "engine_failures": 0}
+    answer = QUERIES["risk"].run(GAME, params | {"oracle": True}, started(3))
+    assert answer["success"] == str(placed) and answer["agrees"] is True
+    assert answer["expected_money"] == str(spent)  # a single roll: no pound is spent on a failure
+    assert answer["expected_money_if_placed"] == (str(spent / placed) if placed else None)
+    assert answer["from_seat"] == []
+
+
+def test_risk_says_which_inputs_it_took_from_the_seat() -> None:
+    """--targets with no --money/--pilots/...: the seat's values are used and the answer names them."""
+    answer = QUERIES["risk"].run(GAME, {"targets": "12,10", "money": 2}, started(3))
+    assert answer["from_seat"] == ["pilots", "beacons", "engine_failures"]
+    text = QUERIES["risk"].format(answer)
+    assert f"pilots, beacons, engine_failures as seat {answer['seat']} holds them" in text
+    assert "when the tile is placed" in text

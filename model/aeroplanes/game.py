@@ -240,13 +240,13 @@ class AeroplanesGame(PackedGame[AerState, AerAction]):
             raise SerializationError(f"action risk-throw: 'faces' or 'total' and 'skulls', not both ({extra})")
         if not isinstance(faces, list) or len(faces) != supplies.risk_dice:
             raise SerializationError(f"action risk-throw.faces: a list of {supplies.risk_dice} faces, got {faces!r}")
-        known = {str(face) for face in supplies.risk_die_faces}
+        known = {str(face): face for face in supplies.risk_die_faces}  # "3" and 3 are the face 3
         for i, face in enumerate(faces):
             if isinstance(face, bool) or str(face) not in known:
                 raise SerializationError(
                     f"action risk-throw.faces[{i}]: {face!r} is not a face of the risk die ({sorted(known)})"
                 )
-        total, skulls = read_faces(str(face) for face in faces)
+        total, skulls = read_faces(known[str(face)] for face in faces)
         return RiskThrow(total, skulls)
 
     def state_from_json(self, data: Mapping[str, Any]) -> AerState:

@@ -579,6 +579,13 @@ class RiskResult:
     expected_pilots: Fraction
     expected_beacons: Fraction
     expected_engine_failures: Fraction  # expected EF tiles held after the attempt (0 after a collapse)
+    # E[pounds spent, counted only when the tile is placed]: with ``success``, the cost given success.
+    money_when_placed: Fraction = ZERO
+
+    @property
+    def expected_money_if_placed(self) -> Fraction | None:
+        """The expected pounds spent by an attempt that places its tile (None: it never does)."""
+        return self.money_when_placed / self.success if self.success else None
 
     @property
     def expected_cost(self) -> Fraction:
@@ -724,6 +731,7 @@ def analyse(
         expected_pilots=sum((s.pilots for s in stats), ZERO),
         expected_beacons=sum((s.beacons for s in stats), ZERO),
         expected_engine_failures=ef_after,
+        money_when_placed=sum((p * (money - m) for (m, _, _, _), p in ahead.items()), ZERO),
     )
 
 

@@ -134,9 +134,10 @@ def _roll_classes(faces: tuple[Face, ...], n: int, need: int, timeout_ms: int, p
 # --- the attempt, combined exactly ------------------------------------------------------------------------
 
 
-Val = tuple[Fraction, Fraction, Fraction, Fraction, Fraction]  # P(placed), E[£], E[pilots], E[beacons], P(collapse)
-NOTHING: Val = (ZERO, ZERO, ZERO, ZERO, ZERO)
-COLLAPSE: Val = (ZERO, ZERO, ZERO, ZERO, ONE)
+# P(placed), E[£], E[pilots], E[beacons], P(collapse), E[£ spent, counted when placed]
+Val = tuple[Fraction, Fraction, Fraction, Fraction, Fraction, Fraction]
+NOTHING: Val = (ZERO, ZERO, ZERO, ZERO, ZERO, ZERO)
+COLLAPSE: Val = (ZERO, ZERO, ZERO, ZERO, ONE, ZERO)
 
 
 def _key(v: Val) -> tuple[Fraction, Fraction, Fraction, Fraction]:
@@ -153,7 +154,7 @@ def _best(options: Sequence[Val]) -> Val:
 
 
 def _plus(v: Val, money: int = 0, pilots: int = 0, beacons: int = 0) -> Val:
-    return (v[0], v[1] + money, v[2] + pilots, v[3] + beacons, v[4])
+    return (v[0], v[1] + money, v[2] + pilots, v[3] + beacons, v[4], v[5] + money * v[0])
 
 
 def covers(shortfall: int, money: int, pilots: int, daring_pilot: bool, bonus: int) -> list[tuple[int, int]]:
@@ -174,6 +175,7 @@ class Exact:
     classes: tuple[Classes, ...]
     ms: float
     reason: str | None = None
+    expected_money_if_placed: Fraction | None = None  # the expected pounds spent by an attempt that places
 
 
 def exact(
@@ -212,18 +214,18 @@ def exact(
     @functools.cache
     def value(i: int, m: int, d: int, b: int, e: int) -> Val:
         if i == n:
-            return (ONE, ZERO, ZERO, ZERO, ZERO)
+            return (ONE, ZERO, ZERO, ZERO, ZERO, ZERO)
         go = throw(i, min(m, money_cap[i]), min(d, pilot_cap[i]), b, e)
         return go if i == 0 or not optimal else _best((NOTHING, go))
 
     @functools.cache
     def throw(i: int, m: int, d: int, b: int, e: int) -> Val:
-        acc = [ZERO] * 5
+        acc = [ZERO] * 6
         for short, skulls, p in chances[i]:
             v = thrown(i, m, d, b, e, short, skulls)
-            for k in range(5):
+            for k in range(6):
                 acc[k] += p * v[k]
-        return (acc[0], acc[1], acc[2], acc[3], acc[4])
+        return (acc[0], acc[1], acc[2], acc[3], acc[4], acc[5])
 
     def thrown(i: int, m: int, d: int, b: int, e: int, short: int, skulls: int) -> Val:
         if at_once:
@@ -252,8 +254,11 @@ def exact(
             return options[0] if options else NOTHING
         return _best((NOTHING, *options))
 
-    p, money_e, pilots_e, beacons_e, collapse = value(0, money, pilots, beacons, engine_failures)
-    return Exact("done", p, collapse, 1 - p - collapse, money_e, pilots_e, beacons_e, classes, ms(begin))
+    p, money_e, pilots_e, beacons_e, collapse, placed_money = value(0, money, pilots, beacons, engine_failures)
+    if_placed = placed_money / p if p else None
+    return Exact(
+        "done", p, collapse, 1 - p - collapse, money_e, pilots_e, beacons_e, classes, ms(begin), None, if_placed
+    )
 
 
 # --- one attempt with given dice ----------------------------------------------------------------------------

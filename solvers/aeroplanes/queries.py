@@ -226,10 +226,11 @@ class RiskQuery:
         parser.add_argument(
             "--daring-pilot", action="store_true", default=None, help="with --targets: D outside Europe"
         )
-        parser.add_argument("--money", type=int, help="pounds for shortfalls (default: the seat's)")
-        parser.add_argument("--pilots", type=int, help="Daring Pilot tiles (default: the seat's)")
-        parser.add_argument("--beacons", type=int, help="Radio Beacons tiles (default: the seat's)")
-        parser.add_argument("--engine-failures", type=int, help="EF tiles held (default: the seat's)")
+        seat = "default: the seat's in the --state position (the answer lists what it took from there)"
+        parser.add_argument("--money", type=int, help=f"pounds for shortfalls ({seat})")
+        parser.add_argument("--pilots", type=int, help=f"Daring Pilot tiles ({seat})")
+        parser.add_argument("--beacons", type=int, help=f"Radio Beacons tiles ({seat})")
+        parser.add_argument("--engine-failures", type=int, help=f"EF tiles held ({seat})")
         parser.add_argument(
             "--policy", choices=("optimal", "always-pay"), help="the player's choices (default optimal)"
         )
@@ -283,6 +284,10 @@ class RiskQuery:
         ef = int_param(params, "engine_failures", player.engine_failures, 0, limit - 1)
         policy = str(params.get("policy") or "optimal")
         at_once = ctx.r("AER-AMB-26") == "at-once"
+        # Inputs not given are the seat's: said in the answer, never taken silently (a seeded game's
+        # seat when there is no --state).
+        names = ("money", "pilots", "beacons", "engine_failures")
+        from_seat = [name for name in names if params.get(name) is None]
         specs, model_specs, route = self._rolls(ctx, st, seat, params, timeout)
         out = _head(self.name, state, seat) | {
             "route": route,
@@ -295,6 +300,8 @@ class RiskQuery:
             "engine_failures": ef,
             "policy": policy,
             "readings": {"AER-AMB-26": ctx.r("AER-AMB-26")},
+            "from_seat": from_seat,
+            "position": "the --state file" if state is not None else "a seeded 3-player game (seed 13, 30 moves in)",
         }
         oracle = bool(params.get("oracle"))
         if params.get("dice"):
@@ -338,6 +345,7 @@ class RiskQuery:
                 "failure": _frac(got.failure),
                 "collapse": _frac(got.collapse),
                 "expected_money": _frac(got.expected_money),
+                "expected_money_if_placed": _frac(got.expected_money_if_placed),
                 "expected_pilots": _frac(got.expected_pilots),
                 "expected_beacons": _frac(got.expected_beacons),
                 "throws_listed": [c.checks for c in got.classes],
@@ -347,9 +355,15 @@ class RiskQuery:
             if oracle and model_specs is not None:
                 t0 = time.perf_counter()
                 a = _analyse(ctx, model_specs, money, pilots, beacons, ef, policy)
-                out["oracle"] = {"success": str(a.success), "expected_money": str(a.expected_money), "ms": ms(t0)}
+                out["oracle"] = {
+                    "success": str(a.success),
+                    "expected_money": str(a.expected_money),
+                    "expected_money_if_placed": _frac(a.expected_money_if_placed),
+                    "ms": ms(t0),
+                }
                 out["agrees"] = got.status == "unknown" or (
-                    (got.success, got.expected_money, got.collapse) == (a.success, a.expected_money, a.collapse)
+                    (got.success, got.expected_money, got.collapse, got.expected_money_if_placed)
+                    == (a.success, a.expected_money, a.collapse, a.expected_money_if_placed)
                     and [(r.target, r.bonus) for r in specs] == [(r.target, r.bonus) for r in model_specs]
                 )
         out["total_ms"] = ms(start)
@@ -370,9 +384,14 @@ class RiskQuery:
                 f"{head}: P(placed) = {answer['success']} ({answer['success_float']:.4f})"
                 if answer["success"] is not None
                 else f"{head}: {answer['status']}",
-                f"  expected £{answer['expected_money']}, P(collapse) = {answer['collapse']}"
-                f", policy {answer['policy']}",
+                f"  expected £{answer['expected_money']} spent (failures included),"
+                f" £{answer['expected_money_if_placed']} when the tile is placed;"
+                f" P(collapse) = {answer['collapse']}, policy {answer['policy']}",
             ]
+        if answer.get("from_seat"):
+            lines.append(
+                f"  {', '.join(answer['from_seat'])} as seat {answer['seat']} holds them in {answer['position']}"
+            )
         return "\n".join(lines + _footer(answer))
 
     def oracle_check(self, game: Any, rng: random.Random) -> str | None:
@@ -386,8 +405,12 @@ class RiskQuery:
         if got.status == "unknown":
             return None
         a = _analyse(ctx, specs, m, d, b, e, policy)
-        if (got.success, got.expected_money, got.collapse) != (a.success, a.expected_money, a.collapse):
-            return f"{specs} £{m} DP{d} RB{b} EF{e} {policy}: z3 {got.success}/{got.expected_money}, model {a.success}"
+        mine = (got.success, got.expected_money, got.collapse, got.expected_money_if_placed)
+        if mine != (a.success, a.expected_money, a.collapse, a.expected_money_if_placed):
+            return (
+                f"{specs} £{m} DP{d} RB{b} EF{e} {policy}: z3 {got.success}/{got.expected_money}/"
+                f"{got.expected_money_if_placed}, model {a.success}/{a.expected_money}/{a.expected_money_if_placed}"
+            )
         return None
 
 
