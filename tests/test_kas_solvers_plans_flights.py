@@ -332,8 +332,11 @@ def test_report_query_times_on_the_seven_player_layout(capsys: pytest.CaptureFix
     for layout in ("ABC", "ABCDEFG"):
         game_map = GAME.ctx.game_map(layout)
         start = sorted(h for h in game_map.hexes if game_map.can_end_on(h))[len(game_map.hexes) // 3]
-        for label, n, rules in (("S12 5", 5, FlightRules()), ("Clint 5", 5, FlightRules(sharp_ok=True)),
-                                ("DaVinci 7", 7, FlightRules(straight_only=True))):
+        for label, n, rules in (
+            ("S12 5", 5, FlightRules()),
+            ("Clint 5", 5, FlightRules(sharp_ok=True)),
+            ("DaVinci 7", 7, FlightRules(straight_only=True)),
+        ):
             t = time.perf_counter()
             got = flights.endpoints_z3(game_map, start, n, rules)
             z3_ms = (time.perf_counter() - t) * 1000
@@ -345,3 +348,37 @@ def test_report_query_times_on_the_seven_player_layout(capsys: pytest.CaptureFix
             assert z3_ms < 30_000
     with capsys.disabled():
         print("\n" + "\n".join(lines))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    diamonds=st.lists(st.integers(0, 4), min_size=4, max_size=4),
+    money=st.integers(0, 20),
+    level=st.integers(1, 3),
+)
+def test_a_plan_given_by_diamond_ratings_agrees_with_the_brute_force_oracle(
+    diamonds: list[int], money: int, level: int
+) -> None:
+    """`query kas plan --diamonds`: a rules question about diamond values needs no card ids (the plan's
+    forfeits depend on its cards only through their diamonds, KAS-R-25)."""
+    answer = QUERIES["plan"].run(
+        GAME, {"diamonds": ",".join(map(str, diamonds)), "money": money, "level": level, "oracle": True}
+    )
+    assert answer["spec"]["diamonds"] == diamonds and answer["agrees"] is True
+    assert answer["status"] in ("free", "forfeit", "unknown")
+
+
+def test_a_plan_by_diamonds_answers_as_the_cards_with_those_diamonds() -> None:
+    cards = ["S01", "S05", "S09", "S12"]
+    ratings = [GAME.pack.card(c).diamonds for c in cards]
+    by_cards = QUERIES["plan"].run(GAME, {"cards": ",".join(cards), "money": 4})
+    by_diamonds = QUERIES["plan"].run(GAME, {"diamonds": ",".join(map(str, ratings)), "money": 4})
+    assert by_cards["status"] == by_diamonds["status"] and by_cards["spec"]["diamonds"] == ratings
+
+
+@pytest.mark.parametrize("bad", ["1,2", "1,2,3,x", "1,-1,2,3", "1,2,3,4,5"])
+def test_diamond_ratings_that_are_no_plan_are_refused_in_one_line(bad: str) -> None:
+    from rulecraft.core import RulecraftError
+
+    with pytest.raises(RulecraftError, match=r"--diamonds: 4 diamond ratings >= 0, one per slot \(KAS-R-19\)"):
+        QUERIES["plan"].run(GAME, {"diamonds": bad})

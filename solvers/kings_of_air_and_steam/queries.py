@@ -74,6 +74,16 @@ def _int(params: Mapping[str, Any], key: str, default: int) -> int:
 # --- plan ------------------------------------------------------------------------------------------
 
 
+def _diamonds(text: Any) -> tuple[int, ...]:
+    """--diamonds: one diamond rating per slot of the plan (KAS-R-19: 4 cards), whole numbers >= 0."""
+    parts = [p.strip() for p in str(text).split(",")]
+    if len(parts) != plans.PLAN_SIZE or not all(p.isdigit() for p in parts):
+        raise RulecraftError(
+            f"--diamonds: {plans.PLAN_SIZE} diamond ratings >= 0, one per slot (KAS-R-19), e.g. 0,1,2,1; got {text!r}"
+        )
+    return tuple(int(p) for p in parts)
+
+
 @attrs.frozen
 class PlanQuery:
     name: str = "plan"
@@ -83,18 +93,28 @@ class PlanQuery:
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         what = parser.add_mutually_exclusive_group()
         what.add_argument("--cards", help="the plan in slot order, e.g. S01,S02,S03,S04")
-        what.add_argument("--all", dest="all_plans", action="store_true", default=None,
-                          help="every ordered 4-card plan of the deck free of forfeits")
-        what.add_argument("--best", choices=("movement", "letters"),
-                          help="the plan free of forfeits with the most movement (letters: fitting --letters)")
+        what.add_argument("--diamonds", help="the plan as the diamond ratings of its cards in slot order, e.g. 0,1,2,1")
+        what.add_argument(
+            "--all",
+            dest="all_plans",
+            action="store_true",
+            default=None,
+            help="every ordered 4-card plan of the deck free of forfeits",
+        )
+        what.add_argument(
+            "--best",
+            choices=("movement", "letters"),
+            help="the plan free of forfeits with the most movement (letters: fitting --letters)",
+        )
         parser.add_argument("--letters", help="letters per cycle for --best letters, e.g. A?C? ('?': any)")
         parser.add_argument("--money", type=int, help="money for upgrades (default 12, KAS-R-03)")
         parser.add_argument("--level", type=int, help="the airship level at the round's start (default 1)")
         parser.add_argument("--deck", help="card ids of the deck for --all/--best (default: the 12 standard cards)")
         parser.add_argument("--limit", type=int, help="plans listed with --all (default 20)")
         parser.add_argument("--timeout-ms", type=int, help=f"Z3 timeout per check (default {self.timeout_ms})")
-        parser.add_argument("--oracle", action="store_true", default=None,
-                            help="also run the brute-force oracle and compare")
+        parser.add_argument(
+            "--oracle", action="store_true", default=None, help="also run the brute-force oracle and compare"
+        )
 
     def run(self, game: Any, params: Mapping[str, Any], state: Any = None) -> dict[str, Any]:
         g = _kas(game)
@@ -103,14 +123,21 @@ class PlanQuery:
         timeout = _int(params, "timeout_ms", self.timeout_ms)
         deck = _ids(params["deck"]) if params.get("deck") else None
         head = {"query": self.name, "solver": "z3", "money": money, "level": level}
-        if params.get("cards"):
-            answer = plans.plan_free_of_forfeits(g, _ids(params["cards"]), money, level, timeout)
+        if params.get("cards") or params.get("diamonds"):
+            if params.get("cards"):
+                answer = plans.plan_free_of_forfeits(g, _ids(params["cards"]), money, level, timeout)
+            else:
+                spec = plans.PlanSpec(_diamonds(params["diamonds"]), tuple(g.pack.airship_track), money, level)
+                answer = plans.check_plan(spec, timeout_ms=timeout)
             out = {**head, "mode": "check", **answer.to_json()}
             if params.get("oracle"):
                 t = time.perf_counter()
                 want = plans.oracle_free(answer.spec)
-                out["oracle"] = {"status": "free" if want else "forfeit", "ms": _ms(t),
-                                 "schedule": want.to_json() if want else None}
+                out["oracle"] = {
+                    "status": "free" if want else "forfeit",
+                    "ms": _ms(t),
+                    "schedule": want.to_json() if want else None,
+                }
                 out["agrees"] = answer.status == "unknown" or (answer.status == "free") == (want is not None)
         elif params.get("all_plans"):
             legal = plans.legal_plans(g, money, level, deck, timeout_ms=timeout)
@@ -130,7 +157,9 @@ class PlanQuery:
                 out["oracle"] = {"movement": value, "plans": len(ties), "ms": _ms(t)}
                 out["agrees"] = best.status == "unknown" or best.movement == value
         else:
-            raise RulecraftError("plan: give --cards S01,S02,S03,S04, --all or --best movement|letters")
+            raise RulecraftError(
+                "plan: give --cards S01,S02,S03,S04, --diamonds 0,1,2,1, --all or --best movement|letters"
+            )
         out["total_ms"] = _ms(start)
         return out
 
@@ -143,8 +172,9 @@ class PlanQuery:
             if answer["schedule"]:
                 turns = answer["schedule"]["upgrade_turns"]
                 lines.append("upgrade in turn(s) " + ", ".join(map(str, turns)) if turns else "no upgrade needed")
-                lines.append(f"ratings at the checks: {answer['schedule']['ratings']}; "
-                             f"spent ${answer['schedule']['spent']}")
+                lines.append(
+                    f"ratings at the checks: {answer['schedule']['ratings']}; spent ${answer['schedule']['spent']}"
+                )
             if answer["status"] == "forfeit":
                 lines.append(f"rules saying no: {', '.join(answer['core'])}")
                 effort = answer["best_effort"]
@@ -152,14 +182,18 @@ class PlanQuery:
                     lost = [i + 1 for i, e in enumerate(effort["executed"]) if not e]
                     lines.append(f"at best, turn(s) {', '.join(map(str, lost))} lost")
         elif mode == "all":
-            lines = [f"{answer['count']} of {answer['total']} plans free of forfeits ({where})",
-                     f"free diamond sequences: {answer['sequences']}"]
+            lines = [
+                f"{answer['count']} of {answer['total']} plans free of forfeits ({where})",
+                f"free diamond sequences: {answer['sequences']}",
+            ]
         else:
             if answer["status"] == "none":
                 lines = [f"no plan free of forfeits fits ({where}); rules saying no: {', '.join(answer['core'])}"]
             else:
-                lines = [f"best plan ({where}): {','.join(answer['cards'])} letters {answer['letters']}, "
-                         f"movement {answer['movement']} ({answer['status']})"]
+                lines = [
+                    f"best plan ({where}): {','.join(answer['cards'])} letters {answer['letters']}, "
+                    f"movement {answer['movement']} ({answer['status']})"
+                ]
         if answer.get("reason"):
             lines.append(f"Z3: {answer['reason']}")
         if "oracle" in answer:
@@ -206,13 +240,16 @@ class FlightQuery:
         what.add_argument("--moves", help="bare movement values, e.g. 3 or 0,1,2,3")
         parser.add_argument("--to", help="the hex q,r to reach (default: every end)")
         parser.add_argument("--layout", help=f"the play area (default {flights.DEFAULT_LAYOUT})")
-        parser.add_argument("--sharp-ok", action="store_true", default=None,
-                            help="Clint Castle: sharp turns allowed (KAS-R-82)")
-        parser.add_argument("--straight", action="store_true", default=None,
-                            help="no turns at all (as the DaVinci card, KAS-R-65)")
+        parser.add_argument(
+            "--sharp-ok", action="store_true", default=None, help="Clint Castle: sharp turns allowed (KAS-R-82)"
+        )
+        parser.add_argument(
+            "--straight", action="store_true", default=None, help="no turns at all (as the DaVinci card, KAS-R-65)"
+        )
         parser.add_argument("--timeout-ms", type=int, help=f"Z3 timeout per check (default {self.timeout_ms})")
-        parser.add_argument("--oracle", action="store_true", default=None,
-                            help="also run the model's endpoint search and compare")
+        parser.add_argument(
+            "--oracle", action="store_true", default=None, help="also run the model's endpoint search and compare"
+        )
 
     def spec(self, game: Any, params: Mapping[str, Any]) -> flights.FlightSpec:
         if not params.get("start"):
@@ -222,9 +259,13 @@ class FlightQuery:
         if card is None and moves is None:
             raise RulecraftError("flight: give --card ID or --moves N[,N]")
         return flights.flight_spec(
-            game, _hex(params["start"], "--from"), card=card, moves=moves,
+            game,
+            _hex(params["start"], "--from"),
+            card=card,
+            moves=moves,
             layout=str(params.get("layout") or flights.DEFAULT_LAYOUT),
-            sharp_ok=bool(params.get("sharp_ok")), straight=bool(params.get("straight")),
+            sharp_ok=bool(params.get("sharp_ok")),
+            straight=bool(params.get("straight")),
         )
 
     def run(self, game: Any, params: Mapping[str, Any], state: Any = None) -> dict[str, Any]:
@@ -236,8 +277,13 @@ class FlightQuery:
         if params.get("to"):
             target = _hex(params["to"], "--to")
             status, per, ms = flights.can_end_on(g, spec, target, timeout_ms=timeout)
-            out |= {"mode": "reach", "to": [target.q, target.r], "status": status,
-                    "distances": [a.to_json() for a in per], "ms": ms}
+            out |= {
+                "mode": "reach",
+                "to": [target.q, target.r],
+                "status": status,
+                "distances": [a.to_json() for a in per],
+                "ms": ms,
+            }
             if params.get("oracle"):
                 ends, oms = flights.oracle_card_ends(g, spec)
                 want = any(target in e for e in ends.values())
@@ -247,15 +293,20 @@ class FlightQuery:
             found, ms = flights.card_ends(g, spec, timeout_ms=timeout)
             every = sorted({h for e in found for h in e.ends})
             status = "unknown" if any(e.status != "done" for e in found) else "done"
-            out |= {"mode": "ends", "status": status, "distances": [e.to_json() for e in found],
-                    "ends": [[h.q, h.r] for h in every], "count": len(every), "ms": ms,
-                    "stuck": status == "done" and not every and bool(spec.distances),
-                    "readings": {"KAS-AMB-04": g.ctx.readings.get("KAS-AMB-04")}}
+            out |= {
+                "mode": "ends",
+                "status": status,
+                "distances": [e.to_json() for e in found],
+                "ends": [[h.q, h.r] for h in every],
+                "count": len(every),
+                "ms": ms,
+                "stuck": status == "done" and not every and bool(spec.distances),
+                "readings": {"KAS-AMB-04": g.ctx.readings.get("KAS-AMB-04")},
+            }
             if params.get("oracle"):
                 ends, oms = flights.oracle_card_ends(g, spec)
                 out["oracle"] = {"count": len(set().union(*ends.values())) if ends else 0, "ms": oms}
-                out["agrees"] = status == "unknown" or all(
-                    set(e.ends) == ends[e.distance] for e in found)
+                out["agrees"] = status == "unknown" or all(set(e.ends) == ends[e.distance] for e in found)
         out["total_ms"] = _ms(start)
         return out
 
