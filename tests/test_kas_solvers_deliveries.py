@@ -109,7 +109,7 @@ def ex13_view(**extra: Any) -> kd.ShipView:
 
 def row(goods: str, to: Destination, most: int, stops: int, toll: int, *payees: tuple[str, int]) -> kd.Delivery:
     options = tuple((p,) for p in payees) if payees else ((),)
-    return kd.Delivery(ORIGIN, goods, to, most, stops, toll, options)
+    return kd.Delivery(ORIGIN, goods, to, most, stops, toll, options, ((stops, toll),))  # one best route each
 
 
 def ex13_expected() -> list[kd.Delivery]:
@@ -393,3 +393,28 @@ def test_timings_on_the_seven_player_layout(game: KasGame, capsys: pytest.Captur
         print("\nKAS shipping queries on ABCDEFG, 7 players:\n  " + "\n  ".join(report))
         print(f"  worst: {', '.join(f'{k} {v:.0f} ms' for k, v in worst.items())} (target < 200 ms per query)")
     assert max(worst.values()) < 2000  # loose: shared CI machines are slow; the target is reported above
+
+
+@pytest.mark.parametrize("seed", [84, 219, 374])  # random views where the fewest stops cost a toll
+def test_deliveries_give_each_pareto_best_route_when_fewest_stops_and_lowest_toll_differ(
+    seed: int, game: KasGame
+) -> None:
+    """KAS-R-37 (stops) and KAS-R-38 (tolls) are minimised apart; a route with both minima may not
+    exist.  The answer lists each Pareto-best (stops, toll) route, Z3 against the brute force."""
+    view = kd.random_view(random.Random(seed), tuple(lv.cost for lv in game.pack.rail_track))
+    got = kd.deliveries(view, why_not=False)
+    assert got.status == "ok" and list(got.deliveries) == kd.oracle_deliveries(view)
+    traded = [d for d in got.deliveries if len(d.routes) > 1]
+    assert traded, "this view has a delivery whose fewest stops cost a toll"
+    for d in got.deliveries:
+        stops = [s for s, _ in d.routes]
+        tolls = [t for _, t in d.routes]
+        assert stops == sorted(set(stops)) and tolls == sorted(set(tolls), reverse=True)
+        assert (stops[0], tolls[-1]) == (d.min_stops, d.min_toll)
+    d = traded[0]
+    assert d.routes[0][1] > d.min_toll  # the fewest-stops route is not the cheapest one
+    text = kd.DeliveriesQuery().format(
+        {"seat": 0, "rail_level": view.rail_level, "status": "ok", "deliveries": [d.to_json()], "why_not": [],
+         "checks": 0, "ms": 0}
+    )  # fmt: skip
+    assert "best routes: " in text

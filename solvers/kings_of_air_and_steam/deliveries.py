@@ -125,9 +125,7 @@ def view_of(game: KasGame, state: KasState, seat: int) -> ShipView:
     if player.character in ("Thaddeus Birch", "Victor Blane"):
         # Their powers change tolls (KAS-R-86) and depot prices (KAS-R-70); the encoding does not
         # carry them yet, and a wrong answer is worse than none.
-        raise RulecraftError(
-            f"the delivery queries do not model {player.character}'s power yet (KAS-R-86 / KAS-R-70)"
-        )
+        raise RulecraftError(f"the delivery queries do not model {player.character}'s power yet (KAS-R-86 / KAS-R-70)")
     return ShipView(
         game.ctx.map_of(state),  # with Eva Blane's new lines (KAS-R-71)
         tuple(state.depots),
@@ -327,9 +325,7 @@ def encode(game_map: GameMap, steps: int, seats: int, nmax: int, mode: str, rail
     owed = z3.Sum([z3.If(n >= j, short, 0) for j in range(1, nmax + 1)])
 
     # -- what and where: KAS-R-36, 40, 41 ------------------------------------------------------------------
-    stock = [
-        z3.Implies(z3.And(origin[h], goods[g]), n <= _iv(f"held.{_hex_name(h)}.{g}")) for h in rail for g in GOODS
-    ]
+    stock = [z3.Implies(z3.And(origin[h], goods[g]), n <= _iv(f"held.{_hex_name(h)}.{g}")) for h in rail for g in GOODS]
     count_rule = z3.And(n >= 1, *stock)
     city_rule, closed_rule, waiting_rule = [], [], []
     for c, var in to_city.items():
@@ -376,9 +372,23 @@ def encode(game_map: GameMap, steps: int, seats: int, nmax: int, mode: str, rail
     if mode == "sellout":
         shape.append(n == 1)
     return Encoding(
-        tuple(rules), tuple(shape), ovar, tuple(rail), gvar, dvar, tuple(dests), goods, to_city, to_depot, n,
-        stops, toll, payto,
-        new, level, cost,
+        tuple(rules),
+        tuple(shape),
+        ovar,
+        tuple(rail),
+        gvar,
+        dvar,
+        tuple(dests),
+        goods,
+        to_city,
+        to_depot,
+        n,
+        stops,
+        toll,
+        payto,
+        new,
+        level,
+        cost,
     )
 
 
@@ -595,6 +605,7 @@ class _Session:
                 high = mid - 1
         return low
 
+
 # -- 1. reachable deliveries --------------------------------------------------------------------------
 
 
@@ -609,6 +620,9 @@ class Delivery:
     min_stops: int
     min_toll: int  # $ per good on the cheapest route (0: toll-free)
     payees: tuple[Payees, ...]  # the payee choices at that toll, normalised
+    # The Pareto-best routes as (stops, toll per good), fewest stops first: the fewest stops and the
+    # lowest toll may come from different routes, and a rules person needs each route's pair.
+    routes: tuple[tuple[int, int], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -620,7 +634,17 @@ class Delivery:
             "min_stops": self.min_stops,
             "min_toll_per_good": self.min_toll,
             "payees": [[[ln, seat] for ln, seat in p] for p in self.payees],
+            "routes": [{"stops": stops, "toll_per_good": toll} for stops, toll in self.routes],
         }
+
+
+def pareto(pairs: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """The (stops, toll) pairs no other pair beats on both, fewest stops first."""
+    front: list[tuple[int, int]] = []
+    for stops, toll in sorted(set(pairs)):
+        if not front or toll < front[-1][1]:
+            front.append((stops, toll))
+    return tuple(front)
 
 
 @attrs.frozen
@@ -732,6 +756,7 @@ def deliveries(
     tolls: dict[Triple, int] = {}
     most: dict[Triple, int] = {}
     payees: dict[Triple, list[Payees]] = {}
+    routes: dict[Triple, tuple[tuple[int, int], ...]] = {}
     reasons: list[WhyNot] = []
     truncated = False
     try:
@@ -757,10 +782,33 @@ def deliveries(
             most[t] = s.maximum("n", enc.n, s.t(t), 1, _cap(view, t))
             payees[t], cut = _payee_options(s, t, tolls[t])
             truncated |= cut
+            routes[t] = _pareto_routes(s, fixed, stops[t], tolls[t])
     except Undecided as exc:
-        rows = _rows(found, most, stops, tolls, payees)
+        rows = _rows(found, most, stops, tolls, payees, routes)
         return DeliveriesAnswer("unknown", rows, tuple(reasons), s.checks, exc.reason, truncated)
-    return DeliveriesAnswer("ok", _rows(found, most, stops, tolls, payees), tuple(reasons), s.checks, None, truncated)
+    rows = _rows(found, most, stops, tolls, payees, routes)
+    return DeliveriesAnswer("ok", rows, tuple(reasons), s.checks, None, truncated)
+
+
+def _pareto_routes(
+    s: _Session, fixed: Sequence[z3.BoolRef], min_stops: int, min_toll: int
+) -> tuple[tuple[int, int], ...]:
+    """From the fewest stops up: the lowest toll within that many stops, then the fewest stops that
+    lower it, until the lowest toll is reached (a few checks: stops are at most the rail level)."""
+    enc = s.enc
+    bound, front = min_stops, []
+    while True:
+        within = [*fixed, s.at_most("stops", enc.stops, bound)]
+        if not s.ask(*within):
+            raise Undecided("the fewest stops found before are no longer possible")
+        toll = s.minimum("toll", enc.toll, within, s.val(enc.toll))
+        front.append((bound, toll))
+        if toll <= min_toll:
+            return tuple(front)
+        cheaper = [*fixed, s.at_most("toll", enc.toll, toll - 1)]
+        if not s.ask(*cheaper):
+            raise Undecided("the lowest toll found before is no longer possible")
+        bound = s.minimum("stops", enc.stops, cheaper, s.val(enc.stops), floor=1)
 
 
 def _payee_options(s: _Session, t: Triple, toll: int) -> tuple[list[Payees], bool]:
@@ -785,10 +833,11 @@ def _rows(
     stops: Mapping[Triple, int],
     tolls: Mapping[Triple, int],
     payees: Mapping[Triple, list[Payees]],
+    routes: Mapping[Triple, tuple[tuple[int, int], ...]],
 ) -> tuple[Delivery, ...]:
     # After an 'unknown' only the triples whose figures were all settled are listed.
-    done = [t for t in found if t in most and t in payees]
-    return tuple(sorted(Delivery(*t, most[t], stops[t], tolls[t], tuple(sorted(payees[t]))) for t in done))
+    done = [t for t in found if t in most and t in payees and t in routes]
+    return tuple(sorted(Delivery(*t, most[t], stops[t], tolls[t], tuple(sorted(payees[t])), routes[t]) for t in done))
 
 
 def _cap(view: ShipView, t: Triple) -> int:
@@ -826,8 +875,11 @@ def oracle_deliveries(view: ShipView) -> list[Delivery]:
         ones = [sh.route for sh in items if sh.count == 1]  # every legal route is legal for one good
         toll = min(r.toll_per_good for r in ones)
         payees = tuple(sorted({_norm_payees(r.payees) for r in ones if r.toll_per_good == toll}))
+        front = pareto((r.stops, r.toll_per_good) for r in ones)
         out.append(
-            Delivery(origin, goods, dest, max(sh.count for sh in items), min(r.stops for r in ones), toll, payees)
+            Delivery(
+                origin, goods, dest, max(sh.count for sh in items), min(r.stops for r in ones), toll, payees, front
+            )
         )
     return sorted(out)
 
@@ -950,19 +1002,41 @@ def oracle_synthesis(view: ShipView, origin: Hex, goods: str, count: int, city: 
             break
         changed = _with_plan(view, subset, level)
         problem = shipping.shipment_problem(
-            changed.game_map, changed.depots, changed.cities, view.shipper, view.money, view.prices, level,
-            origin, goods, count, Destination.city(city),
+            changed.game_map,
+            changed.depots,
+            changed.cities,
+            view.shipper,
+            view.money,
+            view.prices,
+            level,
+            origin,
+            goods,
+            count,
+            Destination.city(city),
         )
         if problem is not None:
             continue
         best = cost
         routes = [
-            r for r in shipping.routes(changed.game_map, changed.depots, view.shipper, origin, level)
+            r
+            for r in shipping.routes(changed.game_map, changed.depots, view.shipper, origin, level)
             if r.destination == Destination.city(city)
             and shipping.shipment_problem(
-                changed.game_map, changed.depots, changed.cities, view.shipper, view.money, view.prices, level,
-                origin, goods, count, Destination.city(city), r.lines, r.payees,
-            ) is None
+                changed.game_map,
+                changed.depots,
+                changed.cities,
+                view.shipper,
+                view.money,
+                view.prices,
+                level,
+                origin,
+                goods,
+                count,
+                Destination.city(city),
+                r.lines,
+                r.payees,
+            )
+            is None
         ]
         hexes = tuple(view.free_hexes(ln)[0] for ln in subset)
         stops, toll = min(r.stops for r in routes), min(r.toll_per_good for r in routes)
@@ -1069,8 +1143,7 @@ def compare_deliveries(view: ShipView, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> 
         extra = sorted(set(z3_rows) - set(want))
         missing = sorted(set(want) - set(z3_rows))
         return (
-            f"deliveries differ: z3 only {[d.to_json() for d in extra]}, "
-            f"oracle only {[d.to_json() for d in missing]}"
+            f"deliveries differ: z3 only {[d.to_json() for d in extra]}, oracle only {[d.to_json() for d in missing]}"
         )
     return None
 
@@ -1135,13 +1208,24 @@ def random_view(rng: random.Random, rail_costs: tuple[int, ...] = (0, 2, 3, 4, 5
         roll = rng.random()
         city_states.append(
             CityState(
-                rng.choice(GOODS) if tile else c.demand, slots, rng.randint(0, slots - 1), tile,
-                closed=tile and roll < 0.15, waiting=not tile and roll < 0.1,
+                rng.choice(GOODS) if tile else c.demand,
+                slots,
+                rng.randint(0, slots - 1),
+                tile,
+                closed=tile and roll < 0.15,
+                waiting=not tile and roll < 0.1,
             )
         )
     return ShipView(
-        game_map, tuple(sorted(depots, key=lambda d: d.at)), tuple(city_states), 0, seats,
-        rng.randint(0, 5), tuple(rng.choice((4, 5, 6, 8)) for _ in GOODS), rng.randint(1, 4), rail_costs,
+        game_map,
+        tuple(sorted(depots, key=lambda d: d.at)),
+        tuple(city_states),
+        0,
+        seats,
+        rng.randint(0, 5),
+        tuple(rng.choice((4, 5, 6, 8)) for _ in GOODS),
+        rng.randint(1, 4),
+        rail_costs,
         rng.randint(1, 4),
     )
 
@@ -1178,9 +1262,7 @@ SHIPPING_READINGS = (
 def _kas(game: Any) -> KasGame:
     if not isinstance(game, KasGame):
         raise RulecraftError(f"the shipping queries need a Kings of Air and Steam game, got {game!r}")
-    unencoded = {
-        amb: game.ctx.r(amb) for amb in SHIPPING_READINGS if game.ctx.r(amb) != game.register[amb].default
-    }
+    unencoded = {amb: game.ctx.r(amb) for amb in SHIPPING_READINGS if game.ctx.r(amb) != game.register[amb].default}
     if unencoded:  # the encoding states the default shipping rules; answering with them would mislead
         raise NotApplicable(f"the shipping queries encode the default readings; this game plays {unencoded}")
     changed = game.parameters.changed(game.ctx.params)
@@ -1247,7 +1329,10 @@ def add_state_arguments(parser: argparse.ArgumentParser) -> None:
 @attrs.frozen
 class DeliveriesQuery:
     name: str = "deliveries"
-    help: str = "Z3: every delivery a player can make now (count, stops, toll, payees) and why not"
+    help: str = (
+        "Z3: every delivery a player can make now (count, stops, toll, payees, the Pareto-best routes when the"
+        " fewest stops cost a toll) and why not"
+    )
     timeout_ms: int = DEFAULT_TIMEOUT_MS
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
@@ -1265,12 +1350,18 @@ class DeliveriesQuery:
             view, origin=origin, goods=_goods_param(params.get("goods")), to=to, timeout_ms=self.timeout_ms
         )
         return {
-            "query": self.name, "solver": "z3", "seat": view.shipper, "rail_level": view.rail_level,
-            "status": answer.status, "reason": answer.reason, "truncated": answer.truncated,
+            "query": self.name,
+            "solver": "z3",
+            "seat": view.shipper,
+            "rail_level": view.rail_level,
+            "status": answer.status,
+            "reason": answer.reason,
+            "truncated": answer.truncated,
             "deliveries": [d.to_json() for d in answer.deliveries],
             "by_city": _by_city(answer.deliveries),
             "why_not": [w.to_json() for w in answer.why_not],
-            "checks": answer.checks, "ms": _ms(start),
+            "checks": answer.checks,
+            "ms": _ms(start),
         }
 
     def format(self, answer: Mapping[str, Any]) -> str:
@@ -1282,9 +1373,10 @@ class DeliveriesQuery:
             if d["min_toll_per_good"]:
                 who = " | ".join(", ".join(f"{ln}→seat {s}" for ln, s in p) for p in d["payees"])
                 toll = f"${d['min_toll_per_good']}/good to {who}"
-            out.append(
-                f"  {d['origin']}: {count} {d['goods']} → {kind}{d['to']} ({d['min_stops']} stop(s), {toll})"
-            )
+            out.append(f"  {d['origin']}: {count} {d['goods']} → {kind}{d['to']} ({d['min_stops']} stop(s), {toll})")
+            if len(d.get("routes", ())) > 1:  # the fewest stops and the lowest toll are different routes
+                best = "; ".join(f"{r['stops']} stop(s) at ${r['toll_per_good']}/good" for r in d["routes"])
+                out.append(f"    best routes: {best}")
         if not answer["deliveries"]:
             out.append("  no delivery is possible")
         for w in answer["why_not"]:
@@ -1324,11 +1416,20 @@ class SynthesisQuery:
         count = int(params.get("count") or 1)
         a = synthesis(view, origin, goods, count, str(params["to"]), timeout_ms=self.timeout_ms)
         return {
-            "query": self.name, "solver": "z3", "seat": view.shipper, "rail_level": view.rail_level,
+            "query": self.name,
+            "solver": "z3",
+            "seat": view.shipper,
+            "rail_level": view.rail_level,
             "target": {"origin": f"{origin.q},{origin.r}", "goods": goods, "count": count, "to": params["to"]},
-            "status": a.status, "cost": a.cost, "affordable": a.affordable,
-            "plans": [p.to_json() for p in a.plans], "core": list(a.core), "labels": list(a.labels),
-            "reason": a.reason, "checks": a.checks, "ms": _ms(start),
+            "status": a.status,
+            "cost": a.cost,
+            "affordable": a.affordable,
+            "plans": [p.to_json() for p in a.plans],
+            "core": list(a.core),
+            "labels": list(a.labels),
+            "reason": a.reason,
+            "checks": a.checks,
+            "ms": _ms(start),
         }
 
     def format(self, answer: Mapping[str, Any]) -> str:
@@ -1370,9 +1471,16 @@ class SelloutQuery:
         view = _view_from(_kas(game), params, state)
         a = sellout(view, timeout_ms=self.timeout_ms)
         return {
-            "query": self.name, "solver": "z3", "seat": view.shipper, "rail_level": view.rail_level,
-            "status": a.status, "value": a.value, "goods": [x.to_json() for x in a.lines],
-            "reason": a.reason, "checks": a.checks, "ms": _ms(start),
+            "query": self.name,
+            "solver": "z3",
+            "seat": view.shipper,
+            "rail_level": view.rail_level,
+            "status": a.status,
+            "value": a.value,
+            "goods": [x.to_json() for x in a.lines],
+            "reason": a.reason,
+            "checks": a.checks,
+            "ms": _ms(start),
         }
 
     def format(self, answer: Mapping[str, Any]) -> str:
