@@ -65,6 +65,7 @@ from rulecraft.model.kings_of_air_and_steam.scenario import fixture_map
 from rulecraft.model.kings_of_air_and_steam.shipping import SELLOUT_PRICE, Destination
 from rulecraft.model.kings_of_air_and_steam.state import CityState, Depot, KasState
 from rulecraft.query import Query
+from rulecraft.solvers.kings_of_air_and_steam.mapfile import MAP_HELP, use_map
 from rulecraft.solving import ms as _ms
 from rulecraft.statefile import load_state
 
@@ -1297,6 +1298,8 @@ def _view_from(game: KasGame, params: Mapping[str, Any], state: Any) -> ShipView
         state = load_state(Path(str(params["state"])), game)
     if not isinstance(state, KasState):
         raise RulecraftError("the shipping queries read a game state: give --state FILE")
+    if params.get("map"):  # the same position on the judge's own map: its depots must stand on its rail
+        state = attrs.evolve(state, layout=use_map(game, params["map"]))
     # A state read by another path (cmd_query, a caller) is checked too: a fixture layout whose board
     # did not come with it is one line naming the layout, not a KeyError deep in view_of.
     game.check_state(state)
@@ -1324,6 +1327,7 @@ def _goods_param(value: Any) -> str | None:
 def add_state_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--state", metavar="FILE", help="a JSON state (game.state_to_json)")
     parser.add_argument("--seat", type=int, help="the shipper (default: the seat to move)")
+    parser.add_argument("--map", metavar="FILE", help="the state on " + MAP_HELP)
 
 
 @attrs.frozen

@@ -62,16 +62,28 @@ class FlightSpec:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "layout": self.layout, "from": [self.start.q, self.start.r], "distances": list(self.distances),
-            "legs": self.legs, "card": self.card, "turns": self.rules.turns, "sharp_ok": self.rules.sharp_ok,
-            "straight_only": self.rules.straight_only, "no_revisit": self.rules.no_revisit,
+            "layout": self.layout,
+            "from": [self.start.q, self.start.r],
+            "distances": list(self.distances),
+            "legs": self.legs,
+            "card": self.card,
+            "turns": self.rules.turns,
+            "sharp_ok": self.rules.sharp_ok,
+            "straight_only": self.rules.straight_only,
+            "no_revisit": self.rules.no_revisit,
             "no_return": self.rules.no_return,
         }
 
 
 def flight_spec(
-    game: Any, start: Hex, *, card: Card | str | None = None, moves: Sequence[int] | None = None,
-    layout: str = DEFAULT_LAYOUT, sharp_ok: bool = False, straight: bool = False,
+    game: Any,
+    start: Hex,
+    *,
+    card: Card | str | None = None,
+    moves: Sequence[int] | None = None,
+    layout: str = DEFAULT_LAYOUT,
+    sharp_ok: bool = False,
+    straight: bool = False,
 ) -> FlightSpec:
     """The spec for a card (its special effect included) or bare distances, under the game's readings."""
     if (card is None) == (moves is None):
@@ -129,10 +141,9 @@ def _rows(hexes: Iterable[Hex]) -> dict[int, list[tuple[int, int]]]:
 
 
 def _member(q: z3.ArithRef, r: z3.ArithRef, rows: Mapping[int, list[tuple[int, int]]]) -> z3.BoolRef:
-    return z3.Or([
-        z3.And(r == row, z3.Or([z3.And(q >= lo, q <= hi) for lo, hi in runs]))
-        for row, runs in sorted(rows.items())
-    ])
+    return z3.Or(
+        [z3.And(r == row, z3.Or([z3.And(q >= lo, q <= hi) for lo, hi in runs])) for row, runs in sorted(rows.items())]
+    )
 
 
 def _allowed_changes(rules: FlightRules) -> tuple[str, tuple[int, ...]]:
@@ -190,9 +201,14 @@ def encode(game_map: GameMap, length: int, legs: int, rules: FlightRules) -> Enc
             tracked.append((f"KAS-R-27#end{leg + 1}", _member(q[last], r[last], endable)))
         if rules.no_revisit:  # KAS-AMB-02 (b): no hex of a leg (its start included) entered twice
             hexes = range(first, last + 1)
-            tracked.append((f"KAS-R-26#revisit{leg + 1}", z3.And([
-                z3.Or(q[i] != q[j], r[i] != r[j]) for i in hexes for j in hexes if i < j
-            ] or [z3.BoolVal(True)])))
+            tracked.append(
+                (
+                    f"KAS-R-26#revisit{leg + 1}",
+                    z3.And(
+                        [z3.Or(q[i] != q[j], r[i] != r[j]) for i in hexes for j in hexes if i < j] or [z3.BoolVal(True)]
+                    ),
+                )
+            )
         if rules.no_return and length > 0:  # KAS-AMB-02 (c): a leg may not end where it began
             tracked.append((f"KAS-R-26#return{leg + 1}", z3.Or(q[last] != q[first], r[last] != r[first])))
     return Encoding(tuple(tracked), d, q, r)
@@ -245,16 +261,19 @@ class Reach:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "distance": self.distance, "status": self.status,
+            "distance": self.distance,
+            "status": self.status,
             "path": list(self.path) if self.path is not None else None,
-            "core": list(self.core), "core_labels": list(self.core_labels), "reason": self.reason,
+            "core": list(self.core),
+            "core_labels": list(self.core_labels),
+            "reason": self.reason,
         }
 
 
 def can_end_on(
     game: Any, spec: FlightSpec, target: Hex, *, timeout_ms: int = DEFAULT_TIMEOUT_MS
 ) -> tuple[str, list[Reach], float]:
-    """"Can the airship end on ``target``?" for each distance the card offers.
+    """ "Can the airship end on ``target``?" for each distance the card offers.
 
     Overall "reachable" if some distance reaches it, "unreachable" if every one
     is proved not to, else "unknown".
@@ -266,8 +285,15 @@ def can_end_on(
     for length in spec.distances:
         if length == 0:  # the airship stays (KAS-R-26): no flight to judge
             here = target == spec.start
-            out.append(Reach(0, "reachable" if here else "unreachable", () if here else None,
-                             () if here else ("KAS-R-26",), () if here else ("KAS-R-26#steps",)))
+            out.append(
+                Reach(
+                    0,
+                    "reachable" if here else "unreachable",
+                    () if here else None,
+                    () if here else ("KAS-R-26",),
+                    () if here else ("KAS-R-26#steps",),
+                )
+            )
             continue
         enc = encode(game_map, length, spec.legs, spec.rules)
         solver = _solver(timeout_ms)
@@ -301,13 +327,21 @@ class Ends:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "distance": self.distance, "status": self.status, "checks": self.checks, "reason": self.reason,
+            "distance": self.distance,
+            "status": self.status,
+            "checks": self.checks,
+            "reason": self.reason,
             "ends": [{"at": [h.q, h.r], "path": list(p)} for h, p in sorted(self.ends.items())],
         }
 
 
 def endpoints_z3(
-    game_map: GameMap, start: Hex, length: int, rules: FlightRules, *, legs: int = 1,
+    game_map: GameMap,
+    start: Hex,
+    length: int,
+    rules: FlightRules,
+    *,
+    legs: int = 1,
     timeout_ms: int = DEFAULT_TIMEOUT_MS,
 ) -> Ends:
     """Every legal end of the flight: solve, block the end found, solve again until unsat.
@@ -342,8 +376,7 @@ def card_ends(game: Any, spec: FlightSpec, *, timeout_ms: int = DEFAULT_TIMEOUT_
     begin = time.perf_counter()
     game_map = game.ctx.game_map(spec.layout)
     out = [
-        endpoints_z3(game_map, spec.start, n, spec.rules, legs=spec.legs, timeout_ms=timeout_ms)
-        for n in spec.distances
+        endpoints_z3(game_map, spec.start, n, spec.rules, legs=spec.legs, timeout_ms=timeout_ms) for n in spec.distances
     ]
     return out, _ms(begin)
 
@@ -375,7 +408,7 @@ def judge_path(game_map: GameMap, start: Hex, path: Path, length: int, legs: int
     """The model's judge on a Z3 witness, leg by leg: None if every leg is legal."""
     at = start
     for leg in range(legs):
-        steps = path[leg * length:(leg + 1) * length]
+        steps = path[leg * length : (leg + 1) * length]
         problem = flight.flight_problem(game_map, at, steps, length, rules)
         if problem is not None:
             return f"leg {leg + 1}: {problem[0]} {problem[1]}"

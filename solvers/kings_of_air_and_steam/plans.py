@@ -84,7 +84,9 @@ class PlanSpec:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "cards": list(self.cards), "diamonds": list(self.diamonds), "money": self.money,
+            "cards": list(self.cards),
+            "diamonds": list(self.diamonds),
+            "money": self.money,
             "start_level": self.start_level,
             "track": [{"level": lv.level, "cost": lv.cost, "diamonds": lv.diamonds} for lv in self.track],
         }
@@ -164,24 +166,39 @@ def encoding(turns: int, levels: int) -> Encoding:
     rules: list[Tracked] = [("KAS-R-25#start", before[0] == 0), ("KAS-R-55#start", spent[0] == 0)]
     for i in range(turns):
         t = f"t{i + 1}"
-        rules.append((f"KAS-R-25#{t}", z3.And(
-            # The rating at the moment of the check (step a): earlier turns' upgrades count.
-            rating[i] == _lookup(level[i], dia),
-            exe[i] == (before[i] + d[i] <= rating[i]),
-            # KAS-AMB-05: a returned card's diamonds no longer count.
-            before[i + 1] == before[i] + z3.If(exe[i], d[i], 0),
-        )))
-        rules.append((f"KAS-R-34#{t}", z3.And(
-            level[i] >= 1,
-            z3.Implies(up[i], exe[i]),  # a lost turn has no action step
-            z3.Implies(up[i], level[i] < levels),  # maximum level: the end of the track
-            level[i + 1] == level[i] + z3.If(up[i], 1, 0),  # exactly one level per action
-            pay[i] == z3.If(up[i], _lookup(level[i] + 1, cost), 0),  # the next space's price
-        )))
-        rules.append((f"KAS-R-55#{t}", z3.And(
-            spent[i + 1] == spent[i] + pay[i],
-            spent[i + 1] <= money,  # every payment needs the money at hand (no income here)
-        )))
+        rules.append(
+            (
+                f"KAS-R-25#{t}",
+                z3.And(
+                    # The rating at the moment of the check (step a): earlier turns' upgrades count.
+                    rating[i] == _lookup(level[i], dia),
+                    exe[i] == (before[i] + d[i] <= rating[i]),
+                    # KAS-AMB-05: a returned card's diamonds no longer count.
+                    before[i + 1] == before[i] + z3.If(exe[i], d[i], 0),
+                ),
+            )
+        )
+        rules.append(
+            (
+                f"KAS-R-34#{t}",
+                z3.And(
+                    level[i] >= 1,
+                    z3.Implies(up[i], exe[i]),  # a lost turn has no action step
+                    z3.Implies(up[i], level[i] < levels),  # maximum level: the end of the track
+                    level[i + 1] == level[i] + z3.If(up[i], 1, 0),  # exactly one level per action
+                    pay[i] == z3.If(up[i], _lookup(level[i] + 1, cost), 0),  # the next space's price
+                ),
+            )
+        )
+        rules.append(
+            (
+                f"KAS-R-55#{t}",
+                z3.And(
+                    spent[i + 1] == spent[i] + pay[i],
+                    spent[i + 1] <= money,  # every payment needs the money at hand (no income here)
+                ),
+            )
+        )
     return Encoding(tuple(rules), d, exe, up, level, rating, spent[-1], money)
 
 
@@ -256,8 +273,11 @@ class Schedule:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "upgrades": list(self.upgrades), "executed": list(self.executed),
-            "levels": list(self.levels), "ratings": list(self.ratings), "spent": self.spent,
+            "upgrades": list(self.upgrades),
+            "executed": list(self.executed),
+            "levels": list(self.levels),
+            "ratings": list(self.ratings),
+            "spent": self.spent,
             "upgrade_turns": [i + 1 for i, u in enumerate(self.upgrades) if u],
         }
 
@@ -270,8 +290,11 @@ def _schedule(model: z3.ModelRef, enc: Encoding) -> Schedule:
         return bool(z3.is_true(model.eval(x, model_completion=True)))
 
     return Schedule(
-        tuple(flag(u) for u in enc.up), tuple(flag(e) for e in enc.exe),
-        tuple(num(lv) for lv in enc.level[:-1]), tuple(num(r) for r in enc.rating), num(enc.spent),
+        tuple(flag(u) for u in enc.up),
+        tuple(flag(e) for e in enc.exe),
+        tuple(num(lv) for lv in enc.level[:-1]),
+        tuple(num(r) for r in enc.rating),
+        num(enc.spent),
     )
 
 
@@ -288,16 +311,20 @@ class PlanAnswer:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "status": self.status, "spec": self.spec.to_json(),
+            "status": self.status,
+            "spec": self.spec.to_json(),
             "schedule": self.schedule.to_json() if self.schedule else None,
             "best_effort": self.best_effort.to_json() if self.best_effort else None,
-            "core": list(self.core), "core_labels": list(self.core_labels), "reason": self.reason,
+            "core": list(self.core),
+            "core_labels": list(self.core_labels),
+            "reason": self.reason,
             "ms": self.ms,
         }
 
 
-def _optimised(spec: PlanSpec, enc: Encoding, goal: list[z3.BoolRef], objective: z3.ArithRef,
-               maximise: bool, timeout_ms: int) -> Schedule | None:
+def _optimised(
+    spec: PlanSpec, enc: Encoding, goal: list[z3.BoolRef], objective: z3.ArithRef, maximise: bool, timeout_ms: int
+) -> Schedule | None:
     """A schedule optimising ``objective`` (None if Z3 could not finish)."""
     opt = z3.Optimize()
     opt.set("timeout", timeout_ms)
@@ -369,14 +396,22 @@ def plan_spec(
     if len({c.id for c in chosen}) != len(chosen):
         raise RulecraftError(f"KAS-R-19: a plan holds distinct cards, got {[c.id for c in chosen]}")
     return PlanSpec(
-        tuple(c.diamonds for c in chosen), track or tuple(game.pack.airship_track), money, start_level,
+        tuple(c.diamonds for c in chosen),
+        track or tuple(game.pack.airship_track),
+        money,
+        start_level,
         tuple(c.id for c in chosen),
     )
 
 
 def plan_free_of_forfeits(
-    game: Any, cards: Iterable[Card | str], money: int, start_level: int = 1,
-    timeout_ms: int = DEFAULT_TIMEOUT_MS, *, track: Track | None = None,
+    game: Any,
+    cards: Iterable[Card | str],
+    money: int,
+    start_level: int = 1,
+    timeout_ms: int = DEFAULT_TIMEOUT_MS,
+    *,
+    track: Track | None = None,
 ) -> PlanAnswer:
     """(a) "free" with the cheapest schedule, "forfeit" with the core, or "unknown"."""
     return check_plan(plan_spec(game, cards, money, start_level, track), timeout_ms=timeout_ms)
@@ -418,17 +453,26 @@ class LegalPlans:
 
     def to_json(self, limit: int = 20) -> dict[str, Any]:
         return {
-            "status": self.status, "count": self.count, "total": self.total,
+            "status": self.status,
+            "count": self.count,
+            "total": self.total,
             "sequences": [list(s) for s in self.sequences],
             "plans": [list(p) for p in itertools.islice(self.plans(), limit)],
-            "money": self.spec.money, "start_level": self.spec.start_level, "reason": self.reason,
+            "money": self.spec.money,
+            "start_level": self.spec.start_level,
+            "reason": self.reason,
             "ms": self.ms,
         }
 
 
 def legal_plans(
-    game: Any, money: int, start_level: int = 1, deck: Iterable[Card | str] | None = None,
-    *, track: Track | None = None, timeout_ms: int = DEFAULT_TIMEOUT_MS,
+    game: Any,
+    money: int,
+    start_level: int = 1,
+    deck: Iterable[Card | str] | None = None,
+    *,
+    track: Track | None = None,
+    timeout_ms: int = DEFAULT_TIMEOUT_MS,
 ) -> LegalPlans:
     """(b) Every ordered 4-card plan of the deck free of forfeits.
 
@@ -487,10 +531,16 @@ class BestPlan:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "status": self.status, "cards": list(self.cards), "movement": self.movement,
-            "letters": self.letters, "schedule": self.schedule.to_json() if self.schedule else None,
-            "core": list(self.core), "money": self.spec.money, "start_level": self.spec.start_level,
-            "reason": self.reason, "ms": self.ms,
+            "status": self.status,
+            "cards": list(self.cards),
+            "movement": self.movement,
+            "letters": self.letters,
+            "schedule": self.schedule.to_json() if self.schedule else None,
+            "core": list(self.core),
+            "money": self.spec.money,
+            "start_level": self.spec.start_level,
+            "reason": self.reason,
+            "ms": self.ms,
         }
 
 
@@ -508,8 +558,14 @@ def matches(cards: Sequence[Card], pattern: str | None) -> bool:
 
 
 def best_plan(
-    game: Any, money: int, start_level: int = 1, objective: str = "movement", letters: str | None = None,
-    deck: Iterable[Card | str] | None = None, *, track: Track | None = None,
+    game: Any,
+    money: int,
+    start_level: int = 1,
+    objective: str = "movement",
+    letters: str | None = None,
+    deck: Iterable[Card | str] | None = None,
+    *,
+    track: Track | None = None,
     timeout_ms: int = DEFAULT_TIMEOUT_MS,
 ) -> BestPlan:
     """(c) The plan free of forfeits with the most movement; with ``objective="letters"``
@@ -537,12 +593,18 @@ def best_plan(
     letter = [z3.Int(f"letter{i}") for i in range(1, PLAN_SIZE + 1)]
     planning: list[Tracked] = [("KAS-R-19#distinct", z3.Distinct(choice))]
     for i in range(PLAN_SIZE):
-        planning.append((f"KAS-R-19#t{i + 1}", z3.And(
-            choice[i] >= 1, choice[i] <= n,
-            enc.d[i] == _lookup(choice[i], deck_d),
-            moves[i] == _lookup(choice[i], deck_m),
-            letter[i] == _lookup(choice[i], deck_l),
-        )))
+        planning.append(
+            (
+                f"KAS-R-19#t{i + 1}",
+                z3.And(
+                    choice[i] >= 1,
+                    choice[i] <= n,
+                    enc.d[i] == _lookup(choice[i], deck_d),
+                    moves[i] == _lookup(choice[i], deck_m),
+                    letter[i] == _lookup(choice[i], deck_l),
+                ),
+            )
+        )
     asked: list[z3.BoolRef] = list(enc.exe)
     if pattern is not None:
         asked += [letter[i] == LETTERS.index(ch) for i, ch in enumerate(pattern) if ch != "?"]
@@ -576,8 +638,15 @@ def best_plan(
     status = "optimal" if proof == z3.unsat else "unknown"
     reason = None if status == "optimal" else f"optimality not proved ({proof})"
     return BestPlan(
-        status, tuple(c.id for c in picked), best, "".join(c.letter for c in picked), _schedule(model, enc),
-        (), spec, reason, _ms(start),
+        status,
+        tuple(c.id for c in picked),
+        best,
+        "".join(c.letter for c in picked),
+        _schedule(model, enc),
+        (),
+        spec,
+        reason,
+        _ms(start),
     )
 
 
@@ -625,8 +694,12 @@ def oracle_most_executed(spec: PlanSpec) -> int:
 
 
 def oracle_legal_plans(
-    game: Any, money: int, start_level: int = 1, deck: Iterable[Card | str] | None = None,
-    *, track: Track | None = None,
+    game: Any,
+    money: int,
+    start_level: int = 1,
+    deck: Iterable[Card | str] | None = None,
+    *,
+    track: Track | None = None,
 ) -> list[tuple[Card, ...]]:
     """Every ordered plan × every schedule, directly (12·11·10·9 × 2^4 rounds)."""
     cards = _deck(game, deck)
@@ -640,8 +713,13 @@ def oracle_legal_plans(
 
 
 def oracle_best_plan(
-    game: Any, money: int, start_level: int = 1, letters: str | None = None,
-    deck: Iterable[Card | str] | None = None, *, track: Track | None = None,
+    game: Any,
+    money: int,
+    start_level: int = 1,
+    letters: str | None = None,
+    deck: Iterable[Card | str] | None = None,
+    *,
+    track: Track | None = None,
 ) -> tuple[int | None, list[tuple[Card, ...]]]:
     """The best movement among legal plans fitting the pattern, and every plan reaching it."""
     pattern = check_letters(letters)

@@ -28,6 +28,7 @@ from rulecraft.model.kings_of_air_and_steam.components import Card
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 from rulecraft.query import Query
 from rulecraft.solvers.kings_of_air_and_steam import flights, plans
+from rulecraft.solvers.kings_of_air_and_steam.mapfile import MAP_HELP, use_map
 from rulecraft.solving import ms as _ms
 
 if TYPE_CHECKING:
@@ -72,6 +73,13 @@ def _int(params: Mapping[str, Any], key: str, default: int) -> int:
 
 
 # --- plan ------------------------------------------------------------------------------------------
+
+
+def _layout(game: Any, params: Mapping[str, Any]) -> str:
+    """--map FILE (read and made the game's layout) or --layout NAME of the pack."""
+    if params.get("map"):
+        return use_map(game, params["map"])
+    return str(params.get("layout") or flights.DEFAULT_LAYOUT)
 
 
 def _diamonds(text: Any) -> tuple[int, ...]:
@@ -239,7 +247,9 @@ class FlightQuery:
         what.add_argument("--card", help="a card id, special cards included (DAV, ROS, KOA, SKY, GOD ...)")
         what.add_argument("--moves", help="bare movement values, e.g. 3 or 0,1,2,3")
         parser.add_argument("--to", help="the hex q,r to reach (default: every end)")
-        parser.add_argument("--layout", help=f"the play area (default {flights.DEFAULT_LAYOUT})")
+        area = parser.add_mutually_exclusive_group()
+        area.add_argument("--layout", help=f"the play area (default {flights.DEFAULT_LAYOUT})")
+        area.add_argument("--map", metavar="FILE", help=MAP_HELP)
         parser.add_argument(
             "--sharp-ok", action="store_true", default=None, help="Clint Castle: sharp turns allowed (KAS-R-82)"
         )
@@ -263,7 +273,7 @@ class FlightQuery:
             _hex(params["start"], "--from"),
             card=card,
             moves=moves,
-            layout=str(params.get("layout") or flights.DEFAULT_LAYOUT),
+            layout=_layout(game, params),
             sharp_ok=bool(params.get("sharp_ok")),
             straight=bool(params.get("straight")),
         )
