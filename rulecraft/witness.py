@@ -37,7 +37,7 @@ from rulecraft.conformance.inprocess import InProcess
 from rulecraft.core import Game, RulecraftError, Setup, cite
 from rulecraft.registry import game_class, make_game
 from rulecraft.ruleset import Ambiguity
-from rulecraft.scenarios.loader import ScenarioFileError, load_scenario, scenario_files
+from rulecraft.scenarios.loader import Scenario, ScenarioFileError, load_scenario, scenario_files
 from rulecraft.scenarios.runner import run_scenario
 
 Outcome = Literal["witness", "not-found", "proved", "unknown", "not-modelled", "error", "settled", "not-searched"]
@@ -474,10 +474,28 @@ def _setup_difference(
 # -- printed examples ----------------------------------------------------------------------------------------
 
 
+def printed_examples(game_id: str) -> tuple[Scenario, ...]:
+    """The game's printed examples, read once (a malformed file is reported by `rulecraft scenarios`
+    and is no evidence here)."""
+    out = []
+    for path in scenario_files(game_id):
+        try:
+            out.append(load_scenario(path))
+        except ScenarioFileError:
+            continue
+    return tuple(out)
+
+
 def example_dependence(
-    game_id: str, amb: Ambiguity, *, base: Mapping[str, str] | None = None, components: str | Path | None = None
+    game_id: str,
+    amb: Ambiguity,
+    *,
+    base: Mapping[str, str] | None = None,
+    components: str | Path | None = None,
+    examples: Sequence[Scenario] | None = None,
 ) -> tuple[ExampleRun, ...]:
-    """Every printed example of the game under every playable reading of ``amb``."""
+    """Every printed example of the game under every playable reading of ``amb`` (``examples``: the
+    game's printed examples already read, so that a run over every ambiguity reads each file once)."""
     runs: list[ExampleRun] = []
     base = dict(amb.context) | dict(base or {})
     playable = []
@@ -487,11 +505,7 @@ def example_dependence(
         except RulecraftError:
             continue  # not playable: no evidence either way
         playable.append(r)
-    for path in scenario_files(game_id):
-        try:
-            scenario = load_scenario(path)
-        except ScenarioFileError:
-            continue  # reported by `rulecraft scenarios`; a malformed file is no evidence
+    for scenario in printed_examples(game_id) if examples is None else examples:
         for r in playable:
             outcome = run_scenario(scenario, readings=base, force={amb.id: r.key})
             detail = outcome.error or "; ".join(outcome.failures[:2])
@@ -531,6 +545,7 @@ def ambiguities(
     if unknown:
         raise RulecraftError(f"{', '.join(sorted(unknown))}: not a registered ambiguity of {game_id}")
     hooks = solver_hooks(make_game(game_id, components=components))
+    printed = printed_examples(game_id) if examples else ()
     results = []
     for amb in cls.register:
         if chosen and amb.id not in chosen:
@@ -546,7 +561,7 @@ def ambiguities(
                 pairs.append(search_pair(game_id, amb, r.key, budget, base=base, components=components, solver=hook))
         if examples and progress:
             progress(f"{amb.id}: the printed examples under each reading")
-        runs = example_dependence(game_id, amb, base=base, components=components) if examples else ()
+        runs = example_dependence(game_id, amb, base=base, components=components, examples=printed) if examples else ()
         results.append(AmbiguityResult(amb, tuple(pairs), runs))
     return results
 

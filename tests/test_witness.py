@@ -13,6 +13,7 @@ from rulecraft.cli import main
 from rulecraft.core import Game
 from rulecraft.model.steamopolis.actions import ChannelPressure
 from rulecraft.registry import game_class, make_game
+from rulecraft.scenarios.loader import scenario_files
 from rulecraft.witness import (
     AmbiguityResult,
     Budget,
@@ -271,3 +272,15 @@ def test_a_search_the_safety_cap_stopped_says_so() -> None:
     silently taken as 'nothing to find'."""
     result = search_pair("air", amb("air", "AIR-AMB-35"), "max", Budget(seconds=1e-6, max_examples=60, max_steps=120))
     assert result.outcome == "not-found" and "cut short by the" in result.reason
+
+
+def test_the_printed_examples_read_once_give_what_reading_them_per_ambiguity_gives() -> None:
+    """`ambiguities` reads each printed example once for every ambiguity (it read them once per
+    ambiguity: 792 file reads for Airships); the runs are the same either way."""
+    from rulecraft.witness import printed_examples
+
+    printed = printed_examples("air")
+    assert len(printed) == len(list(scenario_files("air")))
+    for amb_id in ("AIR-AMB-35", "AIR-AMB-15", "AIR-AMB-22"):
+        once = example_dependence("air", amb("air", amb_id), examples=printed)
+        assert once == example_dependence("air", amb("air", amb_id)) and once
