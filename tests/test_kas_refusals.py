@@ -452,6 +452,8 @@ ROWS = [
         ("KAS-R-19", "S02 is already planned for slot 2"),
     ),
     # -- flight and cargo (KAS-R-26 p.11, KAS-R-29..31 p.11, KAS-AMB-21, KAS-AMB-44) --
+    # The model cites KAS-R-26 (flight distance); KAS-R-61 (p.18, the card 'skips the whole movement step')
+    # is the more specific rule: reported on issue 22, pinned as it is until decided.
     row(
         "KAS-R-26-emperor-card-has-no-movement-step-p11-p18",
         flight(["EMP", "S02", "S03", "S04"], **EMPEROR),
@@ -750,6 +752,8 @@ ROWS = [
         Pass(),
         ("KAS-R-32", "the player must choose and carry out one action; there is no pass (KAS-AMB-19)"),
     ),
+    # KAS-R-57 (p.17) is the teams rule, the bonus step's phase rule here; nothing is on offer to decline:
+    # KAS-R-32 (p.12, one action, no pass) may be the better citation: reported on issue 22.
     row("KAS-R-57-nothing-to-decline-p17", bonus(None, SPHINX), Pass(), ("KAS-R-57", "there is nothing to decline")),
 ]
 
