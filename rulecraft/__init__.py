@@ -17,7 +17,7 @@ from rulecraft.core import (
     Setup,
 )
 
-__version__ = "0.5.1"
+__version__ = "0.6.0"
 
 __all__ = [
     "CHANCE",
