@@ -452,13 +452,12 @@ ROWS = [
         ("KAS-R-19", "S02 is already planned for slot 2"),
     ),
     # -- flight and cargo (KAS-R-26 p.11, KAS-R-29..31 p.11, KAS-AMB-21, KAS-AMB-44) --
-    # The model cites KAS-R-26 (flight distance); KAS-R-61 (p.18, the card 'skips the whole movement step')
-    # is the more specific rule: reported on issue 22, pinned as it is until decided.
+    # KAS-R-61 (p.18): the Emperor card "skips the whole movement step (no flight, no loading/unloading)".
     row(
-        "KAS-R-26-emperor-card-has-no-movement-step-p11-p18",
+        "KAS-R-61-emperor-card-has-no-movement-step-p18",
         flight(["EMP", "S02", "S03", "S04"], **EMPEROR),
         Fly(()),
-        ("KAS-R-26", "EMP has no movement step"),
+        ("KAS-R-61", "EMP has no movement step: the Emperor card skips the whole movement step"),
     ),
     row(
         "KAS-R-26-sharp-turn-p11",

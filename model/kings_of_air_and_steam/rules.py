@@ -350,7 +350,7 @@ def fly_problem(ctx: Context, state: KasState, action: Fly) -> Rejection | None:
     length = len(action.path)
     moves = card_moves(ctx, state)
     if not moves:
-        return reject("KAS-R-26", f"{card.id} has no movement step")
+        return reject("KAS-R-61", f"{card.id} has no movement step: the Emperor card skips the whole movement step")
     if length not in moves:
         wanted = " or ".join(map(str, moves))
         reading = ctx.r("KAS-AMB-04")
