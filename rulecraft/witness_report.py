@@ -107,7 +107,8 @@ def markdown(game_id: str, title: str, results: Sequence[AmbiguityResult], budge
 
 def html_report(game_id: str, title: str, results: Sequence[AmbiguityResult], budget: Budget) -> str:
     """The Markdown text per ambiguity, with the board where each witness's readings part ways."""
-    head = markdown(game_id, title, [], budget).split("\n| ambiguity")[0]
+    # The head of this run's own Markdown (its count and outcome line), so the two reports agree.
+    head = markdown(game_id, title, results, budget).split("\n| ambiguity")[0]
     body = [f"<h1>{html.escape(title)}: ambiguities</h1>", f"<pre>{html.escape(head)}</pre>"]
     counts = tally(results)
     body.append("<table border='1' cellpadding='4'><tr><th>outcome</th><th>ambiguities</th></tr>")

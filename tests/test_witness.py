@@ -3,6 +3,7 @@ that is checked again here, independently of the search that found it."""
 
 from __future__ import annotations
 
+import html
 import json
 from pathlib import Path
 from typing import Any
@@ -170,6 +171,10 @@ def test_cli_json_markdown_and_html(tmp_path: Path, capsys: pytest.CaptureFixtur
     text = md.read_text("utf-8")
     assert "## AIR-AMB-02 (p.2,4): witness found" in text and "| supplies |" in text
     assert "<svg" in page.read_text("utf-8")
+    # The HTML summary is the Markdown's own (it was built from no results: "0 registered ambiguities").
+    head = text.split("\n| ambiguity")[0]
+    assert "# Airships: 1 registered ambiguities" in head and "- outcome: 1 witness found" in head
+    assert html.escape(head) in page.read_text("utf-8")
     assert main(["ambiguities", "air", "--only", "AIR-AMB-99", "--quiet"]) not in (0, 1)
     # Every Airships reading is modelled; a reading the model refuses shows in Kings of Air and Steam.
     code = main(
