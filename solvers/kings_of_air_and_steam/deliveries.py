@@ -49,7 +49,7 @@ import itertools
 import random
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -1002,43 +1002,18 @@ def oracle_synthesis(view: ShipView, origin: Hex, goods: str, count: int, city: 
         if best is not None and cost > best:
             break
         changed = _with_plan(view, subset, level)
-        problem = shipping.shipment_problem(
-            changed.game_map,
-            changed.depots,
-            changed.cities,
-            view.shipper,
-            view.money,
-            view.prices,
-            level,
-            origin,
-            goods,
-            count,
-            Destination.city(city),
-        )
-        if problem is not None:
+        # The delivery's check on the changed board: the shipment as a whole, then route by route.
+        to = Destination.city(city)
+        check = partial(
+            shipping.shipment_problem,
+            changed.game_map, changed.depots, changed.cities, view.shipper, view.money, view.prices, level,
+            origin, goods, count, to,
+        )  # fmt: skip
+        if check() is not None:
             continue
         best = cost
-        routes = [
-            r
-            for r in shipping.routes(changed.game_map, changed.depots, view.shipper, origin, level)
-            if r.destination == Destination.city(city)
-            and shipping.shipment_problem(
-                changed.game_map,
-                changed.depots,
-                changed.cities,
-                view.shipper,
-                view.money,
-                view.prices,
-                level,
-                origin,
-                goods,
-                count,
-                Destination.city(city),
-                r.lines,
-                r.payees,
-            )
-            is None
-        ]
+        every = shipping.routes(changed.game_map, changed.depots, view.shipper, origin, level)
+        routes = [r for r in every if r.destination == to and check(r.lines, r.payees) is None]
         hexes = tuple(view.free_hexes(ln)[0] for ln in subset)
         stops, toll = min(r.stops for r in routes), min(r.toll_per_good for r in routes)
         plans.append(Plan(cost, subset, level, hexes, stops, toll))
