@@ -14,6 +14,7 @@ from typing import Any
 
 import attrs
 import pytest
+from kas_helpers import ALL_TILES, PLAN, SPHINX, delivery, game, rule, turn_state
 
 from rulecraft.model.kings_of_air_and_steam.actions import (
     ChooseDemandTile,
@@ -31,25 +32,7 @@ from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 from rulecraft.model.kings_of_air_and_steam.state import CargoStep, KasState, Phase, SlotStatus
 from rulecraft.registry import make_game
 
-PLAN = ["S01", "S02", "S03", "S04"]  # letters A, A, B, B; 0 diamonds (pack card data)
-SPHINX = {"team": "Sphinx", "character": "Victor Blane"}  # a plain opponent for advanced-game states
 EXE, PLA = SlotStatus.EXECUTED, SlotStatus.PLANNED
-ALL_TILES = {"chemical": 3, "machine": 3, "food": 3, "textile": 3, "luxury": 3}
-
-
-def game() -> KasGame:
-    g = make_game("kas")
-    assert isinstance(g, KasGame)
-    return g
-
-
-def rule(g: KasGame, state: KasState, action: Any) -> str | None:
-    """The rule ID of the first rejection (None: legal); a rejection always says why in words."""
-    rejection = g.check(state, action)
-    if rejection is None:
-        return None
-    assert isinstance(rejection.reason, str) and rejection.reason.strip(), rejection
-    return rejection.rule
 
 
 def city(g: KasGame, state: KasState, name: str) -> Any:
@@ -127,23 +110,6 @@ def test_ex03_letter_before_seat_with_the_token_on_the_last_seat_r22_p10() -> No
 
 
 # -- KAS-R-34 / KAS-R-35 (p.12, p.16): one level per action, never past level 6 -------------------------
-
-
-def turn_state(g: KasGame, me: dict[str, Any], other: dict[str, Any] | None = None, **given: Any) -> KasState:
-    """Seat 0 in its cycle-1 action of a 2-player game; ``me`` and ``other`` amend the seats."""
-    return g.scenario_state(
-        {
-            "players": 2,
-            "phase": "action",
-            "seat": 0,
-            "market": {"slots": ["food", "food", "food"]},
-            "players_state": {
-                0: {"plan": PLAN, "at": [0, -1], **me},
-                1: {"plan": PLAN, "at": [0, -1], **(other or {})},
-            },
-            **given,
-        }
-    )
 
 
 def upgrade_state(g: KasGame, other: dict[str, Any] | None = None, **me: Any) -> KasState:
@@ -794,20 +760,6 @@ def test_sphinx_free_shipment_closing_a_demand_tile_leaves_the_action_r69_r41_p1
 
 
 # -- KAS-R-75 / KAS-R-79 (p.19): the delivery powers and the supply --------------------------------------------
-
-
-def delivery(g: KasGame, character: str, team: str, filled: int = 0, **me: Any) -> tuple[KasState, Hex]:
-    """Seat 0 in its action with 3 food and 1 textile in a depot on line B2 beside Bown Town (food)."""
-    depot = g.ctx.game_map("ABC").line("B2").hexes[0]
-    s = turn_state(
-        g,
-        {"team": team, "character": character, "money": 5, **me},
-        SPHINX,
-        depots=[{"at": [depot.q, depot.r], "owner": 0, "goods": {"food": 3, "textile": 1}}],
-        cities={"Bown Town": {"filled": filled}},
-        market={"slots": ["food", "machine", "textile"], "demand_pile": {"machine": 1}},
-    )
-    return s, depot
 
 
 def test_bishop_kingstons_kept_back_good_goes_to_the_supply_r75_p19() -> None:

@@ -19,6 +19,8 @@ from typing import Any
 
 import attrs
 import pytest
+from kas_helpers import PLAN, SPHINX, game
+from kas_helpers import turn_state as turn
 
 from rulecraft.core import IllegalAction
 from rulecraft.model.kings_of_air_and_steam import rules
@@ -52,10 +54,7 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
 from rulecraft.model.kings_of_air_and_steam.game import KasGame
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase, SlotStatus
-from rulecraft.registry import make_game
 
-PLAN = ["S01", "S02", "S03", "S04"]  # letters A, A, B, B; 0 diamonds (pack card data)
-SPHINX = {"team": "Sphinx", "character": "Victor Blane"}  # a plain opponent for advanced-game states
 EMPEROR = {"team": "Emperor", "character": "Reginald Kain"}
 B2 = Hex(3, -2)  # the one rail hex of line B2 (Bown Town - Aldenville) on the 2-player map ABC
 Pair = tuple[str, str]
@@ -64,29 +63,6 @@ Pair = tuple[str, str]
 @attrs.frozen
 class Bogus:
     """Not an action of this game (another game's move, a typo in a log)."""
-
-
-def game(**readings: str) -> KasGame:
-    g = KasGame.configured(readings=readings) if readings else make_game("kas")
-    assert isinstance(g, KasGame)
-    return g
-
-
-def turn(g: KasGame, me: dict[str, Any], other: dict[str, Any] | None = None, **given: Any) -> KasState:
-    """Seat 0 in its cycle-1 action of a 2-player game on map ABC; ``me`` and ``other`` amend the seats."""
-    return g.scenario_state(
-        {
-            "players": 2,
-            "phase": "action",
-            "seat": 0,
-            "market": {"slots": ["food", "food", "food"]},
-            "players_state": {
-                0: {"plan": PLAN, "at": [0, -1], **me},
-                1: {"plan": PLAN, "at": [0, -1], **(other or {})},
-            },
-            **given,
-        }
-    )
 
 
 def seat0(s: KasState, **changes: Any) -> KasState:

@@ -14,6 +14,7 @@ from typing import Any
 
 import attrs
 import pytest
+from kas_helpers import ALL_TILES, PLAN, SPHINX, delivery, game, rule, turn_state
 
 from rulecraft.model.kings_of_air_and_steam.actions import (
     BuildDepot,
@@ -39,28 +40,6 @@ from rulecraft.model.kings_of_air_and_steam.game import KasGame
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 from rulecraft.model.kings_of_air_and_steam.rules import flight_rules
 from rulecraft.model.kings_of_air_and_steam.state import CargoStep, KasState, Phase
-from rulecraft.registry import make_game
-
-PLAN = ["S01", "S02", "S03", "S04"]  # 0 diamonds; moves 0, 1, 1, 2 (pack card data)
-SPHINX = {"team": "Sphinx", "character": "Victor Blane"}  # a plain opponent for advanced-game states
-ALL_TILES = {"chemical": 3, "machine": 3, "food": 3, "textile": 3, "luxury": 3}
-
-
-def game(**readings: str) -> KasGame:
-    if readings:
-        return KasGame.configured(readings=readings)
-    g = make_game("kas")
-    assert isinstance(g, KasGame)
-    return g
-
-
-def rule(g: KasGame, state: KasState, action: Any) -> str | None:
-    """The rule ID of the first rejection (None: legal); a rejection always says why in words."""
-    rejection = g.check(state, action)
-    if rejection is None:
-        return None
-    assert isinstance(rejection.reason, str) and rejection.reason.strip(), rejection
-    return rejection.rule
 
 
 def reason(g: KasGame, state: KasState, action: Any) -> str:
@@ -72,23 +51,6 @@ def reason(g: KasGame, state: KasState, action: Any) -> str:
 def rules_of(g: KasGame, state: KasState, action: Any) -> list[str]:
     """Every rule ``rejections`` cites, in order."""
     return [r.rule for r in g.rejections(state, action)]
-
-
-def turn_state(g: KasGame, me: dict[str, Any], other: dict[str, Any] | None = None, **given: Any) -> KasState:
-    """Seat 0 in its cycle-1 action of a 2-player game; ``me`` and ``other`` amend the seats."""
-    return g.scenario_state(
-        {
-            "players": 2,
-            "phase": "action",
-            "seat": 0,
-            "market": {"slots": ["food", "food", "food"]},
-            "players_state": {
-                0: {"plan": PLAN, "at": [0, -1], **me},
-                1: {"plan": PLAN, "at": [0, -1], **(other or {})},
-            },
-            **given,
-        }
-    )
 
 
 # -- KAS-R-33 (p.12), KAS-AMB-23: depots on partial edge rail hexes -----------------------------------------
@@ -609,20 +571,6 @@ def test_a_fully_upgraded_rail_refusal_names_the_rail_track_r35_p12() -> None:
 
 
 # -- KAS-R-75/78/79 (p.19): the delivery powers --------------------------------------------------------------------
-
-
-def delivery(g: KasGame, character: str, team: str, filled: int = 0, **me: Any) -> tuple[KasState, Hex]:
-    """Seat 0 in its action with 3 food and 1 textile in a depot on line B2 beside Bown Town (food)."""
-    depot = g.ctx.game_map("ABC").line("B2").hexes[0]
-    s = turn_state(
-        g,
-        {"team": team, "character": character, "money": 5, **me},
-        SPHINX,
-        depots=[{"at": [depot.q, depot.r], "owner": 0, "goods": {"food": 3, "textile": 1}}],
-        cities={"Bown Town": {"filled": filled}},
-        market={"slots": ["food", "machine", "textile"], "demand_pile": {"machine": 1}},
-    )
-    return s, depot
 
 
 def test_bishop_may_keep_back_the_only_good_of_a_delivery_r75_p19() -> None:
