@@ -75,8 +75,12 @@ class Planner:
     when: Callable[[Game[Any, Any], Any], bool] | None = None
     otherwise: Callable[[Any, Any, random.Random], Any] | None = None  # (game, state, rng) -> a move
 
+    def plans_here(self, game: Game[Any, Any], state: Any) -> bool:
+        """Whether this state is planned (so chance's outcome here is the plan's, not a draw)."""
+        return self.when is None or self.when(game, state)
+
     def __call__(self, game: Game[Any, Any], state: Any, rng: random.Random) -> Any:
-        if self.when is not None and not self.when(game, state):
+        if not self.plans_here(game, state):
             return self._unplanned(game, state, rng)
         plans = _PLANS.setdefault(rng, {})
         if _GAVE_UP in plans:
@@ -97,8 +101,7 @@ class Planner:
 
     def _unplanned(self, game: Game[Any, Any], state: Any, rng: random.Random) -> Any:
         if isinstance(game.to_move(state), Chance):
-            outcomes = game.chance_outcomes(state)
-            return rng.choices([a for a, _ in outcomes], weights=[float(p) for _, p in outcomes], k=1)[0]
+            return game.sample_chance(state, rng)  # by its exact odds, as every random game
         return self.otherwise(game, state, rng) if self.otherwise else rng.choice(_options(game, state))
 
     def planned(self, game: Game[Any, Any], root: Any, rng: random.Random) -> tuple[list[tuple[Any, Any]], bool]:
@@ -150,9 +153,6 @@ class Planner:
                 break
         return finished, beam
 
-    def _ends(self, game: Game[Any, Any], root: Node, rng: random.Random) -> list[tuple[float, Node]]:
-        return self._search(game, root, rng)[0]
-
     def _boundary(
         self, game: Game[Any, Any], best: Node, finished: list[tuple[float, Node]], rng: random.Random
     ) -> Node:
@@ -169,7 +169,7 @@ class Planner:
         narrow = attrs.evolve(self, width=max(1, self.width // 4), sample=max(1, self.sample // 2), margin=None)
         for _ in range(self.variants if len(spine) > 1 else 0):
             fork = rng.choice(spine[1:])
-            for score, end in narrow._ends(game, fork, rng):
+            for score, end in narrow._search(game, fork, rng)[0]:
                 ends.append((score, end))
         alive = [(s, n) for s, n in ends if s > float("-inf")]
         scored = [(m, s, n) for s, n in alive if (m := self.margin(game, n.state)) is not None]

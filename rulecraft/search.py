@@ -160,7 +160,8 @@ def pick(
     if style.close and len(opts) > 1:
         return closest(game, state, opts, rng)
     policy = game.policy(style.policy) if style.policy != "uniform" else None
-    if odds is not None and not (isinstance(policy, Planner) and policy.chooses_chance):
+    planned = isinstance(policy, Planner) and policy.chooses_chance and policy.plans_here(game, state)
+    if odds is not None and not planned:
         return rng.choices(range(len(opts)), weights=odds, k=1)[0]
     if policy is not None:
         chosen = policy(game, state, rng)
