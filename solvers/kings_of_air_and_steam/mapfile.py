@@ -19,8 +19,9 @@ import jsonschema
 
 from rulecraft.model.kings_of_air_and_steam.components import GameMap
 from rulecraft.model.kings_of_air_and_steam.scenario import fixture_map
+from rulecraft.packs import first_schema_error
 from rulecraft.scenarios.runner import ScenarioError
-from rulecraft.yamlio import DataFileError, excerpt, field_of, load_file
+from rulecraft.yamlio import DataFileError, load_file
 
 MAP_HELP = "a map of your own: YAML or JSON, schema kings_of_air_and_steam/packs/map.schema.json (docs/cli.md)"
 MAP_LAYOUT = "map-file"  # the layout name a --map board is known by in the game's context
@@ -41,11 +42,11 @@ def _validator() -> jsonschema.protocols.Validator:
 def read_map(path: str | Path) -> GameMap:
     """The map in ``path``, checked (see the module text)."""
     data = load_file(path, error=MapFileError)
-    errors = sorted(_validator().iter_errors(data), key=lambda e: (list(e.absolute_path), e.message))
-    if errors:
-        first = errors[0]
-        where = field_of(["map", *first.absolute_path])
-        raise MapFileError(path, where, f"{first.message[:200]} (value {excerpt(first.instance)})")
+    # The project's bounded schema check: a hostile file cannot make it collect millions of errors.
+    found = first_schema_error(_validator(), data, _entry)
+    if found is not None:
+        where, message = found
+        raise MapFileError(path, "map" if where == "(top level)" else f"map.{where}", message)
     assert isinstance(data, Mapping)
     names = [c["name"] for c in data["cities"]]
     if len(set(names)) != len(names):
@@ -58,6 +59,12 @@ def read_map(path: str | Path) -> GameMap:
     except ScenarioError as exc:  # the builder's own checks (a line's ends among the cities...)
         message = str(exc).replace("given.map", "map")
         raise MapFileError(path, message.split(":", 1)[0], message.split(":", 1)[-1].strip()) from None
+
+
+def _entry(node: Any) -> str:
+    """A city or line entry named by its name or id in a field path (``cities[1] (Warsop)``)."""
+    name = node.get("name", node.get("id")) if isinstance(node, Mapping) else None
+    return f" ({name})" if isinstance(name, str) else ""
 
 
 def use_map(game: Any, path: str | Path) -> str:
