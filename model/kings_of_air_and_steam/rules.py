@@ -721,7 +721,8 @@ def steal_problem(ctx: Context, state: KasState, action: Steal) -> Rejection | N
     if sum(player.hold) > ctx.capacity(player):  # over capacity only by KAS-AMB-44 'ignore-capacity'
         return reject("KAS-R-29", "the hold is over capacity: one discard still leaves no room for the good")
     full = sum(player.hold) >= ctx.capacity(player)
-    if full and (action.discard not in GOODS_INDEX or player.hold[GOODS_INDEX[action.discard]] < 1):
+    discard = action.discard
+    if full and (discard is None or discard not in GOODS_INDEX or player.hold[GOODS_INDEX[discard]] < 1):
         return reject("KAS-R-85", "with a full hold, discard 1 good first")
     if not full and action.discard is not None:
         return reject("KAS-R-30", "the hold has room: nothing is discarded")
