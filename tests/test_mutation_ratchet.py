@@ -34,6 +34,7 @@ def _load(name: str, file: str) -> ModuleType:
 
 
 ratchet = _load("ratchet", "ratchet.py")
+readings = _load("readings", "readings.py")
 run = _load("mutation_run", "run.py")
 
 
@@ -274,3 +275,70 @@ def test_the_committed_scores_file_is_valid() -> None:
     games = tomllib.loads((BENCH / "games.toml").read_text(encoding="utf-8"))
     known = {m for g in games.values() for m in g["modules"]}
     assert set(recorded) <= known
+
+
+READING_SOURCE = '''def capped(ctx):
+    """Docstring naming AIR-AMB-99 is prose, not code."""
+    return ctx.r("AIR-AMB-32") == "capped"
+
+
+def limit(ctx, n):
+    x = n + 1
+    if capped(ctx):
+        x = min(x, 3)
+    if ctx.r("AIR-AMB-18") == "sequential":
+        x -= 1
+    else:
+        x += 1
+    y = x * 2  # AIR-AMB-25 'yes'
+    return y
+'''
+
+
+def test_reading_lines_follow_ids_in_code_comments_and_predicates() -> None:
+    marked = readings.reading_lines(READING_SOURCE)
+    assert marked["AIR-AMB-18"] == {10, 11, 12, 13}  # the test and both readings' branches
+    assert marked["AIR-AMB-32"] == {3, 8, 9}  # the predicate, and the if that calls it with its body
+    assert marked["AIR-AMB-25"] == {14}  # a comment marks its own statement only
+    assert "AIR-AMB-99" not in marked  # docstrings are not code
+    assert 7 not in set().union(*marked.values()) and 15 not in set().union(*marked.values())
+
+
+def test_reading_functions_are_named_as_mutmut_names_them() -> None:
+    source = "def f():\n    return 1\n\n\nclass A:\n    def m(self):\n        return 2\n"
+    assert readings.functions_with_lines(source, {2, 7}) == {"x_f", "xǁAǁm"}
+    assert readings.functions_with_lines(source, {4}) == set()
+
+
+def test_run_tallies_the_mutants_on_each_ambiguity_s_lines(tmp_path: Path) -> None:
+    """A kept shadow tree read back: killed and surviving mutants of a reading's lines, not the rest."""
+    module = "model/airships/rules.py"
+    original = READING_SOURCE
+    body = original.split("\n")
+    mutated_lines = [*body]
+    # Three mutants of limit(): one on AIR-AMB-18's branch (killed), one on it (survived), one elsewhere.
+    limit_src = "\n".join(body[5:15])
+    variants = {
+        "orig": limit_src,
+        "1": limit_src.replace("x -= 1", "x -= 2"),
+        "2": limit_src.replace("x += 1\n    y", "x += 2\n    y"),
+        "3": limit_src.replace("x = n + 1", "x = n + 2"),
+    }
+    mutated_lines = body[:5] + [v.replace("def limit", f"def x_limit__mutmut_{k}") for k, v in variants.items()]
+    shadow = tmp_path / "rulecraft/model/airships/rules.py"
+    shadow.parent.mkdir(parents=True)
+    shadow.write_text(original, encoding="utf-8")
+    mutants = tmp_path / "mutants/rulecraft/model/airships/rules.py"
+    mutants.parent.mkdir(parents=True)
+    mutants.write_text("\n".join(mutated_lines), encoding="utf-8")
+    codes = {"x_limit__mutmut_1": 1, "x_limit__mutmut_2": 0, "x_limit__mutmut_3": 0}
+    meta = {"exit_code_by_key": {f"rulecraft.model.airships.rules.{k}": v for k, v in codes.items()}}
+    mutants.with_name("rules.py.meta").write_text(json.dumps(meta), encoding="utf-8")
+    report = run.read_module(tmp_path, module, "0" * 64)
+    assert report.readings == {"AIR-AMB-18": {"killed": 1, "total": 2, "survivors": [13]}}
+    data = report.to_json()
+    assert data["readings"]["AIR-AMB-18"]["score"] == 50.0
+    summary = run.summarize(run.Game("air", "airships", (module,), (), ()), [report], 1.0, 1, "mutation", "readings")
+    text = run.markdown(summary)
+    assert "| AIR-AMB-18 | model/airships/rules.py | 1 | 2 | 50.00% | 13 |" in text
+    assert "score" not in summary["modules"][module]  # a --readings run measures no module score

@@ -42,6 +42,7 @@ from typing import Any
 import attrs
 import ratchet
 from ratchet import ROOT, MutationDataError, changed_files, percent, sha256_of, write_json
+from readings import functions_with_lines, reading_lines
 
 HERE = Path(__file__).resolve().parent
 GAMES = HERE / "games.toml"
@@ -92,6 +93,8 @@ class ModuleReport:
     counts: Mapping[str, int]
     survivors: tuple[Survivor, ...]
     source_sha256: str
+    # Ambiguity ID -> {killed, total, survivors: [line, ...]} over the mutants on its readings' lines.
+    readings: Mapping[str, Mapping[str, Any]] = attrs.field(factory=dict)
 
     @property
     def total(self) -> int:
@@ -112,6 +115,9 @@ class ModuleReport:
             "score": percent(self.killed, self.total),
             "source_sha256": self.source_sha256,
             "survivors": [attrs.asdict(s) for s in self.survivors],
+            "readings": {
+                amb: dict(r, score=percent(r["killed"], r["total"])) for amb, r in sorted(self.readings.items())
+            },
         }
 
 
@@ -204,10 +210,11 @@ def build_shadow(tree: Path, game: Game, modules: list[str]) -> dict[str, str]:
     return {m: sha256_of(tree / shadow_path(m)) for m in modules}
 
 
-def run_mutmut(tree: Path, jobs: int, profile: str, log: Path, limit_s: float) -> float:
-    """mutmut run in the shadow tree; its output goes to ``log``; returns the wall time."""
+def run_mutmut(tree: Path, jobs: int, profile: str, log: Path, limit_s: float, names: Iterable[str] = ()) -> float:
+    """mutmut run in the shadow tree (only the ``names`` patterns, if any); its output goes to ``log``;
+    returns the wall time."""
     env = dict(os.environ, RULECRAFT_PROFILE=profile, PYTHONDONTWRITEBYTECODE="1")
-    command = [sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs)]
+    command = [sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs), *names]
     start = time.monotonic()
     with log.open("w", encoding="utf-8") as out:
         try:
@@ -248,12 +255,17 @@ def _segment(lines: list[str], node: ast.FunctionDef | ast.AsyncFunctionDef) -> 
     return [body[0].replace(node.name, "FUNC", 1), *body[1:]]
 
 
-def describe(original: str, mutated: str, key: str, functions: Mapping[str, Any]) -> tuple[int, str]:
+def describe(
+    original: str, mutated: str, key: str, functions: Mapping[str, Any], def_lines: dict[str, int] | None = None
+) -> tuple[int, str]:
     """(line in the original file, ``old -> new``) of one mutant; (0, key) if it cannot be found."""
     match = MUTANT_KEY.match(key.rsplit(".", 1)[-1])
     func = match["func"] if match else ""
     orig, mutant = functions.get(f"{func}__mutmut_orig"), functions.get(key.rsplit(".", 1)[-1])
-    def_line = _original_def_line(original, func) if func else 0
+    cache = {} if def_lines is None else def_lines
+    if func and func not in cache:
+        cache[func] = _original_def_line(original, func)
+    def_line = cache.get(func, 0)
     if orig is None or mutant is None or not def_line:
         return 0, key
     lines = mutated.splitlines()
@@ -267,6 +279,7 @@ def describe(original: str, mutated: str, key: str, functions: Mapping[str, Any]
 
 
 def read_module(tree: Path, module: str, digest: str) -> ModuleReport:
+    """A module's counts and survivors; with the tally of the mutants on each ambiguity's lines."""
     shadow = tree / "mutants" / shadow_path(module)
     meta_path = shadow.with_name(shadow.name + ".meta")
     if not meta_path.is_file():
@@ -276,26 +289,81 @@ def read_module(tree: Path, module: str, digest: str) -> ModuleReport:
     original = (tree / shadow_path(module)).read_text(encoding="utf-8")
     mutated = shadow.read_text(encoding="utf-8")
     functions = _functions(mutated)
+    marked = reading_lines(original)
+    def_lines: dict[str, int] = {}
     counts: dict[str, int] = {}
     survivors = []
+    readings: dict[str, dict[str, Any]] = {}
     for key, code in codes.items():
         status = "not checked" if code is None else STATUS_BY_EXIT.get(code, "suspicious")
         counts[status] = counts.get(status, 0) + 1
+        line, mutation = describe(original, mutated, key, functions, def_lines)
         if status in LISTED:
-            line, mutation = describe(original, mutated, key, functions)
             survivors.append(Survivor(line, status, mutation, key.rsplit(".", 1)[-1]))
+        if status == "not checked":  # a --readings run checks only the readings' functions
+            continue
+        for amb, amb_lines in marked.items():
+            if line in amb_lines:
+                tally = readings.setdefault(amb, {"killed": 0, "total": 0, "survivors": []})
+                tally["total"] += 1
+                if status in ("killed", "timeout"):
+                    tally["killed"] += 1
+                else:
+                    tally["survivors"].append(line)
     survivors.sort(key=lambda s: (s.line, len(s.mutant), s.mutant))  # _9 before _10
-    return ModuleReport(module, counts, tuple(survivors), digest)
+    for tally in readings.values():
+        tally["survivors"].sort()
+    return ModuleReport(module, counts, tuple(survivors), digest, readings)
+
+
+def reading_patterns(tree: Path, modules: Iterable[str]) -> list[str]:
+    """mutmut name patterns for the functions that hold an ambiguity's lines (a --readings run)."""
+    patterns = []
+    for module in modules:
+        source = (tree / shadow_path(module)).read_text(encoding="utf-8")
+        marked = reading_lines(source)
+        lines = set().union(*marked.values()) if marked else set()
+        dotted = shadow_path(module).removesuffix(".py").replace("/", ".")
+        patterns += [f"{dotted}.{name}__mutmut_*" for name in sorted(functions_with_lines(source, lines))]
+    return patterns
 
 
 # --- reports -----------------------------------------------------------------------------------
 
 
+def _readings_markdown(summary: Mapping[str, Any]) -> str:
+    rows, killed, total = [], 0, 0
+    for module, m in summary["modules"].items():
+        for amb, r in m.get("readings", {}).items():
+            killed, total = killed + r["killed"], total + r["total"]
+            lines = ", ".join(str(line) for line in sorted(set(r["survivors"]))) or "-"
+            rows.append(f"| {amb} | {module} | {r['killed']} | {r['total']} | {r['score']:.2f}% | {lines} |\n")
+    if not rows:
+        return ""
+    return (
+        "\n## The readings' own code\n\n"
+        "Mutants on the lines that name an ambiguity (its ID in the statement or its comment, and every\n"
+        "branch of a conditional so marked: the default's and the other readings'; bench/mutation/readings.py).\n"
+        f"All of them: {killed} of {total} killed ({percent(killed, total):.2f}%).\n\n"
+        "| ambiguity | module | killed | total | score | surviving lines |\n|---|---|---:|---:|---:|---|\n"
+        + "".join(sorted(rows))
+    )
+
+
 def markdown(summary: Mapping[str, Any]) -> str:
+    partial = summary.get("scope") == "readings"
     head = (
         f"# Mutation results: {summary['game']} ({summary['tool']}, Hypothesis profile {summary['profile']})\n\n"
         f"{summary['mutants']} mutants in {summary['seconds']:.0f} s "
         f"({summary['seconds_per_mutant']:.2f} s per mutant, {summary['jobs']} job(s)).\n\n"
+    )
+    if partial:
+        head += (
+            "Only the functions that hold an ambiguity's code were mutated (`--readings`): the modules'\n"
+            "scores were not measured here; `not checked` mutants are the rest of each module.\n"
+        )
+        return head + _readings_markdown(summary)
+    head += (
         "| module | killed | survived | no tests | timeout | other | total | score |\n"
         "|---|---:|---:|---:|---:|---:|---:|---:|\n"
     )
@@ -310,20 +378,27 @@ def markdown(summary: Mapping[str, Any]) -> str:
             details.extend(
                 f"- `{module}:{s['line']}` {s['status']}: `{s['mutation']}` ({s['mutant']})\n" for s in m["survivors"]
             )
-    return head + "".join(rows) + ("\n## Surviving mutants\n" + "".join(details) if details else "")
+    survivors = "\n## Surviving mutants\n" + "".join(details) if details else ""
+    return head + "".join(rows) + _readings_markdown(summary) + survivors
 
 
-def summarize(game: Game, reports: list[ModuleReport], seconds: float, jobs: int, profile: str) -> dict[str, Any]:
-    mutants = sum(r.total for r in reports)
+def summarize(
+    game: Game, reports: list[ModuleReport], seconds: float, jobs: int, profile: str, scope: str = "modules"
+) -> dict[str, Any]:
+    checked = sum(r.total - r.counts.get("not checked", 0) for r in reports)
+    modules = {r.module: r.to_json() for r in reports}
+    if scope == "readings":  # no module score: most of each module was not checked
+        modules = {m: {"source_sha256": j["source_sha256"], "readings": j["readings"]} for m, j in modules.items()}
     return {
         "game": game.id,
         "tool": f"mutmut {importlib.metadata.version('mutmut')}",
         "profile": profile,
         "jobs": jobs,
+        "scope": scope,
         "seconds": round(seconds, 1),
-        "mutants": mutants,
-        "seconds_per_mutant": round(seconds / mutants, 3) if mutants else 0.0,
-        "modules": {r.module: r.to_json() for r in reports},
+        "mutants": checked,
+        "seconds_per_mutant": round(seconds / checked, 3) if checked else 0.0,
+        "modules": modules,
     }
 
 
@@ -342,6 +417,14 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-minutes", type=float, default=180.0, help="stop mutmut after this long")
     parser.add_argument("--keep", action="store_true", help="keep the shadow tree (its path is printed)")
     parser.add_argument("--check", action="store_true", help="then run the ratchet on this game's modules")
+    parser.add_argument(
+        "--readings",
+        action="store_true",
+        help="mutate only the functions holding an ambiguity's code; writes GAME.readings.json/.md, no module score",
+    )
+    parser.add_argument(
+        "--from-tree", type=Path, metavar="TREE", help="read the results of a kept shadow tree instead of running"
+    )
     return parser
 
 
@@ -368,20 +451,31 @@ def execute(args: argparse.Namespace) -> int:
     if not modules:
         since = f" changed since {args.changed_since}" if args.changed_since else ""
         print(f"{game.id}: no module to mutate{since}")
-    base = Path(tempfile.mkdtemp(prefix=f"rulecraft-mutation-{game.id}-"))
-    try:
-        reports, seconds = (_mutate(base / "tree", game, modules, args) if modules else ([], 0.0))
-    finally:
-        if args.keep:
-            print(f"shadow tree kept: {base / 'tree'}")
-        else:
-            shutil.rmtree(base, ignore_errors=True)
-    summary = summarize(game, reports, seconds, args.jobs, args.profile)
-    write_json(args.results / f"{game.id}.json", summary)
+    scope = "readings" if args.readings else "modules"
+    if args.from_tree:
+        reports, seconds = _read_tree(args.from_tree, modules), 0.0
+    else:
+        base = Path(tempfile.mkdtemp(prefix=f"rulecraft-mutation-{game.id}-"))
+        try:
+            reports, seconds = _mutate(base / "tree", game, modules, args) if modules else ([], 0.0)
+        finally:
+            if args.keep:
+                print(f"shadow tree kept: {base / 'tree'}")
+            else:
+                shutil.rmtree(base, ignore_errors=True)
+    summary = summarize(game, reports, seconds, args.jobs, args.profile, scope)
+    stem = f"{game.id}.readings" if args.readings else game.id
+    write_json(args.results / f"{stem}.json", summary)
     text = markdown(summary)
-    (args.results / f"{game.id}.md").write_text(text, encoding="utf-8")
+    (args.results / f"{stem}.md").write_text(text, encoding="utf-8")
     print(text)
-    return _check(game, modules, args) if args.check and modules else 0
+    return _check(game, modules, args) if args.check and modules and not args.readings else 0
+
+
+def _read_tree(tree: Path, modules: list[str]) -> list[ModuleReport]:
+    if not (tree / "mutants").is_dir():
+        raise MutationDataError(str(tree), "--from-tree", "not a kept shadow tree (no mutants/ folder)")
+    return [read_module(tree, m, sha256_of(tree / shadow_path(m))) for m in modules]
 
 
 def _check(game: Game, modules: list[str], args: argparse.Namespace) -> int:
@@ -394,8 +488,13 @@ def _check(game: Game, modules: list[str], args: argparse.Namespace) -> int:
 
 def _mutate(tree: Path, game: Game, modules: list[str], args: argparse.Namespace) -> tuple[list[ModuleReport], float]:
     digests = build_shadow(tree, game, modules)
-    print(f"{game.id}: mutating {', '.join(modules)} (log: {args.results / f'{game.id}.log'})", flush=True)
-    seconds = run_mutmut(tree, args.jobs, args.profile, args.results / f"{game.id}.log", args.max_minutes * 60)
+    names = reading_patterns(tree, modules) if args.readings else []
+    if args.readings and not names:
+        raise MutationDataError(", ".join(modules), "--readings", "no line of these modules names an ambiguity")
+    what = f"the {len(names)} functions with an ambiguity's code in " if names else ""
+    print(f"{game.id}: mutating {what}{', '.join(modules)} (log: {args.results / f'{game.id}.log'})", flush=True)
+    limit_s = args.max_minutes * 60
+    seconds = run_mutmut(tree, args.jobs, args.profile, args.results / f"{game.id}.log", limit_s, names)
     return [read_module(tree, m, digests[m]) for m in modules], seconds
 
 
