@@ -6,8 +6,6 @@ asked for, so listing the games imports none of them, and the model imports none
 
 from __future__ import annotations
 
-from operator import attrgetter
-
 from rulecraft.record import GameRecord
 
 RECORD = GameRecord.of_packages(
@@ -19,6 +17,5 @@ RECORD = GameRecord.of_packages(
     invariants="rulecraft.invariants.steamopolis:check_all",
     packs="rulecraft.model.steamopolis.strategies:packs",
     scenario_folder="steamopolis",
-    subject=attrgetter("ctx"),  # its recounts read the rules context
     reading_example="STM-AMB-28=below-zero",
 )

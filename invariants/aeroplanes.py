@@ -1,15 +1,16 @@
 """Named invariants of Aeroplanes: Aviation Ascendant states, in the style of python-chess ``status()``.
 
-Each check is a small function ``(ctx, state) -> list[Violation]`` that
+Each check is a small function ``(game, state) -> list[Violation]`` that
 recounts a fact of the rules digest (section 3.11, AER-INV-01..10, and the
-rules it summarises) straight from the state and the context's component pack,
+rules it summarises) straight from the state and the game's rules context
+(its component pack and readings, ``game.ctx``),
 without calling the model's transition code (nor ``state.problems``), so that a
 wrong transition shows up as a violation.  ``check_all`` returns every
 violation at once, and ``report`` words them for a person::
 
     from rulecraft.invariants.aeroplanes import check_all, report
 
-    violations = check_all(ctx, state)
+    violations = check_all(game, state)
     assert not violations, report(violations, where="after step 37")
 
 ``INVARIANTS`` lists the single-state checks in order: name -> (rules, check,
@@ -17,9 +18,9 @@ doc).  Facts that need two states (home tiles and blockers never leave the
 map, tiles replaced only by a higher stage, VP never falls, money moves only
 with the player acting or at an Income step, subsidy notes go one at a time to
 the player taking them, the era moves one step on) are ``STEP_INVARIANTS`` and
-``check_step(ctx, before, after)``.
+``check_step(game, before, after)``.
 
-``check_legality(ctx, state, candidates)`` holds the two legality layers to
+``check_legality(game, state, candidates)`` holds the two legality layers to
 agreement (python-chess's pseudo-legal / legal split): every action
 ``legal_actions`` lists passes ``check``, a chance step lists exactly its
 outcomes with odds summing to 1, and every candidate ``check`` accepts is
@@ -46,6 +47,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from rulecraft.invariant import InvariantSpec, Registry, StepSpec, Violation, report
 from rulecraft.model.aeroplanes.actions import AerAction
@@ -62,6 +64,9 @@ from rulecraft.model.aeroplanes.state import (
     Phase,
     TurnState,
 )
+
+if TYPE_CHECKING:
+    from rulecraft.model.aeroplanes.game import AeroplanesGame
 
 __all__ = [
     "INVARIANTS",
@@ -120,21 +125,26 @@ def _same_players(before: AerState, after: AerState) -> str | None:
     return None
 
 
-_REGISTRY = Registry(_same_players)
+def _rules_context(game: AeroplanesGame) -> Context:
+    """What the recounts read: the game's pack and readings."""
+    return game.ctx
+
+
+_REGISTRY = Registry(_same_players, subject=_rules_context)
 INVARIANTS: dict[str, InvariantSpec] = _REGISTRY.invariants
 STEP_INVARIANTS: dict[str, StepSpec] = _REGISTRY.steps
 _invariant = _REGISTRY.invariant
 _step_invariant = _REGISTRY.step
 
 
-def check_all(ctx: Context, state: AerState) -> list[Violation]:
+def check_all(game: AeroplanesGame, state: AerState) -> list[Violation]:
     """Every violation of every registered single-state invariant, in registry order."""
-    return _REGISTRY.check_all(ctx, state)
+    return _REGISTRY.check_all(game, state)
 
 
-def check_step(ctx: Context, before: AerState, after: AerState) -> list[Violation]:
+def check_step(game: AeroplanesGame, before: AerState, after: AerState) -> list[Violation]:
     """Every violation of the two-state invariants for one step ``before`` -> ``after``."""
-    return _REGISTRY.check_step(ctx, before, after)
+    return _REGISTRY.check_step(game, before, after)
 
 
 # -- helpers ----------------------------------------------------------------------
@@ -811,11 +821,11 @@ def check_era_advances(ctx: Context, before: AerState, after: AerState) -> Itera
 # -- the legality layers ----------------------------------------------------------
 
 
-def check_legality(ctx: Context, state: AerState, candidates: Sequence[AerAction] = ()) -> list[Violation]:
+def check_legality(game: AeroplanesGame, state: AerState, candidates: Sequence[AerAction] = ()) -> list[Violation]:
     """``legal_actions`` and ``check`` agree: every listed action passes the check, none twice; a chance step
     lists exactly its outcomes, with exact odds summing to 1; every candidate the check accepts is listed,
     and a refused one names a rule (AER-R-07 and the rule of each condition)."""
-    name, rules = "legality-layers", ("AER-R-07",)
+    name, rules, ctx = "legality-layers", ("AER-R-07",), _rules_context(game)
     out: list[str] = []
     legal = legal_actions(ctx, state)
     if len(set(legal)) != len(legal):

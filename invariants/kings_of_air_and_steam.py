@@ -27,7 +27,7 @@ _invariant = _REGISTRY.invariant
 @_invariant(
     "goods-conserved", "KAS-R-04", "KAS-R-29", "KAS-R-30", "KAS-R-39", "KAS-R-40", "KAS-R-41", "KAS-R-45", "KAS-R-48"
 )
-def goods_conserved(game: KasGame, state: KasState) -> Iterator[str]:
+def check_goods_conserved(game: KasGame, state: KasState) -> Iterator[str]:
     """Per type: supply + factories + holds + depots + cities = the goods at set-up."""
     game_map = game.ctx.map_of(state)
     total = game.pack.goods_per_type if game.ctx.r("KAS-AMB-12") == "capped" else UNLIMITED_SUPPLY
@@ -55,7 +55,7 @@ def goods_conserved(game: KasGame, state: KasState) -> Iterator[str]:
 @_invariant(
     "money-conserved", "KAS-R-03", "KAS-R-33", "KAS-R-38", "KAS-R-39", "KAS-R-43", "KAS-R-45", "KAS-R-51", "KAS-R-55"
 )
-def money_conserved(game: KasGame, state: KasState) -> Iterator[str]:
+def check_money_conserved(game: KasGame, state: KasState) -> Iterator[str]:
     """The players' money plus the bank's net takings equals the starting money; nobody is below $0."""
     held = sum(p.money for p in state.players)
     start = sum(starting_money(p, game.ctx.p("starting_money")) for p in state.players)
@@ -67,7 +67,7 @@ def money_conserved(game: KasGame, state: KasState) -> Iterator[str]:
 
 
 @_invariant("depots-limited", "KAS-R-02", "KAS-R-33", "KAS-R-54")
-def depots_limited(game: KasGame, state: KasState) -> Iterator[str]:
+def check_depots_limited(game: KasGame, state: KasState) -> Iterator[str]:
     """At most 10 depots per player (placed + left = 10), one per rail hex, only on rail hexes."""
     game_map = game.ctx.map_of(state)
     seen = set()
@@ -88,7 +88,7 @@ def depots_limited(game: KasGame, state: KasState) -> Iterator[str]:
 
 
 @_invariant("hold-within-capacity", "KAS-R-29", "KAS-R-30", "KAS-R-34")
-def hold_within_capacity(game: KasGame, state: KasState) -> Iterator[str]:
+def check_hold_within_capacity(game: KasGame, state: KasState) -> Iterator[str]:
     """Every cargo hold holds no more than the airship's capacity (KAS-AMB-44 'ignore-capacity':
     Aurelia Bayley's hold may exceed it by one good per converter token spent)."""
     for seat, p in enumerate(state.players):
@@ -113,7 +113,7 @@ GAMBLER_TOKENS = 5  # KAS-R-78: Sebastian King's five gambler tokens, one per go
 
 
 @_invariant("gambler-tokens", "KAS-R-78")
-def gambler_tokens(game: KasGame, state: KasState) -> Iterator[str]:
+def check_gambler_tokens(game: KasGame, state: KasState) -> Iterator[str]:
     """Used-up gambler tokens are Sebastian King's, only under KAS-AMB-38 'spent': distinct goods
     symbols in goods order, and with the tokens left no more than his five."""
     spent_allowed = game.ctx.r("KAS-AMB-38") == "spent"
@@ -129,7 +129,7 @@ def gambler_tokens(game: KasGame, state: KasState) -> Iterator[str]:
 
 
 @_invariant("tracks-in-range", "KAS-R-34", "KAS-R-35", "KAS-R-56")
-def tracks_in_range(game: KasGame, state: KasState) -> Iterator[str]:
+def check_tracks_in_range(game: KasGame, state: KasState) -> Iterator[str]:
     """Airship and rail levels lie on their tracks (1..6; rail from 0 under KAS-AMB-07 'rail-0')."""
     lowest_rail = game.ctx.rail_start()  # KAS-AMB-07: the rail marker's starting space
     for seat, p in enumerate(state.players):
@@ -140,7 +140,7 @@ def tracks_in_range(game: KasGame, state: KasState) -> Iterator[str]:
 
 
 @_invariant("market-prices", "KAS-R-16", "KAS-R-56")
-def market_prices(game: KasGame, state: KasState) -> Iterator[str]:
+def check_market_prices(game: KasGame, state: KasState) -> Iterator[str]:
     """Each value is a space of the track, at most $8, pushed once per tile of its type drawn."""
     track = game.ctx.market_track()
     for g, goods in enumerate(GOODS):
@@ -158,7 +158,7 @@ def _tiles_per_type(game: KasGame, state: KasState) -> int:
 
 
 @_invariant("market-tiles-accounted", "KAS-R-05", "KAS-R-15", "KAS-R-40", "KAS-R-49")
-def market_tiles(game: KasGame, state: KasState) -> Iterator[str]:
+def check_market_tiles(game: KasGame, state: KasState) -> Iterator[str]:
     """15 tiles (3 per type; 20 with 5 removed under KAS-R-06): pile + slots + demand pile + on cities."""
     for g, goods in enumerate(GOODS):
         on_cities = sum(1 for c in state.cities if c.tile and c.demand == goods)
@@ -175,7 +175,7 @@ def market_tiles(game: KasGame, state: KasState) -> Iterator[str]:
 
 
 @_invariant("cities-consistent", "KAS-R-36", "KAS-R-40", "KAS-R-41")
-def cities_consistent(game: KasGame, state: KasState) -> Iterator[str]:
+def check_cities_consistent(game: KasGame, state: KasState) -> Iterator[str]:
     """A city holds no more than its slots; a closed or waiting city holds nothing and accepts nothing."""
     game_map = game.ctx.map_of(state)
     for city, s in zip(game_map.cities, state.cities, strict=True):
@@ -190,7 +190,7 @@ def cities_consistent(game: KasGame, state: KasState) -> Iterator[str]:
 
 
 @_invariant("diamonds-within-rating", "KAS-R-25")
-def diamonds_within_rating(game: KasGame, state: KasState) -> Iterator[str]:
+def check_diamonds_within_rating(game: KasGame, state: KasState) -> Iterator[str]:
     """The executed cards' diamonds never exceed the player's diamond rating."""
     for seat, p in enumerate(state.players):
         spent = sum(
@@ -203,7 +203,7 @@ def diamonds_within_rating(game: KasGame, state: KasState) -> Iterator[str]:
 
 
 @_invariant("phase-bookkeeping", "KAS-R-13", "KAS-R-14", "KAS-R-19", "KAS-R-21", "KAS-R-44")
-def phase_bookkeeping(game: KasGame, state: KasState) -> Iterator[str]:
+def check_phase_bookkeeping(game: KasGame, state: KasState) -> Iterator[str]:
     """Round 1..5 (6 after the last Production), cycle 1..4; plans are complete during the cycles,
     and exactly the cards of earlier cycles (and earlier turns of this one) are played or returned."""
     if not 1 <= state.round <= 6:
@@ -234,7 +234,7 @@ def phase_bookkeeping(game: KasGame, state: KasState) -> Iterator[str]:
 
 
 @_invariant("score-formula", "KAS-R-52")
-def score_formula(game: KasGame, state: KasState) -> Iterator[str]:
+def check_score_formula(game: KasGame, state: KasState) -> Iterator[str]:
     """Scores are money + 10 per depot + 15 for a level-6 airship + rail 4/5/6 = 5/15/30."""
     rail_vp = {4: 5, 5: 15, 6: 30}
     for seat, p in enumerate(state.players):

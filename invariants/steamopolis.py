@@ -1,21 +1,22 @@
 """Named invariants of Steamopolis states, in the style of python-chess ``status()``.
 
-Each check is a small function ``(ctx, state) -> list[Violation]`` that
+Each check is a small function ``(game, state) -> list[Violation]`` that
 recounts a fact of the rules digest (section 3.14, and the rules it
-summarises) straight from the state and the context's component pack,
-without calling the model's transition code, so that a wrong transition
-shows up as a violation.  ``check_all`` returns every violation at once, and
-``report`` words them for a person::
+summarises) straight from the state and the game's rules context (its
+component pack and readings, ``game.ctx``), without calling the model's
+transition code, so that a wrong transition shows up as a violation.
+``check_all`` returns every violation at once, and ``report`` words them for
+a person::
 
     from rulecraft.invariants.steamopolis import check_all, report
 
-    violations = check_all(ctx, state)
+    violations = check_all(game, state)
     assert not violations, report(violations, where="after step 37")
 
 ``INVARIANTS`` lists the single-state checks in order: name -> (rules,
 check, doc).  A few facts need two states (VP never falls except by solo
 time pressure, a triggered end stays triggered, statues never leave the tower
-top): ``STEP_INVARIANTS`` and ``check_step(ctx, before, after)``.
+top): ``STEP_INVARIANTS`` and ``check_step(game, before, after)``.
 
 Where the state's shape cannot express a rule, the check's docstring says
 what it leaves out; no check invents a field.
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from rulecraft.invariant import InvariantSpec, Registry, StepSpec, Violation, report
 from rulecraft.model.steamopolis.components import BONUS_NUMERALS, EXTRA_MARKET_LEVELS, LEVELS, RANK_COUNTS
@@ -32,6 +34,9 @@ from rulecraft.model.steamopolis.context import Context
 from rulecraft.model.steamopolis.effects import GainPinkMarker, walk
 from rulecraft.model.steamopolis.gauge import BonusMarker, Stone
 from rulecraft.model.steamopolis.state import SHADOW, BonusMarket, Market, Phase, PlayerState, StmState
+
+if TYPE_CHECKING:
+    from rulecraft.model.steamopolis.game import SteamopolisGame
 
 __all__ = [
     "INVARIANTS",
@@ -67,21 +72,26 @@ BETWEEN_TURNS = (Phase.START_OF_TURN, Phase.ACTION)  # a turn has ended, the nex
 STATUE_LEVELS = tuple(level for level in LEVELS if level >= 2)  # STM-R-02: levels 2-8 (+ the level-1 bonus market)
 
 
-_REGISTRY = Registry()
+def _rules_context(game: SteamopolisGame) -> Context:
+    """What the recounts read: the game's pack, readings and rule parameters."""
+    return game.ctx
+
+
+_REGISTRY = Registry(subject=_rules_context)
 INVARIANTS: dict[str, InvariantSpec] = _REGISTRY.invariants
 STEP_INVARIANTS: dict[str, StepSpec] = _REGISTRY.steps
 _invariant = _REGISTRY.invariant
 _step_invariant = _REGISTRY.step
 
 
-def check_all(ctx: Context, state: StmState) -> list[Violation]:
+def check_all(game: SteamopolisGame, state: StmState) -> list[Violation]:
     """Every violation of every registered single-state invariant, in registry order."""
-    return _REGISTRY.check_all(ctx, state)
+    return _REGISTRY.check_all(game, state)
 
 
-def check_step(ctx: Context, before: StmState, after: StmState) -> list[Violation]:
+def check_step(game: SteamopolisGame, before: StmState, after: StmState) -> list[Violation]:
     """Every violation of the two-state invariants for one step ``before`` -> ``after``."""
-    return _REGISTRY.check_step(ctx, before, after)
+    return _REGISTRY.check_step(game, before, after)
 
 
 # -- helpers ----------------------------------------------------------------------

@@ -2,11 +2,12 @@
 
 A game's invariants module registers small generators of messages, ``(subject, state) ->
 Iterable[str]``, under a name and the rules they protect; the registry turns each into a check
-returning :class:`Violation` objects, never raising (a broken state may break the recount itself: that
-is reported as a violation too).  Two-state checks (``before`` -> ``after`` one step) register with
-:meth:`Registry.step`.  The subject is what the recount reads: the game (Airships, Kings of Air and
-Steam) or its rules context (Steamopolis, Aeroplanes); tools call every game's checks the same way,
-``record.violations(game, state)`` (rulecraft/record.py).
+``(game, state) -> list[Violation]`` that never raises (a broken state may break the recount itself:
+that is reported as a violation too).  Two-state checks (``before`` -> ``after`` one step) register
+with :meth:`Registry.step` and are called ``(game, before, after)``.  Every check of every game takes
+the configured game; the *subject* its recount reads is the registry's business: the game itself by
+default, or what ``Registry(subject=...)`` takes from it (Steamopolis and Aeroplanes recount from
+their rules context, ``game.ctx``).  Tools call ``record.violations(game, state)`` (rulecraft/record.py).
 """
 
 from __future__ import annotations
@@ -63,20 +64,30 @@ def _named_like(check: Any, messages: Any) -> None:
 
 class Registry:
     """One game's named checks, in registration order.  ``step_guard(before, after)``: a message when
-    two states cannot be compared at all (then no step check runs on them)."""
+    two states cannot be compared at all (then no step check runs on them); ``subject(game)``: what the
+    recounts read (default: the game)."""
 
-    def __init__(self, step_guard: Callable[[Any, Any], str | None] | None = None) -> None:
+    def __init__(
+        self,
+        step_guard: Callable[[Any, Any], str | None] | None = None,
+        *,
+        subject: Callable[[Any], Any] | None = None,
+    ) -> None:
         self.invariants: dict[str, InvariantSpec] = {}
         self.steps: dict[str, StepSpec] = {}
         self.step_guard = step_guard
+        self.subject = subject
+
+    def _subject(self, game: Any) -> Any:
+        return game if self.subject is None else self.subject(game)
 
     def invariant(self, name: str, *rules: str) -> Callable[[Messages], Check]:
         """Register a generator of messages as the named check returning Violations."""
 
         def wrap(messages: Messages) -> Check:
-            def check(ctx: Any, state: Any) -> list[Violation]:
+            def check(game: Any, state: Any) -> list[Violation]:
                 try:
-                    found = list(messages(ctx, state))
+                    found = list(messages(self._subject(game), state))
                 except Exception as exc:  # a broken state may break the recount itself
                     found = [f"the check could not run: {type(exc).__name__}: {exc}"]
                 return [Violation(name, rules, m) for m in found]
@@ -91,10 +102,10 @@ class Registry:
         """Register a two-state generator of messages as the named step check."""
 
         def wrap(messages: StepMessages) -> StepCheck:
-            def check(ctx: Any, before: Any, after: Any) -> list[Violation]:
+            def check(game: Any, before: Any, after: Any) -> list[Violation]:
                 try:
                     apart = self.step_guard(before, after) if self.step_guard else None
-                    found = [apart] if apart else list(messages(ctx, before, after))
+                    found = [apart] if apart else list(messages(self._subject(game), before, after))
                 except Exception as exc:
                     found = [f"the check could not run: {type(exc).__name__}: {exc}"]
                 return [Violation(name, rules, m) for m in found]
@@ -105,13 +116,13 @@ class Registry:
 
         return wrap
 
-    def check_all(self, ctx: Any, state: Any) -> list[Violation]:
+    def check_all(self, game: Any, state: Any) -> list[Violation]:
         """Every violation of every registered single-state invariant, in registry order."""
-        return [v for spec in self.invariants.values() for v in spec.check(ctx, state)]
+        return [v for spec in self.invariants.values() for v in spec.check(game, state)]
 
-    def check_step(self, ctx: Any, before: Any, after: Any) -> list[Violation]:
+    def check_step(self, game: Any, before: Any, after: Any) -> list[Violation]:
         """Every violation of the two-state invariants for one step ``before`` -> ``after``."""
-        return [v for spec in self.steps.values() for v in spec.check(ctx, before, after)]
+        return [v for spec in self.steps.values() for v in spec.check(game, before, after)]
 
 
 def report(violations: Iterable[Violation], where: str | None = None) -> str:

@@ -84,7 +84,6 @@ class GameRecord:
         game: str,
         queries: str | None = None,
         invariants: str | None = None,
-        subject: Callable[[Any], Any] = lambda game: game,
         witness_queries: str | None = None,
         packs: str | None = None,
         scenario_folder: str | None = None,
@@ -92,8 +91,8 @@ class GameRecord:
     ) -> GameRecord:
         """A record whose parts are named as ``module:attribute`` (like an entry point) and imported
         when first used: ``game`` the Game class; ``queries`` a mapping name -> Query;
-        ``invariants`` a ``check_all(subject, state)``, called with ``subject(game)`` (the game, or
-        what its recounts read, e.g. its rules context); ``witness_queries`` a ``(game) -> hooks``;
+        ``invariants`` a ``check_all(game, state)`` (rulecraft.invariant: what its recounts
+        read is the invariants module's own business); ``witness_queries`` a ``(game) -> hooks``;
         ``packs`` a ``() -> strategy`` of component packs; ``scenario_folder`` the folder of its
         printed examples under scenarios/."""
 
@@ -119,7 +118,7 @@ class GameRecord:
         def violations(instance: Game[Any, Any], state: Any) -> list[Any]:
             if invariants is None:
                 return []
-            return list(_resolve(invariants, f"{id}: invariants")(subject(own(instance)), state))
+            return list(_resolve(invariants, f"{id}: invariants")(own(instance), state))
 
         def hooks(instance: Game[Any, Any]) -> Mapping[str, Any]:
             if witness_queries is None:

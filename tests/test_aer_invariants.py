@@ -18,6 +18,7 @@ import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from invariant_helpers import game_with
 from test_aer_rules import candidates
 
 from rulecraft.invariants.aeroplanes import (
@@ -39,6 +40,7 @@ from rulecraft.model.aeroplanes.state import BLOCKER, HOME, AerState, Airport, O
 from rulecraft.model.aeroplanes.transitions import transition
 
 CTX = Context.printed()
+PRINTED = game_with("aer", CTX)  # the printed game, as the invariant checks take it
 PACK = CTX.pack
 # A few readings the model builds, to see the invariants hold under them too (AER-AMB-02/03/04/06/42).
 READINGS: tuple[dict[str, str], ...] = (
@@ -123,7 +125,7 @@ def holding(state: AerState) -> int:
 
 def reports(name: str, state: AerState, rule: str, words: str = "", ctx: Context = CTX) -> list[Violation]:
     """The named check reports the state, citing ``rule``, with a message holding ``words``."""
-    found = INVARIANTS[name].check(ctx, state)
+    found = INVARIANTS[name].check(game_with("aer", ctx), state)
     assert found, f"{name} missed the break"
     assert all(v.invariant == name and rule in v.rules for v in found), report(found)
     assert any(words in v.message for v in found), report(found)
@@ -131,14 +133,14 @@ def reports(name: str, state: AerState, rule: str, words: str = "", ctx: Context
 
 
 def step_reports(name: str, before: AerState, after: AerState, rule: str, words: str = "") -> None:
-    found = STEP_INVARIANTS[name].check(CTX, before, after)
+    found = STEP_INVARIANTS[name].check(PRINTED, before, after)
     assert found, f"{name} missed the break"
     assert all(v.invariant == name and rule in v.rules for v in found), report(found)
     assert any(words in v.message for v in found), report(found)
 
 
 def silent(name: str, state: AerState, ctx: Context = CTX) -> None:
-    found = INVARIANTS[name].check(ctx, state)
+    found = INVARIANTS[name].check(game_with("aer", ctx), state)
     assert found == [], report(found)
 
 
@@ -157,7 +159,7 @@ def test_registry_names_known_rules_and_docs() -> None:
 
 def test_report_words_every_violation() -> None:
     state = attrs.evolve(in_phase(Phase.ACTION), era=4, subsidy_pool=9)
-    text = report(check_all(CTX, state), where="after step 3")
+    text = report(check_all(PRINTED, state), where="after step 3")
     assert text.startswith("state after step 3 violates 2 invariants:")
     assert "era-and-phase [AER-R-01" in text and "subsidy-pool-and-marker [AER-R-02" in text
     assert report([]) == "state satisfies every invariant"
@@ -168,7 +170,7 @@ def test_a_check_that_crashes_reports_instead_of_raising() -> None:
     state = in_phase(Phase.ACTION, era=2)
     seat = holding(state)
     state = player(state, seat, cards=(*state.players[seat].cards, OwnedCard(99)))
-    found = INVARIANTS["plane-capacity"].check(CTX, state)
+    found = INVARIANTS["plane-capacity"].check(PRINTED, state)
     assert len(found) == 1 and found[0].message.startswith("the check could not run: ")
     reports("cards-conserved", state, "AER-R-10", words="no plane card 99")
 
@@ -181,7 +183,7 @@ def test_invariant_holds_on_reachable_states(name: str) -> None:
     seen = 0
     for ctx, states in games():
         for i, state in enumerate(states):
-            found = INVARIANTS[name].check(ctx, state)
+            found = INVARIANTS[name].check(game_with("aer", ctx), state)
             assert found == [], report(found, where=f"at step {i} ({len(state.players)} players)")
             seen += 1
     assert seen > 1000
@@ -191,7 +193,7 @@ def test_invariant_holds_on_reachable_states(name: str) -> None:
 def test_step_invariant_holds_on_reachable_steps(name: str) -> None:
     for ctx, states in games():
         for i, (before, after) in enumerate(itertools.pairwise(states)):
-            found = STEP_INVARIANTS[name].check(ctx, before, after)
+            found = STEP_INVARIANTS[name].check(game_with("aer", ctx), before, after)
             assert found == [], report(found, where=f"after step {i + 1} ({before.phase.value})")
 
 
@@ -455,7 +457,7 @@ def test_home_tiles_never_replaced() -> None:
 
 def test_tiles_replaced_only_by_higher_stage() -> None:
     before, after = pair(lambda b, a: b.map != a.map and b.phase is not Phase.CHOOSE_HOME)
-    assert check_step(CTX, before, after) == []
+    assert check_step(PRINTED, before, after) == []
     changed = next(
         (s.destination, i)
         for s, t in zip(before.map, after.map, strict=True)
@@ -491,7 +493,7 @@ def test_money_moves_with_the_mover() -> None:
     step_reports("money-moves-with-the-mover", before, richer, "AER-R-03", "it was not acting")
     # The Income step pays exactly the era's income (AER-R-03: £22 in era 2).
     income_before, income_after = pair(era_begins)
-    assert check_step(CTX, income_before, income_after) == []
+    assert check_step(PRINTED, income_before, income_after) == []
     short = player(income_after, 0, money=income_after.players[0].money - 1)
     due = PACK.income.amount(income_after.era, "")
     step_reports("money-moves-with-the-mover", income_before, short, "AER-R-03", f"income due £{due}")
@@ -531,7 +533,7 @@ def test_era_advances_by_one() -> None:
 
 def test_a_step_between_different_player_counts_is_reported() -> None:
     three, four = in_phase(Phase.ACTION, players=3), in_phase(Phase.ACTION, players=4)
-    found = check_step(CTX, three, four)
+    found = check_step(PRINTED, three, four)
     assert len(found) == len(STEP_INVARIANTS)
     assert all("3 players before the step, 4 after" in v.message for v in found)
 
@@ -544,6 +546,7 @@ def test_a_step_between_different_player_counts_is_reported() -> None:
 def test_legal_actions_and_check_agree_on_reachable_states(players: int, seed: int, readings: dict[str, str]) -> None:
     """Every listed action passes the check; every candidate the check accepts is listed (AER-R-07)."""
     ctx = Context.printed(readings=readings)
+    game = game_with("aer", ctx)
     rng = random.Random(seed)
     state = new_game(ctx, players)
     for i in range(240):
@@ -553,20 +556,21 @@ def test_legal_actions_and_check_agree_on_reachable_states(players: int, seed: i
         if state.phase is not Phase.DEAL_PASSENGERS and i % 2 == 0:
             pool = candidates(state)
             cands = rng.sample(pool, min(len(pool), 120))
-        found = check_legality(ctx, state, cands)
+        found = check_legality(game, state, cands)
         assert found == [], report(found, where=f"at step {i}")
         legal = legal_actions(ctx, state)
         if not legal:
             break
         state = transition(ctx, state, rng.choice(legal))
-        assert check_all(ctx, state) == [], report(check_all(ctx, state), where=f"after step {i + 1}")
+        found = check_all(game, state)
+        assert found == [], report(found, where=f"after step {i + 1}")
 
 
 def test_the_legality_check_fires_on_a_listed_illegal_action(monkeypatch: pytest.MonkeyPatch) -> None:
     """check_legality can fail: a candidate check accepts that legal_actions omits is reported, so is a listed
     action check refuses, and so is a chance step whose list is not its outcomes."""
     state = in_phase(Phase.ACTION)
-    assert check_legality(CTX, state, [A.TakeSubsidy()]) == []
+    assert check_legality(PRINTED, state, [A.TakeSubsidy()]) == []
     original = legal_actions
 
     def without_subsidy(ctx: Context, state: AerState) -> list[A.AerAction]:
@@ -579,13 +583,13 @@ def test_the_legality_check_fires_on_a_listed_illegal_action(monkeypatch: pytest
         return original(ctx, state)[1:]
 
     monkeypatch.setattr("rulecraft.invariants.aeroplanes.legal_actions", without_subsidy)
-    found = check_legality(CTX, state, [A.TakeSubsidy()])
+    found = check_legality(PRINTED, state, [A.TakeSubsidy()])
     assert [v.invariant for v in found] == ["legality-layers"]
     assert "passes the check but is not listed" in found[0].message
     monkeypatch.setattr("rulecraft.invariants.aeroplanes.legal_actions", with_a_stray_die)
-    assert any("listed as legal but refused" in v.message for v in check_legality(CTX, state))
+    assert any("listed as legal but refused" in v.message for v in check_legality(PRINTED, state))
     monkeypatch.setattr("rulecraft.invariants.aeroplanes.legal_actions", one_outcome_short)
-    found = check_legality(CTX, new_game(CTX, 3))
+    found = check_legality(PRINTED, new_game(CTX, 3))
     assert any("other actions than its outcomes" in v.message for v in found)
 
 
@@ -597,11 +601,11 @@ def test_a_genuine_chance_step_and_a_refused_candidate_are_no_violation() -> Non
     a candidate the check refuses with a rule, and does not list, is as it should be."""
     deal = new_game(CTX, 3)
     assert deal.phase in CHANCE_PHASES
-    assert check_legality(CTX, deal) == []
+    assert check_legality(PRINTED, deal) == []
     action = in_phase(Phase.ACTION)
     refused = A.RollFirstPlayerDie(9)  # a die roll in the middle of an action round
     assert check(CTX, action, refused) is not None
-    assert check_legality(CTX, action, [refused]) == []
+    assert check_legality(PRINTED, action, [refused]) == []
 
 
 def test_each_broken_layer_is_named_with_its_rule(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -617,14 +621,14 @@ def test_each_broken_layer_is_named_with_its_rule(monkeypatch: pytest.MonkeyPatc
     # Odds that do not add up to 1: three quarters of the mass.
     short = [(a, p * Fraction(3, 4)) for a, p in outcomes]
     monkeypatch.setattr("rulecraft.invariants.aeroplanes.chance_outcomes", lambda ctx, state: short)
-    found = check_legality(CTX, deal)
+    found = check_legality(PRINTED, deal)
     assert [v.message for v in found] == [f"the chance outcomes of {deal.phase.value} sum to 3/4"]
     assert found[0].invariant == "legality-layers" and found[0].rules == ("AER-R-07",)
 
     # An outcome with odds 0 (the others keep the whole mass): listed, but it cannot happen.
     zero = [(outcomes[0][0], Fraction(0)), *((a, p / (1 - outcomes[0][1])) for a, p in outcomes[1:])]
     monkeypatch.setattr("rulecraft.invariants.aeroplanes.chance_outcomes", lambda ctx, state: zero)
-    assert [v.message for v in check_legality(CTX, deal)] == [
+    assert [v.message for v in check_legality(PRINTED, deal)] == [
         f"a chance outcome of {deal.phase.value} has odds 0 or less"
     ]
     monkeypatch.undo()
@@ -634,7 +638,7 @@ def test_each_broken_layer_is_named_with_its_rule(monkeypatch: pytest.MonkeyPatc
     original = legal_actions
     twice = lambda ctx, state: [*original(ctx, state), original(ctx, state)[0]]  # noqa: E731
     monkeypatch.setattr("rulecraft.invariants.aeroplanes.legal_actions", twice)
-    assert [v.message for v in check_legality(CTX, action)] == ["legal_actions lists 1 actions twice"]
+    assert [v.message for v in check_legality(PRINTED, action)] == ["legal_actions lists 1 actions twice"]
     monkeypatch.undo()
 
     # A candidate refused without naming a rule.
@@ -644,7 +648,7 @@ def test_each_broken_layer_is_named_with_its_rule(monkeypatch: pytest.MonkeyPatc
         lambda ctx, state, a: None if a in original(ctx, state) else nameless,
     )
     stray = A.RollFirstPlayerDie(9)
-    assert [v.message for v in check_legality(CTX, action, [stray])] == [
+    assert [v.message for v in check_legality(PRINTED, action, [stray])] == [
         f"{stray!r} is refused without a rule: {nameless}"
     ]
 

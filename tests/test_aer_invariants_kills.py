@@ -11,7 +11,7 @@ acts: its steps are checked by the Income rule alone (AER-R-03) and never crash 
 from __future__ import annotations
 
 import attrs
-from test_aer_invariants import CTX, in_phase, pair, player, step_reports
+from test_aer_invariants import PRINTED, in_phase, pair, player, step_reports
 
 from rulecraft.invariants.aeroplanes import STEP_INVARIANTS, check_all, check_step, report
 from rulecraft.model.aeroplanes.state import AerState, Phase
@@ -23,7 +23,7 @@ NOTES = "subsidy-notes-to-the-mover"
 def refill() -> tuple[AerState, AerState]:
     """A reachable step of the display's refill after a purchase (AER-R-10): chance, nobody acting."""
     before, after = pair(lambda b, a: b.phase is Phase.CARD_DRAW)
-    assert check_step(CTX, before, after) == []
+    assert check_step(PRINTED, before, after) == []
     return before, after
 
 
@@ -53,11 +53,11 @@ def test_aer_r_04_a_seat_past_the_last_player_is_nobody_acting() -> None:
     (no crash on the missing seat) and money gained by seat 0 is still reported as not acting."""
     state = in_phase(Phase.ACTION, players=3)
     beyond = attrs.evolve(state, to_move=3)
-    assert any("to_move is seat 3, outside 0..2" in v.message for v in check_all(CTX, beyond))
+    assert any("to_move is seat 3, outside 0..2" in v.message for v in check_all(PRINTED, beyond))
     for name in (MONEY, NOTES):
-        found = STEP_INVARIANTS[name].check(CTX, beyond, beyond)
+        found = STEP_INVARIANTS[name].check(PRINTED, beyond, beyond)
         assert found == [], report(found)
     richer = player(beyond, 0, money=beyond.players[0].money + 1)
     step_reports(MONEY, beyond, richer, "AER-R-03", "seat 0's money went from")
-    found = STEP_INVARIANTS[MONEY].check(CTX, beyond, richer)
+    found = STEP_INVARIANTS[MONEY].check(PRINTED, beyond, richer)
     assert all("could not run" not in v.message for v in found), report(found)

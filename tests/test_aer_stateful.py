@@ -78,7 +78,7 @@ class AeroplanesMachine(GameMachine):
         return bool(action == SUBSIDY)
 
     def step_violations(self, before: Any, action: Any, after: Any) -> Sequence[Any]:
-        return check_step(self.game.ctx, before, after)
+        return check_step(self.game, before, after)
 
     def no_legal_action(self) -> None:
         """No legal action before the end: only a reading the model refuses may cause it; the game stops."""
@@ -102,7 +102,7 @@ class AeroplanesMachine(GameMachine):
 
     @invariant()
     def legality_layers_agree(self) -> None:
-        found = check_legality(self.game.ctx, self.state)
+        found = check_legality(self.game, self.state)
         assert not found, report(found, where=f"after step {self.steps}")
 
 

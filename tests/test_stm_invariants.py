@@ -13,6 +13,7 @@ from typing import Any, cast
 
 import attrs
 import pytest
+from invariant_helpers import game_with
 
 from rulecraft.invariants.steamopolis import (
     INVARIANTS,
@@ -44,6 +45,7 @@ from rulecraft.model.steamopolis.state import (
 )
 
 CTX = Context.printed()
+PRINTED = game_with("stm", CTX)  # the printed game, as the invariant checks take it
 PACK = CTX.pack
 PASSENGER_IDS = tuple(t.id for t in PACK.passengers)
 
@@ -140,13 +142,13 @@ def market(state: StmState, level: int, **changes: Any) -> StmState:
 
 
 def clean(state: StmState, ctx: Context = CTX) -> None:
-    found = check_all(ctx, state)
+    found = check_all(game_with("stm", ctx), state)
     assert found == [], report(found)
 
 
 def reports(name: str, state: StmState, rule: str, ctx: Context = CTX, words: str = "") -> list[Violation]:
     """The named check reports the state, citing ``rule``, and a message holding ``words``."""
-    found = INVARIANTS[name].check(ctx, state)
+    found = INVARIANTS[name].check(game_with("stm", ctx), state)
     assert found, f"{name} missed the break"
     assert all(v.invariant == name and rule in v.rules for v in found), report(found)
     assert any(words in v.message for v in found), report(found)
@@ -154,7 +156,7 @@ def reports(name: str, state: StmState, rule: str, ctx: Context = CTX, words: st
 
 
 def silent(name: str, state: StmState, ctx: Context = CTX) -> None:
-    found = INVARIANTS[name].check(ctx, state)
+    found = INVARIANTS[name].check(game_with("stm", ctx), state)
     assert found == [], report(found)
 
 
@@ -179,7 +181,7 @@ def test_a_fresh_start_like_state_has_no_violation(players: int) -> None:
 
 def test_report_words_every_violation() -> None:
     state = attrs.evolve(start(), tower_top=2, round=0)
-    text = report(check_all(CTX, state), where="after step 3")
+    text = report(check_all(PRINTED, state), where="after step 3")
     assert text.startswith("state after step 3 violates 2 invariants:")
     assert "statues-and-markets [STM-R-02" in text and "seats-and-board-side" in text
 
@@ -187,7 +189,7 @@ def test_report_words_every_violation() -> None:
 def test_a_check_that_crashes_reports_instead_of_raising() -> None:
     """A room tile the pack does not know breaks the storage count; the check says so."""
     state = player(start(), 0, machine_room=room((1, RoomTile("starting", "S9"))))
-    found = INVARIANTS["resources-within-storage"].check(CTX, state)
+    found = INVARIANTS["resources-within-storage"].check(PRINTED, state)
     assert len(found) == 1 and found[0].message.startswith("the check could not run: KeyError")
     assert "S9" in found[0].message
     reports("machine-tiles-once", state, "STM-R-13", words="S9")
@@ -587,41 +589,41 @@ def test_the_final_round_only_after_the_trigger() -> None:
 
 def test_vp_never_decreases() -> None:
     before = player(start(), 0, vp=5)
-    assert check_step(CTX, before, player(before, 0, vp=7)) == []
-    found = check_step(CTX, before, player(before, 0, vp=4))
+    assert check_step(PRINTED, before, player(before, 0, vp=7)) == []
+    found = check_step(PRINTED, before, player(before, 0, vp=4))
     assert [v.invariant for v in found] == ["vp-never-decreases"] and "STM-R-69" in found[0].rules
 
 
 def test_solo_time_pressure_costs_one_vp() -> None:
     """STM-R-69: choosing MAKE STEAM or FLY costs the solo player 1 VP; SET is free."""
     before = attrs.evolve(start(1), phase=Phase.ACTION)
-    assert check_step(CTX, before, player(attrs.evolve(before, phase=Phase.FLIGHT), 0, vp=3)) == []
-    found = check_step(CTX, before, player(before, 0, vp=2))
+    assert check_step(PRINTED, before, player(attrs.evolve(before, phase=Phase.FLIGHT), 0, vp=3)) == []
+    found = check_step(PRINTED, before, player(before, 0, vp=2))
     assert [v.invariant for v in found] == ["vp-never-decreases"]
     flying = attrs.evolve(before, phase=Phase.FLIGHT)
-    assert [v.invariant for v in check_step(CTX, flying, player(flying, 0, vp=3))] == ["vp-never-decreases"]
+    assert [v.invariant for v in check_step(PRINTED, flying, player(flying, 0, vp=3))] == ["vp-never-decreases"]
 
 
 def test_the_end_stays_triggered() -> None:
     before = attrs.evolve(bought_out(start(), 2, 3, 4), end_triggered=True)
-    found = check_step(CTX, before, attrs.evolve(before, end_triggered=False))
+    found = check_step(PRINTED, before, attrs.evolve(before, end_triggered=False))
     assert [v.invariant for v in found] == ["end-stays-triggered"] and "STM-R-64" in found[0].rules
     final = attrs.evolve(before, final_round=True, final_turns_done=(0,))
-    found = check_step(CTX, final, attrs.evolve(final, final_turns_done=()))
+    found = check_step(PRINTED, final, attrs.evolve(final, final_turns_done=()))
     assert [v.invariant for v in found] == ["end-stays-triggered"]
 
 
 def test_statues_and_passenger_tiles_never_leave() -> None:
     before = player(bought_out(start(), 2), 1, passenger_tiles=2)
-    assert check_step(CTX, before, before) == []
-    found = check_step(CTX, before, attrs.evolve(before, tower_top=0))
+    assert check_step(PRINTED, before, before) == []
+    found = check_step(PRINTED, before, attrs.evolve(before, tower_top=0))
     assert [v.invariant for v in found] == ["tower-top-never-falls"] and "STM-R-45" in found[0].rules
-    found = check_step(CTX, before, player(before, 1, passenger_tiles=1))
+    found = check_step(PRINTED, before, player(before, 1, passenger_tiles=1))
     assert [v.invariant for v in found] == ["tower-top-never-falls"] and "STM-R-51" in found[0].rules
 
 
 def test_a_step_between_different_player_counts_is_reported() -> None:
-    found = check_step(CTX, start(2), start(3))
+    found = check_step(PRINTED, start(2), start(3))
     assert any("2 players before the step, 3 after" in v.message for v in found)
 
 
@@ -641,13 +643,13 @@ def test_seeded_random_games_break_no_invariant(seed: int) -> None:
     rng = random.Random(seed)
     state = game.new_game(2 + seed % 3)
     for step in range(600):
-        found = check_all(game.ctx, state)
+        found = check_all(game, state)
         assert found == [], report(found, where=f"after step {step} (seed {seed})")
         action = game.random_action(state, rng)
         if action is None:
             break
         following = game.apply(state, action)
-        moved = check_step(game.ctx, state, following)
+        moved = check_step(game, state, following)
         assert moved == [], report(moved, where=f"at step {step} (seed {seed}): {action!r}")
         state = following
     assert state.phase is not Phase.DEAL
@@ -658,7 +660,7 @@ def test_seeded_random_games_break_no_invariant(seed: int) -> None:
 
 
 def _count_messages(state: StmState, ctx: Context) -> list[str]:
-    found = INVARIANTS["seats-and-board-side"].check(ctx, state)
+    found = INVARIANTS["seats-and-board-side"].check(game_with("stm", ctx), state)
     return [v.message for v in found if "players; the game is" in v.message]
 
 

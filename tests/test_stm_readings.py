@@ -255,7 +255,7 @@ def solo_play(game: SteamopolisGame, state: StmState, *actions: StmAction) -> St
         assert rejection is None, f"{action!r}: {rejection}"
         assert action in game.legal_actions(state), f"{action!r} passes the check but is not generated"
         before, state = state, game.apply(state, action)
-        found = [*game.violations(state), *check_step(game.ctx, before, state)]
+        found = [*game.violations(state), *check_step(game, before, state)]
         assert not found, "\n".join(map(str, found))
     return state
 
@@ -367,7 +367,7 @@ def test_alternative_readings_keep_generation_and_check_together(players: int, s
             busy = [a for a in legal if isinstance(a, BUSY)]
             action = rng.choice(busy if busy and rng.random() < 0.7 else legal)
         before, state = state, game.apply(state, action)
-        found = [*game.violations(state), *check_step(game.ctx, before, state)]
+        found = [*game.violations(state), *check_step(game, before, state)]
         assert not found, "\n".join(map(str, found))
 
 

@@ -72,7 +72,7 @@ def play(state: StmState, *actions: StmAction, game: SteamopolisGame = GAME) -> 
         elif not isinstance(action, REPRESENTATIVE):
             assert action in game.legal_actions(state), f"{action!r} passes the check but is not generated"
         before, state = state, game.apply(state, action)
-        problems = [*game.violations(state), *check_step(game.ctx, before, state)]
+        problems = [*game.violations(state), *check_step(game, before, state)]
         assert not problems, "\n".join(map(str, problems))
     return state
 
@@ -577,7 +577,7 @@ def test_solo_games_play_to_the_end(seed: int) -> None:
             action = rng.choice(busy if busy and rng.random() < 0.8 else legal)
         before, state = state, game.apply(state, action)
         seen[action.kind] += 1
-        problems = [*game.violations(state), *check_step(game.ctx, before, state)]
+        problems = [*game.violations(state), *check_step(game, before, state)]
         assert not problems, "\n".join(map(str, problems))
     assert game.is_over(state)
     assert game.winners(state) == (() if game.solo_lost(state) else (0,))
@@ -599,12 +599,12 @@ def test_the_solo_turn_invariant() -> None:
 
     check = INVARIANTS["solo-turn"].check
     multi = GAME.scenario_state({"players": 2})
-    assert [v.invariant for v in check(GAME.ctx, attrs.evolve(multi, turn=TurnState(time_paid=True)))] == ["solo-turn"]
+    assert [v.invariant for v in check(GAME, attrs.evolve(multi, turn=TurnState(time_paid=True)))] == ["solo-turn"]
     stage = removal_stage()
-    assert check(GAME.ctx, stage) == []
+    assert check(GAME, stage) == []
     without_fly = attrs.evolve(stage, turn=attrs.evolve(stage.turn, flight_start=()))
-    assert "without FLY" in check(GAME.ctx, without_fly)[0].message
+    assert "without FLY" in check(GAME, without_fly)[0].message
     empty = attrs.evolve(stage, parasites=(), solo=Solo(), players=(attrs.evolve(stage.players[0], parasites_home=3),))
-    assert "none lies beside the stack" in check(GAME.ctx, empty)[0].message
+    assert "none lies beside the stack" in check(GAME, empty)[0].message
     boxed = attrs.evolve(stage, turn=attrs.evolve(stage.turn, removed=("M0-03",)))
-    assert "still lies in play" in check(GAME.ctx, boxed)[0].message
+    assert "still lies in play" in check(GAME, boxed)[0].message

@@ -53,7 +53,7 @@ class SteamopolisMachine(GameMachine):
         return isinstance(action, BUSY)
 
     def step_violations(self, before: Any, action: Any, after: Any) -> Sequence[Any]:
-        return check_step(self.game.ctx, before, after)
+        return check_step(self.game, before, after)
 
     def check_outcome(self) -> None:
         super().check_outcome()
