@@ -28,7 +28,7 @@ from rulecraft import yamlio
 from rulecraft.errata import PluginError, Variant, VariantFileError, load_plugin, load_variant
 from rulecraft.model.aeroplanes import components as aer
 from rulecraft.model.airships import components as air
-from rulecraft.model.kings_of_air_and_steam import packs_io as kas
+from rulecraft.model.kings_of_air_and_steam import components as kas
 from rulecraft.model.steamopolis import components as stm
 from rulecraft.packs import PackError
 from rulecraft.scenarios.loader import ScenarioFileError, check_scenario_files, load_scenario

@@ -16,12 +16,15 @@ import pytest
 import yaml
 from hypothesis import given
 
-from rulecraft.model.kings_of_air_and_steam.components import BOARD_SETS, GOODS, LETTERS, GameMap, Pack
-from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
-from rulecraft.model.kings_of_air_and_steam.packs_io import (
+from rulecraft.model.kings_of_air_and_steam.components import (
+    BOARD_SETS,
     BUNDLED_SOURCE,
+    GOODS,
+    LETTERS,
     REQUIRED_LAYOUTS,
     TEAM_SPECIALS,
+    GameMap,
+    Pack,
     PackError,
     bundled_pack,
     bundled_pack_data,
@@ -31,6 +34,7 @@ from rulecraft.model.kings_of_air_and_steam.packs_io import (
     printed_value_problems,
     team_chart_problems,
 )
+from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 from rulecraft.model.kings_of_air_and_steam.strategies import packs
 
 BUNDLED = Path(__file__).resolve().parents[1] / "model/kings_of_air_and_steam/packs/reconstructed.yaml"

@@ -40,7 +40,8 @@ from rulecraft.model.steamopolis.state import (
     new_player,
 )
 from rulecraft.model.steamopolis.transitions import transition
-from rulecraft.solvers.steamopolis import common, gauges, placements, top
+from rulecraft.solvers.steamopolis import common, placements, top
+from rulecraft.solvers.steamopolis import gauge as gauges  # the solver module beside the local gauge values
 from rulecraft.solvers.steamopolis.common import parse_target
 from rulecraft.solvers.steamopolis.queries import QUERIES
 from rulecraft.solvers.steamopolis.samples import random_state

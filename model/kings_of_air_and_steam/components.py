@@ -1,21 +1,38 @@
-"""Kings of Air and Steam components as data (KAS-P-01..11).
+"""Kings of Air and Steam components as data (KAS-P-01..11): the types, the derived map, and loading
+and checking a pack.
 
 The rulebook gives counts, a few track values and the rules, but not the
 map boards, the movement decks or most track values.  A *pack* carries all
 of them; the bundled pack is reconstructed entry by entry, and a real pack
 loads with ``--components FILE`` (schema: ``packs/schema.json``).
 
-This module holds the data types and the derived map; loading and checking
-a pack live in :mod:`rulecraft.model.kings_of_air_and_steam.packs_io`.
+A pack is YAML checked in two stages: the JSON schema fixes shapes and value
+ranges; :func:`pack_from_data` then checks what the schema cannot say (the
+seven boards, the KAS-R-01 layouts, overlaps, rail lines that really join
+their two cities, the deck and track shapes).  A failure raises
+:class:`PackError` naming the file, the entry (by index *and*
+id/letter/name) and the field.
+
+Values printed in the rulebook's examples (airship levels 1-3, rail level 4,
+the $5/$6 market spaces) are *not* structural: a real pack is the authority
+over our reading of an example, so they are reported as warnings by
+:func:`printed_value_problems` instead of raising.  The same holds for the
+qualitative team charts of KAS-P-05 (:func:`team_chart_problems`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import copy
+from collections.abc import Mapping, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
 
 import attrs
+import jsonschema
 
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
+from rulecraft.packs import PackError, first_schema_error, pack_schema_of, read_bundled, read_pack_file, validator_of
 
 # The five goods types (p.3), in a fixed order used for every per-type count.
 GOODS: tuple[str, ...] = ("chemical", "machine", "food", "textile", "luxury")
@@ -254,3 +271,600 @@ BOARD_SETS: Mapping[int, tuple[str, ...]] = {
     6: ("ABCDEFG",),
     7: ("ABCDEFG",),
 }
+
+
+# --- loading and checking a pack ------------------------------------------------------------------
+
+PACKAGE = "rulecraft.model.kings_of_air_and_steam"
+BUNDLED_SOURCE = "rulecraft/model/kings_of_air_and_steam/packs/reconstructed.yaml"
+
+# KAS-R-01 (p.6): the layouts every pack must offer, their boards and filler counts.
+REQUIRED_LAYOUTS: Mapping[str, tuple[tuple[str, ...], int]] = {
+    "ABC": (("A", "B", "C"), 3),
+    "ABCDE": (("A", "B", "C", "D", "E"), 5),
+    "ABCFG": (("A", "B", "C", "F", "G"), 5),
+    "ABCDEFG": (LETTERS, 6),
+}
+DECK_SIZE = 12  # 13 cards per deck, the 13th is the special card (p.5)
+TRACK_LEVELS = 6  # level 6 = fully upgraded (p.12, p.16)
+RAIL_VP: tuple[int, ...] = (0, 0, 0, 5, 15, 30)  # p.16: 5/15/30 VP for rail levels 4/5/6
+MARKET_START, MARKET_MAX = 4, 8  # KAS-P-10: cubes start on $4; $8 is the rightmost space
+
+# KAS-P-04 / KAS-R-61..85: each team's special card (effect name, the movement values it offers).
+TEAM_SPECIALS: Mapping[str, tuple[str, tuple[int, ...]]] = {
+    "Emperor": ("two-actions", ()),
+    "DaVinci": ("straight", (7,)),
+    "Sphinx": ("ship-one", (2,)),
+    "Rose & Thorn": ("double-two", (2,)),
+    "Kings Over Aces": ("choose-distance", (0, 1, 2, 3)),
+    "Sky Castle": ("turning-six", (6,)),
+    "Godfather": ("choose-distance-steal", (0, 1, 2)),
+}
+# Section 3.10 of the digest: the two characters on each team's card.
+TEAM_CHARACTERS: Mapping[str, frozenset[str]] = {
+    "Emperor": frozenset({"Harvey Golding", "Reginald Kain"}),
+    "DaVinci": frozenset({"Aurelia Bayley", "I.S.A.A.C."}),
+    "Sphinx": frozenset({"Victor Blane", "Eva Blane"}),
+    "Rose & Thorn": frozenset({"Flora Kingston", "Bishop Kingston"}),
+    "Kings Over Aces": frozenset({"Sebastian King", "Corey McQueen"}),
+    "Sky Castle": frozenset({"Eli Diamond", "Clint Castle"}),
+    "Godfather": frozenset({"Thaddeus Birch", "Ezekiel Crane"}),
+}
+STANDARD_TEAMS = ("Emperor", "DaVinci", "Kings Over Aces")  # "standard" charts (KAS-P-05)
+
+
+def pack_schema() -> dict[str, Any]:
+    return pack_schema_of(PACKAGE)
+
+
+def _validator() -> jsonschema.protocols.Validator:
+    return validator_of(PACKAGE)
+
+
+# ---------------------------------------------------------------------------
+# Naming entries in error messages
+# ---------------------------------------------------------------------------
+
+
+def _label(node: Any) -> str:
+    """' (B2)', ' (Bown Town)', ' (1,-2)': how an entry is named after its index."""
+    if isinstance(node, dict):
+        for key in ("id", "letter", "name"):
+            if isinstance(node.get(key), str | int) and not isinstance(node.get(key), bool):
+                return f" ({node[key]})"
+        if isinstance(node.get("q"), int) and isinstance(node.get("r"), int):
+            return f" ({node['q']},{node['r']})"
+    return ""
+
+
+def _at(index: int, entry: Mapping[str, Any]) -> str:
+    return f"[{index}]{_label(entry)}"
+
+
+def _owner_name(owner: str) -> str:
+    return f"board {owner}" if owner in LETTERS else owner
+
+
+def _hex(pair: Sequence[int]) -> Hex:
+    return Hex(int(pair[0]), int(pair[1]))
+
+
+def _provenance(entry: Mapping[str, Any]) -> str:
+    prov = entry["provenance"]
+    if isinstance(prov, str):
+        return prov
+    text = str(prov["source"])
+    refs = [f"p.{prov['page']}"] if "page" in prov else []
+    refs += [str(prov["example"])] if "example" in prov else []
+    if refs:
+        text += f" ({', '.join(refs)})"
+    return f"{text}: {prov['why']}"
+
+
+# ---------------------------------------------------------------------------
+# Building
+# ---------------------------------------------------------------------------
+
+
+def pack_from_data(data: Any, source: str = "<memory>") -> Pack:
+    """Build a pack from parsed YAML/JSON; raises PackError naming file, entry and field."""
+    # oneOf (provenance, a team's chart): the closest branch, a right-typed one before a type/const mismatch.
+    error = first_schema_error(_validator(), data, _label, weak=("type", "const"))
+    if error is not None:
+        raise PackError(source, *error)
+    checker = _Checker(data, source)
+    checker.check()
+    base = _airship_track(data["airship_track"])
+    teams = tuple(
+        Team(
+            name=t["name"],
+            priority=t["priority"],
+            airship_track=base if t["airship_track"] == "base" else _airship_track(t["airship_track"]),
+            special=_card(t["special"]),
+            characters=(t["characters"][0], t["characters"][1]),
+            provenance=_provenance(t),
+        )
+        for t in data.get("teams", [])
+    )
+    return Pack(
+        name=data["name"],
+        reconstructed=bool(data.get("reconstructed", False)),
+        boards=tuple(_board(b) for b in data["boards"]),
+        layouts=tuple(_layout(lay) for lay in data["layouts"]),
+        airship_track=base,
+        rail_track=tuple(
+            RailLevel(level=e["level"], cost=e["cost"], vp=e["vp"], provenance=_provenance(e))
+            for e in data["rail_track"]
+        ),
+        deck=tuple(_card(c) for c in data["deck"]),
+        teams=teams,
+        market_track=tuple(data.get("market_track", (4, 5, 6, 8))),
+        goods_per_type=data.get("goods_per_type", 20),
+        tiles_per_type=data.get("tiles_per_type", 4),
+        source=source,
+    )
+
+
+def _airship_track(levels: Sequence[Mapping[str, Any]]) -> tuple[AirshipLevel, ...]:
+    return tuple(
+        AirshipLevel(
+            level=e["level"], cost=e["cost"], diamonds=e["diamonds"], capacity=e["capacity"], provenance=_provenance(e)
+        )
+        for e in levels
+    )
+
+
+def _card(c: Mapping[str, Any]) -> Card:
+    return Card(
+        id=c["id"],
+        letter=c["letter"],
+        moves=tuple(c["moves"]),
+        diamonds=c["diamonds"],
+        special=c["special"],
+        provenance=_provenance(c),
+    )
+
+
+def _board(b: Mapping[str, Any]) -> Board:
+    letter = b["letter"]
+    return Board(
+        letter=letter,
+        hexes=tuple(
+            MapHex(
+                at=Hex(h["q"], h["r"]),
+                board=letter,
+                partial=h.get("partial", False),
+                factory=h.get("factory"),
+                city=h.get("city"),
+                rail=h.get("rail"),
+                water=h.get("water", False),
+            )
+            for h in b["hexes"]
+        ),
+        cities=tuple(
+            City(name=c["name"], at=Hex(c["q"], c["r"]), demand=c["demand"], slots=c.get("slots", 5))
+            for c in b.get("cities", [])
+        ),
+        lines=tuple(
+            RailLine(id=ln["id"], ends=(ln["ends"][0], ln["ends"][1]), hexes=tuple(_hex(p) for p in ln["hexes"]))
+            for ln in b.get("lines", [])
+        ),
+        provenance=_provenance(b),
+    )
+
+
+def _layout(lay: Mapping[str, Any]) -> Layout:
+    return Layout(
+        name=lay["name"],
+        boards=tuple(lay["boards"]),
+        fillers=tuple(
+            MapHex(at=Hex(h["q"], h["r"]), board="filler", partial=h.get("partial", False), water=h.get("water", False))
+            for piece in lay["fillers"]
+            for h in piece["hexes"]
+        ),
+        provenance=_provenance(lay),
+    )
+
+
+# ---------------------------------------------------------------------------
+# Structural checks (beyond the schema); they raise
+# ---------------------------------------------------------------------------
+
+
+class _Checker:
+    """Checks a schema-valid pack's data; every failure names entry and field."""
+
+    def __init__(self, data: Mapping[str, Any], source: str) -> None:
+        self.data = data
+        self.source = source
+
+    def fail(self, where: str, message: str) -> PackError:
+        return PackError(self.source, where, message)
+
+    def check(self) -> None:
+        self.check_boards()
+        self.check_layouts()
+        self.check_deck()
+        self.check_market()
+        self.check_airship_track(self.data["airship_track"], "airship_track")
+        self.check_rail_track()
+        self.check_teams()
+
+    # -- boards ------------------------------------------------------------
+
+    def check_boards(self) -> None:
+        boards = self.data["boards"]
+        seen: dict[str, int] = {}
+        for i, b in enumerate(boards):
+            if b["letter"] in seen:
+                raise self.fail(
+                    f"boards{_at(i, b)}.letter", f"board {b['letter']} appears twice (also boards[{seen[b['letter']]}])"
+                )
+            seen[b["letter"]] = i
+        missing = [x for x in LETTERS if x not in seen]
+        if missing or len(boards) != len(LETTERS):
+            raise self.fail("boards", f"expected the 7 map boards A-G (p.3); missing {', '.join(missing) or 'none'}")
+        # Cities and line ids are global: lines on D-G may end at cities of A-C.
+        self.city_board: dict[str, str] = {}
+        self.city_at: dict[str, Hex] = {}
+        line_ids: set[str] = set()
+        for i, b in enumerate(boards):
+            for j, c in enumerate(b.get("cities", [])):
+                if c["name"] in self.city_board:
+                    raise self.fail(f"boards{_at(i, b)}.cities{_at(j, c)}.name", f"city {c['name']} appears twice")
+                self.city_board[c["name"]] = b["letter"]
+                self.city_at[c["name"]] = Hex(c["q"], c["r"])
+            for j, ln in enumerate(b.get("lines", [])):
+                if ln["id"] in line_ids:
+                    raise self.fail(f"boards{_at(i, b)}.lines{_at(j, ln)}.id", f"rail line {ln['id']} appears twice")
+                line_ids.add(ln["id"])
+        for i, b in enumerate(boards):
+            self.check_board(f"boards{_at(i, b)}", b)
+
+    def check_board(self, where: str, b: Mapping[str, Any]) -> None:
+        letter = b["letter"]
+        cells: dict[Hex, Mapping[str, Any]] = {}
+        for k, h in enumerate(b["hexes"]):
+            at = Hex(h["q"], h["r"])
+            hw = f"{where}.hexes{_at(k, h)}"
+            if at in cells:
+                raise self.fail(hw, f"hex {at} appears twice on board {letter}")
+            cells[at] = h
+            contents = [f for f in ("factory", "city", "rail") if f in h]
+            if len(contents) > 1:
+                raise self.fail(
+                    f"{hw}.{contents[1]}",
+                    f"a hex holds at most one of factory, city, rail (KAS-P-07); it also has {contents[0]}",
+                )
+            if contents and h.get("partial", False):
+                raise self.fail(f"{hw}.partial", f"a {contents[0]} hex must be a full hex, not a partial edge hex")
+        cities = {c["name"]: c for c in b.get("cities", [])}
+        lines = {ln["id"]: ln for ln in b.get("lines", [])}
+        for k, h in enumerate(b["hexes"]):
+            hw = f"{where}.hexes{_at(k, h)}"
+            if "city" in h and h["city"] not in cities:
+                raise self.fail(f"{hw}.city", f"no city named {h['city']} among board {letter}'s cities")
+            if "rail" in h:
+                ln = lines.get(h["rail"])
+                if ln is None:
+                    raise self.fail(f"{hw}.rail", f"no rail line {h['rail']} among board {letter}'s lines")
+                if [h["q"], h["r"]] not in [list(p) for p in ln["hexes"]]:
+                    raise self.fail(f"{hw}.rail", f"rail line {h['rail']} does not list this hex")
+        for j, c in enumerate(b.get("cities", [])):
+            at = Hex(c["q"], c["r"])
+            cw = f"{where}.cities{_at(j, c)}"
+            if at not in cells:
+                raise self.fail(f"{cw}.q", f"{at} is not a hex of board {letter}")
+            if cells[at].get("city") != c["name"]:
+                raise self.fail(f"{cw}.q", f"the hex {at} is not labelled city: {c['name']}")
+        for j, ln in enumerate(b.get("lines", [])):
+            self.check_line(f"{where}.lines{_at(j, ln)}", letter, ln, cells)
+
+    def check_line(
+        self, where: str, letter: str, ln: Mapping[str, Any], cells: Mapping[Hex, Mapping[str, Any]]
+    ) -> None:
+        """KAS-R-37: a line joins exactly two cities through a chain of its own rail hexes."""
+        a, b = ln["ends"]
+        for e, name in enumerate((a, b)):
+            if name not in self.city_board:
+                raise self.fail(f"{where}.ends[{e}]", f"unknown city {name}")
+        if a == b:
+            raise self.fail(f"{where}.ends", f"a rail line joins two different cities, not {a} to itself")
+        path = [_hex(p) for p in ln["hexes"]]
+        for m, at in enumerate(path):
+            hw = f"{where}.hexes[{m}]"
+            if at not in cells:
+                raise self.fail(hw, f"{at} is not a hex of board {letter}")
+            if cells[at].get("rail") != ln["id"]:
+                raise self.fail(hw, f"the hex {at} is not labelled rail: {ln['id']}")
+            if at in path[:m]:
+                raise self.fail(hw, f"{at} is listed twice")
+            if m and path[m - 1].distance(at) != 1:
+                raise self.fail(hw, f"{at} is not adjacent to the previous hex {path[m - 1]}: the line has a gap")
+        if self.city_at[a].distance(path[0]) != 1:
+            raise self.fail(f"{where}.hexes[0]", f"the first hex {path[0]} is not adjacent to the first city {a}")
+        if self.city_at[b].distance(path[-1]) != 1:
+            raise self.fail(
+                f"{where}.hexes[{len(path) - 1}]", f"the last hex {path[-1]} is not adjacent to the second city {b}"
+            )
+
+    # -- layouts -----------------------------------------------------------
+
+    def check_layouts(self) -> None:
+        layouts = self.data["layouts"]
+        by_name: dict[str, int] = {}
+        for i, lay in enumerate(layouts):
+            if lay["name"] in by_name:
+                raise self.fail(f"layouts{_at(i, lay)}.name", f"layout {lay['name']} appears twice")
+            by_name[lay["name"]] = i
+        for name, (letters, fillers) in REQUIRED_LAYOUTS.items():
+            if name not in by_name:
+                raise self.fail("layouts", f"layout {name} is missing (KAS-R-01, p.6)")
+            i = by_name[name]
+            lay = layouts[i]
+            if sorted(lay["boards"]) != list(letters):
+                raise self.fail(
+                    f"layouts{_at(i, lay)}.boards", f"layout {name} uses boards {', '.join(letters)} (KAS-R-01)"
+                )
+            if len(lay["fillers"]) != fillers:
+                raise self.fail(
+                    f"layouts{_at(i, lay)}.fillers",
+                    f"layout {name} uses {fillers} fillers (KAS-R-01), found {len(lay['fillers'])}",
+                )
+        shapes = {
+            (len(p["hexes"]), sum(bool(h.get("partial")) for h in p["hexes"]))
+            for lay in layouts
+            for p in lay["fillers"]
+        }
+        boards = {b["letter"]: b for b in self.data["boards"]}
+        for i, lay in enumerate(layouts):
+            self.check_layout(f"layouts{_at(i, lay)}", lay, boards, len(shapes) > 1)
+
+    def check_layout(self, where: str, lay: Mapping[str, Any], boards: Mapping[str, Any], mixed: bool) -> None:
+        owner: dict[Hex, str] = {}
+        for letter in lay["boards"]:
+            for h in boards[letter]["hexes"]:
+                at = Hex(h["q"], h["r"])
+                if at in owner:
+                    raise self.fail(f"{where}.boards", f"boards {owner[at]} and {letter} overlap at {at}")
+                owner[at] = letter
+        for f, piece in enumerate(lay["fillers"]):
+            if mixed:
+                # p.3: the six fillers are identical, so every piece has the same hexes.
+                raise self.fail(f"{where}.fillers[{f}].hexes", "fillers are identical (p.3): pieces differ in size")
+            for k, h in enumerate(piece["hexes"]):
+                at = Hex(h["q"], h["r"])
+                if at in owner:
+                    raise self.fail(f"{where}.fillers[{f}].hexes{_at(k, h)}", f"{at} overlaps {_owner_name(owner[at])}")
+                owner[at] = f"filler {f}"  # board owners are bare letters
+        present = set(lay["boards"])
+        for letter in lay["boards"]:
+            for j, ln in enumerate(boards[letter].get("lines", [])):
+                for e, city in enumerate(ln["ends"]):
+                    if self.city_board[city] not in present:
+                        bi = next(i for i, b in enumerate(self.data["boards"]) if b["letter"] == letter)
+                        raise self.fail(
+                            f"boards{_at(bi, boards[letter])}.lines{_at(j, ln)}.ends[{e}]",
+                            f"city {city} is on board {self.city_board[city]}, which layout {lay['name']} "
+                            f"(with board {letter}) does not have",
+                        )
+
+    # -- cards and tracks ----------------------------------------------------
+
+    def check_deck(self) -> None:
+        deck = self.data["deck"]
+        if len(deck) != DECK_SIZE:
+            raise self.fail("deck", f"a deck has {DECK_SIZE} standard cards (p.5), found {len(deck)}")
+        ids: set[str] = set()
+        for i, c in enumerate(deck):
+            if c["id"] in ids:
+                raise self.fail(f"deck{_at(i, c)}.id", f"card id {c['id']} appears twice")
+            ids.add(c["id"])
+            if len(c["moves"]) != 1:
+                raise self.fail(f"deck{_at(i, c)}.moves", "a standard card has exactly one movement value")
+        # KAS-R-18: every deck contains a card with movement 0 (letters A-G and costs 0-2: the schema).
+        if not any(0 in c["moves"] for c in deck):
+            raise self.fail("deck", "every deck has a card with movement 0 (p.11)")
+        self.card_ids = ids
+
+    def check_market(self) -> None:
+        track = self.data.get("market_track", [4, 5, 6, 8])
+        if track[0] != MARKET_START:
+            raise self.fail("market_track[0]", f"goods values start at ${MARKET_START} (KAS-P-10), not ${track[0]}")
+        for i in range(1, len(track)):
+            if track[i] < track[i - 1]:
+                raise self.fail(f"market_track[{i}]", f"${track[i]} is below the previous space ${track[i - 1]}")
+        if track[-1] != MARKET_MAX:
+            raise self.fail(f"market_track[{len(track) - 1}]", f"the rightmost space is ${MARKET_MAX} (KAS-P-10)")
+
+    def check_airship_track(self, levels: Sequence[Mapping[str, Any]], where: str) -> None:
+        """KAS-P-01: six levels; each upgrade 'increases capacity and/or diamond rating' (p.12)."""
+        if len(levels) != TRACK_LEVELS:
+            raise self.fail(where, f"an airship track has {TRACK_LEVELS} levels (p.12), found {len(levels)}")
+        for i, e in enumerate(levels):
+            lw = f"{where}[{i}]"
+            if e["level"] != i + 1:
+                raise self.fail(f"{lw}.level", f"levels are numbered 1..{TRACK_LEVELS} in order, expected {i + 1}")
+            if i == 0:
+                if e["cost"] != 0:
+                    raise self.fail(f"{lw}.cost", "level 1 is the starting space: cost 0")
+                continue
+            prev = levels[i - 1]
+            if e["cost"] <= 0:
+                raise self.fail(f"{lw}.cost", "an upgrade costs money (positive cost)")
+            for field in ("diamonds", "capacity"):
+                if e[field] < prev[field]:
+                    raise self.fail(f"{lw}.{field}", f"{field} may not decrease ({prev[field]} -> {e[field]})")
+            if e["diamonds"] == prev["diamonds"] and e["capacity"] == prev["capacity"]:
+                raise self.fail(
+                    lw, "an upgrade raises capacity and/or diamond rating (p.12); this level raises neither"
+                )
+
+    def check_rail_track(self) -> None:
+        levels = self.data["rail_track"]
+        if len(levels) != TRACK_LEVELS:
+            raise self.fail("rail_track", f"the rail track has {TRACK_LEVELS} levels (KAS-P-02), found {len(levels)}")
+        for i, e in enumerate(levels):
+            lw = f"rail_track[{i}]"
+            if e["level"] != i + 1:
+                raise self.fail(f"{lw}.level", f"levels are numbered 1..{TRACK_LEVELS} in order, expected {i + 1}")
+            if (e["cost"] == 0) != (i == 0):
+                raise self.fail(f"{lw}.cost", "level 1 costs 0 (starting space), every upgrade a positive amount")
+            if e["vp"] != RAIL_VP[i]:
+                raise self.fail(f"{lw}.vp", f"rail level {i + 1} scores {RAIL_VP[i]} VP (p.16)")
+
+    def check_teams(self) -> None:
+        if "teams" not in self.data:
+            return  # a base-game-only pack
+        teams = self.data["teams"]
+        if len(teams) != len(TEAM_SPECIALS):
+            raise self.fail("teams", f"the advanced game has {len(TEAM_SPECIALS)} teams (p.17), found {len(teams)}")
+        names: set[str] = set()
+        priorities: dict[int, str] = {}
+        special_ids = set(self.card_ids)
+        for i, t in enumerate(teams):
+            tw = f"teams{_at(i, t)}"
+            if t["name"] in names:
+                raise self.fail(f"{tw}.name", f"team {t['name']} appears twice")
+            names.add(t["name"])
+            if t["priority"] in priorities:
+                raise self.fail(
+                    f"{tw}.priority", f"priority {t['priority']} is also {priorities[t['priority']]}'s (KAS-P-06)"
+                )
+            priorities[t["priority"]] = t["name"]
+            if t["airship_track"] != "base":
+                self.check_airship_track(t["airship_track"], f"{tw}.airship_track")
+            # KAS-P-04: each team's special card; e.g. KAS-R-81, the Sky Castle card flies 6 (normal turn rules).
+            special, moves = TEAM_SPECIALS[t["name"]]
+            card = t["special"]
+            if card["id"] in special_ids:
+                raise self.fail(f"{tw}.special.id", f"card id {card['id']} is already used")
+            special_ids.add(card["id"])
+            if card["special"] != special:
+                raise self.fail(f"{tw}.special.special", f"{t['name']}'s special card is {special} (KAS-P-04)")
+            if tuple(card["moves"]) != moves:
+                raise self.fail(
+                    f"{tw}.special.moves", f"{t['name']}'s special card offers movement {list(moves)} (KAS-P-04)"
+                )
+            if set(t["characters"]) != TEAM_CHARACTERS[t["name"]]:
+                raise self.fail(
+                    f"{tw}.characters",
+                    f"{t['name']}'s characters are {' and '.join(sorted(TEAM_CHARACTERS[t['name']]))}",
+                )
+
+
+# ---------------------------------------------------------------------------
+# Soft checks: printed example values and the qualitative team charts (warnings)
+# ---------------------------------------------------------------------------
+
+
+def printed_value_problems(pack: Pack) -> list[str]:
+    """Where the pack disagrees with values the rulebook's examples print (warnings, not errors)."""
+    out: list[str] = []
+    air = {lv.level: lv for lv in pack.airship_track}
+    printed_air = (
+        (1, "diamonds", 1, "KAS-EX-11"),
+        (1, "capacity", 2, "KAS-EX-11"),
+        (2, "cost", 3, "KAS-EX-11"),
+        (2, "diamonds", 1, "KAS-EX-11"),
+        (2, "capacity", 3, "KAS-EX-11"),
+        (3, "diamonds", 2, "KAS-EX-05 read as KAS-AMB-06 (a)"),
+    )
+    for level, field, value, ref in printed_air:
+        got = getattr(air[level], field) if level in air else None
+        if got != value:
+            out.append(
+                f"{pack.source}: airship_track level {level} {field} is {got}, the rulebook shows {value} ({ref})"
+            )
+    rail = {lv.level: lv for lv in pack.rail_track}
+    if 4 not in rail or rail[4].cost != 4:
+        got = rail[4].cost if 4 in rail else None
+        out.append(f"{pack.source}: rail_track level 4 cost is {got}, the rulebook shows 4 (KAS-EX-12)")
+    for i, value in ((1, 5), (2, 6)):
+        got = pack.market_track[i] if len(pack.market_track) > i else None
+        if got != value:
+            out.append(f"{pack.source}: market_track[{i}] is {got}, the rulebook shows ${value} (KAS-EX-01)")
+    return out
+
+
+def team_chart_problems(pack: Pack) -> list[str]:
+    """KAS-P-05's qualitative charts as soft checks, level by level (warnings, not errors)."""
+    teams = {t.name: t.airship_track for t in pack.teams}
+    if not teams:
+        return []
+    base = pack.airship_track
+    out: list[str] = []
+
+    def want(ok: bool, text: str) -> None:
+        if not ok:
+            out.append(f"{pack.source}: {text} (KAS-P-05)")
+
+    for i, lv in enumerate(base):
+        level = lv.level
+        d = {n: tr[i].diamonds for n, tr in teams.items() if i < len(tr)}
+        c = {n: tr[i].capacity for n, tr in teams.items() if i < len(tr)}
+        # KAS-R-60, KAS-R-64, KAS-R-76: the Emperor, DaVinci and Kings Over Aces charts are the standard one.
+        for name in STANDARD_TEAMS:
+            if name in d:
+                want(
+                    d[name] == lv.diamonds and c[name] == lv.capacity, f"{name} level {level} is not the standard chart"
+                )
+        # KAS-R-72: Rose & Thorn has the worst diamond rating and the best capacity.
+        if "Rose & Thorn" in d:
+            want(d["Rose & Thorn"] == min(d.values()), f"Rose & Thorn level {level}: not the worst diamond rating")
+            want(c["Rose & Thorn"] == max(c.values()), f"Rose & Thorn level {level}: not the best capacity")
+        # KAS-R-80: Sky Castle has the best diamond rating and the worst capacity.
+        if "Sky Castle" in d:
+            want(d["Sky Castle"] == max(d.values()), f"Sky Castle level {level}: not the best diamond rating")
+            want(c["Sky Castle"] == min(c.values()), f"Sky Castle level {level}: not the worst capacity")
+        # KAS-R-68: the Sphinx's rating rises more slowly (never above the standard); standard capacity.
+        if "Sphinx" in d:
+            want(d["Sphinx"] <= lv.diamonds, f"Sphinx level {level}: diamonds above the standard")
+            want(c["Sphinx"] == lv.capacity, f"Sphinx level {level}: capacity is not the standard")
+        # KAS-R-84: the Godfather has the standard diamond rating and an increased capacity.
+        if "Godfather" in d:
+            want(d["Godfather"] == lv.diamonds, f"Godfather level {level}: diamonds are not the standard")
+            want(c["Godfather"] >= lv.capacity, f"Godfather level {level}: capacity below the standard")
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Files
+# ---------------------------------------------------------------------------
+
+
+def load_pack(path: str | Path) -> Pack:
+    """Load a user's pack (``--components FILE``); errors name the file, entry and field."""
+    return pack_from_data(read_pack_file(path), str(path))
+
+
+@cache
+def _bundled_data() -> Any:
+    return read_bundled(PACKAGE)
+
+
+def bundled_pack_data() -> Any:
+    """A fresh copy of the bundled pack's parsed YAML (strategies vary parts of it)."""
+    return copy.deepcopy(_bundled_data())
+
+
+@cache
+def bundled_pack() -> Pack:
+    """The reconstructed pack shipped with the model (KAS-P-07: every entry labelled)."""
+    return pack_from_data(_bundled_data(), BUNDLED_SOURCE)
+
+
+__all__ = [
+    "GOODS",
+    "REQUIRED_LAYOUTS",
+    "TEAM_CHARACTERS",
+    "TEAM_SPECIALS",
+    "PackError",
+    "bundled_pack",
+    "bundled_pack_data",
+    "load_pack",
+    "pack_from_data",
+    "pack_schema",
+    "printed_value_problems",
+    "team_chart_problems",
+]

@@ -49,11 +49,10 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
     UpgradeRail,
 )
 from rulecraft.model.kings_of_air_and_steam.catalogue import PARAMETERS, RULES
-from rulecraft.model.kings_of_air_and_steam.components import BOARD_SETS, GOODS, Pack
+from rulecraft.model.kings_of_air_and_steam.components import BOARD_SETS, GOODS, Pack, bundled_pack, load_pack
 from rulecraft.model.kings_of_air_and_steam.context import Context
 from rulecraft.model.kings_of_air_and_steam.grounds import team_grounds
 from rulecraft.model.kings_of_air_and_steam.hexgrid import path_hexes
-from rulecraft.model.kings_of_air_and_steam.packs_io import bundled_pack, load_pack
 from rulecraft.model.kings_of_air_and_steam.policies import DESCRIPTIONS, POLICIES
 from rulecraft.model.kings_of_air_and_steam.policies import Policy as KasPolicy
 from rulecraft.model.kings_of_air_and_steam.readings import NOT_MODELLED, NOT_MODELLED_WHY, REGISTER
@@ -632,7 +631,6 @@ def ship_action(shipment: Any) -> ShipGoods:
         lines=route.lines,
         payees=route.payees,
     )
-
 
 
 # The invariants every state read from outside must keep: goods, money, depots and market tiles

@@ -10,7 +10,7 @@ The queries themselves (``QUERIES``) live in :mod:`.queries`; it is not imported
 importing a solver module never pulls in the game.
 """
 
-from rulecraft.solvers.steamopolis.gauges import reachable_gauges
+from rulecraft.solvers.steamopolis.gauge import reachable_gauges
 from rulecraft.solvers.steamopolis.placements import best_placement, placements_z3
 from rulecraft.solvers.steamopolis.top import fewest_turns
 

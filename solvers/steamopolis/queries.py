@@ -29,7 +29,8 @@ from rulecraft.model.steamopolis.context import Context
 from rulecraft.model.steamopolis.gauge import Gauge
 from rulecraft.model.steamopolis.state import Phase, StmState
 from rulecraft.query import Query
-from rulecraft.solvers.steamopolis import gauges, placements, top
+from rulecraft.solvers.steamopolis import gauge as gauges  # the solver module beside the local gauge values
+from rulecraft.solvers.steamopolis import placements, top
 from rulecraft.solvers.steamopolis.common import (
     DEFAULT_TIMEOUT_MS,
     Arrangement,
