@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import jsonschema
 import yaml
@@ -23,6 +23,8 @@ from rulecraft import yamlio
 from rulecraft.yamlio import DataFileError
 
 Label = Callable[[Any], str]
+P = TypeVar("P")
+BUNDLED_NAME = "packs/reconstructed.yaml"
 
 
 class PackError(DataFileError):
@@ -41,12 +43,52 @@ def read_pack_file(path: str | Path) -> Any:
     return yamlio.load_file(path, error=PackError)
 
 
-def read_bundled(package: str, name: str = "packs/reconstructed.yaml") -> Any:
+def read_bundled(package: str, name: str = BUNDLED_NAME) -> Any:
     """The parsed YAML of a pack shipped inside a game's model package.  The file is the project's
     own (not a user's), so it is read by LibYAML's safe loader where PyYAML has it: about eight times
     faster than the pure-Python one, and every command that configures a game pays it."""
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     return yaml.load(files(package).joinpath(name).read_text("utf-8"), Loader=loader)
+
+
+def unshared(node: Any) -> Any:
+    """A deep copy of parsed YAML in which aliases (``*pax``) become separate objects, safe to change one
+    by one (``copy.deepcopy`` would keep them shared)."""
+    if isinstance(node, dict):
+        return {k: unshared(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [unshared(v) for v in node]
+    return node
+
+
+class PackFiles(Generic[P]):
+    """One game's pack files, read by its own builder ``build(data, source)``: a user's pack
+    (``--components FILE``), and the pack shipped in its model package, parsed and built once."""
+
+    def __init__(self, package: str, build: Callable[[Any, str], P], name: str = BUNDLED_NAME) -> None:
+        self.package, self.build, self.name = package, build, name
+        self.source = f"{package.replace('.', '/')}/{name}"  # how errors and provenance name the bundled file
+        self._data: Any = None
+        self._pack: P | None = None
+
+    def load(self, path: str | Path) -> P:
+        """A user's pack; errors name the file, entry and field."""
+        return self.build(read_pack_file(path), str(path))
+
+    def _bundled_data(self) -> Any:
+        if self._data is None:
+            self._data = read_bundled(self.package, self.name)
+        return self._data
+
+    def bundled_data(self) -> Any:
+        """A fresh, unshared copy of the bundled pack's parsed YAML (strategies and tests change parts of it)."""
+        return unshared(self._bundled_data())
+
+    def bundled(self) -> P:
+        """The bundled (reconstructed) pack, built once."""
+        if self._pack is None:
+            self._pack = self.build(self._bundled_data(), self.source)
+        return self._pack
 
 
 def check_schema(package: str, data: Any, source: str, label: Label) -> None:

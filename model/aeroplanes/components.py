@@ -20,16 +20,14 @@ European destination to the special destination.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cache
 from itertools import pairwise
-from pathlib import Path
 from typing import Any, Literal, cast
 
 import attrs
 import networkx as nx  # type: ignore[import-untyped]
 
 from rulecraft.core import cite
-from rulecraft.packs import PackError, check_schema, pack_schema_of, read_bundled, read_pack_file
+from rulecraft.packs import PackError, PackFiles, check_schema, pack_schema_of
 
 PACKAGE = "rulecraft.model.aeroplanes"
 BUNDLED_SOURCE = "rulecraft/model/aeroplanes/packs/reconstructed.yaml"
@@ -993,34 +991,10 @@ def printed_value_problems(pack: Pack) -> list[str]:
     return out
 
 
-def load_pack(path: str | Path) -> Pack:
-    """Load a user's pack (``--components FILE``); errors name the file, entry and field."""
-    return pack_from_data(read_pack_file(path), str(path))
-
-
-def _unshared(node: Any) -> Any:
-    """A deep copy in which YAML aliases (``*pax``) become separate objects, safe to change one by one."""
-    if isinstance(node, dict):
-        return {k: _unshared(v) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_unshared(v) for v in node]
-    return node
-
-
-@cache
-def _bundled_data() -> Any:
-    return read_bundled(PACKAGE)
-
-
-def bundled_pack_data() -> Any:
-    """A fresh, unshared copy of the bundled pack's parsed YAML (strategies and tests change parts of it)."""
-    return _unshared(_bundled_data())
-
-
-@cache
-def bundled_pack() -> Pack:
-    """The reconstructed pack shipped with the model (every entry labelled with its provenance)."""
-    return pack_from_data(_bundled_data(), BUNDLED_SOURCE)
+PACK_FILES = PackFiles(PACKAGE, pack_from_data)
+load_pack = PACK_FILES.load
+bundled_pack_data = PACK_FILES.bundled_data
+bundled_pack = PACK_FILES.bundled
 
 
 __all__ = [

@@ -11,13 +11,11 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterator, Mapping
 from enum import Enum
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 import attrs
 
-from rulecraft.packs import PackError, pack_schema_of, read_bundled, read_pack_file, validator_of
+from rulecraft.packs import PackError, PackFiles, pack_schema_of, validator_of
 from rulecraft.yamlio import schema_message
 
 
@@ -390,11 +388,6 @@ def _check_card(card: DevelopmentCard, source: str, where: str) -> None:
         raise PackError(source, f"{where}.pilot_chips", "a Pilot card gives 1 to 3 chips (AIR-R-17)")
 
 
-def load_pack(path: str | Path) -> Pack:
-    """Load a user's pack (``--components FILE``); errors name file and field."""
-    return pack_from_data(read_pack_file(path), str(path))
-
-
-@cache
-def bundled_pack() -> Pack:
-    return pack_from_data(read_bundled("rulecraft.model.airships"), "rulecraft/model/airships/packs/reconstructed.yaml")
+PACK_FILES = PackFiles("rulecraft.model.airships", pack_from_data)
+load_pack = PACK_FILES.load
+bundled_pack = PACK_FILES.bundled

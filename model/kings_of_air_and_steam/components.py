@@ -22,17 +22,14 @@ qualitative team charts of KAS-P-05 (:func:`team_chart_problems`).
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 import attrs
 import jsonschema
 
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
-from rulecraft.packs import PackError, first_schema_error, pack_schema_of, read_bundled, read_pack_file, validator_of
+from rulecraft.packs import PackError, PackFiles, first_schema_error, pack_schema_of, validator_of
 
 # The five goods types (p.3), in a fixed order used for every per-type count.
 GOODS: tuple[str, ...] = ("chemical", "machine", "food", "textile", "luxury")
@@ -833,25 +830,10 @@ def team_chart_problems(pack: Pack) -> list[str]:
 # ---------------------------------------------------------------------------
 
 
-def load_pack(path: str | Path) -> Pack:
-    """Load a user's pack (``--components FILE``); errors name the file, entry and field."""
-    return pack_from_data(read_pack_file(path), str(path))
-
-
-@cache
-def _bundled_data() -> Any:
-    return read_bundled(PACKAGE)
-
-
-def bundled_pack_data() -> Any:
-    """A fresh copy of the bundled pack's parsed YAML (strategies vary parts of it)."""
-    return copy.deepcopy(_bundled_data())
-
-
-@cache
-def bundled_pack() -> Pack:
-    """The reconstructed pack shipped with the model (KAS-P-07: every entry labelled)."""
-    return pack_from_data(_bundled_data(), BUNDLED_SOURCE)
+PACK_FILES = PackFiles(PACKAGE, pack_from_data)
+load_pack = PACK_FILES.load
+bundled_pack_data = PACK_FILES.bundled_data
+bundled_pack = PACK_FILES.bundled
 
 
 __all__ = [

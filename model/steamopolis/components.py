@@ -13,12 +13,9 @@ field.
 
 from __future__ import annotations
 
-import copy
 import functools
 from collections import Counter
 from collections.abc import Mapping
-from functools import cache
-from pathlib import Path
 from typing import Any, Literal
 
 import attrs
@@ -36,7 +33,7 @@ from rulecraft.model.steamopolis.effects import (
     walk,
 )
 from rulecraft.model.steamopolis.gauge import GaugeLayout
-from rulecraft.packs import PackError, check_schema, pack_schema_of, read_bundled, read_pack_file
+from rulecraft.packs import PackError, PackFiles, check_schema, pack_schema_of
 
 PACKAGE = "rulecraft.model.steamopolis"
 BUNDLED_SOURCE = "rulecraft/model/steamopolis/packs/reconstructed.yaml"
@@ -664,22 +661,7 @@ def printed_value_problems(pack: Pack) -> list[str]:
     return out
 
 
-def load_pack(path: str | Path) -> Pack:
-    """Load a user's pack (``--components FILE``); errors name the file, entry and field."""
-    return pack_from_data(read_pack_file(path), str(path))
-
-
-@cache
-def _bundled_data() -> Any:
-    return read_bundled(PACKAGE)
-
-
-def bundled_pack_data() -> Any:
-    """A fresh copy of the bundled pack's parsed YAML (strategies vary parts of it)."""
-    return copy.deepcopy(_bundled_data())
-
-
-@cache
-def bundled_pack() -> Pack:
-    """The reconstructed pack shipped with the model (every entry labelled with its provenance)."""
-    return pack_from_data(_bundled_data(), BUNDLED_SOURCE)
+PACK_FILES = PackFiles(PACKAGE, pack_from_data)
+load_pack = PACK_FILES.load
+bundled_pack_data = PACK_FILES.bundled_data
+bundled_pack = PACK_FILES.bundled

@@ -1,0 +1,55 @@
+"""rulecraft.packs.PackFiles: the one reader of every game's pack files (issue 17: the four games'
+copies of load_pack / bundled_pack / bundled_pack_data are gone)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulecraft.model.aeroplanes import components as aer
+from rulecraft.model.airships import components as air
+from rulecraft.model.kings_of_air_and_steam import components as kas
+from rulecraft.model.steamopolis import components as stm
+from rulecraft.packs import PackError, PackFiles, unshared
+
+GAMES = [aer, air, kas, stm]
+
+
+@pytest.mark.parametrize("module", GAMES, ids=lambda m: m.__name__.split(".")[-2])
+def test_every_game_reads_its_bundled_pack_once(module: Any) -> None:
+    files: PackFiles[Any] = module.PACK_FILES
+    assert module.bundled_pack() is module.bundled_pack()  # built once, shared by every configured game
+    assert files.source == f"{files.package.replace('.', '/')}/packs/reconstructed.yaml"
+    if hasattr(module, "BUNDLED_SOURCE"):
+        assert files.source == module.BUNDLED_SOURCE
+
+
+@pytest.mark.parametrize("module", [aer, kas, stm], ids=lambda m: m.__name__.split(".")[-2])
+def test_bundled_data_is_a_fresh_copy_each_time(module: Any) -> None:
+    first, second = module.bundled_pack_data(), module.bundled_pack_data()
+    assert first == second and first is not second
+    key = next(iter(first))
+    first[key] = "changed"
+    assert module.bundled_pack_data()[key] != "changed"  # the bundled pack is never changed through a copy
+
+
+def test_yaml_aliases_become_separate_objects() -> None:
+    shared = {"a": 1}
+    copied = unshared({"x": shared, "y": shared, "z": [shared]})
+    assert copied == {"x": {"a": 1}, "y": {"a": 1}, "z": [{"a": 1}]}
+    assert copied["x"] is not copied["y"] and copied["z"][0] is not copied["x"]
+
+
+def test_a_user_pack_is_built_by_the_game_s_builder_and_errors_name_the_file(tmp_path: Path) -> None:
+    built: list[tuple[Any, str]] = []
+    files = PackFiles("rulecraft.model.airships", lambda data, source: built.append((data, source)) or len(built))
+    good = tmp_path / "pack.yaml"
+    good.write_text("cards: [1, 2]\n", encoding="utf-8")
+    assert files.load(good) == 1 and built == [({"cards": [1, 2]}, str(good))]
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("cards: [1, 2\n", encoding="utf-8")
+    with pytest.raises(PackError) as caught:
+        files.load(bad)
+    assert "bad.yaml" in str(caught.value)
