@@ -18,6 +18,7 @@ from typing import Any, ClassVar, TypeVar
 import cattrs
 
 from rulecraft.core import A, Game, S
+from rulecraft.packs import PackFiles
 from rulecraft.ruleset import Ruleset, UnknownReading
 from rulecraft.serialization import SerializationError, from_jsonable, to_jsonable
 
@@ -33,6 +34,8 @@ class PackedGame(Game[S, A]):
     not_modelled: ClassVar[Mapping[tuple[str, str], str]] = {}
     # The cattrs converter of the game's JSON (None: rulecraft.serialization's).
     json_converter: ClassVar[cattrs.Converter | None] = None
+    # The game's pack files (rulecraft.packs.PackFiles): the bundled pack and users' packs.
+    pack_files: ClassVar[PackFiles[Any] | None] = None
 
     pack: Any
     params: dict[str, int]
@@ -55,14 +58,20 @@ class PackedGame(Game[S, A]):
     # -- what the game supplies ---------------------------------------------------------------------
 
     @classmethod
-    @abstractmethod
-    def bundled_pack(cls) -> Any:
-        """The pack shipped with the game (its ``source`` names it)."""
+    def _pack_files(cls) -> PackFiles[Any]:
+        if cls.pack_files is None:
+            raise NotImplementedError(f"{cls.__name__} names no pack_files and does not read packs itself")
+        return cls.pack_files
 
     @classmethod
-    @abstractmethod
+    def bundled_pack(cls) -> Any:
+        """The pack shipped with the game (its ``source`` names it)."""
+        return cls._pack_files().bundled()
+
+    @classmethod
     def read_pack(cls, path: str | Path) -> Any:
         """A user's pack file, checked (a bad file is one line naming file and field)."""
+        return cls._pack_files().load(path)
 
     @abstractmethod
     def wire(self) -> None:

@@ -8,6 +8,8 @@ import random
 from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
+from rulecraft.core import RulecraftError
+
 
 @runtime_checkable
 class Query(Protocol):
@@ -29,4 +31,27 @@ class Query(Protocol):
     def oracle_check(self, game: Any, rng: random.Random) -> str | None: ...
 
 
-__all__ = ["Query"]
+def int_param(params: Mapping[str, Any], key: str, default: int, lo: int | None = None, hi: int | None = None) -> int:
+    """A whole-number argument of a query (``params[key]``, else ``default``), within ``lo``..``hi``; a
+    bad value is one line naming the option (``--timeout-ms: at least 0, got -5``)."""
+    flag = f"--{key.replace('_', '-')}"
+    value = params.get(key)
+    if value is None:
+        return default
+    try:
+        n = int(value)
+    except (TypeError, ValueError):
+        raise RulecraftError(f"{flag}: an integer, got {value!r}") from None
+    if (lo is not None and n < lo) or (hi is not None and n > hi):
+        bounds = (
+            f"between {lo} and {hi}"
+            if lo is not None and hi is not None
+            else f"at least {lo}"
+            if hi is None
+            else f"at most {hi}"
+        )
+        raise RulecraftError(f"{flag}: {bounds}, got {n}")
+    return n
+
+
+__all__ = ["Query", "int_param"]

@@ -7,7 +7,7 @@ per run (``--reading AIR-AMB-09=C``) or per scenario (``readings:``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 import attrs
 
@@ -49,6 +49,23 @@ class Ambiguity:
             raise ValueError(f"{self.id}: default {self.default!r} is not one of {keys}")
         if len(set(keys)) != len(keys):
             raise ValueError(f"{self.id}: duplicate reading keys {keys}")
+
+    @classmethod
+    def of(
+        cls,
+        amb_id: str,
+        page: str,
+        question: str,
+        readings: Sequence[tuple[str, str]],
+        default: str,
+        why: str,
+        *,
+        affects_play: bool = True,
+        context: Mapping[str, str] | None = None,
+    ) -> Ambiguity:
+        """An ambiguity as a register lists it: readings as (key, text) pairs."""
+        choices = tuple(Reading(key, text) for key, text in readings)
+        return cls(amb_id, page, question, choices, default, why, affects_play, dict(context or {}))
 
     def choices(self) -> tuple[str, ...]:
         """The reading keys, in register order."""

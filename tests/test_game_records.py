@@ -278,3 +278,30 @@ def test_each_game_shows_its_own_non_default_reading_in_the_help(
     assert example in shown.replace("- ", "-")
     others = {record(g).reading_example for g in ("air", "kas", "stm", "aer")} - {example}
     assert not any(other in shown for other in others)
+
+
+def test_a_query_option_out_of_range_names_the_option_and_its_bounds() -> None:
+    from rulecraft.core import RulecraftError
+    from rulecraft.query import int_param
+
+    assert int_param({}, "timeout_ms", 500, 0) == 500
+    assert int_param({"timeout_ms": "250"}, "timeout_ms", 500, 0) == 250
+    for params, lo, hi, words in (
+        ({"timeout_ms": -5}, 0, None, "--timeout-ms: at least 0, got -5"),
+        ({"seat": 9}, 0, 3, "--seat: between 0 and 3, got 9"),
+        ({"engine_failures": 7}, None, 2, "--engine-failures: at most 2, got 7"),
+        ({"seat": "two"}, 0, 3, "--seat: an integer, got 'two'"),
+    ):
+        key = next(iter(params))
+        with pytest.raises(RulecraftError, match=words):
+            int_param(params, key, 0, lo, hi)
+
+
+def test_every_register_entry_keeps_its_readings_in_order() -> None:
+    from rulecraft.ruleset import Ambiguity
+
+    amb = Ambiguity.of("X-AMB-01", "3", "Which?", [("a", "one"), ("b", "two")], "b", "p.3", context={"X-AMB-02": "c"})
+    assert amb.choices() == ("a", "b") and amb.default == "b" and amb.text_of("b") == "two"
+    assert amb.context == {"X-AMB-02": "c"} and amb.affects_play
+    with pytest.raises(ValueError, match="default 'z'"):
+        Ambiguity.of("X-AMB-02", "3", "Which?", [("a", "one")], "z", "p.3")

@@ -53,3 +53,18 @@ def test_a_user_pack_is_built_by_the_game_s_builder_and_errors_name_the_file(tmp
     with pytest.raises(PackError) as caught:
         files.load(bad)
     assert "bad.yaml" in str(caught.value)
+
+
+def test_every_packed_game_reads_packs_through_its_pack_files(tmp_path: Path) -> None:
+    """PackedGame's bundled_pack and read_pack come from the game's pack_files, no copy per game."""
+    from rulecraft.registry import game_class
+
+    for game_id, module in (("aer", aer), ("air", air), ("kas", kas), ("stm", stm)):
+        cls: Any = game_class(game_id)
+        assert cls.pack_files is module.PACK_FILES
+        assert cls.bundled_pack() is module.bundled_pack()
+        bad = tmp_path / f"{game_id}.yaml"
+        bad.write_text("[1, 2]\n", encoding="utf-8")
+        with pytest.raises(PackError) as caught:
+            cls.read_pack(bad)
+        assert f"{game_id}.yaml" in str(caught.value)

@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from fractions import Fraction
 from itertools import accumulate
 from math import lcm
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any, ClassVar, get_args
 
@@ -19,7 +18,7 @@ from rulecraft.model.aeroplanes import render as _render
 from rulecraft.model.aeroplanes import scoring, setup
 from rulecraft.model.aeroplanes.actions import AerAction, DealWaitingPassenger, RefillWaiting, RiskThrow
 from rulecraft.model.aeroplanes.catalogue import RULES, SETUP
-from rulecraft.model.aeroplanes.components import Pack, bundled_pack, load_pack
+from rulecraft.model.aeroplanes.components import PACK_FILES, Pack
 from rulecraft.model.aeroplanes.context import Context
 from rulecraft.model.aeroplanes.readings import NOT_MODELLED_WHY, REGISTER
 from rulecraft.model.aeroplanes.risk import read_faces
@@ -81,16 +80,11 @@ class AeroplanesGame(PackedGame[AerState, AerAction]):
 
     pack: Pack
     action_types = ACTION_TYPES
+    pack_files = PACK_FILES
     not_modelled = MappingProxyType(NOT_MODELLED_WHY)
     json_converter = converter
 
-    @classmethod
-    def bundled_pack(cls) -> Pack:
-        return bundled_pack()
 
-    @classmethod
-    def read_pack(cls, path: str | Path) -> Pack:
-        return load_pack(path)
 
     def wire(self) -> None:
         self.pack = with_parameters(self.pack, self.changed_parameters)

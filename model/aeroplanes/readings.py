@@ -14,20 +14,9 @@ from __future__ import annotations
 
 import attrs
 
-from rulecraft.ruleset import Ambiguity, AmbiguityRegister, Reading
+from rulecraft.ruleset import Ambiguity, AmbiguityRegister
 
-
-def _amb(
-    amb_id: str,
-    page: str,
-    question: str,
-    readings: list[tuple[str, str]],
-    default: str,
-    why: str,
-    *,
-    affects_play: bool = True,
-) -> Ambiguity:
-    return Ambiguity(amb_id, page, question, tuple(Reading(k, t) for k, t in readings), default, why, affects_play)
+_amb = Ambiguity.of  # each entry below: id, page, question, readings, default, why
 
 
 REGISTER = AmbiguityRegister(

@@ -8,7 +8,6 @@ from collections import Counter
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import cache
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -33,11 +32,10 @@ from rulecraft.model.airships.catalogue import PARAMETERS, RULES
 from rulecraft.model.airships.components import (
     COLOURS,
     FACES,
+    PACK_FILES,
     TIERS,
     Colour,
     Pack,
-    bundled_pack,
-    load_pack,
 )
 from rulecraft.model.airships.readings import NOT_MODELLED, REGISTER
 from rulecraft.model.airships.rules import Context, attempts, check, grounds, has_legal_target, rejections
@@ -76,15 +74,10 @@ class AirshipsGame(PackedGame[AirshipsState, AirshipsAction]):
 
     pack: Pack
     action_types = ACTION_TYPES
+    pack_files = PACK_FILES
     not_modelled = MappingProxyType(dict.fromkeys(NOT_MODELLED, ""))
 
-    @classmethod
-    def bundled_pack(cls) -> Pack:
-        return bundled_pack()
 
-    @classmethod
-    def read_pack(cls, path: str | Path) -> Pack:
-        return load_pack(path)
 
     def wire(self) -> None:
         self.ctx = Context(self.pack, dict(self.ruleset.readings), self.params)

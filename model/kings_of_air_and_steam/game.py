@@ -7,7 +7,6 @@ import random
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import partial
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -49,7 +48,7 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
     UpgradeRail,
 )
 from rulecraft.model.kings_of_air_and_steam.catalogue import PARAMETERS, RULES
-from rulecraft.model.kings_of_air_and_steam.components import BOARD_SETS, GOODS, Pack, bundled_pack, load_pack
+from rulecraft.model.kings_of_air_and_steam.components import BOARD_SETS, GOODS, PACK_FILES, Pack
 from rulecraft.model.kings_of_air_and_steam.context import Context
 from rulecraft.model.kings_of_air_and_steam.grounds import team_grounds
 from rulecraft.model.kings_of_air_and_steam.hexgrid import path_hexes
@@ -93,15 +92,10 @@ class KasGame(PackedGame[KasState, KasAction]):
 
     pack: Pack
     action_types = ACTION_TYPES
+    pack_files = PACK_FILES
     not_modelled = MappingProxyType({pair: NOT_MODELLED_WHY.get(pair, "") for pair in NOT_MODELLED})
 
-    @classmethod
-    def bundled_pack(cls) -> Pack:
-        return bundled_pack()
 
-    @classmethod
-    def read_pack(cls, path: str | Path) -> Pack:
-        return load_pack(path)
 
     def wire(self) -> None:
         self.ctx = Context(self.pack, dict(self.ruleset.readings), params=self.params)

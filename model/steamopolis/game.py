@@ -6,7 +6,6 @@ import random
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import partial
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any, ClassVar, get_args
 
@@ -15,7 +14,7 @@ from rulecraft.model.steamopolis import render as _render
 from rulecraft.model.steamopolis import setup
 from rulecraft.model.steamopolis.actions import StmAction
 from rulecraft.model.steamopolis.catalogue import PARAMETERS, RULES
-from rulecraft.model.steamopolis.components import Pack, bundled_pack, load_pack
+from rulecraft.model.steamopolis.components import PACK_FILES, Pack
 from rulecraft.model.steamopolis.context import Context
 from rulecraft.model.steamopolis.policies import DESCRIPTIONS, POLICIES
 from rulecraft.model.steamopolis.policies import Policy as StmPolicy
@@ -57,16 +56,11 @@ class SteamopolisGame(PackedGame[StmState, StmAction]):
 
     pack: Pack
     action_types = ACTION_TYPES
+    pack_files = PACK_FILES
     not_modelled = MappingProxyType(NOT_MODELLED_WHY)
     json_converter = converter
 
-    @classmethod
-    def bundled_pack(cls) -> Pack:
-        return bundled_pack()
 
-    @classmethod
-    def read_pack(cls, path: str | Path) -> Pack:
-        return load_pack(path)
 
     def wire(self) -> None:
         self.ctx = Context.printed(self.pack, dict(self.ruleset.readings), self.params)

@@ -16,6 +16,7 @@ from rulecraft.model.aeroplanes.context import Context
 from rulecraft.model.aeroplanes.state import AerState, Phase
 
 # The shared Z3 machinery, re-exported: the Aeroplanes encodings import it from here.
+from rulecraft.query import int_param as int_param
 from rulecraft.solving import RuleSolver as RuleSolver
 from rulecraft.solving import any_of as any_of
 from rulecraft.solving import at_most_one as at_most_one
@@ -84,20 +85,6 @@ def require_readings(ctx: Context, defaults: Mapping[str, str], what: str) -> No
     odd = {k: ctx.r(k) for k, v in defaults.items() if ctx.r(k) != v}
     if odd:
         raise NotApplicable(f"{what}: encoded for the default readings only, not {odd}")
-
-
-def int_param(params: Mapping[str, Any], key: str, default: int, lo: int | None = None, hi: int | None = None) -> int:
-    flag = f"--{key.replace('_', '-')}"
-    value = params.get(key)
-    if value is None:
-        return default
-    try:
-        n = int(value)
-    except (TypeError, ValueError):
-        raise RulecraftError(f"{flag}: an integer, got {value!r}") from None
-    if (lo is not None and n < lo) or (hi is not None and n > hi):
-        raise RulecraftError(f"{flag}: between {lo} and {hi}, got {n}")
-    return n
 
 
 def destination_param(ctx: Context, params: Mapping[str, Any], key: str) -> str | None:

@@ -21,6 +21,7 @@ from rulecraft.model.steamopolis.gauge import BonusMarker, Gauge, GaugeLayout, S
 from rulecraft.model.steamopolis.state import Phase, StmState, new_player
 
 # The shared Z3 machinery, re-exported: the Steamopolis encodings import it from here.
+from rulecraft.query import int_param as int_param
 from rulecraft.solving import RuleSolver as RuleSolver
 from rulecraft.solving import check as check
 from rulecraft.solving import ms as ms
@@ -64,20 +65,6 @@ def state_of(state: Any) -> StmState:
 
 
 # --- flags -----------------------------------------------------------------------------------------------
-
-
-def int_param(params: Mapping[str, Any], key: str, default: int, lo: int | None = None, hi: int | None = None) -> int:
-    flag = f"--{key.replace('_', '-')}"
-    value = params.get(key)
-    if value is None:
-        return default
-    try:
-        n = int(value)
-    except (TypeError, ValueError):
-        raise RulecraftError(f"{flag}: an integer, got {value!r}") from None
-    if (lo is not None and n < lo) or (hi is not None and n > hi):
-        raise RulecraftError(f"{flag}: between {lo} and {hi}, got {n}")
-    return n
 
 
 def _items(text: Any) -> list[str]:
