@@ -16,6 +16,7 @@ RECORD = GameRecord.of_packages(
     queries="rulecraft.solvers.aeroplanes.queries:QUERIES",
     invariants="rulecraft.invariants.aeroplanes:check_all",
     packs="rulecraft.model.aeroplanes.strategies:packs",
+    scenarios="rulecraft.model.aeroplanes.scenario",
     scenario_folder="aeroplanes",
     reading_example="AER-AMB-03=twice",
 )

@@ -16,6 +16,7 @@ RECORD = GameRecord.of_packages(
     queries="rulecraft.solvers.airships.queries:QUERIES",
     invariants="rulecraft.invariants.airships:check_all",
     packs="rulecraft.model.airships.strategies:packs",
+    scenarios="rulecraft.model.airships.scenario",
     scenario_folder="airships",
     witness_queries="rulecraft.solvers.airships.separate:witness_queries",
     reading_example="AIR-AMB-09=C",

@@ -16,6 +16,7 @@ RECORD = GameRecord.of_packages(
     queries="rulecraft.solvers.kings_of_air_and_steam.queries:QUERIES",
     invariants="rulecraft.invariants.kings_of_air_and_steam:check_all",
     packs="rulecraft.model.kings_of_air_and_steam.strategies:packs",
+    scenarios="rulecraft.model.kings_of_air_and_steam.scenario",
     scenario_folder="kings_of_air_and_steam",
     reading_example="KAS-AMB-20=once",
 )

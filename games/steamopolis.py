@@ -16,6 +16,7 @@ RECORD = GameRecord.of_packages(
     queries="rulecraft.solvers.steamopolis.queries:QUERIES",
     invariants="rulecraft.invariants.steamopolis:check_all",
     packs="rulecraft.model.steamopolis.strategies:packs",
+    scenarios="rulecraft.model.steamopolis.scenario",
     scenario_folder="steamopolis",
     reading_example="STM-AMB-28=below-zero",
 )

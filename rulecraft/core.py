@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 import attrs
 
@@ -414,8 +414,14 @@ class Game(ABC, Generic[S, A]):
 
     # -- hooks for scenarios, queries and invariants ----------------------------
     def scenario_state(self, given: Mapping[str, Any]) -> S:
-        """A state from a scenario's ``given:`` block (only what matters)."""
-        raise NotImplementedError(f"{self.id}: scenarios are not supported yet")
+        """A state from a scenario's ``given:`` block (only what matters), by its record's scenario
+        builder (rulecraft/record.py)."""
+        from rulecraft.registry import record_of
+
+        record = record_of(self)
+        if record is None or record.scenario_state is None:
+            raise NotImplementedError(f"{self.id}: scenarios are not supported yet")
+        return cast(S, record.scenario_state(self, given))
 
     def load_fixture(self, fixture: Mapping[str, Any]) -> None:
         """Take a printed example's own small component fixture (e.g. a board); none by default."""
@@ -427,8 +433,11 @@ class Game(ABC, Generic[S, A]):
         return None
 
     def facts(self, state: S) -> dict[str, Any]:
-        """Derived values a scenario may assert on, beside the state's JSON."""
-        return {}
+        """Derived values a scenario may assert on, beside the state's JSON: its record's."""
+        from rulecraft.registry import record_of
+
+        record = record_of(self)
+        return record.facts(self, state) if record is not None else {}
 
     def queries(self) -> Mapping[str, Query]:
         """The rules questions this game answers (name -> Query): its record's (empty for a game

@@ -7,7 +7,10 @@ small module above the game's model, invariants and solvers (``games/<name>.py``
 - names for the command line (``id``, ``title``, ``players``) as plain data, so listing the games
   and building the parser imports no game;
 - factories, imported when first called: the game class, its queries, its invariant check, its
-  witness hooks for ``rulecraft ambiguities``.
+  scenario builder (a printed example's ``given:`` block to a state, and the facts a scenario may
+  assert), its witness hooks for ``rulecraft ambiguities``.  These are the tools' hooks: the game
+  class holds the rules, and its ``scenario_state``, ``facts``, ``queries`` and ``violations``
+  answer from here.
 
 Like OpenSpiel's ``GameType``/``GameInfo`` beside its factories.  A game registered the older way
 (an entry point naming a :class:`~rulecraft.core.Game` class) is given a record built from the
@@ -45,6 +48,10 @@ def _no_hooks(game: Game[Any, Any]) -> Mapping[str, Any]:
     return {}
 
 
+def _no_facts(game: Game[Any, Any], state: Any) -> dict[str, Any]:
+    return {}
+
+
 def _players(instance: GameRecord, attribute: attrs.Attribute[Any], value: range) -> None:
     if not isinstance(value, range) or value.step != 1 or len(value) == 0 or value.start < 1:
         raise ValueError(f"GameRecord.{attribute.name}: a non-empty range of player counts from 1, got {value!r}")
@@ -73,6 +80,10 @@ class GameRecord:
     prefix: str = attrs.field(default=attrs.Factory(lambda self: self.id.upper(), takes_self=True), repr=False)
     # A non-default reading to show in the game's help (``AIR-AMB-09=C``); "" when it has none.
     reading_example: str = attrs.field(default="", repr=False)
+    # A scenario's ``given:`` block -> a state: ``scenario_state(game, given)`` (None: no scenarios).
+    scenario_state: Callable[[Game[Any, Any], Mapping[str, Any]], Any] | None = attrs.field(default=None, repr=False)
+    # Derived values a scenario may assert beside the state's JSON: ``facts(game, state)``.
+    facts: Callable[[Game[Any, Any], Any], dict[str, Any]] = attrs.field(default=_no_facts, repr=False)
 
     @classmethod
     def of_packages(
@@ -88,13 +99,15 @@ class GameRecord:
         packs: str | None = None,
         scenario_folder: str | None = None,
         reading_example: str = "",
+        scenarios: str | None = None,
     ) -> GameRecord:
         """A record whose parts are named as ``module:attribute`` (like an entry point) and imported
         when first used: ``game`` the Game class; ``queries`` a mapping name -> Query;
         ``invariants`` a ``check_all(game, state)`` (rulecraft.invariant: what its recounts
         read is the invariants module's own business); ``witness_queries`` a ``(game) -> hooks``;
         ``packs`` a ``() -> strategy`` of component packs; ``scenario_folder`` the folder of its
-        printed examples under scenarios/."""
+        printed examples under scenarios/; ``scenarios`` the module of its scenario builder, with
+        ``state_from_given(game, given)`` and ``facts(game, state)``."""
 
         def game_class() -> type[Game[Any, Any]]:
             from rulecraft.core import Game
@@ -129,6 +142,12 @@ class GameRecord:
             assert packs is not None
             return _resolve(packs, f"{id}: packs")()
 
+        def scenario_state(instance: Game[Any, Any], given: Mapping[str, Any]) -> Any:
+            return _resolve(f"{scenarios}:state_from_given", f"{id}: scenarios")(own(instance), given)
+
+        def facts(instance: Game[Any, Any], state: Any) -> dict[str, Any]:
+            return dict(_resolve(f"{scenarios}:facts", f"{id}: scenarios")(own(instance), state))
+
         strategy = pack_strategy if packs else None
         return cls(
             id,
@@ -141,6 +160,8 @@ class GameRecord:
             strategy,
             scenario_folder,
             reading_example=reading_example,
+            scenario_state=scenario_state if scenarios else None,
+            facts=facts if scenarios else _no_facts,
         )
 
     @classmethod

@@ -305,3 +305,32 @@ def test_every_register_entry_keeps_its_readings_in_order() -> None:
     assert amb.context == {"X-AMB-02": "c"} and amb.affects_play
     with pytest.raises(ValueError, match="default 'z'"):
         Ambiguity.of("X-AMB-02", "3", "Which?", [("a", "one")], "z", "p.3")
+
+
+@pytest.mark.parametrize("game_id", ["aer", "air", "kas", "stm"])
+def test_the_scenario_builder_is_the_record_s_not_the_game_class_s(game_id: str) -> None:
+    """Issue 17: the game class holds the rules; the scenario builder is a tool the record names."""
+    from rulecraft.core import Game
+    from rulecraft.registry import make_game, record
+
+    rec = record(game_id)
+    cls = rec.game()
+    for hook in ("scenario_state", "facts", "queries", "violations"):
+        assert getattr(cls, hook) is getattr(Game, hook), f"{cls.__name__} overrides {hook}"
+    assert rec.scenario_state is not None
+    game = make_game(game_id)
+    state = game.scenario_state({})
+    assert game.state_to_json(state) == game.state_to_json(rec.scenario_state(game, {}))
+    assert game.facts(state) == rec.facts(game, state)
+
+
+def test_a_game_class_without_a_record_has_no_scenarios() -> None:
+    from toy_game import ToyGame
+
+    class Unregistered(ToyGame):
+        id = "unregistered"
+
+    game = Unregistered()
+    with pytest.raises(NotImplementedError, match="unregistered: scenarios are not supported"):
+        game.scenario_state({})
+    assert game.facts(game.new_game(2)) == {}

@@ -307,15 +307,7 @@ class AeroplanesGame(PackedGame[AerState, AerAction]):
             )
 
     # -- scenarios ----------------------------------------------------------------------------------
-    def scenario_state(self, given: Mapping[str, Any]) -> AerState:
-        from rulecraft.model.aeroplanes.scenario import state_from_given
 
-        return state_from_given(self, given)
-
-    def facts(self, state: AerState) -> dict[str, Any]:
-        from rulecraft.model.aeroplanes.scenario import facts
-
-        return facts(self, state)
 
 
 # The invariants every state read from outside must keep: tiles, passengers, cards, money and markers

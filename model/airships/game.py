@@ -334,15 +334,7 @@ class AirshipsGame(PackedGame[AirshipsState, AirshipsAction]):
             raise SerializationError(f"state: development card {card!r} is not in pack {self.pack.name}") from None
 
     # -- scenarios -------------------------------------------------------------------
-    def scenario_state(self, given: Mapping[str, Any]) -> AirshipsState:
-        from rulecraft.model.airships.scenario import state_from_given
 
-        return state_from_given(self, given)
-
-    def facts(self, state: AirshipsState) -> dict[str, Any]:
-        from rulecraft.model.airships.scenario import facts
-
-        return facts(self, state)
 
 
     def stalled(self, state: AirshipsState) -> str | None:

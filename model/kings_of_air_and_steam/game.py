@@ -559,10 +559,6 @@ class KasGame(PackedGame[KasState, KasAction]):
         return {"map": map_spec(self.ctx.maps["fixture"])}
 
     # -- scenarios ----------------------------------------------------------------------------------------
-    def scenario_state(self, given: Mapping[str, Any]) -> KasState:
-        from rulecraft.model.kings_of_air_and_steam.scenario import state_from_given
-
-        return state_from_given(self, given)
 
     def scenario_fixture(self, given: Mapping[str, Any]) -> dict[str, Any] | None:
         """A printed example's minimal board travels beside its state (``given.map``)."""
@@ -576,10 +572,6 @@ class KasGame(PackedGame[KasState, KasAction]):
             raise RulecraftError(f"fixture: Kings of Air and Steam takes {{'map': ...}}, not {sorted(fixture)}")
         self.ctx.maps["fixture"] = fixture_map(fixture["map"])
 
-    def facts(self, state: KasState) -> dict[str, Any]:
-        from rulecraft.model.kings_of_air_and_steam.scenario import facts
-
-        return facts(self, state)
 
     # -- helpers for tools ----------------------------------------------------------------------------
     def own_depot_at(self, state: KasState, seat: int, at: Any) -> Any:

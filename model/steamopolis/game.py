@@ -283,15 +283,7 @@ class SteamopolisGame(PackedGame[StmState, StmAction]):
         )
 
     # -- scenarios ----------------------------------------------------------------------------------
-    def scenario_state(self, given: Mapping[str, Any]) -> StmState:
-        from rulecraft.model.steamopolis.scenario import state_from_given
 
-        return state_from_given(self, given)
-
-    def facts(self, state: StmState) -> dict[str, Any]:
-        from rulecraft.model.steamopolis.scenario import facts
-
-        return facts(self, state)
 
 
 # The invariants every state read from outside must keep: the component counts and where pieces may
