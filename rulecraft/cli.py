@@ -26,12 +26,9 @@ import random
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import attrs
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from rulecraft import config as project_config
 from rulecraft.core import Game, GameOver, RulecraftError
@@ -40,6 +37,9 @@ from rulecraft.registry import game_class, game_ids, make_game, record
 from rulecraft.ruleset import parse_reading_overrides
 from rulecraft.shrink import DEFAULT_REPLAYS as DEFAULT_SHRINK_REPLAYS
 from rulecraft.shrink import DEFAULT_SAFETY_SECONDS as DEFAULT_SHRINK_SECONDS
+
+if TYPE_CHECKING:
+    from rich.console import Console  # rich is imported by the verbs that draw (0.07 s): a query prints plain text
 
 # One table for every verb (docs/cli.md).  The numbers follow pytest's, which rules people and CI
 # scripts already know (1 failed, 3 internal error, 4 usage error, 5 nothing tested), with 130 for
@@ -133,6 +133,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _console(stream: Any = None) -> Console:
+    from rich.console import Console
     stream = stream or sys.stdout
     # Tables piped to a file or CI log keep their columns readable.
     width = None if getattr(stream, "isatty", lambda: False)() else 160
@@ -201,6 +202,8 @@ def _add_common(p: argparse.ArgumentParser, *, components: bool = True, game_id:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     from rulecraft.scenarios.loader import scenario_files
     from rulecraft.verify import verify_game
 
@@ -288,6 +291,7 @@ def _report_json(r: Any) -> dict[str, Any]:
 
 
 def _print_verify(console: Console, reports: list[Any], args: argparse.Namespace) -> None:
+    from rich.table import Table
     policy = f", policy {args.policy}" if args.policy != "uniform" else ""
     table = Table(title=f"rulecraft verify (seed {args.seed}{policy})")
     columns = ("game", "scenarios", "games", "steps", "unfinished", "invariant violations", "solver checks", "result")
@@ -360,6 +364,9 @@ def _final_picture(args: argparse.Namespace, game_id: str, finding: Any) -> str 
 
 
 def cmd_scenarios(args: argparse.Namespace) -> int:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    from rich.table import Table
+
     from rulecraft.scenarios.loader import check_scenario_files, scenario_files
     from rulecraft.scenarios.runner import run_scenarios
 
@@ -491,6 +498,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
     from rulecraft.crossref import crossref
 
     cls = game_class(args.game)
@@ -526,6 +535,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 def cmd_readings(args: argparse.Namespace) -> int:
+    from rich.table import Table
     cls = game_class(args.game)
     console = _console()
     if args.json:
@@ -591,6 +601,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_ambiguities(args: argparse.Namespace) -> int:
     """Every registered ambiguity, a witness search per reading, and the printed examples as evidence."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Table
+
     from rulecraft import witness_report
     from rulecraft.witness import Budget, ambiguities, tally
 
@@ -658,6 +671,9 @@ def cmd_ambiguities(args: argparse.Namespace) -> int:
 
 def cmd_errata(args: argparse.Namespace) -> int:
     """A variant file against the printed rules: contradicted examples, broken invariants, play shift."""
+    from rich.progress import Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Table
+
     from rulecraft import errata_report
     from rulecraft.errata import ErrataBudget, load_variant
     from rulecraft.errata import errata_report as run_errata
@@ -761,6 +777,8 @@ def _sigterm_as_interrupt() -> Iterator[None]:
 
 
 def cmd_conform(args: argparse.Namespace) -> int:
+    from rich.progress import MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     from rulecraft.conformance.conform import ConformReport, conform, read_replay, replay
     from rulecraft.conformance.report import html_report, junit, markdown
 

@@ -32,10 +32,9 @@ from functools import cache
 from importlib import import_module, resources
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import attrs
-import jsonschema
 
 from rulecraft import yamlio
 from rulecraft.core import Chance, Game, GameOver, Policy, Rejection, RulecraftError, Seat, Setup
@@ -50,6 +49,9 @@ from rulecraft.verify import GameReport, campaign
 from rulecraft.witness import Budget, PairResult, search_pair_games
 from rulecraft.yamlio import DataFileError, excerpt
 from rulecraft.yamlio import name as name_of
+
+if TYPE_CHECKING:
+    import jsonschema
 
 PLUGIN_GROUP = "rulecraft.variants"
 
@@ -111,6 +113,8 @@ def variant_schema() -> dict[str, Any]:
 
 @cache
 def _validator() -> jsonschema.protocols.Validator:
+    import jsonschema
+
     return jsonschema.Draft202012Validator(variant_schema())
 
 

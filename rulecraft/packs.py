@@ -14,13 +14,15 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-import jsonschema
 import yaml
 
 from rulecraft import yamlio
 from rulecraft.yamlio import DataFileError
+
+if TYPE_CHECKING:
+    import jsonschema
 
 Label = Callable[[Any], str]
 P = TypeVar("P")
@@ -62,10 +64,13 @@ def unshared(node: Any) -> Any:
 
 
 class PackFiles(Generic[P]):
-    """One game's pack files, read by its own builder ``build(data, source)``: a user's pack
-    (``--components FILE``), and the pack shipped in its model package, parsed and built once."""
+    """One game's pack files, read by its own builder ``build(data, source, schema=...)``: a user's
+    pack (``--components FILE``), checked against the schema first, and the pack shipped in its model
+    package, parsed and built once.  The shipped pack is the project's own file, not input: its
+    builder skips the JSON Schema (every game's tests check the shipped pack against it), so
+    configuring a game never imports jsonschema; the rulebook's own checks still run."""
 
-    def __init__(self, package: str, build: Callable[[Any, str], P], name: str = BUNDLED_NAME) -> None:
+    def __init__(self, package: str, build: Callable[..., P], name: str = BUNDLED_NAME) -> None:
         self.package, self.build, self.name = package, build, name
         self.source = f"{package.replace('.', '/')}/{name}"  # how errors and provenance name the bundled file
         self._data: Any = None
@@ -87,7 +92,7 @@ class PackFiles(Generic[P]):
     def bundled(self) -> P:
         """The bundled (reconstructed) pack, built once."""
         if self._pack is None:
-            self._pack = self.build(self._bundled_data(), self.source)
+            self._pack = self.build(self._bundled_data(), self.source, schema=False)
         return self._pack
 
 
@@ -110,6 +115,8 @@ def pack_schema_of(package: str) -> dict[str, Any]:
 @cache
 def validator_of(package: str) -> jsonschema.protocols.Validator:
     """The pack schema's validator, built once (generated packs in property tests stay cheap)."""
+    import jsonschema  # 0.1 s to import: only a user's pack (or a test) is checked against its schema
+
     return jsonschema.Draft202012Validator(pack_schema_of(package))
 
 

@@ -36,14 +36,16 @@ import reprlib
 import stat
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
 import yaml
 from yaml.composer import ComposerError
 from yaml.constructor import ConstructorError
 
 from rulecraft.core import RulecraftError
+
+if TYPE_CHECKING:
+    import jsonschema  # imported by the checks that need it (0.1 s): commands that read no file skip it
 
 MAX_BYTES = 10 * 1024 * 1024  # the largest bundled file is ~40 kB; a real publisher's pack fits many times over
 MAX_DEPTH = 64  # bundled files nest at most 11 levels

@@ -334,3 +334,18 @@ def test_a_game_class_without_a_record_has_no_scenarios() -> None:
     with pytest.raises(NotImplementedError, match="unregistered: scenarios are not supported"):
         game.scenario_state({})
     assert game.facts(game.new_game(2)) == {}
+
+
+@pytest.mark.parametrize("words", [["air", "chance", "--need", "W=1,R=1", "--target", "7"], ["stm", "gauge"]])
+def test_a_query_imports_neither_the_table_drawer_nor_the_schema_checker(words: list[str]) -> None:
+    """Issue 18: a query prints plain text and reads no user pack, so it pays neither rich (0.07 s)
+    nor jsonschema (0.1 s) at start-up."""
+    code = (
+        "import contextlib, io, sys\nfrom rulecraft.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
+        f"    code = main({['query', *words]!r})\n"
+        "assert code == 0, out.getvalue()\n"
+        "print(sorted(m for m in ('rich', 'jsonschema') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "[]"

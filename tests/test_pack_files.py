@@ -68,3 +68,33 @@ def test_every_packed_game_reads_packs_through_its_pack_files(tmp_path: Path) ->
         with pytest.raises(PackError) as caught:
             cls.read_pack(bad)
         assert f"{game_id}.yaml" in str(caught.value)
+
+
+@pytest.mark.parametrize("module", GAMES, ids=lambda m: m.__name__.split(".")[-2])
+def test_the_shipped_pack_keeps_its_schema(module: Any) -> None:
+    """The shipped pack is built without its JSON Schema check (configuring a game imports no
+    jsonschema); this is the check, here: the shipped file is valid against its own schema, and a user's
+    pack is still checked (a schema break is a PackError naming the field)."""
+    from rulecraft.packs import read_bundled, validator_of
+
+    files: PackFiles[Any] = module.PACK_FILES
+    data = read_bundled(files.package)
+    assert list(validator_of(files.package).iter_errors(data)) == []
+    broken = dict(data, name=12345)  # every pack schema wants the pack's name as a string
+    with pytest.raises(PackError, match="name"):
+        module.pack_from_data(broken, "user.yaml")
+
+
+def test_configuring_a_game_imports_no_jsonschema() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from rulecraft.registry import make_game\n"
+        "for g in ('aer', 'air', 'kas', 'stm'):\n"
+        "    make_game(g)\n"
+        "print('jsonschema' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"

@@ -222,10 +222,10 @@ def _provenance(entry: Mapping[str, Any]) -> str:
     return text
 
 
-def pack_from_data(data: Any, source: str = "<memory>") -> Pack:
+def pack_from_data(data: Any, source: str = "<memory>", *, schema: bool = True) -> Pack:
     """Build a pack from parsed YAML/JSON, checked against schema and counts."""
-    validator = validator_of("rulecraft.model.airships")  # built once
-    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
+    validator = validator_of("rulecraft.model.airships") if schema else None  # built once; None: the shipped pack
+    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path)) if validator else []
     if errors:
         err = errors[0]
         where = _json_path(data, list(err.absolute_path))

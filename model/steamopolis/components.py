@@ -414,9 +414,10 @@ def _passenger(data: Mapping[str, Any]) -> PassengerTile:
     )
 
 
-def pack_from_data(data: Any, source: str = "<memory>") -> Pack:
+def pack_from_data(data: Any, source: str = "<memory>", *, schema: bool = True) -> Pack:
     """Build a pack from parsed YAML/JSON; raises PackError naming file, entry and field."""
-    _schema_check(data, source)
+    if schema:  # False only for the shipped pack (rulecraft.packs.PackFiles)
+        _schema_check(data, source)
     _Checker(data, source).check()
     g = data["gauge"]
     s = data["supplies"]

@@ -13,15 +13,16 @@ from collections.abc import Mapping
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from rulecraft.model.kings_of_air_and_steam.components import GameMap
 from rulecraft.model.kings_of_air_and_steam.scenario import fixture_map
 from rulecraft.packs import first_schema_error
 from rulecraft.scenarios.runner import ScenarioError
 from rulecraft.yamlio import DataFileError, load_file
+
+if TYPE_CHECKING:
+    import jsonschema
 
 MAP_HELP = "a map of your own: YAML or JSON, schema kings_of_air_and_steam/packs/map.schema.json (docs/cli.md)"
 MAP_LAYOUT = "map-file"  # the layout name a --map board is known by in the game's context
@@ -33,6 +34,8 @@ class MapFileError(DataFileError):
 
 @lru_cache(maxsize=1)
 def _validator() -> jsonschema.protocols.Validator:
+    import jsonschema  # only a --map file is checked: a query without one does not pay the import
+
     text = (files("rulecraft.model.kings_of_air_and_steam") / "packs" / "map.schema.json").read_text("utf-8")
     schema = json.loads(text)
     validator: jsonschema.protocols.Validator = jsonschema.Draft202012Validator(schema)
