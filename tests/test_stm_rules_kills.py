@@ -1,0 +1,956 @@
+"""Steamopolis legality, refusal by refusal (issue 22: a mutation score for every module, here
+``model/steamopolis/rules.py``).
+
+Each test builds a small state with the builders of tests/test_stm_parasites.py and
+tests/test_stm_solo.py and asserts what the rules digest (/work/shared/rules/steamopolis.md) and the
+rulebook say: the rule ID a refusal cites, with the page the catalogue gives it, and the reason in
+full (the reason is the model's wording; the rule and the accepted/refused verdict are the
+rulebook's), or the exact legal options.  The rare paths are the point: ``rejections`` (every rule
+that forbids an action, each condition judged apart), the readings not at their defaults (STM-AMB-05,
+-06, -09, -13, -15, -17, -20, -23, -28, -39), exact limits (a full gauge, the last stone, the value-4
+base space), the solo game's own refusals (STM-R-72) and generation held to the plain reference
+``legal_actions_by_check``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+from test_stm_parasites import CTX, STORAGE, flying, game, machine, play, player, room
+from test_stm_solo import BESIDE, activate_state, removal_stage
+
+from rulecraft.core import Rejection
+from rulecraft.model.steamopolis.actions import (
+    ActivateParasite,
+    BuildCapacity,
+    BuyBonusMarker,
+    BuyMachine,
+    ChooseSide,
+    DealCharacter,
+    DeclineCost,
+    EndTurn,
+    FlyToAllTargets,
+    GainStone,
+    LeaveParasites,
+    LetPlayer,
+    MakeSteam,
+    MoveArrowStones,
+    MoveBaseMarker,
+    ParasiteAt,
+    PassTurn,
+    PayCost,
+    PlaceParasite,
+    PlacePinkMarker,
+    PlaceStone,
+    RaiseOneStone,
+    RevealPassenger,
+    SetTarget,
+    ShakeOffParasite,
+    SkipPart,
+    SkipStep,
+    StmAction,
+    StopBuying,
+    Store,
+    TakeBack,
+    TakeGala,
+    TakeResources,
+    TakeSponsor,
+    TurnArrows,
+    UseFaceUpTile,
+    UseOtherDistrict,
+    UsePart,
+    UseRemovedTile,
+)
+from rulecraft.model.steamopolis.catalogue import RULES
+from rulecraft.model.steamopolis.context import Context
+from rulecraft.model.steamopolis.effects import (
+    ActivateParasites,
+    AdvanceBaseMarker,
+    Either,
+    EnvyParasite,
+    GainCapacityTile,
+    GainCharityGala,
+    GainPinkMarker,
+    GainPressureStone,
+    GainResources,
+    GainSponsor,
+    Handover,
+    IncreaseOneStone,
+    NextSharer,
+    PayResources,
+    PlaceParasites,
+    ReturnStone,
+    ShakeOff,
+    Step,
+    StoneToEight,
+    TurnSponsor,
+    TurnStones,
+    UseAnotherDistrict,
+    VotePoints,
+)
+from rulecraft.model.steamopolis.gauge import BonusMarker, Stone, gauge_of
+from rulecraft.model.steamopolis.rules import (
+    SOLO_RANKS,
+    check,
+    legal_actions,
+    rejections,
+    solo_lost,
+)
+from rulecraft.model.steamopolis.state import (
+    SHADOW,
+    BoardStone,
+    BonusMarket,
+    FinalStep,
+    Market,
+    Parasite,
+    Phase,
+    PlayerState,
+    Solo,
+    StmState,
+    TurnState,
+)
+
+NO_SYMBOL: Any = "boiler"  # neither symbol a parasite or an effect use may name
+NO_RESOURCE: Any = "steam"  # neither resource
+
+
+def says(why: Rejection | None, rule: str, reason: str) -> None:
+    """``why`` cites ``rule`` (with the catalogue's page) for exactly ``reason``."""
+    assert why is not None, "accepted, expected a refusal"
+    assert (why.rule, why.reason) == (rule, reason), why
+    assert why.page == RULES[rule].page
+
+
+def refused(state: StmState, action: StmAction, rule: str, reason: str, ctx: Context = CTX) -> None:
+    """``check`` refuses ``action`` so, and ``legal_actions`` does not offer it."""
+    says(check(ctx, state, action), rule, reason)
+    assert action not in legal_actions(ctx, state)
+
+
+def accepted(state: StmState, action: StmAction, ctx: Context = CTX) -> None:
+    why = check(ctx, state, action)
+    assert why is None, why
+    assert action in legal_actions(ctx, state)
+
+
+def rules_of(state: StmState, action: StmAction, ctx: Context = CTX) -> list[str]:
+    return [r.rule for r in rejections(ctx, state, action)]
+
+
+def reading(key: str, value: str) -> Context:
+    return Context.printed(None, {key: value})
+
+
+def pending(state: StmState, *parts: Step, **turn: Any) -> StmState:
+    """``state`` with one effect program waiting, its parts in order (STM-R-22)."""
+    return attrs.evolve(state, turn=attrs.evolve(state.turn, pending=(tuple(parts),), **turn))
+
+
+# ---------------------------------------------------------------------------
+# rejections: every rule that forbids an action, each condition judged apart
+# ---------------------------------------------------------------------------
+
+
+def test_r26_r27_a_too_high_taken_district_breaks_both_rules() -> None:
+    """STM-R-26 (p.11): a stone of value v reaches levels <= v; STM-R-27: only a free district.  The
+    stone on g4 has value 2 (STM-R-14); L3-left is too high and taken: both rules forbid it."""
+    state = game(player([(4, False)]), player(on_board=1), board=(BoardStone(1, 3, "left"),))
+    found = rejections(CTX, state, SetTarget(4, 3, "left"))
+    assert [r.rule for r in found] == ["STM-R-26", "STM-R-27"]
+    says(found[0], "STM-R-26", "a stone of pressure value 2 reaches level 2 at most, not 3")
+    says(found[1], "STM-R-27", "the left district of level 3 is not free")
+    # too high only, taken only, neither
+    assert rules_of(state, SetTarget(4, 3, "right")) == ["STM-R-26"]
+    low = game(player([(4, False)]), player(on_board=1), board=(BoardStone(1, 2, "left"),))
+    found = rejections(CTX, low, SetTarget(4, 2, "left"))
+    assert [r.rule for r in found] == ["STM-R-27"]
+    says(found[0], "STM-R-27", "the left district of level 2 is not free")
+    assert rejections(CTX, low, SetTarget(4, 2, "right")) == ()
+    # a district the side does not have: STM-R-01 alone (its level and freedom are not judged)
+    assert rules_of(state, SetTarget(4, 9, "left")) == ["STM-R-01"]
+    says(check(CTX, state, SetTarget(4, 9, "left")), "STM-R-01", "the 2-3-player side has no left district on level 9")
+    # no stone on the named space: STM-R-26 alone
+    found = rejections(CTX, state, SetTarget(5, 1, "left"))
+    assert [r.rule for r in found] == ["STM-R-26"]
+    says(found[0], "STM-R-26", "no pressure stone of yours on gauge space 5")
+
+
+def test_r26_r27_judged_out_of_step() -> None:
+    """Out of its step a target still breaks STM-R-26/27: the flight (STM-R-33) is cited first."""
+    state = flying(4, "left", player([(4, False)]), player(on_board=1), board=(BoardStone(1, 3, "left"),))
+    state = attrs.evolve(state, turn=attrs.evolve(state.turn, step="next"))
+    found = rejections(CTX, state, SetTarget(4, 3, "left"))
+    assert [r.rule for r in found] == ["STM-R-33", "STM-R-26", "STM-R-27"]
+    says(found[0], "STM-R-33", "take back one of your stones first")
+
+
+def test_r29_a_channelled_stone_placed_too_high_on_a_taken_district() -> None:
+    """STM-R-29 (p.13): the channelled stone of current value w goes on a free district of a level <= w."""
+    state = game(player([(6, False)]), player(on_board=1), board=(BoardStone(1, 3, "left"),), phase=Phase.CHANNEL)
+    state = attrs.evolve(state, turn=TurnState(channel=2))
+    found = rejections(CTX, state, PlaceStone(3, "left"))
+    assert [r.rule for r in found] == ["STM-R-26", "STM-R-27"]
+    says(found[1], "STM-R-27", "the left district of level 3 is not free")
+    assert rules_of(state, PlaceStone(9, "left")) == ["STM-R-01"]
+    # Outside the channel step nothing is being channelled: only the step refuses.
+    acting = attrs.evolve(state, phase=Phase.ACTION, turn=TurnState())
+    found = rejections(CTX, acting, PlaceStone(1, "left"))
+    assert [r.rule for r in found] == ["STM-R-23"]
+    says(found[0], "STM-R-23", "choose MAKE STEAM, SET 1 TARGET or FLY TO ALL TARGETS")
+
+
+def test_r40_r41_unpaid_rank_1_machine_without_a_removal() -> None:
+    """STM-R-40 (p.18): no purchase without the full price; STM-R-41 (p.19): from rank 1 a machine-room
+    tile is removed.  M1-01 costs 2 crystals (STM-EX-13); the buyer has none and removes nothing."""
+    buyer = player(crystals=0, machine_room=room((1, STORAGE)))
+    state = flying(5, "left", buyer, player(), markets=(Market(5, ("M1-01", "M2-01")),))
+    found = rejections(CTX, state, BuyMachine(2))
+    assert [r.rule for r in found] == ["STM-R-40", "STM-R-41"]
+    says(found[0], "STM-R-40", "the tile costs 2 crystals and 0 gears: you cannot pay it all")
+    says(found[1], "STM-R-41", "from rank 1 a machine tile must be removed from your machine room")
+    # paid in full, removal named: only the price was missing
+    assert rules_of(state, BuyMachine(2, 1)) == ["STM-R-40"]
+    # an empty market: only STM-R-40 (no slot to judge the room against)
+    bare = attrs.evolve(state, markets=(Market(5, ()),))
+    found = rejections(CTX, bare, BuyMachine(2))
+    assert [r.rule for r in found] == ["STM-R-40"]
+    says(found[0], "STM-R-40", "no face-up tile on the market of level 5")
+    says(check(CTX, bare, BuyMachine(2, extra=True)), "STM-R-40", "no face-up tile on the extra market of level 5")
+
+
+def test_r41_judged_apart_only_in_a_flight_step() -> None:
+    """The room condition of a purchase is judged apart in the flight step of the active level; with an
+    effect waiting (STM-R-22) the price (STM-R-40) is still judged, the room no longer."""
+    buyer = player(crystals=0, machine_room=room((1, STORAGE)))
+    state = flying(5, "left", buyer, player(), markets=(Market(5, ("M1-01",)),))
+    waiting = pending(state, VotePoints(1))
+    found = rejections(CTX, waiting, BuyMachine(2))
+    assert [r.rule for r in found] == ["STM-R-22", "STM-R-40"]
+    says(found[0], "STM-R-22", "finish the effect first: VotePoints(n=1) waits for a decision")
+    acting = game(buyer, player())
+    assert rules_of(acting, BuyMachine(2)) == ["STM-R-23"]
+
+
+def test_r46_r47_unpaid_marker_on_a_wrong_space() -> None:
+    """STM-R-46 (p.22): the crystal row's foremost #5 costs 1 crystal (STM-EX-23); STM-R-47: it goes on a
+    #5 space (g7) right of the base marker.  No crystal and space 2: both rules forbid it."""
+    state = flying(1, "left", player(), player())
+    found = rejections(CTX, state, BuyBonusMarker("crystal", 2))
+    assert [r.rule for r in found] == ["STM-R-46", "STM-R-47"]
+    says(found[0], "STM-R-46", "the #5 marker costs 1 crystals; you have 0")
+    says(found[1], "STM-R-47", "space 2 is not a #5 space right of the base marker")
+    empty = attrs.evolve(state, bonus=BonusMarket(crystal_row=()))
+    found = rejections(CTX, empty, BuyBonusMarker("crystal", 2))
+    assert [r.rule for r in found] == ["STM-R-46"]
+    says(found[0], "STM-R-46", "the crystal row is empty")
+    # the gear row is judged on its own: its #5 costs 1 gear
+    geared = attrs.evolve(state, bonus=BonusMarket(gear_row=(3, 2)))
+    found = rejections(CTX, geared, BuyBonusMarker("gear", 7))
+    assert [r.rule for r in found] == ["STM-R-46", "STM-R-47"]
+    says(found[0], "STM-R-46", "the #3 marker costs 2 gears; you have 0")
+    says(found[1], "STM-R-47", "space 7 is not a #3 space right of the base marker")
+    # not on level 1: STM-R-38 only
+    high = flying(5, "left", player(), player())
+    found = rejections(CTX, high, BuyBonusMarker("crystal", 2))
+    assert [r.rule for r in found] == ["STM-R-38"]
+    says(found[0], "STM-R-38", "bonus markers are sold on level 1 only")
+
+
+def test_rejections_of_a_legal_action_is_empty() -> None:
+    state = flying(1, "left", player(crystals=1), player())
+    assert rejections(CTX, state, BuyBonusMarker("crystal", 7)) == ()
+    assert check(CTX, state, BuyBonusMarker("crystal", 7)) is None
+
+
+# ---------------------------------------------------------------------------
+# The step layer
+# ---------------------------------------------------------------------------
+
+
+def test_r03_r51_only_chance_deals() -> None:
+    """STM-R-03 (p.4): tiles and characters are dealt at random; STM-R-51 (p.24): the next passenger tile
+    is revealed from the stack.  A deal that is not one of chance's outcomes is refused."""
+    reveal = game(player(), phase=Phase.REVEAL)
+    reveal = attrs.evolve(reveal, passengers=attrs.evolve(reveal.passengers, stack=("P02",), face_up=None))
+    says(check(CTX, reveal, RevealPassenger("P09")), "STM-R-51", "chance cannot deal RevealPassenger(id='P09') now")
+    assert check(CTX, reveal, RevealPassenger("P02")) is None
+    deal = attrs.evolve(reveal, phase=Phase.DEAL)
+    says(check(CTX, deal, RevealPassenger("P02")), "STM-R-03", "chance cannot deal RevealPassenger(id='P02') now")
+    acting = game(player([(4, False)]))
+    says(check(CTX, acting, DealCharacter(3)), "STM-R-03", "only chance deals tiles and characters")
+
+
+def test_r32_no_store_step_is_due() -> None:
+    """STM-R-32 (p.14): a store step comes after a placement or a flight step, never at will."""
+    state = game(player([(4, False)], crystals=1))
+    refused(state, Store(1, 0), "STM-R-32", "no store step is due")
+
+
+def test_r67_nothing_after_the_game() -> None:
+    state = game(player([(4, False)]), phase=Phase.OVER)
+    refused(state, EndTurn(), "STM-R-67", "the game is over")
+    assert legal_actions(CTX, state) == []
+
+
+def test_r33_the_next_stone_waits_for_the_current_one() -> None:
+    """STM-R-33 (p.15): 'do steps 1-4 completely' before the next stone is taken back."""
+    two = game(player(on_board=2), player(), board=(BoardStone(0, 4, "left"), BoardStone(0, 5, "left")))
+    state = play(two, FlyToAllTargets(), TakeBack(4, "left"))
+    refused(state, TakeBack(5, "left"), "STM-R-33", "finish the steps of the current stone before taking back the next")
+    says(check(CTX, state, StopBuying()), "STM-R-38", "choose the district effect, a purchase, or nothing")
+
+
+def test_r19_the_arrow_order_names_arrow_stones_once() -> None:
+    """STM-R-19 (p.31): each arrow stone on the gauge moves once, in an order you choose."""
+    state = game(player([(2, True), (4, False), (6, True)]), phase=Phase.START_OF_TURN)
+    refused(state, MoveArrowStones((2, 2)), "STM-R-19", "the order [2, 2] must name arrow stones [2, 6], each once")
+    refused(state, MoveArrowStones((2, 4)), "STM-R-19", "the order [2, 4] must name arrow stones [2, 6], each once")
+    assert check(CTX, state, MoveArrowStones((6, 2))) is None
+
+
+# ---------------------------------------------------------------------------
+# STM-R-66 / STM-AMB-17: the final turn
+# ---------------------------------------------------------------------------
+
+COMPULSORY = reading("STM-AMB-17", "compulsory")
+
+
+def final(state: StmState, step: FinalStep) -> StmState:
+    return attrs.evolve(state, turn=TurnState(final_step=step))
+
+
+def test_amb17_compulsory_set_target_with_a_free_district_in_reach() -> None:
+    """STM-AMB-17 'compulsory': SET 1 TARGET is possible (the g1 stone of value 1 reaches a free level-1
+    district; it cannot channel, STM-R-28), so it cannot be skipped; 'optional' lets it be skipped."""
+    state = final(game(player([(1, False)]), player()), "target")
+    says(
+        check(COMPULSORY, state, SkipStep()),
+        "STM-R-66",
+        "SET 1 TARGET is possible, so it is compulsory (STM-AMB-17)",
+    )
+    assert SkipStep() not in legal_actions(COMPULSORY, state)
+    assert check(CTX, state, SkipStep()) is None
+    refused(
+        state,
+        MakeSteam(()),
+        "STM-R-66",
+        "the final turn is MAKE STEAM, then SET 1 TARGET, then FLY TO ALL TARGETS: now SET 1 TARGET or skip it",
+    )
+    says(check(CTX, state, PassTurn()), "STM-R-66", check(CTX, state, MakeSteam(())).reason)  # type: ignore[union-attr]
+
+
+def test_amb17_compulsory_set_target_impossible_may_be_skipped() -> None:
+    """STM-R-66 (p.29): in the final turn own stones still block.  The g1 stone (value 1) finds both
+    level-1 districts under own stones and cannot channel: SET 1 TARGET is impossible, the skip stands."""
+    me = player([(1, False)], on_board=2)
+    state = final(game(me, player(), board=(BoardStone(0, 1, "left"), BoardStone(0, 1, "right"))), "target")
+    assert check(COMPULSORY, state, SkipStep()) is None
+    assert legal_actions(COMPULSORY, state) == [SkipStep()]
+
+
+def test_amb17_compulsory_fly_and_steam() -> None:
+    """STM-AMB-17 'compulsory': FLY is possible with an own stone on the board, MAKE STEAM with a gauge
+    stone that can move; without them the step is skipped."""
+    flier = final(game(player(on_board=1), player(), board=(BoardStone(0, 2, "left"),)), "fly")
+    says(
+        check(COMPULSORY, flier, SkipStep()),
+        "STM-R-66",
+        "FLY TO ALL TARGETS is possible, so it is compulsory (STM-AMB-17)",
+    )
+    grounded = final(game(player([(4, False)]), player()), "fly")
+    assert check(COMPULSORY, grounded, SkipStep()) is None
+    steamer = final(game(player([(4, False)]), player()), "steam")
+    says(check(COMPULSORY, steamer, SkipStep()), "STM-R-66", "MAKE STEAM is possible, so it is compulsory (STM-AMB-17)")
+    stuck = final(game(player([(10, False)]), player()), "steam")
+    assert check(COMPULSORY, stuck, SkipStep()) is None
+
+
+# ---------------------------------------------------------------------------
+# STM-R-20 / R-18: gaining a stone
+# ---------------------------------------------------------------------------
+
+
+def _gaining(stones: list[tuple[int, bool]], markers: list[tuple[int, int]], base: int = 0, **kw: Any) -> StmState:
+    p = player(stones, **kw)
+    p = attrs.evolve(p, gauge=gauge_of(stones, markers, base))
+    return pending(game(p, player()), GainPressureStone())
+
+
+def test_r20_the_stone_gained_shows_the_face_asked_for() -> None:
+    """STM-R-20 (p.10): take 1 stone from your personal supply (faces kept there, STM-AMB-10)."""
+    plain = _gaining([(4, False)], [])
+    refused(plain, GainStone(True), "STM-R-20", "no stone showing an arrow in your personal supply")
+    accepted(plain, GainStone(False))
+    arrows = pending(game(attrs.evolve(player([(4, False)]), supply=(Stone(True),)), player()), GainPressureStone())
+    refused(arrows, GainStone(False), "STM-R-20", "no stone showing no arrow in your personal supply")
+    accepted(arrows, GainStone(True))
+
+
+def test_r18_a_free_space_returns_no_marker() -> None:
+    """STM-R-18 (p.10): only with no free space is a bonus marker returned to the box."""
+    state = _gaining([(4, False)], [(7, 5)])
+    refused(
+        state, GainStone(False, 7), "STM-R-18", "no bonus marker goes to the box: a space is free or none lies there"
+    )
+
+
+def test_r18_a_full_gauge_returns_a_marker_of_your_choice() -> None:
+    """STM-R-18 (p.10): base marker on g2 (STM-R-17), g3..g10 full: 4 markers and 4 stones; the fifth stone
+    is in the supply.  A marker of the player's choice goes to the box; a stone space is no marker."""
+    state = _gaining([(7, False), (8, False), (9, False), (10, False)], [(3, 2), (4, 2), (5, 3), (6, 4)], base=2)
+    refused(state, GainStone(False), "STM-R-18", "no free gauge space: return one of the bonus markers on [3, 4, 5, 6]")
+    refused(
+        state, GainStone(False, 8), "STM-R-18", "no free gauge space: return one of the bonus markers on [3, 4, 5, 6]"
+    )
+    for space in (3, 4, 5, 6):
+        accepted(state, GainStone(False, space))
+
+
+def test_r18_a_full_gauge_without_markers_sends_the_stone_to_the_supply() -> None:
+    """STM-R-18: no free space and no marker: the stone stays in the supply; nothing goes to the box.
+    Base on g6 (value 4), stones on g7..g10: the fifth stone is in the supply."""
+    state = _gaining([(7, False), (8, False), (9, False), (10, False)], [], base=6)
+    accepted(state, GainStone(False))
+    refused(
+        state, GainStone(False, 7), "STM-R-18", "no bonus marker goes to the box: a space is free or none lies there"
+    )
+
+
+# ---------------------------------------------------------------------------
+# STM-R-61: use another district
+# ---------------------------------------------------------------------------
+
+
+def _other_district(**turn: object) -> StmState:
+    """Seat 0 took back its stone on L3-left (S0) and uses 'use another district'; seat 1's stone lies on
+    L4-left, seat 1's on L5-right, a shadow stone on L6-left."""
+    board = (BoardStone(1, 4, "left"), BoardStone(1, 5, "right"), BoardStone(SHADOW, 6, "left"))
+    state = flying(3, "left", player(), player(on_board=2), board=board)
+    return pending(state, UseAnotherDistrict(), **turn)
+
+
+def test_r61_another_district_exists_was_not_activated_nor_in_s0() -> None:
+    """STM-R-61 (p.28): 'the effect of one district that you have not activated in this turn, that is not
+    in S0, and without your stone'; other players' stones do not matter (STM-AMB-23)."""
+    state = _other_district(activated=((2, "left"),))
+    refused(state, UseOtherDistrict(9, "left"), "STM-R-01", "the 2-3-player side has no left district on level 9")
+    refused(state, UseOtherDistrict(2, "left"), "STM-R-61", "you have already activated L2-left this turn")
+    refused(state, UseOtherDistrict(3, "left"), "STM-R-61", "your stone lay on L3-left as the flight started (S0)")
+    accepted(state, UseOtherDistrict(4, "left"))  # another player's stone
+    accepted(state, UseOtherDistrict(2, "right"))
+
+
+def test_amb23_a_shadow_stone_district() -> None:
+    """STM-AMB-23 'yes' (default): shadow stones are not the player's; 'no': such a district is refused."""
+    state = _other_district()
+    accepted(state, UseOtherDistrict(6, "left"))
+    refused(
+        state,
+        UseOtherDistrict(6, "left"),
+        "STM-R-61",
+        "a shadow stone lies there (STM-AMB-23 'no')",
+        reading("STM-AMB-23", "no"),
+    )
+
+
+def test_r61_another_player_using_another_district() -> None:
+    """A parasite's owner (seat 1, the decider) uses 'use another district' in seat 0's turn: seat 0's
+    activations and S0 are not seat 1's; seat 1's own stone and seat 1's earlier use this turn refuse."""
+    state = _other_district(activated=((2, "left"),), decider=1, others_activated=((1, 2, "right"), (0, 7, "left")))
+    accepted(state, UseOtherDistrict(2, "left"))
+    accepted(state, UseOtherDistrict(3, "left"))
+    accepted(state, UseOtherDistrict(7, "left"))
+    refused(state, UseOtherDistrict(2, "right"), "STM-R-61", "you have already used L2-right this turn")
+    refused(state, UseOtherDistrict(4, "left"), "STM-R-61", "one of your stones lies on L4-left")
+
+
+# ---------------------------------------------------------------------------
+# STM-R-72: the solo parasites
+# ---------------------------------------------------------------------------
+
+
+def test_r72_removed_tiles_only_in_remove_tiles() -> None:
+    """STM-R-72 (p.35): parasites beside the stack come back only 'during remove tiles'."""
+    state = game(player([(4, False)]))
+    message = "parasites beside the stack are taken back only in 'remove tiles' at the end of FLY"
+    refused(state, UseRemovedTile("M0-01"), "STM-R-72", message)
+    refused(state, LeaveParasites(), "STM-R-72", message)
+
+
+def test_r72_remove_tiles_refusals() -> None:
+    """STM-R-72 (p.35): take back a parasite for the activation or passive effect of a tile removed in this
+    step (M0-01: activation only; M0-06: passive only)."""
+    state = removal_stage()
+    assert sorted(state.turn.removed) == ["M0-01", "M0-06"]
+    state = attrs.evolve(state, turn=attrs.evolve(state.turn, removed=("M0-01", "M0-06")))
+    refused(state, UseRemovedTile("M0-03"), "STM-R-72", "M0-03 was not removed in this step (removed: M0-01, M0-06)")
+    refused(state, UseRemovedTile("M0-06"), "STM-R-72", "the removed tile M0-06 shows no activation effect")
+    refused(state, UseRemovedTile("M0-01", "passive"), "STM-R-72", "the removed tile M0-01 shows no passive effect")
+    refused(state, UseRemovedTile("M0-01", NO_SYMBOL), "STM-R-72", "the removed tile M0-01 shows no boiler effect")
+    none = attrs.evolve(state, turn=attrs.evolve(state.turn, removed=()))
+    refused(none, UseRemovedTile("M0-01"), "STM-R-72", "M0-01 was not removed in this step (removed: none)")
+    alone = attrs.evolve(state, solo=Solo(parasites_beside_stack=0))
+    refused(alone, UseRemovedTile("M0-01"), "STM-R-72", "no parasite lies beside the passenger stack")
+    accepted(alone, LeaveParasites())
+    says(
+        check(CTX, state, EndTurn()),
+        "STM-R-72",
+        "remove tiles: take back a parasite to use a removed tile's effect, or leave them",
+    )
+
+
+def test_r72_activate_parasite_refusals() -> None:
+    """STM-R-72 (p.35): P01 face up: the banker's printed destination is 5 (alternate 6), the stoker's 1;
+    level 1 sells bonus markers; the face-up M0-01 on level 5 shows an activation effect only."""
+    state = activate_state(BESIDE[:1])
+    refused(
+        state,
+        UseFaceUpTile(6),
+        "STM-R-72",
+        "level 6 is no passenger's destination now: levels 5 and 1 (alternate destinations are ignored)",
+    )
+    refused(state, UseFaceUpTile(1), "STM-R-72", "level 1 shows no face-up machine tile")
+    refused(state, UseFaceUpTile(5, "passive"), "STM-R-72", "the face-up tile M0-01 shows no passive effect")
+    refused(state, UseFaceUpTile(5, NO_SYMBOL), "STM-R-72", "the face-up tile M0-01 shows no boiler effect")
+    refused(
+        state,
+        ActivateParasite(((0, 1, "activation"),)),
+        "STM-R-72",
+        "solo: activating a parasite uses the face-up tile of a destination level instead",
+    )
+    refused(state, UsePart(), "STM-R-72", "solo: use the face-up tile of a destination level, or skip the part")
+    empty = activate_state([])
+    refused(empty, UseFaceUpTile(5), "STM-R-72", "you have placed no parasite (none lies beside the passenger stack)")
+
+
+def test_amb39_the_face_up_tiles_passive_effect() -> None:
+    """STM-AMB-39: 'either' (default) lets 'activate parasite' use a face-up tile's passive effect;
+    'activation' does not.  M0-06 (passive: 1 VP) lies face up on level 5, a printed destination."""
+    state = activate_state(BESIDE[:1])
+    state = attrs.evolve(state, markets=(Market(5, ("M0-06", "M1-05")),))
+    accepted(state, UseFaceUpTile(5, "passive"))
+    only = reading("STM-AMB-39", "activation")
+    refused(
+        state,
+        UseFaceUpTile(5, "passive"),
+        "STM-R-72",
+        "'activate parasite' uses the face-up tile's activation effect only (STM-AMB-39)",
+        only,
+    )
+    assert [a for a in legal_actions(only, state) if isinstance(a, UseFaceUpTile)] == []
+
+
+def test_r56_face_up_tiles_are_solo_only() -> None:
+    """STM-R-56 (p.34): in the multiplayer game 'activate parasite' uses your placed parasites."""
+    host = player(machine_room=room((1, machine("M0-01"))))
+    state = pending(game(player(parasites_home=2), host, parasites=(Parasite(0, 1, 1),)), ActivateParasites(1))
+    refused(
+        state, UseFaceUpTile(5), "STM-R-56", "only the solo game uses a face-up tile: activate your placed parasites"
+    )
+    refused(state, UsePart(), "STM-R-56", "name the placed parasites of yours to activate, or skip the part")
+    accepted(state, ActivateParasite(((1, 1, "activation"),)))
+
+
+def test_r56_how_many_parasites_are_activated() -> None:
+    """STM-R-56 (p.34): 'activate 1 parasite' names one of yours; 'any number' each at most once."""
+    host = player(machine_room=room((1, machine("M0-01")), (2, machine("M0-02"))))
+    parasites = (Parasite(0, 1, 1), Parasite(0, 1, 2))
+    one = pending(game(player(parasites_home=1), host, parasites=parasites), ActivateParasites(1))
+    both: tuple[ParasiteAt, ...] = ((1, 1, "activation"), (1, 2, "activation"))
+    refused(one, ActivateParasite(both), "STM-R-56", "activate 1 to 1 of your placed parasites, not 2")
+    refused(one, ActivateParasite(()), "STM-R-56", "activate 1 to 1 of your placed parasites, not 0")
+    refused(
+        one,
+        ActivateParasite(((1, 3, "activation"),)),
+        "STM-R-56",
+        "[(1, 3, 'activation')] are not all parasites of yours on others' machines",
+    )
+    many = pending(game(player(parasites_home=1), host, parasites=parasites), ActivateParasites(None))
+    why = check(CTX, many, ActivateParasite(()))
+    assert why is not None and why.rule == "STM-R-56" and why.reason.startswith("activate any number of")
+    assert why.reason.endswith(", not 0")
+    twice: tuple[ParasiteAt, ...] = ((1, 1, "activation"), (1, 1, "activation"))
+    refused(
+        many, ActivateParasite(twice), "STM-R-56", f"{list(twice)} are not all parasites of yours on others' machines"
+    )
+    activations = {a for a in legal_actions(CTX, many) if isinstance(a, ActivateParasite)}
+    assert activations == {
+        ActivateParasite((both[0],)),
+        ActivateParasite((both[1],)),
+        ActivateParasite(both),
+        ActivateParasite((both[1], both[0])),
+    }
+    assert {a for a in legal_actions(CTX, one) if isinstance(a, ActivateParasite)} == {
+        ActivateParasite((both[0],)),
+        ActivateParasite((both[1],)),
+    }
+
+
+# ---------------------------------------------------------------------------
+# STM-R-52..55: placing parasites, envy, the order of sharers, shaking off
+# ---------------------------------------------------------------------------
+
+HOSTED = room((1, machine("M0-01")), (2, machine("M1-01")), (3, STORAGE))  # activation / passive / storage
+
+
+def _placing(*players: PlayerState, parasites: tuple[Parasite, ...] = (), part: Step | None = None) -> StmState:
+    state = game(*players, parasites=parasites)
+    return pending(state, part if part is not None else PlaceParasites(1))
+
+
+def test_r52_per_owner_limit_with_3_players() -> None:
+    """STM-R-52 (p.33): 3 or more players: at most 1 of your parasites on one machine; others' do not
+    count (STM-AMB-20 'per-owner'); 'total' counts every parasite there."""
+    state = _placing(player(parasites_home=2), player(machine_room=HOSTED), player(), parasites=(Parasite(0, 1, 1),))
+    refused(
+        state,
+        PlaceParasite(1, 1),
+        "STM-R-52",
+        "at most 1 of your parasites on one machine with 3 players (STM-AMB-20 'per-owner')",
+    )
+    joined = _placing(player(), player(machine_room=HOSTED), player(parasites_home=2), parasites=(Parasite(2, 1, 1),))
+    accepted(joined, PlaceParasite(1, 1))
+    refused(
+        joined,
+        PlaceParasite(1, 1),
+        "STM-R-52",
+        "at most 1 parasites on one machine with 3 players (STM-AMB-20 'total')",
+        reading("STM-AMB-20", "total"),
+    )
+
+
+def test_r52_two_players_two_per_machine() -> None:
+    """STM-R-52 (p.33): '2 players: You may place up to 2 parasites on the same machine.'"""
+    state = _placing(player(parasites_home=2), player(machine_room=HOSTED), parasites=(Parasite(0, 1, 1),))
+    accepted(state, PlaceParasite(1, 1))
+    full = _placing(player(parasites_home=1), player(machine_room=HOSTED), parasites=(Parasite(0, 1, 1),) * 2)
+    refused(
+        full,
+        PlaceParasite(1, 1),
+        "STM-R-52",
+        "at most 2 of your parasites on one machine with 2 players (STM-AMB-20 'per-owner')",
+    )
+
+
+def test_r52_where_a_parasite_may_sit() -> None:
+    """STM-R-52 (p.33): on another player's machine-room tile, on its activation (boiler) or passive
+    symbol, never on storage spaces."""
+    state = _placing(player(), player(machine_room=HOSTED))
+    refused(
+        state, PlaceParasite(1, 1, "passive"), "STM-R-52", "M0-01 shows no passive symbol (never on storage spaces)"
+    )
+    refused(state, PlaceParasite(1, 2), "STM-R-52", "M1-01 shows no activation symbol (never on storage spaces)")
+    refused(state, PlaceParasite(1, 3), "STM-R-52", "capacity shows no activation symbol (never on storage spaces)")
+    refused(
+        state,
+        PlaceParasite(1, 1, NO_SYMBOL),
+        "STM-R-52",
+        "a parasite sits on the activation or the passive symbol, not 'boiler'",
+    )
+    refused(state, PlaceParasite(1, 4), "STM-R-52", "seat 1 has no machine-room tile at position 4")
+    refused(
+        state, PlaceParasite(0, 1), "STM-R-52", "a parasite goes onto another player's machine, never onto your own"
+    )
+    refused(
+        state, PlaceParasite(2, 1), "STM-R-52", "a parasite goes onto another player's machine, never onto your own"
+    )
+    accepted(state, PlaceParasite(1, 2, "passive"))
+    assert {a for a in legal_actions(CTX, state) if isinstance(a, PlaceParasite)} == {
+        PlaceParasite(1, 1, "activation"),
+        PlaceParasite(1, 2, "passive"),
+    }
+
+
+def test_r72_solo_placement_goes_beside_the_stack() -> None:
+    """STM-R-72 (p.35): 'Placed parasites go beside the passenger stack.'"""
+    state = attrs.evolve(_placing(player(machine_room=HOSTED)), solo=Solo())
+    refused(state, PlaceParasite(1, 1), "STM-R-72", "solo: a placed parasite goes beside the passenger stack")
+    accepted(state, PlaceParasite(None, None))
+    none_left = attrs.evolve(
+        _placing(player(machine_room=HOSTED, parasites_home=0)), solo=Solo(parasites_beside_stack=3)
+    )
+    refused(none_left, PlaceParasite(None, None), "STM-R-72", "no parasite left in your supply")
+
+
+def test_r53_envy_places_from_the_supply_on_the_envied_players_machines() -> None:
+    """STM-R-53 (p.33): each other player may place 1 parasite (from their supply) on the envied
+    player's machines."""
+    state = _placing(player(), player(machine_room=HOSTED), player(machine_room=HOSTED), part=EnvyParasite(2))
+    refused(state, PlaceParasite(1, 1), "STM-R-53", "the envious place on the machines of seat 2, who lured them")
+    accepted(state, PlaceParasite(2, 1))
+    moved = _placing(
+        player(parasites_home=2),
+        player(machine_room=HOSTED),
+        player(machine_room=HOSTED),
+        parasites=(Parasite(0, 1, 1),),
+        part=EnvyParasite(2),
+    )
+    refused(
+        moved,
+        PlaceParasite(2, 1, moved=(1, 1, "activation")),
+        "STM-R-53",
+        "envy places a parasite from your supply; it does not move one",
+    )
+    empty = _placing(
+        player(parasites_home=0), player(machine_room=HOSTED), player(machine_room=HOSTED), part=EnvyParasite(2)
+    )
+    refused(empty, PlaceParasite(2, 1), "STM-R-53", "no parasite left in your supply")
+
+
+def test_amb21_owner_chooses_who_is_next() -> None:
+    """STM-AMB-21 'owner-chooses': the deciding player names the next of the seats sharing; for envy
+    placements the rule is STM-R-53, for parasite effects STM-R-54."""
+    envy = pending(game(player(), player(), player()), NextSharer((2, 1), ((EnvyParasite(0),),)))
+    refused(envy, LetPlayer(0), "STM-R-53", "choose who goes next among seats [1, 2] (STM-AMB-21 'owner-chooses')")
+    assert [a for a in legal_actions(CTX, envy)] == [LetPlayer(1), LetPlayer(2)]
+    shared = pending(game(player(), player(), player()), NextSharer((2, 1), ((VotePoints(1),),)))
+    refused(shared, LetPlayer(0), "STM-R-54", "choose who goes next among seats [1, 2] (STM-AMB-21 'owner-chooses')")
+
+
+def test_r55_shake_off() -> None:
+    """STM-R-55 (p.34): shake off opposing parasites on your tiles: all (use the part) or one chosen."""
+    mine = room((1, machine("M0-01")))
+    bare = pending(game(player(machine_room=mine), player()), ShakeOff())
+    refused(bare, UsePart(), "STM-R-55", "no opposing parasite sits on your machines")
+    refused(bare, ShakeOffParasite(1, 1), "STM-R-55", "shake off all opposing parasites (use the part)")
+    one = pending(
+        game(player(machine_room=mine), player(parasites_home=2), parasites=(Parasite(1, 0, 1),)), ShakeOff(all=False)
+    )
+    refused(one, UsePart(), "STM-R-55", "shake off one chosen parasite")
+    refused(one, ShakeOffParasite(1, 1, "passive"), "STM-R-55", "no parasite of seat 1 on your machine 1")
+    accepted(one, ShakeOffParasite(1, 1))
+
+
+# ---------------------------------------------------------------------------
+# STM-R-22: the effect's head part
+# ---------------------------------------------------------------------------
+
+
+def test_r22_a_slash_takes_a_side() -> None:
+    """STM-R-22 (p.9): 'A / B' = A or B."""
+    state = pending(game(player([(4, False)]), player()), Either((VotePoints(1),), (VotePoints(2),)))
+    refused(state, ChooseSide(2), "STM-R-22", "a slash: choose the parts above it (0) or those below it (1)")
+    refused(state, UsePart(), "STM-R-22", "a slash: choose the parts above it (0) or those below it (1)")
+    accepted(state, ChooseSide(0))
+    accepted(state, ChooseSide(1))
+    accepted(state, SkipPart())
+
+
+def test_r54_a_handover_is_no_decision() -> None:
+    state = pending(game(player([(4, False)]), player()), Handover(1))
+    refused(state, SkipPart(), "STM-R-54", "the decision passes to seat 1 first")
+    assert legal_actions(CTX, state) == []
+
+
+def test_r22_costs() -> None:
+    """STM-R-22 (p.9): a black cost is paid in full or declined; a stone cost names the stone given up,
+    never the last one (STM-R-43, p.20); no discount on a cost that is not resources (STM-R-57/58)."""
+    state = pending(game(player([(4, False)], sponsor="crystal", gala="gear"), player()), ReturnStone(), VotePoints(2))
+    refused(state, PayCost(), "STM-R-22", "name the gauge space of the pressure stone you give up")
+    refused(state, PayCost(5), "STM-R-22", "name the gauge space of the pressure stone you give up")
+    refused(state, PayCost(4), "STM-R-43", "you cannot give up your last pressure stone")
+    refused(state, PayCost(4, sponsor=True), "STM-R-57", "ReturnStone() is not a resource cost: no discount")
+    refused(state, PayCost(4, gala=True), "STM-R-58", "ReturnStone() is not a resource cost: no discount")
+    refused(
+        state, UsePart(), "STM-R-22", "ReturnStone() is a cost: pay it in full or let it and everything beneath lapse"
+    )
+    accepted(state, DeclineCost())
+    two = pending(game(player([(4, False), (6, False)]), player()), ReturnStone())
+    accepted(two, PayCost(6))
+    paid = pending(game(player([(4, False)], gears=1), player()), PayResources(0, 2))
+    refused(paid, PayCost(4), "STM-R-22", "this cost takes no pressure stone")
+    refused(paid, PayCost(), "STM-R-22", "you cannot pay 0 crystals and 2 gears")
+
+
+# ---------------------------------------------------------------------------
+# Single parts: stones, the base marker, arrows, capacity, sponsor, gala, resources, the pink marker
+# ---------------------------------------------------------------------------
+
+
+def test_r16_one_stone_up_to_n() -> None:
+    """STM-R-16 (p.10): 'increase the pressure of one stone by up to 5': exactly one gauge stone, 0-5."""
+    state = pending(game(player([(1, False), (4, False)]), player()), IncreaseOneStone(5))
+    refused(state, RaiseOneStone(2, 1), "STM-R-16", "no pressure stone of yours on gauge space 2")
+    refused(state, RaiseOneStone(1, 6), "STM-R-16", "one stone rises by 0 to 5, not 6")
+    refused(state, RaiseOneStone(1, -1), "STM-R-16", "one stone rises by 0 to 5, not -1")
+    accepted(state, RaiseOneStone(1, 5))
+    # one representative per end gauge: g1 reaches g2,g3,g5,g6,g7 (g4 is taken); g4 reaches g5..g9
+    raises = [a for a in legal_actions(CTX, state) if isinstance(a, RaiseOneStone)]
+    assert raises == [RaiseOneStone(1, n) for n in range(6)] + [RaiseOneStone(4, n) for n in range(1, 6)]
+    two = pending(game(player([(1, False)]), player()), IncreaseOneStone(2))
+    assert [a for a in legal_actions(CTX, two) if isinstance(a, RaiseOneStone)] == [
+        RaiseOneStone(1, n) for n in range(3)
+    ]
+
+
+def test_r61_stone_to_8_needs_the_stone_taken_back() -> None:
+    """STM-R-61 (p.28): 'stone to 8': the stone just taken back for this district goes to the value-8 space."""
+    state = flying(4, "left", player(), player())
+    space = state.turn.active_space
+    assert space is not None
+    waiting = pending(state, StoneToEight())
+    accepted(waiting, UsePart())
+    message = "the stone you took back for this district is not (or no longer) on your gauge"
+    refused(pending(state, StoneToEight(), active_space=None), UsePart(), "STM-R-61", message)
+    refused(pending(state, StoneToEight(), decider=1), UsePart(), "STM-R-61", message)
+    refused(pending(state, StoneToEight(), active_space=space + 1), UsePart(), "STM-R-61", message)
+    refused(waiting, TakeResources(1, 0), "STM-R-61", "StoneToEight() needs no choice: use it or skip it")
+
+
+def test_r57_turn_sponsor_needs_a_sponsor() -> None:
+    state = pending(game(player([(4, False)]), player()), TurnSponsor())
+    refused(state, UsePart(), "STM-R-57", "you own no sponsor to turn")
+
+
+def test_r17_base_marker() -> None:
+    """STM-R-17 (p.10): the base marker never goes beyond g6 (value 4); a stone on the new base space may
+    be bumped +1 (STM-AMB-05 'optional'; 'compulsory' when it can move)."""
+    high = attrs.evolve(player([(8, False)]), gauge=gauge_of([(8, False)], (), 6))
+    top = pending(game(high, player()), AdvanceBaseMarker())
+    refused(
+        top,
+        MoveBaseMarker(),
+        "STM-R-17",
+        "the base pressure marker already stands on the value-4 space: the effect lapses",
+    )
+    empty = pending(game(player([(4, False)]), player()), AdvanceBaseMarker())
+    accepted(empty, MoveBaseMarker())
+    refused(empty, MoveBaseMarker(False), "STM-R-17", "no stone on the new base space: there is no bump to decline")
+    stone = pending(game(player([(1, False)]), player()), AdvanceBaseMarker())
+    accepted(stone, MoveBaseMarker(False))
+    refused(
+        stone,
+        MoveBaseMarker(False),
+        "STM-R-17",
+        "the stone on the new base space must be increased (STM-AMB-05 'compulsory')",
+        reading("STM-AMB-05", "compulsory"),
+    )
+    stuck = attrs.evolve(
+        player([(1, False)]),
+        gauge=gauge_of(
+            [(1, False), (7, False), (8, False), (9, False), (10, False)], [(2, 5), (3, 2), (4, 2), (5, 3), (6, 4)]
+        ),
+        supply=(),
+    )
+    blocked = pending(game(stuck, player()), AdvanceBaseMarker())
+    assert check(reading("STM-AMB-05", "compulsory"), blocked, MoveBaseMarker(False)) is None
+
+
+def test_r19_turn_arrows() -> None:
+    """STM-R-19 (p.28): 'turn 1 / turn 3 pressure stones' arrow side up: own arrowless stones on the gauge
+    or the board (STM-AMB-10), each once, 1 to N of them."""
+    me = player([(2, True), (4, False)], on_board=1)
+    state = pending(
+        game(me, player(on_board=1), board=(BoardStone(0, 3, "left"), BoardStone(1, 5, "left"))), TurnStones(1)
+    )
+    refused(state, TurnArrows(), "STM-R-19", "turn 1 to 1 different stones")
+    refused(state, TurnArrows((4,), ((3, "left"),)), "STM-R-19", "turn 1 to 1 different stones")
+    refused(state, TurnArrows((2,)), "STM-R-19", "the stones to turn lie on arrowless gauge spaces 4")
+    refused(state, TurnArrows((), ((5, "left"),)), "STM-R-19", "the districts must hold your own arrowless stones")
+    accepted(state, TurnArrows((4,)))
+    accepted(state, TurnArrows((), ((3, "left"),)))
+    three = pending(state, TurnStones(3))
+    refused(three, TurnArrows((4, 4)), "STM-R-19", "turn 1 to 3 different stones")
+    refused(
+        three,
+        TurnArrows((4,), ((3, "left"), (3, "left"))),
+        "STM-R-19",
+        "the districts must hold your own arrowless stones",
+    )
+    accepted(three, TurnArrows((4,), ((3, "left"),)))
+
+
+def test_r59_capacity_tile() -> None:
+    """STM-R-59 (p.29) with STM-R-21: a capacity tile from the supply on any of the 7 positions, either side."""
+    state = pending(game(player([(4, False)]), player()), GainCapacityTile())
+    refused(state, BuildCapacity(8, 0), "STM-R-59", "no machine-room position 8 / side 0")
+    refused(state, BuildCapacity(0, 0), "STM-R-59", "no machine-room position 0 / side 0")
+    refused(state, BuildCapacity(1, 2), "STM-R-59", "no machine-room position 1 / side 2")
+    accepted(state, BuildCapacity(7, 1))
+    gone = attrs.evolve(state, supply=attrs.evolve(state.supply, capacity_tiles=0))
+    refused(gone, BuildCapacity(1, 0), "STM-R-21", "no capacity tile is left in the supply")
+
+
+def test_r57_r58_taking_a_sponsor_or_a_gala() -> None:
+    """STM-R-57/58 (p.29): one of each at most; a crystal or gear side; the supply is limited (STM-R-21)."""
+    sponsor = pending(game(player([(4, False)]), player()), GainSponsor())
+    refused(sponsor, TakeSponsor(NO_RESOURCE), "STM-R-57", "a sponsor shows a crystal or a gear, not 'steam'")
+    accepted(sponsor, TakeSponsor("gear"))
+    gala = pending(game(player([(4, False)], gala="gear"), player()), GainCharityGala())
+    refused(gala, TakeGala(NO_RESOURCE), "STM-R-58", "a charity gala solicits crystals or gears, not 'steam'")
+    refused(gala, TakeGala("crystal"), "STM-R-58", "you already host a charity gala (maximum 1: the surplus lapses)")
+    free = pending(game(player([(4, False)]), player()), GainCharityGala())
+    no_gears = attrs.evolve(free, supply=attrs.evolve(free.supply, galas=(1, 0)))
+    refused(no_gears, TakeGala("gear"), "STM-R-21", "no gear charity gala is left in the supply")
+    accepted(no_gears, TakeGala("crystal"))
+    no_crystals = attrs.evolve(free, supply=attrs.evolve(free.supply, galas=(0, 1)))
+    refused(no_crystals, TakeGala("crystal"), "STM-R-21", "no crystal charity gala is left in the supply")
+
+
+def test_r21_resources_the_supply_no_longer_has() -> None:
+    """STM-R-21 (p.9): gaining what the supply no longer has lapses."""
+    state = pending(game(player([(4, False)]), player()), GainResources(crystals=2))
+    state = attrs.evolve(state, supply=attrs.evolve(state.supply, crystals=1, gears=0))
+    refused(state, TakeResources(2, 0), "STM-R-21", "the supply holds 1 crystals and 0 gears")
+    accepted(state, TakeResources(1, 0))
+    gears = pending(attrs.evolve(state, supply=attrs.evolve(state.supply, crystals=5, gears=1)), GainResources(gears=2))
+    refused(gears, TakeResources(0, 2), "STM-R-21", "the supply holds 5 crystals and 1 gears")
+
+
+def test_r04_the_pink_marker() -> None:
+    """STM-R-04 (p.5): character 7's one pink bonus marker, placed like a bought marker (STM-R-47) on a
+    space with its numeral (STM-P-08: #3, g5)."""
+    other = pending(game(player([(4, False)], character=3), player()), GainPinkMarker())
+    refused(other, PlacePinkMarker(5), "STM-R-04", "the pink bonus marker is used only with character 7")
+    undealt = pending(game(player([(4, False)], character=0), player()), GainPinkMarker())
+    refused(undealt, PlacePinkMarker(5), "STM-R-04", "the pink bonus marker is used only with character 7")
+    seven = pending(game(player([(5, False)], character=7), player()), GainPinkMarker())
+    assert [a for a in legal_actions(CTX, seven) if isinstance(a, PlacePinkMarker)] == [
+        PlacePinkMarker(5),
+        PlacePinkMarker(5, False),
+    ]
+    refused(seven, PlacePinkMarker(None), "STM-R-47", "bonus marker #3 goes on one of the spaces 5")
+    refused(seven, PlacePinkMarker(6), "STM-R-47", "space 6 is not a #3 space right of the base marker")
+    other_gauge = attrs.evolve(
+        player(),
+        gauge=attrs.evolve(
+            gauge_of([]), spaces=(None, None, None, None, None, BonusMarker(3, pink=True), None, None, None, None, None)
+        ),
+    )
+    taken = pending(game(player([(5, False)], character=7), other_gauge), GainPinkMarker())
+    refused(taken, PlacePinkMarker(5), "STM-R-21", "the one pink bonus marker already lies on a gauge")
+    free = pending(game(player([(4, False)], character=7), player()), GainPinkMarker())
+    assert [a for a in legal_actions(CTX, free) if isinstance(a, PlacePinkMarker)] == [PlacePinkMarker(5)]
+    refused(
+        free, PlacePinkMarker(5, False), "STM-R-47", "no stone on space 5 that could be increased: nothing to decline"
+    )
+    based = attrs.evolve(player([(7, False)], character=7), gauge=gauge_of([(7, False)], (), 5))
+    beyond = pending(game(based, player()), GainPinkMarker())
+    assert [a for a in legal_actions(CTX, beyond) if isinstance(a, PlacePinkMarker)] == [PlacePinkMarker(None)]
+    refused(beyond, PlacePinkMarker(None, False), "STM-R-47", "no stone to leave where it is")
+
+
+# ---------------------------------------------------------------------------
+# STM-R-69 / R-73: the solo game's loss and ranks
+# ---------------------------------------------------------------------------
+
+
+def test_r69_only_the_solo_game_is_lost_at_0_vp() -> None:
+    """STM-R-69 (p.35) is a solo rule: a multiplayer player at 0 VP has not lost."""
+    assert solo_lost(CTX, game(player(vp=0), player())) is False
+    assert solo_lost(CTX, attrs.evolve(game(player(vp=0)), solo=Solo())) is True
+
+
+def test_r73_the_rank_table() -> None:
+    """STM-R-73 (p.36): 'Compare your total score with the table': 0, 7, ... 49 VP (the highest reached)."""
+    assert SOLO_RANKS == (
+        (0, "Nothing but hot air"),
+        (7, "Hobby mechanic"),
+        (14, "Tinkerer"),
+        (21, "Engineer"),
+        (28, "Chief engineer"),
+        (35, "Airship pirate"),
+        (42, "Master of steam"),
+        (49, "Deus Ex Machina"),
+    )
