@@ -62,7 +62,7 @@ from rulecraft.model.kings_of_air_and_steam.components import GOODS, GOODS_INDEX
 from rulecraft.model.kings_of_air_and_steam.game import KasGame
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 from rulecraft.model.kings_of_air_and_steam.scenario import fixture_map
-from rulecraft.model.kings_of_air_and_steam.shipping import SELLOUT_PRICE, Destination
+from rulecraft.model.kings_of_air_and_steam.shipping import DEFAULT_RULES, SELLOUT_PRICE, Destination, RouteRules
 from rulecraft.model.kings_of_air_and_steam.state import CityState, Depot, KasState
 from rulecraft.query import Query
 from rulecraft.solvers.kings_of_air_and_steam.mapfile import MAP_HELP, use_map
@@ -101,6 +101,8 @@ class ShipView:
     rail_level: int
     rail_costs: tuple[int, ...]
     depots_left: int = 10
+    # The shipping readings KAS-AMB-14..17 of the game (the model's RouteRules; defaults: all off).
+    rules: RouteRules = DEFAULT_RULES
 
     @property
     def top_level(self) -> int:
@@ -138,6 +140,7 @@ def view_of(game: KasGame, state: KasState, seat: int) -> ShipView:
         player.rail_level,
         tuple(lv.cost for lv in game.pack.rail_track),
         player.depots_left,
+        game.ctx.route_rules(),
     )
 
 
@@ -229,14 +232,28 @@ def count_bound(view: ShipView, count: int = 1) -> int:
 
 
 @lru_cache(maxsize=32)
-def encode(game_map: GameMap, steps: int, seats: int, nmax: int, mode: str, rail_costs: tuple[int, ...]) -> Encoding:
+def encode(
+    game_map: GameMap,
+    steps: int,
+    seats: int,
+    nmax: int,
+    mode: str,
+    rail_costs: tuple[int, ...],
+    rules: RouteRules = DEFAULT_RULES,
+) -> Encoding:
     """The rules for shipping on this map from any origin; no state value enters here.
 
     ``mode``: "ship" (Ship Goods), "sellout" (one good to a city, tolls out
     of the $4, KAS-AMB-25) or "synth" (Ship Goods to a city after optional
     building).  ``nmax`` bounds the count (it only sizes the toll sum).  The
     origin is a choice like the goods and the destination, so one encoding
-    (and one solver) serves every depot of every player.
+    (and one solver) serves every depot of every player.  ``rules`` are the
+    game's shipping readings: KAS-AMB-14 'origin-stop' (one stop more),
+    KAS-AMB-15 'open-only' (no passing a closed city), KAS-AMB-17 'cash-only'
+    (no income toward tolls).  KAS-AMB-16 'free-choice' only adds dearer
+    variants of the same routes (an optional toll on a line with an own
+    depot), so no answer here changes under it: the cheapest toll, the
+    fewest stops and their Pareto front are the default's.
     """
     lines = [ln.id for ln in game_map.lines]
     ends = {ln.id: ln.ends for ln in game_map.lines}
@@ -306,11 +323,21 @@ def encode(game_map: GameMap, steps: int, seats: int, nmax: int, mode: str, rail
         once.append(_at_most_one(steps_on))
         once += [z3.Implies(start[ln], z3.Not(x)) for x in steps_on]
     opened = [z3.Implies(on[key], depot_on(key[1])) for key in on]
+    # KAS-AMB-15 'open-only': a city the route goes on from (not its end) must not be closed.
+    passing: list[z3.BoolRef] = []
+    if rules.open_only:
+        passing = [
+            z3.Implies(z3.And(via[(i, c)], act[i + 1]), z3.Not(_ib(f"closed.{c}")))
+            for i in range(steps)
+            for c in city_names
+        ]
 
     k = _count(act[1 : steps + 1])
     to_a_city = z3.And(dvar >= 0, dvar < len(to_city))
     # KAS-R-37 / KAS-AMB-14: the city is a stop of its own; a destination depot is its line's stop.
     stops = z3.If(to_a_city, k + 1, z3.If(k == 0, 1, k))
+    if rules.extra_stops:  # KAS-AMB-14 'origin-stop': the origin's line needs a stop too
+        stops = stops + rules.extra_stops
 
     # -- tolls: KAS-R-38 -------------------------------------------------------------------------------
     used = {ln: z3.Or([on[(i, ln)] for i in range(1, steps + 1)]) for ln in lines}
@@ -322,7 +349,8 @@ def encode(game_map: GameMap, steps: int, seats: int, nmax: int, mode: str, rail
         payee.append((payto[ln] >= 0) == tolled[ln])  # one opponent per tolled line, nobody elsewhere
         payee += [z3.Implies(payto[ln] == s, _ib(f"has.{ln}.{s}")) for s in range(seats)]
     price = z3.Sum([z3.If(goods[g], _iv(f"price.{g}"), 0) for g in GOODS])
-    short = toll - z3.If(to_a_city, price, 0)  # KAS-AMB-17: income pays tolls; n·short ≤ money
+    # KAS-AMB-17: income pays tolls, n·short ≤ money; 'cash-only' counts no income.
+    short = toll if rules.cash_only else toll - z3.If(to_a_city, price, 0)
     owed = z3.Sum([z3.If(n >= j, short, 0) for j in range(1, nmax + 1)])
 
     # -- what and where: KAS-R-36, 40, 41 ------------------------------------------------------------------
@@ -346,6 +374,7 @@ def encode(game_map: GameMap, steps: int, seats: int, nmax: int, mode: str, rail
         ("KAS-R-40#waiting", z3.And(waiting_rule)),
         ("KAS-R-37#path", z3.And(path)),
         ("KAS-R-37#once", z3.And(once)),
+        *([("KAS-AMB-15#open-only", z3.And(passing))] if rules.open_only else []),
         ("KAS-R-37#depots", z3.And(opened)),
         ("KAS-R-37#stops", stops <= level),
         ("KAS-R-38#payee", z3.And(payee)),
@@ -486,7 +515,7 @@ class _Session:
     @classmethod
     def open(cls, view: ShipView, mode: str, timeout_ms: int, count: int = 1) -> _Session:
         steps = steps_for(view.game_map, view.top_level if mode == "synth" else view.rail_level + 1)
-        enc = encode(view.game_map, steps, view.seats, count_bound(view, count), mode, view.rail_costs)
+        enc = encode(view.game_map, steps, view.seats, count_bound(view, count), mode, view.rail_costs, view.rules)
         # QF_FD bit-blasts the bounded integers to SAT: several times faster here than the default solver.
         solver = z3.SolverFor("QF_FD")
         solver.set("timeout", max(1, timeout_ms))
@@ -866,7 +895,14 @@ def explain(
 def oracle_deliveries(view: ShipView) -> list[Delivery]:
     """The same table from the model's brute force (``shipping.legal_shipments``)."""
     shipments = shipping.legal_shipments(
-        view.game_map, view.depots, view.cities, view.shipper, view.money, view.prices, view.rail_level
+        view.game_map,
+        view.depots,
+        view.cities,
+        view.shipper,
+        view.money,
+        view.prices,
+        view.rail_level,
+        rules=view.rules,
     )
     groups: dict[tuple[Hex, str, Destination], list[shipping.Shipment]] = {}
     for sh in shipments:
@@ -1007,12 +1043,14 @@ def oracle_synthesis(view: ShipView, origin: Hex, goods: str, count: int, city: 
         check = partial(
             shipping.shipment_problem,
             changed.game_map, changed.depots, changed.cities, view.shipper, view.money, view.prices, level,
-            origin, goods, count, to,
+            origin, goods, count, to, rules=view.rules,
         )  # fmt: skip
         if check() is not None:
             continue
         best = cost
-        every = shipping.routes(changed.game_map, changed.depots, view.shipper, origin, level)
+        every = shipping.routes(
+            changed.game_map, changed.depots, view.shipper, origin, level, rules=view.rules, cities=changed.cities
+        )
         routes = [r for r in every if r.destination == to and check(r.lines, r.payees) is None]
         hexes = tuple(view.free_hexes(ln)[0] for ln in subset)
         stops, toll = min(r.stops for r in routes), min(r.toll_per_good for r in routes)
@@ -1094,7 +1132,7 @@ def oracle_sellout(view: ShipView) -> tuple[int, dict[tuple[Hex, str], int | Non
             if depot.goods[i] < 1:
                 continue
             options = shipping.sellout_options(
-                view.game_map, view.depots, view.cities, view.shipper, view.rail_level, depot.at, g
+                view.game_map, view.depots, view.cities, view.shipper, view.rail_level, depot.at, g, rules=view.rules
             )
             toll = min((r.toll_per_good for r in options), default=None)
             tolls[(depot.at, g)] = toll
@@ -1153,8 +1191,11 @@ def compare_sellout(view: ShipView, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> str
 # -- random small networks ------------------------------------------------------------------------------
 
 
-def random_view(rng: random.Random, rail_costs: tuple[int, ...] = (0, 2, 3, 4, 5, 6)) -> ShipView:
-    """A random small network: 4–7 cities, a few lines, depots of 2–3 owners, random demand and room."""
+def random_view(
+    rng: random.Random, rail_costs: tuple[int, ...] = (0, 2, 3, 4, 5, 6), rules: RouteRules = DEFAULT_RULES
+) -> ShipView:
+    """A random small network: 4–7 cities, a few lines, depots of 2–3 owners, random demand and room;
+    shipped under ``rules`` (a game's shipping readings)."""
     n_cities = rng.randint(4, 7)
     names = [f"C{i}" for i in range(n_cities)]
     pairs: list[tuple[str, str]] = [(names[rng.randrange(i)], names[i]) for i in range(1, n_cities)]  # a tree
@@ -1203,7 +1244,13 @@ def random_view(rng: random.Random, rail_costs: tuple[int, ...] = (0, 2, 3, 4, 5
         rng.randint(1, 4),
         rail_costs,
         rng.randint(1, 4),
+        rules,
     )
+
+
+def _random_view_of(game: KasGame, rng: random.Random) -> ShipView:
+    """A random view shipped by ``game``'s rail track and shipping readings (for the oracle checks)."""
+    return random_view(rng, tuple(lv.cost for lv in game.pack.rail_track), game.ctx.route_rules())
 
 
 def random_target(view: ShipView, rng: random.Random) -> tuple[Hex, str, int, str]:
@@ -1223,12 +1270,9 @@ def random_target(view: ShipView, rng: random.Random) -> tuple[Hex, str, int, st
 
 
 # Readings that change shipping or the Sellout, which this encoding states at their defaults.
+# KAS-AMB-14..17 are encoded (``encode``'s rules); 15's 'revisit' is not modelled, so never chosen.
 SHIPPING_READINGS = (
     "KAS-AMB-07",
-    "KAS-AMB-14",
-    "KAS-AMB-15",
-    "KAS-AMB-16",
-    "KAS-AMB-17",
     "KAS-AMB-18",
     "KAS-AMB-25",
     "KAS-AMB-26",
@@ -1366,7 +1410,7 @@ class DeliveriesQuery:
         return "\n".join(out)
 
     def oracle_check(self, game: Any, rng: random.Random) -> str | None:
-        view = random_view(rng, tuple(lv.cost for lv in _kas(game).pack.rail_track))
+        view = _random_view_of(_kas(game), rng)
         return compare_deliveries(view, self.timeout_ms)
 
 
@@ -1431,7 +1475,7 @@ class SynthesisQuery:
         return "\n".join(out)
 
     def oracle_check(self, game: Any, rng: random.Random) -> str | None:
-        view = random_view(rng, tuple(lv.cost for lv in _kas(game).pack.rail_track))
+        view = _random_view_of(_kas(game), rng)
         origin, goods, count, city = random_target(view, rng)
         return compare_synthesis(view, origin, goods, count, city, self.timeout_ms)
 
@@ -1476,7 +1520,7 @@ class SelloutQuery:
         return "\n".join(out)
 
     def oracle_check(self, game: Any, rng: random.Random) -> str | None:
-        view = random_view(rng, tuple(lv.cost for lv in _kas(game).pack.rail_track))
+        view = _random_view_of(_kas(game), rng)
         return compare_sellout(view, self.timeout_ms)
 
 
