@@ -17,15 +17,19 @@ from __future__ import annotations
 from typing import Any
 
 import attrs
-from test_stm_parasites import CTX, STORAGE, flying, game, machine, play, player, room
+import pytest
+from test_stm_parasites import BOILER, CTX, STORAGE, flying, game, machine, play, player, room
 from test_stm_solo import BESIDE, activate_state, removal_stage
 
 from rulecraft.core import Rejection
 from rulecraft.model.steamopolis.actions import (
     ActivateParasite,
     BuildCapacity,
+    BuildStartingRoom,
+    BuyBanner,
     BuyBonusMarker,
     BuyMachine,
+    ChannelPressure,
     ChooseSide,
     DealCharacter,
     DeclineCost,
@@ -37,9 +41,11 @@ from rulecraft.model.steamopolis.actions import (
     MakeSteam,
     MoveArrowStones,
     MoveBaseMarker,
+    MoveLeft,
     ParasiteAt,
     PassTurn,
     PayCost,
+    PickUp,
     PlaceParasite,
     PlacePinkMarker,
     PlaceStone,
@@ -67,6 +73,7 @@ from rulecraft.model.steamopolis.context import Context
 from rulecraft.model.steamopolis.effects import (
     ActivateParasites,
     AdvanceBaseMarker,
+    BuyTile,
     Either,
     EnvyParasite,
     GainCapacityTile,
@@ -78,6 +85,7 @@ from rulecraft.model.steamopolis.effects import (
     Handover,
     IncreaseOneStone,
     NextSharer,
+    PayCrystalsPerStone,
     PayResources,
     PlaceParasites,
     ReturnStone,
@@ -89,14 +97,16 @@ from rulecraft.model.steamopolis.effects import (
     UseAnotherDistrict,
     VotePoints,
 )
-from rulecraft.model.steamopolis.gauge import BonusMarker, Stone, gauge_of
+from rulecraft.model.steamopolis.gauge import BonusMarker, GaugeError, Stone, gauge_of, increase
 from rulecraft.model.steamopolis.rules import (
     SOLO_RANKS,
     check,
     legal_actions,
+    legal_actions_by_check,
     rejections,
     solo_lost,
 )
+from rulecraft.model.steamopolis.setup import room_rejection
 from rulecraft.model.steamopolis.state import (
     SHADOW,
     BoardStone,
@@ -954,3 +964,387 @@ def test_r73_the_rank_table() -> None:
         (42, "Master of steam"),
         (49, "Deus Ex Machina"),
     )
+
+
+# ---------------------------------------------------------------------------
+# The steps of the turn, each refusing what it does not admit
+# ---------------------------------------------------------------------------
+
+
+def test_steps_refuse_what_they_do_not_admit() -> None:
+    """STM-R-23 (p.8): the turn's order; STM-R-29 (p.13) the channelled stone; STM-R-49 (p.24) the end of
+    the turn; STM-R-13 (p.6) the set-up room; STM-R-32 (p.14) the store step; STM-R-22 (p.9) effects."""
+    me = player([(4, False)], crystals=4)
+    storing = attrs.evolve(game(me, player()), turn=TurnState(storing=True))
+    refused(storing, EndTurn(), "STM-R-32", "store your resources first: you hold more than your storage spaces")
+    refused(game(me, player()), SkipPart(), "STM-R-22", "no effect is being carried out")
+    start = game(player([(4, True)]), player(), phase=Phase.START_OF_TURN)
+    refused(start, MakeSteam(()), "STM-R-23", "the turn starts by moving the arrow stones")
+    channel = attrs.evolve(game(me, player(), phase=Phase.CHANNEL), turn=TurnState(channel=3))
+    refused(channel, EndTurn(), "STM-R-29", "the channelled stone must be moved left or placed")
+    end = game(me, player(), phase=Phase.END_OF_TURN)
+    refused(end, MakeSteam(()), "STM-R-49", "the action is over: only the end of the turn remains")
+    setup = game(player(), player(), phase=Phase.SETUP_ROOM)
+    refused(setup, MakeSteam(()), "STM-R-13", "build the starting machine and the capacity tile into your machine room")
+    refused(game(me, player()), SkipStep(), "STM-R-66", "only a final turn lets you skip an action")
+
+
+def test_r13_the_starting_room_cites_its_rule_with_the_set_up_reason() -> None:
+    """STM-R-13 (p.6): the starting machine and the capacity tile on two different free positions."""
+    setup = game(player(), player(), phase=Phase.SETUP_ROOM)
+    same = BuildStartingRoom(1, 0, 1, 0)
+    why = room_rejection(CTX, setup, same)
+    assert why is not None
+    refused(setup, same, "STM-R-13", why)
+    accepted(setup, BuildStartingRoom(1, 0, 2, 1))
+
+
+def test_r46_the_buying_step_takes_markers_or_stops() -> None:
+    """STM-R-46 (p.22): 'any number, one at a time', then stop."""
+    state = flying(1, "left", player(crystals=3), player())
+    state = play(state, BuyBonusMarker("crystal", 7))
+    assert state.turn.step == "buying"
+    refused(state, PickUp("stoker"), "STM-R-46", "buy another bonus marker or stop buying")
+    # the #4 now foremost costs 2 crystals (STM-P-08), placed on g6 (its numeral)
+    buys = [a for a in legal_actions(CTX, state) if isinstance(a, BuyBonusMarker)]
+    assert buys == [BuyBonusMarker("crystal", 6)]
+    assert legal_actions(CTX, state) == [StopBuying(), BuyBonusMarker("crystal", 6)]
+    assert legal_actions_by_check(CTX, state) == legal_actions(CTX, state)
+
+
+def test_amb07_every_arrow_stone_moves() -> None:
+    """STM-AMB-07 'each' (default): each arrow stone on the gauge moves; 'optional' lets some stay."""
+    state = game(player([(2, True), (4, False), (6, True)]), player(), phase=Phase.START_OF_TURN)
+    refused(
+        state, MoveArrowStones((2,)), "STM-R-19", "every arrow stone on the gauge moves: [2, 6] (STM-AMB-07 'each')"
+    )
+    assert check(reading("STM-AMB-07", "optional"), state, MoveArrowStones((2,))) is None
+
+
+def test_r23_r24_the_three_actions() -> None:
+    """STM-R-24 (p.8): FLY needs an own stone on the board, MAKE STEAM a gauge stone that can move; the
+    turn passes only when no action is possible (STM-AMB-12)."""
+    state = game(player([(10, False)]), player())
+    refused(state, FlyToAllTargets(), "STM-R-24", "FLY TO ALL TARGETS needs at least one of your stones on the board")
+    refused(state, MakeSteam(()), "STM-R-24", "MAKE STEAM needs a stone on the gauge that can still move")
+    refused(state, PassTurn(), "STM-R-23", "you must perform one of the three actions")  # g10 reaches level 8
+    refused(state, ChannelPressure(5), "STM-R-28", "no pressure stone of yours on gauge space 5")
+    final_turn = final(state, "steam")
+    assert rules_of(final_turn, PassTurn()) == ["STM-R-66"]
+
+
+def test_r15_an_illegal_order_of_increments() -> None:
+    """STM-R-15 (p.9): an increment moves a stone of yours; the gauge says why an order is impossible."""
+    state = game(player([(4, False)]), player())
+    with pytest.raises(GaugeError) as err:
+        increase(state.players[0].gauge, 2, (5, 5))
+    refused(state, MakeSteam((5, 5)), err.value.rule, err.value.message)
+
+
+def test_amb32_most_increments() -> None:
+    """STM-AMB-32 'most': stones on g8 and g9, +2 (the 2 built-in boilers, STM-R-25): g9 then g8 uses
+    both increments; g8 first jumps to g10 and the second lapses."""
+    state = game(player([(8, False), (9, False)]), player())
+    most = reading("STM-AMB-32", "most")
+    refused(state, MakeSteam((8,)), "STM-R-15", "another order uses 2 increments (STM-AMB-32 'most'), this one 1", most)
+    assert check(CTX, state, MakeSteam((8,))) is None
+    assert check(most, state, MakeSteam((9, 8))) is None
+
+
+def test_r29_moving_the_channelled_stone_left() -> None:
+    """STM-R-29 (p.13): move left only from w >= 2, and (STM-AMB-06) only with a free district at or
+    below the new value."""
+    me = player([(6, False)])
+    leftmost = attrs.evolve(game(me, player(), phase=Phase.CHANNEL), turn=TurnState(channel=1))
+    refused(leftmost, MoveLeft(), "STM-R-29", "the stone is at the leftmost position: it must be placed")
+    low = tuple(BoardStone(1, level, side) for level in (1, 2) for side in ("left", "right"))
+    blocked = attrs.evolve(game(me, player(on_board=4), board=low, phase=Phase.CHANNEL), turn=TurnState(channel=3))
+    refused(
+        blocked, MoveLeft(), "STM-R-29", "no free district on levels 1-2: the stone could not be placed (STM-AMB-06)"
+    )
+    assert legal_actions(CTX, blocked) == [PlaceStone(3, "left"), PlaceStone(3, "right")]
+
+
+def test_amb06_forbidden_channelling_without_a_machine() -> None:
+    """STM-AMB-06 'forbidden': no channelling without a machine at the entry position (g6 value 4 enters
+    position 3, STM-R-29)."""
+    state = game(player([(6, False)]), player())
+    forbidden = reading("STM-AMB-06", "forbidden")
+    refused(state, ChannelPressure(6), "STM-R-28", "no machine at position 3 (STM-AMB-06 'forbidden')", forbidden)
+    accepted(state, ChannelPressure(6))
+    built = game(player([(6, False)], machine_room=room((3, BOILER))), player())
+    accepted(built, ChannelPressure(6), forbidden)
+
+
+# ---------------------------------------------------------------------------
+# The flight: take back, pick up, buy (STM-R-33..43)
+# ---------------------------------------------------------------------------
+
+
+def _flight(p: PlayerState, *board: BoardStone, **kw: Any) -> StmState:
+    """Seat 0 starts FLY TO ALL TARGETS with its stones on ``board``."""
+    return play(game(p, player(), board=board, **kw), FlyToAllTargets())
+
+
+def fly_from(
+    level: int, position: str, p: PlayerState, *others: PlayerState, board: tuple[BoardStone, ...] = (), **kw: Any
+) -> StmState:
+    """Seat 0's flight with its stone on (level, position) taken back, its other stones on ``board``."""
+    state = game(p, *others, board=(BoardStone(0, level, position), *board), **kw)  # type: ignore[arg-type]
+    return play(state, FlyToAllTargets(), TakeBack(level, position))  # type: ignore[arg-type]
+
+
+def test_r33_r18_taking_back() -> None:
+    """STM-R-33 (p.15): take back one of your stones; STM-R-18 (p.10): to the first free space, or, with
+    none free, in place of a bonus marker of your choice; with neither the stone goes to the supply."""
+    free = _flight(player([(4, False)], on_board=1), BoardStone(0, 3, "left"))
+    refused(free, TakeBack(2, "left"), "STM-R-33", "you have no stone on the left district of level 2")
+    refused(
+        free, TakeBack(3, "left", 5), "STM-R-18", "a gauge space is free: no bonus marker goes to the box to make room"
+    )
+    stones = [(7, False), (8, False), (9, False), (10, False)]
+    marked = attrs.evolve(player(stones, on_board=1), gauge=gauge_of(stones, [(3, 2), (4, 2), (5, 3), (6, 4)], 2))
+    full = _flight(marked, BoardStone(0, 3, "left"))
+    message = "no free gauge space: return one of the bonus markers on [3, 4, 5, 6]"
+    refused(full, TakeBack(3, "left"), "STM-R-18", message)
+    refused(full, TakeBack(3, "left", 7), "STM-R-18", message)
+    assert [a for a in legal_actions(CTX, full)] == [TakeBack(3, "left", m) for m in (3, 4, 5, 6)]
+    assert legal_actions_by_check(CTX, full) == legal_actions(CTX, full)
+    bare = attrs.evolve(player(stones, on_board=1), gauge=gauge_of(stones, [], 6))
+    stuck = _flight(bare, BoardStone(0, 3, "left"))
+    refused(stuck, TakeBack(3, "left", 7), "STM-R-18", "there is no bonus marker on your gauge to return")
+    assert legal_actions(CTX, stuck) == [TakeBack(3, "left")]
+
+
+def test_r36_pick_up_limits() -> None:
+    """STM-R-36 (p.16): a passenger once per turn, onto one of the 2 passenger spaces."""
+    state = fly_from(4, "left", player(on_board=2), player(), board=(BoardStone(0, 2, "left"),))
+    moved = attrs.evolve(state, turn=attrs.evolve(state.turn, transported=("stoker",)))
+    refused(moved, PickUp("stoker"), "STM-R-36", "you have already transported the stoker this turn")
+    seated = attrs.evolve(state.players[0], carrying=("banker", "banker"))
+    full = attrs.evolve(state, players=(seated, state.players[1]))
+    refused(full, PickUp("stoker"), "STM-R-36", "both passenger spaces are taken")
+
+
+def test_r38_r40_which_market_a_flight_step_buys_from() -> None:
+    """STM-R-38 (p.18): the flight step buys on the active level; level 1 sells bonus markers."""
+    state = flying(5, "left", player(gears=2), player(), markets=(Market(5, ("M0-01",)), Market(6, ("M0-02",))))
+    refused(
+        state,
+        BuyMachine(2, level=6),
+        "STM-R-38",
+        "a flight step buys on the active level's market: name no other level",
+    )
+    one = flying(1, "left", player(gears=2), player(), markets=(Market(5, ("M0-01",)),))
+    refused(one, BuyMachine(2), "STM-R-38", "the level-1 market sells bonus markers, not tiles")
+
+
+def test_r61_buy_tile_names_its_level() -> None:
+    """STM-R-61 (p.28): 'buy tile': one face-up tile on any level by the normal rules, no bonus markers."""
+    p = player([(4, False)], gears=2, machine_room=room((1, STORAGE)))
+    state = pending(game(p, player(), markets=(Market(5, ("M0-01",)), Market(6, ()))), BuyTile())
+    refused(state, BuyMachine(2), "STM-R-61", "'buy tile': name the level of the face-up tile you buy")
+    refused(state, BuyMachine(2, level=1), "STM-R-61", "the level-1 market sells bonus markers, not tiles")
+    refused(state, BuyMachine(2, level=6), "STM-R-40", "no face-up tile on the market of level 6")
+    refused(state, TakeGala("crystal"), "STM-R-22", "TakeGala(resource='crystal') does not carry out BuyTile()")
+    tiles = [a for a in legal_actions(CTX, state) if not isinstance(a, SkipPart)]
+    # M0-01: 2 gears (rank 0, STM-EX-12): as a machine on each free position; not as a banner, which
+    # would cost the only stone the player owns (STM-R-43)
+    assert tiles == [BuyMachine(n, level=5) for n in range(2, 8)]
+    refused(state, BuyBanner(4, level=5), "STM-R-43", "you cannot give up your last pressure stone")
+    assert legal_actions_by_check(CTX, state) == legal_actions(CTX, state)
+
+
+def test_r43_a_banner_stone_from_the_board() -> None:
+    """STM-AMB-11 'gauge' (default): a banner's stone comes from the gauge; 'board': also an own stone
+    still on the board, never the last one owned, nor the one a carried passenger needs (STM-R-36/37)."""
+    board = (BoardStone(0, 6, "left"),)
+    state = fly_from(5, "left", player(gears=2, on_board=2), player(), board=board, markets=(Market(5, ("M0-01",)),))
+    on_board = reading("STM-AMB-11", "board")
+    refused(
+        state,
+        BuyBanner(None, board=(6, "left")),
+        "STM-R-43",
+        "a banner's stone comes from your gauge, not the board (STM-AMB-11 'gauge')",
+    )
+    accepted(state, BuyBanner(None, board=(6, "left")), on_board)
+    refused(
+        state,
+        BuyBanner(state.turn.active_space, board=(6, "left")),
+        "STM-R-43",
+        "a banner costs one pressure stone: name a gauge space or a district",
+        on_board,
+    )
+    refused(
+        state,
+        BuyBanner(None, board=(7, "left")),
+        "STM-R-43",
+        "none of your stones lies on district (7, 'left')",
+        on_board,
+    )
+    refused(state, BuyBanner(None), "STM-R-43", "a banner costs a pressure stone from your gauge (STM-AMB-11)")
+    refused(state, BuyBanner(9), "STM-R-43", "a banner costs a pressure stone from your gauge (STM-AMB-11)")
+    carrying = attrs.evolve(state.players[0], carrying=("banker",))
+    boarded = attrs.evolve(
+        state, players=(carrying, state.players[1]), turn=attrs.evolve(state.turn, boarded=(("banker", 6),))
+    )
+    refused(
+        boarded,
+        BuyBanner(None, board=(6, "left")),
+        "STM-R-36",
+        "your last stone on level 6 is where the banker you carry gets off: it cannot pay",
+        on_board,
+    )
+    lone = flying(5, "left", player(gears=2), player(), markets=(Market(5, ("M0-01",)),))
+    refused(lone, BuyBanner(lone.turn.active_space), "STM-R-43", "you cannot give up your last pressure stone")
+
+
+def test_r57_r58_discounts() -> None:
+    """STM-R-57 (p.29): the sponsor, once per turn, takes 1 off a cost holding its resource; STM-R-58:
+    the gala takes up to 2 of its resource off a cost still holding it."""
+    markets = (Market(5, ("M0-01",)),)
+    state = flying(5, "left", player(gears=2), player(), markets=markets)
+    refused(state, BuyMachine(2, sponsor=True), "STM-R-57", "you own no sponsor")
+    refused(state, BuyMachine(2, gala=True), "STM-R-58", "you own no charity gala")
+    used = flying(5, "left", player(gears=2, sponsor="gear", sponsor_used=True), player(), markets=markets)
+    refused(used, BuyMachine(2, sponsor=True), "STM-R-57", "your sponsor has already given its discount this turn")
+    crystal = flying(5, "left", player(gears=2, sponsor="crystal", gala="crystal"), player(), markets=markets)
+    refused(crystal, BuyMachine(2, sponsor=True), "STM-R-57", "the sponsor shows a crystal, and this cost holds none")
+    refused(
+        crystal, BuyMachine(2, gala=True), "STM-R-58", "your charity gala gives crystals, and no crystal is left to pay"
+    )
+    # a gear sponsor and a gear gala cover M0-01's 2 gears together or alone (the gala: 2 off)
+    poor = flying(5, "left", player(gears=1, sponsor="gear", gala="gear"), player(), markets=markets)
+    refused(poor, BuyMachine(2), "STM-R-40", "the tile costs 0 crystals and 2 gears: you cannot pay it all")
+    accepted(poor, BuyMachine(2, sponsor=True))
+    accepted(poor, BuyMachine(2, gala=True))
+    accepted(poor, BuyMachine(2, sponsor=True, gala=True))
+    broke = flying(5, "left", player(sponsor="gear", gala="gear"), player(), markets=markets)
+    refused(
+        broke, BuyMachine(2, sponsor=True), "STM-R-40", "the tile costs 0 crystals and 1 gears: you cannot pay it all"
+    )
+    accepted(broke, BuyMachine(2, gala=True))
+
+
+def test_r41_r42_building_in() -> None:
+    """STM-R-41 (p.19): from rank 1 a machine-room tile is removed; STM-R-42 (p.21): the tile goes on a
+    free position; only a full room gives one up for a rank-0 tile."""
+    markets = (Market(5, ("M0-01",)),)
+    state = flying(5, "left", player(gears=2, machine_room=room((1, STORAGE))), player(), markets=markets)
+    refused(state, BuyMachine(2, 3), "STM-R-41", "no tile at machine-room position 3 to remove")
+    refused(state, BuyMachine(2, 8), "STM-R-41", "no tile at machine-room position 8 to remove")
+    refused(state, BuyMachine(2, 0), "STM-R-41", "no tile at machine-room position 0 to remove")
+    refused(
+        state, BuyMachine(2, 1), "STM-R-42", "a free position exists and this tile costs no machine: nothing is removed"
+    )
+    refused(state, BuyMachine(1), "STM-R-42", "machine-room position 1 is not free")
+    refused(state, BuyMachine(8), "STM-R-42", "machine-room position 8 is not free")
+    refused(state, BuyMachine(0), "STM-R-42", "machine-room position 0 is not free")
+    accepted(state, BuyMachine(7))
+    full_room = room(*((i, STORAGE) for i in range(1, 8)))
+    full = flying(5, "left", player(gears=2, machine_room=full_room), player(), markets=markets)
+    refused(full, BuyMachine(3), "STM-R-42", "every position is taken: remove a tile to make room")
+    refused(full, BuyMachine(3, 4), "STM-R-42", "machine-room position 3 is not free")
+    accepted(full, BuyMachine(4, 4))
+    ranked = flying(
+        5, "left", player(crystals=2, machine_room=room((1, STORAGE))), player(), markets=(Market(5, ("M1-01",)),)
+    )
+    accepted(ranked, BuyMachine(1, 1))  # the removed tile's position is free again (STM-R-42)
+    accepted(ranked, BuyMachine(4, 1))
+    buys = [a for a in legal_actions(CTX, ranked) if isinstance(a, BuyMachine)]
+    assert buys == [BuyMachine(n, 1) for n in range(1, 8)]
+
+
+def test_amb13_amb15_bonus_marker_readings() -> None:
+    """STM-AMB-13 'foremost' (default): only a row's foremost marker, named by no numeral; 'any': name any
+    marker left.  STM-AMB-15 'box' (default): a marker with no usable space is bought and boxed; 'no-buy'
+    refuses it (base marker on g6: the #3 space g5 lies left of it)."""
+    state = flying(1, "left", player(crystals=3), player())
+    refused(
+        state,
+        BuyBonusMarker("crystal", 7, numeral=5),
+        "STM-R-46",
+        "only a row's foremost marker is sold: name no numeral (STM-AMB-13 'foremost')",
+    )
+    anyone = reading("STM-AMB-13", "any")
+    refused(
+        state,
+        BuyBonusMarker("crystal", 7),
+        "STM-R-46",
+        "name a marker left in the crystal row [5, 4, 3, 2] (STM-AMB-13 'any')",
+        anyone,
+    )
+    accepted(state, BuyBonusMarker("crystal", 5, numeral=3), anyone)  # #3: 2 crystals, its space g5
+    base6 = attrs.evolve(player(crystals=3), gauge=gauge_of([], (), 6))
+    late = flying(1, "left", base6, player(), bonus=BonusMarket(crystal_row=(3, 2)))
+    accepted(late, BuyBonusMarker("crystal", None))
+    no_buy = reading("STM-AMB-15", "no-buy")
+    refused(
+        late,
+        BuyBonusMarker("crystal", None),
+        "STM-R-47",
+        "no #3 space right of the base marker (STM-AMB-15 'no-buy')",
+        no_buy,
+    )
+
+
+def test_r63_pay_a_crystal_per_stone_owned() -> None:
+    """STM-R-63 (p.29): 'pay as many crystals as you own pressure stones' counts gauge and board."""
+    p = player([(4, False)], crystals=1, on_board=1)
+    state = pending(game(p, player(), board=(BoardStone(0, 2, "left"),)), PayCrystalsPerStone(), VotePoints(3))
+    refused(state, PayCost(), "STM-R-63", "you own 2 pressure stones and have 1 crystals")
+    rich = pending(
+        game(attrs.evolve(p, crystals=2), player(), board=(BoardStone(0, 2, "left"),)), PayCrystalsPerStone()
+    )
+    accepted(rich, PayCost())
+
+
+def test_r57_taking_a_sponsor() -> None:
+    """STM-R-57 (p.29): at most 1 sponsor; the supply is limited (STM-R-21)."""
+    owner = pending(game(player([(4, False)], sponsor="gear"), player()), GainSponsor())
+    refused(owner, TakeSponsor("crystal"), "STM-R-57", "you already own a sponsor (maximum 1: the surplus lapses)")
+    none = pending(game(player([(4, False)]), player()), GainSponsor())
+    none = attrs.evolve(none, supply=attrs.evolve(none.supply, sponsors=0))
+    refused(none, TakeSponsor("crystal"), "STM-R-21", "no sponsor tile is left in the supply")
+    refused(none, TakeGala("crystal"), "STM-R-22", "TakeGala(resource='crystal') does not carry out GainSponsor()")
+
+
+def test_r52_r53_what_a_placement_part_takes() -> None:
+    """STM-R-52/53 (p.33): a placement part takes a placement (or is skipped); a move needs a placed one."""
+    place = _placing(player(), player(machine_room=HOSTED))
+    refused(place, UsePart(), "STM-R-52", "name the machine and symbol the parasite goes on, or skip the part")
+    refused(
+        place,
+        PlaceParasite(1, 1, moved=(1, 2, "passive")),
+        "STM-R-52",
+        "you have no parasite placed at (1, 2, 'passive') to move",
+    )
+    envy = _placing(player(), player(machine_room=HOSTED), part=EnvyParasite(1))
+    refused(envy, UsePart(), "STM-R-53", "name the machine and symbol the parasite goes on, or skip the part")
+
+
+def test_r22_resources_a_part_gives() -> None:
+    """STM-R-22 (p.9): 'N resources' gives at most what it shows (white parts may be done partly)."""
+    state = pending(game(player([(4, False)]), player()), GainResources(crystals=1))
+    refused(
+        state,
+        TakeResources(2, 0),
+        "STM-R-22",
+        "GainResources(crystals=1, gears=0, either=0, any_number=False) does not give 2 crystals and 0 gears",
+    )
+    refused(state, TakeResources(0, 0), "STM-R-22", "take at least one resource, or skip the part")
+    assert legal_actions(CTX, state) == [SkipPart(), TakeResources(1, 0)]
+
+
+def test_r32_storing() -> None:
+    """STM-R-32 (p.14): one resource per storage space (3 built in); the rest goes back to the supply."""
+    p = player([(4, False)], crystals=3, gears=2)
+    state = attrs.evolve(game(p, player()), turn=TurnState(storing=True))
+    refused(state, Store(4, 0), "STM-R-32", "you hold 3 crystals and 2 gears")
+    refused(state, Store(0, 3), "STM-R-32", "you hold 3 crystals and 2 gears")
+    refused(state, Store(-1, 0), "STM-R-32", "you hold 3 crystals and 2 gears")
+    refused(state, Store(2, 2), "STM-R-32", "you have 3 storage spaces")
+    accepted(state, Store(3, 0))
+    stores = legal_actions(CTX, state)
+    assert len(stores) == 9 and all(isinstance(a, Store) and a.crystals + a.gears <= 3 for a in stores)
+    assert legal_actions_by_check(CTX, state) == stores
