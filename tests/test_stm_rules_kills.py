@@ -37,6 +37,7 @@ from rulecraft.model.steamopolis.actions import (
     FlyToAllTargets,
     GainStone,
     LeaveParasites,
+    LetLapse,
     LetPlayer,
     MakeSteam,
     MoveArrowStones,
@@ -63,6 +64,7 @@ from rulecraft.model.steamopolis.actions import (
     TakeResources,
     TakeSponsor,
     TurnArrows,
+    UseDistrict,
     UseFaceUpTile,
     UseOtherDistrict,
     UsePart,
@@ -132,16 +134,23 @@ def says(why: Rejection | None, rule: str, reason: str) -> None:
     assert why.page == RULES[rule].page
 
 
+def generated(state: StmState, ctx: Context = CTX) -> list[StmAction]:
+    """``legal_actions``, held to the plain reference: every candidate ``check`` accepts, in order."""
+    found = legal_actions(ctx, state)
+    assert found == legal_actions_by_check(ctx, state)
+    return found
+
+
 def refused(state: StmState, action: StmAction, rule: str, reason: str, ctx: Context = CTX) -> None:
     """``check`` refuses ``action`` so, and ``legal_actions`` does not offer it."""
     says(check(ctx, state, action), rule, reason)
-    assert action not in legal_actions(ctx, state)
+    assert action not in generated(state, ctx)
 
 
 def accepted(state: StmState, action: StmAction, ctx: Context = CTX) -> None:
     why = check(ctx, state, action)
     assert why is None, why
-    assert action in legal_actions(ctx, state)
+    assert action in generated(state, ctx)
 
 
 def rules_of(state: StmState, action: StmAction, ctx: Context = CTX) -> list[str]:
@@ -1348,3 +1357,185 @@ def test_r32_storing() -> None:
     stores = legal_actions(CTX, state)
     assert len(stores) == 9 and all(isinstance(a, Store) and a.crystals + a.gears <= 3 for a in stores)
     assert legal_actions_by_check(CTX, state) == stores
+
+
+# ---------------------------------------------------------------------------
+# Generation: the options each decision offers, exactly
+# ---------------------------------------------------------------------------
+
+
+def options(state: StmState, ctx: Context = CTX) -> set[StmAction]:
+    return set(generated(state, ctx))
+
+
+def test_r23_the_options_of_an_ordinary_turn() -> None:
+    """STM-R-26 (p.11): g1 (value 1) reaches level 1, g4 (value 2) levels 1-2; STM-R-28: only g4 may
+    channel (v >= 2); STM-R-24: FLY only with an own stone on the board."""
+    state = game(player([(1, False), (4, False)]), player())
+    found = {a for a in options(state) if not isinstance(a, MakeSteam)}
+    assert found == {
+        SetTarget(1, 1, "left"),
+        SetTarget(1, 1, "right"),
+        *(SetTarget(4, level, side) for level in (1, 2) for side in ("left", "right")),
+        ChannelPressure(4),
+    }
+    flier = game(player([(1, False)], on_board=1), player(), board=(BoardStone(0, 1, "left"),))
+    assert {a for a in options(flier) if not isinstance(a, MakeSteam)} == {
+        SetTarget(1, 1, "right"),
+        FlyToAllTargets(),
+    }
+
+
+def test_r19_arrow_orders_one_per_outcome() -> None:
+    """STM-R-19 (p.31): arrow stones on g2 and g3: g2 first jumps g3 to g4, then g3 goes to g5; g3 first
+    goes to g4, then g2 to g3: two outcomes.  Apart (g2, g6) the order does not matter: one outcome."""
+    near = game(player([(2, True), (3, True)]), player(), phase=Phase.START_OF_TURN)
+    assert options(near) == {MoveArrowStones((2, 3)), MoveArrowStones((3, 2))}
+    apart = game(player([(2, True), (6, True)]), player(), phase=Phase.START_OF_TURN)
+    assert len(generated(apart)) == 1
+    none = game(player([(2, False)]), player(), phase=Phase.START_OF_TURN)
+    assert generated(none) == [MoveArrowStones()]
+
+
+def test_r13_the_starting_room_options() -> None:
+    """STM-R-13 (p.6): two different free positions of 7, each tile on side 0 or 1: 7 * 6 * 4 = 168."""
+    setup = game(player(), player(), phase=Phase.SETUP_ROOM)
+    found = generated(setup)
+    assert len(found) == 168 and BuildStartingRoom(7, 1, 6, 0) in found
+    gone = attrs.evolve(setup, supply=attrs.evolve(setup.supply, capacity_tiles=0))
+    assert generated(gone) == []
+
+
+def test_r29_r49_the_channel_and_the_end_of_turn_options() -> None:
+    me = player([(6, False)])
+    channel = attrs.evolve(game(me, player(), phase=Phase.CHANNEL), turn=TurnState(channel=2))
+    assert options(channel) == {
+        MoveLeft(),
+        *(PlaceStone(level, side) for level in (1, 2) for side in ("left", "right")),
+    }
+    assert generated(game(me, player(), phase=Phase.END_OF_TURN)) == [EndTurn()]
+
+
+def test_r22_the_generic_answers_of_each_kind_of_part() -> None:
+    """STM-R-22 (p.9): a part may be skipped (it lapses); a cost is paid or declined; a slash takes a side;
+    a part without choices is used."""
+    me = player([(4, False)])
+    assert options(pending(game(me, player()), VotePoints(2))) == {SkipPart(), UsePart()}
+    assert options(pending(game(me, player()), Either((VotePoints(1),), (VotePoints(2),)))) == {
+        SkipPart(),
+        ChooseSide(0),
+        ChooseSide(1),
+    }
+    rich = player([(4, False)], gears=2, sponsor="gear", gala="gear")
+    assert options(pending(game(rich, player()), PayResources(0, 2))) == {
+        DeclineCost(),
+        PayCost(),
+        PayCost(None, True, False),
+        PayCost(None, False, True),
+        PayCost(None, True, True),
+    }
+    assert options(pending(game(me, player()), GainSponsor())) == {
+        SkipPart(),
+        TakeSponsor("crystal"),
+        TakeSponsor("gear"),
+    }
+    assert options(pending(game(me, player()), GainCharityGala())) == {
+        SkipPart(),
+        TakeGala("crystal"),
+        TakeGala("gear"),
+    }
+    capacity = options(pending(game(me, player()), GainCapacityTile()))
+    assert capacity == {SkipPart(), *(BuildCapacity(p, side) for p in range(1, 8) for side in (0, 1))}
+    either = options(pending(game(me, player()), GainResources(either=1)))
+    assert either == {SkipPart(), TakeResources(1, 0), TakeResources(0, 1)}
+    scarce = pending(game(me, player()), GainResources(any_number=True))
+    scarce = attrs.evolve(scarce, supply=attrs.evolve(scarce.supply, crystals=1, gears=1))
+    assert options(scarce) == {SkipPart(), TakeResources(1, 0), TakeResources(0, 1), TakeResources(1, 1)}
+
+
+def test_r17_r20_r19_part_options() -> None:
+    """STM-R-20 (p.10): a stone of either face from the supply; STM-R-17: the bump may be declined only
+    with a stone on the new base space; STM-R-19 'turn N stones': 1..N own arrowless stones."""
+    mixed = attrs.evolve(player([(4, False)]), supply=(Stone(), Stone(True)))
+    assert options(pending(game(mixed, player()), GainPressureStone())) == {
+        SkipPart(),
+        GainStone(False),
+        GainStone(True),
+    }
+    assert options(pending(game(player([(1, False)]), player()), AdvanceBaseMarker())) == {
+        SkipPart(),
+        MoveBaseMarker(),
+        MoveBaseMarker(False),
+    }
+    assert options(pending(game(player([(4, False)]), player()), AdvanceBaseMarker())) == {SkipPart(), MoveBaseMarker()}
+    me = player([(2, True), (4, False)], on_board=1)
+    board = (BoardStone(0, 3, "left"), BoardStone(1, 5, "left"))
+    one = pending(game(me, player(on_board=1), board=board), TurnStones(1))
+    assert options(one) == {SkipPart(), TurnArrows((4,)), TurnArrows((), ((3, "left"),))}
+    three = pending(game(me, player(on_board=1), board=board), TurnStones(3))
+    assert options(three) == {
+        SkipPart(),
+        TurnArrows((4,)),
+        TurnArrows((), ((3, "left"),)),
+        TurnArrows((4,), ((3, "left"),)),
+    }
+
+
+def test_r55_r61_part_options() -> None:
+    """STM-R-55 (p.34): shake off one chosen opposing parasite; STM-R-61: another district not activated,
+    not in S0, without an own stone."""
+    mine = room((1, machine("M0-01")), (2, machine("M1-01")))
+    parasites = (Parasite(1, 0, 1), Parasite(1, 0, 2, "passive"), Parasite(0, 1, 1))
+    shaking = pending(
+        game(
+            player(machine_room=mine, parasites_home=2),
+            player(parasites_home=1, machine_room=mine),
+            parasites=parasites,
+        ),
+        ShakeOff(all=False),
+    )
+    assert options(shaking) == {SkipPart(), ShakeOffParasite(1, 1), ShakeOffParasite(1, 2, "passive")}
+    state = _other_district(activated=((2, "left"),))
+    found = options(state)
+    districts = {(d.level, d.position) for d in CTX.pack.side("2-3")}
+    assert found == {
+        SkipPart(),
+        *(UseOtherDistrict(level, side) for level, side in districts - {(2, "left"), (3, "left")}),
+    }
+
+
+def test_r38_the_flight_step_options_on_level_1() -> None:
+    """STM-R-36..38 (p.16-18): the stoker stands on level 4 and the banker on 6; on level 1 the step
+    offers the district effect, nothing, and the bonus markers the player can pay (1 crystal: the #5 of
+    the crystal row on g7, its numeral, STM-R-47)."""
+    state = flying(1, "left", player(crystals=1), player())
+    assert options(state) == {UseDistrict(), LetLapse(), BuyBonusMarker("crystal", 7)}
+    bumping = flying(1, "left", player([(7, False)], crystals=1), player())
+    assert {a for a in options(bumping) if isinstance(a, BuyBonusMarker)} == {
+        BuyBonusMarker("crystal", 7),
+        BuyBonusMarker("crystal", 7, False),
+    }
+    gears = flying(1, "left", player(gears=1, sponsor="gear"), player())
+    assert {a for a in options(gears) if isinstance(a, BuyBonusMarker)} == {
+        BuyBonusMarker("gear", 7),
+        BuyBonusMarker("gear", 7, sponsor=True),
+    }
+
+
+def test_r38_the_flight_step_options_on_a_market_level() -> None:
+    """STM-R-40..43 (p.18-20): on level 5 with M0-01 face up (2 gears): as a machine on any free position,
+    as a banner for a gauge stone (2 owned); the extra market of a 4-player level 2 sells too (STM-R-38)."""
+    p = player([(4, False)], gears=2, machine_room=room((1, STORAGE)))
+    state = flying(5, "left", p, player(), markets=(Market(5, ("M0-01",)),))
+    space = state.turn.active_space
+    assert {a for a in options(state) if isinstance(a, BuyMachine | BuyBanner)} == {
+        *(BuyMachine(n) for n in range(2, 8)),
+        BuyBanner(4),
+        BuyBanner(space),
+    }
+    four = [player(gears=2), player(), player(), player()]
+    markets = (Market(2, ()), Market(2, ("M0-02",), statue=False, extra=True))
+    extra = flying(2, "left", *four, markets=markets)
+    assert {a for a in options(extra) if isinstance(a, BuyMachine | BuyBanner)} == {
+        *(BuyMachine(n, extra=True) for n in range(1, 8)),
+    }
