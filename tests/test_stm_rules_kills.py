@@ -51,6 +51,7 @@ from rulecraft.model.steamopolis.actions import (
     PlacePinkMarker,
     PlaceStone,
     RaiseOneStone,
+    RaisePressure,
     RevealPassenger,
     SetTarget,
     ShakeOffParasite,
@@ -86,6 +87,7 @@ from rulecraft.model.steamopolis.effects import (
     GainSponsor,
     Handover,
     IncreaseOneStone,
+    IncreasePressure,
     NextSharer,
     PayCrystalsPerStone,
     PayResources,
@@ -102,6 +104,7 @@ from rulecraft.model.steamopolis.effects import (
 from rulecraft.model.steamopolis.gauge import BonusMarker, GaugeError, Stone, gauge_of, increase
 from rulecraft.model.steamopolis.rules import (
     SOLO_RANKS,
+    can_place,
     check,
     legal_actions,
     legal_actions_by_check,
@@ -1539,3 +1542,143 @@ def test_r38_the_flight_step_options_on_a_market_level() -> None:
     assert {a for a in options(extra) if isinstance(a, BuyMachine | BuyBanner)} == {
         *(BuyMachine(n, extra=True) for n in range(1, 8)),
     }
+
+
+# ---------------------------------------------------------------------------
+# Exact limits
+# ---------------------------------------------------------------------------
+
+
+def test_r22_resources_up_to_what_the_part_shows() -> None:
+    """STM-R-22 (p.9): '1 crystal, 1 gear, 1 of either' gives at most 2 crystals, 2 gears, 3 in all."""
+    state = pending(game(player([(4, False)]), player()), GainResources(crystals=1, gears=1, either=1))
+    for c, g in ((2, 1), (1, 2), (0, 2), (2, 0), (1, 1), (1, 0)):
+        accepted(state, TakeResources(c, g))
+    for c, g in ((3, 0), (0, 3), (2, 2)):
+        refused(
+            state,
+            TakeResources(c, g),
+            "STM-R-22",
+            f"GainResources(crystals=1, gears=1, either=1, any_number=False) does not give {c} crystals and {g} gears",
+        )
+    refused(state, TakeResources(-1, 2), "STM-R-22", "take at least one resource, or skip the part")
+    refused(state, TakeResources(2, -1), "STM-R-22", "take at least one resource, or skip the part")
+    many = pending(game(player([(4, False)]), player()), GainResources(any_number=True))
+    accepted(many, TakeResources(13, 0))  # the supply holds 15, the part no limit
+
+
+def test_r36_one_passenger_aboard_leaves_a_space() -> None:
+    """STM-R-36 (p.16): 2 passenger spaces; with one taken the stoker may board (his destination level 3
+    on the board's print, STM-P-12, holds an own stone)."""
+    state = fly_from(4, "left", player(on_board=2), player(), board=(BoardStone(0, 3, "left"),))
+    aboard = attrs.evolve(state.players[0], carrying=("banker",))
+    passengers = attrs.evolve(state.passengers, banker=None)
+    turn = attrs.evolve(state.turn, boarded=(("banker", 7),))
+    state = attrs.evolve(state, players=(aboard, state.players[1]), passengers=passengers, turn=turn)
+    accepted(state, PickUp("stoker"))
+    refused(state, PickUp("banker"), "STM-R-36", "the banker is not on level 4")
+
+
+def test_r28_channelling_needs_a_free_district_up_to_the_entry() -> None:
+    """STM-R-28 (p.12): a stone of value 3 (g5) enters position 2 and must find a free district on levels
+    1-2: one free level-2 district suffices; with levels 1-2 full it cannot channel."""
+    low = tuple(BoardStone(1, 1, side) for side in ("left", "right"))
+    ok = game(player([(5, False)]), player(on_board=2), board=(*low, BoardStone(1, 2, "left")))
+    accepted(ok, ChannelPressure(5))
+    full = game(
+        player([(5, False)]), player(on_board=3), board=(*low, BoardStone(1, 2, "left"), BoardStone(1, 2, "right"))
+    )
+    refused(
+        full, ChannelPressure(5), "STM-R-28", "no free district on levels 1-2: the channelled stone could not be placed"
+    )
+    single = game(player([(2, False)]), player())
+    refused(
+        single, ChannelPressure(2), "STM-R-28", "a stone of pressure value 1 cannot channel pressure into the machine"
+    )
+
+
+def test_r29_moving_left_from_2_to_1() -> None:
+    """STM-R-29 (p.13): from w = 2 the stone may still move left to position 1 (a level-1 district free)."""
+    state = attrs.evolve(game(player([(6, False)]), player(), phase=Phase.CHANNEL), turn=TurnState(channel=2))
+    accepted(state, MoveLeft())
+
+
+def test_r17_the_base_marker_reaches_g6() -> None:
+    """STM-R-17 (p.10): from g5 the marker still moves to g6 (value 4), the last space it may reach."""
+    five = attrs.evolve(player([(8, False)]), gauge=gauge_of([(8, False)], (), 5))
+    accepted(pending(game(five, player()), AdvanceBaseMarker()), MoveBaseMarker())
+
+
+def test_r14_no_stone_outside_the_gauge() -> None:
+    state = game(player([(4, False)]), player())
+    refused(state, SetTarget(11, 1, "left"), "STM-R-26", "no pressure stone of yours on gauge space 11")
+    refused(state, SetTarget(-1, 1, "left"), "STM-R-26", "no pressure stone of yours on gauge space -1")
+    refused(state, ChannelPressure(11), "STM-R-28", "no pressure stone of yours on gauge space 11")
+
+
+def test_r15_increase_the_pressure_part() -> None:
+    """STM-R-15 (p.9): 'increase the pressure by 3' moves stones of yours, one increment at a time."""
+    state = pending(game(player([(4, False)]), player()), IncreasePressure(3))
+    with pytest.raises(GaugeError) as err:
+        increase(state.players[0].gauge, 3, (2,))
+    refused(state, RaisePressure((2,)), err.value.rule, err.value.message)
+    accepted(state, RaisePressure((4, 5, 6)))
+    assert [a for a in generated(state) if isinstance(a, RaisePressure)] == [RaisePressure((4, 5, 6))]
+
+
+def test_r52_moving_a_placed_parasite() -> None:
+    """STM-R-52 (p.33): 'place or move' may move a placed parasite to another place; with 3 players at
+    most 1 of yours per machine, the moved one no longer counting where it was."""
+    hosted = player(machine_room=HOSTED)
+    mine = (Parasite(0, 1, 1), Parasite(0, 1, 2, "passive"))
+    state = _placing(player(parasites_home=1), hosted, player(machine_room=HOSTED), parasites=mine)
+    refused(
+        state,
+        PlaceParasite(1, 1, moved=(1, 1, "activation")),
+        "STM-R-52",
+        "a moved parasite changes its place",
+    )
+    refused(
+        state,
+        PlaceParasite(1, 2, "passive", moved=(1, 1, "activation")),
+        "STM-R-52",
+        "at most 1 of your parasites on one machine with 3 players (STM-AMB-20 'per-owner')",
+    )
+    accepted(state, PlaceParasite(2, 1, moved=(1, 1, "activation")))
+    accepted(state, PlaceParasite(2, 2, "passive", moved=(1, 2, "passive")))
+    moves = {a for a in options(state) if isinstance(a, PlaceParasite)}
+    assert moves == {
+        PlaceParasite(2, 1, "activation", source) for source in (None, (1, 1, "activation"), (1, 2, "passive"))
+    } | {PlaceParasite(2, 2, "passive", source) for source in (None, (1, 1, "activation"), (1, 2, "passive"))}
+
+
+def test_r53_can_place_needs_a_machine_of_the_envied_player() -> None:
+    """STM-R-53 (p.33): an envious player places on the envied player's machines: with none there, envy
+    offers nothing (another player's machines do not count)."""
+    state = _placing(player(), player(machine_room=HOSTED), player(), part=EnvyParasite(2))
+    assert can_place(CTX, state, 2) is False
+    assert can_place(CTX, state, 1) is True
+    empty = _placing(player(parasites_home=0), player(machine_room=HOSTED), player(), part=EnvyParasite(1))
+    assert can_place(CTX, empty, 1) is False
+
+
+def test_amb13_any_marker_options() -> None:
+    """STM-AMB-13 'any': any marker left, at its own cost (STM-P-08: #5 1, #4 2, #3 2, #2 3), on its
+    numeral's space (g7, g6, g5, g3/g4); 2 crystals pay all but the #2."""
+    anyone = reading("STM-AMB-13", "any")
+    state = flying(1, "left", player(crystals=2), player())
+    assert {a for a in options(state, anyone) if isinstance(a, BuyBonusMarker)} == {
+        BuyBonusMarker("crystal", 7, numeral=5),
+        BuyBonusMarker("crystal", 6, numeral=4),
+        BuyBonusMarker("crystal", 5, numeral=3),
+    }
+    refused(
+        state, BuyBonusMarker("crystal", 3, numeral=2), "STM-R-46", "the #2 marker costs 3 crystals; you have 2", anyone
+    )
+    refused(
+        state,
+        BuyBonusMarker("crystal", 3, numeral=6),
+        "STM-R-46",
+        "name a marker left in the crystal row [5, 4, 3, 2] (STM-AMB-13 'any')",
+        anyone,
+    )
