@@ -24,7 +24,8 @@ import math
 import os
 import random
 import sys
-from collections.abc import Callable, Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -132,8 +133,63 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
+class LineProgress:
+    """Progress for a log or a pipe (issue 20): rich draws its bar only on a terminal, so a CI log
+    saw nothing until the end.  A line when a task starts, when its phase changes (at most one a
+    second) and at least every few seconds while it advances; the same add_task / update / advance
+    calls as rich's Progress.  Timing only paces the lines: no result depends on it."""
+
+    def __init__(self, stream: Any, every_s: float = 5.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.stream, self.every_s, self.clock = stream, every_s, clock
+        self.tasks: list[dict[str, Any]] = []
+        self.start = clock()
+        self.last = -1e9
+
+    def __enter__(self) -> LineProgress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for task in self.tasks:
+            self._line(task, "done" if exc[0] is None else "stopped")
+
+    def add_task(self, description: str, total: float | None = None, **_: Any) -> int:
+        self.tasks.append({"description": description, "total": total, "completed": 0.0})
+        self._line(self.tasks[-1])
+        return len(self.tasks) - 1
+
+    def update(self, task_id: int, *, advance: float = 0, description: str | None = None, **_: Any) -> None:
+        task = self.tasks[task_id]
+        task["completed"] += advance
+        now = self.clock()
+        changed = description is not None and description != task["description"]
+        if description is not None:
+            task["description"] = description
+        if (changed and now - self.last >= 1.0) or now - self.last >= self.every_s:
+            self._line(task)
+
+    def advance(self, task_id: int, advance: float = 1) -> None:
+        self.update(task_id, advance=advance)
+
+    def _line(self, task: Mapping[str, Any], state: str = "") -> None:
+        self.last = self.clock()
+        done = f"{task['completed']:g}/{task['total']:g}" if task["total"] else f"{task['completed']:g}"
+        tail = f" {state}" if state else ""
+        print(f"{task['description']}: {done} ({self.last - self.start:.0f} s){tail}", file=self.stream, flush=True)
+
+
+def progress_for(*columns: Any, quiet: bool = False) -> Any:
+    """rich's live progress bar on a terminal; :class:`LineProgress` lines in a log or a pipe; nothing
+    with --quiet."""
+    from rich.progress import Progress
+
+    if quiet or sys.stderr.isatty():
+        return Progress(*columns, console=_console(sys.stderr), transient=True, disable=quiet)
+    return LineProgress(sys.stderr)
+
+
 def _console(stream: Any = None) -> Console:
     from rich.console import Console
+
     stream = stream or sys.stdout
     # Tables piped to a file or CI log keep their columns readable.
     width = None if getattr(stream, "isatty", lambda: False)() else 160
@@ -202,7 +258,7 @@ def _add_common(p: argparse.ArgumentParser, *, components: bool = True, game_id:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
     from rulecraft.scenarios.loader import scenario_files
     from rulecraft.verify import verify_game
@@ -212,14 +268,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
     for gid in ids:  # an unknown game or policy is refused before any work, naming the choices
         _game(args, gid).policy(args.policy)
     reports = []
-    with Progress(
+    with progress_for(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        console=_console(sys.stderr),
-        transient=True,
-        disable=args.quiet,
+        quiet=args.quiet,
     ) as progress:
         for gid in ids:
             game = _game(args, gid)
@@ -292,6 +346,7 @@ def _report_json(r: Any) -> dict[str, Any]:
 
 def _print_verify(console: Console, reports: list[Any], args: argparse.Namespace) -> None:
     from rich.table import Table
+
     policy = f", policy {args.policy}" if args.policy != "uniform" else ""
     table = Table(title=f"rulecraft verify (seed {args.seed}{policy})")
     columns = ("game", "scenarios", "games", "steps", "unfinished", "invariant violations", "solver checks", "result")
@@ -364,7 +419,7 @@ def _final_picture(args: argparse.Namespace, game_id: str, finding: Any) -> str 
 
 
 def cmd_scenarios(args: argparse.Namespace) -> int:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
     from rich.table import Table
 
     from rulecraft.scenarios.loader import check_scenario_files, scenario_files
@@ -380,13 +435,11 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
         check_scenario_files(paths, args.game)
     readings = _readings_for(args.game, args.reading)
     console = _console()
-    with Progress(
+    with progress_for(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
-        console=_console(sys.stderr),
-        transient=True,
-        disable=args.quiet,
+        quiet=args.quiet,
     ) as progress:
         task = progress.add_task(f"{args.game} scenarios", total=len(paths))
         results = run_scenarios(paths, readings=readings, progress=lambda r: progress.advance(task))
@@ -536,6 +589,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 def cmd_readings(args: argparse.Namespace) -> int:
     from rich.table import Table
+
     cls = game_class(args.game)
     console = _console()
     if args.json:
@@ -601,7 +655,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_ambiguities(args: argparse.Namespace) -> int:
     """Every registered ambiguity, a witness search per reading, and the printed examples as evidence."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
     from rich.table import Table
 
     from rulecraft import witness_report
@@ -615,14 +669,12 @@ def cmd_ambiguities(args: argparse.Namespace) -> int:
     total = (0 if args.no_search else sum(len(a.readings) - 1 for a in wanted)) + (
         0 if args.no_examples else len(wanted)
     )
-    with Progress(
+    with progress_for(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        console=_console(sys.stderr),
-        transient=True,
-        disable=args.quiet,
+        quiet=args.quiet,
     ) as progress:
         task = progress.add_task(f"{args.game}: ambiguities", total=total)
 
@@ -671,7 +723,7 @@ def cmd_ambiguities(args: argparse.Namespace) -> int:
 
 def cmd_errata(args: argparse.Namespace) -> int:
     """A variant file against the printed rules: contradicted examples, broken invariants, play shift."""
-    from rich.progress import Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import TextColumn, TimeElapsedColumn
     from rich.table import Table
 
     from rulecraft import errata_report
@@ -702,12 +754,10 @@ def cmd_errata(args: argparse.Namespace) -> int:
         witness=Budget(seconds=args.seconds, max_examples=200, max_steps=args.max_steps, seed=args.seed),
         seed=args.seed,
     )
-    with Progress(
+    with progress_for(
         TextColumn("[bold]{task.description}"),
         TimeElapsedColumn(),
-        console=_console(sys.stderr),
-        transient=True,
-        disable=args.quiet,
+        quiet=args.quiet,
     ) as progress:
         task = progress.add_task("errata", total=None)
         report = run_errata(
@@ -777,7 +827,7 @@ def _sigterm_as_interrupt() -> Iterator[None]:
 
 
 def cmd_conform(args: argparse.Namespace) -> int:
-    from rich.progress import MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
     from rulecraft.conformance.conform import ConformReport, conform, read_replay, replay
     from rulecraft.conformance.report import html_report, junit, markdown
@@ -797,13 +847,11 @@ def cmd_conform(args: argparse.Namespace) -> int:
     report: ConformReport
     with (
         _sigterm_as_interrupt(),
-        Progress(
+        progress_for(
             TextColumn("[bold]{task.description}"),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
-            console=_console(sys.stderr),
-            transient=True,
-            disable=args.quiet,
+            quiet=args.quiet,
         ) as progress,
     ):
         task = progress.add_task("conform", total=None)

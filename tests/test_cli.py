@@ -186,3 +186,38 @@ def test_options_may_come_before_a_positional_file(tmp_path: Path) -> None:
     argv = ["errata", "air", "--quiet", str(variant), "--games", "2", "--campaign-games", "1", "--seconds", "2"]
     code = main([*argv, "--report", str(report)])
     assert code in (0, 1) and "no-additional-go" in report.read_text("utf-8")
+
+
+def test_progress_in_a_log_is_a_line_per_phase_and_every_few_seconds() -> None:
+    """Issue 20: rich draws its bar only on a terminal; in a CI log or a pipe, LineProgress writes a line
+    when a task starts, when its phase changes (at most one a second), every 5 s while it advances,
+    and at the end."""
+    import io
+
+    from rulecraft.cli import LineProgress
+
+    now = [0.0]
+    out = io.StringIO()
+    with LineProgress(out, every_s=5.0, clock=lambda: now[0]) as progress:
+        task = progress.add_task("air", total=10)
+        progress.update(task, advance=1, description="air: scenarios")  # phase change, but < 1 s after the start line
+        now[0] = 1.5
+        progress.update(task, advance=1, description="air: games")  # a new phase, 1.5 s on: a line
+        now[0] = 3.0
+        progress.advance(task)  # same phase, 1.5 s after the last line: quiet
+        now[0] = 7.0
+        progress.advance(task)  # 5.5 s after the last line: a line
+    lines = out.getvalue().splitlines()
+    assert lines == [
+        "air: 0/10 (0 s)",
+        "air: games: 2/10 (2 s)",
+        "air: games: 4/10 (7 s)",
+        "air: games: 4/10 (7 s) done",
+    ]
+
+
+def test_verify_piped_prints_progress_lines_to_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    """A run whose stderr is not a terminal still shows it is alive (the lines go to stderr)."""
+    main(["verify", "air", "--games", "1", "--solver-checks", "1", "--max-steps", "50"])
+    err = capsys.readouterr().err
+    assert "air" in err and err.strip().splitlines()[-1].endswith("done")
