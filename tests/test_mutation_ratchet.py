@@ -342,3 +342,16 @@ def test_run_tallies_the_mutants_on_each_ambiguity_s_lines(tmp_path: Path) -> No
     text = run.markdown(summary)
     assert "| AIR-AMB-18 | model/airships/rules.py | 1 | 2 | 50.00% | 13 |" in text
     assert "score" not in summary["modules"][module]  # a --readings run measures no module score
+
+
+def test_an_unfinished_run_has_no_score_to_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A stopped run (mutants never run) reports itself as unfinished, and the ratchet refuses its score."""
+    report = run.ModuleReport(RULES, {"killed": 6, "survived": 1, "not checked": 13}, (), "0" * 64)
+    data: dict[str, Any] = report.to_json()
+    assert data["not_checked"] == 13 and data["score"] == 30.0
+    summary = run.summarize(run.Game("aer", "aeroplanes", (RULES,), (), ()), [report], 1.0, 1, "mutation")
+    assert "**Unfinished run**: model/aeroplanes/rules.py: 13 mutants never run" in run.markdown(summary)
+    results = tmp_path / "aer.json"
+    results.write_text(json.dumps(summary), encoding="utf-8")
+    assert ratchet.main(["--results", str(results), "--scores", str(tmp_path / "s.json"), "--record"]) == 2
+    assert "never run" in capsys.readouterr().err

@@ -131,6 +131,9 @@ def _entry(file: str, module: str, raw: object, *, need_hash: bool) -> ModuleSco
     if killed > total:
         raise MutationDataError(file, f"{where}.killed", f"{killed} killed out of {total} mutants")
     score = _score(file, f"{where}.score", raw.get("score"))
+    unrun = raw.get("not_checked", 0)
+    if need_hash and unrun:  # a stopped run (or a --from-tree read of one): its score is not the module's
+        raise MutationDataError(file, f"{where}.not_checked", f"{unrun} mutants were never run: an unfinished run")
     digest = raw.get("source_sha256", "")
     if need_hash and not (isinstance(digest, str) and re.fullmatch(r"[0-9a-f]{64}", digest)):
         raise MutationDataError(file, f"{where}.source_sha256", "not a SHA-256 hex digest")

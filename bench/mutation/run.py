@@ -111,6 +111,7 @@ class ModuleReport:
         return {
             **counts,
             "other": other,
+            "not_checked": self.counts.get("not checked", 0),  # > 0: an unfinished run, no score to record
             "total": self.total,
             "score": percent(self.killed, self.total),
             "source_sha256": self.source_sha256,
@@ -363,6 +364,10 @@ def markdown(summary: Mapping[str, Any]) -> str:
             "scores were not measured here; `not checked` mutants are the rest of each module.\n"
         )
         return head + _readings_markdown(summary)
+    unfinished = {module: m["not_checked"] for module, m in summary["modules"].items() if m.get("not_checked")}
+    if unfinished:
+        head += "**Unfinished run**: " + ", ".join(f"{m}: {n} mutants never run" for m, n in unfinished.items())
+        head += "; their scores count those as not killed and cannot be recorded.\n\n"
     head += (
         "| module | killed | survived | no tests | timeout | other | total | score |\n"
         "|---|---:|---:|---:|---:|---:|---:|---:|\n"
