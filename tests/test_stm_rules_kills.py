@@ -104,6 +104,9 @@ from rulecraft.model.steamopolis.effects import (
 from rulecraft.model.steamopolis.gauge import BonusMarker, GaugeError, Stone, gauge_of, increase
 from rulecraft.model.steamopolis.rules import (
     SOLO_RANKS,
+    _pressure_verdict,
+    _raises_for,
+    _walk_ends,
     can_place,
     check,
     legal_actions,
@@ -1682,3 +1685,116 @@ def test_amb13_any_marker_options() -> None:
         "name a marker left in the crystal row [5, 4, 3, 2] (STM-AMB-13 'any')",
         anyone,
     )
+
+
+# ---------------------------------------------------------------------------
+# From the first re-test of the survivors
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def fresh_memos() -> None:
+    """rules.py memoises the pressure walks (by reading, gauge and increments): clear them so each test
+    computes what it asks, whatever ran before in the process."""
+    _pressure_verdict.cache_clear()
+    _walk_ends.cache_clear()
+    _raises_for.cache_clear()
+
+
+def test_amb09_each_level_rereads_the_destination_of_a_banner_stone() -> None:
+    """STM-AMB-11 'board' with STM-AMB-09: the banker boarded for level 6 ('pick-up' fixes it); 'each-level'
+    re-reads the board's print (STM-P-12: banker 7) since he stands nowhere.  The last own stone on the
+    level he gets off at cannot pay for a banner (STM-R-36/37)."""
+    board = (BoardStone(0, 6, "left"), BoardStone(0, 7, "left"))
+    state = fly_from(5, "left", player(gears=2, on_board=3), player(), board=board, markets=(Market(5, ("M0-01",)),))
+    aboard = attrs.evolve(state.players[0], carrying=("banker",))
+    passengers = attrs.evolve(state.passengers, banker=None)
+    turn = attrs.evolve(state.turn, boarded=(("banker", 6),))
+    state = attrs.evolve(state, players=(aboard, state.players[1]), passengers=passengers, turn=turn)
+    fixed = Context.printed(None, {"STM-AMB-11": "board"})
+    reread = Context.printed(None, {"STM-AMB-11": "board", "STM-AMB-09": "each-level"})
+    six, seven = BuyBanner(None, board=(6, "left")), BuyBanner(None, board=(7, "left"))
+    waits = "your last stone on level {} is where the banker you carry gets off: it cannot pay"
+    refused(state, six, "STM-R-36", waits.format(6), fixed)
+    accepted(state, seven, fixed)
+    refused(state, seven, "STM-R-36", waits.format(7), reread)
+    accepted(state, six, reread)
+
+
+def test_r72_no_parasite_beside_the_stack_outside_the_solo_game() -> None:
+    """STM-R-72 is solo only: in a multiplayer state no parasite lies beside the passenger stack."""
+    state = game(player([(4, False)]), player(), phase=Phase.END_OF_TURN)
+    state = attrs.evolve(state, turn=TurnState(removal="parasites", removed=("M0-01",)))
+    refused(state, UseRemovedTile("M0-01"), "STM-R-72", "no parasite lies beside the passenger stack")
+
+
+def test_conditions_judged_apart_only_for_their_own_actions() -> None:
+    """A district named by another action (STM-R-61 'use another district') is not judged by STM-R-26
+    against the channelled stone; a marker's space is judged with the marker it buys (STM-AMB-13 'any':
+    the one named) and with the bump as chosen."""
+    channel = attrs.evolve(game(player([(6, False)]), player(), phase=Phase.CHANNEL), turn=TurnState(channel=2))
+    assert rules_of(channel, UseOtherDistrict(3, "left")) == ["STM-R-22"]
+    state = flying(1, "left", player(), player())
+    anyone = reading("STM-AMB-13", "any")
+    found = rejections(anyone, state, BuyBonusMarker("crystal", 2, numeral=4))
+    assert [r.rule for r in found] == ["STM-R-46", "STM-R-47"]
+    says(found[1], "STM-R-47", "space 2 is not a #4 space right of the base marker")
+    assert rules_of(state, BuyBonusMarker("crystal", 7)) == ["STM-R-46"]
+    # a district the side does not have is not judged for its level
+    acting = game(player([(4, False)]), player())
+    assert rules_of(acting, SetTarget(4, 3, "third")) == ["STM-R-01"]
+
+
+def test_amb39_activation_keeps_the_activation_effect() -> None:
+    """STM-AMB-39 'activation': the face-up tile's activation effect stays usable."""
+    state = activate_state(BESIDE[:1])
+    accepted(state, UseFaceUpTile(5), reading("STM-AMB-39", "activation"))
+
+
+def test_r61_buy_tile_options_with_discounts_and_stones() -> None:
+    """STM-R-61 'buy tile' by the normal rules: M0-01 (2 gears) with no gear in hand is paid only with the
+    gear gala (2 off, STM-R-58), with or without the gear sponsor (1 off, STM-R-57); as a machine on a
+    free position, as a banner for the gauge stone or (STM-AMB-11 'board') the board stone."""
+    p = player([(4, False)], on_board=1, sponsor="gear", gala="gear", machine_room=room((1, STORAGE)))
+    state = pending(game(p, player(), board=(BoardStone(0, 3, "left"),), markets=(Market(5, ("M0-01",)),)), BuyTile())
+    on_board = reading("STM-AMB-11", "board")
+    pays = ((False, True), (True, True))
+    assert options(state, on_board) == {
+        SkipPart(),
+        *(BuyMachine(n, None, False, 5, sp, ga) for n in range(2, 8) for sp, ga in pays),
+        *(BuyBanner(4, False, 5, sp, ga) for sp, ga in pays),
+        *(BuyBanner(None, False, 5, sp, ga, (3, "left")) for sp, ga in pays),
+    }
+    sponsor_only = attrs.evolve(p, gala=None, gears=1)
+    state = pending(
+        game(sponsor_only, player(), board=(BoardStone(0, 3, "left"),), markets=(Market(5, ("M0-01",)),)), BuyTile()
+    )
+    assert options(state) == {
+        SkipPart(),
+        *(BuyMachine(n, None, False, 5, True, False) for n in range(2, 8)),
+        BuyBanner(4, False, 5, True, False),
+    }
+
+
+def test_r61_buy_tile_options_of_a_rank_1_tile() -> None:
+    """STM-R-41/42 via 'buy tile': M1-01 (2 crystals) removes a machine-room tile; the tile may go where
+    the removed one stood or on any free position."""
+    p = player([(4, False), (6, False)], crystals=2, machine_room=room((1, STORAGE)))
+    state = pending(game(p, player(), markets=(Market(5, ("M1-01",)),)), BuyTile())
+    assert options(state) == {
+        SkipPart(),
+        *(BuyMachine(n, 1, False, 5) for n in range(1, 8)),
+        BuyBanner(4, False, 5),
+        BuyBanner(6, False, 5),
+    }
+
+
+def test_r56_two_parasites_on_one_machine_are_activated_once_each() -> None:
+    """STM-R-56 with 2 players (2 of yours may share a machine, STM-R-52): 'any number' activates one or
+    both, each parasite once: two options, not more."""
+    host = player(machine_room=room((1, machine("M0-01"))))
+    twins = (Parasite(0, 1, 1), Parasite(0, 1, 1))
+    state = pending(game(player(parasites_home=1), host, parasites=twins), ActivateParasites(None))
+    found = [a for a in generated(state) if isinstance(a, ActivateParasite)]
+    one: ParasiteAt = (1, 1, "activation")
+    assert found == [ActivateParasite((one,)), ActivateParasite((one, one))]
