@@ -1798,3 +1798,31 @@ def test_r56_two_parasites_on_one_machine_are_activated_once_each() -> None:
     found = [a for a in generated(state) if isinstance(a, ActivateParasite)]
     one: ParasiteAt = (1, 1, "activation")
     assert found == [ActivateParasite((one,)), ActivateParasite((one, one))]
+
+
+def test_r36_the_pick_up_options() -> None:
+    """STM-R-36 (p.16): the banker stands on level 6, the stoker on 4 (STM-R-05); with the stack used up
+    the board's print gives their destinations (STM-P-12: banker 7, stoker 3).  Each boards where he
+    stands if an own stone lies on his destination level."""
+    banker = fly_from(6, "left", player(on_board=2), player(), board=(BoardStone(0, 7, "left"),))
+    assert PickUp("banker") in generated(banker)
+    stoker = fly_from(4, "left", player(on_board=2), player(), board=(BoardStone(0, 3, "left"),))
+    assert PickUp("stoker") in generated(stoker)
+    refused(stoker, PickUp("banker"), "STM-R-36", "the banker is not on level 4")
+    lonely = fly_from(4, "left", player(on_board=1), player())
+    refused(lonely, PickUp("stoker"), "STM-R-36", "the stoker wants to go to level 3 and you have no stone left there")
+
+
+def test_r47_declining_needs_a_stone_that_could_move() -> None:
+    """STM-R-47 (p.23): declining the bump sends the new marker to the box; it is a choice only when the
+    stone on the space could be increased.  The g5 stone is blocked (g6..g10 full): no choice."""
+    stuck = attrs.evolve(
+        player([(5, False)], character=7),
+        gauge=gauge_of([(5, False), (8, False), (9, False), (10, False)], [(6, 4), (7, 5)]),
+        supply=(Stone(),),
+    )
+    state = pending(game(stuck, player()), GainPinkMarker())
+    refused(
+        state, PlacePinkMarker(5, False), "STM-R-47", "no stone on space 5 that could be increased: nothing to decline"
+    )
+    accepted(state, PlacePinkMarker(5))
