@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import json
 
+from rulecraft import htmlpage
 from rulecraft.conformance.report import markdown_finding
 from rulecraft.core import cite
 from rulecraft.errata import ErrataReport
@@ -143,13 +144,10 @@ def html_report(report: ErrataReport) -> str:
     picture = plot(report)
     if picture:
         body += ["<h2>How play shifts</h2>", f"<div class='plot'>{picture}</div>"]
-    body.append(f"<pre>{html.escape(text)}</pre>")
+    body.append(htmlpage.render(text))
     w = report.witness
     if w is not None and w.finding is not None and w.finding.svg:
         body += ["<h2>The state where play changes</h2>", f"<div class='board'>{w.finding.svg}</div>"]
     for f in report.broken_invariants[:3]:
         body.append(f"<h3>{html.escape(f.message[:200])}</h3>")
-    return (
-        "<!doctype html><html><head><meta charset='utf-8'>"
-        f"<title>errata {html.escape(report.variant.name)}</title></head><body>" + "".join(body) + "</body></html>"
-    )
+    return htmlpage.page(f"errata {report.variant.name}", body)

@@ -7,6 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from rulecraft import htmlpage
 from rulecraft.conformance.report import markdown_finding
 from rulecraft.core import cite
 from rulecraft.witness import AmbiguityResult, Budget, PairResult, tally
@@ -109,15 +110,15 @@ def html_report(game_id: str, title: str, results: Sequence[AmbiguityResult], bu
     """The Markdown text per ambiguity, with the board where each witness's readings part ways."""
     # The head of this run's own Markdown (its count and outcome line), so the two reports agree.
     head = markdown(game_id, title, results, budget).split("\n| ambiguity")[0]
-    body = [f"<h1>{html.escape(title)}: ambiguities</h1>", f"<pre>{html.escape(head)}</pre>"]
+    body = [f"<h1>{html.escape(title)}: ambiguities</h1>", htmlpage.render(head)]
     counts = tally(results)
-    body.append("<table border='1' cellpadding='4'><tr><th>outcome</th><th>ambiguities</th></tr>")
+    body.append("<table><tr><th>outcome</th><th>ambiguities</th></tr>")
     for kind, n in counts.items():
         body.append(f"<tr><td>{html.escape(VERDICT[kind])}</td><td>{n}</td></tr>")
     body.append("</table>")
     for r in results:
         body.append(f"<h2 id='{html.escape(r.ambiguity.id)}'>{html.escape(r.ambiguity.id)}</h2>")
-        body.append(f"<pre>{html.escape(ambiguity_markdown(r))}</pre>")
+        body.append(htmlpage.render(ambiguity_markdown(r)))
         for pair in r.pairs:
             if pair.finding is not None and pair.finding.svg:
                 body.append(
@@ -125,10 +126,7 @@ def html_report(game_id: str, title: str, results: Sequence[AmbiguityResult], bu
                     "the state where they part ways</h3>"
                 )
                 body.append(f"<div class='board'>{pair.finding.svg}</div>")
-    return (
-        "<!doctype html><html><head><meta charset='utf-8'>"
-        f"<title>{html.escape(title)} ambiguities</title></head><body>" + "".join(body) + "</body></html>"
-    )
+    return htmlpage.page(f"{title} ambiguities", body)
 
 
 def dumps(game_id: str, results: Sequence[AmbiguityResult], budget: Budget) -> str:

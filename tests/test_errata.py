@@ -89,6 +89,7 @@ def test_a_cost_change_contradicts_the_examples_that_pay_the_printed_cost() -> N
     assert "## Printed examples contradicted:" in text and "| 'extra-go' legal |" in text
     page = html_report(report)
     assert page.count("<svg") == 2, "the plot and the board where play changes"
+    assert "<table>" in page and "| 'extra-go' legal |" not in page  # rendered Markdown (issue 20)
 
 
 def test_settling_an_ambiguity_shows_play_changing_at_set_up() -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
 
+from rulecraft import htmlpage
 from rulecraft.conformance.conform import ConformReport, Finding, replay_document
 from rulecraft.files import write_atomically
 
@@ -184,12 +185,11 @@ def markdown(report: ConformReport) -> str:
 
 
 def html_report(report: ConformReport) -> str:
-    body = [f"<h1>rulecraft conform {html.escape(report.game)}</h1>", "<pre>"]
-    body.append(html.escape(markdown(report).split("\n### ")[0]))
-    body.append("</pre>")
+    body = [f"<h1>rulecraft conform {html.escape(report.game)}</h1>"]
+    body.append(htmlpage.render(markdown(report).split("\n### ")[0]))
     for finding in report.findings:
         body.append(f"<h2>{html.escape(finding.kind)}: {html.escape(finding.title)}</h2>")
-        body.append(f"<pre>{html.escape(markdown_finding(finding))}</pre>")
+        body.append(htmlpage.render(markdown_finding(finding)))
         if finding.svg or finding.picture:
             body.append("<h3>The state where it differs</h3>")
         if finding.svg:
@@ -200,8 +200,4 @@ def html_report(report: ConformReport) -> str:
                 "<details><summary>as text</summary>"
                 f"<pre style='font-size:11px'>{html.escape(finding.picture)}</pre></details>"
             )
-    return (
-        "<!doctype html><html><head><meta charset='utf-8'><title>rulecraft conform</title></head><body>"
-        + "".join(body)
-        + "</body></html>"
-    )
+    return htmlpage.page(f"rulecraft conform {report.game}", body)
