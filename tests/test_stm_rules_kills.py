@@ -18,7 +18,7 @@ from typing import Any
 
 import attrs
 import pytest
-from test_stm_parasites import BOILER, CTX, STORAGE, flying, game, machine, play, player, room
+from test_stm_parasites import BOILER, CTX, STORAGE, flying, game, machine, pack_ctx, play, player, room
 from test_stm_solo import BESIDE, activate_state, removal_stage
 
 from rulecraft.core import Rejection
@@ -78,6 +78,7 @@ from rulecraft.model.steamopolis.effects import (
     AdvanceBaseMarker,
     BuyTile,
     Either,
+    Envy,
     EnvyParasite,
     GainCapacityTile,
     GainCharityGala,
@@ -1826,3 +1827,121 @@ def test_r47_declining_needs_a_stone_that_could_move() -> None:
         state, PlacePinkMarker(5, False), "STM-R-47", "no stone on space 5 that could be increased: nothing to decline"
     )
     accepted(state, PlacePinkMarker(5))
+
+
+def _stoneless_banners(data: dict[str, Any]) -> None:
+    data["market_slots"][0]["banner"]["stone"] = False
+
+
+def test_r43_a_banner_slot_without_a_stone() -> None:
+    """STM-R-40/43 (p.18-20): a banner costs a stone only where the slot shows one (STM-P-03, per-slot data,
+    STM-AMB-25).  In a pack whose rank-0 slot shows none, naming a stone is refused, and the buyer's only
+    stone stays his."""
+    ctx = pack_ctx(_stoneless_banners)
+    state = flying(5, "left", player(gears=2), player(), markets=(Market(5, ("M0-01",)),), ctx=ctx)
+    space = state.turn.active_space
+    refused(state, BuyBanner(space), "STM-R-43", "this banner costs no pressure stone", ctx)
+    refused(state, BuyBanner(None, board=(6, "left")), "STM-R-43", "this banner costs no pressure stone", ctx)
+    accepted(state, BuyBanner(None), ctx)
+    assert {a for a in options(state, ctx) if isinstance(a, BuyBanner)} == {BuyBanner(None)}
+    tile = pending(game(player([(4, False)], gears=2), player(), markets=(Market(5, ("M0-01",)),)), BuyTile())
+    assert {a for a in options(tile, ctx) if isinstance(a, BuyBanner)} == {BuyBanner(None, level=5)}
+
+
+def _taxed_tile(data: dict[str, Any]) -> None:
+    data["machines"][0]["costs"] = {"crystals": 1}  # M0-01 prints 1 crystal of its own
+
+
+def test_r40_the_price_adds_the_tiles_own_costs() -> None:
+    """STM-R-40 (p.18): 'the visible symbols on the market plus the costs on the tile'.  M0-01 in the
+    rank-0 slot (2 gears) printing 1 crystal of its own costs 1 crystal and 2 gears."""
+    ctx = pack_ctx(_taxed_tile)
+    markets = (Market(5, ("M0-01",)),)
+    short = flying(5, "left", player(gears=2), player(), markets=markets, ctx=ctx)
+    refused(short, BuyMachine(1), "STM-R-40", "the tile costs 1 crystals and 2 gears: you cannot pay it all", ctx)
+    paid = flying(5, "left", player(crystals=1, gears=2), player(), markets=markets, ctx=ctx)
+    accepted(paid, BuyMachine(1), ctx)
+
+
+def test_r57_r58_both_discounts_never_below_0() -> None:
+    """STM-R-57/58 (p.29): sponsor 1 off, then the gala up to 2 off 'not below 0': 2 gears cost nothing;
+    a #5 bonus marker (1 crystal) costs nothing with a crystal sponsor."""
+    markets = (Market(5, ("M0-01",)),)
+    broke = flying(5, "left", player(sponsor="gear", gala="gear"), player(), markets=markets)
+    accepted(broke, BuyMachine(2, sponsor=True, gala=True))
+    free_marker = flying(1, "left", player(sponsor="crystal"), player())
+    accepted(free_marker, BuyBonusMarker("crystal", 7, sponsor=True))
+    refused(free_marker, BuyBonusMarker("crystal", 7), "STM-R-46", "the #5 marker costs 1 crystals; you have 0")
+    refused(
+        free_marker,
+        BuyBonusMarker("gear", 7, sponsor=True),
+        "STM-R-57",
+        "the sponsor shows a crystal, and this cost holds none",
+    )
+
+
+def test_r63_r57_a_counted_cost_with_a_discount() -> None:
+    """STM-R-63 with STM-R-57: 2 stones owned cost 2 crystals; the crystal sponsor pays one."""
+    p = player([(4, False)], crystals=1, on_board=1, sponsor="crystal")
+    state = pending(game(p, player(), board=(BoardStone(0, 2, "left"),)), PayCrystalsPerStone())
+    accepted(state, PayCost(None, True))
+    refused(state, PayCost(), "STM-R-63", "you own 2 pressure stones and have 1 crystals")
+
+
+def test_r53_envy_is_a_cost_without_a_price() -> None:
+    """STM-R-22/53 (p.9, p.33): the black envy symbol is 'paid' by letting the others place parasites:
+    nothing to name, no discount."""
+    state = pending(game(player([(4, False)], sponsor="crystal"), player()), Envy(), VotePoints(2))
+    accepted(state, PayCost())
+    accepted(state, DeclineCost())
+    refused(state, PayCost(None, True), "STM-R-57", "Envy() is not a resource cost: no discount")
+    refused(state, PayCost(4), "STM-R-22", "this cost takes no pressure stone")
+
+
+def test_r21_the_last_tile_of_a_supply_may_be_taken() -> None:
+    """STM-R-21 (p.9): the supply's last capacity tile, sponsor or gala can still be taken."""
+    one = pending(game(player([(4, False)]), player()), GainCapacityTile())
+    one = attrs.evolve(one, supply=attrs.evolve(one.supply, capacity_tiles=1, sponsors=1))
+    accepted(one, BuildCapacity(1, 0))
+    accepted(pending(one, GainSponsor()), TakeSponsor("crystal"))
+    setup = attrs.evolve(game(player(), player(), phase=Phase.SETUP_ROOM), supply=one.supply)
+    assert len(generated(setup)) == 168
+
+
+def test_r57_turning_the_sponsor() -> None:
+    """STM-R-57 (p.29): 'turn sponsor' flips an owned sponsor."""
+    state = pending(game(player([(4, False)], sponsor="gear"), player()), TurnSponsor())
+    accepted(state, UsePart())
+    refused(state, TakeSponsor("gear"), "STM-R-61", "TurnSponsor() needs no choice: use it or skip it")
+
+
+def test_r22_a_part_answered_by_another_kind_of_action() -> None:
+    state = pending(game(player([(4, False)]), player()), IncreasePressure(2))
+    refused(
+        state,
+        TakeResources(1, 0),
+        "STM-R-22",
+        "TakeResources(crystals=1, gears=0) does not carry out IncreasePressure(n=2)",
+    )
+
+
+def test_r33_after_the_step_the_stone_is_done() -> None:
+    """STM-R-33 (p.15): while the current stone's steps resolve, neither the next stone nor a new step."""
+    state = fly_from(4, "left", player(on_board=2), player(), board=(BoardStone(0, 5, "left"),))
+    after = attrs.evolve(state, turn=attrs.evolve(state.turn, step="after"))
+    refused(after, TakeBack(5, "left"), "STM-R-33", "finish the steps of the current stone before taking back the next")
+    refused(after, UseDistrict(), "STM-R-33", "take back one of your stones first")
+
+
+def test_r66_the_final_turn_options() -> None:
+    """STM-R-66 (p.29): the final turn's steps in order, each optional (STM-AMB-17 'optional')."""
+    flier = final(game(player([(10, False)], on_board=1), player(), board=(BoardStone(0, 2, "left"),)), "fly")
+    assert generated(flier) == [FlyToAllTargets(), SkipStep()]
+    target = final(game(player([(1, False)]), player()), "target")
+    assert options(target) == {SetTarget(1, 1, "left"), SetTarget(1, 1, "right"), SkipStep()}
+    refused(
+        target,
+        FlyToAllTargets(),
+        "STM-R-66",
+        "the final turn is MAKE STEAM, then SET 1 TARGET, then FLY TO ALL TARGETS: now SET 1 TARGET or skip it",
+    )
