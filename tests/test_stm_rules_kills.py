@@ -1945,3 +1945,17 @@ def test_r66_the_final_turn_options() -> None:
         "STM-R-66",
         "the final turn is MAKE STEAM, then SET 1 TARGET, then FLY TO ALL TARGETS: now SET 1 TARGET or skip it",
     )
+
+
+def _numeral_5_on_g8(data: dict[str, Any]) -> None:
+    data["gauge"]["numerals"] = [None, None, 2, 2, 3, 4, None, 5, None, None]
+
+
+def test_amb03_the_numerals_come_from_the_pack() -> None:
+    """STM-R-47 (p.23) with STM-AMB-03: the spaces a bonus marker may go on are the gauge's printed
+    numerals; the bundled ones are reconstructed (numeral = value), so a pack printing the #5 on g8 puts
+    the crystal row's #5 there."""
+    ctx = pack_ctx(_numeral_5_on_g8)
+    state = flying(1, "left", player(crystals=1), player(), ctx=ctx)
+    accepted(state, BuyBonusMarker("crystal", 8), ctx)
+    refused(state, BuyBonusMarker("crystal", 7), "STM-R-47", "space 7 is not a #5 space right of the base marker", ctx)
