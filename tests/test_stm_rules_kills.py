@@ -1065,6 +1065,12 @@ def test_amb32_most_increments() -> None:
     refused(state, MakeSteam((8,)), "STM-R-15", "another order uses 2 increments (STM-AMB-32 'most'), this one 1", most)
     assert check(CTX, state, MakeSteam((8,))) is None
     assert check(most, state, MakeSteam((9, 8))) is None
+    # An arrow stone on g8 tells the two ends apart (STM-R-19: a stone keeps its face): g9 then g8 ends
+    # with the arrow on g9, g8 first with the arrow on g10.  'free-order' offers both, 'most' the longer.
+    arrow = game(player([(8, True), (9, False)]), player())
+    steams = {a for a in generated(arrow) if isinstance(a, MakeSteam)}
+    assert steams == {MakeSteam((9, 8)), MakeSteam((8,))}
+    assert [a for a in generated(arrow, most) if isinstance(a, MakeSteam)] == [MakeSteam((9, 8))]
 
 
 def test_r29_moving_the_channelled_stone_left() -> None:
@@ -1849,17 +1855,17 @@ def test_r43_a_banner_slot_without_a_stone() -> None:
 
 
 def _taxed_tile(data: dict[str, Any]) -> None:
-    data["machines"][0]["costs"] = {"crystals": 1}  # M0-01 prints 1 crystal of its own
+    data["machines"][0]["costs"] = {"crystals": 1, "gears": 1}  # M0-01 prints 1 crystal and 1 gear of its own
 
 
 def test_r40_the_price_adds_the_tiles_own_costs() -> None:
     """STM-R-40 (p.18): 'the visible symbols on the market plus the costs on the tile'.  M0-01 in the
-    rank-0 slot (2 gears) printing 1 crystal of its own costs 1 crystal and 2 gears."""
+    rank-0 slot (2 gears) printing 1 crystal and 1 gear of its own costs 1 crystal and 3 gears."""
     ctx = pack_ctx(_taxed_tile)
     markets = (Market(5, ("M0-01",)),)
-    short = flying(5, "left", player(gears=2), player(), markets=markets, ctx=ctx)
-    refused(short, BuyMachine(1), "STM-R-40", "the tile costs 1 crystals and 2 gears: you cannot pay it all", ctx)
-    paid = flying(5, "left", player(crystals=1, gears=2), player(), markets=markets, ctx=ctx)
+    short = flying(5, "left", player(crystals=1, gears=2), player(), markets=markets, ctx=ctx)
+    refused(short, BuyMachine(1), "STM-R-40", "the tile costs 1 crystals and 3 gears: you cannot pay it all", ctx)
+    paid = flying(5, "left", player(crystals=1, gears=3), player(), markets=markets, ctx=ctx)
     accepted(paid, BuyMachine(1), ctx)
 
 
