@@ -128,6 +128,7 @@ def test_the_airships_queries_refuse_a_reading_they_do_not_encode() -> None:
 
 
 def test_the_shipping_queries_refuse_readings_they_do_not_encode() -> None:
-    game = make_game("kas", readings={"KAS-AMB-16": "free-choice"})
-    with pytest.raises(RulecraftError, match="KAS-AMB-16"):
+    # KAS-AMB-14..17 are encoded now (issue 19); KAS-AMB-25 (the Sellout's toll) is not.
+    game = make_game("kas", readings={"KAS-AMB-25": "consume-room"})
+    with pytest.raises(RulecraftError, match="KAS-AMB-25"):
         game.queries()["sellout"].run(game, {}, game.new_game(2))

@@ -387,6 +387,13 @@ def markdown(summary: Mapping[str, Any]) -> str:
     return head + "".join(rows) + _readings_markdown(summary) + survivors
 
 
+def _mutmut_version() -> str:
+    try:
+        return importlib.metadata.version("mutmut")
+    except importlib.metadata.PackageNotFoundError:  # reading results (--from-tree, tests) needs no mutmut
+        return "(not installed)"
+
+
 def summarize(
     game: Game, reports: list[ModuleReport], seconds: float, jobs: int, profile: str, scope: str = "modules"
 ) -> dict[str, Any]:
@@ -396,7 +403,7 @@ def summarize(
         modules = {m: {"source_sha256": j["source_sha256"], "readings": j["readings"]} for m, j in modules.items()}
     return {
         "game": game.id,
-        "tool": f"mutmut {importlib.metadata.version('mutmut')}",
+        "tool": f"mutmut {_mutmut_version()}",
         "profile": profile,
         "jobs": jobs,
         "scope": scope,
