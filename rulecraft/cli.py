@@ -10,6 +10,7 @@
   serve GAME            the reference model as a protocol implementation on stdin/stdout
   conform GAME          test another implementation against the rules (minutes; see docs/protocol.md)
   query GAME NAME ...   a rules question (Z3 / exact), --json for machines
+  explore GAME          step through a game, an example, a finding or a witness in the browser (local)
 
 Defaults may come from [tool.rulecraft] in the project's pyproject.toml (docs/cli.md);
 the command line wins.
@@ -892,6 +893,45 @@ def cmd_conform(args: argparse.Namespace) -> int:
     return CONFORM_EXIT[report.status] if report.stopped != "interrupted" else EXIT_INTERRUPTED
 
 
+# -- explore ----------------------------------------------------------------------------------------------
+
+
+def cmd_explore(args: argparse.Namespace) -> int:
+    from rulecraft import explore
+
+    given = list(explore.sources(vars(args)))
+    if len(given) != 1:
+        names = ", ".join(f"--{name}" for name in given) or "none"
+        raise RulecraftError(
+            "explore: one source is needed (--seed, --scenario, --state, --finding, --witness or --divergence);"
+            f" got {names}"
+        )
+    readings = _readings_for(args.game, args.reading, strict=True)
+    kind = given[0]
+    if kind == "seed":
+        game = _game(args)
+        players = args.players if args.players is not None else min(game.min_players + 1, game.max_players)
+        if not game.min_players <= players <= game.max_players:
+            raise RulecraftError(f"--players {players}: {game.title} takes {game.min_players}-{game.max_players}")
+        game.policy(args.policy)  # an unknown policy is refused before the game is played
+        trace = explore.seeded_trace(game, args.seed, players, args.max_steps, args.policy)
+    elif kind == "scenario":
+        trace = explore.scenario_trace(args.game, args.scenario, readings)
+    elif kind == "state":
+        trace = explore.state_trace(_game(args), args.state)
+    elif kind == "finding":
+        trace = explore.finding_trace(args.game, args.finding, readings)
+    elif kind == "witness":
+        trace = explore.witness_trace(args.game, args.witness, args.pick)
+    else:
+        trace = explore.divergence_trace(args.game, args.divergence, allow_plugin_code=args.allow_plugin_code)
+    try:
+        explore.serve(trace, args.port, open_browser=not args.no_open, announce=lambda line: print(line, flush=True))
+    except KeyboardInterrupt:
+        return EXIT_OK  # Ctrl-C is how a local page is closed, not an interrupted piece of work
+    return EXIT_OK
+
+
 # -- parser -----------------------------------------------------------------------------------------------
 
 
@@ -1146,6 +1186,42 @@ def build_parser(*, queries: bool = True, query_game: str | None = None) -> argp
     _add_quiet(p)
     _add_common(p)
     p.set_defaults(func=cmd_conform)
+
+    p = verb(
+        "explore",
+        "step through a game in a local web page (127.0.0.1): a seeded game, a printed example, a state file,"
+        " a conform finding, an ambiguity witness or an errata divergence (runs until Ctrl-C)",
+    )
+    _add_game(p)
+    source = p.add_argument_group("what to step through (one of)")
+    source.add_argument("--seed", type=SEED, default=None, help="a seeded random game (chance included)")
+    source.add_argument("--scenario", metavar="FILE_OR_ID", help="a printed example: its file, or its ID (AIR-EX-02)")
+    source.add_argument("--state", metavar="FILE", help="a state file (rulecraft play GAME --save-state FILE)")
+    source.add_argument("--finding", metavar="FILE", help="a conform finding (the replay document a report prints)")
+    source.add_argument(
+        "--witness", metavar="FILE", help="an ambiguity witness (a report's document, or 'ambiguities --json' output)"
+    )
+    source.add_argument(
+        "--divergence", metavar="FILE", help="where an erratum changes play (a report's document, or 'errata --json')"
+    )
+    p.add_argument("--players", type=POSITIVE, default=None, help=_players_help("with --seed; default: the fewest + 1"))
+    p.add_argument(
+        "--max-steps",
+        type=POSITIVE,
+        default=None,
+        help="with --seed: step cap (default: the game's own, 3000 for most)",
+    )
+    p.add_argument("--policy", default="uniform", help="with --seed: how the random player chooses (default uniform)")
+    p.add_argument("--pick", metavar="AMB-ID[=READING]", help="with --witness and 'ambiguities --json': which witness")
+    p.add_argument(
+        "--allow-plugin-code",
+        action="store_true",
+        help="with --divergence: let the variant file's plugins name module:function (as errata takes it)",
+    )
+    p.add_argument("--port", type=Whole(0, 65535), default=0, help="the port on 127.0.0.1 (default 0: a free one)")
+    p.add_argument("--no-open", action="store_true", help="print the address only; do not open a browser")
+    _add_common(p)
+    p.set_defaults(func=cmd_explore)
 
     p = verb("query", "answer a rules question (see 'rulecraft query GAME -h'; seconds)")
     p.set_defaults(func=cmd_query)

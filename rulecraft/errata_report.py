@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 import json
 
-from rulecraft import htmlpage
+from rulecraft import explore, htmlpage
 from rulecraft.conformance.report import markdown_finding
 from rulecraft.core import cite
 from rulecraft.errata import ErrataReport
@@ -148,6 +148,9 @@ def html_report(report: ErrataReport) -> str:
     w = report.witness
     if w is not None and w.finding is not None and w.finding.svg:
         body += ["<h2>The state where play changes</h2>", f"<div class='board'>{w.finding.svg}</div>"]
+    document = explore.divergence_document(report)
+    if document is not None:
+        body.append(explore.report_link(report.variant.game, "divergence", "divergence.json", document))
     for f in report.broken_invariants[:3]:
         body.append(f"<h3>{html.escape(f.message[:200])}</h3>")
     return htmlpage.page(f"errata {report.variant.name}", body)

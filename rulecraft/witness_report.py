@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from rulecraft import htmlpage
+from rulecraft import explore, htmlpage
 from rulecraft.conformance.report import markdown_finding
 from rulecraft.core import cite
 from rulecraft.witness import AmbiguityResult, Budget, PairResult, tally
@@ -126,6 +126,10 @@ def html_report(game_id: str, title: str, results: Sequence[AmbiguityResult], bu
                     "the state where they part ways</h3>"
                 )
                 body.append(f"<div class='board'>{pair.finding.svg}</div>")
+            if pair.finding is not None:
+                file = f"witness-{r.ambiguity.id}-{pair.reading}.json"
+                document = explore.witness_document(game_id, r.ambiguity.id, pair)
+                body.append(explore.report_link(game_id, "witness", file, document))
     return htmlpage.page(f"{title} ambiguities", body)
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
 
-from rulecraft import htmlpage
+from rulecraft import explore, htmlpage
 from rulecraft.conformance.conform import ConformReport, Finding, replay_document
 from rulecraft.files import write_atomically
 
@@ -187,9 +187,12 @@ def markdown(report: ConformReport) -> str:
 def html_report(report: ConformReport) -> str:
     body = [f"<h1>rulecraft conform {html.escape(report.game)}</h1>"]
     body.append(htmlpage.render(markdown(report).split("\n### ")[0]))
-    for finding in report.findings:
+    for i, finding in enumerate(report.findings, start=1):
         body.append(f"<h2>{html.escape(finding.kind)}: {html.escape(finding.title)}</h2>")
         body.append(htmlpage.render(markdown_finding(finding)))
+        if finding.steps or finding.setup or finding.start_state is not None:
+            document = explore.finding_document(report.game, finding)
+            body.append(explore.report_link(report.game, "finding", f"finding-{i}.json", document))
         if finding.svg or finding.picture:
             body.append("<h3>The state where it differs</h3>")
         if finding.svg:

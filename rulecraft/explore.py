@@ -1,0 +1,891 @@
+"""``rulecraft explore``: a local web page that steps through a game (issue 20, part 2).
+
+A *trace* is a start state and a list of steps (action JSON) played by one game, and, for a conform
+finding, an ambiguity witness or an errata divergence, by a second game beside it (the
+implementation, the other reading, the variant).  The server replays every step through the games'
+own ``action_from_json`` + ``check`` and serves one page and a small JSON API on 127.0.0.1 only:
+
+    GET  /                   the page (explore_page.html; its script and style under /static/)
+    GET  /api/trace          what is open: game, kind, labels, the steps with their words and rules
+    GET  /api/step/I         both sides at step I: state JSON, picture, text, legal actions with
+                             their rule citations, and the state fields that differ
+    POST /api/try            {"step": I, "action": {...}}: an illegal action's refusals (rule ID,
+                             page, words); a legal one is played, the steps after I dropped
+    GET  /api/rules          the rule catalogue; GET /rules is the same as a page, one anchor a rule
+
+Nothing from a request is run but game actions; bodies are capped; a bad request is a 4xx with one
+line naming the field, never a traceback.  The sources' documents: :func:`finding_document`,
+:func:`witness_document` and :func:`divergence_document` write them (the HTML reports embed them).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import random
+import re
+import threading
+import webbrowser
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from rulecraft.core import Chance, Game, GameOver, Rejection, RulecraftError, Setup
+from rulecraft.registry import make_game
+
+if TYPE_CHECKING:
+    from rulecraft.conformance.findings import Finding
+    from rulecraft.errata import ErrataReport
+    from rulecraft.witness import PairResult
+
+FORMAT_KEY = "rulecraft_explore"
+FORMAT_VERSION = 1
+LOOPBACK = "127.0.0.1"
+MAX_BODY = 64 * 1024  # an action is a few hundred bytes; anything near this is not one
+MAX_DOCUMENT = 1 << 24  # a trace document (a game of a few thousand steps) stays far below 16 MiB
+MAX_TRACE_STEPS = 20_000  # a document's steps; no game of these rules comes near
+STATIC = {"explore_page.js": "text/javascript", "explore_page.css": "text/css"}
+
+
+class ExploreError(RulecraftError):
+    """A source that cannot be opened (file, field, reason) or a request that cannot be answered."""
+
+
+# -- traces --------------------------------------------------------------------------------------------------
+
+
+@attrs.define
+class Side:
+    """One game along the steps: its state after each step (None once it refused one)."""
+
+    label: str
+    game: Game[Any, Any]
+    states: list[Any]
+    refused: dict[int, Rejection] = attrs.Factory(dict)  # step number -> why this side refused it
+
+    def state(self, i: int) -> Any:
+        return self.states[i] if i < len(self.states) else None
+
+
+@attrs.define
+class Trace:
+    """What the explorer shows: the steps, one side or two, and what the source said differs."""
+
+    game_id: str
+    kind: str  # seed | scenario | state | finding | witness | divergence
+    title: str
+    steps: list[dict[str, Any]]
+    texts: list[str]
+    left: Side
+    right: Side | None = None
+    # A finding's differing top-level state fields at its last step (the implementation's values),
+    # and every difference the source reported (field, left, right), shown as a table.
+    patch: dict[str, Any] = attrs.Factory(dict)
+    reported: list[tuple[str, Any, Any]] = attrs.Factory(list)
+    rules: list[str] = attrs.Factory(list)
+    notes: list[str] = attrs.Factory(list)
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    def play(self, data: Mapping[str, Any]) -> Rejection | None:
+        """Append one step (action JSON) on every side; the left side's refusal, or None when played."""
+        number = len(self.steps) + 1
+        state = self.left.states[-1]
+        action = self.left.game.action_from_json(data)
+        rejection = self.left.game.check(state, action)
+        if rejection is not None:
+            return rejection
+        self.texts.append(self.left.game.describe(state, action))
+        self.left.states.append(self.left.game.transition(state, action))
+        self.steps.append(dict(data))
+        right = self.right
+        if right is not None and len(right.states) == number:
+            there = right.states[-1]
+            theirs = right.game.action_from_json(data)
+            refusal = right.game.check(there, theirs)
+            if refusal is None:
+                right.states.append(right.game.transition(there, theirs))
+            else:
+                right.refused[number] = refusal
+        return None
+
+    def cut(self, i: int) -> None:
+        """Drop the steps after step ``i`` (a new action played there starts a new branch)."""
+        del self.steps[i:], self.texts[i:], self.left.states[i + 1 :]
+        if self.right is not None:
+            del self.right.states[i + 1 :]
+            self.right.refused = {k: v for k, v in self.right.refused.items() if k <= i}
+        self.patch = {}
+
+
+def _new_trace(
+    game_id: str,
+    kind: str,
+    title: str,
+    left: tuple[str, Game[Any, Any], Any],
+    steps: Sequence[Mapping[str, Any]],
+    right: tuple[str, Game[Any, Any], Any] | None = None,
+) -> Trace:
+    """A trace from start states and steps; a step the left side refuses is an error naming it."""
+    label, game, state = left
+    trace = Trace(game_id, kind, title, [], [], Side(label, game, [state]))
+    if right is not None:
+        trace.right = Side(right[0], right[1], [right[2]])
+    if len(steps) > MAX_TRACE_STEPS:
+        raise ExploreError(f"steps: {len(steps)} steps; the explorer opens at most {MAX_TRACE_STEPS}")
+    for i, data in enumerate(steps):
+        if not isinstance(data, Mapping):
+            raise ExploreError(f"steps[{i}]: an action object is needed, got {_short(data)}")
+        try:
+            rejection = trace.play(data)
+        except RulecraftError as exc:
+            raise ExploreError(f"steps[{i}]: {_short(str(exc), 200)}") from None
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
+            raise ExploreError(f"steps[{i}]: not an action of {game_id}: {type(exc).__name__}: {_short(exc)}") from None
+        if rejection is not None:
+            raise ExploreError(f"steps[{i}]: {label} refuses it: {rejection}")
+    return trace
+
+
+def seeded_trace(
+    game: Game[Any, Any], seed: int, players: int, max_steps: int | None = None, policy: str = "uniform"
+) -> Trace:
+    """A seeded random game (chance included), as ``rulecraft play`` plays it, up to a step cap."""
+    rng = random.Random(seed)
+    state = game.new_game(players)
+    cap = max_steps or game.campaign_steps
+    steps = []
+    for _ in range(cap):
+        action = game.random_action(state, rng, policy)
+        if action is None:
+            break
+        steps.append(game.action_to_json(action))
+        state = game.transition(state, action)
+    title = f"{game.title}: seed {seed}, {players} players"
+    return _new_trace(game.id, "seed", title, ("rules", game, game.new_game(players)), steps)
+
+
+def scenario_trace(game_id: str, which: str, readings: Mapping[str, str] | None = None) -> Trace:
+    """A printed example: its given state and its played steps (``do`` and ``chance``; a ``reject``
+    step is a note, since it changes nothing)."""
+    from rulecraft.scenarios.loader import load_scenario, scenario_files
+
+    path = Path(which)
+    if not path.is_file():
+        found = [p for p in scenario_files(game_id) if p.stem == which or p.stem.startswith(which + "-")]
+        if not found:
+            raise ExploreError(f"--scenario {which}: no such file, and no printed example of {game_id} with this ID")
+        path = found[0]
+    scenario = load_scenario(path, game=game_id)
+    chosen = dict(readings or {}) | dict(scenario.readings)
+    components = Path(scenario.path).parent / scenario.components if scenario.components else None
+    game = make_game(game_id, readings=chosen, components=components)
+    state = game.scenario_state(scenario.given)
+    steps: list[Mapping[str, Any]] = []
+    notes = []
+    for i, step in enumerate(scenario.steps):
+        if "reject" in step:
+            notes.append(f"steps[{i}]: the example shows {json.dumps(step['reject'])} refused ({step.get('rule', '')})")
+        else:
+            steps.append(step["do"] if "do" in step else step["chance"])
+    title = f"{scenario.id} ({scenario.page}): {scenario.title}"
+    trace = _new_trace(game_id, "scenario", title, ("rules", game, state), steps)
+    trace.rules, trace.notes = list(scenario.rules), notes
+    return trace
+
+
+def state_trace(game: Game[Any, Any], path: str) -> Trace:
+    """A saved state file (``rulecraft play --save-state``): no steps yet; try actions from it."""
+    from rulecraft.statefile import load_state
+
+    state = load_state(path, game)
+    return _new_trace(game.id, "state", f"{game.title}: {path}", ("rules", game, state), [])
+
+
+# -- documents of findings, witnesses and divergences -------------------------------------------------------------
+
+
+def _start_json(finding: Finding) -> dict[str, Any]:
+    return {"setup": finding.setup} if finding.setup else {"state": finding.start_state}
+
+
+def _fields_json(finding: Finding) -> list[list[Any]]:
+    return [[str(k), a, b] for k, a, b in finding.fields]
+
+
+def finding_document(game_id: str, finding: Finding) -> dict[str, Any]:
+    """A conform finding for ``--finding``: its replay document (``conform --replay`` reads it too) with
+    the differing fields (field, reference, implementation), which the replay document leaves out."""
+    from rulecraft.conformance.conform import replay_document
+
+    return {**replay_document(game_id, finding), "differences": _fields_json(finding)}
+
+
+def witness_document(
+    game_id: str, ambiguity: str, pair: PairResult, base: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """An ambiguity witness for ``--witness``: both readings, the start (a set-up or the printed
+    example's given state, which ``ambiguities --json`` does not carry) and the steps."""
+    assert pair.finding is not None
+    f = pair.finding
+    return {
+        FORMAT_KEY: FORMAT_VERSION,
+        "kind": "witness",
+        "game": game_id,
+        "title": f"{ambiguity}: {pair.default} against {pair.reading}: {f.title}",
+        "ambiguity": ambiguity,
+        "readings": [pair.default, pair.reading],
+        "base": dict(base or {}),
+        "start": _start_json(f),
+        "steps": list(f.steps),
+        "differences": _fields_json(f),
+        "rules": list(f.rules),
+    }
+
+
+def divergence_document(report: ErrataReport) -> dict[str, Any] | None:
+    """Where an erratum changes play, for ``--divergence``: the variant file (read again to build the
+    variant's game), the start and the steps; None when the report found no such place."""
+    w = report.witness
+    if w is None or w.finding is None:
+        return None
+    f = w.finding
+    return {
+        FORMAT_KEY: FORMAT_VERSION,
+        "kind": "divergence",
+        "game": report.variant.game,
+        "title": f"{report.variant.title}: {f.title}",
+        "variant": str(Path(report.variant.path).resolve()),
+        "start": _start_json(f),
+        "steps": list(f.steps),
+        "differences": _fields_json(f),
+        "rules": list(f.rules),
+    }
+
+
+def open_command(game_id: str, option: str, file: str) -> str:
+    """The command a report prints to open one of its findings in the explorer."""
+    return f"rulecraft explore {game_id} --{option} {file}"
+
+
+def report_link(game_id: str, option: str, file: str, document: Mapping[str, Any]) -> str:
+    """The HTML a report adds under a finding: how to open it in the explorer (a local process, not a
+    hosted page), and the document to save for it."""
+    text = json.dumps(document, sort_keys=True, indent=1, default=str)
+    return (
+        "<p class='explore'>Step through it in the explorer (a local page): save the document below as "
+        f"<code>{html.escape(file)}</code>, then run <code>{html.escape(open_command(game_id, option, file))}</code>."
+        f"</p><details class='explore'><summary>the document ({html.escape(file)})</summary>"
+        f"<pre>{html.escape(text)}</pre></details>"
+    )
+
+
+def _read_document(path: str) -> dict[str, Any]:
+    from rulecraft import yamlio
+
+    try:
+        text = yamlio.read_text_file(path, limit=MAX_DOCUMENT)
+    except yamlio.DataFileError as exc:
+        raise ExploreError(f"{path}: file: {exc.message}") from None
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise ExploreError(f"{path}: file: not JSON: {_short(exc)}") from None
+    if not isinstance(data, dict):
+        raise ExploreError(f"{path}: (top level): a JSON object is needed")
+    return data
+
+
+def _start(game: Game[Any, Any], start: Any, where: str) -> Any:
+    from rulecraft.statefile import state_from_data
+
+    if not isinstance(start, Mapping):
+        raise ExploreError(f"{where}.start: an object with 'setup' or 'state' is needed")
+    try:
+        if isinstance(start.get("setup"), Mapping):
+            return game.start(Setup.from_json(start["setup"]))
+        if isinstance(start.get("state"), Mapping):
+            return state_from_data(game, start["state"], field=f"{where}.start.state")
+    except RulecraftError as exc:
+        raise ExploreError(f"{where}.start: {_short(str(exc), 200)}") from None
+    raise ExploreError(f"{where}.start: an object with a 'setup' or a 'state' object is needed")
+
+
+def _differences(data: Mapping[str, Any], where: str) -> list[tuple[str, Any, Any]]:
+    rows = data.get("differences", [])
+    if not isinstance(rows, list) or not all(isinstance(r, list) and len(r) == 3 for r in rows):
+        raise ExploreError(f"{where}.differences: a list of [field, one side, other side] is needed")
+    return [(str(k), a, b) for k, a, b in rows]
+
+
+def _steps(data: Mapping[str, Any], where: str) -> list[Mapping[str, Any]]:
+    steps = data.get("steps")
+    if not isinstance(steps, list) or not all(isinstance(s, dict) for s in steps):
+        raise ExploreError(f"{where}: steps: a list of action objects is needed")
+    return steps
+
+
+def _same_game(data: Mapping[str, Any], game_id: str, where: str) -> None:
+    if data.get("game") != game_id:
+        raise ExploreError(f"{where}: game: this is about {_short(repr(data.get('game')), 20)}, not {game_id!r}")
+
+
+def finding_trace(game_id: str, path: str, readings: Mapping[str, str] | None = None) -> Trace:
+    """A conform finding (a replay document, as ``conform`` reports print it): the reference along its
+    steps; the implementation beside it, equal to the reference until the last step, where it has the
+    values the finding reports for the fields that differ."""
+    data = _read_document(path)
+    if "rulecraft_replay" not in data:
+        raise ExploreError(f"{path}: rulecraft_replay: a conform replay document (a report's finding) is needed")
+    _same_game(data, game_id, path)
+    game = make_game(game_id, readings=readings)
+    steps = _steps(data, path)
+    state = _start(game, data.get("start"), path)
+    reported = _differences(data, path)
+    left = ("reference", game, state)
+    title = f"{data.get('kind', 'finding')}: {_short(data.get('title', ''), 300)}"
+    trace = _new_trace(game_id, "finding", title, left, steps, right=("implementation", game, state))
+    trace.reported = reported
+    keys = set(game.state_to_json(trace.left.states[-1]))
+    trace.patch = {k: b for k, _, b in reported if k in keys}
+    trace.rules = [str(r) for r in data.get("rules", []) if isinstance(r, str)]
+    if not reported:
+        trace.notes.append("the document carries no differing fields: the implementation side shows the reference")
+    return trace
+
+
+def _witness_from_ambiguities(data: Mapping[str, Any], path: str, pick: str | None) -> dict[str, Any]:
+    """The ``ambiguities --json`` document's first witness (or the one ``pick`` names: AMB-ID or
+    AMB-ID=READING) as a witness document."""
+    for amb in data.get("ambiguities") or []:
+        if not isinstance(amb, dict):
+            continue
+        for pair in amb.get("pairs") or []:
+            if not isinstance(pair, dict) or not isinstance(pair.get("witness"), dict):
+                continue
+            name = f"{amb.get('id')}={pair.get('reading')}"
+            if pick and pick not in (amb.get("id"), name):
+                continue
+            w = pair["witness"]
+            if not isinstance(w.get("setup"), dict):
+                raise ExploreError(
+                    f"{path}: {name}: this witness starts from a printed example's state, which the JSON output "
+                    "does not record; open it with the document in the HTML report"
+                )
+            fields = [[r.get("field"), r.get("default"), r.get("reading")] for r in w.get("fields", [])]
+            return {
+                "game": data.get("game"),
+                "title": f"{amb.get('id')}: {pair.get('default')} against {pair.get('reading')}: {w.get('difference')}",
+                "ambiguity": amb.get("id"),
+                "readings": [pair.get("default"), pair.get("reading")],
+                "start": {"setup": w["setup"]},
+                "steps": w.get("steps"),
+                "differences": fields,
+                "rules": w.get("rules", []),
+            }
+    raise ExploreError(f"{path}: ambiguities: no witness{f' for {pick}' if pick else ''} in this document")
+
+
+def witness_trace(game_id: str, path: str, pick: str | None = None) -> Trace:
+    """An ambiguity witness: the game under one reading beside the game under the other."""
+    data = _read_document(path)
+    if data.get("schema") == "ambiguities/1" or "ambiguities" in data:
+        _same_game(data, game_id, path)
+        data = _witness_from_ambiguities(data, path, pick)
+    elif data.get(FORMAT_KEY) != FORMAT_VERSION or data.get("kind") != "witness":
+        raise ExploreError(f"{path}: {FORMAT_KEY}: a witness document (or 'ambiguities --json' output) is needed")
+    _same_game(data, game_id, path)
+    amb, readings = data.get("ambiguity"), data.get("readings")
+    if not isinstance(amb, str) or not (isinstance(readings, list) and len(readings) == 2):
+        raise ExploreError(f"{path}: readings: the ambiguity ID and its two readings are needed")
+    base = data.get("base") or {}
+    if not isinstance(base, dict):
+        raise ExploreError(f"{path}: base: an object of ambiguity IDs to readings is needed")
+    try:
+        one = make_game(game_id, readings={**base, amb: str(readings[0])})
+        other = make_game(game_id, readings={**base, amb: str(readings[1])})
+    except RulecraftError as exc:
+        raise ExploreError(f"{path}: readings: {_short(str(exc), 200)}") from None
+    steps = _steps(data, path)
+    left = (f"reading {readings[0]}", one, _start(one, data.get("start"), path))
+    right = (f"reading {readings[1]}", other, _start(other, data.get("start"), path))
+    trace = _new_trace(game_id, "witness", _short(data.get("title", amb), 300), left, steps, right=right)
+    trace.reported = _differences(data, path)
+    trace.rules = [str(r) for r in data.get("rules", []) if isinstance(r, str)]
+    return trace
+
+
+def divergence_trace(game_id: str, path: str, *, allow_plugin_code: bool = False) -> Trace:
+    """Where an erratum changes play: the printed rules beside the variant (its file read again)."""
+    from rulecraft.errata import load_variant
+
+    data = _read_document(path)
+    if data.get("schema") == "errata/1" or "play_changes" in data:
+        _same_game(data, game_id, path)
+        w = (data.get("play_changes") or {}).get("witness")
+        if not isinstance(w, dict):
+            raise ExploreError(f"{path}: play_changes: this errata run found no place where play changes")
+        if not isinstance(w.get("setup"), dict):
+            raise ExploreError(
+                f"{path}: play_changes: it starts from a printed example's state, which the JSON output does not "
+                "record; open it with the document in the HTML report"
+            )
+        fields = [[r.get("field"), r.get("default"), r.get("reading")] for r in w.get("fields", [])]
+        data = {
+            "game": data.get("game"),
+            "title": f"{data.get('title')}: {w.get('difference')}",
+            "variant": data.get("file"),
+            "start": {"setup": w["setup"]},
+            "steps": w.get("steps"),
+            "differences": fields,
+            "rules": w.get("rules", []),
+        }
+    elif data.get(FORMAT_KEY) != FORMAT_VERSION or data.get("kind") != "divergence":
+        raise ExploreError(f"{path}: {FORMAT_KEY}: a divergence document (or 'errata --json' output) is needed")
+    _same_game(data, game_id, path)
+    file = data.get("variant")
+    if not isinstance(file, str) or not file:
+        raise ExploreError(f"{path}: variant: the variant file's path is needed")
+    where = Path(file)
+    if not where.is_absolute() and not where.is_file():
+        where = Path(path).parent / file  # a path written relative to the document's folder
+    variant = load_variant(where, allow_plugin_code=allow_plugin_code)
+    if variant.game != game_id:
+        raise ExploreError(f"{path}: variant: {file} is a variant of {variant.game!r}, not {game_id!r}")
+    printed, changed = make_game(game_id), variant.configure()
+    steps = _steps(data, path)
+    left = ("printed rules", printed, _start(printed, data.get("start"), path))
+    right = ("variant", changed, _start(changed, data.get("start"), path))
+    trace = _new_trace(game_id, "divergence", _short(data.get("title", ""), 300), left, steps, right=right)
+    trace.reported = _differences(data, path)
+    trace.rules = [str(r) for r in data.get("rules", []) if isinstance(r, str)]
+    return trace
+
+
+# -- what the API answers -----------------------------------------------------------------------------------------
+
+
+def diff_paths(a: Any, b: Any, limit: int = 2000) -> list[str]:
+    """Every innermost place where two JSON values differ (``boards[1].chips``; a list whose length
+    differs, or values of different kinds, count as one place), at most ``limit``."""
+    out: list[str] = []
+
+    def walk(where: str, x: Any, y: Any) -> None:
+        if len(out) >= limit or x == y:
+            return
+        if isinstance(x, dict) and isinstance(y, dict):
+            for key in sorted(set(x) | set(y), key=str):
+                walk(f"{where}.{key}" if where else str(key), x.get(key), y.get(key))
+        elif isinstance(x, list) and isinstance(y, list) and len(x) == len(y):
+            for i, (p, q) in enumerate(zip(x, y, strict=True)):
+                walk(f"{where}[{i}]", p, q)
+        else:
+            out.append(where)
+
+    walk("", a, b)
+    return out
+
+
+def _mover(game: Game[Any, Any], state: Any) -> str:
+    mover = game.to_move(state)
+    if isinstance(mover, GameOver):
+        return "game over"
+    if isinstance(mover, Chance):
+        return "chance"
+    return f"seat {mover}"
+
+
+def _rule_json(game: Game[Any, Any], rule_id: str) -> dict[str, str]:
+    if rule_id in game.catalogue:
+        rule = game.catalogue[rule_id]
+        return {"id": rule.id, "page": rule.page, "statement": rule.statement}
+    return {"id": rule_id, "page": "", "statement": ""}  # an ambiguity ID, or a rule of no catalogue
+
+
+def _legal(game: Game[Any, Any], state: Any, most: int = 400) -> tuple[list[dict[str, Any]], int]:
+    """The legal actions (or chance outcomes) at ``state``, each with its words and rule citations."""
+    mover = game.to_move(state)
+    if isinstance(mover, GameOver):
+        return [], 0
+    actions = [a for a, _ in game.chance_outcomes(state)] if isinstance(mover, Chance) else game.legal_actions(state)
+    out = []
+    for action in list(actions)[:most]:
+        try:
+            grounds = game.grounds(state, action)
+        except Exception:  # a citation is a help; an action without one is still listed
+            grounds = ()
+        out.append(
+            {
+                "action": game.action_to_json(action),
+                "text": game.describe(state, action),
+                "rules": [_rule_json(game, r) for r in grounds],
+            }
+        )
+    return out, len(actions)
+
+
+def _side_json(trace: Trace, side: Side, i: int, state: Any) -> dict[str, Any]:
+    if state is None:
+        step = max(k for k in side.refused if k <= i)
+        return {"label": side.label, "refused": {"step": step, **side.refused[step].to_json()}}
+    game = side.game
+    picture = game.picture(state)
+    legal, total = _legal(game, state)
+    outcome = game.outcome(state)
+    return {
+        "label": side.label,
+        "to_move": _mover(game, state),
+        "state": game.state_to_json(state),
+        "picture": picture,
+        "text": game.render(state),
+        "legal": legal,
+        "legal_total": total,
+        "outcome": outcome.to_json() if outcome is not None else None,
+    }
+
+
+def step_json(trace: Trace, i: int) -> dict[str, Any]:
+    """Everything the page shows at step ``i`` (0: the start): each side, and what differs."""
+    left = _side_json(trace, trace.left, i, trace.left.state(i))
+    out: dict[str, Any] = {"index": i, "count": len(trace), "left": left, "right": None, "differs": []}
+    if trace.right is not None:
+        right = _side_json(trace, trace.right, i, trace.right.state(i))
+        if i == len(trace) and trace.patch and "state" in right:
+            right["state"] = {**right["state"], **trace.patch}
+            right["patched"] = sorted(trace.patch)
+        out["right"] = right
+        if "state" in left and "state" in right:
+            out["differs"] = diff_paths(left["state"], right["state"])
+            mine = {_key(a["action"]) for a in left["legal"]}
+            theirs = {_key(a["action"]) for a in right["legal"]}
+            out["legal_only"] = {
+                "left": sorted(mine - theirs),
+                "right": sorted(theirs - mine),
+            }
+    return out
+
+
+def _key(action: Any) -> str:
+    """An action's JSON as the page writes it (``JSON.stringify`` of its sorted keys), to match them."""
+    return json.dumps(action, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def trace_json(trace: Trace) -> dict[str, Any]:
+    game = trace.left.game
+    return {
+        "game": trace.game_id,
+        "title": game.title,
+        "kind": trace.kind,
+        "heading": trace.title,
+        "labels": [trace.left.label, *([trace.right.label] if trace.right else [])],
+        "count": len(trace),
+        "steps": [
+            {"index": i + 1, "text": text, "action": action}
+            for i, (text, action) in enumerate(zip(trace.texts, trace.steps, strict=True))
+        ],
+        "refused": {str(k): v.to_json() for k, v in (trace.right.refused.items() if trace.right is not None else ())},
+        "reported": [{"field": k, "left": a, "right": b} for k, a, b in trace.reported],
+        "rules": [_rule_json(game, r) for r in trace.rules],
+        "notes": list(trace.notes),
+    }
+
+
+def try_action(trace: Trace, body: Any) -> dict[str, Any]:
+    """POST /api/try: ``{"step": I, "action": {...}}``.  Illegal: every rule that forbids it; legal: it is
+    played at step I (the steps after I dropped) and the new step number returned."""
+    from rulecraft.statefile import json_problem
+
+    if not isinstance(body, dict):
+        raise BadRequest("body: a JSON object with 'step' and 'action' is needed")
+    unknown = sorted(set(body) - {"step", "action"})
+    if unknown:
+        raise BadRequest(f"{_short(unknown[0], 40)}: unknown field; the body has 'step' and 'action'")
+    i = body.get("step")
+    if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i <= len(trace):
+        raise BadRequest(f"step: a step number from 0 to {len(trace)} is needed, got {_short(i)}")
+    data = body.get("action")
+    if not isinstance(data, dict):
+        raise BadRequest(f"action: an action object is needed, got {_short(data)}")
+    problem = json_problem(data, "action")
+    if problem is not None:
+        raise BadRequest(f"{problem[0]}: {problem[1]}")
+    game = trace.left.game
+    state = trace.left.states[i]
+    try:
+        action = game.action_from_json(data)
+    except RulecraftError as exc:
+        raise BadRequest(f"action: {_short(str(exc), 200)}") from None
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError, RecursionError) as exc:
+        raise BadRequest(f"action: not an action of {trace.game_id}: {type(exc).__name__}: {_short(exc)}") from None
+    rejections = game.rejections(state, action)
+    if rejections:
+        return {
+            "legal": False,
+            "text": _describe(game, state, action),
+            "rejections": [_refusal(game, r) for r in rejections],
+        }
+    trace.cut(i)
+    trace.play(game.action_to_json(action))
+    return {"legal": True, "text": trace.texts[-1], "step": len(trace)}
+
+
+def _describe(game: Game[Any, Any], state: Any, action: Any) -> str:
+    try:
+        return game.describe(state, action)
+    except Exception:  # an illegal action may not describe; its JSON says what it was
+        return json.dumps(game.action_to_json(action), sort_keys=True)
+
+
+def _refusal(game: Game[Any, Any], rejection: Rejection) -> dict[str, str]:
+    out = rejection.to_json()
+    out["text"] = str(rejection)
+    if rejection.rule in game.catalogue:
+        out["statement"] = game.catalogue[rejection.rule].statement
+    return out
+
+
+def rules_json(game: Game[Any, Any]) -> dict[str, Any]:
+    return {"game": game.id, "rules": [{"id": r.id, "page": r.page, "statement": r.statement} for r in game.catalogue]}
+
+
+def rules_page(game: Game[Any, Any]) -> str:
+    """The rule catalogue as a page, one anchor per rule ID (the page's rule links land here)."""
+    from rulecraft import htmlpage
+    from rulecraft.core import cite
+
+    rows = "".join(
+        f"<tr id='{html.escape(r.id)}'><td><a href='#{html.escape(r.id)}'>{html.escape(r.id)}</a></td>"
+        f"<td>{html.escape(cite(r.page))}</td><td>{html.escape(r.statement)}</td></tr>"
+        for r in game.catalogue
+    )
+    parts = [
+        f"<h1>{html.escape(game.title)}: the rules</h1>",
+        "<p>Each rule ID with its rulebook page and statement, from the game's rule catalogue"
+        " (<code>rulecraft rules " + html.escape(game.id) + "</code>). <a href='/'>Back to the explorer</a>.</p>",
+        "<style>tr:target { background: #fff3b0; }</style>",
+        f"<table><tr><th>rule</th><th>page</th><th>statement</th></tr>{rows}</table>",
+    ]
+    return htmlpage.page(f"{game.title}: rules", parts)
+
+
+# -- the server ---------------------------------------------------------------------------------------------------
+
+
+class BadRequest(Exception):
+    """A request the API refuses: ``status`` and one line naming the field."""
+
+    def __init__(self, message: str, status: HTTPStatus = HTTPStatus.BAD_REQUEST) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _short(value: object, most: int = 80) -> str:
+    text = value if isinstance(value, str) else repr(value)
+    text = " ".join(text.split())
+    return text if len(text) <= most else text[: most - 3] + "..."
+
+
+_STEP = re.compile(r"^/api/step/(\d{1,9})$")
+
+
+class Explorer(ThreadingHTTPServer):
+    """The HTTP server: one trace, a lock around it (the page and a test may ask at once)."""
+
+    daemon_threads = True
+
+    def __init__(self, trace: Trace, port: int = 0, host: str = LOOPBACK) -> None:
+        if host != LOOPBACK:
+            raise ExploreError(f"--host {host}: the explorer serves 127.0.0.1 only (it is a local tool)")
+        self.trace = trace
+        self.lock = threading.Lock()
+        super().__init__((LOOPBACK, port), Handler)
+
+    @property
+    def url(self) -> str:
+        return f"http://{LOOPBACK}:{self.server_address[1]}/"
+
+
+class Handler(BaseHTTPRequestHandler):
+    server: Explorer
+    server_version = "rulecraft-explore"
+    error_content_type = "text/plain; charset=utf-8"
+    error_message_format = "%(code)d %(message)s\n"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return  # a quiet local tool: the page's own requests are no news
+
+    # -- plumbing --
+    def _send(self, status: int, body: bytes, kind: str) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def _json(self, data: Any, status: int = 200) -> None:
+        self._send(status, json.dumps(data, default=str).encode("utf-8"), "application/json")
+
+    def _error(self, status: HTTPStatus, message: str) -> None:
+        self._json({"error": " ".join(message.split())[:300]}, status)
+
+    def _host_ok(self) -> bool:
+        # A page on another site may not reach this server by a name pointing at 127.0.0.1 (DNS
+        # rebinding): only the loopback names are answered.
+        host = (self.headers.get("Host") or "").rsplit(":", 1)[0]
+        return host in ("127.0.0.1", "localhost")
+
+    def _guarded(self, answer: Callable[[], None]) -> None:
+        if not self._host_ok():
+            self._error(HTTPStatus.FORBIDDEN, "Host: the explorer answers 127.0.0.1 and localhost only")
+            return
+        try:
+            answer()
+        except BadRequest as exc:
+            self._error(exc.status, str(exc))
+        except Exception as exc:  # a bug of rulecraft's: one line, never a traceback to the page
+            self._error(HTTPStatus.INTERNAL_SERVER_ERROR, f"internal error: {type(exc).__name__}: {_short(exc, 200)}")
+
+    # -- verbs --
+    def do_GET(self) -> None:
+        self._guarded(self._get)
+
+    def do_HEAD(self) -> None:
+        self._guarded(self._get)
+
+    def do_POST(self) -> None:
+        self._guarded(self._post)
+
+    def do_PUT(self) -> None:
+        self._guarded(self._not_allowed)
+
+    do_DELETE = do_PATCH = do_PUT
+
+    def _not_allowed(self) -> None:
+        raise BadRequest(f"{self.command}: the explorer takes GET and POST only", HTTPStatus.METHOD_NOT_ALLOWED)
+
+    def _get(self) -> None:
+        path = self.path.split("?", 1)[0].split("#", 1)[0]
+        trace = self.server.trace
+        if path in ("/", "/index.html"):
+            self._send(200, _asset("explore_page.html"), "text/html; charset=utf-8")
+        elif path.startswith("/static/"):
+            name = path.removeprefix("/static/")
+            if name not in STATIC:  # a fixed list: no path from a request reaches the file system
+                raise BadRequest(f"path: no static file {_short(name, 60)}", HTTPStatus.NOT_FOUND)
+            self._send(200, _asset(name), f"{STATIC[name]}; charset=utf-8")
+        elif path == "/rules":
+            self._send(200, rules_page(trace.left.game).encode("utf-8"), "text/html; charset=utf-8")
+        elif path == "/api/rules":
+            self._json(rules_json(trace.left.game))
+        elif path == "/api/trace":
+            with self.server.lock:
+                self._json(trace_json(trace))
+        elif (found := _STEP.match(path)) is not None:
+            i = int(found.group(1))
+            with self.server.lock:
+                if i > len(trace):
+                    raise BadRequest(f"step: {i} is past the last step ({len(trace)})", HTTPStatus.NOT_FOUND)
+                self._json(step_json(trace, i))
+        elif path.startswith("/api/step/"):
+            raise BadRequest("step: a step number is needed (/api/step/0 is the start)", HTTPStatus.NOT_FOUND)
+        else:
+            raise BadRequest(f"path: nothing at {_short(path, 60)}", HTTPStatus.NOT_FOUND)
+
+    def _post(self) -> None:
+        path = self.path.split("?", 1)[0]
+        if path != "/api/try":
+            raise BadRequest(f"path: nothing to POST at {_short(path, 60)}", HTTPStatus.NOT_FOUND)
+        length = self.headers.get("Content-Length")
+        if length is None or not length.isdigit():
+            raise BadRequest("Content-Length: the body's length is needed", HTTPStatus.LENGTH_REQUIRED)
+        if int(length) > MAX_BODY:
+            self.close_connection = True  # the body is not read: the connection cannot carry on
+            raise BadRequest(
+                f"body: {int(length)} bytes; a request carries at most {MAX_BODY}", HTTPStatus.REQUEST_ENTITY_TOO_LARGE
+            )
+        raw = self.rfile.read(int(length))
+        try:
+            body = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+            raise BadRequest(f"body: not JSON: {_short(str(exc), 100)}") from None
+        with self.server.lock:
+            self._json(try_action(self.server.trace, body))
+
+
+def _asset(name: str) -> bytes:
+    return resources.files("rulecraft").joinpath(name).read_bytes()
+
+
+@attrs.frozen
+class Running:
+    """A server started in a thread (tests, and the CLI until Ctrl-C)."""
+
+    server: Explorer
+    thread: threading.Thread
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(timeout=5)
+
+
+def start(trace: Trace, port: int = 0) -> Running:
+    server = Explorer(trace, port)
+    thread = threading.Thread(target=server.serve_forever, name="rulecraft-explore", daemon=True)
+    thread.start()
+    return Running(server, thread)
+
+
+def serve(trace: Trace, port: int = 0, *, open_browser: bool = True, announce: Callable[[str], None] = print) -> None:
+    """Serve until interrupted; prints the URL (and opens it, unless told not to)."""
+    server = Explorer(trace, port)
+    announce(f"rulecraft explore: {trace.title} ({len(trace)} steps) at {server.url} (Ctrl-C stops)")
+    if open_browser:
+        webbrowser.open(server.url)
+    try:
+        server.serve_forever()
+    finally:
+        server.server_close()
+
+
+def sources(args: Mapping[str, Any]) -> Iterator[str]:
+    """The source options given (exactly one is needed)."""
+    for key in ("seed", "scenario", "state", "finding", "witness", "divergence"):
+        if args.get(key) is not None:
+            yield key
+
+
+__all__ = [
+    "ExploreError",
+    "Explorer",
+    "Trace",
+    "diff_paths",
+    "divergence_document",
+    "divergence_trace",
+    "finding_document",
+    "finding_trace",
+    "open_command",
+    "scenario_trace",
+    "seeded_trace",
+    "serve",
+    "start",
+    "state_trace",
+    "step_json",
+    "trace_json",
+    "try_action",
+    "witness_document",
+    "witness_trace",
+]

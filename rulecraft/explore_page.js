@@ -1,0 +1,207 @@
+// rulecraft explore: the page's script. Everything comes from the JSON API under /api/; text is
+// always set as text (names and values from users' files must show, never run). The board picture
+// is the game's own SVG drawing, inlined as the HTML reports inline it.
+"use strict";
+
+let trace = null;
+let current = 0;
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else node.setAttribute(k, v);
+  }
+  for (const child of children) {
+    if (child !== null && child !== undefined) node.append(child);
+  }
+  return node;
+}
+
+async function api(path, options) {
+  const reply = await fetch(path, options);
+  const data = await reply.json();
+  if (!reply.ok) throw new Error(data.error || reply.statusText);
+  return data;
+}
+
+function ruleLink(rule) {
+  const a = el("a", { class: "rule", href: "/rules#" + encodeURIComponent(rule.id), text: rule.id });
+  if (rule.statement) a.title = (rule.page ? "p." + rule.page + ": " : "") + rule.statement;
+  return a;
+}
+
+function rulesLine(rules) {
+  const span = el("span", { class: "rules" });
+  rules.forEach((rule, i) => {
+    if (i) span.append(", ");
+    span.append(ruleLink(rule));
+  });
+  return span;
+}
+
+// The state as a tree; each node carries its path (boards[1].chips), the same as the server's diff.
+function tree(value, path, differs) {
+  const mark = (node) => {
+    node.dataset.path = path;
+    if (differs.has(path)) node.classList.add("differs");
+    return node;
+  };
+  if (value !== null && typeof value === "object") {
+    const list = el("ul");
+    const entries = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
+    for (const [key, child] of entries) {
+      const sub = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : String(key);
+      const item = el("li", {}, el("span", { class: "key", text: Array.isArray(value) ? `[${key}] ` : `${key}: ` }));
+      item.append(tree(child, sub, differs));
+      list.append(item);
+    }
+    if (!entries.length) return mark(el("span", { class: "leaf", text: Array.isArray(value) ? "[]" : "{}" }));
+    return path ? mark(list) : list;
+  }
+  return mark(el("span", { class: "leaf", text: JSON.stringify(value) }));
+}
+
+function sideView(side, differs, onlyHere) {
+  const box = el("div", { class: "side" }, el("h2", { text: side.label }));
+  if (side.refused) {
+    box.append(el("p", { class: "refusal", text: `refused step ${side.refused.step}: ` + side.refused.rule +
+      (side.refused.page ? ` (p.${side.refused.page})` : "") + " — " + side.refused.reason }));
+    return box;
+  }
+  box.append(el("p", { class: "mover", text: "to move: " + side.to_move }));
+  if (side.outcome) box.append(el("p", { class: "outcome", text: "outcome: " + JSON.stringify(side.outcome) }));
+  if (side.patched) box.append(el("p", { text: "the reported values of: " + side.patched.join(", ") }));
+  if (side.picture) {
+    const picture = el("div", { class: "picture" });
+    picture.innerHTML = side.picture;
+    box.append(picture);
+  }
+  box.append(el("details", {}, el("summary", { text: "as text" }), el("pre", { text: side.text })));
+  const legal = el("ul", { class: "legal" });
+  for (const item of side.legal) {
+    const key = JSON.stringify(sortKeys(item.action));
+    const li = el("li", {}, el("span", { class: "act", text: item.text, title: key }));
+    if (onlyHere.has(key)) li.classList.add("only-here");
+    if (item.rules.length) li.append(" — ", rulesLine(item.rules));
+    li.querySelector(".act").addEventListener("click", () => {
+      document.getElementById("try-action").value = JSON.stringify(item.action);
+    });
+    legal.append(li);
+  }
+  const more = side.legal_total > side.legal.length ? ` (the first ${side.legal.length})` : "";
+  box.append(el("h2", { text: `legal actions: ${side.legal_total}${more}` }), legal);
+  const state = el("div", { class: "tree state" });
+  state.append(tree(side.state, "", differs));
+  box.append(el("details", { open: "" }, el("summary", { text: "state" }), state));
+  return box;
+}
+
+function sortKeys(value) {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys(value[k])]));
+  }
+  return value;
+}
+
+async function show(i) {
+  const data = await api(`/api/step/${i}`);
+  current = i;
+  document.getElementById("step-index").textContent = String(i);
+  document.getElementById("step-count").textContent = String(data.count);
+  document.querySelectorAll("#steps li").forEach((li) => li.classList.toggle("current", Number(li.dataset.step) === i));
+  const differs = new Set(data.differs || []);
+  const only = data.legal_only || { left: [], right: [] };
+  const sides = document.getElementById("sides");
+  sides.replaceChildren(sideView(data.left, differs, new Set(only.left)));
+  if (data.right) sides.append(sideView(data.right, differs, new Set(only.right)));
+  const summary = document.getElementById("differs-summary");
+  summary.replaceChildren();
+  if (data.right) {
+    summary.append(el("p", { text: differs.size ? `${differs.size} state field(s) differ: ${[...differs].slice(0, 12).join(", ")}` : "the two states agree" }));
+  }
+  document.getElementById("back").disabled = i === 0;
+  document.getElementById("forward").disabled = i >= data.count;
+}
+
+async function load(at) {
+  trace = await api("/api/trace");
+  document.title = `rulecraft explore: ${trace.title}`;
+  document.getElementById("title").textContent = `${trace.title}: ${trace.kind}`;
+  document.getElementById("heading").textContent = trace.heading;
+  document.getElementById("notes").replaceChildren(...trace.notes.map((n) => el("li", { text: n })));
+  const rules = document.getElementById("trace-rules");
+  rules.replaceChildren();
+  if (trace.rules.length) rules.append("rules involved: ", rulesLine(trace.rules));
+  const reported = document.getElementById("reported");
+  reported.replaceChildren();
+  if (trace.reported.length) {
+    const table = el("table", { id: "reported-table" },
+      el("tr", {}, el("th", { text: "field" }), ...trace.labels.map((l) => el("th", { text: l }))));
+    for (const row of trace.reported) {
+      table.append(el("tr", {}, el("td", { text: row.field }), el("td", { text: JSON.stringify(row.left) }),
+        el("td", { text: JSON.stringify(row.right) })));
+    }
+    reported.append(el("p", { text: "what the source reports differs at its last step:" }), table);
+  }
+  const list = document.getElementById("steps");
+  const start = el("li", { text: "the start" });
+  start.dataset.step = "0";
+  list.replaceChildren(start);
+  for (const step of trace.steps) {
+    const li = el("li", { text: step.text, title: JSON.stringify(step.action) });
+    li.dataset.step = String(step.index);
+    if (trace.refused[String(step.index)]) li.classList.add("refused");
+    list.append(li);
+  }
+  await show(Math.min(at, trace.count));
+}
+
+async function tryAction() {
+  const out = document.getElementById("try-result");
+  out.replaceChildren();
+  let action;
+  try {
+    action = JSON.parse(document.getElementById("try-action").value);
+  } catch (err) {
+    out.append(el("p", { class: "refusal", text: "not JSON: " + err.message }));
+    return;
+  }
+  try {
+    const reply = await api("/api/try", { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ step: current, action }) });
+    if (reply.legal) {
+      await load(reply.step);
+      out.append(el("p", { class: "ok", text: `played: ${reply.text} (now step ${reply.step})` }));
+    } else {
+      out.append(el("p", { class: "refusal", text: `illegal: ${reply.text}` }));
+      const list = el("ul", { class: "refusals" });
+      for (const r of reply.rejections) {
+        list.append(el("li", { class: "refusal" }, ruleLink({ id: r.rule, page: r.page, statement: r.statement }),
+          ` (p.${r.page || "?"}) — ${r.reason}`));
+      }
+      out.append(list);
+    }
+  } catch (err) {
+    out.append(el("p", { class: "refusal", text: err.message }));
+  }
+}
+
+document.getElementById("back").addEventListener("click", () => current > 0 && show(current - 1));
+document.getElementById("forward").addEventListener("click", () => trace && current < trace.count && show(current + 1));
+document.getElementById("steps").addEventListener("click", (event) => {
+  const li = event.target.closest("li");
+  if (li) show(Number(li.dataset.step));
+});
+document.getElementById("try-button").addEventListener("click", tryAction);
+document.addEventListener("keydown", (event) => {
+  if (event.target instanceof HTMLTextAreaElement || event.target instanceof HTMLInputElement) return;
+  if (event.key === "ArrowLeft" && current > 0) show(current - 1);
+  if (event.key === "ArrowRight" && trace && current < trace.count) show(current + 1);
+});
+const wanted = Number(new URLSearchParams(location.search).get("step") || 0);
+load(Number.isFinite(wanted) ? wanted : 0).catch((err) => {
+  document.getElementById("heading").textContent = "could not load: " + err.message;
+});
