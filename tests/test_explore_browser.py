@@ -1,0 +1,181 @@
+"""The explorer and the HTML reports in a real browser (issue 20, part 3): Debian's Chromium, headless,
+driven by selenium through the system chromedriver, so nothing is downloaded at run time.
+
+Skipped, with the reason, where the browser is not installed; with RULECRAFT_REQUIRE_BROWSER=1 (CI,
+.ci/run) a missing browser fails instead.  Expected values: the differing field is the one the
+finding document reports, the rule text is the catalogue's (from the digest), the report's tables
+are the Markdown tables of the same run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_explore import _air_finding, random_steps, replayed
+
+from rulecraft import explore
+from rulecraft.conformance.report import html_report
+from rulecraft.registry import make_game
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+WAIT = 10.0
+
+
+def _missing() -> str | None:
+    """Why the browser test cannot run here (None: it can)."""
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+            return f"{path} is not installed (apt-get install chromium chromium-driver)"
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed (pip install -e '.[dev]')"
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    why = _missing()
+    if why is not None:
+        if os.environ.get("RULECRAFT_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"RULECRAFT_REQUIRE_BROWSER=1 but {why}")
+        pytest.skip(why)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    os.environ.setdefault("SE_OFFLINE", "true")  # selenium-manager must not fetch a driver or a browser
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1280,900",
+    ):
+        options.add_argument(flag)
+    profile = Path(os.environ.get("TMPDIR", "/tmp")) / f"rulecraft-chromium-{os.getpid()}"
+    options.add_argument(f"--user-data-dir={profile}")
+    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+    driver.set_page_load_timeout(30)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def _wait(driver: Any, condition: Any) -> Any:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, WAIT).until(condition)
+
+
+def _at_step(driver: Any, i: int) -> None:
+    """Wait until the page shows step ``i`` and its sides are drawn for it."""
+    from selenium.webdriver.common.by import By
+
+    _wait(driver, lambda d: d.find_element(By.ID, "step-index").text == str(i))
+    _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#sides .side"))
+
+
+def test_a_finding_steps_forward_and_back_marks_the_differing_field_and_links_its_rules(
+    browser: Any, tmp_path: Path
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    # A kas finding whose implementation reports another value of one top-level field at the last step.
+    game = make_game("kas")
+    steps = random_steps(game, 9, 2, 8)
+    last = replayed(game, game.new_game(2), steps)
+    field = sorted(k for k, v in last.items() if isinstance(v, int) and not isinstance(v, bool))[0]
+    rule = game.catalogue.rules[0]
+    document = {
+        "rulecraft_replay": 1,
+        "game": "kas",
+        "kind": "state",
+        "title": f"the states differ in {field}",
+        "rules": [rule.id],
+        "start": {"setup": {"players": 2}},
+        "steps": steps,
+        "differences": [[field, last[field], last[field] + 1]],
+    }
+    path = tmp_path / "finding.json"
+    path.write_text(json.dumps(document), "utf-8")
+    running = explore.start(explore.finding_trace("kas", str(path)))
+    try:
+        browser.get(running.url)
+        _at_step(browser, 0)
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#sides .side")) == 2
+        assert browser.find_elements(By.CSS_SELECTOR, ".differs") == []
+        assert browser.find_elements(By.CSS_SELECTOR, ".picture svg")  # the board is drawn
+        forward = browser.find_element(By.ID, "forward")
+        for i in range(1, 4):  # the button
+            forward.click()
+            _at_step(browser, i)
+        body = browser.find_element(By.TAG_NAME, "body")
+        body.send_keys(Keys.ARROW_LEFT)  # and the arrow keys
+        _at_step(browser, 2)
+        body.send_keys(Keys.ARROW_RIGHT)
+        _at_step(browser, 3)
+        browser.find_element(By.ID, "back").click()
+        _at_step(browser, 2)
+        # The last step: the reported field is marked on both sides, and nothing else.
+        browser.find_element(By.CSS_SELECTOR, f"#steps li[data-step='{len(steps)}']").click()
+        _at_step(browser, len(steps))
+        _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".differs"))
+        marked = browser.find_elements(By.CSS_SELECTOR, ".differs")
+        assert {m.get_attribute("data-path") for m in marked} == {field}
+        assert len(marked) == 2  # the reference's value and the implementation's
+        values = [m.text for m in marked]
+        assert values == [str(last[field]), str(last[field] + 1)]
+        # A rule ID links to its text: the catalogue row, with its page and statement.
+        link = browser.find_element(By.CSS_SELECTOR, f"#trace-rules a.rule[href='/rules#{rule.id}']")
+        link.click()
+        _wait(browser, lambda d: d.current_url.endswith(f"/rules#{rule.id}"))
+        row = browser.find_element(By.ID, rule.id)
+        assert rule.statement in row.text and rule.page in row.text
+    finally:
+        running.stop()
+
+
+def test_an_illegal_action_typed_in_the_page_shows_its_rule(browser: Any) -> None:
+    from selenium.webdriver.common.by import By
+
+    # AIR-EX-04 (p.3): seat 0 has one white die, the card needs two: AIR-R-27 refuses the attempt.
+    running = explore.start(explore.scenario_trace("air", "AIR-EX-04"))
+    try:
+        browser.get(running.url)
+        _at_step(browser, 0)
+        box = browser.find_element(By.ID, "try-action")
+        box.clear()
+        box.send_keys(json.dumps({"kind": "attempt", "target": "development:E1-HAN-2", "throw": {"W": 1}}))
+        browser.find_element(By.ID, "try-button").click()
+        _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#try-result .refusals a.rule"))
+        link = browser.find_element(By.CSS_SELECTOR, "#try-result .refusals a.rule")
+        assert link.text == "AIR-R-27"
+        assert "p.3" in browser.find_element(By.ID, "try-result").text
+    finally:
+        running.stop()
+
+
+def test_a_conform_report_renders_its_tables_as_tables(browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    report = _air_finding()
+    page = tmp_path / "conform.html"
+    page.write_text(html_report(report), "utf-8")
+    browser.get(page.as_uri())
+    tables = browser.find_elements(By.TAG_NAME, "table")
+    assert tables, "the report's Markdown tables are rendered as <table>"
+    for pre in browser.find_elements(By.TAG_NAME, "pre"):
+        assert "|---|" not in pre.get_attribute("textContent")  # no raw Markdown table left in a block
+    assert "rulecraft explore air --finding finding-1.json" in browser.find_element(By.TAG_NAME, "body").text
