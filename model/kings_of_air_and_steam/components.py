@@ -198,12 +198,15 @@ class GameMap:
     _city_index: dict[str, int] = attrs.field(init=False, eq=False, repr=False, hash=False)
     _line_index: dict[str, int] = attrs.field(init=False, eq=False, repr=False, hash=False)
     _line_of_hex: dict[Hex, str] = attrs.field(init=False, eq=False, repr=False, hash=False)
+    _rail_hexes: tuple[Hex, ...] = attrs.field(init=False, eq=False, repr=False, hash=False)
     _factory_index: dict[Hex, int] = attrs.field(init=False, eq=False, repr=False, hash=False)
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "_city_index", {c.name: i for i, c in enumerate(self.cities)})
         object.__setattr__(self, "_line_index", {ln.id: i for i, ln in enumerate(self.lines)})
         object.__setattr__(self, "_line_of_hex", {h: ln.id for ln in self.lines for h in ln.hexes})
+        # sorted once: move generation asks for every empty rail hex at each depot decision
+        object.__setattr__(self, "_rail_hexes", tuple(sorted(self._line_of_hex)))
         object.__setattr__(self, "_factory_index", {h: i for i, (h, _) in enumerate(self.factories)})
 
     @classmethod
@@ -249,7 +252,7 @@ class GameMap:
         return self._factory_index.get(at)
 
     def rail_hexes(self) -> tuple[Hex, ...]:
-        return tuple(sorted(self._line_of_hex))
+        return self._rail_hexes
 
     def can_end_on(self, at: Hex) -> bool:
         """KAS-R-27: a flight may end on any full hex that is not a city."""

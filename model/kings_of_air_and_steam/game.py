@@ -61,6 +61,7 @@ from rulecraft.model.kings_of_air_and_steam.rules import (
     deck_of,
     depot_at,
     eli_cards,
+    factory_here,
     farthest_flight,
     flight_rules,
     gamble_goods,
@@ -232,12 +233,22 @@ class KasGame(PackedGame[KasState, KasAction]):
         return list(dict.fromkeys(out))
 
     def _cargo(self, state: KasState) -> list[KasAction]:
+        # Only the sources present here (KAS-R-29: a factory's own goods, an own depot; KAS-R-31:
+        # unloading onto an own depot): the check would refuse every other load, swap and unload,
+        # and refusing them one by one was most of the cargo phase's time.  The check still judges
+        # what is left, in the order it always had (a seed plays the same game).
+        at = state.players[state.seat].position
+        factory = factory_here(self.ctx, state, at)
+        made_here = factory[1] if factory is not None else None
+        own_depot = own_depot_at(state, state.seat, at) is not None
         out: list[KasAction] = [EndCargo()]
         for goods in GOODS:
-            for source in ("factory", "depot"):
-                out.append(Load(goods, source))
-                out.extend(Swap(other, goods, source) for other in GOODS if other != goods)
-            out.append(Unload(goods))
+            for source, present in (("factory", goods == made_here), ("depot", own_depot)):
+                if present:
+                    out.append(Load(goods, source))
+                    out.extend(Swap(other, goods, source) for other in GOODS if other != goods)
+            if own_depot:
+                out.append(Unload(goods))
         return out
 
     def _actions(self, state: KasState) -> list[KasAction]:
