@@ -463,3 +463,21 @@ def test_the_command_needs_exactly_one_source(capsys: pytest.CaptureFixture[str]
     assert "--seed, --scenario" in capsys.readouterr().err
     assert main(["explore", "air", "--scenario", "AIR-EX-99", "--no-open"]) == 4
     assert "AIR-EX-99" in capsys.readouterr().err
+
+
+def test_the_command_serves_on_loopback_and_prints_its_address() -> None:
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "rulecraft", "explore", "air", "--seed", "3", "--max-steps", "20", "--no-open"]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True) as proc:
+        try:
+            assert proc.stdout is not None
+            line = proc.stdout.readline()
+            found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+            assert found is not None, line
+            status, trace = get(found.group(0), "/api/trace")
+            assert status == 200 and trace["game"] == "air" and trace["count"] == 20
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
