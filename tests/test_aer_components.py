@@ -537,3 +537,14 @@ def test_prop_generated_maps_are_playable_graphs(pack: Pack) -> None:
         assert any(c.long_range for c in pack.cards)
     assert sum(d.slots - d.slots_in_play(3) for d in pack.destinations) == THREE_PLAYER_BLOCKERS
     assert all(d.slots_in_play(3) >= 1 for d in pack.destinations if d.start_city)
+
+
+def test_the_shared_map_is_the_map_frozen_and_built_once() -> None:
+    """Route look-ups read one frozen copy of the map; ``graph()`` still hands out a fresh, editable one."""
+    pack = bundled_pack()
+    shared = pack.map_graph()
+    assert shared is pack.map_graph()
+    assert nx.is_frozen(shared) and not nx.is_frozen(pack.graph())
+    assert nx.utils.graphs_equal(shared, pack.graph())
+    with pytest.raises(nx.NetworkXError):
+        shared.add_edge("Paris", "Nowhere")

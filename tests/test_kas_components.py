@@ -416,3 +416,12 @@ def test_generated_packs_satisfy_the_rulebook_constraints(pack: Pack) -> None:
     assert team_chart_problems(pack) == []
     assert GameMap.from_pack(pack, "ABC").factories == GameMap.from_pack(bundled_pack(), "ABC").factories
     assert Hex(0, 0) in GameMap.from_pack(pack, "ABC").hexes
+
+
+def test_rail_hexes_are_every_hex_of_every_line_sorted() -> None:
+    """KAS-R-33: a depot goes on a rail hex; the listing move generation uses is every line's hexes, once,
+    in (q, r) order."""
+    game_map = GameMap.from_pack(bundled_pack(), "ABC")
+    expected = sorted({(h.q, h.r) for line in game_map.lines for h in line.hexes})
+    assert [(h.q, h.r) for h in game_map.rail_hexes()] == expected
+    assert game_map.rail_hexes() is game_map.rail_hexes()  # built once with the map

@@ -108,3 +108,16 @@ def test_path_hexes() -> None:
     assert path_hexes(Hex(1, 1), (0, 1, 1)) == (Hex(2, 1), Hex(3, 0), Hex(4, -1))
     # The start hex is excluded, a return to it is included.
     assert path_hexes(ORIGIN, (0, 3)) == (Hex(1, 0), ORIGIN)
+
+
+@pytest.mark.parametrize("a", [Hex(0, 0), Hex(-1, 2), Hex(1, -1), Hex(0, 1)])
+@pytest.mark.parametrize("b", [Hex(0, 0), Hex(-1, 2), Hex(1, -1), Hex(0, 1), Hex(-1, 3)])
+def test_hexes_are_ordered_by_q_then_r(a: Hex, b: Hex) -> None:
+    """Board listings and move generation sort hexes: the order is (q, r), as the tuples sort."""
+    ta, tb = (a.q, a.r), (b.q, b.r)
+    assert (a < b, a <= b, a > b, a >= b) == (ta < tb, ta <= tb, ta > tb, ta >= tb)
+
+
+def test_a_hex_is_not_ordered_against_other_things() -> None:
+    with pytest.raises(TypeError):
+        assert Hex(0, 0) < (0, 1)  # type: ignore[operator]

@@ -335,6 +335,8 @@ class Pack:
     _by_name: dict[str, Destination] = attrs.field(init=False, repr=False, eq=False, hash=False)
     _by_number: dict[int, PlaneCard] = attrs.field(init=False, repr=False, eq=False, hash=False)
     _by_tile: dict[str, PassengerTile] = attrs.field(init=False, repr=False, eq=False, hash=False)
+    # The map, built on first use and frozen (shared by every reader; ``graph()`` gives a fresh copy).
+    _map: nx.DiGraph | None = attrs.field(init=False, default=None, repr=False, eq=False, hash=False)
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "_by_name", {d.name: d for d in reversed(self.destinations)})
@@ -345,6 +347,13 @@ class Pack:
     def graph(self) -> nx.DiGraph:
         """The map as a fresh DiGraph (nodes: destinations; arcs: usable directions of connections)."""
         return _build_graph(self.regions, self.destinations, self.connections, self.special_connections)
+
+    def map_graph(self) -> nx.DiGraph:
+        """The map as one frozen DiGraph, built once per pack: for readers (a route's legs are looked
+        up at every new placement, and rebuilding the map each time was a tenth of a random game)."""
+        if self._map is None:
+            object.__setattr__(self, "_map", nx.freeze(self.graph()))
+        return self._map
 
     def destination(self, name: str) -> Destination:
         found = self._by_name.get(name)

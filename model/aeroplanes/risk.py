@@ -174,7 +174,7 @@ class Roll:
 def route_from_pack(pack: Pack, origin: str, destination: str, via: str | None = None) -> Route:
     """The route ``origin -> destination`` (or a hop over ``via``) on the pack's map, with each leg's colour,
     ‡ targets, LR and special flags and whether its end is outside Europe."""
-    graph = pack.graph()
+    graph = pack.map_graph()
     names = [origin, destination] if via is None else [origin, via, destination]
     legs: list[Leg] = []
     for a, b in pairwise(names):
