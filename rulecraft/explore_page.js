@@ -120,7 +120,13 @@ async function show(i) {
   const summary = document.getElementById("differs-summary");
   summary.replaceChildren();
   if (data.right) {
-    summary.append(el("p", { text: differs.size ? `${differs.size} state field(s) differ: ${[...differs].slice(0, 12).join(", ")}` : "the two states agree" }));
+    const fields = differs.size
+      ? `${differs.size} state field(s) differ (marked): ${[...differs].slice(0, 12).join(", ")}`
+      : "the two states agree";
+    const legal = only.left.length + only.right.length
+      ? `; legal on one side only (highlighted): ${only.left.length} on the left, ${only.right.length} on the right`
+      : "";
+    summary.append(el("p", { text: fields + legal }));
   }
   document.getElementById("back").disabled = i === 0;
   document.getElementById("forward").disabled = i >= data.count;

@@ -481,3 +481,64 @@ def test_the_command_serves_on_loopback_and_prints_its_address() -> None:
         finally:
             proc.terminate()
             proc.wait(timeout=10)
+
+
+# -- the reports say how to open each finding, and their documents open ------------------------------------------
+
+
+def _document_in(page: str, file: str) -> dict[str, Any]:
+    """The document a report embeds for ``file`` (what its reader saves)."""
+    import html as html_module
+
+    found = re.search(rf"<summary>the document \({re.escape(file)}\)</summary><pre>(.*?)</pre>", page, re.S)
+    assert found is not None, f"no document {file} in the report"
+    document: dict[str, Any] = json.loads(html_module.unescape(found.group(1)))
+    return document
+
+
+def test_the_ambiguities_report_opens_each_witness_in_the_explorer(serve: Any, tmp_path: Path) -> None:
+    from rulecraft import witness_report
+
+    budget = Budget(seconds=20, max_examples=20, seed=3)
+    results = ambiguities("air", only=["AIR-AMB-35"], budget=budget, examples=False)
+    pair = next(p for p in results[0].pairs if p.finding is not None)
+    assert pair.finding is not None
+    page = witness_report.html_report("air", "Airships", results, budget)
+    file = f"witness-AIR-AMB-35-{pair.reading}.json"
+    assert f"rulecraft explore air --witness {file}" in page
+    url = serve(explore.witness_trace("air", write(tmp_path / file, _document_in(page, file))))
+    trace = get(url, "/api/trace")[1]
+    assert [s["action"] for s in trace["steps"]] == as_json(list(pair.finding.steps))
+
+
+def test_the_errata_report_opens_where_play_changes_with_the_chips_marked(serve: Any, tmp_path: Path) -> None:
+    # AIR-R-42 (p.4): an additional go costs 3 chips; examples/errata/airships-additional-go-2-chips.yaml
+    # makes it 2.  Where the search finds play changing, the variant's seat keeps one chip more and the
+    # supply one chip less than under the printed rules.
+    from rulecraft import errata_report
+    from rulecraft.errata import ErrataReport, load_variant
+    from rulecraft.witness import search_pair_games
+
+    variant = load_variant(TWO_CHIPS)
+    pair = search_pair_games(
+        make_game("air"),
+        variant.configure(),
+        variant.name,
+        Budget(seconds=20, max_examples=30, seed=0),
+        make_pair=lambda: (make_game("air"), variant.configure()),
+    )
+    assert pair.finding is not None
+    page = errata_report.html_report(ErrataReport(variant, witness=pair))
+    assert "rulecraft explore air --divergence divergence.json" in page
+    url = serve(
+        explore.divergence_trace("air", write(tmp_path / "divergence.json", _document_in(page, "divergence.json")))
+    )
+    trace = get(url, "/api/trace")[1]
+    assert trace["labels"] == ["printed rules", "variant"]
+    end = get(url, f"/api/step/{trace['count']}")[1]
+    chips = [p for p in end["differs"] if re.fullmatch(r"boards\[\d\]\.chips", p)]
+    assert len(chips) == 1
+    seat = int(chips[0][7])
+    printed, changed = end["left"]["state"], end["right"]["state"]
+    assert changed["boards"][seat]["chips"] - printed["boards"][seat]["chips"] == 1
+    assert sum(changed["supplies"]) - sum(printed["supplies"]) == -1
