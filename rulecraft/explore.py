@@ -49,6 +49,7 @@ LOOPBACK = "127.0.0.1"
 MAX_BODY = 64 * 1024  # an action is a few hundred bytes; anything near this is not one
 MAX_DOCUMENT = 1 << 24  # a trace document (a game of a few thousand steps) stays far below 16 MiB
 MAX_TRACE_STEPS = 20_000  # a document's steps; no game of these rules comes near
+CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:"
 STATIC = {"explore_page.js": "text/javascript", "explore_page.css": "text/css"}
 
 
@@ -727,6 +728,10 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
         self.send_header("X-Content-Type-Options", "nosniff")
+        if kind.startswith("text/html"):
+            # Scripts only from this server: a name in a user's file that reached a picture unescaped
+            # still could not run.  Styles inline (the pictures and the rules page carry their own).
+            self.send_header("Content-Security-Policy", CSP)
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(body)

@@ -542,3 +542,91 @@ def test_the_errata_report_opens_where_play_changes_with_the_chips_marked(serve:
     printed, changed = end["left"]["state"], end["right"]["state"]
     assert changed["boards"][seat]["chips"] - printed["boards"][seat]["chips"] == 1
     assert sum(changed["supplies"]) - sum(printed["supplies"]) == -1
+
+
+# -- the --json outputs of ambiguities and errata open too ---------------------------------------------------------
+
+
+def _set_up_witness(game_id: str, reading: str, amb: str, default: str = "printed") -> Any:
+    """A witness that starts from a set-up (as most do): a seeded game's first steps, as a PairResult."""
+    from rulecraft.conformance.findings import Finding
+    from rulecraft.witness import PairResult
+
+    game = make_game(game_id)
+    steps = random_steps(game, 6, 2, 10)
+    finding = Finding("state", "a difference", "differential", steps=tuple(steps), setup={"players": 2})
+    return PairResult(amb, default, reading, "witness", "found", finding=finding)
+
+
+def test_ambiguities_json_output_opens_by_pick_and_a_printed_example_start_is_named(tmp_path: Path) -> None:
+    from rulecraft import witness_report
+    from rulecraft.witness import AmbiguityResult
+
+    game = make_game("air")
+    amb = game.register["AIR-AMB-35"]
+    pair = _set_up_witness("air", "max", amb.id, amb.default)
+    document = {
+        "rulecraft": "x",
+        "schema": "ambiguities/1",
+        **witness_report.to_json("air", [AmbiguityResult(amb, (pair,))], Budget()),
+    }
+    trace = explore.witness_trace("air", write(tmp_path / "a.json", document), pick="AIR-AMB-35=max")
+    assert trace.steps == as_json(list(pair.finding.steps)) and trace.right is not None
+    assert trace.left.label == f"reading {amb.default}" and trace.right.label == "reading max"
+    with pytest.raises(explore.ExploreError, match="no witness for AIR-AMB-01"):
+        explore.witness_trace("air", write(tmp_path / "a.json", document), pick="AIR-AMB-01")
+    # A witness from a printed example's given state: the JSON output lacks that state, and says so.
+    results = ambiguities(
+        "air", only=["AIR-AMB-35"], budget=Budget(seconds=20, max_examples=20, seed=3), examples=False
+    )
+    document = witness_report.to_json("air", results, Budget())
+    with pytest.raises(explore.ExploreError, match="printed example's state"):
+        explore.witness_trace("air", write(tmp_path / "b.json", document))
+
+
+def test_errata_json_output_opens_the_variant_beside_the_printed_rules(tmp_path: Path) -> None:
+    from rulecraft.errata import ErrataReport, load_variant
+
+    variant = load_variant(TWO_CHIPS)
+    pair = _set_up_witness("air", variant.name, variant.name)
+    document = {"schema": "errata/1", **ErrataReport(variant, witness=pair).to_json()}
+    trace = explore.divergence_trace("air", write(tmp_path / "e.json", document))
+    assert trace.left.label == "printed rules" and trace.right is not None and trace.right.label == "variant"
+    assert len(trace) == 10 and len(trace.right.states) == 11
+
+
+def test_a_kas_erratum_divergence_marks_the_money_a_cheaper_depot_leaves(serve: Any, tmp_path: Path) -> None:
+    # KAS-R-33 (p.12): a depot costs $4 on a line without one, $7 otherwise; the variant file makes
+    # them $3 / $6.  After the first depot built, the builder has exactly $1 more under the variant.
+    game = make_game("kas")
+    rng = random.Random(0)
+    state = game.new_game(2)
+    steps: list[dict[str, Any]] = []
+    while True:
+        mover = game.to_move(state)
+        legal = game.legal_actions(state) if isinstance(mover, int) else []
+        depot = [a for a in legal if game.action_to_json(a)["kind"] == "build-depot"]
+        action = depot[0] if depot else game.random_action(state, rng)
+        assert action is not None and len(steps) < 3000
+        steps.append(game.action_to_json(action))
+        state = game.apply(state, action)
+        if depot:
+            break
+    document = {
+        "rulecraft_explore": 1,
+        "kind": "divergence",
+        "game": "kas",
+        "title": "a depot",
+        "variant": str(ROOT / "examples" / "errata" / "kas-cheaper-depots.yaml"),
+        "start": {"setup": {"players": 2}},
+        "steps": steps,
+    }
+    url = serve(explore.divergence_trace("kas", write(tmp_path / "d.json", document)))
+    n = len(steps)
+    assert get(url, f"/api/step/{n - 1}")[1]["differs"] == []
+    end = get(url, f"/api/step/{n}")[1]
+    money = f"players[{mover}].money"
+    assert money in end["differs"]
+    assert [p for p in end["differs"] if p.startswith("players")] == [money]
+    printed, changed = end["left"]["state"], end["right"]["state"]
+    assert changed["players"][mover]["money"] - printed["players"][mover]["money"] == 1
