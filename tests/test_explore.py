@@ -630,3 +630,13 @@ def test_a_kas_erratum_divergence_marks_the_money_a_cheaper_depot_leaves(serve: 
     assert [p for p in end["differs"] if p.startswith("players")] == [money]
     printed, changed = end["left"]["state"], end["right"]["state"]
     assert changed["players"][mover]["money"] - printed["players"][mover]["money"] == 1
+
+
+def test_every_file_the_page_needs_is_package_data() -> None:
+    """An installed rulecraft serves its page: the files are in the package data (the wheel ships them)."""
+    import tomllib
+
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
+    shipped = data["tool"]["setuptools"]["package-data"]["rulecraft"]
+    for name in ["explore_page.html", *explore.STATIC]:
+        assert name in shipped and (ROOT / "rulecraft" / name).is_file(), name
