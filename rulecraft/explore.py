@@ -90,6 +90,9 @@ class Trace:
     reported: list[tuple[str, Any, Any]] = attrs.Factory(list)
     rules: list[str] = attrs.Factory(list)
     notes: list[str] = attrs.Factory(list)
+    # Each step in the right side's own words (a variant's game describes its own costs), None where
+    # that side did not play it.
+    right_texts: list[str | None] = attrs.Factory(list)
 
     def __len__(self) -> int:
         return len(self.steps)
@@ -106,11 +109,14 @@ class Trace:
         self.left.states.append(self.left.game.transition(state, action))
         self.steps.append(dict(data))
         right = self.right
+        if right is not None:
+            self.right_texts.append(None)
         if right is not None and len(right.states) == number:
             there = right.states[-1]
             theirs = right.game.action_from_json(data)
             refusal = right.game.check(there, theirs)
             if refusal is None:
+                self.right_texts[-1] = right.game.describe(there, theirs)
                 right.states.append(right.game.transition(there, theirs))
             else:
                 right.refused[number] = refusal
@@ -118,7 +124,7 @@ class Trace:
 
     def cut(self, i: int) -> None:
         """Drop the steps after step ``i`` (a new action played there starts a new branch)."""
-        del self.steps[i:], self.texts[i:], self.left.states[i + 1 :]
+        del self.steps[i:], self.texts[i:], self.right_texts[i:], self.left.states[i + 1 :]
         if self.right is not None:
             del self.right.states[i + 1 :]
             self.right.refused = {k: v for k, v in self.right.refused.items() if k <= i}
@@ -577,6 +583,12 @@ def _key(action: Any) -> str:
     return json.dumps(action, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def _other_words(trace: Trace, i: int, text: str) -> dict[str, str]:
+    """The right side's words for step ``i + 1`` where they differ from the left's (a variant's cost)."""
+    other = trace.right_texts[i] if i < len(trace.right_texts) else None
+    return {"right_text": other} if other is not None and other != text else {}
+
+
 def trace_json(trace: Trace) -> dict[str, Any]:
     game = trace.left.game
     return {
@@ -587,7 +599,7 @@ def trace_json(trace: Trace) -> dict[str, Any]:
         "labels": [trace.left.label, *([trace.right.label] if trace.right else [])],
         "count": len(trace),
         "steps": [
-            {"index": i + 1, "text": text, "action": action}
+            {"index": i + 1, "text": text, "action": action, **_other_words(trace, i, text)}
             for i, (text, action) in enumerate(zip(trace.texts, trace.steps, strict=True))
         ],
         "refused": {str(k): v.to_json() for k, v in (trace.right.refused.items() if trace.right is not None else ())},

@@ -158,6 +158,7 @@ async function load(at) {
   list.replaceChildren(start);
   for (const step of trace.steps) {
     const li = el("li", { text: step.text, title: JSON.stringify(step.action) });
+    if (step.right_text) li.append(el("div", { class: "right-text", text: `${trace.labels[1]}: ${step.right_text}` }));
     li.dataset.step = String(step.index);
     if (trace.refused[String(step.index)]) li.classList.add("refused");
     list.append(li);

@@ -393,6 +393,9 @@ def test_an_erratum_divergence_marks_the_chips_the_variant_changes(serve: Any, t
     assert [p for p in end["differs"] if p.startswith("boards")] == [chips]
     left, right = end["left"]["state"]["boards"][seat]["chips"], end["right"]["state"]["boards"][seat]["chips"]
     assert right - left == 1  # paid 2 instead of 3
+    # and each side tells the step in its own ruleset's words (issue 20: the variant's price, not the printed)
+    last = get(url, "/api/trace")[1]["steps"][-1]
+    assert "3 chips" in last["text"] and "2 chips" in last["right_text"]
 
 
 def test_a_document_of_another_game_or_shape_is_one_clear_line(tmp_path: Path) -> None:
