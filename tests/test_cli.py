@@ -221,3 +221,26 @@ def test_verify_piped_prints_progress_lines_to_stderr(capsys: pytest.CaptureFixt
     main(["verify", "air", "--games", "1", "--solver-checks", "1", "--max-steps", "50"])
     err = capsys.readouterr().err
     assert "air" in err and err.strip().splitlines()[-1].endswith("done")
+
+
+def test_the_rules_listing_reads_scenario_ids_and_rules_without_a_yaml_parse_or_schema() -> None:
+    """`rulecraft rules` finds which scenarios exercise a rule from their text: the `id:` (quoted or not)
+    and every rule ID in the file, its `rules:` list included; and it loads no JSON Schema."""
+    import subprocess
+    import sys
+
+    from rulecraft.crossref import _SCENARIO_ID
+
+    assert _SCENARIO_ID.search("# note\nid: 'AIR-EX-07'\nrules: [AIR-R-12]\n").group(1) == "AIR-EX-07"  # type: ignore[union-attr]
+    assert _SCENARIO_ID.search('title: x\nid: "KAS-EX-01"  # p.9\n').group(1) == "KAS-EX-01"  # type: ignore[union-attr]
+    assert _SCENARIO_ID.search("given:\n  id: nested\n") is None  # only a top-level id names the scenario
+    code = (
+        "import sys\n"
+        "from rulecraft.crossref import crossref\n"
+        "from rulecraft.registry import make_game\n"
+        "table = crossref(type(make_game('air')))\n"
+        "assert table['AIR-R-27']['scenarios'], table['AIR-R-27']\n"
+        "print('jsonschema' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"

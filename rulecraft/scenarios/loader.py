@@ -12,13 +12,15 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
-import jsonschema
 
 from rulecraft import yamlio
 from rulecraft.yamlio import DataFileError, excerpt, name
+
+if TYPE_CHECKING:  # imported where a scenario is checked: listing scenarios (`rulecraft rules`) needs no schema
+    import jsonschema
 
 SCENARIO_GLOB = "[A-Z][A-Z][A-Z]-EX-*.yaml"
 
@@ -63,6 +65,8 @@ def scenario_schema() -> dict[str, Any]:
 
 @cache
 def _validator() -> jsonschema.protocols.Validator:
+    import jsonschema
+
     return jsonschema.Draft202012Validator(scenario_schema())
 
 
