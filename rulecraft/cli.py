@@ -908,6 +908,8 @@ def cmd_explore(args: argparse.Namespace) -> int:
         )
     readings = _readings_for(args.game, args.reading, strict=True)
     kind = given[0]
+    if args.impl and kind != "finding":
+        raise RulecraftError("--impl: only with --finding (the implementation of a conform finding)")
     if kind == "seed":
         game = _game(args)
         players = args.players if args.players is not None else min(game.min_players + 1, game.max_players)
@@ -920,7 +922,7 @@ def cmd_explore(args: argparse.Namespace) -> int:
     elif kind == "state":
         trace = explore.state_trace(_game(args), args.state)
     elif kind == "finding":
-        trace = explore.finding_trace(args.game, args.finding, readings)
+        trace = explore.finding_trace(args.game, args.finding, readings, impl=args.impl)
     elif kind == "witness":
         trace = explore.witness_trace(args.game, args.witness, args.pick)
     else:
@@ -1213,6 +1215,11 @@ def build_parser(*, queries: bool = True, query_game: str | None = None) -> argp
     )
     p.add_argument("--policy", default="uniform", help="with --seed: how the random player chooses (default uniform)")
     p.add_argument("--pick", metavar="AMB-ID[=READING]", help="with --witness and 'ambiguities --json': which witness")
+    p.add_argument(
+        "--impl",
+        metavar="COMMAND",
+        help="with --finding: the implementation, asked its state and legal actions at each step (as conform runs it)",
+    )
     p.add_argument(
         "--allow-plugin-code",
         action="store_true",

@@ -74,6 +74,19 @@ class Side:
 
 
 @attrs.define
+class Remote:
+    """An implementation's own answers along a finding's steps (``--impl``): its state JSON, whose
+    decision it is and its legal actions after each step, and the reply that stopped it, if one did.
+    It is asked once, when the explorer opens; steps played in the page are the reference's alone."""
+
+    label: str
+    states: list[Any] = attrs.Factory(list)
+    movers: list[Any] = attrs.Factory(list)
+    legal: list[list[Any]] = attrs.Factory(list)
+    stopped: dict[int, str] = attrs.Factory(dict)  # step number -> why the implementation stopped there
+
+
+@attrs.define
 class Trace:
     """What the explorer shows: the steps, one side or two, and what the source said differs."""
 
@@ -93,6 +106,7 @@ class Trace:
     # Each step in the right side's own words (a variant's game describes its own costs), None where
     # that side did not play it.
     right_texts: list[str | None] = attrs.Factory(list)
+    remote: Remote | None = None
 
     def __len__(self) -> int:
         return len(self.steps)
@@ -128,6 +142,10 @@ class Trace:
         if self.right is not None:
             del self.right.states[i + 1 :]
             self.right.refused = {k: v for k, v in self.right.refused.items() if k <= i}
+        if self.remote is not None:
+            remote = self.remote
+            del remote.states[i + 1 :], remote.movers[i + 1 :], remote.legal[i + 1 :]
+            remote.stopped = {k: v for k, v in remote.stopped.items() if k <= i}
         self.patch = {}
 
 
@@ -343,10 +361,18 @@ def _same_game(data: Mapping[str, Any], game_id: str, where: str) -> None:
         raise ExploreError(f"{where}: game: this is about {_short(repr(data.get('game')), 20)}, not {game_id!r}")
 
 
-def finding_trace(game_id: str, path: str, readings: Mapping[str, str] | None = None) -> Trace:
+def finding_trace(
+    game_id: str,
+    path: str,
+    readings: Mapping[str, str] | None = None,
+    *,
+    impl: str | None = None,
+    timeout: float = 5.0,
+) -> Trace:
     """A conform finding (a replay document, as ``conform`` reports print it): the reference along its
-    steps; the implementation beside it, equal to the reference until the last step, where it has the
-    values the finding reports for the fields that differ."""
+    steps; beside it the implementation ``impl`` (a command, as ``conform --impl`` takes it) asked at
+    every step, or without one the reference again with, at the last step, the values the finding
+    reports for the fields that differ."""
     data = _read_document(path)
     if "rulecraft_replay" not in data:
         raise ExploreError(f"{path}: rulecraft_replay: a conform replay document (a report's finding) is needed")
@@ -362,9 +388,54 @@ def finding_trace(game_id: str, path: str, readings: Mapping[str, str] | None = 
     keys = set(game.state_to_json(trace.left.states[-1]))
     trace.patch = {k: b for k, _, b in reported if k in keys}
     trace.rules = [str(r) for r in data.get("rules", []) if isinstance(r, str)]
-    if not reported:
+    if impl is not None:
+        trace.right, trace.right_texts, trace.patch = None, [], {}
+        trace.remote = ask_implementation(impl, game, dict(data["start"]), [dict(s) for s in steps], timeout)
+    elif not reported:
         trace.notes.append("the document carries no differing fields: the implementation side shows the reference")
     return trace
+
+
+def ask_implementation(
+    command: str, game: Game[Any, Any], start: dict[str, Any], steps: list[dict[str, Any]], timeout: float
+) -> Remote:
+    """Play ``steps`` on the implementation started by ``command`` (the conformance protocol), asking
+    its state and legal actions after each; a refusal or a fault stops it there, said in one line."""
+    from rulecraft.conformance.client import Implementation, ImplementationFault
+
+    remote = Remote("implementation")
+    implementation = Implementation(command, game=game.id, timeout=timeout)
+    try:
+        implementation.start()
+    except ImplementationFault as fault:
+        raise ExploreError(f"--impl {command!r}: {fault.message}") from None
+    number = 0
+    try:
+        with implementation:
+            implementation.hello()
+            if isinstance(start.get("setup"), dict):
+                reply = implementation.new_game(start["setup"])
+            else:
+                reply = implementation.set_state(start["state"])
+            if not reply.get("ok"):
+                remote.stopped[0] = f"the start was refused: {_short(reply.get('error', reply), 200)}"
+                return remote
+            for number in range(len(steps) + 1):
+                state = implementation.state()
+                legal = implementation.legal_actions()
+                remote.states.append(state.get("state"))
+                remote.movers.append(state.get("to_move"))
+                remote.legal.append(list(legal.get("actions") or []))
+                if number == len(steps):
+                    break
+                reply = implementation.apply(steps[number])
+                if not reply.get("ok"):
+                    why = reply.get("rejected") or reply.get("error") or reply
+                    remote.stopped[number + 1] = f"it refused the step: {_short(json.dumps(why), 200)}"
+                    break
+    except ImplementationFault as fault:
+        remote.stopped[number + 1] = f"{fault.kind}: {_short(fault.message, 200)}"
+    return remote
 
 
 def _witness_from_ambiguities(data: Mapping[str, Any], path: str, pick: str | None) -> dict[str, Any]:
@@ -557,12 +628,42 @@ def _side_json(trace: Trace, side: Side, i: int, state: Any) -> dict[str, Any]:
     }
 
 
+def _remote_json(trace: Trace, remote: Remote, i: int) -> dict[str, Any]:
+    """The implementation's side at step ``i``: its own state JSON and legal actions, drawn and worded
+    by the reference game where they read as its states and actions."""
+    if i >= len(remote.states):
+        stops = [k for k in remote.stopped if k <= i]
+        why = remote.stopped[max(stops)] if stops else "steps played in the page are not sent to it"
+        return {"label": remote.label, "note": f"the implementation stopped at step {max(stops, default=i)}: {why}"}
+    game, data = trace.left.game, remote.states[i]
+    out: dict[str, Any] = {"label": remote.label, "to_move": str(remote.movers[i]), "state": data}
+    try:
+        state = game.state_from_json(data)
+        out["picture"], out["text"] = game.picture(state), game.render(state)
+    except Exception:  # its state need not read as ours: shown as JSON alone
+        state = trace.left.states[i]
+        out["picture"], out["text"] = None, "(the implementation's state does not read as a state of the model)"
+    legal = []
+    for action in remote.legal[i]:
+        try:
+            text = game.describe(state, game.action_from_json(action))
+        except Exception:
+            text = json.dumps(action, sort_keys=True)
+        legal.append({"action": action, "text": text, "rules": []})
+    out.update(legal=legal, legal_total=len(legal), outcome=None)
+    return out
+
+
 def step_json(trace: Trace, i: int) -> dict[str, Any]:
     """Everything the page shows at step ``i`` (0: the start): each side, and what differs."""
     left = _side_json(trace, trace.left, i, trace.left.state(i))
     out: dict[str, Any] = {"index": i, "count": len(trace), "left": left, "right": None, "differs": []}
-    if trace.right is not None:
-        right = _side_json(trace, trace.right, i, trace.right.state(i))
+    if trace.right is not None or trace.remote is not None:
+        if trace.remote is not None:
+            right = _remote_json(trace, trace.remote, i)
+        else:
+            assert trace.right is not None
+            right = _side_json(trace, trace.right, i, trace.right.state(i))
         if i == len(trace) and trace.patch and "state" in right:
             right["state"] = {**right["state"], **trace.patch}
             right["patched"] = sorted(trace.patch)
@@ -596,7 +697,8 @@ def trace_json(trace: Trace) -> dict[str, Any]:
         "title": game.title,
         "kind": trace.kind,
         "heading": trace.title,
-        "labels": [trace.left.label, *([trace.right.label] if trace.right else [])],
+        "labels": [trace.left.label, *([trace.right.label] if trace.right else [])]
+        + ([trace.remote.label] if trace.remote else []),
         "count": len(trace),
         "steps": [
             {"index": i + 1, "text": text, "action": action, **_other_words(trace, i, text)}

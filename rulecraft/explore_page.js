@@ -65,6 +65,10 @@ function tree(value, path, differs) {
 
 function sideView(side, differs, onlyHere) {
   const box = el("div", { class: "side" }, el("h2", { text: side.label }));
+  if (side.note) {
+    box.append(el("p", { class: "note", text: side.note }));
+    return box;
+  }
   if (side.refused) {
     box.append(el("p", { class: "refusal", text: `refused step ${side.refused.step}: ` + side.refused.rule +
       (side.refused.page ? ` (p.${side.refused.page})` : "") + " — " + side.refused.reason }));

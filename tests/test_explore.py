@@ -643,3 +643,26 @@ def test_every_file_the_page_needs_is_package_data() -> None:
     shipped = data["tool"]["setuptools"]["package-data"]["rulecraft"]
     for name in ["explore_page.html", *explore.STATIC]:
         assert name in shipped and (ROOT / "rulecraft" / name).is_file(), name
+
+
+def test_a_finding_with_its_implementation_shows_the_implementations_own_answers(serve: Any, tmp_path: Path) -> None:
+    # The implementation plays AIR-AMB-35 'max' (fewer throws allowed): asked along the finding's steps,
+    # it agrees on the states and offers fewer legal actions at the end, none the rules do not.
+    import sys
+
+    report = _air_finding()
+    finding = report.findings[0]
+    path = write(tmp_path / "finding.json", explore.finding_document("air", finding))
+    command = f"{sys.executable} -m rulecraft.conformance.server air --reading AIR-AMB-35=max"
+    url = serve(explore.finding_trace("air", path, impl=command))
+    trace = get(url, "/api/trace")[1]
+    assert trace["labels"] == ["reference", "implementation"]
+    end = get(url, f"/api/step/{trace['count']}")[1]
+    assert end["right"]["state"] == end["left"]["state"] and end["differs"] == []
+    assert end["legal_only"]["left"] and end["legal_only"]["right"] == []
+    assert end["right"]["picture"]  # its state reads as ours: drawn too
+    # A step played in the page is the reference's alone; the implementation is not asked.
+    chosen = end["left"]["legal"][0]["action"]
+    assert post(url, {"step": trace["count"], "action": chosen})[1]["legal"] is True
+    after = get(url, f"/api/step/{trace['count'] + 1}")[1]
+    assert "not sent to it" in after["right"]["note"]
