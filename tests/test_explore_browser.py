@@ -50,7 +50,6 @@ def browser() -> Iterator[Any]:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
-    os.environ.setdefault("SE_OFFLINE", "true")  # selenium-manager must not fetch a driver or a browser
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for flag in (
@@ -63,13 +62,15 @@ def browser() -> Iterator[Any]:
         options.add_argument(flag)
     profile = Path(os.environ.get("TMPDIR", "/tmp")) / f"rulecraft-chromium-{os.getpid()}"
     options.add_argument(f"--user-data-dir={profile}")
-    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
-    driver.set_page_load_timeout(30)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SE_OFFLINE", "true")  # selenium-manager must not fetch a driver or a browser
+        driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+        driver.set_page_load_timeout(30)
+        try:
+            yield driver
+        finally:
+            driver.quit()
+            shutil.rmtree(profile, ignore_errors=True)
 
 
 def _wait(driver: Any, condition: Any) -> Any:
@@ -179,3 +180,13 @@ def test_a_conform_report_renders_its_tables_as_tables(browser: Any, tmp_path: P
     for pre in browser.find_elements(By.TAG_NAME, "pre"):
         assert "|---|" not in pre.get_attribute("textContent")  # no raw Markdown table left in a block
     assert "rulecraft explore air --finding finding-1.json" in browser.find_element(By.TAG_NAME, "body").text
+
+
+def test_a_missing_browser_is_named_in_the_skip_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the browser the test is skipped saying what to install (and fails under
+    RULECRAFT_REQUIRE_BROWSER=1, which the fixture reads): the reason names the missing file."""
+    import test_explore_browser as module
+
+    monkeypatch.setattr(module, "CHROMIUM", "/nonexistent/chromium")
+    why = module._missing()
+    assert why is not None and "/nonexistent/chromium" in why and "apt-get install chromium" in why
