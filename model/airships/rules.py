@@ -54,6 +54,11 @@ class Context:
     readings: dict[str, str] = attrs.field(hash=False, eq=False)
     # The rule parameters (catalogue.PARAMETERS), printed values unless a variant changes them.
     params: dict[str, int] = attrs.field(factory=PARAMETERS.defaults, hash=False, eq=False)
+    # The throws an attempt may make, by pool and requirement (``allowed_throws``): the same few come
+    # back at every attempt step, and they depend on nothing else the context does not fix.
+    throws: dict[tuple[object, ...], tuple[Dice, ...]] = attrs.field(
+        factory=dict, init=False, hash=False, eq=False, repr=False
+    )
 
     def r(self, amb_id: str) -> str:
         return self.readings[amb_id]
@@ -298,11 +303,25 @@ def attempts(ctx: Context, state: AirshipsState) -> Iterator[AttemptTarget]:
             pools.append((k, give_fixed, pool))
     for target in open_targets(ctx, state):
         for k, give_fixed, pool in pools:
-            if short_colour(ctx, pool, target.requirement) is not None:
-                continue  # AIR-R-27 (the check words the rejection; generation only skips)
-            for throw in throw_candidates(ctx, pool, target.requirement):
-                if throw_allowed(ctx, pool, target, throw) is None:
-                    yield AttemptTarget(target.ref, throw, k, give_fixed)
+            for throw in allowed_throws(ctx, pool, target):
+                yield AttemptTarget(target.ref, throw, k, give_fixed)
+
+
+def allowed_throws(ctx: Context, pool: Pool, target: TargetInfo) -> tuple[Dice, ...]:
+    """The throws ``throw_allowed`` accepts with ``pool`` at ``target`` (none when AIR-R-27's requirement
+    is not met), kept in the context: they depend on the pool, the requirement, the readings and the
+    parameters only."""
+    dice, req = pool.dice, target.requirement
+    key = (dice.W, dice.R, dice.B, pool.fixed, pool.cap, req.W, req.R, req.B)  # plain ints hash fast
+    found = ctx.throws.get(key)
+    if found is None:
+        if short_colour(ctx, pool, target.requirement) is not None:
+            found = ()  # AIR-R-27 (the check words the rejection; generation only skips)
+        else:
+            candidates = throw_candidates(ctx, pool, target.requirement)
+            found = tuple(t for t in candidates if throw_allowed(ctx, pool, target, t) is None)
+        ctx.throws[key] = found
+    return found
 
 
 def has_legal_target(ctx: Context, state: AirshipsState) -> bool:
