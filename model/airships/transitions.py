@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import attrs
 
+from rulecraft.evolve import evolve
 from rulecraft.model.airships.actions import (
     AirshipsAction,
     AttemptTarget,
@@ -73,7 +74,7 @@ def _deal_airship(state: AirshipsState, card: str) -> AirshipsState:
     stacks = tuple(s + (card,) if i == stack else s for i, s in enumerate(state.stacks))
     undealt = tuple(c for c in state.airships_undealt if c != card)
     phase = Phase.DEAL_STARTERS if dealt + 1 == 4 * len(TIERS) else Phase.DEAL_AIRSHIPS
-    return attrs.evolve(state, stacks=stacks, airships_undealt=undealt, phase=phase)
+    return evolve(state, stacks=stacks, airships_undealt=undealt, phase=phase)
 
 
 def _deal_starter(ctx: Context, state: AirshipsState, card: str) -> AirshipsState:
@@ -82,13 +83,13 @@ def _deal_starter(ctx: Context, state: AirshipsState, card: str) -> AirshipsStat
     board = _with_card(state.boards[seat], ctx, card)
     boards = _replace(state.boards, seat, board)
     undealt = tuple(c for c in state.starters_undealt if c != card)
-    state = attrs.evolve(state, boards=boards, starters_undealt=undealt)
+    state = evolve(state, boards=boards, starters_undealt=undealt)
     if seat + 1 < state.players:
         return state
     # AIR-R-05: the remaining starters lie face up in their rows.
     for rest in undealt:
         state = place(ctx, state, rest)
-    state = attrs.evolve(state, starters_undealt=(), phase=Phase.FILL_DISPLAY)
+    state = evolve(state, starters_undealt=(), phase=Phase.FILL_DISPLAY)
     return _after_setup_draw(ctx, state)
 
 
@@ -102,7 +103,7 @@ def _setup_done(ctx: Context, state: AirshipsState) -> bool:
 
 def _after_setup_draw(ctx: Context, state: AirshipsState) -> AirshipsState:
     if _setup_done(ctx, state) or not state.deck_era1:
-        return _begin_go(ctx, attrs.evolve(state, seat=state.start_seat, goes=1))
+        return _begin_go(ctx, evolve(state, seat=state.start_seat, goes=1))
     return state
 
 
@@ -127,7 +128,7 @@ def place(ctx: Context, state: AirshipsState, card: str) -> AirshipsState:
         removed = removed + (row[0],)
         new_row = row[1:] + (card,)
     display = _replace(state.display, row_index, new_row)
-    return attrs.evolve(state, display=display, removed=removed)
+    return evolve(state, display=display, removed=removed)
 
 
 def _take_from_display(ctx: Context, state: AirshipsState, card: str) -> AirshipsState:
@@ -139,7 +140,7 @@ def _take_from_display(ctx: Context, state: AirshipsState, card: str) -> Airship
                 kept = tuple(c for c in row if c is not None)
                 row = kept + (None,) * (3 - len(kept))
         rows.append(row)
-    return attrs.evolve(state, display=tuple(rows))
+    return evolve(state, display=tuple(rows))
 
 
 # -- a go ----------------------------------------------------------------------------
@@ -152,31 +153,31 @@ def deck_empty(state: AirshipsState) -> bool:
 def _begin_go(ctx: Context, state: AirshipsState) -> AirshipsState:
     """AIR-R-22/23: step 1 reveals a card, skipped when the deck is empty."""
     phase = Phase.ATTEMPT if deck_empty(state) else Phase.REVEAL
-    return attrs.evolve(state, phase=phase, attempt=None, reveal_again=False)
+    return evolve(state, phase=phase, attempt=None, reveal_again=False)
 
 
 def _reveal(ctx: Context, state: AirshipsState, card: str | None) -> AirshipsState:
     if card is None:
         # AIR-R-25: every entrepreneur tile flips; the tile leaves the game.
-        state = attrs.evolve(state, era=2, era_tile_in_deck=False)
+        state = evolve(state, era=2, era_tile_in_deck=False)
         if state.phase is Phase.REVEAL:
             again = ctx.r("AIR-AMB-15") == "next" and not deck_empty(state)
-            return attrs.evolve(state, phase=Phase.REVEAL if again else Phase.ATTEMPT)
+            return evolve(state, phase=Phase.REVEAL if again else Phase.ATTEMPT)
         return _after_setup_draw(ctx, state)
     if card in state.deck_era1:
-        state = attrs.evolve(state, deck_era1=tuple(c for c in state.deck_era1 if c != card))
+        state = evolve(state, deck_era1=tuple(c for c in state.deck_era1 if c != card))
     else:
-        state = attrs.evolve(state, deck_era2=tuple(c for c in state.deck_era2 if c != card))
+        state = evolve(state, deck_era2=tuple(c for c in state.deck_era2 if c != card))
     state = place(ctx, state, card)
     if state.phase is Phase.FILL_DISPLAY:
         return _after_setup_draw(ctx, state)
-    return attrs.evolve(state, phase=Phase.ATTEMPT)
+    return evolve(state, phase=Phase.ATTEMPT)
 
 
 def _declare(state: AirshipsState, action: AttemptTarget) -> AirshipsState:
     # AIR-R-28: the target is declared before the throw; the throw and its outcome only read it.
     attempt = Attempt(action.target, action.exchanges, action.give_fixed, action.throw)
-    return attrs.evolve(state, attempt=attempt, phase=Phase.THROW)
+    return evolve(state, attempt=attempt, phase=Phase.THROW)
 
 
 @attrs.frozen
@@ -221,18 +222,18 @@ def throw_totals(ctx: Context, state: AirshipsState) -> Totals:
 
 def _throw(ctx: Context, state: AirshipsState, action: Throw) -> AirshipsState:
     assert state.attempt is not None
-    state = attrs.evolve(state, attempt=attrs.evolve(state.attempt, faces=(action.W, action.R, action.B)))
+    state = evolve(state, attempt=evolve(state.attempt, faces=(action.W, action.R, action.B)))
     totals = throw_totals(ctx, state)
     chips = state.boards[state.seat].chips
     auto = totals.base + totals.engine + totals.airship
     if ctx.r("AIR-AMB-12") == "optional":
         if totals.engine or totals.airship or (chips and auto < totals.target):
-            return attrs.evolve(state, phase=Phase.BONUS)
+            return evolve(state, phase=Phase.BONUS)
         return _settle(ctx, state, auto >= totals.target)
     if auto >= totals.target:
         return _settle(ctx, state, True)
     if chips and (ctx.r("AIR-AMB-11") == "legal" or auto + 1 >= totals.target):
-        return attrs.evolve(state, phase=Phase.BONUS)
+        return evolve(state, phase=Phase.BONUS)
     return _settle(ctx, state, False)
 
 
@@ -257,7 +258,7 @@ def _settle(ctx: Context, state: AirshipsState, success: bool) -> AirshipsState:
         state = _extra_red_die(ctx, _win(ctx, state, info))
     elif info.kind != "stage" or ctx.r("AIR-AMB-33") == "chip":
         state = _failure_chip(ctx, state)
-    return _after_step_two(ctx, attrs.evolve(state, attempt=None))
+    return _after_step_two(ctx, evolve(state, attempt=None))
 
 
 def _extra_red_die(ctx: Context, state: AirshipsState) -> AirshipsState:
@@ -267,8 +268,8 @@ def _extra_red_die(ctx: Context, state: AirshipsState) -> AirshipsState:
     if ctx.r("AIR-AMB-01") != "every-success":
         return state
     board = state.boards[state.seat]
-    board = attrs.evolve(board, extra_red_dice=board.extra_red_dice + 1)
-    return attrs.evolve(state, boards=_replace(state.boards, state.seat, board))
+    board = evolve(board, extra_red_dice=board.extra_red_dice + 1)
+    return evolve(state, boards=_replace(state.boards, state.seat, board))
 
 
 def _won_this_turn(ctx: Context, board: CompanyBoard, card: str, old: str | None = None) -> CompanyBoard:
@@ -277,7 +278,7 @@ def _won_this_turn(ctx: Context, board: CompanyBoard, card: str, old: str | None
     if ctx.r("AIR-AMB-26") != "next-turn":
         return board
     kept = tuple(c for c in board.won_this_turn if c != old)
-    return attrs.evolve(board, won_this_turn=kept + (card,))
+    return evolve(board, won_this_turn=kept + (card,))
 
 
 def _failure_chip(ctx: Context, state: AirshipsState) -> AirshipsState:
@@ -291,14 +292,14 @@ def _move_chips(ctx: Context, state: AirshipsState, seat: int, delta: int) -> Ai
     board = state.boards[seat]
     i = supply_index(ctx, seat)
     supplies = _replace(state.supplies, i, state.supplies[i] - delta)
-    boards = _replace(state.boards, seat, attrs.evolve(board, chips=board.chips + delta))
-    return attrs.evolve(state, boards=boards, supplies=supplies)
+    boards = _replace(state.boards, seat, evolve(board, chips=board.chips + delta))
+    return evolve(state, boards=boards, supplies=supplies)
 
 
 def _with_card(board: CompanyBoard, ctx: Context, card: str) -> CompanyBoard:
     index = DEPARTMENT_INDEX[ctx.pack.development(card).department]
     # AIR-R-11: one card per department, so the new card takes the department's slot.
-    return attrs.evolve(board, departments=_replace(board.departments, index, card))
+    return evolve(board, departments=_replace(board.departments, index, card))
 
 
 def _win(ctx: Context, state: AirshipsState, info: TargetInfo) -> AirshipsState:
@@ -311,20 +312,20 @@ def _win(ctx: Context, state: AirshipsState, info: TargetInfo) -> AirshipsState:
         old = board.departments[DEPARTMENT_INDEX[ctx.pack.development(info.card).department]]
         removed = state.removed + ((old,) if old is not None else ())
         board = _won_this_turn(ctx, _with_card(board, ctx, info.card), info.card, old)
-        state = attrs.evolve(state, boards=_replace(state.boards, seat, board), removed=removed)
+        state = evolve(state, boards=_replace(state.boards, seat, board), removed=removed)
         return _pilot_chips(ctx, state, info.card)
     if info.kind == "airship":
         assert info.card is not None
         # AIR-R-40: on top of the owner's airships; the wooden airship comes along.
         stacks = _replace(state.stacks, info.index - 1, state.stacks[info.index - 1][:-1])
         board = state.boards[seat]
-        board = _won_this_turn(ctx, attrs.evolve(board, airships=board.airships + (info.card,)), info.card)
+        board = _won_this_turn(ctx, evolve(board, airships=board.airships + (info.card,)), info.card)
         revealed_before = state.hindenburg
-        state = attrs.evolve(state, stacks=stacks, boards=_replace(state.boards, seat, board))
+        state = evolve(state, stacks=stacks, boards=_replace(state.boards, seat, board))
         if _airship_moves_wooden(ctx, state, revealed_before):
-            state = attrs.evolve(state, wooden_airship=seat)
+            state = evolve(state, wooden_airship=seat)
         if not state.hindenburg and any(not s for s in state.stacks):
-            state = attrs.evolve(state, hindenburg=True)  # AIR-R-43
+            state = evolve(state, hindenburg=True)  # AIR-R-43
         return state
     # AIR-R-45: the stage is marked with the player's chip; the wooden airship moves.
     stages = _replace(state.stages, info.index - 1, seat)
@@ -332,14 +333,14 @@ def _win(ctx: Context, state: AirshipsState, info: TargetInfo) -> AirshipsState:
     marked = True
     if state.supplies[i] > 0:
         supplies = _replace(state.supplies, i, state.supplies[i] - 1)
-        state = attrs.evolve(state, supplies=supplies)
+        state = evolve(state, supplies=supplies)
     elif state.boards[seat].chips > 0:
         board = state.boards[seat]
-        state = attrs.evolve(state, boards=_replace(state.boards, seat, attrs.evolve(board, chips=board.chips - 1)))
+        state = evolve(state, boards=_replace(state.boards, seat, evolve(board, chips=board.chips - 1)))
     else:
         marked = False  # AIR-AMB-29 'record': no chip anywhere, ownership still recorded
     markers = _replace(state.markers, info.index - 1, marked)
-    return attrs.evolve(state, stages=stages, markers=markers, wooden_airship=seat)
+    return evolve(state, stages=stages, markers=markers, wooden_airship=seat)
 
 
 def _airship_moves_wooden(ctx: Context, state: AirshipsState, revealed_before: bool) -> bool:
@@ -384,21 +385,21 @@ def end_condition(ctx: Context, state: AirshipsState) -> str | None:
 def _after_step_two(ctx: Context, state: AirshipsState) -> AirshipsState:
     reason = state.ended or end_condition(ctx, state)
     if reason is not None:
-        state = attrs.evolve(state, ended=reason)
+        state = evolve(state, ended=reason)
         if ctx.r("AIR-AMB-20") == "immediate":
-            return attrs.evolve(state, phase=Phase.OVER)
+            return evolve(state, phase=Phase.OVER)
     # AIR-R-42: an additional go is offered only to a company with the chips to pay for it.
     if state.boards[state.seat].chips >= ctx.p("extra_go_cost"):
-        return attrs.evolve(state, phase=Phase.EXTRA_GO)
+        return evolve(state, phase=Phase.EXTRA_GO)
     return _next_seat(ctx, state)
 
 
 def _next_seat(ctx: Context, state: AirshipsState) -> AirshipsState:
     state = turn_over(state)
     if state.ended is not None:
-        return attrs.evolve(state, phase=Phase.OVER)
+        return evolve(state, phase=Phase.OVER)
     seat = (state.seat + 1) % state.players  # AIR-R-10
-    return _begin_go(ctx, attrs.evolve(state, seat=seat, goes=state.goes + 1))
+    return _begin_go(ctx, evolve(state, seat=seat, goes=state.goes + 1))
 
 
 def turn_over(state: AirshipsState) -> AirshipsState:
@@ -407,15 +408,15 @@ def turn_over(state: AirshipsState) -> AirshipsState:
     board = state.boards[state.seat]
     if not board.won_this_turn:
         return state
-    return attrs.evolve(state, boards=_replace(state.boards, state.seat, attrs.evolve(board, won_this_turn=())))
+    return evolve(state, boards=_replace(state.boards, state.seat, evolve(board, won_this_turn=())))
 
 
 def _extra_go(ctx: Context, state: AirshipsState) -> AirshipsState:
     """AIR-R-42: 3 chips (``extra_go_cost``) back to the own supply; another go at once."""
     state = _move_chips(ctx, state, state.seat, -ctx.p("extra_go_cost"))
-    state = attrs.evolve(state, goes=state.goes + 1)
+    state = evolve(state, goes=state.goes + 1)
     if ctx.r("AIR-AMB-22") == "attempt-only":
-        return attrs.evolve(state, phase=Phase.ATTEMPT, attempt=None)
+        return evolve(state, phase=Phase.ATTEMPT, attempt=None)
     return _begin_go(ctx, state)
 
 
