@@ -24,11 +24,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from rulecraft.model.kings_of_air_and_steam.game import KasGame
+from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 from rulecraft.registry import make_game
 
 
-def games_per_second(game: KasGame, seconds: float, players: int) -> dict[str, float]:
+def games_per_second(game: KingsOfAirAndSteamGame, seconds: float, players: int) -> dict[str, float]:
     start = time.perf_counter()
     games = steps = 0
     while time.perf_counter() - start < seconds:
@@ -39,7 +39,7 @@ def games_per_second(game: KasGame, seconds: float, players: int) -> dict[str, f
     return {"games_per_s": games / elapsed, "steps_per_s": steps / elapsed, "steps_per_game": steps / games}
 
 
-def checked_steps_per_second(game: KasGame, seconds: float) -> float:
+def checked_steps_per_second(game: KingsOfAirAndSteamGame, seconds: float) -> float:
     start = time.perf_counter()
     steps = seed = 0
     while time.perf_counter() - start < seconds:
@@ -65,7 +65,7 @@ def median_ms(fn: Callable[[], object], repeat: int = 5) -> float:
     return statistics.median(times)
 
 
-def seven_player_state(game: KasGame) -> Any:
+def seven_player_state(game: KingsOfAirAndSteamGame) -> Any:
     """A mid-game state on the largest layout: random play to the third round."""
     state = game.new_game(7)
     rng = random.Random(7)
@@ -74,7 +74,7 @@ def seven_player_state(game: KasGame) -> Any:
     return state
 
 
-def query_times(game: KasGame) -> list[dict[str, Any]]:
+def query_times(game: KingsOfAirAndSteamGame) -> list[dict[str, Any]]:
     """Each query, Z3 beside its oracle, on the bundled pack's 7-player layout ABCDEFG."""
     from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
     from rulecraft.solvers.kings_of_air_and_steam import deliveries as kd
@@ -113,7 +113,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     game = make_game("kas")
-    assert isinstance(game, KasGame)
+    assert isinstance(game, KingsOfAirAndSteamGame)
     results: dict[str, Any] = {
         "four_players": games_per_second(game, args.seconds, 4),
         "seven_players": games_per_second(game, args.seconds, 7),

@@ -24,7 +24,7 @@ from rulecraft.model.airships import game as air_game
 from rulecraft.model.airships import transitions
 from rulecraft.model.airships.game import AirshipsGame
 from rulecraft.model.airships.rules import Context
-from rulecraft.model.airships.state import AirshipsState, Phase
+from rulecraft.model.airships.state import AirState, Phase
 from rulecraft.registry import make_game
 
 CACHES_TO_CLEAR: tuple[Callable[[], None], ...] = ()
@@ -41,33 +41,33 @@ def _game() -> AirshipsGame:
     return game
 
 
-def _given(game: AirshipsGame, **given: Any) -> AirshipsState:
+def _given(game: AirshipsGame, **given: Any) -> AirState:
     state = game.scenario_state({"players": 2, **given})
-    assert isinstance(state, AirshipsState)
+    assert isinstance(state, AirState)
     return state
 
 
-def _step(game: AirshipsGame, state: AirshipsState, action: Mapping[str, Any]) -> AirshipsState:
+def _step(game: AirshipsGame, state: AirState, action: Mapping[str, Any]) -> AirState:
     after = game.apply(state, game.action_from_json(action))
-    assert isinstance(after, AirshipsState)
+    assert isinstance(after, AirState)
     return after
 
 
-def _steps(game: AirshipsGame, state: AirshipsState, actions: Sequence[Mapping[str, Any]]) -> AirshipsState:
+def _steps(game: AirshipsGame, state: AirState, actions: Sequence[Mapping[str, Any]]) -> AirState:
     for action in actions:
         state = _step(game, state, action)
     return state
 
 
-def _legal(game: AirshipsGame, state: AirshipsState) -> list[dict[str, Any]]:
+def _legal(game: AirshipsGame, state: AirState) -> list[dict[str, Any]]:
     return [game.action_to_json(a) for a in game.legal_actions(state)]
 
 
-def _chips(state: AirshipsState) -> dict[str, list[int]]:
+def _chips(state: AirState) -> dict[str, list[int]]:
     return {"boards": [b.chips for b in state.boards], "supplies": list(state.supplies)}
 
 
-def _where(state: AirshipsState) -> dict[str, Any]:
+def _where(state: AirState) -> dict[str, Any]:
     return {"phase": state.phase.value, "seat": state.seat, "ended": state.ended}
 
 
@@ -84,7 +84,7 @@ _WIN_L1 = ({"kind": "attempt", "target": "airship:4", "throw": {"W": 2}}, {"kind
 
 
 def _plant_end_fields_empty(patch: Patch) -> None:
-    def end_condition(ctx: Context, state: AirshipsState) -> str | None:
+    def end_condition(ctx: Context, state: AirState) -> str | None:
         # "The airship cards are used up" read as empty fields: < 1 where the rule says <= 1.
         small = [len(s) < 1 for s in state.stacks]
         if all(small) if ctx.r("AIR-AMB-21") == "every" else any(small):
@@ -112,7 +112,7 @@ def _observe_end_fields() -> Any:
 
 
 def _plant_stages_low(patch: Patch) -> None:
-    def score_parts(self: AirshipsGame, state: AirshipsState) -> dict[int, dict[str, int]]:
+    def score_parts(self: AirshipsGame, state: AirState) -> dict[int, dict[str, int]]:
         out: dict[int, dict[str, int]] = {}
         for seat, board in enumerate(state.boards):
             developments = sum(self.pack.development(c).vp for c in board.departments if c is not None)
@@ -136,7 +136,7 @@ def _observe_stages() -> Any:
 
 
 def _plant_tiebreak_cards_only(patch: Patch) -> None:
-    def airships_built(self: AirshipsGame, state: AirshipsState, seat: int) -> int:
+    def airships_built(self: AirshipsGame, state: AirState, seat: int) -> int:
         return len(state.boards[seat].airships)  # the Hindenburg stages are not counted as airships
 
     patch(AirshipsGame, "airships_built", airships_built)
@@ -161,7 +161,7 @@ def _observe_tiebreak() -> Any:
 
 
 def _plant_failure_chip_unlimited(patch: Patch) -> None:
-    def failure_chip(ctx: Context, state: AirshipsState) -> AirshipsState:
+    def failure_chip(ctx: Context, state: AirState) -> AirState:
         # The chip is given whether or not the supply has one.
         return transitions._move_chips(ctx, state, state.seat, +ctx.p("failure_chips"))
 
@@ -186,7 +186,7 @@ def _observe_failure_chip() -> Any:
 def _plant_start_chips_seat_0(patch: Patch) -> None:
     original = transitions.new_game  # what game.py binds as new_game
 
-    def new_game(ctx: Context, players: int, first_seat: int, nations: tuple[str, ...]) -> AirshipsState:
+    def new_game(ctx: Context, players: int, first_seat: int, nations: tuple[str, ...]) -> AirState:
         # The start player's 3 chips go to seat 0 whoever starts.
         state = original(ctx, players, 0, nations)
         return attrs.evolve(state, seat=first_seat, start_seat=first_seat)
@@ -200,7 +200,7 @@ def _observe_start_chips() -> Any:
 
 
 def _plant_starters_surplus(patch: Patch) -> None:
-    def deal_starter(ctx: Context, state: AirshipsState, card: str) -> AirshipsState:
+    def deal_starter(ctx: Context, state: AirState, card: str) -> AirState:
         seat = sum(1 for b in state.boards if any(b.departments))
         board = transitions._with_card(state.boards[seat], ctx, card)
         boards = transitions._replace(state.boards, seat, board)
@@ -226,7 +226,7 @@ def _observe_starters() -> Any:
     state = game.new_game(2)
     while state.phase in (Phase.DEAL_AIRSHIPS, Phase.DEAL_STARTERS, Phase.FILL_DISPLAY):
         state = game.apply(state, game.chance_outcomes(state)[0][0])
-    assert isinstance(state, AirshipsState)
+    assert isinstance(state, AirState)
     shown = sorted(c for row in state.display for c in row if c is not None)
     return {"display": shown, "removed": sorted(state.removed), "era1_left": len(state.deck_era1)}
 
@@ -237,7 +237,7 @@ def _observe_starters() -> Any:
 
 
 def _plant_extra_go_needs_more(patch: Patch) -> None:
-    def after_step_two(ctx: Context, state: AirshipsState) -> AirshipsState:
+    def after_step_two(ctx: Context, state: AirState) -> AirState:
         reason = state.ended or transitions.end_condition(ctx, state)
         if reason is not None:
             state = attrs.evolve(state, ended=reason)

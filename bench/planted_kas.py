@@ -29,7 +29,7 @@ from rulecraft.model.kings_of_air_and_steam import game as kas_game
 from rulecraft.model.kings_of_air_and_steam.actions import Load
 from rulecraft.model.kings_of_air_and_steam.components import GOODS
 from rulecraft.model.kings_of_air_and_steam.context import Context
-from rulecraft.model.kings_of_air_and_steam.game import KasGame
+from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase, PlayerState
 from rulecraft.registry import make_game
 
@@ -58,24 +58,24 @@ LINE_MAP: dict[str, Any] = {
 }
 
 
-def _game() -> KasGame:
+def _game() -> KingsOfAirAndSteamGame:
     game = make_game("kas")
-    assert isinstance(game, KasGame)
+    assert isinstance(game, KingsOfAirAndSteamGame)
     return game
 
 
-def _given(game: KasGame, **given: Any) -> KasState:
+def _given(game: KingsOfAirAndSteamGame, **given: Any) -> KasState:
     state = game.scenario_state({"players": 2, "map": LINE_MAP, **given})
     assert isinstance(state, KasState)
     return state
 
 
-def _legal(game: KasGame, state: KasState, kind: str | None = None) -> list[dict[str, Any]]:
+def _legal(game: KingsOfAirAndSteamGame, state: KasState, kind: str | None = None) -> list[dict[str, Any]]:
     actions = [game.action_to_json(a) for a in game.legal_actions(state)]
     return [a for a in actions if kind is None or a["kind"] == kind]
 
 
-def _step(game: KasGame, state: KasState, action: Mapping[str, Any]) -> KasState:
+def _step(game: KingsOfAirAndSteamGame, state: KasState, action: Mapping[str, Any]) -> KasState:
     after = game.apply(state, game.action_from_json(action))
     assert isinstance(after, KasState)
     return after
@@ -271,13 +271,13 @@ def _observe_rail_vp() -> Any:
 
 
 def _plant_tie_shared(patch: Patch) -> None:
-    def winners(self: KasGame, state: KasState) -> tuple[int, ...]:
+    def winners(self: KingsOfAirAndSteamGame, state: KasState) -> tuple[int, ...]:
         # Most VP wins; a tie is shared at once, without looking at the money.
         scores = self.scores(state)
         best = max(scores.values())
         return tuple(seat for seat, vp in scores.items() if vp == best)
 
-    patch(KasGame, "winners", winners)
+    patch(KingsOfAirAndSteamGame, "winners", winners)
 
 
 def _observe_tie() -> Any:

@@ -222,7 +222,6 @@ def _era_scored(before: AerState, after: AerState) -> bool:
 # -- the invariants ---------------------------------------------------------------
 
 
-@_invariant("era-and-phase", "AER-R-01", "AER-R-06", "AER-R-53", "AER-R-58", "AER-R-63", "AER-SET-10")
 def check_era_and_phase(ctx: Context, state: AerState) -> Iterator[str]:
     """Era 1..3 and a round of 1 or more; set-up only in era 1, before anyone holds anything; update steps
     only with the marker taken; the game over only after era 3's marker.
@@ -255,7 +254,11 @@ def check_era_and_phase(ctx: Context, state: AerState) -> Iterator[str]:
         yield f"the marker is taken but play goes on in phase {state.phase.value} (AER-R-06: the round ends at once)"
 
 
-@_invariant("turn-order", "AER-R-04", "AER-R-05", "AER-R-62", "AER-SET-03")
+_invariant("era-and-phase", "AER-R-01", "AER-R-06", "AER-R-53", "AER-R-58", "AER-R-63", "AER-SET-10")(
+    check_era_and_phase
+)
+
+
 def check_turn_order(ctx: Context, state: AerState) -> Iterator[str]:
     """Seats in range; the seat to move is the first player's k-th left neighbour after k actions of the
     round; the die roller is the first player between rounds and the marker-taker after an update.
@@ -306,7 +309,9 @@ def check_turn_order(ctx: Context, state: AerState) -> Iterator[str]:
             yield f"seat {state.die_roller} rolls after the update; the marker-taker is seat {state.marker_taker}"
 
 
-@_invariant("airport-tiles-conserved", "AER-R-11", "AER-R-09", "AER-R-28", "AER-R-29", "AER-SET-03", "AER-AMB-02")
+_invariant("turn-order", "AER-R-04", "AER-R-05", "AER-R-62", "AER-SET-03")(check_turn_order)
+
+
 def check_airport_tiles(ctx: Context, state: AerState) -> Iterator[str]:
     """Per player and stage: supply + on own cards + on the map = the pack's count (9); one home tile each.
 
@@ -344,7 +349,11 @@ def check_airport_tiles(ctx: Context, state: AerState) -> Iterator[str]:
             yield f"{times} players have their home in {city} (AER-SET-03: a free start city each)"
 
 
-@_invariant("one-tile-per-slot", "AER-R-29", "AER-SET-03", "AER-SET-04")
+_invariant("airport-tiles-conserved", "AER-R-11", "AER-R-09", "AER-R-28", "AER-R-29", "AER-SET-03", "AER-AMB-02")(
+    check_airport_tiles
+)
+
+
 def check_slots(ctx: Context, state: AerState) -> Iterator[str]:
     """The pack's destinations and slots; at most one own tile per destination; 3-player blockers exactly on
     the "4/5" slots and nowhere else; tiles of seats at the table, of stage home or 1..3.
@@ -392,7 +401,9 @@ def check_slots(ctx: Context, state: AerState) -> Iterator[str]:
                 yield f"seat {owner} has {times} tiles in {dest.name}; at most one (AER-R-29 c)"
 
 
-@_invariant("money", "AER-R-08", "AER-R-23", "AER-R-39", "AER-SET-10")
+_invariant("one-tile-per-slot", "AER-R-29", "AER-SET-03", "AER-SET-04")(check_slots)
+
+
 def check_money(ctx: Context, state: AerState) -> Iterator[str]:
     """No player's money below £0: every payment (a card, a cover, an advantage) needs the money.
 
@@ -404,7 +415,9 @@ def check_money(ctx: Context, state: AerState) -> Iterator[str]:
             yield f"seat {seat} has £{p.money}"
 
 
-@_invariant("subsidy-pool-and-marker", "AER-R-02", "AER-R-06", "AER-R-48", "AER-R-61", "AER-SET-07")
+_invariant("money", "AER-R-08", "AER-R-23", "AER-R-39", "AER-SET-10")(check_money)
+
+
 def check_subsidy_marker(ctx: Context, state: AerState) -> Iterator[str]:
     """The subsidy section holds 0..8 notes; the black marker is in it xor held by exactly one taker, who took
     it only from an empty section; from the era's start the notes taken are 8 minus those left.
@@ -422,7 +435,11 @@ def check_subsidy_marker(ctx: Context, state: AerState) -> Iterator[str]:
         yield f"the marker was taken with {state.subsidy_pool} notes still in the subsidy section"
 
 
-@_invariant("passengers-conserved", "AER-SET-01", "AER-R-34", "AER-R-56", "AER-R-57", "AER-R-58", "AER-AMB-31")
+_invariant("subsidy-pool-and-marker", "AER-R-02", "AER-R-06", "AER-R-48", "AER-R-61", "AER-SET-07")(
+    check_subsidy_marker
+)
+
+
 def check_passengers(ctx: Context, state: AerState) -> Iterator[str]:
     """Bag + waiting area + overflow + on owned cards + banked + out of the game = the pack's tiles (96).
 
@@ -480,7 +497,11 @@ def check_passengers(ctx: Context, state: AerState) -> Iterator[str]:
             yield f"the {label} pile is not kept sorted"
 
 
-@_invariant("plane-capacity", "AER-R-36", "AER-R-55", "AER-AMB-42")
+_invariant("passengers-conserved", "AER-SET-01", "AER-R-34", "AER-R-56", "AER-R-57", "AER-R-58", "AER-AMB-31")(
+    check_passengers
+)
+
+
 def check_plane_capacity(ctx: Context, state: AerState) -> Iterator[str]:
     """The passengers on each owned card need at most its capacity (face down: the excess markers); a face-down
     card shows 0..printed capacity excess markers, and carries nothing under AER-AMB-42 ``closed``.
@@ -505,7 +526,9 @@ def check_plane_capacity(ctx: Context, state: AerState) -> Iterator[str]:
                     yield f"seat {seat}'s card {card.number} is face down before any update"
 
 
-@_invariant("cards-conserved", "AER-R-08", "AER-R-09", "AER-R-10", "AER-R-45", "AER-R-53", "AER-SET-08")
+_invariant("plane-capacity", "AER-R-36", "AER-R-55", "AER-AMB-42")(check_plane_capacity)
+
+
 def check_cards(ctx: Context, state: AerState) -> Iterator[str]:
     """Display + deck + owned + discarded + removed at the updates = the pack's 46 cards, each once.
 
@@ -553,7 +576,9 @@ def check_cards(ctx: Context, state: AerState) -> Iterator[str]:
                 yield f"seat {seat}'s card {c.number} holds {c.tiles} airport tiles; it loads at most {top}"
 
 
-@_invariant("advantage-tiles-conserved", "AER-SET-06", "AER-R-39", "AER-R-40", "AER-R-41")
+_invariant("cards-conserved", "AER-R-08", "AER-R-09", "AER-R-10", "AER-R-45", "AER-R-53", "AER-SET-08")(check_cards)
+
+
 def check_advantages(ctx: Context, state: AerState) -> Iterator[str]:
     """Per type 2..6: supply + held by the players = the pack's stack (6); none held before its first era.
 
@@ -573,7 +598,9 @@ def check_advantages(ctx: Context, state: AerState) -> Iterator[str]:
             yield f"{advantage.name} held in era {state.era}; it is available from era {advantage.first_era}"
 
 
-@_invariant("engine-failures", "AER-R-28", "AER-SET-05")
+_invariant("advantage-tiles-conserved", "AER-SET-06", "AER-R-39", "AER-R-40", "AER-R-41")(check_advantages)
+
+
 def check_engine_failures(ctx: Context, state: AerState) -> Iterator[str]:
     """Every player holds 0..3 engine-failure tiles (the 4th collapses the attempt and discards them all), and
     all players together no more than the box's EF tiles (l.113-117)."""
@@ -586,9 +613,9 @@ def check_engine_failures(ctx: Context, state: AerState) -> Iterator[str]:
         yield f"{total} EF tiles held; the box has {ctx.pack.supplies.engine_failure_tiles}"
 
 
-@_invariant(
-    "turn-bookkeeping", "AER-R-07", "AER-R-13", "AER-R-20", "AER-R-23", "AER-R-25", "AER-R-39", "AER-R-46", "AER-R-47"
-)
+_invariant("engine-failures", "AER-R-28", "AER-SET-05")(check_engine_failures)
+
+
 def check_turn_bookkeeping(ctx: Context, state: AerState) -> Iterator[str]:
     """An attempt exists exactly while a roll or its cover is due, from an owned card holding the tile, to a
     destination slot in play; placements are counted only inside a placement action; advantage dice and
@@ -634,7 +661,11 @@ def check_turn_bookkeeping(ctx: Context, state: AerState) -> Iterator[str]:
         yield f"turn record {turn!r} outside a seat's action (phase {state.phase.value})"
 
 
-@_invariant("americas-bonus", "AER-R-31", "AER-AMB-30")
+_invariant(
+    "turn-bookkeeping", "AER-R-07", "AER-R-13", "AER-R-20", "AER-R-23", "AER-R-25", "AER-R-39", "AER-R-46", "AER-R-47"
+)(check_turn_bookkeeping)
+
+
 def check_americas_bonus(ctx: Context, state: AerState) -> Iterator[str]:
     """At most the first two players per America are paid, each once, a seat at the table, an America.
 
@@ -654,7 +685,9 @@ def check_americas_bonus(ctx: Context, state: AerState) -> Iterator[str]:
             yield f"seat {pair[1]} paid {times} times for {pair[0]}"
 
 
-@_invariant("vp-sources", "AER-R-31", "AER-R-49", "AER-SET-09")
+_invariant("americas-bonus", "AER-R-31", "AER-AMB-30")(check_americas_bonus)
+
+
 def check_vp(ctx: Context, state: AerState) -> Iterator[str]:
     """VP never below 0; before the first era scoring a player's VP are exactly their Americas bonuses, and
     afterwards at least those (the track only gains: era scoring places never score less than 0).
@@ -674,10 +707,12 @@ def check_vp(ctx: Context, state: AerState) -> Iterator[str]:
             yield f"seat {seat} has {p.vp} VP, less than its Americas bonuses ({bonus})"
 
 
+_invariant("vp-sources", "AER-R-31", "AER-R-49", "AER-SET-09")(check_vp)
+
+
 # -- the step invariants ----------------------------------------------------------
 
 
-@_step_invariant("home-tiles-never-replaced", "AER-R-29", "AER-R-30", "AER-SET-04")
 def check_home_tiles_stay(ctx: Context, before: AerState, after: AerState) -> Iterator[str]:
     """A home tile or 3-player blocker on the map before a step is in the same slot after it (AER-INV-10)."""
     if [s.destination for s in before.map] != [s.destination for s in after.map]:
@@ -692,7 +727,9 @@ def check_home_tiles_stay(ctx: Context, before: AerState, after: AerState) -> It
                     yield f"the {what} in slot {i} of {b.destination} became {now!r}"
 
 
-@_step_invariant("tiles-replaced-only-by-higher-stage", "AER-R-13", "AER-R-24", "AER-R-29", "AER-R-30", "AER-SET-03")
+_step_invariant("home-tiles-never-replaced", "AER-R-29", "AER-R-30", "AER-SET-04")(check_home_tiles_stay)
+
+
 def check_replacements(ctx: Context, before: AerState, after: AerState) -> Iterator[str]:
     """A map tile never leaves except replaced by a strictly higher stage; one slot at most changes a step,
     and the new tile is the acting (or home-choosing) seat's."""
@@ -718,7 +755,11 @@ def check_replacements(ctx: Context, before: AerState, after: AerState) -> Itera
             yield f"{new!r} went into {where}, but seat {placer} was placing (phase {before.phase.value})"
 
 
-@_step_invariant("vp-never-decreases", "AER-R-31", "AER-R-49", "AER-R-63")
+_step_invariant("tiles-replaced-only-by-higher-stage", "AER-R-13", "AER-R-24", "AER-R-29", "AER-R-30", "AER-SET-03")(
+    check_replacements
+)
+
+
 def check_vp_never_decreases(ctx: Context, before: AerState, after: AerState) -> Iterator[str]:
     """No step lowers a player's VP; outside an era's scoring, VP rise only by the Americas bonus just paid.
 
@@ -738,7 +779,9 @@ def check_vp_never_decreases(ctx: Context, before: AerState, after: AerState) ->
                 yield f"seat {seat}'s VP went from {b.vp} to {a.vp} outside an era scoring; its Americas bonus: {bonus}"
 
 
-@_step_invariant("money-moves-with-the-mover", "AER-R-02", "AER-R-03", "AER-R-31", "AER-R-48", "AER-R-59", "AER-AMB-03")
+_step_invariant("vp-never-decreases", "AER-R-31", "AER-R-49", "AER-R-63")(check_vp_never_decreases)
+
+
 def check_money_moves(ctx: Context, before: AerState, after: AerState) -> Iterator[str]:
     """Only the acting seat's money changes in a step, except at an Income step, which pays every seat exactly
     its income (AER-R-03; under AER-AMB-03 ``twice`` update step 7 pays it too, AER-R-59).
@@ -776,7 +819,11 @@ def check_money_moves(ctx: Context, before: AerState, after: AerState) -> Iterat
         )
 
 
-@_step_invariant("subsidy-notes-to-the-mover", "AER-R-02", "AER-R-48", "AER-R-61")
+_step_invariant("money-moves-with-the-mover", "AER-R-02", "AER-R-03", "AER-R-31", "AER-R-48", "AER-R-59", "AER-AMB-03")(
+    check_money_moves
+)
+
+
 def check_subsidy_notes(ctx: Context, before: AerState, after: AerState) -> Iterator[str]:
     """The subsidy section loses at most one note a step, to the seat taking it, who gains exactly £1; it is
     refilled only by an Income step, to the full eight; the marker leaves only an empty section, to the mover.
@@ -806,7 +853,9 @@ def check_subsidy_notes(ctx: Context, before: AerState, after: AerState) -> Iter
             yield f"the marker went to seat {after.marker_taker}; seat {acting} was acting"
 
 
-@_step_invariant("era-advances-by-one", "AER-R-01", "AER-R-06", "AER-R-60", "AER-R-62")
+_step_invariant("subsidy-notes-to-the-mover", "AER-R-02", "AER-R-48", "AER-R-61")(check_subsidy_notes)
+
+
 def check_era_advances(ctx: Context, before: AerState, after: AerState) -> Iterator[str]:
     """The era never goes back and moves one space at most, only once the marker has ended the era; the
     game ends only from era 3."""
@@ -816,6 +865,9 @@ def check_era_advances(ctx: Context, before: AerState, after: AerState) -> Itera
         yield f"the era moved on with {before.subsidy_pool} subsidy notes left and the marker in the section"
     if before.phase is Phase.OVER and after != before:
         yield "the state changed after the game was over"
+
+
+_step_invariant("era-advances-by-one", "AER-R-01", "AER-R-06", "AER-R-60", "AER-R-62")(check_era_advances)
 
 
 # -- the legality layers ----------------------------------------------------------

@@ -27,7 +27,7 @@ from rulecraft.model.airships.components import (
     TIERS,
 )
 from rulecraft.model.airships.game import AirshipsGame
-from rulecraft.model.airships.state import AirshipsState, CompanyBoard, Phase
+from rulecraft.model.airships.state import AirState, CompanyBoard, Phase
 from rulecraft.model.airships.transitions import end_condition
 
 __all__ = [
@@ -61,7 +61,7 @@ INVARIANTS: dict[str, InvariantSpec] = _REGISTRY.invariants
 _invariant = _REGISTRY.invariant
 
 
-def check_all(game: AirshipsGame, state: AirshipsState) -> list[Violation]:
+def check_all(game: AirshipsGame, state: AirState) -> list[Violation]:
     """Every violation of every registered invariant, in registry order."""
     return _REGISTRY.check_all(game, state)
 
@@ -69,7 +69,7 @@ def check_all(game: AirshipsGame, state: AirshipsState) -> list[Violation]:
 # -- helpers ----------------------------------------------------------------------
 
 
-def _dev_locations(state: AirshipsState) -> Iterator[tuple[str, str]]:
+def _dev_locations(state: AirState) -> Iterator[tuple[str, str]]:
     """(place, card) for every development card the state names."""
     for card in state.deck_era1:
         yield "the era-1 deck", card
@@ -89,19 +89,18 @@ def _dev_locations(state: AirshipsState) -> Iterator[tuple[str, str]]:
         yield "the undealt starters", card
 
 
-def _seat_ok(state: AirshipsState, seat: int | None) -> bool:
+def _seat_ok(state: AirState, seat: int | None) -> bool:
     return seat is not None and 0 <= seat < state.players
 
 
-def _after_setup(state: AirshipsState) -> bool:
+def _after_setup(state: AirState) -> bool:
     return state.phase not in SETUP_PHASES
 
 
 # -- the invariants ---------------------------------------------------------------
 
 
-@_invariant("nine-shared-dice", "AIR-R-30", "AIR-R-51")
-def check_nine_shared_dice(game: AirshipsGame, state: AirshipsState) -> Iterator[str]:
+def check_nine_shared_dice(game: AirshipsGame, state: AirState) -> Iterator[str]:
     """A pending attempt throws at most 3 dice per colour, with faces of that colour."""
     attempt = state.attempt
     if attempt is None:
@@ -124,8 +123,10 @@ def check_nine_shared_dice(game: AirshipsGame, state: AirshipsState) -> Iterator
             yield f"{colour.value} faces {bad} are not faces of a {colour.value} die"
 
 
-@_invariant("chips-conserved", "AIR-R-37", "AIR-R-41", "AIR-R-42", "AIR-R-45", "AIR-R-50")
-def check_chips_conserved(game: AirshipsGame, state: AirshipsState) -> Iterator[str]:
+_invariant("nine-shared-dice", "AIR-R-30", "AIR-R-51")(check_nine_shared_dice)
+
+
+def check_chips_conserved(game: AirshipsGame, state: AirState) -> Iterator[str]:
     """Per nation supply + board + stage markers = 6 (pooled: the total); none negative."""
     per = game.pack.chips_per_nation
     for i, n in enumerate(state.supplies):
@@ -167,8 +168,10 @@ def check_chips_conserved(game: AirshipsGame, state: AirshipsState) -> Iterator[
         yield (f"supply {state.supplies[0]} + boards {on_boards} + markers {placed} = {total}, expected {want}")
 
 
-@_invariant("one-card-per-department", "AIR-R-11", "AIR-R-38")
-def check_one_card_per_department(game: AirshipsGame, state: AirshipsState) -> Iterator[str]:
+_invariant("chips-conserved", "AIR-R-37", "AIR-R-41", "AIR-R-42", "AIR-R-45", "AIR-R-50")(check_chips_conserved)
+
+
+def check_one_card_per_department(game: AirshipsGame, state: AirState) -> Iterator[str]:
     """Each board field holds a card of its department; a held card is nowhere else; a waiting card is held."""
     places = Counter(card for _, card in _dev_locations(state))
     for seat, board in enumerate(state.boards):
@@ -186,6 +189,9 @@ def check_one_card_per_department(game: AirshipsGame, state: AirshipsState) -> I
                 yield f"seat {seat}'s {card} lies in {places[card]} places"
 
 
+_invariant("one-card-per-department", "AIR-R-11", "AIR-R-38")(check_one_card_per_department)
+
+
 def _waiting_cards(game: AirshipsGame, seat: int, board: CompanyBoard) -> Iterator[str]:
     """AIR-AMB-26 'next-turn': the cards won this turn, waiting to take effect,
     lie on the winner's board; under 'next-throw' no card ever waits."""
@@ -199,8 +205,7 @@ def _waiting_cards(game: AirshipsGame, seat: int, board: CompanyBoard) -> Iterat
         yield f"seat {seat} records a card won twice this turn: {list(waiting)} (AIR-AMB-26)"
 
 
-@_invariant("development-cards-accounted", "AIR-R-04", "AIR-R-05", "AIR-R-24", "AIR-R-38")
-def check_development_cards_accounted(game: AirshipsGame, state: AirshipsState) -> Iterator[str]:
+def check_development_cards_accounted(game: AirshipsGame, state: AirState) -> Iterator[str]:
     """Deck + display + boards + removed + undealt starters = the pack's 48, once each."""
     located = list(_dev_locations(state))
     counts = Counter(card for _, card in located)
@@ -222,8 +227,12 @@ def check_development_cards_accounted(game: AirshipsGame, state: AirshipsState) 
         yield f"not cards of pack {game.pack.name}: {', '.join(unknown)}"
 
 
-@_invariant("airship-cards-in-play", "AIR-R-03", "AIR-R-40")
-def check_airship_cards_in_play(game: AirshipsGame, state: AirshipsState) -> Iterator[str]:
+_invariant("development-cards-accounted", "AIR-R-04", "AIR-R-05", "AIR-R-24", "AIR-R-38")(
+    check_development_cards_accounted
+)
+
+
+def check_airship_cards_in_play(game: AirshipsGame, state: AirState) -> Iterator[str]:
     """4 stacks + owned = 12 and 6 removed (18 while dealing); tiers dark/medium/light up."""
     stacked = [c for s in state.stacks for c in s]
     owned = [c for b in state.boards for c in b.airships]
@@ -266,8 +275,10 @@ def check_airship_cards_in_play(game: AirshipsGame, state: AirshipsState) -> Ite
             yield f"{tiers[tier]} {tier} cards removed unseen, expected 2"
 
 
-@_invariant("display-rows", "AIR-R-24")
-def check_display_rows(game: AirshipsGame, state: AirshipsState) -> Iterator[str]:
+_invariant("airship-cards-in-play", "AIR-R-03", "AIR-R-40")(check_airship_cards_in_play)
+
+
+def check_display_rows(game: AirshipsGame, state: AirState) -> Iterator[str]:
     """Six rows of at most 3 cards, each in its department's row (no gaps if 'compact')."""
     if len(state.display) != len(DEPARTMENTS):
         yield f"{len(state.display)} display rows, expected 6"
@@ -286,8 +297,10 @@ def check_display_rows(game: AirshipsGame, state: AirshipsState) -> Iterator[str
                 yield f"the {dept.value} row has a gap under AIR-AMB-16 'compact': {list(row)}"
 
 
-@_invariant("wooden-airship-single-holder", "AIR-R-36", "AIR-R-40", "AIR-R-45")
-def check_wooden_airship_single_holder(game: AirshipsGame, state: AirshipsState) -> Iterator[str]:
+_invariant("display-rows", "AIR-R-24")(check_display_rows)
+
+
+def check_wooden_airship_single_holder(game: AirshipsGame, state: AirState) -> Iterator[str]:
     """Nobody or one valid seat holds it; held iff an airship card or stage was won."""
     holder = state.wooden_airship
     if holder is not None and not _seat_ok(state, holder):
@@ -306,8 +319,10 @@ def check_wooden_airship_single_holder(game: AirshipsGame, state: AirshipsState)
         )
 
 
-@_invariant("stages-once", "AIR-R-43", "AIR-R-44", "AIR-R-45")
-def check_stages_once(game: AirshipsGame, state: AirshipsState) -> Iterator[str]:
+_invariant("wooden-airship-single-holder", "AIR-R-36", "AIR-R-40", "AIR-R-45")(check_wooden_airship_single_holder)
+
+
+def check_stages_once(game: AirshipsGame, state: AirState) -> Iterator[str]:
     """Four stages, each owned once by a valid seat, only after the Hindenburg's reveal."""
     if len(state.stages) != 4:
         yield f"{len(state.stages)} Hindenburg stages, expected 4"
@@ -330,8 +345,10 @@ def check_stages_once(game: AirshipsGame, state: AirshipsState) -> Iterator[str]
         yield f"stages {owned} are completed, not in order 1, 2, 3, 4 (AIR-AMB-18)"
 
 
-@_invariant("era-consistent", "AIR-R-04", "AIR-R-13", "AIR-R-25")
-def check_era_consistent(game: AirshipsGame, state: AirshipsState) -> Iterator[str]:
+_invariant("stages-once", "AIR-R-43", "AIR-R-44", "AIR-R-45")(check_stages_once)
+
+
+def check_era_consistent(game: AirshipsGame, state: AirState) -> Iterator[str]:
     """Era 2 iff the era tile is out; era-1 cards before the tile, era-2 cards after it."""
     tile_out = not state.era_tile_in_deck
     if state.era not in (1, 2):
@@ -358,8 +375,10 @@ def check_era_consistent(game: AirshipsGame, state: AirshipsState) -> Iterator[s
         yield f"{drawn} era-2 cards drawn before the era tile"
 
 
-@_invariant("end-condition-consistent", "AIR-R-47")
-def check_end_condition_consistent(game: AirshipsGame, state: AirshipsState) -> Iterator[str]:
+_invariant("era-consistent", "AIR-R-04", "AIR-R-13", "AIR-R-25")(check_era_consistent)
+
+
+def check_end_condition_consistent(game: AirshipsGame, state: AirState) -> Iterator[str]:
     """Over iff the end condition holds (AIR-AMB-20 'immediate'); nothing pending when over."""
     over = state.phase is Phase.OVER
     if over and state.ended is None:
@@ -383,8 +402,10 @@ def check_end_condition_consistent(game: AirshipsGame, state: AirshipsState) -> 
             yield "a reveal is pending after the game ended"
 
 
-@_invariant("scores-are-stars", "AIR-R-21", "AIR-R-48")
-def check_scores_are_stars(game: AirshipsGame, state: AirshipsState) -> Iterator[str]:
+_invariant("end-condition-consistent", "AIR-R-47")(check_end_condition_consistent)
+
+
+def check_scores_are_stars(game: AirshipsGame, state: AirState) -> Iterator[str]:
     """game.scores equals a recount of stars, airship VP and stage values from the pack."""
     pack = game.pack
     all_four = all(owner is not None for owner in state.stages)
@@ -406,8 +427,10 @@ def check_scores_are_stars(game: AirshipsGame, state: AirshipsState) -> Iterator
             )
 
 
-@_invariant("turn-bookkeeping", "AIR-R-10", "AIR-R-22", "AIR-R-12", "AIR-R-38")
-def check_turn_bookkeeping(game: AirshipsGame, state: AirshipsState) -> Iterator[str]:
+_invariant("scores-are-stars", "AIR-R-21", "AIR-R-48")(check_scores_are_stars)
+
+
+def check_turn_bookkeeping(game: AirshipsGame, state: AirState) -> Iterator[str]:
     """Seats in range; an attempt pending exactly in THROW and BONUS; the per-turn board records agree.
 
     An attempt is pending with no faces in THROW and with faces in BONUS.
@@ -444,7 +467,10 @@ def check_turn_bookkeeping(game: AirshipsGame, state: AirshipsState) -> Iterator
     yield from _turn_records(game, state)
 
 
-def _turn_records(game: AirshipsGame, state: AirshipsState) -> Iterator[str]:
+_invariant("turn-bookkeeping", "AIR-R-10", "AIR-R-22", "AIR-R-12", "AIR-R-38")(check_turn_bookkeeping)
+
+
+def _turn_records(game: AirshipsGame, state: AirState) -> Iterator[str]:
     """What the non-default readings AIR-AMB-01 'every-success' and AIR-AMB-26
     'next-turn' keep per board: zero and empty under the other readings."""
     for seat, board in enumerate(state.boards):

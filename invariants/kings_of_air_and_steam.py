@@ -16,7 +16,7 @@ from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase, Player
 from rulecraft.model.kings_of_air_and_steam.transitions import UNLIMITED_SUPPLY, starting_money
 
 if TYPE_CHECKING:
-    from rulecraft.model.kings_of_air_and_steam.game import KasGame
+    from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 
 
 _REGISTRY = Registry()
@@ -24,10 +24,7 @@ INVARIANTS: dict[str, InvariantSpec] = _REGISTRY.invariants
 _invariant = _REGISTRY.invariant
 
 
-@_invariant(
-    "goods-conserved", "KAS-R-04", "KAS-R-29", "KAS-R-30", "KAS-R-39", "KAS-R-40", "KAS-R-41", "KAS-R-45", "KAS-R-48"
-)
-def check_goods_conserved(game: KasGame, state: KasState) -> Iterator[str]:
+def check_goods_conserved(game: KingsOfAirAndSteamGame, state: KasState) -> Iterator[str]:
     """Per type: supply + factories + holds + depots + cities = the goods at set-up."""
     game_map = game.ctx.map_of(state)
     total = game.pack.goods_per_type if game.ctx.r("KAS-AMB-12") == "capped" else UNLIMITED_SUPPLY
@@ -52,10 +49,12 @@ def check_goods_conserved(game: KasGame, state: KasState) -> Iterator[str]:
             yield f"{goods}: a negative count of goods somewhere"
 
 
-@_invariant(
-    "money-conserved", "KAS-R-03", "KAS-R-33", "KAS-R-38", "KAS-R-39", "KAS-R-43", "KAS-R-45", "KAS-R-51", "KAS-R-55"
-)
-def check_money_conserved(game: KasGame, state: KasState) -> Iterator[str]:
+_invariant(
+    "goods-conserved", "KAS-R-04", "KAS-R-29", "KAS-R-30", "KAS-R-39", "KAS-R-40", "KAS-R-41", "KAS-R-45", "KAS-R-48"
+)(check_goods_conserved)
+
+
+def check_money_conserved(game: KingsOfAirAndSteamGame, state: KasState) -> Iterator[str]:
     """The players' money plus the bank's net takings equals the starting money; nobody is below $0."""
     held = sum(p.money for p in state.players)
     start = sum(starting_money(p, game.ctx.p("starting_money")) for p in state.players)
@@ -66,8 +65,12 @@ def check_money_conserved(game: KasGame, state: KasState) -> Iterator[str]:
             yield f"seat {seat} has ${p.money}"
 
 
-@_invariant("depots-limited", "KAS-R-02", "KAS-R-33", "KAS-R-54")
-def check_depots_limited(game: KasGame, state: KasState) -> Iterator[str]:
+_invariant(
+    "money-conserved", "KAS-R-03", "KAS-R-33", "KAS-R-38", "KAS-R-39", "KAS-R-43", "KAS-R-45", "KAS-R-51", "KAS-R-55"
+)(check_money_conserved)
+
+
+def check_depots_limited(game: KingsOfAirAndSteamGame, state: KasState) -> Iterator[str]:
     """At most 10 depots per player (placed + left = 10), one per rail hex, only on rail hexes."""
     game_map = game.ctx.map_of(state)
     seen = set()
@@ -87,8 +90,10 @@ def check_depots_limited(game: KasGame, state: KasState) -> Iterator[str]:
         yield "depots are not kept in hex order"
 
 
-@_invariant("hold-within-capacity", "KAS-R-29", "KAS-R-30", "KAS-R-34")
-def check_hold_within_capacity(game: KasGame, state: KasState) -> Iterator[str]:
+_invariant("depots-limited", "KAS-R-02", "KAS-R-33", "KAS-R-54")(check_depots_limited)
+
+
+def check_hold_within_capacity(game: KingsOfAirAndSteamGame, state: KasState) -> Iterator[str]:
     """Every cargo hold holds no more than the airship's capacity (KAS-AMB-44 'ignore-capacity':
     Aurelia Bayley's hold may exceed it by one good per converter token spent)."""
     for seat, p in enumerate(state.players):
@@ -98,10 +103,13 @@ def check_hold_within_capacity(game: KasGame, state: KasState) -> Iterator[str]:
             yield f"seat {seat} holds {sum(p.hold)} goods with capacity {capacity} (+{beyond}, KAS-AMB-44)"
 
 
+_invariant("hold-within-capacity", "KAS-R-29", "KAS-R-30", "KAS-R-34")(check_hold_within_capacity)
+
+
 CONVERTER_TOKENS = 5  # KAS-R-12: Aurelia Bayley starts with 5 converter tokens
 
 
-def _conversions_beyond_capacity(game: KasGame, p: PlayerState) -> int:
+def _conversions_beyond_capacity(game: KingsOfAirAndSteamGame, p: PlayerState) -> int:
     """KAS-AMB-44 'ignore-capacity': each conversion in the hold adds one good past any room;
     loading, swapping and stealing still need room, so nothing else overfills a hold."""
     if game.ctx.r("KAS-AMB-44") != "ignore-capacity" or p.character != "Aurelia Bayley":
@@ -112,8 +120,7 @@ def _conversions_beyond_capacity(game: KasGame, p: PlayerState) -> int:
 GAMBLER_TOKENS = 5  # KAS-R-78: Sebastian King's five gambler tokens, one per goods type (KAS-AMB-38)
 
 
-@_invariant("gambler-tokens", "KAS-R-78")
-def check_gambler_tokens(game: KasGame, state: KasState) -> Iterator[str]:
+def check_gambler_tokens(game: KingsOfAirAndSteamGame, state: KasState) -> Iterator[str]:
     """Used-up gambler tokens are Sebastian King's, only under KAS-AMB-38 'spent': distinct goods
     symbols in goods order, and with the tokens left no more than his five."""
     spent_allowed = game.ctx.r("KAS-AMB-38") == "spent"
@@ -128,8 +135,10 @@ def check_gambler_tokens(game: KasGame, state: KasState) -> Iterator[str]:
             yield f"seat {seat}: {p.tokens} tokens left + {len(p.spent_tokens)} used up > {GAMBLER_TOKENS}"
 
 
-@_invariant("tracks-in-range", "KAS-R-34", "KAS-R-35", "KAS-R-56")
-def check_tracks_in_range(game: KasGame, state: KasState) -> Iterator[str]:
+_invariant("gambler-tokens", "KAS-R-78")(check_gambler_tokens)
+
+
+def check_tracks_in_range(game: KingsOfAirAndSteamGame, state: KasState) -> Iterator[str]:
     """Airship and rail levels lie on their tracks (1..6; rail from 0 under KAS-AMB-07 'rail-0')."""
     lowest_rail = game.ctx.rail_start()  # KAS-AMB-07: the rail marker's starting space
     for seat, p in enumerate(state.players):
@@ -139,8 +148,10 @@ def check_tracks_in_range(game: KasGame, state: KasState) -> Iterator[str]:
             yield f"seat {seat}: rail level {p.rail_level} (KAS-AMB-07 {game.ctx.r('KAS-AMB-07')!r})"
 
 
-@_invariant("market-prices", "KAS-R-16", "KAS-R-56")
-def check_market_prices(game: KasGame, state: KasState) -> Iterator[str]:
+_invariant("tracks-in-range", "KAS-R-34", "KAS-R-35", "KAS-R-56")(check_tracks_in_range)
+
+
+def check_market_prices(game: KingsOfAirAndSteamGame, state: KasState) -> Iterator[str]:
     """Each value is a space of the track, at most $8, pushed once per tile of its type drawn."""
     track = game.ctx.market_track()
     for g, goods in enumerate(GOODS):
@@ -152,13 +163,15 @@ def check_market_prices(game: KasGame, state: KasState) -> Iterator[str]:
             yield f"{goods}: value ${price} is not a space of the track {list(track)}"
 
 
-def _tiles_per_type(game: KasGame, state: KasState) -> int:
+_invariant("market-prices", "KAS-R-16", "KAS-R-56")(check_market_prices)
+
+
+def _tiles_per_type(game: KingsOfAirAndSteamGame, state: KasState) -> int:
     """KAS-R-05: 3 tiles of each type; KAS-R-06 (Uncertainty): all 4, 5 of the 20 removed unseen."""
     return game.pack.tiles_per_type if state.uncertainty else 3
 
 
-@_invariant("market-tiles-accounted", "KAS-R-05", "KAS-R-15", "KAS-R-40", "KAS-R-49")
-def check_market_tiles(game: KasGame, state: KasState) -> Iterator[str]:
+def check_market_tiles(game: KingsOfAirAndSteamGame, state: KasState) -> Iterator[str]:
     """15 tiles (3 per type; 20 with 5 removed under KAS-R-06): pile + slots + demand pile + on cities."""
     for g, goods in enumerate(GOODS):
         on_cities = sum(1 for c in state.cities if c.tile and c.demand == goods)
@@ -174,8 +187,10 @@ def check_market_tiles(game: KasGame, state: KasState) -> Iterator[str]:
         yield f"{len(state.market_slots)} tiles on the 3 future-market slots"
 
 
-@_invariant("cities-consistent", "KAS-R-36", "KAS-R-40", "KAS-R-41")
-def check_cities_consistent(game: KasGame, state: KasState) -> Iterator[str]:
+_invariant("market-tiles-accounted", "KAS-R-05", "KAS-R-15", "KAS-R-40", "KAS-R-49")(check_market_tiles)
+
+
+def check_cities_consistent(game: KingsOfAirAndSteamGame, state: KasState) -> Iterator[str]:
     """A city holds no more than its slots; a closed or waiting city holds nothing and accepts nothing."""
     game_map = game.ctx.map_of(state)
     for city, s in zip(game_map.cities, state.cities, strict=True):
@@ -189,8 +204,10 @@ def check_cities_consistent(game: KasGame, state: KasState) -> Iterator[str]:
             yield f"{city.name}: the printed city has {city.slots} slots, not {s.slots}"
 
 
-@_invariant("diamonds-within-rating", "KAS-R-25")
-def check_diamonds_within_rating(game: KasGame, state: KasState) -> Iterator[str]:
+_invariant("cities-consistent", "KAS-R-36", "KAS-R-40", "KAS-R-41")(check_cities_consistent)
+
+
+def check_diamonds_within_rating(game: KingsOfAirAndSteamGame, state: KasState) -> Iterator[str]:
     """The executed cards' diamonds never exceed the player's diamond rating."""
     for seat, p in enumerate(state.players):
         spent = sum(
@@ -202,8 +219,10 @@ def check_diamonds_within_rating(game: KasGame, state: KasState) -> Iterator[str
             yield f"seat {seat} has {spent} diamonds in play with a rating of {rating}"
 
 
-@_invariant("phase-bookkeeping", "KAS-R-13", "KAS-R-14", "KAS-R-19", "KAS-R-21", "KAS-R-44")
-def check_phase_bookkeeping(game: KasGame, state: KasState) -> Iterator[str]:
+_invariant("diamonds-within-rating", "KAS-R-25")(check_diamonds_within_rating)
+
+
+def check_phase_bookkeeping(game: KingsOfAirAndSteamGame, state: KasState) -> Iterator[str]:
     """Round 1..5 (6 after the last Production), cycle 1..4; plans are complete during the cycles,
     and exactly the cards of earlier cycles (and earlier turns of this one) are played or returned."""
     if not 1 <= state.round <= 6:
@@ -233,8 +252,10 @@ def check_phase_bookkeeping(game: KasGame, state: KasState) -> Iterator[str]:
         yield f"a load/unload step is {'open' if state.cargo else 'missing'} in phase {state.phase.value}"
 
 
-@_invariant("score-formula", "KAS-R-52")
-def check_score_formula(game: KasGame, state: KasState) -> Iterator[str]:
+_invariant("phase-bookkeeping", "KAS-R-13", "KAS-R-14", "KAS-R-19", "KAS-R-21", "KAS-R-44")(check_phase_bookkeeping)
+
+
+def check_score_formula(game: KingsOfAirAndSteamGame, state: KasState) -> Iterator[str]:
     """Scores are money + 10 per depot + 15 for a level-6 airship + rail 4/5/6 = 5/15/30."""
     rail_vp = {4: 5, 5: 15, 6: 30}
     for seat, p in enumerate(state.players):
@@ -246,7 +267,10 @@ def check_score_formula(game: KasGame, state: KasState) -> Iterator[str]:
             yield f"seat {seat} scores {got}, the formula gives {want}"
 
 
-def check_all(game: KasGame, state: KasState) -> list[Violation]:
+_invariant("score-formula", "KAS-R-52")(check_score_formula)
+
+
+def check_all(game: KingsOfAirAndSteamGame, state: KasState) -> list[Violation]:
     """Every violation of every registered invariant, in registry order."""
     return _REGISTRY.check_all(game, state)
 

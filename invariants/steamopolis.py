@@ -145,7 +145,6 @@ def _player_count_limit(ctx: Context) -> int:
 # -- the invariants ---------------------------------------------------------------
 
 
-@_invariant("seats-and-board-side", "STM-R-01", "STM-R-07", "STM-R-68", "STM-AMB-24")
 def check_seats_and_side(ctx: Context, state: StmState) -> Iterator[str]:
     """1-4 players on the matching board side, solo fields only in solo, seats in range, characters drawn once.
 
@@ -177,7 +176,9 @@ def check_seats_and_side(ctx: Context, state: StmState) -> Iterator[str]:
         yield f"round {state.round}"
 
 
-@_invariant("stones-conserved", "STM-R-08", "STM-R-11", "STM-R-20", "STM-R-29", "STM-R-70")
+_invariant("seats-and-board-side", "STM-R-01", "STM-R-07", "STM-R-68", "STM-AMB-24")(check_seats_and_side)
+
+
 def check_stones_conserved(ctx: Context, state: StmState) -> Iterator[str]:
     """5 stones per player on gauge + board + personal supply (+ the channelled one in the machine room).
 
@@ -217,7 +218,9 @@ def check_stones_conserved(ctx: Context, state: StmState) -> Iterator[str]:
             yield f"a stone of seat {s.seat} on L{s.level}-{s.position}: no such seat"
 
 
-@_invariant("gauge-items", "STM-R-14", "STM-R-17")
+_invariant("stones-conserved", "STM-R-08", "STM-R-11", "STM-R-20", "STM-R-29", "STM-R-70")(check_stones_conserved)
+
+
 def check_gauge_items(ctx: Context, state: StmState) -> Iterator[str]:
     """At most one item per gauge space, all strictly right of the base marker; base marker at value 4 or below.
 
@@ -245,7 +248,9 @@ def check_gauge_items(ctx: Context, state: StmState) -> Iterator[str]:
                 yield f"seat {seat}: a {kind} on space {i}, on or left of the base marker (space {g.base})"
 
 
-@_invariant("districts-occupied", "STM-R-01", "STM-R-27", "STM-R-66", "STM-R-70")
+_invariant("gauge-items", "STM-R-14", "STM-R-17")(check_gauge_items)
+
+
 def check_districts(ctx: Context, state: StmState) -> Iterator[str]:
     """Stones only on the side's districts; one stone per district outside the final round; never two of one colour.
 
@@ -277,7 +282,9 @@ def check_districts(ctx: Context, state: StmState) -> Iterator[str]:
             yield f"stones of seats {sorted(seats)} share {where} outside the final round"
 
 
-@_invariant("resources-within-storage", "STM-R-31", "STM-R-32", "STM-R-39", "STM-AMB-19")
+_invariant("districts-occupied", "STM-R-01", "STM-R-27", "STM-R-66", "STM-R-70")(check_districts)
+
+
 def check_storage(ctx: Context, state: StmState) -> Iterator[str]:
     """With no store step or effect pending, every player's crystals + gears fit the storage spaces.
 
@@ -299,7 +306,9 @@ def check_storage(ctx: Context, state: StmState) -> Iterator[str]:
             yield f"seat {seat} keeps {p.crystals} crystals + {p.gears} gears on {spaces} storage spaces"
 
 
-@_invariant("resources-conserved", "STM-R-21")
+_invariant("resources-within-storage", "STM-R-31", "STM-R-32", "STM-R-39", "STM-AMB-19")(check_storage)
+
+
 def check_resources_conserved(ctx: Context, state: StmState) -> Iterator[str]:
     """15 crystals and 15 gears between the general supply and the players; no count negative."""
     supplies = ctx.pack.supplies
@@ -317,7 +326,9 @@ def check_resources_conserved(ctx: Context, state: StmState) -> Iterator[str]:
                 yield f"seat {seat} holds {n} {name}"
 
 
-@_invariant("parasites", "STM-R-12", "STM-R-52", "STM-R-55", "STM-R-72", "STM-AMB-20")
+_invariant("resources-conserved", "STM-R-21")(check_resources_conserved)
+
+
 def check_parasites(ctx: Context, state: StmState) -> Iterator[str]:
     """3 parasites per player (home + placed); placed on another player's occupied machine within the limit.
 
@@ -377,7 +388,9 @@ def check_parasites(ctx: Context, state: StmState) -> Iterator[str]:
             yield f"solo.parasites_beside_stack is {state.solo.parasites_beside_stack}, {beside} parasites lie there"
 
 
-@_invariant("statues-and-markets", "STM-R-02", "STM-R-03", "STM-R-45", "STM-R-64", "STM-R-71", "STM-AMB-26")
+_invariant("parasites", "STM-R-12", "STM-R-52", "STM-R-55", "STM-R-72", "STM-AMB-20")(check_parasites)
+
+
 def check_statues_and_markets(ctx: Context, state: StmState) -> Iterator[str]:
     """Tower-top statues = bought-out statue markets; a statue leaves only an emptied market; at most 3 before the end.
 
@@ -444,7 +457,11 @@ def check_statues_and_markets(ctx: Context, state: StmState) -> Iterator[str]:
         yield f"{state.tower_top} statues on the tower top; there are {ctx.pack.supplies.statues}"
 
 
-@_invariant("bonus-markers-accounted", "STM-R-04", "STM-R-46", "STM-R-47", "STM-R-71", "STM-AMB-13")
+_invariant("statues-and-markets", "STM-R-02", "STM-R-03", "STM-R-45", "STM-R-64", "STM-R-71", "STM-AMB-26")(
+    check_statues_and_markets
+)
+
+
 def check_bonus_markers(ctx: Context, state: StmState) -> Iterator[str]:
     """Rows lose their foremost marker first (STM-AMB-13 'any': any one); 2 white markers per numeral;
     the pink one is character 7's.
@@ -484,6 +501,9 @@ def check_bonus_markers(ctx: Context, state: StmState) -> Iterator[str]:
         yield f"{pink} pink bonus markers on the gauges; there is 1"
 
 
+_invariant("bonus-markers-accounted", "STM-R-04", "STM-R-46", "STM-R-47", "STM-R-71", "STM-AMB-13")(check_bonus_markers)
+
+
 def _has_pink(ctx: Context, player: PlayerState) -> bool:
     """STM-R-04 / STM-P-05: the character whose set-up gives the pink marker (character 7)."""
     try:
@@ -493,7 +513,6 @@ def _has_pink(ctx: Context, player: PlayerState) -> bool:
     return any(isinstance(part, GainPinkMarker) for part in walk(setup))
 
 
-@_invariant("machine-tiles-once", "STM-R-03", "STM-R-13", "STM-R-21", "STM-R-41", "STM-R-43", "STM-R-59")
 def check_machine_tiles(ctx: Context, state: StmState) -> Iterator[str]:
     """Each machine tile is in at most one place (market, machine room, banners); rooms have 7 positions.
 
@@ -557,7 +576,11 @@ def check_machine_tiles(ctx: Context, state: StmState) -> Iterator[str]:
         )
 
 
-@_invariant("passengers", "STM-R-05", "STM-R-35", "STM-R-36", "STM-R-37", "STM-R-51")
+_invariant("machine-tiles-once", "STM-R-03", "STM-R-13", "STM-R-21", "STM-R-41", "STM-R-43", "STM-R-59")(
+    check_machine_tiles
+)
+
+
 def check_passengers(ctx: Context, state: StmState) -> Iterator[str]:
     """Banker on levels 5-8, stoker on 1-4, or aboard exactly one airship; passenger tiles accounted.
 
@@ -620,7 +643,9 @@ def check_passengers(ctx: Context, state: StmState) -> Iterator[str]:
         )
 
 
-@_invariant("sponsor-and-gala", "STM-R-21", "STM-R-57", "STM-R-58")
+_invariant("passengers", "STM-R-05", "STM-R-35", "STM-R-36", "STM-R-37", "STM-R-51")(check_passengers)
+
+
 def check_sponsor_and_gala(ctx: Context, state: StmState) -> Iterator[str]:
     """Sponsor and gala tiles conserved between supply and players; a used sponsor exists; none used at a turn's start.
 
@@ -648,7 +673,9 @@ def check_sponsor_and_gala(ctx: Context, state: StmState) -> Iterator[str]:
             yield f"seat {seat}'s sponsor is still marked used as a new turn starts (STM-R-57: once per turn)"
 
 
-@_invariant("vp-never-negative", "STM-R-09", "STM-R-69", "STM-AMB-28")
+_invariant("sponsor-and-gala", "STM-R-21", "STM-R-57", "STM-R-58")(check_sponsor_and_gala)
+
+
 def check_vp_never_negative(ctx: Context, state: StmState) -> Iterator[str]:
     """VP are never negative; solo: at the losing line (0 VP; 'below-zero': -1) the game is over.
 
@@ -664,7 +691,9 @@ def check_vp_never_negative(ctx: Context, state: StmState) -> Iterator[str]:
         yield f"the solo player has {vp} VP in phase {state.phase.value}: the game is lost at once (STM-R-69)"
 
 
-@_invariant("end-trigger", "STM-R-64", "STM-R-65", "STM-R-66", "STM-R-73", "STM-AMB-27")
+_invariant("vp-never-negative", "STM-R-09", "STM-R-69", "STM-AMB-28")(check_vp_never_negative)
+
+
 def check_end_trigger(ctx: Context, state: StmState) -> Iterator[str]:
     """The end is triggered iff a 3rd statue stands on the tower top or the passenger stack is used up.
 
@@ -706,7 +735,9 @@ def check_end_trigger(ctx: Context, state: StmState) -> Iterator[str]:
         yield f"a final-turn step ({state.turn.final_step}) outside the final round"
 
 
-@_invariant("solo-turn", "STM-R-69", "STM-R-71", "STM-R-72")
+_invariant("end-trigger", "STM-R-64", "STM-R-65", "STM-R-66", "STM-R-73", "STM-AMB-27")(check_end_trigger)
+
+
 def check_solo_turn(ctx: Context, state: StmState) -> Iterator[str]:
     """The turn's solo fields only in solo; 'remove tiles' only after a FLY; its boxed tiles are nowhere else.
 
@@ -741,10 +772,12 @@ def check_solo_turn(ctx: Context, state: StmState) -> Iterator[str]:
             yield f"machine tile {tile} was boxed by 'remove tiles' and still lies in play"
 
 
+_invariant("solo-turn", "STM-R-69", "STM-R-71", "STM-R-72")(check_solo_turn)
+
+
 # -- the step invariants ----------------------------------------------------------
 
 
-@_step_invariant("vp-never-decreases", "STM-R-69", "STM-AMB-28")
 def check_vp_never_decreases(ctx: Context, before: StmState, after: StmState) -> Iterator[str]:
     """No step lowers a player's VP, except solo time pressure: 1 VP for choosing MAKE STEAM or FLY.
 
@@ -764,7 +797,9 @@ def check_vp_never_decreases(ctx: Context, before: StmState, after: StmState) ->
         yield f"seat {seat}'s VP fell from {b.vp} to {a.vp} (phase {before.phase.value} -> {after.phase.value})"
 
 
-@_step_invariant("end-stays-triggered", "STM-R-64")
+_step_invariant("vp-never-decreases", "STM-R-69", "STM-AMB-28")(check_vp_never_decreases)
+
+
 def check_end_stays_triggered(ctx: Context, before: StmState, after: StmState) -> Iterator[str]:
     """Once triggered, the end stays triggered; the final round's record of final turns only grows."""
     if before.end_triggered and not after.end_triggered:
@@ -774,7 +809,9 @@ def check_end_stays_triggered(ctx: Context, before: StmState, after: StmState) -
         yield f"seats {lost} had their final turn before the step, not after it"
 
 
-@_step_invariant("tower-top-never-falls", "STM-R-45", "STM-R-51")
+_step_invariant("end-stays-triggered", "STM-R-64")(check_end_stays_triggered)
+
+
 def check_tower_top_never_falls(ctx: Context, before: StmState, after: StmState) -> Iterator[str]:
     """Statues never leave the tower top, and face-down passenger tiles never leave their owner."""
     if after.tower_top < before.tower_top:
@@ -783,3 +820,6 @@ def check_tower_top_never_falls(ctx: Context, before: StmState, after: StmState)
         for seat, (b, a) in enumerate(zip(before.players, after.players, strict=True)):
             if a.passenger_tiles < b.passenger_tiles:
                 yield f"seat {seat}'s passenger tiles fell from {b.passenger_tiles} to {a.passenger_tiles}"
+
+
+_step_invariant("tower-top-never-falls", "STM-R-45", "STM-R-51")(check_tower_top_never_falls)

@@ -29,7 +29,8 @@ _MD = MarkdownIt("commonmark", {"html": False}).enable("table")
 
 def render(markdown: str) -> str:
     """Markdown to HTML: tables, headings, lists and code as such; raw HTML in the text is escaped."""
-    return _MD.render(markdown)
+    html: str = _MD.render(markdown)
+    return html
 
 
 def page(title: str, parts: Iterable[str]) -> str:

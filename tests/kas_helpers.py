@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulecraft.model.kings_of_air_and_steam.game import KasGame
+from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 from rulecraft.model.kings_of_air_and_steam.state import KasState
 from rulecraft.registry import make_game
@@ -15,14 +15,14 @@ SPHINX = {"team": "Sphinx", "character": "Victor Blane"}  # a plain opponent for
 ALL_TILES = {"chemical": 3, "machine": 3, "food": 3, "textile": 3, "luxury": 3}
 
 
-def game(**readings: str) -> KasGame:
+def game(**readings: str) -> KingsOfAirAndSteamGame:
     """The printed-rules game, or one under these readings (``game(**{"KAS-AMB-23": "full-hexes"})``)."""
-    g = KasGame.configured(readings=readings) if readings else make_game("kas")
-    assert isinstance(g, KasGame)
+    g = KingsOfAirAndSteamGame.configured(readings=readings) if readings else make_game("kas")
+    assert isinstance(g, KingsOfAirAndSteamGame)
     return g
 
 
-def rule(g: KasGame, state: KasState, action: Any) -> str | None:
+def rule(g: KingsOfAirAndSteamGame, state: KasState, action: Any) -> str | None:
     """The rule ID of the first rejection (None: legal); a rejection always says why in words."""
     rejection = g.check(state, action)
     if rejection is None:
@@ -31,7 +31,9 @@ def rule(g: KasGame, state: KasState, action: Any) -> str | None:
     return rejection.rule
 
 
-def turn_state(g: KasGame, me: dict[str, Any], other: dict[str, Any] | None = None, **given: Any) -> KasState:
+def turn_state(
+    g: KingsOfAirAndSteamGame, me: dict[str, Any], other: dict[str, Any] | None = None, **given: Any
+) -> KasState:
     """Seat 0 in its cycle-1 action of a 2-player game on map ABC; ``me`` and ``other`` amend the seats."""
     return g.scenario_state(
         {
@@ -48,7 +50,7 @@ def turn_state(g: KasGame, me: dict[str, Any], other: dict[str, Any] | None = No
     )
 
 
-def delivery(g: KasGame, character: str, team: str, filled: int = 0, **me: Any) -> tuple[KasState, Hex]:
+def delivery(g: KingsOfAirAndSteamGame, character: str, team: str, filled: int = 0, **me: Any) -> tuple[KasState, Hex]:
     """Seat 0 in its action with 3 food and 1 textile in a depot on line B2 beside Bown Town (food)."""
     depot = g.ctx.game_map("ABC").line("B2").hexes[0]
     s = turn_state(

@@ -25,10 +25,10 @@ from rulecraft.model.airships.actions import AttemptTarget, Throw
 from rulecraft.model.airships.catalogue import RULES
 from rulecraft.model.airships.components import DEPARTMENT_INDEX, Dice
 from rulecraft.model.airships.game import AirshipsGame
-from rulecraft.model.airships.state import AirshipsState, Phase
+from rulecraft.model.airships.state import AirState, Phase
 from rulecraft.registry import make_game
 
-Pred = Callable[[AirshipsState], bool]
+Pred = Callable[[AirState], bool]
 
 
 def _game(**readings: str) -> AirshipsGame:
@@ -40,7 +40,7 @@ def _game(**readings: str) -> AirshipsGame:
 GAME = _game()
 
 
-def find(game: AirshipsGame, pred: Pred, players: int = 3) -> AirshipsState:
+def find(game: AirshipsGame, pred: Pred, players: int = 3) -> AirState:
     """The first state of seeded random play that satisfies ``pred``."""
     for seed in range(200):
         rng = random.Random(seed)
@@ -56,38 +56,38 @@ def find(game: AirshipsGame, pred: Pred, players: int = 3) -> AirshipsState:
     raise AssertionError("no seeded game reached the wanted state")  # pragma: no cover
 
 
-def _owns_airship(s: AirshipsState) -> bool:
+def _owns_airship(s: AirState) -> bool:
     return s.phase is Phase.ATTEMPT and any(b.airships for b in s.boards) and not s.hindenburg
 
 
 @cache
-def mid() -> AirshipsState:
+def mid() -> AirState:
     """Era 1, an airship card won, no Hindenburg, the seat to attempt."""
     return find(GAME, lambda s: _owns_airship(s) and s.era == 1)
 
 
 @cache
-def stage_owned() -> AirshipsState:
+def stage_owned() -> AirState:
     return find(GAME, lambda s: any(o is not None for o in s.stages) and s.phase is not Phase.OVER)
 
 
 @cache
-def throwing() -> AirshipsState:
+def throwing() -> AirState:
     return find(GAME, lambda s: s.phase is Phase.THROW and s.attempt is not None and s.attempt.throw.total() >= 2)
 
 
 @cache
-def bonus() -> AirshipsState:
+def bonus() -> AirState:
     return find(GAME, lambda s: s.phase is Phase.BONUS)
 
 
 @cache
-def over() -> AirshipsState:
+def over() -> AirState:
     return find(GAME, lambda s: s.phase is Phase.OVER)
 
 
 @cache
-def dealing() -> AirshipsState:
+def dealing() -> AirState:
     return find(GAME, lambda s: s.phase is Phase.DEAL_AIRSHIPS and 4 < sum(map(len, s.stacks)) < 8)
 
 
@@ -95,7 +95,7 @@ def names(violations: list[Violation]) -> set[str]:
     return {v.invariant for v in violations}
 
 
-def broken(state: AirshipsState, game: AirshipsGame = GAME) -> set[str]:
+def broken(state: AirState, game: AirshipsGame = GAME) -> set[str]:
     return names(check_all(game, state))
 
 
@@ -103,7 +103,7 @@ def replace(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return (*items[:index], value, *items[index + 1 :])
 
 
-def with_board(state: AirshipsState, seat: int, **changes: Any) -> AirshipsState:
+def with_board(state: AirState, seat: int, **changes: Any) -> AirState:
     board = attrs.evolve(state.boards[seat], **changes)
     return attrs.evolve(state, boards=replace(state.boards, seat, board))
 
@@ -353,7 +353,7 @@ def test_scores_are_stars() -> None:
     class ForgetsAirships(AirshipsGame):
         """A mutant scorer that leaves out the airship cards' VP."""
 
-        def scores(self, state: AirshipsState) -> dict[int, int]:
+        def scores(self, state: AirState) -> dict[int, int]:
             out = dict(super().scores(state))
             for seat, board in enumerate(state.boards):
                 out[seat] -= sum(self.pack.airship(c).vp for c in board.airships)
@@ -381,7 +381,7 @@ def test_every_invariant_is_shown_to_fail(name: str) -> None:
     """Collects the breaks above: each registered invariant fails at least once."""
     pending = throwing().attempt
     assert pending is not None
-    breaks: dict[str, Callable[[], tuple[AirshipsState, AirshipsGame]]] = {
+    breaks: dict[str, Callable[[], tuple[AirState, AirshipsGame]]] = {
         "nine-shared-dice": lambda: (
             attrs.evolve(throwing(), attempt=attrs.evolve(pending, throw=Dice(B=5))),
             GAME,
@@ -408,7 +408,7 @@ def test_every_invariant_is_shown_to_fail(name: str) -> None:
 class _MiscountingStages(AirshipsGame):
     """A mutant scorer: one VP too many for everybody."""
 
-    def scores(self, state: AirshipsState) -> dict[int, int]:
+    def scores(self, state: AirState) -> dict[int, int]:
         return {seat: vp + 1 for seat, vp in super().scores(state).items()}
 
 
@@ -417,7 +417,7 @@ def test_pooled_stage_marker_with_no_chip_anywhere() -> None:
     the board is owned without a marker (AIR-AMB-29 'record'); chips stay conserved."""
     game = _game(**{"AIR-AMB-02": "pool"})
 
-    def stage_open(s: AirshipsState) -> bool:
+    def stage_open(s: AirState) -> bool:
         return s.phase is Phase.ATTEMPT and any(
             isinstance(a, AttemptTarget) and a.target.startswith("stage") for a in game.legal_actions(s)
         )

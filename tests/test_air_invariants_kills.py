@@ -22,7 +22,7 @@ import pytest
 from rulecraft.invariants import airships as inv
 from rulecraft.invariants.airships import INVARIANTS, InvariantSpec, Violation, check_all
 from rulecraft.model.airships.game import AirshipsGame
-from rulecraft.model.airships.state import AirshipsState, Phase
+from rulecraft.model.airships.state import AirState, Phase
 from rulecraft.registry import make_game
 
 
@@ -35,7 +35,7 @@ def _game(**readings: str) -> AirshipsGame:
 GAME = _game()
 
 
-def _play(game: AirshipsGame, pred: Callable[[AirshipsState], bool], players: int = 3) -> AirshipsState:
+def _play(game: AirshipsGame, pred: Callable[[AirState], bool], players: int = 3) -> AirState:
     """The first state of seeded random play that satisfies ``pred`` (and every invariant)."""
     for seed in range(100):
         rng = random.Random(seed)
@@ -52,28 +52,28 @@ def _play(game: AirshipsGame, pred: Callable[[AirshipsState], bool], players: in
 
 
 @cache
-def early() -> AirshipsState:
+def early() -> AirState:
     """Era 1, a few goes played, a seat to attempt: every deck part still holds cards."""
     return _play(GAME, lambda s: s.phase is Phase.ATTEMPT and s.goes >= 2 and bool(s.deck_era1))
 
 
 @cache
-def won_card(reading: str) -> tuple[AirshipsGame, AirshipsState]:
+def won_card(reading: str) -> tuple[AirshipsGame, AirState]:
     """A seat to attempt that holds a development card, under AIR-AMB-26 ``reading``."""
     game = _game(**{"AIR-AMB-26": reading})
     state = _play(game, lambda s: s.phase is Phase.ATTEMPT and any(s.boards[s.seat].departments))
     return game, state
 
 
-def held_card(state: AirshipsState, seat: int) -> str:
+def held_card(state: AirState, seat: int) -> str:
     return next(c for c in state.boards[seat].departments if c is not None)
 
 
-def messages(game: AirshipsGame, state: AirshipsState, name: str) -> list[str]:
+def messages(game: AirshipsGame, state: AirState, name: str) -> list[str]:
     return [v.message for v in check_all(game, state) if v.invariant == name]
 
 
-def with_board(state: AirshipsState, seat: int, **changes: Any) -> AirshipsState:
+def with_board(state: AirState, seat: int, **changes: Any) -> AirState:
     boards = list(state.boards)
     boards[seat] = attrs.evolve(boards[seat], **changes)
     return attrs.evolve(state, boards=tuple(boards))
@@ -99,7 +99,7 @@ def test_invariant_wrapper_turns_each_message_into_a_named_violation_with_its_ru
     rule IDs (here AIR-R-30/AIR-R-51, the 9 shared dice); the registry keeps rules, check and
     the docstring's first line."""
 
-    def recount(game: AirshipsGame, state: AirshipsState) -> Iterator[str]:
+    def recount(game: AirshipsGame, state: AirState) -> Iterator[str]:
         """Two facts from the game and the state.
 
         Only the first line is the registry's one-line doc."""
@@ -123,7 +123,7 @@ def test_invariant_wrapper_turns_each_message_into_a_named_violation_with_its_ru
 
 @pytest.mark.usefixtures("scratch_registry")
 def test_invariant_wrapper_without_docstring_uses_the_name_as_doc() -> None:
-    def silent(game: AirshipsGame, state: AirshipsState) -> Iterator[str]:
+    def silent(game: AirshipsGame, state: AirState) -> Iterator[str]:
         return iter(())
 
     state = early()
@@ -137,7 +137,7 @@ def test_invariant_wrapper_without_docstring_uses_the_name_as_doc() -> None:
 def test_invariant_wrapper_reports_a_check_that_raises_as_could_not_run() -> None:
     """A broken state may break the recount itself: that is one violation, not a traceback."""
 
-    def crashes(game: AirshipsGame, state: AirshipsState) -> Iterator[str]:
+    def crashes(game: AirshipsGame, state: AirState) -> Iterator[str]:
         """Looks up a card that is not in the pack."""
         yield "first"
         raise KeyError("NO-SUCH-CARD")

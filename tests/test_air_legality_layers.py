@@ -38,7 +38,7 @@ from rulecraft.model.airships.actions import (
 from rulecraft.model.airships.components import Dice, pack_from_data
 from rulecraft.model.airships.game import AirshipsGame
 from rulecraft.model.airships.readings import NOT_MODELLED, REGISTER
-from rulecraft.model.airships.state import AirshipsState, Phase
+from rulecraft.model.airships.state import AirState, Phase
 from rulecraft.registry import make_game
 from rulecraft.ruleset import Ruleset
 from rulecraft.strategies import (
@@ -67,7 +67,7 @@ GAMES = st.one_of(
 
 
 @st.composite
-def situations(draw: st.DrawFn) -> tuple[AirshipsGame, AirshipsState]:
+def situations(draw: st.DrawFn) -> tuple[AirshipsGame, AirState]:
     game = draw(GAMES)
     assert isinstance(game, AirshipsGame)
     state, log = draw(reachable_histories(game, max_steps=400))
@@ -75,7 +75,7 @@ def situations(draw: st.DrawFn) -> tuple[AirshipsGame, AirshipsState]:
     return game, state
 
 
-def targets(game: AirshipsGame, state: AirshipsState) -> list[str]:
+def targets(game: AirshipsGame, state: AirState) -> list[str]:
     refs = [f"development:{c}" for row in state.display for c in row if c is not None]
     refs += [f"airship:{i}" for i in range(0, 6)]
     refs += [f"stage:{i}" for i in range(0, 6)]
@@ -83,7 +83,7 @@ def targets(game: AirshipsGame, state: AirshipsState) -> list[str]:
     return refs
 
 
-def candidates(game: AirshipsGame, state: AirshipsState) -> list[Any]:
+def candidates(game: AirshipsGame, state: AirState) -> list[Any]:
     """Actions of every kind, most of them illegal now."""
     out: list[Any] = []
     throws = [Dice(w, r, b) for w, r, b in itertools.product(range(5), repeat=3)]
@@ -104,7 +104,7 @@ def candidates(game: AirshipsGame, state: AirshipsState) -> list[Any]:
 
 
 @given(situations())
-def test_every_generated_action_passes_the_check(case: tuple[AirshipsGame, AirshipsState]) -> None:
+def test_every_generated_action_passes_the_check(case: tuple[AirshipsGame, AirState]) -> None:
     game, state = case
     legal = list(game.legal_actions(state))
     if isinstance(game.to_move(state), int):
@@ -118,7 +118,7 @@ def test_every_generated_action_passes_the_check(case: tuple[AirshipsGame, Airsh
 
 @given(situations())
 def test_actions_outside_the_legal_set_are_rejected(
-    case: tuple[AirshipsGame, AirshipsState],
+    case: tuple[AirshipsGame, AirState],
 ) -> None:
     game, state = case
     allowed = set(game.legal_actions(state)) | {a for a, _ in game.chance_outcomes(state)}
@@ -135,7 +135,7 @@ def test_actions_outside_the_legal_set_are_rejected(
 
 
 @given(situations(), st.randoms(use_true_random=False))
-def test_chance_sampling_stays_in_the_support(case: tuple[AirshipsGame, AirshipsState], rng: random.Random) -> None:
+def test_chance_sampling_stays_in_the_support(case: tuple[AirshipsGame, AirState], rng: random.Random) -> None:
     game, state = case
     outcomes = list(game.chance_outcomes(state))
     if state.phase in (Phase.ATTEMPT, Phase.BONUS, Phase.EXTRA_GO, Phase.OVER):
@@ -153,7 +153,7 @@ def test_chance_sampling_stays_in_the_support(case: tuple[AirshipsGame, Airships
 
 
 @given(situations())
-def test_json_round_trips(case: tuple[AirshipsGame, AirshipsState]) -> None:
+def test_json_round_trips(case: tuple[AirshipsGame, AirState]) -> None:
     game, state = case
     actions = list(game.legal_actions(state)) + [a for a, _ in game.chance_outcomes(state)]
     for action in actions[:300]:

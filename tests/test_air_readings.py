@@ -12,7 +12,7 @@ from rulecraft.core import NotApplicable
 from rulecraft.model.airships.actions import AttemptTarget, EndGo, ExtraGo, Reveal, Throw
 from rulecraft.model.airships.components import Dice
 from rulecraft.model.airships.game import AirshipsGame
-from rulecraft.model.airships.state import AirshipsState
+from rulecraft.model.airships.state import AirState
 from rulecraft.registry import make_game
 from rulecraft.solvers.airships.queries import QUERIES
 
@@ -23,11 +23,11 @@ def game(**readings: str) -> AirshipsGame:
     return g
 
 
-def given(g: AirshipsGame, **spec: Any) -> AirshipsState:
+def given(g: AirshipsGame, **spec: Any) -> AirState:
     return g.scenario_state(spec)
 
 
-def attempts_at(g: AirshipsGame, state: AirshipsState, target: str) -> set[Dice]:
+def attempts_at(g: AirshipsGame, state: AirState, target: str) -> set[Dice]:
     return {a.throw for a in g.legal_actions(state) if isinstance(a, AttemptTarget) and a.target == target}
 
 
@@ -79,7 +79,7 @@ def test_air_amb_04_the_best_dice_of_any_listed_colour_count() -> None:
     assert results["any"] == ("E1-ENR-3", 0, 0)
 
 
-def _extra_go_attempt(g: AirshipsGame, s: AirshipsState, reveal: str) -> AirshipsState:
+def _extra_go_attempt(g: AirshipsGame, s: AirState, reveal: str) -> AirState:
     """AIR-R-42: pay 3 chips; the additional go reveals a card (step 1), then step 2."""
     return g.apply(g.apply(s, ExtraGo()), Reveal(reveal))
 

@@ -19,7 +19,7 @@ from rulecraft.model.airships.actions import (
 )
 from rulecraft.model.airships.components import Dice
 from rulecraft.model.airships.game import AirshipsGame
-from rulecraft.model.airships.state import AirshipsState, Phase
+from rulecraft.model.airships.state import AirState, Phase
 from rulecraft.registry import make_game
 
 
@@ -29,11 +29,11 @@ def game(**readings: str) -> AirshipsGame:
     return g
 
 
-def given(g: AirshipsGame, **spec: Any) -> AirshipsState:
+def given(g: AirshipsGame, **spec: Any) -> AirState:
     return g.scenario_state(spec)
 
 
-def rule_of(g: AirshipsGame, state: AirshipsState, action: Any) -> str | None:
+def rule_of(g: AirshipsGame, state: AirState, action: Any) -> str | None:
     rejection = g.check(state, action)
     return rejection.rule if rejection else None
 
@@ -260,7 +260,7 @@ def test_empty_deck_skips_step_one_r23() -> None:
 # -- airships, Hindenburg, end (AIR-R-40..49) ------------------------------------------------
 
 
-def _airship_win(g: AirshipsGame, s: AirshipsState, stack: int, faces: dict[str, tuple[int, ...]]) -> AirshipsState:
+def _airship_win(g: AirshipsGame, s: AirState, stack: int, faces: dict[str, tuple[int, ...]]) -> AirState:
     top = g.pack.airship(s.stacks[stack - 1][-1])
     s = g.apply(s, AttemptTarget(f"airship:{stack}", top.requirement))
     return g.apply(s, Throw(**faces))

@@ -19,7 +19,7 @@ import pytest
 
 from rulecraft.core import Rejection
 from rulecraft.model.airships.actions import (
-    AirshipsAction,
+    AirAction,
     AttemptTarget,
     DealAirship,
     DealStarter,
@@ -62,7 +62,7 @@ from rulecraft.model.airships.rules import (
     throw_allowed,
     throw_candidates,
 )
-from rulecraft.model.airships.state import AirshipsState, Attempt, CompanyBoard, Phase
+from rulecraft.model.airships.state import AirState, Attempt, CompanyBoard, Phase
 
 W, R, B = Colour.W, Colour.R, Colour.B
 F, H, P, E, N, M = tuple(Department)  # finance, hangar, pilot, engineer, engine, material: the board's order
@@ -136,10 +136,10 @@ def display(*cards: str) -> tuple[tuple[str | None, ...], ...]:
     return tuple(tuple(r) for r in rows)
 
 
-def state(*boards: CompanyBoard, **fields: Any) -> AirshipsState:
+def state(*boards: CompanyBoard, **fields: Any) -> AirState:
     fields.setdefault("phase", Phase.ATTEMPT)
     fields.setdefault("supplies", (2,) * max(1, len(boards)))
-    return AirshipsState(boards=boards or (board(), board()), **fields)
+    return AirState(boards=boards or (board(), board()), **fields)
 
 
 def refused(result: object, rule: str, *words: str) -> None:
@@ -510,7 +510,7 @@ def test_the_motor_is_attempted_only_with_the_exchange_air_ex_06() -> None:
 
 
 def test_an_unknown_action_is_no_airships_action_air_r_22() -> None:
-    refused(phase_rejection(state(), cast(AirshipsAction, "pass")), "AIR-R-22", "'pass'", "not an Airships action")
+    refused(phase_rejection(state(), cast(AirAction, "pass")), "AIR-R-22", "'pass'", "not an Airships action")
 
 
 def test_no_action_after_the_end_air_r_47() -> None:
@@ -591,7 +591,7 @@ def test_the_deck_is_era_1_then_the_era_tile_then_era_2_air_r_04() -> None:
     refused(action_rejection(ctx(), empty, Reveal("MAT")), "AIR-R-23", "deck is empty")
 
 
-def thrown(declared: Dice) -> AirshipsState:
+def thrown(declared: Dice) -> AirState:
     return state(phase=Phase.THROW, attempt=Attempt("development:EX04", 0, False, declared))
 
 
@@ -609,7 +609,7 @@ def test_the_faces_match_the_declared_dice_air_r_32_51() -> None:
 # -- AIR-R-34..37, AIR-AMB-11/12: the bonuses after the throw ----------------------------------
 
 
-def short_throw(chips: int = 1, faces: tuple[int, ...] = (2, 1)) -> AirshipsState:
+def short_throw(chips: int = 1, faces: tuple[int, ...] = (2, 1)) -> AirState:
     """EX04 ({W:2}, T 5) thrown with 2 whites; the company has a grey +1 engine (AIR-EX-19)
     and holds the wooden airship (+1)."""
     return state(
@@ -675,7 +675,7 @@ def test_grounds_of_the_chance_and_bookkeeping_actions() -> None:
     assert grounds(ctx(), st, DealAirship("D1")) == ("AIR-R-03",)
     assert grounds(ctx(), st, EndGo()) == ("AIR-R-42",)
     assert grounds(ctx(), st, Throw(W=(3,))) == ("AIR-R-32", "AIR-R-51")
-    assert grounds(ctx(), st, cast(AirshipsAction, "pass")) == ()
+    assert grounds(ctx(), st, cast(AirAction, "pass")) == ()
 
 
 def test_the_motor_attempt_rests_on_each_card_it_cannot_do_without_air_ex_06() -> None:

@@ -21,7 +21,7 @@ from rulecraft.core import Game, GameOver, IllegalAction
 from rulecraft.model.airships.actions import EndGo
 from rulecraft.model.airships.components import Dice
 from rulecraft.model.airships.game import AirshipsGame
-from rulecraft.model.airships.state import AirshipsState, Attempt, CompanyBoard, Phase
+from rulecraft.model.airships.state import AirState, Attempt, CompanyBoard, Phase
 from rulecraft.strategies import games, packs, player_counts, readings
 from rulecraft.testing import GameMachine
 
@@ -30,7 +30,7 @@ class AirshipsMachine(GameMachine):
     game_id = "air"
     # The names a state's repr uses (the design wants reprs that are valid Python).
     repr_namespace = MappingProxyType(
-        {"AirshipsState": AirshipsState, "CompanyBoard": CompanyBoard, "Attempt": Attempt, "Phase": Phase, "Dice": Dice}
+        {"AirState": AirState, "CompanyBoard": CompanyBoard, "Attempt": Attempt, "Phase": Phase, "Dice": Dice}
     )
 
     def games(self) -> st.SearchStrategy[Game[Any, Any]]:

@@ -19,7 +19,7 @@ import attrs
 import pytest
 
 from rulecraft.model.airships.actions import (
-    AirshipsAction,
+    AirAction,
     AttemptTarget,
     DealAirship,
     DealStarter,
@@ -45,7 +45,7 @@ from rulecraft.model.airships.components import (
 )
 from rulecraft.model.airships.readings import REGISTER
 from rulecraft.model.airships.rules import Context, action_rejection
-from rulecraft.model.airships.state import AirshipsState, CompanyBoard, Phase
+from rulecraft.model.airships.state import AirState, CompanyBoard, Phase
 from rulecraft.model.airships.transitions import new_game, transition
 
 W, R, B = Colour.W, Colour.R, Colour.B
@@ -122,7 +122,7 @@ def display(*cards: str) -> tuple[tuple[str | None, ...], ...]:
     return tuple(tuple(r) for r in rows)
 
 
-def state(*boards: CompanyBoard, **fields: Any) -> AirshipsState:
+def state(*boards: CompanyBoard, **fields: Any) -> AirState:
     """A go in step 2 with a deck left (so the next go starts with a reveal, AIR-R-23).
     Per nation (AIR-R-50) each supply holds the 6 chips its board and stage markers do not."""
     boards = boards or (board("S1"), board("S2", nation="Germany"))
@@ -133,16 +133,16 @@ def state(*boards: CompanyBoard, **fields: Any) -> AirshipsState:
     if "supplies" not in fields:
         stages = fields.get("stages", (None,) * 4)
         fields["supplies"] = tuple(6 - b.chips - sum(1 for o in stages if o == i) for i, b in enumerate(boards))
-    return AirshipsState(boards=boards, **fields)
+    return AirState(boards=boards, **fields)
 
 
-def step(c: Context, st: AirshipsState, action: AirshipsAction) -> AirshipsState:
+def step(c: Context, st: AirState, action: AirAction) -> AirState:
     """The effect of an action the check accepts (the effects run only on those)."""
     assert action_rejection(c, st, action) is None, (action, action_rejection(c, st, action))
     return transition(c, st, action)
 
 
-def attempt(c: Context, st: AirshipsState, target: str, throw: Throw, **declared: Any) -> AirshipsState:
+def attempt(c: Context, st: AirState, target: str, throw: Throw, **declared: Any) -> AirState:
     """Step 2: declare ``target`` with the dice ``throw`` shows, then throw them (AIR-R-28, AIR-R-32)."""
     dice = Dice(W=len(throw.W), R=len(throw.R), B=len(throw.B))
     st = step(c, st, AttemptTarget(target, throw=dice, **declared))
@@ -150,7 +150,7 @@ def attempt(c: Context, st: AirshipsState, target: str, throw: Throw, **declared
     return step(c, st, throw)
 
 
-def chips(st: AirshipsState, seat: int = 0) -> tuple[int, int]:
+def chips(st: AirState, seat: int = 0) -> tuple[int, int]:
     """(board, own supply) of a seat, per nation."""
     return st.boards[seat].chips, st.supplies[seat]
 
@@ -162,7 +162,7 @@ def test_new_game_gives_the_start_seat_3_chips_and_the_others_4_air_r_09() -> No
     """AIR-R-09 with the start player in seat 1: 3 chips there, 4 elsewhere; the rest of each
     nation's 6 in its supply (AIR-R-02, AIR-R-50); seat 1 both starts and is to act."""
     st = new_game(ctx(), 3, 1, ("USA", "Germany", "Italy"))
-    assert st == AirshipsState(
+    assert st == AirState(
         phase=Phase.DEAL_AIRSHIPS,
         boards=(
             CompanyBoard("USA", chips=4),

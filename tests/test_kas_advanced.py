@@ -22,26 +22,26 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
     Steal,
     UpgradeAirship,
 )
-from rulecraft.model.kings_of_air_and_steam.game import KasGame
+from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase
 from rulecraft.registry import make_game
 
 
-def game() -> KasGame:
+def game() -> KingsOfAirAndSteamGame:
     g = make_game("kas")
-    assert isinstance(g, KasGame)
+    assert isinstance(g, KingsOfAirAndSteamGame)
     return g
 
 
-def mid_turn(g: KasGame, seat_spec: dict[str, Any], **given: Any) -> KasState:
+def mid_turn(g: KingsOfAirAndSteamGame, seat_spec: dict[str, Any], **given: Any) -> KasState:
     """A 2-player advanced state in the turn of seat 0 (cycle 1)."""
     other = {"team": "Sky Castle", "character": "Clint Castle", "plan": ["S12", "S11", "S10", "S09"], "at": [3, 3]}
     spec = {"plan": ["S01", "S02", "S03", "S04"], "at": [0, -1], **seat_spec}
     return g.scenario_state({"players": 2, "players_state": {0: spec, 1: other}, "seat": 0, **given})
 
 
-def rule(g: KasGame, state: KasState, action: Any) -> str | None:
+def rule(g: KingsOfAirAndSteamGame, state: KasState, action: Any) -> str | None:
     rejection = g.check(state, action)
     return rejection.rule if rejection else None
 
@@ -113,7 +113,9 @@ def test_ties_go_to_the_lower_priority_number_r23() -> None:
 # -- special cards --------------------------------------------------------------------------------------
 
 
-def first_turn(g: KasGame, me: dict[str, Any], other: dict[str, Any] | None = None, **given: Any) -> KasState:
+def first_turn(
+    g: KingsOfAirAndSteamGame, me: dict[str, Any], other: dict[str, Any] | None = None, **given: Any
+) -> KasState:
     """Planning ends (seat 1 plans its last card); cycle 1 starts with seat 0's turn."""
     other = other or {"team": "Sky Castle", "character": "Clint Castle", "plan": ["S12", "S11", "S10"], "at": [3, 3]}
     spec = {"at": [0, -1], **me}
@@ -376,7 +378,7 @@ def test_random_advanced_games_keep_every_invariant() -> None:
         assert state.phase is Phase.OVER
 
 
-def delivery_state(g: KasGame, character: str, team: str, **me: Any) -> tuple[KasState, Hex]:
+def delivery_state(g: KingsOfAirAndSteamGame, character: str, team: str, **me: Any) -> tuple[KasState, Hex]:
     """Seat 0 in its action step with a depot on line B2 next to Bown Town (food demanded)."""
     depot = g.ctx.game_map("ABC").line("B2").hexes[0]
     spec = {"team": team, "character": character, "money": 5, **me}

@@ -30,12 +30,12 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
     UpgradeRail,
 )
 from rulecraft.model.kings_of_air_and_steam.components import GOODS
-from rulecraft.model.kings_of_air_and_steam.game import KasGame
+from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 from rulecraft.model.kings_of_air_and_steam.state import KasState
 from rulecraft.registry import make_game
 
 
-def candidates(game: KasGame, state: KasState) -> list[Any]:
+def candidates(game: KingsOfAirAndSteamGame, state: KasState) -> list[Any]:
     """Many actions of every kind, legal or not."""
     game_map = game.ctx.game_map(state.layout)
     hexes = sorted(game_map.hexes)[:: max(1, len(game_map.hexes) // 40)]
@@ -59,9 +59,9 @@ def candidates(game: KasGame, state: KasState) -> list[Any]:
     return out
 
 
-def reachable_states(seeds: range, players: int) -> list[tuple[KasGame, KasState]]:
+def reachable_states(seeds: range, players: int) -> list[tuple[KingsOfAirAndSteamGame, KasState]]:
     game = make_game("kas")
-    assert isinstance(game, KasGame)
+    assert isinstance(game, KingsOfAirAndSteamGame)
     out = []
     for seed in seeds:
         rng = random.Random(seed)

@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from rulecraft.cli import main
-from rulecraft.model.kings_of_air_and_steam.game import KasGame, map_spec
+from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame, map_spec
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 from rulecraft.registry import make_game
 from rulecraft.solvers.kings_of_air_and_steam import flights
@@ -40,9 +40,9 @@ def _write(tmp_path: Path, data: Any, name: str = "map.yaml") -> Path:
     return path
 
 
-def _game() -> KasGame:
+def _game() -> KingsOfAirAndSteamGame:
     game = make_game("kas")
-    assert isinstance(game, KasGame)
+    assert isinstance(game, KingsOfAirAndSteamGame)
     return game
 
 
@@ -117,7 +117,7 @@ def test_the_command_line_takes_a_map_and_refuses_a_bad_one_with_exit_4(
     assert len(err) == 1 and str(bad) in err[0] and "map.cities" in err[0]
 
 
-def _midgame(game: KasGame) -> Any:
+def _midgame(game: KingsOfAirAndSteamGame) -> Any:
     import random
 
     rng = random.Random(5)

@@ -27,7 +27,7 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
     UpgradeAirship,
     UpgradeRail,
 )
-from rulecraft.model.kings_of_air_and_steam.game import KasGame
+from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 from rulecraft.model.kings_of_air_and_steam.state import CargoStep, KasState, Phase, SlotStatus
 from rulecraft.registry import make_game
@@ -35,14 +35,14 @@ from rulecraft.registry import make_game
 EXE, PLA = SlotStatus.EXECUTED, SlotStatus.PLANNED
 
 
-def city(g: KasGame, state: KasState, name: str) -> Any:
+def city(g: KingsOfAirAndSteamGame, state: KasState, name: str) -> Any:
     return state.cities[g.ctx.map_of(state).city_index(name)]
 
 
 # -- KAS-R-47 (p.15): the start-player token passes clockwise -----------------------------------------
 
 
-def upkeep_last(g: KasGame, players: int, start: int) -> KasState:
+def upkeep_last(g: KingsOfAirAndSteamGame, players: int, start: int) -> KasState:
     """The Upkeep of round 1 with only the last player (counter-clockwise neighbour of the holder) to pay."""
     last = (start - 1) % players
     return g.scenario_state({"players": players, "start_player": start, "phase": "upkeep", "seat": last})
@@ -72,7 +72,9 @@ def test_next_rounds_planning_starts_with_the_new_token_holder_r47_r19_p15() -> 
 # -- KAS-R-22 (p.10): ties broken clockwise from the token holder ---------------------------------------
 
 
-def action_state(g: KasGame, players: int, start: int, plans: dict[int, list[str]], seat: int) -> KasState:
+def action_state(
+    g: KingsOfAirAndSteamGame, players: int, start: int, plans: dict[int, list[str]], seat: int
+) -> KasState:
     specs = {s: {"plan": plans.get(s, PLAN), "at": [0, -1]} for s in range(players)}
     return g.scenario_state(
         {
@@ -112,7 +114,7 @@ def test_ex03_letter_before_seat_with_the_token_on_the_last_seat_r22_p10() -> No
 # -- KAS-R-34 / KAS-R-35 (p.12, p.16): one level per action, never past level 6 -------------------------
 
 
-def upgrade_state(g: KasGame, other: dict[str, Any] | None = None, **me: Any) -> KasState:
+def upgrade_state(g: KingsOfAirAndSteamGame, other: dict[str, Any] | None = None, **me: Any) -> KasState:
     return turn_state(g, me, other)
 
 
@@ -171,7 +173,9 @@ def test_the_last_airship_level_scores_fifteen_r34_r52_p16() -> None:
 # -- KAS-R-40 / KAS-R-74 (p.14, p.19): demand tiles after a printed city fills ---------------------------
 
 
-def fill_state(g: KasGame, flora_seat: int | None, pile: dict[str, int], filled: int = 4, **city: Any) -> KasState:
+def fill_state(
+    g: KingsOfAirAndSteamGame, flora_seat: int | None, pile: dict[str, int], filled: int = 4, **city: Any
+) -> KasState:
     """Seat 0 in its action with 5 food in a depot on line B2 beside Bown Town (food, printed city)."""
     depot = g.ctx.game_map("ABC").line("B2").hexes[0]
     flora = {"team": "Rose & Thorn", "character": "Flora Kingston"}
@@ -193,7 +197,7 @@ def fill_state(g: KasGame, flora_seat: int | None, pile: dict[str, int], filled:
     )
 
 
-def ship_one_food(g: KasGame) -> ShipGoods:
+def ship_one_food(g: KingsOfAirAndSteamGame) -> ShipGoods:
     return ShipGoods(g.ctx.game_map("ABC").line("B2").hexes[0], "food", 1, to_city="Bown Town")
 
 
@@ -274,7 +278,7 @@ def test_a_filled_demand_tile_closes_the_city_without_a_draw_r41_p14() -> None:
 # -- KAS-R-51 (p.16): the Sellout pays $4 per good, and the toll comes out of it ------------------------
 
 
-def chain_sellout(g: KasGame, tolled_lines: int, money: int, rail_level: int) -> KasState:
+def chain_sellout(g: KingsOfAirAndSteamGame, tolled_lines: int, money: int, rail_level: int) -> KasState:
     """Seat 0 at the Sellout with 1 food in a depot on L0; the route to Farcity (food) crosses
     ``tolled_lines`` lines that hold only seat 1's depots: toll $1 per line per good (KAS-R-38)."""
     n = tolled_lines + 1
@@ -527,7 +531,9 @@ def test_aurelia_converts_in_the_hold_keeping_other_goods_r66_p18() -> None:
 # -- KAS-R-85 (p.20): the Godfather card steals one good on the same hex -------------------------------------
 
 
-def steal_state(g: KasGame, hold: dict[str, int], victim_hold: dict[str, int] | None = None) -> tuple[KasState, Hex]:
+def steal_state(
+    g: KingsOfAirAndSteamGame, hold: dict[str, int], victim_hold: dict[str, int] | None = None
+) -> tuple[KasState, Hex]:
     """The Godfather (seat 0, capacity 3 at level 1, KAS-R-84) on the hex of seat 1's depot (2 food),
     after the card's movement step: the steal comes before the action."""
     depot = g.ctx.game_map("ABC").line("B2").hexes[0]
@@ -680,7 +686,7 @@ def test_a_shipment_to_a_city_beyond_other_cities_pays_income_then_toll_r38_r39_
     assert after.depots[0].goods == (0, 0, 1, 0, 0)
 
 
-def two_ways_state(g: KasGame) -> KasState:
+def two_ways_state(g: KingsOfAirAndSteamGame) -> KasState:
     """Home -L0- X, then X -P- Y (seat 0's depot) and X -Q- Y (seat 1's depot); Y demands food."""
     game_map = {
         "hexes": [[q, r] for q in range(5) for r in (-1, 0, 1)],
@@ -723,7 +729,7 @@ def test_the_toll_follows_the_lines_the_shipper_names_r37_r38_p13(line: str, tol
 # -- KAS-R-69 (p.19): the Sphinx card's free shipment is not the action ------------------------------------------
 
 
-def sphinx_bonus(g: KasGame, **given: Any) -> KasState:
+def sphinx_bonus(g: KingsOfAirAndSteamGame, **given: Any) -> KasState:
     me = {"team": "Sphinx", "character": "Victor Blane", "plan": ["SPH", "S02", "S03", "S04"], "at": [0, 1]}
     s = turn_state(g, me, {"team": "Emperor", "character": "Reginald Kain", "at": [1, 1]}, **given)
     return attrs.evolve(s, phase=Phase.BONUS, bonus="ship-one")
@@ -843,7 +849,7 @@ def test_a_type_loaded_in_a_step_is_not_discarded_in_it_r30_p11() -> None:
     assert rule(g, s, Swap("chemical", "textile", "depot")) is None, "the chemical may make room"
 
 
-def crane_flight(g: KasGame, victim_at: list[int]) -> KasState:
+def crane_flight(g: KingsOfAirAndSteamGame, victim_at: list[int]) -> KasState:
     crane = {"team": "Godfather", "character": "Ezekiel Crane", "at": [0, 0], "plan": ["S04", "S05", "S06", "S07"]}
     return turn_state(g, crane, {**SPHINX, "at": victim_at, "money": 10}, phase="flight")
 
@@ -858,7 +864,7 @@ def test_ezekiel_crane_and_the_hex_his_flight_ends_on_r87_p20_amb43(
     'no-end': an airship on the end hex is not passed through, one on the middle hex is."""
     from rulecraft.model.kings_of_air_and_steam.actions import Fly
 
-    g = KasGame.configured(readings={"KAS-AMB-43": reading})
+    g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-43": reading})
     s = crane_flight(g, victim_at)
     after = g.apply(s, Fly((0, 0)))
     assert after.players[1].money == 10 - robbed
@@ -874,7 +880,7 @@ def test_sebastians_turned_tokens_are_used_up_under_spent_r78_p19_amb38() -> Non
     goods order: after chemical+food, a machine token makes chemical, machine, food."""
     from rulecraft.model.kings_of_air_and_steam.actions import Gamble
 
-    g = KasGame.configured(readings={"KAS-AMB-38": "spent"})
+    g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-38": "spent"})
     s, depot = delivery(g, "Sebastian King", "Kings Over Aces", tokens=5)
     s = g.apply(s, ShipGoods(depot, "food", 2, to_city="Bown Town", bet=2))
     assert s.phase is Phase.GAMBLE and s.players[0].money == 5 - 2 + 2 * 5
@@ -893,7 +899,7 @@ def test_sebastians_turned_tokens_are_used_up_under_spent_r78_p19_amb38() -> Non
 def test_a_sold_good_takes_a_slot_under_consume_room_r51_p16_amb25() -> None:
     """KAS-R-51 (p.16); KAS-AMB-25 'consume-room': the sold good fills a slot of the city (instead of going
     to the supply), so the $4 and the toll are as usual but Farcity has one good more."""
-    g = KasGame.configured(readings={"KAS-AMB-25": "consume-room"})
+    g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-25": "consume-room"})
     s = chain_sellout(g, tolled_lines=1, money=0, rail_level=2)
     after = g.apply(s, sell_food())
     assert city(g, after, "Farcity").filled == 1
@@ -902,7 +908,7 @@ def test_a_sold_good_takes_a_slot_under_consume_room_r51_p16_amb25() -> None:
     assert g.violations(after) == []
 
 
-def stuck_flight(g: KasGame) -> KasState:
+def stuck_flight(g: KingsOfAirAndSteamGame) -> KasState:
     """Seat 0 (card S02: move 1) on a hex with no neighbour in the play area: no flight of 1 exists."""
     island = {
         "hexes": [[0, 0], [5, 5], [6, 5], [7, 5]],
@@ -920,7 +926,7 @@ def test_no_legal_flight_stay_or_lose_the_turn_r26_amb04(reading: str, phase: Ph
     the card goes back to the deck and the next player (seat 1, letter B) flies."""
     from rulecraft.model.kings_of_air_and_steam.actions import Fly
 
-    g = KasGame.configured(readings={"KAS-AMB-04": reading})
+    g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-04": reading})
     s = stuck_flight(g)
     assert rule(g, s, Fly(())) is None
     after = g.apply(s, Fly(()))
@@ -955,7 +961,7 @@ def test_one_good_on_every_factory_the_rest_is_the_supply_with_seven_players_r04
 
     from rulecraft.model.kings_of_air_and_steam.components import GOODS
 
-    g = KasGame.configured(readings={"KAS-AMB-12": reading})
+    g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-12": reading})
     s = g.new_game(7)
     made = Counter(kind for _, kind in g.ctx.map_of(s).factories)
     assert len(set(made.values())) > 1, "the check needs types with different factory counts"
@@ -972,7 +978,7 @@ def test_only_the_token_characters_start_with_five_tokens_r12_p18() -> None:
 
 def test_rail_marker_on_level_zero_under_rail_0_amb07() -> None:
     """KAS-AMB-07 (p.6, p.12) 'rail-0': the rail marker's starting space is level 0 (default level 1)."""
-    s = KasGame.configured(readings={"KAS-AMB-07": "rail-0"}).new_game(2)
+    s = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-07": "rail-0"}).new_game(2)
     assert [p.rail_level for p in s.players] == [0, 0]
     assert [p.rail_level for p in game().new_game(2).players] == [1, 1]
 
@@ -1137,7 +1143,7 @@ def test_round_five_upkeep_skipped_under_skip_upkeep_amb24() -> None:
     from rulecraft.model.kings_of_air_and_steam.actions import Grant
 
     for reading, phase in (("skip-upkeep", Phase.SELLOUT), ("full", Phase.UPKEEP)):
-        g = KasGame.configured(readings={"KAS-AMB-24": reading})
+        g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-24": reading})
         s = turn_state(
             g,
             {"plan": ["S09", "S10", "S11", "S12"], "hold": {"food": 1}},
@@ -1183,7 +1189,7 @@ def test_one_upgrade_per_turn_under_once_amb20() -> None:
     from rulecraft.model.kings_of_air_and_steam.actions import Grant
 
     for reading, second in (("once", "KAS-R-35"), ("allowed", None)):
-        g = KasGame.configured(readings={"KAS-AMB-20": reading})
+        g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-20": reading})
         s = turn_state(
             g,
             {"team": "Emperor", "character": "Reginald Kain", "plan": ["EMP", "S02", "S03", "S04"], "money": 20},
@@ -1202,7 +1208,7 @@ def test_passing_the_action_under_pass_allowed_amb19() -> None:
 
     strict = game()
     assert rule(strict, upgrade_state(strict), Pass()) == "KAS-R-32"
-    g = KasGame.configured(readings={"KAS-AMB-19": "pass-allowed"})
+    g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-19": "pass-allowed"})
     s = upgrade_state(g)
     after = g.apply(s, Pass())
     assert after.seat == 1 and after.players[0].money == s.players[0].money
@@ -1214,7 +1220,7 @@ def test_clint_castle_loads_before_a_course_correction_under_all_moves_r82_amb40
     and may load again."""
     from rulecraft.model.kings_of_air_and_steam.actions import CourseCorrection, EndCargo, Unload
 
-    g = KasGame.configured(readings={"KAS-AMB-40": "all-moves"})
+    g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-40": "all-moves"})
     depot = g.ctx.game_map("ABC").line("B2").hexes[0]
     s = turn_state(
         g,
@@ -1235,7 +1241,7 @@ def test_clint_castle_loads_before_a_course_correction_under_all_moves_r82_amb40
 # -- KAS-R-83 (p.20): Eli Diamond's extra flight, within the diamond rating --------------------------------
 
 
-def eli_state(g: KasGame, plan: list[str], character: str = "Eli Diamond", **given: Any) -> KasState:
+def eli_state(g: KingsOfAirAndSteamGame, plan: list[str], character: str = "Eli Diamond", **given: Any) -> KasState:
     """Sky Castle (diamond rating 2 at level 1, KAS-R-80) in its action."""
     me = {"team": "Sky Castle", "character": character, "plan": plan}
     return turn_state(g, me, SPHINX, **given)
@@ -1262,7 +1268,7 @@ def test_eli_and_a_card_lost_to_the_diamond_check_amb41(reading: str, verdict: s
     his deck.  KAS-AMB-41 default 'any-deck': that returned card is playable again; 'unreturned': not."""
     from rulecraft.model.kings_of_air_and_steam.actions import ExtraFlight
 
-    g = KasGame.configured(readings={"KAS-AMB-41": reading})
+    g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-41": reading})
     me = {
         "team": "Sky Castle",
         "character": "Eli Diamond",
@@ -1276,7 +1282,7 @@ def test_eli_and_a_card_lost_to_the_diamond_check_amb41(reading: str, verdict: s
 # -- KAS-R-71 (p.19): Eva Blane's new line: the conditions one by one -----------------------------------------
 
 
-def eva_state(g: KasGame, **me: Any) -> KasState:
+def eva_state(g: KingsOfAirAndSteamGame, **me: Any) -> KasState:
     """Cities West (0,0) and East (3,0) with free full hexes (1,0), (2,0) between them; a factory at
     (1,1), rail of line R at (2,1) (West-South), a partial hex at (3,-1)."""
     game_map = {
@@ -1366,7 +1372,7 @@ def test_eva_may_join_cities_already_joined_unless_strict_amb34() -> None:
     south = line([(0, 1), (0, 2)], ("West", "South"))
     g = game()
     assert rule(g, eva_state(g), south) is None
-    strict = KasGame.configured(readings={"KAS-AMB-34": "strict"})
+    strict = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-34": "strict"})
     assert rule(strict, eva_state(strict), south) == "KAS-R-71"
     assert rule(strict, eva_state(strict), line(STRAIGHT)) is None
 
@@ -1379,7 +1385,7 @@ def test_fly_as_far_as_legal_when_the_full_flight_is_impossible_amb04c() -> None
     exactly that farthest flight is the legal one (not 3, not 1)."""
     from rulecraft.model.kings_of_air_and_steam.actions import Fly
 
-    g = KasGame.configured(readings={"KAS-AMB-04": "c"})
+    g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-04": "c"})
     corridor = {
         "hexes": [[0, 0], [1, 0], [2, 0], [6, 6], [7, 6]],
         "cities": [{"name": "Far", "at": [7, 6], "demand": "food"}],
@@ -1396,7 +1402,7 @@ def test_fly_as_far_as_legal_when_the_full_flight_is_impossible_amb04c() -> None
 # -- KAS-R-85 (p.20): what the Godfather card cannot steal ----------------------------------------------------
 
 
-def godfather_in_seat_1(g: KasGame, victim: dict[str, Any], **given: Any) -> KasState:
+def godfather_in_seat_1(g: KingsOfAirAndSteamGame, victim: dict[str, Any], **given: Any) -> KasState:
     """Seat 1 (Godfather, card GOD, capacity 3) at (3,-2) after its movement step; seat 0 the victim."""
     me = {"team": "Godfather", "character": "Thaddeus Birch", "plan": ["GOD", "S02", "S03", "S04"], "at": [3, -2]}
     s = g.scenario_state(
@@ -1461,7 +1467,7 @@ def test_godfather_steals_from_a_depot_only_of_that_player_on_his_hex_r85_p20() 
     elsewhere = g.ctx.game_map("ABC").line("B1").hexes[0]
     moved = attrs.evolve(s, depots=(attrs.evolve(s.depots[0], at=elsewhere),))
     assert rule(g, moved, Steal(0, "food", at)) == "KAS-R-85", "no depot on his hex"
-    strict = KasGame.configured(readings={"KAS-AMB-42": "hold-only"})
+    strict = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-42": "hold-only"})
     assert rule(strict, godfather_in_seat_1(strict, {"at": [0, -1]}, depots=depots), Steal(0, "food", at)) == "KAS-R-85"
 
 
@@ -1498,7 +1504,7 @@ def test_aurelia_needs_two_goods_in_a_capped_supply_r66_amb12(left: int, verdict
     that works, with 1 it cannot."""
     from rulecraft.model.kings_of_air_and_steam.actions import Convert
 
-    g = KasGame.configured(readings={"KAS-AMB-12": "capped"})
+    g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-12": "capped"})
     s = upgrade_state(
         g, SPHINX, team="DaVinci", character="Aurelia Bayley", tokens=5, hold={"food": 1}, airship_level=2
     )
@@ -1515,7 +1521,7 @@ def test_sebastians_turned_tokens_must_match_the_bet_and_the_outcome_r78_amb38()
     'reuse' they are not kept at all."""
     from rulecraft.model.kings_of_air_and_steam.actions import Gamble
 
-    g = KasGame.configured(readings={"KAS-AMB-38": "spent"})
+    g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-38": "spent"})
     s, depot = delivery(g, "Sebastian King", "Kings Over Aces", tokens=5)
     s = g.apply(s, ShipGoods(depot, "food", 2, to_city="Bown Town", bet=2))
     assert rule(g, s, Gamble(True, ("chemical", "food"))) is None
@@ -1599,7 +1605,7 @@ def test_every_rule_against_a_depot_without_token_or_money_is_listed_r33_r55_p12
 # -- the invariants: each named check flags its fact broken on purpose (and only at the boundary) ----------------
 
 
-def invariant_base(g: KasGame) -> KasState:
+def invariant_base(g: KingsOfAirAndSteamGame) -> KasState:
     """A valid mid-turn state: seat 0 with 2 goods in the hold, a depot with food, a part-filled city."""
     depot = g.ctx.game_map("ABC").line("B2").hexes[0]
     s = turn_state(
@@ -1618,7 +1624,7 @@ def seat0(s: KasState, **changes: Any) -> KasState:
     return attrs.evolve(s, players=(attrs.evolve(s.players[0], **changes), *s.players[1:]))
 
 
-def city_changed(g: KasGame, s: KasState, name: str, **changes: Any) -> KasState:
+def city_changed(g: KingsOfAirAndSteamGame, s: KasState, name: str, **changes: Any) -> KasState:
     i = g.ctx.map_of(s).city_index(name)
     return attrs.evolve(s, cities=tuple(attrs.evolve(c, **changes) if j == i else c for j, c in enumerate(s.cities)))
 
@@ -1733,7 +1739,9 @@ def test_the_score_formula_invariant_reads_kas_r52_p16() -> None:
 # -- KAS-R-07 (p.6) and KAS-R-62 (p.18): where a starting depot may go ------------------------------------------
 
 
-def start_depots(g: KasGame, depots: list[dict[str, Any]], players: int = 2, seat: int = 1, **me: Any) -> KasState:
+def start_depots(
+    g: KingsOfAirAndSteamGame, depots: list[dict[str, Any]], players: int = 2, seat: int = 1, **me: Any
+) -> KasState:
     """The start-depot step of the 3-board map (A1, A2, B1, B2, C1, C2), ``seat`` to place."""
     return g.scenario_state(
         {
@@ -1831,7 +1839,7 @@ def test_the_plan_is_locked_after_planning_r20_p9() -> None:
 # -- KAS-R-29..31 (p.11): loading and unloading -------------------------------------------------------------------
 
 
-def cargo_at(g: KasGame, at: list[int], hold: dict[str, int] | None = None, **given: Any) -> KasState:
+def cargo_at(g: KingsOfAirAndSteamGame, at: list[int], hold: dict[str, int] | None = None, **given: Any) -> KasState:
     return turn_state(g, {"at": at, "hold": hold or {}}, phase="cargo", **given)
 
 
@@ -1950,7 +1958,7 @@ def test_delivery_powers_belong_to_their_characters_and_to_city_deliveries_r75_r
 def test_bishops_returned_good_and_the_room_it_needs_r75_amb37(reading: str, verdict: str | None) -> None:
     """KAS-R-75 (p.19), KAS-AMB-37: 3 food with 2 free slots: 'whole' (default) needs room for all 3
     (KAS-R-36: the whole shipment must fit); 'placed' only for the 2 placed."""
-    g = KasGame.configured(readings={"KAS-AMB-37": reading})
+    g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-37": reading})
     s, depot = delivery(g, "Bishop Kingston", "Rose & Thorn", filled=3)
     assert rule(g, s, ShipGoods(depot, "food", 3, to_city="Bown Town", returned=True)) == verdict
 
@@ -1959,7 +1967,7 @@ def test_bishops_returned_good_and_the_room_it_needs_r75_amb37(reading: str, ver
 def test_part_of_a_depots_goods_under_all_of_type_amb18(reading: str, verdict: str | None) -> None:
     """KAS-R-36 (p.13) 'any number'; KAS-AMB-18 'all-of-type': all goods of that type in the depot go:
     2 of 3 food is refused, 3 of 3 is fine; Corey's off-type good rides along uncounted."""
-    g = KasGame.configured(readings={"KAS-AMB-18": reading})
+    g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-18": reading})
     s, depot = delivery(g, "Corey McQueen", "Kings Over Aces", tokens=1)
     assert rule(g, s, ShipGoods(depot, "food", 2, to_city="Bown Town")) == verdict
     assert rule(g, s, ShipGoods(depot, "food", 3, to_city="Bown Town")) is None
@@ -1969,7 +1977,7 @@ def test_part_of_a_depots_goods_under_all_of_type_amb18(reading: str, verdict: s
 @pytest.mark.parametrize(("reading", "verdict"), [("a", "KAS-R-69"), ("b", None)])
 def test_sphinx_free_shipment_one_good_or_one_shipment_r69_amb33(reading: str, verdict: str | None) -> None:
     """KAS-R-69 (p.19) 'egy árut'; KAS-AMB-33 (a, default): exactly one cube; (b): one shipment of any size."""
-    g = KasGame.configured(readings={"KAS-AMB-33": reading})
+    g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-33": reading})
     s = sphinx_bonus(g, map=chain_map(1), depots=[{"at": [1, 0], "owner": 0, "goods": {"food": 2}}])
     assert rule(g, s, ShipGoods(Hex(1, 0), "food", 2, to_city="Farcity")) == verdict
     assert rule(g, s, ShipGoods(Hex(1, 0), "food", 1, to_city="Farcity")) is None
@@ -1983,7 +1991,7 @@ def test_a_returned_cards_diamonds_under_counted_r25_amb05(reading: str, seat: i
     played; 'counted': 2 + 0 > 1, this turn is lost too (seat 1 acts)."""
     from rulecraft.model.kings_of_air_and_steam.actions import Grant
 
-    g = KasGame.configured(readings={"KAS-AMB-05": reading})
+    g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-05": reading})
     green = {"plan": ["S01", "S05", "S07", "S02"], "slots": ["executed", "executed", "returned", "planned"]}
     other = {"plan": ["S03", "S04", "S06", "S01"], "slots": ["executed", "executed", "executed", "planned"]}
     s = g.scenario_state(
@@ -2007,7 +2015,7 @@ def test_ezekiel_crane_three_hex_flight_under_no_end_amb43() -> None:
     end) does not: an airship on the second hex is robbed."""
     from rulecraft.model.kings_of_air_and_steam.actions import Fly
 
-    g = KasGame.configured(readings={"KAS-AMB-43": "no-end"})
+    g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-43": "no-end"})
     crane = {"team": "Godfather", "character": "Ezekiel Crane", "at": [0, 0], "plan": ["S06", "S05", "S04", "S07"]}
     s = turn_state(g, crane, {**SPHINX, "at": [2, 0], "money": 10}, phase="flight")
     after = g.apply(s, Fly((0, 0, 0)))
@@ -2018,7 +2026,7 @@ def test_ezekiel_crane_three_hex_flight_under_no_end_amb43() -> None:
 def test_thaddeus_birch_in_the_sellout_under_none_amb26(reading: str, toll: int) -> None:
     """KAS-R-86 (p.20); KAS-AMB-26 'none': no power applies in the Sellout, so Birch pays the $1 toll
     there - while his delivery shipments stay toll-free (KAS-R-86 itself)."""
-    g = KasGame.configured(readings={"KAS-AMB-26": reading})
+    g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-26": reading})
     s = chain_sellout(g, tolled_lines=1, money=0, rail_level=2)
     birch = (
         attrs.evolve(s.players[0], team="Godfather", character="Thaddeus Birch"),
@@ -2075,7 +2083,7 @@ def test_a_city_filled_with_an_empty_pile_under_each_reading_r40_amb10(
 ) -> None:
     """KAS-R-40 (p.14), KAS-AMB-10 with an empty demand pile: (a) the city waits for a tile; (b) it is
     closed for good; (c) it keeps its printed demand with 5 empty slots."""
-    g = KasGame.configured(readings={"KAS-AMB-10": reading})
+    g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-10": reading})
     after = g.apply(fill_state(g, flora_seat=None, pile={}), ship_one_food(g))
     bown = city(g, after, "Bown Town")
     assert (bown.demand, bown.closed, bown.waiting, bown.filled, bown.slots) == (demand, closed, waiting, 0, 5)
@@ -2135,7 +2143,7 @@ def test_a_lost_flight_turn_passes_to_the_next_in_order_of_three_amb04b() -> Non
     in turn order (seat 1, letter B) flies - not the last (seat 2, letter C)."""
     from rulecraft.model.kings_of_air_and_steam.actions import Fly
 
-    g = KasGame.configured(readings={"KAS-AMB-04": "b"})
+    g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-04": "b"})
     island = {
         "hexes": [[0, 0], [5, 5], [6, 5], [7, 5], [5, 6]],
         "cities": [{"name": "East", "at": [7, 5], "demand": "food"}],
@@ -2166,7 +2174,7 @@ def test_loading_from_a_factory_and_a_depot_on_one_hex_amb22(reading: str, verdi
     (KAS-AMB-22 default); under 'one-source' a loading step takes from one source only."""
     from rulecraft.model.kings_of_air_and_steam.actions import Load
 
-    g = KasGame.configured(readings={"KAS-AMB-22": reading})
+    g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-22": reading})
     game_map = {
         "hexes": [[q, r] for q in range(3) for r in (0, 1)],
         "factories": {"1,0": "food"},
@@ -2217,7 +2225,7 @@ def test_every_rule_against_a_load_convert_line_and_free_shipment_is_listed_r29_
     assert [r.rule for r in g.rejections(full, Load("chemical", "factory"))] == ["KAS-R-29"]
     swapped = g.apply(cargo_at(g, [2, 0], {"food": 2}, factories={"2,0": 2}), Swap("food", "chemical", "factory"))
     assert {r.rule for r in g.rejections(swapped, Load("food", "factory"))} >= {"KAS-R-29"}
-    capped = KasGame.configured(readings={"KAS-AMB-12": "capped"})
+    capped = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-12": "capped"})
     s = upgrade_state(
         capped, SPHINX, team="DaVinci", character="Aurelia Bayley", tokens=0, hold={"food": 1}, airship_level=2
     )
@@ -2233,7 +2241,7 @@ def test_birch_under_none_cannot_sell_past_five_tolled_lines_with_no_money_r51_a
     """KAS-AMB-26 'none': Birch pays Sellout tolls like anyone: $5 of tolls with $0 cannot be paid
     (KAS-R-55), while by default he sells freely."""
     for reading, verdict in (("none", "KAS-R-55"), ("birch-only", None)):
-        g = KasGame.configured(readings={"KAS-AMB-26": reading})
+        g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-26": reading})
         s = chain_sellout(g, tolled_lines=5, money=0, rail_level=6)
         birch = (
             attrs.evolve(s.players[0], team="Godfather", character="Thaddeus Birch"),
@@ -2294,7 +2302,7 @@ def test_hold_capacity_invariant_allows_aurelias_conversions_only_r66_amb44(
     (she starts with 5, KAS-R-12) may leave one good beyond her airship's capacity; nobody else's hold
     may exceed it.  Under the default reading no hold exceeds it."""
     g = make_game("kas", readings={"KAS-AMB-44": reading})
-    assert isinstance(g, KasGame)
+    assert isinstance(g, KingsOfAirAndSteamGame)
     team = "DaVinci" if character == "Aurelia Bayley" else "Sphinx"
     s = upgrade_state(g, SPHINX, team=team, character=character, tokens=tokens, airship_level=2)
     hold = (goods, 0, 0, 0, 0)
@@ -2324,7 +2332,7 @@ def test_a_check_that_crashes_is_a_violation_naming_the_error_and_the_rules(monk
     exception's kind."""
     from rulecraft.invariants import kings_of_air_and_steam as inv
 
-    def crashes(game: KasGame, state: KasState) -> Any:
+    def crashes(game: KingsOfAirAndSteamGame, state: KasState) -> Any:
         raise ZeroDivisionError("no room")
 
     monkeypatch.setattr(inv._REGISTRY, "invariants", {})

@@ -40,7 +40,7 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
     UpgradeRail,
 )
 from rulecraft.model.kings_of_air_and_steam.components import GOODS, GameMap
-from rulecraft.model.kings_of_air_and_steam.game import KasGame
+from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 from rulecraft.model.kings_of_air_and_steam.readings import MODELLED_ALTERNATIVES
 from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase, SlotStatus
@@ -66,15 +66,15 @@ ROW = {
 PLANS = {0: ["S01", "S03", "S02", "S04"], 1: ["S05", "S07", "S09", "S10"]}
 
 
-def game(**readings: str) -> KasGame:
-    return KasGame.configured(readings={k.replace("_", "-"): v for k, v in readings.items()})
+def game(**readings: str) -> KingsOfAirAndSteamGame:
+    return KingsOfAirAndSteamGame.configured(readings={k.replace("_", "-"): v for k, v in readings.items()})
 
 
 def amb(n: int, key: str) -> dict[str, str]:
     return {f"KAS-AMB-{n:02d}": key}
 
 
-def state_of(g: KasGame, given: Mapping[str, Any]) -> KasState:
+def state_of(g: KingsOfAirAndSteamGame, given: Mapping[str, Any]) -> KasState:
     """A two-player state on the row map in seat 0's action unless ``given`` says otherwise."""
     spec: dict[str, Any] = {"players": 2, "map": ROW, "phase": "action", "seat": 0}
     spec.update(given)
@@ -87,11 +87,11 @@ def state_of(g: KasGame, given: Mapping[str, Any]) -> KasState:
     return g.scenario_state(spec)
 
 
-def legal(g: KasGame, s: KasState, kind: type[KasAction]) -> set[Any]:
+def legal(g: KingsOfAirAndSteamGame, s: KasState, kind: type[KasAction]) -> set[Any]:
     return {a for a in g.legal_actions(s) if isinstance(a, kind)}
 
 
-def to_cities(g: KasGame, s: KasState) -> set[str | None]:
+def to_cities(g: KingsOfAirAndSteamGame, s: KasState) -> set[str | None]:
     return {a.to_city for a in legal(g, s, ShipGoods) if a.to_city is not None}
 
 
@@ -123,7 +123,7 @@ def test_kas_amb_03_boards_only_keeps_course_correction_off_the_fillers() -> Non
 STRIP = {"hexes": [[0, 0], [1, 0], [2, 0]]}
 
 
-def stuck_state(g: KasGame) -> KasState:
+def stuck_state(g: KingsOfAirAndSteamGame) -> KasState:
     players = {0: {"plan": ["S06", "S03", "S02", "S04"], "at": [0, 0]}, 1: {"plan": PLANS[1], "at": [1, 0]}}
     return g.scenario_state({"players": 2, "map": STRIP, "phase": "flight", "seat": 0, "players_state": players})
 
@@ -238,7 +238,7 @@ def test_kas_amb_16_free_choice_may_stop_at_an_opponent_on_an_own_line() -> None
         ],
     }
 
-    def payees(g: KasGame) -> set[Any]:
+    def payees(g: KingsOfAirAndSteamGame) -> set[Any]:
         return {a.payees for a in legal(g, state_of(g, given), ShipGoods) if a.to_city == "Gamma"}
 
     assert payees(game()) == {()}
@@ -265,7 +265,7 @@ def test_kas_amb_18_a_shipment_takes_all_goods_of_its_type() -> None:
     """A depot with 3 food: 'any-count' ships 1, 2 or 3 to Alpha; 'all-of-type' only 3."""
     given = {"depots": [{"at": [1, 0], "owner": 0, "goods": {"food": 3}}]}
 
-    def counts(g: KasGame) -> set[int]:
+    def counts(g: KingsOfAirAndSteamGame) -> set[int]:
         return {a.count for a in legal(g, state_of(g, given), ShipGoods) if a.to_city == "Alpha"}
 
     assert counts(game()) == {1, 2, 3}
@@ -334,7 +334,7 @@ def test_kas_amb_23_no_depot_on_a_partial_edge_hex() -> None:
     partial = dict(ROW, hexes=[[q, r, "partial"] if (q, r) == (3, 0) else [q, r] for q, r in ROW["hexes"]])
     given = {"map": partial}
 
-    def targets(g: KasGame) -> set[Hex]:
+    def targets(g: KingsOfAirAndSteamGame) -> set[Hex]:
         return {a.at for a in legal(g, state_of(g, given), BuildDepot)}
 
     rail = {Hex(q, 0) for q in (1, 2, 3, 5, 6, 7)}
@@ -393,7 +393,7 @@ def test_kas_amb_26_thaddeus_birch_pays_tolls_in_the_sellout() -> None:
 CLINT = {"team": "Sky Castle", "character": "Clint Castle", "plan": ["S09", "S10", "S11", "S12"], "at": [6, 1]}
 
 
-def advanced(g: KasGame, me: dict[str, Any], **given: Any) -> KasState:
+def advanced(g: KingsOfAirAndSteamGame, me: dict[str, Any], **given: Any) -> KasState:
     """Seat 0 with a team on the row map; seat 1 is Clint Castle, flying later (letters E, E, F, G)."""
     spec = {"players_state": {0: {"at": [0, 1], **me}, 1: CLINT}, **given}
     return state_of(g, spec)
@@ -425,7 +425,7 @@ def test_kas_amb_45_isaacs_extra_action_of_another_type() -> None:
     assert rejection is not None and rejection.rule == "KAS-R-67"
 
 
-def emperor_turn(g: KasGame) -> KasState:
+def emperor_turn(g: KingsOfAirAndSteamGame) -> KasState:
     """Seat 1 (S01, letter A) grants; then seat 0's Emperor card (D): no flight, two actions."""
     plan = ["EMP", "S02", "S03", "S04"]
     emperor = {"team": "Emperor", "character": "Harvey Golding", "airship_level": 3, "plan": plan}
@@ -457,7 +457,7 @@ def test_kas_amb_33_the_sphinx_card_ships_one_shipment() -> None:
     sphinx = {"team": "Sphinx", "character": "Victor Blane", "plan": ["SPH", "S02", "S03", "S04"]}
     given = {"phase": "flight", "depots": [{"at": [1, 0], "owner": 0, "goods": {"food": 3}}]}
 
-    def counts(g: KasGame) -> set[int]:
+    def counts(g: KingsOfAirAndSteamGame) -> set[int]:
         s = advanced(g, sphinx, **given)
         s = g.apply(g.apply(s, sorted(legal(g, s, Fly), key=repr)[0]), EndCargo())
         assert s.phase is Phase.BONUS and s.bonus == "ship-one"
@@ -471,7 +471,7 @@ def test_kas_amb_35_rose_and_thorn_flights_up_to_two() -> None:
     """'exact': each of the two flights is 2 hexes; 'up-to': 0, 1 or 2."""
     rose = {"team": "Rose & Thorn", "character": "Bishop Kingston", "plan": ["ROS", "S02", "S03", "S04"], "at": [3, 1]}
 
-    def lengths(g: KasGame) -> set[int]:
+    def lengths(g: KingsOfAirAndSteamGame) -> set[int]:
         return {len(a.path) for a in legal(g, advanced(g, rose, phase="flight"), Fly)}
 
     assert lengths(game()) == {2}
@@ -525,7 +525,7 @@ def test_kas_amb_42_the_godfather_steals_only_from_a_hold() -> None:
         "depots": [{"at": [1, 0], "owner": 1, "goods": {"food": 1}}],
     }
 
-    def steals(g: KasGame) -> set[Any]:
+    def steals(g: KingsOfAirAndSteamGame) -> set[Any]:
         s = g.apply(g.apply(state_of(g, given), Fly(())), EndCargo())
         assert s.bonus == "steal"
         return legal(g, s, Steal)
@@ -597,7 +597,7 @@ MARKET = {"slots": ["machine", "textile", "luxury"]}  # this round's tiles, so t
 FOOD_TO_ALPHA = {"depots": [{"at": [1, 0], "owner": 0, "goods": {"food": 2}}], "market": MARKET}
 
 
-def bet_on_food(g: KasGame, bet: int, tokens: int = 5, spent: tuple[str, ...] = ()) -> KasState:
+def bet_on_food(g: KingsOfAirAndSteamGame, bet: int, tokens: int = 5, spent: tuple[str, ...] = ()) -> KasState:
     """Sebastian King ships 2 food ($4 each) from (1,0) to Alpha, betting ``bet``: the chance step."""
     s = advanced(g, {**SEBASTIAN, "tokens": tokens}, **FOOD_TO_ALPHA)
     s = attrs.evolve(s, players=(attrs.evolve(s.players[0], spent_tokens=spent), s.players[1]))
@@ -608,7 +608,7 @@ def bet_on_food(g: KasGame, bet: int, tokens: int = 5, spent: tuple[str, ...] = 
     return after
 
 
-def gamble_agrees(g: KasGame, s: KasState) -> None:
+def gamble_agrees(g: KingsOfAirAndSteamGame, s: KasState) -> None:
     """The chance outcomes are exactly the Gamble actions the check accepts (any order, any length)."""
     outcomes = {a for a, _ in g.chance_outcomes(s)}
     for n in range(5):
@@ -703,7 +703,7 @@ def test_kas_amb_40_clint_loads_before_a_course_correction() -> None:
 # -- generation and the check agree under every modelled alternative ---------------------------------
 
 
-def _candidates(g: KasGame, s: KasState) -> list[Any]:
+def _candidates(g: KingsOfAirAndSteamGame, s: KasState) -> list[Any]:
     game_map = g.ctx.map_of(s)
     out: list[Any] = [EndCargo(), Grant(), UpgradeRail(), Pass()]
     out += [BuildDepot(h) for h in game_map.rail_hexes()]
@@ -736,7 +736,7 @@ TEAMS: tuple[tuple[tuple[str, str], ...], ...] = (
 )
 
 
-def _busy_action(g: KasGame, s: KasState, rng: random.Random) -> KasAction | None:
+def _busy_action(g: KingsOfAirAndSteamGame, s: KasState, rng: random.Random) -> KasAction | None:
     """Random play, but preferring the goods moves and depots that make shipping states."""
     if g.to_move(s) != s.seat:
         return g.random_action(s, rng)
@@ -747,7 +747,7 @@ def _busy_action(g: KasGame, s: KasState, rng: random.Random) -> KasAction | Non
 
 @pytest.mark.parametrize("reading", sorted(MODELLED_ALTERNATIVES))
 def test_generation_and_check_agree_under_the_alternative(reading: tuple[str, str]) -> None:
-    g = KasGame.configured(readings=dict([reading]))
+    g = KingsOfAirAndSteamGame.configured(readings=dict([reading]))
     checked = 0
     for seed in range(len(TEAMS)):
         rng = random.Random(seed)

@@ -51,7 +51,7 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
     UpgradeAirship,
     UpgradeRail,
 )
-from rulecraft.model.kings_of_air_and_steam.game import KasGame
+from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase, SlotStatus
 
@@ -100,7 +100,7 @@ def eva_map() -> dict[str, Any]:
     }
 
 
-def eva(g: KasGame, **me: Any) -> KasState:
+def eva(g: KingsOfAirAndSteamGame, **me: Any) -> KasState:
     spec = {"team": "Sphinx", "character": "Eva Blane", "tokens": 5, "money": 5, **me}
     return turn(g, spec, {**EMPEROR, "at": [1, -1]}, map=eva_map())
 
@@ -111,24 +111,24 @@ WEST_EAST = BuildLine(("West", "East"), (Hex(1, 0), Hex(2, 0)), Hex(1, 0))
 # -- the states, one builder per situation ----------------------------------------------------------------------
 
 
-def plain_action(g: KasGame) -> KasState:
+def plain_action(g: KingsOfAirAndSteamGame) -> KasState:
     return turn(g, {})
 
 
-def game_over(g: KasGame) -> KasState:
+def game_over(g: KingsOfAirAndSteamGame) -> KasState:
     return attrs.evolve(turn(g, {}), phase=Phase.OVER)
 
 
-def sky_castle(character: str) -> Callable[[KasGame], KasState]:
+def sky_castle(character: str) -> Callable[[KingsOfAirAndSteamGame], KasState]:
     return lambda g: turn(g, {"team": "Sky Castle", "character": character}, SPHINX)
 
 
-def planning_two_planned(g: KasGame) -> KasState:
+def planning_two_planned(g: KingsOfAirAndSteamGame) -> KasState:
     s = g.scenario_state({"players": 2, "phase": "planning", "seat": 0})
     return seat0(s, plan=("S01", "S02"), slots=(SlotStatus.PLANNED, SlotStatus.PLANNED))
 
 
-def flora_fill(g: KasGame, pile: dict[str, int]) -> KasState:
+def flora_fill(g: KingsOfAirAndSteamGame, pile: dict[str, int]) -> KasState:
     """An opponent (seat 0) fills Bown Town (food, 4 of 5) with Flora Kingston in seat 1 (KAS-R-74)."""
     flora = {"team": "Rose & Thorn", "character": "Flora Kingston", "plan": ["S12", "S11", "S10", "S09"], "at": [3, 3]}
     s = g.scenario_state(
@@ -145,16 +145,16 @@ def flora_fill(g: KasGame, pile: dict[str, int]) -> KasState:
     return g.apply(s, ShipGoods(B2, "food", 1, to_city="Bown Town"))
 
 
-def flora_choosing(g: KasGame) -> KasState:
+def flora_choosing(g: KingsOfAirAndSteamGame) -> KasState:
     s = flora_fill(g, {"luxury": 1, "chemical": 1, "food": 1})
     return g.apply(s, DrawDemandPair("chemical", "luxury"))
 
 
-def flora_pair(g: KasGame) -> KasState:
+def flora_pair(g: KingsOfAirAndSteamGame) -> KasState:
     return flora_fill(g, {"luxury": 1, "chemical": 1})
 
 
-def demand_draw(g: KasGame) -> KasState:
+def demand_draw(g: KingsOfAirAndSteamGame) -> KasState:
     """Seat 0 fills Bown Town without Flora in play: one tile is drawn (KAS-R-40); 2 textile in the pile."""
     s = g.scenario_state(
         {
@@ -170,55 +170,55 @@ def demand_draw(g: KasGame) -> KasState:
     return g.apply(s, ShipGoods(B2, "food", 1, to_city="Bown Town"))
 
 
-def start_depot_on_partial(g: KasGame) -> KasState:
+def start_depot_on_partial(g: KingsOfAirAndSteamGame) -> KasState:
     return g.scenario_state({"players": 2, "phase": "start-depots", "seat": 1, "map": partial_rail_map()})
 
 
-def action_on_partial_map(g: KasGame) -> KasState:
+def action_on_partial_map(g: KingsOfAirAndSteamGame) -> KasState:
     return turn(g, {"at": [1, -1]}, {"at": [1, -1]}, map=partial_rail_map())
 
 
-def flight(plan: list[str], **me: Any) -> Callable[[KasGame], KasState]:
+def flight(plan: list[str], **me: Any) -> Callable[[KingsOfAirAndSteamGame], KasState]:
     other = SPHINX if "team" in me else {}  # an advanced game: every seat a team (KAS-R-08)
     return lambda g: turn(g, {"at": [0, 0], "plan": plan, **me}, other, phase="flight")
 
 
-def cargo(hold: dict[str, int], at: list[int], **given: Any) -> Callable[[KasGame], KasState]:
+def cargo(hold: dict[str, int], at: list[int], **given: Any) -> Callable[[KingsOfAirAndSteamGame], KasState]:
     return lambda g: turn(g, {"at": at, "hold": hold}, phase="cargo", **given)
 
 
-def own_depot_cargo(g: KasGame, hold: dict[str, int], goods: dict[str, int]) -> KasState:
+def own_depot_cargo(g: KingsOfAirAndSteamGame, hold: dict[str, int], goods: dict[str, int]) -> KasState:
     depot = [{"at": [B2.q, B2.r], "owner": 0, "goods": goods}]
     return turn(g, {"at": [B2.q, B2.r], "hold": hold}, phase="cargo", depots=depot)
 
 
-def swapped_food_away(g: KasGame) -> KasState:
+def swapped_food_away(g: KingsOfAirAndSteamGame) -> KasState:
     """Hold food + chemical (capacity 2) at the own depot (food 1, textile 1): the food is swapped for the
     textile (KAS-R-30), so the hold is full again and food was discarded in this step."""
     s = own_depot_cargo(g, {"food": 1, "chemical": 1}, {"food": 1, "textile": 1})
     return g.apply(s, Swap("food", "textile", "depot"))
 
 
-def swapped_then_unloaded(g: KasGame) -> KasState:
+def swapped_then_unloaded(g: KingsOfAirAndSteamGame) -> KasState:
     """As above, then the chemical is unloaded onto the own depot (KAS-R-31): one place is free."""
     return g.apply(swapped_food_away(g), Unload("chemical"))
 
 
-def loaded_food(g: KasGame) -> KasState:
+def loaded_food(g: KingsOfAirAndSteamGame) -> KasState:
     """Hold chemical (capacity 2) at the own depot (food 2, textile 1); food loaded into the last place."""
     s = own_depot_cargo(g, {"chemical": 1}, {"food": 2, "textile": 1})
     return g.apply(s, Load("food", "depot"))
 
 
-def depot_turn(**me: Any) -> Callable[[KasGame], KasState]:
+def depot_turn(**me: Any) -> Callable[[KingsOfAirAndSteamGame], KasState]:
     return lambda g: turn(g, me)
 
 
-def opponent_depot_on(at: Hex, **me: Any) -> Callable[[KasGame], KasState]:
+def opponent_depot_on(at: Hex, **me: Any) -> Callable[[KingsOfAirAndSteamGame], KasState]:
     return lambda g: turn(g, me, depots=[{"at": [at.q, at.r], "owner": 1}])
 
 
-def bonus(kind: str | None, me: dict[str, Any], **given: Any) -> Callable[[KasGame], KasState]:
+def bonus(kind: str | None, me: dict[str, Any], **given: Any) -> Callable[[KingsOfAirAndSteamGame], KasState]:
     """Seat 0 between its movement step and its action (or after it, I.S.A.A.C.), offered ``kind``."""
     return lambda g: attrs.evolve(turn(g, me, EMPEROR, **given), phase=Phase.BONUS, bonus=kind)
 
@@ -229,11 +229,11 @@ ISAAC = {"team": "DaVinci", "character": "I.S.A.A.C.", "tokens": 5}
 GODFATHER = {"team": "Godfather", "character": "Thaddeus Birch", "plan": ["GOD", "S02", "S03", "S04"], "at": [3, -2]}
 
 
-def godfather(hold: dict[str, int], **victim: Any) -> Callable[[KasGame], KasState]:
+def godfather(hold: dict[str, int], **victim: Any) -> Callable[[KingsOfAirAndSteamGame], KasState]:
     """The Godfather (seat 0, capacity 3 at level 1, KAS-R-84) on B2 after the card's movement step;
     seat 1 there too with a food in its hold, and seat 1's depot on B2 with 2 food."""
 
-    def build(g: KasGame) -> KasState:
+    def build(g: KingsOfAirAndSteamGame) -> KasState:
         s = turn(
             g,
             {**GODFATHER, "hold": hold},
@@ -245,22 +245,22 @@ def godfather(hold: dict[str, int], **victim: Any) -> Callable[[KasGame], KasSta
     return build
 
 
-def upkeep(g: KasGame) -> KasState:
+def upkeep(g: KingsOfAirAndSteamGame) -> KasState:
     return g.scenario_state({"players": 2, "phase": "upkeep", "seat": 0, "players_state": {0: {"hold": {"food": 1}}}})
 
 
-def aurelia(hold: dict[str, int], **me: Any) -> Callable[[KasGame], KasState]:
+def aurelia(hold: dict[str, int], **me: Any) -> Callable[[KingsOfAirAndSteamGame], KasState]:
     """Aurelia Bayley (DaVinci, standard chart: capacity 2 at level 1, KAS-R-64) in her action."""
     spec = {"team": "DaVinci", "character": "Aurelia Bayley", "tokens": 5, "hold": hold, **me}
     return lambda g: turn(g, spec, SPHINX, depots=[{"at": [B2.q, B2.r], "owner": 1, "goods": {"food": 1}}])
 
 
-def aurelia_short_supply(g: KasGame) -> KasState:
+def aurelia_short_supply(g: KingsOfAirAndSteamGame) -> KasState:
     s = aurelia({"food": 2})(g)
     return attrs.evolve(s, supply=(s.supply[0], 1, *s.supply[2:]))
 
 
-def gamble(g: KasGame) -> KasState:
+def gamble(g: KingsOfAirAndSteamGame) -> KasState:
     """Sebastian King (5 tokens, $5) delivers 2 food to Bown Town (food) with a $2 bet (KAS-R-78)."""
     s = turn(
         g,
@@ -272,28 +272,28 @@ def gamble(g: KasGame) -> KasState:
     return g.apply(s, ShipGoods(B2, "food", 2, to_city="Bown Town", bet=2))
 
 
-def two_actions(g: KasGame) -> KasState:
+def two_actions(g: KingsOfAirAndSteamGame) -> KasState:
     """The Emperor card (KAS-R-61): two actions; the first, an airship upgrade, is taken."""
     s = turn(g, {**EMPEROR, "plan": ["EMP", "S02", "S03", "S04"], "money": 20}, SPHINX)
     return g.apply(attrs.evolve(s, actions_left=2), UpgradeAirship())
 
 
-def emperor_granted(g: KasGame) -> KasState:
+def emperor_granted(g: KingsOfAirAndSteamGame) -> KasState:
     s = turn(g, {**EMPEROR, "plan": ["EMP", "S02", "S03", "S04"], "money": 20}, SPHINX)
     return g.apply(attrs.evolve(s, actions_left=2), Grant())
 
 
-def isaac_extra(g: KasGame) -> KasState:
+def isaac_extra(g: KingsOfAirAndSteamGame) -> KasState:
     """I.S.A.A.C. took a Grant, then his extra action (KAS-R-67)."""
     s = turn(g, ISAAC, SPHINX)
     return g.apply(g.apply(s, Grant()), ExtraAction())
 
 
-def market(phase: str, pile: dict[str, int]) -> Callable[[KasGame], KasState]:
+def market(phase: str, pile: dict[str, int]) -> Callable[[KingsOfAirAndSteamGame], KasState]:
     return lambda g: g.scenario_state({"players": 2, "phase": phase, "seat": 0, "market": {"pile": pile}})
 
 
-def removing_tiles(g: KasGame) -> KasState:
+def removing_tiles(g: KingsOfAirAndSteamGame) -> KasState:
     """The Uncertainty variant's set-up (KAS-R-06): tiles leave the pile unseen; no luxury is left."""
     s = market("new-market", {"chemical": 3, "machine": 3, "food": 3, "textile": 3})(g)
     return attrs.evolve(s, phase=Phase.REMOVE_TILES)
@@ -307,7 +307,7 @@ class Row:
     """``refusal``: check's rule and words; ``also``: the other rules ``rejections`` lists, in order;
     ``conditions``: what ``condition_rejections`` says, condition by condition (None: not a judge site)."""
 
-    build: Callable[[KasGame], KasState]
+    build: Callable[[KingsOfAirAndSteamGame], KasState]
     action: Any
     refusal: Pair
     also: tuple[Pair, ...] = ()
@@ -733,7 +733,7 @@ ROWS = [
 ]
 
 
-def judged(row: Row) -> tuple[KasGame, KasState]:
+def judged(row: Row) -> tuple[KingsOfAirAndSteamGame, KasState]:
     g = game(**dict(row.readings))
     return g, row.build(g)
 

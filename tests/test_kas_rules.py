@@ -5,14 +5,14 @@ from __future__ import annotations
 import random
 
 from rulecraft.model.kings_of_air_and_steam.actions import Fly, Grant
-from rulecraft.model.kings_of_air_and_steam.game import KasGame
+from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 from rulecraft.model.kings_of_air_and_steam.state import Phase
 from rulecraft.registry import make_game
 
 
-def game() -> KasGame:
+def game() -> KingsOfAirAndSteamGame:
     g = make_game("kas")
-    assert isinstance(g, KasGame)
+    assert isinstance(g, KingsOfAirAndSteamGame)
     return g
 
 

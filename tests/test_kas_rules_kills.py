@@ -36,19 +36,19 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
     UpgradeAirship,
     UpgradeRail,
 )
-from rulecraft.model.kings_of_air_and_steam.game import KasGame
+from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 from rulecraft.model.kings_of_air_and_steam.rules import flight_rules
 from rulecraft.model.kings_of_air_and_steam.state import CargoStep, KasState, Phase
 
 
-def reason(g: KasGame, state: KasState, action: Any) -> str:
+def reason(g: KingsOfAirAndSteamGame, state: KasState, action: Any) -> str:
     rejection = g.check(state, action)
     assert rejection is not None, action
     return rejection.reason
 
 
-def rules_of(g: KasGame, state: KasState, action: Any) -> list[str]:
+def rules_of(g: KingsOfAirAndSteamGame, state: KasState, action: Any) -> list[str]:
     """Every rule ``rejections`` cites, in order."""
     return [r.rule for r in g.rejections(state, action)]
 
@@ -107,7 +107,7 @@ def test_victor_blanes_discount_makes_a_one_dollar_depot_free_r70_p19() -> None:
     """KAS-R-70 (p.19): his depots cost $1 less than KAS-R-33's price.  With the price of a first depot
     set to $1 (parameter depot_cost_first), his costs $0: built with no money at all; another
     character still needs the $1 (KAS-R-55)."""
-    g = KasGame.configured(parameters={"depot_cost_first": 1})
+    g = KingsOfAirAndSteamGame.configured(parameters={"depot_cost_first": 1})
     s = turn_state(
         g, {**SPHINX, "money": 0, "at": [1, -1]}, {"team": "Emperor", "character": "Reginald Kain"}, map=edge_map()
     )
@@ -119,7 +119,7 @@ def test_victor_blanes_discount_makes_a_one_dollar_depot_free_r70_p19() -> None:
 # -- KAS-R-62 (p.18) with KAS-AMB-29: Harvey Golding's second depot when every line holds one -------------------
 
 
-def harvey_second_depot(g: KasGame) -> KasState:
+def harvey_second_depot(g: KingsOfAirAndSteamGame) -> KasState:
     """Set-up, every line with a depot: Harvey's (seat 0) on line A, seat 1's on line B; each line has
     a free rail hex left.  Harvey now places his free second depot."""
     game_map = {
@@ -205,7 +205,7 @@ def test_eli_diamonds_face_up_card_counts_against_his_next_extra_flight_r83_p20(
 # -- KAS-R-29/30 (p.11): loading, with every rule that forbids it -------------------------------------------------
 
 
-def cargo_state(g: KasGame, hold: dict[str, int], step: CargoStep, **me: Any) -> KasState:
+def cargo_state(g: KingsOfAirAndSteamGame, hold: dict[str, int], step: CargoStep, **me: Any) -> KasState:
     """Seat 0's loading step on a food factory (2 food) at (1,0); capacity 2 (airship level 1)."""
     game_map = {
         "hexes": [[q, r] for q in range(4) for r in (0, 1)],
@@ -268,7 +268,9 @@ def test_one_source_step_may_keep_loading_from_its_source_amb22_r29() -> None:
 # -- KAS-R-26/27 (p.11), KAS-AMB-04/35: flights ------------------------------------------------------------------
 
 
-def flight_state(g: KasGame, hexes: list[list[Any]], cities: list[dict[str, Any]], **me: Any) -> KasState:
+def flight_state(
+    g: KingsOfAirAndSteamGame, hexes: list[list[Any]], cities: list[dict[str, Any]], **me: Any
+) -> KasState:
     """Seat 0 at (0,0) in its flight; seat 1 on the island (9,9)."""
     game_map = {"hexes": [*hexes, [9, 9]], "cities": cities, "lines": []}
     other = {**SPHINX, "at": [9, 9]} if "team" in me else {"at": [9, 9]}  # the advanced game: a team each
@@ -305,7 +307,7 @@ def test_kings_over_aces_card_refusal_names_every_distance_r77_p19() -> None:
     assert "0 or 1 or 2 or 3" in reason(g, s, Fly((0, 0, 0, 0)))
 
 
-def rose_flight(g: KasGame, card: str = "ROS") -> KasState:
+def rose_flight(g: KingsOfAirAndSteamGame, card: str = "ROS") -> KasState:
     me = {"team": "Rose & Thorn", "character": "Bishop Kingston", "plan": [card, "S02", "S03", "S01"]}
     return flight_state(g, OPEN, FAR, **me)
 
@@ -404,7 +406,7 @@ def test_course_correction_east_is_a_direction_and_six_is_not_r42_p14() -> None:
 # -- KAS-R-34/35 (p.12), KAS-R-61/67 (p.18): a turn's second action --------------------------------------------------
 
 
-def second_action(g: KasGame, taken: tuple[str, ...], **me: Any) -> KasState:
+def second_action(g: KingsOfAirAndSteamGame, taken: tuple[str, ...], **me: Any) -> KasState:
     """The Emperor card (two actions, KAS-R-61) after its first action, ``taken``."""
     spec = {"team": "Emperor", "character": "Reginald Kain", "plan": ["EMP", "S02", "S03", "S04"], "money": 20}
     s = turn_state(g, {**spec, **me}, SPHINX)
@@ -434,7 +436,7 @@ def test_emperor_cards_two_actions_differ_under_distinct_r61_amb32(reading: str,
     assert rule(g, s, UpgradeAirship()) is None
 
 
-def isaac_extra(g: KasGame) -> KasState:
+def isaac_extra(g: KingsOfAirAndSteamGame) -> KasState:
     """I.S.A.A.C. (KAS-R-67) taking his extra action after a Grant, with a plain card."""
     s = turn_state(g, {"team": "DaVinci", "character": "I.S.A.A.C.", "tokens": 4}, SPHINX)
     return attrs.evolve(s, taken=("grant",), extra_taken=True)
@@ -648,7 +650,7 @@ def test_bishops_returned_good_needs_no_slot_under_placed_r75_amb37(filled: int,
     assert (rule(g, s, ShipGoods(depot, "food", 3, to_city="Bown Town", returned=True)) is None) == verdict
 
 
-def tolled(g: KasGame, **me: Any) -> KasState:
+def tolled(g: KingsOfAirAndSteamGame, **me: Any) -> KasState:
     """Chain C0 -L0- C1 -L1- Farcity (food): seat 0's depot on L0 with 2 food, seat 1's on L1: $1 toll a good."""
     return turn_state(
         g,
@@ -737,7 +739,7 @@ def test_sellout_counts_the_origin_line_as_a_stop_under_origin_stop_r51_amb14() 
 # -- KAS-R-85 (p.20): the Godfather's discard is a good he holds ----------------------------------------------------
 
 
-def godfather_on_a_depot(g: KasGame, hold: dict[str, int]) -> tuple[KasState, Hex]:
+def godfather_on_a_depot(g: KingsOfAirAndSteamGame, hold: dict[str, int]) -> tuple[KasState, Hex]:
     """The Godfather (capacity 3 at level 1, KAS-R-84) after his movement step on seat 1's depot (2 food)."""
     depot = g.ctx.game_map("ABC").line("B2").hexes[0]
     at = [depot.q, depot.r]

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from rulecraft.core import NotApplicable, RulecraftError
 from rulecraft.model.kings_of_air_and_steam.components import GOODS
-from rulecraft.model.kings_of_air_and_steam.game import KasGame
+from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 from rulecraft.model.kings_of_air_and_steam.shipping import Destination, RouteRules
 from rulecraft.model.kings_of_air_and_steam.state import KasState
@@ -88,18 +88,18 @@ def ex13_given(**extra: Any) -> dict[str, Any]:
 
 
 @pytest.fixture
-def game() -> KasGame:
-    return KasGame()
+def game() -> KingsOfAirAndSteamGame:
+    return KingsOfAirAndSteamGame()
 
 
-def scenario(given: Mapping[str, Any]) -> tuple[KasGame, KasState]:
+def scenario(given: Mapping[str, Any]) -> tuple[KingsOfAirAndSteamGame, KasState]:
     """A state with its own game: an inline map lives in the game's context (one per game)."""
-    game = KasGame()
+    game = KingsOfAirAndSteamGame()
     return game, game.scenario_state(given)
 
 
 @pytest.fixture
-def ex13(game: KasGame) -> KasState:
+def ex13(game: KingsOfAirAndSteamGame) -> KasState:
     return game.scenario_state(ex13_given())
 
 
@@ -129,7 +129,7 @@ def ex13_expected() -> list[kd.Delivery]:
     return sorted(out)
 
 
-def test_ex13_exact_list_of_reachable_deliveries_z3_and_oracle(game: KasGame, ex13: KasState) -> None:
+def test_ex13_exact_list_of_reachable_deliveries_z3_and_oracle(game: KingsOfAirAndSteamGame, ex13: KasState) -> None:
     view = kd.view_of(game, ex13, BLUE)
     got = kd.deliveries(view)
     assert got.status == "ok"
@@ -138,7 +138,7 @@ def test_ex13_exact_list_of_reachable_deliveries_z3_and_oracle(game: KasGame, ex
     assert not any(d.destination == Destination.city("New Belfort") for d in got.deliveries)  # (e)
 
 
-def test_ex13_new_belfort_is_refused_by_the_stop_rule(game: KasGame, ex13: KasState) -> None:
+def test_ex13_new_belfort_is_refused_by_the_stop_rule(game: KingsOfAirAndSteamGame, ex13: KasState) -> None:
     view = kd.view_of(game, ex13, BLUE)
     (why,) = [w for w in kd.deliveries(view).why_not if w.destination == Destination.city("New Belfort")]
     assert why.goods == "luxury"
@@ -151,7 +151,7 @@ def test_ex13_new_belfort_is_refused_by_the_stop_rule(game: KasGame, ex13: KasSt
     assert (nb.max_count, nb.min_stops, nb.min_toll) == (3, 4, 1)
 
 
-def test_ex13_why_not_names_room_and_demand(game: KasGame, ex13: KasState) -> None:
+def test_ex13_why_not_names_room_and_demand(game: KingsOfAirAndSteamGame, ex13: KasState) -> None:
     view = kd.view_of(game, ex13, BLUE)
     assert kd.explain(view, ORIGIN, "luxury", Destination.city("Warsop"), count=2) == ("unsat", ("KAS-R-36",))
     assert kd.explain(view, ORIGIN, "machine", Destination.city("Warsop")) == ("unsat", ("KAS-R-36",))
@@ -163,7 +163,7 @@ def test_ex13_why_not_names_room_and_demand(game: KasGame, ex13: KasState) -> No
     assert kd.explain(broke, ORIGIN, "food", Destination.city("Aldenville"), count=3) == ("sat", ())
 
 
-def test_ex13_filters_and_the_query_object(game: KasGame, ex13: KasState) -> None:
+def test_ex13_filters_and_the_query_object(game: KingsOfAirAndSteamGame, ex13: KasState) -> None:
     query = kd.QUERIES["deliveries"]
     answer = query.run(game, {"seat": BLUE, "goods": "food", "to": "Aldenville"}, ex13)
     json.dumps(answer)  # JSON-able for --json
@@ -181,7 +181,9 @@ def test_ex13_filters_and_the_query_object(game: KasGame, ex13: KasState) -> Non
         query.run(game, {"seat": BLUE, "to": "Atlantis"}, ex13)
 
 
-def test_queries_read_a_state_file_as_the_cli_does(game: KasGame, ex13: KasState, tmp_path: Path) -> None:
+def test_queries_read_a_state_file_as_the_cli_does(
+    game: KingsOfAirAndSteamGame, ex13: KasState, tmp_path: Path
+) -> None:
     path = tmp_path / "ex13.json"
     path.write_text(json.dumps(game.state_to_json(ex13)), "utf-8")
     argv = {
@@ -203,7 +205,7 @@ def test_queries_read_a_state_file_as_the_cli_does(game: KasGame, ex13: KasState
 # -- synthesis on KAS-EX-13 ----------------------------------------------------------------------------
 
 
-def test_ex13_synthesis_new_belfort_rail_upgrade_or_depot_on_e(game: KasGame, ex13: KasState) -> None:
+def test_ex13_synthesis_new_belfort_rail_upgrade_or_depot_on_e(game: KingsOfAirAndSteamGame, ex13: KasState) -> None:
     view = kd.view_of(game, ex13, BLUE)
     assert game.pack.rail_track[3].cost == 4  # the bundled pack: level 3 → 4 costs $4 (KAS-EX-12)
     got = kd.synthesis(view, ORIGIN, "luxury", 1, "New Belfort")
@@ -219,7 +221,7 @@ def test_ex13_synthesis_new_belfort_rail_upgrade_or_depot_on_e(game: KasGame, ex
     assert kd.synthesis(view, ORIGIN, "food", 3, "Aldenville").plans[0].to_json()["cost"] == 0
 
 
-def test_synthesis_impossible_names_the_rules(game: KasGame, ex13: KasState) -> None:
+def test_synthesis_impossible_names_the_rules(game: KingsOfAirAndSteamGame, ex13: KasState) -> None:
     view = kd.view_of(game, ex13, BLUE)
     demand = kd.synthesis(view, ORIGIN, "machine", 1, "Warsop")  # Warsop wants luxury
     assert (demand.status, demand.core) == ("impossible", ("KAS-R-36",))
@@ -254,7 +256,7 @@ EX21_LINES = [
 
 
 @pytest.fixture
-def ex21(game: KasGame) -> KasState:
+def ex21(game: KingsOfAirAndSteamGame) -> KasState:
     return game.scenario_state(
         {
             "players": 3,
@@ -274,7 +276,7 @@ def ex21(game: KasGame) -> KasState:
     )
 
 
-def test_ex21_sellout_is_seventeen(ex21: KasState, game: KasGame) -> None:
+def test_ex21_sellout_is_seventeen(ex21: KasState, game: KingsOfAirAndSteamGame) -> None:
     view = kd.view_of(game, ex21, BLUE)
     got = kd.sellout(view)
     assert (got.status, got.value) == ("ok", 17)  # 5 goods × $4 − $3 tolls
@@ -301,7 +303,7 @@ def z3_gives_up(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 @pytest.mark.usefixtures("z3_gives_up")
-def test_unknown_is_reported_never_proved(game: KasGame, ex13: KasState) -> None:
+def test_unknown_is_reported_never_proved(game: KingsOfAirAndSteamGame, ex13: KasState) -> None:
     view = kd.view_of(game, ex13, BLUE)
     d = kd.deliveries(view)
     assert (d.status, d.deliveries, d.why_not) == ("unknown", (), ())
@@ -316,7 +318,7 @@ def test_unknown_is_reported_never_proved(game: KasGame, ex13: KasState) -> None
         assert "could not decide" in query.format(query.run(game, params, ex13))
 
 
-def test_a_tiny_timeout_is_unknown_or_right(game: KasGame, ex13: KasState) -> None:
+def test_a_tiny_timeout_is_unknown_or_right(game: KingsOfAirAndSteamGame, ex13: KasState) -> None:
     view = kd.view_of(game, ex13, BLUE)
     got = kd.deliveries(view, timeout_ms=1)
     assert got.status in ("ok", "unknown")
@@ -338,7 +340,7 @@ def test_z3_agrees_with_the_oracle_on_random_networks(seed: int) -> None:
     assert kd.compare_synthesis(view, origin, goods, count, city) is None
 
 
-def test_oracle_checks_for_verify(game: KasGame) -> None:
+def test_oracle_checks_for_verify(game: KingsOfAirAndSteamGame) -> None:
     rng = random.Random(2026)
     for query in kd.QUERIES.values():
         for _ in range(3):
@@ -348,7 +350,7 @@ def test_oracle_checks_for_verify(game: KasGame) -> None:
 # -- timings on the bundled pack's 7-player layout ------------------------------------------------------------
 
 
-def mid_game(game: KasGame, seed: int = 7) -> KasState:
+def mid_game(game: KingsOfAirAndSteamGame, seed: int = 7) -> KasState:
     """Seven players, three depots each (two stocked), rail levels 3–4, on ABCDEFG."""
     game_map = game.ctx.game_map("ABCDEFG")
     rng = random.Random(seed)
@@ -368,7 +370,9 @@ def timed(f: Any, *args: Any) -> tuple[Any, float]:
     return out, (time.perf_counter() - start) * 1000
 
 
-def test_the_queries_agree_with_the_oracle_on_the_seven_player_layout(game: KasGame, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_queries_agree_with_the_oracle_on_the_seven_player_layout(
+    game: KingsOfAirAndSteamGame, capsys: pytest.CaptureFixture[str]
+) -> None:
     state = mid_game(game)
     report: list[str] = []
     worst = {"deliveries": 0.0, "sellout": 0.0, "synthesis": 0.0, "oracle": 0.0}
@@ -398,7 +402,7 @@ def test_the_queries_agree_with_the_oracle_on_the_seven_player_layout(game: KasG
 
 @pytest.mark.parametrize("seed", [84, 219, 374])  # random views where the fewest stops cost a toll
 def test_deliveries_give_each_pareto_best_route_when_fewest_stops_and_lowest_toll_differ(
-    seed: int, game: KasGame
+    seed: int, game: KingsOfAirAndSteamGame
 ) -> None:
     """KAS-R-37 (stops) and KAS-R-38 (tolls) are minimised apart; a route with both minima may not
     exist.  The answer lists each Pareto-best (stops, toll) route, Z3 against the brute force."""
@@ -433,7 +437,7 @@ READING_SEEDS = {"KAS-AMB-14": [0, 1, 3], "KAS-AMB-15": [8, 16, 26], "KAS-AMB-17
 
 
 @pytest.mark.parametrize("amb", sorted(READING_RULES))
-def test_z3_agrees_with_the_oracle_under_each_shipping_reading(amb: str, game: KasGame) -> None:
+def test_z3_agrees_with_the_oracle_under_each_shipping_reading(amb: str, game: KingsOfAirAndSteamGame) -> None:
     """The encoding follows the reading where it changes the answer; the brute force is the model's
     shipping module under the same reading."""
     costs = tuple(lv.cost for lv in game.pack.rail_track)
@@ -447,7 +451,7 @@ def test_z3_agrees_with_the_oracle_under_each_shipping_reading(amb: str, game: K
         assert kd.compare_sellout(view) is None
 
 
-def test_origin_stop_costs_every_delivery_one_stop_more(game: KasGame) -> None:
+def test_origin_stop_costs_every_delivery_one_stop_more(game: KingsOfAirAndSteamGame) -> None:
     """KAS-AMB-14 'origin-stop': the origin depot's line needs a stop too, so each delivery's fewest
     stops is the default's plus one, and one that needed all of the rail level is gone."""
     view = kd.random_view(random.Random(0), tuple(lv.cost for lv in game.pack.rail_track))
@@ -460,7 +464,7 @@ def test_origin_stop_costs_every_delivery_one_stop_more(game: KasGame) -> None:
     assert {k for k, d in default.items() if d.min_stops + 1 <= view.rail_level} <= kept
 
 
-def test_cash_only_needs_the_tolls_in_hand(game: KasGame) -> None:
+def test_cash_only_needs_the_tolls_in_hand(game: KingsOfAirAndSteamGame) -> None:
     """KAS-AMB-17 'cash-only': tolls are paid from the money held before the shipment (income not
     counted), so every delivery's count times its cheapest toll is at most that money."""
     for seed in READING_SEEDS["KAS-AMB-17"]:
@@ -477,8 +481,8 @@ def test_the_deliveries_query_answers_under_the_shipping_readings() -> None:
     """Issue 19: KAS-AMB-14..17 are no longer refused by the shipping queries (the encoding is checked
     against the brute force above); readings the encoding does not state are still refused."""
     for amb, key in (("KAS-AMB-14", "origin-stop"), ("KAS-AMB-15", "open-only"), ("KAS-AMB-16", "free-choice")):
-        g = KasGame.configured(readings={amb: key})
+        g = KingsOfAirAndSteamGame.configured(readings={amb: key})
         assert kd.QUERIES["deliveries"].oracle_check(g, random.Random(1)) is None
-    g = KasGame.configured(readings={"KAS-AMB-18": "all-of-type"})
+    g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-18": "all-of-type"})
     with pytest.raises(NotApplicable, match="KAS-AMB-18"):
         kd.QUERIES["deliveries"].oracle_check(g, random.Random(1))

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from rulecraft.core import Game
 from rulecraft.model.kings_of_air_and_steam.actions import Load, ShipGoods, Swap, Unload
-from rulecraft.model.kings_of_air_and_steam.game import KasGame
+from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 from rulecraft.model.kings_of_air_and_steam.readings import MODELLED_ALTERNATIVES, REGISTER
 from rulecraft.model.kings_of_air_and_steam.strategies import packs
 from rulecraft.ruleset import Ruleset
@@ -20,8 +20,8 @@ from rulecraft.testing import GameMachine
 READINGS = sorted(MODELLED_ALTERNATIVES)
 
 
-def _game(pack: Any, chosen: list[tuple[str, str]]) -> KasGame:
-    return KasGame(Ruleset.from_overrides(REGISTER, dict(chosen)), pack)
+def _game(pack: Any, chosen: list[tuple[str, str]]) -> KingsOfAirAndSteamGame:
+    return KingsOfAirAndSteamGame(Ruleset.from_overrides(REGISTER, dict(chosen)), pack)
 
 
 class KasMachine(GameMachine):

@@ -17,7 +17,7 @@ import pytest
 
 from rulecraft.core import Game
 from rulecraft.model.airships.picture import svg as airships_svg
-from rulecraft.model.kings_of_air_and_steam.game import KasGame
+from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 from rulecraft.model.kings_of_air_and_steam.picture import short_names
 from rulecraft.model.kings_of_air_and_steam.picture import svg as kas_svg
 from rulecraft.registry import make_game
@@ -87,7 +87,7 @@ def test_airships_pictures_show_the_state(players: int, seed: int) -> None:
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (4, 2), (7, 3)])
 def test_kas_pictures_show_the_state(players: int, seed: int) -> None:
     game = make_game("kas")
-    assert isinstance(game, KasGame)
+    assert isinstance(game, KingsOfAirAndSteamGame)
     seen = 0
     for state in _states(game, players, seed, chunk=60):
         root = _parse(game, state, kas_svg)

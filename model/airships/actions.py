@@ -91,8 +91,8 @@ class EndGo:
     kind: ClassVar[str] = "end-go"
 
 
-AirshipsAction = DealAirship | DealStarter | Reveal | Throw | AttemptTarget | NoAttempt | Resolve | ExtraGo | EndGo
-ACTION_TYPES: tuple[type[AirshipsAction], ...] = (
+AirAction = DealAirship | DealStarter | Reveal | Throw | AttemptTarget | NoAttempt | Resolve | ExtraGo | EndGo
+ACTION_TYPES: tuple[type[AirAction], ...] = (
     DealAirship,
     DealStarter,
     Reveal,

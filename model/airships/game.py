@@ -17,7 +17,7 @@ from rulecraft.core import CHANCE, GAME_OVER, Rejection, RulecraftError, Seat, T
 from rulecraft.model.airships import render as _render
 from rulecraft.model.airships.actions import (
     ACTION_TYPES,
-    AirshipsAction,
+    AirAction,
     AttemptTarget,
     DealAirship,
     DealStarter,
@@ -39,7 +39,7 @@ from rulecraft.model.airships.components import (
 )
 from rulecraft.model.airships.readings import NOT_MODELLED, REGISTER
 from rulecraft.model.airships.rules import Context, attempts, check, grounds, has_legal_target, rejections
-from rulecraft.model.airships.state import AirshipsState, Phase
+from rulecraft.model.airships.state import AirState, Phase
 from rulecraft.model.airships.transitions import deck_empty, new_game, transition, turn_over
 from rulecraft.packed import PackedGame
 from rulecraft.serialization import SerializationError, from_jsonable, to_jsonable
@@ -61,7 +61,7 @@ def colour_distribution(colour: Colour, count: int) -> tuple[tuple[tuple[int, ..
     return tuple((faces, Fraction(n, total)) for faces, n in sorted(tally.items(), reverse=True))
 
 
-class AirshipsGame(PackedGame[AirshipsState, AirshipsAction]):
+class AirshipsGame(PackedGame[AirState, AirAction]):
     id: ClassVar[str] = "air"
     title: ClassVar[str] = "Airships"
     catalogue = RULES
@@ -83,7 +83,7 @@ class AirshipsGame(PackedGame[AirshipsState, AirshipsAction]):
         self.ctx = Context(self.pack, dict(self.ruleset.readings), self.params)
 
     # -- set-up -------------------------------------------------------------
-    def new_game(self, players: int, *, first_seat: Seat = 0, **options: Any) -> AirshipsState:
+    def new_game(self, players: int, *, first_seat: Seat = 0, **options: Any) -> AirState:
         """AIR-R-01..09. Option ``nations``: the nations chosen, seat by seat
         (AIR-R-07; default: the pack's order)."""
         unknown = set(options) - {"nations"}
@@ -111,36 +111,36 @@ class AirshipsGame(PackedGame[AirshipsState, AirshipsAction]):
         return {}
 
     # -- decisions ------------------------------------------------------------
-    def to_move(self, state: AirshipsState) -> ToMove:
+    def to_move(self, state: AirState) -> ToMove:
         if state.phase is Phase.OVER:
             return GAME_OVER
         if state.phase in _CHANCE_PHASES:
             return CHANCE
         return state.seat
 
-    def legal_actions(self, state: AirshipsState) -> list[AirshipsAction]:
+    def legal_actions(self, state: AirState) -> list[AirAction]:
         if state.phase is Phase.ATTEMPT:
             return self._attempt_actions(state)
         if state.phase is Phase.BONUS:
             return [a for a in self._resolve_candidates(state) if check(self.ctx, state, a) is None]
         if state.phase is Phase.EXTRA_GO:
-            out: list[AirshipsAction] = [EndGo()]
+            out: list[AirAction] = [EndGo()]
             if state.boards[state.seat].chips >= 3:
                 out.append(ExtraGo())
             return out
         return []
 
-    def _resolve_candidates(self, state: AirshipsState) -> list[AirshipsAction]:
+    def _resolve_candidates(self, state: AirState) -> list[AirAction]:
         flags = (True, False) if self.ctx.r("AIR-AMB-12") == "optional" else (True,)
         return [Resolve(chip, engine, wooden) for chip in (False, True) for engine in flags for wooden in flags]
 
-    def _attempt_actions(self, state: AirshipsState) -> list[AirshipsAction]:
-        out: list[AirshipsAction] = list(attempts(self.ctx, state))
+    def _attempt_actions(self, state: AirState) -> list[AirAction]:
+        out: list[AirAction] = list(attempts(self.ctx, state))
         if not out or self.ctx.r("AIR-AMB-23") == "pass":
             out.append(NoAttempt())
         return out
 
-    def chance_outcomes(self, state: AirshipsState) -> list[tuple[AirshipsAction, Fraction]]:
+    def chance_outcomes(self, state: AirState) -> list[tuple[AirAction, Fraction]]:
         phase = state.phase
         if phase is Phase.DEAL_AIRSHIPS:
             tier = TIERS[sum(len(s) for s in state.stacks) // 4]
@@ -162,7 +162,7 @@ class AirshipsGame(PackedGame[AirshipsState, AirshipsAction]):
             return [(Throw(w, r, b), pw * pr * pb) for (w, pw), (r, pr), (b, pb) in itertools.product(*parts)]
         return []
 
-    def sample_chance(self, state: AirshipsState, rng: random.Random) -> AirshipsAction:
+    def sample_chance(self, state: AirState, rng: random.Random) -> AirAction:
         """Fast sampler; tests hold its support to ``chance_outcomes``."""
         if state.phase is Phase.THROW:
             assert state.attempt is not None
@@ -173,28 +173,28 @@ class AirshipsGame(PackedGame[AirshipsState, AirshipsAction]):
         return rng.choice(outcomes)[0]  # every other chance step is uniform
 
     # -- legality and effects -------------------------------------------------
-    def check(self, state: AirshipsState, action: AirshipsAction) -> Rejection | None:
+    def check(self, state: AirState, action: AirAction) -> Rejection | None:
         return check(self.ctx, state, action)
 
-    def transition(self, state: AirshipsState, action: AirshipsAction) -> AirshipsState:
+    def transition(self, state: AirState, action: AirAction) -> AirState:
         return transition(self.ctx, state, action)
 
 
-    def grounds(self, state: AirshipsState, action: AirshipsAction) -> tuple[str, ...]:
+    def grounds(self, state: AirState, action: AirAction) -> tuple[str, ...]:
         return grounds(self.ctx, state, action)
 
-    def rejections(self, state: AirshipsState, action: AirshipsAction) -> tuple[Rejection, ...]:
+    def rejections(self, state: AirState, action: AirAction) -> tuple[Rejection, ...]:
         return rejections(self.ctx, state, action)
 
-    def has_legal_target(self, state: AirshipsState) -> bool:
+    def has_legal_target(self, state: AirState) -> bool:
         return has_legal_target(self.ctx, state)
 
     # -- outcome ----------------------------------------------------------------
-    def scores(self, state: AirshipsState) -> dict[Seat, int]:
+    def scores(self, state: AirState) -> dict[Seat, int]:
         """AIR-R-48: stars on held development cards, all airship cards, stages."""
         return {seat: parts["total"] for seat, parts in self.score_parts(state).items()}
 
-    def score_parts(self, state: AirshipsState) -> dict[Seat, dict[str, int]]:
+    def score_parts(self, state: AirState) -> dict[Seat, dict[str, int]]:
         """AIR-R-48 (p.5) by part: ``developments`` (the stars on the development cards still on the
         board, AIR-R-21), ``airships`` (the stars on every airship card owned) and ``stages`` (each
         owned Hindenburg stage at its high value once all four are built, else its low value)."""
@@ -213,11 +213,11 @@ class AirshipsGame(PackedGame[AirshipsState, AirshipsAction]):
             out[seat] = {"developments": developments, "airships": airships, "stages": stages, "total": total}
         return out
 
-    def termination(self, state: AirshipsState) -> str:
+    def termination(self, state: AirState) -> str:
         """AIR-R-47 (p.5): (a) the airship fields are (nearly) used up, or (b) the Hindenburg is built."""
         return "AIR-R-47"
 
-    def tiebreak(self, state: AirshipsState) -> str | None:
+    def tiebreak(self, state: AirState) -> str | None:
         """AIR-R-49 (p.5) when the most airships built decides between seats tied on VP; AIR-AMB-27 when
         they are tied on that too (its reading shares the win, or leaves it undefined)."""
         scores = self.scores(state)
@@ -230,15 +230,15 @@ class AirshipsGame(PackedGame[AirshipsState, AirshipsAction]):
             return "AIR-AMB-27"
         return "AIR-R-49"
 
-    def airships_built(self, state: AirshipsState, seat: Seat) -> int:
+    def airships_built(self, state: AirState, seat: Seat) -> int:
         """AIR-R-49: airship cards plus owned stages (each counts as an airship)."""
         return len(state.boards[seat].airships) + sum(1 for o in state.stages if o == seat)
 
-    def ranking(self, state: AirshipsState) -> dict[Seat, dict[str, int]]:
+    def ranking(self, state: AirState) -> dict[Seat, dict[str, int]]:
         """AIR-R-49 (p.5): the count the tie-break compares, airships built (stages included)."""
         return {seat: {"airships": self.airships_built(state, seat)} for seat in range(len(state.boards))}
 
-    def winners(self, state: AirshipsState) -> tuple[Seat, ...]:
+    def winners(self, state: AirState) -> tuple[Seat, ...]:
         scores = self.scores(state)
         best = max(scores.values())
         leaders = [s for s, v in scores.items() if v == best]
@@ -249,19 +249,19 @@ class AirshipsGame(PackedGame[AirshipsState, AirshipsAction]):
         return tuple(leaders)
 
     # -- text ---------------------------------------------------------------------
-    def render(self, state: AirshipsState) -> str:
+    def render(self, state: AirState) -> str:
         return _render.text(self, state)
 
-    def picture(self, state: AirshipsState) -> str:
+    def picture(self, state: AirState) -> str:
         from rulecraft.model.airships.picture import svg
 
         return svg(self, state)
 
-    def describe(self, state: AirshipsState, action: AirshipsAction) -> str:
+    def describe(self, state: AirState, action: AirAction) -> str:
         return _render.describe(self, state, action)
 
     # -- serialization --------------------------------------------------------------
-    def action_to_json(self, action: AirshipsAction) -> dict[str, Any]:
+    def action_to_json(self, action: AirAction) -> dict[str, Any]:
         data = to_jsonable(action)
         assert isinstance(data, dict)
         if isinstance(action, AttemptTarget):
@@ -270,7 +270,7 @@ class AirshipsGame(PackedGame[AirshipsState, AirshipsAction]):
             data = {c: list(v) for c, v in data.items() if v}
         return {"kind": action.kind, **data}
 
-    def state_to_json(self, state: AirshipsState) -> dict[str, Any]:
+    def state_to_json(self, state: AirState) -> dict[str, Any]:
         data = to_jsonable(state)
         assert isinstance(data, dict)
         for board in data["boards"]:
@@ -279,12 +279,12 @@ class AirshipsGame(PackedGame[AirshipsState, AirshipsAction]):
                     del board[field]
         return data
 
-    def state_from_json(self, data: Mapping[str, Any]) -> AirshipsState:
-        state = from_jsonable(dict(data), AirshipsState, what="state")
+    def state_from_json(self, data: Mapping[str, Any]) -> AirState:
+        state = from_jsonable(dict(data), AirState, what="state")
         self._check_ids(state)
         return state
 
-    def check_state(self, state: AirshipsState) -> None:
+    def check_state(self, state: AirState) -> None:
         """Sizes against the pack first (cheap, so an absurd state is refused before any invariant or
         move generation runs), then the invariants of component counts (:data:`LOAD_INVARIANTS`)."""
         from rulecraft.statefile import at_most, refuse_violations
@@ -310,7 +310,7 @@ class AirshipsGame(PackedGame[AirshipsState, AirshipsAction]):
             at_most(f"{where}.won_this_turn", len(board.won_this_turn), devs + ships, "cards", "AIR-R-38")
         refuse_violations(self.violations(state), LOAD_INVARIANTS)
 
-    def _check_ids(self, state: AirshipsState) -> None:
+    def _check_ids(self, state: AirState) -> None:
         """A state names only cards of this game's pack."""
         for board in state.boards:
             for card in board.departments:
@@ -337,7 +337,7 @@ class AirshipsGame(PackedGame[AirshipsState, AirshipsAction]):
 
 
 
-    def stalled(self, state: AirshipsState) -> str | None:
+    def stalled(self, state: AirState) -> str | None:
         """AIR-AMB-30: with the deck empty and no company able to attempt
         anything, nothing can change a company's dice again, so no end
         condition (AIR-R-47) can ever be met: the rules have no turn limit."""

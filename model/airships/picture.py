@@ -23,7 +23,7 @@ from rulecraft.model.airships.components import (
 )
 from rulecraft.model.airships.render import card_label
 from rulecraft.model.airships.rules import company
-from rulecraft.model.airships.state import AirshipsState, Phase
+from rulecraft.model.airships.state import AirState, Phase
 from rulecraft.svg import PALETTE, Drawing, fit, ink_on, seat_colour, text_width
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ CHIP_FILL = "#e8c547"
 FIELD_NOTE = "#4a4a4a"  # small print on airship cards: readable on the dark tier too
 
 
-def svg(game: AirshipsGame, state: AirshipsState) -> str:
+def svg(game: AirshipsGame, state: AirState) -> str:
     """The state as a standalone ``<svg>`` element (deterministic)."""
     d = Drawing(WIDTH, 0, title=_headline(state))
     y = _header(d, game, state)
@@ -70,13 +70,13 @@ def svg(game: AirshipsGame, state: AirshipsState) -> str:
 
 
 # -- header -----------------------------------------------------------------------------------
-def _headline(state: AirshipsState) -> str:
+def _headline(state: AirState) -> str:
     if state.phase is Phase.OVER:
         return f"Airships — era {state.era}, game over after go {state.goes} (end condition {state.ended})"
     return f"Airships — era {state.era}, go {state.goes}"
 
 
-def _header(d: Drawing, game: AirshipsGame, state: AirshipsState) -> float:
+def _header(d: Drawing, game: AirshipsGame, state: AirState) -> float:
     d.rect(0, 0, WIDTH, HEADER, fill=PALETTE["header"])
     d.text(MARGIN, 24, _headline(state), size=17, fill=PALETTE["paper"], bold=True)
     if state.phase is Phase.OVER:
@@ -133,7 +133,7 @@ def _airship_title(card: AirshipCard) -> str:
     return f"{card.id} ({card.tier}) needs {card.requirement} ≥ {card.target}, {card.vp} VP"
 
 
-def _fields(d: Drawing, game: AirshipsGame, state: AirshipsState, y: float) -> float:
+def _fields(d: Drawing, game: AirshipsGame, state: AirState, y: float) -> float:
     y = _section(d, y, "Airship fields")
     for i, stack in enumerate(state.stacks, start=1):
         x = MARGIN + (i - 1) * (FIELD_W + 2 * GAP)
@@ -158,7 +158,7 @@ def _fields(d: Drawing, game: AirshipsGame, state: AirshipsState, y: float) -> f
     return y + FIELD_H + 4 * 3 + GAP
 
 
-def _stages(d: Drawing, game: AirshipsGame, state: AirshipsState, y: float) -> float:
+def _stages(d: Drawing, game: AirshipsGame, state: AirState, y: float) -> float:
     y = _section(d, y, "Hindenburg")
     for i, owner in enumerate(state.stages, start=1):
         stage = game.pack.stage(i)
@@ -213,7 +213,7 @@ def _empty_slot(d: Drawing, x: float, y: float, w: float, label: str, class_: st
         d.text(x + w / 2, y + CARD_H / 2 + 4, fit(label, w - 8, 10), size=10, fill=PALETTE["muted"], anchor="middle")
 
 
-def _display(d: Drawing, game: AirshipsGame, state: AirshipsState, y: float) -> float:
+def _display(d: Drawing, game: AirshipsGame, state: AirState, y: float) -> float:
     y = _section(d, y, "Display")
     cell_w = (WIDTH - 2 * MARGIN - LABEL_W - 2 * GAP) / 3
     for dept, row in zip(DEPARTMENTS, state.display, strict=True):
@@ -229,7 +229,7 @@ def _display(d: Drawing, game: AirshipsGame, state: AirshipsState, y: float) -> 
     return y + GAP
 
 
-def _deck(d: Drawing, state: AirshipsState, y: float) -> float:
+def _deck(d: Drawing, state: AirState, y: float) -> float:
     y = _section(d, y, "Deck")
     piles = (
         ("era-1 cards", str(len(state.deck_era1))),
@@ -250,7 +250,7 @@ def _deck(d: Drawing, state: AirshipsState, y: float) -> float:
 PANEL_H = 22 + 24 + CARD_H + 8 + 34 + 10
 
 
-def _companies(d: Drawing, game: AirshipsGame, state: AirshipsState, y: float) -> float:
+def _companies(d: Drawing, game: AirshipsGame, state: AirState, y: float) -> float:
     y = _section(d, y, "Companies")
     scores = game.scores(state)
     for seat in range(state.players):
@@ -259,7 +259,7 @@ def _companies(d: Drawing, game: AirshipsGame, state: AirshipsState, y: float) -
     return y
 
 
-def _company(d: Drawing, game: AirshipsGame, state: AirshipsState, seat: int, vp: int, y: float) -> None:
+def _company(d: Drawing, game: AirshipsGame, state: AirState, seat: int, vp: int, y: float) -> None:
     board = state.boards[seat]
     to_play = seat == state.seat and state.phase is not Phase.OVER
     x0, w = MARGIN, WIDTH - 2 * MARGIN

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rulecraft.model.airships.actions import (
-    AirshipsAction,
+    AirAction,
     AttemptTarget,
     DealAirship,
     DealStarter,
@@ -17,7 +17,7 @@ from rulecraft.model.airships.actions import (
     Throw,
 )
 from rulecraft.model.airships.components import DEPARTMENTS, DevelopmentCard
-from rulecraft.model.airships.state import AirshipsState
+from rulecraft.model.airships.state import AirState
 
 if TYPE_CHECKING:
     from rulecraft.model.airships.game import AirshipsGame
@@ -37,7 +37,7 @@ def card_label(card: DevelopmentCard) -> str:
     return f"{card.id}[{card.requirement}>={card.target}: {effect}{vp}]"
 
 
-def text(game: AirshipsGame, state: AirshipsState) -> str:
+def text(game: AirshipsGame, state: AirState) -> str:
     pack = game.pack
     if state.phase.value == "over":
         head = f"Airships — era {state.era}, game over after go {state.goes} (end condition {state.ended})"
@@ -88,7 +88,7 @@ def text(game: AirshipsGame, state: AirshipsState) -> str:
     return "\n".join(lines)
 
 
-def game_company(game: AirshipsGame, state: AirshipsState, seat: int) -> str:
+def game_company(game: AirshipsGame, state: AirState, seat: int) -> str:
     from rulecraft.model.airships.rules import company
 
     comp = company(game.ctx, state, seat)
@@ -98,7 +98,7 @@ def game_company(game: AirshipsGame, state: AirshipsState, seat: int) -> str:
     return out
 
 
-def describe(game: AirshipsGame, state: AirshipsState, action: AirshipsAction) -> str:
+def describe(game: AirshipsGame, state: AirState, action: AirAction) -> str:
     who = f"seat {state.seat} ({state.boards[state.seat].nation})"
     match action:
         case DealAirship(card=card):

@@ -13,7 +13,7 @@ import attrs
 
 from rulecraft.core import Rejection
 from rulecraft.model.airships.actions import (
-    AirshipsAction,
+    AirAction,
     AttemptTarget,
     DealAirship,
     DealStarter,
@@ -41,7 +41,7 @@ from rulecraft.model.airships.dice import (
     exchanged,
     faces_valid,
 )
-from rulecraft.model.airships.state import AirshipsState, Phase
+from rulecraft.model.airships.state import AirState, Phase
 
 reject = RULES.reject
 
@@ -80,7 +80,7 @@ class TargetInfo:
 # -- targets ----------------------------------------------------------------
 
 
-def parse_target(ctx: Context, state: AirshipsState, ref: str) -> TargetInfo | Rejection:
+def parse_target(ctx: Context, state: AirState, ref: str) -> TargetInfo | Rejection:
     """AIR-R-26: what may be chosen: a displayed card, a stack's top card, an open stage."""
     kind, sep, rest = ref.partition(":")
     if not sep:
@@ -107,7 +107,7 @@ def parse_target(ctx: Context, state: AirshipsState, ref: str) -> TargetInfo | R
     return reject("AIR-R-26", f"target kind {kind!r} is not development, airship or stage")
 
 
-def _stage_target(ctx: Context, state: AirshipsState, ref: str, index: int) -> TargetInfo | Rejection:
+def _stage_target(ctx: Context, state: AirState, ref: str, index: int) -> TargetInfo | Rejection:
     if not state.hindenburg:
         return reject("AIR-R-43", "the Hindenburg is not revealed yet: no airship stack has been used up")
     owner = state.stages[index - 1]
@@ -121,7 +121,7 @@ def _stage_target(ctx: Context, state: AirshipsState, ref: str, index: int) -> T
     return TargetInfo(ref, "stage", stage.requirement, stage.target, index=index)
 
 
-def open_targets(ctx: Context, state: AirshipsState) -> Iterator[TargetInfo]:
+def open_targets(ctx: Context, state: AirState) -> Iterator[TargetInfo]:
     """Every target AIR-R-26 offers, before asking for dice."""
     for row in state.display:
         for card in row:
@@ -142,7 +142,7 @@ def open_targets(ctx: Context, state: AirshipsState) -> Iterator[TargetInfo]:
 # -- the company's dice -------------------------------------------------------
 
 
-def company(ctx: Context, state: AirshipsState, seat: int) -> Company:
+def company(ctx: Context, state: AirState, seat: int) -> Company:
     return company_of(state.boards[seat], state.era, ctx.pack, airship_dice=ctx.r("AIR-AMB-25") == "yes")
 
 
@@ -265,7 +265,7 @@ def throw_allowed(ctx: Context, pool: Pool, target: TargetInfo, throw: Dice) -> 
     return None
 
 
-def attempt_rejection(ctx: Context, state: AirshipsState, action: AttemptTarget) -> Rejection | None:
+def attempt_rejection(ctx: Context, state: AirState, action: AttemptTarget) -> Rejection | None:
     target = parse_target(ctx, state, action.target)
     if isinstance(target, Rejection):
         return target
@@ -293,7 +293,7 @@ def throw_candidates(ctx: Context, pool: Pool, requirement: Dice) -> list[Dice]:
     return [Dice(w, r, b) for w in ranges[0] for r in ranges[1] for b in ranges[2]]
 
 
-def attempts(ctx: Context, state: AirshipsState) -> Iterator[AttemptTarget]:
+def attempts(ctx: Context, state: AirState) -> Iterator[AttemptTarget]:
     """Every legal AttemptTarget of the seat to move (generation; ``check`` judges)."""
     comp = company(ctx, state, state.seat)
     pools: list[tuple[int, bool, Pool]] = []
@@ -324,7 +324,7 @@ def allowed_throws(ctx: Context, pool: Pool, target: TargetInfo) -> tuple[Dice, 
     return found
 
 
-def has_legal_target(ctx: Context, state: AirshipsState) -> bool:
+def has_legal_target(ctx: Context, state: AirState) -> bool:
     """AIR-AMB-23: a target is in reach when some attempt at it is legal, i.e.
     its requirement is met *and* a throw within the cap exists (a requirement
     above 3 counted under AIR-AMB-32 'uncapped' may have none)."""
@@ -333,7 +333,7 @@ def has_legal_target(ctx: Context, state: AirshipsState) -> bool:
 
 # -- the check, layer by layer ----------------------------------------------------
 
-_PHASE_OF: dict[type[AirshipsAction], tuple[Phase, ...]] = {
+_PHASE_OF: dict[type[AirAction], tuple[Phase, ...]] = {
     DealAirship: (Phase.DEAL_AIRSHIPS,),
     DealStarter: (Phase.DEAL_STARTERS,),
     Reveal: (Phase.FILL_DISPLAY, Phase.REVEAL),
@@ -358,7 +358,7 @@ _PHASE_RULE: dict[Phase, str] = {
 }
 
 
-def phase_rejection(state: AirshipsState, action: AirshipsAction) -> Rejection | None:
+def phase_rejection(state: AirState, action: AirAction) -> Rejection | None:
     allowed = _PHASE_OF.get(type(action))
     if allowed is None:
         return reject("AIR-R-22", f"{action!r} is not an Airships action")
@@ -372,14 +372,14 @@ def phase_rejection(state: AirshipsState, action: AirshipsAction) -> Rejection |
     )
 
 
-def check(ctx: Context, state: AirshipsState, action: AirshipsAction) -> Rejection | None:
+def check(ctx: Context, state: AirState, action: AirAction) -> Rejection | None:
     rejection = phase_rejection(state, action)
     if rejection is not None:
         return rejection
     return action_rejection(ctx, state, action)
 
 
-def rejections(ctx: Context, state: AirshipsState, action: AirshipsAction) -> tuple[Rejection, ...]:
+def rejections(ctx: Context, state: AirState, action: AirAction) -> tuple[Rejection, ...]:
     """Every rule that forbids ``action``, each judged on its own: the step order's (the one ``check``
     cites first) and the action's own rule, judged as if it were the action's step.  Another
     implementation may check them in the other order and cite either."""
@@ -393,7 +393,7 @@ def rejections(ctx: Context, state: AirshipsState, action: AirshipsAction) -> tu
     return tuple(out)
 
 
-def action_rejection(ctx: Context, state: AirshipsState, action: AirshipsAction) -> Rejection | None:
+def action_rejection(ctx: Context, state: AirState, action: AirAction) -> Rejection | None:
     """The action's own rules, once its step has come."""
     match action:
         case DealAirship(card=card):
@@ -426,7 +426,7 @@ def action_rejection(ctx: Context, state: AirshipsState, action: AirshipsAction)
             return None
 
 
-def _deal_airship(ctx: Context, state: AirshipsState, card: str) -> Rejection | None:
+def _deal_airship(ctx: Context, state: AirState, card: str) -> Rejection | None:
     dealt = sum(len(s) for s in state.stacks)
     tier = ("dark", "medium", "light")[dealt // 4]
     if card not in state.airships_undealt:
@@ -436,7 +436,7 @@ def _deal_airship(ctx: Context, state: AirshipsState, card: str) -> Rejection | 
     return None
 
 
-def _reveal(state: AirshipsState, card: str | None) -> Rejection | None:
+def _reveal(state: AirState, card: str | None) -> Rejection | None:
     if state.deck_era1:
         if card in state.deck_era1:
             return None
@@ -454,7 +454,7 @@ def _reveal(state: AirshipsState, card: str | None) -> Rejection | None:
     return reject("AIR-R-04", f"{card or 'the era tile'} is not in the deck")
 
 
-def _throw(state: AirshipsState, action: Throw) -> Rejection | None:
+def _throw(state: AirState, action: Throw) -> Rejection | None:
     attempt = state.attempt
     assert attempt is not None
     for colour, faces in zip(COLOURS, (action.W, action.R, action.B), strict=True):
@@ -470,7 +470,7 @@ def _throw(state: AirshipsState, action: Throw) -> Rejection | None:
     return None
 
 
-def _resolve(ctx: Context, state: AirshipsState, action: Resolve) -> Rejection | None:
+def _resolve(ctx: Context, state: AirState, action: Resolve) -> Rejection | None:
     from rulecraft.model.airships.transitions import throw_totals
 
     board = state.boards[state.seat]
@@ -510,7 +510,7 @@ _GROUNDS: dict[type, tuple[str, ...]] = {
 }
 
 
-def grounds(ctx: Context, state: AirshipsState, action: AirshipsAction) -> tuple[str, ...]:
+def grounds(ctx: Context, state: AirState, action: AirAction) -> tuple[str, ...]:
     """The rules a legal action rests on, the decisive ones first (see ``Game.grounds``)."""
     if isinstance(action, AttemptTarget):
         return _attempt_grounds(ctx, state, action)
@@ -519,7 +519,7 @@ def grounds(ctx: Context, state: AirshipsState, action: AirshipsAction) -> tuple
     return _GROUNDS.get(type(action), ())
 
 
-def _attempt_grounds(ctx: Context, state: AirshipsState, action: AttemptTarget) -> tuple[str, ...]:
+def _attempt_grounds(ctx: Context, state: AirState, action: AttemptTarget) -> tuple[str, ...]:
     decisive: list[str] = []
     # Counterfactuals: without the era change, or without one card, would the attempt still be allowed?
     if state.era != 1 and attempt_rejection(ctx, attrs.evolve(state, era=1), action) is not None:

@@ -31,7 +31,7 @@ import attrs
 
 from rulecraft.model.airships.components import DEPARTMENT_INDEX, TIERS, Department
 from rulecraft.model.airships.rules import company, open_targets
-from rulecraft.model.airships.state import AirshipsState, Phase
+from rulecraft.model.airships.state import AirState, Phase
 from rulecraft.model.airships.transitions import place
 from rulecraft.scenarios.runner import ScenarioError
 
@@ -58,7 +58,7 @@ _BOARD_KEYS = {"cards", "chips", "supply", "airships"}
 _PHASES = {"attempt": Phase.ATTEMPT, "reveal": Phase.REVEAL, "extra-go": Phase.EXTRA_GO}
 
 
-def state_from_given(game: AirshipsGame, given: Mapping[str, Any]) -> AirshipsState:
+def state_from_given(game: AirshipsGame, given: Mapping[str, Any]) -> AirState:
     unknown = set(given) - _GIVEN_KEYS
     if unknown:
         raise ScenarioError(f"given: unknown field(s) {sorted(unknown)}; known: {sorted(_GIVEN_KEYS)}")
@@ -209,7 +209,7 @@ def _int(given: Mapping[str, Any], key: str, default: int) -> int:
     return value
 
 
-def facts(game: AirshipsGame, state: AirshipsState) -> dict[str, Any]:
+def facts(game: AirshipsGame, state: AirState) -> dict[str, Any]:
     """Derived values for scenario expectations (``path: dice.0`` etc.)."""
     seats = range(state.players)
     dice: dict[int, dict[str, int]] = {}

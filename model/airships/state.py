@@ -59,7 +59,7 @@ class Attempt:
 
 
 @attrs.frozen(cache_hash=True)
-class AirshipsState:
+class AirState:
     phase: Phase
     boards: tuple[CompanyBoard, ...]
     # Chip supplies: one per seat's nation (AIR-AMB-02 'nation'), or a single

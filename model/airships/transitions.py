@@ -10,7 +10,7 @@ import attrs
 
 from rulecraft.evolve import evolve
 from rulecraft.model.airships.actions import (
-    AirshipsAction,
+    AirAction,
     AttemptTarget,
     DealAirship,
     DealStarter,
@@ -30,7 +30,7 @@ from rulecraft.model.airships.dice import (
     fixed_counts,
 )
 from rulecraft.model.airships.rules import Context, TargetInfo, company, parse_target, pooled
-from rulecraft.model.airships.state import AirshipsState, Attempt, CompanyBoard, Phase
+from rulecraft.model.airships.state import AirState, Attempt, CompanyBoard, Phase
 
 SETUP_DISPLAY = 6  # AIR-R-06
 
@@ -38,7 +38,7 @@ SETUP_DISPLAY = 6  # AIR-R-06
 # -- set-up -----------------------------------------------------------------------
 
 
-def new_game(ctx: Context, players: int, first_seat: int, nations: tuple[str, ...]) -> AirshipsState:
+def new_game(ctx: Context, players: int, first_seat: int, nations: tuple[str, ...]) -> AirState:
     """AIR-R-01..09: boards, chips 3 for the start player and 4 for the others;
     AIR-R-02: the rest of the chips and the wooden airship (held by nobody) in the supply."""
     pack = ctx.pack
@@ -50,7 +50,7 @@ def new_game(ctx: Context, players: int, first_seat: int, nations: tuple[str, ..
     else:
         counted = 4 if ctx.r("AIR-AMB-03") == "all" else players
         supplies = (per_nation * counted - sum(b.chips for b in boards),)
-    return AirshipsState(
+    return AirState(
         phase=Phase.DEAL_AIRSHIPS,
         boards=boards,
         supplies=supplies,
@@ -68,7 +68,7 @@ def supply_index(ctx: Context, seat: int) -> int:
     return seat if ctx.r("AIR-AMB-02") == "nation" else 0
 
 
-def _deal_airship(state: AirshipsState, card: str) -> AirshipsState:
+def _deal_airship(state: AirState, card: str) -> AirState:
     dealt = sum(len(s) for s in state.stacks)
     stack = dealt % 4
     stacks = tuple(s + (card,) if i == stack else s for i, s in enumerate(state.stacks))
@@ -77,7 +77,7 @@ def _deal_airship(state: AirshipsState, card: str) -> AirshipsState:
     return evolve(state, stacks=stacks, airships_undealt=undealt, phase=phase)
 
 
-def _deal_starter(ctx: Context, state: AirshipsState, card: str) -> AirshipsState:
+def _deal_starter(ctx: Context, state: AirState, card: str) -> AirState:
     seat = sum(1 for b in state.boards if any(b.departments))
     # AIR-R-08: the starter's white die and the entrepreneur tile's make the 2 starting white dice.
     board = _with_card(state.boards[seat], ctx, card)
@@ -93,7 +93,7 @@ def _deal_starter(ctx: Context, state: AirshipsState, card: str) -> AirshipsStat
     return _after_setup_draw(ctx, state)
 
 
-def _setup_done(ctx: Context, state: AirshipsState) -> bool:
+def _setup_done(ctx: Context, state: AirState) -> bool:
     if ctx.r("AIR-AMB-17") == "n-draws":
         drawn = len(ctx.pack.group("era1")) - len(state.deck_era1)
         return drawn >= state.players
@@ -101,20 +101,20 @@ def _setup_done(ctx: Context, state: AirshipsState) -> bool:
     return displayed(state) >= SETUP_DISPLAY
 
 
-def _after_setup_draw(ctx: Context, state: AirshipsState) -> AirshipsState:
+def _after_setup_draw(ctx: Context, state: AirState) -> AirState:
     if _setup_done(ctx, state) or not state.deck_era1:
         return _begin_go(ctx, evolve(state, seat=state.start_seat, goes=1))
     return state
 
 
-def displayed(state: AirshipsState) -> int:
+def displayed(state: AirState) -> int:
     return sum(1 for row in state.display for card in row if card is not None)
 
 
 # -- the display -------------------------------------------------------------------
 
 
-def place(ctx: Context, state: AirshipsState, card: str) -> AirshipsState:
+def place(ctx: Context, state: AirState, card: str) -> AirState:
     """AIR-R-24: the leftmost free field of the card's row; a full row drops
     its leftmost card out of the game and shifts left."""
     row_index = DEPARTMENT_INDEX[ctx.pack.development(card).department]
@@ -131,7 +131,7 @@ def place(ctx: Context, state: AirshipsState, card: str) -> AirshipsState:
     return evolve(state, display=display, removed=removed)
 
 
-def _take_from_display(ctx: Context, state: AirshipsState, card: str) -> AirshipsState:
+def _take_from_display(ctx: Context, state: AirState, card: str) -> AirState:
     rows = []
     for row in state.display:
         if card in row:
@@ -146,17 +146,17 @@ def _take_from_display(ctx: Context, state: AirshipsState, card: str) -> Airship
 # -- a go ----------------------------------------------------------------------------
 
 
-def deck_empty(state: AirshipsState) -> bool:
+def deck_empty(state: AirState) -> bool:
     return not state.deck_era1 and not state.era_tile_in_deck and not state.deck_era2
 
 
-def _begin_go(ctx: Context, state: AirshipsState) -> AirshipsState:
+def _begin_go(ctx: Context, state: AirState) -> AirState:
     """AIR-R-22/23: step 1 reveals a card, skipped when the deck is empty."""
     phase = Phase.ATTEMPT if deck_empty(state) else Phase.REVEAL
     return evolve(state, phase=phase, attempt=None, reveal_again=False)
 
 
-def _reveal(ctx: Context, state: AirshipsState, card: str | None) -> AirshipsState:
+def _reveal(ctx: Context, state: AirState, card: str | None) -> AirState:
     if card is None:
         # AIR-R-25: every entrepreneur tile flips; the tile leaves the game.
         state = evolve(state, era=2, era_tile_in_deck=False)
@@ -174,7 +174,7 @@ def _reveal(ctx: Context, state: AirshipsState, card: str | None) -> AirshipsSta
     return evolve(state, phase=Phase.ATTEMPT)
 
 
-def _declare(state: AirshipsState, action: AttemptTarget) -> AirshipsState:
+def _declare(state: AirState, action: AttemptTarget) -> AirState:
     # AIR-R-28: the target is declared before the throw; the throw and its outcome only read it.
     attempt = Attempt(action.target, action.exchanges, action.give_fixed, action.throw)
     return evolve(state, attempt=attempt, phase=Phase.THROW)
@@ -191,7 +191,7 @@ class Totals:
     info: TargetInfo
 
 
-def throw_totals(ctx: Context, state: AirshipsState) -> Totals:
+def throw_totals(ctx: Context, state: AirState) -> Totals:
     attempt = state.attempt
     assert attempt is not None and attempt.faces is not None
     info = parse_target(ctx, state, attempt.target)
@@ -220,7 +220,7 @@ def throw_totals(ctx: Context, state: AirshipsState) -> Totals:
     return Totals(base, engine, airship, info.target, info)
 
 
-def _throw(ctx: Context, state: AirshipsState, action: Throw) -> AirshipsState:
+def _throw(ctx: Context, state: AirState, action: Throw) -> AirState:
     assert state.attempt is not None
     state = evolve(state, attempt=evolve(state.attempt, faces=(action.W, action.R, action.B)))
     totals = throw_totals(ctx, state)
@@ -237,7 +237,7 @@ def _throw(ctx: Context, state: AirshipsState, action: Throw) -> AirshipsState:
     return _settle(ctx, state, False)
 
 
-def _resolve(ctx: Context, state: AirshipsState, action: Resolve) -> AirshipsState:
+def _resolve(ctx: Context, state: AirState, action: Resolve) -> AirState:
     totals = throw_totals(ctx, state)
     total = totals.base
     total += totals.engine if action.engine else 0
@@ -249,7 +249,7 @@ def _resolve(ctx: Context, state: AirshipsState, action: Resolve) -> AirshipsSta
     return _settle(ctx, state, total >= totals.target)
 
 
-def _settle(ctx: Context, state: AirshipsState, success: bool) -> AirshipsState:
+def _settle(ctx: Context, state: AirState, success: bool) -> AirState:
     attempt = state.attempt
     assert attempt is not None
     info = parse_target(ctx, state, attempt.target)
@@ -261,7 +261,7 @@ def _settle(ctx: Context, state: AirshipsState, success: bool) -> AirshipsState:
     return _after_step_two(ctx, evolve(state, attempt=None))
 
 
-def _extra_red_die(ctx: Context, state: AirshipsState) -> AirshipsState:
+def _extra_red_die(ctx: Context, state: AirState) -> AirState:
     """AIR-AMB-01 'every-success': the p.3 sentence read as a rule, so every
     successful attempt (AIR-R-34: a development card, an airship card or a
     stage) gives the company one more red die "from then on", at once."""
@@ -281,13 +281,13 @@ def _won_this_turn(ctx: Context, board: CompanyBoard, card: str, old: str | None
     return evolve(board, won_this_turn=kept + (card,))
 
 
-def _failure_chip(ctx: Context, state: AirshipsState) -> AirshipsState:
+def _failure_chip(ctx: Context, state: AirState) -> AirState:
     """AIR-R-41: one chip from the own supply, if there is one (``failure_chips``: as many as are there)."""
     take = min(ctx.p("failure_chips"), state.supplies[supply_index(ctx, state.seat)])
     return _move_chips(ctx, state, state.seat, +take) if take > 0 else state
 
 
-def _move_chips(ctx: Context, state: AirshipsState, seat: int, delta: int) -> AirshipsState:
+def _move_chips(ctx: Context, state: AirState, seat: int, delta: int) -> AirState:
     """Chips between a board and its supply (AIR-R-50): +delta to the board."""
     board = state.boards[seat]
     i = supply_index(ctx, seat)
@@ -302,7 +302,7 @@ def _with_card(board: CompanyBoard, ctx: Context, card: str) -> CompanyBoard:
     return evolve(board, departments=_replace(board.departments, index, card))
 
 
-def _win(ctx: Context, state: AirshipsState, info: TargetInfo) -> AirshipsState:
+def _win(ctx: Context, state: AirState, info: TargetInfo) -> AirState:
     seat = state.seat
     if info.kind == "development":
         assert info.card is not None
@@ -343,7 +343,7 @@ def _win(ctx: Context, state: AirshipsState, info: TargetInfo) -> AirshipsState:
     return evolve(state, stages=stages, markers=markers, wooden_airship=seat)
 
 
-def _airship_moves_wooden(ctx: Context, state: AirshipsState, revealed_before: bool) -> bool:
+def _airship_moves_wooden(ctx: Context, state: AirState, revealed_before: bool) -> bool:
     """AIR-R-46 with AIR-AMB-13/14."""
     if any(owner is not None for owner in state.stages):
         return False
@@ -356,7 +356,7 @@ def _airship_moves_wooden(ctx: Context, state: AirshipsState, revealed_before: b
     return True
 
 
-def _pilot_chips(ctx: Context, state: AirshipsState, card: str) -> AirshipsState:
+def _pilot_chips(ctx: Context, state: AirState, card: str) -> AirState:
     """AIR-R-39 / AIR-AMB-24: a Pilot won by a throw brings its chips."""
     wanted = ctx.pack.development(card).pilot_chips
     if not wanted:
@@ -369,7 +369,7 @@ def _pilot_chips(ctx: Context, state: AirshipsState, card: str) -> AirshipsState
     return _move_chips(ctx, state, state.seat, take) if take else state
 
 
-def end_condition(ctx: Context, state: AirshipsState) -> str | None:
+def end_condition(ctx: Context, state: AirState) -> str | None:
     """AIR-R-47: (a) airship fields nearly used up, or (b) the Hindenburg built."""
     small = [len(s) <= 1 for s in state.stacks]
     if all(small) if ctx.r("AIR-AMB-21") == "every" else any(small):
@@ -382,7 +382,7 @@ def end_condition(ctx: Context, state: AirshipsState) -> str | None:
     return None
 
 
-def _after_step_two(ctx: Context, state: AirshipsState) -> AirshipsState:
+def _after_step_two(ctx: Context, state: AirState) -> AirState:
     reason = state.ended or end_condition(ctx, state)
     if reason is not None:
         state = evolve(state, ended=reason)
@@ -394,7 +394,7 @@ def _after_step_two(ctx: Context, state: AirshipsState) -> AirshipsState:
     return _next_seat(ctx, state)
 
 
-def _next_seat(ctx: Context, state: AirshipsState) -> AirshipsState:
+def _next_seat(ctx: Context, state: AirState) -> AirState:
     state = turn_over(state)
     if state.ended is not None:
         return evolve(state, phase=Phase.OVER)
@@ -402,7 +402,7 @@ def _next_seat(ctx: Context, state: AirshipsState) -> AirshipsState:
     return _begin_go(ctx, evolve(state, seat=seat, goes=state.goes + 1))
 
 
-def turn_over(state: AirshipsState) -> AirshipsState:
+def turn_over(state: AirState) -> AirState:
     """The seat's turn ends: the cards it won count from its next regular go
     (AIR-AMB-26 'next-turn'; the record is empty under the other reading)."""
     board = state.boards[state.seat]
@@ -411,7 +411,7 @@ def turn_over(state: AirshipsState) -> AirshipsState:
     return evolve(state, boards=_replace(state.boards, state.seat, evolve(board, won_this_turn=())))
 
 
-def _extra_go(ctx: Context, state: AirshipsState) -> AirshipsState:
+def _extra_go(ctx: Context, state: AirState) -> AirState:
     """AIR-R-42: 3 chips (``extra_go_cost``) back to the own supply; another go at once."""
     state = _move_chips(ctx, state, state.seat, -ctx.p("extra_go_cost"))
     state = evolve(state, goes=state.goes + 1)
@@ -420,13 +420,13 @@ def _extra_go(ctx: Context, state: AirshipsState) -> AirshipsState:
     return _begin_go(ctx, state)
 
 
-def _no_attempt(ctx: Context, state: AirshipsState) -> AirshipsState:
+def _no_attempt(ctx: Context, state: AirState) -> AirState:
     if ctx.r("AIR-AMB-23") == "chip":
         state = _failure_chip(ctx, state)
     return _after_step_two(ctx, state)
 
 
-def transition(ctx: Context, state: AirshipsState, action: AirshipsAction) -> AirshipsState:
+def transition(ctx: Context, state: AirState, action: AirAction) -> AirState:
     match action:
         case DealAirship(card=card):
             return _deal_airship(state, card)

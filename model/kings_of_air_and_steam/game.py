@@ -80,7 +80,7 @@ _CHANCE = (Phase.NEW_MARKET, Phase.DEMAND_DRAW, Phase.GAMBLE, Phase.DEMAND_PAIR,
 _SEAT = (Phase.START_DEPOTS, Phase.PLANNING, Phase.FLIGHT, Phase.CARGO, Phase.ACTION, Phase.UPKEEP, Phase.SELLOUT)
 
 
-class KasGame(PackedGame[KasState, KasAction]):
+class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
     id: ClassVar[str] = "kas"
     title: ClassVar[str] = "Kings of Air and Steam"
     catalogue = RULES
@@ -95,8 +95,6 @@ class KasGame(PackedGame[KasState, KasAction]):
     action_types = ACTION_TYPES
     pack_files = PACK_FILES
     not_modelled = MappingProxyType({pair: NOT_MODELLED_WHY.get(pair, "") for pair in NOT_MODELLED})
-
-
 
     def wire(self) -> None:
         self.ctx = Context(self.pack, dict(self.ruleset.readings), params=self.params)
@@ -583,7 +581,6 @@ class KasGame(PackedGame[KasState, KasAction]):
             raise RulecraftError(f"fixture: Kings of Air and Steam takes {{'map': ...}}, not {sorted(fixture)}")
         self.ctx.maps["fixture"] = fixture_map(fixture["map"])
 
-
     # -- helpers for tools ----------------------------------------------------------------------------
     def own_depot_at(self, state: KasState, seat: int, at: Any) -> Any:
         return own_depot_at(state, seat, at)
@@ -610,7 +607,11 @@ def _shortest(starts: list[Any], goal: set[Any], free: set[Any], most: int) -> t
 
 
 def _play_policy(
-    chosen: KasPolicy, game: KasGame, _caller: Game[KasState, KasAction], state: KasState, rng: random.Random
+    chosen: KasPolicy,
+    game: KingsOfAirAndSteamGame,
+    _caller: Game[KasState, KasAction],
+    state: KasState,
+    rng: random.Random,
 ) -> KasAction:
     """A Kings of Air and Steam policy called through ``Game.random_action`` (which passes the game as a Game)."""
     return chosen(game, state, rng)

@@ -27,22 +27,22 @@ class Hex:
     def __lt__(self, other: object) -> bool:
         if other.__class__ is not Hex:
             return NotImplemented
-        return (self.q, self.r) < (other.q, other.r)  # type: ignore[attr-defined]
+        return (self.q, self.r) < (other.q, other.r)
 
     def __le__(self, other: object) -> bool:
         if other.__class__ is not Hex:
             return NotImplemented
-        return (self.q, self.r) <= (other.q, other.r)  # type: ignore[attr-defined]
+        return (self.q, self.r) <= (other.q, other.r)
 
     def __gt__(self, other: object) -> bool:
         if other.__class__ is not Hex:
             return NotImplemented
-        return (self.q, self.r) > (other.q, other.r)  # type: ignore[attr-defined]
+        return (self.q, self.r) > (other.q, other.r)
 
     def __ge__(self, other: object) -> bool:
         if other.__class__ is not Hex:
             return NotImplemented
-        return (self.q, self.r) >= (other.q, other.r)  # type: ignore[attr-defined]
+        return (self.q, self.r) >= (other.q, other.r)
 
     def step(self, direction: int) -> Hex:
         dq, dr = DIRECTIONS[direction % 6]

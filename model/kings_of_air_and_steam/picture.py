@@ -21,7 +21,7 @@ from rulecraft.model.kings_of_air_and_steam.state import Depot, KasState, Phase,
 from rulecraft.svg import PALETTE, Drawing, Point, fit, ink_on, seat_colour
 
 if TYPE_CHECKING:
-    from rulecraft.model.kings_of_air_and_steam.game import KasGame
+    from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 
 HEX = 22.0  # a hexagon's circumradius in pixels
 ROOT3 = math.sqrt(3)
@@ -46,7 +46,7 @@ SLOT_FILL: Mapping[SlotStatus, str] = {
 }
 
 
-def svg(game: KasGame, state: KasState) -> str:
+def svg(game: KingsOfAirAndSteamGame, state: KasState) -> str:
     """The state as a standalone ``<svg>`` element (deterministic)."""
     game_map = game.ctx.map_of(state)
     centres, map_w, map_h = _layout(game_map)
@@ -93,7 +93,7 @@ def _headline(state: KasState) -> str:
     return f"Kings of Air and Steam — round {state.round}, cycle {state.cycle}"
 
 
-def _header(d: Drawing, game: KasGame, state: KasState) -> None:
+def _header(d: Drawing, game: KingsOfAirAndSteamGame, state: KasState) -> None:
     d.rect(0, 0, d.width, HEADER, fill=PALETTE["header"])
     d.text(MARGIN, 24, _headline(state), size=17, fill=PALETTE["paper"], bold=True)
     if state.phase is Phase.OVER:
@@ -114,7 +114,7 @@ def _hex_fill(mh: MapHex) -> str:
     return PALETTE["land"]
 
 
-def _hex_title(game: KasGame, state: KasState, game_map: GameMap, mh: MapHex) -> str:
+def _hex_title(game: KingsOfAirAndSteamGame, state: KasState, game_map: GameMap, mh: MapHex) -> str:
     at = mh.at
     parts = [f"hex {at} (q={at.q}, r={at.r}), board {mh.board}"]
     if mh.partial:
@@ -150,7 +150,7 @@ def _city_text(state: KasState, game_map: GameMap, name: str) -> str:
     return f"city {name}: demands {city.demand} {city.filled}/{city.slots} ({kind})"
 
 
-def _hexes(d: Drawing, game: KasGame, state: KasState, centres: Mapping[Hex, Point]) -> None:
+def _hexes(d: Drawing, game: KingsOfAirAndSteamGame, state: KasState, centres: Mapping[Hex, Point]) -> None:
     game_map = game.ctx.map_of(state)
     for at, (cx, cy) in centres.items():
         mh = game_map.hexes[at]
@@ -231,7 +231,7 @@ def _depots(d: Drawing, state: KasState, centres: Mapping[Hex, Point]) -> None:
                     d.text(x + 5.5, y + 9, str(stored), size=9, fill=ink_on(fill), anchor="middle", bold=True)
 
 
-def _airships(d: Drawing, game: KasGame, state: KasState, centres: Mapping[Hex, Point]) -> None:
+def _airships(d: Drawing, game: KingsOfAirAndSteamGame, state: KasState, centres: Mapping[Hex, Point]) -> None:
     stacked: dict[Hex, int] = {}
     for seat, player in enumerate(state.players):
         if player.position is None or player.position not in centres:
@@ -249,7 +249,7 @@ def _airships(d: Drawing, game: KasGame, state: KasState, centres: Mapping[Hex, 
 
 
 # -- the side panel ----------------------------------------------------------------------------------
-def _panel(d: Drawing, game: KasGame, state: KasState, x: float, y: float) -> float:
+def _panel(d: Drawing, game: KingsOfAirAndSteamGame, state: KasState, x: float, y: float) -> float:
     y = _market(d, game, state, x, y)
     scores = game.scores(state)
     for seat, player in enumerate(state.players):
@@ -267,7 +267,7 @@ def _swatch(d: Drawing, x: float, y: float, goods: str, size: float = 10) -> Non
     d.rect(x, y, size, size, fill=GOODS_FILL[goods], stroke=PALETTE["ink"], stroke_width=0.6, rx=2)
 
 
-def _market(d: Drawing, game: KasGame, state: KasState, x: float, y: float) -> float:
+def _market(d: Drawing, game: KingsOfAirAndSteamGame, state: KasState, x: float, y: float) -> float:
     y = _title(d, x, y, "Market")
     prices = game.ctx.prices(state)
     for i, (goods, price) in enumerate(zip(GOODS, prices, strict=True)):
@@ -286,7 +286,14 @@ def _market(d: Drawing, game: KasGame, state: KasState, x: float, y: float) -> f
 
 
 def _player(
-    d: Drawing, game: KasGame, state: KasState, seat: int, player: PlayerState, vp: int, x: float, y: float
+    d: Drawing,
+    game: KingsOfAirAndSteamGame,
+    state: KasState,
+    seat: int,
+    player: PlayerState,
+    vp: int,
+    x: float,
+    y: float,
 ) -> float:
     to_act = seat == state.seat and state.phase is not Phase.OVER
     height = 4 * LINE + 8
@@ -333,7 +340,7 @@ def _plan(d: Drawing, right: float, y: float, player: PlayerState) -> None:
             d.rect(x + 16 * i, y, 12, 16, fill=SLOT_FILL[status], stroke=PALETTE["ink"], stroke_width=0.6, rx=2)
 
 
-def _cities(d: Drawing, game: KasGame, state: KasState, x: float, y: float) -> float:
+def _cities(d: Drawing, game: KingsOfAirAndSteamGame, state: KasState, x: float, y: float) -> float:
     y = _title(d, x, y, "Cities")
     game_map = game.ctx.map_of(state)
     for i, (city, now) in enumerate(zip(game_map.cities, state.cities, strict=True)):

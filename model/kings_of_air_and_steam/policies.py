@@ -57,10 +57,10 @@ from rulecraft.model.kings_of_air_and_steam.hexgrid import DIRECTIONS, Hex
 from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase, PlayerState
 
 if TYPE_CHECKING:
-    from rulecraft.model.kings_of_air_and_steam.game import KasGame
+    from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 
 # policy(game, state, rng) -> the action the seat to move chooses
-Policy = Callable[["KasGame", KasState, random.Random], KasAction]
+Policy = Callable[["KingsOfAirAndSteamGame", KasState, random.Random], KasAction]
 
 # The odds of the purposeful player.
 WHIM = 0.1  # any legal action, uniformly: every kind of move keeps a chance
@@ -78,7 +78,7 @@ BUILD, RAIL, AIRSHIP, GRANT = 0.45, 0.2, 0.15, 0.2
 RAIL_WANTED = 3  # rail upgrades beyond this level only by whim (they cost more than they ship)
 
 
-def purposeful(game: KasGame, state: KasState, rng: random.Random) -> KasAction:
+def purposeful(game: KingsOfAirAndSteamGame, state: KasState, rng: random.Random) -> KasAction:
     """A random player who plays towards loading, delivering and shipping goods (see the module text)."""
     legal = game.legal_actions(state)
     if len(legal) == 1 or rng.random() < WHIM:

@@ -43,7 +43,7 @@ from rulecraft.model.kings_of_air_and_steam.hexgrid import DIRECTION_NAMES, Hex,
 from rulecraft.model.kings_of_air_and_steam.state import KasState
 
 if TYPE_CHECKING:
-    from rulecraft.model.kings_of_air_and_steam.game import KasGame
+    from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 
 SHORT = {"chemical": "c", "machine": "m", "food": "f", "textile": "t", "luxury": "x"}
 LEGEND = (
@@ -56,7 +56,7 @@ def goods_text(goods: tuple[int, ...]) -> str:
     return " ".join(f"{n}{SHORT[g]}" for g, n in zip(GOODS, goods, strict=True) if n) or "-"
 
 
-def _cell(game: KasGame, state: KasState, at: Hex) -> str:
+def _cell(game: KingsOfAirAndSteamGame, state: KasState, at: Hex) -> str:
     game_map = game.ctx.map_of(state)
     mh = game_map.hexes[at]
     ships = "".join(str(s) for s, p in enumerate(state.players) if p.position == at)
@@ -82,7 +82,7 @@ def _cell(game: KasGame, state: KasState, at: Hex) -> str:
     return text[:6]
 
 
-def board_text(game: KasGame, state: KasState) -> str:
+def board_text(game: KingsOfAirAndSteamGame, state: KasState) -> str:
     """Hexes in axial rows (each row shifted half a cell), one cell per hex."""
     hexes = game.ctx.map_of(state).hexes
     qs = [h.q for h in hexes]
@@ -98,7 +98,7 @@ def board_text(game: KasGame, state: KasState) -> str:
     return "\n".join(line for line in lines if line.strip())
 
 
-def text(game: KasGame, state: KasState) -> str:
+def text(game: KingsOfAirAndSteamGame, state: KasState) -> str:
     ctx = game.ctx
     game_map = ctx.map_of(state)
     prices = ctx.prices(state)
@@ -134,7 +134,7 @@ def text(game: KasGame, state: KasState) -> str:
     return "\n".join(out)
 
 
-def describe(game: KasGame, state: KasState, action: KasAction) -> str:
+def describe(game: KingsOfAirAndSteamGame, state: KasState, action: KasAction) -> str:
     who = f"seat {state.seat}"
     match action:
         case PlaceStartDepot(at=at):

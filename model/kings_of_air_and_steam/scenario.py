@@ -47,7 +47,7 @@ from rulecraft.model.kings_of_air_and_steam.transitions import UNLIMITED_SUPPLY,
 from rulecraft.scenarios.runner import ScenarioError
 
 if TYPE_CHECKING:
-    from rulecraft.model.kings_of_air_and_steam.game import KasGame
+    from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 
 _KEYS = {
     "players",
@@ -140,7 +140,7 @@ def fixture_map(spec: Mapping[str, Any], name: str = "fixture") -> GameMap:
     )
 
 
-def state_from_given(game: KasGame, given: Mapping[str, Any]) -> KasState:
+def state_from_given(game: KingsOfAirAndSteamGame, given: Mapping[str, Any]) -> KasState:
     unknown = set(given) - _KEYS
     if unknown:
         raise ScenarioError(f"given: unknown field(s) {sorted(unknown)}; known: {sorted(_KEYS)}")
@@ -302,7 +302,7 @@ def _derive_slots(state: KasState, specs: Mapping[Any, Any]) -> KasState:
     return attrs.evolve(state, players=tuple(players))
 
 
-def facts(game: KasGame, state: KasState) -> dict[str, Any]:
+def facts(game: KingsOfAirAndSteamGame, state: KasState) -> dict[str, Any]:
     """Derived values for scenario expectations (``path: price.luxury`` etc.)."""
     ctx = game.ctx
     game_map = ctx.map_of(state)

@@ -28,7 +28,7 @@ from rulecraft.model.airships.components import (
     FixedDie,
 )
 from rulecraft.model.airships.game import AirshipsGame
-from rulecraft.model.airships.state import AirshipsState
+from rulecraft.model.airships.state import AirState
 from rulecraft.query import Query
 from rulecraft.solvers.airships.chance import chance
 from rulecraft.solvers.airships.oracle import oracle, oracle_cost
@@ -69,7 +69,7 @@ def spec_of(game: AirshipsGame, params: Mapping[str, Any], state: Any = None) ->
 
         state = load_state(str(params["state"]), game)  # bounded, checked, one line on bad input
     if params.get("target_ref"):
-        if not isinstance(state, AirshipsState):
+        if not isinstance(state, AirState):
             raise SpecError("target_ref", "needs a state (--state FILE)")
         seat = params.get("seat")
         seat_no = state.seat if seat is None else int(seat)

@@ -33,7 +33,7 @@ from rulecraft.model.airships.rules import (
     pool_or_rejection,
     throw_allowed,
 )
-from rulecraft.model.airships.state import AirshipsState
+from rulecraft.model.airships.state import AirState
 
 
 class SpecError(RulecraftError):
@@ -82,7 +82,7 @@ class AttemptSpec:
 
     @classmethod
     def from_state(
-        cls, game: AirshipsGame, state: AirshipsState, seat: int, target_ref: str
+        cls, game: AirshipsGame, state: AirState, seat: int, target_ref: str
     ) -> AttemptSpec:
         if not 0 <= seat < len(state.boards):
             raise SpecError("seat", f"seat {seat} is not 0..{len(state.boards) - 1}")

@@ -59,7 +59,7 @@ import z3
 from rulecraft.core import NotApplicable, RulecraftError
 from rulecraft.model.kings_of_air_and_steam import shipping
 from rulecraft.model.kings_of_air_and_steam.components import GOODS, GOODS_INDEX, GameMap
-from rulecraft.model.kings_of_air_and_steam.game import KasGame
+from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 from rulecraft.model.kings_of_air_and_steam.scenario import fixture_map
 from rulecraft.model.kings_of_air_and_steam.shipping import DEFAULT_RULES, SELLOUT_PRICE, Destination, RouteRules
@@ -120,7 +120,7 @@ class ShipView:
         return tuple(h for h in self.game_map.line(line).hexes if h not in taken)
 
 
-def view_of(game: KasGame, state: KasState, seat: int) -> ShipView:
+def view_of(game: KingsOfAirAndSteamGame, state: KasState, seat: int) -> ShipView:
     """The shipping slice of a game state for ``seat``."""
     if not 0 <= seat < len(state.players):
         raise RulecraftError(f"there is no seat {seat} in a {len(state.players)}-player game")
@@ -366,7 +366,7 @@ def encode(
         z3.Implies(var, z3.And(_ib(f"ownhex.{_hex_name(h)}"), z3.Not(origin[h]))) for h, var in to_depot.items()
     ]
 
-    rules: list[Tracked] = [
+    tracked: list[Tracked] = [
         ("KAS-R-36#origin", z3.Or([z3.And(origin[h], _ib(f"ownhex.{_hex_name(h)}")) for h in rail])),
         ("KAS-R-36#count", count_rule),
         ("KAS-R-36#city", z3.And(city_rule)),
@@ -380,9 +380,9 @@ def encode(
         ("KAS-R-38#payee", z3.And(payee)),
     ]
     if to_depot:
-        rules.append(("KAS-R-36#depot", z3.And(depot_rule)))
+        tracked.append(("KAS-R-36#depot", z3.And(depot_rule)))
     if mode != "sellout":  # KAS-AMB-25: in the Sellout the toll comes out of the $4
-        rules.append(("KAS-R-38#pay", owed <= _iv("money")))
+        tracked.append(("KAS-R-38#pay", owed <= _iv("money")))
 
     cost: z3.ArithRef = z3.IntVal(0)
     # The question's ranges; QF_FD bit-blasts only integers it can bound.
@@ -391,8 +391,8 @@ def encode(
     if synth:
         first = _count(new.values()) <= _iv("depots_left")
         room = [z3.Implies(new[ln], _iv(f"freehex.{ln}") >= 1) for ln in lines]
-        rules.append(("KAS-R-33#build", z3.And(first, *room)))
-        rules.append(("KAS-R-35#level", level >= _iv("level")))
+        tracked.append(("KAS-R-33#build", z3.And(first, *room)))
+        tracked.append(("KAS-R-35#level", level >= _iv("level")))
         shape += [level >= 1, level <= len(rail_costs)]  # the track's own length: not a rule to explain
         depots_cost = [z3.If(new[ln], z3.If(_ib(f"depot.{ln}"), DEPOT_COST_MORE, DEPOT_COST_FIRST), 0) for ln in lines]
         upgrades = [
@@ -402,7 +402,7 @@ def encode(
     if mode == "sellout":
         shape.append(n == 1)
     return Encoding(
-        tuple(rules),
+        tuple(tracked),
         tuple(shape),
         ovar,
         tuple(rail),
@@ -1248,7 +1248,7 @@ def random_view(
     )
 
 
-def _random_view_of(game: KasGame, rng: random.Random) -> ShipView:
+def _random_view_of(game: KingsOfAirAndSteamGame, rng: random.Random) -> ShipView:
     """A random view shipped by ``game``'s rail track and shipping readings (for the oracle checks)."""
     return random_view(rng, tuple(lv.cost for lv in game.pack.rail_track), game.ctx.route_rules())
 
@@ -1279,8 +1279,8 @@ SHIPPING_READINGS = (
 )
 
 
-def _kas(game: Any) -> KasGame:
-    if not isinstance(game, KasGame):
+def _kas(game: Any) -> KingsOfAirAndSteamGame:
+    if not isinstance(game, KingsOfAirAndSteamGame):
         raise RulecraftError(f"the shipping queries need a Kings of Air and Steam game, got {game!r}")
     unencoded = {amb: game.ctx.r(amb) for amb in SHIPPING_READINGS if game.ctx.r(amb) != game.register[amb].default}
     if unencoded:  # the encoding states the default shipping rules; answering with them would mislead
@@ -1310,7 +1310,7 @@ def _by_city(found: Sequence[Any]) -> dict[str, dict[str, list[int]]]:
     return out
 
 
-def _view_from(game: KasGame, params: Mapping[str, Any], state: Any) -> ShipView:
+def _view_from(game: KingsOfAirAndSteamGame, params: Mapping[str, Any], state: Any) -> ShipView:
     if state is None and params.get("state"):
         # A state file saved from a printed example carries its own board (the fixture): load_state
         # gives it to the game, so the map of layout "fixture" is there for view_of.

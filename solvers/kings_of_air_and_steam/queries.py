@@ -32,14 +32,14 @@ from rulecraft.solvers.kings_of_air_and_steam.mapfile import MAP_HELP, use_map
 from rulecraft.solving import ms as _ms
 
 if TYPE_CHECKING:
-    from rulecraft.model.kings_of_air_and_steam.game import KasGame
+    from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 
 
-def _kas(game: Any) -> KasGame:
+def _kas(game: Any) -> KingsOfAirAndSteamGame:
     # Imported here, not at the top: game.py's queries() imports this module.
-    from rulecraft.model.kings_of_air_and_steam.game import KasGame
+    from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 
-    if not isinstance(game, KasGame):
+    if not isinstance(game, KingsOfAirAndSteamGame):
         raise RulecraftError(f"the Kings of Air and Steam queries need a Kings of Air and Steam game, got {game!r}")
     changed = game.parameters.changed(game.ctx.params)
     if changed:
