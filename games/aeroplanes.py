@@ -18,5 +18,7 @@ RECORD = GameRecord.of_packages(
     packs="rulecraft.model.aeroplanes.strategies:packs",
     scenarios="rulecraft.model.aeroplanes.scenario",
     scenario_folder="aeroplanes",
+    witness_queries="rulecraft.solvers.aeroplanes.starts:witness_queries",
+    witness_starts="rulecraft.solvers.aeroplanes.starts:witness_starts",
     reading_example="AER-AMB-03=twice",
 )

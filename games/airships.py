@@ -19,5 +19,6 @@ RECORD = GameRecord.of_packages(
     scenarios="rulecraft.model.airships.scenario",
     scenario_folder="airships",
     witness_queries="rulecraft.solvers.airships.separate:witness_queries",
+    witness_starts="rulecraft.solvers.airships.starts:witness_starts",
     reading_example="AIR-AMB-09=C",
 )

@@ -84,6 +84,10 @@ class GameRecord:
     scenario_state: Callable[[Game[Any, Any], Mapping[str, Any]], Any] | None = attrs.field(default=None, repr=False)
     # Derived values a scenario may assert beside the state's JSON: ``facts(game, state)``.
     facts: Callable[[Game[Any, Any], Any], dict[str, Any]] = attrs.field(default=_no_facts, repr=False)
+    # Targeted starts for the witness search (amb id -> hook), per configured game: each hook takes
+    # the game and yields (description, state) pairs, states where the ambiguity is consulted that
+    # random games rarely reach; the search plays both readings from them (rulecraft/witness.py).
+    witness_starts: Callable[[Game[Any, Any]], Mapping[str, Any]] = attrs.field(default=_no_hooks, repr=False)
 
     @classmethod
     def of_packages(
@@ -96,6 +100,7 @@ class GameRecord:
         queries: str | None = None,
         invariants: str | None = None,
         witness_queries: str | None = None,
+        witness_starts: str | None = None,
         packs: str | None = None,
         scenario_folder: str | None = None,
         reading_example: str = "",
@@ -105,6 +110,7 @@ class GameRecord:
         when first used: ``game`` the Game class; ``queries`` a mapping name -> Query;
         ``invariants`` a ``check_all(game, state)`` (rulecraft.invariant: what its recounts
         read is the invariants module's own business); ``witness_queries`` a ``(game) -> hooks``;
+        ``witness_starts`` a ``(game) -> {amb id: (game) -> iterable of (description, state)}``;
         ``packs`` a ``() -> strategy`` of component packs; ``scenario_folder`` the folder of its
         printed examples under scenarios/; ``scenarios`` the module of its scenario builder, with
         ``state_from_given(game, given)`` and ``facts(game, state)``."""
@@ -138,6 +144,11 @@ class GameRecord:
                 return {}
             return dict(_resolve(witness_queries, f"{id}: witness_queries")(own(instance)))
 
+        def starts(instance: Game[Any, Any]) -> Mapping[str, Any]:
+            if witness_starts is None:
+                return {}
+            return dict(_resolve(witness_starts, f"{id}: witness_starts")(own(instance)))
+
         def pack_strategy() -> Any:
             assert packs is not None
             return _resolve(packs, f"{id}: packs")()
@@ -160,6 +171,7 @@ class GameRecord:
             strategy,
             scenario_folder,
             reading_example=reading_example,
+            witness_starts=starts,
             scenario_state=scenario_state if scenarios else None,
             facts=facts if scenarios else _no_facts,
         )

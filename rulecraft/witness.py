@@ -23,9 +23,11 @@ readings is evidence for them.
 
 from __future__ import annotations
 
+import ast
 import re
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
@@ -34,11 +36,12 @@ import attrs
 
 from rulecraft.conformance.conform import ConformReport, Finding, differential, max_steps_for
 from rulecraft.conformance.inprocess import InProcess
-from rulecraft.core import Game, RulecraftError, Setup, cite
+from rulecraft.core import Chance, Game, GameOver, RulecraftError, Setup, cite
 from rulecraft.registry import game_class, make_game
 from rulecraft.ruleset import Ambiguity
 from rulecraft.scenarios.loader import Scenario, ScenarioFileError, load_scenario, scenario_files
 from rulecraft.scenarios.runner import run_scenario
+from rulecraft.search import Start
 
 Outcome = Literal["witness", "not-found", "proved", "unknown", "not-modelled", "error", "settled", "not-searched"]
 OUTCOMES: tuple[Outcome, ...] = (
@@ -101,11 +104,30 @@ class PairResult:
     first_seconds: float | None = None  # until a game first differed, before shrinking
     rules_exercised: frozenset[str] = frozenset()  # rule IDs the compared steps exercised
     rules_total: int = 0  # rule IDs of the game
+    states: int = 0  # steps compared in all the games (each a state both readings reached)
+    # How often the default side's rules asked for the ambiguity's reading during the search (None:
+    # not counted, e.g. the game keeps no readings the search can watch); 0 says the games never
+    # reached the code that consults it.
+    consulted: int | None = None
+    targeted: int = 0  # states the game's witness-start hook offered for this ambiguity
 
     @property
     def coverage(self) -> str:
         """'n/N rule IDs' of the games compared (empty when no game was played)."""
         return f"{len(self.rules_exercised)}/{self.rules_total} rule IDs" if self.rules_total and self.games else ""
+
+    @property
+    def reach(self) -> str:
+        """How far the search got: states compared, and whether the consulting code was reached."""
+        if not self.games:
+            return ""
+        parts = [f"{self.states} states compared"]
+        if self.targeted:
+            parts.append(f"{self.targeted} targeted start(s)")
+        if self.consulted is not None:
+            asked = f"consulted {self.consulted} times" if self.consulted else "never consulted in these games"
+            parts.append(f"{self.ambiguity} {asked}")
+        return ", ".join(parts)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -118,6 +140,9 @@ class PairResult:
             "games": self.games,
             "rules_exercised": sorted(self.rules_exercised),
             "rules_total": self.rules_total,
+            "states_compared": self.states,
+            "consulted": self.consulted,
+            "targeted_starts": self.targeted,
         }
         if self.solver is not None:
             out["solver"] = {
@@ -236,6 +261,105 @@ def never_consulted(game: Game[Any, Any], amb_id: str) -> bool:
     return not any(pattern.search(text) for text in _model_sources(type(game).__module__))
 
 
+_READING_CALLS = frozenset({"r", "reading", "get"})  # ctx.r(ID), rules.reading(ID), readings.get(ID, ...)
+
+
+@cache
+def _model_trees(module: str) -> tuple[ast.Module, ...]:
+    return tuple(ast.parse(text) for text in _model_sources(module))
+
+
+def _literals(node: ast.expr) -> set[str] | None:
+    """The strings of ``"a"`` or ``("a", "b")`` (a tuple, list or set of string constants); else None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return {node.value}
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        out: set[str] = set()
+        for element in node.elts:
+            if not (isinstance(element, ast.Constant) and isinstance(element.value, str)):
+                return None
+            out.add(element.value)
+        return out
+    return None
+
+
+def compared_keys(game: Game[Any, Any], amb_id: str) -> tuple[frozenset[str], int] | None:
+    """The reading keys the model's source compares ``amb_id`` with, and in how many places, when
+    every use of the ID in code is ``X.r("ID") == "key"`` (or ``!=``, ``in (...)``, ``not in (...)``;
+    ``reading``/``get`` alike); None when any use is anything else (a value kept, passed on, looked
+    up), so the answer errs towards "not proved".  Comments and prose never count: only the exact
+    string constant ``"ID"`` in the code is a use."""
+    keys: set[str] = set()
+    places = 0
+    for tree in _model_trees(type(game).__module__):
+        parents: dict[ast.AST, ast.AST] = {}
+        for node in ast.walk(tree):
+            for child in ast.iter_child_nodes(node):
+                parents[child] = node
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Constant) and node.value == amb_id):
+                continue
+            call = parents.get(node)
+            if not (
+                isinstance(call, ast.Call)
+                and call.args
+                and call.args[0] is node
+                and isinstance(call.func, ast.Attribute)
+                and call.func.attr in _READING_CALLS
+            ):
+                return None
+            compare = parents.get(call)
+            if not (isinstance(compare, ast.Compare) and len(compare.ops) == 1):
+                return None
+            other = compare.comparators[0] if compare.left is call else compare.left
+            if not isinstance(compare.ops[0], ast.Eq | ast.NotEq | ast.In | ast.NotIn):
+                return None
+            literals = _literals(other)
+            if literals is None:
+                return None
+            keys |= literals
+            places += 1
+        if places == 0 and _builds_ids(tree, amb_id):
+            return None  # an ID put together at run time (f"...-AMB-{n}") might be this one
+    return frozenset(keys), places
+
+
+def _builds_ids(tree: ast.Module, amb_id: str) -> bool:
+    """Whether the code holds a string constant that starts ``amb_id`` without being it (the
+    ``"AER-AMB-"`` of ``f"AER-AMB-{n}"``), from which an ID could be put together."""
+    stem = amb_id.rsplit("-", 1)[0] + "-"
+    return any(
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and node.value != amb_id
+        and len(node.value) >= len(stem)
+        and amb_id.startswith(node.value)
+        for node in ast.walk(tree)
+    )
+
+
+def indistinguishable(game: Game[Any, Any], amb_id: str, a: str, b: str) -> str | None:
+    """Why readings ``a`` and ``b`` of ``amb_id`` always play alike (None when that is not shown): the
+    model consults the switch only by comparing it with keys that are neither, so every comparison
+    comes out the same under both, and so does every branch it guards."""
+    found = compared_keys(game, amb_id)
+    if found is None:
+        return None
+    keys, places = found
+    if places == 0:
+        return (
+            f"the model's code never uses {amb_id} (it is named only in comments, docstrings or pack "
+            "data): every reading plays the same"
+        )
+    if a in keys or b in keys:
+        return None
+    named = ", ".join(repr(k) for k in sorted(keys))
+    return (
+        f"the model consults {amb_id} only by comparing it with {named} ({places} place(s) in its source): "
+        f"{a!r} and {b!r} take the same branch at every one, so they play the same"
+    )
+
+
 # -- 3. the search -----------------------------------------------------------------------------------------
 
 
@@ -253,8 +377,12 @@ def search_pair(
     components: str | Path | None = None,
     solver: SolverHook | None = None,
     players: Sequence[int] | None = None,
+    starts: StartHook | None = None,
 ) -> PairResult:
-    """The default reading of ``amb`` against ``reading``: proof, witness, or nothing found."""
+    """The default reading of ``amb`` against ``reading``: proof, witness, or nothing found.
+
+    ``starts``: the game's witness-start hook for ``amb`` (default: its record's); every state it
+    offers must pass the game's invariants, else the pair is an error naming the hook."""
     start = time.monotonic()
     base = dict(amb.context) | dict(base or {})  # the question arises only under its context readings
 
@@ -269,12 +397,23 @@ def search_pair(
         return result(outcome, str(exc))
     if never_consulted(default_game, amb.id):
         return result("proved", f"the model never consults {amb.id}: every reading plays the same")
+    same = indistinguishable(default_game, amb.id, amb.default, reading)
+    if same is not None:
+        return result("proved", same)
+    try:
+        targeted = targeted_starts(default_game, amb.id, starts)
+    except BadStart as exc:
+        return result("error", str(exc))
+    asked: Counter[str] = Counter()
+    watch(default_game, amb.id, asked)
 
     def make_pair() -> tuple[Game[Any, Any], Game[Any, Any]]:
-        return (
+        fresh = (
             configure(game_id, base | {amb.id: amb.default}, components),
             configure(game_id, base | {amb.id: reading}, components),
         )
+        watch(fresh[0], amb.id, asked)
+        return fresh
 
     found = search_pair_games(
         default_game,
@@ -285,6 +424,9 @@ def search_pair(
         solver=solver,
         start=start,
         make_pair=make_pair,
+        targeted=targeted,
+        consulted=lambda: asked[amb.id] if asked["watched"] and not asked["escaped"] else None,
+        watched=amb.id,
     )
     return attrs.evolve(found, ambiguity=amb.id, default=amb.default, reading=reading)
 
@@ -299,12 +441,31 @@ def search_pair_games(
     solver: SolverHook | None = None,
     start: float | None = None,
     make_pair: Callable[[], tuple[Game[Any, Any], Game[Any, Any]]] | None = None,
+    targeted: Sequence[Start] = (),
+    consulted: Callable[[], int | None] | None = None,
+    watched: str = "",
 ) -> PairResult:
-    """Two configured rulesets of one game: a solver's proof, a witness game, or nothing found."""
+    """Two configured rulesets of one game: a solver's proof, a witness game, or nothing found.
+
+    Games from set-up first; if none differs, games from the ``targeted`` starts (states a game's
+    witness-start hook built where the question arises), then from the printed examples' given
+    states.  ``consulted``: how often the rules asked for the ambiguity ``watched`` so far (None:
+    not counted), reported with a search that found nothing."""
     start = time.monotonic() if start is None else start
 
     def result(outcome: Outcome, reason: str, **extra: Any) -> PairResult:
-        return PairResult(label, "printed", label, outcome, reason, seconds=time.monotonic() - start, **extra)
+        asked = consulted() if consulted is not None else None
+        return PairResult(
+            label,
+            "printed",
+            label,
+            outcome,
+            reason,
+            seconds=time.monotonic() - start,
+            consulted=asked,
+            targeted=len(targeted),
+            **extra,
+        )
 
     verdict: SolverVerdict | None = None
     if solver is not None:
@@ -337,6 +498,8 @@ def search_pair_games(
             self_test=True,
             random_setup=True,
         )
+        if not report.findings and report.stopped is None and targeted:
+            _from_targeted(default_game, other_game, targeted, budget, counts, report, cap)
         if not report.findings and report.stopped is None and starts and make_pair is not None:
             _from_examples(make_pair, starts, budget, report, cap)
     except Exception as exc:  # a model bug under one ruleset is reported, and the run goes on
@@ -373,20 +536,223 @@ def search_pair_games(
             solver=verdict,
         )
     cut = f"; cut short by the {budget.seconds:g} s safety cap" if report.stopped == "time" else ""
+    reach = [f"{report.steps_compared} states compared"]
+    if targeted:
+        reach.append(f"{len(targeted)} targeted start(s)")
+    asked = consulted() if consulted is not None else None
+    if asked is not None:
+        reach.append(f"{watched} consulted {asked} times" if asked else f"{watched} never consulted: not reached")
     return result(
         "not-found",
-        f"no difference in {report.examples_run} games of up to {steps_for(budget, default_game)} steps{cut}",
+        f"no difference in {report.examples_run} games of up to {steps_for(budget, default_game)} steps"
+        f" ({', '.join(reach)}){cut}",
         games=report.examples_run,
         **_coverage(report),
         solver=verdict,
     )
 
 
+def _from_targeted(
+    default_game: Game[Any, Any],
+    other_game: Game[Any, Any],
+    targeted: Sequence[Start],
+    budget: Budget,
+    counts: Sequence[int],
+    report: ConformReport,
+    deadline: float,
+) -> None:
+    """As many games as from set-up, each from one of the targeted starts (and the later states of
+    those games the search keeps), into ``report``.  A report of their own: the search keeps a later
+    state when a game exercises rules none before it did, so games from set-up must not use up
+    what is new about these starts."""
+    own = ConformReport(report.game, report.command, seed=report.seed, started=report.started)
+    differential(
+        default_game,
+        InProcess(other_game),
+        ("*",),
+        max_examples=budget.max_examples,
+        max_steps=steps_for(budget, default_game),
+        seed=budget.seed,
+        players=counts,
+        report=own,
+        deadline=deadline,
+        self_test=True,
+        starts=list(targeted),
+        only_starts=True,
+    )
+    for finding in own.findings:
+        report.add(finding)
+    report.examples_run += own.examples_run
+    report.games_planned += own.games_planned
+    report.games_capped += own.games_capped
+    report.games_finished += own.games_finished
+    report.games_stalled += own.games_stalled
+    report.steps_compared += own.steps_compared
+    report.rules_exercised |= own.rules_exercised
+    report.differential_seconds += own.differential_seconds
+    if report.first_difference_at is None:
+        report.first_difference_at = own.first_difference_at
+    if own.stopped is not None:
+        report.stopped, report.stopped_detail = own.stopped, own.stopped_detail
+
+
 def _coverage(report: ConformReport) -> dict[str, Any]:
     return {
         "rules_exercised": frozenset(report.rules_exercised & report.rules_total),
         "rules_total": len(report.rules_total),
+        "states": report.steps_compared,
     }
+
+
+# -- targeted starts and consultation counts ---------------------------------------------------------
+
+# A game's witness-start hook for one ambiguity: the configured game -> (description, state) pairs, or
+# :class:`~rulecraft.search.Start` values that keep their way from a new game (:func:`steered_start`).
+StartHook = Callable[[Game[Any, Any]], Iterable[tuple[str, Any] | Start]]
+
+
+class BadStart(RulecraftError):
+    """A witness-start hook offered a state that breaks one of the game's invariants."""
+
+
+def start_hooks(game: Game[Any, Any]) -> Mapping[str, StartHook]:
+    """The game's witness-start hooks (amb id -> hook), from its record."""
+    from rulecraft.registry import record_of
+
+    base = getattr(game, "base", game)  # an amended game asks its base game's record
+    record = record_of(base)
+    return record.witness_starts(base) if record is not None else {}
+
+
+def _hook_name(hook: object) -> str:
+    module = getattr(hook, "__module__", None)
+    name = getattr(hook, "__qualname__", None) or type(hook).__name__
+    return f"{module}.{name}" if module else name
+
+
+def targeted_starts(game: Game[Any, Any], amb_id: str, hook: StartHook | None = None) -> list[Start]:
+    """The states ``hook`` (default: the game's own for ``amb_id``) offers, each checked against the
+    game's invariants: a state that breaks one is refused (:class:`BadStart`, one line naming the
+    hook and the invariant), never searched from."""
+    if hook is None:
+        hook = start_hooks(game).get(amb_id)
+        if hook is None:
+            return []
+    out: list[Start] = []
+    for offered in hook(game):
+        start = offered if isinstance(offered, Start) else Start(offered[0], state=offered[1])
+        broken = game.violations(start.state)
+        if broken:
+            text = f"{_hook_name(hook)} offered an illegal start for {amb_id} ({start.label}): it breaks {broken[0]}"
+            raise BadStart(" ".join(text.split()))
+        out.append(attrs.evolve(start, label=f"{start.label} [targeted start for {amb_id}]"))
+    return out
+
+
+def steer(
+    game: Game[Any, Any],
+    state: Any,
+    choose: Callable[[Any, Sequence[Any]], Any],
+    *,
+    until: Callable[[Any], bool],
+    max_steps: int = 500,
+    path: list[Any] | None = None,
+) -> Any | None:
+    """A purposeful policy for a witness-start hook: from ``state``, ``choose(state, options)`` picks
+    each step's action among the legal actions or, at a chance step, among the chance outcomes that
+    can happen (``options``, never empty), and the game applies it (so every step is legal), until
+    ``until(state)``; None when the game ends, or ``max_steps`` pass, first.  ``path`` collects the
+    actions taken."""
+    for _ in range(max_steps):
+        if until(state):
+            return state
+        to_move = game.to_move(state)
+        if isinstance(to_move, GameOver):
+            return None
+        if isinstance(to_move, Chance):
+            options: Sequence[Any] = [a for a, p in game.chance_outcomes(state) if p > 0]
+        else:
+            options = game.legal_actions(state)
+        action = choose(state, options)
+        state = game.apply(state, action)
+        if path is not None:
+            path.append(action)
+    return state if until(state) else None
+
+
+def steered_start(
+    game: Game[Any, Any],
+    setup: Setup,
+    label: str,
+    choose: Callable[[Any, Sequence[Any]], Any],
+    *,
+    until: Callable[[Any], bool],
+    max_steps: int = 500,
+) -> Start | None:
+    """A start reached from a new game by :func:`steer`, keeping its way there (set-up and actions), so
+    a witness from it replays from a new game; None when ``until`` is never met."""
+    path: list[Any] = []
+    state = steer(game, game.start(setup), choose, until=until, max_steps=max_steps, path=path)
+    if state is None:
+        return None
+    steps = tuple(game.action_to_json(a) for a in path)
+    return Start(label, state=state, origin=setup.to_json(), path=steps, root="a new game")
+
+
+class _Watched(dict[str, str]):
+    """A game's readings that count how often the rules ask for one ambiguity (``ctx.r(ID)``, or a
+    ``readings.get(ID)``); the game's readings are otherwise untouched."""
+
+    def __init__(self, readings: Mapping[str, str], amb_id: str, counts: Counter[str]) -> None:
+        super().__init__(readings)
+        self.amb_id, self.counts = amb_id, counts
+
+    def __getitem__(self, key: str) -> str:
+        if key == self.amb_id:
+            self.counts[key] += 1
+        return super().__getitem__(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if key == self.amb_id:
+            self.counts[key] += 1
+        return super().get(key, default)
+
+    # Read wholesale (copied into another ruleset, say), a reading escapes the count: say so.
+    def _escaped(self) -> None:
+        self.counts["escaped"] = 1
+
+    def __iter__(self) -> Iterator[str]:
+        self._escaped()
+        return super().__iter__()
+
+    def keys(self) -> Any:
+        self._escaped()
+        return super().keys()
+
+    def items(self) -> Any:
+        self._escaped()
+        return super().items()
+
+    def values(self) -> Any:
+        self._escaped()
+        return super().values()
+
+    def copy(self) -> dict[str, str]:
+        self._escaped()
+        return dict(super().items())
+
+
+def watch(game: Game[Any, Any], amb_id: str, counts: Counter[str]) -> bool:
+    """Count in ``counts[amb_id]`` every time ``game``'s rules ask for the reading of ``amb_id``; True
+    when the game keeps its readings where they can be watched (a ``ctx`` whose ``readings`` is a
+    dict), and then ``counts["watched"]`` is set."""
+    ctx = getattr(game, "ctx", None)
+    readings = getattr(ctx, "readings", None)
+    if ctx is None or type(readings) is not dict:
+        return isinstance(readings, _Watched)
+    object.__setattr__(ctx, "readings", _Watched(readings, amb_id, counts))  # a frozen context: set once, here
+    counts["watched"] = 1
+    return True
 
 
 @attrs.frozen

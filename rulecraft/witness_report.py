@@ -38,7 +38,8 @@ def _pair_markdown(result: AmbiguityResult, pair: PairResult) -> list[str]:
     head = f"**{pair.default}** (default) against **{pair.reading}**: {VERDICT[pair.outcome]}"
     first = f"first difference after {pair.first_seconds:.1f} s, " if pair.first_seconds is not None else ""
     covered = f", rule coverage {pair.coverage}" if pair.coverage else ""
-    lines = [f"- {head} — {pair.reason} ({first}{pair.seconds:.1f} s in all, {pair.games} games{covered})"]
+    reach = f"; {pair.reach}" if pair.reach and pair.outcome != "not-found" else ""  # not-found says it already
+    lines = [f"- {head} — {pair.reason} ({first}{pair.seconds:.1f} s in all, {pair.games} games{covered}{reach})"]
     if pair.solver is not None:
         lines.append(f"  - solver: {pair.solver.status} — {pair.solver.reason} ({pair.solver.seconds:.2f} s)")
     if pair.finding is not None:

@@ -1,0 +1,228 @@
+"""Targeted starts for the witness search (issue 19, part 2): where random games from set-up do not
+reach the state an ambiguity is consulted in, a game's witness-start hook offers such states, and the
+differential search finds the witness from there.  The expected behaviour of each reading comes from
+the rulebook (rule and page in each test); the search's budget is a count of games, seeded."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, cast
+
+import attrs
+import pytest
+
+from rulecraft.conformance.findings import Finding
+from rulecraft.core import Game, Setup
+from rulecraft.registry import game_class, make_game
+from rulecraft.ruleset import Ambiguity
+from rulecraft.search import Start
+from rulecraft.witness import (
+    BadStart,
+    Budget,
+    PairResult,
+    compared_keys,
+    indistinguishable,
+    search_pair,
+    start_hooks,
+    targeted_starts,
+)
+
+# Counts, not seconds: 60 games from set-up, then 60 from the targeted starts, 10 steps each (the
+# readings part within a step or two of a targeted start); the 120 s cap is a safety net only.
+BUDGET = Budget(seconds=120, max_examples=60, max_steps=10, seed=0)
+
+
+def amb(game_id: str, amb_id: str) -> Ambiguity:
+    found: Ambiguity = game_class(game_id).register[amb_id]
+    return found
+
+
+def replay(game: Game[Any, Any], finding: Finding) -> Any:
+    """A finding's whole way from a new game (its set-up and path), every step checked by the game."""
+    assert finding.origin is not None and finding.root == "a new game"
+    state = game.start(Setup.from_json(finding.origin))
+    for step in finding.path:
+        state = game.apply(state, game.action_from_json(step))
+    return state
+
+
+def witness_from_target(game_id: str, amb_id: str, reading: str) -> tuple[PairResult, Finding]:
+    result = search_pair(game_id, amb(game_id, amb_id), reading, BUDGET)
+    assert result.outcome == "witness", result.reason
+    assert result.finding is not None and result.targeted > 0
+    return result, result.finding
+
+
+# -- Airships: AIR-AMB-17, the set-up overflow -----------------------------------------------------------
+
+
+def _displayed(state: Any) -> int:
+    return sum(1 for row in state.display for card in row if card is not None)
+
+
+def test_air_amb_17_targeted_starts_are_legal_set_ups_with_a_full_row() -> None:
+    """AIR-R-05 (p.2): the starters no seat was dealt lie on the board by colour; AIR-R-24 (p.2-3): a
+    row has 3 fields.  Each start is reached from a new game by legal steps, keeps the invariants, and
+    has a full row while the display is still being filled (AIR-R-06)."""
+    game = make_game("air")
+    starts = targeted_starts(game, "AIR-AMB-17")
+    assert {s.origin["players"] for s in starts if s.origin is not None} == {3, 4}
+    for start in starts:
+        assert game.violations(start.state) == []
+        assert start.state.phase.name == "FILL_DISPLAY"
+        assert any(all(card is not None for card in row) for row in start.state.display)
+        again = game.start(Setup.from_json(dict(start.origin or {})))
+        for step in start.path:
+            again = game.apply(again, game.action_from_json(step))
+        assert game.state_to_json(again) == game.state_to_json(start.state)
+
+
+def test_air_amb_17_the_rulebook_keeps_drawing_after_a_setup_overflow() -> None:
+    """AIR-R-06 (p.2): "reveal cards ... until 6 development cards lie on the board"; AIR-R-24
+    (p.2-3): a card for a full row pushes its leftmost card out of the game.  With 3 players, 3
+    starters lie out and 2 draws filled one of their rows: the third card of that department
+    overflows it, so 5 cards lie there and the set-up draws on; under 'n-draws' the 3 draws are done."""
+    default, other = make_game("air"), make_game("air", readings={"AIR-AMB-17": "n-draws"})
+    start = next(s for s in targeted_starts(default, "AIR-AMB-17") if s.origin and s.origin["players"] == 3)
+    pack = cast(Any, default).pack
+    full = next(row for row in start.state.display if all(card is not None for card in row))
+    department = pack.development(full[-1]).department
+    overflow = next(
+        a
+        for a, _ in default.chance_outcomes(start.state)
+        if a.card in pack.group("era1") and pack.development(a.card).department == department
+    )
+    ours, theirs = default.apply(start.state, overflow), other.apply(start.state, overflow)
+    assert _displayed(ours) == 5 and ours.phase.name == "FILL_DISPLAY"  # keeps drawing until 6
+    assert _displayed(theirs) == 5 and theirs.phase.name != "FILL_DISPLAY"  # n = 3 draws made
+
+
+def test_air_amb_17_the_search_finds_the_witness_from_a_targeted_start() -> None:
+    """Not found from set-up in 104 games before (an overflow needs 3 draws of one department next to
+    its starter); from the targeted start, the search's own chance draw overflows the row."""
+    result, finding = witness_from_target("air", "AIR-AMB-17", "n-draws")
+    assert result.consulted is not None and result.consulted > 0
+    # The witness replays from a new game under both readings, and they part at its last step.
+    default, other = make_game("air"), make_game("air", readings={"AIR-AMB-17": "n-draws"})
+    ours, theirs = replay(default, finding), replay(other, finding)
+    assert default.state_to_json(ours) != other.state_to_json(theirs)
+    assert finding.path[-1]["kind"] == "reveal"
+
+
+# -- Aeroplanes: AER-AMB-16 (a hop's white leg 2) and AER-AMB-33 (Night Flights) -------------------------
+
+
+def _hops(game: Game[Any, Any], state: Any) -> list[Any]:
+    from rulecraft.model.aeroplanes.actions import PlaceAirport
+
+    colour: dict[tuple[str, str], Any] = {}
+    for c in game.pack.connections:  # type: ignore[attr-defined]
+        colour[(c.a, c.b)] = colour[(c.b, c.a)] = c.colour
+    return [
+        a
+        for a in game.legal_actions(state)
+        if isinstance(a, PlaceAirport)
+        and a.via is not None
+        and a.origin is not None
+        and colour.get((a.origin, a.via)) in ("red", "black")
+        and colour.get((a.via, a.destination)) == "white"
+    ]
+
+
+def test_aer_amb_16_a_red_then_white_hop_rolls_twice_by_default() -> None:
+    """AER-AMB-16 (l.86-110): the table has no red + white row; l.90-91 make the additional white
+    connection a roll at 10+, so red + white is [12+, 10+] by default and [12+] under 'symmetric'.
+    Every targeted start keeps the invariants and offers such a hop among its legal actions."""
+    default, other = make_game("aer"), make_game("aer", readings={"AER-AMB-16": "symmetric"})
+    starts = targeted_starts(default, "AER-AMB-16")
+    assert starts
+    for start in starts:
+        assert default.violations(start.state) == []
+        hops = _hops(default, start.state)
+        assert hops
+        first_leg = {(c.a, c.b): c.colour for c in default.pack.connections}  # type: ignore[attr-defined]
+        hop = hops[0]
+        red = first_leg.get((hop.origin, hop.via), first_leg.get((hop.via, hop.origin))) == "red"
+        coloured = 12 if red else 14  # AER-R-21: red 12+, black 14+
+        ours = default.facts(default.apply(start.state, hop))["attempt"]["targets"]
+        theirs = other.facts(other.apply(start.state, hop))["attempt"]["targets"]
+        assert ours == [coloured, 10] and theirs == [coloured]
+
+
+def test_aer_amb_16_the_search_finds_the_witness_from_a_targeted_start() -> None:
+    """Not found from set-up in 76 games before; from a targeted start the search tries the hop."""
+    _, finding = witness_from_target("aer", "AER-AMB-16", "symmetric")
+    assert "[targeted start for AER-AMB-16]" in finding.root
+    hops = [s for s in finding.steps if s.get("kind") == "place-airport" and s.get("via")]
+    assert hops, finding.step_text
+
+
+def test_aer_amb_33_night_flights_readings_are_proved_alike_by_exhaustion() -> None:
+    """AER-AMB-33 (l.159): every waiting section is a European start city (l.134) and the overflow area
+    holds only tiles bound outside Europe (AER-R-57, l.176), which Night Flights refuses under either
+    reading; so 'trip' never refuses what 'destination' allows.  The check enumerates every input."""
+    result = search_pair("aer", amb("aer", "AER-AMB-33"), "trip", BUDGET, solver=_aer_hook("AER-AMB-33"))
+    assert result.outcome == "proved" and result.solver is not None and result.solver.status == "unsat"
+    game = make_game("aer")
+    tiles = game.pack.passengers  # type: ignore[attr-defined]
+    cities = game.new_game(3).waiting
+    outside = [t for t in tiles if not game.ctx.europe(t.destination)]  # type: ignore[attr-defined]
+    assert f"all {len(tiles) * len(cities) + len(outside)} inputs" in result.reason
+
+
+def _aer_hook(amb_id: str) -> Any:
+    from rulecraft.witness import solver_hooks
+
+    return solver_hooks(make_game("aer"))[amb_id]
+
+
+# -- proofs from the model's source --------------------------------------------------------------------
+
+
+def test_air_amb_01_stray_and_caption_are_proved_alike_from_the_source() -> None:
+    """AIR-AMB-01 (p.3): the model plays only 'every-success' differently (an extra red die per
+    success); 'caption' and 'stray' both add nothing, so they are proved alike, and 'every-success'
+    is not."""
+    game = make_game("air")
+    keys = compared_keys(game, "AIR-AMB-01")
+    assert keys is not None and keys[0] == frozenset({"every-success"})
+    assert indistinguishable(game, "AIR-AMB-01", "caption", "stray") is not None
+    assert indistinguishable(game, "AIR-AMB-01", "caption", "every-success") is None
+    result = search_pair("air", amb("air", "AIR-AMB-01"), "stray", BUDGET)
+    assert result.outcome == "proved" and "'every-success'" in result.reason
+    assert search_pair("air", amb("air", "AIR-AMB-01"), "every-success", BUDGET).outcome == "witness"
+
+
+# -- a hook that offers an illegal state ---------------------------------------------------------------------
+
+
+def _chips_from_nowhere(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    """A start with one chip more on seat 0's board than the game has (AIR-R-50 counts them)."""
+    state = game.new_game(2)
+    boards = list(state.boards)
+    boards[0] = attrs.evolve(boards[0], chips=boards[0].chips + 1)
+    yield "one chip too many", attrs.evolve(state, boards=tuple(boards))
+
+
+def test_a_hook_offering_an_illegal_state_is_refused_naming_hook_and_invariant() -> None:
+    game = make_game("air")
+    broken = game.violations(next(_chips_from_nowhere(game))[1])
+    assert broken
+    with pytest.raises(BadStart) as refused:
+        targeted_starts(game, "AIR-AMB-17", _chips_from_nowhere)
+    message = str(refused.value)
+    assert "\n" not in message
+    assert "_chips_from_nowhere" in message and broken[0].invariant in message
+    result = search_pair("air", amb("air", "AIR-AMB-17"), "n-draws", BUDGET, starts=_chips_from_nowhere)
+    assert result.outcome == "error" and result.reason == message and result.games == 0
+
+
+def test_every_hook_names_a_registered_ambiguity_and_every_start_is_legal() -> None:
+    """Each game's hooks, as its record offers them: registered IDs, legal starts (cheap to build)."""
+    for game_id in ("air", "aer", "kas", "stm"):
+        game = make_game(game_id)
+        register = {a.id for a in game_class(game_id).register}
+        for amb_id in start_hooks(game):
+            assert amb_id in register
+            for start in targeted_starts(game, amb_id):
+                assert isinstance(start, Start) and game.violations(start.state) == []
