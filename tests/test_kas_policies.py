@@ -14,11 +14,11 @@ import pytest
 from rulecraft.cli import main
 from rulecraft.core import Chance
 from rulecraft.model.kings_of_air_and_steam.actions import KasAction, ShipGoods, Unload
-from rulecraft.model.kings_of_air_and_steam.game import KasGame
+from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 from rulecraft.model.kings_of_air_and_steam.policies import purposeful
 from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase
 
-GAME = KasGame()
+GAME = KingsOfAirAndSteamGame()
 
 
 def play(
