@@ -2,7 +2,7 @@
 
 ``bench/mutation/readings.py`` counts the mutants on the lines that name an ambiguity.  Here:
 
-* STM-AMB-10 (digest /work/shared/rules/steamopolis.md; rulebook p.14-15, STM-R-19): a stone keeps
+* STM-AMB-10 (digest /work/shared/rules/steamopolis.md; rulebook p.28 and p.31, STM-R-19; p.15, STM-R-34): a stone keeps
   its face everywhere, the supply included ('any', default), or loses its arrow on its way back to
   the supply ('reset').
 * STM-AMB-11 'board' (p.20): the banner's 'pressure stone -1' paid with a chosen stone still on the
