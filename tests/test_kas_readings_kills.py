@@ -47,7 +47,8 @@ def whole(g: KingsOfAirAndSteamGame, s: KasState) -> None:
 def test_skip_upkeep_goes_from_round_5_through_production_to_the_sellout_amb_24() -> None:
     """KAS-AMB-24 'skip-upkeep': after round 5's last action (a Grant: $3 from the bank, KAS-R-43, p.14)
     nobody pays storage (both keep their food and pay no $1 for it, KAS-R-45); Production turns the
-    3 food slots into demand tiles and Bown Town, waiting, draws one (KAS-R-49, p.16); then the Sellout (KAS-R-51, p.16), not a round 6 (KAS-R-50: no market tiles left)."""
+    3 food slots into demand tiles and Bown Town, waiting, draws one (KAS-R-49, p.16);
+    then the Sellout (KAS-R-51, p.16), not a round 6 (KAS-R-50: no market tiles left)."""
     g, s = round_five_last_turn("skip-upkeep")
     money = [p.money for p in s.players]
     drawn = g.apply(s, Grant())
