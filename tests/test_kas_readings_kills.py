@@ -65,8 +65,8 @@ def test_skip_upkeep_goes_from_round_5_through_production_to_the_sellout_amb_24(
 
 def test_full_round_5_pays_upkeep_before_the_demand_draw_amb_24() -> None:
     """KAS-AMB-24 'full' (default): round 5's Upkeep comes first (KAS-R-45, p.16: $1 a stored good or
-    discard it); the first seat to pay is the start player's side of the table, and only after both
-    is the waiting city served."""
+    discard it), so the waiting city is not served yet; after one seat has paid, the next pays or
+    the Production draws the waiting city's tile."""
     g, s = round_five_last_turn("full")
     upkeep = g.apply(s, Grant())
     assert upkeep.phase is Phase.UPKEEP
