@@ -226,3 +226,45 @@ def test_every_hook_names_a_registered_ambiguity_and_every_start_is_legal() -> N
             assert amb_id in register
             for start in targeted_starts(game, amb_id):
                 assert isinstance(start, Start) and game.violations(start.state) == []
+
+
+# -- Kings of Air and Steam: the team cards' bonus steps and Bishop Kingston (advanced game) ---------------
+
+
+def _kas_action(game_id: str, amb_id: str) -> Any:
+    """The action each rule is about, at the start on map ABC (line B2's rail hex by Bown Town)."""
+    from rulecraft.model.kings_of_air_and_steam.actions import ShipGoods, Steal
+
+    at = cast(Any, make_game(game_id)).ctx.game_map("ABC").line("B2").hexes[0]
+    if amb_id == "KAS-AMB-42":
+        return Steal(0, "food", at)
+    if amb_id == "KAS-AMB-33":
+        return ShipGoods(at, "food", 2, to_city="Bown Town", lines=("B2",))
+    return ShipGoods(at, "food", 3, to_city="Bown Town", lines=("B2",), returned=True)
+
+
+@pytest.mark.parametrize(
+    ("amb_id", "reading", "default_allows"),
+    [
+        # KAS-R-85 (p.20): "one good from another player's depot or hold on his hex": a depot will do.
+        ("KAS-AMB-42", "hold-only", True),
+        # KAS-R-69 (p.19): the Sphinx card ships "egy árut", one good: two goods are refused.
+        ("KAS-AMB-33", "b", False),
+        # KAS-R-75 (p.19) with KAS-R-36 (p.13): the whole shipment must fit; 2 free slots for 3 food.
+        ("KAS-AMB-37", "placed", False),
+    ],
+)
+def test_kas_witness_from_a_targeted_start(amb_id: str, reading: str, default_allows: bool) -> None:
+    """Not found from set-up before (60 s and 49-110 games each): the team card or character must be
+    in play with goods, a depot and a city where its rule needs them.  At the start the rule's action
+    is judged as the rulebook says under the default and the other way under the other reading, and
+    the search finds that difference itself."""
+    default, other = make_game("kas"), make_game("kas", readings={amb_id: reading})
+    starts = targeted_starts(default, amb_id)
+    assert len(starts) == 1 and default.violations(starts[0].state) == []
+    action = _kas_action("kas", amb_id)
+    assert (default.check(starts[0].state, action) is None) is default_allows
+    assert (other.check(starts[0].state, action) is None) is not default_allows
+    _, finding = witness_from_target("kas", amb_id, reading)
+    assert f"[targeted start for {amb_id}]" in finding.root
+    assert finding.kind == "legal-actions"

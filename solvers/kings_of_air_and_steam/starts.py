@@ -1,0 +1,104 @@
+"""Kings of Air and Steam witness starts: states where an ambiguity is consulted that random games
+rarely reach (rulecraft/witness.py plays both readings from them and finds the witness itself).
+
+Every start is built with the scenario builder (the printed examples' ``given:`` vocabulary) on the
+bundled map ABC, then put in the step the rule belongs to; each must keep the invariants (the
+search refuses one that does not).  The advanced game's team cards give a bonus step beside the
+action (``Phase.BONUS``): random games reach one only when the seat with that team plans the card,
+flies it and then has goods, a depot and an opponent where the card needs them.
+
+- KAS-AMB-42 (p.20, the Godfather steal, KAS-R-85): an opponent's depot with goods on the
+  Godfather's hex; the default steals from a depot or a hold, 'hold-only' from a hold only.
+- KAS-AMB-33 (p.19, the Sphinx card, KAS-R-69): a depot of 3 food beside a city that takes food; the
+  default ships one good, 'b' one shipment of any size.
+- KAS-AMB-37 (p.19, Bishop Kingston's returned good, KAS-R-75): 3 food for a city with 2 free slots;
+  the default needs room for the whole shipment, 'placed' for the goods placed only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import attrs
+
+from rulecraft.core import Game
+from rulecraft.witness import StartHook
+
+LAYOUT = "ABC"
+PLAN = ["S01", "S02", "S03", "S04"]  # plain cards of the pack: letters A, A, B, B
+PLAIN = {"team": "Sphinx", "character": "Victor Blane"}
+
+
+def _beside_bown_town(game: Game[Any, Any]) -> tuple[int, int]:
+    """The rail hex of line B2 (it ends at Bown Town, which takes food)."""
+    at = game.ctx.game_map(LAYOUT).line("B2").hexes[0]  # type: ignore[attr-defined]
+    return at.q, at.r
+
+
+def _bonus(game: Game[Any, Any], given: Mapping[str, Any], bonus: str) -> Any:
+    from rulecraft.model.kings_of_air_and_steam.state import Phase
+
+    return attrs.evolve(game.scenario_state(given), phase=Phase.BONUS, bonus=bonus)
+
+
+def _godfather_by_a_depot(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    q, r = _beside_bown_town(game)
+    given = {
+        "players": 3,
+        "layout": LAYOUT,
+        "phase": "action",
+        "seat": 1,
+        "market": {"slots": ["food", "food", "food"]},
+        "depots": [{"at": [q, r], "owner": 0, "goods": {"food": 1, "textile": 1}}],
+        "players_state": {
+            0: {**PLAIN, "plan": ["S05", "S06", "S07", "S08"], "at": [0, -1]},
+            1: {"team": "Godfather", "character": "Thaddeus Birch", "plan": ["GOD", *PLAN[1:]], "at": [q, r]},
+            2: {"team": "Emperor", "character": "Reginald Kain", "plan": ["S09", "S10", "S11", "S12"], "at": [0, -1]},
+        },
+    }
+    yield "the Godfather's steal on the hex of an opponent's depot (KAS-R-85)", _bonus(game, given, "steal")
+
+
+def _sphinx_by_a_depot(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    q, r = _beside_bown_town(game)
+    given = {
+        "players": 2,
+        "layout": LAYOUT,
+        "phase": "action",
+        "seat": 0,
+        "market": {"slots": ["food", "machine", "textile"], "demand_pile": {"machine": 1}},
+        "depots": [{"at": [q, r], "owner": 0, "goods": {"food": 3}}],
+        "players_state": {
+            0: {**PLAIN, "plan": ["SPH", *PLAN[1:]], "at": [0, -1], "money": 5},
+            1: {"team": "Emperor", "character": "Reginald Kain", "plan": PLAN, "at": [0, -1]},
+        },
+    }
+    yield "the Sphinx card's free shipment beside a depot of 3 food (KAS-R-69)", _bonus(game, given, "ship-one")
+
+
+def _bishop_with_two_free_slots(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    q, r = _beside_bown_town(game)
+    given = {
+        "players": 2,
+        "layout": LAYOUT,
+        "phase": "action",
+        "seat": 0,
+        "market": {"slots": ["food", "machine", "textile"], "demand_pile": {"machine": 1}},
+        "depots": [{"at": [q, r], "owner": 0, "goods": {"food": 3, "textile": 1}}],
+        "cities": {"Bown Town": {"filled": 3}},
+        "players_state": {
+            0: {"team": "Rose & Thorn", "character": "Bishop Kingston", "plan": PLAN, "at": [0, -1], "money": 5},
+            1: {**PLAIN, "plan": PLAN, "at": [0, -1]},
+        },
+    }
+    yield "Bishop Kingston's action with 3 food for a city with 2 free slots (KAS-R-75)", game.scenario_state(given)
+
+
+def witness_starts(game: Game[Any, Any]) -> Mapping[str, StartHook]:
+    """The Kings of Air and Steam witness-start hooks, by ambiguity (the record's ``witness_starts``)."""
+    return {
+        "KAS-AMB-42": _godfather_by_a_depot,
+        "KAS-AMB-33": _sphinx_by_a_depot,
+        "KAS-AMB-37": _bishop_with_two_free_slots,
+    }
