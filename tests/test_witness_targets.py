@@ -233,9 +233,12 @@ def test_every_hook_names_a_registered_ambiguity_and_every_start_is_legal() -> N
 
 def _kas_action(game_id: str, amb_id: str) -> Any:
     """The action each rule is about, at the start on map ABC (line B2's rail hex by Bown Town)."""
-    from rulecraft.model.kings_of_air_and_steam.actions import ShipGoods, Steal
+    from rulecraft.model.kings_of_air_and_steam.actions import Sell, ShipGoods, Steal
+    from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 
     at = cast(Any, make_game(game_id)).ctx.game_map("ABC").line("B2").hexes[0]
+    if amb_id == "KAS-AMB-26":  # from his depot on line B1, over B2 (an opponent's depot), paying nobody
+        return Sell(Hex(5, -2), "food", "Bown Town", lines=("B1", "B2"), payees=())
     if amb_id == "KAS-AMB-42":
         return Steal(0, "food", at)
     if amb_id == "KAS-AMB-33":
@@ -252,6 +255,8 @@ def _kas_action(game_id: str, amb_id: str) -> Any:
         ("KAS-AMB-33", "b", False),
         # KAS-R-75 (p.19) with KAS-R-36 (p.13): the whole shipment must fit; 2 free slots for 3 food.
         ("KAS-AMB-37", "placed", False),
+        # KAS-R-86 (p.20): Thaddeus Birch "never pays tolls"; KAS-AMB-26's default: the Sellout too.
+        ("KAS-AMB-26", "none", True),
     ],
 )
 def test_kas_witness_from_a_targeted_start(amb_id: str, reading: str, default_allows: bool) -> None:

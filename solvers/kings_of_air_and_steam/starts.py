@@ -13,6 +13,9 @@ flies it and then has goods, a depot and an opponent where the card needs them.
   default ships one good, 'b' one shipment of any size.
 - KAS-AMB-37 (p.19, Bishop Kingston's returned good, KAS-R-75): 3 food for a city with 2 free slots;
   the default needs room for the whole shipment, 'placed' for the goods placed only.
+- KAS-AMB-26 (p.20, character powers in the Sellout, KAS-R-86 with KAS-R-51): Thaddeus Birch sells
+  food from a depot on line B1 to Bown Town over line B2, which holds an opponent's depot; the
+  default keeps his no-toll power there, 'none' makes him pay the toll.
 """
 
 from __future__ import annotations
@@ -95,10 +98,29 @@ def _bishop_with_two_free_slots(game: Game[Any, Any]) -> Iterator[tuple[str, Any
     yield "Bishop Kingston's action with 3 food for a city with 2 free slots (KAS-R-75)", game.scenario_state(given)
 
 
+def _birch_selling_over_a_tolled_line(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    every_tile = dict.fromkeys(("chemical", "machine", "food", "textile", "luxury"), 3)
+    given = {
+        "players": 2,
+        "layout": LAYOUT,
+        "phase": "sellout",
+        "round": 6,
+        "seat": 0,
+        "players_state": {
+            0: {"team": "Godfather", "character": "Thaddeus Birch", "at": [0, -1], "money": 0, "rail_level": 3},
+            1: {**PLAIN, "at": [0, -1]},
+        },
+        "depots": [{"at": [5, -2], "owner": 0, "goods": {"food": 1}}, {"at": [3, -2], "owner": 1}],
+        "market": {"pile": {}, "demand_pile": every_tile},
+    }
+    yield "Thaddeus Birch's Sellout of food over an opponent's line (KAS-R-51, R-86)", game.scenario_state(given)
+
+
 def witness_starts(game: Game[Any, Any]) -> Mapping[str, StartHook]:
     """The Kings of Air and Steam witness-start hooks, by ambiguity (the record's ``witness_starts``)."""
     return {
         "KAS-AMB-42": _godfather_by_a_depot,
         "KAS-AMB-33": _sphinx_by_a_depot,
         "KAS-AMB-37": _bishop_with_two_free_slots,
+        "KAS-AMB-26": _birch_selling_over_a_tolled_line,
     }
