@@ -233,12 +233,14 @@ def test_every_hook_names_a_registered_ambiguity_and_every_start_is_legal() -> N
 
 def _kas_action(game_id: str, amb_id: str) -> Any:
     """The action each rule is about, at the start on map ABC (line B2's rail hex by Bown Town)."""
-    from rulecraft.model.kings_of_air_and_steam.actions import Sell, ShipGoods, Steal
+    from rulecraft.model.kings_of_air_and_steam.actions import ExtraFlight, Sell, ShipGoods, Steal
     from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 
     at = cast(Any, make_game(game_id)).ctx.game_map("ABC").line("B2").hexes[0]
     if amb_id == "KAS-AMB-26":  # from his depot on line B1, over B2 (an opponent's depot), paying nobody
         return Sell(Hex(5, -2), "food", "Bown Town", lines=("B1", "B2"), payees=())
+    if amb_id == "KAS-AMB-41":  # the slot-1 card that went back over his diamond rating
+        return ExtraFlight("S11")
     if amb_id == "KAS-AMB-42":
         return Steal(0, "food", at)
     if amb_id == "KAS-AMB-33":
@@ -257,6 +259,9 @@ def _kas_action(game_id: str, amb_id: str) -> Any:
         ("KAS-AMB-37", "placed", False),
         # KAS-R-86 (p.20): Thaddeus Birch "never pays tolls"; KAS-AMB-26's default: the Sellout too.
         ("KAS-AMB-26", "none", True),
+        # KAS-R-25 (p.10): a card over the rating "goes back into the deck"; KAS-R-83 (p.19): Eli Diamond
+        # flies a card from his deck, so that one too by default.
+        ("KAS-AMB-41", "unreturned", True),
     ],
 )
 def test_kas_witness_from_a_targeted_start(amb_id: str, reading: str, default_allows: bool) -> None:

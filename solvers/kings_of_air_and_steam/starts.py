@@ -16,6 +16,8 @@ flies it and then has goods, a depot and an opponent where the card needs them.
 - KAS-AMB-26 (p.20, character powers in the Sellout, KAS-R-86 with KAS-R-51): Thaddeus Birch sells
   food from a depot on line B1 to Bown Town over line B2, which holds an opponent's depot; the
   default keeps his no-toll power there, 'none' makes him pay the toll.
+- KAS-AMB-41 (p.19-20, Eli Diamond's extra flight, KAS-R-83 with KAS-R-25): his slot-1 card went back
+  to the deck over his diamond rating; the default lets him fly it again, 'unreturned' does not.
 """
 
 from __future__ import annotations
@@ -116,6 +118,31 @@ def _birch_selling_over_a_tolled_line(game: Game[Any, Any]) -> Iterator[tuple[st
     yield "Thaddeus Birch's Sellout of food over an opponent's line (KAS-R-51, R-86)", game.scenario_state(given)
 
 
+def _eli_with_a_returned_card(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    given = {
+        "players": 2,
+        "layout": LAYOUT,
+        "phase": "action",
+        "seat": 0,
+        "cycle": 2,
+        "market": {"slots": ["food", "food", "food"]},
+        "players_state": {
+            0: {
+                "team": "Sky Castle",
+                "character": "Eli Diamond",
+                "plan": ["S11", "S01", "S03", "S04"],
+                "slots": ["returned", "planned", "planned", "planned"],
+                "at": [0, -1],
+            },
+            1: {**PLAIN, "plan": PLAN, "slots": ["executed", "executed", "planned", "planned"], "at": [0, -1]},
+        },
+    }
+    yield (
+        "Eli Diamond's action after his slot-1 card went back over his rating (KAS-R-25, R-83)",
+        game.scenario_state(given),
+    )
+
+
 def witness_starts(game: Game[Any, Any]) -> Mapping[str, StartHook]:
     """The Kings of Air and Steam witness-start hooks, by ambiguity (the record's ``witness_starts``)."""
     return {
@@ -123,4 +150,5 @@ def witness_starts(game: Game[Any, Any]) -> Mapping[str, StartHook]:
         "KAS-AMB-33": _sphinx_by_a_depot,
         "KAS-AMB-37": _bishop_with_two_free_slots,
         "KAS-AMB-26": _birch_selling_over_a_tolled_line,
+        "KAS-AMB-41": _eli_with_a_returned_card,
     }
