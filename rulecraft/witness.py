@@ -286,12 +286,16 @@ def _literals(node: ast.expr) -> set[str] | None:
 def compared_keys(game: Game[Any, Any], amb_id: str) -> tuple[frozenset[str], int] | None:
     """The reading keys the model's source compares ``amb_id`` with, and in how many places, when
     every use of the ID in code is ``X.r("ID") == "key"`` (or ``!=``, ``in (...)``, ``not in (...)``;
-    ``reading``/``get`` alike); None when any use is anything else (a value kept, passed on, looked
-    up), so the answer errs towards "not proved".  Comments and prose never count: only the exact
-    string constant ``"ID"`` in the code is a use."""
+    ``reading``/``get`` alike), or ``name = X.r("ID")`` in a function every use of whose ``name`` is
+    such a comparison; None when any use is anything else (a value kept, passed on, looked up), so
+    the answer errs towards "not proved".  Comments and prose never count: only the exact string
+    constant ``"ID"`` in the code is a use."""
     keys: set[str] = set()
     places = 0
-    for tree in _model_trees(type(game).__module__):
+    trees = _model_trees(type(game).__module__)
+    if any(_builds_ids(tree, amb_id) for tree in trees):
+        return None  # an ID put together at run time (f"...-AMB-{n}") might be this one
+    for tree in trees:
         parents: dict[ast.AST, ast.AST] = {}
         for node in ast.walk(tree):
             for child in ast.iter_child_nodes(node):
@@ -308,20 +312,37 @@ def compared_keys(game: Game[Any, Any], amb_id: str) -> tuple[frozenset[str], in
                 and call.func.attr in _READING_CALLS
             ):
                 return None
-            compare = parents.get(call)
-            if not (isinstance(compare, ast.Compare) and len(compare.ops) == 1):
-                return None
-            other = compare.comparators[0] if compare.left is call else compare.left
-            if not isinstance(compare.ops[0], ast.Eq | ast.NotEq | ast.In | ast.NotIn):
-                return None
-            literals = _literals(other)
-            if literals is None:
-                return None
-            keys |= literals
-            places += 1
-        if places == 0 and _builds_ids(tree, amb_id):
-            return None  # an ID put together at run time (f"...-AMB-{n}") might be this one
+            holder = parents.get(call)
+            if isinstance(holder, ast.Assign) and len(holder.targets) == 1 and isinstance(holder.targets[0], ast.Name):
+                uses = _name_uses(holder, holder.targets[0].id, parents)
+            else:
+                uses = [call]
+            for use in uses:
+                literals = _compared_with(use, parents.get(use))
+                if literals is None:
+                    return None
+                keys |= literals
+                places += 1
     return frozenset(keys), places
+
+
+def _name_uses(assign: ast.Assign, name: str, parents: Mapping[ast.AST, ast.AST]) -> list[ast.expr]:
+    """Every read of ``name`` in the function the assignment is in (none outside a function)."""
+    scope = parents.get(assign)
+    while scope is not None and not isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef):
+        scope = parents.get(scope)
+    if scope is None:
+        return [assign.value]  # a module-level value: not a comparison, so never proved
+    return [n for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+
+
+def _compared_with(use: ast.expr, compare: ast.AST | None) -> set[str] | None:
+    """The string literals ``use`` is compared with (``==``, ``!=``, ``in``, ``not in``), else None."""
+    if not (isinstance(compare, ast.Compare) and len(compare.ops) == 1):
+        return None
+    if not isinstance(compare.ops[0], ast.Eq | ast.NotEq | ast.In | ast.NotIn):
+        return None
+    return _literals(compare.comparators[0] if compare.left is use else compare.left)
 
 
 def _builds_ids(tree: ast.Module, amb_id: str) -> bool:
