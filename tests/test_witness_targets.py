@@ -291,3 +291,25 @@ def test_a_reading_kept_in_a_name_and_then_compared_is_proved_alike_too() -> Non
     assert indistinguishable(game, "KAS-AMB-10", "a", "b") is None
     # A reading passed on whole is never proved: KAS-AMB-01 goes into the flight rules' own settings.
     assert compared_keys(game, "KAS-AMB-01") is None
+
+
+# -- Steamopolis: STM-AMB-28, the solo time pressure ---------------------------------------------------------
+
+
+def test_stm_amb_28_the_search_finds_the_witness_from_a_targeted_start() -> None:
+    """STM-R-69 (p.35): "Choosing MAKE STEAM or FLY TO ALL TARGETS costs 1 VP at once; reaching 0 VP
+    loses": at 1 VP the default solo game is lost by MAKE STEAM, 'below-zero' plays on.  Not found
+    from set-up before (64 games, cut by the 60 s cap); the targeted start is the solo game at 1 VP.
+    A Steamopolis set-up game is long, so 8 games each way (the first targeted game differs)."""
+    from rulecraft.model.steamopolis.actions import MakeSteam
+
+    default, other = make_game("stm"), make_game("stm", readings={"STM-AMB-28": "below-zero"})
+    (start,) = targeted_starts(default, "STM-AMB-28")
+    assert default.violations(start.state) == []
+    steam = next(a for a in default.legal_actions(start.state) if isinstance(a, MakeSteam))
+    ours, theirs = default.apply(start.state, steam), other.apply(start.state, steam)
+    assert ours.players[0].vp == theirs.players[0].vp == 0
+    assert default.facts(ours)["rank"] == "lost" and other.facts(theirs)["rank"] != "lost"
+    result = search_pair("stm", amb("stm", "STM-AMB-28"), "below-zero", attrs.evolve(BUDGET, max_examples=8))
+    assert result.outcome == "witness" and result.finding is not None
+    assert "[targeted start for STM-AMB-28]" in result.finding.root
