@@ -18,6 +18,7 @@ RECORD = GameRecord.of_packages(
     packs="rulecraft.model.kings_of_air_and_steam.strategies:packs",
     scenarios="rulecraft.model.kings_of_air_and_steam.scenario",
     scenario_folder="kings_of_air_and_steam",
+    witness_queries="rulecraft.solvers.kings_of_air_and_steam.starts:witness_queries",
     witness_starts="rulecraft.solvers.kings_of_air_and_steam.starts:witness_starts",
     reading_example="KAS-AMB-20=once",
 )

@@ -345,6 +345,25 @@ def _compared_with(use: ast.expr, compare: ast.AST | None) -> set[str] | None:
     return _literals(compare.comparators[0] if compare.left is use else compare.left)
 
 
+def consulted_in(game: Game[Any, Any], amb_id: str) -> set[str | None]:
+    """The names of the functions of the model's code that use ``amb_id`` (the exact string constant;
+    None for a use outside any function): an exhaustive check of one rule holds only when the
+    switch is consulted in that rule alone."""
+    enclosing: set[str | None] = set()
+
+    def visit(node: ast.AST, inside: str | None) -> None:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            inside = node.name
+        if isinstance(node, ast.Constant) and node.value == amb_id:
+            enclosing.add(inside)
+        for child in ast.iter_child_nodes(node):
+            visit(child, inside)
+
+    for tree in _model_trees(type(game).__module__):
+        visit(tree, None)
+    return enclosing
+
+
 def _builds_ids(tree: ast.Module, amb_id: str) -> bool:
     """Whether the code holds a string constant that starts ``amb_id`` without being it (the
     ``"AER-AMB-"`` of ``f"AER-AMB-{n}"``), from which an ID could be put together."""
@@ -468,8 +487,8 @@ def search_pair_games(
 ) -> PairResult:
     """Two configured rulesets of one game: a solver's proof, a witness game, or nothing found.
 
-    Games from set-up first; if none differs, games from the ``targeted`` starts (states a game's
-    witness-start hook built where the question arises), then from the printed examples' given
+    Games from the ``targeted`` starts first (states a game's witness-start hook built where the
+    question arises); if none differs, games from set-up, then from the printed examples' given
     states.  ``consulted``: how often the rules asked for the ambiguity ``watched`` so far (None:
     not counted), reported with a search that found nothing."""
     start = time.monotonic() if start is None else start
@@ -502,25 +521,30 @@ def search_pair_games(
     report = ConformReport(default_game.id, label, seed=budget.seed)
     counts = list(players or range(default_game.min_players, default_game.max_players + 1))
     starts = example_starts(default_game.id) if make_pair is not None else []
-    # Games are bounded by count (max_examples from set-up, then as many from the printed examples'
-    # given states); budget.seconds is a safety cap on the whole search, reported when it bites.
+    # Games are bounded by count (max_examples from the targeted starts if the game offers any, as many
+    # from set-up, then as many from the printed examples' given states); budget.seconds is a safety
+    # cap on the whole search, reported when it bites.  The targeted starts go first: they are few,
+    # their games differ within a step or two when they differ at all, and long games from set-up
+    # must not use up the cap before them.
     cap = start + budget.seconds
     try:
-        differential(
-            default_game,
-            InProcess(other_game),
-            ("*",),
-            max_examples=budget.max_examples,
-            max_steps=steps_for(budget, default_game),
-            seed=budget.seed,
-            players=counts,
-            report=report,
-            deadline=cap,
-            self_test=True,
-            random_setup=True,
-        )
-        if not report.findings and report.stopped is None and targeted:
-            _from_targeted(default_game, other_game, targeted, budget, counts, report, cap)
+        aimed = _from_targeted(default_game, other_game, targeted, budget, counts, report, cap) if targeted else None
+        if aimed is None or (not aimed.findings and aimed.stopped is None):
+            differential(
+                default_game,
+                InProcess(other_game),
+                ("*",),
+                max_examples=budget.max_examples,
+                max_steps=steps_for(budget, default_game),
+                seed=budget.seed,
+                players=counts,
+                report=report,
+                deadline=cap,
+                self_test=True,
+                random_setup=True,
+            )
+        if aimed is not None:
+            _merge(report, aimed)
         if not report.findings and report.stopped is None and starts and make_pair is not None:
             _from_examples(make_pair, starts, budget, report, cap)
     except Exception as exc:  # a model bug under one ruleset is reported, and the run goes on
@@ -581,11 +605,12 @@ def _from_targeted(
     counts: Sequence[int],
     report: ConformReport,
     deadline: float,
-) -> None:
-    """As many games as from set-up, each from one of the targeted starts (and the later states of
-    those games the search keeps), into ``report``.  A report of their own: the search keeps a later
-    state when a game exercises rules none before it did, so games from set-up must not use up
-    what is new about these starts."""
+) -> ConformReport:
+    """``budget.max_examples`` games, each from one of the targeted starts (or a later state of those
+    games the search keeps), in a report of their own (merged by :func:`_merge`): the search keeps a
+    later state when a game exercises rules none before it did, so the games from set-up and these
+    must not use up what is new about each other, and the games from set-up stay the games a game
+    without targeted starts plays."""
     own = ConformReport(report.game, report.command, seed=report.seed, started=report.started)
     differential(
         default_game,
@@ -601,6 +626,11 @@ def _from_targeted(
         starts=list(targeted),
         only_starts=True,
     )
+    return own
+
+
+def _merge(report: ConformReport, own: ConformReport) -> None:
+    """The targeted games' findings and counts, into the search's report."""
     for finding in own.findings:
         report.add(finding)
     report.examples_run += own.examples_run
@@ -610,10 +640,11 @@ def _from_targeted(
     report.games_stalled += own.games_stalled
     report.steps_compared += own.steps_compared
     report.rules_exercised |= own.rules_exercised
+    report.rules_total = report.rules_total or own.rules_total
     report.differential_seconds += own.differential_seconds
-    if report.first_difference_at is None:
+    if own.first_difference_at is not None and report.first_difference_at is None:
         report.first_difference_at = own.first_difference_at
-    if own.stopped is not None:
+    if own.stopped is not None and report.stopped is None:
         report.stopped, report.stopped_detail = own.stopped, own.stopped_detail
 
 

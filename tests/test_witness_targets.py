@@ -27,8 +27,9 @@ from rulecraft.witness import (
     targeted_starts,
 )
 
-# Counts, not seconds: 60 games from set-up, then 60 from the targeted starts, 10 steps each (the
-# readings part within a step or two of a targeted start); the 120 s cap is a safety net only.
+# Counts, not seconds: 60 games from the targeted starts first, then (if none differed) 60 from set-up,
+# 10 steps each (the readings part within a step or two of a targeted start); the 120 s cap is a
+# safety net only.
 BUDGET = Budget(seconds=120, max_examples=60, max_steps=10, seed=0)
 
 
@@ -299,8 +300,7 @@ def test_a_reading_kept_in_a_name_and_then_compared_is_proved_alike_too() -> Non
 def test_stm_amb_28_the_search_finds_the_witness_from_a_targeted_start() -> None:
     """STM-R-69 (p.35): "Choosing MAKE STEAM or FLY TO ALL TARGETS costs 1 VP at once; reaching 0 VP
     loses": at 1 VP the default solo game is lost by MAKE STEAM, 'below-zero' plays on.  Not found
-    from set-up before (64 games, cut by the 60 s cap); the targeted start is the solo game at 1 VP.
-    A Steamopolis set-up game is long, so 8 games each way (the first targeted game differs)."""
+    from set-up before (64 games, cut by the 60 s cap); the targeted start is the solo game at 1 VP."""
     from rulecraft.model.steamopolis.actions import MakeSteam
 
     default, other = make_game("stm"), make_game("stm", readings={"STM-AMB-28": "below-zero"})
@@ -310,6 +310,26 @@ def test_stm_amb_28_the_search_finds_the_witness_from_a_targeted_start() -> None
     ours, theirs = default.apply(start.state, steam), other.apply(start.state, steam)
     assert ours.players[0].vp == theirs.players[0].vp == 0
     assert default.facts(ours)["rank"] == "lost" and other.facts(theirs)["rank"] != "lost"
-    result = search_pair("stm", amb("stm", "STM-AMB-28"), "below-zero", attrs.evolve(BUDGET, max_examples=8))
+    result = search_pair("stm", amb("stm", "STM-AMB-28"), "below-zero", BUDGET)
     assert result.outcome == "witness" and result.finding is not None
     assert "[targeted start for STM-AMB-28]" in result.finding.root
+
+
+def test_kas_amb_22_and_23_are_proved_alike_over_the_packs_layouts() -> None:
+    """KAS-R-07 (p.7) and KAS-R-33 (p.12): depots stand on rail hexes; KAS-R-71 (p.19): new track only on
+    full hexes without rail, city or factory.  So 'full-hexes' (KAS-AMB-23) bites only on a partial rail
+    hex and 'one-source' (KAS-AMB-22) only on a factory hex with a depot: the bundled layouts have
+    neither, and the checks say so by enumerating them (before: not found, 59 and 78 games)."""
+    from rulecraft.witness import solver_hooks
+
+    game = make_game("kas")
+    ctx = cast(Any, game).ctx
+    maps = [ctx.game_map(layout.name) for layout in ctx.pack.layouts]
+    rail = [mh for m in maps for mh in m.hexes.values() if mh.rail is not None]
+    assert rail and not any(mh.partial for mh in rail) and not any(mh.factory for mh in rail)
+    hooks = solver_hooks(game)
+    for amb_id, reading in (("KAS-AMB-23", "full-hexes"), ("KAS-AMB-22", "one-source")):
+        result = search_pair("kas", amb("kas", amb_id), reading, BUDGET, solver=hooks[amb_id])
+        assert result.outcome == "proved" and result.solver is not None and result.solver.status == "unsat"
+    verdict = hooks["KAS-AMB-23"](game, game, 1.0)
+    assert verdict is not None and f"none of the {len(rail)} rail hexes" in verdict.reason

@@ -18,6 +18,12 @@ flies it and then has goods, a depot and an opponent where the card needs them.
   default keeps his no-toll power there, 'none' makes him pay the toll.
 - KAS-AMB-41 (p.19-20, Eli Diamond's extra flight, KAS-R-83 with KAS-R-25): his slot-1 card went back
   to the deck over his diamond rating; the default lets him fly it again, 'unreturned' does not.
+
+Two readings no start can part on the game's pack, and an exhaustive check over its layouts says why
+(:func:`witness_queries`): KAS-AMB-23 ('full-hexes' refuses a depot on a partial edge rail hex: the
+layouts have none, and Eva Blane's new lines never take a partial hex, KAS-R-71) and KAS-AMB-22
+('one-source' parts only a loading step at a hex with a factory and an own depot: depots stand on
+rail hexes only, no layout has a factory on one, and new lines never take a factory hex).
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from typing import Any
 import attrs
 
 from rulecraft.core import Game
-from rulecraft.witness import StartHook
+from rulecraft.witness import SolverHook, SolverVerdict, StartHook, consulted_in
 
 LAYOUT = "ABC"
 PLAN = ["S01", "S02", "S03", "S04"]  # plain cards of the pack: letters A, A, B, B
@@ -152,3 +158,63 @@ def witness_starts(game: Game[Any, Any]) -> Mapping[str, StartHook]:
         "KAS-AMB-26": _birch_selling_over_a_tolled_line,
         "KAS-AMB-41": _eli_with_a_returned_card,
     }
+
+
+# -- exhaustive checks over the pack's layouts ---------------------------------------------------------------
+
+
+def _layout_maps(game: Game[Any, Any]) -> list[Any]:
+    ctx = game.ctx  # type: ignore[attr-defined]
+    return [ctx.game_map(layout.name) for layout in ctx.pack.layouts]
+
+
+def partial_rail_check(default_game: Game[Any, Any], other_game: Game[Any, Any], seconds: float) -> SolverVerdict:
+    """KAS-AMB-23: is there a rail hex a depot could stand on that is a partial edge hex?"""
+    where = consulted_in(default_game, "KAS-AMB-23")
+    if where != {"partial_refused"}:
+        return SolverVerdict(
+            "unknown", f"KAS-AMB-23 is consulted in {sorted(map(str, where))}: the check covers partial_refused"
+        )
+    maps = _layout_maps(default_game)
+    rail = [(m.layout, at) for m in maps for at, mh in m.hexes.items() if mh.rail is not None]
+    partial = [(layout, at) for layout, at in rail if _hex(maps, layout, at).partial]
+    if partial:
+        layout, at = partial[0]
+        return SolverVerdict("sat", f"layout {layout}: rail hex {at} is a partial edge hex", 0.0, {"layout": layout})
+    return SolverVerdict(
+        "unsat",
+        f"exhaustive over the pack: KAS-AMB-23 is consulted only in partial_refused (KAS-R-07 start depots, KAS-R-33 "
+        f"Build Depot; both refuse a hex that is not rail first); none of the {len(rail)} rail hexes of its "
+        f"{len(maps)} layouts is a partial edge hex, and a new line never takes a partial hex (KAS-R-71)",
+    )
+
+
+def one_source_check(default_game: Game[Any, Any], other_game: Game[Any, Any], seconds: float) -> SolverVerdict:
+    """KAS-AMB-22: is there a hex with a factory where an own depot could stand?"""
+    where = consulted_in(default_game, "KAS-AMB-22")
+    if where != {"source_problem"}:
+        return SolverVerdict(
+            "unknown", f"KAS-AMB-22 is consulted in {sorted(map(str, where))}: the check covers source_problem"
+        )
+    maps = _layout_maps(default_game)
+    both = [(m.layout, at) for m in maps for at, mh in m.hexes.items() if mh.rail is not None and mh.factory]
+    factories = sum(len(m.factories) for m in maps)
+    if both:
+        layout, at = both[0]
+        return SolverVerdict("sat", f"layout {layout}: factory hex {at} is a rail hex", 0.0, {"layout": layout})
+    return SolverVerdict(
+        "unsat",
+        "exhaustive over the pack: KAS-AMB-22 is consulted only in source_problem, which parts the readings only "
+        "for a loading step that takes from a factory and an own depot on one hex (KAS-R-29); depots stand on rail "
+        f"hexes only (KAS-R-07, R-33, R-71), none of the {factories} factory hexes of the pack's {len(maps)} layouts "
+        "is a rail hex, and a new line never takes a factory hex (KAS-R-71)",
+    )
+
+
+def _hex(maps: list[Any], layout: str, at: Any) -> Any:
+    return next(m for m in maps if m.layout == layout).hexes[at]
+
+
+def witness_queries(game: Game[Any, Any]) -> Mapping[str, SolverHook]:
+    """The Kings of Air and Steam exhaustive checks, by ambiguity (the record's ``witness_queries``)."""
+    return {"KAS-AMB-23": partial_rail_check, "KAS-AMB-22": one_source_check}
