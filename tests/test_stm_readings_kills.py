@@ -121,3 +121,12 @@ def test_amb26_the_last_number_2_bought_erects_the_statue_under_both_2(key: str)
     assert after.players[0].vp == 5
     assert after.bonus.crystal_row == () and after.bonus.gear_row == ()
     assert not after.bonus.statue and after.tower_top == 1
+
+
+def test_amb26_only_a_number_2_counts_not_a_number_3_gone() -> None:
+    """STM-AMB-26 'both-2' (p.22): the crystal row has lost its #5 to #3 (STM-AMB-13: foremost first) but
+    still holds its #2; buying the gear row's #2 leaves one #2 in the market, so the statue stays."""
+    ctx, state = _ex23("both-2", (2,), (2,), crystals=0, gears=3)
+    after = play(state, BuyBonusMarker("gear", 3), ctx=ctx)
+    assert after.bonus.crystal_row == (2,) and after.bonus.gear_row == ()
+    assert after.bonus.statue and after.tower_top == 0
