@@ -9,6 +9,8 @@ not crash.  Digest: /work/shared/rules/aeroplanes.md (rule IDs, the rulebook's l
 
 from __future__ import annotations
 
+from typing import cast
+
 import attrs
 from test_aer_invariants import CTX, PACK, PRINTED, in_phase, pair, player, set_slots
 
@@ -404,3 +406,133 @@ def test_nothing_changes_after_the_game_is_over_aer_r_63() -> None:
     over = in_phase(Phase.OVER)
     changed = player(over, 0, vp=over.players[0].vp + 1)
     assert step_msgs("era-advances-by-one", over, changed) == ["the state changed after the game was over"]
+
+
+# -- one-tile-per-slot (AER-R-29, AER-SET-04) -----------------------------------------------------------
+
+
+def test_every_destination_with_a_wrong_slot_count_is_reported_aer_r_29() -> None:
+    """AER-R-29 (l.122-129): each destination has its printed slots; two wrong ones are two violations."""
+    state = in_phase(Phase.ACTION, players=4)
+    d1, d2 = PACK.destinations[6], PACK.destinations[7]
+    broken = set_slots(set_slots(state, d1.name, ()), d2.name, ())
+    assert msgs("one-tile-per-slot", broken) == [
+        f"{d1.name} has 0 slots; the board prints {d1.slots}",
+        f"{d2.name} has 0 slots; the board prints {d2.slots}",
+    ]
+
+
+def test_the_slots_after_a_foreign_entry_are_still_checked_aer_r_29() -> None:
+    """AER-R-29: a slot holds one airport tile of a seat at the table; a foreign entry does not hide
+    the next slot's tile of a seat that does not exist."""
+    state = in_phase(Phase.ACTION, players=4)
+    dest = PACK.destinations[6]
+    entries = cast("tuple[Airport | None, ...]", ("junk", Airport(9, 1)))  # a corrupt state may hold anything
+    junk = set_slots(state, dest.name, entries)
+    assert msgs("one-tile-per-slot", junk) == [
+        f"slot 0 of {dest.name} holds 'junk', not one airport tile",
+        f"a tile of seat 9 in {dest.name}: no such seat",
+    ]
+
+
+def test_the_slots_after_a_misplaced_blocker_are_still_checked_aer_set_04() -> None:
+    """AER-SET-04: blockers cover only the "4/5" slots of a 3-player game; with 4 players a blocker in
+    play is reported, and the tile after it is still checked."""
+    state = in_phase(Phase.ACTION, players=4)
+    dest = PACK.destinations[6]
+    blocked = set_slots(state, dest.name, (Airport(BLOCKER, HOME), Airport(9, 1)))
+    assert msgs("one-tile-per-slot", blocked) == [
+        f"a blocker in slot 0 of {dest.name}, which is in play with 4 players",
+        f"a tile of seat 9 in {dest.name}: no such seat",
+    ]
+
+
+def test_a_home_tile_outside_the_home_city_aer_set_03() -> None:
+    """AER-SET-03: the home tile goes into the player's chosen start city."""
+    state = in_phase(Phase.ACTION, players=4)
+    home = state.players[0].home
+    dest = next(d for d in PACK.destinations if d.name != home and d.slots == 2)
+    (slot,) = [i for i, a in enumerate(next(s for s in state.map if s.destination == dest.name).slots) if a is None][:1]
+    moved = _put(state, dest.name, slot, Airport(0, HOME))
+    assert f"seat 0's home tile in {dest.name}, not in its home city" in msgs("one-tile-per-slot", moved)
+
+
+# -- passengers-conserved (AER-SET-01, AER-R-56, AER-R-58) -------------------------------------------------
+
+
+def test_an_extra_passenger_tile_is_named_aer_set_01() -> None:
+    """AER-SET-01 (l.11): the pack's 96 passenger tiles, each once; a copy in the bag is one extra."""
+    state = in_phase(Phase.ACTION, players=3)
+    tile = state.bag[0]
+    extra = attrs.evolve(state, bag=tuple(sorted((*state.bag, tile))))
+    assert msgs("passengers-conserved", extra) == [
+        f"97 passenger tiles in play, the pack has {len(PACK.passengers)}: extra [{tile!r}], missing []"
+    ]
+
+
+def test_waiting_sections_out_of_board_order_aer_r_58() -> None:
+    """AER-R-58: the waiting area's sections in the board's order Rome..Berlin."""
+    state = in_phase(Phase.ACTION, players=3)
+    swapped = attrs.evolve(state, waiting=(state.waiting[1], state.waiting[0], *state.waiting[2:]))
+    cities = [w.city for w in swapped.waiting]
+    assert msgs("passengers-conserved", swapped) == [
+        f"waiting sections {cities}, the board's are {list(PACK.waiting_area.section_order)}"
+    ]
+
+
+def test_a_1_vp_tile_out_of_the_game_aer_r_56() -> None:
+    """AER-R-56: only 0-VP tiles leave the game; a 1-VP tile is banked beside the discard pile."""
+    state = in_phase(Phase.ACTION, players=3)
+    tile = next(t for t in state.bag if PACK.passenger(t).vp == 1)
+    bag = tuple(t for t in state.bag if t != tile)
+    out = attrs.evolve(state, bag=bag, removed_passengers=tuple(sorted((*state.removed_passengers, tile))))
+    assert msgs("passengers-conserved", out) == [
+        f"tiles worth VP [{tile!r}] are out of the game; they go beside the discard pile"
+    ]
+
+
+def test_the_unordered_piles_are_kept_sorted_aer_set_01() -> None:
+    """The bag and the tiles out of the game are unordered piles, kept sorted in the state."""
+    state = in_phase(Phase.ACTION, players=3)
+    shuffled = attrs.evolve(state, bag=tuple(reversed(state.bag)))
+    assert msgs("passengers-conserved", shuffled) == ["the bag pile is not kept sorted"]
+    zero = sorted(t for t in state.bag if PACK.passenger(t).vp == 0)[:2]
+    bag = tuple(t for t in state.bag if t not in zero)
+    out = attrs.evolve(
+        state, bag=bag, removed_passengers=tuple(sorted((*state.removed_passengers, *zero), reverse=True))
+    )
+    assert msgs("passengers-conserved", out) == ["the out of the game pile is not kept sorted"]
+
+
+# -- cards-conserved (AER-SET-08, AER-R-08) -----------------------------------------------------------------
+
+
+def test_a_lost_card_and_a_copied_card_are_named_aer_set_08() -> None:
+    """AER-SET-08: the pack's 46 cards, each once, in display, deck, hands, discards or removed."""
+    state = in_phase(Phase.ACTION, players=3)
+    first = state.deck[0]
+    lost = attrs.evolve(state, deck=state.deck[1:])
+    assert msgs("cards-conserved", lost) == [f"cards not conserved: extra [], missing [{first}]"]
+    last = state.deck[-1]
+    copied = attrs.evolve(state, deck=(*state.deck[:-1], last, last))
+    assert f"cards not conserved: extra [{last}], missing []" in msgs("cards-conserved", copied)
+
+
+def test_the_deck_is_a_sorted_remainder_aer_set_08() -> None:
+    """AER-SET-08: the deck is in number order; a reversed deck is reported."""
+    state = in_phase(Phase.ACTION, players=3)
+    assert len(state.deck) > 1
+    assert msgs("cards-conserved", attrs.evolve(state, deck=tuple(reversed(state.deck)))) == [
+        "the deck is not kept as a sorted remainder"
+    ]
+
+
+def test_a_deck_card_equal_to_the_top_display_card_is_not_lower_aer_set_08() -> None:
+    """AER-SET-08: deck cards lie above the display; a copy of the top display card in the deck is a
+    conservation break (a card twice), not a deck card lower than the display."""
+    state = in_phase(Phase.ACTION, players=3)
+    top = max(state.display)
+    twice = attrs.evolve(state, deck=(top, *state.deck))
+    found = msgs("cards-conserved", twice)
+    assert f"cards not conserved: extra [{top}], missing []" in found
+    assert not [m for m in found if "is lower than display card" in m]
