@@ -12,9 +12,11 @@ from __future__ import annotations
 from typing import cast
 
 import attrs
-from test_aer_invariants import CTX, PACK, PRINTED, in_phase, pair, player, set_slots
+from invariant_helpers import game_with
+from test_aer_invariants import CTX, PACK, PRINTED, find, in_phase, pair, player, set_slots
 
 from rulecraft.invariants.aeroplanes import INVARIANTS, STEP_INVARIANTS
+from rulecraft.model.aeroplanes.context import Context
 from rulecraft.model.aeroplanes.state import BLOCKER, HOME, AerState, Airport, OwnedCard, Phase
 
 
@@ -536,3 +538,110 @@ def test_a_deck_card_equal_to_the_top_display_card_is_not_lower_aer_set_08() -> 
     found = msgs("cards-conserved", twice)
     assert f"cards not conserved: extra [{top}], missing []" in found
     assert not [m for m in found if "is lower than display card" in m]
+
+
+# -- airport-tiles-conserved (AER-R-11, AER-SET-03) ---------------------------------------------------------
+
+
+def _placed(state: AerState, seat: int, stage: int) -> int:
+    return sum(1 for s in state.map for a in s.slots if a is not None and a.owner == seat and a.stage == stage)
+
+
+def _on_cards(state: AerState, seat: int, stage: int) -> int:
+    return sum(c.tiles for c in state.players[seat].cards if PACK.card(c.number).tile_stage == stage)
+
+
+def test_each_stage_is_recounted_with_its_cards_and_map_tiles_aer_r_11() -> None:
+    """AER-R-11 (l.66): 9 airport tiles of each stage a player, in the supply, on own cards or on the map."""
+    state = find(lambda s: s.phase is Phase.ACTION and _on_cards(s, 0, 1) > 0 and _placed(s, 0, 1) > 0)
+    supply = state.players[0].supply
+    cards, placed = _on_cards(state, 0, 1), _placed(state, 0, 1)
+    short = player(state, 0, supply=(supply[0] - 1, supply[1], supply[2]))
+    assert msgs("airport-tiles-conserved", short) == [
+        f"seat 0, stage 1: supply {supply[0] - 1} + on cards {cards} + on the map {placed}"
+        f" = {supply[0] - 1 + cards + placed}, expected 9"
+    ]
+    short2 = player(state, 0, supply=(supply[0], supply[1] - 1, supply[2]))
+    found = msgs("airport-tiles-conserved", short2)
+    assert len(found) == 1 and found[0].startswith(f"seat 0, stage 2: supply {supply[1] - 1} + ")
+
+
+def test_an_empty_supply_with_all_nine_on_the_map_is_fine_aer_r_11() -> None:
+    """AER-R-11: a supply may run out: 0 in the supply with all 9 stage-3 tiles on the map is conserved."""
+    state = in_phase(Phase.ACTION, players=4)
+    assert state.players[0].supply[2] == 9 and _on_cards(state, 0, 3) == 0
+    full = state
+    for dest, slot in _free_slots(state, 9):
+        full = _put(full, dest, slot, Airport(0, 3))
+    supply = state.players[0].supply
+    full = player(full, 0, supply=(supply[0], supply[1], 0))
+    assert msgs("airport-tiles-conserved", full) == []
+
+
+def test_two_players_with_one_home_city_aer_set_03() -> None:
+    """AER-SET-03: each player chooses a free start city."""
+    state = in_phase(Phase.CHOOSE_HOME, players=3)
+    city = PACK.start_cities[0]
+    both = player(player(state, 0, home=city), 1, home=city)
+    assert f"2 players have their home in {city} (AER-SET-03: a free start city each)" in msgs(
+        "airport-tiles-conserved", both
+    )
+
+
+# -- plane-capacity (AER-R-36, AER-R-55, AER-AMB-42) ---------------------------------------------------------
+
+
+def _after_update() -> tuple[AerState, int]:
+    """A reachable era-2 action with a seat owning a card (face-down cards exist only after an update)."""
+    state = find(lambda s: s.phase is Phase.ACTION and s.era == 2 and any(p.cards for p in s.players))
+    return state, next(i for i, p in enumerate(state.players) if p.cards)
+
+
+def _with_card(state: AerState, seat: int, card: OwnedCard) -> AerState:
+    return player(state, seat, cards=(card, *state.players[seat].cards[1:]))
+
+
+def _tiles_of_load(load: int) -> tuple[str, ...]:
+    """Passenger tiles from the pack whose capacities add up to at least ``load``."""
+    out: list[str] = []
+    for t in PACK.passengers:
+        if sum(PACK.passenger(x).capacity for x in out) >= load:
+            break
+        out.append(t.id)
+    return tuple(sorted(out))
+
+
+def test_over_capacity_names_the_cards_side_aer_r_36() -> None:
+    """AER-R-36 face up (the printed capacity), AER-R-55 face down (the excess markers)."""
+    state, seat = _after_update()
+    number = state.players[seat].cards[0].number
+    printed = PACK.card(number).capacity
+    tiles = _tiles_of_load(printed + 1)
+    used = sum(PACK.passenger(t).capacity for t in tiles)
+    up = _with_card(state, seat, OwnedCard(number, passengers=tiles))
+    assert msgs("plane-capacity", up) == [
+        f"seat {seat}'s card {number} (face up) carries {used} on a capacity of {printed}"
+    ]
+    down = _with_card(state, seat, OwnedCard(number, passengers=tiles, excess=1))
+    assert msgs("plane-capacity", down) == [
+        f"seat {seat}'s card {number} (face down) carries {used} on a capacity of 1"
+    ]
+
+
+def test_a_face_down_card_may_show_no_excess_markers_aer_r_55() -> None:
+    """AER-R-55: the markers show the unused capacity at the update: 0 when the plane was full."""
+    state, seat = _after_update()
+    number = state.players[seat].cards[0].number
+    assert msgs("plane-capacity", _with_card(state, seat, OwnedCard(number, excess=0))) == []
+
+
+def test_a_closed_face_down_card_carries_nothing_aer_amb_42() -> None:
+    """AER-AMB-42 'closed': a face-down card takes no passengers."""
+    state, seat = _after_update()
+    number = state.players[seat].cards[0].number
+    tile = _tiles_of_load(1)
+    loaded = _with_card(state, seat, OwnedCard(number, passengers=tile, excess=PACK.card(number).capacity))
+    closed = game_with("aer", Context.printed(readings={"AER-AMB-42": "closed"}))
+    found = [v.message for v in INVARIANTS["plane-capacity"].check(closed, loaded)]
+    assert found == [f"seat {seat}'s face-down card {number} carries {list(tile)} (AER-AMB-42 closed)"]
+    assert msgs("plane-capacity", loaded) == []
