@@ -7,6 +7,8 @@
   the supply ('reset').
 * STM-AMB-11 'board' (p.20): the banner's 'pressure stone -1' paid with a chosen stone still on the
   board: exactly that one leaves.
+* STM-AMB-37 'once' (p.32, STM-R-62): 'use all activation effects' uses every other machine's
+  activation, right to left, each once.
 * STM-AMB-26 (p.22-23: "If you buy the last bonus marker #2 and thereby reveal the statue, place it
   on the tower top"): the level-1 statue shows when both #2 are gone ('both-2', default) or when the
   first one is ('first-2').
@@ -19,11 +21,21 @@ from __future__ import annotations
 
 import attrs
 import pytest
+import test_stm_parasites as par
 from test_stm_readings import game, play, player, reading
 
-from rulecraft.model.steamopolis.actions import BuyBanner, BuyBonusMarker, FlyToAllTargets, TakeBack
+from rulecraft.model.steamopolis.actions import (
+    BuyBanner,
+    BuyBonusMarker,
+    ChannelPressure,
+    FlyToAllTargets,
+    TakeBack,
+    TakeResources,
+    UsePart,
+)
 from rulecraft.model.steamopolis.context import Context
 from rulecraft.model.steamopolis.gauge import BonusMarker, Stone
+from rulecraft.model.steamopolis.rules import legal_actions
 from rulecraft.model.steamopolis.state import BoardStone, BonusMarket, Market, StmState
 
 # ---------------------------------------------------------------------------
@@ -130,3 +142,25 @@ def test_amb26_only_a_number_2_counts_not_a_number_3_gone() -> None:
     after = play(state, BuyBonusMarker("gear", 3), ctx=ctx)
     assert after.bonus.crystal_row == (2,) and after.bonus.gear_row == ()
     assert after.bonus.statue and after.tower_top == 0
+
+
+# ---------------------------------------------------------------------------
+# STM-AMB-37: 'use all activation effects' (p.32)
+# ---------------------------------------------------------------------------
+
+
+def test_amb37_use_all_reaches_every_machine_right_to_left() -> None:
+    """STM-R-62 (p.32, 'use all activation effects', as a value-8 stone channelled down to level 1):
+    M3-01 on space 3 holds it; under STM-AMB-37 'once' it is not used again, and the machines on
+    spaces 2 and 1, next to each other, are both used, right to left: M0-02's gear, then M0-01's
+    crystal (their printed activations)."""
+    every = par.player(
+        [(6, False)],
+        machine_room=par.room((1, par.machine("M0-01")), (2, par.machine("M0-02")), (3, par.machine("M3-01"))),
+    )
+    state = par.play(par.game(every, par.player(parasites_home=3)), ChannelPressure(6), UsePart())
+    assert TakeResources(0, 1) in legal_actions(par.CTX, state)
+    state = par.play(state, TakeResources(0, 1))
+    assert TakeResources(1, 0) in legal_actions(par.CTX, state)
+    state = par.play(state, TakeResources(1, 0))
+    assert (state.players[0].crystals, state.players[0].gears) == (1, 1)
