@@ -801,6 +801,9 @@ NOT_MODELLED_WHY: dict[tuple[str, str], str] = {
     ("AER-AMB-12", "any"): "replacing an opponent's tile is a new airport with reach and risk; a free upgrade is not built",
     ("AER-AMB-13", "anytime"): "an own tile is upgraded only where no slot is empty; upgrading beside one is not built",
     ("AER-AMB-15", "card"): "a replaced tile goes back to its owner's supply; back onto a card is not modelled",
+    ("AER-AMB-21", "no-lr"): "whether a ‡ route needs a long-range card is the pack's data (the bundled pack marks"
+    " Dakar - South America and Europe - North America long-range); the switch does not change it: load a pack"
+    " without those marks",
     ("AER-AMB-30", "placed"): "the Americas bonus counts the players paid; counting replacing players is not kept",
     ("AER-AMB-41", "keep"): "tiles on a card discarded as full go back to the supply; keeping them is not modelled",
     ("AER-AMB-41", "lost"): "tiles on a card discarded as full go back to the supply; losing them is not modelled",
