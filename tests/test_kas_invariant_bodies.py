@@ -9,6 +9,8 @@ is reported by the registry as "the check could not run: ..." (rulecraft/invaria
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 from kas_helpers import game, turn_state
 from test_kas_mutation_kills import invariant_base, seat0
@@ -17,7 +19,7 @@ from rulecraft.invariants.kings_of_air_and_steam import INVARIANTS
 from rulecraft.model.kings_of_air_and_steam.components import GOODS
 from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
-from rulecraft.model.kings_of_air_and_steam.state import KasState
+from rulecraft.model.kings_of_air_and_steam.state import CargoStep, KasState, Phase
 from rulecraft.model.kings_of_air_and_steam.transitions import UNLIMITED_SUPPLY
 from rulecraft.registry import make_game
 
@@ -195,4 +197,92 @@ def test_a_tile_miscount_shows_every_place_kas_r_05() -> None:
         f"food: pile {pile} + slots {slots + 1} + demand pile {demand} + on cities {cities} (+ removed) = {counted},"
         " expected 3",
         "4 tiles on the 3 future-market slots",
+    ]
+
+
+# -- cities-consistent (KAS-R-36, KAS-R-40) -----------------------------------------------------------------------
+
+
+def _city(state: KasState, name: str, **changes: Any) -> KasState:
+    i = PRINTED.ctx.map_of(state).city_index(name)
+    return attrs.evolve(
+        state, cities=tuple(attrs.evolve(c, **changes) if j == i else c for j, c in enumerate(state.cities))
+    )
+
+
+def test_a_closed_and_a_waiting_city_holding_goods_kas_r_40() -> None:
+    """KAS-R-40/41: a closed city accepts nothing, and a city waiting for its demand tile holds nothing."""
+    state = invariant_base(PRINTED)
+    assert msgs(PRINTED, "cities-consistent", _city(state, "Bown Town", closed=True)) == [
+        "Bown Town is closed yet holds 2 goods"
+    ]
+    assert msgs(PRINTED, "cities-consistent", _city(state, "Bown Town", waiting=True)) == [
+        "Bown Town is waiting yet holds 2 goods"
+    ]
+
+
+def test_cities_that_do_not_match_the_map_are_reported_kas_r_36() -> None:
+    """KAS-R-36: one city state per printed city; a state with one fewer is malformed and reported."""
+    state = invariant_base(PRINTED)
+    found = msgs(PRINTED, "cities-consistent", attrs.evolve(state, cities=state.cities[:-1]))
+    assert len(found) == 1 and found[0].startswith(f"{COULD_NOT_RUN}: ValueError: zip()"), found
+
+
+# -- diamonds-within-rating (KAS-R-25, KAS-R-83) -------------------------------------------------------------------
+
+
+def test_a_plan_and_its_slots_of_different_lengths_are_reported_kas_r_25() -> None:
+    """KAS-R-25: each planned card has its slot; a plan of 4 with 3 slots is malformed and reported."""
+    state = invariant_base(PRINTED)
+    broken = seat0(state, slots=state.players[0].slots[:3])
+    found = msgs(PRINTED, "diamonds-within-rating", broken)
+    assert len(found) == 1 and found[0].startswith(f"{COULD_NOT_RUN}: ValueError: zip()"), found
+
+
+def test_eli_diamonds_extra_cards_count_their_diamonds_kas_r_83() -> None:
+    """KAS-R-83: Eli Diamond's extra cards are played face up and their diamonds count against his rating
+    (KAS-R-25)."""
+    eli = turn_state(
+        PRINTED, {"team": "Sky Castle", "character": "Eli Diamond"}, {"team": "Sphinx", "character": "Victor Blane"}
+    )
+    rating = PRINTED.pack.team("Sky Castle").airship_track[0].diamonds
+    heavy = sorted(PRINTED.pack.deck, key=lambda c: -c.diamonds)
+    extra: list[str] = []
+    while sum(PRINTED.pack.card(c).diamonds for c in extra) <= rating:
+        extra.append(heavy[len(extra)].id)
+    spent = sum(PRINTED.pack.card(c).diamonds for c in extra)
+    state = seat0(eli, extra_cards=tuple(extra))
+    assert msgs(PRINTED, "diamonds-within-rating", state) == [
+        f"seat 0 has {spent} diamonds in play with a rating of {rating}"
+    ]
+
+
+# -- phase-bookkeeping (KAS-R-13, KAS-R-14, KAS-R-21) ---------------------------------------------------------------
+
+
+def test_cycle_5_is_past_the_four_cards_kas_r_14() -> None:
+    """KAS-R-14: four cycles a round, one per planned card."""
+    assert "cycle 5" in msgs(PRINTED, "phase-bookkeeping", attrs.evolve(invariant_base(PRINTED), cycle=5))
+
+
+def test_a_plan_of_four_with_a_card_twice_and_every_seat_checked_kas_r_13() -> None:
+    """KAS-R-13: a plan is 4 different cards; both seats' broken plans are reported."""
+    state = invariant_base(PRINTED)
+    twice = ("S01", "S01", "S03", "S04")
+    p0 = attrs.evolve(state.players[0], plan=twice)
+    p1 = attrs.evolve(state.players[1], plan=twice)
+    assert msgs(PRINTED, "phase-bookkeeping", attrs.evolve(state, players=(p0, p1))) == [
+        "seat 0 plays a plan of 4 cards",
+        "seat 1 plays a plan of 4 cards",
+    ]
+
+
+def test_a_load_step_open_or_missing_kas_r_28() -> None:
+    """KAS-R-28..31: the load/unload step exists exactly in the cargo phase."""
+    state = invariant_base(PRINTED)
+    assert msgs(PRINTED, "phase-bookkeeping", attrs.evolve(state, cargo=CargoStep())) == [
+        "a load/unload step is open in phase action"
+    ]
+    assert msgs(PRINTED, "phase-bookkeeping", attrs.evolve(state, phase=Phase.CARGO)) == [
+        "a load/unload step is missing in phase cargo"
     ]
