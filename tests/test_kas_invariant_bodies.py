@@ -286,3 +286,19 @@ def test_a_load_step_open_or_missing_kas_r_28() -> None:
     assert msgs(PRINTED, "phase-bookkeeping", attrs.evolve(state, phase=Phase.CARGO)) == [
         "a load/unload step is missing in phase cargo"
     ]
+
+
+def test_under_uncertainty_four_tiles_a_type_kas_r_06() -> None:
+    """KAS-R-06 (Uncertainty): all 20 tiles, 4 a type, with 5 removed unseen; one removed of each type
+    keeps the count, and a food tile more is reported against 4."""
+    state = invariant_base(PRINTED)
+    unsure = attrs.evolve(state, uncertainty=True, removed_tiles=(1, 1, 1, 1, 1))
+    assert msgs(PRINTED, "market-tiles-accounted", unsure) == []
+    g = GOODS.index("food")
+    pile, slots, demand = state.market_pile[g], state.market_slots.count("food"), state.demand_pile[g]
+    cities = sum(1 for c in state.cities if c.tile and c.demand == "food")
+    more = attrs.evolve(unsure, market_pile=tuple(n + (1 if i == g else 0) for i, n in enumerate(state.market_pile)))
+    assert msgs(PRINTED, "market-tiles-accounted", more) == [
+        f"food: pile {pile + 1} + slots {slots} + demand pile {demand} + on cities {cities} (+ removed)"
+        f" = {pile + 1 + slots + demand + cities + 1}, expected 4"
+    ]
