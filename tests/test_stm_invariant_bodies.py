@@ -10,11 +10,13 @@ only just keeps it (a limit met exactly) and asserts silence.  States come from 
 from __future__ import annotations
 
 import attrs
-from test_stm_invariants import PRINTED, give, on_board, player, start
+from invariant_helpers import game_with
+from test_stm_invariants import PRINTED, give, on_board, player, start, turn
 
 from rulecraft.invariants.steamopolis import INVARIANTS, STEP_INVARIANTS
+from rulecraft.model.steamopolis.context import Context
 from rulecraft.model.steamopolis.gauge import BonusMarker, Gauge, Stone, gauge_of
-from rulecraft.model.steamopolis.state import SHADOW, BoardStone, Phase, Solo, StmState
+from rulecraft.model.steamopolis.state import SHADOW, BoardStone, Phase, RoomTile, Solo, StmState
 
 
 def msgs(name: str, state: StmState) -> list[str]:
@@ -105,3 +107,77 @@ def test_an_empty_general_supply_is_allowed_stm_r_21() -> None:
     all_out = give(state, 1, crystals=state.supply.crystals)
     assert all_out.supply.crystals == 0
     assert msgs("resources-conserved", all_out) == []
+
+
+# -- sponsor-and-gala (STM-R-21, STM-R-57, STM-R-58) ------------------------------------------------------------------
+
+
+def test_every_sponsor_and_crystal_gala_taken_empties_the_supply_stm_r_21() -> None:
+    """STM-R-21/57/58: 5 sponsors and 4 crystal galas in the box; with 5 players (STM-AMB-24 '1-5') all
+    5 sponsors can be held, and 4 players can hold the 4 crystal galas: an empty supply is no break."""
+    state = start(4)
+    galas = state
+    for seat in range(4):
+        galas = player(galas, seat, gala="crystal")
+    galas = attrs.evolve(galas, supply=attrs.evolve(galas.supply, galas=(0, 4)))
+    assert msgs("sponsor-and-gala", galas) == []
+    fifth = attrs.evolve(state.players[3], character=5)
+    five = attrs.evolve(state, players=(*state.players, fifth))
+    for seat in range(5):
+        five = player(five, seat, sponsor="crystal")
+    five = attrs.evolve(five, supply=attrs.evolve(five.supply, sponsors=0))
+    assert msgs("sponsor-and-gala", five) == []
+
+
+# -- solo-turn (STM-R-69, STM-R-71) -----------------------------------------------------------------------------------
+
+
+def test_a_removal_step_in_a_multiplayer_game_stm_r_71() -> None:
+    """STM-R-71: 'remove tiles' is a solo step; a 2-player turn waiting on it is reported."""
+    state = turn(attrs.evolve(start(), phase=Phase.END_OF_TURN), removal="done")
+    assert msgs("solo-turn", state) == ["solo turn fields in a 2-player game (time paid False, removal done)"]
+
+
+def test_a_removal_step_needs_a_fly_this_turn_stm_r_71() -> None:
+    """STM-R-71: the solo 'remove tiles' follows FLY TO ALL TARGETS in the same turn."""
+    state = turn(attrs.evolve(start(1), phase=Phase.END_OF_TURN), removal="done")
+    assert msgs("solo-turn", state) == ["'remove tiles' (done) in a turn without FLY TO ALL TARGETS"]
+
+
+def _removing(phase: Phase, **changes: object) -> StmState:
+    """A solo turn after FLY TO ALL TARGETS (S0 recorded) in its 'remove tiles' step (STM-R-71)."""
+    state = attrs.evolve(start(1), phase=phase)
+    return turn(state, flight_start=((2, "left"),), **changes)
+
+
+def test_a_parasite_removal_needs_a_parasite_beside_the_stack_stm_r_72() -> None:
+    """STM-R-72: 'remove tiles' waits on the parasites only while one lies beside the stack, at the end
+    of the turn."""
+    waiting = _removing(Phase.END_OF_TURN, removal="parasites")
+    assert msgs("solo-turn", waiting) == ["'remove tiles' waits on the parasites, but none lies beside the stack"]
+    late = _removing(Phase.REVEAL, removal="parasites")
+    assert msgs("solo-turn", late) == [
+        "'remove tiles' waits on the parasites, but none lies beside the stack",
+        "'remove tiles' waits on the parasites in phase reveal",
+    ]
+
+
+def test_a_boxed_machine_still_in_a_machine_room_stm_r_71() -> None:
+    """STM-R-71: the tiles 'remove tiles' boxes leave the game; one still built in a machine room is a break."""
+    state = _removing(Phase.END_OF_TURN, removal="done", removed=("M1-09",))
+    built = player(
+        state, 0, machine_room=(*state.players[0].machine_room[:4], RoomTile("machine", "M1-09", 0), None, None)
+    )
+    assert msgs("solo-turn", built) == ["machine tile M1-03 was boxed by 'remove tiles' and still lies in play"]
+
+
+# -- vp-never-negative (STM-R-69, STM-AMB-28) ----------------------------------------------------------------------
+
+
+def test_below_zero_stops_at_minus_one_stm_amb_28() -> None:
+    """STM-AMB-28 'below-zero': the solo game is lost below 0 VP, so -1 is the lowest score; -2 is a break."""
+    below = game_with("stm", Context.printed(readings={"STM-AMB-28": "below-zero"}))
+    over = attrs.evolve(player(start(1), 0, vp=-1), phase=Phase.OVER)
+    assert [v.message for v in INVARIANTS["vp-never-negative"].check(below, over)] == []
+    lower = player(over, 0, vp=-2)
+    assert [v.message for v in INVARIANTS["vp-never-negative"].check(below, lower)] == ["seat 0 has -2 VP"]
