@@ -168,7 +168,7 @@ def test_a_boxed_machine_still_in_a_machine_room_stm_r_71() -> None:
     built = player(
         state, 0, machine_room=(*state.players[0].machine_room[:4], RoomTile("machine", "M1-09", 0), None, None)
     )
-    assert msgs("solo-turn", built) == ["machine tile M1-03 was boxed by 'remove tiles' and still lies in play"]
+    assert msgs("solo-turn", built) == ["machine tile M1-09 was boxed by 'remove tiles' and still lies in play"]
 
 
 # -- vp-never-negative (STM-R-69, STM-AMB-28) ----------------------------------------------------------------------
