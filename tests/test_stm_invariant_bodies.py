@@ -181,3 +181,79 @@ def test_below_zero_stops_at_minus_one_stm_amb_28() -> None:
     assert [v.message for v in INVARIANTS["vp-never-negative"].check(below, over)] == []
     lower = player(over, 0, vp=-2)
     assert [v.message for v in INVARIANTS["vp-never-negative"].check(below, lower)] == ["seat 0 has -2 VP"]
+
+
+# -- seats-and-board-side (STM-R-01, STM-R-07, STM-AMB-24) -----------------------------------------------------------
+
+NAME = PRINTED.ctx.pack.name
+
+
+def test_four_players_on_the_4_player_side_and_five_only_under_1_5_stm_amb_24() -> None:
+    """STM-R-01: 4 players use the 4-player side; STM-AMB-24 '1-4' (default) stops at 4 players."""
+    four = start(4)
+    assert msgs("seats-and-board-side", four) == []
+    fifth = attrs.evolve(four.players[3], character=5)
+    five = attrs.evolve(four, players=(*four.players, fifth))
+    assert msgs("seats-and-board-side", five) == ["5 players; the game is for 1-4 (STM-AMB-24 '1-4')"]
+    wide = game_with("stm", Context.printed(readings={"STM-AMB-24": "1-5"}))
+    assert [v.message for v in INVARIANTS["seats-and-board-side"].check(wide, five)] == []
+
+
+def test_the_board_side_follows_the_player_count_stm_r_01() -> None:
+    assert msgs("seats-and-board-side", attrs.evolve(start(2), board_side="4")) == [
+        "2 player(s) on the 4-player side; STM-R-01 gives the 2-3-player side"
+    ]
+
+
+def test_solo_fields_exactly_in_solo_stm_r_68() -> None:
+    assert msgs("seats-and-board-side", attrs.evolve(start(2), solo=Solo())) == [
+        "2 player(s) but the solo fields are set"
+    ]
+    assert msgs("seats-and-board-side", attrs.evolve(start(1), solo=None)) == [
+        "1 player(s) but the solo fields are missing"
+    ]
+
+
+def test_seat_fields_in_range_stm_r_01() -> None:
+    state = start(2)
+    assert msgs("seats-and-board-side", attrs.evolve(state, to_move=2)) == ["to_move is seat 2, outside 0..1"]
+    assert msgs("seats-and-board-side", attrs.evolve(state, start_player=-1)) == [
+        "start_player is seat -1, outside 0..1"
+    ]
+
+
+def test_characters_are_the_packs_and_drawn_once_stm_r_07() -> None:
+    """STM-R-07: each player draws one character tile; 0 means not dealt yet, only while dealing."""
+    state = start(2)
+    assert msgs("seats-and-board-side", player(state, 1, character=99)) == [
+        f"seat 1 plays character 99, which pack {NAME} does not have"
+    ]
+    assert msgs("seats-and-board-side", player(state, 1, character=0)) == [
+        f"seat 1 plays character 0, which pack {NAME} does not have"
+    ]
+    dealing = attrs.evolve(player(player(state, 0, character=0), 1, character=0), phase=Phase.DEAL)
+    assert msgs("seats-and-board-side", dealing) == []
+    assert msgs("seats-and-board-side", player(state, 1, character=1)) == [
+        "character 1 is drawn 2 times (STM-R-07: one tile each)"
+    ]
+    assert msgs("seats-and-board-side", attrs.evolve(state, round=0)) == ["round 0"]
+
+
+# -- resources-within-storage (STM-R-32, STM-R-39) ---------------------------------------------------------------------
+
+
+def test_storage_is_full_at_its_spaces_and_over_by_one_stm_r_32() -> None:
+    """STM-R-32: crystals + gears fit the storage spaces; exactly full is fine, one more is not (seat 1, not
+    to move)."""
+    state = attrs.evolve(start(2), phase=Phase.ACTION)
+    spaces = PRINTED.ctx.storage(state.players[1])
+    have = state.players[1].crystals + state.players[1].gears
+    full = give(state, 1, crystals=spaces - have)
+    assert msgs("resources-within-storage", full) == []
+    over = give(full, 1, gears=1)
+    crystals, gears = over.players[1].crystals, over.players[1].gears
+    assert msgs("resources-within-storage", over) == [
+        f"seat 1 keeps {crystals} crystals + {gears} gears on {spaces} storage spaces"
+    ]
+    assert msgs("resources-within-storage", turn(over, storing=True)) == []
+    assert msgs("resources-within-storage", attrs.evolve(over, phase=Phase.CHANNEL)) == []
