@@ -257,3 +257,88 @@ def test_storage_is_full_at_its_spaces_and_over_by_one_stm_r_32() -> None:
     ]
     assert msgs("resources-within-storage", turn(over, storing=True)) == []
     assert msgs("resources-within-storage", attrs.evolve(over, phase=Phase.CHANNEL)) == []
+
+
+def test_a_starting_machine_held_exempts_only_during_the_room_set_up_stm_r_13() -> None:
+    """STM-R-13: the character's resources are stored once the machine room is built, so a seat still
+    holding its starting machine in SETUP_ROOM is exempt; a seat that built it is not, nor is anyone
+    after the set-up."""
+    state = attrs.evolve(start(2), phase=Phase.ACTION)
+    spaces = PRINTED.ctx.storage(state.players[1])
+    over = give(state, 1, crystals=spaces + 1 - state.players[1].crystals - state.players[1].gears)
+    crystals, gears = over.players[1].crystals, over.players[1].gears
+    want = [f"seat 1 keeps {crystals} crystals + {gears} gears on {spaces} storage spaces"]
+    setup = attrs.evolve(player(over, 0, starting="S1"), phase=Phase.SETUP_ROOM)
+    assert msgs("resources-within-storage", setup) == want
+    assert msgs("resources-within-storage", player(setup, 1, starting="S2")) == []
+    assert msgs("resources-within-storage", player(over, 1, starting="S2")) == want
+
+
+# -- bonus-markers-accounted (STM-R-04, STM-R-46, STM-AMB-13) ----------------------------------------------------------
+
+
+def _gauge_with(*items: tuple[int, BonusMarker], spaces: int = 11) -> Gauge:
+    """A gauge holding bonus markers on the given spaces (built past the validators)."""
+    out: list[Stone | BonusMarker | None] = [None] * spaces
+    for space, item in items:
+        out[space] = item
+    with attrs.validators.disabled():
+        return Gauge(0, tuple(out))
+
+
+def test_a_row_out_of_printed_order_under_any_stm_amb_13() -> None:
+    """STM-AMB-13 'any': any marker may leave a row, the rest keep their printed order (5, 4, 3, 2)."""
+    anyone = game_with("stm", Context.printed(readings={"STM-AMB-13": "any"}))
+    state = attrs.evolve(start(), bonus=attrs.evolve(start().bonus, crystal_row=(2, 5)))
+    found = [v.message for v in INVARIANTS["bonus-markers-accounted"].check(anyone, state)]
+    assert found == ["the crystal row holds [2, 5]; its markers are distinct numerals in printed order"]
+
+
+def test_two_pink_markers_stm_r_04() -> None:
+    """STM-R-04: there is one pink bonus marker (character 7's)."""
+    pink = BonusMarker(3, pink=True)
+    state = player(player(start(), 0, gauge=_gauge_with((5, pink))), 1, gauge=_gauge_with((5, pink)))
+    assert "2 pink bonus markers on the gauges; there is 1" in msgs("bonus-markers-accounted", state)
+
+
+def test_white_markers_after_a_pink_one_are_checked_stm_r_46() -> None:
+    """STM-R-46: a white marker lies on a space printed with its numeral; one after the pink marker too."""
+    state = start()
+    items = _gauge_with((3, BonusMarker(3, pink=True)), (4, BonusMarker(5)))
+    bonus = attrs.evolve(state.bonus, crystal_row=(4, 3, 2))
+    found = msgs("bonus-markers-accounted", attrs.evolve(player(state, 0, gauge=items), bonus=bonus))
+    assert "seat 0: bonus marker #5 on space 4, printed numeral 2" in found
+
+
+def test_a_marker_past_the_printed_spaces_has_no_numeral_stm_r_46() -> None:
+    """A malformed gauge longer than the layout: its marker's space prints no numeral (reported, no crash)."""
+    state = start()
+    bonus = attrs.evolve(state.bonus, crystal_row=(4, 3, 2))  # the foremost #5 left the row (STM-AMB-13)
+    long = player(state, 0, gauge=_gauge_with((11, BonusMarker(5)), spaces=12))
+    found = msgs("bonus-markers-accounted", attrs.evolve(long, bonus=bonus))
+    assert found == ["seat 0: bonus marker #5 on space 11, printed numeral None"]
+
+
+def test_white_markers_are_counted_per_numeral_stm_r_04() -> None:
+    """STM-R-04: 2 white markers of each numeral 2-5 (one per row); a third #2, or a #7, is reported."""
+    state = start()
+    third = player(state, 0, gauge=_gauge_with((3, BonusMarker(2))))
+    assert msgs("bonus-markers-accounted", third) == [
+        "3 white #2 markers in the rows and on the gauges; there are 2 of each of 2-5"
+    ]
+    seventh = player(state, 0, gauge=_gauge_with((3, BonusMarker(7))))
+    assert "1 white #7 markers in the rows and on the gauges; there are 2 of each of 2-5" in msgs(
+        "bonus-markers-accounted", seventh
+    )
+
+
+# -- passengers (STM-R-05) ------------------------------------------------------------------------------------------
+
+
+def test_the_banker_travels_on_levels_5_to_8_stm_r_05() -> None:
+    """STM-R-05: the banker stands on levels 5-8."""
+    state = start()
+    on5 = attrs.evolve(state, passengers=attrs.evolve(state.passengers, banker=5))
+    assert msgs("passengers", on5) == []
+    on9 = attrs.evolve(state, passengers=attrs.evolve(state.passengers, banker=9))
+    assert msgs("passengers", on9) == ["the banker stands on level 9; he travels on levels 5-8"]
