@@ -62,7 +62,7 @@ def test_an_item_on_the_base_markers_space_stm_r_14() -> None:
     assert msgs("gauge-items", marker) == ["seat 0: a bonus marker on space 2, on or left of the base marker (space 2)"]
 
 
-# -- vp-never-decreases, end-stays-triggered (STM-R-64, STM-R-69) ----------------------------------------------------
+# -- vp-never-decreases, end-stays-triggered (STM-R-64, STM-R-69) --------------------------------------------------
 
 
 def test_every_seats_vp_is_compared_stm_r_09() -> None:
@@ -109,7 +109,7 @@ def test_an_empty_general_supply_is_allowed_stm_r_21() -> None:
     assert msgs("resources-conserved", all_out) == []
 
 
-# -- sponsor-and-gala (STM-R-21, STM-R-57, STM-R-58) ------------------------------------------------------------------
+# -- sponsor-and-gala (STM-R-21, STM-R-57, STM-R-58) ---------------------------------------------------------------
 
 
 def test_every_sponsor_and_crystal_gala_taken_empties_the_supply_stm_r_21() -> None:
@@ -129,7 +129,7 @@ def test_every_sponsor_and_crystal_gala_taken_empties_the_supply_stm_r_21() -> N
     assert msgs("sponsor-and-gala", five) == []
 
 
-# -- solo-turn (STM-R-69, STM-R-71) -----------------------------------------------------------------------------------
+# -- solo-turn (STM-R-69, STM-R-71) --------------------------------------------------------------------------------
 
 
 def test_a_removal_step_in_a_multiplayer_game_stm_r_71() -> None:
@@ -183,7 +183,7 @@ def test_below_zero_stops_at_minus_one_stm_amb_28() -> None:
     assert [v.message for v in INVARIANTS["vp-never-negative"].check(below, lower)] == ["seat 0 has -2 VP"]
 
 
-# -- seats-and-board-side (STM-R-01, STM-R-07, STM-AMB-24) -----------------------------------------------------------
+# -- seats-and-board-side (STM-R-01, STM-R-07, STM-AMB-24) ---------------------------------------------------------
 
 NAME = PRINTED.ctx.pack.name
 
@@ -239,7 +239,7 @@ def test_characters_are_the_packs_and_drawn_once_stm_r_07() -> None:
     assert msgs("seats-and-board-side", attrs.evolve(state, round=0)) == ["round 0"]
 
 
-# -- resources-within-storage (STM-R-32, STM-R-39) ---------------------------------------------------------------------
+# -- resources-within-storage (STM-R-32, STM-R-39) -----------------------------------------------------------------
 
 
 def test_storage_is_full_at_its_spaces_and_over_by_one_stm_r_32() -> None:
@@ -274,7 +274,7 @@ def test_a_starting_machine_held_exempts_only_during_the_room_set_up_stm_r_13() 
     assert msgs("resources-within-storage", player(over, 1, starting="S2")) == want
 
 
-# -- bonus-markers-accounted (STM-R-04, STM-R-46, STM-AMB-13) ----------------------------------------------------------
+# -- bonus-markers-accounted (STM-R-04, STM-R-46, STM-AMB-13) ------------------------------------------------------
 
 
 def _gauge_with(*items: tuple[int, BonusMarker], spaces: int = 11) -> Gauge:
@@ -332,7 +332,7 @@ def test_white_markers_are_counted_per_numeral_stm_r_04() -> None:
     )
 
 
-# -- passengers (STM-R-05) ------------------------------------------------------------------------------------------
+# -- passengers (STM-R-05) -----------------------------------------------------------------------------------------
 
 
 def test_the_banker_travels_on_levels_5_to_8_stm_r_05() -> None:
@@ -342,3 +342,84 @@ def test_the_banker_travels_on_levels_5_to_8_stm_r_05() -> None:
     assert msgs("passengers", on5) == []
     on9 = attrs.evolve(state, passengers=attrs.evolve(state.passengers, banker=9))
     assert msgs("passengers", on9) == ["the banker stands on level 9; he travels on levels 5-8"]
+
+
+def _aboard(state: StmState, seat: int, *who: str) -> StmState:
+    """``who`` carried by ``seat`` in its flight (STM-R-36), boarded for level 8 (STM-AMB-09 'pick-up')."""
+    pax = attrs.evolve(state.passengers, **{w: None for w in who})
+    state = attrs.evolve(state, passengers=pax, phase=Phase.FLIGHT, to_move=seat)
+    state = player(state, seat, carrying=tuple(who))
+    return turn(state, boarded=tuple((w, 8) for w in who))
+
+
+def test_both_passengers_fill_the_two_spaces_stm_r_36() -> None:
+    """STM-R-36: 2 passenger spaces: the banker and the stoker together fit; one of them twice does not."""
+    both = _aboard(start(), 0, "banker", "stoker")
+    assert msgs("passengers", both) == []
+    twice = player(both, 0, carrying=("banker", "banker"))
+    assert "seat 0 carries ['banker', 'banker'] on 2 passenger spaces" in msgs("passengers", twice)
+
+
+def test_a_passenger_transported_twice_in_a_turn_stm_r_36() -> None:
+    state = turn(start(), transported=("banker", "banker"))
+    assert "passengers transported more than once this turn: ['banker', 'banker']" in msgs("passengers", state)
+
+
+def test_a_seat_to_move_past_the_last_is_not_looked_up_stm_r_36() -> None:
+    """A malformed seat to move (seats-and-board-side reports it) must not crash this check."""
+    found = msgs("passengers", attrs.evolve(start(2), to_move=2))
+    assert not [m for m in found if m.startswith("the check could not run")]
+
+
+def test_boarded_names_what_the_mover_carries_stm_amb_09() -> None:
+    """STM-AMB-09 'pick-up': ``turn.boarded`` names exactly the passengers the player to move carries."""
+    state = turn(_aboard(start(), 0, "banker"), boarded=())
+    assert msgs("passengers", state) == ["turn.boarded names [], the player to move carries ['banker']"]
+
+
+def test_passenger_tiles_on_the_stack_and_beside_stm_r_51() -> None:
+    """STM-R-05/51: 16 passenger tiles; 1 beside seat 0's airship and 2 gone from the stack make 15."""
+    state = start()
+    short = player(
+        attrs.evolve(state, passengers=attrs.evolve(state.passengers, stack=state.passengers.stack[2:])),
+        0,
+        passenger_tiles=1,
+    )
+    assert msgs("passengers", short) == ["passenger tiles: 14 on the stack + 1 beside the airships = 15, expected 16"]
+
+
+# -- statues-and-markets (STM-R-02) --------------------------------------------------------------------------------
+
+
+def test_two_statue_markets_on_one_level_stm_r_02() -> None:
+    """STM-R-02: one machine market per level 2-8."""
+    state = start()
+    level3 = next(m for m in state.markets if m.level == 3)
+    doubled = attrs.evolve(state, markets=tuple(level3 if m.level == 4 else m for m in state.markets))
+    assert "2 statue markets on level 3" in msgs("statues-and-markets", doubled)
+
+
+# -- end-trigger (STM-R-64, STM-R-65, STM-AMB-27) ------------------------------------------------------------------
+
+
+def test_a_used_up_stack_triggers_the_end_stm_r_64() -> None:
+    """STM-R-64 / STM-AMB-27 'due': no face-up tile, none in the stack, none taken: the end is triggered."""
+    state = attrs.evolve(start(), phase=Phase.ACTION)
+    empty = attrs.evolve(state, passengers=attrs.evolve(state.passengers, stack=(), face_up=None))
+    assert msgs("end-trigger", empty) == ["the passenger stack is used up but the end is not triggered (phase action)"]
+
+
+def test_the_final_round_and_the_end_need_the_trigger_stm_r_65() -> None:
+    state = start()
+    assert msgs("end-trigger", attrs.evolve(state, final_round=True)) == [
+        "the final round before the end was triggered"
+    ]
+    over = msgs("end-trigger", attrs.evolve(state, phase=Phase.OVER))
+    assert "the game is over but its end was never triggered" in over
+
+
+def test_final_turns_are_distinct_seats_stm_r_65() -> None:
+    """STM-R-65: each player has one final turn."""
+    state = attrs.evolve(start(), end_triggered=True, final_round=True, final_turns_done=(1, 1), to_move=0)
+    state = attrs.evolve(state, passengers=attrs.evolve(state.passengers, stack=(), face_up=None))
+    assert msgs("end-trigger", state) == ["final turns done by seats [1, 1]"]
