@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import attrs
 from invariant_helpers import game_with
-from test_stm_invariants import PRINTED, give, on_board, player, start, turn
+from test_stm_invariants import PRINTED, give, market, on_board, player, start, turn
 
 from rulecraft.invariants.steamopolis import INVARIANTS, STEP_INVARIANTS
 from rulecraft.model.steamopolis.context import Context
 from rulecraft.model.steamopolis.gauge import BonusMarker, Gauge, Stone, gauge_of
-from rulecraft.model.steamopolis.state import SHADOW, BoardStone, Phase, RoomTile, Solo, StmState
+from rulecraft.model.steamopolis.state import SHADOW, BoardStone, Market, Phase, RoomTile, Solo, StmState
 
 
 def msgs(name: str, state: StmState) -> list[str]:
@@ -423,3 +423,51 @@ def test_final_turns_are_distinct_seats_stm_r_65() -> None:
     state = attrs.evolve(start(), end_triggered=True, final_round=True, final_turns_done=(1, 1), to_move=0)
     state = attrs.evolve(state, passengers=attrs.evolve(state.passengers, stack=(), face_up=None))
     assert msgs("end-trigger", state) == ["final turns done by seats [1, 1]"]
+
+
+def test_two_extra_markets_on_one_level_stm_r_02() -> None:
+    """STM-R-02: the 4-player side adds one extra market on each of levels 2-4, never two on one."""
+    state = start(4)
+    extra = Market(2, ("M0-08",), extra=True)
+    assert msgs("statues-and-markets", attrs.evolve(state, markets=(*state.markets, extra))) == []
+    twice = attrs.evolve(state, markets=(*state.markets, extra, Market(2, ("M0-09",), extra=True)))
+    assert msgs("statues-and-markets", twice) == ["2 extra market(s) on level 2 of the 4-player side"]
+
+
+def test_a_tile_not_in_the_pack_and_the_next_market_checked_stm_r_03() -> None:
+    """STM-R-03: the markets hold the pack's machine tiles, rank 0 face up; an unknown tile is named, and
+    the next market is still checked (ranks left to right, STM-R-45)."""
+    state = start()
+    markets = list(state.markets)
+    markets[0] = attrs.evolve(markets[0], tiles=("ZZ-9",))
+    markets[1] = attrs.evolve(markets[1], tiles=tuple(reversed(markets[1].tiles)))
+    found = msgs("statues-and-markets", attrs.evolve(state, markets=tuple(markets)))
+    assert found[:2] == [
+        f"pack {NAME} has no machine tile ZZ-9",
+        "the level-3 market holds ranks [3, 2, 1, 0]; it holds ranks [0, 1, 2, 3] from the face-up tile on",
+    ]
+
+
+def test_an_extra_markets_wrong_rank_names_it_extra_stm_r_02() -> None:
+    """STM-R-02: the 4-player extra markets hold rank-0 tiles only."""
+    state = start(4)
+    wrong = attrs.evolve(state, markets=(*state.markets, Market(2, ("M1-09",), extra=True)))
+    assert msgs("statues-and-markets", wrong) == [
+        "the level-2 extra market holds ranks [1]; it holds ranks [0] from the face-up tile on"
+    ]
+
+
+def test_every_statue_kept_on_a_bought_out_market_is_counted_stm_r_71() -> None:
+    """STM-R-45/71: a bought-out market shows no statue except after a solo removal; two markets and the
+    level-1 market (both #2 gone, STM-AMB-26 'both-2') keeping theirs with one removal are too many."""
+    state = market(market(start(1), 6, tiles=()), 7, tiles=())
+    state = attrs.evolve(state, tower_top=2, solo=Solo(removed_markets=1))
+    assert "2 bought-out markets still show their statue (1 solo removals recorded)" in msgs(
+        "statues-and-markets", state
+    )
+    one = market(start(1), 6, tiles=())
+    bonus = attrs.evolve(one.bonus, crystal_row=(5, 4, 3), gear_row=(5, 4, 3))
+    both = attrs.evolve(one, bonus=bonus, tower_top=2, solo=Solo(removed_markets=0))
+    assert "2 bought-out markets still show their statue (0 solo removals recorded)" in msgs(
+        "statues-and-markets", both
+    )
