@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import attrs
 from invariant_helpers import game_with
-from test_stm_invariants import PRINTED, give, market, on_board, player, start, turn
+from test_stm_invariants import PRINTED, bought_out, give, market, on_board, player, start, turn
 
 from rulecraft.invariants.steamopolis import INVARIANTS, STEP_INVARIANTS
 from rulecraft.model.steamopolis.context import Context
 from rulecraft.model.steamopolis.gauge import BonusMarker, Gauge, Stone, gauge_of
-from rulecraft.model.steamopolis.state import SHADOW, BoardStone, Market, Phase, RoomTile, Solo, StmState
+from rulecraft.model.steamopolis.state import SHADOW, BoardStone, Market, Parasite, Phase, RoomTile, Solo, StmState
 
 
 def msgs(name: str, state: StmState) -> list[str]:
@@ -471,3 +471,59 @@ def test_every_statue_kept_on_a_bought_out_market_is_counted_stm_r_71() -> None:
     assert "2 bought-out markets still show their statue (0 solo removals recorded)" in msgs(
         "statues-and-markets", both
     )
+
+
+# -- parasites (STM-R-12, STM-R-52) ---------------------------------------------------------------------------
+
+
+def _then_storage(first: Parasite) -> list[str]:
+    """``first`` placed before seat 1's parasite on seat 0's storage tile (position 2), which shows no boiler."""
+    state = player(start(3), 1, parasites_home=1)
+    state = attrs.evolve(state, parasites=(first, Parasite(owner=1, host=0, position=2)))
+    return msgs("parasites", state)
+
+
+SECOND = "seat 1's parasite on the activation of capacity (seat 0), which shows no boiler"
+
+
+def test_every_parasite_is_checked_after_a_broken_one_stm_r_52() -> None:
+    """STM-R-52: a parasite sits on another player's occupied machine, on a boiler; each broken placement
+    is reported, and the parasite after it is still checked."""
+    for first, words in (
+        (Parasite(owner=9, host=0, position=1), "a parasite of seat 9: no such seat"),
+        (Parasite(owner=1), "seat 1's parasite lies beside the stack in a 3-player game (STM-R-72: solo only)"),
+        (Parasite(owner=1, host=1, position=1), "seat 1's parasite sits on its own machine (position 1)"),
+        (Parasite(owner=1, host=5, position=1), "seat 1's parasite sits on seat 5's machine: no such seat"),
+        (Parasite(owner=1, host=0, position=9), "seat 1's parasite on seat 0's machine position 9: no such position"),
+        (Parasite(owner=1, host=0, position=5), "seat 1's parasite on seat 0's empty machine-room position 5"),
+    ):
+        found = _then_storage(first)
+        assert words in found, (first, found)
+        assert SECOND in found, (first, found)
+
+
+def test_a_parasite_on_a_machine_with_no_position_stm_r_52() -> None:
+    found = _then_storage(Parasite(owner=1, host=0, position=None))
+    assert "seat 1's parasite on seat 0's machine position None: no such position" in found
+
+
+# -- statues-and-markets: the limits (STM-R-64) -------------------------------------------------------------
+
+
+def test_a_solo_removal_may_keep_the_level_1_statue_stm_r_71() -> None:
+    """STM-R-71: one recorded removal allows one bought-out market (here the level-1 one) to keep its statue."""
+    state = start(1)
+    bonus = attrs.evolve(state.bonus, crystal_row=(5, 4, 3), gear_row=(5, 4, 3))
+    kept = attrs.evolve(state, bonus=bonus, tower_top=1, solo=Solo(removed_markets=1))
+    assert not [m for m in msgs("statues-and-markets", kept) if "still show their statue" in m]
+
+
+def test_three_statues_before_the_trigger_and_all_eight_after_stm_r_64() -> None:
+    """STM-R-64: the 3rd statue triggers the end (at the end of the turn), so 3 may stand untriggered; there are
+    8 statues, all of which may stand once the end is triggered."""
+    three = bought_out(start(), 2, 3, 4)
+    assert msgs("statues-and-markets", three) == []
+    every = bought_out(start(), 2, 3, 4, 5, 6, 7, 8)
+    bonus = attrs.evolve(every.bonus, crystal_row=(5, 4, 3), gear_row=(5, 4, 3), statue=False)
+    eight = attrs.evolve(every, bonus=bonus, tower_top=8, end_triggered=True)
+    assert msgs("statues-and-markets", eight) == []
