@@ -527,3 +527,31 @@ def test_three_statues_before_the_trigger_and_all_eight_after_stm_r_64() -> None
     bonus = attrs.evolve(every.bonus, crystal_row=(5, 4, 3), gear_row=(5, 4, 3), statue=False)
     eight = attrs.evolve(every, bonus=bonus, tower_top=8, end_triggered=True)
     assert msgs("statues-and-markets", eight) == []
+
+
+def test_three_own_parasites_on_one_machine_with_two_players_stm_r_52() -> None:
+    """STM-R-52 / STM-AMB-20 'per-owner': with 2 players at most 2 of one's own parasites per machine."""
+    state = player(start(2), 1, parasites_home=0)
+    three = attrs.evolve(state, parasites=(Parasite(1, 0, 1),) * 3)
+    assert msgs("parasites", three) == [
+        "3 of seat 1's parasites on seat 0's machine position 1; at most 2 with 2 players"
+    ]
+
+
+# -- machine-tiles-once (STM-R-03, STM-R-41) ------------------------------------------------------------------
+
+
+def test_a_tile_in_a_market_and_a_machine_room_names_both_stm_r_41() -> None:
+    """STM-R-41: a bought machine leaves its market for the buyer's machine room; it is never in both."""
+    state = start(4)
+    room = state.players[0].machine_room
+    tile = state.markets[0].tiles[0]
+    built = player(state, 0, machine_room=(*room[:4], RoomTile("machine", tile, 0), *room[5:]))
+    assert msgs("machine-tiles-once", built) == [
+        f"machine tile {tile} is in 2 places: the level-2 market, seat 0's machine room"
+    ]
+    extra = attrs.evolve(state, markets=(*state.markets, Market(2, ("M0-08",), extra=True)))
+    both = player(extra, 0, machine_room=(*room[:4], RoomTile("machine", "M0-08", 0), *room[5:]))
+    assert msgs("machine-tiles-once", both) == [
+        "machine tile M0-08 is in 2 places: the level-2 extra market, seat 0's machine room"
+    ]
