@@ -555,3 +555,14 @@ def test_a_tile_in_a_market_and_a_machine_room_names_both_stm_r_41() -> None:
     assert msgs("machine-tiles-once", both) == [
         "machine tile M0-08 is in 2 places: the level-2 extra market, seat 0's machine room"
     ]
+
+
+def test_starting_machines_are_the_packs_and_one_each_stm_r_13() -> None:
+    """STM-R-13: each player builds one starting machine of the pack; positions count from 1, and the
+    positions after an empty one are checked too."""
+    state = start(2)
+    room = state.players[0].machine_room
+    stranger = player(state, 0, machine_room=(None, RoomTile("starting", "S9", 0), *room[2:]))
+    assert f"seat 0: starting machine S9 at position 2 is not in pack {NAME}" in msgs("machine-tiles-once", stranger)
+    two = player(state, 0, machine_room=(*room[:2], RoomTile("starting", "S3", 0), *room[3:]))
+    assert "seat 0 has 2 starting machines (STM-R-13: one)" in msgs("machine-tiles-once", two)
