@@ -566,3 +566,22 @@ def test_starting_machines_are_the_packs_and_one_each_stm_r_13() -> None:
     assert f"seat 0: starting machine S9 at position 2 is not in pack {NAME}" in msgs("machine-tiles-once", stranger)
     two = player(state, 0, machine_room=(*room[:2], RoomTile("starting", "S3", 0), *room[3:]))
     assert "seat 0 has 2 starting machines (STM-R-13: one)" in msgs("machine-tiles-once", two)
+
+
+def test_tile_sides_and_capacity_supply_stm_r_59() -> None:
+    """STM-R-13/59: starting machines and capacity tiles show side 0 or 1 (a bought machine has no side to
+    check); the capacity-tile supply may run out (0), never below."""
+    state = start(2)
+    room = state.players[0].machine_room
+    machine = player(state, 0, machine_room=(*room[:4], RoomTile("machine", "M1-09", 5), *room[5:]))
+    assert msgs("machine-tiles-once", machine) == []
+    flipped = player(state, 0, machine_room=(room[0], RoomTile("capacity", "capacity", 2), *room[2:]))
+    assert msgs("machine-tiles-once", flipped) == ["seat 0: the tile at position 2 shows side 2"]
+    empty = attrs.evolve(state, supply=attrs.evolve(state.supply, capacity_tiles=0))
+    assert msgs("machine-tiles-once", empty) == []
+
+
+def test_a_starting_machine_drawn_twice_stm_r_13() -> None:
+    """STM-R-13: each starting machine is drawn once; seat 1 holding S1 while seat 0 built S1 is twice."""
+    state = attrs.evolve(player(start(2), 1, starting="S1"), phase=Phase.SETUP_ROOM)
+    assert "starting machine S1 is in 2 machine rooms" in msgs("machine-tiles-once", state)
