@@ -1022,6 +1022,7 @@ def build_parser(*, queries: bool = True, query_game: str | None = None) -> argp
     _add_json(p, "the reports")
     _add_quiet(p)
     _add_common(p)
+    _add_database(p)
     p.set_defaults(func=cmd_verify)
 
     p = verb("scenarios", "run the printed examples of a game (a few seconds)")
@@ -1100,6 +1101,7 @@ def build_parser(*, queries: bool = True, query_game: str | None = None) -> argp
     p.add_argument("--html", metavar="FILE", help="write an HTML report with the board pictures")
     _add_quiet(p)
     _add_common(p)
+    _add_database(p)
     p.set_defaults(func=cmd_ambiguities)
 
     p = verb("errata", "check a variant or erratum file against the printed rules (about a minute)")
@@ -1129,6 +1131,7 @@ def build_parser(*, queries: bool = True, query_game: str | None = None) -> argp
     p.add_argument("--html", metavar="FILE", help="write an HTML report with the plot and the board")
     p.add_argument("--plot", metavar="FILE", help="write the play-shift plot as SVG")
     _add_quiet(p)
+    _add_database(p)
     p.set_defaults(func=cmd_errata)
 
     p = verb("serve", "run the reference model as a protocol implementation on stdin/stdout (until end of input)")
@@ -1187,6 +1190,7 @@ def build_parser(*, queries: bool = True, query_game: str | None = None) -> argp
     p.add_argument("--html", metavar="FILE", help="write an HTML report with the board pictures")
     _add_quiet(p)
     _add_common(p)
+    _add_database(p)
     p.set_defaults(func=cmd_conform)
 
     p = verb(
@@ -1249,6 +1253,15 @@ def build_parser(*, queries: bool = True, query_game: str | None = None) -> argp
     return parser
 
 
+def _add_database(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--database",
+        metavar="FOLDER|URL",
+        help="Hypothesis example database: a folder or redis://HOST:PORT[/DB] shared by many workers"
+        " (default: $RULECRAFT_DATABASE, then [tool.rulecraft] database, then .hypothesis/examples)",
+    )
+
+
 def _verb_adder(sub: Any) -> Callable[[str, str], argparse.ArgumentParser]:
     def verb(name: str, text: str) -> argparse.ArgumentParser:
         made: argparse.ArgumentParser = sub.add_parser(
@@ -1304,6 +1317,7 @@ _NOT_CONFIGURABLE = {
     "replay",
     "full",
     "parameters",
+    "database",  # the top-level key [tool.rulecraft] database sets it for every verb
 }
 _CONFIG_VERBS = ("verify", "scenarios", "play", "rules", "readings", "ambiguities", "errata", "serve", "conform")
 _SHARED_DESTS = {"seed": "seed", "readings": "reading"}  # top-level key -> option dest
@@ -1375,6 +1389,20 @@ def _apply_config(parser: argparse.ArgumentParser, config: project_config.Config
             verb.set_defaults(**defaults)
 
 
+def _database(args: argparse.Namespace, config: project_config.Config) -> Any:
+    """The example database in force: ``--database``, else ``RULECRAFT_DATABASE``, else the project's
+    ``database`` key (None: Hypothesis's default); a malformed value is a usage error."""
+    from rulecraft.profiles import database_setting, open_database
+
+    given = database_setting(getattr(args, "database", None))
+    if given is not None:
+        return open_database(given)
+    folder = project_config.database(config)
+    if folder is None:
+        return None
+    return open_database(str(folder), config.folder)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         words = list(sys.argv[1:] if argv is None else argv)
@@ -1392,8 +1420,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if exc.code == EXIT_USAGE:
                 return EXIT_USAGE
             raise
-        database = project_config.database(config)
         with contextlib.ExitStack() as stack:
+            database = _database(args, config)
             if database is not None:
                 from rulecraft.profiles import example_database
 

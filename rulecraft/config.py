@@ -110,11 +110,19 @@ def check_keys(config: Config, verbs: Mapping[str, frozenset[str]]) -> None:
             raise config.error(f"unknown key; the top level takes {known} and one table per verb{hint}", key)
 
 
-def database(config: Config) -> Path | None:
-    """The Hypothesis example-database folder the table names (relative to the file), if any."""
+def database(config: Config) -> Path | str | None:
+    """The Hypothesis example database the table names, if any: a folder (relative to the file) or
+    a ``redis://HOST:PORT[/DB]`` URL, returned as it is written."""
     value = config.table.get("database")
     if value is None:
         return None
     if not isinstance(value, str) or not value:
-        raise config.error(f"a folder path as a string, got {type(value).__name__}", "database")
+        raise config.error(f"a folder path or redis:// URL as a string, got {type(value).__name__}", "database")
+    if "://" in value:
+        from rulecraft.profiles import DatabaseSettingError, check_database
+
+        try:
+            return check_database(value)
+        except DatabaseSettingError as exc:
+            raise config.error(str(exc).removeprefix("database: "), "database") from None
     return config.folder / value

@@ -36,9 +36,30 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="GAME=COMMAND",
         help="test an implementation of GAME started by COMMAND against the rules (repeatable)",
     )
+    group.addoption(
+        "--rulecraft-database",
+        metavar="FOLDER|URL",
+        help="Hypothesis example database for every search: a folder or redis://HOST:PORT[/DB]"
+        " (default: $RULECRAFT_DATABASE, else the profile's)",
+    )
     group.addoption("--conform-examples", type=int, default=30, help="differential games per implementation")
     group.addoption("--conform-seed", type=int, default=0)
     group.addoption("--conform-report", metavar="FILE", help="write the conformance report (Markdown) here")
+
+
+@pytest.hookimpl(trylast=True)  # after Hypothesis's own plugin has loaded --hypothesis-profile
+def pytest_configure(config: pytest.Config) -> None:
+    """``--rulecraft-database`` (else ``RULECRAFT_DATABASE``): every Hypothesis search of the run
+    keeps its examples there, a folder or ``redis://HOST:PORT[/DB]``."""
+    from rulecraft.profiles import DatabaseSettingError, database_setting, open_database, use_database
+
+    setting = database_setting(config.getoption("rulecraft_database", None))
+    if setting is None:
+        return
+    try:
+        use_database(open_database(setting))
+    except DatabaseSettingError as exc:
+        raise pytest.UsageError(str(exc)) from None
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
