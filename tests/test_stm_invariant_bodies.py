@@ -585,3 +585,9 @@ def test_a_starting_machine_drawn_twice_stm_r_13() -> None:
     """STM-R-13: each starting machine is drawn once; seat 1 holding S1 while seat 0 built S1 is twice."""
     state = attrs.evolve(player(start(2), 1, starting="S1"), phase=Phase.SETUP_ROOM)
     assert "starting machine S1 is in 2 machine rooms" in msgs("machine-tiles-once", state)
+
+
+def test_an_undealt_seat_does_not_hide_the_next_seats_character_stm_r_07() -> None:
+    """STM-R-07: while dealing, seat 0 may have no character yet; seat 1's character is still checked."""
+    dealing = attrs.evolve(player(player(start(2), 0, character=0), 1, character=99), phase=Phase.DEAL)
+    assert msgs("seats-and-board-side", dealing) == [f"seat 1 plays character 99, which pack {NAME} does not have"]
