@@ -309,3 +309,29 @@ def test_the_pytest_option_and_the_environment_variable_choose_the_database(
             timeout=60,
         )
         assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_database_option_beats_the_variable_which_beats_the_project_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--database`` on a searching verb, then ``RULECRAFT_DATABASE``, then ``[tool.rulecraft]``;
+    the run's searches see it, and the profile before is back after."""
+    import rulecraft.cli as cli
+
+    (tmp_path / "pyproject.toml").write_text('[tool.rulecraft]\ndatabase = "redis://127.0.0.1:1/3"\n')
+    monkeypatch.chdir(tmp_path)
+    before = settings().database
+    seen: list[object] = []
+
+    def errata(args: object) -> int:
+        seen.append(getattr(settings().database, "url", None))
+        return 0
+
+    monkeypatch.setattr(cli, "cmd_errata", errata)
+    monkeypatch.delenv("RULECRAFT_DATABASE", raising=False)
+    assert main(["errata", "air", "x.toml"]) == 0
+    monkeypatch.setenv("RULECRAFT_DATABASE", "redis://127.0.0.1:1/2")
+    assert main(["errata", "air", "x.toml"]) == 0
+    assert main(["errata", "air", "x.toml", "--database", "redis://127.0.0.1:1/1"]) == 0
+    assert seen == ["redis://127.0.0.1:1/3", "redis://127.0.0.1:1/2", "redis://127.0.0.1:1/1"]
+    assert settings().database == before
