@@ -1258,7 +1258,9 @@ def _add_database(p: argparse.ArgumentParser) -> None:
         "--database",
         metavar="FOLDER|URL",
         help="Hypothesis example database: a folder or redis://HOST:PORT[/DB] shared by many workers"
-        " (default: $RULECRAFT_DATABASE, then [tool.rulecraft] database, then .hypothesis/examples)",
+        " (default: $RULECRAFT_DATABASE, then [tool.rulecraft] database, then .hypothesis/examples);"
+        " checked and set for the run, but this verb's own seeded search keeps no examples yet (issue 21):"
+        " today it serves the pytest state machines and property tests",
     )
 
 
