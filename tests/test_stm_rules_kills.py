@@ -1965,3 +1965,58 @@ def test_amb03_the_numerals_come_from_the_pack() -> None:
     state = flying(1, "left", player(crystals=1), player(), ctx=ctx)
     accepted(state, BuyBonusMarker("crystal", 8), ctx)
     refused(state, BuyBonusMarker("crystal", 7), "STM-R-47", "space 7 is not a #5 space right of the base marker", ctx)
+
+
+def test_r66_no_pass_in_the_final_turns_flight() -> None:
+    """STM-R-66 (p.29; catalogue p.25): the final turn is the steps in order, each skipped rather than
+    passed (STM-AMB-17).  A pass in the final turn's FLY step is refused by the flight step (STM-R-33,
+    then R-38 once a stone is taken back) and, judged apart, by the final turn's own rule."""
+    flier = final(game(player([(10, False)], on_board=1), player(), board=(BoardStone(0, 2, "left"),)), "fly")
+    flying_now = play(flier, FlyToAllTargets())
+    skip_instead = ("STM-R-66", "in the final turn, skip the action instead")
+    found = rejections(CTX, flying_now, PassTurn())
+    assert [(r.rule, r.reason) for r in found] == [("STM-R-33", "take back one of your stones first"), skip_instead]
+    assert found[1].page == RULES["STM-R-66"].page
+    taken = play(flying_now, TakeBack(2, "left"))
+    assert [(r.rule, r.reason) for r in rejections(CTX, taken, PassTurn())] == [
+        ("STM-R-38", "choose the district effect, a purchase, or nothing"),
+        skip_instead,
+    ]
+
+
+def test_amb13_any_crystal_markers_with_the_gear_row_sold_out() -> None:
+    """STM-R-04 (p.5): the level-1 market has a crystal row and a gear row; STM-AMB-13 'any' (STM-R-46,
+    p.23): any marker left in a row, on its numeral's space (#5 g7, #4 g6, #3 g5), a stone there bumped
+    or, declined, left (STM-R-47).  The gear row sold out takes nothing from the crystal row."""
+    anyone = reading("STM-AMB-13", "any")
+    state = flying(1, "left", player([(6, False)], crystals=2), player())
+    state = attrs.evolve(state, bonus=attrs.evolve(state.bonus, gear_row=()))
+    assert {a for a in generated(state, anyone) if isinstance(a, BuyBonusMarker)} == {
+        BuyBonusMarker("crystal", 7, numeral=5),
+        BuyBonusMarker("crystal", 6, numeral=4),
+        BuyBonusMarker("crystal", 6, False, numeral=4),
+        BuyBonusMarker("crystal", 5, numeral=3),
+    }
+
+
+def _dear_crystal_5(data: dict[str, Any]) -> None:
+    data["bonus_rows"][0]["slots"][0]["cost"] = 3
+
+
+def test_r46_each_marker_at_its_own_rows_price() -> None:
+    """STM-R-46 (p.23) / STM-P-08: a marker costs what its own row shows for it; the slots between the
+    printed #5 and #2 are reconstructed, so a pack may price the crystal #5 above the #4.  With 2
+    crystals the #5 (3 crystals) is refused, the #4 (2) bought under STM-AMB-13 'any'; the gear row
+    still sells its #5 for 1 gear."""
+    anyone = pack_ctx(_dear_crystal_5, {"STM-AMB-13": "any"})
+    state = flying(1, "left", player(crystals=2, gears=1), player())
+    refused(
+        state, BuyBonusMarker("crystal", 7, numeral=5), "STM-R-46", "the #5 marker costs 3 crystals; you have 2", anyone
+    )
+    assert {a for a in generated(state, anyone) if isinstance(a, BuyBonusMarker) and a.row == "crystal"} == {
+        BuyBonusMarker("crystal", 6, numeral=4),
+        BuyBonusMarker("crystal", 5, numeral=3),
+    }
+    foremost = pack_ctx(_dear_crystal_5)
+    refused(state, BuyBonusMarker("crystal", 7), "STM-R-46", "the #5 marker costs 3 crystals; you have 2", foremost)
+    accepted(state, BuyBonusMarker("gear", 7), foremost)
