@@ -2020,3 +2020,28 @@ def test_r46_each_marker_at_its_own_rows_price() -> None:
     foremost = pack_ctx(_dear_crystal_5)
     refused(state, BuyBonusMarker("crystal", 7), "STM-R-46", "the #5 marker costs 3 crystals; you have 2", foremost)
     accepted(state, BuyBonusMarker("gear", 7), foremost)
+
+
+def test_r52_an_empty_supply_may_still_move_a_placed_parasite() -> None:
+    """STM-R-52 (p.33): your parasites are in your supply or on other players' tiles, and 'place or move'
+    may move a placed one: with none left in the supply a placement is refused, pointing to the move."""
+    state = _placing(player(parasites_home=0), player(machine_room=HOSTED), parasites=(Parasite(0, 1, 1),) * 3)
+    refused(state, PlaceParasite(1, 1), "STM-R-52", "no parasite left in your supply: move a placed one instead")
+
+
+def test_r52_a_place_names_a_machine_and_its_position() -> None:
+    """STM-R-52 (p.33) with STM-AMB-02 (a): a parasite goes onto another player's machine-room tile, named
+    by seat and position m1..m7; a seat without a position, or m0 / m8, names no tile, and the tile on
+    m7, the last position, takes one like any other."""
+    last = room((1, machine("M1-01")), (7, machine("M0-01")))
+    state = _placing(player(), player(machine_room=last))
+    refused(
+        state, PlaceParasite(1, None), "STM-R-52", "a parasite goes onto another player's machine, never onto your own"
+    )
+    refused(state, PlaceParasite(1, 0), "STM-R-52", "seat 1 has no machine-room tile at position 0")
+    refused(state, PlaceParasite(1, 8), "STM-R-52", "seat 1 has no machine-room tile at position 8")
+    accepted(state, PlaceParasite(1, 7))
+    assert {a for a in generated(state) if isinstance(a, PlaceParasite)} == {
+        PlaceParasite(1, 7, "activation"),
+        PlaceParasite(1, 1, "passive"),
+    }
