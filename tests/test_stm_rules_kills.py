@@ -2045,3 +2045,15 @@ def test_r52_a_place_names_a_machine_and_its_position() -> None:
         PlaceParasite(1, 7, "activation"),
         PlaceParasite(1, 1, "passive"),
     }
+
+
+def test_r43_r57_r58_a_stoneless_banner_with_each_discount() -> None:
+    """STM-R-43 (p.20) in a pack whose rank-0 slot shows no stone (STM-P-03, STM-AMB-25), paid as STM-R-40
+    asks, with the gear sponsor (STM-R-57, 1 off) and the gear gala (STM-R-58, 2 off) used or not: M0-01's
+    2 gears are paid with 2 gears in hand whichever discounts the buyer takes."""
+    ctx = pack_ctx(_stoneless_banners)
+    p = player(gears=2, sponsor="gear", gala="gear")
+    state = flying(5, "left", p, player(), markets=(Market(5, ("M0-01",)),), ctx=ctx)
+    assert {a for a in generated(state, ctx) if isinstance(a, BuyBanner)} == {
+        BuyBanner(None, sponsor=sp, gala=ga) for sp in (False, True) for ga in (False, True)
+    }
