@@ -2057,3 +2057,22 @@ def test_r43_r57_r58_a_stoneless_banner_with_each_discount() -> None:
     assert {a for a in generated(state, ctx) if isinstance(a, BuyBanner)} == {
         BuyBanner(None, sponsor=sp, gala=ga) for sp in (False, True) for ga in (False, True)
     }
+
+
+def test_amb13_foremost_a_named_marker_is_still_the_foremost_one() -> None:
+    """STM-AMB-13 'foremost' (STM-R-46, p.23): only the row's foremost marker, the #5, is sold, so naming
+    the #4 is refused, and judged apart its space is the #5's (g7, STM-R-47): g6 is refused too."""
+    state = flying(1, "left", player(crystals=3), player())
+    found = rejections(CTX, state, BuyBonusMarker("crystal", 6, numeral=4))
+    assert [(r.rule, r.reason) for r in found] == [
+        ("STM-R-46", "only a row's foremost marker is sold: name no numeral (STM-AMB-13 'foremost')"),
+        ("STM-R-47", "space 6 is not a #5 space right of the base marker"),
+    ]
+
+
+def test_r58_the_gala_pays_for_a_bonus_marker() -> None:
+    """STM-R-58 (p.29): the charity gala takes up to 2 of its resource off a cost holding it, a bonus
+    marker's too (STM-R-46): the crystal #5 (1 crystal) is bought with no crystal in hand."""
+    state = flying(1, "left", player(gala="crystal"), player())
+    accepted(state, BuyBonusMarker("crystal", 7, gala=True))
+    refused(state, BuyBonusMarker("crystal", 7), "STM-R-46", "the #5 marker costs 1 crystals; you have 0")
