@@ -2076,3 +2076,26 @@ def test_r58_the_gala_pays_for_a_bonus_marker() -> None:
     state = flying(1, "left", player(gala="crystal"), player())
     accepted(state, BuyBonusMarker("crystal", 7, gala=True))
     refused(state, BuyBonusMarker("crystal", 7), "STM-R-46", "the #5 marker costs 1 crystals; you have 0")
+
+
+def _both_symbols(data: dict[str, Any]) -> None:
+    m1 = next(m for m in data["machines"] if m["id"] == "M1-01")
+    data["machines"][0]["passive"] = m1["passive"]  # M0-01 shows a boiler and a passive symbol
+
+
+def test_r52_moving_a_parasite_to_the_other_symbol_of_its_machine() -> None:
+    """STM-R-52 (p.33): a parasite sits on a tile's activation or passive symbol, and 'place or move' may
+    move a placed one; with 3 players at most 1 of yours per machine, the moved one no longer counting
+    where it was.  On a machine showing both symbols (the Technician's Handbook is not printed: a pack
+    may give one both), yours moves from the boiler to the passive symbol of the same machine."""
+    ctx = pack_ctx(_both_symbols)
+    hosted = player(machine_room=room((1, machine("M0-01"))))
+    state = _placing(player(parasites_home=2), hosted, player(), parasites=(Parasite(0, 1, 1),))
+    accepted(state, PlaceParasite(1, 1, "passive", moved=(1, 1, "activation")), ctx)
+    refused(
+        state,
+        PlaceParasite(1, 1, "passive"),
+        "STM-R-52",
+        "at most 1 of your parasites on one machine with 3 players (STM-AMB-20 'per-owner')",
+        ctx,
+    )
