@@ -1968,7 +1968,7 @@ def test_amb03_the_numerals_come_from_the_pack() -> None:
 
 
 def test_r66_no_pass_in_the_final_turns_flight() -> None:
-    """STM-R-66 (p.29; catalogue p.25): the final turn is the steps in order, each skipped rather than
+    """STM-R-66 (p.25, "FINAL ROUND"): the final turn is the steps in order, each skipped rather than
     passed (STM-AMB-17).  A pass in the final turn's FLY step is refused by the flight step (STM-R-33,
     then R-38 once a stone is taken back) and, judged apart, by the final turn's own rule."""
     flier = final(game(player([(10, False)], on_board=1), player(), board=(BoardStone(0, 2, "left"),)), "fly")
