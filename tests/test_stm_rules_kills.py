@@ -367,7 +367,7 @@ def test_amb17_compulsory_set_target_with_a_free_district_in_reach() -> None:
 
 
 def test_amb17_compulsory_set_target_impossible_may_be_skipped() -> None:
-    """STM-R-66 (p.29): in the final turn own stones still block.  The g1 stone (value 1) finds both
+    """STM-R-66 (p.25): in the final turn own stones still block.  The g1 stone (value 1) finds both
     level-1 districts under own stones and cannot channel: SET 1 TARGET is impossible, the skip stands."""
     me = player([(1, False)], on_board=2)
     state = final(game(me, player(), board=(BoardStone(0, 1, "left"), BoardStone(0, 1, "right"))), "target")
@@ -1311,7 +1311,7 @@ def test_amb13_amb15_bonus_marker_readings() -> None:
 
 
 def test_r63_pay_a_crystal_per_stone_owned() -> None:
-    """STM-R-63 (p.29): 'pay as many crystals as you own pressure stones' counts gauge and board."""
+    """STM-R-63 (p.27): 'pay as many crystals as you own pressure stones' counts gauge and board."""
     p = player([(4, False)], crystals=1, on_board=1)
     state = pending(game(p, player(), board=(BoardStone(0, 2, "left"),)), PayCrystalsPerStone(), VotePoints(3))
     refused(state, PayCost(), "STM-R-63", "you own 2 pressure stones and have 1 crystals")
@@ -1940,7 +1940,7 @@ def test_r33_after_the_step_the_stone_is_done() -> None:
 
 
 def test_r66_the_final_turn_options() -> None:
-    """STM-R-66 (p.29): the final turn's steps in order, each optional (STM-AMB-17 'optional')."""
+    """STM-R-66 (p.25): the final turn's steps in order, each optional (STM-AMB-17 'optional')."""
     flier = final(game(player([(10, False)], on_board=1), player(), board=(BoardStone(0, 2, "left"),)), "fly")
     assert generated(flier) == [FlyToAllTargets(), SkipStep()]
     target = final(game(player([(1, False)]), player()), "target")
