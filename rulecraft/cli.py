@@ -87,7 +87,9 @@ class Whole:
         except ValueError:
             raise argparse.ArgumentTypeError(f"a whole number, got {text!r}") from None
         if not self.low <= value <= self.high:
-            raise argparse.ArgumentTypeError(f"a whole number at least {self.low}, got {value}")
+            # the upper end is named only where it is a real limit (a port), not a machine word
+            bounds = f"from {self.low} to {self.high}" if self.high < 2**63 - 1 else f"at least {self.low}"
+            raise argparse.ArgumentTypeError(f"a whole number {bounds}, got {value}")
         return value
 
 

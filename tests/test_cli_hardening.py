@@ -84,6 +84,11 @@ def test_zero_is_refused_where_it_would_silently_mean_the_default(capsys: pytest
     assert code == 4 and "--solver-checks: a whole number at least 0, got -1" in err
 
 
+def test_a_number_with_a_real_upper_limit_names_both_ends(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "explore", "air", "--seed", "1", "--port", "99999")
+    assert code == 4 and "--port: a whole number from 0 to 65535, got 99999" in err
+
+
 def test_a_budget_of_nan_seconds_is_refused_at_once_not_searched_forever() -> None:
     for argv in (["ambiguities", "air", "--seconds", "nan"], ["verify", "--max-steps", "-1"]):
         proc = subprocess.run(
