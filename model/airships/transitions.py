@@ -23,10 +23,9 @@ from rulecraft.model.airships.actions import (
 )
 from rulecraft.model.airships.components import DEPARTMENT_INDEX, TIERS
 from rulecraft.model.airships.dice import (
-    Pool,
     base_score,
     engine_bonus,
-    exchanged,
+    exchange_pool,
     fixed_counts,
 )
 from rulecraft.model.airships.rules import Context, TargetInfo, company, parse_target, pooled
@@ -197,14 +196,9 @@ def throw_totals(ctx: Context, state: AirState) -> Totals:
     info = parse_target(ctx, state, attempt.target)
     assert isinstance(info, TargetInfo)
     comp = company(ctx, state, state.seat)
-    pool = exchanged(
-        comp,
-        attempt.exchanges,
-        attempt.give_fixed,
-        cap_first=ctx.r("AIR-AMB-06") == "before",
-        cap=ctx.p("dice_per_colour"),
-    )
-    assert isinstance(pool, Pool)
+    # The check allowed these exchanges under the chosen reading (rules.py, AIR-AMB-06); the dice they
+    # leave do not depend on it.
+    pool = exchange_pool(comp, attempt.exchanges, attempt.give_fixed, cap=ctx.p("dice_per_colour"))
     base = base_score(info.requirement, attempt.faces, pool.fixed, pooled=pooled(ctx))
     engine = engine_bonus(
         comp.engine,
