@@ -147,6 +147,22 @@ class SharedDatabase(ExampleDatabase):
         self.local.move(src, dest, value)
         self._shared("move", src, dest, value)
 
+    # Change listeners (HypoFuzz's workers follow each other's finds through them) are Redis's: its
+    # pubsub channel announces every worker's saves.  Without Redis there is nothing to follow.
+    def _start_listening(self) -> None:
+        if self.shared is not None:
+            try:
+                self.shared.add_listener(self._broadcast_change)
+            except _redis_errors() as exc:
+                self._lost(exc)
+
+    def _stop_listening(self) -> None:
+        if self.shared is not None:
+            try:
+                self.shared.remove_listener(self._broadcast_change)
+            except _redis_errors() as exc:
+                self._lost(exc)
+
 
 def _redis_address(url: str) -> tuple[str, int, int]:
     """``(host, port, db)`` of ``redis://HOST:PORT[/DB]``; anything else is a one-line error."""

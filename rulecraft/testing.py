@@ -19,25 +19,40 @@ A game's tests subclass it and add what is that game's: a set-up drawn otherwise
 two states one step apart (:meth:`GameMachine.step_violations`), the outcome's rule
 (:meth:`GameMachine.check_outcome`), and further ``@rule``/``@invariant`` methods, which Hypothesis
 collects from the whole class hierarchy.  A failure report replays exactly (Hypothesis's own).
+
+:class:`ConformanceMachine` is the conformance check as a Hypothesis property: your implementation
+(a protocol command, docs/protocol.md) and the rules' model play the same legal game in lockstep,
+every state, legal-action list and verdict compared.  Being a plain Hypothesis test it keeps its
+failures in the example database and runs under HypoFuzz (docs/many-machines.md)::
+
+    class MyAirships(ConformanceMachine):
+        game_id = "air"
+        command = "node my-airships.js"
+
+    TestMyAirships = MyAirships.TestCase
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from hypothesis import event, note
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from rulecraft import strategies as rs
-from rulecraft.core import Chance, Game, GameOver, IllegalAction
-from rulecraft.registry import record
+from rulecraft.core import Chance, Game, GameOver, IllegalAction, Setup
+from rulecraft.registry import make_game, record
 
-__all__ = ["GameMachine"]
+if TYPE_CHECKING:
+    from rulecraft.conformance.client import Implementation
+    from rulecraft.conformance.lockstep import Lockstep
+
+__all__ = ["ConformanceMachine", "GameMachine"]
 
 
 def _seat_to_move(machine: GameMachine) -> bool:
@@ -257,3 +272,119 @@ class GameMachine(RuleBasedStateMachine):
     def repr_is_python(self) -> None:
         if self.repr_namespace is not None:
             assert eval(repr(self.state), dict(self.repr_namespace)) == self.state
+
+
+# -- conformance as a Hypothesis property ----------------------------------------------------------------
+
+# One running implementation per machine class and process: a new game resets it (``new_game``), so
+# examples do not pay a process start each.
+_IMPLEMENTATIONS: dict[type[ConformanceMachine], tuple[Implementation, tuple[str, ...], int]] = {}
+
+
+def _comparing(machine: ConformanceMachine) -> bool:
+    return not isinstance(machine.game.to_move(machine.lock.state), GameOver)
+
+
+class ConformanceMachine(RuleBasedStateMachine):
+    """The implementation that ``command`` starts, played in lockstep with the rules of ``game_id``
+    (see the module): a difference fails the test with the conformance finding's title and steps."""
+
+    game_id: ClassVar[str]
+    command: ClassVar[str | Sequence[str]]
+    timeout: ClassVar[float] = 5.0  # seconds per request
+
+    game: Game[Any, Any]
+    lock: Lockstep
+
+    def implementation(self) -> tuple[Implementation, tuple[str, ...], int]:
+        """The running implementation, its models and protocol (started once per class and process)."""
+        from rulecraft.conformance.client import Implementation
+
+        kept = _IMPLEMENTATIONS.get(type(self))
+        if kept is not None and kept[0].alive:
+            return kept
+        impl = Implementation(self.command, game=self.game_id, timeout=self.timeout)
+        impl.start()
+        hello = impl.hello()
+        kept = (impl, tuple(hello.get("models") or ["*"]), int(hello.get("protocol") or 1))
+        _IMPLEMENTATIONS[type(self)] = kept
+        return kept
+
+    def _compared(self, action: Callable[[], None]) -> None:
+        from rulecraft.conformance.client import ImplementationFault
+        from rulecraft.conformance.lockstep import Mismatch
+
+        try:
+            action()
+        except Mismatch as mismatch:
+            finding = mismatch.finding
+            raise AssertionError(
+                "\n".join([f"{finding.kind}: {finding.title}", *(f"  {line}" for line in finding.step_text)])
+            ) from None
+        except ImplementationFault as fault:
+            _IMPLEMENTATIONS.pop(type(self), None)  # the next example starts it again
+            raise AssertionError(f"the implementation failed: {fault}") from None
+
+    @initialize(data=st.data())
+    def start(self, data: st.DataObject) -> None:
+        from rulecraft.conformance.lockstep import Lockstep, Mismatch
+
+        self.game = make_game(self.game_id)
+        impl, models, protocol = self.implementation()
+        players = data.draw(rs.player_counts(self.game), label="players")
+        first = data.draw(st.integers(0, players - 1), label="first_seat") if self.game.first_seat_chosen else 0
+        rng = data.draw(st.randoms(use_true_random=False), label="options")
+        setup = Setup(players, first, tuple(sorted(self.game.random_options(rng, players).items())))
+        note(f"set-up: {setup.to_json()!r}")
+        self.lock = Lockstep(self.game, impl, models, "conformance property", setup.to_json(), protocol=protocol)
+
+        def begin() -> None:
+            self.lock.state = self.game.start(setup)
+            reply = impl.new_game(setup.to_json())
+            if not reply.get("ok"):
+                raise Mismatch(self.lock.finding("verdict", f"new_game was refused: {reply.get('error', '')}"))
+            self.lock.compare_state(reply, "after set-up")
+
+        self._compared(begin)
+
+    def _options(self) -> list[Any]:
+        state = self.lock.state
+        if isinstance(self.game.to_move(state), Chance):
+            return [a for a, _ in self.game.chance_outcomes(state)]
+        self.lock.compare_legal_actions()
+        return self.lock.legal_actions()
+
+    @precondition(_comparing)
+    @rule(data=st.data())
+    def both_play_one_action(self, data: st.DataObject) -> None:
+        """One action drawn from the rules' legal set (or chance's outcomes), played on both sides."""
+
+        def step() -> None:
+            options = self._options()
+            assert options, f"no legal action after {len(self.lock.log)} steps"
+            self.lock.step(data.draw(st.sampled_from(options), label="action"))
+
+        self._compared(step)
+
+    @precondition(_comparing)
+    @rule(rng=st.randoms(use_true_random=False), steps=st.integers(1, 40))
+    def both_play_on(self, rng: random.Random, steps: int) -> None:
+        """Several seeded steps at once, so examples reach the late game and its scoring."""
+
+        def play() -> None:
+            for _ in range(steps):
+                if isinstance(self.game.to_move(self.lock.state), GameOver):
+                    self.lock.compare_end()
+                    return
+                options = self._options()
+                assert options, f"no legal action after {len(self.lock.log)} steps"
+                self.lock.step(rng.choice(options))
+            self.lock.compare_scores(f"after step {len(self.lock.log)}")
+
+        self._compared(play)
+
+    @precondition(lambda self: not _comparing(self))
+    @rule()
+    def both_end_alike(self) -> None:
+        """At the end the outcome is compared (the winners, the scores by their parts)."""
+        self._compared(self.lock.compare_end)
