@@ -220,6 +220,16 @@ def database_setting(given: str | None = None) -> str | None:
     return given or os.environ.get(DATABASE_ENV) or None
 
 
+def configured_database() -> ExampleDatabase | None:
+    """The example database a setting chose for this run (``--database``, ``RULECRAFT_DATABASE``,
+    ``--rulecraft-database`` or the project file), else None: the verbs' own searches keep their
+    failures only where they were told to (a plain run leaves no ``.hypothesis/`` folder)."""
+    if getattr(settings, "_current_profile", None) != DATABASE_PROFILE:
+        return None
+    database: ExampleDatabase | None = settings().database
+    return database
+
+
 def use_database(database: ExampleDatabase) -> None:
     """Load a profile that is the current one with ``database`` (for the pytest plugin)."""
     settings.register_profile(DATABASE_PROFILE, parent=settings.default, database=database)

@@ -16,14 +16,18 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from rulecraft.core import Game, GameOver, IllegalAction, Setup, cite
+from rulecraft.kept import FailureStore, Kept, MalformedEntry, failure_key
 from rulecraft.scenarios.loader import scenario_files
 from rulecraft.scenarios.runner import ScenarioResult, run_scenarios
 from rulecraft.shrink import DEFAULT_REPLAYS, DEFAULT_SAFETY_SECONDS, shrink
+
+if TYPE_CHECKING:
+    from hypothesis.database import ExampleDatabase
 
 
 @attrs.frozen
@@ -55,6 +59,11 @@ class GameReport:
     solver_checks: int = 0
     solver_failures: int = 0
     findings: list[Finding] = attrs.Factory(list)
+    # Failures kept in the example database (rulecraft.kept): what was replayed, and when
+    replayed: int = 0  # saved failures replayed (earlier runs' and other workers')
+    replayed_failing: int = 0  # of which still fail (they are in ``findings``)
+    replay_at: list[int] = attrs.Factory(list)  # games this run had played when each batch was replayed
+    kept_notes: list[str] = attrs.Factory(list)  # one line each: the replays, malformed entries skipped
 
     @property
     def scenarios_passed(self) -> int:
@@ -79,6 +88,7 @@ def campaign(
     shrink_replays: int = DEFAULT_REPLAYS,
     shrink_seconds: float = DEFAULT_SAFETY_SECONDS,
     policy: str = "uniform",
+    kept: VerifyKept | None = None,
 ) -> None:
     """Random legal games under the playout ``policy``, every invariant after every step."""
     game.policy(policy)  # an unknown policy is refused before any game, naming the choices
@@ -86,6 +96,8 @@ def campaign(
     rng = random.Random(seed)
     for _ in range(games):
         game_seed = rng.randrange(2**32)
+        if kept is not None:  # what other workers found meanwhile is replayed before the next game
+            kept.replay(game, report)
         draw = random.Random(game_seed)
         players = draw.randint(game.min_players, game.max_players)
         setup = Setup(players, 0, tuple(sorted(game.random_options(draw, players).items())))
@@ -109,9 +121,10 @@ def campaign(
         if finding is not None:
             if shrink_replays > 0:
                 finding = shrunk(game, finding, shrink_replays, shrink_seconds)
-            report.findings.append(finding)
-            if finding.kind == "invariant":
-                report.violations += 1
+            if kept is None or kept.keep_game(finding):  # (not when a replay reported it already)
+                report.findings.append(finding)
+                if finding.kind == "invariant":
+                    report.violations += 1
         if progress:
             progress("campaign", 1)
 
@@ -215,16 +228,20 @@ def solver_checks(
     count: int,
     report: GameReport,
     progress: Progress | None = None,
+    kept: VerifyKept | None = None,
 ) -> None:
-    """Every query is compared with its oracle on seeded inputs."""
+    """Every query is compared with its oracle on seeded inputs (each check its own seed, drawn from
+    ``seed``: a failing check is replayed from its seed alone)."""
     rng = random.Random(seed)
     for name, query in game.queries().items():
         for _ in range(count):
-            problem = query.oracle_check(game, rng)
+            check_seed = rng.randrange(2**32)
+            problem = query.oracle_check(game, random.Random(check_seed))
             report.solver_checks += 1
             if problem:
                 report.solver_failures += 1
-                report.findings.append(Finding("solver", f"{name}: {problem}", seed))
+                if kept is None or kept.keep_solver(name, check_seed):
+                    report.findings.append(Finding("solver", f"{name}: {problem}", check_seed))
             if progress:
                 progress("solvers", 1)
 
@@ -242,7 +259,12 @@ def verify_game(
     shrink_replays: int = DEFAULT_REPLAYS,
     shrink_seconds: float = DEFAULT_SAFETY_SECONDS,
     policy: str = "uniform",
+    database: ExampleDatabase | None = None,
+    say: Callable[[str], None] | None = None,
 ) -> GameReport:
+    """``database``: where failures are kept and replayed from (default: the one a setting
+    configured, :func:`rulecraft.profiles.configured_database`; none: nothing is kept); ``say``
+    receives the lines about replays (default: stderr)."""
     report = GameReport(game.id, game.title)
     paths = list(scenario_files(game.id, scenario_root))
 
@@ -254,6 +276,13 @@ def verify_game(
     for r in report.scenarios:
         if not r.passed:
             report.findings.append(Finding("scenario", f"{r.id} ({cite(r.page)}): {r.error or '; '.join(r.failures)}"))
+    if database is None:
+        from rulecraft.profiles import configured_database
+
+        database = configured_database()
+    kept = VerifyKept(game, database, report, say) if database is not None else None
+    if kept is not None:  # the saved failures first, before any new search
+        kept.replay(game, report)
     campaign(
         game,
         seed=seed,
@@ -264,6 +293,182 @@ def verify_game(
         shrink_replays=shrink_replays,
         shrink_seconds=shrink_seconds,
         policy=policy,
+        kept=kept,
     )
-    solver_checks(game, seed=seed, count=solver_count, report=report, progress=progress)
+    solver_checks(game, seed=seed, count=solver_count, report=report, progress=progress, kept=kept)
     return report
+
+
+# -- failures kept in the example database (issue 21) ------------------------------------------------------
+
+CAMPAIGN_KINDS = ("invariant", "legality", "crash")  # the campaign's findings a saved game replays
+REPLAYED = "replayed from the example database: "
+
+
+@attrs.frozen
+class KeptGame:
+    """A campaign failure as kept: how the game started and the actions up to the failure."""
+
+    kind: str
+    seed: int
+    setup: Setup
+    log: tuple[dict[str, Any], ...]
+
+
+@attrs.frozen
+class KeptCheck:
+    """A failing solver check: the query and the seed of its input."""
+
+    query: str
+    seed: int
+
+
+def _seed_of(data: Mapping[str, Any]) -> int:
+    seed = data["seed"]
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
+        raise MalformedEntry(f"seed: a whole number, got {seed!r}")
+    return seed
+
+
+def _parse_game(game: Game[Any, Any], data: Mapping[str, Any]) -> KeptGame:
+    kind, log = data["kind"], data["log"]
+    if kind not in CAMPAIGN_KINDS:
+        raise MalformedEntry(f"kind: one of {', '.join(CAMPAIGN_KINDS)}, got {kind!r}")
+    if not isinstance(log, list) or not all(isinstance(a, dict) for a in log):
+        raise MalformedEntry("log: a list of actions (objects)")
+    setup = Setup.from_json(data["setup"])
+    for action in log:  # every action must read as one of this game's (data only: nothing runs)
+        try:
+            game.action_from_json(action)
+        except Exception as exc:
+            raise MalformedEntry(f"log: {action!r} is not a {game.id} action ({exc})") from None
+    return KeptGame(kind, _seed_of(data), setup, tuple(log))
+
+
+def _parse_check(game: Game[Any, Any], data: Mapping[str, Any]) -> KeptCheck:
+    query = data["query"]
+    if not isinstance(query, str) or query not in game.queries():
+        raise MalformedEntry(f"query: one of {game.id}'s queries, got {query!r}")
+    return KeptCheck(query, _seed_of(data))
+
+
+def replay_game(game: Game[Any, Any], kept: KeptGame) -> Finding | None:
+    """The finding when the kept game still fails (an invariant broken, a logged action refused at
+    the step where it was, a crash); None when it plays through or leaves the way it was found."""
+    try:
+        actions = [game.action_from_json(a) for a in kept.log]
+        state = game.start(kept.setup)
+    except Exception:
+        return None  # the game no longer starts or reads its actions this way: nothing to replay
+    for step, action in enumerate(actions):
+        try:
+            state = game.apply(state, action)
+        except IllegalAction as exc:
+            if step < len(actions) - 1:
+                return None  # refused earlier than found: the game went another way
+            message = f"a generated action was refused: {exc}"
+            return _finding(game, "legality", REPLAYED + message, kept.seed, kept.setup, actions)
+        except Exception as exc:
+            message = f"{type(exc).__name__}: {exc}"
+            return _finding(game, "crash", REPLAYED + message, kept.seed, kept.setup, actions[: step + 1])
+        violations = game.violations(state)
+        if violations:
+            message = f"after step {step + 1}: " + "; ".join(str(v) for v in violations)
+            return _finding(game, "invariant", REPLAYED + message, kept.seed, kept.setup, actions[: step + 1])
+    return None
+
+
+def replay_check(game: Game[Any, Any], kept: KeptCheck) -> Finding | None:
+    problem = game.queries()[kept.query].oracle_check(game, random.Random(kept.seed))
+    return Finding("solver", f"{REPLAYED}{kept.query}: {problem}", kept.seed) if problem else None
+
+
+def _print_stderr(line: str) -> None:
+    import sys
+
+    print(line, file=sys.stderr)
+
+
+class VerifyKept:
+    """``verify``'s failures of one game in ``database``: the campaign's games and the solver checks,
+    each under a key naming the game, the check and the readings (rulecraft.kept)."""
+
+    def __init__(
+        self,
+        game: Game[Any, Any],
+        database: ExampleDatabase,
+        report: GameReport,
+        say: Callable[[str], None] | None = None,
+    ) -> None:
+        ruleset = getattr(game, "ruleset", None)
+        options = {"readings": dict(getattr(ruleset, "readings", ()))}
+        self.report = report
+        self.say = say or _print_stderr
+
+        def warn(line: str) -> None:
+            report.kept_notes.append(line)
+            self.say(line)
+
+        self.games: FailureStore[KeptGame] = FailureStore(
+            database,
+            failure_key("verify", game.id, "invariants", options),
+            dump=lambda k: {"kind": k.kind, "seed": k.seed, "setup": k.setup.to_json(), "log": list(k.log)},
+            parse=lambda data: _parse_game(game, data),
+            warn=warn,
+        )
+        self.checks: FailureStore[KeptCheck] = FailureStore(
+            database,
+            failure_key("verify", game.id, "solvers", options),
+            dump=lambda k: {"query": k.query, "seed": k.seed},
+            parse=lambda data: _parse_check(game, data),
+            warn=warn,
+        )
+        self._reported: set[bytes] = set()  # replayed and still failing: a search finding it again adds nothing
+
+    def replay(self, game: Game[Any, Any], report: GameReport) -> None:
+        """Replay every failure not seen yet; those that still fail join the findings, the others are
+        dropped from the database; one line says so."""
+        games, checks = self.games.fresh(), self.checks.fresh()
+        if not games and not checks:
+            return
+        failing = 0
+        batches: list[tuple[FailureStore[Any], list[Kept[Any]], Callable[[Any], Finding | None]]] = [
+            (self.games, list(games), lambda k: replay_game(game, k)),
+            (self.checks, list(checks), lambda k: replay_check(game, k)),
+        ]
+        for store, batch, again in batches:
+            for kept in batch:
+                finding = again(kept.entry)
+                if finding is None:
+                    store.forget(kept)
+                    continue
+                failing += 1
+                self._reported.add(kept.raw)
+                report.findings.append(finding)
+                if finding.kind == "invariant":
+                    report.violations += 1
+                if finding.kind == "solver":
+                    report.solver_failures += 1
+        count = len(games) + len(checks)
+        report.replayed += count
+        report.replayed_failing += failing
+        report.replay_at.append(report.games_played)
+        when = "before any new search" if report.games_played == 0 else f"after {report.games_played} new game(s)"
+        line = (
+            f"{game.id}: replayed {count} saved failure(s) from {self.games.where} {when}: "
+            f"{failing} still fail, {count - failing} no longer fail (dropped)"
+        )
+        report.kept_notes.append(line)
+        self.say(line)
+
+    def keep_game(self, finding: Finding) -> bool:
+        """Save a campaign finding; False when it is one a replay reported already."""
+        if finding.kind not in CAMPAIGN_KINDS or finding.setup is None or finding.seed is None:
+            return True
+        raw = self.games.save(KeptGame(finding.kind, finding.seed, finding.setup, finding.log))
+        return raw not in self._reported
+
+    def keep_solver(self, query: str, seed: int) -> bool:
+        """Save a failing solver check; False when it is one a replay reported already."""
+        raw = self.checks.save(KeptCheck(query, seed))
+        return raw not in self._reported

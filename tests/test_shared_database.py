@@ -10,12 +10,9 @@ from __future__ import annotations
 import io
 import json
 import os
-import shutil
-import socket
 import subprocess
 import sys
 import textwrap
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,6 +20,7 @@ import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase
+from redis_server import RedisServer, redis_binary  # tests/redis_server.py (bench/scale.py starts it too)
 
 from rulecraft.cli import EXIT_USAGE, main
 from rulecraft.profiles import DatabaseSettingError, SharedDatabase, open_database
@@ -30,60 +28,8 @@ from rulecraft.profiles import DatabaseSettingError, SharedDatabase, open_databa
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-class RedisServer:
-    """One ``redis-server`` process on a free loopback port, nothing written to disk."""
-
-    def __init__(self, binary: str, folder: Path) -> None:
-        self.port = _free_port()
-        self.process = subprocess.Popen(
-            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-            cwd=folder,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 10
-        while not self.answers():
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError(f"redis-server did not answer on port {self.port}")
-            time.sleep(0.05)
-
-    def url(self, db: int = 0) -> str:
-        return f"redis://127.0.0.1:{self.port}/{db}"
-
-    def answers(self) -> bool:
-        try:
-            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
-                s.sendall(b"PING\r\n")
-                return s.recv(16).startswith(b"+PONG")
-        except OSError:
-            return False
-
-    def keys(self, db: int = 0) -> list[bytes]:
-        import redis
-
-        client = redis.Redis(host="127.0.0.1", port=self.port, db=db)
-        found: list[bytes] = client.keys(b"hypothesis-example:*")  # type: ignore[assignment]
-        client.close()
-        return found
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
-
-
 def _binary() -> str:
-    binary = shutil.which("redis-server") or (
-        "/usr/bin/redis-server" if Path("/usr/bin/redis-server").exists() else None
-    )
+    binary = redis_binary()
     if binary is None:
         if os.environ.get("RULECRAFT_REQUIRE_REDIS") == "1":
             pytest.fail("redis-server is missing and RULECRAFT_REQUIRE_REDIS=1 (apt-get install redis-server)")
