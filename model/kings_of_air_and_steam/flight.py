@@ -106,8 +106,7 @@ def _turn_problem(rules: FlightRules, bent: bool, change: int) -> Problem | None
     return None
 
 
-@functools.cache
-def _moves(rules: FlightRules) -> tuple[tuple[tuple[tuple[int, bool], ...], ...], ...]:
+def _moves_uncached(rules: FlightRules) -> tuple[tuple[tuple[tuple[int, bool], ...], ...], ...]:
     """``_moves(rules)[previous][bent]`` = the allowed ``(direction, bent after)`` in ascending order.
 
     Ascending order makes the depth-first search lexicographic, which
@@ -127,6 +126,10 @@ def _moves(rules: FlightRules) -> tuple[tuple[tuple[tuple[int, bool], ...], ...]
         table.append(tuple(rows))
     table.append(first)  # index _NO_STEP
     return tuple(table)
+
+
+# Memoised by a call rather than a decorator: mutation testing (mutmut) skips decorated functions.
+_moves = functools.cache(_moves_uncached)
 
 
 # --- per-map tables and cache ------------------------------------------------------------------

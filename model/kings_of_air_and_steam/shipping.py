@@ -193,8 +193,7 @@ class Network:
         return b if a == city else a
 
 
-@functools.lru_cache(maxsize=32)
-def _network(lines: tuple[RailLine, ...]) -> Network:
+def _network_uncached(lines: tuple[RailLine, ...]) -> Network:
     # Keyed on the lines only: the network does not depend on hexes, cities' demand or factories,
     # and hashing the lines tuple is cheap next to rebuilding the lookups.  Plain dicts, not a
     # graph library: two lines are adjacent exactly when they share an end city (digest §3.0), and
@@ -205,6 +204,10 @@ def _network(lines: tuple[RailLine, ...]) -> Network:
             lines_at.setdefault(city, set()).add(ln.id)
     onward = {(ln.id, city): tuple(sorted(lines_at[city] - {ln.id})) for ln in lines for city in ln.ends}
     return Network({ln.id: ln.ends for ln in lines}, onward)
+
+
+# Memoised by a call rather than a decorator: mutation testing (mutmut) skips decorated functions.
+_network = functools.lru_cache(maxsize=32)(_network_uncached)
 
 
 def network(game_map: GameMap) -> Network:

@@ -288,8 +288,7 @@ def increase_outcomes(gauge: Gauge, x: int, reading: str = "free-order") -> froz
     return results
 
 
-@cache
-def _ends(gauge: Gauge, x: int) -> frozenset[tuple[Gauge, int]]:
+def _ends_uncached(gauge: Gauge, x: int) -> frozenset[tuple[Gauge, int]]:
     """(end gauge, increments left) for every maximal sequence of increments."""
     options = movable(gauge) if x > 0 else ()
     if not options:
@@ -298,6 +297,10 @@ def _ends(gauge: Gauge, x: int) -> frozenset[tuple[Gauge, int]]:
     for space in options:
         out |= _ends(increment(gauge, space), x - 1)
     return frozenset(out)
+
+
+# Memoised by a call rather than a decorator: mutation testing (mutmut) skips decorated functions.
+_ends = cache(_ends_uncached)
 
 
 def increase_one_stone(gauge: Gauge, space: int, steps: int, limit: int = 5) -> Increase:
