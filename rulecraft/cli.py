@@ -662,16 +662,22 @@ def cmd_ambiguities(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     from rulecraft import witness_report
+    from rulecraft.results import ambiguities_document, ambiguity_units
+    from rulecraft.results import write as write_results
+    from rulecraft.shard import WHOLE
     from rulecraft.witness import Budget, ambiguities, tally
 
-    _writable([args.report, args.html])
+    _writable([args.report, args.html, args.results])
     cls = game_class(args.game)
     only = list(args.only or ())
     budget = Budget(seconds=args.seconds, max_examples=args.max_examples, max_steps=args.max_steps, seed=args.seed)
-    wanted = [a for a in cls.register if not only or a.id in only]
-    total = (0 if args.no_search else sum(len(a.readings) - 1 for a in wanted)) + (
-        0 if args.no_examples else len(wanted)
-    )
+    unknown = set(only) - {a.id for a in cls.register}
+    if unknown:
+        raise RulecraftError(f"{', '.join(sorted(unknown))}: not a registered ambiguity of {args.game}")
+    shard = args.shard or WHOLE
+    all_units = ambiguity_units(args.game, only=only, search=not args.no_search, examples=not args.no_examples)
+    units = shard.select(all_units)
+    total = len(units)
     with progress_for(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -693,7 +699,21 @@ def cmd_ambiguities(args: argparse.Namespace) -> int:
             base=parse_reading_overrides(args.reading or []),
             components=args.components,
             progress=tick,
+            units=None if shard.whole else set(units),
         )
+    if args.results:
+        campaign = {
+            "seed": args.seed,
+            "seconds": args.seconds,
+            "max_examples": args.max_examples,
+            "max_steps": args.max_steps,
+            "only": sorted(only),
+            "search": not args.no_search,
+            "examples": not args.no_examples,
+            "readings": sorted(args.reading or []),
+            "components": args.components,
+        }
+        write_results(args.results, ambiguities_document(args.game, results, campaign, all_units, shard))
     text = witness_report.markdown(args.game, cls.title, results, budget)
     if args.report:
         write_atomically(args.report, text)
@@ -730,12 +750,15 @@ def cmd_errata(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     from rulecraft import errata_report
-    from rulecraft.errata import ErrataBudget, load_variant
+    from rulecraft.errata import ErrataBudget, errata_units, load_variant
     from rulecraft.errata import errata_report as run_errata
+    from rulecraft.shard import WHOLE
     from rulecraft.witness import Budget
 
-    _writable([args.report, args.html, args.plot])
+    _writable([args.report, args.html, args.plot, args.results])
     cls = game_class(args.game)
+    if (args.shard or args.results) and not args.variant:
+        raise RulecraftError(f"{'--shard' if args.shard else '--results'}: only with a VARIANT_FILE to check")
     if args.parameters or not args.variant:
         table = getattr(cls, "parameters", None)
         out = Table(title=f"{cls.title}: rule parameters a variant may change")
@@ -763,9 +786,31 @@ def cmd_errata(args: argparse.Namespace) -> int:
         quiet=args.quiet,
     ) as progress:
         task = progress.add_task("errata", total=None)
+        shard = args.shard or WHOLE
+        units = errata_units(variant, budget)
         report = run_errata(
-            variant, budget, progress=lambda what: progress.update(task, description=f"{variant.name}: {what}")
+            variant,
+            budget,
+            progress=lambda what: progress.update(task, description=f"{variant.name}: {what}"),
+            units=None if shard.whole else set(shard.select(units)),
         )
+    if args.results:
+        import hashlib
+
+        from rulecraft import results
+
+        campaign = {
+            "variant": variant.name,
+            "variant_sha256": hashlib.sha256(Path(args.variant).read_bytes()).hexdigest()[:16],
+            "seed": args.seed,
+            "games": args.games,
+            "players": args.players,
+            "campaign_games": args.campaign_games,
+            "max_steps": args.max_steps,
+            "seconds": args.seconds,
+            "allow_plugin_code": args.allow_plugin_code,
+        }
+        results.write(args.results, results.errata_document(report, campaign, units, shard))
     text = errata_report.markdown(report)
     if args.report:
         write_atomically(args.report, text)
@@ -834,6 +879,7 @@ def cmd_conform(args: argparse.Namespace) -> int:
 
     from rulecraft.conformance.conform import ConformReport, conform, read_replay, replay
     from rulecraft.conformance.report import html_report, junit, markdown
+    from rulecraft.shard import WHOLE
 
     if not args.impl:
         raise RulecraftError(
@@ -844,7 +890,12 @@ def cmd_conform(args: argparse.Namespace) -> int:
     if args.full and not args.replay:
         raise RulecraftError("--full: only with --replay FILE (the full game of a finding)")
     document = read_replay(args.replay, game.id) if args.replay else None
+    if document is not None and (args.shard or args.results):
+        raise RulecraftError(f"{'--shard' if args.shard else '--results'}: not with --replay (one finding's game)")
+    _writable([args.results])
     pack = _pack_data(args.components) if args.components else None
+    shard = args.shard or WHOLE
+    lanes = args.lanes or shard.count
     console = _console()
     players = [args.players] if args.players else None
     report: ConformReport
@@ -883,8 +934,16 @@ def cmd_conform(args: argparse.Namespace) -> int:
                 progress=tick,
                 components=pack,
                 shrink_replays=args.shrink_replays,
+                lanes=lanes,
+                shard=shard,
             )
     # The reports are written whatever happened, interrupted runs included (as pytest does).
+    if args.results and document is None:
+        from rulecraft import results
+        from rulecraft.conformance.conform import conform_units
+
+        units = conform_units(game, scenarios=not args.no_scenarios, lanes=lanes)
+        results.write(args.results, results.conform_document(report, _conform_campaign(args, lanes), units, shard))
     if args.junit:
         junit(report, args.junit)
     if args.report:
@@ -893,6 +952,91 @@ def cmd_conform(args: argparse.Namespace) -> int:
         write_atomically(args.html, html_report(report))
     console.print(markdown(report), markup=False)
     return CONFORM_EXIT[report.status] if report.stopped != "interrupted" else EXIT_INTERRUPTED
+
+
+def _conform_campaign(args: argparse.Namespace, lanes: int) -> dict[str, Any]:
+    """Every option a conform campaign's work depends on: equal in all the shards of one campaign."""
+    import hashlib
+
+    pack = None
+    if args.components:
+        pack = hashlib.sha256(json.dumps(_pack_data(args.components), sort_keys=True).encode()).hexdigest()[:16]
+    return {
+        "impl": args.impl,
+        "seed": args.seed,
+        "max_examples": args.max_examples,
+        "max_steps": args.max_steps,
+        "players": args.players,
+        "scenarios": not args.no_scenarios,
+        "lanes": lanes,
+        "timeout": args.timeout,
+        "seconds": args.seconds,
+        "shrink_replays": args.shrink_replays,
+        "readings": sorted(args.reading or []),
+        "components": pack,
+    }
+
+
+def cmd_merge(args: argparse.Namespace) -> int:
+    """The shards' results of one campaign, merged and judged by the verb's own verdict and reports."""
+    from rulecraft import results
+
+    _writable([args.junit, args.report, args.html])
+    merged = results.merge(args.files, partial=args.partial)
+    if merged.conform is not None:
+        from rulecraft.conformance.report import html_report, junit, markdown
+
+        report = merged.conform
+        if args.junit:
+            junit(report, args.junit)
+        if args.report:
+            write_atomically(args.report, markdown(report))
+        if args.html:
+            write_atomically(args.html, html_report(report))
+        if args.json:
+            print(json.dumps(results.merged_document(merged), indent=2, default=str))
+        else:
+            _console().print(markdown(report), markup=False)
+        return CONFORM_EXIT[report.status]
+    if args.junit:
+        raise RulecraftError(f"--junit: JUnit XML is written for conform results, not {merged.verb}")
+    if merged.ambiguities is not None:
+        from rulecraft import witness_report
+
+        budget = results.ambiguities_budget(merged.parts[0])
+        title = game_class(merged.game).title
+        if merged.missing:
+            title += f" (PARTIAL: {results.not_run_text(merged.parts[0], merged.missing)})"
+        text = witness_report.markdown(merged.game, title, merged.ambiguities, budget)
+        if args.report:
+            write_atomically(args.report, text)
+        if args.html:
+            write_atomically(args.html, witness_report.html_report(merged.game, title, merged.ambiguities, budget))
+        if args.json:
+            print(json.dumps(results.merged_document(merged), indent=2, default=str))
+        else:
+            _console().print(text, markup=False)
+        if any(p.outcome == "error" for r in merged.ambiguities for p in r.pairs):
+            return EXIT_FAIL
+        return EXIT_NOT_TESTED if merged.missing else EXIT_OK
+    return _merged_errata(args, merged)
+
+
+def _merged_errata(args: argparse.Namespace, merged: Any) -> int:
+    from rulecraft import errata_report, results
+
+    report = merged.errata
+    if args.report:
+        write_atomically(args.report, errata_report.markdown(report))
+    if args.html:
+        write_atomically(args.html, errata_report.html_report(report))
+    if args.json:
+        print(json.dumps(results.merged_document(merged), indent=2, default=str))
+    else:
+        _console().print(errata_report.markdown(report), markup=False)
+    if report.broken_invariants or report.problems:
+        return EXIT_FAIL
+    return EXIT_NOT_TESTED if merged.missing else EXIT_OK
 
 
 # -- explore ----------------------------------------------------------------------------------------------
@@ -1098,6 +1242,7 @@ def build_parser(*, queries: bool = True, query_game: str | None = None) -> argp
     _add_seed(p, "seed of the witness search")
     p.add_argument("--no-search", action="store_true", help="only list the register and the examples' evidence")
     p.add_argument("--no-examples", action="store_true", help="skip replaying the printed examples")
+    _add_shard(p, "its (ambiguity, reading) pairs and each ambiguity's printed examples")
     _add_json(p, "the whole result")
     p.add_argument("--report", metavar="FILE", help="write a Markdown report")
     p.add_argument("--html", metavar="FILE", help="write an HTML report with the board pictures")
@@ -1132,9 +1277,27 @@ def build_parser(*, queries: bool = True, query_game: str | None = None) -> argp
     p.add_argument("--report", metavar="FILE", help="write a Markdown report")
     p.add_argument("--html", metavar="FILE", help="write an HTML report with the plot and the board")
     p.add_argument("--plot", metavar="FILE", help="write the play-shift plot as SVG")
+    _add_shard(p, "its printed examples, invariant-campaign games, the search and the shift's games")
     _add_quiet(p)
     _add_database(p)
     p.set_defaults(func=cmd_errata)
+
+    p = verb(
+        "merge",
+        "merge the --results files of one campaign's shards (conform, ambiguities, errata) into one report,"
+        " judged as a single run (seconds)",
+    )
+    p.add_argument("files", nargs="+", metavar="FILE", help="results files written with --shard I/N --results FILE")
+    p.add_argument(
+        "--partial",
+        action="store_true",
+        help="merge even with shards missing; the verdict then says what was not run (never a pass: exit 5)",
+    )
+    p.add_argument("--junit", metavar="FILE", help="write JUnit XML (conform)")
+    p.add_argument("--report", metavar="FILE", help="write a Markdown report")
+    p.add_argument("--html", metavar="FILE", help="write an HTML report")
+    _add_json(p, "the merged results")
+    p.set_defaults(func=cmd_merge)
 
     p = verb("serve", "run the reference model as a protocol implementation on stdin/stdout (until end of input)")
     _add_game(p)
@@ -1187,6 +1350,14 @@ def build_parser(*, queries: bool = True, query_game: str | None = None) -> argp
     )
     p.add_argument("--players", type=POSITIVE, default=None, help=_players_help("default: every count"))
     p.add_argument("--no-scenarios", action="store_true", help="skip the printed examples")
+    p.add_argument(
+        "--lanes",
+        type=POSITIVE,
+        default=None,
+        help="split the differential games into this many independent seeded searches (default 1, with --shard"
+        " I/N: N); a run with --lanes N does exactly the work of the N shards",
+    )
+    _add_shard(p, "its printed examples and differential lanes")
     p.add_argument("--junit", metavar="FILE", help="write JUnit XML")
     p.add_argument("--report", metavar="FILE", help="write a Markdown report")
     p.add_argument("--html", metavar="FILE", help="write an HTML report with the board pictures")
@@ -1253,6 +1424,24 @@ def build_parser(*, queries: bool = True, query_game: str | None = None) -> argp
             _add_json(qp, "the answer")
             _add_common(qp, game_id=gid)
     return parser
+
+
+def _add_shard(p: argparse.ArgumentParser, units: str) -> None:
+    from rulecraft.shard import parse_shard
+
+    p.add_argument(
+        "--shard",
+        type=parse_shard,
+        default=None,
+        metavar="I/N",
+        help=f"run shard I of N of the campaign ({units}, by index modulo N): shards 1..N of the same options"
+        " together do exactly the whole run's work; merge their --results with 'rulecraft merge'",
+    )
+    p.add_argument(
+        "--results",
+        metavar="FILE",
+        help="write the machine-readable results (JSON, schema results/1) for 'rulecraft merge'",
+    )
 
 
 def _add_database(p: argparse.ArgumentParser) -> None:
@@ -1322,6 +1511,8 @@ _NOT_CONFIGURABLE = {
     "full",
     "parameters",
     "database",  # the top-level key [tool.rulecraft] database sets it for every verb
+    "shard",  # a worker's share of one campaign, and where it writes it
+    "results",
 }
 _CONFIG_VERBS = ("verify", "scenarios", "play", "rules", "readings", "ambiguities", "errata", "serve", "conform")
 _SHARED_DESTS = {"seed": "seed", "readings": "reading"}  # top-level key -> option dest

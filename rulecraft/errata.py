@@ -27,7 +27,7 @@ import random
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Container, Mapping
 from functools import cache
 from importlib import import_module, resources
 from importlib.metadata import entry_points
@@ -391,14 +391,18 @@ class PlayStats:
         }
 
 
-def play_stats(game: Game[Any, Any], *, games: int, seed: int, players: int, max_steps: int) -> PlayStats:
-    """``games`` random games from the same seeds (so both rulesets get the same deals where they can)."""
+def play_stats(
+    game: Game[Any, Any], *, games: int, seed: int, players: int, max_steps: int, only: Container[int] | None = None
+) -> PlayStats:
+    """``games`` random games from the same seeds (so both rulesets get the same deals where they can);
+    ``only``: just these game indexes (a shard's share)."""
     lengths: list[int] = []
     spreads: list[int] = []
     first_wins = finished = decisions = 0
     kinds: Counter[str] = Counter()
     crashed = ""
-    for i in range(games):
+    indexes = [i for i in range(games) if only is None or i in only]
+    for i in indexes:
         rng = random.Random(seed * 1_000_003 + i)
         try:
             state = game.start(Setup(players))
@@ -423,7 +427,9 @@ def play_stats(game: Game[Any, Any], *, games: int, seed: int, players: int, max
                 first_wins += 1 if 0 in game.winners(state) else 0
         except Exception as exc:  # a plugin's bug: reported, and the other numbers still count
             crashed = crashed or f"game {i}: {type(exc).__name__}: {exc}"
-    return PlayStats(games, finished, tuple(lengths), tuple(spreads), first_wins, decisions, dict(kinds), crashed)
+    return PlayStats(
+        len(indexes), finished, tuple(lengths), tuple(spreads), first_wins, decisions, dict(kinds), crashed
+    )
 
 
 @attrs.define
@@ -489,9 +495,30 @@ class ErrataBudget:
     seed: int = 0
 
 
+def errata_units(variant: Variant, budget: ErrataBudget) -> list[str]:
+    """The whole errata run's units, in order (:mod:`rulecraft.shard`): each printed example
+    (``example:FILE``), each invariant-campaign game (``campaign:I``), the search for where play
+    changes (``witness``, one seeded search) and each random game of the shift (``shift:I``, under
+    both rulesets)."""
+    return (
+        [f"example:{path.name}" for path in scenario_files(variant.game)]
+        + [f"campaign:{i}" for i in range(budget.campaign_games)]
+        + ["witness"]
+        + [f"shift:{i}" for i in range(budget.games)]
+    )
+
+
+def _indexes(units: Container[str] | None, kind: str, count: int) -> set[int] | None:
+    return None if units is None else {i for i in range(count) if f"{kind}:{i}" in units}
+
+
 def errata_report(
-    variant: Variant, budget: ErrataBudget = ErrataBudget(), progress: Callable[[str], None] | None = None
+    variant: Variant,
+    budget: ErrataBudget = ErrataBudget(),
+    progress: Callable[[str], None] | None = None,
+    units: Container[str] | None = None,
 ) -> ErrataReport:
+    """``units``: only these units of :func:`errata_units` (a shard's share); None: all."""
     report = ErrataReport(variant)
     start = time.monotonic()
     printed = make_game(variant.game)
@@ -507,39 +534,48 @@ def errata_report(
         report.seconds = time.monotonic() - start
         return report
     step("printed examples")
-    _contradictions(variant, report)
+    _contradictions(variant, report, units)
     step("invariants")
     max_steps = budget.max_steps or printed.campaign_steps
     try:
         inv = GameReport(variant.game, printed.title)
-        campaign(changed, seed=budget.seed, games=budget.campaign_games, max_steps=max_steps, report=inv)
+        only = _indexes(units, "campaign", budget.campaign_games)
+        campaign(changed, seed=budget.seed, games=budget.campaign_games, max_steps=max_steps, report=inv, only=only)
         report.invariants = inv
     except Exception as exc:
         report.problems.append(f"the invariant campaign stopped: {type(exc).__name__}: {exc}")
     step("where play changes")
     try:
-        report.witness = search_pair_games(
-            printed,
-            changed,
-            variant.name,
-            budget.witness,
-            make_pair=lambda: (make_game(variant.game), variant.configure()),
-        )
+        if units is None or "witness" in units:
+            report.witness = search_pair_games(
+                printed,
+                changed,
+                variant.name,
+                budget.witness,
+                make_pair=lambda: (make_game(variant.game), variant.configure()),
+            )
     except Exception as exc:
         report.problems.append(f"the witness search stopped: {type(exc).__name__}: {exc}")
     step("how play shifts")
     players = budget.players or min(printed.min_players + 1, printed.max_players)
-    report.printed = play_stats(printed, games=budget.games, seed=budget.seed, players=players, max_steps=max_steps)
-    report.changed = play_stats(changed, games=budget.games, seed=budget.seed, players=players, max_steps=max_steps)
+    shift = _indexes(units, "shift", budget.games)
+    report.printed = play_stats(
+        printed, games=budget.games, seed=budget.seed, players=players, max_steps=max_steps, only=shift
+    )
+    report.changed = play_stats(
+        changed, games=budget.games, seed=budget.seed, players=players, max_steps=max_steps, only=shift
+    )
     if report.changed.crashed:
         report.problems.append(f"the variant crashed in random play: {report.changed.crashed}")
     report.seconds = time.monotonic() - start
     return report
 
 
-def _contradictions(variant: Variant, report: ErrataReport) -> None:
+def _contradictions(variant: Variant, report: ErrataReport, units: Container[str] | None = None) -> None:
     """Printed examples that hold under the printed rules and no longer hold under the variant."""
     for path in scenario_files(variant.game):
+        if units is not None and f"example:{path.name}" not in units:
+            continue
         try:
             scenario = load_scenario(path)
         except ScenarioFileError:

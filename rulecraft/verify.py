@@ -14,7 +14,7 @@ shortest failing action log: the failing random game is shrunk (see
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Container, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -89,13 +89,18 @@ def campaign(
     shrink_seconds: float = DEFAULT_SAFETY_SECONDS,
     policy: str = "uniform",
     kept: VerifyKept | None = None,
+    only: Container[int] | None = None,
 ) -> None:
-    """Random legal games under the playout ``policy``, every invariant after every step."""
+    """Random legal games under the playout ``policy``, every invariant after every step.
+    ``only``: play just these game indexes (a shard's share; the others' seeds are still drawn, so
+    game ``i`` is the same game in every shard and in the whole run)."""
     game.policy(policy)  # an unknown policy is refused before any game, naming the choices
     report.policy = policy
     rng = random.Random(seed)
-    for _ in range(games):
+    for index in range(games):
         game_seed = rng.randrange(2**32)
+        if only is not None and index not in only:
+            continue
         if kept is not None:  # what other workers found meanwhile is replayed before the next game
             kept.replay(game, report)
         draw = random.Random(game_seed)

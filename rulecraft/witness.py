@@ -27,7 +27,7 @@ import ast
 import re
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
@@ -193,7 +193,8 @@ class AmbiguityResult:
             if len(self.ambiguity.readings) < 2:
                 return "settled"  # one reading registered (a gap the register records): nothing to compare
             return "not-searched"  # readings to compare, but no search ran (--no-search): no verdict
-        order: tuple[Outcome, ...] = ("witness", "error", "unknown", "not-found", "not-modelled")
+        # A pair not searched (its shard's results missing from a merge) leaves no verdict but a witness.
+        order: tuple[Outcome, ...] = ("witness", "error", "not-searched", "unknown", "not-found", "not-modelled")
         for kind in order:
             if kind in outcomes:
                 return kind
@@ -955,8 +956,11 @@ def ambiguities(
     base: Mapping[str, str] | None = None,
     components: str | Path | None = None,
     progress: Callable[[str], None] | None = None,
+    units: Container[str] | None = None,
 ) -> list[AmbiguityResult]:
-    """Each registered ambiguity with its witnesses (or proofs) and the examples that depend on it."""
+    """Each registered ambiguity with its witnesses (or proofs) and the examples that depend on it.
+    ``units``: only these units of work (``pair:AMB=READING``, ``examples:AMB``: a shard's share,
+    :func:`rulecraft.results.ambiguity_units`); None: all."""
     cls = game_class(game_id)
     chosen = set(only)
     unknown = chosen - {a.id for a in cls.register}
@@ -971,15 +975,16 @@ def ambiguities(
         pairs: list[PairResult] = []
         if search:
             for r in amb.readings:
-                if r.key == amb.default:
+                if r.key == amb.default or (units is not None and f"pair:{amb.id}={r.key}" not in units):
                     continue
                 if progress:
                     progress(f"{amb.id}={r.key}")
                 hook = hooks.get(amb.id)
                 pairs.append(search_pair(game_id, amb, r.key, budget, base=base, components=components, solver=hook))
-        if examples and progress:
+        mine = examples and (units is None or f"examples:{amb.id}" in units)
+        if mine and progress:
             progress(f"{amb.id}: the printed examples under each reading")
-        runs = example_dependence(game_id, amb, base=base, components=components, examples=printed) if examples else ()
+        runs = example_dependence(game_id, amb, base=base, components=components, examples=printed) if mine else ()
         results.append(AmbiguityResult(amb, tuple(pairs), runs))
     return results
 

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Container, Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -39,6 +40,7 @@ from rulecraft.scenarios.loader import ScenarioFileError, load_scenario, scenari
 from rulecraft.search import (
     Start,
 )
+from rulecraft.shard import WHOLE, Shard, lane_games, lane_seed
 
 # -- printed examples -------------------------------------------------------------------------------------
 
@@ -50,58 +52,78 @@ def replay_scenarios(
     capabilities: Sequence[str],
     report: ConformReport,
     progress: Callable[[int], None] | None = None,
+    only: Container[str] | None = None,
 ) -> None:
-    """Every printed example: its given state via set_state, then its steps on both sides."""
+    """Every printed example: its given state via set_state, then its steps on both sides.
+    ``only``: the example units (``example:FILE``, :func:`conform_units`) to replay (None: all)."""
     for path in scenario_files(game.id):
+        unit = f"example:{path.name}"
+        if only is not None and unit not in only:
+            continue
         if progress:
             progress(1)
-        try:
-            scenario = load_scenario(path)
-        except ScenarioFileError as exc:
-            report.skipped.append(str(exc))
-            continue
-        if "set_state" not in capabilities:
-            report.skipped.append(f"{scenario.id}: the implementation cannot take a given state (no set_state)")
-            continue
-        report.scenarios_run += 1
-        reference = game.__class__.configured(readings=dict(scenario.readings))
-        lock = Lockstep(
-            reference, impl, models, f"{scenario.id} ({path.name}, {cite(scenario.page)})", protocol=impl.protocol
+        found = len(report.findings)
+        _replay_scenario(game, impl, models, capabilities, report, path)
+        report.findings[found:] = [attrs.evolve(f, unit=unit) for f in report.findings[found:]]
+        report.units_run.append(unit)
+
+
+def _replay_scenario(
+    game: Game[Any, Any],
+    impl: Implementation,
+    models: tuple[str, ...],
+    capabilities: Sequence[str],
+    report: ConformReport,
+    path: Path,
+) -> None:
+    """One printed example (see :func:`replay_scenarios`)."""
+    try:
+        scenario = load_scenario(path)
+    except ScenarioFileError as exc:
+        report.skipped.append(str(exc))
+        return
+    if "set_state" not in capabilities:
+        report.skipped.append(f"{scenario.id}: the implementation cannot take a given state (no set_state)")
+        return
+    report.scenarios_run += 1
+    reference = game.__class__.configured(readings=dict(scenario.readings))
+    lock = Lockstep(
+        reference, impl, models, f"{scenario.id} ({path.name}, {cite(scenario.page)})", protocol=impl.protocol
+    )
+    try:
+        lock.state = reference.scenario_state(scenario.given)
+        fixture = reference.scenario_fixture(scenario.given)
+        reply = impl.set_state(
+            reference.state_to_json(lock.state), readings=dict(scenario.readings) or None, fixture=fixture
         )
-        try:
-            lock.state = reference.scenario_state(scenario.given)
-            fixture = reference.scenario_fixture(scenario.given)
-            reply = impl.set_state(
-                reference.state_to_json(lock.state), readings=dict(scenario.readings) or None, fixture=fixture
-            )
-            if not reply.get("ok"):
-                raise Mismatch(lock.finding("scenario", f"the given state was refused: {reply.get('error', '')}"))
-            # The state as the implementation holds it: a given state it loads wrongly shows here,
-            # even in an example without steps.
-            lock.compare_state(impl.state(), "after the given state was set")
-            for step in scenario.steps:
-                key = "reject" if "reject" in step else ("do" if "do" in step else "chance")
-                action = reference.action_from_json(step[key])
-                if key == "reject":
-                    lock.probe(action)
-                else:
-                    lock.step(action)
-            # The example's end state: its legal actions (a `legal:`/`illegal:` fact of the example is
-            # one of them) and, at game over, the outcome.
-            lock.compare_legal_actions()
-            lock.compare_scores("at the example's end")
-            if reference.is_over(lock.state):
-                lock.compare_end()
-            report.scenarios_passed += 1
-        except Mismatch as mismatch:
-            # The finding's own rules first (for a refused legal action: the decisive ones), then the example's.
-            rules = tuple(dict.fromkeys([*mismatch.finding.rules, *scenario.rules]))
-            report.add(attrs.evolve(mismatch.finding, rules=rules))
-        except ImplementationFault as fault:
-            report.add(lock.finding("fault", f"the implementation failed: {fault.kind}", evidence=str(fault)))
-            _restart(impl, lock, fault.kind)
-        finally:
-            report.steps_compared += lock.compared
+        if not reply.get("ok"):
+            raise Mismatch(lock.finding("scenario", f"the given state was refused: {reply.get('error', '')}"))
+        # The state as the implementation holds it: a given state it loads wrongly shows here,
+        # even in an example without steps.
+        lock.compare_state(impl.state(), "after the given state was set")
+        for step in scenario.steps:
+            key = "reject" if "reject" in step else ("do" if "do" in step else "chance")
+            action = reference.action_from_json(step[key])
+            if key == "reject":
+                lock.probe(action)
+            else:
+                lock.step(action)
+        # The example's end state: its legal actions (a `legal:`/`illegal:` fact of the example is
+        # one of them) and, at game over, the outcome.
+        lock.compare_legal_actions()
+        lock.compare_scores("at the example's end")
+        if reference.is_over(lock.state):
+            lock.compare_end()
+        report.scenarios_passed += 1
+    except Mismatch as mismatch:
+        # The finding's own rules first (for a refused legal action: the decisive ones), then the example's.
+        rules = tuple(dict.fromkeys([*mismatch.finding.rules, *scenario.rules]))
+        report.add(attrs.evolve(mismatch.finding, rules=rules))
+    except ImplementationFault as fault:
+        report.add(lock.finding("fault", f"the implementation failed: {fault.kind}", evidence=str(fault)))
+        _restart(impl, lock, fault.kind)
+    finally:
+        report.steps_compared += lock.compared
 
 
 def max_steps_for(game: Game[Any, Any]) -> int:
@@ -123,8 +145,15 @@ def conform(
     progress: Callable[[str, int], None] | None = None,
     components: Mapping[str, Any] | None = None,
     shrink_replays: int = DEFAULT_SHRINK_REPLAYS,
+    lanes: int = 1,
+    shard: Shard = WHOLE,
 ) -> ConformReport:
     """Replay the printed examples, then run differential games (see the module docstring).
+
+    ``lanes``: the differential games split into that many independent seeded searches (lane ``j``
+    plays the game indexes equal to ``j`` modulo ``lanes``; one lane: the search as it always ran).
+    ``shard``: run only this shard's units of :func:`conform_units` (printed examples and lanes);
+    the shards 1..N of the same options together run exactly the work of the whole run.
 
     ``max_steps``: a differential game's step cap (default: far above the
     game's longest game).  ``seconds``: a wall-clock safety cap on the
@@ -138,6 +167,9 @@ def conform(
     so far is returned with ``stopped == "interrupted"``.
     """
     report = ConformReport(game.id, command, seed=seed, rules_total=frozenset(r.id for r in game.catalogue))
+    report.lanes = lanes
+    report.units_planned = shard.select(conform_units(game, scenarios=scenarios, lanes=lanes))
+    planned = set(report.units_planned)
     start = report.started
     steps = max_steps if max_steps is not None else max_steps_for(game)
     try:
@@ -155,6 +187,7 @@ def conform(
                         capabilities,
                         report,
                         (lambda n: progress("printed examples", n)) if progress else None,
+                        only=planned,
                     )
             except RunStopped as stopped:
                 report.add(stopped.finding)
@@ -163,27 +196,57 @@ def conform(
                 counts = list(players or range(game.min_players, game.max_players + 1))
                 # The safety cap counts from here: a slow printed-example replay cannot eat the differential phase.
                 deadline = time.monotonic() + seconds if seconds else None
-                differential(
-                    game,
-                    impl,
-                    report.models,
-                    max_examples=max_examples,
-                    max_steps=steps,
-                    seed=seed,
-                    players=counts,
-                    report=report,
-                    progress=(lambda n: progress("differential", n)) if progress else None,
-                    deadline=deadline,
-                    components=components,
-                    starts=example_starts(game) if components is None else (),
-                    set_state="set_state" in capabilities,
-                    shrink_replays=shrink_replays,
-                )
+                for lane in range(lanes):
+                    unit = lane_unit(lane, lanes)
+                    if unit not in planned or report.stopped is not None:
+                        continue
+                    # Each lane on its own report: what a lane's search steers by (the rules exercised
+                    # so far) is its own, so a lane runs alike alone in a shard and after another lane.
+                    part = ConformReport(
+                        game.id,
+                        command,
+                        models=report.models,
+                        protocol=report.protocol,
+                        seed=seed,
+                        rules_total=report.rules_total,
+                        started=report.started,
+                    )
+                    differential(
+                        game,
+                        impl,
+                        report.models,
+                        max_examples=lane_games(max_examples, lane, lanes),
+                        max_steps=steps,
+                        seed=lane_seed(seed, lane, lanes),
+                        players=counts,
+                        report=part,
+                        progress=(lambda n: progress("differential", n)) if progress else None,
+                        deadline=deadline,
+                        components=components,
+                        starts=example_starts(game) if components is None else (),
+                        set_state="set_state" in capabilities,
+                        shrink_replays=shrink_replays,
+                    )
+                    part.findings = [attrs.evolve(f, unit=unit) for f in part.findings]
+                    report.absorb(part)
+                    if part.stopped is None:
+                        report.units_run.append(unit)
     except KeyboardInterrupt:
         report.stopped = "interrupted"
         report.stopped_detail = report.stopped_detail or f"after {report.examples_run} differential games"
     report.seconds = time.monotonic() - start
     return report
+
+
+def lane_unit(lane: int, lanes: int) -> str:
+    return f"lane:{lane + 1}/{lanes}"
+
+
+def conform_units(game: Game[Any, Any], *, scenarios: bool = True, lanes: int = 1) -> list[str]:
+    """The whole run's units of work, in order: every printed example (``example:FILE``, unless
+    ``scenarios`` is off), then the differential lanes (``lane:J/L``).  A shard runs its share."""
+    examples = [f"example:{path.name}" for path in scenario_files(game.id)] if scenarios else []
+    return examples + [lane_unit(lane, lanes) for lane in range(lanes)]
 
 
 def _launch(command: str, game: Game[Any, Any], timeout: float) -> Implementation:
@@ -364,6 +427,7 @@ __all__ = [
     "Lockstep",
     "Mismatch",
     "conform",
+    "conform_units",
     "differential",
     "example_starts",
     "iter_findings",

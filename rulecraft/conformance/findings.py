@@ -34,6 +34,22 @@ class Finding:
     root: str = ""  # where ``path`` starts: "a new game" or a printed example's label
     shrink_replays: int = 0  # replays spent shrinking it
     shrink_exhausted: bool = False  # the replay budget ran out: a shorter game may exist
+    unit: str = ""  # the unit of work that found it (a printed example, a lane: rulecraft.shard)
+
+
+# The counts of a report, summed when parts of one campaign are put together (lanes, shards).
+COUNTS = (
+    "scenarios_run",
+    "scenarios_passed",
+    "examples_run",
+    "games_planned",
+    "games_capped",
+    "games_finished",
+    "games_stalled",
+    "games_without_ranking",
+    "steps_compared",
+    "setups_compared",
+)
 
 
 @attrs.define
@@ -67,6 +83,29 @@ class ConformReport:
     first_finding_at: float | None = None  # seconds from the start until the first finding was known
     first_difference_at: float | None = None  # seconds until a differential game first differed (before shrinking)
     started: float = attrs.field(factory=time.monotonic)
+    # The run's units of work (rulecraft.shard): those it planned, and those it ran to their end.
+    units_planned: list[str] = attrs.Factory(list)
+    units_run: list[str] = attrs.Factory(list)
+    lanes: int = 1  # independent differential searches the games were split into
+    shards: str = ""  # a merged report: which shards it was merged from
+
+    def absorb(self, other: ConformReport) -> None:
+        """Add another part of the same campaign (a lane of it, a shard's report): its counts, rules,
+        findings and units; its stop when this report has none.  Times are left to the caller."""
+        for name in COUNTS:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.differential_seconds += other.differential_seconds
+        self.rules_exercised |= other.rules_exercised
+        self.skipped += other.skipped
+        self.findings += other.findings
+        self.units_planned += other.units_planned
+        self.units_run += other.units_run
+        for attr in ("first_finding_at", "first_difference_at"):
+            times = [t for t in (getattr(self, attr), getattr(other, attr)) if t is not None]
+            setattr(self, attr, min(times) if times else None)
+        self.sweep_cut = self.sweep_cut or other.sweep_cut
+        if self.stopped is None and other.stopped is not None:
+            self.stopped, self.stopped_detail = other.stopped, other.stopped_detail
 
     def add(self, finding: Finding) -> None:
         if self.first_finding_at is None:

@@ -145,6 +145,8 @@ def markdown(report: ConformReport) -> str:
         "",
         f"- implementation: `{report.command}` (protocol {report.protocol})",
         f"- models: {', '.join(report.models)}",
+        *([f"- merged: {report.shards}"] if report.shards else []),
+        *([f"- lanes: {report.lanes} independent differential searches"] if report.lanes > 1 else []),
         (
             f"- printed examples: {report.scenarios_passed}/{report.scenarios_run} conform"
             if report.scenarios_run or report.skipped
