@@ -1056,25 +1056,38 @@ def cmd_explore(args: argparse.Namespace) -> int:
     kind = given[0]
     if args.impl and kind != "finding":
         raise RulecraftError("--impl: only with --finding (the implementation of a conform finding)")
+    players = 0
     if kind == "seed":
         game = _game(args)
         players = args.players if args.players is not None else min(game.min_players + 1, game.max_players)
         if not game.min_players <= players <= game.max_players:
             raise RulecraftError(f"--players {players}: {game.title} takes {game.min_players}-{game.max_players}")
         game.policy(args.policy)  # an unknown policy is refused before the game is played
-        trace = explore.seeded_trace(game, args.seed, players, args.max_steps, args.policy)
-    elif kind == "scenario":
-        trace = explore.scenario_trace(args.game, args.scenario, readings)
-    elif kind == "state":
-        trace = explore.state_trace(_game(args), args.state)
-    elif kind == "finding":
-        trace = explore.finding_trace(args.game, args.finding, readings, impl=args.impl)
-    elif kind == "witness":
-        trace = explore.witness_trace(args.game, args.witness, args.pick)
-    else:
-        trace = explore.divergence_trace(args.game, args.divergence, allow_plugin_code=args.allow_plugin_code)
+
+    def opened() -> explore.Trace:  # the command line's source, opened again when the page asks for it
+        if kind == "seed":
+            return explore.seeded_trace(_game(args), args.seed, players, args.max_steps, args.policy)
+        if kind == "scenario":
+            return explore.scenario_trace(args.game, args.scenario, readings)
+        if kind == "state":
+            return explore.state_trace(_game(args), args.state)
+        if kind == "finding":
+            return explore.finding_trace(args.game, args.finding, readings, impl=args.impl)
+        if kind == "witness":
+            return explore.witness_trace(args.game, args.witness, args.pick)
+        return explore.divergence_trace(args.game, args.divergence, allow_plugin_code=args.allow_plugin_code)
+
+    trace = opened()
+    label = f"--{kind} {getattr(args, kind)} (the command line's)"
+    sources = explore.sources_for(args.game, (label, opened), readings)
     try:
-        explore.serve(trace, args.port, open_browser=not args.no_open, announce=lambda line: print(line, flush=True))
+        explore.serve(
+            trace,
+            args.port,
+            open_browser=not args.no_open,
+            announce=lambda line: print(line, flush=True),
+            sources=sources,
+        )
     except KeyboardInterrupt:
         return EXIT_OK  # Ctrl-C is how a local page is closed, not an interrupted piece of work
     return EXIT_OK

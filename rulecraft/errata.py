@@ -450,6 +450,8 @@ class ErrataReport:
         return [f for f in (self.invariants.findings if self.invariants else []) if f.kind == "invariant"]
 
     def to_json(self) -> dict[str, Any]:
+        from rulecraft.witness_report import pair_json  # a witness from a printed example: its given state too
+
         v = self.variant
         return {
             "variant": v.name,
@@ -475,7 +477,7 @@ class ErrataReport:
                 }
                 for f in (self.invariants.findings if self.invariants else [])
             ],
-            "play_changes": self.witness.to_json() if self.witness else None,
+            "play_changes": pair_json(self.witness) if self.witness else None,
             "shift": {
                 "printed": self.printed.to_json() if self.printed else None,
                 "variant": self.changed.to_json() if self.changed else None,

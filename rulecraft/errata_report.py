@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import html
 import json
+from typing import Any
 
 from rulecraft import explore, htmlpage
+from rulecraft.conformance.findings import Finding
 from rulecraft.conformance.report import markdown_finding
-from rulecraft.core import cite
+from rulecraft.core import Game, RulecraftError, Setup, cite
 from rulecraft.errata import ErrataReport
 from rulecraft.svg import PALETTE, Drawing, fit
 
@@ -42,6 +43,39 @@ def shift_rows(report: ErrataReport) -> list[tuple[str, str, str]]:
     for kind in sorted(set(a.legal_kinds) | set(b.legal_kinds)):
         rows.append((f"'{kind}' legal", f"{a.legal_rate(kind):.0%}", f"{b.legal_rate(kind):.0%}"))
     return rows
+
+
+def _start(game: Game[Any, Any], finding: Finding) -> Any:
+    if finding.setup:
+        return game.start(Setup.from_json(finding.setup))
+    if finding.start_state is not None:
+        return game.state_from_json(finding.start_state)
+    return None
+
+
+def variant_words(report: ErrataReport) -> list[str | None]:
+    """Each step of the place where play changes in the variant's own words (its game describes its
+    own costs: 'pays 2 chips' where the printed rules' words say 3), None where the variant did not
+    play the step (it refused it, or the variant's game cannot be built again here)."""
+    w = report.witness
+    if w is None or w.finding is None or not w.finding.steps:
+        return []
+    finding = w.finding
+    words: list[str | None] = [None] * len(finding.steps)
+    try:
+        game = report.variant.configure()
+        state = _start(game, finding)
+        for i, data in enumerate(finding.steps):
+            if state is None:
+                break
+            action = game.action_from_json(data)
+            if game.check(state, action) is not None:
+                break
+            words[i] = game.describe(state, action)
+            state = game.transition(state, action)
+    except (RulecraftError, ValueError, KeyError, TypeError):  # words are a help: the printed ones stay
+        pass
+    return words
 
 
 def markdown(report: ErrataReport) -> str:
@@ -81,7 +115,8 @@ def markdown(report: ErrataReport) -> str:
         covered = f", rule coverage {w.coverage}" if w.coverage else ""
         lines.append(f"- {w.outcome}: {w.reason} ({w.seconds:.1f} s, {w.games} games{covered})")
         if w.finding is not None:
-            lines += ["", markdown_finding(w.finding, ("printed rules", "variant"), heading="###")]
+            words = variant_words(report)
+            lines += ["", markdown_finding(w.finding, ("printed rules", "variant"), heading="###", other_words=words)]
     lines += ["", "## How play shifts", ""]
     rows = shift_rows(report)
     if rows:
@@ -139,18 +174,22 @@ def plot(report: ErrataReport) -> str:
 
 
 def html_report(report: ErrataReport) -> str:
+    """The Markdown of the same run, rendered: the plot under its title, and the board where play
+    changes (with the document that opens it in the explorer) at the end of its own section."""
     text = markdown(report)
-    body = [f"<h1>Errata check: {html.escape(report.variant.title)}</h1>"]
+    head, _, rest = text.partition("\n## ")  # the Markdown's title and source, then its sections
+    change, _, shift = ("## " + rest).partition("\n## How play shifts")
+    body = [htmlpage.render(head)]
     picture = plot(report)
     if picture:
-        body += ["<h2>How play shifts</h2>", f"<div class='plot'>{picture}</div>"]
-    body.append(htmlpage.render(text))
+        body.append(f"<div class='plot'>{picture}</div>")
+    body.append(htmlpage.render(change if rest else ""))
     w = report.witness
     if w is not None and w.finding is not None and w.finding.svg:
-        body += ["<h2>The state where play changes</h2>", f"<div class='board'>{w.finding.svg}</div>"]
+        body += ["<h3>The state where play changes</h3>", f"<div class='board'>{w.finding.svg}</div>"]
     document = explore.divergence_document(report)
     if document is not None:
         body.append(explore.report_link(report.variant.game, "divergence", "divergence.json", document))
-    for f in report.broken_invariants[:3]:
-        body.append(f"<h3>{html.escape(f.message[:200])}</h3>")
-    return htmlpage.page(f"errata {report.variant.name}", body)
+    if shift:
+        body.append(htmlpage.render("## How play shifts" + shift))
+    return htmlpage.page(f"errata {report.variant.name}", body, htmlpage.catalogue_of(report.variant.game))

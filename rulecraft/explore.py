@@ -12,6 +12,9 @@ own ``action_from_json`` + ``check`` and serves one page and a small JSON API on
     POST /api/try            {"step": I, "action": {...}}: an illegal action's refusals (rule ID,
                              page, words); a legal one is played, the steps after I dropped
     GET  /api/rules          the rule catalogue; GET /rules is the same as a page, one anchor a rule
+    GET  /api/sources        what the page may open instead: a fixed list made when the server starts
+                             (a seeded game, each printed example, the source given on the command line)
+    POST /api/open           {"source": ID} (a seeded game: and "seed", "players"): open that source
 
 Nothing from a request is run but game actions; bodies are capped; a bad request is a 4xx with one
 line naming the field, never a traceback.  The sources' documents: :func:`finding_document`,
@@ -219,7 +222,9 @@ def scenario_trace(game_id: str, which: str, readings: Mapping[str, str] | None 
             notes.append(f"steps[{i}]: the example shows {json.dumps(step['reject'])} refused ({step.get('rule', '')})")
         else:
             steps.append(step["do"] if "do" in step else step["chance"])
-    title = f"{scenario.id} ({scenario.page}): {scenario.title}"
+    from rulecraft.core import cite
+
+    title = f"{scenario.id} ({cite(scenario.page)}): {scenario.title}"
     trace = _new_trace(game_id, "scenario", title, ("rules", game, state), steps)
     trace.rules, trace.notes = list(scenario.rules), notes
     return trace
@@ -451,23 +456,32 @@ def _witness_from_ambiguities(data: Mapping[str, Any], path: str, pick: str | No
             if pick and pick not in (amb.get("id"), name):
                 continue
             w = pair["witness"]
-            if not isinstance(w.get("setup"), dict):
-                raise ExploreError(
-                    f"{path}: {name}: this witness starts from a printed example's state, which the JSON output "
-                    "does not record; open it with the document in the HTML report"
-                )
+            start = _json_start(w, f"{path}: {name}")
             fields = [[r.get("field"), r.get("default"), r.get("reading")] for r in w.get("fields", [])]
             return {
                 "game": data.get("game"),
                 "title": f"{amb.get('id')}: {pair.get('default')} against {pair.get('reading')}: {w.get('difference')}",
                 "ambiguity": amb.get("id"),
                 "readings": [pair.get("default"), pair.get("reading")],
-                "start": {"setup": w["setup"]},
+                "start": start,
                 "steps": w.get("steps"),
                 "differences": fields,
                 "rules": w.get("rules", []),
             }
     raise ExploreError(f"{path}: ambiguities: no witness{f' for {pick}' if pick else ''} in this document")
+
+
+def _json_start(witness: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """A ``--json`` witness's start: its set-up, or the printed example's given state it starts from
+    (``start_state``, in the JSON outputs after rulecraft 0.8.0; older documents lack it)."""
+    if isinstance(witness.get("setup"), dict):
+        return {"setup": witness["setup"]}
+    if isinstance(witness.get("start_state"), dict):
+        return {"state": witness["start_state"]}
+    raise ExploreError(
+        f"{where}: start_state: this witness starts from a printed example's state, which this JSON document does "
+        "not record (written by an older rulecraft); open it with the document in the HTML report"
+    )
 
 
 def witness_trace(game_id: str, path: str, pick: str | None = None) -> Trace:
@@ -509,17 +523,13 @@ def divergence_trace(game_id: str, path: str, *, allow_plugin_code: bool = False
         w = (data.get("play_changes") or {}).get("witness")
         if not isinstance(w, dict):
             raise ExploreError(f"{path}: play_changes: this errata run found no place where play changes")
-        if not isinstance(w.get("setup"), dict):
-            raise ExploreError(
-                f"{path}: play_changes: it starts from a printed example's state, which the JSON output does not "
-                "record; open it with the document in the HTML report"
-            )
+        start = _json_start(w, f"{path}: play_changes")
         fields = [[r.get("field"), r.get("default"), r.get("reading")] for r in w.get("fields", [])]
         data = {
             "game": data.get("game"),
             "title": f"{data.get('title')}: {w.get('difference')}",
             "variant": data.get("file"),
-            "start": {"setup": w["setup"]},
+            "start": start,
             "steps": w.get("steps"),
             "differences": fields,
             "rules": w.get("rules", []),
@@ -544,6 +554,94 @@ def divergence_trace(game_id: str, path: str, *, allow_plugin_code: bool = False
     trace.reported = _differences(data, path)
     trace.rules = [str(r) for r in data.get("rules", []) if isinstance(r, str)]
     return trace
+
+
+# -- the sources the page may open ---------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Source:
+    """One thing the page may open: an ID from a fixed list made when the server starts (never a path
+    from a request), what it is, and how to open it (a fresh trace each time)."""
+
+    id: str
+    kind: str  # seed | scenario | given
+    label: str
+    opener: Callable[[Mapping[str, Any]], Trace] = attrs.field(eq=False, repr=False)
+    params: dict[str, Any] = attrs.Factory(dict)  # a seeded game's numbers: their ranges and defaults
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "kind": self.kind, "label": self.label, "params": self.params}
+
+
+def _whole(body: Mapping[str, Any], name: str, low: int, high: int, default: int) -> int:
+    value = body.get(name, default)
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise BadRequest(f"{name}: a whole number from {low} to {high} is needed, got {_short(value)}")
+    return value
+
+
+MAX_SEED = 2**63 - 1
+
+
+def sources_for(
+    game_id: str,
+    given: tuple[str, Callable[[], Trace]] | None = None,
+    readings: Mapping[str, str] | None = None,
+) -> list[Source]:
+    """What the page may open for ``game_id``: the source given on the command line (``given``: its
+    label and how to open it again), a seeded random game (the page chooses seed and players) and
+    each printed example by its file's name."""
+    from rulecraft.scenarios.loader import scenario_files
+
+    chosen = dict(readings or {})
+    out: list[Source] = []
+    if given is not None:
+        label, again = given
+        out.append(Source("given", "given", label, lambda body: again()))
+    game = make_game(game_id, readings=chosen)
+    low, high = game.min_players, game.max_players
+    players = min(low + 1, high)
+
+    def seeded(body: Mapping[str, Any]) -> Trace:
+        seed = _whole(body, "seed", 0, MAX_SEED, 0)
+        count = _whole(body, "players", low, high, players)
+        return seeded_trace(make_game(game_id, readings=chosen), seed, count)
+
+    params = {
+        "seed": {"min": 0, "max": MAX_SEED, "default": 0},
+        "players": {"min": low, "max": high, "default": players},
+    }
+    out.append(Source("seed", "seed", f"a seeded random game ({low}-{high} players)", seeded, params))
+
+    def example(path: Path) -> Callable[[Mapping[str, Any]], Trace]:
+        return lambda body: scenario_trace(game_id, str(path), chosen)
+
+    for path in scenario_files(game_id):
+        out.append(Source(f"scenario:{path.stem}", "scenario", f"printed example {path.stem}", example(path)))
+    return out
+
+
+def open_source(sources: Sequence[Source], body: Any) -> tuple[Source, Trace]:
+    """POST /api/open: ``{"source": ID}`` (with ``seed`` and ``players`` for a seeded game) opened
+    from the fixed list; an ID not on it is a 404, never a path looked up."""
+    if not isinstance(body, dict):
+        raise BadRequest("body: a JSON object with 'source' is needed")
+    unknown = sorted(set(body) - {"source", "seed", "players"})
+    if unknown:
+        raise BadRequest(f"{_short(unknown[0], 40)}: unknown field; the body has 'source' (and 'seed', 'players')")
+    which = body.get("source")
+    if not isinstance(which, str):
+        raise BadRequest(f"source: a source ID from /api/sources is needed, got {_short(which)}")
+    found = next((source for source in sources if source.id == which), None)
+    if found is None:
+        raise BadRequest(f"source: no source {_short(which, 60)} (see /api/sources)", HTTPStatus.NOT_FOUND)
+    if found.kind != "seed" and ("seed" in body or "players" in body):
+        raise BadRequest("seed: only a seeded game takes 'seed' and 'players'")
+    try:
+        return found, found.opener(body)
+    except RulecraftError as exc:
+        raise BadRequest(f"source: {found.id}: {_short(str(exc), 200)}", HTTPStatus.UNPROCESSABLE_ENTITY) from None
 
 
 # -- what the API answers -----------------------------------------------------------------------------------------
@@ -772,19 +870,12 @@ def rules_json(game: Game[Any, Any]) -> dict[str, Any]:
 def rules_page(game: Game[Any, Any]) -> str:
     """The rule catalogue as a page, one anchor per rule ID (the page's rule links land here)."""
     from rulecraft import htmlpage
-    from rulecraft.core import cite
 
-    rows = "".join(
-        f"<tr id='{html.escape(r.id)}'><td><a href='#{html.escape(r.id)}'>{html.escape(r.id)}</a></td>"
-        f"<td>{html.escape(cite(r.page))}</td><td>{html.escape(r.statement)}</td></tr>"
-        for r in game.catalogue
-    )
     parts = [
         f"<h1>{html.escape(game.title)}: the rules</h1>",
         "<p>Each rule ID with its rulebook page and statement, from the game's rule catalogue"
         " (<code>rulecraft rules " + html.escape(game.id) + "</code>). <a href='/'>Back to the explorer</a>.</p>",
-        "<style>tr:target { background: #fff3b0; }</style>",
-        f"<table><tr><th>rule</th><th>page</th><th>statement</th></tr>{rows}</table>",
+        htmlpage.rule_table(game.catalogue),  # the same rows and anchors as a report's appendix
     ]
     return htmlpage.page(f"{game.title}: rules", parts)
 
@@ -814,11 +905,17 @@ class Explorer(ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self, trace: Trace, port: int = 0, host: str = LOOPBACK) -> None:
+    def __init__(
+        self, trace: Trace, port: int = 0, host: str = LOOPBACK, sources: Sequence[Source] | None = None
+    ) -> None:
         if host != LOOPBACK:
             raise ExploreError(f"--host {host}: the explorer serves 127.0.0.1 only (it is a local tool)")
         self.trace = trace
         self.lock = threading.Lock()
+        if sources is None:  # the trace itself (as it is then), a seeded game and the printed examples
+            sources = sources_for(trace.game_id, (f"{trace.kind}: {_short(trace.title, 100)}", lambda: trace))
+        self.sources = list(sources)
+        self.current = self.sources[0].id if self.sources else ""
         super().__init__((LOOPBACK, port), Handler)
 
     @property
@@ -905,6 +1002,10 @@ class Handler(BaseHTTPRequestHandler):
             self._send(200, rules_page(trace.left.game).encode("utf-8"), "text/html; charset=utf-8")
         elif path == "/api/rules":
             self._json(rules_json(trace.left.game))
+        elif path == "/api/sources":
+            with self.server.lock:
+                sources = [source.to_json() for source in self.server.sources]
+                self._json({"current": self.server.current, "sources": sources})
         elif path == "/api/trace":
             with self.server.lock:
                 self._json(trace_json(trace))
@@ -921,7 +1022,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def _post(self) -> None:
         path = self.path.split("?", 1)[0]
-        if path != "/api/try":
+        if path not in ("/api/try", "/api/open"):
             raise BadRequest(f"path: nothing to POST at {_short(path, 60)}", HTTPStatus.NOT_FOUND)
         length = self.headers.get("Content-Length")
         if length is None or not length.isdigit():
@@ -936,6 +1037,12 @@ class Handler(BaseHTTPRequestHandler):
             body = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError) as exc:
             raise BadRequest(f"body: not JSON: {_short(str(exc), 100)}") from None
+        if path == "/api/open":
+            source, trace = open_source(self.server.sources, body)  # outside the lock: a game may take a while
+            with self.server.lock:
+                self.server.trace, self.server.current = trace, source.id
+                self._json({"source": source.id, "kind": trace.kind, "heading": trace.title, "count": len(trace)})
+            return
         with self.server.lock:
             self._json(try_action(self.server.trace, body))
 
@@ -961,16 +1068,23 @@ class Running:
         self.thread.join(timeout=5)
 
 
-def start(trace: Trace, port: int = 0) -> Running:
-    server = Explorer(trace, port)
+def start(trace: Trace, port: int = 0, sources: Sequence[Source] | None = None) -> Running:
+    server = Explorer(trace, port, sources=sources)
     thread = threading.Thread(target=server.serve_forever, name="rulecraft-explore", daemon=True)
     thread.start()
     return Running(server, thread)
 
 
-def serve(trace: Trace, port: int = 0, *, open_browser: bool = True, announce: Callable[[str], None] = print) -> None:
+def serve(
+    trace: Trace,
+    port: int = 0,
+    *,
+    open_browser: bool = True,
+    announce: Callable[[str], None] = print,
+    sources: Sequence[Source] | None = None,
+) -> None:
     """Serve until interrupted; prints the URL (and opens it, unless told not to)."""
-    server = Explorer(trace, port)
+    server = Explorer(trace, port, sources=sources)
     announce(f"rulecraft explore: {trace.title} ({len(trace)} steps) at {server.url} (Ctrl-C stops)")
     if open_browser:
         webbrowser.open(server.url)
@@ -990,6 +1104,7 @@ def sources(args: Mapping[str, Any]) -> Iterator[str]:
 __all__ = [
     "ExploreError",
     "Explorer",
+    "Source",
     "Trace",
     "diff_paths",
     "divergence_document",
@@ -997,9 +1112,11 @@ __all__ = [
     "finding_document",
     "finding_trace",
     "open_command",
+    "open_source",
     "scenario_trace",
     "seeded_trace",
     "serve",
+    "sources_for",
     "start",
     "state_trace",
     "step_json",

@@ -200,6 +200,54 @@ async function tryAction() {
   }
 }
 
+// What else the server may open: a fixed list it made when it started (a seeded game, the printed
+// examples, the command line's source); the page names one by its ID, never by a path.
+let sources = [];
+
+function seedParamsFor(id) {
+  const source = sources.find((s) => s.id === id);
+  const params = document.getElementById("seed-params");
+  params.hidden = !source || source.kind !== "seed";
+  if (source && source.kind === "seed") {
+    const players = document.getElementById("source-players");
+    players.min = String(source.params.players.min);
+    players.max = String(source.params.players.max);
+    if (!players.value) players.value = String(source.params.players.default);
+  }
+}
+
+async function loadSources() {
+  const data = await api("/api/sources");
+  sources = data.sources;
+  const select = document.getElementById("source");
+  select.replaceChildren(...sources.map((s) => el("option", { value: s.id, text: s.label })));
+  select.value = data.current;
+  seedParamsFor(select.value);
+}
+
+async function openSource(event) {
+  event.preventDefault();
+  const error = document.getElementById("source-error");
+  error.textContent = "";
+  const id = document.getElementById("source").value;
+  const body = { source: id };
+  const source = sources.find((s) => s.id === id);
+  if (source && source.kind === "seed") {
+    body.seed = Number(document.getElementById("source-seed").value);
+    body.players = Number(document.getElementById("source-players").value);
+  }
+  try {
+    await api("/api/open", { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body) });
+    document.getElementById("try-result").replaceChildren();
+    await load(0);
+  } catch (err) {
+    error.textContent = err.message;
+  }
+}
+
+document.getElementById("source").addEventListener("change", (event) => seedParamsFor(event.target.value));
+document.getElementById("source-form").addEventListener("submit", openSource);
 document.getElementById("back").addEventListener("click", () => current > 0 && show(current - 1));
 document.getElementById("forward").addEventListener("click", () => trace && current < trace.count && show(current + 1));
 document.getElementById("steps").addEventListener("click", (event) => {
@@ -208,11 +256,15 @@ document.getElementById("steps").addEventListener("click", (event) => {
 });
 document.getElementById("try-button").addEventListener("click", tryAction);
 document.addEventListener("keydown", (event) => {
-  if (event.target instanceof HTMLTextAreaElement || event.target instanceof HTMLInputElement) return;
+  const typing = [HTMLTextAreaElement, HTMLInputElement, HTMLSelectElement].some((kind) => event.target instanceof kind);
+  if (typing) return;
   if (event.key === "ArrowLeft" && current > 0) show(current - 1);
   if (event.key === "ArrowRight" && trace && current < trace.count) show(current + 1);
 });
 const wanted = Number(new URLSearchParams(location.search).get("step") || 0);
+loadSources().catch((err) => {
+  document.getElementById("source-error").textContent = "could not list the sources: " + err.message;
+});
 load(Number.isFinite(wanted) ? wanted : 0).catch((err) => {
   document.getElementById("heading").textContent = "could not load: " + err.message;
 });

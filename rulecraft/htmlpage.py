@@ -3,14 +3,22 @@ with the game's pictures inlined, in one small stylesheet (issue 20).
 
 The Markdown is rendered by markdown-it-py (CommonMark with tables) with raw HTML turned off: a
 report quotes names and values from users' files, and those must show as text, never run.
+
+A report is a file people mail around, so its rule links work without a server: every rule ID of
+the game's catalogue in the page's text links to an anchor in an appendix of the same page (the rule
+ID, its page and the digest's statement), the same anchors as the explorer's ``/rules`` page.
 """
 
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterable
 
 from markdown_it import MarkdownIt
+
+from rulecraft.catalogue import Rule, RuleCatalogue
+from rulecraft.core import cite
 
 STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 72rem; margin: 1.5rem auto; padding: 0 1rem;
@@ -22,7 +30,17 @@ pre, code { font-family: ui-monospace, monospace; font-size: 0.9em; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f7f7f7; padding: 0.6rem; }
 code { overflow-wrap: anywhere; }
 .board svg, .plot svg { max-width: 100%; height: auto; }
+tr:target { background: #fff3b0; }
+a.rule { font-family: ui-monospace, monospace; font-size: 0.92em; }
 """.strip()
+
+# A rule ID as the digests write them (AIR-R-42, AER-SET-03); only the catalogue's own become links.
+RULE_ID = re.compile(r"\b[A-Z]{2,4}-[A-Z]{1,4}-\d{1,4}[a-z]?\b")
+# Text inside these is left alone: a link in a link, the documents to save and the text pictures
+# (folded in <details>), the drawings, the head.
+_NO_LINKS = frozenset({"a", "details", "svg", "script", "style", "title", "textarea"})
+_TAG = re.compile(r"(<[^>]*>)")
+_TAG_NAME = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)")
 
 _MD = MarkdownIt("commonmark", {"html": False}).enable("table")
 
@@ -33,13 +51,85 @@ def render(markdown: str) -> str:
     return html
 
 
-def page(title: str, parts: Iterable[str]) -> str:
-    """A whole HTML document: ``parts`` are HTML fragments (rendered Markdown, inlined SVG...)."""
-    return (
-        "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
-        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-        f"<title>{html.escape(title)}</title><style>{STYLE}</style></head><body>" + "".join(parts) + "</body></html>"
+def link_rules(fragment: str, catalogue: RuleCatalogue, cited: dict[str, Rule]) -> str:
+    """``fragment`` with every rule ID of ``catalogue`` in its text made a link to ``#ID`` (its row in
+    the appendix); the rules linked are added to ``cited`` in order.  Tags, attributes and the text of
+    links, ``<details>`` (the documents to save) and drawings are left as they are."""
+    out: list[str] = []
+    skipping = 0
+    for token in _TAG.split(fragment):
+        if token.startswith("<"):
+            found = _TAG_NAME.match(token)
+            if found is not None and found.group(2).lower() in _NO_LINKS and not token.endswith("/>"):
+                skipping = max(skipping - 1, 0) if found.group(1) else skipping + 1
+            out.append(token)
+        elif skipping or not token:
+            out.append(token)
+        else:
+
+            def link(match: re.Match[str]) -> str:
+                rule_id = match.group(0)
+                if rule_id not in catalogue:
+                    return rule_id
+                rule = cited.setdefault(rule_id, catalogue[rule_id])
+                hint = html.escape(f"{cite(rule.page)}: {rule.statement}", quote=True)
+                return f"<a class='rule' href='#{rule_id}' title='{hint}'>{rule_id}</a>"
+
+            out.append(RULE_ID.sub(link, token))
+    return "".join(out)
+
+
+def rule_rows(rules: Iterable[Rule]) -> str:
+    """Table rows, one per rule, each with the rule ID as its anchor (``id``): the explorer's ``/rules``
+    page and a report's appendix both use them, so ``#AIR-R-42`` lands on the same row in either."""
+    return "".join(
+        f"<tr id='{html.escape(r.id)}'><td><a href='#{html.escape(r.id)}'>{html.escape(r.id)}</a></td>"
+        f"<td>{html.escape(cite(r.page))}</td><td>{html.escape(r.statement)}</td></tr>"
+        for r in rules
     )
 
 
-__all__ = ["page", "render"]
+def rule_table(rules: Iterable[Rule]) -> str:
+    return f"<table class='rules'><tr><th>rule</th><th>page</th><th>statement</th></tr>{rule_rows(rules)}</table>"
+
+
+def appendix(game_id: str, cited: Iterable[Rule]) -> str:
+    """The rules a report cites, in catalogue order, each with its page and the digest's statement."""
+    rules = list(cited)
+    if not rules:
+        return ""
+    return (
+        "<section id='rules-cited'><h2>The rules cited</h2>"
+        "<p>Each rule ID in this report with its rulebook page and statement, from the game's rule catalogue"
+        f" (<code>rulecraft rules {html.escape(game_id)}</code>).</p>" + rule_table(rules) + "</section>"
+    )
+
+
+def catalogue_of(game_id: str) -> RuleCatalogue | None:
+    """The game's rule catalogue, whose IDs a report links to its appendix (None: a game unknown here)."""
+    from rulecraft.core import RulecraftError
+    from rulecraft.registry import game_class
+
+    try:
+        return game_class(game_id).catalogue
+    except RulecraftError:
+        return None
+
+
+def page(title: str, parts: Iterable[str], catalogue: RuleCatalogue | None = None) -> str:
+    """A whole HTML document: ``parts`` are HTML fragments (rendered Markdown, inlined SVG...).  With a
+    ``catalogue``, its rule IDs in the text link to an appendix of the rules cited, at the end."""
+    body = "".join(parts)
+    if catalogue is not None:
+        cited: dict[str, Rule] = {}
+        body = link_rules(body, catalogue, cited)
+        order = {rule.id: i for i, rule in enumerate(catalogue)}
+        body += appendix(catalogue.game, sorted(cited.values(), key=lambda r: order[r.id]))
+    return (
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+        f"<title>{html.escape(title)}</title><style>{STYLE}</style></head><body>" + body + "</body></html>"
+    )
+
+
+__all__ = ["appendix", "catalogue_of", "link_rules", "page", "render", "rule_rows", "rule_table"]

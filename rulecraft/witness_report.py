@@ -24,13 +24,29 @@ VERDICT = {
 }
 
 
+def pair_json(pair: PairResult) -> dict[str, Any]:
+    """A pair's JSON; a witness that starts from a printed example's given state carries that state
+    (``start_state``, canonical state JSON) beside its ``setup`` (null then), so it replays alone."""
+    out = pair.to_json()
+    witness = out.get("witness")
+    if isinstance(witness, dict) and pair.finding is not None:
+        witness["start_state"] = pair.finding.start_state if not pair.finding.setup else None
+    return out
+
+
+def result_json(result: AmbiguityResult) -> dict[str, Any]:
+    out = result.to_json()
+    out["pairs"] = [pair_json(p) for p in result.pairs]
+    return out
+
+
 def to_json(game_id: str, results: Sequence[AmbiguityResult], budget: Budget) -> dict[str, Any]:
     return {
         "game": game_id,
         "budget": {"seconds": budget.seconds, "max_examples": budget.max_examples, "max_steps": budget.max_steps},
         "seed": budget.seed,
         "tally": tally(results),
-        "ambiguities": [r.to_json() for r in results],
+        "ambiguities": [result_json(r) for r in results],
     }
 
 
@@ -86,12 +102,13 @@ def ambiguity_markdown(result: AmbiguityResult) -> str:
 def markdown(game_id: str, title: str, results: Sequence[AmbiguityResult], budget: Budget) -> str:
     counts = tally(results)
     summary = ", ".join(f"{n} {VERDICT[k]}" for k, n in counts.items() if n)
+    per_game = f"{budget.max_steps} steps" if budget.max_steps else "the game's own step cap"
     lines = [
         f"# {title}: {len(results)} registered ambiguities",
         "",
         f"- outcome: {summary}",
         f"- budget per reading: {budget.seconds:g} s, at most {budget.max_examples} games of "
-        f"{budget.max_steps} steps; seed {budget.seed} (the same seed gives the same run)",
+        f"{per_game}; seed {budget.seed} (the same seed gives the same run)",
         "- a witness is a legal game from set-up after which the two readings differ; "
         "'proved' means the model never consults the switch or a solver query answered unsat",
         "",
@@ -111,14 +128,14 @@ def html_report(game_id: str, title: str, results: Sequence[AmbiguityResult], bu
     """The Markdown text per ambiguity, with the board where each witness's readings part ways."""
     # The head of this run's own Markdown (its count and outcome line), so the two reports agree.
     head = markdown(game_id, title, results, budget).split("\n| ambiguity")[0]
-    body = [f"<h1>{html.escape(title)}: ambiguities</h1>", htmlpage.render(head)]
+    body = [htmlpage.render(head)]
     counts = tally(results)
     body.append("<table><tr><th>outcome</th><th>ambiguities</th></tr>")
     for kind, n in counts.items():
         body.append(f"<tr><td>{html.escape(VERDICT[kind])}</td><td>{n}</td></tr>")
     body.append("</table>")
     for r in results:
-        body.append(f"<h2 id='{html.escape(r.ambiguity.id)}'>{html.escape(r.ambiguity.id)}</h2>")
+        body.append(f"<section id='{html.escape(r.ambiguity.id)}'>")
         body.append(htmlpage.render(ambiguity_markdown(r)))
         for pair in r.pairs:
             if pair.finding is not None and pair.finding.svg:
@@ -131,7 +148,8 @@ def html_report(game_id: str, title: str, results: Sequence[AmbiguityResult], bu
                 file = f"witness-{r.ambiguity.id}-{pair.reading}.json"
                 document = explore.witness_document(game_id, r.ambiguity.id, pair)
                 body.append(explore.report_link(game_id, "witness", file, document))
-    return htmlpage.page(f"{title} ambiguities", body)
+        body.append("</section>")
+    return htmlpage.page(f"{title} ambiguities", body, htmlpage.catalogue_of(game_id))
 
 
 def dumps(game_id: str, results: Sequence[AmbiguityResult], budget: Budget) -> str:

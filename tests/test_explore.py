@@ -578,13 +578,50 @@ def test_ambiguities_json_output_opens_by_pick_and_a_printed_example_start_is_na
     assert trace.left.label == f"reading {amb.default}" and trace.right.label == "reading max"
     with pytest.raises(explore.ExploreError, match="no witness for AIR-AMB-01"):
         explore.witness_trace("air", write(tmp_path / "a.json", document), pick="AIR-AMB-01")
-    # A witness from a printed example's given state: the JSON output lacks that state, and says so.
+    # A witness from a printed example's given state: the JSON output carries that state (start_state,
+    # issue 20), so it opens from the JSON alone, at that state; an older document without it says so.
     results = ambiguities(
         "air", only=["AIR-AMB-35"], budget=Budget(seconds=20, max_examples=20, seed=3), examples=False
     )
+    finding = next(p.finding for p in results[0].pairs if p.finding is not None)
+    assert finding.setup is None and finding.start_state is not None  # this search's witness starts so
     document = witness_report.to_json("air", results, Budget())
-    with pytest.raises(explore.ExploreError, match="printed example's state"):
-        explore.witness_trace("air", write(tmp_path / "b.json", document))
+    witness = next(p["witness"] for p in document["ambiguities"][0]["pairs"] if p.get("witness"))
+    assert witness["setup"] is None and witness["start_state"] == finding.start_state
+    trace = explore.witness_trace("air", write(tmp_path / "b.json", document))
+    assert as_json(game.state_to_json(trace.left.states[0])) == as_json(finding.start_state)
+    assert trace.steps == as_json(list(finding.steps)) and trace.right is not None
+    del witness["start_state"]
+    with pytest.raises(explore.ExploreError, match="start_state: this witness starts from a printed example"):
+        explore.witness_trace("air", write(tmp_path / "c.json", document))
+
+
+def test_errata_json_output_carries_a_printed_example_start_and_opens_from_it(tmp_path: Path) -> None:
+    """AIR-R-42 (p.4): an additional go costs 3 chips; the variant makes it 2.  A divergence that starts
+    from a printed example's given state carries that state in ``errata --json`` and opens there."""
+    from rulecraft.conformance.findings import Finding
+    from rulecraft.errata import ErrataReport, load_variant
+    from rulecraft.scenarios.loader import load_scenario, scenario_files
+    from rulecraft.witness import PairResult
+
+    variant = load_variant(TWO_CHIPS)
+    game = make_game("air")
+    path = next(p for p in scenario_files("air") if p.stem.startswith("AIR-EX-04-"))
+    state = game.scenario_state(load_scenario(path).given)
+    given = game.state_to_json(state)
+    rng, steps = random.Random(1), []
+    for _ in range(3):
+        action = game.random_action(state, rng)
+        assert action is not None
+        steps.append(game.action_to_json(action))
+        state = game.apply(state, action)
+    finding = Finding("state", "a difference", "AIR-EX-04", steps=tuple(steps), start_state=given)
+    pair = PairResult(variant.name, "printed", variant.name, "witness", "found", finding=finding)
+    document = {"schema": "errata/1", **ErrataReport(variant, witness=pair).to_json()}
+    witness = document["play_changes"]["witness"]
+    assert witness["setup"] is None and witness["start_state"] == given
+    trace = explore.divergence_trace("air", write(tmp_path / "e.json", document))
+    assert as_json(game.state_to_json(trace.left.states[0])) == as_json(given) and len(trace) == 3
 
 
 def test_errata_json_output_opens_the_variant_beside_the_printed_rules(tmp_path: Path) -> None:
@@ -666,3 +703,72 @@ def test_a_finding_with_its_implementation_shows_the_implementations_own_answers
     assert post(url, {"step": trace["count"], "action": chosen})[1]["legal"] is True
     after = get(url, f"/api/step/{trace['count'] + 1}")[1]
     assert "not sent to it" in after["right"]["note"]
+
+
+# -- choosing a source inside the page ----------------------------------------------------------------------------
+
+
+def test_the_page_opens_a_printed_example_or_a_seeded_game_from_the_servers_fixed_list(serve: Any) -> None:
+    """The page may open, besides the command line's source, a seeded game (AIR-R-01: at most 4
+    players; the box says 2-4) and each printed example by its file, e.g. AIR-EX-04 (p.3)."""
+    from rulecraft.scenarios.loader import load_scenario, scenario_files
+
+    game = make_game("air")
+    url = serve(explore.seeded_trace(game, 3, 3, max_steps=12))
+    status, listed = get(url, "/api/sources")
+    assert status == 200 and listed["current"] == "given"
+    ids = [s["id"] for s in listed["sources"]]
+    files = list(scenario_files("air"))
+    assert ids == ["given", "seed", *(f"scenario:{p.stem}" for p in files)]
+    players = listed["sources"][1]["params"]["players"]
+    assert (players["min"], players["max"]) == (2, 4)
+    # A printed example: its given state at step 0, its page in the heading.
+    ex04 = next(p for p in files if p.stem.startswith("AIR-EX-04-"))
+    status, opened = post_to(url, "/api/open", {"source": f"scenario:{ex04.stem}"})
+    assert status == 200 and opened["heading"].startswith("AIR-EX-04 (p.3)")
+    start = get(url, "/api/step/0")[1]
+    assert start["left"]["state"] == as_json(game.state_to_json(game.scenario_state(load_scenario(ex04).given)))
+    assert get(url, "/api/sources")[1]["current"] == f"scenario:{ex04.stem}"
+    # A seeded game of the page's choosing: 2 players, its steps replay from a new game.
+    status, opened = post_to(url, "/api/open", {"source": "seed", "seed": 5, "players": 2})
+    trace = get(url, "/api/trace")[1]
+    assert status == 200 and trace["kind"] == "seed" and opened["count"] == trace["count"] > 0
+    last = get(url, f"/api/step/{trace['count']}")[1]
+    assert len(last["left"]["state"]["boards"]) == 2
+    assert last["left"]["state"] == replayed(game, game.new_game(2), [s["action"] for s in trace["steps"]])
+    # And back to the command line's source, as it was given.
+    status, opened = post_to(url, "/api/open", {"source": "given"})
+    assert status == 200 and opened["heading"].endswith("seed 3, 3 players") and opened["count"] == 12
+
+
+def test_a_source_not_on_the_list_is_a_4xx_and_one_line(serve: Any) -> None:
+    url = serve(explore.seeded_trace(make_game("air"), seed=1, players=2, max_steps=5))
+    for body, status, field in [
+        ({"source": "/etc/passwd"}, 404, "source"),
+        ({"source": "scenario:../../rulecraft/explore"}, 404, "source"),
+        ({"source": "state:/tmp/x.json"}, 404, "source"),
+        ({"source": 3}, 400, "source"),
+        ({}, 400, "source"),
+        (["given"], 400, "body"),
+        ({"source": "given", "path": "/etc/passwd"}, 400, "path"),
+        ({"source": "given", "seed": 1}, 400, "seed"),
+        ({"source": "seed", "seed": -1}, 400, "seed"),
+        ({"source": "seed", "seed": True}, 400, "seed"),
+        ({"source": "seed", "players": 5}, 400, "players"),  # AIR-R-01: at most 4
+        ({"source": "seed", "players": 1}, 400, "players"),
+    ]:
+        got, reply = post_to(url, "/api/open", body)
+        assert got == status and reply["error"].startswith(field), (body, got, reply)
+        assert "\n" not in reply["error"]
+    assert get(url, "/api/trace")[1]["count"] == 5  # still the source it had
+
+
+def post_to(url: str, path: str, body: Any) -> tuple[int, Any]:
+    request = urllib.request.Request(
+        url.rstrip("/") + path, data=json.dumps(body).encode("utf-8"), headers={"Content-Type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=30) as reply:
+            return reply.status, json.loads(reply.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())

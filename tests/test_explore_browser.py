@@ -182,6 +182,71 @@ def test_a_conform_report_renders_its_tables_as_tables(browser: Any, tmp_path: P
     assert "rulecraft explore air --finding finding-1.json" in browser.find_element(By.TAG_NAME, "body").text
 
 
+def test_a_printed_example_and_a_seeded_game_are_opened_from_the_pages_menu(browser: Any) -> None:
+    """The menu lists what the server may open; AIR-EX-04 (p.3) opens at its given state with its
+    played steps (the file's do/chance steps), and a seeded game of 2 players (AIR-R-01: 2-4)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    from rulecraft.scenarios.loader import load_scenario, scenario_files
+
+    ex04 = next(p for p in scenario_files("air") if p.stem.startswith("AIR-EX-04-"))
+    played = [step for step in load_scenario(ex04).steps if "reject" not in step]
+    running = explore.start(explore.seeded_trace(make_game("air"), 3, 3, max_steps=12))
+    try:
+        browser.get(running.url)
+        _at_step(browser, 0)
+        _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, f"#source option[value='scenario:{ex04.stem}']"))
+        menu = Select(browser.find_element(By.ID, "source"))
+        assert menu.first_selected_option.get_attribute("value") == "given"
+        menu.select_by_value(f"scenario:{ex04.stem}")
+        assert not browser.find_element(By.ID, "seed-params").is_displayed()
+        browser.find_element(By.ID, "source-open").click()
+        _wait(browser, lambda d: d.find_element(By.ID, "heading").text.startswith("AIR-EX-04 (p.3)"))
+        _at_step(browser, 0)
+        assert browser.find_element(By.ID, "step-count").text == str(len(played))
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#steps li")) == len(played) + 1
+        menu.select_by_value("seed")
+        assert browser.find_element(By.ID, "seed-params").is_displayed()
+        for box, value in (("source-seed", "5"), ("source-players", "2")):
+            field = browser.find_element(By.ID, box)
+            field.clear()
+            field.send_keys(value)
+        browser.find_element(By.ID, "source-open").click()
+        _wait(browser, lambda d: d.find_element(By.ID, "heading").text.endswith("seed 5, 2 players"))
+        # A number out of range is refused in one line, and the game shown stays.
+        field = browser.find_element(By.ID, "source-players")
+        field.clear()
+        field.send_keys("9")
+        browser.find_element(By.ID, "source-open").click()
+        _wait(browser, lambda d: d.find_element(By.ID, "source-error").text.startswith("players:"))
+        assert browser.find_element(By.ID, "heading").text.endswith("seed 5, 2 players")
+    finally:
+        running.stop()
+
+
+def test_a_rule_link_in_a_report_leads_to_the_rule_text_in_the_same_file(browser: Any, tmp_path: Path) -> None:
+    """AIR-R-42 (p.4) in the errata report of the two-chip additional go: the link works from the file
+    alone (no server) and lands on the rule's row, with its page and the digest's statement."""
+    from selenium.webdriver.common.by import By
+    from test_report_html import _divergence
+
+    from rulecraft.errata_report import html_report as errata_html
+
+    page = tmp_path / "errata.html"
+    page.write_text(errata_html(_divergence()), "utf-8")
+    browser.get(page.as_uri())
+    rule = make_game("air").catalogue["AIR-R-42"]
+    links = browser.find_elements(By.CSS_SELECTOR, "a.rule[href='#AIR-R-42']")
+    assert links, "AIR-R-42 is a link"
+    links[0].click()
+    _wait(browser, lambda d: d.current_url.endswith("#AIR-R-42"))
+    row = browser.find_element(By.ID, "AIR-R-42")
+    assert rule.statement in row.text and "p.4" in row.text
+    top = browser.execute_script("return arguments[0].getBoundingClientRect().top", row)
+    assert 0 <= top < browser.execute_script("return window.innerHeight")  # scrolled to it
+
+
 def test_a_missing_browser_is_named_in_the_skip_reason(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without the browser the test is skipped saying what to install (and fails under
     RULECRAFT_REQUIRE_BROWSER=1, which the fixture reads): the reason names the missing file."""

@@ -92,6 +92,8 @@ def _replay_scenario(
     )
     try:
         lock.state = reference.scenario_state(scenario.given)
+        # The given state, so that a finding from here replays (and its steps are worded, not JSON).
+        lock.start_state = reference.state_to_json(lock.state)
         fixture = reference.scenario_fixture(scenario.given)
         reply = impl.set_state(
             reference.state_to_json(lock.state), readings=dict(scenario.readings) or None, fixture=fixture

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
@@ -16,7 +17,8 @@ from rulecraft.files import write_atomically
 def _value(value: Any) -> str:
     if value is None:
         return "—"
-    text = json.dumps(value, sort_keys=True) if not isinstance(value, str) else value
+    # A str-valued enum (a state's phase) reads as its JSON value ('reveal'), not 'Phase.REVEAL'.
+    text = json.dumps(value, sort_keys=True, default=str) if not isinstance(value, str) else str.__str__(value)
     return text if len(text) <= 300 else text[:297] + "..."
 
 
@@ -88,8 +90,11 @@ def markdown_finding(
     *,
     heading: str = "###",
     game: str | None = None,
+    other_words: Sequence[str | None] = (),
 ) -> str:
-    """One finding: the minimal steps, the differing fields side by side (``labels`` name the sides)."""
+    """One finding: the minimal steps, the differing fields side by side (``labels`` name the sides).
+    ``other_words``: each step in the right side's own words (a variant's game words its own costs),
+    shown where they differ from the left side's; None where that side did not play the step."""
     left, right = labels
     lines = [f"{heading} {finding.kind}: {finding.title}", "", f"- where: {finding.where}"]
     if finding.rules:
@@ -104,7 +109,11 @@ def markdown_finding(
     if finding.steps:
         lines += ["", f"Shortest failing game ({len(finding.steps)} steps):", ""]
         for i, (text, action) in enumerate(zip(finding.step_text, finding.steps, strict=False), start=1):
-            lines.append(f"{i}. {text} — `{json.dumps(action)}`")
+            other = other_words[i - 1] if i <= len(other_words) else None
+            if other is not None and other != text:
+                lines.append(f"{i}. {left}: {text}; {right}: {other} — `{json.dumps(action)}`")
+            else:
+                lines.append(f"{i}. {text} — `{json.dumps(action)}`")
     if finding.path and len(finding.path) > len(finding.steps):
         lines += [
             "",
@@ -187,11 +196,12 @@ def markdown(report: ConformReport) -> str:
 
 
 def html_report(report: ConformReport) -> str:
-    body = [f"<h1>rulecraft conform {html.escape(report.game)}</h1>"]
-    body.append(htmlpage.render(markdown(report).split("\n### ")[0]))
+    # The head of this run's Markdown (its title and summary), so the two reports agree; then each
+    # finding under its number, as the Markdown numbers them ("1. state: ...").
+    body = [htmlpage.render(markdown(report).split("\n### ")[0])]
     for i, finding in enumerate(report.findings, start=1):
-        body.append(f"<h2>{html.escape(finding.kind)}: {html.escape(finding.title)}</h2>")
-        body.append(htmlpage.render(markdown_finding(finding)))
+        body.append(f"<section id='finding-{i}'>")
+        body.append(htmlpage.render(markdown_finding(finding, heading=f"## {i}.")))
         if finding.steps or finding.setup or finding.start_state is not None:
             document = explore.finding_document(report.game, finding)
             body.append(explore.report_link(report.game, "finding", f"finding-{i}.json", document))
@@ -205,4 +215,5 @@ def html_report(report: ConformReport) -> str:
                 "<details><summary>as text</summary>"
                 f"<pre style='font-size:11px'>{html.escape(finding.picture)}</pre></details>"
             )
-    return htmlpage.page(f"rulecraft conform {report.game}", body)
+        body.append("</section>")
+    return htmlpage.page(f"rulecraft conform {report.game}", body, htmlpage.catalogue_of(report.game))
