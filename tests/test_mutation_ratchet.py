@@ -405,3 +405,31 @@ def test_the_mutation_plugin_empties_memo_caches_before_each_test() -> None:
     assert rules._walk_ends.cache_info().currsize == 1
     assert plugin.clear_memo_caches() >= len(caches)
     assert [c.cache_info().currsize for c in caches] == [0, 0, 0, 0]
+
+
+def test_resume_refuses_a_folder_that_is_not_a_kept_tree(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An incremental run needs mutmut's results to build on: a plain folder is a one-line error, exit 2."""
+    assert run.main(["aer", "scoring", "--resume", str(tmp_path), "--results", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "--resume" in err and "no mutants/ folder" in err
+
+
+def test_resume_brings_a_kept_tree_up_to_date_and_keeps_unchanged_files_older(tmp_path: Path) -> None:
+    """mutmut re-mutates a file only when the source is newer than its mutants: the refresh copies the
+    current sources keeping their times, rewrites the pyproject only when the selection changed."""
+    games = run.load_games()
+    game = games["aer"]
+    tree = tmp_path / "tree"
+    run.build_shadow(tree, game, ["model/aeroplanes/scoring.py"])
+    (tree / "mutants").mkdir()
+    stale = tree / run.shadow_path("model/aeroplanes/scoring.py")
+    stale.write_text("# an older copy\n", encoding="utf-8")
+    digests = run.refresh_shadow(tree, game, ["model/aeroplanes/scoring.py"])
+    source = ROOT / "model/aeroplanes/scoring.py"
+    assert stale.read_bytes() == source.read_bytes()
+    assert stale.stat().st_mtime == source.stat().st_mtime
+    assert digests == {"model/aeroplanes/scoring.py": hashlib.sha256(source.read_bytes()).hexdigest()}
+    before = (tree / "pyproject.toml").read_text("utf-8")
+    run.refresh_shadow(tree, game, ["model/aeroplanes/scoring.py", "model/aeroplanes/rules.py"])
+    after = (tree / "pyproject.toml").read_text("utf-8")
+    assert before != after and "model/aeroplanes/rules.py" in after

@@ -211,6 +211,25 @@ def build_shadow(tree: Path, game: Game, modules: list[str]) -> dict[str, str]:
     return {m: sha256_of(tree / shadow_path(m)) for m in modules}
 
 
+def refresh_shadow(tree: Path, game: Game, modules: list[str]) -> dict[str, str]:
+    """Bring a kept shadow tree up to date for ``--resume``: the sources, tests, scenarios and plugin as
+    they are now.  Copies keep their modification times, so mutmut regenerates the mutants of the files
+    changed since the tree was built and, by its hash of each function, re-tests only the functions
+    that changed (and mutants never run); every other result stands."""
+    if not (tree / "mutants").is_dir():
+        raise MutationDataError(str(tree), "--resume", "not a kept shadow tree (no mutants/ folder)")
+    for folder, installed in LAYOUT.items():
+        shutil.copytree(ROOT / folder, tree / installed, ignore=IGNORE, dirs_exist_ok=True)
+    for folder in ("tests", "scenarios", "model"):
+        shutil.copytree(ROOT / folder, tree / folder, ignore=IGNORE, dirs_exist_ok=True)
+    shutil.copy2(PROFILE_PLUGIN, tree / PROFILE_PLUGIN.name)
+    wanted = pyproject_text(game, modules)
+    if (tree / "pyproject.toml").read_text(encoding="utf-8") != wanted:
+        (tree / "pyproject.toml").write_text(wanted, encoding="utf-8")
+        print(f"{game.id}: the tree's modules or test selection changed; its pyproject.toml was rewritten")
+    return {m: sha256_of(tree / shadow_path(m)) for m in modules}
+
+
 def run_mutmut(tree: Path, jobs: int, profile: str, log: Path, limit_s: float, names: Iterable[str] = ()) -> float:
     """mutmut run in the shadow tree (only the ``names`` patterns, if any); its output goes to ``log``;
     returns the wall time."""
@@ -437,6 +456,13 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--from-tree", type=Path, metavar="TREE", help="read the results of a kept shadow tree instead of running"
     )
+    parser.add_argument(
+        "--resume",
+        type=Path,
+        metavar="TREE",
+        help="an incremental run in a kept shadow tree: copy the current sources and tests in, then re-test only"
+        " the functions changed since (tests must only have been added: earlier kills are kept)",
+    )
     return parser
 
 
@@ -466,6 +492,8 @@ def execute(args: argparse.Namespace) -> int:
     scope = "readings" if args.readings else "modules"
     if args.from_tree:
         reports, seconds = _read_tree(args.from_tree, modules), 0.0
+    elif args.resume:
+        reports, seconds = _resume(args.resume, game, modules, args) if modules else ([], 0.0)
     else:
         base = Path(tempfile.mkdtemp(prefix=f"rulecraft-mutation-{game.id}-"))
         try:
@@ -507,6 +535,14 @@ def _mutate(tree: Path, game: Game, modules: list[str], args: argparse.Namespace
     print(f"{game.id}: mutating {what}{', '.join(modules)} (log: {args.results / f'{game.id}.log'})", flush=True)
     limit_s = args.max_minutes * 60
     seconds = run_mutmut(tree, args.jobs, args.profile, args.results / f"{game.id}.log", limit_s, names)
+    return [read_module(tree, m, digests[m]) for m in modules], seconds
+
+
+def _resume(tree: Path, game: Game, modules: list[str], args: argparse.Namespace) -> tuple[list[ModuleReport], float]:
+    digests = refresh_shadow(tree, game, modules)
+    names = reading_patterns(tree, modules) if args.readings else []
+    print(f"{game.id}: resuming {tree} for {', '.join(modules)} (log: {args.results / f'{game.id}.log'})", flush=True)
+    seconds = run_mutmut(tree, args.jobs, args.profile, args.results / f"{game.id}.log", args.max_minutes * 60, names)
     return [read_module(tree, m, digests[m]) for m in modules], seconds
 
 
