@@ -140,35 +140,60 @@ class LineProgress:
     """Progress for a log or a pipe (issue 20): rich draws its bar only on a terminal, so a CI log
     saw nothing until the end.  A line when a task starts, when its phase changes (at most one a
     second) and at least every few seconds while it advances; the same add_task / update / advance
-    calls as rich's Progress.  Timing only paces the lines: no result depends on it."""
+    calls as rich's Progress.  Between calls (a long phase that reports nothing, a phase change held
+    back by the one-second limit) a heartbeat thread writes the current line every ``every_s``
+    seconds, so a long command is never silent.  Timing only paces the lines: no result depends on it."""
 
     def __init__(self, stream: Any, every_s: float = 5.0, clock: Callable[[], float] = time.monotonic) -> None:
         self.stream, self.every_s, self.clock = stream, every_s, clock
         self.tasks: list[dict[str, Any]] = []
         self.start = clock()
         self.last = -1e9
+        self.current = 0  # the task last added or updated: the one the heartbeat reports
+        import threading  # here, not at the top: a command that draws no progress does not pay for it
+
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        self.beat: threading.Thread | None = None
+        self.thread = threading.Thread
 
     def __enter__(self) -> LineProgress:
+        self.beat = self.thread(target=self._heartbeat, name="rulecraft-progress", daemon=True)
+        self.beat.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        for task in self.tasks:
-            self._line(task, "done" if exc[0] is None else "stopped")
+        self.stop.set()
+        if self.beat is not None:
+            self.beat.join(timeout=5)
+        with self.lock:
+            for task in self.tasks:
+                self._line(task, "done" if exc[0] is None else "stopped")
+
+    def _heartbeat(self) -> None:
+        while not self.stop.wait(self.every_s):
+            with self.lock:
+                if self.tasks and self.clock() - self.last >= self.every_s:
+                    self._line(self.tasks[self.current])
 
     def add_task(self, description: str, total: float | None = None, **_: Any) -> int:
-        self.tasks.append({"description": description, "total": total, "completed": 0.0})
-        self._line(self.tasks[-1])
-        return len(self.tasks) - 1
+        with self.lock:
+            self.tasks.append({"description": description, "total": total, "completed": 0.0})
+            self.current = len(self.tasks) - 1
+            self._line(self.tasks[-1])
+            return self.current
 
     def update(self, task_id: int, *, advance: float = 0, description: str | None = None, **_: Any) -> None:
-        task = self.tasks[task_id]
-        task["completed"] += advance
-        now = self.clock()
-        changed = description is not None and description != task["description"]
-        if description is not None:
-            task["description"] = description
-        if (changed and now - self.last >= 1.0) or now - self.last >= self.every_s:
-            self._line(task)
+        with self.lock:
+            task = self.tasks[task_id]
+            self.current = task_id
+            task["completed"] += advance
+            now = self.clock()
+            changed = description is not None and description != task["description"]
+            if description is not None:
+                task["description"] = description
+            if (changed and now - self.last >= 1.0) or now - self.last >= self.every_s:
+                self._line(task)
 
     def advance(self, task_id: int, advance: float = 1) -> None:
         self.update(task_id, advance=advance)

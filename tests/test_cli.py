@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -214,6 +215,25 @@ def test_progress_in_a_log_is_a_line_per_phase_and_every_few_seconds() -> None:
         "air: games: 4/10 (7 s)",
         "air: games: 4/10 (7 s) done",
     ]
+
+
+def test_progress_in_a_log_keeps_a_heartbeat_through_a_silent_phase() -> None:
+    """Issue 20: a phase that reports nothing for a while (errata's invariant campaign) is not silent in
+    a log: the current line comes again every ``every_s`` seconds, a phase change held back by the
+    one-second limit included."""
+    import io
+
+    from rulecraft.cli import LineProgress
+
+    out = io.StringIO()
+    with LineProgress(out, every_s=0.1) as progress:
+        task = progress.add_task("errata")
+        progress.update(task, description="errata: invariants")  # < 1 s after the start line: held back
+        time.sleep(0.45)  # the phase reports nothing meanwhile
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "errata: 0 (0 s)" and lines[-1] == "errata: invariants: 0 (0 s) done"
+    beats = lines[1:-1]
+    assert len(beats) >= 2 and set(beats) == {"errata: invariants: 0 (0 s)"}
 
 
 def test_verify_piped_prints_progress_lines_to_stderr(capsys: pytest.CaptureFixture[str]) -> None:
