@@ -13,6 +13,8 @@ RECORD = GameRecord.of_packages(
     title="Aeroplanes: Aviation Ascendant",
     players=range(3, 6),  # AER-R-01
     game="rulecraft.model.aeroplanes.game:AeroplanesGame",
+    # no catalogue: the game class joins RULES and SETUP (model/aeroplanes/game.py), so `rules aer` imports it
+    register="rulecraft.model.aeroplanes.readings:REGISTER",
     queries="rulecraft.solvers.aeroplanes.queries:QUERIES",
     invariants="rulecraft.invariants.aeroplanes:check_all",
     packs="rulecraft.model.aeroplanes.strategies:packs",

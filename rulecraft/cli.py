@@ -52,6 +52,7 @@ EXIT_INTERNAL = 3  # a bug of rulecraft's (one line; RULECRAFT_DEBUG=1 shows the
 EXIT_USAGE = 4  # usage or input error: bad option, unknown game, unreadable or malformed file
 EXIT_NOT_TESTED = 5  # as pytest's "no tests collected": nothing (or not everything planned) was compared
 EXIT_INTERRUPTED = 130  # Ctrl-C or SIGTERM (128 + SIGINT)
+DATABASE_ENV = "RULECRAFT_DATABASE"  # rulecraft.profiles.DATABASE_ENV, named here to leave Hypothesis unimported
 CONFORM_EXIT = {
     "conformant": EXIT_OK,
     "findings": EXIT_FAIL,
@@ -581,22 +582,21 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_rules(args: argparse.Namespace) -> int:
     from rich.table import Table
 
-    from rulecraft.crossref import crossref
+    from rulecraft.crossref import cross_reference
 
-    cls = game_class(args.game)
-    refs = crossref(cls)
+    game = record(args.game)  # the catalogue without the rules engine (issue 18: start-up)
+    catalogue = game.rule_catalogue()
+    refs = cross_reference(game.id, game.model_package(), catalogue)
     console = _console()
     if args.json:
-        rules = [
-            {"id": rule.id, "page": rule.page, "statement": rule.statement, **refs[rule.id]} for rule in cls.catalogue
-        ]
-        _print_json("rules", {"game": cls.id, "rules": rules}, indent=2)
+        rules = [{"id": rule.id, "page": rule.page, "statement": rule.statement, **refs[rule.id]} for rule in catalogue]
+        _print_json("rules", {"game": game.id, "rules": rules}, indent=2)
         return EXIT_OK
-    table = Table(title=f"{cls.title}: {len(cls.catalogue)} rules", show_lines=False)
+    table = Table(title=f"{game.title}: {len(catalogue)} rules", show_lines=False)
     for col in ("rule", "p.", "statement", "enforced in", "scenarios", "tests"):
         table.add_column(col, overflow="fold")
     bare = 0
-    for rule in cls.catalogue:
+    for rule in catalogue:
         r = refs[rule.id]
         if args.unexercised and (r["scenarios"] or r["tests"]):
             continue
@@ -611,14 +611,15 @@ def cmd_rules(args: argparse.Namespace) -> int:
             ", ".join(r["tests"]) if exercised else "[red]nothing exercises it[/red]",
         )
     console.print(table)
-    console.print(f"{len(cls.catalogue) - bare}/{len(cls.catalogue)} rules exercised by a scenario or a test")
+    console.print(f"{len(catalogue) - bare}/{len(catalogue)} rules exercised by a scenario or a test")
     return EXIT_OK
 
 
 def cmd_readings(args: argparse.Namespace) -> int:
     from rich.table import Table
 
-    cls = game_class(args.game)
+    game = record(args.game)  # the register without the rules engine (issue 18: start-up)
+    ambiguities = game.ambiguity_register()
     console = _console()
     if args.json:
         register = [
@@ -631,14 +632,14 @@ def cmd_readings(args: argparse.Namespace) -> int:
                 "why": a.why,
                 "affects_play": a.affects_play,
             }
-            for a in cls.register
+            for a in ambiguities
         ]
-        _print_json("readings", {"game": cls.id, "ambiguities": register}, indent=2)
+        _print_json("readings", {"game": game.id, "ambiguities": register}, indent=2)
         return EXIT_OK
-    table = Table(title=f"{cls.title}: {len(cls.register)} registered ambiguities")
+    table = Table(title=f"{game.title}: {len(ambiguities)} registered ambiguities")
     for col in ("id", "p.", "question", "readings (default first)", "why the default"):
         table.add_column(col, overflow="fold")
-    for a in cls.register:
+    for a in ambiguities:
         ordered = sorted(a.readings, key=lambda r: r.key != a.default)
         text = "\n".join(f"{'*' if r.key == a.default else ' '}{r.key}: {r.text}" for r in ordered)
         table.add_row(a.id, a.page, a.question, text, a.why)
@@ -1455,7 +1456,7 @@ def build_parser(*, queries: bool = True, query_game: str | None = None) -> argp
         if query_game is not None and gid != query_game:
             continue  # another game's questions: not configured for a command about one game
         names = gp.add_subparsers(dest="query_name", required=True)
-        for name, query in game_class(gid).configured().queries().items():
+        for name, query in _queries_of(gid).items():
             qp = names.add_parser(name, help=query.help, description=query.help, epilog=EXIT_TABLE)
             query.add_arguments(qp)
             _checked_numbers(qp)
@@ -1480,6 +1481,13 @@ def _add_shard(p: argparse.ArgumentParser, units: str) -> None:
         metavar="FILE",
         help="write the machine-readable results (JSON, schema results/1) for 'rulecraft merge'",
     )
+
+
+def _queries_of(game_id: str) -> Mapping[str, Any]:
+    """A game's rules questions, from its record: the solvers are imported, no game is configured
+    to build the options (a game registered by its class alone answers its own)."""
+    found = record(game_id).queries()
+    return found if found else game_class(game_id).configured().queries()
 
 
 def _add_database(p: argparse.ArgumentParser) -> None:
@@ -1625,6 +1633,8 @@ def _apply_config(parser: argparse.ArgumentParser, config: project_config.Config
 def _database(args: argparse.Namespace, config: project_config.Config) -> Any:
     """The example database in force: ``--database``, else ``RULECRAFT_DATABASE``, else the project's
     ``database`` key (None: Hypothesis's default); a malformed value is a usage error."""
+    if not (getattr(args, "database", None) or os.environ.get(DATABASE_ENV)) and "database" not in config.table:
+        return None  # nothing set: Hypothesis (0.3 s to import, its plugins included) stays unimported
     from rulecraft.profiles import database_setting, open_database
 
     given = database_setting(getattr(args, "database", None))

@@ -10,12 +10,16 @@ from __future__ import annotations
 import importlib.util
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulecraft import yamlio
 from rulecraft.core import Game
 
+if TYPE_CHECKING:
+    from rulecraft.catalogue import RuleCatalogue
+
 _ID = re.compile(r"\b([A-Z]{3}-(?:R|SET)-\d{2,3})\b")
+_TAIL = re.compile(r"-(?:R|SET)-\d{2,3}\b")  # what follows the game's three letters in _ID
 _SCENARIO_ID = re.compile(r"""^id:[ \t]*["']?([^"'\s#]+)""", re.MULTILINE)  # a scenario's top-level id
 _SKIP = {"catalogue.py", "readings.py"}  # they list every rule; they enforce none
 
@@ -31,24 +35,56 @@ def _package_dir(module: str) -> Path | None:
     return Path(spec.origin).parent
 
 
+_OTHER_BREAKS = re.compile("[\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")  # str.splitlines' line ends but \n
+
+
 def _scan(paths: list[Path], root: Path) -> dict[str, list[str]]:
+    """Where each rule ID occurs: ``file:line`` once per line, in file and line order."""
     found: dict[str, list[str]] = {}
     for path in paths:
         if path.name in _SKIP:
             continue
         try:
-            lines = path.read_text("utf-8").splitlines()
+            text = path.read_text("utf-8")
         except OSError:
             continue
-        for number, line in enumerate(lines, start=1):
-            for rule in set(_ID.findall(line)):
-                where = f"{path.relative_to(root)}:{number}" if path.is_relative_to(root) else f"{path.name}:{number}"
-                found.setdefault(rule, []).append(where)
+        name = f"{path.relative_to(root)}" if path.is_relative_to(root) else path.name
+        if _OTHER_BREAKS.search(text):  # rare: number the lines as str.splitlines does
+            hits = [(number, rule) for number, line in enumerate(text.splitlines(), 1) for rule in _ID.findall(line)]
+        else:  # one pass over the whole text, not a search per line (it was most of `rulecraft rules`)
+            hits = _hits(text)
+        seen: set[tuple[int, str]] = set()
+        for hit in hits:  # a rule named twice on one line counts once
+            if hit not in seen:
+                seen.add(hit)
+                found.setdefault(hit[1], []).append(f"{name}:{hit[0]}")
     return found
 
 
+def _hits(text: str) -> list[tuple[int, str]]:
+    """(line number, rule ID) of every rule ID in ``text``, whose only line ends are newlines (a rule
+    ID holds no line end, so it is found in the whole text as on its line)."""
+    out = []
+    number, counted = 1, 0
+    for candidate in _TAIL.finditer(text):  # a literal first: many times faster than _ID over a whole file
+        start = candidate.start() - 3
+        match = _ID.match(text, start) if start >= 0 else None
+        if match is None:
+            continue
+        number += text.count("\n", counted, start)
+        counted = start
+        out.append((number, match.group(1)))
+    return out
+
+
 def crossref(cls: type[Game[Any, Any]]) -> dict[str, dict[str, list[str]]]:
-    package = cls.__module__.rsplit(".", 1)[0]  # rulecraft.model.<game>
+    """Rule ID -> where the code cites it, which scenarios and which test files name it."""
+    return cross_reference(cls.id, cls.__module__.rsplit(".", 1)[0], cls.catalogue)
+
+
+def cross_reference(game_id: str, package: str, catalogue: RuleCatalogue) -> dict[str, dict[str, list[str]]]:
+    """:func:`crossref` of the game ``game_id`` whose model is ``package`` (rulecraft.model.<game>),
+    from its catalogue alone: the sources are read, not imported (`rulecraft rules` imports no rules engine)."""
     short = package.rsplit(".", 1)[1]
     code_paths: list[Path] = []
     for module in (package, f"rulecraft.invariants.{short}", f"rulecraft.solvers.{short}"):
@@ -65,7 +101,7 @@ def crossref(cls: type[Game[Any, Any]]) -> dict[str, dict[str, list[str]]]:
     from rulecraft.scenarios.loader import scenario_files
 
     scenarios: dict[str, list[str]] = {}
-    for path in scenario_files(cls.id):
+    for path in scenario_files(game_id):
         try:  # within yamlio's limits: a hostile scenario file must not stall `rulecraft rules`
             text = yamlio.read_text_file(path)
         except yamlio.DataFileError:
@@ -82,7 +118,7 @@ def crossref(cls: type[Game[Any, Any]]) -> dict[str, dict[str, list[str]]]:
         for rule_id, places in _scan(sorted(test_dir.glob("test_*.py")), repo).items():
             tests[rule_id] = sorted({p.split(":")[0].removeprefix("tests/") for p in places})
     out: dict[str, dict[str, list[str]]] = {}
-    for rule in cls.catalogue:
+    for rule in catalogue:
         places = code.get(rule.id, [])
         files: dict[str, str] = {}
         for p in places:

@@ -6,6 +6,8 @@ small module above the game's model, invariants and solvers (``games/<name>.py``
 
 - names for the command line (``id``, ``title``, ``players``) as plain data, so listing the games
   and building the parser imports no game;
+- the rule catalogue and the ambiguity register, imported without the rules engine (``rulecraft
+  rules`` and ``rulecraft readings`` print them: the game's model is not imported for a table);
 - factories, imported when first called: the game class, its queries, its invariant check, its
   scenario builder (a printed example's ``given:`` block to a state, and the facts a scenario may
   assert), its witness hooks for ``rulecraft ambiguities``.  These are the tools' hooks: the game
@@ -28,8 +30,10 @@ import attrs
 from rulecraft.core import RulecraftError
 
 if TYPE_CHECKING:
+    from rulecraft.catalogue import RuleCatalogue
     from rulecraft.core import Game
     from rulecraft.query import Query
+    from rulecraft.ruleset import AmbiguityRegister
 
 
 class BadRecord(RulecraftError):
@@ -88,6 +92,23 @@ class GameRecord:
     # the game and yields (description, state) pairs, states where the ambiguity is consulted that
     # random games rarely reach; the search plays both readings from them (rulecraft/witness.py).
     witness_starts: Callable[[Game[Any, Any]], Mapping[str, Any]] = attrs.field(default=_no_hooks, repr=False)
+    # The rule catalogue and the ambiguity register, imported without the rules engine (None: the
+    # game class's own, importing the game); the package of the game's model (None: the class's).
+    catalogue: Callable[[], RuleCatalogue] | None = attrs.field(default=None, repr=False)
+    register: Callable[[], AmbiguityRegister] | None = attrs.field(default=None, repr=False)
+    model: str | None = attrs.field(default=None, repr=False)
+
+    def rule_catalogue(self) -> RuleCatalogue:
+        """The game's rule catalogue (its class's ``catalogue``), without the game where the record names it."""
+        return self.catalogue() if self.catalogue is not None else self.game().catalogue
+
+    def ambiguity_register(self) -> AmbiguityRegister:
+        """The game's ambiguity register (its class's ``register``), without the game where the record names it."""
+        return self.register() if self.register is not None else self.game().register
+
+    def model_package(self) -> str:
+        """The package of the game's model (``rulecraft.model.airships``), whose sources cite the rules."""
+        return self.model if self.model is not None else self.game().__module__.rsplit(".", 1)[0]
 
     @classmethod
     def of_packages(
@@ -105,6 +126,8 @@ class GameRecord:
         scenario_folder: str | None = None,
         reading_example: str = "",
         scenarios: str | None = None,
+        catalogue: str | None = None,
+        register: str | None = None,
     ) -> GameRecord:
         """A record whose parts are named as ``module:attribute`` (like an entry point) and imported
         when first used: ``game`` the Game class; ``queries`` a mapping name -> Query;
@@ -113,7 +136,10 @@ class GameRecord:
         ``witness_starts`` a ``(game) -> {amb id: (game) -> iterable of (description, state)}``;
         ``packs`` a ``() -> strategy`` of component packs; ``scenario_folder`` the folder of its
         printed examples under scenarios/; ``scenarios`` the module of its scenario builder, with
-        ``state_from_given(game, given)`` and ``facts(game, state)``."""
+        ``state_from_given(game, given)`` and ``facts(game, state)``; ``catalogue`` and ``register``
+        the game class's ``catalogue`` (a RuleCatalogue) and ``register`` (an AmbiguityRegister) in
+        modules that do not import the rules engine (tests/test_startup_imports.py checks that they
+        are the class's own)."""
 
         def game_class() -> type[Game[Any, Any]]:
             from rulecraft.core import Game
@@ -159,6 +185,24 @@ class GameRecord:
         def facts(instance: Game[Any, Any], state: Any) -> dict[str, Any]:
             return dict(_resolve(f"{scenarios}:facts", f"{id}: scenarios")(own(instance), state))
 
+        def rule_catalogue() -> RuleCatalogue:
+            from rulecraft.catalogue import RuleCatalogue
+
+            assert catalogue is not None
+            found = _resolve(catalogue, f"{id}: catalogue")
+            if not isinstance(found, RuleCatalogue):
+                raise BadRecord(f"{id}: catalogue = {catalogue!r} is {type(found).__name__}, not a RuleCatalogue")
+            return found
+
+        def ambiguity_register() -> AmbiguityRegister:
+            from rulecraft.ruleset import AmbiguityRegister
+
+            assert register is not None
+            found = _resolve(register, f"{id}: register")
+            if not isinstance(found, AmbiguityRegister):
+                raise BadRecord(f"{id}: register = {register!r} is {type(found).__name__}, not an AmbiguityRegister")
+            return found
+
         strategy = pack_strategy if packs else None
         return cls(
             id,
@@ -174,6 +218,9 @@ class GameRecord:
             witness_starts=starts,
             scenario_state=scenario_state if scenarios else None,
             facts=facts if scenarios else _no_facts,
+            catalogue=rule_catalogue if catalogue else None,
+            register=ambiguity_register if register else None,
+            model=game.partition(":")[0].rpartition(".")[0] or None,  # the game class's module's package
         )
 
     @classmethod

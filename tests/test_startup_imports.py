@@ -1,0 +1,216 @@
+"""Start-up (issue 18): what a command imports, as a regression guard that times nothing.
+
+Each command runs in a fresh interpreter as ``python -m rulecraft`` runs it (the whole process, as a
+user types it) and the modules it imported are read from ``sys.modules`` at its exit: ``--help``
+and the parser import no game, no solver, no Z3, Hypothesis, jsonschema, YAML or rich; ``rules GAME``
+and ``readings GAME`` import that game's catalogue or register and nothing of another game or of the
+rules engine; a query imports its own game alone.  Beside them: the record parts these commands read
+instead of the game class are the class's own, the whole-text rule-ID scan finds what a line-by-line
+scan finds, and the bundled packs read the same with LibYAML and with the pure-Python loader.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from rulecraft import crossref
+from rulecraft.registry import game_class, game_ids, record
+
+PACKAGES = {"air": "airships", "kas": "kings_of_air_and_steam", "stm": "steamopolis", "aer": "aeroplanes"}
+# Never needed to list, parse or explain: the solvers' engine, the property-testing library, the schema
+# checker, the YAML parser, the table drawer, Aeroplanes' graph library.
+HEAVY = ("z3", "hypothesis", "jsonschema", "yaml", "rich", "networkx", "pytest")
+_PROBE = (
+    "import atexit, runpy, sys\n"
+    "path = sys.argv.pop()\n"
+    "def report() -> None:\n"
+    "    with open(path, 'w', encoding='utf-8') as out:\n"
+    "        out.write('\\n'.join(sorted(sys.modules)))\n"
+    "atexit.register(report)\n"
+    "sys.argv[0] = 'rulecraft'\n"
+    "runpy.run_module('rulecraft', run_name='__main__', alter_sys=True)\n"
+)
+
+
+def imported(*words: str, env: dict[str, str] | None = None) -> set[str]:
+    """Every module in ``sys.modules`` when ``python -m rulecraft WORDS...`` ends (run as ``-m`` runs
+    it, by runpy, in a fresh interpreter; the list is written at exit).  ``-X importtime`` would not
+    do: it leaves out what ``importlib.import_module`` imports, as the registry imports the games."""
+    with tempfile.TemporaryDirectory() as folder:
+        report = Path(folder) / "modules.txt"
+        run = subprocess.run(
+            [sys.executable, "-c", _PROBE, *words, str(report)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env={**os.environ, **(env or {})},
+            check=False,
+        )
+        assert run.returncode == 0, run.stderr[-2000:]
+        names = set(report.read_text("utf-8").splitlines())
+    assert "rulecraft.cli" in names and "rulecraft.registry" in names
+    return names
+
+
+def under(names: set[str], *packages: str) -> set[str]:
+    """The names that are one of ``packages`` or inside one."""
+    return {n for n in names if any(n == p or n.startswith(p + ".") for p in packages)}
+
+
+def game_parts(names: set[str]) -> set[str]:
+    """The modules of the games' models, invariants and solvers (their top packages, which hold no
+    code, left out)."""
+    return {
+        n
+        for n in under(names, "rulecraft.model", "rulecraft.invariants", "rulecraft.solvers")
+        if n not in ("rulecraft.model", "rulecraft.invariants", "rulecraft.solvers")
+    }
+
+
+@pytest.mark.parametrize("words", [["--help"], ["verify", "--help"], ["query", "--help"], ["--version"]])
+def test_help_and_the_parser_import_no_game_solver_or_heavy_library(words: list[str]) -> None:
+    """Issue 18: `rulecraft --help` lists the games from their records (entry-point names), so it
+    imports no game's model, invariants or solvers, and none of the heavy libraries."""
+    names = imported(*words)
+    assert under(names, *HEAVY) == set()
+    assert game_parts(names) == set()
+
+
+@pytest.mark.parametrize("gid", sorted(PACKAGES))
+def test_readings_imports_its_games_register_alone(gid: str) -> None:
+    """`rulecraft readings GAME` prints the register: the game's readings module, not its rules engine
+    nor another game (rich draws the table; nothing else heavy)."""
+    names = imported("readings", gid)
+    assert game_parts(names) == {f"rulecraft.model.{PACKAGES[gid]}", f"rulecraft.model.{PACKAGES[gid]}.readings"}
+    assert under(names, *HEAVY) == under(names, "rich")
+
+
+@pytest.mark.parametrize("gid", ["air", "kas", "stm"])
+def test_rules_imports_its_games_catalogue_alone(gid: str) -> None:
+    """`rulecraft rules GAME` (the catalogue with what cites each rule) reads the sources of the model,
+    invariants and solvers as text: it imports the game's catalogue module and nothing else of any game,
+    and neither Z3 nor Hypothesis."""
+    names = imported("rules", gid)
+    package = f"rulecraft.model.{PACKAGES[gid]}"
+    assert game_parts(names) <= {package, f"{package}.catalogue"} and f"{package}.catalogue" in names
+    assert under(names, "z3", "hypothesis", "jsonschema", "networkx", "pytest") == set()
+
+
+def test_rules_of_aeroplanes_imports_no_other_game() -> None:
+    """Aeroplanes' catalogue is joined in its game class (RULES + SETUP), so `rules aer` imports the
+    Aeroplanes model: that one, and no other game's, nor any solver."""
+    names = imported("rules", "aer")
+    others = {f"rulecraft.model.{p}" for g, p in PACKAGES.items() if g != "aer"}
+    assert under(names, *others) == set()
+    assert under(names, "rulecraft.solvers", "rulecraft.invariants") <= {"rulecraft.solvers", "rulecraft.invariants"}
+    assert under(names, "z3", "hypothesis", "jsonschema") == set()
+
+
+def test_a_query_imports_its_own_game_alone() -> None:
+    """`rulecraft query air chance ...` (docs/cli.md's example) configures Airships alone: no other
+    game's model or solvers, and no Hypothesis."""
+    names = imported("query", "air", "chance", "--dice", "W=3", "--need", "W=2", "--target", "5", "--chips", "1")
+    assert "rulecraft.solvers.airships.queries" in names
+    others = [p for g, p in PACKAGES.items() if g != "air"]
+    assert (
+        under(names, *(f"rulecraft.{kind}.{p}" for kind in ("model", "solvers", "invariants") for p in others)) == set()
+    )
+    assert under(names, "hypothesis", "jsonschema", "rich") == set()
+
+
+def test_a_database_setting_still_loads_hypothesis(tmp_path: Path) -> None:
+    """Hypothesis is left unimported only when no example database is set: with RULECRAFT_DATABASE
+    the run sets it (and so imports Hypothesis), as before."""
+    names = imported("readings", "air", env={"RULECRAFT_DATABASE": str(tmp_path / "examples")})
+    assert "hypothesis" in names and "rulecraft.profiles" in names
+
+
+def test_the_database_variable_is_the_profiles_own() -> None:
+    from rulecraft import cli, profiles
+
+    assert cli.DATABASE_ENV == profiles.DATABASE_ENV
+
+
+@pytest.mark.parametrize("gid", game_ids())
+def test_a_records_catalogue_register_and_model_are_its_game_classs(gid: str) -> None:
+    """What `rules` and `readings` read from the record instead of importing the game is the game
+    class's own: the same catalogue and register, and the package its class lives in."""
+    rec, cls = record(gid), game_class(gid)
+    assert rec.rule_catalogue() == cls.catalogue
+    assert rec.ambiguity_register() is cls.register
+    assert rec.model_package() == cls.__module__.rsplit(".", 1)[0]
+    if rec.catalogue is not None:
+        assert rec.rule_catalogue() is cls.catalogue
+
+
+def _scan_by_line(paths: list[Path], root: Path) -> dict[str, list[str]]:
+    """The rule-ID scan as it was, line by line (the reference for the whole-text scan)."""
+    found: dict[str, list[str]] = {}
+    for path in paths:
+        for number, line in enumerate(path.read_text("utf-8").splitlines(), start=1):
+            for rule in sorted(set(crossref._ID.findall(line))):
+                found.setdefault(rule, []).append(f"{path.relative_to(root)}:{number}")
+    return found
+
+
+TEXTS = [
+    "x = 'AIR-R-01' and AIR-R-01 again\n# KAS-SET-101, KAS-R-02\n\nSTM-R-1 STM-R-1234 AER-R-12x\n",
+    "ABCAIR-R-03 _AIR-R-04 é AIR-R-05 AIR-R-06_ 1AIR-R-07\nAIR-R-08-R-09 AIR-R-10\n",
+    "crlf AIR-R-11\r\nAIR-R-12\r\nform\x0cfeed AIR-R-13\n\u2028AIR-R-14 AIR-R-14\n",
+    "no line end at the end AIR-R-15",
+    "",
+]
+
+
+def test_the_whole_text_rule_scan_finds_what_a_line_by_line_scan_finds(tmp_path: Path) -> None:
+    """`rulecraft rules` scans each file once (not a regular-expression search per line): the same
+    rule IDs at the same line numbers, once per line, with str.splitlines' line ends."""
+    paths = []
+    for i, text in enumerate(TEXTS):
+        path = tmp_path / f"test_{i}.py"
+        path.write_text(text, "utf-8", newline="")
+        paths.append(path)
+    found = crossref._scan(paths, tmp_path)
+    assert found == _scan_by_line(paths, tmp_path)
+    assert found["AIR-R-01"] == ["test_0.py:1"] and found["AIR-R-13"] == ["test_2.py:4"]
+    assert "AIR-R-03" not in found and "AIR-R-07" not in found and "STM-R-1" not in found
+
+
+def test_the_whole_text_scan_agrees_on_the_projects_own_tests() -> None:
+    """On the real test files (where most of the IDs are), the two scans agree too."""
+    root = Path(crossref.__file__).resolve().parents[1]
+    paths = sorted((root / "tests").glob("test_*.py"))
+    assert crossref._scan(paths, root) == _scan_by_line(paths, root)
+
+
+@pytest.mark.parametrize("gid", sorted(PACKAGES))
+def test_bundled_packs_read_the_same_without_libyaml(gid: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bundled pack is read by LibYAML's safe loader where PyYAML has it, and by PyYAML's own safe
+    loader where it has not: the same data either way, and never a loader that runs code."""
+    from rulecraft.packs import read_bundled
+
+    package = f"rulecraft.model.{PACKAGES[gid]}"
+    loaders: list[Any] = []
+    load = yaml.load
+
+    def spy(stream: Any, Loader: Any) -> Any:  # PyYAML's own keyword
+        loaders.append(Loader)
+        return load(stream, Loader=Loader)
+
+    monkeypatch.setattr(yaml, "load", spy)
+    fast = read_bundled(package)
+    if hasattr(yaml, "CSafeLoader"):
+        monkeypatch.delattr(yaml, "CSafeLoader")
+    slow = read_bundled(package)
+    assert fast == slow and isinstance(fast, dict) and fast
+    assert loaders[-1] is yaml.SafeLoader
+    assert loaders[0] is getattr(yaml.cyaml, "CSafeLoader", yaml.SafeLoader)
+    assert all(issubclass(loader, yaml.constructor.SafeConstructor) for loader in loaders)
