@@ -50,7 +50,36 @@ def to_json(game_id: str, results: Sequence[AmbiguityResult], budget: Budget) ->
     }
 
 
-def _pair_markdown(result: AmbiguityResult, pair: PairResult) -> list[str]:
+def reading_words(game_id: str, ambiguity: str, pair: PairResult) -> list[str | None]:
+    """Each step of a witness in the other reading's own words (its game describes what that reading
+    makes of the step), None where it did not play the step or cannot be built again here."""
+    from rulecraft.core import RulecraftError, Setup
+    from rulecraft.registry import make_game
+
+    f = pair.finding
+    if f is None or not f.steps:
+        return []
+    words: list[str | None] = [None] * len(f.steps)
+    try:
+        game = make_game(game_id, readings={ambiguity: pair.reading})
+        if f.setup:
+            state = game.start(Setup.from_json(f.setup))
+        elif f.start_state is not None:
+            state = game.state_from_json(f.start_state)
+        else:
+            return words
+        for i, data in enumerate(f.steps):
+            action = game.action_from_json(data)
+            if game.check(state, action) is not None:
+                break
+            words[i] = game.describe(state, action)
+            state = game.transition(state, action)
+    except (RulecraftError, ValueError, KeyError, TypeError):  # words are a help: the default's stay
+        pass
+    return words
+
+
+def _pair_markdown(result: AmbiguityResult, pair: PairResult, game_id: str | None = None) -> list[str]:
     head = f"**{pair.default}** (default) against **{pair.reading}**: {VERDICT[pair.outcome]}"
     first = f"first difference after {pair.first_seconds:.1f} s, " if pair.first_seconds is not None else ""
     covered = f", rule coverage {pair.coverage}" if pair.coverage else ""
@@ -59,12 +88,16 @@ def _pair_markdown(result: AmbiguityResult, pair: PairResult) -> list[str]:
     if pair.solver is not None:
         lines.append(f"  - solver: {pair.solver.status} — {pair.solver.reason} ({pair.solver.seconds:.2f} s)")
     if pair.finding is not None:
-        body = markdown_finding(pair.finding, (f"reading {pair.default}", f"reading {pair.reading}"), heading="####")
+        labels = (f"reading {pair.default}", f"reading {pair.reading}")
+        words = reading_words(game_id, result.ambiguity.id, pair) if game_id else []
+        body = markdown_finding(pair.finding, labels, heading="####", other_words=words)
         lines += ["", body, ""]
     return lines
 
 
-def ambiguity_markdown(result: AmbiguityResult) -> str:
+def ambiguity_markdown(result: AmbiguityResult, game_id: str | None = None) -> str:
+    """One ambiguity; with ``game_id``, each witness step also in the other reading's words where
+    they differ."""
     amb = result.ambiguity
     lines = [
         f"## {amb.id} ({cite(amb.page)}): {VERDICT[result.outcome]}",
@@ -79,7 +112,7 @@ def ambiguity_markdown(result: AmbiguityResult) -> str:
         lines.append(f"| {r.key}{mark} | {r.text} |")
     lines += ["", f"Why the default: {amb.why}", ""]
     for pair in result.pairs:
-        lines += _pair_markdown(result, pair)
+        lines += _pair_markdown(result, pair, game_id)
     evidence = result.evidence()
     if evidence:
         lines += ["", "Printed examples as evidence (they pass under these readings only):"]
@@ -120,7 +153,7 @@ def markdown(game_id: str, title: str, results: Sequence[AmbiguityResult], budge
         shortest = f"{min(steps)} steps" if steps else "—"
         lines.append(f"| {r.ambiguity.id} | {r.ambiguity.page} | {VERDICT[r.outcome]} | {shortest} |")
     for r in results:
-        lines += ["", ambiguity_markdown(r)]
+        lines += ["", ambiguity_markdown(r, game_id)]
     return "\n".join(lines) + "\n"
 
 
@@ -136,7 +169,7 @@ def html_report(game_id: str, title: str, results: Sequence[AmbiguityResult], bu
     body.append("</table>")
     for r in results:
         body.append(f"<section id='{html.escape(r.ambiguity.id)}'>")
-        body.append(htmlpage.render(ambiguity_markdown(r)))
+        body.append(htmlpage.render(ambiguity_markdown(r, game_id)))
         for pair in r.pairs:
             if pair.finding is not None and pair.finding.svg:
                 body.append(

@@ -190,3 +190,30 @@ def test_a_state_enum_reads_as_its_json_value_in_a_finding_table() -> None:
     finding = Finding("state", "t", "differential", fields=(("phase", Phase.REVEAL, "extra-go"),))
     text = markdown_finding(finding)
     assert "| phase | `reveal` | `extra-go` |" in text and "Phase." not in text
+
+
+def test_a_witness_step_is_worded_by_each_reading_that_played_it() -> None:
+    """AIR-EX-17 (p.6) played as a witness from its given state: a reading that plays its steps words
+    them (AIR-AMB-22 'attempt-only': the additional go still costs 3 chips, AIR-R-42 p.4); a reading
+    that refuses its first step (AIR-AMB-35 'max': the example depends on AIR-AMB-35) words none, and
+    the Markdown keeps the default reading's words alone."""
+    game = make_game("air")
+    given, steps = _ex17()
+    said = ("seat 0 (USA) attempts airship:3, throwing 1W", "chance: thrown W[3]", "seat 0 (USA) pays 3 chips")
+    finding = Finding("state", "a difference", "AIR-EX-17", steps=tuple(steps), step_text=said, start_state=given)
+    amb22, amb35 = game.register["AIR-AMB-22"], game.register["AIR-AMB-35"]
+    plays = PairResult(amb22.id, amb22.default, "attempt-only", "witness", "found", finding=finding)
+    words = witness_report.reading_words("air", amb22.id, plays)
+    assert words == [
+        "seat 0 (USA) attempts airship:3, throwing 1W",
+        "chance: thrown W[3]",
+        "seat 0 (USA) pays 3 chips for an additional go",
+    ]
+    refuses = PairResult(amb35.id, amb35.default, "max", "witness", "found", finding=finding)
+    assert witness_report.reading_words("air", amb35.id, refuses) == [None, None, None]
+    text = witness_report.ambiguity_markdown(AmbiguityResult(amb35, (refuses,)), "air")
+    assert "1. seat 0 (USA) attempts airship:3, throwing 1W — `" in text and "reading max:" not in text
+    # Where the words differ (here the default's are cut short), each reading's are shown.
+    text = witness_report.ambiguity_markdown(AmbiguityResult(amb22, (plays,)), "air")
+    assert "3. reading full: seat 0 (USA) pays 3 chips; reading attempt-only: seat 0 (USA) pays 3 chips for" in text
+    assert witness_report.reading_words("air", amb35.id, PairResult(amb35.id, "x", "max", "witness", "")) == []
