@@ -127,6 +127,10 @@ def test_an_errata_report_links_its_rules_and_words_each_step_by_the_ruleset_tha
     page = errata_report.html_report(report)
     _assert_links_resolve(page, {"AIR-R-42", "AIR-R-50"})
     assert page.count("<h1>") == 1  # the Markdown's title, not a second one above it
+    for section in text.split("\n## "):  # every part of the Markdown of the same run, rendered
+        if "Where play changes" not in section:  # (that one is split round the board picture)
+            body = section if section.startswith("# ") else "## " + section
+            assert htmlpage.link_rules(htmlpage.render(body), make_game("air").catalogue, {}) in page
 
 
 def test_a_conform_report_links_the_rules_of_a_refusal_and_numbers_its_findings() -> None:
