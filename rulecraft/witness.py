@@ -972,6 +972,8 @@ def ambiguities(
     for amb in cls.register:
         if chosen and amb.id not in chosen:
             continue
+        if units is not None and not any(u in units for u in _units_of(amb)):
+            continue  # none of its work is this shard's: it is another shard's to report
         pairs: list[PairResult] = []
         if search:
             for r in amb.readings:
@@ -987,6 +989,10 @@ def ambiguities(
         runs = example_dependence(game_id, amb, base=base, components=components, examples=printed) if mine else ()
         results.append(AmbiguityResult(amb, tuple(pairs), runs))
     return results
+
+
+def _units_of(amb: Ambiguity) -> list[str]:
+    return [f"pair:{amb.id}={r.key}" for r in amb.readings if r.key != amb.default] + [f"examples:{amb.id}"]
 
 
 def tally(results: Sequence[AmbiguityResult]) -> dict[str, int]:

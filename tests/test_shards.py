@@ -224,6 +224,39 @@ def test_a_partial_ambiguities_merge_gives_no_verdict_for_what_was_not_run(
     assert "PARTIAL" in text and "not searched" in text
 
 
+# -- errata ---------------------------------------------------------------------------------------------------
+
+
+def test_two_errata_shards_merged_equal_the_single_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """AIR-AMB-02 'pool' (one shared chip pool): the printed examples it contradicts, the invariant games,
+    the search for where play changes and the shift's games, in two shards and in one run."""
+    variant = str(ROOT / "examples" / "errata" / "airships-one-chip-pool.yaml")
+    small = ["--games", "4", "--campaign-games", "3", "--seconds", "60", "--max-steps", "300", "--quiet"]
+    paths = {name: tmp_path / f"{name}.json" for name in ("s1", "s2", "all")}
+    for name, extra in (("s1", ["--shard", "1/2"]), ("s2", ["--shard", "2/2"]), ("all", [])):
+        assert main(["errata", "air", variant, *small, *extra, "--results", str(paths[name])]) == 0
+    s1, s2, single = (_json(paths[k]) for k in ("s1", "s2", "all"))
+    assert sorted(s1["planned"] + s2["planned"]) == sorted(single["units"])
+    assert [u for u in s1["planned"] + s2["planned"] if u == "witness"] == ["witness"]
+    capsys.readouterr()
+    assert main(["merge", str(paths["s1"]), str(paths["s2"]), "--json"]) == 0
+    merged = json.loads(capsys.readouterr().out)["result"]
+    whole = single["result"]
+    for key in ("examples_run", "contradicted", "unchecked", "problems"):
+        assert merged[key] == whole[key], key
+    assert merged["contradicted"], "the pooled chips contradict printed examples (e.g. AIR-EX-01's supplies)"
+    for key in ("games_played", "games_finished", "steps", "violations"):
+        assert merged["invariants"][key] == whole["invariants"][key], key
+    assert merged["witness"]["outcome"] == whole["witness"]["outcome"] == "witness"
+    assert merged["witness"]["finding"]["steps"] == whole["witness"]["finding"]["steps"]
+    for side in ("printed", "changed"):
+        a, b = merged[side], whole[side]
+        # the same games: the per-game lists in another order (a shard's games come together)
+        assert sorted(a.pop("lengths")) == sorted(b.pop("lengths"))
+        assert sorted(a.pop("spreads")) == sorted(b.pop("spreads"))
+        assert a == b, side
+
+
 # -- merge refusals ------------------------------------------------------------------------------------------
 
 
