@@ -19,6 +19,7 @@ and judged by the verbs' own code (``conformance.report``, ``witness_report``, `
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Container, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -28,7 +29,7 @@ import attrs
 from rulecraft.conformance.findings import COUNTS
 from rulecraft.core import RulecraftError
 from rulecraft.files import write_atomically
-from rulecraft.shard import WHOLE, Shard
+from rulecraft.shard import MAX_SHARDS, WHOLE, Shard
 
 if TYPE_CHECKING:
     from rulecraft.conformance.findings import ConformReport, Finding
@@ -160,8 +161,8 @@ def load(path: str | Path) -> Results:
         raise top.at("verb").fail(f"one of {', '.join(VERBS)} is needed, got {verb[:40]!r}")
     shard_field = top.at("shard")
     index, count = shard_field.at("index").whole(1), shard_field.at("count").whole(1)
-    if index > count:
-        raise shard_field.fail(f"index {index} is above count {count}")
+    if index > count or count > MAX_SHARDS:
+        raise shard_field.fail(f"index {index} of count {count}: 1 <= index <= count <= {MAX_SHARDS} is needed")
     shard = Shard(index, count)
     units = tuple(top.at("units").strs())
     if len(set(units)) != len(units):
@@ -232,6 +233,30 @@ def finding_json(finding: Finding) -> dict[str, Any]:
     return out
 
 
+# What rulecraft's drawings (rulecraft.svg) are made of.  A merged HTML report inlines a finding's
+# drawing, so one read from a file must be a drawing of these alone: no script, no event handler,
+# no link, no style, nothing else a browser would run or fetch.
+SVG_ELEMENTS = frozenset(
+    {"svg", "g", "rect", "circle", "ellipse", "line", "polygon", "polyline", "path", "text", "tspan", "title"}
+)
+_SVG_TAG = re.compile(r"<\s*/?\s*([^\s/>]*)")
+_SVG_ATTRIBUTE = re.compile(r"""\s([^\s=<>"']+)\s*=""")
+
+
+def svg_from(f: Field) -> str:
+    """A finding's drawing read from a results file: "" or an SVG of :data:`SVG_ELEMENTS` alone."""
+    text = f.text()
+    if not text:
+        return text
+    tags = {t.lower() for t in _SVG_TAG.findall(text)}
+    names = {a.lower() for a in _SVG_ATTRIBUTE.findall(text)}
+    risky = [n for n in names if n.startswith("on") or "href" in n or n == "style"]
+    if not text.lstrip().startswith("<svg") or tags - SVG_ELEMENTS or risky or "javascript:" in text.lower():
+        what = sorted(tags - SVG_ELEMENTS)[:1] or risky[:1] or ["its content"]
+        raise f.fail(f"not a drawing rulecraft writes ({what[0][:30]!r} is refused)")
+    return text
+
+
 def finding_from(f: Field) -> Finding:
     from rulecraft.conformance.findings import Finding
 
@@ -257,7 +282,7 @@ def finding_from(f: Field) -> Finding:
         setup=f.get("setup").optional(opt_obj),
         evidence=f.at("evidence").text(),
         picture=f.at("picture").text(),
-        svg=f.at("svg").text(),
+        svg=svg_from(f.at("svg")),
         start_state=f.get("start_state").optional(opt_obj),
         origin=f.get("origin").optional(opt_obj),
         path=tuple(f.at("path").objs()),
@@ -815,7 +840,8 @@ def merge_errata(parts: Sequence[Results], missing: Sequence[Shard]) -> ErrataRe
     examples = [u.split(":", 1)[1] for u in parts[0].units if u.startswith("example:")]
     c = Field(parts[0].path, "campaign", parts[0].campaign)
     rng = random.Random(c.at("seed").whole())
-    seeds = {rng.randrange(2**32): i for i in range(c.at("campaign_games").whole())}
+    games = sum(u.startswith("campaign:") for u in parts[0].units)  # as many as the file lists, no more
+    seeds = {rng.randrange(2**32): i for i in range(games)}
     inv: GameReport | None = None
 
     def position(finding: Any) -> int:

@@ -46,6 +46,7 @@ class Shard:
 
 
 WHOLE = Shard(1, 1)
+MAX_SHARDS = 10_000  # far above any farm of workers; keeps a merge's count of missing shards small
 
 
 def parse_shard(text: str) -> Shard:
@@ -57,8 +58,8 @@ def parse_shard(text: str) -> Shard:
         i, n = int(index, 10), int(count, 10)
     except ValueError:
         raise argparse.ArgumentTypeError(f"I/N (this worker's shard of N, e.g. 2/4), got {text!r}") from None
-    if not 1 <= i <= n or n > 10_000:
-        raise argparse.ArgumentTypeError(f"I/N with 1 <= I <= N (at most 10000 shards), got {text!r}")
+    if not 1 <= i <= n or n > MAX_SHARDS:
+        raise argparse.ArgumentTypeError(f"I/N with 1 <= I <= N (at most {MAX_SHARDS} shards), got {text!r}")
     return Shard(i, n)
 
 
@@ -76,4 +77,4 @@ def lane_games(games: int, lane: int, lanes: int) -> int:
     return len(range(lane, games, lanes))
 
 
-__all__ = ["WHOLE", "Shard", "lane_games", "lane_seed", "parse_shard"]
+__all__ = ["MAX_SHARDS", "WHOLE", "Shard", "lane_games", "lane_seed", "parse_shard"]

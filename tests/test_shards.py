@@ -344,7 +344,24 @@ def test_a_hostile_field_deep_in_a_shard_is_named(conform_runs: dict[str, Path],
     def planned(d: dict[str, Any]) -> None:
         d["planned"] = d["units"]  # more than shard 1/2's share
 
-    for edit, field in ((steps, "result.findings[0].steps"), (count, "result.steps_compared"), (planned, "planned")):
+    def script(d: dict[str, Any]) -> None:  # a merged HTML report inlines a finding's drawing
+        d["result"]["findings"][0]["svg"] = "<svg><script>fetch('//x')</script></svg>"
+
+    def handler(d: dict[str, Any]) -> None:
+        d["result"]["findings"][0]["svg"] = '<svg width="1" onload="alert(1)"><rect x="0"/></svg>'
+
+    def shards(d: dict[str, Any]) -> None:
+        d["shard"] = {"index": 1, "count": 10**12}  # a merge would list a trillion missing shards
+
+    cases = [
+        (steps, "result.findings[0].steps"),
+        (count, "result.steps_compared"),
+        (planned, "planned"),
+        (script, "result.findings[0].svg"),
+        (handler, "result.findings[0].svg"),
+        (shards, "shard"),
+    ]
+    for edit, field in cases:
         bad = _variant_of(conform_runs["s1"], tmp_path, "bad.json", edit)
         with pytest.raises(ResultsError) as caught:
             merge([str(bad), str(conform_runs["s2"])])
