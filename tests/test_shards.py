@@ -150,6 +150,10 @@ def test_two_conform_shards_merged_equal_the_single_run(
     assert report.read_text("utf-8").startswith(f"# rulecraft conform kas: {len(single['result']['findings'])} finding")
     assert "merged: 2 of 2 shards merged" in report.read_text("utf-8")
     assert f'failures="{len(single["result"]["findings"])}"' in junit.read_text("utf-8")
+    # a whole run's results (shard 1/1) merge alone into the same verdict
+    assert main(["merge", str(conform_runs["all"]), "--json"]) == 1
+    alone = json.loads(capsys.readouterr().out)
+    assert alone["verdict"] == single["verdict"] and alone["result"]["findings"] == single["result"]["findings"]
 
 
 def test_conform_shards_ran_exactly_the_single_runs_work(conform_runs: dict[str, Path]) -> None:
