@@ -10,7 +10,7 @@ names an entry after its index.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 Label = Callable[[Any], str]
 P = TypeVar("P")
+T = TypeVar("T")
 BUNDLED_NAME = "packs/reconstructed.yaml"
 
 
@@ -94,6 +95,55 @@ class PackFiles(Generic[P]):
         if self._pack is None:
             self._pack = self.build(self._bundled_data(), self.source, schema=False)
         return self._pack
+
+
+def find_entry(entries: Iterable[T], wanted: Callable[[T], bool], pack: str, what: str) -> T:
+    """The first of a pack's ``entries`` that is ``wanted``; a KeyError "pack NAME has no WHAT" if none is."""
+    for found in entries:
+        if wanted(found):
+            return found
+    raise KeyError(f"pack {pack} has no {what}")
+
+
+def entry_label(
+    *keys: str,
+    first: Callable[[Mapping[str, Any]], str | None] | None = None,
+    last: Callable[[Mapping[str, Any]], str | None] | None = None,
+) -> Label:
+    """How a game names a list entry after its index in an error message: ``' (B2)'`` from the first of
+    ``keys`` the entry has as a string or a number; ``first`` and ``last`` name an entry from several
+    fields, before or after the keys are tried."""
+
+    def label(node: Any) -> str:
+        if not isinstance(node, dict):
+            return ""
+        named = first(node) if first is not None else None
+        for key in keys:
+            if named is not None:
+                break
+            value = node.get(key)
+            if isinstance(value, str | int) and not isinstance(value, bool):
+                named = str(value)
+        if named is None and last is not None:
+            named = last(node)
+        return "" if named is None else f" ({named})"
+
+    return label
+
+
+class PackChecker:
+    """A game's structural pack checks, beyond its schema: the rulebook's counts and facts.  A subclass
+    writes ``check`` (raising what ``fail`` builds), every failure naming the entry and field."""
+
+    def __init__(self, data: Mapping[str, Any], source: str) -> None:
+        self.data = data
+        self.source = source
+
+    def fail(self, where: str, message: str) -> PackError:
+        return PackError(self.source, where, message)
+
+    def check(self) -> None:
+        raise NotImplementedError
 
 
 def check_schema(package: str, data: Any, source: str, label: Label) -> None:

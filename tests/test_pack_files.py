@@ -3,6 +3,7 @@ copies of load_pack / bundled_pack / bundled_pack_data are gone)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ from rulecraft.model.aeroplanes import components as aer
 from rulecraft.model.airships import components as air
 from rulecraft.model.kings_of_air_and_steam import components as kas
 from rulecraft.model.steamopolis import components as stm
-from rulecraft.packs import PackError, PackFiles, unshared
+from rulecraft.packs import PackChecker, PackError, PackFiles, entry_label, find_entry, unshared
 
 GAMES = [aer, air, kas, stm]
 
@@ -98,3 +99,38 @@ def test_configuring_a_game_imports_no_jsonschema() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_find_entry_returns_the_first_wanted_and_names_what_is_missing() -> None:
+    boards = [("A", 1), ("B", 2), ("B", 3)]
+    assert find_entry(boards, lambda b: b[0] == "B", "printed", "board B") == ("B", 2)
+    with pytest.raises(KeyError, match="pack printed has no board C"):
+        find_entry(boards, lambda b: b[0] == "C", "printed", "board C")
+
+
+def test_entry_label_names_an_entry_by_its_first_key_or_by_several_fields() -> None:
+    def hex_name(node: Mapping[str, Any]) -> str | None:
+        return f"{node['q']},{node['r']}" if "q" in node and "r" in node else None
+
+    label = entry_label("id", "name", last=hex_name)
+    assert label({"name": "Bown Town", "id": "B2"}) == " (B2)"
+    assert label({"name": "Bown Town", "q": 1, "r": -2}) == " (Bown Town)"
+    assert label({"q": 1, "r": -2}) == " (1,-2)"
+    assert label({"id": True}) == ""  # a flag is no name
+    assert label(["not", "an", "entry"]) == ""
+    first = entry_label("id", first=hex_name)
+    assert first({"id": "B2", "q": 0, "r": 3}) == " (0,3)"
+
+
+def test_a_pack_checker_failure_names_the_file_the_entry_and_the_field() -> None:
+    class Checker(PackChecker):
+        def check(self) -> None:
+            if self.data["players"] < 2:
+                raise self.fail("players", "at least 2 (p.1)")
+
+    with pytest.raises(PackError) as caught:
+        Checker({"players": 1}, "my-pack.yaml").check()
+    assert (caught.value.source, caught.value.where) == ("my-pack.yaml", "players")
+    assert "at least 2 (p.1)" in str(caught.value)
+    with pytest.raises(NotImplementedError):
+        PackChecker({}, "x.yaml").check()

@@ -27,7 +27,7 @@ import attrs
 import networkx as nx  # type: ignore[import-untyped]
 
 from rulecraft.core import cite
-from rulecraft.packs import PackError, PackFiles, check_schema, pack_schema_of
+from rulecraft.packs import PackChecker, PackError, PackFiles, check_schema, entry_label, find_entry, pack_schema_of
 
 PACKAGE = "rulecraft.model.aeroplanes"
 BUNDLED_SOURCE = "rulecraft/model/aeroplanes/packs/reconstructed.yaml"
@@ -362,10 +362,7 @@ class Pack:
         raise KeyError(f"pack {self.name} has no destination {name!r}")
 
     def region(self, region_id: str) -> Region:
-        for r in self.regions:
-            if r.id == region_id:
-                return r
-        raise KeyError(f"pack {self.name} has no region {region_id!r}")
+        return find_entry(self.regions, lambda r: r.id == region_id, self.name, f"region {region_id!r}")
 
     def in_region(self, region_id: str) -> tuple[str, ...]:
         return tuple(d.name for d in self.destinations if d.region == region_id)
@@ -401,16 +398,12 @@ class Pack:
         return self.destination(self.passenger(tile_id).destination).region
 
     def advantage(self, advantage_type: int) -> AdvantageType:
-        for a in self.advantages:
-            if a.type == advantage_type:
-                return a
-        raise KeyError(f"pack {self.name} has no advantage type {advantage_type}")
+        return find_entry(
+            self.advantages, lambda a: a.type == advantage_type, self.name, f"advantage type {advantage_type}"
+        )
 
     def vp_row(self, row: str) -> VpRow:
-        for r in self.vp_per_era:
-            if r.row == row:
-                return r
-        raise KeyError(f"pack {self.name} has no VPs/Era row {row!r}")
+        return find_entry(self.vp_per_era, lambda r: r.row == row, self.name, f"VPs/Era row {row!r}")
 
     def majority_vp(self, market: str, era: int) -> tuple[int, ...]:
         """AER-R-50: (first, second) for a market in an era."""
@@ -506,17 +499,15 @@ def pack_schema() -> dict[str, Any]:
     return pack_schema_of(PACKAGE)
 
 
-def _label(node: Any) -> str:
-    """' (Paris)', ' (7)', ' (P05)', ' (Vienna-Warsaw)': how an entry is named after its index."""
-    if isinstance(node, dict):
-        between = node.get("between")
-        if isinstance(between, list) and len(between) == 2 and all(isinstance(x, str) for x in between):
-            return f" ({between[0]}-{between[1]})"
-        for key in ("name", "id", "number", "type", "city", "to", "row"):
-            value = node.get(key)
-            if isinstance(value, str | int) and not isinstance(value, bool):
-                return f" ({value})"
-    return ""
+def _route_name(node: Mapping[str, Any]) -> str | None:
+    between = node.get("between")
+    if isinstance(between, list) and len(between) == 2 and all(isinstance(x, str) for x in between):
+        return f"{between[0]}-{between[1]}"
+    return None
+
+
+# ' (Paris)', ' (7)', ' (P05)', ' (Vienna-Warsaw)': how an entry is named after its index.
+_label = entry_label("name", "id", "number", "type", "city", "to", "row", first=_route_name)
 
 
 def _schema_check(data: Any, source: str) -> None:
@@ -689,17 +680,13 @@ def pack_from_data(data: Any, source: str = "<memory>", *, schema: bool = True) 
     )
 
 
-class _Checker:
+class _Checker(PackChecker):
     """The rulebook's counts and facts that a schema cannot say, each error naming entry and field."""
 
     def __init__(self, data: Mapping[str, Any], source: str) -> None:
-        self.data = data
-        self.source = source
+        super().__init__(data, source)
         self.names: set[str] = set()
         self.regions: dict[str, Mapping[str, Any]] = {}
-
-    def fail(self, where: str, message: str) -> PackError:
-        return PackError(self.source, where, message)
 
     def check(self) -> None:
         self.check_players()

@@ -28,7 +28,16 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
-from rulecraft.packs import PackError, PackFiles, first_schema_error, pack_schema_of, validator_of
+from rulecraft.packs import (
+    PackChecker,
+    PackError,
+    PackFiles,
+    entry_label,
+    find_entry,
+    first_schema_error,
+    pack_schema_of,
+    validator_of,
+)
 
 if TYPE_CHECKING:
     import jsonschema
@@ -155,22 +164,13 @@ class Pack:
     source: str = "<memory>"
 
     def board(self, letter: str) -> Board:
-        for b in self.boards:
-            if b.letter == letter:
-                return b
-        raise KeyError(f"pack {self.name} has no board {letter}")
+        return find_entry(self.boards, lambda b: b.letter == letter, self.name, f"board {letter}")
 
     def layout(self, name: str) -> Layout:
-        for lay in self.layouts:
-            if lay.name == name:
-                return lay
-        raise KeyError(f"pack {self.name} has no layout {name}")
+        return find_entry(self.layouts, lambda lay: lay.name == name, self.name, f"layout {name}")
 
     def team(self, name: str) -> Team:
-        for team in self.teams:
-            if team.name == name:
-                return team
-        raise KeyError(f"pack {self.name} has no team {name!r}")
+        return find_entry(self.teams, lambda team: team.name == name, self.name, f"team {name!r}")
 
     def card(self, card_id: str) -> Card:
         for card in self.deck:
@@ -328,15 +328,14 @@ def _validator() -> jsonschema.protocols.Validator:
 # ---------------------------------------------------------------------------
 
 
-def _label(node: Any) -> str:
-    """' (B2)', ' (Bown Town)', ' (1,-2)': how an entry is named after its index."""
-    if isinstance(node, dict):
-        for key in ("id", "letter", "name"):
-            if isinstance(node.get(key), str | int) and not isinstance(node.get(key), bool):
-                return f" ({node[key]})"
-        if isinstance(node.get("q"), int) and isinstance(node.get("r"), int):
-            return f" ({node['q']},{node['r']})"
-    return ""
+def _hex_name(node: Mapping[str, Any]) -> str | None:
+    if isinstance(node.get("q"), int) and isinstance(node.get("r"), int):
+        return f"{node['q']},{node['r']}"
+    return None
+
+
+# ' (B2)', ' (Bown Town)', ' (1,-2)': how an entry is named after its index.
+_label = entry_label("id", "letter", "name", last=_hex_name)
 
 
 def _at(index: int, entry: Mapping[str, Any]) -> str:
@@ -473,15 +472,8 @@ def _layout(lay: Mapping[str, Any]) -> Layout:
 # ---------------------------------------------------------------------------
 
 
-class _Checker:
+class _Checker(PackChecker):
     """Checks a schema-valid pack's data; every failure names entry and field."""
-
-    def __init__(self, data: Mapping[str, Any], source: str) -> None:
-        self.data = data
-        self.source = source
-
-    def fail(self, where: str, message: str) -> PackError:
-        return PackError(self.source, where, message)
 
     def check(self) -> None:
         self.check_boards()

@@ -33,7 +33,8 @@ from rulecraft.model.steamopolis.effects import (
     walk,
 )
 from rulecraft.model.steamopolis.gauge import GaugeLayout
-from rulecraft.packs import PackError, PackFiles, check_schema, pack_schema_of
+from rulecraft.packs import PackChecker, PackFiles, check_schema, entry_label, find_entry, pack_schema_of
+from rulecraft.packs import PackError as PackError  # re-exported: callers catch the game's own name
 
 PACKAGE = "rulecraft.model.steamopolis"
 BUNDLED_SOURCE = "rulecraft/model/steamopolis/packs/reconstructed.yaml"
@@ -320,16 +321,10 @@ class Pack:
         return tuple(m for m in self.machines if m.rank == rank)
 
     def character(self, number: int) -> Character:
-        for c in self.characters:
-            if c.number == number:
-                return c
-        raise KeyError(f"pack {self.name} has no character {number}")
+        return find_entry(self.characters, lambda c: c.number == number, self.name, f"character {number}")
 
     def passenger(self, tile_id: str) -> PassengerTile:
-        for p in self.passengers:
-            if p.id == tile_id:
-                return p
-        raise KeyError(f"pack {self.name} has no passenger tile {tile_id}")
+        return find_entry(self.passengers, lambda p: p.id == tile_id, self.name, f"passenger tile {tile_id}")
 
 
 # ---------------------------------------------------------------------------
@@ -341,16 +336,14 @@ def pack_schema() -> dict[str, Any]:
     return pack_schema_of(PACKAGE)
 
 
-def _label(node: Any) -> str:
-    """' (M0-03)', ' (2-3:L1-left)', ' (7)': how an entry is named after its index."""
-    if isinstance(node, dict):
-        if {"side", "level", "position"} <= node.keys():
-            return f" ({node['side']}:L{node['level']}-{node['position']})"
-        for key in ("id", "number", "resource", "rank"):
-            value = node.get(key)
-            if isinstance(value, str | int) and not isinstance(value, bool):
-                return f" ({value})"
-    return ""
+def _district_name(node: Mapping[str, Any]) -> str | None:
+    if {"side", "level", "position"} <= node.keys():
+        return f"{node['side']}:L{node['level']}-{node['position']}"
+    return None
+
+
+# ' (M0-03)', ' (2-3:L1-left)', ' (7)': how an entry is named after its index.
+_label = entry_label("id", "number", "resource", "rank", first=_district_name)
 
 
 def _schema_check(data: Any, source: str) -> None:
@@ -488,15 +481,8 @@ def pack_from_data(data: Any, source: str = "<memory>", *, schema: bool = True) 
     )
 
 
-class _Checker:
+class _Checker(PackChecker):
     """The rulebook's counts and facts that a schema cannot say, each error naming entry and field."""
-
-    def __init__(self, data: Mapping[str, Any], source: str) -> None:
-        self.data = data
-        self.source = source
-
-    def fail(self, where: str, message: str) -> PackError:
-        return PackError(self.source, where, message)
 
     def check(self) -> None:
         self.check_gauge()
