@@ -76,8 +76,8 @@ def test_a_drawn_outcome_is_always_a_listed_one() -> None:
 
 
 def test_a_reading_the_model_does_not_play_is_refused_with_its_reason() -> None:
-    with pytest.raises(UnknownReading, match=r"AER-AMB-45=run is registered but not modelled.*update after era 3"):
-        AeroplanesGame.configured(readings={"AER-AMB-45": "run"})
+    with pytest.raises(UnknownReading, match=r"AER-AMB-30=placed is registered but not modelled.*cannot change play"):
+        AeroplanesGame.configured(readings={"AER-AMB-30": "placed"})
 
 
 def test_a_state_naming_a_tile_the_pack_lacks_is_refused() -> None:

@@ -796,17 +796,12 @@ FINDINGS: tuple[Finding, ...] = (
 # game is configured (rulecraft.ruleset.UnknownReading, "not modelled"), so a witness search or an
 # erratum reports it as not modelled rather than comparing a refusal with play.
 NOT_MODELLED_WHY: dict[tuple[str, str], str] = {
-    ("AER-AMB-09", "pass"): "a placement action is offered only with a legal attempt; an empty pass is not generated",
-    ("AER-AMB-10", "fixed"): "every own airport is an origin, those placed this action included; a fixed set is not kept",
-    ("AER-AMB-12", "any"): "replacing an opponent's tile is a new airport with reach and risk; a free upgrade is not built",
-    ("AER-AMB-13", "anytime"): "an own tile is upgraded only where no slot is empty; upgrading beside one is not built",
+    (
+        "AER-AMB-10",
+        "fixed",
+    ): "every own airport is an origin, those placed this action included; a fixed set is not kept",
     ("AER-AMB-15", "card"): "a replaced tile goes back to its owner's supply; back onto a card is not modelled",
-    ("AER-AMB-21", "no-lr"): "whether a ‡ route needs a long-range card is the pack's data (the bundled pack marks"
-    " Dakar - South America and Europe - North America long-range); the switch does not change it: load a pack"
-    " without those marks",
-    ("AER-AMB-30", "placed"): "the Americas bonus counts the players paid; counting replacing players is not kept",
-    ("AER-AMB-41", "keep"): "tiles on a card discarded as full go back to the supply; keeping them is not modelled",
-    ("AER-AMB-41", "lost"): "tiles on a card discarded as full go back to the supply; losing them is not modelled",
-    ("AER-AMB-45", "run"): "final scoring follows era 3's scoring directly; an update after era 3 is not modelled",
+    ("AER-AMB-30", "placed"): "cannot change play: a replacement needs a full destination (l.127) and no slot ever"
+    " empties again, so no empty-slot bonus can follow one and both readings pay the same players",
 }
 NOT_MODELLED = frozenset(NOT_MODELLED_WHY)

@@ -25,7 +25,9 @@ Scope of this layer (issue 7, part 1):
   special one-way and LR-symbol connections from the map graph; the rolls from risk.rolls_for; RiskThrow chance
   steps (setup.chance_outcomes); cover in full (risk.cover_options), decline, abort; the engine-failure
   collapse; the slot rules, replacement by a higher stage, never a home tile; upgrades; the Americas bonus.
-  Only the default readings of AER-AMB-09/10/12/13/15/30 (others refused).
+  AER-AMB-09 ``pass`` (a placement action placing nothing), AER-AMB-12 ``any`` (no roll to replace any
+  tile), AER-AMB-13 ``anytime`` (an upgrade beside an empty slot), AER-AMB-21 ``no-lr`` (the ‡ routes need
+  no LR card) are built; AER-AMB-10/15/30 only at their defaults (others refused).
 * action 4, advantage tiles (R-39..41): £1 for one tile of an available type (TakeAdvantage), or £1 to roll
   (RollForAdvantages, then the AdvantageThrow chance step over the 56 multisets of the three risk dice,
   exact odds) and pick two dice (PickAdvantages, one after the other against the stacks: a face takes its
@@ -39,10 +41,10 @@ Scope of this layer (issue 7, part 1):
   (PlayRadioBeacons or KeepThrow, the skulls taken only when kept), under ``at-once`` the skulls are
   taken at once and the re-throw is offered beside the cover choices.
 
-Every reading of the advantage ambiguities (AER-AMB-26, -33, -48..51) is built.  Readings not built:
-AER-AMB-41 ``keep``/``lost`` (tiles on a discarded card) and AER-AMB-45 ``run``
-(the update after era 3): under them the marker that would need them is refused.
-The subsidy action is always legal (AER-AMB-46), so a player always has an action.
+Every reading of the advantage ambiguities (AER-AMB-26, -33, -48..51) is built, and of the end-of-era
+ones AER-AMB-41 (tiles on a discarded card: transitions.update_planes) and AER-AMB-45 (the update after
+era 3: transitions.score_era).  The subsidy action is always legal (AER-AMB-46), so a player always has
+an action.
 """
 
 from __future__ import annotations
@@ -106,11 +108,8 @@ ADVANTAGE_PICKS = 2  # l.154: two of the three dice are used
 # Readings of the placing rules this layer builds only at their defaults.
 PLACING_DEFAULTS = {
     "AER-AMB-10": "chain",
-    "AER-AMB-12": "own",
-    "AER-AMB-13": "full",
     "AER-AMB-15": "supply",
     "AER-AMB-30": "paid",
-    "AER-AMB-09": "attempt",
 }
 
 CHANCE_PHASES = (
@@ -258,7 +257,7 @@ def phase_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejecti
     if isinstance(action, ChooseHome):
         return reject("AER-SET-03", "home cities are chosen during set-up only")
     if phase is Phase.ACTION:
-        return action_step_rejection(action)
+        return action_step_rejection(ctx, action)
     if isinstance(action, PlayEngineMaintenance):
         return reject(
             "AER-R-44", "Engine Maintenance is played only at the start of a turn, before its action (l.118, l.157)"
@@ -387,10 +386,12 @@ ACTION_KINDS: tuple[type, ...] = (
 )
 
 
-def action_step_rejection(action: AerAction) -> Rejection | None:
+def action_step_rejection(ctx: Context, action: AerAction) -> Rejection | None:
     """AER-R-07 (l.55-60): the player to move takes exactly one of the five actions; the steps inside
-    an action wait for it to be open."""
-    if isinstance(action, ACTION_KINDS):
+    an action wait for it to be open.  AER-AMB-09 ``pass``: a placement action that places no tile
+    (StopPlacing as the turn's action) is one of them."""
+    kinds = (*ACTION_KINDS, StopPlacing) if ctx.r("AER-AMB-09") == "pass" else ACTION_KINDS  # AER-AMB-09
+    if isinstance(action, kinds):
         return None
     if isinstance(action, StopPlacing):
         return reject("AER-R-13", "a placement action starts with an attempt (AER-AMB-09 'attempt')")
@@ -647,14 +648,7 @@ def capacity_rejection(ctx: Context, state: AerState, action: ClaimPassenger, ne
 
 def subsidy_rejection(ctx: Context, state: AerState) -> Rejection | None:
     """AER-R-48 (l.163): £1 from the subsidy section; once it is empty, the black marker instead, which
-    ends the era at once (AER-R-06, l.52-53).  Always legal (AER-AMB-46).  Refused only under the
-    readings whose end-of-era steps are not built (AER-AMB-41 keep/lost, AER-AMB-45 run)."""
-    if state.subsidy_pool > 0:
-        return None
-    if ctx.r("AER-AMB-41") != "supply":
-        return reject("AER-R-54", f"AER-AMB-41 {ctx.r('AER-AMB-41')!r} (tiles on a discarded card) is not modelled yet")
-    if state.era == 3 and ctx.r("AER-AMB-45") != "skip":
-        return reject("AER-R-63", "AER-AMB-45 'run' (the update after era 3) is not modelled yet")
+    ends the era at once (AER-R-06, l.52-53).  Always legal (AER-AMB-46)."""
     return None
 
 
@@ -725,7 +719,7 @@ def slot_rejection(
             )
     elif mine:
         return reject("AER-R-29", f"(c) you already have a tile in {destination}; only an upgrade may go there")
-    if empty:
+    if empty and not (upgrade and ctx.r("AER-AMB-13") == "anytime"):  # AER-AMB-13 anytime: upgrade beside one
         if slot not in empty:
             return reject("AER-R-29", f"(d) {destination} has an empty slot {empty}: no replacement while one is empty")
         return None
@@ -758,6 +752,8 @@ def place_card_rejection(ctx: Context, state: AerState, action: PlaceAirport) ->
         return reject("AER-R-13", f"you do not own card {action.card}")
     if card.tiles < 1:
         return reject("AER-R-13", f"card {action.card} holds no airport tile")
+    if card.excess == 0 and ctx.r("AER-AMB-41") == "lost":  # AER-AMB-41 lost: a discarded card's tiles
+        return reject("AER-R-54", f"card {action.card} was discarded full: its tiles are lost")  # AER-AMB-41
     if action.destination not in {d.name for d in ctx.pack.destinations}:
         return reject("AER-R-14", f"there is no destination {action.destination!r}")
     return None
@@ -789,7 +785,7 @@ def place_reach_rejection(ctx: Context, state: AerState, action: PlaceAirport) -
         attempt_rolls(ctx, state, seat, action.origin, action.destination, action.via)
     except RiskError as e:
         return reject("AER-R-17" if action.via else "AER-R-14", str(e))
-    if not printed.long_range and any(leg.long_range for leg in route.legs):
+    if not printed.long_range and needs_long_range(ctx, route):
         return reject(
             "AER-R-16", f"a connection on this route needs a tile from an LR card; card {action.card} is not one"
         )
@@ -880,7 +876,9 @@ def placements(ctx: Context, state: AerState) -> Iterator[PlaceAirport]:
     if any(ctx.r(a) != d for a, d in PLACING_DEFAULTS.items()):
         return
     seat = state.to_move
-    cards = [(c.number, ctx.pack.card(c.number)) for c in me(state).cards if c.tiles >= 1]
+    lost = ctx.r("AER-AMB-41") == "lost"  # AER-AMB-41 lost: no tile from a card discarded full
+    usable = [c for c in me(state).cards if c.tiles >= 1 and not (lost and c.excess == 0)]  # AER-AMB-41
+    cards = [(c.number, ctx.pack.card(c.number)) for c in usable]
     if not cards:
         return
     board = {s.destination: s.slots for s in state.map}
@@ -957,7 +955,15 @@ def _reachable(ctx: Context, origin: str, destination: str, via: str | None) -> 
         _memo_rolls(ctx, origin, destination, via, Opponents())
     except RiskError:
         return []
-    return [(destination, origin, via, any(leg.long_range for leg in route.legs))]
+    return [(destination, origin, via, needs_long_range(ctx, route))]
+
+
+def needs_long_range(ctx: Context, route: Any) -> bool:
+    """AER-R-16 (l.81-82), AER-AMB-21: a leg marked long-range in the pack needs a tile from an LR card.
+    The pack's mark on a ‡ route (l.103-107) is AER-AMB-21's default ``lr``; under ``no-lr`` only
+    connections printed with the LR symbol need one, so a ‡ leg never does."""
+    no_lr = ctx.r("AER-AMB-21") == "no-lr"  # AER-AMB-21 no-lr: the ‡ routes need no LR card
+    return any(leg.long_range and not (no_lr and leg.dagger) for leg in route.legs)  # AER-AMB-21
 
 
 def _open_slots(
@@ -971,7 +977,7 @@ def _open_slots(
     if bool(mine) != upgrade:
         return []
     empty = [i for i, a in enumerate(held) if a is None]
-    if empty:
+    if empty and not (upgrade and ctx.r("AER-AMB-13") == "anytime"):  # AER-AMB-13 anytime: upgrade beside one
         return [] if upgrade else empty
     candidates = mine[:1] if upgrade else range(in_play)
     return [i for i in candidates if not held[i].home and held[i].stage < stage]
@@ -1023,6 +1029,7 @@ def legal_actions(ctx: Context, state: AerState) -> list[AerAction]:
             *claims(ctx, state),
             *advantage_buys(ctx, state),
             *subsidies(ctx, state),
+            *empty_placements(ctx),
         ]
     if state.phase is Phase.PLACING:
         return [*placements(ctx, state), StopPlacing()]
@@ -1051,6 +1058,12 @@ def covers(ctx: Context, state: AerState) -> list[AerAction]:
     if ctx.r("AER-AMB-26") == "at-once" and radio_rejection(state) is None:
         out.append(PlayRadioBeacons())
     return out
+
+
+def empty_placements(ctx: Context) -> Iterator[StopPlacing]:
+    """AER-AMB-09 ``pass``: a placement action may place no tile (l.76), a free pass for any player."""
+    if ctx.r("AER-AMB-09") == "pass":  # AER-AMB-09
+        yield StopPlacing()  # AER-AMB-09
 
 
 def maintenances(state: AerState) -> Iterator[PlayEngineMaintenance]:

@@ -13,7 +13,7 @@ transition, each random draw a chance action with exact odds):
 
     TakeSubsidy (empty section: the marker, AER-R-48, R-06)
       -> scoring: VP += scoring.era_scores (AER-R-49..52)
-      -> era 3: Phase.OVER (AER-R-63/64; AER-AMB-45 skip: no update)
+      -> era 3: Phase.OVER (AER-R-63/64; AER-AMB-45 skip: no update; run: U1..U6 first, then OVER)
       -> U1 discard the two lowest display cards (AER-R-53)
       -> Phase.UPDATE_DRAW: DrawCard x2 (AER-R-53; fewer if the deck runs out, AER-AMB-55)
       -> U2 full planes, U3 partly used planes, U4 passengers off the cards, U5 overflow (AER-R-54..57)
@@ -227,12 +227,16 @@ def roll_first_player_die(state: AerState, action: RollFirstPlayerDie) -> AerSta
 
 def place_airport(ctx: Context, state: AerState, action: PlaceAirport) -> AerState:
     """AER-R-13: begin an attempt.  An upgrade (R-30) or a route with no roll (white, R-21) places at once;
-    otherwise the first NCR roll is due (R-20).  The tile stays on its card until it is placed or lost."""
+    otherwise the first NCR roll is due (R-20).  The tile stays on its card until it is placed or lost.
+    AER-AMB-12 ``any``: replacing an opponent's tile is an upgrade too: it still needs reach (l.77, the
+    player has no airport there), but no NCR roll."""
     # AER-R-19: only a new airport (an origin) faces the NCR test; an upgrade of one's own tile rolls nothing.
     rolls: tuple[tuple[int, int], ...] = ()
     if action.origin is not None:
         found = attempt_rolls(ctx, state, state.to_move, action.origin, action.destination, action.via)
         rolls = tuple((r.target, r.bonus) for r in found)
+    if ctx.r("AER-AMB-12") == "any" and state.slots(action.destination)[action.slot] is not None:  # AER-AMB-12 any
+        rolls = ()  # AER-AMB-12: any replacement by a higher stage is an upgrade, which rolls nothing (l.85)
     attempt = Attempt(action.card, action.destination, action.origin, action.via, action.slot, rolls)
     turn = attrs.evolve(state.turn, placements=state.turn.placements + 1, attempt=attempt)
     if not rolls:
@@ -481,14 +485,15 @@ def take_marker(ctx: Context, state: AerState) -> AerState:
 def score_era(ctx: Context, state: AerState) -> AerState:
     """AER-R-49 (l.164-165): majorities (AER-R-50), then profitability (AER-R-51/52), added to the VP
     track at once (scoring.era_scores).  After era 3 the game ends (AER-R-63, AER-AMB-45 ``skip``: no
-    update): the track holds every era's VP and final scoring is ``scoring.final_scores`` of the OVER
-    state (cards and passengers added to the track), the winner ``scoring.winners`` (AER-R-64)."""
+    update; ``run``: the update's steps U1..U6 first, l.53 read literally): the track holds every era's
+    VP and final scoring is ``scoring.final_scores`` of the OVER state (cards and passengers added to
+    the track), the winner ``scoring.winners`` (AER-R-64)."""
     scores = era_scores(ctx, state, state.era)
     players = tuple(attrs.evolve(p, vp=p.vp + scores[seat]) for seat, p in enumerate(state.players))
     state = attrs.evolve(state, players=players)
-    if state.era == 3:
+    if state.era == 3 and ctx.r("AER-AMB-45") == "skip":
         return attrs.evolve(state, phase=Phase.OVER)
-    return update_display(ctx, state)
+    return update_display(ctx, state)  # AER-AMB-45 run: after era 3 too
 
 
 def update_display(ctx: Context, state: AerState) -> AerState:
@@ -520,7 +525,11 @@ def update_draw(ctx: Context, state: AerState, action: DrawCard) -> AerState:
 
 def update_planes(ctx: Context, state: AerState) -> AerState:
     """U2, AER-R-54 (l.173): a card whose capacity is fully used goes to its owner's discard pile (its tiles
-    back to the supply, AER-AMB-41 ``supply``).  U3, AER-R-55 (l.174): a card with unused capacity is
+    back to the supply, AER-AMB-41 ``supply``).  Under AER-AMB-41 ``keep`` / ``lost`` a full card still
+    holding tiles is the discarded card with its tiles on it, kept among the cards with no capacity left
+    (face down, 0 excess markers: it carries nothing and adds no unused capacity, AER-R-51); ``keep``: its
+    tiles can still be placed, ``lost``: never (rules.place_card_rejection); it joins the discard pile at
+    the first update after its last tile is gone.  U3, AER-R-55 (l.174): a card with unused capacity is
     turned face down, the excess markers showing that unused capacity; its tiles stay on it.  U4, AER-R-56
     (l.175): the passenger tiles on the cards go beside the discard pile if they score VP, else out of
     the game.  Then U5."""
@@ -535,7 +544,9 @@ def update_planes(ctx: Context, state: AerState) -> AerState:
             for t in card.passengers:  # U4
                 (banked if ctx.pack.passenger(t).vp > 0 else removed).append(t)
             unused = room(ctx, card)
-            if unused == 0:  # U2
+            if unused == 0 and card.tiles and ctx.r("AER-AMB-41") != "supply":  # AER-AMB-41 keep / lost
+                kept.append(attrs.evolve(card, excess=0, passengers=()))  # AER-AMB-41: discarded, tiles on it
+            elif unused == 0:  # U2
                 discards.append(card.number)
                 supply[ctx.pack.card(card.number).tile_stage - 1] += card.tiles
             else:  # U3
@@ -597,7 +608,10 @@ def update_money_and_era(ctx: Context, state: AerState) -> AerState:
     """U7, AER-R-59 (l.179): the new era's money; AER-AMB-03 ``once``: it is the Income step's payment
     (setup.start_era), so nothing here (``twice``: paid here as well).  U8, AER-R-60 (l.180): the era
     marker moves on.  U9, AER-R-62 (l.181): the marker-taker rolls the first-player die (AER-AMB-04
-    ``roll``); ``taker``: the marker-taker is first player without a roll."""
+    ``roll``); ``taker``: the marker-taker is first player without a roll.  After era 3 (AER-AMB-45
+    ``run``) these steps prepare no era: the game is over."""
+    if state.era == 3:  # AER-AMB-45 run: no era 4 follows (no income, era marker or die): the game ends
+        return attrs.evolve(state, phase=Phase.OVER)  # AER-AMB-45
     era = state.era + 1
     if ctx.r("AER-AMB-03") == "twice":
         state = attrs.evolve(

@@ -1,0 +1,419 @@
+"""Aeroplanes: the readings that were refused when chosen (issue 19, part 1), played.
+
+Each test builds a state where the reading changes play, with the helpers of the other Aeroplanes
+tests, and asserts the exact difference from the default reading (money, tiles, legal actions,
+scores), the expected values taken from the reading's definition in the digest
+(/work/shared/rules/aeroplanes-aviation-ascendant.md, section 5) and the rulebook (seed 002, Russian,
+cited by line, "l.N"); and that the default still does what it did.
+
+AER-AMB-30 ``placed`` stays refused (readings.NOT_MODELLED_WHY): no state reachable from set-up
+tells it from ``paid`` (see ``test_no_slot_ever_empties_so_amb_30_cannot_change_play``).
+"""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+from test_aer_era import era_3_end, era_end_state
+
+from rulecraft.model.aeroplanes import actions as A
+from rulecraft.model.aeroplanes.context import Context
+from rulecraft.model.aeroplanes.readings import NOT_MODELLED_WHY
+from rulecraft.model.aeroplanes.rules import check, legal_actions
+from rulecraft.model.aeroplanes.scoring import final_ranking, final_scores, winners
+from rulecraft.model.aeroplanes.setup import chance_outcomes
+from rulecraft.model.aeroplanes.state import AerState, Airport, Phase, problems
+from rulecraft.model.aeroplanes.transitions import transition
+
+CTX = Context.printed()
+
+
+def ctx_with(amb: str, key: str) -> Context:
+    return Context.printed(readings={amb: key})
+
+
+def go(ctx: Context, state: AerState, action: A.AerAction) -> AerState:
+    """``action`` is legal under ``ctx``; its effect keeps every state invariant."""
+    why = check(ctx, state, action)
+    assert why is None, str(why)
+    state = transition(ctx, state, action)
+    assert problems(ctx, state) == [], problems(ctx, state)
+    return state
+
+
+def first_chances(ctx: Context, state: AerState) -> AerState:
+    """Play the chance steps due, each time the first outcome listed (the card draws are forced)."""
+    while outcomes := chance_outcomes(ctx, state):
+        state = go(ctx, state, outcomes[0][0])
+    return state
+
+
+# ---------------------------------------------------------------------------
+# AER-AMB-30: no play difference, kept refused
+# ---------------------------------------------------------------------------
+
+
+def test_amb_30_placed_stays_refused_with_its_reason() -> None:
+    """AER-AMB-30 (l.132): ``placed`` is kept refused; the reason says why it cannot change play."""
+    assert "cannot change play" in NOT_MODELLED_WHY[("AER-AMB-30", "placed")]
+
+
+def test_no_slot_ever_empties_so_amb_30_cannot_change_play() -> None:
+    """The argument that keeps AER-AMB-30 ``placed`` refused, checked on the bundled pack: the bonus is
+    paid only for a tile put into an empty slot (l.132: "if you replace ... you do not get it"), a
+    replacement needs every slot of the destination full (l.127), and no step empties a map slot (a
+    replaced tile is swapped in place, l.128; a lost tile is the one being placed, l.115).  So once a
+    replacement has happened in an America no empty-slot placement can follow there, and counting the
+    replacing player (``placed``) or not (``paid``) pays the same players.  Here: North America, its
+    two slots filled by two players, both paid; every placement offered afterwards is a replacement."""
+    from test_aer_placing import with_card
+    from test_aer_rules import give_airport, started
+
+    state = started(4, seed=3)
+    me = state.to_move
+    a, b = (me + 1) % 4, (me + 2) % 4
+    state = give_airport(give_airport(state, a, "North America"), b, "North America")
+    state = attrs.evolve(state, americas_paid=(("North America", a), ("North America", b)))
+    state = with_card(state, me, 19, 1)  # a stage-2 LR tile: it may replace a stage-1 tile (l.128)
+    offered = [p for p in legal_actions(CTX, state) if isinstance(p, A.PlaceAirport)]
+    into_america = [p for p in offered if p.destination == "North America"]
+    assert into_america, "a stage-2 LR tile reaches North America from the home city (l.79, l.105)"
+    assert all(state.slots("North America")[p.slot] is not None for p in into_america)
+
+
+# ---------------------------------------------------------------------------
+# AER-AMB-45: the end-of-era update after era 3
+# ---------------------------------------------------------------------------
+
+
+def test_amb_45_run_updates_after_era_3_then_ends_with_the_same_totals() -> None:
+    """AER-AMB-45 ``run`` (l.53 read literally: "score and update at the end of the era, then go to the
+    next era or end the game"): after era 3's scoring the update runs.  U1 (l.172): the two lowest
+    display cards leave the game and the next two deck cards join; U2 (l.173): seat 0's full card 13
+    goes to its discard pile, its 1 tile back to the supply (AER-AMB-41 ``supply``); U3 (l.174): seat
+    1's card 14 (capacity 3, 1 used) is turned face down with 2 excess markers; U4 (l.175): P02 (1 VP)
+    and P04 (2 VP) are banked, P01 (0 VP) leaves the game.  No era 4 follows (the era track has 3
+    spaces, l.180; no income is printed for an era 4, l.179): the game is over in era 3.  Final
+    scoring counts cards and passenger tiles wherever they lie (l.183-185), so the totals are the
+    default's [60, 60, 40] and seat 1 still wins on money (l.186)."""
+    ctx = ctx_with("AER-AMB-45", "run")
+    before, skipped = era_3_end((5, 9, 30))
+    state = go(ctx, before, A.TakeSubsidy())
+    assert state.phase is Phase.UPDATE_DRAW and state.era == 3
+    assert state.display == before.display[2:]
+    assert state.removed_cards == (*before.removed_cards, *before.display[:2])
+    over = first_chances(ctx, state)
+    assert over.phase is Phase.OVER and over.era == 3 and legal_actions(ctx, over) == []
+    assert over.display == (*before.display[2:], *before.deck[:2])
+    zero, one = over.players[0], over.players[1]
+    assert zero.cards == () and zero.discards == (13,)
+    assert zero.supply[0] == before.players[0].supply[0] + 1
+    assert [(c.number, c.excess, c.passengers) for c in one.cards] == [(14, 2, ())]
+    assert zero.banked == ("P04",) and one.banked == ("P02",) and "P01" in over.removed_passengers
+    assert [p.money for p in over.players] == [5, 9, 30]  # no era-4 income (l.179)
+    # the default: no update, cards and passengers stay where they were (AER-R-63)
+    assert skipped.phase is Phase.OVER and skipped.display == before.display
+    assert skipped.players[0].cards == before.players[0].cards and skipped.players[0].discards == ()
+    totals = [f.total for f in final_scores(ctx, over)]
+    assert totals == [f.total for f in final_scores(CTX, skipped)] == [60, 60, 40]
+    assert winners(ctx, over) == winners(CTX, skipped) == (1,)
+    assert final_ranking(ctx, over) == (1, 0, 2)
+
+
+@pytest.mark.parametrize("reading", ["skip", "run"])
+def test_amb_45_an_era_2_update_is_the_same_under_both_readings(reading: str) -> None:
+    """AER-AMB-45 is about era 3 only: after era 1 both readings update and go on to era 2 (l.179-181)."""
+    ctx = ctx_with("AER-AMB-45", reading)
+    state = first_chances(ctx, go(ctx, era_end_state(), A.TakeSubsidy()))
+    assert state.era == 2 and state.phase is Phase.ACTION and state.players[0].discards == (13,)
+
+
+def test_amb_45_run_pays_no_era_4_income_under_amb_03_twice() -> None:
+    """AER-AMB-45 ``run`` with AER-AMB-03 ``twice`` (update step 7 pays "the money for the new era",
+    l.179): after era 3 there is no new era and no printed amount for one, so nobody is paid."""
+    ctx = Context.printed(readings={"AER-AMB-45": "run", "AER-AMB-03": "twice"})
+    before, _ = era_3_end((5, 9, 30))
+    over = first_chances(ctx, go(ctx, before, A.TakeSubsidy()))
+    assert over.phase is Phase.OVER and [p.money for p in over.players] == [5, 9, 30]
+
+
+# ---------------------------------------------------------------------------
+# AER-AMB-41: airport tiles on a card discarded as full
+# ---------------------------------------------------------------------------
+
+
+def era_2_start(reading: str, tiles_on_full_card: int = 1) -> tuple[Context, AerState]:
+    """era_end_state (seat 0's card 13 full, carrying P01 + P04, with ``tiles_on_full_card`` stage-1 tiles
+    on it) through the marker, the era-1 update (l.171-181) and the die, then seat 0 to act."""
+    ctx = ctx_with("AER-AMB-41", reading)
+    state = era_end_state()
+    p = state.players[0]
+    card = p.cards[0]
+    moved = card.tiles - tiles_on_full_card
+    state = attrs.evolve(
+        state,
+        players=(
+            attrs.evolve(
+                p,
+                cards=(attrs.evolve(card, tiles=tiles_on_full_card),),
+                supply=(p.supply[0] + moved, p.supply[1], p.supply[2]),
+            ),
+            *state.players[1:],
+        ),
+    )
+    state = first_chances(ctx, go(ctx, state, A.TakeSubsidy()))
+    assert state.era == 2 and state.phase is Phase.ACTION
+    return ctx, attrs.evolve(state, first_player=0, to_move=0)
+
+
+def test_amb_41_supply_a_full_card_goes_to_the_discard_pile_and_its_tile_to_the_supply() -> None:
+    """The default ``supply`` (l.173: a full plane goes to the personal discard pile; only face-down
+    cards keep their tiles "for later eras", l.174): card 13 is discarded and its 1 tile is back in the
+    supply, so no placement can take it from card 13."""
+    _ctx, state = era_2_start("supply")
+    before = era_end_state().players[0]
+    zero = state.players[0]
+    assert zero.cards == () and zero.discards == (13,) and zero.supply[0] == before.supply[0] + 1
+
+
+def test_amb_41_keep_the_tile_stays_usable_on_the_discarded_card() -> None:
+    """``keep``: the card is discarded with its tile still on it (kept among the cards, no capacity left:
+    0 excess markers, no passengers, l.175), the supply unchanged, and a placement from card 13 is legal
+    (a stage-1 tile from the home city along a connection, l.77)."""
+    ctx, state = era_2_start("keep")
+    before = era_end_state().players[0]
+    zero = state.players[0]
+    assert zero.discards == () and zero.supply == before.supply
+    assert [(c.number, c.tiles, c.excess, c.passengers) for c in zero.cards] == [(13, 1, 0, ())]
+    from_13 = [a for a in legal_actions(ctx, state) if isinstance(a, A.PlaceAirport) and a.card == 13]
+    assert from_13 and all(check(ctx, state, a) is None for a in from_13)
+    # it carries nothing more: every claim needs room on a card (l.144), and card 13 has none
+    assert not any(isinstance(a, A.ClaimPassenger) and a.card == 13 for a in legal_actions(ctx, state))
+    # the default has no card 13 left to place from, and seat 0 holds no other card
+    _, default = era_2_start("supply")
+    assert not any(isinstance(a, A.PlaceAirport) for a in legal_actions(CTX, default))
+
+
+def test_amb_41_keep_a_full_card_with_no_tile_left_is_discarded() -> None:
+    """``keep`` with no tile on the full card: there is nothing to keep, so it is discarded as usual
+    (l.173); the supply holds the tile taken off it before the marker, and nothing more."""
+    _ctx, state = era_2_start("keep", tiles_on_full_card=0)
+    before = era_end_state().players[0]
+    zero = state.players[0]
+    assert zero.cards == () and zero.discards == (13,) and zero.supply[0] == before.supply[0] + 1
+
+
+def test_amb_41_lost_the_tile_can_never_be_placed() -> None:
+    """``lost``: the tile is out of play for good: not back in the supply, and no placement from card 13
+    is offered or accepted (AER-R-54 named); the card scores its VP at the end as any other (l.183)."""
+    ctx, state = era_2_start("lost")
+    before = era_end_state().players[0]
+    zero = state.players[0]
+    assert zero.supply == before.supply and zero.discards == ()
+    assert not any(isinstance(a, A.PlaceAirport) for a in legal_actions(ctx, state))
+    keep_ctx, kept = era_2_start("keep")
+    from_13 = [a for a in legal_actions(keep_ctx, kept) if isinstance(a, A.PlaceAirport) and a.card == 13]
+    why = check(ctx, state, from_13[0])
+    assert why is not None and why.rule == "AER-R-54" and "lost" in why.reason
+    assert final_scores(ctx, state)[0].cards == CTX.pack.card(13).vp
+
+
+# ---------------------------------------------------------------------------
+# AER-AMB-09: a placement action with no attempt
+# ---------------------------------------------------------------------------
+
+
+def test_amb_09_pass_a_placement_action_may_place_nothing() -> None:
+    """AER-AMB-09 ``pass`` (l.76: "you may, but need not, place all your airport tiles in one action",
+    read as allowing none): at the start of a turn StopPlacing is the turn's action, offered and
+    accepted; it changes nothing but the turn, which passes clockwise (l.46).  The default
+    ``attempt`` (l.55: "you MUST take one action") refuses it there, citing AER-R-13."""
+    from test_aer_rules import started
+
+    ctx = ctx_with("AER-AMB-09", "pass")
+    state = started(4, seed=3)
+    me = state.to_move
+    assert A.StopPlacing() in legal_actions(ctx, state)
+    after = go(ctx, state, A.StopPlacing())
+    assert after.phase is Phase.ACTION and after.to_move == (me + 1) % 4 and after.turns_in_round == 1
+    assert after.players == state.players and after.map == state.map
+    assert legal_actions(ctx, state) == [*legal_actions(CTX, state), A.StopPlacing()]
+    why = check(CTX, state, A.StopPlacing())
+    assert why is not None and why.rule == "AER-R-13" and "AER-AMB-09" in why.reason
+    assert A.StopPlacing() not in legal_actions(CTX, state)
+
+
+def test_amb_09_pass_leaves_the_steps_inside_a_placement_action_alone() -> None:
+    """Under ``pass`` StopPlacing still ends a placement action after its attempts (AER-R-13), and the
+    other steps (an advantage pick before a roll, l.154) are still refused at the start of a turn."""
+    from test_aer_placing import example_state
+
+    ctx = ctx_with("AER-AMB-09", "pass")
+    state, me = example_state(False)
+    why = check(ctx, state, A.PickAdvantages((0, 1), (2, 2)))
+    assert why is not None and why.rule == "AER-R-39"
+    placed = go(ctx, state, A.PlaceAirport(6, "Kenya", 0, "Ethiopia"))
+    placed = go(ctx, placed, A.RiskThrow(12, 0))
+    assert placed.phase is Phase.PLACING and A.StopPlacing() in legal_actions(ctx, placed)
+    assert go(ctx, placed, A.StopPlacing()).to_move == (me + 1) % 4
+
+
+# ---------------------------------------------------------------------------
+# AER-AMB-13: upgrading one's own tile beside an empty slot
+# ---------------------------------------------------------------------------
+
+
+def frankfurt_upgrade_state() -> tuple[AerState, int]:
+    """Seat ``me`` has a stage-1 tile in Frankfurt (2 slots, the other empty), a stage-2 card (17) with
+    one tile and a stage-1 card (1) with one tile; Paris, Berlin, London, Amsterdam are the homes."""
+    from test_aer_placing import with_card
+    from test_aer_rules import give_airport, started
+
+    state = started(4, homes=("Paris", "Berlin", "London", "Amsterdam"), seed=5)
+    me = state.to_move
+    state = give_airport(state, me, "Frankfurt")
+    state = with_card(with_card(state, me, 17, 1), me, 1, 1)
+    assert state.slots("Frankfurt") == (Airport(me, 1), None)
+    return state, me
+
+
+def test_amb_13_anytime_upgrades_an_own_tile_beside_an_empty_slot() -> None:
+    """AER-AMB-13 ``anytime``: the own stage-1 tile in Frankfurt is upgraded by the stage-2 tile although
+    Frankfurt's other slot is empty; no reach and no roll (l.85: no test "when you upgrade"): the tile is
+    placed at once, the stage-1 tile goes back to the supply (AER-AMB-15 ``supply``).  The default
+    ``full`` refuses it: "if there is an empty slot you must use it" (l.127, AER-R-29 (d))."""
+    ctx = ctx_with("AER-AMB-13", "anytime")
+    state, me = frankfurt_upgrade_state()
+    upgrade = A.PlaceAirport(17, "Frankfurt", 0)
+    assert [a for a in legal_actions(ctx, state) if isinstance(a, A.PlaceAirport) and a.origin is None] == [upgrade]
+    after = go(ctx, state, upgrade)
+    assert after.phase is Phase.PLACING and after.slots("Frankfurt") == (Airport(me, 2), None)
+    p, q = state.players[me], after.players[me]
+    assert q.supply == (p.supply[0] + 1, p.supply[1], p.supply[2]) and q.money == p.money
+    assert [(c.number, c.tiles) for c in q.cards] == [(1, 1), (17, 0)]
+    why = check(CTX, state, upgrade)
+    assert why is not None and why.rule == "AER-R-29" and "(d)" in why.reason
+    assert not any(isinstance(a, A.PlaceAirport) and a.origin is None for a in legal_actions(CTX, state))
+
+
+def test_amb_13_anytime_keeps_the_other_slot_rules() -> None:
+    """Under ``anytime`` the rest of l.122-129 holds: the upgrade goes onto the own tile only (one own
+    tile a destination, l.126: not into the empty slot), by a higher stage only (l.128: the stage-1
+    card cannot upgrade a stage-1 tile) and never onto the home tile (l.129), whose city has an empty
+    slot too."""
+    ctx = ctx_with("AER-AMB-13", "anytime")
+    state, me = frankfurt_upgrade_state()
+    home = state.players[me].home
+    assert home is not None
+    home_slot = next(i for i, a in enumerate(state.slots(home)) if a is not None and a.owner == me)
+    assert None in state.slots(home)
+    for action, words in (
+        (A.PlaceAirport(17, "Frankfurt", 1), "(c)"),
+        (A.PlaceAirport(1, "Frankfurt", 0), "(e)"),
+        (A.PlaceAirport(17, home, home_slot), "(f)"),
+    ):
+        why = check(ctx, state, action)
+        assert why is not None and why.rule == "AER-R-29" and words in why.reason, (action, why)
+        assert action not in legal_actions(ctx, state)
+
+
+# ---------------------------------------------------------------------------
+# AER-AMB-12: replacing an opponent's tile without a risk roll
+# ---------------------------------------------------------------------------
+
+
+def kenya_full_state() -> tuple[AerState, int, int]:
+    """Risk example 1's table (l.119): ``me`` in Ethiopia with the LR card 6, an opponent in East Africa;
+    Kenya (red from Ethiopia, 2 slots) full with two opponents' stage-1 tiles; ``me`` holds the stage-2
+    card 17 with one tile and £4."""
+    from test_aer_placing import example_state, with_card
+    from test_aer_rules import give_airport
+
+    state, me = example_state(False)
+    other, third = (me + 1) % 4, (me + 2) % 4
+    state = give_airport(give_airport(state, other, "Kenya"), third, "Kenya")
+    state = with_card(state, me, 17, 1)
+    return state, me, other
+
+
+def test_amb_12_any_replacing_an_opponent_needs_no_roll() -> None:
+    """AER-AMB-12 ``any``: replacing the opponent's stage-1 tile in Kenya by a stage-2 tile is an
+    "upgrade" (l.85: no risk test when upgrading), so it is placed at once, £0 spent, and the replaced
+    tile goes back to its owner's supply (l.128).  The default ``own``: a new airport for this player,
+    tested on the red connection: one roll, 12+ with +2 for the opponent there (l.88, l.110)."""
+    state, me, other = kenya_full_state()
+    action = A.PlaceAirport(17, "Kenya", 0, "Ethiopia")
+    default = go(CTX, state, action)
+    assert default.phase is Phase.RISK_ROLL
+    assert default.turn.attempt is not None and default.turn.attempt.rolls == ((12, 2),)
+    ctx = ctx_with("AER-AMB-12", "any")
+    assert action in legal_actions(ctx, state)
+    after = go(ctx, state, action)
+    assert after.phase is Phase.PLACING and after.slots("Kenya")[0] == Airport(me, 2)
+    assert after.players[me].money == state.players[me].money == 4
+    assert after.players[other].supply[0] == state.players[other].supply[0] + 1
+
+
+def test_amb_12_any_still_rolls_into_an_empty_slot_and_needs_reach() -> None:
+    """Under ``any`` a tile into an empty slot is a new airport as before: risk example 1's hop into East
+    Africa's empty slot still rolls 12+, then 12+ with +2 (l.119; here opponents sit in Kenya too, so
+    the first roll gets +2 as well, l.110); and a replacement still needs an own airport to start from
+    (l.77)."""
+    state, _me, _other = kenya_full_state()
+    ctx = ctx_with("AER-AMB-12", "any")
+    hop = A.PlaceAirport(6, "East Africa", 1, "Ethiopia", "Kenya")
+    rolled = go(ctx, state, hop)
+    assert rolled.phase is Phase.RISK_ROLL
+    assert rolled.turn.attempt == go(CTX, state, hop).turn.attempt
+    assert rolled.turn.attempt is not None and rolled.turn.attempt.rolls == ((12, 2), (12, 2))
+    why = check(ctx, state, A.PlaceAirport(17, "Kenya", 0, "Persia"))
+    assert why is not None and why.rule == "AER-R-14"
+
+
+# ---------------------------------------------------------------------------
+# AER-AMB-21: do the ‡ routes Dakar - South America and Europe - North America need an LR card?
+# ---------------------------------------------------------------------------
+
+
+def plain_card_state() -> tuple[AerState, int, str]:
+    """Seat ``me`` (home in Europe) with airports in Dakar and Ethiopia and the plain (not LR) stage-1
+    card 1 holding one tile."""
+    from test_aer_placing import with_card
+    from test_aer_rules import give_airport, started
+
+    state = started(4, seed=3)
+    me = state.to_move
+    home = state.players[me].home
+    assert home is not None and CTX.europe(home)
+    state = give_airport(give_airport(state, me, "Dakar"), me, "Ethiopia")
+    return with_card(state, me, 1, 1), me, home
+
+
+def test_amb_21_no_lr_a_plain_card_flies_the_dagger_routes() -> None:
+    """AER-AMB-21 ``no-lr`` (only connections printed with the LR symbol need an LR plane, l.81): a tile
+    from the plain card 1 goes from the European home to North America over the ‡ route, three rolls
+    of 14+ (l.105), and from Dakar to South America, two rolls of 14+ (l.104).  The default ``lr``
+    (the † note, l.107, singles out Java - Australia as needing none) refuses both, citing AER-R-16."""
+    state, _me, home = plain_card_state()
+    ctx = ctx_with("AER-AMB-21", "no-lr")
+    for action, rolls in (
+        (A.PlaceAirport(1, "North America", 0, home), ((14, 0), (14, 0), (14, 0))),
+        (A.PlaceAirport(1, "South America", 0, "Dakar"), ((14, 0), (14, 0))),
+    ):
+        assert action in legal_actions(ctx, state)
+        attempt = go(ctx, state, action).turn.attempt
+        assert attempt is not None and attempt.rolls == rolls
+        why = check(CTX, state, action)
+        assert why is not None and why.rule == "AER-R-16", why
+        assert action not in legal_actions(CTX, state)
+
+
+def test_amb_21_no_lr_still_needs_an_lr_card_on_an_lr_symbol_connection() -> None:
+    """Under ``no-lr`` a connection printed with the LR symbol (Ethiopia - India, l.81) still needs a
+    tile from an LR card: the plain card's tile is refused there (AER-R-16), as by default."""
+    state, _me, _home = plain_card_state()
+    action = A.PlaceAirport(1, "India", 0, "Ethiopia")
+    for ctx in (ctx_with("AER-AMB-21", "no-lr"), CTX):
+        why = check(ctx, state, action)
+        assert why is not None and why.rule == "AER-R-16", why
+        assert action not in legal_actions(ctx, state)
