@@ -9,6 +9,7 @@
   errata GAME FILE      what a variant or erratum changes (about a minute)
   serve GAME            the reference model as a protocol implementation on stdin/stdout
   conform GAME          test another implementation against the rules (minutes; see docs/protocol.md)
+  merge FILE ...        one report from the --results of a campaign's shards (--shard I/N)
   query GAME NAME ...   a rules question (Z3 / exact), --json for machines
   explore GAME          step through a game, an example, a finding or a witness in the browser (local)
 
@@ -42,6 +43,8 @@ from rulecraft.shrink import DEFAULT_SAFETY_SECONDS as DEFAULT_SHRINK_SECONDS
 
 if TYPE_CHECKING:
     from rich.console import Console  # rich is imported by the verbs that draw (0.07 s): a query prints plain text
+
+    from rulecraft.shard import Shard
 
 # One table for every verb (docs/cli.md).  The numbers follow pytest's, which rules people and CI
 # scripts already know (1 failed, 3 internal error, 4 usage error, 5 nothing tested), with 130 for
@@ -690,7 +693,6 @@ def cmd_ambiguities(args: argparse.Namespace) -> int:
     from rulecraft import witness_report
     from rulecraft.results import ambiguities_document, ambiguity_units
     from rulecraft.results import write as write_results
-    from rulecraft.shard import WHOLE
     from rulecraft.witness import Budget, ambiguities, tally
 
     _writable([args.report, args.html, args.results])
@@ -700,7 +702,7 @@ def cmd_ambiguities(args: argparse.Namespace) -> int:
     unknown = set(only) - {a.id for a in cls.register}
     if unknown:
         raise RulecraftError(f"{', '.join(sorted(unknown))}: not a registered ambiguity of {args.game}")
-    shard = args.shard or WHOLE
+    shard = _shard(args)
     all_units = ambiguity_units(args.game, only=only, search=not args.no_search, examples=not args.no_examples)
     units = shard.select(all_units)
     total = len(units)
@@ -778,11 +780,11 @@ def cmd_errata(args: argparse.Namespace) -> int:
     from rulecraft import errata_report
     from rulecraft.errata import ErrataBudget, errata_units, load_variant
     from rulecraft.errata import errata_report as run_errata
-    from rulecraft.shard import WHOLE
     from rulecraft.witness import Budget
 
     _writable([args.report, args.html, args.plot, args.results])
     cls = game_class(args.game)
+    shard = _shard(args)
     if (args.shard or args.results) and not args.variant:
         raise RulecraftError(f"{'--shard' if args.shard else '--results'}: only with a VARIANT_FILE to check")
     if args.parameters or not args.variant:
@@ -812,7 +814,6 @@ def cmd_errata(args: argparse.Namespace) -> int:
         quiet=args.quiet,
     ) as progress:
         task = progress.add_task("errata", total=None)
-        shard = args.shard or WHOLE
         units = errata_units(variant, budget)
         report = run_errata(
             variant,
@@ -905,13 +906,13 @@ def cmd_conform(args: argparse.Namespace) -> int:
 
     from rulecraft.conformance.conform import ConformReport, conform, read_replay, replay
     from rulecraft.conformance.report import html_report, junit, markdown
-    from rulecraft.shard import WHOLE
 
     if not args.impl:
         raise RulecraftError(
             "--impl: the command that starts the implementation is required (or impl in [tool.rulecraft.conform])"
         )
     _writable([args.junit, args.report, args.html])
+    shard = _shard(args)
     game = _game(args)
     if args.full and not args.replay:
         raise RulecraftError("--full: only with --replay FILE (the full game of a finding)")
@@ -920,7 +921,6 @@ def cmd_conform(args: argparse.Namespace) -> int:
         raise RulecraftError(f"{'--shard' if args.shard else '--results'}: not with --replay (one finding's game)")
     _writable([args.results])
     pack = _pack_data(args.components) if args.components else None
-    shard = args.shard or WHOLE
     lanes = args.lanes or shard.count
     console = _console()
     players = [args.players] if args.players else None
@@ -1465,12 +1465,21 @@ def build_parser(*, queries: bool = True, query_game: str | None = None) -> argp
     return parser
 
 
-def _add_shard(p: argparse.ArgumentParser, units: str) -> None:
-    from rulecraft.shard import parse_shard
+def _shard(args: argparse.Namespace) -> Shard:
+    """``--shard I/N``, checked (before any work): the whole campaign when it is not given."""
+    from rulecraft.shard import WHOLE, parse_shard
 
+    if args.shard is None:
+        return WHOLE
+    try:
+        return parse_shard(args.shard)
+    except ValueError as exc:
+        raise RulecraftError(f"--shard: {exc}") from None
+
+
+def _add_shard(p: argparse.ArgumentParser, units: str) -> None:
     p.add_argument(
         "--shard",
-        type=parse_shard,
         default=None,
         metavar="I/N",
         help=f"run shard I of N of the campaign ({units}, by index modulo N): shards 1..N of the same options"

@@ -11,7 +11,6 @@ same units, and so the same work, on any machine.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 from collections.abc import Sequence
 
@@ -50,16 +49,16 @@ MAX_SHARDS = 10_000  # far above any farm of workers; keeps a merge's count of m
 
 
 def parse_shard(text: str) -> Shard:
-    """``I/N`` with 1 <= I <= N, for ``--shard`` (an argparse type: a bad value is a usage error)."""
+    """``I/N`` with 1 <= I <= N, for ``--shard``; ValueError (one line) for anything else."""
     index, slash, count = text.strip().partition("/")
     try:
         if not slash:
             raise ValueError
         i, n = int(index, 10), int(count, 10)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"I/N (this worker's shard of N, e.g. 2/4), got {text!r}") from None
+        raise ValueError(f"I/N (this worker's shard of N, e.g. 2/4), got {text!r}") from None
     if not 1 <= i <= n or n > MAX_SHARDS:
-        raise argparse.ArgumentTypeError(f"I/N with 1 <= I <= N (at most {MAX_SHARDS} shards), got {text!r}")
+        raise ValueError(f"I/N with 1 <= I <= N (at most {MAX_SHARDS} shards), got {text!r}")
     return Shard(i, n)
 
 

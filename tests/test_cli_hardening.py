@@ -298,7 +298,7 @@ def test_the_hypothesis_database_goes_where_the_project_says_for_the_command_onl
 
 def test_help_lists_every_verb_and_explains_every_option(capsys: pytest.CaptureFixture[str]) -> None:
     verbs = _subparsers(build_parser())
-    assert len(verbs) == 11
+    assert len(verbs) == 12  # merge (issue 21, part 2) joined the eleven
     with pytest.raises(SystemExit):
         main(["--help"])
     description = capsys.readouterr().out.split("positional arguments")[0]
