@@ -35,7 +35,7 @@ def _package_dir(module: str) -> Path | None:
     return Path(spec.origin).parent
 
 
-_OTHER_BREAKS = re.compile("[\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")  # str.splitlines' line ends but \n
+_OTHER_BREAKS = "\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"  # str.splitlines' line ends but \n
 
 
 def _scan(paths: list[Path], root: Path) -> dict[str, list[str]]:
@@ -49,7 +49,7 @@ def _scan(paths: list[Path], root: Path) -> dict[str, list[str]]:
         except OSError:
             continue
         name = f"{path.relative_to(root)}" if path.is_relative_to(root) else path.name
-        if _OTHER_BREAKS.search(text):  # rare: number the lines as str.splitlines does
+        if any(end in text for end in _OTHER_BREAKS):  # rare: number the lines as str.splitlines does
             hits = [(number, rule) for number, line in enumerate(text.splitlines(), 1) for rule in _ID.findall(line)]
         else:  # one pass over the whole text, not a search per line (it was most of `rulecraft rules`)
             hits = _hits(text)

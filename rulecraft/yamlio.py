@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 from yaml.composer import ComposerError
 from yaml.constructor import ConstructorError
+from yaml.resolver import Resolver
 
 from rulecraft.core import RulecraftError
 
@@ -162,9 +163,10 @@ def _read_bytes(p: Path, limit: int, error: type[DataFileError]) -> bytes:
     return data
 
 
-def load_file(path: str | Path, *, error: type[DataFileError] = DataFileError) -> Any:
-    """A YAML (or JSON, which is YAML) data file, parsed within every limit above."""
-    return load(read_text_file(path, error=error), str(path), error=error)
+def load_file(path: str | Path, *, error: type[DataFileError] = DataFileError, bundled: bool = False) -> Any:
+    """A YAML (or JSON, which is YAML) data file, parsed within every limit above; ``bundled``: a file
+    shipped with rulecraft (see :func:`load`)."""
+    return load(read_text_file(path, error=error), str(path), error=error, bundled=bundled)
 
 
 # -- YAML ----------------------------------------------------------------------------------------------------
@@ -178,11 +180,17 @@ class LimitError(ComposerError):
     """A file over one of the limits: too deep, too many nodes, a number too big."""
 
 
-class _SafeLoader(yaml.SafeLoader):
-    """PyYAML's safe loader with the limits of this module."""
+if TYPE_CHECKING:
+    _LoaderParts = yaml.SafeLoader  # what the mixin below is mixed into, as mypy should see it
+else:
+    _LoaderParts = object
 
-    def __init__(self, stream: str) -> None:
-        super().__init__(stream)
+
+class _Limits(_LoaderParts):
+    """The limits of this module over PyYAML's composer and safe constructor (a mixin: the loaders
+    below put it first, so ``super()`` is PyYAML's own)."""
+
+    def _start_counting(self) -> None:
         self._depth = 0
         self._nodes = 0
         self._open: set[str] = set()  # anchors of the collections being composed
@@ -256,15 +264,28 @@ class _SafeLoader(yaml.SafeLoader):
         text = str(node.value)
         if len(text) > 80:  # before int(): a 5,000-digit number is a ValueError (or seconds of work)
             raise LimitError(None, None, f"a number of {len(text)} characters", node.start_mark)
-        value: int = super().construct_yaml_int(node)
+        try:
+            value: int = super().construct_yaml_int(node)
+        except (ValueError, IndexError):  # an explicit `!!int` on text that is no number (PyYAML's own crash)
+            raise ConstructorError(None, None, f"{excerpt(text)} is not a whole number", node.start_mark) from None
         if abs(value) > INT_LIMIT:
             raise LimitError(None, None, f"the number {excerpt(value)} is beyond 64 bits", node.start_mark)
         return value
 
     def construct_yaml_float(self, node: yaml.ScalarNode) -> float:
-        value: float = super().construct_yaml_float(node)
+        try:
+            value: float = super().construct_yaml_float(node)
+        except (ValueError, IndexError):  # an explicit `!!float` on text that is no number
+            raise ConstructorError(None, None, f"{excerpt(node.value)} is not a number", node.start_mark) from None
         if not math.isfinite(value):
             raise LimitError(None, None, f"{excerpt(node.value)} is not a finite number", node.start_mark)
+        return value
+
+    def construct_yaml_bool(self, node: yaml.ScalarNode) -> bool:
+        try:
+            value: bool = super().construct_yaml_bool(node)
+        except KeyError:  # an explicit `!!bool` on text that is neither true nor false
+            raise ConstructorError(None, None, f"{excerpt(node.value)} is not true or false", node.start_mark) from None
         return value
 
     def construct_yaml_timestamp(self, node: yaml.ScalarNode) -> str:  # type: ignore[override]
@@ -275,11 +296,42 @@ class _SafeLoader(yaml.SafeLoader):
         raise ConstructorError(None, None, f"the tag {excerpt(node.tag)} makes no JSON value", node.start_mark)
 
 
-_SafeLoader.add_constructor("tag:yaml.org,2002:int", _SafeLoader.construct_yaml_int)
-_SafeLoader.add_constructor("tag:yaml.org,2002:float", _SafeLoader.construct_yaml_float)
-_SafeLoader.add_constructor("tag:yaml.org,2002:timestamp", _SafeLoader.construct_yaml_timestamp)
-for _tag in ("binary", "set", "omap", "pairs"):
-    _SafeLoader.add_constructor(f"tag:yaml.org,2002:{_tag}", _SafeLoader.refuse_tag)
+class _SafeLoader(_Limits, yaml.SafeLoader):
+    """PyYAML's pure-Python safe loader with the limits of this module: the reference, and the loader
+    of every text the fast one below refuses (so that each refusal reads the same)."""
+
+    def __init__(self, stream: str) -> None:
+        yaml.SafeLoader.__init__(self, stream)
+        self._start_counting()
+
+
+_CParser: Any = getattr(getattr(yaml, "_yaml", None), "CParser", None) if yaml.__with_libyaml__ else None
+_FastLoader: type[_Limits] | None = None  # None: PyYAML without LibYAML, the pure-Python loader alone
+
+if _CParser is not None:
+
+    class _LibYAMLLoader(_Limits, yaml.composer.Composer, _CParser, yaml.constructor.SafeConstructor, Resolver):  # type: ignore[misc]
+        """LibYAML's scanner and parser (C) under PyYAML's own composer and safe constructor with
+        the limits of this module: the same values and the same depth, node, alias and number checks,
+        about seven times faster than the pure-Python loader (LibYAML's own composer, CSafeLoader's,
+        would skip the limits).  Any text it refuses is read again by :class:`_SafeLoader`."""
+
+        def __init__(self, stream: str) -> None:
+            _CParser.__init__(self, stream)
+            yaml.composer.Composer.__init__(self)
+            yaml.constructor.SafeConstructor.__init__(self)
+            Resolver.__init__(self)
+            self._start_counting()
+
+    _FastLoader = _LibYAMLLoader
+
+for _loader in (_SafeLoader, _FastLoader or _SafeLoader):
+    _loader.add_constructor("tag:yaml.org,2002:int", _Limits.construct_yaml_int)
+    _loader.add_constructor("tag:yaml.org,2002:float", _Limits.construct_yaml_float)
+    _loader.add_constructor("tag:yaml.org,2002:bool", _Limits.construct_yaml_bool)
+    _loader.add_constructor("tag:yaml.org,2002:timestamp", _Limits.construct_yaml_timestamp)
+    for _tag in ("binary", "set", "omap", "pairs"):
+        _loader.add_constructor(f"tag:yaml.org,2002:{_tag}", _Limits.refuse_tag)
 
 
 def _kind(value: Any) -> str:
@@ -331,8 +383,32 @@ class _Expansion:
         return size, height
 
 
-def load(text: str, source: str = "<text>", *, error: type[DataFileError] = DataFileError) -> Any:
-    """Parse YAML text within the limits; a bad text is ``error(source, '(file)', reason with its line)``."""
+def load(
+    text: str, source: str = "<text>", *, error: type[DataFileError] = DataFileError, bundled: bool = False
+) -> Any:
+    """Parse YAML text within the limits; a bad text is ``error(source, '(file)', reason with its line)``.
+
+    ``bundled``: the text is a file shipped with rulecraft (a printed example), which LibYAML's parser
+    reads where PyYAML has it, under the same composer, limits and constructor (about seven times
+    faster; tests/test_startup_imports.py checks that every shipped file reads the same both ways).
+    Anything else is read by PyYAML's pure-Python parser: LibYAML takes some texts PyYAML refuses (a
+    tab in a plain value, a comment right after a block scalar's ``|``, a byte-order mark inside the
+    text) and reads a few differently (a bare ``!`` tag), so a user's file reads as it always has.  A
+    text the fast loader refuses is read again by the pure-Python one, whose error is the one reported."""
+    if bundled and _FastLoader is not None:
+        fast = _FastLoader(text)
+        try:
+            return fast.get_single_data()
+        except Exception:  # the reference loader below refuses it and says why, as it always has
+            pass
+        finally:
+            fast.dispose()
+    return _load_pure(text, source, error=error)
+
+
+def _load_pure(text: str, source: str = "<text>", *, error: type[DataFileError] = DataFileError) -> Any:
+    """:func:`load` by PyYAML's pure-Python loader alone (where PyYAML has no LibYAML, and for every
+    text the fast loader refuses)."""
     try:
         loader = _SafeLoader(text)  # its reader refuses control characters already here
     except yaml.YAMLError as exc:

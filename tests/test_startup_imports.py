@@ -12,12 +12,14 @@ scan finds, and the bundled packs read the same with LibYAML and with the pure-P
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 import yaml
 
@@ -214,3 +216,103 @@ def test_bundled_packs_read_the_same_without_libyaml(gid: str, monkeypatch: pyte
     assert loaders[-1] is yaml.SafeLoader
     assert loaders[0] is getattr(yaml.cyaml, "CSafeLoader", yaml.SafeLoader)
     assert all(issubclass(loader, yaml.constructor.SafeConstructor) for loader in loaders)
+
+
+# -- the printed examples read by LibYAML's parser (rulecraft.yamlio.load(..., bundled=True)) ----------
+
+
+def _shipped_scenarios() -> list[Path]:
+    from rulecraft.scenarios.loader import scenario_files
+
+    return [path for gid in sorted(PACKAGES) for path in scenario_files(gid)]
+
+
+def test_every_shipped_scenario_reads_the_same_by_both_parsers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shipped printed examples are read by LibYAML's parser under the same composer, limits and
+    constructor: the same values as PyYAML's pure-Python loader gives, file by file (and the same
+    again where PyYAML has no LibYAML: the pure-Python loader alone)."""
+    from rulecraft import yamlio
+
+    paths = _shipped_scenarios()
+    assert len(paths) >= 80  # every game's examples
+    fast = [yamlio.load_file(path, bundled=True) for path in paths]
+    pure = [yamlio.load_file(path) for path in paths]
+    assert fast == pure
+    if yamlio._FastLoader is not None:  # LibYAML's own reading, not a fallback to the pure one
+        for path, data in zip(paths, pure, strict=True):
+            loader = yamlio._FastLoader(path.read_text("utf-8"))
+            try:
+                assert loader.get_single_data() == data, path
+            finally:
+                loader.dispose()
+    monkeypatch.setattr(yamlio, "_FastLoader", None)
+    assert [yamlio.load_file(path, bundled=True) for path in paths] == pure
+
+
+def test_the_scenario_loader_takes_the_fast_parser_for_shipped_files_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A shipped example is `bundled`; the same file copied elsewhere (a user's) is read by the
+    pure-Python parser, as every user file is."""
+    from rulecraft import yamlio
+    from rulecraft.scenarios.loader import load_scenario
+
+    seen: list[bool] = []
+    load = yamlio.load
+
+    def spy(text: str, source: str = "<text>", **options: Any) -> Any:
+        seen.append(options.get("bundled", False))
+        return load(text, source, **options)
+
+    monkeypatch.setattr(yamlio, "load", spy)
+    shipped = _shipped_scenarios()[0]
+    copy = tmp_path / shipped.name
+    copy.write_text(shipped.read_text("utf-8"), "utf-8")
+    assert attrs.evolve(load_scenario(shipped), path=str(copy)) == load_scenario(copy)
+    assert seen == [True, False]
+
+
+HOSTILE = [
+    "a: 1\na: 2\n",  # a key given twice
+    "a: &x [1, 2]\nb: " + "[" * 70 + "]" * 70 + "\n",  # deeper than MAX_DEPTH
+    "a: &a [1,1,1,1,1,1,1,1,1,1]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\n"
+    "d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: [*e,*e,*e]\n",  # aliases
+    "n: 123456789012345678901234567890\n",  # beyond 64 bits
+    "x: .nan\n",
+    "b: !!binary aGVsbG8=\n",
+    "p: !!python/object:os.system ls\n",  # no code, ever
+    "a: [1, 2\n",  # malformed
+]
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_the_fast_parser_keeps_every_limit_and_refuses_as_the_pure_one_does(text: str) -> None:
+    """rulecraft/yamlio.py's limits hold under LibYAML's parser too (they live in the composer and
+    constructor, which stay PyYAML's): the same one-line DataFileError as the pure-Python loader."""
+    from rulecraft import yamlio
+
+    with pytest.raises(yamlio.DataFileError) as pure:
+        yamlio.load(text, "x.yaml")
+    with pytest.raises(yamlio.DataFileError) as fast:
+        yamlio.load(text, "x.yaml", bundled=True)
+    assert str(fast.value) == str(pure.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("a: !!int\n", "'' is not a whole number"),
+        ("a: !!int abc\n", "'abc' is not a whole number"),
+        ("a: !!float abc\n", "'abc' is not a number"),
+        ("a: !!bool maybe\n", "'maybe' is not true or false"),
+    ],
+)
+def test_an_explicit_tag_on_the_wrong_text_is_a_data_file_error(text: str, reason: str) -> None:
+    """rulecraft/yamlio.py: "Every failure is a DataFileError: FILE: FIELD: reason on one line".  PyYAML
+    itself crashes on these (IndexError, ValueError, KeyError), which the command line reported as an
+    internal error (exit 3) instead of a bad input file (exit 4)."""
+    from rulecraft import yamlio
+
+    for bundled in (False, True):
+        with pytest.raises(yamlio.DataFileError, match=re.escape(f"x.yaml: (file): not valid YAML: {reason}")):
+            yamlio.load(text, "x.yaml", bundled=bundled)

@@ -74,7 +74,7 @@ def load_scenario(path: str | Path, *, game: str | None = None) -> Scenario:
     """Read and check a scenario file (for ``game``, when given); every problem names the file and the
     field. The content is checked before the file name, so a misnamed file still shows its other errors."""
     p = Path(path)
-    data = yamlio.load_file(p, error=ScenarioFileError)
+    data = yamlio.load_file(p, error=ScenarioFileError, bundled=p.resolve().is_relative_to(scenario_root().resolve()))
     if not isinstance(data, dict):
         raise ScenarioFileError(
             p, "(top level)", f"a scenario is a mapping with id, title, game, ..., not {_kind(data)}"
