@@ -168,6 +168,26 @@ def test_conform_shards_ran_exactly_the_single_runs_work(conform_runs: dict[str,
         assert s1["result"][key] + s2["result"][key] == single["result"][key], key
 
 
+def test_differential_findings_of_two_shards_merged_are_the_single_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The planted air bug 'start-chips-seat-0' (seat 0 takes the start player's chips, AIR-R-09): each
+    lane's set-up sweep finds it; the merged findings are the single run's, lane by lane."""
+    impl = f"{PY} {ROOT / 'bench' / 'planted.py'} air start-chips-seat-0"
+    small = ["--no-scenarios", "--max-examples", "2", "--max-steps", "30", "--shrink-replays", "20", "--quiet"]
+    paths = {name: tmp_path / f"{name}.json" for name in ("s1", "s2", "all")}
+    for name, extra in (("s1", ["--shard", "1/2"]), ("s2", ["--shard", "2/2"]), ("all", ["--lanes", "2"])):
+        assert main(["conform", "air", "--impl", impl, *small, *extra, "--results", str(paths[name])]) == 1
+    capsys.readouterr()
+    assert main(["merge", str(paths["s2"]), str(paths["s1"]), "--json"]) == 1
+    merged, single = json.loads(capsys.readouterr().out)["result"], _json(paths["all"])["result"]
+    assert [f["unit"] for f in merged["findings"]] == ["lane:1/2", "lane:2/2"]
+    assert all("AIR-R-09" in f["rules"] for f in merged["findings"])
+    assert merged["findings"] == single["findings"]  # steps, fields, replay data: all of it
+    for key in ("examples_run", "steps_compared", "setups_compared", "rules_exercised"):
+        assert merged[key] == single[key], key
+
+
 # -- ambiguities ----------------------------------------------------------------------------------------------
 
 
