@@ -789,6 +789,8 @@ def _other_words(trace: Trace, i: int, text: str) -> dict[str, str]:
 
 
 def trace_json(trace: Trace) -> dict[str, Any]:
+    from rulecraft.conformance.report import leaf_differences
+
     game = trace.left.game
     return {
         "game": trace.game_id,
@@ -803,7 +805,12 @@ def trace_json(trace: Trace) -> dict[str, Any]:
             for i, (text, action) in enumerate(zip(trace.texts, trace.steps, strict=True))
         ],
         "refused": {str(k): v.to_json() for k, v in (trace.right.refused.items() if trace.right is not None else ())},
-        "reported": [{"field": k, "left": a, "right": b} for k, a, b in trace.reported],
+        # Down to the innermost values, as the reports' tables show them (boards[0].chips, not all boards).
+        "reported": [
+            {"field": where, "left": x, "right": y}
+            for k, a, b in trace.reported
+            for where, x, y in leaf_differences(k, a, b)
+        ],
         "rules": [_rule_json(game, r) for r in trace.rules],
         "notes": list(trace.notes),
     }

@@ -545,6 +545,11 @@ def test_the_errata_report_opens_where_play_changes_with_the_chips_marked(serve:
     printed, changed = end["left"]["state"], end["right"]["state"]
     assert changed["boards"][seat]["chips"] - printed["boards"][seat]["chips"] == 1
     assert sum(changed["supplies"]) - sum(printed["supplies"]) == -1
+    # What the source reports differs is listed down to the innermost values, as the report's table:
+    # the one seat's chips, not every board.
+    rows = {row["field"]: (row["left"], row["right"]) for row in trace["reported"]}
+    board = f"boards[{seat}].chips"
+    assert board in rows and rows[board][1] - rows[board][0] == 1 and "boards" not in rows
 
 
 # -- the --json outputs of ambiguities and errata open too ---------------------------------------------------------
