@@ -116,24 +116,6 @@ def exchanged(
     need = give_total - from_fixed
     if need > have:
         return f"the exchange gives up {give_total} {ex.give_colour.value} dice; only {have + from_fixed} can be given"
-    return exchange_pool(company, exchanges, give_fixed, cap=cap)
-
-
-def exchange_pool(company: Company, exchanges: int, give_fixed: bool, *, cap: int = DICE_PER_COLOUR) -> Pool:
-    """The dice after ``exchanges`` Material exchanges that ``exchanged`` allowed.
-
-    The reading of AIR-AMB-06 only decides *whether* an exchange may be made
-    (which dice may be given up); the dice left afterwards are the same under
-    both readings, so a throw works on this pool without asking again.
-    """
-    dice, fixed = company.dice, company.fixed
-    ex = company.exchange
-    if ex is None:  # no Material card: no exchange was allowed
-        return Pool(dice, fixed, cap)
-    need = ex.give * exchanges
-    if give_fixed:
-        need -= 1
-        fixed = None
     dice = dice.with_count(ex.give_colour, dice[ex.give_colour] - need)
     dice = dice.with_count(ex.get_colour, dice[ex.get_colour] + ex.get * exchanges)
     return Pool(dice, fixed, cap)

@@ -25,7 +25,6 @@ from rulecraft.model.airships.components import DEPARTMENT_INDEX, TIERS
 from rulecraft.model.airships.dice import (
     base_score,
     engine_bonus,
-    exchange_pool,
     fixed_counts,
 )
 from rulecraft.model.airships.rules import Context, TargetInfo, company, parse_target, pooled
@@ -196,18 +195,19 @@ def throw_totals(ctx: Context, state: AirState) -> Totals:
     info = parse_target(ctx, state, attempt.target)
     assert isinstance(info, TargetInfo)
     comp = company(ctx, state, state.seat)
-    # The check allowed these exchanges under the chosen reading (rules.py, AIR-AMB-06); the dice they
-    # leave do not depend on it.
-    pool = exchange_pool(comp, attempt.exchanges, attempt.give_fixed, cap=ctx.p("dice_per_colour"))
-    base = base_score(info.requirement, attempt.faces, pool.fixed, pooled=pooled(ctx))
+    # The check allowed the attempt's exchanges under the chosen readings (rules.py: AIR-AMB-06 decides
+    # which dice may be given up); the score needs only the fixed die they leave (AIR-AMB-08: gone if
+    # given up), not the pool again.
+    fixed = None if attempt.give_fixed else comp.fixed
+    base = base_score(info.requirement, attempt.faces, fixed, pooled=pooled(ctx))
     engine = engine_bonus(
         comp.engine,
         info.requirement,
         attempt.throw,
         involved=ctx.r("AIR-AMB-09"),
         per=ctx.r("AIR-AMB-10"),
-        fixed_counted=fixed_counts(info.requirement, attempt.faces, pool.fixed, pooled=pooled(ctx)),
-        fixed=pool.fixed,
+        fixed_counted=fixed_counts(info.requirement, attempt.faces, fixed, pooled=pooled(ctx)),
+        fixed=fixed,
     )
     # AIR-R-36: the wooden airship's holder gets +1 (``wooden_airship_bonus``) on every attempt.
     airship = ctx.p("wooden_airship_bonus") if state.wooden_airship == state.seat else 0
