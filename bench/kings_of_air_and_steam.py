@@ -74,6 +74,24 @@ def seven_player_state(game: KingsOfAirAndSteamGame) -> Any:
     return state
 
 
+def model_times(game: KingsOfAirAndSteamGame) -> dict[str, float]:
+    """The model's own heavy steps on the 7-player layout (tests only check that the caches are used)."""
+    import attrs
+
+    from rulecraft.model.kings_of_air_and_steam.flight import FlightRules, endpoints
+
+    game_map = game.ctx.game_map("ABCDEFG")
+    start = next(iter(game_map.rail_hexes()))
+    rules = FlightRules()
+    state = seven_player_state(game)
+    return {
+        # a copy of the map has no tables yet: the search runs in full
+        "flight_5_uncached_ms": median_ms(lambda: endpoints(attrs.evolve(game_map), start, 5, rules)),
+        "flight_5_cached_ms": median_ms(lambda: endpoints(game_map, start, 5, rules), repeat=101),
+        "legal_actions_7p_ms": median_ms(lambda: game.legal_actions(state)),
+    }
+
+
 def query_times(game: KingsOfAirAndSteamGame) -> list[dict[str, Any]]:
     """Each query, Z3 beside its oracle, on the bundled pack's 7-player layout ABCDEFG."""
     from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
@@ -118,6 +136,7 @@ def main() -> None:
         "four_players": games_per_second(game, args.seconds, 4),
         "seven_players": games_per_second(game, args.seconds, 7),
         "checked_steps_per_s": checked_steps_per_second(game, args.seconds),
+        "model": model_times(game),
         "queries": query_times(game),
     }
     if args.json:
@@ -133,6 +152,12 @@ def main() -> None:
         f"({seven['steps_per_game']:.0f} steps/game, {seven['steps_per_s']:.0f} steps/s)"
     )
     print(f"checked steps/s          {results['checked_steps_per_s']:7.0f}  (target >= 1,000)")
+    model = results["model"]
+    print(
+        f"flight endpoints, length 5, ABCDEFG: {model['flight_5_uncached_ms']:.2f} ms searched, "
+        f"{model['flight_5_cached_ms']:.3f} ms cached; legal actions, 7-player mid-game: "
+        f"{model['legal_actions_7p_ms']:.1f} ms"
+    )
     print(f"{'query (7-player layout ABCDEFG)':40} {'Z3':>10} {'oracle':>10} {'oracle/Z3':>10}")
     for row in results["queries"]:
         ratio = f"{row['oracle_over_z3']:.3g}" if row["oracle_over_z3"] is not None else "-"
