@@ -562,3 +562,20 @@ def test_no_failure_chip_from_an_empty_supply_air_r_41() -> None:
     assert st.phase is Phase.BONUS  # AIR-AMB-11 'legal': a chip may still be spent
     after = step(ctx(), st, Resolve(chip=False))
     assert chips(after) == (6, 0)
+
+
+@pytest.mark.parametrize(("give_fixed", "won"), [(True, False), (False, True)])
+def test_a_fixed_die_given_up_in_the_exchange_loses_its_value_for_the_throw_air_amb_08(
+    give_fixed: bool, won: bool
+) -> None:
+    """AIR-AMB-08 (default 'yes': the Engineer's fixed die counts as one die of its colour given up
+    in an exchange, and its value is lost for that throw; p.6).  AIR-EX-06's company (5 whites, the
+    fixed white 3, Material 3W -> 1B, the old white engine +1) attempts the Motor (1W 1R 1B, 15) and
+    throws white 1, red 5, black 6.  Given up with two whites, the fixed 3 is gone: 1 + 5 + 6 + 1
+    (the white engine: a white is thrown, AIR-AMB-09 'B') = 13, two short with one chip: failed.
+    Kept (three thrown whites given up instead), the fixed 3 is the best white: 3 + 5 + 6 + 1 = 15."""
+    c = ctx()
+    st = state(ex06_board(), board("S2", nation="Germany"), display=display("MOTOR"))
+    after = attempt(c, st, "development:MOTOR", Throw(W=(1,), R=(5,), B=(6,)), exchanges=1, give_fixed=give_fixed)
+    assert (after.boards[0].departments[4] == "MOTOR") is won
+    assert ("MOTOR" in {card for row in after.display for card in row}) is not won
