@@ -224,10 +224,24 @@ def refresh_shadow(tree: Path, game: Game, modules: list[str]) -> dict[str, str]
         shutil.copytree(ROOT / folder, tree / folder, ignore=IGNORE, dirs_exist_ok=True)
     shutil.copy2(PROFILE_PLUGIN, tree / PROFILE_PLUGIN.name)
     wanted = pyproject_text(game, modules)
-    if (tree / "pyproject.toml").read_text(encoding="utf-8") != wanted:
+    had = (tree / "pyproject.toml").read_text(encoding="utf-8")
+    if had != wanted:
         (tree / "pyproject.toml").write_text(wanted, encoding="utf-8")
-        print(f"{game.id}: the tree's modules or test selection changed; its pyproject.toml was rewritten")
+        if _test_settings(had) != _test_settings(wanted):  # mutmut keeps no verdict then
+            print(f"{game.id}: the tests or pytest options changed since this tree's run: mutmut re-tests every mutant")
+        else:
+            print(f"{game.id}: the tree now mutates {', '.join(modules)}")
     return {m: sha256_of(tree / shadow_path(m)) for m in modules}
+
+
+def _test_settings(pyproject: str) -> tuple[object, ...]:
+    """What mutmut 3 fingerprints as test execution and selection: a change there resets every result."""
+    data = tomllib.loads(pyproject)["tool"]
+    mutmut = data.get("mutmut", {})
+    keys = ("pytest_add_cli_args", "pytest_add_cli_args_test_selection")
+    return (data.get("pytest", {}), *(mutmut.get(k) for k in keys))
+
+
 
 
 def run_mutmut(tree: Path, jobs: int, profile: str, log: Path, limit_s: float, names: Iterable[str] = ()) -> float:
