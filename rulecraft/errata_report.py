@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any
 
@@ -10,6 +11,7 @@ from rulecraft.conformance.findings import Finding
 from rulecraft.conformance.report import markdown_finding
 from rulecraft.core import Game, RulecraftError, Setup, cite
 from rulecraft.errata import ErrataReport
+from rulecraft.registry import make_game
 from rulecraft.svg import PALETTE, Drawing, fit
 
 PRINTED_COLOUR, VARIANT_COLOUR = "#4c72b0", "#dd8452"
@@ -185,6 +187,9 @@ def html_report(report: ErrataReport) -> str:
         body.append(f"<div class='plot'>{picture}</div>")
     body.append(htmlpage.render(change if rest else ""))
     w = report.witness
+    if w is not None and w.finding is not None:
+        with contextlib.suppress(RulecraftError):  # a picture is a help: the report stands without it
+            body.append(explore.step_pictures_html(make_game(report.variant.game), w.finding, "printed rules"))
     if w is not None and w.finding is not None and w.finding.svg:
         body += ["<h3>The state where play changes</h3>", f"<div class='board'>{w.finding.svg}</div>"]
     document = explore.divergence_document(report)

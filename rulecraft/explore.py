@@ -304,6 +304,54 @@ def open_command(game_id: str, option: str, file: str) -> str:
     return f"rulecraft explore {game_id} --{option} {file}"
 
 
+STEP_PICTURES = 6  # a report draws the board after at most this many steps of a finding (the last ones)
+
+
+def step_pictures(
+    game: Game[Any, Any], finding: Finding, most: int = STEP_PICTURES
+) -> tuple[list[tuple[int, str, str]], int]:
+    """The board after each of a finding's last ``most`` steps, replayed by ``game`` from the finding's
+    start: (step number, the step's words, the SVG), and how many steps there are.  A step the game
+    refuses, or a start it cannot build, ends the pictures there (a picture is a help, never a cost)."""
+    from rulecraft.statefile import state_from_data
+
+    steps = list(finding.steps)
+    out: list[tuple[int, str, str]] = []
+    try:
+        if finding.setup:
+            state = game.start(Setup.from_json(finding.setup))
+        elif finding.start_state is not None:
+            state = state_from_data(game, finding.start_state, field="start")
+        else:
+            return out, len(steps)
+        for number, data in enumerate(steps, start=1):
+            action = game.action_from_json(data)
+            if game.check(state, action) is not None:
+                break
+            words = game.describe(state, action)
+            state = game.transition(state, action)
+            if number > len(steps) - most:
+                out.append((number, words, game.picture(state) or ""))
+    except (RulecraftError, ValueError, KeyError, TypeError):
+        pass
+    return [row for row in out if row[2]], len(steps)
+
+
+def step_pictures_html(game: Game[Any, Any], finding: Finding, label: str = "") -> str:
+    """The board after each step (the last few), folded: a report's steps each with their picture."""
+    rows, total = step_pictures(game, finding)
+    if not rows:
+        return ""
+    which = f"the last {len(rows)} of {total} steps" if len(rows) < total else f"all {total} steps"
+    side = f" ({html.escape(label)})" if label else ""
+    figures = "".join(
+        "<figure class='step'>"
+        f"<figcaption>after step {number}: {html.escape(words)}</figcaption><div class='board'>{svg}</div></figure>"
+        for number, words, svg in rows
+    )
+    return f"<details class='steps'><summary>the board after each step{side}: {which}</summary>{figures}</details>"
+
+
 def report_link(game_id: str, option: str, file: str, document: Mapping[str, Any]) -> str:
     """The HTML a report adds under a finding: how to open it in the explorer (a local process, not a
     hosted page), and the document to save for it."""

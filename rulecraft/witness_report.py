@@ -9,7 +9,7 @@ from typing import Any
 
 from rulecraft import explore, htmlpage
 from rulecraft.conformance.report import markdown_finding
-from rulecraft.core import cite
+from rulecraft.core import Game, cite
 from rulecraft.witness import AmbiguityResult, Budget, PairResult, tally
 
 VERDICT = {
@@ -167,10 +167,13 @@ def html_report(game_id: str, title: str, results: Sequence[AmbiguityResult], bu
     for kind, n in counts.items():
         body.append(f"<tr><td>{html.escape(VERDICT[kind])}</td><td>{n}</td></tr>")
     body.append("</table>")
+    default = _default_game(game_id) if any(p.finding for r in results for p in r.pairs) else None
     for r in results:
         body.append(f"<section id='{html.escape(r.ambiguity.id)}'>")
         body.append(htmlpage.render(ambiguity_markdown(r, game_id)))
         for pair in r.pairs:
+            if pair.finding is not None and default is not None:
+                body.append(explore.step_pictures_html(default, pair.finding, f"reading {pair.default}"))
             if pair.finding is not None and pair.finding.svg:
                 body.append(
                     f"<h3>{html.escape(pair.default)} against {html.escape(pair.reading)}: "
@@ -183,6 +186,17 @@ def html_report(game_id: str, title: str, results: Sequence[AmbiguityResult], bu
                 body.append(explore.report_link(game_id, "witness", file, document))
         body.append("</section>")
     return htmlpage.page(f"{title} ambiguities", body, htmlpage.catalogue_of(game_id))
+
+
+def _default_game(game_id: str) -> Game[Any, Any] | None:
+    """The game under its default readings, which replays a witness's steps for their pictures."""
+    from rulecraft.core import RulecraftError
+    from rulecraft.registry import make_game
+
+    try:
+        return make_game(game_id)
+    except RulecraftError:
+        return None
 
 
 def dumps(game_id: str, results: Sequence[AmbiguityResult], budget: Budget) -> str:

@@ -86,7 +86,7 @@ def test_reports_junit_markdown_html(tmp_path: Path) -> None:
     assert "<th>rulebook model</th>" in page and "| rulebook model | implementation |" not in page
     # Every finding carries the drawn board, and the page inlines it.
     assert all(f.svg.startswith("<svg") for f in report.findings)
-    assert page.count("<svg") == len(report.findings)
+    assert page.count("<svg") - page.count("<figure class='step'>") == len(report.findings)  # + each step's board
     ET.fromstring(report.findings[0].svg)  # well-formed on its own
 
 

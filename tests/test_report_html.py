@@ -12,6 +12,7 @@ first attempt.  Rule pages and statements are the digest's (the rule catalogue).
 from __future__ import annotations
 
 import html
+import random
 import re
 import shlex
 import shutil
@@ -221,3 +222,33 @@ def test_a_witness_step_is_worded_by_each_reading_that_played_it() -> None:
     text = witness_report.ambiguity_markdown(AmbiguityResult(amb22, (plays,)), "air")
     assert "3. reading full: seat 0 (USA) pays 3 chips; reading attempt-only: seat 0 (USA) pays 3 chips for" in text
     assert witness_report.reading_words("air", amb35.id, PairResult(amb35.id, "x", "max", "witness", "")) == []
+
+
+def test_each_step_of_a_finding_has_its_board_in_the_report() -> None:
+    """AIR-EX-17 (p.6) as a finding: the board after each of its three steps, captioned with the step's
+    words (the additional go costs 3 chips, AIR-R-42 p.4); a long finding draws its last steps only."""
+    given, steps = _ex17()
+    said = tuple(f"step {i}" for i in range(1, 4))
+    finding = Finding("state", "t", "AIR-EX-17", steps=tuple(steps), step_text=said, start_state=given)
+    page = conform_html(ConformReport("air", "in-process", findings=[finding]))
+    folded = page.split("<details class='steps'>", 1)[1].split("</details>", 1)[0]
+    assert "the board after each step (rulebook model): all 3 steps" in folded
+    captions = re.findall(r"<figcaption>(.*?)</figcaption>", folded)
+    assert captions[2] == "after step 3: seat 0 (USA) pays 3 chips for an additional go"
+    assert len(captions) == 3 and folded.count("<svg") == 3
+    # A game of 12 steps from set-up: the last 6 drawn (steps 7 to 12), so that a report stays mailable.
+    game = make_game("air")
+    state, played = game.new_game(2), []
+    rng = random.Random(4)
+    for _ in range(12):
+        action = game.random_action(state, rng)
+        assert action is not None
+        played.append(game.action_to_json(action))
+        state = game.apply(state, action)
+    long = Finding("state", "t", "differential", steps=tuple(played), setup={"players": 2})
+    page = conform_html(ConformReport("air", "in-process", findings=[long]))
+    assert "all 12" not in page and ": the last 6 of 12 steps</summary>" in page
+    numbers = re.findall(r"<figcaption>after step (\d+):", page)
+    assert numbers == [str(n) for n in range(7, 13)]
+    # The errata and ambiguities reports draw them too, by the printed rules / the default reading.
+    assert "the board after each step (printed rules): all 3 steps" in errata_report.html_report(_divergence())

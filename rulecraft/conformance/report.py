@@ -11,6 +11,7 @@ from xml.etree import ElementTree as ET
 
 from rulecraft import explore, htmlpage
 from rulecraft.conformance.conform import ConformReport, Finding, replay_document
+from rulecraft.core import Game, RulecraftError
 from rulecraft.files import write_atomically
 
 
@@ -199,9 +200,12 @@ def html_report(report: ConformReport) -> str:
     # The head of this run's Markdown (its title and summary), so the two reports agree; then each
     # finding under its number, as the Markdown numbers them ("1. state: ...").
     body = [htmlpage.render(markdown(report).split("\n### ")[0])]
+    reference = _reference(report.game) if report.findings else None
     for i, finding in enumerate(report.findings, start=1):
         body.append(f"<section id='finding-{i}'>")
         body.append(htmlpage.render(markdown_finding(finding, heading=f"## {i}.")))
+        if reference is not None:
+            body.append(explore.step_pictures_html(reference, finding, "rulebook model"))
         if finding.steps or finding.setup or finding.start_state is not None:
             document = explore.finding_document(report.game, finding)
             body.append(explore.report_link(report.game, "finding", f"finding-{i}.json", document))
@@ -217,3 +221,13 @@ def html_report(report: ConformReport) -> str:
             )
         body.append("</section>")
     return htmlpage.page(f"rulecraft conform {report.game}", body, htmlpage.catalogue_of(report.game))
+
+
+def _reference(game_id: str) -> Game[Any, Any] | None:
+    """The rulebook model that replays a finding's steps for their pictures (None: not here)."""
+    from rulecraft.registry import make_game
+
+    try:
+        return make_game(game_id)
+    except RulecraftError:
+        return None
