@@ -153,6 +153,35 @@ def test_a_records_catalogue_register_and_model_are_its_game_classs(gid: str) ->
         assert rec.rule_catalogue() is cls.catalogue
 
 
+def test_a_record_naming_the_wrong_part_is_a_bad_record() -> None:
+    """A record whose ``catalogue`` or ``register`` names something else is one line naming the part,
+    when the part is first used (as for every other part of a record)."""
+    from rulecraft.record import BadRecord, GameRecord
+
+    def bad(**parts: str) -> GameRecord:
+        return GameRecord.of_packages(
+            id="bad", title="Bad", players=range(2, 3), game="rulecraft.model.airships.game:AirshipsGame", **parts
+        )
+
+    with pytest.raises(BadRecord, match=r"bad: catalogue = .* is AmbiguityRegister, not a RuleCatalogue"):
+        bad(catalogue="rulecraft.model.airships.readings:REGISTER").rule_catalogue()
+    with pytest.raises(BadRecord, match=r"bad: register = .* is RuleCatalogue, not an AmbiguityRegister"):
+        bad(register="rulecraft.model.airships.catalogue:RULES").ambiguity_register()
+    plain = bad()  # neither named: the game class's own
+    assert plain.rule_catalogue() is game_class("air").catalogue
+    assert plain.ambiguity_register() is game_class("air").register
+    assert plain.model_package() == "rulecraft.model.airships"
+
+
+def test_a_record_of_a_class_answers_from_the_class() -> None:
+    from rulecraft.record import GameRecord
+
+    cls = game_class("stm")
+    rec = GameRecord.of_class(cls)
+    assert (rec.rule_catalogue(), rec.ambiguity_register()) == (cls.catalogue, cls.register)
+    assert rec.model_package() == "rulecraft.model.steamopolis"
+
+
 def _scan_by_line(paths: list[Path], root: Path) -> dict[str, list[str]]:
     """The rule-ID scan as it was, line by line (the reference for the whole-text scan)."""
     found: dict[str, list[str]] = {}
