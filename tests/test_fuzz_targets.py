@@ -13,10 +13,12 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
 
+from rulecraft.fuzz import patient_hub
 from rulecraft.testing import ConformanceMachine
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -113,5 +115,31 @@ def test_the_ci_profile_is_not_fuzzable_so_the_fuzz_env_sets_the_campaign_profil
     assert "RULECRAFT_PROFILE = campaign" in fuzz["set_env"]
     assert "RULECRAFT_DATABASE" in fuzz["pass_env"]
     command = fuzz["commands"]
-    assert command.strip().startswith("hypothesis fuzz")
+    assert command.strip().startswith("python -m rulecraft.fuzz")
     assert all(target.split("::")[0] in command for target in TARGETS)
+
+
+def test_a_worker_still_on_its_first_examples_keeps_the_campaign_going() -> None:
+    """HypoFuzz's hub stops when no worker lists a test left to fuzz, and a worker lists them only
+    after its first 100 examples (minutes for a game's machine): rulecraft.fuzz's hub counts a worker
+    that has not reported yet as busy with what it was given, and believes one that has."""
+    hypofuzz = pytest.importorskip("hypofuzz.hypofuzz", reason="hypofuzz is not installed (pip install hypofuzz)")
+
+    def states() -> list[dict[str, Any]]:
+        return [
+            {"hub_state": {}, "worker_state": {"current_lifetime": 0.0, "valid_nodeids": []}},
+            {"hub_state": {}, "worker_state": {"current_lifetime": 42.0, "valid_nodeids": []}},
+        ]
+
+    plain = hypofuzz.FuzzWorkerHub(nodeids=list(TARGETS), pytest_args=[], n_processes=2)
+    plain.shared_states = states()
+    plain._rebalance()
+    assert all(not s["worker_state"]["valid_nodeids"] for s in plain.shared_states)  # HypoFuzz would stop
+
+    hub = patient_hub(hypofuzz.FuzzWorkerHub)(nodeids=list(TARGETS), pytest_args=[], n_processes=2)
+    hub.shared_states = states()
+    hub._rebalance()
+    fresh, reported = hub.shared_states
+    assert fresh["worker_state"]["valid_nodeids"] == sorted(fresh["hub_state"]["nodeids"])
+    assert set(fresh["worker_state"]["valid_nodeids"]) <= set(TARGETS) and fresh["worker_state"]["valid_nodeids"]
+    assert reported["worker_state"]["valid_nodeids"] == []
