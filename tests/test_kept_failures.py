@@ -218,3 +218,63 @@ def test_a_shared_database_takes_change_listeners_without_a_warning(redis_server
         warnings.simplefilter("error")
         database.add_listener(events.append)
         database.remove_listener(events.append)
+
+
+def test_a_failing_solver_check_is_kept_and_replayed_from_its_seed_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A solver check that disagrees with its oracle (planted: on half the seeds) is kept as its query
+    and seed; a run that makes no solver checks of its own still replays every one of them first."""
+    import random
+
+    from rulecraft.registry import make_game
+    from rulecraft.verify import verify_game
+
+    game = make_game("air")
+    query = game.queries()["reach"]
+
+    def planted(self: object, game: object, rng: random.Random) -> str | None:
+        return "planted: the solver and the oracle disagree" if rng.random() < 0.5 else None
+
+    monkeypatch.setattr(type(query), "oracle_check", planted)
+    database = InMemoryExampleDatabase()
+    said: list[str] = []
+    first = verify_game(game, games=0, solver_count=8, database=database, say=said.append)
+    found = [f for f in first.findings if "planted" in f.message]
+    assert found and first.replayed == 0 and said == []
+    second = verify_game(game, games=0, solver_count=0, database=database, say=said.append)
+    assert second.solver_checks == 0 and second.replayed_failing == len(found)
+    assert sorted(f.seed or 0 for f in second.findings) == sorted(f.seed or 0 for f in found)
+    assert all(f.message.startswith("replayed from the example database: reach: planted") for f in second.findings)
+    assert said == [
+        f"air: replayed {len(found)} saved failure(s) from InMemoryExampleDatabase before any new search: "
+        f"{len(found)} still fail, 0 no longer fail (dropped)"
+    ]
+
+
+def test_a_failure_saved_during_a_campaign_is_the_next_game_replayed() -> None:
+    """A long campaign looks at the database before each of its games: a failure another worker
+    saves while it runs is replayed before its next game, not at the next run."""
+    from rulecraft.core import Setup
+    from rulecraft.registry import make_game
+    from rulecraft.verify import GameReport, KeptGame, VerifyKept, verify_game
+
+    game = make_game("air")
+    database = InMemoryExampleDatabase()
+    other = VerifyKept(game, database, GameReport("air", "Airships"), say=lambda line: None)
+    said: list[str] = []
+
+    def progress(phase: str, n: int) -> None:
+        if phase != "campaign":
+            return
+        played.append(phase)
+        if len(played) == 2:  # after this run's second game
+            other.games.save(KeptGame("invariant", 3, Setup(3, 1), ()))  # the other worker's find
+
+    played: list[str] = []
+    report = verify_game(
+        game, games=4, max_steps=3, solver_count=0, database=database, say=said.append, progress=progress
+    )
+    assert report.replay_at == [2] and report.replayed == 1
+    assert said == [
+        "air: replayed 1 saved failure(s) from InMemoryExampleDatabase after 2 new game(s): "
+        "0 still fail, 1 no longer fail (dropped)"
+    ]
