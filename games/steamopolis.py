@@ -20,6 +20,7 @@ RECORD = GameRecord.of_packages(
     packs="rulecraft.model.steamopolis.strategies:packs",
     scenarios="rulecraft.model.steamopolis.scenario",
     scenario_folder="steamopolis",
+    witness_queries="rulecraft.solvers.steamopolis.starts:witness_queries",
     witness_starts="rulecraft.solvers.steamopolis.starts:witness_starts",
     reading_example="STM-AMB-28=below-zero",
 )

@@ -10,6 +10,13 @@ purposeful choice of the set-up's chance outcomes), so it is a state of a real g
   overflow needs a row holding a remaining starter (AIR-R-05) and then three cards of its
   department (three era-1 cards each): about 1 set-up in 300 at random.  The starts are a 3- and a
   4-player set-up with that row already full: the next reveal of its department overflows it.
+- AIR-AMB-27 (a tie after the tie-break, p.5, AIR-R-49): the readings part only at a final scoring
+  where the leaders tie on VP and on airships built; random games end tied so rarely that none
+  of 60 does.  The start is built with the scenario builder: the last medium card M1 (5 VP) on
+  field 1, the other fields down to their dark card, so winning M1 ends the game (AIR-R-47 (a));
+  seat 0 (9 VP, 3 airships, the wooden airship and dice for M1) is to attempt it against seat 1's
+  14 VP and 4 airships.  Winning it ties the seats on 14 VP and 4 airships: the default shares
+  the win, 'undefined' names no winner.
 """
 
 from __future__ import annotations
@@ -63,7 +70,25 @@ def _setup_overflow(game: Game[Any, Any]) -> Iterator[Start]:
             yield start
 
 
+def _last_medium_card_ties_the_game(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    given = {
+        "players": 2,
+        "era": 2,
+        "stacks": [["D1", "M1"], ["D2"], ["D3"], ["D4"]],
+        "wooden_airship": 0,
+        "boards": {
+            0: {"airships": ["M2", "L1", "L2"], "cards": ["E2-FIN-1", "E2-HAN-3", "E2-PIL-3"]},
+            1: {"airships": ["M3", "M4", "L3", "L4"]},
+        },
+    }
+    yield (
+        "seat 0 (9 VP, 3 airships) to attempt M1 (5 VP), the last card whose win ends the game, against seat 1's 14 VP "
+        "and 4 airships (AIR-R-47, R-48, R-49)",
+        game.scenario_state(given),
+    )
+
+
 def witness_starts(game: Game[Any, Any]) -> Mapping[str, StartHook]:
     """The Airships witness-start hooks, by ambiguity (the record's ``witness_starts``)."""
-    hooks: dict[str, StartHook] = {"AIR-AMB-17": _setup_overflow}
+    hooks: dict[str, StartHook] = {"AIR-AMB-17": _setup_overflow, "AIR-AMB-27": _last_medium_card_ties_the_game}
     return hooks
