@@ -417,3 +417,172 @@ def test_amb_21_no_lr_still_needs_an_lr_card_on_an_lr_symbol_connection() -> Non
         why = check(ctx, state, action)
         assert why is not None and why.rule == "AER-R-16", why
         assert action not in legal_actions(ctx, state)
+
+
+# ---------------------------------------------------------------------------
+# AER-AMB-10: may a tile placed in this action be the origin of a later attempt?
+# ---------------------------------------------------------------------------
+
+
+def vienna_state() -> tuple[AerState, int]:
+    """Seat ``me`` has a stage-1 tile in Vienna, the plain stage-1 card 13 with two tiles and the stage-2
+    card 17 with one; an opponent holds one of Warsaw's two slots (l.124).  Vienna - Warsaw is white
+    (l.86); Warsaw - Stockholm is red, and Vienna has no connection to Stockholm (the map fragment)."""
+    from test_aer_placing import with_card
+    from test_aer_rules import give_airport, started
+
+    state = started(4, homes=("Paris", "London", "Amsterdam", "Rome"), seed=5)
+    me = state.to_move
+    state = give_airport(give_airport(state, me, "Vienna"), (me + 1) % 4, "Warsaw")
+    state = with_card(with_card(state, me, 13, 2), me, 17, 1)
+    assert not CTX.pack.graph().has_edge("Vienna", "Stockholm")
+    return state, me
+
+
+def test_amb_10_fixed_a_tile_placed_in_this_action_is_no_origin() -> None:
+    """AER-AMB-10: the first attempt places a tile in Warsaw over the white connection from Vienna, no roll
+    (l.86).  Default ``chain`` (l.77: a destination connected to one "where you already have an
+    airport"): Warsaw is now an origin, so the second tile may try Stockholm over the red connection
+    (one roll, 12+, l.88).  ``fixed``: only the airports at the action's start count, so the Stockholm
+    attempt is refused (AER-R-14) and not offered; attempts from Vienna still are."""
+    state, me = vienna_state()
+    first = A.PlaceAirport(13, "Warsaw", 1, "Vienna")
+    second = A.PlaceAirport(13, "Stockholm", 0, "Warsaw")
+    fixed = ctx_with("AER-AMB-10", "fixed")
+    for ctx in (CTX, fixed):
+        assert second not in legal_actions(ctx, state)  # before the action Warsaw is not the player's
+    chained = go(CTX, state, first)
+    assert chained.phase is Phase.PLACING and chained.slots("Warsaw")[1] == Airport(me, 1)
+    assert second in legal_actions(CTX, chained)
+    attempt = go(CTX, chained, second).turn.attempt
+    assert attempt is not None and attempt.rolls == ((12, 0),)
+    kept = go(fixed, state, first)
+    assert kept.slots("Warsaw") == chained.slots("Warsaw") and kept.players == chained.players
+    assert kept.turn.origins == state.airports(me)
+    why = check(fixed, kept, second)
+    assert why is not None and why.rule == "AER-R-14" and "placed in this action" in why.reason
+    offered = [a for a in legal_actions(fixed, kept) if isinstance(a, A.PlaceAirport)]
+    assert second not in offered and {a.origin for a in offered} <= {*state.airports(me), None}
+    assert A.PlaceAirport(13, "Berlin", 0, "Vienna") in offered  # Vienna - Berlin, white (the map)
+
+
+def test_amb_10_fixed_still_upgrades_a_tile_placed_in_this_action() -> None:
+    """Under ``fixed`` an upgrade needs no origin (l.85; AER-AMB-13): the tile just placed fills Warsaw's
+    last slot, and the stage-2 tile may replace it (l.128) in the same action, as under ``chain``; the
+    action's record of origins lasts only until the turn ends (l.46)."""
+    state, me = vienna_state()
+    fixed = ctx_with("AER-AMB-10", "fixed")
+    upgrade = A.PlaceAirport(17, "Warsaw", 1)
+    for ctx in (CTX, fixed):
+        placed = go(ctx, state, A.PlaceAirport(13, "Warsaw", 1, "Vienna"))
+        legal = legal_actions(ctx, placed)
+        assert legal.count(upgrade) == 1
+        done = go(ctx, go(ctx, placed, upgrade), A.StopPlacing())
+        assert done.slots("Warsaw")[1] == Airport(me, 2) and done.turn.origins is None
+
+
+def test_amb_10_the_default_json_has_no_origins_field() -> None:
+    """The record of origins exists only under ``fixed``: the default state's JSON (the protocol's
+    canonical form) is unchanged, and ``fixed``'s round-trips."""
+    from rulecraft.model.aeroplanes.game import AeroplanesGame
+
+    state, me = vienna_state()
+    first = A.PlaceAirport(13, "Warsaw", 1, "Vienna")
+    game = AeroplanesGame.configured()
+    assert "origins" not in game.state_to_json(go(CTX, state, first))["turn"]
+    kept = go(ctx_with("AER-AMB-10", "fixed"), state, first)
+    data = game.state_to_json(kept)
+    assert data["turn"]["origins"] == list(state.airports(me))
+    assert game.state_from_json(data) == kept
+
+
+# ---------------------------------------------------------------------------
+# AER-AMB-15: where a replaced tile goes
+# ---------------------------------------------------------------------------
+
+
+def replaced_in_kenya(ctx: Context, other_cards: tuple[tuple[int, int, int | None], ...]) -> tuple[AerState, AerState]:
+    """kenya_full_state with the Kenya tile's owner holding ``other_cards`` (number, tiles, excess); ``me``
+    replaces that stage-1 tile by the stage-2 tile, the red roll thrown at 12 (12 + 2 >= 12, l.88, l.110:
+    passed, nothing to pay).  The state before, and the state after the tile is placed."""
+    from rulecraft.model.aeroplanes.state import OwnedCard
+
+    state, _me, other = kenya_full_state()
+    p = state.players[other]
+    cards = tuple(OwnedCard(n, tiles, excess=excess) for n, tiles, excess in other_cards)
+    used = sum(tiles for n, tiles, _ in other_cards if CTX.card(n).tile_stage == 1)
+    p = attrs.evolve(p, cards=cards, supply=(p.supply[0] - used, p.supply[1], p.supply[2]))
+    numbers = {n for n, _, _ in other_cards}
+    state = attrs.evolve(
+        state,
+        players=(*state.players[:other], p, *state.players[other + 1 :]),
+        display=tuple(n for n in state.display if n not in numbers),
+        deck=tuple(n for n in state.deck if n not in numbers),
+    )
+    assert problems(CTX, state) == [], problems(CTX, state)
+    after = go(ctx, go(ctx, state, A.PlaceAirport(17, "Kenya", 0, "Ethiopia")), A.RiskThrow(12, 0))
+    assert after.phase is Phase.PLACING
+    return state, after
+
+
+def test_amb_15_card_the_replaced_tile_goes_onto_its_owners_card() -> None:
+    """AER-AMB-15 ``card``: the replaced stage-1 tile is "returned to its owner" (l.128) onto one of the
+    owner's stage-1 cards with room for it (l.64: a card carries tiles of its own stage), ready to be
+    placed again; the owner holds the plain card 1 (room for 1) and the LR card 11 (holding 1 of 2), and
+    the model puts it on the LR card.  The default ``supply``: back in the owner's supply, which only a
+    new card brings back into play (l.115)."""
+    cards = ((1, 0, None), (11, 1, None))
+    other = kenya_full_state()[2]
+    before, card = replaced_in_kenya(ctx_with("AER-AMB-15", "card"), cards)
+    assert [(c.number, c.tiles) for c in card.players[other].cards] == [(1, 0), (11, 2)]
+    assert card.players[other].supply == before.players[other].supply
+    _, supply = replaced_in_kenya(CTX, cards)
+    assert [(c.number, c.tiles) for c in supply.players[other].cards] == [(1, 0), (11, 1)]
+    assert supply.players[other].supply[0] == before.players[other].supply[0] + 1
+    assert card.slots("Kenya") == supply.slots("Kenya")
+
+
+@pytest.mark.parametrize(
+    ("cards", "onto"),
+    [
+        (((1, 0, None), (13, 0, None)), 1),  # two plain stage-1 cards with room: the lower number
+        (((13, 2, None), (18, 0, None)), None),  # card 13 holds all it shows; card 18 is stage 2
+        (((13, 1, 0),), None),  # card 13 was discarded full holding a tile (AER-AMB-41 keep / lost)
+        (((13, 1, 2),), 13),  # a face-down card with room takes it (l.174: its tiles are used later)
+    ],
+)
+def test_amb_15_card_needs_a_card_of_its_stage_with_room(
+    cards: tuple[tuple[int, int, int | None], ...], onto: int | None
+) -> None:
+    """Under ``card`` the tile goes onto a card of its stage that shows more tiles than it holds and was
+    not discarded full; when the owner has none, it goes to the supply as by default."""
+    other = kenya_full_state()[2]
+    before, after = replaced_in_kenya(ctx_with("AER-AMB-15", "card"), cards)
+    held = {c.number: c.tiles for c in before.players[other].cards}
+    want = {n: t + 1 if n == onto else t for n, t in held.items()}
+    assert {c.number: c.tiles for c in after.players[other].cards} == want
+    assert after.players[other].supply[0] == before.players[other].supply[0] + (1 if onto is None else 0)
+
+
+def test_amb_15_card_an_upgrade_puts_ones_own_tile_back_on_a_card() -> None:
+    """With ``card`` and AER-AMB-13 ``anytime``: upgrading one's own stage-1 tile in Frankfurt by the
+    stage-2 tile of card 17 puts the stage-1 tile back on card 1 (a stage-1 card with room), while card
+    17 gives up its tile; the supply does not change."""
+    ctx = Context.printed(readings={"AER-AMB-13": "anytime", "AER-AMB-15": "card"})
+    state, me = frankfurt_upgrade_state()
+    p = state.players[me]
+    cards = tuple(attrs.evolve(c, tiles=0) if c.number == 1 else c for c in p.cards)
+    state = attrs.evolve(
+        state,
+        players=(
+            *state.players[:me],
+            attrs.evolve(p, cards=cards, supply=(p.supply[0] + 1, p.supply[1], p.supply[2])),
+            *state.players[me + 1 :],
+        ),
+    )
+    after = go(ctx, state, A.PlaceAirport(17, "Frankfurt", 0))
+    q = after.players[me]
+    assert [(c.number, c.tiles) for c in q.cards] == [(1, 1), (17, 0)] and q.supply == state.players[me].supply
+    default = go(ctx_with("AER-AMB-13", "anytime"), state, A.PlaceAirport(17, "Frankfurt", 0)).players[me]
+    assert [(c.number, c.tiles) for c in default.cards] == [(1, 0), (17, 0)]
+    assert default.supply[0] == state.players[me].supply[0] + 1

@@ -820,8 +820,6 @@ def test_the_card_and_the_destination_aer_r_13_14() -> None:
 @pytest.mark.parametrize(
     ("amb", "value"),
     [
-        ("AER-AMB-10", "fixed"),
-        ("AER-AMB-15", "card"),
         ("AER-AMB-30", "placed"),
     ],
 )

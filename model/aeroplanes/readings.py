@@ -796,11 +796,6 @@ FINDINGS: tuple[Finding, ...] = (
 # game is configured (rulecraft.ruleset.UnknownReading, "not modelled"), so a witness search or an
 # erratum reports it as not modelled rather than comparing a refusal with play.
 NOT_MODELLED_WHY: dict[tuple[str, str], str] = {
-    (
-        "AER-AMB-10",
-        "fixed",
-    ): "every own airport is an origin, those placed this action included; a fixed set is not kept",
-    ("AER-AMB-15", "card"): "a replaced tile goes back to its owner's supply; back onto a card is not modelled",
     ("AER-AMB-30", "placed"): "cannot change play: a replacement needs a full destination (l.127) and no slot ever"
     " empties again, so no empty-slot bonus can follow one and both readings pay the same players",
 }

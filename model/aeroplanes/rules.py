@@ -27,7 +27,9 @@ Scope of this layer (issue 7, part 1):
   collapse; the slot rules, replacement by a higher stage, never a home tile; upgrades; the Americas bonus.
   AER-AMB-09 ``pass`` (a placement action placing nothing), AER-AMB-12 ``any`` (no roll to replace any
   tile), AER-AMB-13 ``anytime`` (an upgrade beside an empty slot), AER-AMB-21 ``no-lr`` (the ‡ routes need
-  no LR card) are built; AER-AMB-10/15/30 only at their defaults (others refused).
+  no LR card) and AER-AMB-10 ``fixed`` (origins only among the airports at the action's start) are built;
+  AER-AMB-15 ``card`` (transitions.card_for_returned_tile); AER-AMB-30 only at its default (``placed``
+  cannot change play: readings.NOT_MODELLED_WHY).
 * action 4, advantage tiles (R-39..41): £1 for one tile of an available type (TakeAdvantage), or £1 to roll
   (RollForAdvantages, then the AdvantageThrow chance step over the 56 multisets of the three risk dice,
   exact odds) and pick two dice (PickAdvantages, one after the other against the stacks: a face takes its
@@ -107,8 +109,6 @@ ADVANTAGE_PRICE = 1  # l.153: £1 to the bank, to take one tile or to roll for t
 ADVANTAGE_PICKS = 2  # l.154: two of the three dice are used
 # Readings of the placing rules this layer builds only at their defaults.
 PLACING_DEFAULTS = {
-    "AER-AMB-10": "chain",
-    "AER-AMB-15": "supply",
     "AER-AMB-30": "paid",
 }
 
@@ -774,6 +774,8 @@ def place_reach_rejection(ctx: Context, state: AerState, action: PlaceAirport) -
     printed = ctx.pack.card(action.card)
     if action.origin not in state.airports(seat):
         return reject("AER-R-14", f"you have no airport in {action.origin} to start from")
+    if action.origin not in origins(ctx, state):  # AER-AMB-10 fixed
+        return reject("AER-R-14", f"your airport in {action.origin} was placed in this action")  # AER-AMB-10
     if action.via is not None:
         if not printed.long_range:
             return reject("AER-R-17", f"only a tile from an LR card hops; card {action.card} is not one")
@@ -883,7 +885,9 @@ def placements(ctx: Context, state: AerState) -> Iterator[PlaceAirport]:
         return
     board = {s.destination: s.slots for s in state.map}
     n = len(state.players)
-    routes, hops = _routes(ctx, state.airports(seat))
+    mine, start = state.airports(seat), origins(ctx, state)  # AER-AMB-10: start, the action's origins
+    routes, hops = _routes(ctx, start)  # AER-AMB-10
+    routes = routes + [(d, None, None, False) for d in mine if d not in start]  # AER-AMB-10 fixed: upgrades
     open_slots: dict[tuple[str, int, bool], list[int]] = {}
     for number, printed in cards:
         stage, long_range = printed.tile_stage, printed.long_range
@@ -895,6 +899,16 @@ def placements(ctx: Context, state: AerState) -> Iterator[PlaceAirport]:
                 open_slots[key] = _open_slots(ctx, board[destination], destination, seat, n, stage, origin is None)
             for slot in open_slots[key]:
                 yield PlaceAirport(number, destination, slot, origin, via)
+
+
+def origins(ctx: Context, state: AerState) -> tuple[str, ...]:
+    """AER-R-14 (l.77): the own airports an attempt may start from.  AER-AMB-10 ``chain``: every one on the
+    map now, those placed earlier in this action included; ``fixed``: those on the map when the action
+    began (transitions.place_airport keeps them at its first attempt)."""
+    start = state.turn.origins
+    if ctx.r("AER-AMB-10") == "fixed" and start is not None:  # AER-AMB-10 fixed
+        return start  # AER-AMB-10
+    return state.airports(state.to_move)
 
 
 RouteOption = tuple[str, str | None, str | None, bool]  # (destination, origin, via, needs an LR tile)

@@ -10,8 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 import cattrs
+from cattrs.gen import make_dict_unstructure_fn, override
 
 from rulecraft.model.aeroplanes.components import Face
+from rulecraft.model.aeroplanes.state import TurnState
 from rulecraft.serialization import SerializationError, _make_converter
 
 
@@ -26,6 +28,11 @@ def _face_from_json(data: Any, _: Any) -> Face:
 def _make() -> cattrs.Converter:
     conv = _make_converter()
     conv.register_structure_hook(Face, _face_from_json)
+    # AER-AMB-10 ``fixed`` alone keeps the action's origins: under every other reading a state's JSON is
+    # what it was before that field existed.
+    conv.register_unstructure_hook(
+        TurnState, make_dict_unstructure_fn(TurnState, conv, origins=override(omit_if_default=True))
+    )
     return conv
 
 

@@ -154,6 +154,9 @@ class TurnState:
     attempt: Attempt | None = None
     advantage_dice: tuple[Face, ...] | None = None  # an advantage roll waiting for its two picks (AER-R-39)
     claims_left: int = 0  # Night Flights extra claims still open (AER-R-46)
+    # AER-AMB-10 ``fixed``: the player's airports when this placement action began, the only origins of
+    # its attempts (None: not kept, as under the default ``chain``; serial.py leaves it out of the JSON then)
+    origins: tuple[str, ...] | None = None
 
 
 @attrs.frozen(cache_hash=True)

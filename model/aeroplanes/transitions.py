@@ -239,6 +239,8 @@ def place_airport(ctx: Context, state: AerState, action: PlaceAirport) -> AerSta
         rolls = ()  # AER-AMB-12: any replacement by a higher stage is an upgrade, which rolls nothing (l.85)
     attempt = Attempt(action.card, action.destination, action.origin, action.via, action.slot, rolls)
     turn = attrs.evolve(state.turn, placements=state.turn.placements + 1, attempt=attempt)
+    if ctx.r("AER-AMB-10") == "fixed" and turn.origins is None:  # AER-AMB-10 fixed: the action's first attempt
+        turn = attrs.evolve(turn, origins=state.airports(state.to_move))  # AER-AMB-10: its airports now
     if not rolls:
         return place_tile(ctx, attrs.evolve(state, turn=turn))
     return attrs.evolve(state, turn=turn, phase=Phase.RISK_ROLL)
@@ -347,23 +349,26 @@ def next_roll(ctx: Context, state: AerState) -> AerState:
 
 def place_tile(ctx: Context, state: AerState) -> AerState:
     """AER-R-24, R-29 (l.122-129): the tile from its card into the chosen slot; a replaced tile goes back to
-    its owner's supply (AER-AMB-15); AER-R-31 (l.131-132): the Americas bonus for an empty slot."""
+    its owner's supply (AER-AMB-15 ``supply``; ``card``: onto one of the owner's cards, when one has room);
+    AER-R-31 (l.131-132): the Americas bonus for an empty slot."""
     attempt = state.turn.attempt
     assert attempt is not None
     seat = state.to_move
     stage = ctx.pack.card(attempt.card).tile_stage
     p = me(state)
-    mine: dict[str, Any] = {
-        "cards": tuple(attrs.evolve(c, tiles=c.tiles - 1) if c.number == attempt.card else c for c in p.cards)
-    }
+    mine: dict[str, Any] = {}
     slots = state.slots(attempt.destination)
     old = slots[attempt.slot]
     players = list(state.players)
     if old is not None:
         owner = players[old.owner]
+        back = card_for_returned_tile(ctx, owner, old.stage)  # AER-AMB-15 card: onto a card, if one has room
         supply = list(owner.supply)
         supply[old.stage - 1] += 1
         players[old.owner] = attrs.evolve(owner, supply=(supply[0], supply[1], supply[2]))
+        if back is not None:  # AER-AMB-15 card: the tile goes onto that card, not into the supply
+            onto = [attrs.evolve(c, tiles=c.tiles + 1) if c.number == back else c for c in owner.cards]  # AER-AMB-15
+            players[old.owner] = attrs.evolve(owner, cards=tuple(onto))  # AER-AMB-15
     new = (*slots[: attempt.slot], Airport(seat, stage), *slots[attempt.slot + 1 :])
     board = tuple(Slots(s.destination, new) if s.destination == attempt.destination else s for s in state.map)
     americas_paid = state.americas_paid
@@ -373,6 +378,9 @@ def place_tile(ctx: Context, state: AerState) -> AerState:
         if len(paid) < bonus.first_players and (attempt.destination, seat) not in americas_paid:
             mine |= {"money": p.money + bonus.money, "vp": p.vp + bonus.vp}
             americas_paid = (*americas_paid, (attempt.destination, seat))
+    mine["cards"] = tuple(
+        attrs.evolve(c, tiles=c.tiles - 1) if c.number == attempt.card else c for c in players[seat].cards
+    )
     players[seat] = attrs.evolve(players[seat], **mine)  # after an upgrade's own replaced tile went back
     return attrs.evolve(
         state,
@@ -382,6 +390,22 @@ def place_tile(ctx: Context, state: AerState) -> AerState:
         phase=Phase.PLACING,
         turn=attrs.evolve(state.turn, attempt=None),
     )
+
+
+def card_for_returned_tile(ctx: Context, owner: PlayerState, stage: int) -> int | None:
+    """AER-AMB-15 ``card`` (l.128: the replaced tile is "returned to its owner"): the owner's card it goes
+    back onto, ready to be placed again: a card of its stage (l.64) holding fewer tiles than it shows, and
+    not one discarded full (AER-AMB-41); the model chooses for the owner an LR card first (its tiles go
+    everywhere a plain card's go, and hop, l.81-83), then the lowest number.  None (the default
+    ``supply``, or no such card): the tile goes to the owner's supply."""
+    if ctx.r("AER-AMB-15") != "card":  # AER-AMB-15 supply: no card takes it
+        return None
+    fits: list[tuple[bool, int]] = []  # AER-AMB-15
+    for c in owner.cards:  # AER-AMB-15
+        printed = ctx.pack.card(c.number)  # AER-AMB-15
+        if printed.tile_stage == stage and c.tiles < printed.tile_count and c.excess != 0:  # AER-AMB-15
+            fits.append((not printed.long_range, c.number))  # AER-AMB-15: an LR card first, then the lowest
+    return min(fits)[1] if fits else None  # AER-AMB-15
 
 
 # ---------------------------------------------------------------------------
