@@ -8,7 +8,7 @@ from typing import Any
 
 from rulecraft import explore, htmlpage
 from rulecraft.conformance.findings import Finding
-from rulecraft.conformance.report import markdown_finding
+from rulecraft.conformance.report import both_words, markdown_finding
 from rulecraft.core import Game, RulecraftError, Setup, cite
 from rulecraft.errata import ErrataReport
 from rulecraft.registry import make_game
@@ -115,9 +115,11 @@ def markdown(report: ErrataReport) -> str:
         lines.append("- not searched")
     else:
         covered = f", rule coverage {w.coverage}" if w.coverage else ""
-        lines.append(f"- {w.outcome}: {w.reason} ({w.seconds:.1f} s, {w.games} games{covered})")
+        words = variant_words(report)
+        said = w.finding.step_text if w.finding is not None else ()
+        reason = both_words(w.reason, said, words, "variant")  # it quotes a step in the printed rules' words
+        lines.append(f"- {w.outcome}: {reason} ({w.seconds:.1f} s, {w.games} games{covered})")
         if w.finding is not None:
-            words = variant_words(report)
             lines += ["", markdown_finding(w.finding, ("printed rules", "variant"), heading="###", other_words=words)]
     lines += ["", "## How play shifts", ""]
     rows = shift_rows(report)

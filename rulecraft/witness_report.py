@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rulecraft import explore, htmlpage
-from rulecraft.conformance.report import markdown_finding
+from rulecraft.conformance.report import both_words, markdown_finding
 from rulecraft.core import Game, cite
 from rulecraft.witness import AmbiguityResult, Budget, PairResult, tally
 
@@ -84,12 +84,14 @@ def _pair_markdown(result: AmbiguityResult, pair: PairResult, game_id: str | Non
     first = f"first difference after {pair.first_seconds:.1f} s, " if pair.first_seconds is not None else ""
     covered = f", rule coverage {pair.coverage}" if pair.coverage else ""
     reach = f"; {pair.reach}" if pair.reach and pair.outcome != "not-found" else ""  # not-found says it already
-    lines = [f"- {head} — {pair.reason} ({first}{pair.seconds:.1f} s in all, {pair.games} games{covered}{reach})"]
+    labels = (f"reading {pair.default}", f"reading {pair.reading}")
+    words = reading_words(game_id, result.ambiguity.id, pair) if game_id and pair.finding is not None else []
+    said = pair.finding.step_text if pair.finding is not None else ()
+    reason = both_words(pair.reason, said, words, labels[1])  # it quotes a step in the default's words
+    lines = [f"- {head} — {reason} ({first}{pair.seconds:.1f} s in all, {pair.games} games{covered}{reach})"]
     if pair.solver is not None:
         lines.append(f"  - solver: {pair.solver.status} — {pair.solver.reason} ({pair.solver.seconds:.2f} s)")
     if pair.finding is not None:
-        labels = (f"reading {pair.default}", f"reading {pair.reading}")
-        words = reading_words(game_id, result.ambiguity.id, pair) if game_id else []
         body = markdown_finding(pair.finding, labels, heading="####", other_words=words)
         lines += ["", body, ""]
     return lines

@@ -57,14 +57,14 @@ def _divergence() -> ErrataReport:
     given, steps = _ex17()
     finding = Finding(
         "state",
-        "the states differ in boards, supplies",
+        "after seat 0 (USA) pays 3 chips for an additional go: the states differ in boards, supplies",
         "AIR-EX-17",
         steps=tuple(steps),
         step_text=("one", "two", "seat 0 (USA) pays 3 chips for an additional go"),
         rules=("AIR-R-42", "AIR-R-50"),
         start_state=given,
     )
-    pair = PairResult(variant.name, "printed", variant.name, "witness", "found", finding=finding)
+    pair = PairResult(variant.name, "printed", variant.name, "witness", finding.title, finding=finding)
     return ErrataReport(variant, witness=pair)
 
 
@@ -125,6 +125,9 @@ def test_an_errata_report_links_its_rules_and_words_each_step_by_the_ruleset_tha
     step = next(line for line in text.splitlines() if line.startswith("3. "))
     assert "printed rules: seat 0 (USA) pays 3 chips" in step and "variant: seat 0 (USA) pays 2 chips" in step
     assert errata_report.variant_words(report)[2] == "seat 0 (USA) pays 2 chips for an additional go"
+    # The finding's title and the summary line quote that step: with the variant's words beside them.
+    both = "pays 3 chips for an additional go (variant: seat 0 (USA) pays 2 chips for an additional go):"
+    assert f"### state: after seat 0 (USA) {both}" in text and f"- witness: after seat 0 (USA) {both}" in text
     page = errata_report.html_report(report)
     _assert_links_resolve(page, {"AIR-R-42", "AIR-R-50"})
     assert page.count("<h1>") == 1  # the Markdown's title, not a second one above it
@@ -221,6 +224,14 @@ def test_a_witness_step_is_worded_by_each_reading_that_played_it() -> None:
     # Where the words differ (here the default's are cut short), each reading's are shown.
     text = witness_report.ambiguity_markdown(AmbiguityResult(amb22, (plays,)), "air")
     assert "3. reading full: seat 0 (USA) pays 3 chips; reading attempt-only: seat 0 (USA) pays 3 chips for" in text
+    quoted = PairResult(
+        amb22.id, "full", "attempt-only", "witness", "after seat 0 (USA) pays 3 chips: differ", finding=finding
+    )
+    text = witness_report.ambiguity_markdown(AmbiguityResult(amb22, (quoted,)), "air")
+    assert (
+        "— after seat 0 (USA) pays 3 chips (reading attempt-only: seat 0 (USA) pays 3 chips for an additional go):"
+        in text
+    )
     assert witness_report.reading_words("air", amb35.id, PairResult(amb35.id, "x", "max", "witness", "")) == []
 
 

@@ -85,6 +85,15 @@ def junit_text(report: ConformReport) -> str:
     return ET.tostring(suite, encoding="unicode")
 
 
+def both_words(text: str, words: Sequence[str], other_words: Sequence[str | None], label: str) -> str:
+    """``text`` (a finding's title, which quotes a step in the left side's words) with the other side's
+    words beside each step it quotes, where they differ: "pays 3 chips ... (variant: pays 2 chips ...)"."""
+    for mine, other in zip(words, other_words, strict=False):
+        if other is not None and other != mine and mine and mine in text and other not in text:
+            text = text.replace(mine, f"{mine} ({label}: {other})")
+    return text
+
+
 def markdown_finding(
     finding: Finding,
     labels: tuple[str, str] = ("rulebook model", "implementation"),
@@ -97,7 +106,8 @@ def markdown_finding(
     ``other_words``: each step in the right side's own words (a variant's game words its own costs),
     shown where they differ from the left side's; None where that side did not play the step."""
     left, right = labels
-    lines = [f"{heading} {finding.kind}: {finding.title}", "", f"- where: {finding.where}"]
+    title = both_words(finding.title, finding.step_text, other_words, right)
+    lines = [f"{heading} {finding.kind}: {title}", "", f"- where: {finding.where}"]
     if finding.rules:
         lines.append(f"- rules involved: {', '.join(finding.rules)}")
     if finding.setup:
