@@ -21,13 +21,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import attrs
-import networkx as nx  # type: ignore[import-untyped]
 
 from rulecraft.core import cite
 from rulecraft.packs import PackChecker, PackError, PackFiles, check_schema, entry_label, find_entry, pack_schema_of
+
+if TYPE_CHECKING:  # networkx costs 0.15 s to import: only the map's graph needs it
+    import networkx as nx  # type: ignore[import-untyped]
 
 PACKAGE = "rulecraft.model.aeroplanes"
 BUNDLED_SOURCE = "rulecraft/model/aeroplanes/packs/reconstructed.yaml"
@@ -352,6 +354,8 @@ class Pack:
         """The map as one frozen DiGraph, built once per pack: for readers (a route's legs are looked
         up at every new placement, and rebuilding the map each time was a tenth of a random game)."""
         if self._map is None:
+            import networkx as nx  # type: ignore[import-untyped]
+
             object.__setattr__(self, "_map", nx.freeze(self.graph()))
         return self._map
 
@@ -442,6 +446,8 @@ def _build_graph(
     connections: Sequence[Connection],
     specials: Sequence[SpecialConnection],
 ) -> nx.DiGraph:
+    import networkx as nx  # type: ignore[import-untyped]
+
     markets = {r.id for r in regions if r.market}
     special_to = {s.to for s in specials}
     g = nx.DiGraph()
@@ -483,10 +489,37 @@ def _build_graph(
 
 def unreachable(graph: nx.DiGraph, starts: Sequence[str]) -> list[tuple[str, str]]:
     """(start, destination) pairs with no directed path: a pack whose map leaves them is not playable."""
+    return _unreachable_in({n: tuple(graph.successors(n)) for n in graph.nodes}, starts)
+
+
+def _unreachable_in(successors: Mapping[str, Sequence[str]], starts: Sequence[str]) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for start in starts:
-        reached = nx.descendants(graph, start) | {start}
-        out += [(start, n) for n in graph.nodes if n not in reached]
+        reached, frontier = {start}, [start]
+        while frontier:
+            for n in successors.get(frontier.pop(), ()):
+                if n not in reached:
+                    reached.add(n)
+                    frontier.append(n)
+        out += [(start, n) for n in successors if n not in reached]
+    return out
+
+
+def _successors(data: Mapping[str, Any]) -> dict[str, list[str]]:
+    """The map's directed connections of checked pack data, by destination in the data's order (the same
+    edges as :func:`map_graph`, without networkx: loading a pack checks them on every command)."""
+    destinations = _destinations(data)
+    out: dict[str, list[str]] = {d.name: [] for d in destinations}
+    for c in _connections(data):  # a name no destination has becomes a node, as in networkx
+        out.setdefault(c.a, []).append(c.b)
+        out.setdefault(c.b, [])
+        if c.direction == "both":
+            out[c.b].append(c.a)
+    for sp in _specials(data):
+        for d in destinations:
+            if d.region == sp.from_region and d.name != sp.to:
+                out[d.name].append(sp.to)
+                out.setdefault(sp.to, [])
     return out
 
 
@@ -798,8 +831,8 @@ class _Checker(PackChecker):
             )
 
     def check_map(self) -> None:
-        graph = map_graph(self.data)
-        missing = unreachable(graph, [d["name"] for d in self.data["destinations"] if d.get("start_city", False)])
+        starts = [d["name"] for d in self.data["destinations"] if d.get("start_city", False)]
+        missing = _unreachable_in(_successors(self.data), starts)
         if missing:
             start, dest = missing[0]
             more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
