@@ -185,6 +185,8 @@ def test_amb_41_keep_the_tile_stays_usable_on_the_discarded_card() -> None:
     zero = state.players[0]
     assert zero.discards == () and zero.supply == before.supply
     assert [(c.number, c.tiles, c.excess, c.passengers) for c in zero.cards] == [(13, 1, 0, ())]
+    # a card with unused capacity is turned face down as by default (l.174): seat 1's card 14, 2 unused
+    assert [(c.number, c.tiles, c.excess) for c in state.players[1].cards] == [(14, 1, 2)]
     from_13 = [a for a in legal_actions(ctx, state) if isinstance(a, A.PlaceAirport) and a.card == 13]
     assert from_13 and all(check(ctx, state, a) is None for a in from_13)
     # it carries nothing more: every claim needs room on a card (l.144), and card 13 has none
@@ -214,7 +216,9 @@ def test_amb_41_lost_the_tile_can_never_be_placed() -> None:
     keep_ctx, kept = era_2_start("keep")
     from_13 = [a for a in legal_actions(keep_ctx, kept) if isinstance(a, A.PlaceAirport) and a.card == 13]
     why = check(ctx, state, from_13[0])
-    assert why is not None and why.rule == "AER-R-54" and "lost" in why.reason
+    assert why is not None and why.rule == "AER-R-54"
+    assert why.reason == "card 13 was discarded full: its tiles are lost"
+    assert [(c.number, c.tiles, c.excess) for c in state.players[1].cards] == [(14, 1, 2)]
     assert final_scores(ctx, state)[0].cards == CTX.pack.card(13).vp
 
 
@@ -460,7 +464,8 @@ def test_amb_10_fixed_a_tile_placed_in_this_action_is_no_origin() -> None:
     assert kept.slots("Warsaw") == chained.slots("Warsaw") and kept.players == chained.players
     assert kept.turn.origins == state.airports(me)
     why = check(fixed, kept, second)
-    assert why is not None and why.rule == "AER-R-14" and "placed in this action" in why.reason
+    assert why is not None and why.rule == "AER-R-14"
+    assert why.reason == "your airport in Warsaw was placed in this action"
     offered = [a for a in legal_actions(fixed, kept) if isinstance(a, A.PlaceAirport)]
     assert second not in offered and {a.origin for a in offered} <= {*state.airports(me), None}
     assert A.PlaceAirport(13, "Berlin", 0, "Vienna") in offered  # Vienna - Berlin, white (the map)
