@@ -8,7 +8,9 @@ worker finds is known to another.
    same rules in-process (:class:`rulecraft.conformance.inprocess.InProcess`), for ``--seconds``;
    a state compared is one step both sides took and compared (``steps_compared``).  One worker
    alone, then two at once with different seeds; the ratio of the totals is the figure (target
-   >= 1.8x on a 2-core machine: it needs both cores free).
+   >= 1.8x on a 2-core machine: it needs both cores free).  Beside it, the share of a core each
+   worker had and the states per CPU-second of two workers against one: that one is 1.0 when the
+   workers cost each other nothing, whatever else the machine runs.
 2. Time until a planted failure found by one worker is known to the other: a real ``redis-server``
    (tests/redis_server.py, the tests' own) is the shared database; worker B runs a long ``verify``
    campaign whose games are too short to find the planted failure ("no game reaches its end",
@@ -51,7 +53,7 @@ def throughput_worker(game_id: str, seconds: float, seed: int) -> dict[str, Any]
     game, other = make_game(game_id), make_game(game_id)
     report = ConformReport(game.id, "in-process reference", seed=seed)
     report.protocol = 2
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     differential(
         game,
         InProcess(other),
@@ -64,8 +66,8 @@ def throughput_worker(game_id: str, seconds: float, seed: int) -> dict[str, Any]
         deadline=time.monotonic() + seconds,
         self_test=True,
     )
-    elapsed = time.perf_counter() - start
-    return {"states": report.steps_compared, "games": report.examples_run, "seconds": elapsed}
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return {"states": report.steps_compared, "games": report.examples_run, "seconds": elapsed, "cpu_seconds": cpu}
 
 
 def _spawn(*argv: str) -> subprocess.Popen[str]:
@@ -95,6 +97,16 @@ def throughput(game_id: str, seconds: float) -> dict[str, Any]:
         "one_worker_states_per_second": round(rate1, 1),
         "two_workers_states_per_second": round(rate2, 1),
         "ratio": round(rate2 / rate1, 2),
+        # the share of a core each worker had: below 1 the machine was busy with others' work
+        "cpu_share_alone": round(alone["cpu_seconds"] / alone["seconds"], 2),
+        "cpu_share_of_two": [round(w["cpu_seconds"] / w["seconds"], 2) for w in both],
+        # states per CPU-second, two workers against one: 1.0 means the workers cost each other
+        # nothing, so the wall-clock ratio reaches 2x when each has a core of its own
+        "per_cpu_efficiency": round(
+            (sum(w["states"] for w in both) / sum(w["cpu_seconds"] for w in both))
+            / (alone["states"] / alone["cpu_seconds"]),
+            2,
+        ),
         "target_ratio": TARGET_RATIO,
         "cpus": os.cpu_count(),
         "load_average_before": [round(x, 2) for x in os.getloadavg()],
@@ -225,7 +237,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"{t['game']}: {t['one_worker_states_per_second']} states compared/s with 1 worker, "
         f"{t['two_workers_states_per_second']} with 2: {t['ratio']}x (target >= {TARGET_RATIO}x; "
-        f"{t['cpus']} CPUs, load {t['load_average_before']})"
+        f"{t['cpus']} CPUs, load {t['load_average_before']}; share of a core: alone {t['cpu_share_alone']}, "
+        f"two {t['cpu_share_of_two']}; per CPU-second, two workers do {t['per_cpu_efficiency']}x what one does)"
     )
     if "skipped" in s:
         print(f"shared failure: skipped: {s['skipped']}")
