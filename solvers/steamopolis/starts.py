@@ -206,12 +206,12 @@ def _enclosing(trees: list[tuple[str, ast.Module]], hit: Any) -> set[str | None]
 
 
 def _builds_shadow_stone(node: ast.AST) -> bool:
+    """A stone put on the board that may be a shadow stone: every ``BoardStone(...)`` but those of the
+    player to move (``BoardStone(state.to_move, ...)``), so an unknown seat counts (conservative)."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "BoardStone"):
         return False
     seat = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "seat"), None)
-    return not (isinstance(seat, ast.Attribute) and seat.attr == "to_move") and not (
-        isinstance(seat, ast.Name) and seat.id != "SHADOW"
-    )
+    return not (isinstance(seat, ast.Attribute) and seat.attr == "to_move")
 
 
 def _calls(name: str) -> Any:
