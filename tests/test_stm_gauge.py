@@ -548,3 +548,14 @@ def test_prop_generation_walk_matches_the_increments(g: Gauge, x: int) -> None:
     assert list(found.items()) == list(_walk_by_increments(g, x).items())
     for end, picks in found.items():
         assert increase(g, len(picks), picks).gauge == end
+
+
+@pytest.mark.parametrize("x", [0, 1, 2])
+def test_an_increase_by_x_makes_at_most_x_increments_though_the_stone_could_go_further(x: int) -> None:
+    """STM-R-15 (p.8): "increase the pressure by X" is X increments, no more, each moving a stone to
+    the nearest free space on its right.  One stone on space 2 of an empty gauge could move eight
+    times; by X it moves exactly X spaces, nothing lapses (and by 0 nothing happens)."""
+    g = Gauge(0, (None, None, Stone(), *([None] * 8)))
+    (only,) = increase_outcomes(g, x)
+    assert (only.used, only.lapsed) == (x, 0)
+    assert only.gauge.stone_spaces() == (2 + x,)
