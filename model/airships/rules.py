@@ -59,6 +59,20 @@ class Context:
     throws: dict[tuple[object, ...], tuple[Dice, ...]] = attrs.field(
         factory=dict, init=False, hash=False, eq=False, repr=False
     )
+    # What a board gives (``board_of``), by what AIR-R-12..14 read of the board and the era; emptied
+    # when it holds ``board_limit`` boards (a random game meets about 40).
+    boards: dict[tuple[object, ...], Board] = attrs.field(factory=dict, init=False, hash=False, eq=False, repr=False)
+    # A number per (exchanges, give_fixed, pool) met (``pools``), and the attempts at a target by its
+    # reference, its requirement and that number (``attempts``): about 300 numbers, 30,000 entries.
+    pool_ids: dict[tuple[object, ...], int] = attrs.field(factory=dict, init=False, hash=False, eq=False, repr=False)
+    attempts: dict[tuple[object, ...], tuple[AttemptTarget, ...]] = attrs.field(
+        factory=dict, init=False, hash=False, eq=False, repr=False
+    )
+    board_limit: int = attrs.field(default=4096, kw_only=True, hash=False, eq=False, repr=False)
+    # The TargetInfo of a displayed development card or a stack's top airship card (``open_targets``).
+    targets: dict[tuple[str, int, str], TargetInfo] = attrs.field(
+        factory=dict, init=False, hash=False, eq=False, repr=False
+    )
 
     def r(self, amb_id: str) -> str:
         return self.readings[amb_id]
@@ -123,15 +137,24 @@ def _stage_target(ctx: Context, state: AirState, ref: str, index: int) -> Target
 
 def open_targets(ctx: Context, state: AirState) -> Iterator[TargetInfo]:
     """Every target AIR-R-26 offers, before asking for dice."""
+    known = ctx.targets
     for row in state.display:
         for card in row:
             if card is not None:
-                info = ctx.pack.development(card)
-                yield TargetInfo(f"development:{card}", "development", info.requirement, info.target, card=card)
+                target = known.get(("development", 0, card))
+                if target is None:
+                    info = ctx.pack.development(card)
+                    target = TargetInfo(f"development:{card}", "development", info.requirement, info.target, card=card)
+                    known["development", 0, card] = target
+                yield target
     for i, stack in enumerate(state.stacks, start=1):
         if stack:
-            top = ctx.pack.airship(stack[-1])
-            yield TargetInfo(f"airship:{i}", "airship", top.requirement, top.target, card=top.id, index=i)
+            target = known.get(("airship", i, stack[-1]))
+            if target is None:
+                top = ctx.pack.airship(stack[-1])
+                target = TargetInfo(f"airship:{i}", "airship", top.requirement, top.target, card=top.id, index=i)
+                known["airship", i, stack[-1]] = target
+            yield target
     if state.hindenburg:
         for i in range(1, 5):
             t = _stage_target(ctx, state, f"stage:{i}", i)
@@ -142,8 +165,33 @@ def open_targets(ctx: Context, state: AirState) -> Iterator[TargetInfo]:
 # -- the company's dice -------------------------------------------------------
 
 
+class Board:
+    """What the context keeps of one board: its company, and the pools its exchanges leave (AIR-R-29,
+    ``pools``: exchanges, give_fixed, pool and the pool's number in ``Context.pool_ids``)."""
+
+    __slots__ = ("company", "pools")
+
+    def __init__(self, company: Company) -> None:
+        self.company = company
+        self.pools: list[tuple[int, bool, Pool, int]] | None = None
+
+
+def board_of(ctx: Context, state: AirState, seat: int) -> Board:
+    """The seat's board as the context keeps it: the company (``company_of``) depends on the board's
+    cards, the cards won this turn, the extra red dice and the era only (with the pack and readings)."""
+    board = state.boards[seat]
+    key = (board.departments, board.airships, board.won_this_turn, board.extra_red_dice, state.era)
+    found = ctx.boards.get(key)
+    if found is None:
+        if len(ctx.boards) >= ctx.board_limit:
+            ctx.boards.clear()
+        found = Board(company_of(board, state.era, ctx.pack, airship_dice=ctx.r("AIR-AMB-25") == "yes"))
+        ctx.boards[key] = found
+    return found
+
+
 def company(ctx: Context, state: AirState, seat: int) -> Company:
-    return company_of(state.boards[seat], state.era, ctx.pack, airship_dice=ctx.r("AIR-AMB-25") == "yes")
+    return board_of(ctx, state, seat).company
 
 
 def exchange_options(ctx: Context, comp: Company) -> Iterator[tuple[int, bool]]:
@@ -294,17 +342,35 @@ def throw_candidates(ctx: Context, pool: Pool, requirement: Dice) -> list[Dice]:
 
 
 def attempts(ctx: Context, state: AirState) -> Iterator[AttemptTarget]:
-    """Every legal AttemptTarget of the seat to move (generation; ``check`` judges)."""
-    comp = company(ctx, state, state.seat)
-    pools: list[tuple[int, bool, Pool]] = []
-    for k, give_fixed in exchange_options(ctx, comp):
-        pool = pool_or_rejection(ctx, comp, k, give_fixed)
-        if isinstance(pool, Pool):
-            pools.append((k, give_fixed, pool))
+    """Every legal AttemptTarget of the seat to move (generation; ``check`` judges): per open target,
+    per pool the exchanges leave, per allowed throw."""
+    board_pools = pools(ctx, board_of(ctx, state, state.seat))
+    known = ctx.attempts
     for target in open_targets(ctx, state):
-        for k, give_fixed, pool in pools:
-            for throw in allowed_throws(ctx, pool, target):
-                yield AttemptTarget(target.ref, throw, k, give_fixed)
+        ref, req = target.ref, target.requirement
+        for k, give_fixed, pool, pool_id in board_pools:
+            # The action names the reference; its throws depend on the requirement and the pool only.
+            key = (ref, req.W, req.R, req.B, pool_id)
+            found = known.get(key)
+            if found is None:
+                throws = allowed_throws(ctx, pool, target)
+                found = known[key] = tuple(AttemptTarget(ref, throw, k, give_fixed) for throw in throws)
+            yield from found
+
+
+def pools(ctx: Context, board: Board) -> list[tuple[int, bool, Pool, int]]:
+    """The (exchanges, give_fixed, pool, pool number) choices of the board's company, kept on the board."""
+    if board.pools is None:
+        comp = board.company
+        board.pools = []
+        for k, give_fixed in exchange_options(ctx, comp):
+            pool = pool_or_rejection(ctx, comp, k, give_fixed)
+            if isinstance(pool, Pool):
+                dice = pool.dice
+                pool_key = (k, give_fixed, dice.W, dice.R, dice.B, pool.fixed, pool.cap)
+                pool_id = ctx.pool_ids.setdefault(pool_key, len(ctx.pool_ids))
+                board.pools.append((k, give_fixed, pool, pool_id))
+    return board.pools
 
 
 def allowed_throws(ctx: Context, pool: Pool, target: TargetInfo) -> tuple[Dice, ...]:
