@@ -180,9 +180,11 @@ def _before_first_update(state: AerState) -> bool:
     return state.era == 1 and state.marker_in_pool
 
 
-def _updates_done(state: AerState) -> int:
-    """Era updates run so far (AER-R-53): one per era ended, the running one included; none after era 3."""
-    running = 0 if state.marker_in_pool or state.phase is Phase.OVER else 1
+def _updates_done(ctx: Context, state: AerState) -> int:
+    """Era updates run so far (AER-R-53): one per era ended, the running one included; none after era 3
+    (AER-AMB-45 'run': era 3's update runs too before the game ends)."""
+    over = state.phase is Phase.OVER and ctx.r("AER-AMB-45") != "run"  # AER-AMB-45
+    running = 0 if state.marker_in_pool or over else 1
     return state.era - 1 + running
 
 
@@ -208,7 +210,7 @@ def _income_due(ctx: Context, before: AerState, after: AerState, seat: int) -> i
     home = after.players[seat].home or ""
     due = ctx.pack.income.amount(after.era, home) if _income_paid(before, after) else 0
     if after.era > before.era and ctx.r("AER-AMB-03") == "twice":
-        due += ctx.pack.income.amount(after.era, home)
+        due += ctx.pack.income.by_era[after.era - 1]  # era 2 or 3: no home modifier (AER-R-03)
     return due
 
 
@@ -522,7 +524,7 @@ def check_plane_capacity(ctx: Context, state: AerState) -> Iterator[str]:
                 if closed and card.passengers:
                     carried = list(card.passengers)
                     yield f"seat {seat}'s face-down card {card.number} carries {carried} (AER-AMB-42 closed)"
-                if _updates_done(state) == 0:
+                if _updates_done(ctx, state) == 0:
                     yield f"seat {seat}'s card {card.number} is face down before any update"
 
 
@@ -561,9 +563,9 @@ def check_cards(ctx: Context, state: AerState) -> Iterator[str]:
     drawing = state.phase in (Phase.CARD_DRAW, Phase.UPDATE_DRAW)
     if state.deck and len(display) < size and not drawing:
         yield f"{len(display)} cards on display with {len(state.deck)} in the deck, in phase {state.phase.value}"
-    most = ctx.pack.era_end_discards * _updates_done(state)
+    most = ctx.pack.era_end_discards * _updates_done(ctx, state)
     if len(state.removed_cards) > most:
-        yield f"{len(state.removed_cards)} cards removed from the display after {_updates_done(state)} updates"
+        yield f"{len(state.removed_cards)} cards removed from the display after {_updates_done(ctx, state)} updates"
     for seat, p in enumerate(state.players):
         numbers = [c.number for c in p.cards]
         if numbers != sorted(set(numbers)):

@@ -591,3 +591,20 @@ def test_amb_15_card_an_upgrade_puts_ones_own_tile_back_on_a_card() -> None:
     default = go(ctx_with("AER-AMB-13", "anytime"), state, A.PlaceAirport(17, "Frankfurt", 0)).players[me]
     assert [(c.number, c.tiles) for c in default.cards] == [(1, 0), (17, 0)]
     assert default.supply[0] == state.players[me].supply[0] + 1
+
+
+def test_amb_45_run_the_update_after_era_3_counts_among_the_updates_done() -> None:
+    """AER-AMB-45 ``run``: era 3's update removes two more display cards (U1, l.172), three updates in
+    all, 2 cards each: the cards-conserved invariant allows 6 removed at the end of such a game, while
+    under the default (no update after era 3, AER-R-63) 6 would be two more than its 2 updates allow."""
+    from rulecraft.invariants.aeroplanes import check_cards
+
+    ctx = ctx_with("AER-AMB-45", "run")
+    before, _ = era_3_end((5, 9, 30))
+    over = first_chances(ctx, go(ctx, before, A.TakeSubsidy()))
+    assert over.phase is Phase.OVER and over.removed_cards == (*before.removed_cards, *before.display[:2])
+    # the example's earlier updates removed only 2; as two real updates would, 4 more leave the deck
+    over = attrs.evolve(over, deck=over.deck[4:], removed_cards=(*over.removed_cards, *over.deck[:4]))
+    assert len(over.removed_cards) == 6
+    assert list(check_cards(ctx, over)) == []
+    assert list(check_cards(CTX, over)) == ["6 cards removed from the display after 2 updates"]

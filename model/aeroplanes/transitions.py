@@ -638,12 +638,9 @@ def update_money_and_era(ctx: Context, state: AerState) -> AerState:
         return attrs.evolve(state, phase=Phase.OVER)  # AER-AMB-45
     era = state.era + 1
     if ctx.r("AER-AMB-03") == "twice":
-        state = attrs.evolve(
-            state,
-            players=tuple(
-                attrs.evolve(p, money=p.money + ctx.pack.income.amount(era, p.home or "")) for p in state.players
-            ),
-        )
+        # The new era is 2 or 3, whose income has no home-city modifier (AER-R-03): the bare amount.
+        paid = ctx.pack.income.by_era[era - 1]
+        state = attrs.evolve(state, players=tuple(attrs.evolve(p, money=p.money + paid) for p in state.players))
     taker = state.marker_taker
     assert taker is not None
     state = attrs.evolve(state, era=era, turns_in_round=0)
