@@ -354,7 +354,7 @@ class Pack:
         """The map as one frozen DiGraph, built once per pack: for readers (a route's legs are looked
         up at every new placement, and rebuilding the map each time was a tenth of a random game)."""
         if self._map is None:
-            import networkx as nx  # type: ignore[import-untyped]
+            import networkx as nx
 
             object.__setattr__(self, "_map", nx.freeze(self.graph()))
         return self._map
@@ -446,7 +446,7 @@ def _build_graph(
     connections: Sequence[Connection],
     specials: Sequence[SpecialConnection],
 ) -> nx.DiGraph:
-    import networkx as nx  # type: ignore[import-untyped]
+    import networkx as nx
 
     markets = {r.id for r in regions if r.market}
     special_to = {s.to for s in specials}
