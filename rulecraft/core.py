@@ -521,4 +521,6 @@ class Game(ABC, Generic[S, A]):
 
 def _uniform(game: Game[S, A], state: S, rng: random.Random) -> A:
     """The 'uniform' playout policy: every legal action equally likely."""
-    return rng.choice(list(game.legal_actions(state)))
+    actions = game.legal_actions(state)
+    # ``choice`` reads the length and one item: a list or tuple as it comes (no copy), another sequence listed.
+    return rng.choice(actions if isinstance(actions, list | tuple) else list(actions))

@@ -77,8 +77,6 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
     pack_files = PACK_FILES
     not_modelled = MappingProxyType(dict.fromkeys(NOT_MODELLED, ""))
 
-
-
     def wire(self) -> None:
         self.ctx = Context(self.pack, dict(self.ruleset.readings), self.params)
 
@@ -141,25 +139,29 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
         return out
 
     def chance_outcomes(self, state: AirState) -> list[tuple[AirAction, Fraction]]:
-        phase = state.phase
-        if phase is Phase.DEAL_AIRSHIPS:
-            tier = TIERS[sum(len(s) for s in state.stacks) // 4]
-            cards = [c for c in state.airships_undealt if self.pack.airship(c).tier == tier]
-            return [(DealAirship(c), Fraction(1, len(cards))) for c in cards]
-        if phase is Phase.DEAL_STARTERS:
-            n = len(state.starters_undealt)
-            return [(DealStarter(c), Fraction(1, n)) for c in state.starters_undealt]
-        if phase in (Phase.FILL_DISPLAY, Phase.REVEAL):
-            if state.deck_era1:
-                return [(Reveal(c), Fraction(1, len(state.deck_era1))) for c in state.deck_era1]
-            if state.era_tile_in_deck:
-                return [(Reveal(None), Fraction(1))]
-            return [(Reveal(c), Fraction(1, len(state.deck_era2))) for c in state.deck_era2]
-        if phase is Phase.THROW:
+        if state.phase is Phase.THROW:
             assert state.attempt is not None
             throw = state.attempt.throw
             parts = [colour_distribution(c, throw[c]) for c in COLOURS]
             return [(Throw(w, r, b), pw * pr * pb) for (w, pw), (r, pr), (b, pb) in itertools.product(*parts)]
+        actions = self._equally_likely(state)
+        return [(a, Fraction(1, len(actions))) for a in actions]
+
+    def _equally_likely(self, state: AirState) -> list[AirAction]:
+        """The outcomes of a chance step other than a throw, each as likely as the others: the cards that
+        may be dealt or revealed (AIR-R-03, AIR-R-05, AIR-R-04), or the era tile alone (AIR-R-25)."""
+        phase = state.phase
+        if phase is Phase.DEAL_AIRSHIPS:
+            tier = TIERS[sum(len(s) for s in state.stacks) // 4]
+            return [DealAirship(c) for c in state.airships_undealt if self.pack.airship(c).tier == tier]
+        if phase is Phase.DEAL_STARTERS:
+            return [DealStarter(c) for c in state.starters_undealt]
+        if phase in (Phase.FILL_DISPLAY, Phase.REVEAL):
+            if state.deck_era1:
+                return [Reveal(c) for c in state.deck_era1]
+            if state.era_tile_in_deck:
+                return [Reveal(None)]
+            return [Reveal(c) for c in state.deck_era2]
         return []
 
     def sample_chance(self, state: AirState, rng: random.Random) -> AirAction:
@@ -169,8 +171,9 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
             throw = state.attempt.throw
             faces = [tuple(sorted((rng.choice(FACES[c]) for _ in range(throw[c])), reverse=True)) for c in COLOURS]
             return Throw(*faces)
-        outcomes = self.chance_outcomes(state)
-        return rng.choice(outcomes)[0]  # every other chance step is uniform
+        # Every other chance step is uniform: the draw ``rng.choice`` makes from ``chance_outcomes``' list,
+        # without the probabilities.
+        return rng.choice(self._equally_likely(state))
 
     # -- legality and effects -------------------------------------------------
     def check(self, state: AirState, action: AirAction) -> Rejection | None:
@@ -178,7 +181,6 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
 
     def transition(self, state: AirState, action: AirAction) -> AirState:
         return transition(self.ctx, state, action)
-
 
     def grounds(self, state: AirState, action: AirAction) -> tuple[str, ...]:
         return grounds(self.ctx, state, action)
@@ -335,8 +337,6 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
 
     # -- scenarios -------------------------------------------------------------------
 
-
-
     def stalled(self, state: AirState) -> str | None:
         """AIR-AMB-30: with the deck empty and no company able to attempt
         anything, nothing can change a company's dice again, so no end
@@ -354,8 +354,6 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
             "AIR-AMB-30: the deck is empty and no company has the dice for any remaining target, "
             "so no end condition (AIR-R-47) can ever be met"
         )
-
-
 
 
 # The invariants every state read from outside must keep: dice, chips and cards counted, one card per
