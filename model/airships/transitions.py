@@ -101,7 +101,7 @@ def _setup_done(ctx: Context, state: AirState) -> bool:
 
 def _after_setup_draw(ctx: Context, state: AirState) -> AirState:
     if _setup_done(ctx, state) or not state.deck_era1:
-        return _begin_go(ctx, evolve(state, seat=state.start_seat, goes=1))
+        return _begin_go(ctx, state, seat=state.start_seat, goes=1)
     return state
 
 
@@ -148,10 +148,11 @@ def deck_empty(state: AirState) -> bool:
     return not state.deck_era1 and not state.era_tile_in_deck and not state.deck_era2
 
 
-def _begin_go(ctx: Context, state: AirState) -> AirState:
-    """AIR-R-22/23: step 1 reveals a card, skipped when the deck is empty."""
+def _begin_go(ctx: Context, state: AirState, **changes: int) -> AirState:
+    """AIR-R-22/23: step 1 reveals a card, skipped when the deck is empty; ``changes``: the go's seat and
+    count, made in the same step."""
     phase = Phase.ATTEMPT if deck_empty(state) else Phase.REVEAL
-    return evolve(state, phase=phase, attempt=None, reveal_again=False)
+    return evolve(state, phase=phase, attempt=None, reveal_again=False, **changes)
 
 
 def _reveal(ctx: Context, state: AirState, card: str | None) -> AirState:
@@ -190,8 +191,13 @@ class Totals:
 
 
 def throw_totals(ctx: Context, state: AirState) -> Totals:
-    attempt = state.attempt
-    assert attempt is not None and attempt.faces is not None
+    assert state.attempt is not None
+    return _totals(ctx, state, state.attempt)
+
+
+def _totals(ctx: Context, state: AirState, attempt: Attempt) -> Totals:
+    """The parts of ``attempt``'s throw (its faces set) by the seat to move in ``state``."""
+    assert attempt.faces is not None
     info = parse_target(ctx, state, attempt.target)
     assert isinstance(info, TargetInfo)
     comp = company(ctx, state, state.seat)
@@ -216,19 +222,20 @@ def throw_totals(ctx: Context, state: AirState) -> Totals:
 
 def _throw(ctx: Context, state: AirState, action: Throw) -> AirState:
     assert state.attempt is not None
-    state = evolve(state, attempt=evolve(state.attempt, faces=(action.W, action.R, action.B)))
-    totals = throw_totals(ctx, state)
+    # The faces go into the state only when the bonus step reads them; settling at once needs the target alone.
+    attempt = evolve(state.attempt, faces=(action.W, action.R, action.B))
+    totals = _totals(ctx, state, attempt)
     chips = state.boards[state.seat].chips
     auto = totals.base + totals.engine + totals.airship
     if ctx.r("AIR-AMB-12") == "optional":
         if totals.engine or totals.airship or (chips and auto < totals.target):
-            return evolve(state, phase=Phase.BONUS)
-        return _settle(ctx, state, auto >= totals.target)
+            return evolve(state, attempt=attempt, phase=Phase.BONUS)
+        return _settle(ctx, state, auto >= totals.target, totals.info)
     if auto >= totals.target:
-        return _settle(ctx, state, True)
+        return _settle(ctx, state, True, totals.info)
     if chips and (ctx.r("AIR-AMB-11") == "legal" or auto + 1 >= totals.target):
-        return evolve(state, phase=Phase.BONUS)
-    return _settle(ctx, state, False)
+        return evolve(state, attempt=attempt, phase=Phase.BONUS)
+    return _settle(ctx, state, False, totals.info)
 
 
 def _resolve(ctx: Context, state: AirState, action: Resolve) -> AirState:
@@ -240,14 +247,13 @@ def _resolve(ctx: Context, state: AirState, action: Resolve) -> AirState:
         # AIR-R-37: the spent chip goes back to the supply.
         state = _move_chips(ctx, state, state.seat, -1)
         total += 1
-    return _settle(ctx, state, total >= totals.target)
+    return _settle(ctx, state, total >= totals.target, totals.info)
 
 
-def _settle(ctx: Context, state: AirState, success: bool) -> AirState:
-    attempt = state.attempt
-    assert attempt is not None
-    info = parse_target(ctx, state, attempt.target)
-    assert isinstance(info, TargetInfo)
+def _settle(ctx: Context, state: AirState, success: bool, info: TargetInfo) -> AirState:
+    """The attempt at ``info`` (its target, read before the chip's effects) succeeds or fails."""
+    assert state.attempt is not None
+    assert state.attempt.target == info.ref
     if success:
         state = _extra_red_die(ctx, _win(ctx, state, info))
     elif info.kind != "stage" or ctx.r("AIR-AMB-33") == "chip":
@@ -393,7 +399,7 @@ def _next_seat(ctx: Context, state: AirState) -> AirState:
     if state.ended is not None:
         return evolve(state, phase=Phase.OVER)
     seat = (state.seat + 1) % state.players  # AIR-R-10
-    return _begin_go(ctx, evolve(state, seat=seat, goes=state.goes + 1))
+    return _begin_go(ctx, state, seat=seat, goes=state.goes + 1)
 
 
 def turn_over(state: AirState) -> AirState:
