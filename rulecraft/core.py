@@ -523,4 +523,5 @@ def _uniform(game: Game[S, A], state: S, rng: random.Random) -> A:
     """The 'uniform' playout policy: every legal action equally likely."""
     actions = game.legal_actions(state)
     # ``choice`` reads the length and one item: a list or tuple as it comes (no copy), another sequence listed.
-    return rng.choice(actions if isinstance(actions, list | tuple) else list(actions))
+    listed: Sequence[A] = actions if isinstance(actions, list | tuple) else list(actions)
+    return rng.choice(listed)

@@ -1,0 +1,344 @@
+"""Airships' fast paths (issue 18) give what the rules give, pinned to the rules digest.
+
+The context keeps what a random game meets again and again: each board's company (AIR-R-12..14,
+with AIR-AMB-01/25/26), the pools its exchanges leave (AIR-R-29), each target (AIR-R-26) and the
+attempts at it (AIR-R-27/30).  Each test plays a cache against what the rules say and against the
+check (``action_rejection``), on one context reused across states that differ in exactly one thing
+the cache must notice, so a cache keyed on too little fails here; the identity checks fail when a
+cache is never hit.  The effects' short cuts (a throw that settles at once never stores its faces,
+the attempt's target read once, a go begun in one step) are checked against AIR-R-10, 22, 23, 34,
+37 and 38.  The kernel's and the game's random draws are the ones they replaced (the same seed
+plays the same game): the uniform policy draws as ``rng.choice`` over the listed actions did, and a
+uniform chance step as ``rng.choice`` over ``chance_outcomes`` did.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import attrs
+import pytest
+from test_air_rules_kills import PACK, STACKS, board, ctx, display, state
+from test_air_transitions_kills import attempt as declare_and_throw
+from test_air_transitions_kills import board as tboard
+from test_air_transitions_kills import ctx as tctx
+from test_air_transitions_kills import display as tdisplay
+from test_air_transitions_kills import state as tstate
+from test_air_transitions_kills import step
+
+from rulecraft.core import Game, _uniform
+from rulecraft.evolve import evolve
+from rulecraft.model.airships.actions import AttemptTarget, EndGo, Resolve, Throw
+from rulecraft.model.airships.catalogue import PARAMETERS
+from rulecraft.model.airships.components import Colour, Dice, FixedDie
+from rulecraft.model.airships.dice import Pool
+from rulecraft.model.airships.game import AirshipsGame
+from rulecraft.model.airships.readings import REGISTER
+from rulecraft.model.airships.rules import (
+    Context,
+    TargetInfo,
+    action_rejection,
+    attempt_groups,
+    attempts,
+    board_of,
+    company,
+    exchange_options,
+    has_legal_target,
+    open_targets,
+    pool_or_rejection,
+    pools,
+    throw_candidates,
+)
+from rulecraft.model.airships.state import AirState, Phase
+from rulecraft.registry import make_game
+
+
+def checked_attempts(c: Context, st: AirState) -> list[AttemptTarget]:
+    """The attempts the check accepts, built without the context's attempt cache: per open target
+    (AIR-R-26), per exchange choice (AIR-R-29), per throw within AIR-R-30/31's ranges."""
+    comp = company(c, st, st.seat)
+    out = []
+    for target in open_targets(c, st):
+        for k, give_fixed in exchange_options(c, comp):
+            pool = pool_or_rejection(c, comp, k, give_fixed)
+            if not isinstance(pool, Pool):
+                continue
+            for throw in throw_candidates(c, pool, target.requirement):
+                action = AttemptTarget(target.ref, throw, k, give_fixed)
+                if action_rejection(c, st, action) is None:
+                    out.append(action)
+    return out
+
+
+# -- AIR-R-26: the targets, each kept once ------------------------------------------------------------
+
+
+def test_open_targets_are_kept_and_follow_each_stacks_top_card_air_r_26() -> None:
+    """AIR-R-26: a displayed card and each stack's top card; asked again, the same objects come back,
+    and a stack whose top card changed (or the same card on another stack) gives that card."""
+    c = ctx()
+    st = state(display=display("EX04"), stacks=STACKS)
+    first = list(open_targets(c, st))
+    assert first == [
+        TargetInfo("development:EX04", "development", Dice(W=2), 5, card="EX04"),
+        TargetInfo("airship:1", "airship", Dice(W=2), 6, card="L1", index=1),
+        TargetInfo("airship:3", "airship", Dice(R=2), 9, card="M1", index=3),
+        TargetInfo("airship:4", "airship", Dice(W=4), 12, card="L4", index=4),
+    ]
+    again = list(open_targets(c, st))
+    assert all(a is b for a, b in zip(first, again, strict=True))
+    # L1 won from stack 1: D1 (two black dice for 14) is its top card now.
+    won = list(open_targets(c, attrs.evolve(st, stacks=(("D1",), (), ("M1",), ("D2", "L4")))))
+    assert won[1] == TargetInfo("airship:1", "airship", Dice(B=2), 14, card="D1", index=1)
+    # The same card on stack 2 is the target 'airship:2'.
+    moved = list(open_targets(c, attrs.evolve(st, stacks=((), ("D1", "L1"), (), ()))))
+    assert moved[1:] == [TargetInfo("airship:2", "airship", Dice(W=2), 6, card="L1", index=2)]
+
+
+# -- AIR-R-12..14: a board's company, kept per board ---------------------------------------------------
+
+
+def test_a_boards_company_follows_every_thing_that_gives_dice_air_r_12_13_14() -> None:
+    """One context, one board at a time changed in one respect: its company changes with it.
+    AIR-R-12/13: the entrepreneur's 1 W (era 1) plus FIN's W, R, B (AIR-EX-11); AIR-R-13: 1 W + 1 R
+    in era 2; AIR-AMB-01 'every-success': an extra red die; AIR-AMB-26 'next-turn': a card won this
+    turn gives nothing yet; AIR-AMB-25 'yes': an owned airship's dice (L1: one red) count."""
+    c = ctx("25=yes", "26=next-turn", "01=every-success")
+    base = board("FIN")
+    st = state(base, board())
+    assert company(c, st, 0).dice == Dice(W=2, R=1, B=1)
+    assert board_of(c, st, 0) is board_of(c, st, 0)  # kept
+    assert company(c, attrs.evolve(st, era=2), 0).dice == Dice(W=2, R=2, B=1)
+    assert company(c, state(attrs.evolve(base, extra_red_dice=1)), 0).dice == Dice(W=2, R=2, B=1)
+    assert company(c, state(attrs.evolve(base, won_this_turn=("FIN",))), 0).dice == Dice(W=1)
+    assert company(c, state(attrs.evolve(base, airships=("L1",))), 0).dice == Dice(W=2, R=2, B=1)
+    assert company(c, state(board("FINWR")), 0).dice == Dice(W=3, R=1)
+    assert company(c, st, 0).dice == Dice(W=2, R=1, B=1)  # the first board, unchanged
+
+
+def test_the_board_cache_is_emptied_when_full_and_answers_the_same() -> None:
+    """A bound on memory (``board_limit``, 4096 by default): at the limit the kept boards are dropped,
+    and a board met again is worked out again the same way (AIR-R-12)."""
+    assert Context(PACK, REGISTER.defaults()).board_limit == 4096
+    c = Context(PACK, REGISTER.defaults(), PARAMETERS.defaults(), board_limit=2)
+    one, two, three = state(board("FIN")), state(board("FINWR")), state(board("HANB"))
+    kept = board_of(c, one, 0)
+    board_of(c, two, 0)
+    assert len(c.boards) == 2
+    assert board_of(c, one, 0) is kept  # both kept up to the limit
+    assert company(c, three, 0).dice == Dice(W=1, B=1)
+    assert len(c.boards) == 1  # emptied, then the new board
+    assert board_of(c, one, 0) is not kept
+    assert company(c, one, 0).dice == Dice(W=2, R=1, B=1)
+
+
+# -- AIR-R-29: the pools a board's exchanges leave -------------------------------------------------------
+
+
+def test_pools_are_numbered_by_exchange_and_dice_air_r_29() -> None:
+    """MATB gives up 3 W for 1 B (AIR-EX-06's Material).  A board with 4 W and 1 R has two pools:
+    no exchange (4 W, 1 R) and one exchange (1 W, 1 R, 1 B).  Another board whose own dice are
+    1 W, 1 R, 1 B without an exchange has a pool of the same dice but a different choice, so a
+    different number; the same choice on another board keeps its number."""
+    c = ctx()
+    material = state(board("FINWR", "HANW", "MATB"))
+    found = pools(c, board_of(c, material, 0))
+    assert [(k, gf, p.dice) for k, gf, p, _ in found] == [
+        (0, False, Dice(W=4, R=1)),
+        (1, False, Dice(W=1, R=1, B=1)),
+    ]
+    assert pools(c, board_of(c, material, 0)) is found  # kept on the board
+    plain = state(attrs.evolve(board("HANB"), extra_red_dice=1))
+    (only,) = pools(c, board_of(c, plain, 0))
+    assert (only[0], only[1], only[2].dice) == (0, False, Dice(W=1, R=1, B=1))
+    numbers = [found[0][3], found[1][3], only[3]]
+    assert len(set(numbers)) == 3
+    same = state(board("FINWR", "PILWR", "MATB"))  # 1 + 2 + 1 W is 4 W again; red 1 + 1 = 2 R
+    assert [p[3] for p in pools(c, board_of(c, same, 0))][1:] != [found[1][3]]
+    twin = state(board("FINWR", "HANW", "MATB"), board())  # the same dice on a board with another seat list
+    assert [p[3] for p in pools(c, board_of(c, twin, 0))] == [found[0][3], found[1][3]]
+
+
+# -- AIR-R-27/30: the attempts, kept per target and pool --------------------------------------------------
+
+
+def test_attempts_are_the_ones_the_check_accepts_for_each_exchange_air_r_27_29_30() -> None:
+    """With and without the exchange the same dice may be in hand (1 W, 1 R, 1 B): each attempt names
+    its own exchange count (AIR-R-29), and the attempts are exactly those the check accepts."""
+    c = ctx()
+    shown = display("HANW", "FIN3", "HANB")
+    plain = state(attrs.evolve(board("HANB"), extra_red_dice=1), display=shown, stacks=STACKS)
+    material = state(board("FINWR", "HANW", "MATB"), display=shown, stacks=STACKS)
+    for st in (plain, material, plain, material):
+        assert list(attempts(c, st)) == checked_attempts(c, st)
+    exchanges = {a.exchanges for a in attempts(c, material) if a.target == "development:HANB"}
+    assert exchanges == {1}  # the black die comes only from the exchange (AIR-R-27, AIR-EX-06)
+    assert {a.exchanges for a in attempts(c, plain)} == {0}
+
+
+def test_attempts_follow_the_targets_requirement_not_only_its_name_air_r_26_27() -> None:
+    """'airship:1' is L1 (2 W) and then D1 (2 B): the company has 2 W and no black die, so it may try
+    L1 but not D1 (AIR-R-27)."""
+    c = ctx()
+    st = state(board("HANW"), stacks=STACKS)
+    assert any(a.target == "airship:1" for a in attempts(c, st))
+    later = attrs.evolve(st, stacks=(("D1",), (), ("M1",), ("D2", "L4")))
+    assert not any(a.target == "airship:1" for a in attempts(c, later))
+    assert list(attempts(c, later)) == checked_attempts(c, later)
+
+
+def test_attempt_groups_are_kept_per_target_and_pool() -> None:
+    """Asked twice, each (target, pool) group is the same tuple (the cache is hit)."""
+    c = ctx()
+    st = state(board("FINWR", "HANW", "MATB"), display=display("HANW", "HANB"), stacks=STACKS)
+    first, again = list(attempt_groups(c, st)), list(attempt_groups(c, st))
+    assert len(first) == 2 * 5  # 5 targets (2 cards, 3 stack tops) x 2 pools
+    assert all(a is b for a, b in zip(first, again, strict=True))
+
+
+def test_a_target_is_in_reach_when_one_group_is_not_empty_air_amb_23() -> None:
+    """AIR-AMB-23: 2 W and no black die: HANB (1 B) and D1 (2 B) are out of reach, HANW (1 W) is not."""
+    c = ctx()
+    out_of_reach = state(board("HANW"), display=display("HANB"), stacks=(("D1",), (), (), ()))
+    assert not has_legal_target(c, out_of_reach)
+    assert has_legal_target(c, attrs.evolve(out_of_reach, display=display("HANB", "HANW")))
+
+
+# -- the effects' short cuts (AIR-R-34, 37, 38, 10, 22, 23) -----------------------------------------------
+
+
+def test_a_short_throw_keeps_its_faces_for_the_chip_air_r_34_37() -> None:
+    """HANB needs 1 B for 6 (AIR-EX-14); FIN gives the black die (AIR-EX-11).  A 4 is short by 2: with
+    the chip it stays short, and AIR-AMB-11 'legal' (the default) still offers the chip after the
+    throw (AIR-R-37), so the state keeps the thrown faces and the declared target for that step."""
+    c = tctx()
+    st = tstate(tboard("FIN", chips=1), tboard("S2", nation="Germany"), display=tdisplay("HANB"))
+    after = declare_and_throw(c, st, "development:HANB", Throw(B=(4,)))
+    assert after.phase is Phase.BONUS
+    assert after.attempt is not None
+    assert after.attempt.target == "development:HANB"
+    assert after.attempt.faces == ((), (), (4,))
+
+
+def test_a_throw_that_reaches_the_target_settles_at_once_air_r_34_38() -> None:
+    """HANB (1 B for 6) thrown an 8: won at once (AIR-R-34), onto the hangar field (AIR-R-38); no chip
+    on the board, so the go ends and the next seat reveals (AIR-R-10, AIR-R-22/23)."""
+    c = tctx()
+    st = tstate(tboard("FIN"), tboard("S2", nation="Germany"), display=tdisplay("HANB"))
+    after = declare_and_throw(c, st, "development:HANB", Throw(B=(8,)))
+    assert after.attempt is None
+    assert after.boards[0].departments[1] == "HANB"
+    assert (after.phase, after.seat, after.goes) == (Phase.REVEAL, 1, st.goes + 1)
+
+
+def test_the_chip_decides_the_declared_target_air_r_37_38() -> None:
+    """HANW needs 1 W for 2 (AIR-EX-13); a 1 is short by one, the chip makes 2: HANW is won and the
+    chip goes back to the own supply (AIR-R-37, AIR-R-50)."""
+    c = tctx()
+    st = tstate(tboard("S1", chips=1), tboard("S2", nation="Germany"), display=tdisplay("HANW"))
+    bonus = declare_and_throw(c, st, "development:HANW", Throw(W=(1,)))
+    assert bonus.phase is Phase.BONUS
+    after = step(c, bonus, Resolve(chip=True))
+    assert after.boards[0].departments[1] == "HANW"
+    assert after.boards[0].chips == 0
+    assert after.supplies[0] == st.supplies[0] + 1
+
+
+def test_ending_a_go_begins_the_next_seats_go_in_one_step_air_r_10_22_23() -> None:
+    """AIR-R-10: play passes clockwise; AIR-R-22/23: the new go starts with a reveal while the deck has
+    cards, with no attempt pending."""
+    c = tctx()
+    st = tstate(tboard("S1", chips=3), tboard("S2", nation="Germany"), phase=Phase.EXTRA_GO)
+    after = step(c, st, EndGo())
+    assert (after.phase, after.seat, after.goes, after.attempt) == (Phase.REVEAL, 1, st.goes + 1, None)
+    empty = attrs.evolve(st, deck_era1=(), era_tile_in_deck=False, deck_era2=())
+    assert step(c, empty, EndGo()).phase is Phase.ATTEMPT  # the deck is empty: step 1 is skipped
+
+
+# -- the same draws as before: the same seed plays the same game ---------------------------------------------
+
+
+def _chance_states(game: AirshipsGame) -> list[AirState]:
+    """A state of every uniform chance step: dealing airships and starters (AIR-R-03/05), filling the
+    display (AIR-R-06), revealing from era 1, the era tile and era 2 (AIR-R-04/23/25)."""
+    rng = random.Random(7)
+    st = game.new_game(4)
+    seen: dict[tuple[Phase, bool, bool], AirState] = {}
+    for _ in range(3000):
+        if st.phase in (Phase.DEAL_AIRSHIPS, Phase.DEAL_STARTERS, Phase.FILL_DISPLAY, Phase.REVEAL):
+            seen.setdefault((st.phase, bool(st.deck_era1), st.era_tile_in_deck), st)
+        action = game.random_action(st, rng)
+        if action is None:
+            break
+        st = game.transition(st, action)
+    if not any(not era1 and tile for _, era1, tile in seen):  # the era tile on top, if the game ended first
+        last = seen[(Phase.REVEAL, True, True)]
+        seen[(Phase.REVEAL, False, True)] = attrs.evolve(last, deck_era1=())
+    return list(seen.values())
+
+
+def test_a_uniform_chance_step_draws_what_choice_over_its_outcomes_drew() -> None:
+    """The sampler draws the action ``rng.choice(chance_outcomes)`` drew, leaving the generator in the
+    same state, and every outcome is equally likely (AIR-R-03/04/05)."""
+    game = make_game("air")
+    assert isinstance(game, AirshipsGame)
+    states = _chance_states(game)
+    assert {st.phase for st in states} == {Phase.DEAL_AIRSHIPS, Phase.DEAL_STARTERS, Phase.FILL_DISPLAY, Phase.REVEAL}
+    assert any(not st.deck_era1 and st.era_tile_in_deck for st in states)
+    for st in states:
+        outcomes = game.chance_outcomes(st)
+        assert len({p for _, p in outcomes}) == 1 and sum(p for _, p in outcomes) == 1
+        for seed in range(5):
+            ours, theirs = random.Random(seed), random.Random(seed)
+            assert game.sample_chance(st, ours) == theirs.choice(outcomes)[0]
+            assert ours.getstate() == theirs.getstate()
+
+
+class _Listed(Sequence[int]):
+    """A sequence that is neither a list nor a tuple."""
+
+    def __init__(self, items: list[int]) -> None:
+        self.items = items
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __getitem__(self, index: int) -> int:  # type: ignore[override]
+        return self.items[index]
+
+
+class _Stub:
+    def __init__(self, actions: Sequence[int]) -> None:
+        self.actions = actions
+
+    def legal_actions(self, state: object) -> Sequence[int]:
+        return self.actions
+
+
+@pytest.mark.parametrize("kind", [list, tuple, _Listed])
+def test_the_uniform_policy_draws_what_choice_over_the_listed_actions_drew(kind: type) -> None:
+    """Every legal action equally likely, and the same draw for a seed as ``rng.choice(list(...))``."""
+    actions = kind([3, 1, 4, 1, 5, 9, 2, 6])
+    stub: Game[object, int] = _Stub(actions)  # type: ignore[assignment]
+    for seed in range(20):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        assert _uniform(stub, None, ours) == theirs.choice(list(actions))
+        assert ours.getstate() == theirs.getstate()
+
+
+# -- evolve: keyword-only fields ---------------------------------------------------------------------------
+
+
+@attrs.frozen
+class _Mixed:
+    a: int
+    b: int = attrs.field(default=2, kw_only=True)
+    c: FixedDie | None = None
+
+
+def test_evolve_passes_keyword_only_fields_by_keyword() -> None:
+    mixed = _Mixed(1, b=5, c=FixedDie(Colour.W, 3))
+    assert evolve(mixed, a=7) == attrs.evolve(mixed, a=7) == _Mixed(7, b=5, c=mixed.c)
+    assert evolve(mixed, b=9) == _Mixed(1, b=9, c=mixed.c)
+    assert evolve(mixed, c=None) == _Mixed(1, b=5)
