@@ -746,7 +746,7 @@ def cmd_ambiguities(args: argparse.Namespace) -> int:
     if args.report:
         write_atomically(args.report, text)
     if args.html:
-        write_atomically(args.html, witness_report.html_report(args.game, cls.title, results, budget))
+        write_atomically(args.html, witness_report.html_file(args.html, args.game, cls.title, results, budget))
     if args.json:
         document = json.loads(witness_report.dumps(args.game, results, budget))
         _print_json("ambiguities", document if isinstance(document, dict) else {"results": document}, indent=2)
@@ -842,7 +842,7 @@ def cmd_errata(args: argparse.Namespace) -> int:
     if args.report:
         write_atomically(args.report, text)
     if args.html:
-        write_atomically(args.html, errata_report.html_report(report))
+        write_atomically(args.html, errata_report.html_file(report, args.html))
     if args.plot:
         write_atomically(args.plot, errata_report.plot(report))
     if args.json:
@@ -905,7 +905,7 @@ def cmd_conform(args: argparse.Namespace) -> int:
     from rich.progress import MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
     from rulecraft.conformance.conform import ConformReport, conform, read_replay, replay
-    from rulecraft.conformance.report import html_report, junit, markdown
+    from rulecraft.conformance.report import html_file, junit, markdown
 
     if not args.impl:
         raise RulecraftError(
@@ -975,7 +975,7 @@ def cmd_conform(args: argparse.Namespace) -> int:
     if args.report:
         write_atomically(args.report, markdown(report))
     if args.html:
-        write_atomically(args.html, html_report(report))
+        write_atomically(args.html, html_file(report, args.html))
     console.print(markdown(report), markup=False)
     return CONFORM_EXIT[report.status] if report.stopped != "interrupted" else EXIT_INTERRUPTED
 
@@ -1010,7 +1010,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
     _writable([args.junit, args.report, args.html])
     merged = results.merge(args.files, partial=args.partial)
     if merged.conform is not None:
-        from rulecraft.conformance.report import html_report, junit, markdown
+        from rulecraft.conformance.report import html_file, junit, markdown
 
         report = merged.conform
         if args.junit:
@@ -1018,7 +1018,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
         if args.report:
             write_atomically(args.report, markdown(report))
         if args.html:
-            write_atomically(args.html, html_report(report))
+            write_atomically(args.html, html_file(report, args.html))
         if args.json:
             print(json.dumps(results.merged_document(merged), indent=2, default=str))
         else:
@@ -1037,7 +1037,9 @@ def cmd_merge(args: argparse.Namespace) -> int:
         if args.report:
             write_atomically(args.report, text)
         if args.html:
-            write_atomically(args.html, witness_report.html_report(merged.game, title, merged.ambiguities, budget))
+            write_atomically(
+                args.html, witness_report.html_file(args.html, merged.game, title, merged.ambiguities, budget)
+            )
         if args.json:
             print(json.dumps(results.merged_document(merged), indent=2, default=str))
         else:
@@ -1055,7 +1057,7 @@ def _merged_errata(args: argparse.Namespace, merged: Any) -> int:
     if args.report:
         write_atomically(args.report, errata_report.markdown(report))
     if args.html:
-        write_atomically(args.html, errata_report.html_report(report))
+        write_atomically(args.html, errata_report.html_file(report, args.html))
     if args.json:
         print(json.dumps(results.merged_document(merged), indent=2, default=str))
     else:
@@ -1072,14 +1074,14 @@ def cmd_explore(args: argparse.Namespace) -> int:
     from rulecraft import explore
 
     given = list(explore.sources(vars(args)))
-    if len(given) != 1:
+    if len(given) > 1 or not (given or args.reports):
         names = ", ".join(f"--{name}" for name in given) or "none"
         raise RulecraftError(
-            "explore: one source is needed (--seed, --scenario, --state, --finding, --witness or --divergence);"
-            f" got {names}"
+            "explore: one source is needed (--seed, --scenario, --state, --finding, --witness or --divergence),"
+            f" or --reports FOLDER; got {names}"
         )
     readings = _readings_for(args.game, args.reading, strict=True)
-    kind = given[0]
+    kind = given[0] if given else "reports"
     if args.impl and kind != "finding":
         raise RulecraftError("--impl: only with --finding (the implementation of a conform finding)")
     players = 0
@@ -1103,13 +1105,21 @@ def cmd_explore(args: argparse.Namespace) -> int:
             return explore.witness_trace(args.game, args.witness, args.pick)
         return explore.divergence_trace(args.game, args.divergence, allow_plugin_code=args.allow_plugin_code)
 
-    trace = opened()
+    reports: list[explore.Source] = []
+    if args.reports is not None:  # the documents the reports in FOLDER wrote: listed once, now
+        reports, left_out = explore.report_sources(
+            args.game, args.reports, readings, allow_plugin_code=args.allow_plugin_code
+        )
+        for line in left_out:
+            print(f"rulecraft explore: {line}", file=sys.stderr, flush=True)
     label = f"--{kind} {getattr(args, kind)} (the command line's)"
-    sources = explore.sources_for(args.game, (label, opened), readings)
+    sources = explore.sources_for(args.game, (label, opened) if given else None, readings, reports)
+    trace = opened() if given else sources[0].opener({})  # a report's first document, or a seeded game
+    port = args.port if args.port is not None else explore.REPORTS_PORT if args.reports is not None else 0
     try:
         explore.serve(
             trace,
-            args.port,
+            port,
             open_browser=not args.no_open,
             announce=lambda line: print(line, flush=True),
             sources=sources,
@@ -1441,7 +1451,18 @@ def build_parser(*, queries: bool = True, query_game: str | None = None) -> argp
         action="store_true",
         help="with --divergence: let the variant file's plugins name module:function (as errata takes it)",
     )
-    p.add_argument("--port", type=Whole(0, 65535), default=0, help="the port on 127.0.0.1 (default 0: a free one)")
+    p.add_argument(
+        "--reports",
+        metavar="FOLDER",
+        help="list the documents the HTML reports in FOLDER wrote (their 'open it in the explorer' links);"
+        " the port is then 8537 unless --port says otherwise",
+    )
+    p.add_argument(
+        "--port",
+        type=Whole(0, 65535),
+        default=None,
+        help="the port on 127.0.0.1 (default 0: a free one; 8537 with --reports)",
+    )
     p.add_argument("--no-open", action="store_true", help="print the address only; do not open a browser")
     _add_common(p)
     p.set_defaults(func=cmd_explore)

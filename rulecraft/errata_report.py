@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from pathlib import Path
 from typing import Any
 
 from rulecraft import explore, htmlpage
@@ -177,9 +178,10 @@ def plot(report: ErrataReport) -> str:
     return d.to_string()
 
 
-def html_report(report: ErrataReport) -> str:
+def html_report(report: ErrataReport, links: explore.ReportLinks | None = None) -> str:
     """The Markdown of the same run, rendered: the plot under its title, and the board where play
-    changes (with the document that opens it in the explorer) at the end of its own section."""
+    changes (with the document that opens it in the explorer; with ``links``, the report written to a
+    file, a link into the explorer too) at the end of its own section."""
     text = markdown(report)
     head, _, rest = text.partition("\n## ")  # the Markdown's title and source, then its sections
     change, _, shift = ("## " + rest).partition("\n## How play shifts")
@@ -196,7 +198,14 @@ def html_report(report: ErrataReport) -> str:
         body += ["<h3>The state where play changes</h3>", f"<div class='board'>{w.finding.svg}</div>"]
     document = explore.divergence_document(report)
     if document is not None:
-        body.append(explore.report_link(report.variant.game, "divergence", "divergence.json", document))
+        body.append(explore.report_link(report.variant.game, "divergence", "divergence.json", document, links))
     if shift:
         body.append(htmlpage.render("## How play shifts" + shift))
+    if links is not None and links.documents:  # the top says how to start the explorer for its links
+        body.insert(1, links.head(report.variant.game))
     return htmlpage.page(f"errata {report.variant.name}", body, htmlpage.catalogue_of(report.variant.game))
+
+
+def html_file(report: ErrataReport, path: str | Path) -> str:
+    """The HTML report to write to ``path``; the document its explorer link opens is written beside it."""
+    return explore.report_page(path, lambda links: html_report(report, links))

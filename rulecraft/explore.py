@@ -23,11 +23,14 @@ line naming the field, never a traceback.  The sources' documents: :func:`findin
 
 from __future__ import annotations
 
+import glob
 import html
 import json
 import random
 import re
+import shlex
 import threading
+import urllib.parse
 import webbrowser
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from http import HTTPStatus
@@ -352,16 +355,107 @@ def step_pictures_html(game: Game[Any, Any], finding: Finding, label: str = "") 
     return f"<details class='steps'><summary>the board after each step{side}: {which}</summary>{figures}</details>"
 
 
-def report_link(game_id: str, option: str, file: str, document: Mapping[str, Any]) -> str:
+def report_link(
+    game_id: str, option: str, file: str, document: Mapping[str, Any], links: ReportLinks | None = None
+) -> str:
     """The HTML a report adds under a finding: how to open it in the explorer (a local process, not a
-    hosted page), and the document to save for it."""
-    text = json.dumps(document, sort_keys=True, indent=1, default=str)
+    hosted page), and the document to save for it; with ``links`` (a report written to a file), the
+    document written beside the report and a link that opens it in a running explorer."""
+    if links is not None:
+        return links.link(game_id, option, file, document)
+    text = _document_text(document)
     return (
         "<p class='explore'>Step through it in the explorer (a local page): save the document below as "
         f"<code>{html.escape(file)}</code>, then run <code>{html.escape(open_command(game_id, option, file))}</code>."
         f"</p><details class='explore'><summary>the document ({html.escape(file)})</summary>"
         f"<pre>{html.escape(text)}</pre></details>"
     )
+
+
+# -- a report's links into the explorer (``rulecraft explore GAME --reports DIR``) -------------------------------
+
+REPORTS_PORT = 8537  # the explorer's port with --reports (--port still wins): what the reports' links point at
+DOCUMENT_SUFFIX = ".explore.json"  # a document a report wrote beside itself; --reports lists these only
+_REPORT_DOCUMENT = re.compile(r"^(finding-\d+|witness-.+|divergence)\.json$")
+
+
+@attrs.define
+class ReportLinks:
+    """How a report written to a file links its findings, witnesses and divergences into the explorer:
+    each document is written beside the report (``STEM.finding-1.explore.json``), and the report shows
+    the command that opens it (it works with no explorer running) and a link to
+    ``http://127.0.0.1:REPORTS_PORT/?open=report:NAME`` (it works once ``rulecraft explore GAME --reports
+    FOLDER`` runs, which the report's top names)."""
+
+    folder: Path
+    stem: str
+    port: int = REPORTS_PORT
+    documents: dict[str, dict[str, Any]] = attrs.Factory(dict)
+
+    @classmethod
+    def beside(cls, report: str | Path) -> ReportLinks:
+        path = Path(report)
+        return cls(path.resolve().parent, path.stem)
+
+    def name(self, file: str) -> str:
+        """The file a document is written to: ``finding-1.json`` -> ``STEM.finding-1.explore.json``."""
+        return f"{self.stem}.{file.removesuffix('.json')}{DOCUMENT_SUFFIX}"
+
+    def link(self, game_id: str, option: str, file: str, document: Mapping[str, Any]) -> str:
+        """The HTML under a finding: a link into the explorer, the command, and the document (folded)."""
+        name = self.name(file)
+        self.documents[name] = dict(document)
+        url = explore_url(report_source_id(name), self.port)
+        return (
+            f"<p class='explore'><a class='explore-link' href='{html.escape(url, quote=True)}'>open it in the"
+            " explorer</a> (with the explorer started as the top of this report says), or, with no explorer"
+            f" running, in this report's folder: <code>{html.escape(open_command(game_id, option, name))}</code>"
+            f"</p><details class='explore'><summary>the document ({html.escape(name)})</summary>"
+            f"<pre>{html.escape(_document_text(document))}</pre></details>"
+        )
+
+    def head(self, game_id: str) -> str:
+        """The line at a report's top: the one command that starts the explorer its links point at."""
+        command = f"rulecraft explore {game_id} --reports {shlex.quote(str(self.folder))}"
+        return (
+            "<p class='explore-start'>The links \u201copen it in the explorer\u201d below need the explorer"
+            f" running on this machine: <code>{html.escape(command)}</code> (it serves 127.0.0.1:{self.port}"
+            " and lists the documents this report wrote beside itself).</p>"
+        )
+
+    def write(self) -> None:
+        """Write the documents, and remove the ones this report wrote last time that it no longer has."""
+        from rulecraft.files import write_atomically
+
+        for old in self.folder.glob(f"{glob.escape(self.stem)}.*{DOCUMENT_SUFFIX}"):
+            rest = old.name[len(self.stem) + 1 : -len(DOCUMENT_SUFFIX)] + ".json"
+            if _REPORT_DOCUMENT.match(rest) and old.name not in self.documents:
+                old.unlink(missing_ok=True)
+        for name, document in self.documents.items():
+            write_atomically(self.folder / name, _document_text(document) + "\n")
+
+
+def _document_text(document: Mapping[str, Any]) -> str:
+    return json.dumps(document, sort_keys=True, indent=1, default=str)
+
+
+def report_source_id(file_name: str) -> str:
+    """A report document's source ID: ``report:`` and its file name without ``.explore.json``."""
+    return "report:" + file_name.removesuffix(DOCUMENT_SUFFIX)
+
+
+def explore_url(source_id: str, port: int = REPORTS_PORT) -> str:
+    return f"http://{LOOPBACK}:{port}/?open={urllib.parse.quote(source_id, safe=':')}"
+
+
+def report_page(path: str | Path, build: Callable[[ReportLinks], str], port: int = REPORTS_PORT) -> str:
+    """An HTML report to be written to ``path``, built with links into the explorer (on ``port``); the
+    documents its links open are written beside ``path`` now, the page is the caller's to write."""
+    links = ReportLinks.beside(path)
+    links.port = port
+    page = build(links)
+    links.write()
+    return page
 
 
 def _read_document(path: str) -> dict[str, Any]:
@@ -613,7 +707,7 @@ class Source:
     from a request), what it is, and how to open it (a fresh trace each time)."""
 
     id: str
-    kind: str  # seed | scenario | given
+    kind: str  # seed | scenario | given | report
     label: str
     opener: Callable[[Mapping[str, Any]], Trace] = attrs.field(eq=False, repr=False)
     params: dict[str, Any] = attrs.Factory(dict)  # a seeded game's numbers: their ranges and defaults
@@ -636,10 +730,11 @@ def sources_for(
     game_id: str,
     given: tuple[str, Callable[[], Trace]] | None = None,
     readings: Mapping[str, str] | None = None,
+    reports: Sequence[Source] = (),
 ) -> list[Source]:
     """What the page may open for ``game_id``: the source given on the command line (``given``: its
-    label and how to open it again), a seeded random game (the page chooses seed and players) and
-    each printed example by its file's name."""
+    label and how to open it again), the documents of ``--reports`` (``reports``), a seeded random game
+    (the page chooses seed and players) and each printed example by its file's name."""
     from rulecraft.scenarios.loader import scenario_files
 
     chosen = dict(readings or {})
@@ -647,6 +742,7 @@ def sources_for(
     if given is not None:
         label, again = given
         out.append(Source("given", "given", label, lambda body: again()))
+    out.extend(reports)  # the documents of --reports FOLDER, by their file names
     game = make_game(game_id, readings=chosen)
     low, high = game.min_players, game.max_players
     players = min(low + 1, high)
@@ -668,6 +764,61 @@ def sources_for(
     for path in scenario_files(game_id):
         out.append(Source(f"scenario:{path.stem}", "scenario", f"printed example {path.stem}", example(path)))
     return out
+
+
+def document_trace(
+    game_id: str,
+    path: str,
+    readings: Mapping[str, str] | None = None,
+    *,
+    allow_plugin_code: bool = False,
+) -> Trace:
+    """A document a report wrote (a finding, a witness or a divergence), opened as its option opens it."""
+    data = _read_document(path)
+    if "rulecraft_replay" in data:
+        return finding_trace(game_id, path, readings)
+    if data.get(FORMAT_KEY) == FORMAT_VERSION and data.get("kind") == "witness":
+        return witness_trace(game_id, path)
+    if data.get(FORMAT_KEY) == FORMAT_VERSION and data.get("kind") == "divergence":
+        return divergence_trace(game_id, path, allow_plugin_code=allow_plugin_code)
+    raise ExploreError(f"{path}: kind: a report's finding, witness or divergence document is needed")
+
+
+def report_sources(
+    game_id: str,
+    folder: str | Path,
+    readings: Mapping[str, str] | None = None,
+    *,
+    allow_plugin_code: bool = False,
+) -> tuple[list[Source], list[str]]:
+    """``--reports FOLDER``: the documents the reports in ``folder`` wrote (``*.explore.json``), each a
+    source ``report:NAME`` once it opens as its option would open it; and one line per document left
+    out (malformed, or about another game).  The list is made here, once: the page names an ID on it."""
+    where = Path(folder)
+    if not where.is_dir():
+        raise ExploreError(f"--reports {folder}: no such folder")
+    out: list[Source] = []
+    left_out: list[str] = []
+    for path in sorted(where.glob(f"*{DOCUMENT_SUFFIX}")):
+        if not path.is_file():
+            continue
+        try:
+            trace = document_trace(game_id, str(path), readings, allow_plugin_code=allow_plugin_code)
+        except RulecraftError as exc:
+            text = str(exc)  # its errors name the file first: by its name here, the folder is known
+            said = path.name + text[len(str(path)) :] if text.startswith(str(path)) else f"{path.name}: {text}"
+            left_out.append(f"left out {_short(said, 300)}")
+            continue
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError, RecursionError) as exc:
+            left_out.append(f"left out {path.name}: {type(exc).__name__}: {_short(exc, 200)}")
+            continue
+
+        def again(body: Mapping[str, Any], path: Path = path) -> Trace:
+            return document_trace(game_id, str(path), readings, allow_plugin_code=allow_plugin_code)
+
+        label = f"{path.name.removesuffix(DOCUMENT_SUFFIX)}: {trace.kind}: {_short(trace.title, 100)}"
+        out.append(Source(report_source_id(path.name), "report", label, again))
+    return out, left_out
 
 
 def open_source(sources: Sequence[Source], body: Any) -> tuple[Source, Trace]:
@@ -1139,7 +1290,11 @@ def serve(
     sources: Sequence[Source] | None = None,
 ) -> None:
     """Serve until interrupted; prints the URL (and opens it, unless told not to)."""
-    server = Explorer(trace, port, sources=sources)
+    try:
+        server = Explorer(trace, port, sources=sources)
+    except OSError as exc:  # the port is taken (another explorer?): one line, not a traceback
+        why = exc.strerror or type(exc).__name__
+        raise ExploreError(f"--port {port}: cannot serve on {LOOPBACK}:{port}: {why}") from None
     announce(f"rulecraft explore: {trace.title} ({len(trace)} steps) at {server.url} (Ctrl-C stops)")
     if open_browser:
         webbrowser.open(server.url)
@@ -1159,15 +1314,19 @@ def sources(args: Mapping[str, Any]) -> Iterator[str]:
 __all__ = [
     "ExploreError",
     "Explorer",
+    "ReportLinks",
     "Source",
     "Trace",
     "diff_paths",
     "divergence_document",
     "divergence_trace",
+    "document_trace",
     "finding_document",
     "finding_trace",
     "open_command",
     "open_source",
+    "report_page",
+    "report_sources",
     "scenario_trace",
     "seeded_trace",
     "serve",

@@ -261,10 +261,34 @@ document.addEventListener("keydown", (event) => {
   if (event.key === "ArrowLeft" && current > 0) show(current - 1);
   if (event.key === "ArrowRight" && trace && current < trace.count) show(current + 1);
 });
-const wanted = Number(new URLSearchParams(location.search).get("step") || 0);
-loadSources().catch((err) => {
-  document.getElementById("source-error").textContent = "could not list the sources: " + err.message;
-});
-load(Number.isFinite(wanted) ? wanted : 0).catch((err) => {
-  document.getElementById("heading").textContent = "could not load: " + err.message;
-});
+// ?open=ID (a report's link, report:NAME): open that source first, when the server's list has it;
+// an ID not on the list is said in one line, and what is open stays.
+async function openWanted(id) {
+  await loadSources();
+  if (id === null) return;
+  const error = document.getElementById("source-error");
+  if (!sources.some((s) => s.id === id)) {
+    error.textContent = `no source "${id}" in this explorer's list: start it with --reports on the report's folder` +
+      " (the command at the top of the report)";
+    return;
+  }
+  try {
+    await api("/api/open", { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ source: id }) });
+    document.getElementById("source").value = id;
+    seedParamsFor(id);
+  } catch (err) {
+    error.textContent = err.message;
+  }
+}
+
+const query = new URLSearchParams(location.search);
+const wanted = Number(query.get("step") || 0);
+openWanted(query.get("open"))
+  .catch((err) => {
+    document.getElementById("source-error").textContent = "could not list the sources: " + err.message;
+  })
+  .then(() => load(Number.isFinite(wanted) ? wanted : 0))
+  .catch((err) => {
+    document.getElementById("heading").textContent = "could not load: " + err.message;
+  });

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from rulecraft import explore, htmlpage
@@ -159,8 +160,15 @@ def markdown(game_id: str, title: str, results: Sequence[AmbiguityResult], budge
     return "\n".join(lines) + "\n"
 
 
-def html_report(game_id: str, title: str, results: Sequence[AmbiguityResult], budget: Budget) -> str:
-    """The Markdown text per ambiguity, with the board where each witness's readings part ways."""
+def html_report(
+    game_id: str,
+    title: str,
+    results: Sequence[AmbiguityResult],
+    budget: Budget,
+    links: explore.ReportLinks | None = None,
+) -> str:
+    """The Markdown text per ambiguity, with the board where each witness's readings part ways; with
+    ``links`` (the report written to a file), each witness links into the explorer."""
     # The head of this run's own Markdown (its count and outcome line), so the two reports agree.
     head = markdown(game_id, title, results, budget).split("\n| ambiguity")[0]
     body = [htmlpage.render(head)]
@@ -185,9 +193,16 @@ def html_report(game_id: str, title: str, results: Sequence[AmbiguityResult], bu
             if pair.finding is not None:
                 file = f"witness-{r.ambiguity.id}-{pair.reading}.json"
                 document = explore.witness_document(game_id, r.ambiguity.id, pair)
-                body.append(explore.report_link(game_id, "witness", file, document))
+                body.append(explore.report_link(game_id, "witness", file, document, links))
         body.append("</section>")
+    if links is not None and links.documents:  # the top says how to start the explorer for its links
+        body.insert(1, links.head(game_id))
     return htmlpage.page(f"{title} ambiguities", body, htmlpage.catalogue_of(game_id))
+
+
+def html_file(path: str | Path, game_id: str, title: str, results: Sequence[AmbiguityResult], budget: Budget) -> str:
+    """The HTML report to write to ``path``; the documents its explorer links open are written beside it."""
+    return explore.report_page(path, lambda links: html_report(game_id, title, results, budget, links))
 
 
 def _default_game(game_id: str) -> Game[Any, Any] | None:

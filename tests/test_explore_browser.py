@@ -255,3 +255,62 @@ def test_a_missing_browser_is_named_in_the_skip_reason(monkeypatch: pytest.Monke
     monkeypatch.setattr(module, "CHROMIUM", "/nonexistent/chromium")
     why = module._missing()
     assert why is not None and "/nonexistent/chromium" in why and "apt-get install chromium" in why
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def test_a_reports_link_opens_its_finding_in_the_explorer_started_on_its_folder(browser: Any, tmp_path: Path) -> None:
+    """Issue 20: "the reports link into it".  A conform report written into a folder; the explorer
+    started as the report's top says (``rulecraft explore kas --reports FOLDER``, here on a free port
+    the report's links name); a click on finding 2's link shows that finding: its first step in the
+    game's words, and at its last step the field it reports marked on both sides."""
+    import re
+    import subprocess
+    import sys
+
+    from selenium.webdriver.common.by import By
+    from test_explore_reports import kas_finding, kas_report, write_conform
+
+    one, _, _ = kas_finding(9, 8)
+    two, field, steps = kas_finding(4, 5)
+    port = _free_port()
+    write_conform(tmp_path, kas_report(one, two), port=port)
+    game = make_game("kas")
+    first_words = game.describe(game.new_game(2), game.action_from_json(steps[0]))
+    command = [sys.executable, "-m", "rulecraft", "explore", "kas", "--reports", str(tmp_path)]
+    command += ["--port", str(port), "--no-open"]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+        try:
+            assert proc.stdout is not None
+            line = proc.stdout.readline()
+            assert re.search(rf"http://127\.0\.0\.1:{port}/", line), line
+            browser.get((tmp_path / "conform.html").as_uri())
+            top = browser.find_element(By.CSS_SELECTOR, ".explore-start").text
+            assert f"rulecraft explore kas --reports {tmp_path}" in top
+            browser.find_element(By.CSS_SELECTOR, "#finding-2 a.explore-link").click()
+            _wait(browser, lambda d: d.find_element(By.ID, "heading").text == f"state: {two.title}")
+            _at_step(browser, 0)
+            assert browser.find_element(By.ID, "step-count").text == str(len(steps))
+            assert browser.find_element(By.CSS_SELECTOR, "#steps li[data-step='1']").text == first_words
+            browser.find_element(By.CSS_SELECTOR, f"#steps li[data-step='{len(steps)}']").click()
+            _at_step(browser, len(steps))
+            _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".differs"))
+            marked = browser.find_elements(By.CSS_SELECTOR, ".differs")
+            assert [m.get_attribute("data-path") for m in marked] == [field, field]
+            assert [m.text for m in marked] == [str(two.fields[0][1]), str(two.fields[0][2])]
+            # An ID the explorer does not list: one line, and what it shows stays.
+            browser.get(f"http://127.0.0.1:{port}/?open=report:conform.finding-7")
+            _wait(browser, lambda d: d.find_element(By.ID, "source-error").text)
+            said = browser.find_element(By.ID, "source-error").text
+            assert said.startswith('no source "report:conform.finding-7"') and "\n" not in said
+            _wait(browser, lambda d: d.find_element(By.ID, "heading").text == f"state: {two.title}")
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)

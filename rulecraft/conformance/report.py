@@ -206,9 +206,10 @@ def markdown(report: ConformReport) -> str:
     return "\n".join(lines) + "\n"
 
 
-def html_report(report: ConformReport) -> str:
+def html_report(report: ConformReport, links: explore.ReportLinks | None = None) -> str:
     # The head of this run's Markdown (its title and summary), so the two reports agree; then each
-    # finding under its number, as the Markdown numbers them ("1. state: ...").
+    # finding under its number, as the Markdown numbers them ("1. state: ...").  With ``links`` (the
+    # report written to a file), each finding links into the explorer and its document is written.
     body = [htmlpage.render(markdown(report).split("\n### ")[0])]
     reference = _reference(report.game) if report.findings else None
     for i, finding in enumerate(report.findings, start=1):
@@ -218,7 +219,7 @@ def html_report(report: ConformReport) -> str:
             body.append(explore.step_pictures_html(reference, finding, "rulebook model"))
         if finding.steps or finding.setup or finding.start_state is not None:
             document = explore.finding_document(report.game, finding)
-            body.append(explore.report_link(report.game, "finding", f"finding-{i}.json", document))
+            body.append(explore.report_link(report.game, "finding", f"finding-{i}.json", document, links))
         if finding.svg or finding.picture:
             body.append("<h3>The state where it differs</h3>")
         if finding.svg:
@@ -230,7 +231,14 @@ def html_report(report: ConformReport) -> str:
                 f"<pre style='font-size:11px'>{html.escape(finding.picture)}</pre></details>"
             )
         body.append("</section>")
+    if links is not None and links.documents:  # the top says how to start the explorer for its links
+        body.insert(1, links.head(report.game))
     return htmlpage.page(f"rulecraft conform {report.game}", body, htmlpage.catalogue_of(report.game))
+
+
+def html_file(report: ConformReport, path: str | Path) -> str:
+    """The HTML report to write to ``path``; the documents its explorer links open are written beside it."""
+    return explore.report_page(path, lambda links: html_report(report, links))
 
 
 def _reference(game_id: str) -> Game[Any, Any] | None:
