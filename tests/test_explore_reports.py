@@ -210,3 +210,46 @@ def test_the_command_serves_the_folders_documents_on_the_reports_port(
     # Without --reports the port is still a free one.
     assert main(["explore", "kas", "--seed", "2", "--max-steps", "3", "--no-open"]) == 0
     assert served[3][0] == 0 and "report:conform.finding-1" not in served[3][2]
+
+
+def test_the_ambiguities_and_errata_reports_in_one_folder_open_their_witness_and_divergence(tmp_path: Path) -> None:
+    """AIR-EX-17 (p.6) as the start of both: an additional go costs 3 chips under AIR-R-42 (p.4), 2 under
+    examples/errata/airships-additional-go-2-chips.yaml; the divergence opens with seat 0 keeping one
+    chip more under the variant after the go, and the AIR-AMB-22 witness with its two readings."""
+    from test_report_html import _divergence, _ex17
+
+    from rulecraft import errata_report, witness_report
+    from rulecraft.witness import AmbiguityResult, Budget, PairResult
+
+    game = make_game("air")
+    given, steps = _ex17()
+    amb = game.register["AIR-AMB-22"]
+    found = Finding("state", "a difference", "AIR-EX-17", steps=tuple(steps), start_state=given)
+    pair = PairResult(amb.id, amb.default, "attempt-only", "witness", "found", finding=found)
+    results, budget = [AmbiguityResult(amb, (pair,))], Budget(seconds=1, max_examples=5, max_steps=None)
+    page = explore.report_page(
+        tmp_path / "amb.html", lambda links: witness_report.html_report("air", "Airships", results, budget, links)
+    )
+    assert "href='http://127.0.0.1:8537/?open=report:amb.witness-AIR-AMB-22-attempt-only'" in page
+    assert "rulecraft explore air --witness amb.witness-AIR-AMB-22-attempt-only.explore.json" in page
+    page = explore.report_page(tmp_path / "errata.html", lambda links: errata_report.html_report(_divergence(), links))
+    assert "href='http://127.0.0.1:8537/?open=report:errata.divergence'" in page
+    assert f"rulecraft explore air --reports {tmp_path}" in page
+    reports, left_out = explore.report_sources("air", tmp_path)
+    assert left_out == []
+    assert [(s.id, s.kind) for s in reports] == [
+        ("report:amb.witness-AIR-AMB-22-attempt-only", "report"),
+        ("report:errata.divergence", "report"),
+    ]
+    witness = reports[0].opener({})
+    assert witness.kind == "witness" and (witness.left.label, witness.right and witness.right.label) == (
+        f"reading {amb.default}",
+        "reading attempt-only",
+    )
+    assert len(witness) == 3
+    divergence = reports[1].opener({})
+    assert divergence.kind == "divergence" and len(divergence) == 3
+    after = explore.step_json(divergence, 3)
+    left, right = after["left"]["state"], after["right"]["state"]
+    assert right["boards"][0]["chips"] == left["boards"][0]["chips"] + 1  # 2 chips paid, not 3
+    assert "boards[0].chips" in after["differs"]
