@@ -253,3 +253,22 @@ def test_the_ambiguities_and_errata_reports_in_one_folder_open_their_witness_and
     left, right = after["left"]["state"], after["right"]["state"]
     assert right["boards"][0]["chips"] == left["boards"][0]["chips"] + 1  # 2 chips paid, not 3
     assert "boards[0].chips" in after["differs"]
+
+
+def test_an_empty_folder_opens_a_seeded_game_and_a_taken_port_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import socket
+
+    served: list[explore.Trace] = []
+    monkeypatch.setattr(explore, "serve", lambda trace, port=0, **kw: served.append(trace))
+    assert main(["explore", "kas", "--reports", str(tmp_path), "--no-open"]) == 0
+    assert served[0].kind == "seed" and capsys.readouterr().err == ""
+    monkeypatch.undo()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        trace = explore.seeded_trace(make_game("kas"), 1, 2, max_steps=1)
+        with pytest.raises(explore.ExploreError, match=rf"^--port {port}: cannot serve on 127\.0\.0\.1:{port}: "):
+            explore.serve(trace, port, open_browser=False, announce=lambda line: None)
