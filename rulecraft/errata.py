@@ -52,6 +52,9 @@ from rulecraft.yamlio import name as name_of
 
 if TYPE_CHECKING:
     import jsonschema
+    from hypothesis.database import ExampleDatabase
+
+    from rulecraft.conformance.kept import DifferenceStore
 
 PLUGIN_GROUP = "rulecraft.variants"
 
@@ -519,8 +522,13 @@ def errata_report(
     budget: ErrataBudget = ErrataBudget(),
     progress: Callable[[str], None] | None = None,
     units: Container[str] | None = None,
+    database: ExampleDatabase | None = None,
+    say: Callable[[str], None] | None = None,
 ) -> ErrataReport:
-    """``units``: only these units of :func:`errata_units` (a shard's share); None: all."""
+    """``units``: only these units of :func:`errata_units` (a shard's share); None: all.
+    ``database``: where the state where play changes is kept and replayed from before the search,
+    which is skipped when it still shows the change (default: the one a setting configured; none:
+    nothing is kept); ``say`` receives the one-line reports of the replays (default: stderr)."""
     report = ErrataReport(variant)
     start = time.monotonic()
     printed = make_game(variant.game)
@@ -555,6 +563,7 @@ def errata_report(
                 variant.name,
                 budget.witness,
                 make_pair=lambda: (make_game(variant.game), variant.configure()),
+                kept=_witness_store(variant, printed, database, say),
             )
     except Exception as exc:
         report.problems.append(f"the witness search stopped: {type(exc).__name__}: {exc}")
@@ -571,6 +580,28 @@ def errata_report(
         report.problems.append(f"the variant crashed in random play: {report.changed.crashed}")
     report.seconds = time.monotonic() - start
     return report
+
+
+def _witness_store(
+    variant: Variant, game: Game[Any, Any], database: ExampleDatabase | None, say: Callable[[str], None] | None
+) -> DifferenceStore | None:
+    """Where the variant's change of play is kept: under the verb, the game and the variant file's
+    content hash (an edited file is another variant)."""
+    from rulecraft.conformance.kept import DifferenceStore, configured
+
+    database = database if database is not None else configured()
+    if database is None:
+        return None
+    import hashlib
+
+    try:
+        content = hashlib.sha256(Path(variant.path).read_bytes()).hexdigest()[:16]
+    except OSError:  # a variant built in code, not read from a file: its changes name it
+        changes = repr((variant.readings, variant.parameters, variant.components, variant.plugins))
+        content = hashlib.sha256(changes.encode()).hexdigest()[:16]
+    options = {"variant": variant.name, "variant_sha256": content}
+    label = f"errata {variant.game} {variant.name}"
+    return DifferenceStore(database, "errata", game, "witness", options, say=say, label=label)
 
 
 def _contradictions(variant: Variant, report: ErrataReport, units: Container[str] | None = None) -> None:

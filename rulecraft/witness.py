@@ -30,7 +30,7 @@ from collections import Counter
 from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
@@ -42,6 +42,11 @@ from rulecraft.ruleset import Ambiguity
 from rulecraft.scenarios.loader import Scenario, ScenarioFileError, load_scenario, scenario_files
 from rulecraft.scenarios.runner import run_scenario
 from rulecraft.search import Start
+
+if TYPE_CHECKING:
+    from hypothesis.database import ExampleDatabase
+
+    from rulecraft.conformance.kept import DifferenceStore, KeptDifference
 
 Outcome = Literal["witness", "not-found", "proved", "unknown", "not-modelled", "error", "settled", "not-searched"]
 OUTCOMES: tuple[Outcome, ...] = (
@@ -419,11 +424,16 @@ def search_pair(
     solver: SolverHook | None = None,
     players: Sequence[int] | None = None,
     starts: StartHook | None = None,
+    database: ExampleDatabase | None = None,
+    say: Callable[[str], None] | None = None,
 ) -> PairResult:
     """The default reading of ``amb`` against ``reading``: proof, witness, or nothing found.
 
     ``starts``: the game's witness-start hook for ``amb`` (default: its record's); every state it
-    offers must pass the game's invariants, else the pair is an error naming the hook."""
+    offers must pass the game's invariants, else the pair is an error naming the hook.
+    ``database``: where the witness found is kept and replayed from before the search, which is then
+    skipped when the saved witness still parts the readings (None: nothing is kept); ``say``
+    receives the one-line reports of the replays (default: stderr)."""
     start = time.monotonic()
     base = dict(amb.context) | dict(base or {})  # the question arises only under its context readings
 
@@ -468,6 +478,7 @@ def search_pair(
         targeted=targeted,
         consulted=lambda: asked[amb.id] if asked["watched"] and not asked["escaped"] else None,
         watched=amb.id,
+        kept=_pair_store(database, default_game, amb, reading, base, components, say),
     )
     return attrs.evolve(found, ambiguity=amb.id, default=amb.default, reading=reading)
 
@@ -485,13 +496,16 @@ def search_pair_games(
     targeted: Sequence[Start] = (),
     consulted: Callable[[], int | None] | None = None,
     watched: str = "",
+    kept: DifferenceStore | None = None,
 ) -> PairResult:
     """Two configured rulesets of one game: a solver's proof, a witness game, or nothing found.
 
     Games from the ``targeted`` starts first (states a game's witness-start hook built where the
     question arises); if none differs, games from set-up, then from the printed examples' given
     states.  ``consulted``: how often the rules asked for the ambiguity ``watched`` so far (None:
-    not counted), reported with a search that found nothing."""
+    not counted), reported with a search that found nothing.  ``kept``: the witnesses kept for this
+    pair, replayed on both rulesets first; one that still parts them is the result (the search is
+    skipped), and a witness the search finds is kept."""
     start = time.monotonic() if start is None else start
 
     def result(outcome: Outcome, reason: str, **extra: Any) -> PairResult:
@@ -508,6 +522,44 @@ def search_pair_games(
             **extra,
         )
 
+    if kept is not None:  # the saved witnesses first, before any new search
+        replayed = kept.replay(lambda k: _replay_witness(default_game, other_game, make_pair, k))
+        still = [r for r in replayed if r.finding is not None]
+        if still:
+            best = min(still, key=lambda r: len(r.kept.steps))
+            assert best.finding is not None
+            return result(
+                "witness",
+                best.finding.title,
+                finding=best.finding,
+                states=sum(r.compared for r in replayed),
+                first_seconds=time.monotonic() - start,
+            )
+    found = _search_pair_games(
+        default_game, other_game, label, budget, start, players, solver, make_pair, targeted, consulted, watched, result
+    )
+    witness = found.finding if found.outcome == "witness" else None
+    # (a player count one ruleset refuses is checked before any search: it is not kept)
+    if kept is not None and witness is not None and witness.kind != "set-up":
+        kept.keep(witness, _fixture_of(witness, default_game.id, targeted))
+    return found
+
+
+def _search_pair_games(
+    default_game: Game[Any, Any],
+    other_game: Game[Any, Any],
+    label: str,
+    budget: Budget,
+    start: float,
+    players: Sequence[int] | None,
+    solver: SolverHook | None,
+    make_pair: Callable[[], tuple[Game[Any, Any], Game[Any, Any]]] | None,
+    targeted: Sequence[Start],
+    consulted: Callable[[], int | None] | None,
+    watched: str,
+    result: Callable[..., PairResult],
+) -> PairResult:
+    """The search of :func:`search_pair_games` (its kept witnesses aside)."""
     verdict: SolverVerdict | None = None
     if solver is not None:
         try:
@@ -596,6 +648,60 @@ def search_pair_games(
         **_coverage(report),
         solver=verdict,
     )
+
+
+def _replay_witness(
+    default_game: Game[Any, Any],
+    other_game: Game[Any, Any],
+    make_pair: Callable[[], tuple[Game[Any, Any], Game[Any, Any]]] | None,
+    kept: KeptDifference,
+) -> tuple[Finding | None, int]:
+    """A kept witness played under both rulesets (on a fresh pair when it starts on a printed
+    example's fixture board, which changes a game's maps)."""
+    from rulecraft.conformance.kept import replay_difference
+
+    if kept.fixture:
+        if make_pair is None:
+            return None, 0
+        default_game, other_game = make_pair()
+    return replay_difference(default_game, InProcess(other_game), kept, self_test=True)
+
+
+def _fixture_of(finding: Finding, game_id: str, targeted: Sequence[Start]) -> Mapping[str, Any] | None:
+    """The fixture board of the start a witness was found from (a printed example's, a targeted
+    start's), so that it replays on that board; None for a new game or a start without one."""
+    if finding.setup is not None or not finding.root:
+        return None
+    boards: dict[str, Mapping[str, Any] | None] = {s.label: s.fixture for s in example_starts(game_id)}
+    boards.update({s.label: s.fixture for s in targeted})
+    return boards.get(finding.root)
+
+
+def _pair_store(
+    database: ExampleDatabase | None,
+    game: Game[Any, Any],
+    amb: Ambiguity,
+    reading: str,
+    base: Mapping[str, str],
+    components: str | Path | None,
+    say: Callable[[str], None] | None,
+) -> DifferenceStore | None:
+    """The witnesses kept for one (ambiguity, reading) pair: under the verb, the game, the ambiguity
+    and the pair of readings, with the readings underneath and the component pack's content hash."""
+    from rulecraft.conformance.kept import DifferenceStore, configured, digest
+
+    database = database if database is not None else configured()
+    if database is None:
+        return None
+    pack = None
+    if components is not None:
+        try:
+            pack = digest(Path(components).read_text("utf-8"))
+        except (OSError, UnicodeDecodeError):
+            pack = digest(str(components))
+    options = {"readings": [amb.default, reading], "base": dict(base), "components": pack}
+    label = f"ambiguities {game.id} {amb.id}={reading}"
+    return DifferenceStore(database, "ambiguities", game, amb.id, options, say=say, label=label)
 
 
 def _from_targeted(
@@ -957,10 +1063,16 @@ def ambiguities(
     components: str | Path | None = None,
     progress: Callable[[str], None] | None = None,
     units: Container[str] | None = None,
+    database: ExampleDatabase | None = None,
+    say: Callable[[str], None] | None = None,
 ) -> list[AmbiguityResult]:
     """Each registered ambiguity with its witnesses (or proofs) and the examples that depend on it.
     ``units``: only these units of work (``pair:AMB=READING``, ``examples:AMB``: a shard's share,
-    :func:`rulecraft.results.ambiguity_units`); None: all."""
+    :func:`rulecraft.results.ambiguity_units`); None: all.  ``database``: where each pair's witness
+    is kept and replayed from first (default: the one a setting configured; none: nothing kept)."""
+    from rulecraft.conformance.kept import configured
+
+    database = database if database is not None else configured()
     cls = game_class(game_id)
     chosen = set(only)
     unknown = chosen - {a.id for a in cls.register}
@@ -982,7 +1094,19 @@ def ambiguities(
                 if progress:
                     progress(f"{amb.id}={r.key}")
                 hook = hooks.get(amb.id)
-                pairs.append(search_pair(game_id, amb, r.key, budget, base=base, components=components, solver=hook))
+                pairs.append(
+                    search_pair(
+                        game_id,
+                        amb,
+                        r.key,
+                        budget,
+                        base=base,
+                        components=components,
+                        solver=hook,
+                        database=database,
+                        say=say,
+                    )
+                )
         mine = examples and (units is None or f"examples:{amb.id}" in units)
         if mine and progress:
             progress(f"{amb.id}: the printed examples under each reading")

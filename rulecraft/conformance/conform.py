@@ -26,7 +26,7 @@ import json
 import time
 from collections.abc import Callable, Container, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -41,6 +41,11 @@ from rulecraft.search import (
     Start,
 )
 from rulecraft.shard import WHOLE, Shard, lane_games, lane_seed
+
+if TYPE_CHECKING:
+    from hypothesis.database import ExampleDatabase
+
+    from rulecraft.conformance.kept import DifferenceStore
 
 # -- printed examples -------------------------------------------------------------------------------------
 
@@ -149,8 +154,14 @@ def conform(
     shrink_replays: int = DEFAULT_SHRINK_REPLAYS,
     lanes: int = 1,
     shard: Shard = WHOLE,
+    database: ExampleDatabase | None = None,
+    say: Callable[[str], None] | None = None,
 ) -> ConformReport:
     """Replay the printed examples, then run differential games (see the module docstring).
+
+    ``database``: where the differential games' findings are kept, and replayed from before anything
+    else (default: the one a setting configured; none: nothing is kept, :mod:`rulecraft.conformance.kept`);
+    ``say`` receives the one-line reports of the replays (default: stderr).
 
     ``lanes``: the differential games split into that many independent seeded searches (lane ``j``
     plays the game indexes equal to ``j`` modulo ``lanes``; one lane: the search as it always ran).
@@ -170,8 +181,10 @@ def conform(
     """
     report = ConformReport(game.id, command, seed=seed, rules_total=frozenset(r.id for r in game.catalogue))
     report.lanes = lanes
-    report.units_planned = shard.select(conform_units(game, scenarios=scenarios, lanes=lanes))
+    all_units = conform_units(game, scenarios=scenarios, lanes=lanes)
+    report.units_planned = shard.select(all_units)
     planned = set(report.units_planned)
+    kept = _kept(game, command, components, database, say)
     start = report.started
     steps = max_steps if max_steps is not None else max_steps_for(game)
     try:
@@ -180,6 +193,8 @@ def conform(
             if capabilities is None:
                 report.seconds = time.monotonic() - start
                 return report
+            if kept is not None:  # the saved differences first, before any new search
+                _replay_kept(game, impl, kept, capabilities, components, report, all_units, shard)
             try:
                 if scenarios:
                     replay_scenarios(
@@ -230,6 +245,8 @@ def conform(
                         shrink_replays=shrink_replays,
                     )
                     part.findings = [attrs.evolve(f, unit=unit) for f in part.findings]
+                    if kept is not None:  # kept; one a replay reported already is not reported twice
+                        part.findings = [f for f in part.findings if kept.keep(f)]
                     report.absorb(part)
                     if part.stopped is None:
                         report.units_run.append(unit)
@@ -238,6 +255,57 @@ def conform(
         report.stopped_detail = report.stopped_detail or f"after {report.examples_run} differential games"
     report.seconds = time.monotonic() - start
     return report
+
+
+def _kept(
+    game: Game[Any, Any],
+    command: str,
+    components: Mapping[str, Any] | None,
+    database: ExampleDatabase | None,
+    say: Callable[[str], None] | None,
+) -> DifferenceStore | None:
+    """The run's kept differences: under the verb, the game, the implementation's command, the
+    readings and the component pack (None: no database configured, nothing kept)."""
+    from rulecraft.conformance.kept import DifferenceStore, configured, digest
+
+    database = database if database is not None else configured()
+    if database is None:
+        return None
+    pack = digest(json.dumps(components, sort_keys=True)) if components is not None else None
+    readings = dict(getattr(getattr(game, "ruleset", None), "readings", None) or {})
+    options = {"impl": command, "readings": readings, "components": pack}
+    return DifferenceStore(database, "conform", game, "differential", options, say=say, label=f"conform {game.id}")
+
+
+def _replay_kept(
+    game: Game[Any, Any],
+    impl: Implementation,
+    kept: DifferenceStore,
+    capabilities: Sequence[str],
+    components: Mapping[str, Any] | None,
+    report: ConformReport,
+    all_units: Sequence[str],
+    shard: Shard,
+) -> None:
+    """Replay this shard's share of the kept differences on the implementation: those it still shows
+    are findings of the run, the others are dropped from the database."""
+    from rulecraft.conformance.kept import owned, replay_difference
+
+    share = owned(all_units, report.units_planned, shard.index, shard.count)
+    can_set = "set_state" in capabilities
+    replayed = kept.replay(
+        lambda k: replay_difference(
+            game, impl, k, models=report.models, protocol=report.protocol, components=components
+        ),
+        mine=lambda k, raw: (k.setup is not None or can_set) and share(k, raw),
+    )
+    for one in replayed:
+        report.steps_compared += one.compared
+        if one.finding is not None:
+            report.add(one.finding)
+    report.replayed += len(replayed)
+    report.replayed_found += sum(one.finding is not None for one in replayed)
+    report.kept_notes += kept.notes
 
 
 def lane_unit(lane: int, lanes: int) -> str:

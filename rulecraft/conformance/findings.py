@@ -35,6 +35,9 @@ class Finding:
     shrink_replays: int = 0  # replays spent shrinking it
     shrink_exhausted: bool = False  # the replay budget ran out: a shorter game may exist
     unit: str = ""  # the unit of work that found it (a printed example, a lane: rulecraft.shard)
+    # A probe the verdicts differ on that is not among ``steps`` (refused on one side only, or for
+    # another rule): replaying the finding plays ``steps`` and then probes this action.
+    probe: dict[str, Any] | None = None
 
 
 # The counts of a report, summed when parts of one campaign are put together (lanes, shards).
@@ -88,6 +91,10 @@ class ConformReport:
     units_run: list[str] = attrs.Factory(list)
     lanes: int = 1  # independent differential searches the games were split into
     shards: str = ""  # a merged report: which shards it was merged from
+    # Differences kept in the example database (rulecraft.conformance.kept): replayed before the search
+    replayed: int = 0  # saved differences replayed (earlier runs' and other workers')
+    replayed_found: int = 0  # of which still found (their findings' titles say so)
+    kept_notes: list[str] = attrs.Factory(list)  # one line each: the replays, malformed entries skipped
 
     def absorb(self, other: ConformReport) -> None:
         """Add another part of the same campaign (a lane of it, a shard's report): its counts, rules,

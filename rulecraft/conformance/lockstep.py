@@ -367,6 +367,7 @@ class Lockstep:
                         ours="accepted",
                         theirs=rejected,
                         rules=self._grounds(action, rejected),
+                        probe=self.game.action_to_json(action),
                     )
                 )
             self.log.append(action)
@@ -397,6 +398,7 @@ class Lockstep:
                     ours=ours.to_json(),
                     theirs=reply.get("rejected"),
                     rules=(ours.rule, str(their_rule)),
+                    probe=self.game.action_to_json(action),
                 )
             )
 
