@@ -147,6 +147,24 @@ def test_a_conform_finding_is_replayed_first_by_the_next_worker_and_dropped_once
     assert _members(redis_server, 3, keys[0]) == {MALFORMED}  # only the malformed entry is left
 
 
+def test_each_shard_replays_the_kept_findings_of_its_own_lanes(redis_server: RedisServer, tmp_path: Path) -> None:
+    """Two lanes find the planted deviation once each (AIR-R-09, p. 2); shards 1/2 and 2/2 of the
+    same campaign then replay one each, their own lane's, so a merge reports each once."""
+    from rulecraft.profiles import open_database
+    from rulecraft.shard import Shard
+
+    url = redis_server.url(db=6)
+    command = f"{sys.executable} {ROOT / 'bench' / 'planted.py'} air start-chips-seat-0"
+    whole = _conform(open_database(url, local=tmp_path / "w"), command, [], lanes=2)
+    assert sorted(f.unit for f in whole.findings) == ["lane:1/2", "lane:2/2"]
+    for index in (1, 2):
+        said: list[str] = []
+        shard = Shard(index, 2)
+        part = _conform(open_database(url, local=tmp_path / f"s{index}"), command, said, lanes=2, shard=shard)
+        assert part.replayed == 1 and [f.unit for f in part.findings] == [f"lane:{index}/2"]
+        assert part.findings[0].title.startswith(REPLAYED)  # the lane's own search found it again: once
+
+
 def test_without_a_database_conform_keeps_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No setting: no replay, nothing written, no .hypothesis folder (as ``verify``)."""
     from rulecraft.cli import main
