@@ -132,6 +132,8 @@ class FailureStore(Generic[T]):
             data = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise MalformedEntry(f"not JSON ({exc})") from None
+        except RecursionError:  # nested deeper than the parser goes: no failure a verb saves
+            raise MalformedEntry("not JSON (nested too deeply)") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("entry"), dict):
             raise MalformedEntry(f"not a {FORMAT} document")
         return self._parse(data["entry"])

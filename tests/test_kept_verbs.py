@@ -118,6 +118,8 @@ def test_a_conform_finding_is_replayed_first_by_the_next_worker_and_dropped_once
     keys = _keys(redis_server, 3, b"rulecraft-failures:conform:air:differential:")
     assert len(keys) == 1 and json.dumps(command).encode() in keys[0]  # the command names the key
     _plant(redis_server, 3, keys[0], MALFORMED)  # a broken or hostile worker's entry
+    boarded = {"start": {"setup": found.setup}, "steps": [], "fixture": {"map": "elsewhere"}}
+    _plant(redis_server, 3, keys[0], json.dumps({"format": "rulecraft-failure/1", "entry": boarded}).encode())
 
     # Another worker (another database object, another seed) with no search budget at all.
     said = []
@@ -144,7 +146,8 @@ def test_a_conform_finding_is_replayed_first_by_the_next_worker_and_dropped_once
     fixed = _conform(open_database(url, local=tmp_path / "d"), command, said, max_examples=0)
     assert fixed.findings == [] and fixed.replayed == 1 and fixed.replayed_found == 0
     assert any("0 still found, 1 no longer found (dropped)" in line for line in said), said
-    assert _members(redis_server, 3, keys[0]) == {MALFORMED}  # only the malformed entry is left
+    left = _members(redis_server, 3, keys[0])  # the malformed entry, and the boarded one never replayed
+    assert MALFORMED in left and len(left) == 2
 
 
 def test_each_shard_replays_the_kept_findings_of_its_own_lanes(redis_server: RedisServer, tmp_path: Path) -> None:
@@ -272,6 +275,20 @@ def test_a_kept_difference_is_checked_field_by_field(entry: dict[str, Any], fiel
 
     with pytest.raises(MalformedEntry, match=rf"^{field.replace('[', '.').replace(']', '.')}"):
         parse_difference(make_game("air"), entry)
+
+
+def test_an_entry_nested_too_deeply_is_one_line_and_skipped() -> None:
+    """JSON nested past the parser's depth is a malformed entry like any other, not a crash."""
+    from hypothesis.database import InMemoryExampleDatabase
+
+    from rulecraft.conformance.kept import DifferenceStore
+    from rulecraft.registry import make_game
+
+    said: list[str] = []
+    store = DifferenceStore(InMemoryExampleDatabase(), "conform", make_game("air"), "differential", {}, say=said.append)
+    store.store.database.save(store.store.key, b"[" * 200_000)
+    assert store.replay(lambda kept: (None, 0)) == []
+    assert len(said) == 1 and "nested too deeply" in said[0] and said[0].startswith("rulecraft: skipped")
 
 
 def test_a_kept_difference_reads_back_as_it_was_kept() -> None:

@@ -297,7 +297,8 @@ def _replay_kept(
         lambda k: replay_difference(
             game, impl, k, models=report.models, protocol=report.protocol, components=components
         ),
-        mine=lambda k, raw: (k.setup is not None or can_set) and share(k, raw),
+        # (conform keeps no fixture board: an entry with one would change this run's map, and is not replayed)
+        mine=lambda k, raw: (k.setup is not None or can_set) and k.fixture is None and share(k, raw),
     )
     for one in replayed:
         report.steps_compared += one.compared
