@@ -36,7 +36,9 @@ def clear_memo_caches() -> int:
         if module is None or not (name == "rulecraft" or name.startswith("rulecraft.")):
             continue
         for value in list(vars(module).values()):
-            if not isinstance(value, type) and callable(getattr(value, "cache_clear", None)) and callable(getattr(value, "cache_info", None)):
+            if isinstance(value, type):  # a class's cache_clear would be an unbound method
+                continue
+            if callable(getattr(value, "cache_clear", None)) and callable(getattr(value, "cache_info", None)):
                 value.cache_clear()
                 cleared += 1
     return cleared
