@@ -165,7 +165,7 @@ def replay_difference(
         game,
         peer,
         models,
-        "replayed from the example database",
+        "differential",  # where a fresh run finds it; the title says it was replayed
         kept.setup,
         self_test=self_test,
         tracer=RuleTracer(game),
