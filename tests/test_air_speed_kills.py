@@ -39,6 +39,7 @@ from rulecraft.model.airships.rules import (
     Context,
     TargetInfo,
     action_rejection,
+    allowed_throws,
     attempt_groups,
     attempts,
     board_of,
@@ -50,7 +51,7 @@ from rulecraft.model.airships.rules import (
     pools,
     throw_candidates,
 )
-from rulecraft.model.airships.state import AirState, Phase
+from rulecraft.model.airships.state import AirState, Attempt, Phase
 from rulecraft.registry import make_game
 
 
@@ -160,7 +161,38 @@ def test_pools_are_numbered_by_exchange_and_dice_air_r_29() -> None:
     assert [p[3] for p in pools(c, board_of(c, twin, 0))] == [found[0][3], found[1][3]]
 
 
+def test_pools_follow_the_fixed_die_and_the_material_card_not_the_engine_air_r_18_19_20_29() -> None:
+    """Three boards with the same thrown dice (4 W, 1 R) and MATB's exchange: an Engineer's fixed white
+    3 (AIR-R-18) may be one of the 3 W given up (AIR-AMB-08 'yes'), so it adds a choice and stays in
+    the pools without it; MAT's exchange (3 W for 2 R, AIR-EX-21) leaves other dice; a grey engine
+    (AIR-R-19) changes no pool, so that board gets the very same pools."""
+    c = ctx()
+    plain = pools(c, board_of(c, state(board("FINWR", "HANW", "MATB")), 0))
+    fixed = pools(c, board_of(c, state(board("FINWR", "HANW", "MATB", "ENW")), 0))
+    w3 = FixedDie(Colour.W, 3)
+    assert [(k, gf, p.dice, p.fixed) for k, gf, p, _ in fixed] == [
+        (0, False, Dice(W=4, R=1), w3),
+        (1, False, Dice(W=1, R=1, B=1), w3),
+        (1, True, Dice(W=2, R=1, B=1), None),
+    ]
+    other = pools(c, board_of(c, state(board("FINWR", "HANW", "MAT")), 0))
+    assert [(k, p.dice) for k, _, p, _ in other] == [(0, Dice(W=4, R=1)), (1, Dice(W=1, R=3))]
+    assert pools(c, board_of(c, state(board("FINWR", "HANW", "MATB", "ENG")), 0)) is plain
+
+
 # -- AIR-R-27/30: the attempts, kept per target and pool --------------------------------------------------
+
+
+def test_allowed_throws_are_kept_per_pool_and_requirement_air_r_30() -> None:
+    """AIR-R-30: for 1 W with 2 W in hand, 1 or 2 white dice are thrown (AIR-AMB-35 'choice', other
+    colours not thrown under AIR-AMB-05 'no'); asked again, the same tuple comes back."""
+    c = ctx()
+    pool = Pool(Dice(W=2), None)
+    target = TargetInfo("development:HANW", "development", Dice(W=1), 2, card="HANW")
+    first = allowed_throws(c, pool, target)
+    assert first == (Dice(W=1), Dice(W=2))
+    assert allowed_throws(c, pool, target) is first
+    assert allowed_throws(c, Pool(Dice(W=3), None), target) == (Dice(W=1), Dice(W=2), Dice(W=3))
 
 
 def test_attempts_are_the_ones_the_check_accepts_for_each_exchange_air_r_27_29_30() -> None:
@@ -205,7 +237,17 @@ def test_a_target_is_in_reach_when_one_group_is_not_empty_air_amb_23() -> None:
     assert has_legal_target(c, attrs.evolve(out_of_reach, display=display("HANB", "HANW")))
 
 
-# -- the effects' short cuts (AIR-R-34, 37, 38, 10, 22, 23) -----------------------------------------------
+# -- the effects' short cuts (AIR-R-28, 34, 37, 38, 10, 22, 23) -------------------------------------------
+
+
+def test_the_declared_attempt_is_recorded_with_its_exchange_air_r_28_29() -> None:
+    """AIR-R-28: the target, the exchanges (AIR-R-29) and the dice are declared before the throw and
+    kept for it.  5 W and 1 R with MATB (3 W for 1 B): one exchange brings the black die HANB needs."""
+    c = tctx()
+    st = tstate(tboard("FINWR", "S2", "S3", "MATB"), tboard("S2", nation="Germany"), display=tdisplay("HANB"))
+    after = step(c, st, AttemptTarget("development:HANB", Dice(B=1), 1, False))
+    assert after.phase is Phase.THROW
+    assert after.attempt == Attempt("development:HANB", 1, False, Dice(B=1))
 
 
 def test_a_short_throw_keeps_its_faces_for_the_chip_air_r_34_37() -> None:

@@ -8,6 +8,7 @@ readings, looked up once per configured game.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import chain
 
 import attrs
 
@@ -65,6 +66,10 @@ class Context:
     # A number per (exchanges, give_fixed, pool) met (``pools``), and the attempts at a target by its
     # reference, its requirement and that number (``attempts``): about 300 numbers, 30,000 entries.
     pool_ids: dict[tuple[object, ...], int] = attrs.field(factory=dict, init=False, hash=False, eq=False, repr=False)
+    # The pools of a company (``pools``), by its dice, fixed die and Material card.
+    pool_sets: dict[tuple[object, ...], list[tuple[int, bool, Pool, int]]] = attrs.field(
+        factory=dict, init=False, hash=False, eq=False, repr=False
+    )
     attempts: dict[tuple[object, ...], tuple[AttemptTarget, ...]] = attrs.field(
         factory=dict, init=False, hash=False, eq=False, repr=False
     )
@@ -344,6 +349,11 @@ def throw_candidates(ctx: Context, pool: Pool, requirement: Dice) -> list[Dice]:
 def attempts(ctx: Context, state: AirState) -> Iterator[AttemptTarget]:
     """Every legal AttemptTarget of the seat to move (generation; ``check`` judges): per open target,
     per pool the exchanges leave, per allowed throw."""
+    return chain.from_iterable(attempt_groups(ctx, state))
+
+
+def attempt_groups(ctx: Context, state: AirState) -> Iterator[tuple[AttemptTarget, ...]]:
+    """``attempts`` in groups, one per open target and pool (a group may be empty)."""
     board_pools = pools(ctx, board_of(ctx, state, state.seat))
     known = ctx.attempts
     for target in open_targets(ctx, state):
@@ -355,21 +365,26 @@ def attempts(ctx: Context, state: AirState) -> Iterator[AttemptTarget]:
             if found is None:
                 throws = allowed_throws(ctx, pool, target)
                 found = known[key] = tuple(AttemptTarget(ref, throw, k, give_fixed) for throw in throws)
-            yield from found
+            yield found
 
 
 def pools(ctx: Context, board: Board) -> list[tuple[int, bool, Pool, int]]:
     """The (exchanges, give_fixed, pool, pool number) choices of the board's company, kept on the board."""
     if board.pools is None:
         comp = board.company
-        board.pools = []
-        for k, give_fixed in exchange_options(ctx, comp):
-            pool = pool_or_rejection(ctx, comp, k, give_fixed)
-            if isinstance(pool, Pool):
-                dice = pool.dice
-                pool_key = (k, give_fixed, dice.W, dice.R, dice.B, pool.fixed, pool.cap)
-                pool_id = ctx.pool_ids.setdefault(pool_key, len(ctx.pool_ids))
-                board.pools.append((k, give_fixed, pool, pool_id))
+        # The exchanges read the company's dice, fixed die and Material card alone (not its engine).
+        key = (comp.dice.W, comp.dice.R, comp.dice.B, comp.fixed, comp.exchange)
+        found = ctx.pool_sets.get(key)
+        if found is None:
+            found = ctx.pool_sets[key] = []
+            for k, give_fixed in exchange_options(ctx, comp):
+                pool = pool_or_rejection(ctx, comp, k, give_fixed)
+                if isinstance(pool, Pool):
+                    dice = pool.dice
+                    pool_key = (k, give_fixed, dice.W, dice.R, dice.B, pool.fixed, pool.cap)
+                    pool_id = ctx.pool_ids.setdefault(pool_key, len(ctx.pool_ids))
+                    found.append((k, give_fixed, pool, pool_id))
+        board.pools = found
     return board.pools
 
 
@@ -394,7 +409,7 @@ def has_legal_target(ctx: Context, state: AirState) -> bool:
     """AIR-AMB-23: a target is in reach when some attempt at it is legal, i.e.
     its requirement is met *and* a throw within the cap exists (a requirement
     above 3 counted under AIR-AMB-32 'uncapped' may have none)."""
-    return next(attempts(ctx, state), None) is not None
+    return any(attempt_groups(ctx, state))
 
 
 # -- the check, layer by layer ----------------------------------------------------
