@@ -101,7 +101,7 @@ def _setup_done(ctx: Context, state: AirState) -> bool:
 
 def _after_setup_draw(ctx: Context, state: AirState) -> AirState:
     if _setup_done(ctx, state) or not state.deck_era1:
-        return _begin_go(ctx, state, seat=state.start_seat, goes=1)
+        return _begin_go(state, seat=state.start_seat, goes=1)
     return state
 
 
@@ -148,7 +148,7 @@ def deck_empty(state: AirState) -> bool:
     return not state.deck_era1 and not state.era_tile_in_deck and not state.deck_era2
 
 
-def _begin_go(ctx: Context, state: AirState, **changes: int) -> AirState:
+def _begin_go(state: AirState, **changes: int) -> AirState:
     """AIR-R-22/23: step 1 reveals a card, skipped when the deck is empty; ``changes``: the go's seat and
     count, made in the same step."""
     phase = Phase.ATTEMPT if deck_empty(state) else Phase.REVEAL
@@ -399,7 +399,7 @@ def _next_seat(ctx: Context, state: AirState) -> AirState:
     if state.ended is not None:
         return evolve(state, phase=Phase.OVER)
     seat = (state.seat + 1) % state.players  # AIR-R-10
-    return _begin_go(ctx, state, seat=seat, goes=state.goes + 1)
+    return _begin_go(state, seat=seat, goes=state.goes + 1)
 
 
 def turn_over(state: AirState) -> AirState:
@@ -417,7 +417,7 @@ def _extra_go(ctx: Context, state: AirState) -> AirState:
     state = evolve(state, goes=state.goes + 1)
     if ctx.r("AIR-AMB-22") == "attempt-only":
         return evolve(state, phase=Phase.ATTEMPT, attempt=None)
-    return _begin_go(ctx, state)
+    return _begin_go(state)
 
 
 def _no_attempt(ctx: Context, state: AirState) -> AirState:
