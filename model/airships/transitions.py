@@ -391,10 +391,10 @@ def _after_step_two(ctx: Context, state: AirState) -> AirState:
     # AIR-R-42: an additional go is offered only to a company with the chips to pay for it.
     if state.boards[state.seat].chips >= ctx.p("extra_go_cost"):
         return evolve(state, phase=Phase.EXTRA_GO)
-    return _next_seat(ctx, state)
+    return _next_seat(state)
 
 
-def _next_seat(ctx: Context, state: AirState) -> AirState:
+def _next_seat(state: AirState) -> AirState:
     state = turn_over(state)
     if state.ended is not None:
         return evolve(state, phase=Phase.OVER)
@@ -445,7 +445,7 @@ def transition(ctx: Context, state: AirState, action: AirAction) -> AirState:
         case ExtraGo():
             return _extra_go(ctx, state)
         case EndGo():
-            return _next_seat(ctx, state)
+            return _next_seat(state)
 
 
 def _replace(items: tuple, index: int, value: object) -> tuple:  # type: ignore[type-arg]
