@@ -429,6 +429,7 @@ def pair_json(pair: PairResult) -> dict[str, Any]:
     out["finding"] = finding_json(pair.finding) if pair.finding is not None else None
     out["solver"] = attrs.asdict(pair.solver) if pair.solver is not None else None
     out["rules_exercised"] = sorted(pair.rules_exercised)
+    out["base"] = dict(pair.base)
     return out
 
 
@@ -462,7 +463,18 @@ def pair_from(f: Field) -> PairResult:
         states=f.at("states").whole(),
         consulted=f.get("consulted").optional(Field.whole),
         targeted=f.at("targeted").whole(),
+        base=tuple(sorted(_readings_of(f.get("base")).items())),
+        components=f.get("components").optional(Field.text),
     )
+
+
+def _readings_of(f: Field) -> dict[str, str]:
+    """A pair's other readings (absent in older results files: none)."""
+    found = f.optional(Field.obj) or {}
+    for key, value in found.items():
+        if not isinstance(value, str):
+            raise f.at(key).fail("a reading's key (text) is needed")
+    return dict(found)
 
 
 def ambiguity_units(game_id: str, *, only: Sequence[str] = (), search: bool = True, examples: bool = True) -> list[str]:

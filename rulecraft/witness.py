@@ -115,6 +115,10 @@ class PairResult:
     # reached the code that consults it.
     consulted: int | None = None
     targeted: int = 0  # states the game's witness-start hook offered for this ambiguity
+    # The readings both sides played under besides the ambiguity's own (its context and the run's
+    # --reading) and the component pack: what a report needs to word a step as each side played it.
+    base: tuple[tuple[str, str], ...] = ()
+    components: str | None = None
 
     @property
     def coverage(self) -> str:
@@ -436,9 +440,15 @@ def search_pair(
     receives the one-line reports of the replays (default: stderr)."""
     start = time.monotonic()
     base = dict(amb.context) | dict(base or {})  # the question arises only under its context readings
+    played: dict[str, Any] = {
+        "base": tuple(sorted((k, v) for k, v in base.items() if k != amb.id)),
+        "components": None if components is None else str(components),
+    }
 
     def result(outcome: Outcome, reason: str, **extra: Any) -> PairResult:
-        return PairResult(amb.id, amb.default, reading, outcome, reason, seconds=time.monotonic() - start, **extra)
+        return PairResult(
+            amb.id, amb.default, reading, outcome, reason, seconds=time.monotonic() - start, **played, **extra
+        )
 
     try:
         default_game = configure(game_id, base | {amb.id: amb.default}, components)
@@ -480,7 +490,7 @@ def search_pair(
         watched=amb.id,
         kept=_pair_store(database, default_game, amb, reading, base, components, say),
     )
-    return attrs.evolve(found, ambiguity=amb.id, default=amb.default, reading=reading)
+    return attrs.evolve(found, ambiguity=amb.id, default=amb.default, reading=reading, **played)
 
 
 def search_pair_games(

@@ -62,7 +62,7 @@ def reading_words(game_id: str, ambiguity: str, pair: PairResult) -> list[str | 
         return []
     words: list[str | None] = [None] * len(f.steps)
     try:
-        game = make_game(game_id, readings={ambiguity: pair.reading})
+        game = make_game(game_id, readings={**dict(pair.base), ambiguity: pair.reading}, components=pair.components)
         if f.setup:
             state = game.start(Setup.from_json(f.setup))
         elif f.start_state is not None:

@@ -299,3 +299,26 @@ def test_the_printed_examples_read_once_give_what_reading_them_per_ambiguity_giv
     for amb_id in ("AIR-AMB-35", "AIR-AMB-15", "AIR-AMB-22"):
         once = example_dependence("air", amb("air", amb_id), examples=printed)
         assert once == example_dependence("air", amb("air", amb_id)) and once
+
+
+def test_a_witness_is_worded_under_the_readings_the_run_played(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 20 (each step's words come from the ruleset that played it): a run under --reading
+    AIR-AMB-08=no keeps that reading on both sides, so the other reading's steps are worded by a game
+    configured with it too, and a results file (shards) keeps it for the merged report."""
+    from rulecraft import registry, results, witness_report
+
+    pair = search_pair("air", amb("air", "AIR-AMB-35"), "max", QUICK, base={"AIR-AMB-08": "no"})
+    assert pair.outcome == "witness" and pair.base == (("AIR-AMB-08", "no"),)
+    built: list[dict[str, str]] = []
+    real = registry.make_game
+
+    def recording(game_id: str, **options: Any) -> Game[Any, Any]:
+        built.append(dict(options.get("readings") or {}))
+        return real(game_id, **options)
+
+    monkeypatch.setattr(registry, "make_game", recording)
+    words = witness_report.reading_words("air", "AIR-AMB-35", pair)
+    assert built == [{"AIR-AMB-08": "no", "AIR-AMB-35": "max"}]
+    assert words and words[0] is not None
+    data = json.loads(json.dumps(results.pair_json(pair)))
+    assert results.pair_from(results.Field("results.json", "pair", data)).base == pair.base
