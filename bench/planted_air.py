@@ -246,7 +246,7 @@ def _plant_extra_go_needs_more(patch: Patch) -> None:
         # "Can pay 3 chips" written as more than 3: a company with exactly 3 gets no additional go.
         if state.boards[state.seat].chips > ctx.p("extra_go_cost"):
             return attrs.evolve(state, phase=Phase.EXTRA_GO)
-        return transitions._next_seat(ctx, state)
+        return transitions._next_seat(state)
 
     patch(transitions, "_after_step_two", after_step_two)
 
