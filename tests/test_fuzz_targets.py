@@ -88,7 +88,9 @@ def test_hypofuzz_collects_the_four_machines_and_the_conformance_property(tmp_pa
     pytest.importorskip("hypofuzz", reason="hypofuzz is not installed (pip install hypofuzz; tox -e fuzz does)")
     # the run's examples go to a folder of its own (the setting workers share: a folder or Redis)
     database = str(tmp_path / "examples")
-    env = {**os.environ, "RULECRAFT_PROFILE": "campaign", "RULECRAFT_DATABASE": database, "PYTHONPATH": str(ROOT)}
+    # not an xdist worker itself, though this test may run in one (plugins read PYTEST_XDIST_*)
+    own = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST")}
+    env = {**own, "RULECRAFT_PROFILE": "campaign", "RULECRAFT_DATABASE": database, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
         [sys.executable, "-c", COLLECT, *TARGETS, "-p", "no:cacheprovider"],
         cwd=ROOT,
