@@ -66,7 +66,6 @@ from rulecraft.model.aeroplanes.rules import (
     NIGHT_FLIGHTS,
     RADIO_BEACONS,
     attempt_rolls,
-    check,
     me,
     plane_cost,
     room,
@@ -163,14 +162,6 @@ def transition(ctx: Context, state: AerState, action: AerAction) -> AerState:
     if isinstance(action, EndClaims):
         return end_turn(state)  # AER-R-46: Night Flights claims still open are lost (the tiles were played)
     raise RulecraftError(f"{action!r} has no effect in this layer")
-
-
-def apply(ctx: Context, state: AerState, action: AerAction) -> AerState:
-    """``check`` then ``transition``: raises on an illegal action."""
-    why = check(ctx, state, action)
-    if why is not None:
-        raise RulecraftError(str(why))
-    return transition(ctx, state, action)
 
 
 # ---------------------------------------------------------------------------
@@ -658,7 +649,6 @@ def era_die(ctx: Context, state: AerState, action: RollFirstPlayerDie) -> AerSta
 
 
 __all__ = [
-    "apply",
     "buy_plane",
     "claim_passenger",
     "draw_card",
