@@ -492,6 +492,8 @@ def chosen_modules(game: Game, args: argparse.Namespace) -> list[str]:
 def execute(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise MutationDataError("--jobs", str(args.jobs), "at least 1")
+    if args.resume is not None and not (args.resume / "mutants").is_dir():  # before needing mutmut itself
+        raise MutationDataError(str(args.resume), "--resume", "not a kept shadow tree (no mutants/ folder)")
     try:
         importlib.metadata.version("mutmut")
     except importlib.metadata.PackageNotFoundError:
