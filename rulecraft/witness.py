@@ -593,19 +593,7 @@ def _search_pair_games(
     try:
         aimed = _from_targeted(default_game, other_game, targeted, budget, counts, report, cap) if targeted else None
         if aimed is None or (not aimed.findings and aimed.stopped is None):
-            differential(
-                default_game,
-                InProcess(other_game),
-                ("*",),
-                max_examples=budget.max_examples,
-                max_steps=steps_for(budget, default_game),
-                seed=budget.seed,
-                players=counts,
-                report=report,
-                deadline=cap,
-                self_test=True,
-                random_setup=True,
-            )
+            _compare(default_game, other_game, budget, counts, report, cap, random_setup=True)
         if aimed is not None:
             _merge(report, aimed)
         if not report.findings and report.stopped is None and starts and make_pair is not None:
@@ -729,6 +717,20 @@ def _from_targeted(
     must not use up what is new about each other, and the games from set-up stay the games a game
     without targeted starts plays."""
     own = ConformReport(report.game, report.command, seed=report.seed, started=report.started)
+    _compare(default_game, other_game, budget, counts, own, deadline, starts=list(targeted), only_starts=True)
+    return own
+
+
+def _compare(
+    default_game: Game[Any, Any],
+    other_game: Game[Any, Any],
+    budget: Budget,
+    counts: Sequence[int],
+    report: ConformReport,
+    deadline: float,
+    **where: Any,
+) -> None:
+    """The two readings' games side by side within the budget (``where``: from set-up or from starts)."""
     differential(
         default_game,
         InProcess(other_game),
@@ -737,13 +739,11 @@ def _from_targeted(
         max_steps=steps_for(budget, default_game),
         seed=budget.seed,
         players=counts,
-        report=own,
+        report=report,
         deadline=deadline,
         self_test=True,
-        starts=list(targeted),
-        only_starts=True,
+        **where,
     )
-    return own
 
 
 def _merge(report: ConformReport, own: ConformReport) -> None:

@@ -18,7 +18,6 @@ given state (rulecraft/witness.py): the witness is still found by that search, n
 
 from __future__ import annotations
 
-import ast
 import time
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -26,7 +25,7 @@ from typing import Any
 import attrs
 
 from rulecraft.core import Game
-from rulecraft.witness import SolverHook, SolverVerdict, StartHook
+from rulecraft.witness import SolverHook, SolverVerdict, StartHook, consulted_in
 
 LR_CARD_HOME = "London"  # seat 0's home in the starts (any start city would do)
 
@@ -85,26 +84,6 @@ def witness_starts(game: Game[Any, Any]) -> Mapping[str, StartHook]:
 # -- AER-AMB-33: an exhaustive check ---------------------------------------------------------------------
 
 
-def _consulted_only_in(function: str, amb_id: str) -> bool:
-    """Whether every use of ``amb_id`` in the model's code (the exact string constant) lies inside a
-    function named ``function``, and there is at least one."""
-    from rulecraft.witness import _model_trees
-
-    enclosing: list[str | None] = []
-
-    def visit(node: ast.AST, inside: str | None) -> None:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            inside = node.name
-        if isinstance(node, ast.Constant) and node.value == amb_id:
-            enclosing.append(inside)
-        for child in ast.iter_child_nodes(node):
-            visit(child, inside)
-
-    for tree in _model_trees("rulecraft.model.aeroplanes.game"):
-        visit(tree, None)
-    return bool(enclosing) and set(enclosing) == {function}
-
-
 def night_flights_check(default_game: Game[Any, Any], other_game: Game[Any, Any], seconds: float) -> SolverVerdict:
     """Every input AER-R-46's rule sees, judged under both readings of AER-AMB-33."""
     from rulecraft.model.aeroplanes.actions import ClaimPassenger
@@ -112,7 +91,7 @@ def night_flights_check(default_game: Game[Any, Any], other_game: Game[Any, Any]
     from rulecraft.model.aeroplanes.state import Waiting
 
     start = time.monotonic()
-    if not _consulted_only_in("night_flights_rejection", "AER-AMB-33"):
+    if consulted_in(default_game, "AER-AMB-33") != {"night_flights_rejection"}:
         return SolverVerdict(
             "unknown", "AER-AMB-33 is consulted outside night_flights_rejection: the check does not cover it"
         )
