@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
@@ -13,6 +14,20 @@ from pathlib import Path
 def redis_binary() -> str | None:
     """Debian's ``redis-server`` (``apt-get install redis-server``; .ci/run installs it), or None."""
     return shutil.which("redis-server") or ("/usr/bin/redis-server" if Path("/usr/bin/redis-server").exists() else None)
+
+
+def required_binary() -> str:
+    """The server for a test: skipped with the reason when it or the client is missing, unless
+    RULECRAFT_REQUIRE_REDIS=1 (CI), where a missing server fails the test."""
+    import pytest
+
+    binary = redis_binary()
+    if binary is None:
+        if os.environ.get("RULECRAFT_REQUIRE_REDIS") == "1":
+            pytest.fail("redis-server is missing and RULECRAFT_REQUIRE_REDIS=1 (apt-get install redis-server)")
+        pytest.skip("redis-server is not installed (apt-get install redis-server; .ci/run does)")
+    pytest.importorskip("redis", reason="the redis client is not installed (pip install 'rulecraft[shared]')")
+    return binary
 
 
 def free_port() -> int:

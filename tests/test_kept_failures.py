@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from hypothesis.database import InMemoryExampleDatabase
-from redis_server import RedisServer, redis_binary
+from redis_server import RedisServer, required_binary
 
 from rulecraft.kept import FORMAT, MAX_ENTRY, FailureStore, MalformedEntry, failure_key
 
@@ -99,13 +99,7 @@ def test_a_malformed_entry_is_one_line_and_skipped(raw: bytes, reason: str) -> N
 
 @pytest.fixture(scope="module")
 def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
-    binary = redis_binary()
-    if binary is None:
-        if os.environ.get("RULECRAFT_REQUIRE_REDIS") == "1":
-            pytest.fail("redis-server is missing and RULECRAFT_REQUIRE_REDIS=1 (apt-get install redis-server)")
-        pytest.skip("redis-server is not installed (apt-get install redis-server; .ci/run does)")
-    pytest.importorskip("redis", reason="the redis client is not installed (pip install 'rulecraft[shared]')")
-    server = RedisServer(binary, tmp_path_factory.mktemp("redis"))
+    server = RedisServer(required_binary(), tmp_path_factory.mktemp("redis"))
     try:
         yield server
     finally:

@@ -13,14 +13,13 @@ colour is covered by a fixed die alone.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from redis_server import RedisServer, redis_binary
+from redis_server import RedisServer, required_binary
 
 from rulecraft.conformance.kept import REPLAYED, KeptDifference, parse_difference
 from rulecraft.kept import MalformedEntry
@@ -41,13 +40,7 @@ MALFORMED = b'{"format": "rulecraft-failure/1", "entry": {"start": {"setup": {"p
 
 @pytest.fixture(scope="module")
 def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
-    binary = redis_binary()
-    if binary is None:
-        if os.environ.get("RULECRAFT_REQUIRE_REDIS") == "1":
-            pytest.fail("redis-server is missing and RULECRAFT_REQUIRE_REDIS=1 (apt-get install redis-server)")
-        pytest.skip("redis-server is not installed (apt-get install redis-server; .ci/run does)")
-    pytest.importorskip("redis", reason="the redis client is not installed (pip install 'rulecraft[shared]')")
-    server = RedisServer(binary, tmp_path_factory.mktemp("redis"))
+    server = RedisServer(required_binary(), tmp_path_factory.mktemp("redis"))
     try:
         yield server
     finally:

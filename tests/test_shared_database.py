@@ -20,7 +20,7 @@ import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase
-from redis_server import RedisServer, redis_binary  # tests/redis_server.py (bench/scale.py starts it too)
+from redis_server import RedisServer, required_binary  # tests/redis_server.py (bench/scale.py starts it too)
 
 from rulecraft.cli import EXIT_USAGE, main
 from rulecraft.profiles import DatabaseSettingError, SharedDatabase, open_database
@@ -28,19 +28,9 @@ from rulecraft.profiles import DatabaseSettingError, SharedDatabase, open_databa
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _binary() -> str:
-    binary = redis_binary()
-    if binary is None:
-        if os.environ.get("RULECRAFT_REQUIRE_REDIS") == "1":
-            pytest.fail("redis-server is missing and RULECRAFT_REQUIRE_REDIS=1 (apt-get install redis-server)")
-        pytest.skip("redis-server is not installed (apt-get install redis-server; .ci/run does)")
-    pytest.importorskip("redis", reason="the redis client is not installed (pip install 'rulecraft[shared]')")
-    return binary
-
-
 @pytest.fixture(scope="session")
 def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
-    server = RedisServer(_binary(), tmp_path_factory.mktemp("redis"))
+    server = RedisServer(required_binary(), tmp_path_factory.mktemp("redis"))
     try:
         yield server
     finally:
@@ -170,7 +160,7 @@ def test_a_rulecraft_state_machine_failure_is_replayed_from_redis(redis_server: 
 def test_redis_going_away_mid_run_falls_back_to_the_local_database(tmp_path: Path) -> None:
     """The server stops in the middle of a search: the search completes, its failure is kept in the
     local folder, and one line naming the URL says so."""
-    server = RedisServer(_binary(), tmp_path)
+    server = RedisServer(required_binary(), tmp_path)
     local = tmp_path / "local"
     stderr = io.StringIO()
     try:
