@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from rulecraft.core import Game
     from rulecraft.query import Query
     from rulecraft.ruleset import AmbiguityRegister
+
+T = TypeVar("T")
 
 
 class BadRecord(RulecraftError):
@@ -189,19 +191,13 @@ class GameRecord:
             from rulecraft.catalogue import RuleCatalogue
 
             assert catalogue is not None
-            found = _resolve(catalogue, f"{id}: catalogue")
-            if not isinstance(found, RuleCatalogue):
-                raise BadRecord(f"{id}: catalogue = {catalogue!r} is {type(found).__name__}, not a RuleCatalogue")
-            return found
+            return _instance(id, "catalogue", catalogue, RuleCatalogue)
 
         def ambiguity_register() -> AmbiguityRegister:
             from rulecraft.ruleset import AmbiguityRegister
 
             assert register is not None
-            found = _resolve(register, f"{id}: register")
-            if not isinstance(found, AmbiguityRegister):
-                raise BadRecord(f"{id}: register = {register!r} is {type(found).__name__}, not an AmbiguityRegister")
-            return found
+            return _instance(id, "register", register, AmbiguityRegister)
 
         strategy = pack_strategy if packs else None
         return cls(
@@ -233,6 +229,15 @@ class GameRecord:
             players=range(game.min_players, game.max_players + 1),
             game=lambda: game,
         )
+
+
+def _instance(game_id: str, field: str, reference: str, kind: type[T]) -> T:
+    """A record field's ``module:attribute``, which must be a ``kind`` (else one line naming both)."""
+    found = _resolve(reference, f"{game_id}: {field}")
+    if not isinstance(found, kind):
+        article = "an" if kind.__name__[0] in "AEIOU" else "a"
+        raise BadRecord(f"{game_id}: {field} = {reference!r} is {type(found).__name__}, not {article} {kind.__name__}")
+    return found
 
 
 def _resolve(reference: str, what: str) -> Any:
