@@ -905,7 +905,7 @@ def cmd_conform(args: argparse.Namespace) -> int:
     from rich.progress import MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
     from rulecraft.conformance.conform import ConformReport, conform, read_replay, replay
-    from rulecraft.conformance.report import html_file, junit, markdown
+    from rulecraft.conformance.report import markdown
 
     if not args.impl:
         raise RulecraftError(
@@ -970,12 +970,7 @@ def cmd_conform(args: argparse.Namespace) -> int:
 
         units = conform_units(game, scenarios=not args.no_scenarios, lanes=lanes)
         results.write(args.results, results.conform_document(report, _conform_campaign(args, lanes), units, shard))
-    if args.junit:
-        junit(report, args.junit)
-    if args.report:
-        write_atomically(args.report, markdown(report))
-    if args.html:
-        write_atomically(args.html, html_file(report, args.html))
+    _conform_reports(report, args)
     console.print(markdown(report), markup=False)
     return CONFORM_EXIT[report.status] if report.stopped != "interrupted" else EXIT_INTERRUPTED
 
@@ -1010,15 +1005,10 @@ def cmd_merge(args: argparse.Namespace) -> int:
     _writable([args.junit, args.report, args.html])
     merged = results.merge(args.files, partial=args.partial)
     if merged.conform is not None:
-        from rulecraft.conformance.report import html_file, junit, markdown
+        from rulecraft.conformance.report import markdown
 
         report = merged.conform
-        if args.junit:
-            junit(report, args.junit)
-        if args.report:
-            write_atomically(args.report, markdown(report))
-        if args.html:
-            write_atomically(args.html, html_file(report, args.html))
+        _conform_reports(report, args)
         if args.json:
             print(json.dumps(results.merged_document(merged), indent=2, default=str))
         else:
@@ -1068,6 +1058,18 @@ def _merged_errata(args: argparse.Namespace, merged: Any) -> int:
 
 
 # -- explore ----------------------------------------------------------------------------------------------
+
+
+def _conform_reports(report: Any, args: argparse.Namespace) -> None:
+    """The files a conform run (or a merge of its shards) writes: --junit, --report, --html."""
+    from rulecraft.conformance.report import html_file, junit, markdown
+
+    if args.junit:
+        junit(report, args.junit)
+    if args.report:
+        write_atomically(args.report, markdown(report))
+    if args.html:
+        write_atomically(args.html, html_file(report, args.html))
 
 
 def cmd_explore(args: argparse.Namespace) -> int:
