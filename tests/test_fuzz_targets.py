@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from hypothesis import settings
+from redis_server import RedisServer  # the session fixture `redis_server` is in tests/conftest.py
 
 from rulecraft.fuzz import patient_hub
 from rulecraft.testing import ConformanceMachine
@@ -81,13 +82,9 @@ print(json.dumps({"targets": [t.nodeid for t in collected.fuzz_targets], "ran": 
 """
 
 
-def test_hypofuzz_collects_the_four_machines_and_the_conformance_property(tmp_path: Path) -> None:
-    """HypoFuzz fuzzes only tests with a generate phase, no derandomize and the default database:
-    under the campaign profile every target qualifies, and three inputs of the conformance
-    property run under HypoFuzz's own provider without a failure (the reference conforms)."""
-    pytest.importorskip("hypofuzz", reason="hypofuzz is not installed (pip install hypofuzz; tox -e fuzz does)")
-    # the run's examples go to a folder of its own (the setting workers share: a folder or Redis)
-    database = str(tmp_path / "examples")
+def _collect_and_run(database: str) -> None:
+    """HypoFuzz collects every target and runs three inputs of the conformance property, its
+    examples going to ``database`` (a folder or a Redis URL, the setting workers share)."""
     # not an xdist worker itself, though this test may run in one (plugins read PYTEST_XDIST_*)
     own = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST")}
     env = {**own, "RULECRAFT_PROFILE": "campaign", "RULECRAFT_DATABASE": database, "PYTHONPATH": str(ROOT)}
@@ -103,7 +100,27 @@ def test_hypofuzz_collects_the_four_machines_and_the_conformance_property(tmp_pa
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert sorted(result["targets"]) == sorted(TARGETS), result
     assert result["ran"] == {TARGETS[-1]: False}
+
+
+def test_hypofuzz_collects_the_four_machines_and_the_conformance_property(tmp_path: Path) -> None:
+    """HypoFuzz fuzzes only tests with a generate phase, no derandomize and the default database:
+    under the campaign profile every target qualifies, and three inputs of the conformance
+    property run under HypoFuzz's own provider without a failure (the reference conforms)."""
+    pytest.importorskip("hypofuzz", reason="hypofuzz is not installed (pip install hypofuzz; tox -e fuzz does)")
+    # the run's examples go to a folder of its own (the setting workers share: a folder or Redis)
+    database = str(tmp_path / "examples")
+    _collect_and_run(database)
     assert any(Path(database).rglob("*")), "HypoFuzz kept nothing in the configured database"
+
+
+def test_hypofuzz_workers_share_the_redis_database(redis_server: RedisServer) -> None:
+    """Issue 21 part 3: HypoFuzz's workers share rulecraft's Redis example database.  A worker run
+    under ``RULECRAFT_DATABASE=redis://...`` keeps what it ran (its corpus and the targets' examples)
+    on the server, where every other worker on any machine reads it."""
+    pytest.importorskip("hypofuzz", reason="hypofuzz is not installed (pip install hypofuzz; tox -e fuzz does)")
+    assert not redis_server.keys(db=7)
+    _collect_and_run(redis_server.url(db=7))
+    assert redis_server.keys(db=7), "HypoFuzz kept nothing on the Redis server"
 
 
 def test_the_ci_profile_is_not_fuzzable_so_the_fuzz_env_sets_the_campaign_profile() -> None:

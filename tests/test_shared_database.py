@@ -13,28 +13,18 @@ import os
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase
-from redis_server import RedisServer, required_binary  # tests/redis_server.py (bench/scale.py starts it too)
+from redis_server import RedisServer, required_binary  # the session fixture `redis_server` is in tests/conftest.py
 
 from rulecraft.cli import EXIT_USAGE, main
 from rulecraft.profiles import DatabaseSettingError, SharedDatabase, open_database
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture(scope="session")
-def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
-    server = RedisServer(required_binary(), tmp_path_factory.mktemp("redis"))
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def _worker(script: str, folder: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
