@@ -18,7 +18,7 @@ from typing import Any
 
 import attrs
 import pytest
-from test_stm_parasites import BOILER, CTX, STORAGE, flying, game, machine, pack_ctx, play, player, room
+from test_stm_parasites import BOILER, CTX, PACK, STORAGE, flying, game, machine, pack_ctx, play, player, room
 from test_stm_solo import BESIDE, activate_state, removal_stage
 
 from rulecraft.core import Rejection
@@ -123,12 +123,15 @@ from rulecraft.model.steamopolis.state import (
     FinalStep,
     Market,
     Parasite,
+    Passengers,
     Phase,
     PlayerState,
+    RoomTile,
     Solo,
     StmState,
     TurnState,
 )
+from rulecraft.model.steamopolis.transitions import end_of_turn
 
 NO_SYMBOL: Any = "boiler"  # neither symbol a parasite or an effect use may name
 NO_RESOURCE: Any = "steam"  # neither resource
@@ -2099,3 +2102,246 @@ def test_r52_moving_a_parasite_to_the_other_symbol_of_its_machine() -> None:
         "at most 1 of your parasites on one machine with 3 players (STM-AMB-20 'per-owner')",
         ctx,
     )
+
+
+# ---------------------------------------------------------------------------
+# model/steamopolis/transitions.py: effects the rules above admit, carried out (issue 22, session 11)
+# ---------------------------------------------------------------------------
+
+
+def test_r22_a_slash_resolves_the_chosen_side_then_the_parts_beneath_it() -> None:
+    """STM-R-22 (p.26-27): 'A / B' = A or B; the parts beneath the slash follow whichever side."""
+    base = pending(game(player([(1, False)]), player()), Either((VotePoints(1),), (VotePoints(3),)), VotePoints(2))
+    for side, vp in ((0, 1 + 2), (1, 3 + 2)):
+        state = play(base, ChooseSide(side), UsePart(), UsePart())
+        assert (state.players[0].vp, state.turn.pending) == (vp, ())
+
+
+def test_r22_r43_a_stone_cost_returns_the_named_stone_with_its_face() -> None:
+    """STM-R-22 (p.26-27): the black cost 'pressure stone -1' is paid in full to use the parts beneath
+    it; the stone named leaves the gauge for the personal supply (STM-R-43, p.20), keeping its face
+    (STM-R-18, p.15; STM-AMB-10 'any')."""
+    me = player([(1, False), (3, True)])
+    state = play(pending(game(me, player()), ReturnStone(), VotePoints(2)), PayCost(stone=3), UsePart())
+    p = state.players[0]
+    assert p.gauge == gauge_of([(1, False)])
+    assert p.supply == (*me.supply, Stone(True))
+    assert p.vp == 2
+
+
+def test_r63_r57_the_sponsor_takes_one_off_the_counted_crystals() -> None:
+    """STM-R-63 (p.27): as many crystals as stones owned on the gauge and the board (3 here); STM-R-57
+    (p.29): the crystal sponsor takes 1 off and turns over."""
+    me = player([(1, False), (2, False)], on_board=1, crystals=3, sponsor="crystal")
+    state = pending(game(me, player(), board=(BoardStone(0, 5, "left"),)), PayCrystalsPerStone(), VotePoints(1))
+    state = play(state, PayCost(sponsor=True), UsePart())
+    p = state.players[0]
+    assert (p.crystals, p.sponsor, p.vp) == (1, "gear", 1)
+
+
+def _arrow_flight(level: int, position: str, stones: list[tuple[int, bool]], base: int = 0) -> StmState:
+    """Seat 0 flies from one arrow stone on (level, position) and takes it back: its other stones on
+    ``stones`` (base marker on ``base``), none in the supply."""
+    supply = (Stone(),) * (4 - len(stones))
+    me = attrs.evolve(player(stones, on_board=1), gauge=gauge_of(stones, base=base), supply=supply)
+    board = (BoardStone(0, level, position, Stone(True)),)  # type: ignore[arg-type]
+    return play(game(me, player(), board=board), FlyToAllTargets(), TakeBack(level, position))  # type: ignore[arg-type]
+
+
+def test_r19_static_discharge_turns_the_stone_taken_back_arrow_down() -> None:
+    """STM-R-19 (p.28,31): using the district effect of a static-discharge district (level 7 right)
+    turns the stone just taken back arrow side down, on the gauge where it went (STM-R-18, p.15)."""
+    state = _arrow_flight(7, "right", [(1, False)])
+    assert state.players[0].gauge.spaces[2] == Stone(True)  # the first free space right of g1
+    state = play(state, UseDistrict())
+    assert state.players[0].gauge == gauge_of([(1, False), (2, False)])
+
+
+def test_r19_r18_static_discharge_reaches_the_stone_in_the_supply() -> None:
+    """STM-R-18 (p.15): a full gauge without bonus markers sends the stone taken back to the personal
+    supply, face kept (STM-AMB-10 'any'); STM-R-19 (p.28,31): the static discharge of level 6 left
+    still turns that stone arrow side down."""
+    full = [(7, False), (8, False), (9, False), (10, False)]
+    state = _arrow_flight(6, "left", full, base=6)
+    assert state.players[0].supply == (Stone(True),)
+    state = play(state, UseDistrict())
+    p = state.players[0]
+    assert (p.supply, p.gauge) == ((Stone(False),), gauge_of(full, base=6))
+
+
+def _gaining_stone(stones: list[tuple[int, bool]], markers: list[tuple[int, int]] = (), base: int = 0) -> StmState:  # type: ignore[assignment]
+    supply = (Stone(True), *(Stone(),) * (4 - len(stones)))
+    me = attrs.evolve(player(stones), gauge=gauge_of(stones, markers, base), supply=supply)
+    return pending(game(me, player()), GainPressureStone())
+
+
+def test_r20_a_gained_arrow_stone_goes_as_if_taken_back() -> None:
+    """STM-R-20 (p.29): a stone from the personal supply is placed as in STM-R-18 (p.15), keeping its
+    face: the arrow stone lands on the first free space right of the base marker."""
+    state = play(_gaining_stone([(1, False)]), GainStone(arrow=True))
+    assert (state.players[0].gauge, state.players[0].supply) == (gauge_of([(1, False), (2, True)]), (Stone(),) * 3)
+
+
+def test_r20_r18_a_full_gauge_boxes_the_marker_chosen() -> None:
+    """STM-R-18 (p.15): no free space: one bonus marker of your choice goes to the box and the stone
+    takes its space (here the #5 marker on g7, right of the base marker on g6)."""
+    state = play(_gaining_stone([(8, False), (9, False), (10, False)], [(7, 5)], base=6), GainStone(True, 7))
+    assert state.players[0].gauge == gauge_of([(7, True), (8, False), (9, False), (10, False)], base=6)
+    assert state.players[0].supply == (Stone(),)
+
+
+def test_r20_r18_a_full_gauge_without_markers_keeps_the_stone_in_the_supply() -> None:
+    """STM-R-18 (p.15): no free space and no marker: the stone goes (back) to the personal supply,
+    face kept (STM-AMB-10 'any')."""
+    full = [(7, False), (8, False), (9, False), (10, False)]
+    state = play(_gaining_stone(full, base=6), GainStone(arrow=True))
+    assert (state.players[0].gauge, state.players[0].supply) == (gauge_of(full, base=6), (Stone(True),))
+
+
+def test_r19_turn_stones_turns_only_the_chosen_own_board_stone() -> None:
+    """STM-R-19 (p.28,31) with STM-AMB-10 'any': 'turn 1 pressure stone' may turn an own stone on the
+    board arrow side up; the player's other stone and the opponent's stay as they are."""
+    board = (BoardStone(0, 5, "left"), BoardStone(0, 6, "right"), BoardStone(1, 7, "left"))
+    state = pending(game(player([], on_board=2), player(on_board=1), board=board), TurnStones(1))
+    state = play(state, TurnArrows(districts=((5, "left"),)))
+    assert state.board == (BoardStone(0, 5, "left", Stone(True)), board[1], board[2])
+
+
+def test_r26_a_target_keeps_the_face_of_its_stone() -> None:
+    """STM-R-26 (p.11-12): the stone leaves the gauge for the district as it is; an arrow stone lies
+    there arrow side up (taken back face unchanged, STM-R-34, p.15)."""
+    state = play(game(player([(3, True)]), player()), SetTarget(3, 1, "left"))
+    assert state.board == (BoardStone(0, 1, "left", Stone(True)),)
+
+
+def test_r51_r64_taking_the_last_passenger_tile_triggers_the_end() -> None:
+    """STM-R-51 (p.24): the taken tile goes face down beside the airship and the top tile of the stack
+    is revealed; none left: the stack is used up and the end is triggered (STM-R-64, p.25)."""
+    flown = game(player([(1, False)]), player(), phase=Phase.FLIGHT, turn=TurnState(transported=("banker",)))
+    for stack, triggered in (((), True), (("P03",), False)):
+        state = attrs.evolve(flown, passengers=Passengers(banker=6, stoker=3, stack=stack, taken="P02"))
+        state = end_of_turn(CTX, state)
+        assert (state.end_triggered, state.players[0].passenger_tiles) == (triggered, 1)
+        assert state.passengers.taken is None
+
+
+def test_r23_the_player_to_the_left_is_up_and_rounds_start_with_the_start_player() -> None:
+    """STM-R-23 (p.7): after the end of the turn the player to the left is up; a round starts with the
+    start player (3 players, seats clockwise)."""
+    three = game(player(), player(), player(), phase=Phase.END_OF_TURN, start_player=0, round=2)
+    first = play(three, EndTurn())
+    assert (first.to_move, first.round) == (1, 2)
+    last = play(attrs.evolve(three, to_move=2), EndTurn())
+    assert (last.to_move, last.round) == (0, 3)
+
+
+def test_r61_r54_another_players_use_of_another_district() -> None:
+    """STM-R-61 (p.30-31): 'use another district' in another player's effect (a parasite's use,
+    STM-R-54, p.33-34): that player uses the district's effect at once, and it counts as used by them
+    this turn, not as activated in the active player's flight."""
+    state = pending(game(player([(1, False)]), player([(1, False)])), UseAnotherDistrict(), decider=1)
+    state = play(state, UseOtherDistrict(1, "right"))
+    assert state.turn.others_activated == ((1, 1, "right"),) and state.turn.activated == ()
+    assert state.turn.pending[0] == PACK.district("2-3", 1, "right").effect
+    refused(
+        pending(state, UseAnotherDistrict(), decider=1),
+        UseOtherDistrict(1, "right"),
+        "STM-R-61",
+        "you have already used L1-right this turn",
+    )
+
+
+def test_r61_amb33_another_districts_static_discharge_turns_the_current_stone() -> None:
+    """STM-R-61 (p.30-31) with STM-AMB-33 'current': a static-discharge district reached through 'use
+    another district' turns the stone of the current flight step arrow down (STM-R-19, p.28,31); a
+    district without the symbol leaves it; an 'end of turn' district waits for the end (STM-R-49, p.24)."""
+    state = pending(_arrow_flight(1, "right", [(1, False)]), UseAnotherDistrict())
+    static = play(state, UseOtherDistrict(7, "right"))
+    assert static.players[0].gauge.spaces[2] == Stone(False)
+    plain = play(state, UseOtherDistrict(2, "right"))
+    assert plain.players[0].gauge.spaces[2] == Stone(True)
+    later = play(state, UseOtherDistrict(8, "left"))
+    assert later.turn.end_of_turn == ((8, "left"),) and later.turn.activated[-1] == (8, "left")
+
+
+def test_amb33_lapse_keeps_the_other_parts() -> None:
+    """STM-AMB-33 'lapse': only the parts naming the stone taken back lapse; level 4 left's base marker
+    and gear (STM-R-61, p.30-31) are used as printed."""
+    ctx = reading("STM-AMB-33", "lapse")
+    state = pending(_arrow_flight(1, "right", [(1, False)]), UseAnotherDistrict())
+    state = play(state, UseOtherDistrict(4, "left"), ctx=ctx)
+    assert state.turn.pending[0] == PACK.district("2-3", 4, "left").effect
+
+
+def test_r16_one_stone_moves_the_steps_chosen() -> None:
+    """STM-R-16 (p.9,31): 'increase the pressure of one stone by up to 5': the stone makes the number
+    of increments chosen, here 2 (g1 -> g3), not 5."""
+    state = play(pending(game(player([(1, False)]), player()), IncreaseOneStone(5)), RaiseOneStone(1, 2))
+    assert state.players[0].gauge == gauge_of([(3, False)])
+
+
+def _envious(envied_room: tuple[RoomTile | None, ...]) -> StmState:
+    """3 players, seat 1 to move with an envy symbol (then 1 VP) waiting; seats 0 and 2 have parasites."""
+    envied = player([(1, False)], machine_room=envied_room)
+    return pending(game(player(), envied, player(), to_move=1), Envy(), VotePoints(1))
+
+
+def test_r53_amb21_envy_goes_clockwise_from_the_active_players_left() -> None:
+    """STM-R-53 (p.19-20,32) with STM-AMB-21 'clockwise': once the effect is done the other players may
+    place a parasite, clockwise from the active player's left: seat 2 before seat 0 when seat 1 is
+    active."""
+    state = play(_envious(room((1, machine("M0-01")))), PayCost(), UsePart())
+    assert state.players[1].vp == 1
+    assert state.turn.decider == 2 and state.turn.pending[0] == (EnvyParasite(1),)
+
+
+def test_r53_no_machine_of_the_envied_player_no_envy() -> None:
+    """STM-R-53 (p.19-20,32): the envious place on the envied player's machines; the envied player has
+    none (seat 0's machine does not count), so every envy placement lapses."""
+    state = _envious(room())
+    state = attrs.evolve(
+        state, players=(attrs.evolve(state.players[0], machine_room=room((1, machine("M0-01")))), *state.players[1:])
+    )
+    state = play(state, PayCost(), UsePart())
+    assert state.turn.pending == () and state.turn.decider is None
+
+
+def test_r29_r54_moving_left_wakes_the_parasite_there() -> None:
+    """STM-R-29 (p.12-13): the channelled stone moves left and activates the machine there; STM-R-54
+    (p.33-34): a parasite on that machine's activation goes home and its owner shares the effect."""
+    me = player([(5, False)], machine_room=room((1, machine("M0-01")), (2, machine("M0-02"))))
+    state = game(me, player(parasites_home=2), parasites=(Parasite(1, 0, 1),))
+    state = play(state, ChannelPressure(5), TakeResources(0, 1), MoveLeft())
+    assert state.parasites == () and state.players[1].parasites_home == 3
+    assert state.turn.pending[1:3] == ((Handover(1),), PACK.machine("M0-01").face.boilers[0].effect)
+
+
+def test_r66_the_final_turn_channels_then_flies() -> None:
+    """STM-R-66 (p.25): the final turn's SET 1 TARGET may channel (STM-R-29, p.12-13); once the stone is
+    placed the turn goes on to FLY TO ALL TARGETS."""
+    me = player([(3, False)], on_board=1, machine_room=room((1, machine("M0-01"))))
+    state = game(me, player(), board=(BoardStone(0, 8, "left"),), final_round=True)
+    state = attrs.evolve(state, turn=TurnState(final_step="target"))
+    state = play(state, ChannelPressure(3), TakeResources(1, 0), PlaceStone(1, "left"))
+    assert (state.phase, state.turn.final_step, state.turn.channel) == (Phase.ACTION, "fly", None)
+    accepted(state, FlyToAllTargets())
+
+
+def test_r04_r47_the_pink_marker_bumps_the_stone_only_when_asked() -> None:
+    """STM-R-04 (p.4) with STM-R-47 (p.22): the pink #3 marker goes on a #3 space; a stone there is
+    increased by 1 to make room (g5 -> g6), or, if it is not, the marker goes to the box."""
+    state = pending(game(player([(5, False)], character=7), player()), GainPinkMarker())
+    bumped = play(state, PlacePinkMarker(5, bump=True))
+    assert bumped.players[0].gauge.spaces[5:7] == (BonusMarker(3, pink=True), Stone(False))
+    boxed = play(state, PlacePinkMarker(5, bump=False))
+    assert boxed.players[0].gauge == gauge_of([(5, False)])
+
+
+def test_r52_place_two_parasites_then_the_rest_of_the_effect() -> None:
+    """STM-R-52 (p.32-33): 'place 2 parasites' one at a time, on the activation or the passive symbol
+    chosen; STM-R-22 (p.26-27): then the part beneath it."""
+    hosted = player(machine_room=room((1, machine("M0-06")), (2, machine("M0-01"))))
+    state = pending(game(player([(1, False)]), hosted), PlaceParasites(2), VotePoints(1))
+    state = play(state, PlaceParasite(1, 1, "passive"), PlaceParasite(1, 2, "activation"), UsePart())
+    assert state.parasites == (Parasite(0, 1, 1, "passive"), Parasite(0, 1, 2, "activation"))
+    assert state.players[0].vp == 1
