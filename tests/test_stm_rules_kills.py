@@ -2345,3 +2345,86 @@ def test_r52_place_two_parasites_then_the_rest_of_the_effect() -> None:
     state = play(state, PlaceParasite(1, 1, "passive"), PlaceParasite(1, 2, "activation"), UsePart())
     assert state.parasites == (Parasite(0, 1, 1, "passive"), Parasite(0, 1, 2, "activation"))
     assert state.players[0].vp == 1
+
+
+def test_r44_amb14_single_every_banner_counts_one() -> None:
+    """STM-R-44 (p.21): purple scores the banners owned, the new one included; STM-AMB-14 'single':
+    every banner tile counts 1 (2 purple banners: 2 VP), 'double' (default): a purple tile counts 2."""
+    me = player([(1, False)], gears=2, banners=("M0-03",))
+    state = flying(5, "left", me, player(), markets=(Market(5, ("M0-05",)),))
+    single = play(state, BuyBanner(1), ctx=reading("STM-AMB-14", "single"))
+    assert single.players[0].vp == 2
+    double = play(state, BuyBanner(1))
+    assert double.players[0].vp == 4
+
+
+def test_r47_a_bonus_marker_not_bumping_the_stone_goes_to_the_box() -> None:
+    """STM-R-47 (p.22): a stone on the chosen space may be increased by 1 to make room; if it is not,
+    the marker goes to the box (the stone on g7 stays, the #5 marker is bought and boxed)."""
+    state = flying(1, "left", player([(7, False)], crystals=1), player())
+    state = play(state, BuyBonusMarker("crystal", 7, bump=False))
+    p = state.players[0]
+    assert p.gauge.spaces[7] == Stone(False) and not any(isinstance(x, BonusMarker) for x in p.gauge.spaces)
+    assert p.crystals == 0
+
+
+def _buy_passive(*ids: str) -> Any:
+    """These machines' passives fire when their owner buys a tile (STM-R-60, p.27: 'the action with
+    which you buy the tile can likewise trigger the effect'; the Technician's Handbook is not printed,
+    so no printed tile shows the trigger)."""
+
+    def change(data: dict[str, Any]) -> None:
+        for m in data["machines"]:
+            if m["id"] in ids:
+                m["passive"] = {"trigger": {"kind": "buy"}, "effect": [{"vp": 1}]}
+
+    return change
+
+
+def test_r60_buying_fires_every_buy_passive_the_new_tile_included() -> None:
+    """STM-R-60 (p.27): a passive fires each time its trigger occurs, also in the turn the tile was
+    bought, even by that action: buying M0-02 fires its own passive and M0-06's (1 VP each)."""
+    ctx = pack_ctx(_buy_passive("M0-02", "M0-06"))
+    me = player([(1, False)], gears=2, machine_room=room((1, machine("M0-06"))))
+    state = flying(5, "left", me, player(), markets=(Market(5, ("M0-02",)),), ctx=ctx)
+    state = play(state, BuyMachine(2), ctx=ctx)
+    assert state.turn.pending == (((VotePoints(1),),) * 2)
+    assert play(state, UsePart(), UsePart(), ctx=ctx).players[0].vp == state.players[0].vp + 2
+
+
+def test_r61_r60_buy_tile_fires_the_buy_passive_then_the_effect_is_done() -> None:
+    """STM-R-61 (p.30-31): 'buy tile' (level 4 right) buys on any level by the normal rules; the buy
+    passive fires (STM-R-60, p.27) and the 'buy tile' part is done."""
+    ctx = pack_ctx(_buy_passive("M0-02"))
+    state = flying(4, "right", player([(1, False)], gears=2), player(), markets=(Market(5, ("M0-02",)),), ctx=ctx)
+    state = play(state, UseDistrict(), BuyMachine(2, level=5), ctx=ctx)
+    assert state.turn.pending == ((VotePoints(1),),)
+    assert state.players[0].machine_room[1] == machine("M0-02")
+
+
+def test_r61_r53_envy_after_a_stone_to_8_hands_the_decision_back() -> None:
+    """STM-R-53 (p.19-20,32): the envious place once the effect is done, then the decision returns to
+    the active player, whose next effect may send the stone just taken back to the value-8 space
+    (STM-R-61, p.30-31: g10)."""
+    me = player([(1, False)], on_board=1, machine_room=room((1, machine("M0-01"))))
+    board = (BoardStone(0, 1, "right", Stone(True)),)
+    state = play(game(me, player(), board=board), FlyToAllTargets(), TakeBack(1, "right"))
+    state = attrs.evolve(state, turn=attrs.evolve(state.turn, pending=((Envy(),), (StoneToEight(),))))
+    state = play(state, PayCost(), PlaceParasite(0, 1, "activation"))
+    assert state.turn.decider is None
+    state = play(state, UsePart())
+    assert state.players[0].gauge == gauge_of([(1, False), (10, True)])
+    assert state.turn.active_space == 10
+
+
+def test_amb22_bump_sends_the_stone_on_8_to_the_supply() -> None:
+    """STM-AMB-22 'bump': 'stone to 8' on an occupied value-8 space sends its occupant to the personal
+    supply, face kept (STM-R-18, p.15; STM-AMB-10 'any')."""
+    ctx = reading("STM-AMB-22", "bump")
+    me = attrs.evolve(player([(1, False), (10, True)], on_board=1), supply=(Stone(),) * 2)
+    board = (BoardStone(0, 1, "right"),)
+    state = play(game(me, player(), board=board), FlyToAllTargets(), TakeBack(1, "right"), ctx=ctx)
+    state = play(pending(state, StoneToEight(), **{"active_space": state.turn.active_space}), UsePart(), ctx=ctx)
+    p = state.players[0]
+    assert p.gauge == gauge_of([(1, False), (10, False)])
+    assert p.supply == (Stone(), Stone(), Stone(True))
