@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rulecraft.core import Game, RulecraftError
+from rulecraft.tools import tools
 
 # play(seed) -> (the game finished, the steps it took)
 PlayOne = Callable[[int], tuple[bool, int]]
@@ -92,7 +93,7 @@ def checked_steps_per_second(
             if action is None:
                 break
             state = game.apply(state, action)
-            problems = game.violations(state)
+            problems = tools(game).violations(state)
             assert not problems, problems
             steps += 1
     return steps / (time.perf_counter() - start)
@@ -106,7 +107,7 @@ def query_times(
 ) -> list[dict[str, Any]]:
     """Each (label, query, parameters) on every state, with the oracle; a state a query refuses (no
     candidate there) is skipped and counted.  ``prepare(query, state)``: the state the query is asked on."""
-    queries = game.queries()
+    queries = tools(game).queries()
     rows: list[dict[str, Any]] = []
     for label, name, params in runs:
         if name not in queries:

@@ -31,6 +31,7 @@ from rulecraft.solvers.airships.oracle import oracle, oracle_cost
 from rulecraft.solvers.airships.queries import random_spec
 from rulecraft.solvers.airships.reach import reach
 from rulecraft.solvers.airships.spec import AttemptSpec
+from rulecraft.tools import tools
 
 
 def games_per_second(game: AirshipsGame, seconds: float, players: int = 4) -> dict[str, float]:
@@ -54,7 +55,7 @@ def checked_steps_per_second(game: AirshipsGame, seconds: float) -> dict[str, fl
         state = game.new_game(rng.randint(2, 4))
         while not isinstance(game.to_move(state), GameOver) and time.perf_counter() - start < seconds:
             state = game.apply(state, game.random_action(state, rng))
-            assert not game.violations(state)
+            assert not tools(game).violations(state)
             steps += 1
     return {"checked_steps_per_s": steps / (time.perf_counter() - start)}
 

@@ -26,6 +26,7 @@ from typing import Any
 
 from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 from rulecraft.registry import make_game
+from rulecraft.tools import tools
 
 
 def games_per_second(game: KingsOfAirAndSteamGame, seconds: float, players: int) -> dict[str, float]:
@@ -51,7 +52,7 @@ def checked_steps_per_second(game: KingsOfAirAndSteamGame, seconds: float) -> fl
             if action is None:
                 break
             state = game.apply(state, action)
-            assert not game.violations(state)
+            assert not tools(game).violations(state)
             steps += 1
     return steps / (time.perf_counter() - start)
 

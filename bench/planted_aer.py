@@ -29,6 +29,7 @@ from rulecraft.model.aeroplanes.context import Context
 from rulecraft.model.aeroplanes.game import AeroplanesGame
 from rulecraft.model.aeroplanes.state import BLOCKER, AerState, Phase
 from rulecraft.registry import make_game
+from rulecraft.tools import tools
 
 PatchFn = Callable[[object, str, Any], None]
 CACHES_TO_CLEAR: tuple[Callable[[], None], ...] = ()
@@ -81,7 +82,7 @@ def _place(game: AeroplanesGame, state: AerState, destination: str, throw: tuple
 
 def _end_era(game: AeroplanesGame, given: Mapping[str, Any]) -> list[int]:
     """The VP of every seat after the era's scoring: the mover takes the black marker (pool empty)."""
-    state = _steps(game, game.scenario_state({**given, "subsidy_pool": 0}), [{"kind": "take-subsidy"}])
+    state = _steps(game, tools(game).scenario_state({**given, "subsidy_pool": 0}), [{"kind": "take-subsidy"}])
     return [p.vp for p in state.players]
 
 
@@ -122,7 +123,7 @@ def _observe_americas() -> Any:
         "seats": {0: {"home": "London", "money": 20, "cards": [6]}},
         "map": {"North America": ["1:1"]},
     }
-    state = attrs.evolve(game.scenario_state(given), americas_paid=(("North America", 1),))
+    state = attrs.evolve(tools(game).scenario_state(given), americas_paid=(("North America", 1),))
     state = _place(game, state, "North America", (18, 0))
     return {"seat0": _seats(state)[0], "americas_paid": [list(x) for x in state.americas_paid]}
 
@@ -147,7 +148,7 @@ def _observe_collapse() -> Any:
     """Seat 0 holds 3 EF tiles and throws one skull (6 + 6 + skull) placing in Casablanca."""
     game = _game()
     given = {"players": 3, "seats": {0: {"home": "London", "engine_failures": 3, "cards": [6]}}}
-    state = _place(game, game.scenario_state(given), "Casablanca", (12, 1))
+    state = _place(game, tools(game).scenario_state(given), "Casablanca", (12, 1))
     return {
         "phase": state.phase.name,
         "to_move": state.to_move,
@@ -216,7 +217,7 @@ def _plant_money_tie_break(patch: PatchFn) -> None:
 def _observe_money_tie_break() -> Any:
     game = _game()
     seats = {0: {"vp": 20, "money": 3}, 1: {"vp": 20, "money": 7}, 2: {"vp": 12, "money": 30}}
-    state = attrs.evolve(game.scenario_state({"players": 3, "era": 3, "seats": seats}), phase=Phase.OVER)
+    state = attrs.evolve(tools(game).scenario_state({"players": 3, "era": 3, "seats": seats}), phase=Phase.OVER)
     return {"scores": game.scores(state), "winners": list(game.winners(state))}
 
 
@@ -242,7 +243,7 @@ def _observe_discards() -> Any:
     """Seats 0 and 1 tie on the track; seat 0's full card 8 (1 VP) went to its discard pile."""
     game = _game()
     seats = {0: {"vp": 15, "money": 2, "cards": [8]}, 1: {"vp": 15, "money": 2}}
-    state = game.scenario_state({"players": 3, "era": 3, "seats": seats})
+    state = tools(game).scenario_state({"players": 3, "era": 3, "seats": seats})
     p = state.players[0]
     p = attrs.evolve(p, cards=(), discards=(8,), supply=(p.supply[0] + p.cards[0].tiles, *p.supply[1:]))
     state = attrs.evolve(state, players=(p, *state.players[1:]), phase=Phase.OVER)

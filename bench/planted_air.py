@@ -26,6 +26,7 @@ from rulecraft.model.airships.game import AirshipsGame
 from rulecraft.model.airships.rules import Context
 from rulecraft.model.airships.state import AirState, Phase
 from rulecraft.registry import make_game
+from rulecraft.tools import tools
 
 CACHES_TO_CLEAR: tuple[Callable[[], None], ...] = ()
 
@@ -42,7 +43,7 @@ def _game() -> AirshipsGame:
 
 
 def _given(game: AirshipsGame, **given: Any) -> AirState:
-    state = game.scenario_state({"players": 2, **given})
+    state = tools(game).scenario_state({"players": 2, **given})
     assert isinstance(state, AirState)
     return state
 

@@ -32,6 +32,7 @@ from rulecraft.model.kings_of_air_and_steam.context import Context
 from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase, PlayerState
 from rulecraft.registry import make_game
+from rulecraft.tools import tools
 
 CACHES_TO_CLEAR: tuple[Callable[[], None], ...] = (shipping._network.cache_clear, flight._moves.cache_clear)
 
@@ -65,7 +66,7 @@ def _game() -> KingsOfAirAndSteamGame:
 
 
 def _given(game: KingsOfAirAndSteamGame, **given: Any) -> KasState:
-    state = game.scenario_state({"players": 2, "map": LINE_MAP, **given})
+    state = tools(game).scenario_state({"players": 2, "map": LINE_MAP, **given})
     assert isinstance(state, KasState)
     return state
 
@@ -165,7 +166,7 @@ def _observe_sharp_turn() -> Any:
             1: {"plan": ["S05", "S01", "S02", "S03"]},
         },
     )
-    return game.facts(state)["flight_ends"]
+    return tools(game).facts(state)["flight_ends"]
 
 
 def _plant_diamonds(patch: Patch) -> None:

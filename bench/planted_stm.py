@@ -25,6 +25,7 @@ from rulecraft.model.steamopolis.game import SteamopolisGame
 from rulecraft.model.steamopolis.gauge import GaugeLayout
 from rulecraft.model.steamopolis.state import Phase, StmState, TurnState
 from rulecraft.registry import make_game
+from rulecraft.tools import tools
 
 PatchFn = Callable[[object, str, Any], None]
 CACHES_TO_CLEAR: tuple[Callable[[], None], ...] = ()
@@ -72,8 +73,8 @@ def _observe_base_marker() -> Any:
     """Base marker on g6 (value 4); a channelled stone activates M2-03 ("base pressure marker")."""
     game = _game()
     given = {"players": 2, "seats": {0: {"gauge": "base@g6 g7 g8 g9 g10", "machine_room": {4: "M2-03"}}}}
-    state = _steps(game, game.scenario_state(given), [{"kind": "channel-pressure", "space": 7}])
-    return {"gauge": game.facts(state)["gauge"][0], "legal": _legal(game, state)}
+    state = _steps(game, tools(game).scenario_state(given), [{"kind": "channel-pressure", "space": 7}])
+    return {"gauge": tools(game).facts(state)["gauge"][0], "legal": _legal(game, state)}
 
 
 # ---------------------------------------------------------------------------
@@ -103,7 +104,7 @@ def _observe_fourth_statue() -> Any:
     }
     state = _steps(
         game,
-        game.scenario_state(given),
+        tools(game).scenario_state(given),
         [
             {"kind": "fly-to-all-targets"},
             {"kind": "take-back", "level": 5, "position": "left"},
@@ -134,7 +135,7 @@ def _plant_final_round_at_once(patch: PatchFn) -> None:
 def _observe_final_round() -> Any:
     """3 players, start player 0; seat 0's turn triggered the end and is over."""
     game = _game()
-    state = game.scenario_state({"players": 3, "start_player": 0, "to_move": 0, "end_triggered": True})
+    state = tools(game).scenario_state({"players": 3, "start_player": 0, "to_move": 0, "end_triggered": True})
     seen = []
     for _ in range(2):
         state = attrs.evolve(state, phase=Phase.END_OF_TURN, turn=TurnState())
@@ -158,7 +159,7 @@ def _observe_solo_rank() -> Any:
     game = _game()
     out = {}
     for vp in (6, 7, 13, 14, 21, 49):
-        state = game.scenario_state({"players": 1, "seats": {0: {"vp": vp}}})
+        state = tools(game).scenario_state({"players": 1, "seats": {0: {"vp": vp}}})
         out[str(vp)] = game.solo_rank(state)
     return out
 
@@ -187,7 +188,7 @@ def _observe_tie_break() -> Any:
             1: {"vp": 12, "banners": ["M0-03", "M0-05"]},
         },
     }
-    state = game.scenario_state(given)
+    state = tools(game).scenario_state(given)
     return {"winners": list(game.winners(state)), "tiles": [game.tiles(state, s) for s in (0, 1)]}
 
 
@@ -215,7 +216,7 @@ def _observe_storage() -> Any:
     }
     state = _steps(
         game,
-        game.scenario_state(given),
+        tools(game).scenario_state(given),
         [
             {"kind": "fly-to-all-targets"},
             {"kind": "take-back", "level": 5, "position": "left"},
@@ -223,7 +224,11 @@ def _observe_storage() -> Any:
             {"kind": "take-resources", "crystals": 3},
         ],
     )
-    return {"storing": state.turn.storing, "storage": game.facts(state)["storage"][0], "legal": _legal(game, state)}
+    return {
+        "storing": state.turn.storing,
+        "storage": tools(game).facts(state)["storage"][0],
+        "legal": _legal(game, state),
+    }
 
 
 # ---------------------------------------------------------------------------
@@ -246,7 +251,7 @@ def _plant_solo_target_costs(patch: PatchFn) -> None:
 
 def _observe_solo_target() -> Any:
     game = _game()
-    state = game.scenario_state({"players": 1, "seats": {0: {"vp": 4}}})
+    state = tools(game).scenario_state({"players": 1, "seats": {0: {"vp": 4}}})
     action = next(a for a in game.legal_actions(state) if isinstance(a, SetTarget))
     after = game.apply(state, action)
     return {"action": game.action_to_json(action), "vp": after.players[0].vp, "phase": after.phase.name}
@@ -311,10 +316,14 @@ def _plant_make_steam(patch: PatchFn) -> None:
 def _observe_make_steam() -> Any:
     game = _game()
     given = {"players": 2, "seats": {0: {"gauge": "g1 g2 g3", "machine_room": {1: "capacity"}}}}
-    state = game.scenario_state(given)
+    state = tools(game).scenario_state(given)
     moves = [a for a in _legal(game, state) if a["kind"] == "make-steam"]
     after = game.apply(state, game.action_from_json(moves[0]))
-    return {"boilers": game.facts(state)["boilers"][0], "make_steam": moves, "gauge": game.facts(after)["gauge"][0]}
+    return {
+        "boilers": tools(game).facts(state)["boilers"][0],
+        "make_steam": moves,
+        "gauge": tools(game).facts(after)["gauge"][0],
+    }
 
 
 DEVIATIONS: tuple[Deviation, ...] = (

@@ -40,6 +40,7 @@ from rulecraft.registry import game_class, game_ids, make_game, record
 from rulecraft.ruleset import parse_reading_overrides
 from rulecraft.shrink import DEFAULT_REPLAYS as DEFAULT_SHRINK_REPLAYS
 from rulecraft.shrink import DEFAULT_SAFETY_SECONDS as DEFAULT_SHRINK_SECONDS
+from rulecraft.tools import tools
 
 if TYPE_CHECKING:
     from rich.console import Console  # rich is imported by the verbs that draw (0.07 s): a query prints plain text
@@ -310,7 +311,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         for gid in ids:
             game = _game(args, gid)
             n_scen = len(list(scenario_files(gid)))
-            solvers = len(game.queries())
+            solvers = len(tools(game).queries())
             task = progress.add_task(f"{gid}", total=n_scen + args.games + solvers * args.solver_checks)
 
             def tick(phase: str, n: int, task: Any = task, gid: str = gid) -> None:
@@ -655,7 +656,7 @@ def cmd_readings(args: argparse.Namespace) -> int:
 
 def cmd_query(args: argparse.Namespace) -> int:
     game = _game(args)
-    query = game.queries()[args.query_name]
+    query = tools(game).queries()[args.query_name]
     params = {k: v for k, v in vars(args).items() if k not in _GLOBAL_DESTS}
     state = None
     if params.get("state"):
@@ -1517,9 +1518,8 @@ def _add_shard(p: argparse.ArgumentParser, units: str) -> None:
 
 def _queries_of(game_id: str) -> Mapping[str, Any]:
     """A game's rules questions, from its record: the solvers are imported, no game is configured
-    to build the options (a game registered by its class alone answers its own)."""
-    found = record(game_id).queries()
-    return found if found else game_class(game_id).configured().queries()
+    to build the options."""
+    return record(game_id).queries()
 
 
 def _add_database(p: argparse.ArgumentParser) -> None:

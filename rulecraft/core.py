@@ -14,14 +14,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import attrs
 
 if TYPE_CHECKING:
     from rulecraft.catalogue import RuleCatalogue
     from rulecraft.parameters import ParameterTable
-    from rulecraft.query import Query
     from rulecraft.ruleset import AmbiguityRegister, Ruleset
 
 Seat = int
@@ -252,6 +251,9 @@ class Game(ABC, Generic[S, A]):
     campaign_steps: ClassVar[int] = 3000
     # Whether ``new_game`` takes any start seat (False: the rules choose it, e.g. by a die roll).
     first_seat_chosen: ClassVar[bool] = True
+    # The invariants every state read from outside must keep (names in the game's invariants), checked
+    # after ``check_state``; the bookkeeping ones are left to a full check.
+    load_invariants: ClassVar[tuple[str, ...]] = ()
 
     ruleset: Ruleset
 
@@ -412,17 +414,7 @@ class Game(ABC, Generic[S, A]):
     @abstractmethod
     def state_from_json(self, data: Mapping[str, Any]) -> S: ...
 
-    # -- hooks for scenarios, queries and invariants ----------------------------
-    def scenario_state(self, given: Mapping[str, Any]) -> S:
-        """A state from a scenario's ``given:`` block (only what matters), by its record's scenario
-        builder (rulecraft/record.py)."""
-        from rulecraft.registry import record_of
-
-        record = record_of(self)
-        if record is None or record.scenario_state is None:
-            raise NotImplementedError(f"{self.id}: scenarios are not supported yet")
-        return cast(S, record.scenario_state(self, given))
-
+    # -- hooks for scenarios and state files (invariants, queries and scenario builders: rulecraft.tools)
     def load_fixture(self, fixture: Mapping[str, Any]) -> None:
         """Take a printed example's own small component fixture (e.g. a board); none by default."""
         raise RulecraftError(f"{self.id}: this game takes no fixtures")
@@ -432,38 +424,17 @@ class Game(ABC, Generic[S, A]):
         ``load_fixture``); None: the given state stands alone (the default)."""
         return None
 
-    def facts(self, state: S) -> dict[str, Any]:
-        """Derived values a scenario may assert on, beside the state's JSON: its record's."""
-        from rulecraft.registry import record_of
-
-        record = record_of(self)
-        return record.facts(self, state) if record is not None else {}
-
-    def queries(self) -> Mapping[str, Query]:
-        """The rules questions this game answers (name -> Query): its record's (empty for a game
-        registered by its class alone)."""
-        from rulecraft.registry import record_of
-
-        record = record_of(self)
-        return record.queries() if record is not None else {}
-
     def stalled(self, state: S) -> str | None:
         """Why the game can provably never end from ``state`` (None: it may)."""
         return None
 
-    def violations(self, state: S) -> list[Any]:
-        """Every invariant violation of ``state`` (empty when valid), by its record's invariants."""
-        from rulecraft.registry import record_of
-
-        record = record_of(self)
-        return record.violations(self, state) if record is not None else []
-
     def check_state(self, state: S) -> None:
         """Raise :class:`StateError` when a state read from outside (``state_from_json`` of a state
-        file or of the protocol's ``set_state``) breaks the component counts or an invariant every
-        state must keep, before anything enumerates it: a state with 3000 crystals makes move
-        generation quadratic.  Games check sizes against their pack first, so the check stays cheap
-        and bounded even for absurd inputs.  Nothing is checked by default."""
+        file or of the protocol's ``set_state``) holds more components than the pack has, before
+        anything enumerates it: a state with 3000 crystals makes move generation quadratic.  Sizes
+        only, so the check stays cheap and bounded even for absurd inputs; the invariants named in
+        :attr:`load_invariants` are checked after it (``rulecraft.statefile.admit``).  Nothing is
+        checked by default."""
 
     def state_fixture(self, state: S) -> dict[str, Any] | None:
         """The component fixture ``state`` needs beside its JSON (what :meth:`load_fixture` takes back),

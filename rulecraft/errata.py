@@ -39,7 +39,6 @@ import attrs
 from rulecraft import yamlio
 from rulecraft.core import Chance, Game, GameOver, Policy, Rejection, RulecraftError, Seat, Setup
 from rulecraft.packs import PackError, read_pack_file
-from rulecraft.query import Query
 from rulecraft.registry import game_class, game_ids, make_game
 from rulecraft.ruleset import UnknownReading
 from rulecraft.scenarios.loader import ScenarioFileError, load_scenario, scenario_files
@@ -258,7 +257,16 @@ class Amendment(Game[Any, Any]):
         self.base = base
         self.ruleset = base.ruleset
         # The class attributes every tool reads, taken over from the base game.
-        for attr in ("id", "title", "catalogue", "register", "min_players", "max_players", "scenario_folder"):
+        for attr in (
+            "id",
+            "title",
+            "catalogue",
+            "register",
+            "min_players",
+            "max_players",
+            "scenario_folder",
+            "load_invariants",
+        ):
             setattr(self, attr, getattr(base, attr))
 
     def __getattr__(self, name: str) -> Any:
@@ -305,9 +313,6 @@ class Amendment(Game[Any, Any]):
             return rng.choice(list(self.legal_actions(state)))
 
         return amended
-
-    def queries(self) -> Mapping[str, Query]:
-        return {}  # the base game's solvers encode the printed rules, not the amendment
 
 
 # Game's methods that are built from the others (``apply`` is ``check`` then ``transition``...): they

@@ -43,6 +43,7 @@ import attrs
 
 from rulecraft.core import Chance, Game, GameOver, Rejection, RulecraftError, Setup
 from rulecraft.registry import make_game
+from rulecraft.tools import tools
 
 if TYPE_CHECKING:
     from rulecraft.conformance.findings import Finding
@@ -217,7 +218,7 @@ def scenario_trace(game_id: str, which: str, readings: Mapping[str, str] | None 
     chosen = dict(readings or {}) | dict(scenario.readings)
     components = Path(scenario.path).parent / scenario.components if scenario.components else None
     game = make_game(game_id, readings=chosen, components=components)
-    state = game.scenario_state(scenario.given)
+    state = tools(game).scenario_state(scenario.given)
     steps: list[Mapping[str, Any]] = []
     notes = []
     for i, step in enumerate(scenario.steps):

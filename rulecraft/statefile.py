@@ -10,7 +10,7 @@ The format (version 1) names its game, so that a state of another game is told a
 A bare state object (what ``state_to_json`` returns, the format before version 1) is read too.
 :func:`save_state` writes atomically; :func:`load_state` reads, refuses every malformed or hostile
 file with a :class:`StateFileError` ``FILE: FIELD: reason``, and checks the state against the
-component counts and invariants (``Game.check_state``) before anything enumerates it.
+component counts and invariants (:func:`admit`) before anything enumerates it.
 :func:`state_from_data` does the same for a state that came in another way (the protocol's
 ``set_state``).
 """
@@ -99,7 +99,7 @@ def load_state(path: str | Path, game: Game[Any, Any]) -> Any:
     Refused with a one-line :class:`StateFileError` ``FILE: FIELD: reason``: a file missing,
     unreadable, too large, not UTF-8, not JSON or too deep; a state of another game; readings other
     than the game's; a field of the wrong type; a state that breaks the component counts or an
-    invariant (``Game.check_state``, with the rule ID)."""
+    invariant (:func:`admit`, with the rule ID)."""
     saved = read_state_file(path)
     if saved.game is not None and saved.game != game.id:
         raise StateFileError(path, "game", f"this is a {saved.game} state; this command plays {game.id}")
@@ -174,7 +174,7 @@ def read_json(path: str | Path) -> Any:
 def state_from_data(game: Game[Any, Any], data: Any, *, field: str = "state") -> Any:
     """``game``'s state from its JSON ``data``, with the same checks as a state file: size, depth and
     integers bounded, field errors as :class:`StateError` ``state.<field>: reason``, then
-    ``game.check_state`` (component counts, invariants).  For the protocol's ``set_state``."""
+    ``admit`` (component counts, invariants).  For the protocol's ``set_state``."""
     if not isinstance(data, Mapping):
         raise StateError(field, f"a state is a JSON object; got a {_json_type(data)}")
     problem = json_problem(data, field)
@@ -187,8 +187,19 @@ def state_from_data(game: Game[Any, Any], data: Any, *, field: str = "state") ->
     except (TypeError, ValueError, KeyError, AttributeError, IndexError, RecursionError) as exc:
         # A game's reader may trip on bad input below its own checks: still a field error, not a crash.
         raise _field_error(f"{type(exc).__name__}: {exc}", field) from None
-    game.check_state(state)
+    admit(game, state)
     return state
+
+
+def admit(game: Game[Any, Any], state: Any) -> None:
+    """Refuse a state read from outside that ``game`` could not have reached: its sizes against the
+    pack (``game.check_state``), then the invariants every such state must keep
+    (``game.load_invariants``), each a :class:`StateError` in one line."""
+    from rulecraft.tools import tools
+
+    game.check_state(state)
+    if game.load_invariants:
+        refuse_violations(tools(game).violations(state), game.load_invariants)
 
 
 def other_game(game_id: str, data: Mapping[str, Any]) -> str | None:

@@ -47,6 +47,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from rulecraft import strategies as rs
 from rulecraft.core import Chance, Game, GameOver, IllegalAction, Setup
 from rulecraft.registry import make_game, record
+from rulecraft.tools import tools
 
 if TYPE_CHECKING:
     from rulecraft.conformance.client import Implementation
@@ -153,7 +154,7 @@ class GameMachine(RuleBasedStateMachine):
         return list(self.game.legal_actions(self.state))
 
     def _assert_invariants(self) -> None:
-        violations = self.game.violations(self.state)
+        violations = tools(self.game).violations(self.state)
         assert not violations, "\n".join(map(str, violations)) + (
             f"\nafter step {self.steps}; last actions: {self.log[-5:]!r}"
         )

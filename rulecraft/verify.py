@@ -25,6 +25,7 @@ from rulecraft.kept import FailureStore, Kept, MalformedEntry, failure_key
 from rulecraft.scenarios.loader import scenario_files
 from rulecraft.scenarios.runner import ScenarioResult, run_scenarios
 from rulecraft.shrink import DEFAULT_REPLAYS, DEFAULT_SAFETY_SECONDS, shrink
+from rulecraft.tools import tools
 
 if TYPE_CHECKING:
     from hypothesis.database import ExampleDatabase
@@ -173,7 +174,7 @@ def play_checked(
         except Exception as exc:
             message = f"{type(exc).__name__}: {exc}"
             return PlayResult(_finding(game, "crash", message, seed, setup, log), step, False)
-        violations = game.violations(state)
+        violations = tools(game).violations(state)
         if violations:
             text = "; ".join(str(v) for v in violations)
             message = f"after step {step + 1}: {text}"
@@ -196,7 +197,7 @@ def _finding(game: Game[Any, Any], kind: str, message: str, seed: int, setup: Se
 
 def _failing(game: Game[Any, Any]) -> Callable[[Any, int], str | None]:
     def failing(state: Any, step: int) -> str | None:
-        violations = game.violations(state)
+        violations = tools(game).violations(state)
         return f"after step {step}: " + "; ".join(str(v) for v in violations) if violations else None
 
     return failing
@@ -238,7 +239,7 @@ def solver_checks(
     """Every query is compared with its oracle on seeded inputs (each check its own seed, drawn from
     ``seed``: a failing check is replayed from its seed alone)."""
     rng = random.Random(seed)
-    for name, query in game.queries().items():
+    for name, query in tools(game).queries().items():
         for _ in range(count):
             check_seed = rng.randrange(2**32)
             problem = query.oracle_check(game, random.Random(check_seed))
@@ -352,7 +353,7 @@ def _parse_game(game: Game[Any, Any], data: Mapping[str, Any]) -> KeptGame:
 
 def _parse_check(game: Game[Any, Any], data: Mapping[str, Any]) -> KeptCheck:
     query = data["query"]
-    if not isinstance(query, str) or query not in game.queries():
+    if not isinstance(query, str) or query not in tools(game).queries():
         raise MalformedEntry(f"query: one of {game.id}'s queries, got {query!r}")
     return KeptCheck(query, _seed_of(data))
 
@@ -376,7 +377,7 @@ def replay_game(game: Game[Any, Any], kept: KeptGame) -> Finding | None:
         except Exception as exc:
             message = f"{type(exc).__name__}: {exc}"
             return _finding(game, "crash", REPLAYED + message, kept.seed, kept.setup, actions[: step + 1])
-        violations = game.violations(state)
+        violations = tools(game).violations(state)
         if violations:
             message = f"after step {step + 1}: " + "; ".join(str(v) for v in violations)
             return _finding(game, "invariant", REPLAYED + message, kept.seed, kept.setup, actions[: step + 1])
@@ -384,7 +385,7 @@ def replay_game(game: Game[Any, Any], kept: KeptGame) -> Finding | None:
 
 
 def replay_check(game: Game[Any, Any], kept: KeptCheck) -> Finding | None:
-    problem = game.queries()[kept.query].oracle_check(game, random.Random(kept.seed))
+    problem = tools(game).queries()[kept.query].oracle_check(game, random.Random(kept.seed))
     return Finding("solver", f"{REPLAYED}{kept.query}: {problem}", kept.seed) if problem else None
 
 

@@ -42,6 +42,7 @@ from rulecraft.ruleset import Ambiguity
 from rulecraft.scenarios.loader import Scenario, ScenarioFileError, load_scenario, scenario_files
 from rulecraft.scenarios.runner import run_scenario
 from rulecraft.search import Start
+from rulecraft.tools import tools
 
 if TYPE_CHECKING:
     from hypothesis.database import ExampleDatabase
@@ -810,7 +811,7 @@ def targeted_starts(game: Game[Any, Any], amb_id: str, hook: StartHook | None = 
     out: list[Start] = []
     for offered in hook(game):
         start = offered if isinstance(offered, Start) else Start(offered[0], state=offered[1])
-        broken = game.violations(start.state)
+        broken = tools(game).violations(start.state)
         if broken:
             text = f"{_hook_name(hook)} offered an illegal start for {amb_id} ({start.label}): it breaks {broken[0]}"
             raise BadStart(" ".join(text.split()))
@@ -966,7 +967,7 @@ def _from_examples(
             if start.fixture:
                 default_game.load_fixture(start.fixture)
                 other_game.load_fixture(start.fixture)
-            state = default_game.scenario_state(start.given)
+            state = tools(default_game).scenario_state(start.given)
         except Exception:  # a state this configuration cannot build is no start
             continue
         differential(

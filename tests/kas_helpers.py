@@ -9,6 +9,7 @@ from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 from rulecraft.model.kings_of_air_and_steam.state import KasState
 from rulecraft.registry import make_game
+from rulecraft.tools import tools
 
 PLAN = ["S01", "S02", "S03", "S04"]  # letters A, A, B, B; 0 diamonds; moves 0, 1, 1, 2 (pack card data)
 SPHINX = {"team": "Sphinx", "character": "Victor Blane"}  # a plain opponent for advanced-game states
@@ -35,7 +36,7 @@ def turn_state(
     g: KingsOfAirAndSteamGame, me: dict[str, Any], other: dict[str, Any] | None = None, **given: Any
 ) -> KasState:
     """Seat 0 in its cycle-1 action of a 2-player game on map ABC; ``me`` and ``other`` amend the seats."""
-    return g.scenario_state(
+    return tools(g).scenario_state(
         {
             "players": 2,
             "phase": "action",

@@ -16,6 +16,7 @@ from rulecraft import registry
 from rulecraft.core import Game, Seat
 from rulecraft.registry import make_game, record, record_of
 from rulecraft.testing import GameMachine
+from rulecraft.tools import tools
 
 QUICK = settings(
     max_examples=25,
@@ -40,11 +41,11 @@ def toy_registered() -> Iterator[None]:
 def test_the_toy_game_is_registered_by_its_record() -> None:
     game = make_game("toy")
     assert record("toy") is RECORD and record_of(game) is RECORD
-    assert isinstance(game, ToyGame) and game.queries() == {}
+    assert isinstance(game, ToyGame) and tools(game).queries() == {}
     state = game.apply(game.new_game(2), game.chance_outcomes(game.new_game(2))[0][0])
-    assert game.violations(state) == []
+    assert tools(game).violations(state) == []
     broken = ToyState(2, pile=3, taken=(4, 4))  # 8 tokens: no pile of 5 to 7 (TOY-R-01)
-    assert [v.invariant for v in game.violations(broken)] == ["tokens-conserved"]
+    assert [v.invariant for v in tools(game).violations(broken)] == ["tokens-conserved"]
 
 
 class ToyMachine(GameMachine):

@@ -28,6 +28,7 @@ from rulecraft.scenarios import load_scenario, run_scenario, scenario_files
 from rulecraft.scenarios.plugin import pytest_collect_file
 from rulecraft.scenarios.runner import ScenarioError
 from rulecraft.serialization import SerializationError
+from rulecraft.tools import tools
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = ROOT / "scenarios" / "aeroplanes"
@@ -175,14 +176,14 @@ def test_a_pending_example_does_not_hold_yet(path: Path) -> None:
 def test_a_bad_given_names_its_field(given: dict[str, Any], field: str) -> None:
     game = make_game("aer")
     with pytest.raises(ScenarioError, match=re.escape(field)):
-        game.scenario_state(given)
+        tools(game).scenario_state(given)
 
 
 def test_the_default_given_keeps_the_invariants() -> None:
     """Defaults fill the rest: homes, supplies, display and deck, bag, advantage stacks."""
     game = make_game("aer")
     for players in (3, 4, 5):
-        state = game.scenario_state({"players": players, "seats": {0: {"cards": [6, 17]}}})
-        assert list(game.violations(state)) == []
+        state = tools(game).scenario_state({"players": players, "seats": {0: {"cards": [6, 17]}}})
+        assert list(tools(game).violations(state)) == []
         assert len({p.home for p in state.players}) == players
         assert 6 not in state.display and 17 not in state.deck

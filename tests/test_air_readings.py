@@ -15,6 +15,7 @@ from rulecraft.model.airships.game import AirshipsGame
 from rulecraft.model.airships.state import AirState
 from rulecraft.registry import make_game
 from rulecraft.solvers.airships.queries import QUERIES
+from rulecraft.tools import tools
 
 
 def game(**readings: str) -> AirshipsGame:
@@ -24,7 +25,7 @@ def game(**readings: str) -> AirshipsGame:
 
 
 def given(g: AirshipsGame, **spec: Any) -> AirState:
-    return g.scenario_state(spec)
+    return tools(g).scenario_state(spec)
 
 
 def attempts_at(g: AirshipsGame, state: AirState, target: str) -> set[Dice]:
@@ -71,7 +72,7 @@ def test_air_amb_04_the_best_dice_of_any_listed_colour_count() -> None:
     for reading in ("exact", "any"):
         g = game(**{"AIR-AMB-04": reading})
         s = given(g, **spec)
-        assert g.facts(s)["dice"][0] == {"W": 3, "R": 1, "B": 0}
+        assert tools(g).facts(s)["dice"][0] == {"W": 3, "R": 1, "B": 0}
         supply = s.supplies[0]
         s = g.apply(g.apply(s, AttemptTarget(target, Dice(W=3, R=1))), Throw(W=(3, 3, 1), R=(2,)))
         results[reading] = (s.boards[0].departments[3], s.boards[0].chips, s.supplies[0] - supply)
@@ -107,7 +108,7 @@ def test_air_amb_01_every_success_adds_a_red_die_from_then_on() -> None:
         assert s.boards[0].departments[1] == "E1-HAN-1" and s.boards[0].chips == 3
         red = 1 if reading == "every-success" else 0
         assert s.boards[0].extra_red_dice == red
-        assert g.facts(s)["dice"][0] == {"W": 3, "R": red, "B": 0}
+        assert tools(g).facts(s)["dice"][0] == {"W": 3, "R": red, "B": 0}
         legal[reading] = attempts_at(g, _extra_go_attempt(g, s, "E1-FIN-1"), target)
     assert legal["caption"] == set()
     assert legal["every-success"] == {Dice(W=1, R=1), Dice(W=2, R=1), Dice(W=3, R=1)}
@@ -152,12 +153,12 @@ def test_air_amb_26_a_card_won_counts_only_from_the_next_turn() -> None:
         waiting = ("E1-PIL-2",) if reading == "next-turn" else ()
         assert s.boards[0].won_this_turn == waiting
         extra = _extra_go_attempt(g, s, "E1-FIN-1")
-        assert g.facts(extra)["dice"][0] == {"W": 2, "R": 0 if waiting else 1, "B": 0}
+        assert tools(g).facts(extra)["dice"][0] == {"W": 2, "R": 0 if waiting else 1, "B": 0}
         legal[reading] = attempts_at(g, extra, target)
         # The turn ends (no additional go): from seat 0's next regular go the card counts.
         after = g.apply(s, EndGo())
         assert after.seat == 1 and after.boards[0].won_this_turn == ()
-        assert g.facts(after)["dice"][0] == {"W": 2, "R": 1, "B": 0}
+        assert tools(g).facts(after)["dice"][0] == {"W": 2, "R": 1, "B": 0}
     assert legal["next-throw"] == {Dice(W=1, R=1), Dice(W=2, R=1)}
     assert legal["next-turn"] == set()
 
@@ -175,10 +176,10 @@ def test_air_amb_26_next_turn_a_replaced_card_is_gone_and_its_successor_waits() 
     for reading in ("next-throw", "next-turn"):
         g = game(**{"AIR-AMB-26": reading})
         s = given(g, **spec)
-        assert g.facts(s)["dice"][0] == {"W": 2, "R": 1, "B": 0}
+        assert tools(g).facts(s)["dice"][0] == {"W": 2, "R": 1, "B": 0}
         s = g.apply(g.apply(s, AttemptTarget("development:E1-HAN-1", Dice(W=2))), Throw(W=(2, 2)))
         assert s.boards[0].departments[1] == "E1-HAN-1" and s.removed[-1] == "E1-HAN-2"
-        dice[reading] = g.facts(s)["dice"][0]
+        dice[reading] = tools(g).facts(s)["dice"][0]
     assert dice["next-throw"] == {"W": 3, "R": 0, "B": 0}
     assert dice["next-turn"] == {"W": 2, "R": 0, "B": 0}
 

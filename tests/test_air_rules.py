@@ -21,6 +21,7 @@ from rulecraft.model.airships.components import Dice
 from rulecraft.model.airships.game import AirshipsGame
 from rulecraft.model.airships.state import AirState, Phase
 from rulecraft.registry import make_game
+from rulecraft.tools import tools
 
 
 def game(**readings: str) -> AirshipsGame:
@@ -30,7 +31,7 @@ def game(**readings: str) -> AirshipsGame:
 
 
 def given(g: AirshipsGame, **spec: Any) -> AirState:
-    return g.scenario_state(spec)
+    return tools(g).scenario_state(spec)
 
 
 def rule_of(g: AirshipsGame, state: AirState, action: Any) -> str | None:
@@ -71,7 +72,7 @@ def test_setup_deals_dark_then_medium_then_light_and_starts_with_two_white_dice_
     assert sum(1 for row in s.display for c in row if c) == 6, "AIR-R-06: 6 cards on display"
     assert len(s.deck_era1) == 18 - 4
     for seat in range(4):
-        assert g.facts(s)["dice"][seat] == {"W": 2, "R": 0, "B": 0}
+        assert tools(g).facts(s)["dice"][seat] == {"W": 2, "R": 0, "B": 0}
 
 
 # -- targets and dice (AIR-R-26..33) ------------------------------------------------------
@@ -81,7 +82,7 @@ def test_four_white_dice_requested_is_refused_with_the_cap_of_three_r30() -> Non
     """AIR-R-30."""
     g = game()
     s = given(g, boards={0: {"cards": ["S-FIN", "E1-HAN-3"]}}, display=["E1-FIN-3"])
-    assert g.facts(s)["dice"][0]["W"] == 4
+    assert tools(g).facts(s)["dice"][0]["W"] == 4
     action = AttemptTarget("development:E1-FIN-3", Dice(W=4))
     with pytest.raises(IllegalAction) as info:
         g.apply(s, action)
@@ -133,7 +134,7 @@ def test_exchange_makes_a_missing_colour_available_for_one_throw_r29() -> None:
     s = g.apply(g.apply(s, ok), Throw(R=(5, 4)))
     assert s.boards[0].departments[1] == "E2-HAN-3"
     # the exchange lasted one throw: the whites are back, the new card adds 2 red
-    assert g.facts(s)["dice"][0] == {"W": 2, "R": 2, "B": 0}
+    assert tools(g).facts(s)["dice"][0] == {"W": 2, "R": 2, "B": 0}
 
 
 def test_best_dice_of_the_required_count_are_summed_r33() -> None:
@@ -208,11 +209,11 @@ def test_step_two_is_mandatory_when_a_target_is_within_reach_amb23() -> None:
     """AIR-AMB-23."""
     g = game()
     spec: dict[str, Any] = {"boards": {0: {"cards": ["S-FIN"]}}, "display": ["E1-HAN-2"]}
-    s = g.scenario_state(spec)
+    s = tools(g).scenario_state(spec)
     assert rule_of(g, s, NoAttempt()) == "AIR-R-22"
     assert NoAttempt() not in g.legal_actions(s)
     passing = game(AIR_AMB_23="pass")
-    assert passing.check(passing.scenario_state(spec), NoAttempt()) is None
+    assert passing.check(tools(passing).scenario_state(spec), NoAttempt()) is None
     lone = given(g, display=["E1-HAN-2"])  # only the entrepreneur's white die: no target
     assert g.legal_actions(lone) == [NoAttempt()]
 
@@ -227,9 +228,9 @@ def test_era_tile_flips_every_entrepreneur_and_step_one_reveals_again_r25() -> N
     assert g.chance_outcomes(s) == [(Reveal(None), 1)]
     s = g.apply(s, Reveal(None))
     assert s.era == 2 and s.phase is Phase.REVEAL, "AIR-AMB-15 'next': step 1 reveals a card"
-    assert all(g.facts(s)["dice"][seat]["R"] == 1 for seat in range(2))
+    assert all(tools(g).facts(s)["dice"][seat]["R"] == 1 for seat in range(2))
     stop = game(AIR_AMB_15="stop")
-    s2 = stop.apply(stop.scenario_state({"phase": "reveal", "deck": {"era1": []}}), Reveal(None))
+    s2 = stop.apply(tools(stop).scenario_state({"phase": "reveal", "deck": {"era1": []}}), Reveal(None))
     assert s2.phase is Phase.ATTEMPT
 
 
@@ -293,7 +294,7 @@ def test_after_a_stage_only_a_further_stage_moves_the_wooden_airship_r46() -> No
     s = _airship_win(g, s, 2, {"W": (3, 3)})
     assert s.boards[0].airships == ("L1",) and s.wooden_airship == 1
     reveal = game(AIR_AMB_13="reveal")
-    s2 = reveal.scenario_state(
+    s2 = tools(reveal).scenario_state(
         {
             "boards": {0: {"cards": ["S-FIN"]}},
             "wooden_airship": 1,
@@ -312,7 +313,7 @@ def test_stage_is_marked_with_an_own_chip_and_done_once_r44_r45() -> None:
         "era": 2,
         "stacks": [[], ["D2", "M2", "L2"], ["D3", "M3", "L3"], ["D4", "M4", "L4"]],
     }
-    s = g.scenario_state(spec)
+    s = tools(g).scenario_state(spec)
     supply = s.supplies[0]
     s = g.apply(s, AttemptTarget("stage:1", Dice(W=2, R=3)))  # stage 1 needs 2 W + 2 R for 14
     s = g.apply(s, Throw(W=(3, 3), R=(5, 5, 4)))
@@ -332,7 +333,7 @@ def test_failed_stage_attempt_earns_the_failure_chip_amb33() -> None:
     }
     for reading, chips in (("chip", 1), ("none", 0)):
         g = game(AIR_AMB_33=reading)
-        s = g.scenario_state(spec)
+        s = tools(g).scenario_state(spec)
         s = g.apply(s, AttemptTarget("stage:1", Dice(W=2, R=2)))
         s = g.apply(s, Throw(W=(1, 1), R=(2, 2)))
         assert s.boards[0].chips == chips
@@ -382,7 +383,7 @@ def test_airship_cards_give_no_dice_r14() -> None:
     g = game()
     with_card = given(g, boards={0: {"cards": ["S-FIN"], "airships": ["L5", "M5"]}})
     without = given(g, boards={0: {"cards": ["S-FIN"]}})
-    assert g.facts(with_card)["dice"][0] == g.facts(without)["dice"][0] == {"W": 2, "R": 0, "B": 0}
+    assert tools(g).facts(with_card)["dice"][0] == tools(g).facts(without)["dice"][0] == {"W": 2, "R": 0, "B": 0}
 
 
 def test_one_card_per_department_on_a_board_r11() -> None:
@@ -413,14 +414,14 @@ def test_a_game_that_can_never_end_is_recognised_amb30() -> None:
         "deck": {"era1": [], "era2": []},
         "stacks": [["D1", "M1", "L1"], ["D2", "M2", "L2"], ["D3", "M3", "L4"], ["D4", "M4", "L5"]],
     }
-    s = g.scenario_state(stuck)  # both companies: the entrepreneur's 1 white + 1 red only
+    s = tools(g).scenario_state(stuck)  # both companies: the entrepreneur's 1 white + 1 red only
     assert g.legal_actions(s) == [NoAttempt()]
     assert g.stalled(s) is not None and "AIR-AMB-30" in (g.stalled(s) or "")
     stuck["stacks"][2] = ["D3", "M3", "L3"]  # L3 needs 1 white + 1 red: within reach
-    assert g.stalled(g.scenario_state(stuck)) is None
+    assert g.stalled(tools(g).scenario_state(stuck)) is None
     stuck["deck"] = {"era2": ["E2-FIN-1"]}  # a card still to come may change the dice
     stuck["stacks"][2] = ["D3", "M3", "L4"]
-    assert g.stalled(g.scenario_state(stuck)) is None
+    assert g.stalled(tools(g).scenario_state(stuck)) is None
 
 
 def test_grounds_name_the_decisive_dice_sources_first() -> None:

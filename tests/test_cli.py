@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from rulecraft.cli import main
+from rulecraft.tools import Tools
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -123,11 +125,11 @@ def test_verify_fails_with_the_seed_and_the_failing_log(
 ) -> None:
     from rulecraft.model.airships.game import AirshipsGame
 
-    def broken(self: AirshipsGame, state: object) -> list[str]:
+    def broken(self: Tools[Any, Any], state: object) -> list[str]:
         # a planted invariant failure: the third go breaks "the rules"
         return ["planted-check [AIR-R-10]: go 3 reached"] if getattr(state, "goes", 0) >= 3 else []
 
-    monkeypatch.setattr(AirshipsGame, "violations", broken)
+    monkeypatch.setattr(Tools, "violations", broken)
     code, out, _ = run(capsys, "verify", "air", "--games", "2", "--solver-checks", "0", "--quiet")
     assert code == 1
     assert "FAILED" in out and "planted-check [AIR-R-10]: go 3 reached" in out

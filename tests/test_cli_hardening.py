@@ -19,6 +19,7 @@ import rulecraft
 import rulecraft.cli as cli
 from rulecraft.cli import build_parser, main
 from rulecraft.registry import make_game
+from rulecraft.tools import Tools
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
@@ -413,12 +414,11 @@ def test_verify_names_the_safety_cap_when_it_cuts_shrinking_short(monkeypatch: p
 def test_verify_shrinks_a_seed_alike_whatever_its_seconds(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from rulecraft.model.airships.game import AirshipsGame
 
-    def broken(self: AirshipsGame, state: Any) -> list[str]:
+    def broken(self: Tools[Any, Any], state: Any) -> list[str]:
         return ["planted-check [AIR-R-10]: go 3 reached"] if getattr(state, "goes", 0) >= 3 else []
 
-    monkeypatch.setattr(AirshipsGame, "violations", broken)
+    monkeypatch.setattr(Tools, "violations", broken)
     base = ["verify", "air", "--games", "1", "--solver-checks", "0", "--quiet", "--json", "--shrink-replays", "40"]
     outs = []
     for seconds in ("60", "600"):

@@ -28,6 +28,7 @@ from rulecraft.conformance.report import junit_text, markdown
 from rulecraft.core import RulecraftError, Setup
 from rulecraft.registry import game_ids, make_game
 from rulecraft.search import Draws, Plan, Start, Style, random_setup
+from rulecraft.tools import tools
 
 PY = sys.executable
 FIXTURES = Path(__file__).parent / "fixtures" / "impls"
@@ -598,7 +599,7 @@ def test_a_scoring_difference_late_in_a_game_is_shown_at_the_state_where_it_appe
     step: the running score is compared when a game starts from a given state."""
     game = make_game("kas")
     given = {"players_state": {0: {"at": [1, 1], "rail_level": 5}, 1: {"at": [3, 1], "rail_level": 2}}}
-    state = game.scenario_state({"players": 2, **given})
+    state = tools(game).scenario_state({"players": 2, **given})
     document = {"rulecraft_replay": 1, "game": "kas", "start": {"state": game.state_to_json(state)}, "steps": []}
     planted = Path(__file__).resolve().parent.parent / "bench" / "planted.py"
     report = replay(make_game("kas"), f"{PY} {planted} kas rail-vp-cumulative", document)

@@ -23,6 +23,7 @@ from rulecraft.conformance.server import MAX_LINE_BYTES, Session, main, serve, t
 from rulecraft.core import CHANCE, GAME_OVER, Game
 from rulecraft.model.airships.game import AirshipsGame
 from rulecraft.registry import make_game
+from rulecraft.tools import tools
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -160,7 +161,7 @@ def test_sixty_random_steps_match_the_reference_model(game_id: str, players: int
 def four_white_dice_state() -> dict[str, Any]:
     """AIR-R-30's test position: a seat entitled to 4 white dice, who may throw only 3."""
     game = make_game("air")
-    state = game.scenario_state({"boards": {0: {"cards": ["S-FIN", "E1-HAN-3"]}}, "display": ["E1-FIN-3"]})
+    state = tools(game).scenario_state({"boards": {0: {"cards": ["S-FIN", "E1-HAN-3"]}}, "display": ["E1-FIN-3"]})
     return dict(wire(game.state_to_json(state)))
 
 

@@ -29,6 +29,7 @@ from rulecraft.conformance.report import html_report
 from rulecraft.core import Game
 from rulecraft.registry import make_game
 from rulecraft.statefile import save_state
+from rulecraft.tools import tools
 from rulecraft.witness import Budget, ambiguities
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -612,7 +613,7 @@ def test_errata_json_output_carries_a_printed_example_start_and_opens_from_it(tm
     variant = load_variant(TWO_CHIPS)
     game = make_game("air")
     path = next(p for p in scenario_files("air") if p.stem.startswith("AIR-EX-04-"))
-    state = game.scenario_state(load_scenario(path).given)
+    state = tools(game).scenario_state(load_scenario(path).given)
     given = game.state_to_json(state)
     rng, steps = random.Random(1), []
     for _ in range(3):
@@ -732,7 +733,7 @@ def test_the_page_opens_a_printed_example_or_a_seeded_game_from_the_servers_fixe
     status, opened = post_to(url, "/api/open", {"source": f"scenario:{ex04.stem}"})
     assert status == 200 and opened["heading"].startswith("AIR-EX-04 (p.3)")
     start = get(url, "/api/step/0")[1]
-    assert start["left"]["state"] == as_json(game.state_to_json(game.scenario_state(load_scenario(ex04).given)))
+    assert start["left"]["state"] == as_json(game.state_to_json(tools(game).scenario_state(load_scenario(ex04).given)))
     assert get(url, "/api/sources")[1]["current"] == f"scenario:{ex04.stem}"
     # A seeded game of the page's choosing: 2 players, its steps replay from a new game.
     status, opened = post_to(url, "/api/open", {"source": "seed", "seed": 5, "players": 2})

@@ -13,6 +13,7 @@ import pytest
 
 from rulecraft.core import Chance, Game, GameOver, IllegalAction, RulecraftError
 from rulecraft.registry import game_class, game_ids, make_game
+from rulecraft.tools import tools
 
 GAMES = game_ids()
 
@@ -28,7 +29,7 @@ def playthrough(game: Game[Any, Any], seed: int, players: int, steps: int) -> li
             break
         out.append((state, action))
         state = game.apply(state, action)
-        assert game.violations(state) == [], "\n".join(map(str, game.violations(state)))
+        assert tools(game).violations(state) == [], "\n".join(map(str, tools(game).violations(state)))
     return out
 
 
@@ -186,7 +187,7 @@ def test_a_broken_solver_or_invariant_module_is_an_error_not_an_empty_answer(
     state = game.new_game(game_class(game_id).min_players)
     monkeypatch.setitem(sys.modules, f"rulecraft.solvers.{package}.queries", None)  # import raises ImportError
     with pytest.raises(ImportError):
-        game.queries()
+        tools(game).queries()
     monkeypatch.setitem(sys.modules, f"rulecraft.invariants.{package}", None)
     with pytest.raises(ImportError):
-        game.violations(state)
+        tools(game).violations(state)

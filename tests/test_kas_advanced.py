@@ -26,6 +26,7 @@ from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase
 from rulecraft.registry import make_game
+from rulecraft.tools import tools
 
 
 def game() -> KingsOfAirAndSteamGame:
@@ -38,7 +39,7 @@ def mid_turn(g: KingsOfAirAndSteamGame, seat_spec: dict[str, Any], **given: Any)
     """A 2-player advanced state in the turn of seat 0 (cycle 1)."""
     other = {"team": "Sky Castle", "character": "Clint Castle", "plan": ["S12", "S11", "S10", "S09"], "at": [3, 3]}
     spec = {"plan": ["S01", "S02", "S03", "S04"], "at": [0, -1], **seat_spec}
-    return g.scenario_state({"players": 2, "players_state": {0: spec, 1: other}, "seat": 0, **given})
+    return tools(g).scenario_state({"players": 2, "players_state": {0: spec, 1: other}, "seat": 0, **given})
 
 
 def rule(g: KingsOfAirAndSteamGame, state: KasState, action: Any) -> str | None:
@@ -86,7 +87,7 @@ def test_team_choice_is_checked_r08_r09() -> None:
 def test_ties_go_to_the_lower_priority_number_r23() -> None:
     """KAS-R-23 (KAS-EX-22, p.17), KAS-R-10: equal letters, priority 2 acts before priority 4."""
     g = game()
-    s = g.scenario_state(
+    s = tools(g).scenario_state(
         {
             "players": 3,
             "players_state": {
@@ -119,7 +120,7 @@ def first_turn(
     """Planning ends (seat 1 plans its last card); cycle 1 starts with seat 0's turn."""
     other = other or {"team": "Sky Castle", "character": "Clint Castle", "plan": ["S12", "S11", "S10"], "at": [3, 3]}
     spec = {"at": [0, -1], **me}
-    state = g.scenario_state(
+    state = tools(g).scenario_state(
         {
             "players": 2,
             "phase": "planning",
@@ -374,7 +375,7 @@ def test_random_advanced_games_keep_every_invariant() -> None:
             if action is None:
                 break
             state = g.apply(state, action)
-            assert g.violations(state) == []
+            assert tools(g).violations(state) == []
         assert state.phase is Phase.OVER
 
 
@@ -437,7 +438,7 @@ def test_corey_mcqueen_slips_in_one_good_of_another_type_r79() -> None:
     assert held[2] == 1 and held[3] == 0, "2 food and the textile left the depot"
     city = after.cities[g.ctx.game_map("ABC").city_index("Bown Town")]
     assert city.filled == 3 and city.other == ("textile",)
-    assert g.violations(after) == []
+    assert tools(g).violations(after) == []
 
 
 def test_flora_kingston_chooses_the_demand_tile_r74() -> None:
@@ -462,7 +463,7 @@ def test_flora_kingston_chooses_the_demand_tile_r74() -> None:
     assert after.cities[g.ctx.game_map("ABC").city_index("Bown Town")].demand == "luxury"
     # An opponent fills the city: Flora (seat 1) draws two blind and chooses.
     other = {"team": "Rose & Thorn", "character": "Flora Kingston", "plan": ["S12", "S11", "S10", "S09"], "at": [3, 3]}
-    theirs = g.scenario_state(
+    theirs = tools(g).scenario_state(
         {
             "players": 2,
             "seat": 0,

@@ -31,6 +31,7 @@ from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 from rulecraft.model.kings_of_air_and_steam.state import CargoStep, KasState, Phase, SlotStatus
 from rulecraft.registry import make_game
+from rulecraft.tools import tools
 
 EXE, PLA = SlotStatus.EXECUTED, SlotStatus.PLANNED
 
@@ -45,7 +46,7 @@ def city(g: KingsOfAirAndSteamGame, state: KasState, name: str) -> Any:
 def upkeep_last(g: KingsOfAirAndSteamGame, players: int, start: int) -> KasState:
     """The Upkeep of round 1 with only the last player (counter-clockwise neighbour of the holder) to pay."""
     last = (start - 1) % players
-    return g.scenario_state({"players": players, "start_player": start, "phase": "upkeep", "seat": last})
+    return tools(g).scenario_state({"players": players, "start_player": start, "phase": "upkeep", "seat": last})
 
 
 @pytest.mark.parametrize(("players", "start", "after"), [(2, 1, 0), (3, 0, 1), (3, 2, 0), (7, 6, 0), (7, 3, 4)])
@@ -76,7 +77,7 @@ def action_state(
     g: KingsOfAirAndSteamGame, players: int, start: int, plans: dict[int, list[str]], seat: int
 ) -> KasState:
     specs = {s: {"plan": plans.get(s, PLAN), "at": [0, -1]} for s in range(players)}
-    return g.scenario_state(
+    return tools(g).scenario_state(
         {
             "players": players,
             "start_player": start,
@@ -184,7 +185,7 @@ def fill_state(
     for seat, plan in ((0, PLAN), (1, ["S12", "S11", "S10", "S09"])):
         who = flora if seat == flora_seat else plain
         specs[seat] = {"plan": plan, "at": [0, -1] if seat == 0 else [3, 3], **(who if flora_seat is not None else {})}
-    return g.scenario_state(
+    return tools(g).scenario_state(
         {
             "players": 2,
             "seat": 0,
@@ -272,7 +273,7 @@ def test_a_filled_demand_tile_closes_the_city_without_a_draw_r41_p14() -> None:
     assert s.supply[2] == food_supply + 3, "2 cubes on the tile + the one delivered"
     assert s.demand_pile == (0, 0, 0, 2, 0), "no tile drawn"
     assert s.phase is not Phase.DEMAND_DRAW
-    assert g.violations(s) == []
+    assert tools(g).violations(s) == []
 
 
 # -- KAS-R-51 (p.16): the Sellout pays $4 per good, and the toll comes out of it ------------------------
@@ -290,7 +291,7 @@ def chain_sellout(g: KingsOfAirAndSteamGame, tolled_lines: int, money: int, rail
     depots = [{"at": [1, 0], "owner": 0, "goods": {"food": 1}}]
     depots += [{"at": [2 * i + 1, 0], "owner": 1} for i in range(1, n)]
     hexes = [[q, r] for q in range(2 * n + 1) for r in (0, 1)]
-    return g.scenario_state(
+    return tools(g).scenario_state(
         {
             "players": 2,
             "map": {"hexes": hexes, "cities": cities, "lines": lines},
@@ -319,7 +320,7 @@ def test_sellout_toll_is_paid_from_the_four_dollars_with_an_empty_purse_r51_p16(
     assert after.players[0].money == 3
     assert after.players[1].money == other + 1
     assert after.depots[0].goods == (0, 0, 0, 0, 0), "the good returns to the supply"
-    assert g.violations(after) == []
+    assert tools(g).violations(after) == []
 
 
 def test_sellout_toll_of_exactly_four_with_no_money_is_payable_r51_r55_p16() -> None:
@@ -356,15 +357,15 @@ def test_money_invariant_flags_money_destroyed_as_well_as_created_r55() -> None:
     that vanishes is as wrong as a dollar that appears; money below $0 is flagged too."""
     g = game()
     s = upgrade_state(g, money=5)
-    assert [v.invariant for v in g.violations(s)] == []
+    assert [v.invariant for v in tools(g).violations(s)] == []
 
     def with_money(money: int) -> KasState:
         return attrs.evolve(s, players=(attrs.evolve(s.players[0], money=money), s.players[1]))
 
-    assert "money-conserved" in [v.invariant for v in g.violations(with_money(4))], "a dollar destroyed"
-    assert "money-conserved" in [v.invariant for v in g.violations(with_money(6))], "a dollar created"
+    assert "money-conserved" in [v.invariant for v in tools(g).violations(with_money(4))], "a dollar destroyed"
+    assert "money-conserved" in [v.invariant for v in tools(g).violations(with_money(6))], "a dollar created"
     negative = attrs.evolve(with_money(-1), bank=s.bank + 6)  # conserved in total, but below $0
-    messages = [v.message for v in g.violations(negative) if v.invariant == "money-conserved"]
+    messages = [v.message for v in tools(g).violations(negative) if v.invariant == "money-conserved"]
     assert messages == ["seat 0 has $-1"]
 
 
@@ -383,14 +384,14 @@ def test_a_city_filled_with_an_empty_demand_pile_waits_for_a_tile_r40_amb10() ->
     assert after.waiting_cities == ("Bown Town",)
     assert after.supply[2] == food_supply + 5
     assert after.phase is not Phase.DEMAND_DRAW
-    assert g.violations(after) == []
+    assert tools(g).violations(after) == []
 
 
 def test_a_waiting_city_gets_the_first_tile_after_production_r49_amb10() -> None:
     """KAS-R-49 (p.16): the 3 market tiles become demand tiles; KAS-AMB-10 (a): the waiting city then
     draws one, before the next round's New Market."""
     g = game()
-    s = g.scenario_state(
+    s = tools(g).scenario_state(
         {
             "players": 2,
             "phase": "upkeep",
@@ -425,7 +426,7 @@ def test_after_round_five_the_sellout_begins_with_the_new_token_holder_r50_r51_p
     KAS-R-47 passes the token in round 5 too (KAS-AMB-24: round 5 is complete); the Sellout is taken
     clockwise from the holder (KAS-AMB-30): 3 players, token 1 -> 2, order 2, 0, 1."""
     g = game()
-    s = g.scenario_state(
+    s = tools(g).scenario_state(
         {
             "players": 3,
             "start_player": 1,
@@ -466,7 +467,7 @@ def test_advanced_sellout_goes_by_priority_number_r58_amb30() -> None:
     go by ascending priority: Emperor (1) in seat 2, Sphinx (3) in seat 1, Godfather (7) in seat 0."""
     g = game()
     teams = {0: ("Godfather", "Ezekiel Crane"), 1: ("Sphinx", "Victor Blane"), 2: ("Emperor", "Reginald Kain")}
-    s = g.scenario_state(
+    s = tools(g).scenario_state(
         {
             "players": 3,
             "phase": "upkeep",
@@ -492,7 +493,7 @@ def test_aurelia_converts_in_a_depot_and_the_supply_balances_r66_p18() -> None:
 
     g = game()
     depot = g.ctx.game_map("ABC").line("B2").hexes[0]
-    s = g.scenario_state(
+    s = tools(g).scenario_state(
         {
             "players": 2,
             "phase": "action",
@@ -509,7 +510,7 @@ def test_aurelia_converts_in_a_depot_and_the_supply_balances_r66_p18() -> None:
     assert after.depots[0].goods == (0, 2, 1, 0, 0)
     assert after.supply[0] == s.supply[0] + 1 and after.supply[1] == s.supply[1] - 2
     assert after.players[0].tokens == 0 and after.players[0].hold == s.players[0].hold
-    assert g.violations(after) == []
+    assert tools(g).violations(after) == []
     assert rule(g, after, Convert("food", "machine", depot)) is not None, "no token left"
 
 
@@ -525,7 +526,7 @@ def test_aurelia_converts_in_the_hold_keeping_other_goods_r66_p18() -> None:
     assert after.players[0].hold == (0, 0, 0, 0, 2)
     assert after.supply[2] == s.supply[2] + 1 and after.supply[4] == s.supply[4] - 2
     assert after.players[0].tokens == 2
-    assert g.violations(after) == []
+    assert tools(g).violations(after) == []
 
 
 # -- KAS-R-85 (p.20): the Godfather card steals one good on the same hex -------------------------------------
@@ -561,7 +562,7 @@ def test_godfather_steals_from_a_depot_on_his_hex_with_room_r85_p20() -> None:
     assert after.depots[0].goods == (0, 0, 1, 0, 0)
     assert after.supply == s.supply
     assert after.phase is Phase.ACTION and after.bonus is None
-    assert g.violations(after) == []
+    assert tools(g).violations(after) == []
 
 
 def test_godfather_with_a_full_hold_discards_one_to_the_supply_first_r85_p20() -> None:
@@ -578,7 +579,7 @@ def test_godfather_with_a_full_hold_discards_one_to_the_supply_first_r85_p20() -
     assert after.depots[0].goods == (0, 0, 1, 0, 0)
     from_hold = g.apply(s, Steal(1, "luxury", discard="chemical"))
     assert from_hold.players[0].hold == (2, 0, 0, 0, 1) and from_hold.players[1].hold == (0, 0, 0, 0, 0)
-    assert g.violations(after) == [] and g.violations(from_hold) == []
+    assert tools(g).violations(after) == [] and tools(g).violations(from_hold) == []
 
 
 # -- KAS-R-45 (p.15): the Upkeep goes player by player ------------------------------------------------------
@@ -590,7 +591,7 @@ def test_returning_the_last_stored_good_ends_that_players_upkeep_r45_p15() -> No
     from rulecraft.model.kings_of_air_and_steam.actions import ReturnGood
 
     g = game()
-    s = g.scenario_state(
+    s = tools(g).scenario_state(
         {
             "players": 3,
             "phase": "upkeep",
@@ -636,7 +637,7 @@ def test_ezekiel_crane_takes_exactly_three_dollars_from_a_rich_airship_only_r87_
 
     g = game()
     crane = {"team": "Godfather", "character": "Ezekiel Crane", "at": [0, 0], "plan": ["S04", "S05", "S06", "S07"]}
-    s = g.scenario_state(
+    s = tools(g).scenario_state(
         {
             "players": 3,
             "phase": "flight",
@@ -777,7 +778,7 @@ def test_bishop_kingstons_kept_back_good_goes_to_the_supply_r75_p19() -> None:
     assert after.players[0].money == 5 + 15
     assert city(g, after, "Bown Town").filled == 2
     assert after.supply[2] == s.supply[2] + 1
-    assert g.violations(after) == []
+    assert tools(g).violations(after) == []
 
 
 def test_corey_mcqueens_swindled_good_returns_with_the_filled_citys_cubes_r79_r40_p19() -> None:
@@ -790,7 +791,7 @@ def test_corey_mcqueens_swindled_good_returns_with_the_filled_citys_cubes_r79_r4
     bown = city(g, after, "Bown Town")
     assert bown.filled == 0 and bown.other == ()
     assert after.players[0].money == 5 + 2 * 5, "paid as 2 food"
-    assert g.violations(after) == []
+    assert tools(g).violations(after) == []
 
 
 # -- KAS-R-86 with KAS-AMB-26 (p.20): Thaddeus Birch pays no toll in the Sellout either -----------------------
@@ -827,7 +828,7 @@ def test_eva_blanes_free_depot_is_one_of_her_ten_r71_p19() -> None:
     after = g.apply(s, build)
     assert after.players[0].depots_left == 9
     assert after.players[0].money == 10 - len(build.hexes) and after.bank == s.bank + len(build.hexes)
-    assert g.violations(after) == []
+    assert tools(g).violations(after) == []
 
 
 def test_a_type_loaded_in_a_step_is_not_discarded_in_it_r30_p11() -> None:
@@ -905,7 +906,7 @@ def test_a_sold_good_takes_a_slot_under_consume_room_r51_p16_amb25() -> None:
     assert city(g, after, "Farcity").filled == 1
     assert after.supply == s.supply
     assert after.players[0].money == 3
-    assert g.violations(after) == []
+    assert tools(g).violations(after) == []
 
 
 def stuck_flight(g: KingsOfAirAndSteamGame) -> KasState:
@@ -1057,7 +1058,7 @@ def test_after_cycle_four_the_upkeep_goes_clockwise_from_the_holder_skipping_emp
 
     g = game()
     plans = {0: ["S01", "S02", "S03", "S04"], 1: ["S05", "S06", "S07", "S08"], 2: ["S09", "S10", "S11", "S12"]}
-    s = g.scenario_state(
+    s = tools(g).scenario_state(
         {
             "players": 3,
             "start_player": 1,
@@ -1082,7 +1083,7 @@ def test_paying_upkeep_costs_a_dollar_a_good_then_the_next_player_r45_p15() -> N
     """KAS-R-45 (p.15): $1 per stored good (hold and depots); then the next player clockwise."""
     g = game()
     depot = g.ctx.game_map("ABC").line("B2").hexes[0]
-    s = g.scenario_state(
+    s = tools(g).scenario_state(
         {
             "players": 3,
             "phase": "upkeep",
@@ -1107,7 +1108,7 @@ def test_paying_upkeep_costs_a_dollar_a_good_then_the_next_player_r45_p15() -> N
 def test_eli_diamonds_face_up_cards_return_to_the_deck_at_upkeep_r46_r83_p15() -> None:
     """KAS-R-46 (p.15), KAS-R-83 (p.20): all cards played this round, Eli's face-up ones too, go back."""
     g = game()
-    s = g.scenario_state(
+    s = tools(g).scenario_state(
         {
             "players": 2,
             "phase": "upkeep",
@@ -1162,7 +1163,7 @@ def test_three_waiting_cities_take_the_three_new_tiles_in_the_order_they_filled_
     was empty get them in the order they were filled - the third takes the very last tile, the fourth waits."""
     g = game()
     waiting = ("Warsop", "Aldenville", "Bown Town", "Irdyo")
-    s = g.scenario_state(
+    s = tools(g).scenario_state(
         {
             "players": 2,
             "phase": "upkeep",
@@ -1405,7 +1406,7 @@ def test_fly_as_far_as_legal_when_the_full_flight_is_impossible_amb04c() -> None
 def godfather_in_seat_1(g: KingsOfAirAndSteamGame, victim: dict[str, Any], **given: Any) -> KasState:
     """Seat 1 (Godfather, card GOD, capacity 3) at (3,-2) after its movement step; seat 0 the victim."""
     me = {"team": "Godfather", "character": "Thaddeus Birch", "plan": ["GOD", "S02", "S03", "S04"], "at": [3, -2]}
-    s = g.scenario_state(
+    s = tools(g).scenario_state(
         {
             "players": 3,
             "phase": "action",
@@ -1616,7 +1617,7 @@ def invariant_base(g: KingsOfAirAndSteamGame) -> KasState:
         cities={"Bown Town": {"filled": 2}},
         market={"slots": ["food", "machine", "textile"]},
     )
-    assert g.violations(s) == []
+    assert tools(g).violations(s) == []
     return s
 
 
@@ -1709,7 +1710,7 @@ def test_each_invariant_flags_its_fact_broken(name: str, what: str, brk: Any) ->
     broken on purpose in an otherwise valid state."""
     g = game()
     broken = brk(g, invariant_base(g))
-    assert name in {v.invariant for v in g.violations(broken)}, what
+    assert name in {v.invariant for v in tools(g).violations(broken)}, what
 
 
 def test_invariant_boundaries_are_not_flagged_r34_r35_r56() -> None:
@@ -1724,7 +1725,7 @@ def test_invariant_boundaries_are_not_flagged_r34_r35_r56() -> None:
             city_changed(g, s, "Bown Town", filled=5), supply=(s.supply[0], s.supply[1], s.supply[2] - 3, *s.supply[3:])
         ),
     ):
-        assert g.violations(ok) == []
+        assert tools(g).violations(ok) == []
 
 
 def test_the_score_formula_invariant_reads_kas_r52_p16() -> None:
@@ -1733,7 +1734,7 @@ def test_the_score_formula_invariant_reads_kas_r52_p16() -> None:
     g = game()
     s = seat0(invariant_base(g), airship_level=6, rail_level=5)
     assert g.scores(s)[0] == 47
-    assert g.violations(s) == []
+    assert tools(g).violations(s) == []
 
 
 # -- KAS-R-07 (p.6) and KAS-R-62 (p.18): where a starting depot may go ------------------------------------------
@@ -1743,7 +1744,7 @@ def start_depots(
     g: KingsOfAirAndSteamGame, depots: list[dict[str, Any]], players: int = 2, seat: int = 1, **me: Any
 ) -> KasState:
     """The start-depot step of the 3-board map (A1, A2, B1, B2, C1, C2), ``seat`` to place."""
-    return g.scenario_state(
+    return tools(g).scenario_state(
         {
             "players": players,
             "phase": "start-depots",
@@ -1790,7 +1791,7 @@ def test_harveys_second_depot_goes_on_a_line_without_depots_r62_p18() -> None:
 
     g = game()
     harvey = {"team": "Emperor", "character": "Harvey Golding", "at": [1, -2]}
-    s = g.scenario_state(
+    s = tools(g).scenario_state(
         {
             "players": 2,
             "phase": "start-depots",
@@ -1816,7 +1817,7 @@ def test_plan_four_different_cards_of_ones_own_deck_r19_r02_p9() -> None:
     from rulecraft.model.kings_of_air_and_steam.actions import Plan
 
     g = game()
-    s = g.scenario_state({"players": 2, "phase": "planning", "seat": 0, "players_state": {0: {"plan": ["S01"]}}})
+    s = tools(g).scenario_state({"players": 2, "phase": "planning", "seat": 0, "players_state": {0: {"plan": ["S01"]}}})
     s = attrs.evolve(s, players=(attrs.evolve(s.players[0], plan=("S01",), slots=(PLA,)), s.players[1]))
     assert rule(g, s, Plan("S01")) == "KAS-R-19", "already planned"
     assert rule(g, s, Plan("EMP")) == "KAS-R-19", "no star card in the base game"
@@ -1994,7 +1995,7 @@ def test_a_returned_cards_diamonds_under_counted_r25_amb05(reading: str, seat: i
     g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-05": reading})
     green = {"plan": ["S01", "S05", "S07", "S02"], "slots": ["executed", "executed", "returned", "planned"]}
     other = {"plan": ["S03", "S04", "S06", "S01"], "slots": ["executed", "executed", "executed", "planned"]}
-    s = g.scenario_state(
+    s = tools(g).scenario_state(
         {
             "players": 3,
             "start_player": 2,
@@ -2094,7 +2095,7 @@ def test_a_waiting_city_served_after_the_last_production_then_the_sellout_by_pri
     """KAS-AMB-10 (a): after round 5's Production a waiting city takes a tile; then KAS-R-50: the Sellout,
     in the advanced game by ascending priority (KAS-AMB-30): Emperor (seat 1) before Godfather (seat 0)."""
     g = game()
-    s = g.scenario_state(
+    s = tools(g).scenario_state(
         {
             "players": 2,
             "phase": "upkeep",
@@ -2149,7 +2150,7 @@ def test_a_lost_flight_turn_passes_to_the_next_in_order_of_three_amb04b() -> Non
         "cities": [{"name": "East", "at": [7, 5], "demand": "food"}],
         "lines": [],
     }
-    s = g.scenario_state(
+    s = tools(g).scenario_state(
         {
             "players": 3,
             "map": island,
@@ -2270,7 +2271,7 @@ def test_the_last_depot_token_the_smallest_bet_and_a_depots_only_good_r33_r78_r4
     seb, depot = delivery(g, "Sebastian King", "Kings Over Aces")
     assert rule(g, seb, ShipGoods(depot, "food", 1, to_city="Bown Town", bet=1)) is None
     assert rule(g, seb, ShipGoods(depot, "food", 1, to_city="Bown Town", bet=0)) is None, "no bet"
-    s = g.scenario_state(
+    s = tools(g).scenario_state(
         {
             "players": 2,
             "phase": "upkeep",
@@ -2307,10 +2308,10 @@ def test_hold_capacity_invariant_allows_aurelias_conversions_only_r66_amb44(
     s = upgrade_state(g, SPHINX, team=team, character=character, tokens=tokens, airship_level=2)
     hold = (goods, 0, 0, 0, 0)
     s = attrs.evolve(s, players=(attrs.evolve(s.players[0], hold=hold), *s.players[1:]))
-    names = {v.invariant for v in g.violations(s)}
+    names = {v.invariant for v in tools(g).violations(s)}
     assert any("hold" in n or "capacity" in n for n in names) is flagged, names
     default = make_game("kas")
-    assert any("hold" in v.invariant or "capacity" in v.invariant for v in default.violations(s)) is (goods > 3)
+    assert any("hold" in v.invariant or "capacity" in v.invariant for v in tools(default).violations(s)) is (goods > 3)
 
 
 def test_the_violation_report_names_each_invariant_its_rules_and_count() -> None:

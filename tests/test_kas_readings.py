@@ -44,6 +44,7 @@ from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 from rulecraft.model.kings_of_air_and_steam.readings import MODELLED_ALTERNATIVES
 from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase, SlotStatus
+from rulecraft.tools import tools
 
 # Three food cities on a row, joined by two rail lines; a food factory below line L1:
 #
@@ -84,7 +85,7 @@ def state_of(g: KingsOfAirAndSteamGame, given: Mapping[str, Any]) -> KasState:
     for seat, extra in (given.get("players_state") or {}).items():
         players.setdefault(seat, {}).update(extra)
     spec["players_state"] = players
-    return g.scenario_state(spec)
+    return tools(g).scenario_state(spec)
 
 
 def legal(g: KingsOfAirAndSteamGame, s: KasState, kind: type[KasAction]) -> set[Any]:
@@ -113,8 +114,8 @@ def test_kas_amb_03_boards_only_keeps_course_correction_off_the_fillers() -> Non
     at = [start.q, start.r]
     spec = {"players": 2, "phase": "action", "players_state": {s: {"plan": PLANS[s], "at": at} for s in (0, 1)}}
     onto_fillers = {CourseCorrection(d) for d in range(6) if start.step(d) in fillers}
-    open_steps = legal(default, default.scenario_state(spec), CourseCorrection)
-    board_steps = legal(boards, boards.scenario_state(spec), CourseCorrection)
+    open_steps = legal(default, tools(default).scenario_state(spec), CourseCorrection)
+    board_steps = legal(boards, tools(boards).scenario_state(spec), CourseCorrection)
     assert onto_fillers and onto_fillers <= open_steps
     assert open_steps - board_steps == onto_fillers and board_steps <= open_steps
 
@@ -125,7 +126,7 @@ STRIP = {"hexes": [[0, 0], [1, 0], [2, 0]]}
 
 def stuck_state(g: KingsOfAirAndSteamGame) -> KasState:
     players = {0: {"plan": ["S06", "S03", "S02", "S04"], "at": [0, 0]}, 1: {"plan": PLANS[1], "at": [1, 0]}}
-    return g.scenario_state({"players": 2, "map": STRIP, "phase": "flight", "seat": 0, "players_state": players})
+    return tools(g).scenario_state({"players": 2, "map": STRIP, "phase": "flight", "seat": 0, "players_state": players})
 
 
 def test_kas_amb_04_no_legal_flight_stay_lose_the_turn_or_fly_as_far_as_legal() -> None:
@@ -648,7 +649,7 @@ def test_kas_amb_38_sebastians_turned_tokens_are_used_up() -> None:
         assert rejection is not None and rejection.rule == "KAS-R-78"
     after = g.apply(s, Gamble(False, ("chemical", "machine")))
     assert after.players[0].tokens == 3 and after.players[0].spent_tokens == ("chemical", "machine")
-    assert after.players[0].money == 18 and g.violations(after) == []
+    assert after.players[0].money == 18 and tools(g).violations(after) == []
     assert g.state_to_json(after)["players"][0]["spent_tokens"] == ["chemical", "machine"]
     assert g.action_to_json(Gamble(False, ("chemical", "machine")))["turned"] == ["chemical", "machine"]
 
@@ -697,7 +698,7 @@ def test_kas_amb_40_clint_loads_before_a_course_correction() -> None:
     done = g.apply(s, EndCargo())
     assert done.players[0].slots[0] is SlotStatus.EXECUTED, "the turn is over"
     assert done.players[0].hold == (0, 0, 1, 0, 0) and done.factories == (0,)
-    assert g.violations(done) == []
+    assert tools(g).violations(done) == []
 
 
 # -- generation and the check agree under every modelled alternative ---------------------------------

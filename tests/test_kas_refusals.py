@@ -54,6 +54,7 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
 from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase, SlotStatus
+from rulecraft.tools import tools
 
 EMPEROR = {"team": "Emperor", "character": "Reginald Kain"}
 B2 = Hex(3, -2)  # the one rail hex of line B2 (Bown Town - Aldenville) on the 2-player map ABC
@@ -124,14 +125,14 @@ def sky_castle(character: str) -> Callable[[KingsOfAirAndSteamGame], KasState]:
 
 
 def planning_two_planned(g: KingsOfAirAndSteamGame) -> KasState:
-    s = g.scenario_state({"players": 2, "phase": "planning", "seat": 0})
+    s = tools(g).scenario_state({"players": 2, "phase": "planning", "seat": 0})
     return seat0(s, plan=("S01", "S02"), slots=(SlotStatus.PLANNED, SlotStatus.PLANNED))
 
 
 def flora_fill(g: KingsOfAirAndSteamGame, pile: dict[str, int]) -> KasState:
     """An opponent (seat 0) fills Bown Town (food, 4 of 5) with Flora Kingston in seat 1 (KAS-R-74)."""
     flora = {"team": "Rose & Thorn", "character": "Flora Kingston", "plan": ["S12", "S11", "S10", "S09"], "at": [3, 3]}
-    s = g.scenario_state(
+    s = tools(g).scenario_state(
         {
             "players": 2,
             "seat": 0,
@@ -156,7 +157,7 @@ def flora_pair(g: KingsOfAirAndSteamGame) -> KasState:
 
 def demand_draw(g: KingsOfAirAndSteamGame) -> KasState:
     """Seat 0 fills Bown Town without Flora in play: one tile is drawn (KAS-R-40); 2 textile in the pile."""
-    s = g.scenario_state(
+    s = tools(g).scenario_state(
         {
             "players": 2,
             "seat": 0,
@@ -171,7 +172,7 @@ def demand_draw(g: KingsOfAirAndSteamGame) -> KasState:
 
 
 def start_depot_on_partial(g: KingsOfAirAndSteamGame) -> KasState:
-    return g.scenario_state({"players": 2, "phase": "start-depots", "seat": 1, "map": partial_rail_map()})
+    return tools(g).scenario_state({"players": 2, "phase": "start-depots", "seat": 1, "map": partial_rail_map()})
 
 
 def action_on_partial_map(g: KingsOfAirAndSteamGame) -> KasState:
@@ -246,7 +247,9 @@ def godfather(hold: dict[str, int], **victim: Any) -> Callable[[KingsOfAirAndSte
 
 
 def upkeep(g: KingsOfAirAndSteamGame) -> KasState:
-    return g.scenario_state({"players": 2, "phase": "upkeep", "seat": 0, "players_state": {0: {"hold": {"food": 1}}}})
+    return tools(g).scenario_state(
+        {"players": 2, "phase": "upkeep", "seat": 0, "players_state": {0: {"hold": {"food": 1}}}}
+    )
 
 
 def aurelia(hold: dict[str, int], **me: Any) -> Callable[[KingsOfAirAndSteamGame], KasState]:
@@ -290,7 +293,7 @@ def isaac_extra(g: KingsOfAirAndSteamGame) -> KasState:
 
 
 def market(phase: str, pile: dict[str, int]) -> Callable[[KingsOfAirAndSteamGame], KasState]:
-    return lambda g: g.scenario_state({"players": 2, "phase": phase, "seat": 0, "market": {"pile": pile}})
+    return lambda g: tools(g).scenario_state({"players": 2, "phase": phase, "seat": 0, "market": {"pile": pile}})
 
 
 def removing_tiles(g: KingsOfAirAndSteamGame) -> KasState:

@@ -8,6 +8,7 @@ from rulecraft.model.kings_of_air_and_steam.actions import Fly, Grant
 from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 from rulecraft.model.kings_of_air_and_steam.state import Phase
 from rulecraft.registry import make_game
+from rulecraft.tools import tools
 
 
 def game() -> KingsOfAirAndSteamGame:
@@ -42,7 +43,7 @@ def test_five_rounds_then_the_sellout_r13_r17_r50() -> None:
 def test_grant_takes_three_dollars_r43() -> None:
     """KAS-R-43."""
     g = game()
-    s = g.scenario_state(
+    s = tools(g).scenario_state(
         {
             "players": 2,
             "phase": "action",
@@ -59,7 +60,7 @@ def test_grant_takes_three_dollars_r43() -> None:
 def test_most_points_win_then_most_money_then_shared_r53() -> None:
     """KAS-R-53."""
     g = game()
-    s = g.scenario_state(
+    s = tools(g).scenario_state(
         {
             "players": 3,
             "phase": "sellout",
@@ -69,7 +70,7 @@ def test_most_points_win_then_most_money_then_shared_r53() -> None:
     scores = g.scores(s)
     assert scores == {0: 20, 1: 15, 2: 15}
     assert g.winners(s) == (0,)
-    tied = g.scenario_state(
+    tied = tools(g).scenario_state(
         {"players": 2, "phase": "sellout", "players_state": {0: {"money": 15}, 1: {"money": 10, "rail_level": 4}}}
     )
     assert g.scores(tied) == {0: 15, 1: 15} and g.winners(tied) == (0,), "the richer of the tied players"
@@ -110,7 +111,7 @@ def test_team_airship_charts_r60_r64_r68_r72_r76_r80_r84() -> None:
 def test_sky_castle_card_flies_six_with_normal_turns_r81() -> None:
     """KAS-R-81: movement 6, the fastest card that still allows turning."""
     g = game()
-    s = g.scenario_state(
+    s = tools(g).scenario_state(
         {
             "players": 2,
             "phase": "flight",
@@ -154,7 +155,7 @@ def test_uncertainty_variant_removes_five_of_twenty_tiles_unseen_r06() -> None:
     rng = random.Random(1)
     while not g.is_over(s):
         s = g.apply(s, g.random_action(s, rng))
-        assert g.violations(s) == []
+        assert tools(g).violations(s) == []
     assert s.round == 6, "still five rounds"
 
 

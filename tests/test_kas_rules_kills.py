@@ -40,6 +40,7 @@ from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 from rulecraft.model.kings_of_air_and_steam.rules import flight_rules
 from rulecraft.model.kings_of_air_and_steam.state import CargoStep, KasState, Phase
+from rulecraft.tools import tools
 
 
 def reason(g: KingsOfAirAndSteamGame, state: KasState, action: Any) -> str:
@@ -95,7 +96,7 @@ def test_no_starting_depot_on_a_partial_edge_hex_under_full_hexes_r07_p6_amb23()
     """KAS-R-07 (p.6): the starting depot goes on an empty rail hex; under KAS-AMB-23 'full-hexes' a
     partial edge hex is not one (the airship could not even stand there, KAS-R-27)."""
     g = game(**{"KAS-AMB-23": "full-hexes"})
-    s = g.scenario_state({"players": 2, "map": edge_map(), "phase": "start-depots", "seat": 1})
+    s = tools(g).scenario_state({"players": 2, "map": edge_map(), "phase": "start-depots", "seat": 1})
     assert rule(g, s, PlaceStartDepot(Hex(3, 0))) == "KAS-R-07"
     assert rule(g, s, PlaceStartDepot(Hex(2, 0))) is None
 
@@ -133,7 +134,7 @@ def harvey_second_depot(g: KingsOfAirAndSteamGame) -> KasState:
             {"id": "B", "ends": ["West", "East"], "hexes": [[1, 1], [2, 1]]},
         ],
     }
-    s = g.scenario_state(
+    s = tools(g).scenario_state(
         {
             "players": 2,
             "map": game_map,
@@ -542,7 +543,7 @@ def test_sphinx_free_good_beside_a_shipping_fault_r69_r36_p19() -> None:
 def test_an_exhausted_market_tile_type_is_not_drawn_r15_p8() -> None:
     """KAS-R-15 (p.8): tiles come from the market draw pile; with no food tile left none is drawn."""
     g = game()
-    s = g.scenario_state({"players": 2, "phase": "new-market", "market": {"pile": {"luxury": 3}}})
+    s = tools(g).scenario_state({"players": 2, "phase": "new-market", "market": {"pile": {"luxury": 3}}})
     assert rule(g, s, DrawMarketTile("food")) == "KAS-R-15"
     assert rule(g, s, DrawMarketTile("luxury")) is None
 
@@ -550,7 +551,7 @@ def test_an_exhausted_market_tile_type_is_not_drawn_r15_p8() -> None:
 def test_an_exhausted_demand_tile_type_is_not_drawn_r40_p14() -> None:
     """KAS-R-40 (p.14): a demand tile is drawn from the demand pile; no food tile there, none drawn."""
     g = game()
-    s = g.scenario_state({"players": 2, "phase": "demand-draw", "market": {"demand_pile": {"luxury": 1}}})
+    s = tools(g).scenario_state({"players": 2, "phase": "demand-draw", "market": {"demand_pile": {"luxury": 1}}})
     assert rule(g, s, DrawDemandTile("food")) == "KAS-R-40"
     assert rule(g, s, DrawDemandTile("luxury")) is None
 
@@ -559,7 +560,9 @@ def test_an_exhausted_demand_tile_type_is_not_drawn_r40_p14() -> None:
 def test_floras_two_blind_tiles_of_one_type_need_two_in_the_pile_r74_p19(food: int, verdict: str | None) -> None:
     """KAS-R-74 (p.19): she draws two demand tiles; two food tiles need two in the pile."""
     g = game()
-    s = g.scenario_state({"players": 2, "phase": "demand-pair", "market": {"demand_pile": {"food": food, "luxury": 1}}})
+    s = tools(g).scenario_state(
+        {"players": 2, "phase": "demand-pair", "market": {"demand_pile": {"food": food, "luxury": 1}}}
+    )
     assert rule(g, s, DrawDemandPair("food", "food")) == verdict
 
 
@@ -731,9 +734,9 @@ def test_sellout_counts_the_origin_line_as_a_stop_under_origin_stop_r51_amb14() 
     }
     sell = Sell(Hex(1, 0), "food", "Farcity")
     plain = game()
-    assert rule(plain, plain.scenario_state(given), sell) is None
+    assert rule(plain, tools(plain).scenario_state(given), sell) is None
     strict = game(**{"KAS-AMB-14": "origin-stop"})
-    assert rule(strict, strict.scenario_state(given), sell) == "KAS-R-51"
+    assert rule(strict, tools(strict).scenario_state(given), sell) == "KAS-R-51"
 
 
 # -- KAS-R-85 (p.20): the Godfather's discard is a good he holds ----------------------------------------------------

@@ -32,6 +32,7 @@ from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 from rulecraft.model.kings_of_air_and_steam.shipping import Destination, RouteRules
 from rulecraft.model.kings_of_air_and_steam.state import KasState
 from rulecraft.solvers.kings_of_air_and_steam import deliveries as kd
+from rulecraft.tools import tools
 
 BLUE, YELLOW, GREEN = 0, 1, 2
 
@@ -95,12 +96,12 @@ def game() -> KingsOfAirAndSteamGame:
 def scenario(given: Mapping[str, Any]) -> tuple[KingsOfAirAndSteamGame, KasState]:
     """A state with its own game: an inline map lives in the game's context (one per game)."""
     game = KingsOfAirAndSteamGame()
-    return game, game.scenario_state(given)
+    return game, tools(game).scenario_state(given)
 
 
 @pytest.fixture
 def ex13(game: KingsOfAirAndSteamGame) -> KasState:
-    return game.scenario_state(ex13_given())
+    return tools(game).scenario_state(ex13_given())
 
 
 def ex13_view(**extra: Any) -> kd.ShipView:
@@ -257,7 +258,7 @@ EX21_LINES = [
 
 @pytest.fixture
 def ex21(game: KingsOfAirAndSteamGame) -> KasState:
-    return game.scenario_state(
+    return tools(game).scenario_state(
         {
             "players": 3,
             "phase": "sellout",
@@ -361,7 +362,7 @@ def mid_game(game: KingsOfAirAndSteamGame, seed: int = 7) -> KasState:
         stock = {g: rng.randint(0, 3) for g in rng.sample(GOODS, 2)} if i < 14 else {}
         depots.append({"at": [at.q, at.r], "owner": i % 7, "goods": stock})
     players = {seat: {"money": 10, "rail_level": 3 + seat % 2} for seat in range(7)}
-    return game.scenario_state({"players": 7, "layout": "ABCDEFG", "depots": depots, "players_state": players})
+    return tools(game).scenario_state({"players": 7, "layout": "ABCDEFG", "depots": depots, "players_state": players})
 
 
 def timed(f: Any, *args: Any) -> tuple[Any, float]:

@@ -25,6 +25,7 @@ from hypothesis.database import InMemoryExampleDatabase
 from redis_server import RedisServer, required_binary
 
 from rulecraft.kept import FORMAT, MAX_ENTRY, FailureStore, MalformedEntry, failure_key
+from rulecraft.tools import tools
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -223,7 +224,7 @@ def test_a_failing_solver_check_is_kept_and_replayed_from_its_seed_alone(monkeyp
     from rulecraft.verify import verify_game
 
     game = make_game("air")
-    query = game.queries()["reach"]
+    query = tools(game).queries()["reach"]
 
     def planted(self: object, game: object, rng: random.Random) -> str | None:
         return "planted: the solver and the oracle disagree" if rng.random() < 0.5 else None

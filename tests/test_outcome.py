@@ -18,6 +18,7 @@ import pytest
 
 from rulecraft.core import Game, Outcome
 from rulecraft.registry import game_ids, make_game
+from rulecraft.tools import tools
 
 # Steamopolis's uniform walk takes very long to finish; its 'purposeful' policy plays towards the end.
 POLICY = {"stm": "purposeful"}
@@ -217,7 +218,7 @@ def kas_tie(money: tuple[int, int], depots: tuple[int, int]) -> tuple[Game[Any, 
     held = sum(p.money for p in state.players)
     start = sum(starting_money(p, game.ctx.p("starting_money")) for p in state.players)
     state = attrs.evolve(state, bank=start - held)
-    assert not game.violations(state), game.violations(state)
+    assert not tools(game).violations(state), tools(game).violations(state)
     return game, state
 
 

@@ -10,6 +10,7 @@ from rulecraft.model.airships.components import Dice
 from rulecraft.model.airships.game import AirshipsGame
 from rulecraft.parameters import ParameterError
 from rulecraft.registry import make_game
+from rulecraft.tools import tools
 
 
 def air(**parameters: int) -> AirshipsGame:
@@ -42,8 +43,8 @@ def test_a_cheaper_additional_go() -> None:
     spec = {"boards": {0: {"chips": 2}}, "phase": "extra-go"}
     printed = make_game("air")
     cheaper = air(extra_go_cost=2)
-    assert printed.check(printed.scenario_state(spec), ExtraGo()) is not None
-    state = cheaper.scenario_state(spec)
+    assert printed.check(tools(printed).scenario_state(spec), ExtraGo()) is not None
+    state = tools(cheaper).scenario_state(spec)
     assert cheaper.check(state, ExtraGo()) is None
     after = cheaper.apply(state, ExtraGo())
     assert after.boards[0].chips == 0 and after.supplies[0] == state.supplies[0] + 2
@@ -55,10 +56,10 @@ def test_a_fourth_die_of_one_colour() -> None:
     four = AttemptTarget("development:E1-FIN-3", Dice(W=4))
     printed = make_game("air")
     with pytest.raises(IllegalAction, match="at most 3 dice"):
-        printed.apply(printed.scenario_state(spec), four)
+        printed.apply(tools(printed).scenario_state(spec), four)
     wider = air(dice_per_colour=4)
-    assert wider.check(wider.scenario_state(spec), four) is None
-    assert four in wider.legal_actions(wider.scenario_state(spec))
+    assert wider.check(tools(wider).scenario_state(spec), four) is None
+    assert four in wider.legal_actions(tools(wider).scenario_state(spec))
 
 
 @pytest.mark.parametrize(
@@ -78,7 +79,7 @@ def test_bad_values_name_the_parameter_the_range_and_the_rule(overrides: dict[st
 def test_the_solver_queries_refuse_a_variant_they_do_not_encode() -> None:
     game = air(dice_per_colour=4)
     with pytest.raises(RulecraftError, match="printed rule parameters"):
-        game.queries()["reach"].run(game, {"need": "W2", "target": 6})
+        tools(game).queries()["reach"].run(game, {"need": "W2", "target": 6})
 
 
 def test_the_repr_names_changed_parameters_and_is_valid_python() -> None:
@@ -104,11 +105,11 @@ def test_kings_of_air_and_steam_costs_and_money_follow_the_parameters() -> None:
             1: {"plan": ["S05", "S06", "S07", "S08"], "at": [0, -1]},
         },
     }
-    assert printed.apply(printed.scenario_state(spec), Grant()).players[0].money == 15  # KAS-R-43: $3
-    state = richer.scenario_state(spec)
+    assert printed.apply(tools(printed).scenario_state(spec), Grant()).players[0].money == 15  # KAS-R-43: $3
+    state = tools(richer).scenario_state(spec)
     after = richer.apply(state, Grant())
     assert after.players[0].money == state.players[0].money + 5
-    assert richer.violations(after) == [], "money stays conserved against the variant's starting money"
+    assert tools(richer).violations(after) == [], "money stays conserved against the variant's starting money"
 
 
 def test_kings_of_air_and_steam_parameters_are_checked() -> None:
@@ -116,19 +117,19 @@ def test_kings_of_air_and_steam_parameters_are_checked() -> None:
         make_game("kas", parameters={"depot_cost_first": 99})
     game = make_game("kas", parameters={"depot_cost_first": 2})
     with pytest.raises(RulecraftError, match="printed parameters"):
-        game.queries()["plan"].run(game, {})
+        tools(game).queries()["plan"].run(game, {})
     with pytest.raises(RulecraftError, match="printed parameters"):
-        game.queries()["sellout"].run(game, {}, game.new_game(2))
+        tools(game).queries()["sellout"].run(game, {}, game.new_game(2))
 
 
 def test_the_airships_queries_refuse_a_reading_they_do_not_encode() -> None:
     game = make_game("air", readings={"AIR-AMB-04": "any"})
     with pytest.raises(RulecraftError, match="AIR-AMB-04"):
-        game.queries()["reach"].run(game, {"need": "W2", "target": 6})
+        tools(game).queries()["reach"].run(game, {"need": "W2", "target": 6})
 
 
 def test_the_shipping_queries_refuse_readings_they_do_not_encode() -> None:
     # KAS-AMB-14..17 are encoded now (issue 19); KAS-AMB-25 (the Sellout's toll) is not.
     game = make_game("kas", readings={"KAS-AMB-25": "consume-room"})
     with pytest.raises(RulecraftError, match="KAS-AMB-25"):
-        game.queries()["sellout"].run(game, {}, game.new_game(2))
+        tools(game).queries()["sellout"].run(game, {}, game.new_game(2))

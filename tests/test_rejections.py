@@ -22,6 +22,7 @@ import yaml
 
 from rulecraft.core import Game
 from rulecraft.registry import game_ids, make_game
+from rulecraft.tools import tools
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 SEEDS = range(3)
@@ -102,7 +103,7 @@ def test_kas_depot_without_a_token_or_the_money() -> None:
     game = make_game("kas")
     start = given("kings_of_air_and_steam", "KAS-EX-10")
     start["players_state"][0].update(money=3, depots_left=0)
-    state = game.scenario_state(start)
+    state = tools(game).scenario_state(start)
     action = game.action_from_json({"kind": "build-depot", "at": {"q": 4, "r": 0}})
     assert rules_of(game, state, action) == ["KAS-R-33", "KAS-R-55"]
 
@@ -113,7 +114,7 @@ def test_kas_depot_out_of_phase_on_a_taken_hex() -> None:
     game = make_game("kas")
     start = given("kings_of_air_and_steam", "KAS-EX-10")
     start["phase"] = "planning"
-    state = game.scenario_state(start)
+    state = tools(game).scenario_state(start)
     action = game.action_from_json({"kind": "build-depot", "at": {"q": -2, "r": 0}})
     assert rules_of(game, state, action) == ["KAS-R-19", "KAS-R-54"]
 
@@ -124,7 +125,7 @@ def test_stm_target_too_high_and_taken() -> None:
     game = make_game("stm")
     start = given("steamopolis", "STM-EX-03")
     start["board"].append({"seat": 1, "level": 5, "position": "left"})
-    state = game.scenario_state(start)
+    state = tools(game).scenario_state(start)
     action = game.action_from_json({"kind": "set-target", "space": 6, "level": 5, "position": "left"})
     assert rules_of(game, state, action) == ["STM-R-26", "STM-R-27"]
 
@@ -135,7 +136,7 @@ def test_stm_target_before_the_arrows_on_a_taken_district() -> None:
     game = make_game("stm")
     start = given("steamopolis", "STM-EX-03")
     start["phase"] = "start-of-turn"
-    state = game.scenario_state(start)
+    state = tools(game).scenario_state(start)
     action = game.action_from_json({"kind": "set-target", "space": 6, "level": 4, "position": "right"})
     assert rules_of(game, state, action) == ["STM-R-23", "STM-R-27"]
 
@@ -144,7 +145,7 @@ def test_aer_advantage_without_money_not_yet_available() -> None:
     """AER-R-39 (an advantage costs £1) and AER-R-40 (a type is available from its first era): Radio
     Beacons (type 6, era 3) taken in era 1 with £0 breaks both."""
     game = make_game("aer")
-    state = game.scenario_state({"players": 3, "seats": {0: {"home": "Berlin", "money": 0}}})
+    state = tools(game).scenario_state({"players": 3, "seats": {0: {"home": "Berlin", "money": 0}}})
     action = game.action_from_json({"kind": "take-advantage", "type": 6})
     assert rules_of(game, state, action) == ["AER-R-39", "AER-R-40"]
 
@@ -154,7 +155,7 @@ def test_aer_claim_without_the_airport_or_the_room() -> None:
     carries the whole tile): P04 (London, capacity 3) claimed from Berlin onto card 1 (capacity 2) by a
     player with no London airport breaks both."""
     game = make_game("aer")
-    state = game.scenario_state(
+    state = tools(game).scenario_state(
         {"players": 3, "seats": {0: {"home": "Berlin", "cards": [1]}}, "waiting": {"Berlin": ["P04"]}}
     )
     action = game.action_from_json({"kind": "claim-passenger", "id": "P04", "card": 1})
@@ -165,6 +166,6 @@ def test_aer_purchase_during_set_up_without_the_money() -> None:
     """AER-SET-03 (set-up: each player first puts a home tile in a start city) and AER-R-08 (a plane costs
     its price): buying card 1 with £0 while homes are chosen breaks both."""
     game = make_game("aer")
-    state = game.scenario_state({"players": 3, "phase": "choose-home", "seats": {0: {"money": 0}}})
+    state = tools(game).scenario_state({"players": 3, "phase": "choose-home", "seats": {0: {"money": 0}}})
     action = game.action_from_json({"kind": "buy-plane", "number": 1})
     assert rules_of(game, state, action) == ["AER-SET-03", "AER-R-08"]

@@ -31,6 +31,7 @@ from rulecraft.core import cite
 from rulecraft.errata import ErrataReport, load_variant
 from rulecraft.registry import make_game
 from rulecraft.scenarios.loader import load_scenario, scenario_files
+from rulecraft.tools import tools
 from rulecraft.witness import AmbiguityResult, Budget, PairResult
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,7 +49,7 @@ def _ex17() -> tuple[Any, list[dict[str, Any]]]:
         game.action_to_json(game.action_from_json(step.get("do") or step["chance"])) for step in scenario.steps[:3]
     ]
     assert steps[2] == {"kind": "extra-go"}
-    return game.state_to_json(game.scenario_state(scenario.given)), steps
+    return game.state_to_json(tools(game).scenario_state(scenario.given)), steps
 
 
 def _divergence() -> ErrataReport:

@@ -23,11 +23,13 @@ from rulecraft.statefile import (
     FORMAT_KEY,
     MAX_DEPTH,
     StateFileError,
+    admit,
     load_state,
     read_state_file,
     save_state,
     state_from_data,
 )
+from rulecraft.tools import Tools, tools
 
 GAMES = ("aer", "air", "kas", "stm")
 
@@ -256,14 +258,14 @@ def test_an_absurd_size_is_refused_before_the_invariants(monkeypatch: pytest.Mon
     assert stones, "the seeded game has a stone on the board"
     counted: list[str] = []
 
-    def violations(_: Any) -> list[Any]:
+    def violations(_: Tools[Any, Any], __: Any) -> list[Any]:
         counted.append("ran")
         return []
 
-    monkeypatch.setattr(game, "violations", violations)
+    monkeypatch.setattr(Tools, "violations", violations)
     _no_enumeration(game, monkeypatch)
     with pytest.raises(StateError) as caught:
-        game.check_state(attrs.evolve(state, board=stones))
+        admit(game, attrs.evolve(state, board=stones))
     assert caught.value.field == "state.board" and "STM-R-08" in caught.value.reason
     assert counted == []
 
@@ -326,7 +328,7 @@ def test_set_state_still_takes_a_valid_state() -> None:
 def _kas_example(name: str) -> tuple[Game[Any, Any], Any]:
     scenario = load_scenario(scenario_root() / "kings_of_air_and_steam" / name)
     game = make_game("kas", readings=dict(scenario.readings))
-    return game, game.scenario_state(scenario.given)
+    return game, tools(game).scenario_state(scenario.given)
 
 
 def test_a_fixture_state_file_carries_its_board_and_answers_deliveries(tmp_path: Path) -> None:
@@ -338,7 +340,7 @@ def test_a_fixture_state_file_carries_its_board_and_answers_deliveries(tmp_path:
     fresh = make_game("kas")
     loaded = load_state(path, fresh)
     assert loaded == state
-    answer = fresh.queries()["deliveries"].run(fresh, {"seat": 0}, loaded)
+    answer = tools(fresh).queries()["deliveries"].run(fresh, {"seat": 0}, loaded)
     # p.13: Bown Town takes 1 machine at 1 stop, no toll (KAS-EX-13 option 1).
     assert answer["by_city"]["Bown Town"] == {"machine": [1, 1, 0]}
 
@@ -348,7 +350,7 @@ def test_a_fixture_state_file_answers_sellout_through_the_state_param(tmp_path: 
     path = tmp_path / "ex21.json"
     save_state(path, game, state)
     fresh = make_game("kas")
-    answer = fresh.queries()["sellout"].run(fresh, {"state": str(path), "seat": 0}, None)
+    answer = tools(fresh).queries()["sellout"].run(fresh, {"state": str(path), "seat": 0}, None)
     assert answer["value"] == 17  # p.16: 5 goods x $4 - $3 tolls
 
 
@@ -359,4 +361,4 @@ def test_a_bare_fixture_state_without_its_board_is_one_line(tmp_path: Path) -> N
     assert f"{path}: state.layout: 'fixture' is a printed example's own board" in message
     fresh = make_game("kas")
     with pytest.raises(StateError, match=r"state\.layout: 'fixture'"):
-        fresh.queries()["deliveries"].run(fresh, {"seat": 0}, state)
+        tools(fresh).queries()["deliveries"].run(fresh, {"seat": 0}, state)

@@ -52,6 +52,7 @@ from rulecraft.model.steamopolis.state import (
     problems,
 )
 from rulecraft.model.steamopolis.transitions import transition
+from rulecraft.tools import tools
 
 CTX = Context.printed()
 PACK = CTX.pack
@@ -255,7 +256,7 @@ def solo_play(game: SteamopolisGame, state: StmState, *actions: StmAction) -> St
         assert rejection is None, f"{action!r}: {rejection}"
         assert action in game.legal_actions(state), f"{action!r} passes the check but is not generated"
         before, state = state, game.apply(state, action)
-        found = [*game.violations(state), *check_step(game, before, state)]
+        found = [*tools(game).violations(state), *check_step(game, before, state)]
         assert not found, "\n".join(map(str, found))
     return state
 
@@ -272,7 +273,7 @@ def activate_state(game: SteamopolisGame, beside: int, level_5: str = "M0-01", c
     markets = {5: [level_5, "M1-05", "M2-05", "M3-05"], 6: ["M0-02", "M1-06", "M2-06", "M3-06"]}
     board = [{"seat": 0, "level": 5, "position": "right"}]
     spec = {"players": 1, "seats": {0: {}}, "phase": "flight", "board": board, "markets": markets}
-    state = game.scenario_state({**spec, "parasites": BESIDE[:beside], "passengers": {"face_up": "P01"}})
+    state = tools(game).scenario_state({**spec, "parasites": BESIDE[:beside], "passengers": {"face_up": "P01"}})
     state = solo_play(game, state, TakeBack(5, "right"), UseDistrict())
     assert state.turn.pending[0][0] == ActivateParasites(1)
     return attrs.evolve(state, turn=attrs.evolve(state.turn, pending=((ActivateParasites(count),),)))
@@ -367,7 +368,7 @@ def test_alternative_readings_keep_generation_and_check_together(players: int, s
             busy = [a for a in legal if isinstance(a, BUSY)]
             action = rng.choice(busy if busy and rng.random() < 0.7 else legal)
         before, state = state, game.apply(state, action)
-        found = [*game.violations(state), *check_step(game, before, state)]
+        found = [*tools(game).violations(state), *check_step(game, before, state)]
         assert not found, "\n".join(map(str, found))
 
 

@@ -43,6 +43,7 @@ from rulecraft.model.steamopolis.actions import (
 from rulecraft.model.steamopolis.effects import ActivateParasites, EnvyParasite, PlaceParasites, walk
 from rulecraft.model.steamopolis.game import SOLO_LOST, SOLO_RANKS, SteamopolisGame
 from rulecraft.model.steamopolis.state import SHADOW, BoardStone, Phase, Solo, StmState, TurnState
+from rulecraft.tools import tools
 
 GAME = SteamopolisGame()
 # Actions of which the generator lists one representative per outcome (the pressure increments).
@@ -56,8 +57,8 @@ def given(game: SteamopolisGame = GAME, **spec: Any) -> StmState:
     """A solo state from the scenario vocabulary (VP default: the solo start, STM-R-68); the seat's
     own fields (vp, gauge, ...) may be given at the top level."""
     seat = {**spec.pop("seats", {}).get(0, {}), **{k: spec.pop(k) for k in SEAT_KEYS & set(spec)}}
-    state = game.scenario_state({"players": 1, "seats": {0: seat}, **spec})
-    assert game.violations(state) == []
+    state = tools(game).scenario_state({"players": 1, "seats": {0: seat}, **spec})
+    assert tools(game).violations(state) == []
     return state
 
 
@@ -72,7 +73,7 @@ def play(state: StmState, *actions: StmAction, game: SteamopolisGame = GAME) -> 
         elif not isinstance(action, REPRESENTATIVE):
             assert action in game.legal_actions(state), f"{action!r} passes the check but is not generated"
         before, state = state, game.apply(state, action)
-        problems = [*game.violations(state), *check_step(game, before, state)]
+        problems = [*tools(game).violations(state), *check_step(game, before, state)]
         assert not problems, "\n".join(map(str, problems))
     return state
 
@@ -132,7 +133,7 @@ def test_r68_solo_setup_on_the_2_3_player_side_with_4_vp() -> None:
     state = deal_all(GAME, state, seed=3)
     assert len(state.markets) == 7 and not any(m.extra for m in state.markets)  # no 4-player extra markets
     assert not [s for s in state.board if s.seat == SHADOW]  # the shadow's stones wait beside the board
-    assert GAME.violations(state) == []
+    assert tools(GAME).violations(state) == []
     assert GAME.new_game(2).solo is None and GAME.new_game(2).players[0].vp == 0
 
 
@@ -180,7 +181,7 @@ def test_r69_reaching_0_vp_loses_at_once() -> None:
     assert lost.phase is Phase.OVER and lost.players[0].vp == 0
     assert lost.players[0].gauge == state.players[0].gauge  # no pressure was made
     assert GAME.winners(lost) == () and GAME.solo_lost(lost) and GAME.solo_rank(lost) == SOLO_LOST
-    assert GAME.facts(lost)["rank"] == "lost"
+    assert tools(GAME).facts(lost)["rank"] == "lost"
     flown = play(state, FlyToAllTargets())
     assert flown.phase is Phase.OVER and flown.board == state.board  # no shadow stone, no flight
 
@@ -230,7 +231,7 @@ def test_r70_shadow_stones_block_until_the_next_fly() -> None:
     state = play(state, reveal(state), EndTurn(), MoveArrowStones(()))
     assert state.players[0].gauge.stone_spaces() == (1, 2, 3, 4, 5)
     refused(state, SetTarget(5, 3, "left"), "STM-R-27", words="not free")  # g5: value 3
-    assert "L3-left" not in GAME.facts(state)["targets"][5]
+    assert "L3-left" not in tools(GAME).facts(state)["targets"][5]
     state = play(state, SetTarget(5, 1, "left"), EndTurn(), MoveArrowStones(()))
     assert districts(state, SHADOW) == ["L3-left", "L5-right"]
     state = play(state, FlyToAllTargets())
@@ -356,7 +357,7 @@ def test_r72_take_back_a_parasite_to_use_a_removed_tile() -> None:
     activation effect of a removed tile. (She receives 1 crystal ...) She leaves the other next to the
     stack.'"""
     state = removal_stage()
-    assert GAME.facts(state)["legal"] == ["leave-parasites", "use-removed-tile"]
+    assert tools(GAME).facts(state)["legal"] == ["leave-parasites", "use-removed-tile"]
     refused(state, EndTurn(), "STM-R-72")
     refused(state, UseRemovedTile("M0-06", "activation"), "STM-R-72", words="no activation effect")
     refused(state, UseRemovedTile("M0-03", "activation"), "STM-R-72", words="not removed in this step")
@@ -527,7 +528,7 @@ def test_r73_rank_table(vp: int, rank: str) -> None:
     mechanic, 14 Tinkerer, 21 Engineer, 28 Chief engineer, 35 Airship pirate, 42 Master of steam, 49
     Deus Ex Machina."""
     state = attrs.evolve(given(vp=vp), phase=Phase.OVER, end_triggered=True, final_turns_done=(0,))
-    assert GAME.solo_rank(state) == rank and GAME.facts(state)["rank"] == rank
+    assert GAME.solo_rank(state) == rank and tools(GAME).facts(state)["rank"] == rank
     assert [t for t, _ in SOLO_RANKS] == [0, 7, 14, 21, 28, 35, 42, 49]
 
 
@@ -542,7 +543,7 @@ def test_r73_0_vp_ranks_only_under_below_zero() -> None:
 def test_the_rank_is_for_the_solo_game_only() -> None:
     with pytest.raises(RulecraftError, match="STM-R-73"):
         GAME.solo_rank(GAME.new_game(2))
-    assert GAME.facts(GAME.scenario_state({"players": 2}))["rank"] is None
+    assert tools(GAME).facts(tools(GAME).scenario_state({"players": 2}))["rank"] is None
 
 
 # ---------------------------------------------------------------------------
@@ -577,7 +578,7 @@ def test_solo_games_play_to_the_end(seed: int) -> None:
             action = rng.choice(busy if busy and rng.random() < 0.8 else legal)
         before, state = state, game.apply(state, action)
         seen[action.kind] += 1
-        problems = [*game.violations(state), *check_step(game, before, state)]
+        problems = [*tools(game).violations(state), *check_step(game, before, state)]
         assert not problems, "\n".join(map(str, problems))
     assert game.is_over(state)
     assert game.winners(state) == (() if game.solo_lost(state) else (0,))
@@ -598,7 +599,7 @@ def test_the_solo_turn_invariant() -> None:
     from rulecraft.invariants.steamopolis import INVARIANTS
 
     check = INVARIANTS["solo-turn"].check
-    multi = GAME.scenario_state({"players": 2})
+    multi = tools(GAME).scenario_state({"players": 2})
     assert [v.invariant for v in check(GAME, attrs.evolve(multi, turn=TurnState(time_paid=True)))] == ["solo-turn"]
     stage = removal_stage()
     assert check(GAME, stage) == []

@@ -16,6 +16,7 @@ from rulecraft.core import Game, Setup
 from rulecraft.registry import game_class, make_game
 from rulecraft.ruleset import Ambiguity
 from rulecraft.search import Start
+from rulecraft.tools import tools
 from rulecraft.witness import (
     BadStart,
     Budget,
@@ -69,7 +70,7 @@ def test_air_amb_17_targeted_starts_are_legal_set_ups_with_a_full_row() -> None:
     starts = targeted_starts(game, "AIR-AMB-17")
     assert {s.origin["players"] for s in starts if s.origin is not None} == {3, 4}
     for start in starts:
-        assert game.violations(start.state) == []
+        assert tools(game).violations(start.state) == []
         assert start.state.phase.name == "FILL_DISPLAY"
         assert any(all(card is not None for card in row) for row in start.state.display)
         again = game.start(Setup.from_json(dict(start.origin or {})))
@@ -138,15 +139,15 @@ def test_aer_amb_16_a_red_then_white_hop_rolls_twice_by_default() -> None:
     starts = targeted_starts(default, "AER-AMB-16")
     assert starts
     for start in starts:
-        assert default.violations(start.state) == []
+        assert tools(default).violations(start.state) == []
         hops = _hops(default, start.state)
         assert hops
         first_leg = {(c.a, c.b): c.colour for c in default.pack.connections}  # type: ignore[attr-defined]
         hop = hops[0]
         red = first_leg.get((hop.origin, hop.via), first_leg.get((hop.via, hop.origin))) == "red"
         coloured = 12 if red else 14  # AER-R-21: red 12+, black 14+
-        ours = default.facts(default.apply(start.state, hop))["attempt"]["targets"]
-        theirs = other.facts(other.apply(start.state, hop))["attempt"]["targets"]
+        ours = tools(default).facts(default.apply(start.state, hop))["attempt"]["targets"]
+        theirs = tools(other).facts(other.apply(start.state, hop))["attempt"]["targets"]
         assert ours == [coloured, 10] and theirs == [coloured]
 
 
@@ -207,7 +208,7 @@ def _chips_from_nowhere(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
 
 def test_a_hook_offering_an_illegal_state_is_refused_naming_hook_and_invariant() -> None:
     game = make_game("air")
-    broken = game.violations(next(_chips_from_nowhere(game))[1])
+    broken = tools(game).violations(next(_chips_from_nowhere(game))[1])
     assert broken
     with pytest.raises(BadStart) as refused:
         targeted_starts(game, "AIR-AMB-17", _chips_from_nowhere)
@@ -226,7 +227,7 @@ def test_every_hook_names_a_registered_ambiguity_and_every_start_is_legal() -> N
         for amb_id in start_hooks(game):
             assert amb_id in register
             for start in targeted_starts(game, amb_id):
-                assert isinstance(start, Start) and game.violations(start.state) == []
+                assert isinstance(start, Start) and tools(game).violations(start.state) == []
 
 
 # -- Kings of Air and Steam: the team cards' bonus steps and Bishop Kingston (advanced game) ---------------
@@ -272,7 +273,7 @@ def test_kas_witness_from_a_targeted_start(amb_id: str, reading: str, default_al
     the search finds that difference itself."""
     default, other = make_game("kas"), make_game("kas", readings={amb_id: reading})
     starts = targeted_starts(default, amb_id)
-    assert len(starts) == 1 and default.violations(starts[0].state) == []
+    assert len(starts) == 1 and tools(default).violations(starts[0].state) == []
     action = _kas_action("kas", amb_id)
     assert (default.check(starts[0].state, action) is None) is default_allows
     assert (other.check(starts[0].state, action) is None) is not default_allows
@@ -305,11 +306,11 @@ def test_stm_amb_28_the_search_finds_the_witness_from_a_targeted_start() -> None
 
     default, other = make_game("stm"), make_game("stm", readings={"STM-AMB-28": "below-zero"})
     (start,) = targeted_starts(default, "STM-AMB-28")
-    assert default.violations(start.state) == []
+    assert tools(default).violations(start.state) == []
     steam = next(a for a in default.legal_actions(start.state) if isinstance(a, MakeSteam))
     ours, theirs = default.apply(start.state, steam), other.apply(start.state, steam)
     assert ours.players[0].vp == theirs.players[0].vp == 0
-    assert default.facts(ours)["rank"] == "lost" and other.facts(theirs)["rank"] != "lost"
+    assert tools(default).facts(ours)["rank"] == "lost" and tools(other).facts(theirs)["rank"] != "lost"
     result = search_pair("stm", amb("stm", "STM-AMB-28"), "below-zero", BUDGET)
     assert result.outcome == "witness" and result.finding is not None
     assert "[targeted start for STM-AMB-28]" in result.finding.root
@@ -343,7 +344,7 @@ def _stm(amb_id: str, reading: str) -> tuple[Game[Any, Any], Game[Any, Any], Any
     """The default and ``reading`` games and the one state the hook offers, checked legal."""
     default, other = make_game("stm"), make_game("stm", readings={amb_id: reading})
     (start,) = targeted_starts(default, amb_id)
-    assert default.violations(start.state) == [] and other.violations(start.state) == []
+    assert tools(default).violations(start.state) == [] and tools(other).violations(start.state) == []
     return default, other, start.state
 
 
@@ -406,7 +407,7 @@ def test_stm_amb_18_starting_machine_and_capacity_tile_break_the_tie_by_default(
     starts = targeted_starts(default, "STM-AMB-18")
     assert [s.state.to_move for s in starts] == [0, 1] and all(s.state.final_round for s in starts)
     last = starts[1].state
-    assert default.violations(last) == [] and last.players[0].vp == last.players[1].vp
+    assert tools(default).violations(last) == [] and last.players[0].vp == last.players[1].vp
     ours, theirs = _let_the_final_turn_pass(default, last), _let_the_final_turn_pass(other, last)
     assert ours.players[0].vp == ours.players[1].vp  # still tied: the tie-break decides
     assert default.winners(ours) == (0,) and other.winners(theirs) == (1,)
@@ -519,7 +520,7 @@ def test_stm_amb_23_shadow_stones_lie_on_s0_so_the_readings_are_proved_alike() -
         "players": 1,
         "board": [{"seat": 0, "level": 8, "position": "right"}, {"seat": 0, "level": 5, "position": "left"}],
     }
-    flown = _steps(default, default.scenario_state(given), {"kind": "fly-to-all-targets"})
+    flown = _steps(default, tools(default).scenario_state(given), {"kind": "fly-to-all-targets"})
     shadows = {(s.level, s.position) for s in flown.board if s.seat == SHADOW}
     assert shadows == set(flown.turn.flight_start) == {(8, "right"), (5, "left")}
     result = search_pair("stm", amb("stm", "STM-AMB-23"), "no", BUDGET, solver=solver_hooks(default)["STM-AMB-23"])
@@ -535,8 +536,8 @@ def test_stm_amb_23_shadow_stones_lie_on_s0_so_the_readings_are_proved_alike() -
         ],
     }
     steps = ({"kind": "take-back", "level": 8, "position": "right"}, {"kind": "use-district"})
-    ours = _steps(default, default.scenario_state(unreachable), *steps)
-    theirs = _steps(other, other.scenario_state(unreachable), *steps)
+    ours = _steps(default, tools(default).scenario_state(unreachable), *steps)
+    theirs = _steps(other, tools(other).scenario_state(unreachable), *steps)
     elsewhere = UseOtherDistrict(5, "left")
     assert default.check(ours, elsewhere) is None and other.check(theirs, elsewhere) is not None
 
@@ -553,7 +554,7 @@ def test_air_amb_27_a_tie_on_points_and_airships_is_shared_by_default() -> None:
     games, 60 s)."""
     default, other = make_game("air"), make_game("air", readings={"AIR-AMB-27": "undefined"})
     (start,) = targeted_starts(default, "AIR-AMB-27")
-    assert default.violations(start.state) == []
+    assert tools(default).violations(start.state) == []
     assert default.scores(start.state) == {0: 9, 1: 14}
     assert default.ranking(start.state) == {0: {"airships": 3}, 1: {"airships": 4}}
     attempt = next(

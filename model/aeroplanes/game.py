@@ -64,6 +64,23 @@ def with_parameters(pack: Pack, given: Mapping[str, int]) -> Pack:
 CATALOGUE = RuleCatalogue("aer", RULES.rules + SETUP.rules)
 
 
+# The invariants every state read from outside must keep: tiles, passengers, cards, money and markers
+# counted, one tile per slot, planes within capacity.  The bookkeeping ones (era and phase, turn
+# order, VP sources) are left to ``violations``: a printed example's minimal state may skip them
+# (AER-EX-02 gives money during the set-up).
+LOAD_INVARIANTS = (
+    "airport-tiles-conserved",
+    "one-tile-per-slot",
+    "money",
+    "subsidy-pool-and-marker",
+    "passengers-conserved",
+    "plane-capacity",
+    "cards-conserved",
+    "advantage-tiles-conserved",
+    "engine-failures",
+)
+
+
 class AeroplanesGame(PackedGame[AerState, AerAction]):
     id: ClassVar[str] = "aer"
     title: ClassVar[str] = "Aeroplanes: Aviation Ascendant"
@@ -73,6 +90,7 @@ class AeroplanesGame(PackedGame[AerState, AerAction]):
     min_players: ClassVar[int] = 3  # AER-R-01 (l.9, l.25)
     max_players: ClassVar[int] = 5
     scenario_folder: ClassVar[str] = "aeroplanes"
+    load_invariants: ClassVar[tuple[str, ...]] = LOAD_INVARIANTS
     # Three eras of rounds, each action a few decisions (a placement's rolls and covers): random
     # games run to a few hundred steps, so a campaign game gets room to reach the end (AER-R-63).
     campaign_steps: ClassVar[int] = 4000
@@ -250,8 +268,9 @@ class AeroplanesGame(PackedGame[AerState, AerAction]):
 
     def check_state(self, state: AerState) -> None:
         """Sizes against the pack first (cheap, so an absurd state is refused before any invariant or
-        move generation runs), then the invariants of component counts (:data:`LOAD_INVARIANTS`)."""
-        from rulecraft.statefile import at_most, refuse_violations
+        move generation runs); the invariants of component counts (:data:`LOAD_INVARIANTS`) are
+        checked after it (``rulecraft.statefile.admit``)."""
+        from rulecraft.statefile import at_most
 
         pack, n = self.pack, len(state.players)
         at_most("state.players", n, pack.max_players, "players", "AER-R-01")
@@ -274,7 +293,6 @@ class AeroplanesGame(PackedGame[AerState, AerAction]):
             at_most(f"{where}.cards", sum(len(c.passengers) for c in p.cards), tiles, "passengers", "AER-R-34")
             at_most(f"{where}.discards", len(p.discards), cards, "plane cards", "AER-R-54")
             at_most(f"{where}.banked", len(p.banked), tiles, "passenger tiles", "AER-R-56")
-        refuse_violations(self.violations(state), LOAD_INVARIANTS)
 
     def _check_ids(self, state: AerState) -> None:
         """A state names only cards, passenger tiles and destinations of this game's pack."""
@@ -307,21 +325,3 @@ class AeroplanesGame(PackedGame[AerState, AerAction]):
             )
 
     # -- scenarios ----------------------------------------------------------------------------------
-
-
-
-# The invariants every state read from outside must keep: tiles, passengers, cards, money and markers
-# counted, one tile per slot, planes within capacity.  The bookkeeping ones (era and phase, turn
-# order, VP sources) are left to ``violations``: a printed example's minimal state may skip them
-# (AER-EX-02 gives money during the set-up).
-LOAD_INVARIANTS = (
-    "airport-tiles-conserved",
-    "one-tile-per-slot",
-    "money",
-    "subsidy-pool-and-marker",
-    "passengers-conserved",
-    "plane-capacity",
-    "cards-conserved",
-    "advantage-tiles-conserved",
-    "engine-failures",
-)

@@ -61,6 +61,20 @@ def colour_distribution(colour: Colour, count: int) -> tuple[tuple[tuple[int, ..
     return tuple((faces, Fraction(n, total)) for faces, n in sorted(tally.items(), reverse=True))
 
 
+# The invariants every state read from outside must keep: dice, chips and cards counted, one card per
+# department, the display's rows.  The bookkeeping ones (era, end, turn, scores) are left to ``violations``.
+LOAD_INVARIANTS = (
+    "nine-shared-dice",
+    "chips-conserved",
+    "one-card-per-department",
+    "development-cards-accounted",
+    "airship-cards-in-play",
+    "display-rows",
+    "wooden-airship-single-holder",
+    "stages-once",
+)
+
+
 class AirshipsGame(PackedGame[AirState, AirAction]):
     id: ClassVar[str] = "air"
     title: ClassVar[str] = "Airships"
@@ -69,6 +83,7 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     scenario_folder: ClassVar[str] = "airships"
+    load_invariants: ClassVar[tuple[str, ...]] = LOAD_INVARIANTS
 
     parameters = PARAMETERS
 
@@ -288,8 +303,9 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
 
     def check_state(self, state: AirState) -> None:
         """Sizes against the pack first (cheap, so an absurd state is refused before any invariant or
-        move generation runs), then the invariants of component counts (:data:`LOAD_INVARIANTS`)."""
-        from rulecraft.statefile import at_most, refuse_violations
+        move generation runs); the invariants of component counts (:data:`LOAD_INVARIANTS`) are
+        checked after it (``rulecraft.statefile.admit``)."""
+        from rulecraft.statefile import at_most
 
         pack, n = self.pack, len(state.boards)
         at_most("state.boards", n, self.max_players, "company boards", "AIR-R-01")
@@ -310,7 +326,6 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
             at_most(f"{where}.departments", len(board.departments), 6, "departments", "AIR-R-11")
             at_most(f"{where}.airships", len(board.airships), ships, "airship cards", "AIR-R-40")
             at_most(f"{where}.won_this_turn", len(board.won_this_turn), devs + ships, "cards", "AIR-R-38")
-        refuse_violations(self.violations(state), LOAD_INVARIANTS)
 
     def _check_ids(self, state: AirState) -> None:
         """A state names only cards of this game's pack."""
@@ -354,17 +369,3 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
             "AIR-AMB-30: the deck is empty and no company has the dice for any remaining target, "
             "so no end condition (AIR-R-47) can ever be met"
         )
-
-
-# The invariants every state read from outside must keep: dice, chips and cards counted, one card per
-# department, the display's rows.  The bookkeeping ones (era, end, turn, scores) are left to ``violations``.
-LOAD_INVARIANTS = (
-    "nine-shared-dice",
-    "chips-conserved",
-    "one-card-per-department",
-    "development-cards-accounted",
-    "airship-cards-in-play",
-    "display-rows",
-    "wooden-airship-single-holder",
-    "stages-once",
-)

@@ -80,6 +80,21 @@ _CHANCE = (Phase.NEW_MARKET, Phase.DEMAND_DRAW, Phase.GAMBLE, Phase.DEMAND_PAIR,
 _SEAT = (Phase.START_DEPOTS, Phase.PLANNING, Phase.FLIGHT, Phase.CARGO, Phase.ACTION, Phase.UPKEEP, Phase.SELLOUT)
 
 
+# The invariants every state read from outside must keep: goods, money, depots and market tiles
+# counted, holds and tracks in range, cities consistent.  The bookkeeping ones (phase, diamonds,
+# score formula) are left to ``violations``.
+LOAD_INVARIANTS = (
+    "goods-conserved",
+    "money-conserved",
+    "depots-limited",
+    "hold-within-capacity",
+    "gambler-tokens",
+    "tracks-in-range",
+    "market-tiles-accounted",
+    "cities-consistent",
+)
+
+
 class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
     id: ClassVar[str] = "kas"
     title: ClassVar[str] = "Kings of Air and Steam"
@@ -88,6 +103,7 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 7
     scenario_folder: ClassVar[str] = "kings_of_air_and_steam"
+    load_invariants: ClassVar[tuple[str, ...]] = LOAD_INVARIANTS
 
     parameters = PARAMETERS
 
@@ -513,9 +529,9 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
 
     def check_state(self, state: KasState) -> None:
         """The layout first (a printed example's own board must have come with the state), then sizes
-        against the map and the pack (cheap), then the invariants of component counts
-        (:data:`LOAD_INVARIANTS`)."""
-        from rulecraft.statefile import at_most, refuse_violations
+        against the map and the pack (cheap); the invariants of component counts
+        (:data:`LOAD_INVARIANTS`) are checked after it (``rulecraft.statefile.admit``)."""
+        from rulecraft.statefile import at_most
 
         n = len(state.players)
         at_most("state.players", n, self.max_players, "players", "KAS-R-01")
@@ -542,7 +558,6 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
             at_most(f"{where}.slots", len(p.slots), 4, "plan slots", "KAS-R-19")
             at_most(f"{where}.extra_cards", len(p.extra_cards), len(self.pack.deck) + 1, "cards", "KAS-R-83")
             at_most(f"{where}.spent_tokens", len(p.spent_tokens), len(GOODS), "gambler tokens", "KAS-R-78")
-        refuse_violations(self.violations(state), LOAD_INVARIANTS)
 
     def _state_map(self, state: KasState) -> Any:
         """The state's map, or why it has none: a fixture layout lives beside the state, not in the pack."""
@@ -631,19 +646,6 @@ def ship_action(shipment: Any) -> ShipGoods:
     )
 
 
-# The invariants every state read from outside must keep: goods, money, depots and market tiles
-# counted, holds and tracks in range, cities consistent.  The bookkeeping ones (phase, diamonds,
-# score formula) are left to ``violations``.
-LOAD_INVARIANTS = (
-    "goods-conserved",
-    "money-conserved",
-    "depots-limited",
-    "hold-within-capacity",
-    "gambler-tokens",
-    "tracks-in-range",
-    "market-tiles-accounted",
-    "cities-consistent",
-)
 
 
 def map_spec(game_map: Any) -> dict[str, Any]:

@@ -40,6 +40,24 @@ ACTION_TYPES: tuple[type[StmAction], ...] = get_args(StmAction)
 SOLO_LOST = "lost"  # STM-R-69: the solo game lost on time pressure has no rank
 
 
+# The invariants every state read from outside must keep: the component counts and where pieces may
+# stand.  The situational ones (storage, end trigger, solo turn...) are left to ``violations``: a
+# printed example's minimal state may skip them (STM-EX-15 keeps 5 resources on 3 storage spaces).
+LOAD_INVARIANTS = (
+    "seats-and-board-side",
+    "stones-conserved",
+    "gauge-items",
+    "districts-occupied",
+    "resources-conserved",
+    "parasites",
+    "statues-and-markets",
+    "bonus-markers-accounted",
+    "machine-tiles-once",
+    "passengers",
+    "sponsor-and-gala",
+)
+
+
 class SteamopolisGame(PackedGame[StmState, StmAction]):
     id: ClassVar[str] = "stm"
     title: ClassVar[str] = "Steamopolis"
@@ -49,6 +67,7 @@ class SteamopolisGame(PackedGame[StmState, StmAction]):
     min_players: ClassVar[int] = 1  # 1: the solo game (STM-R-68..73)
     max_players: ClassVar[int] = 4
     scenario_folder: ClassVar[str] = "steamopolis"
+    load_invariants: ClassVar[tuple[str, ...]] = LOAD_INVARIANTS
     # A turn is many small decisions (each step of the flight, each effect part): random games run
     # to 4,000-7,000 steps, so a campaign game gets room to reach the end (STM-R-64..67).
     campaign_steps: ClassVar[int] = 12_000
@@ -226,8 +245,9 @@ class SteamopolisGame(PackedGame[StmState, StmAction]):
 
     def check_state(self, state: StmState) -> None:
         """Sizes against the pack first (cheap, so an absurd state is refused before any invariant or
-        move generation runs), then the invariants of component counts and places (:data:`LOAD_INVARIANTS`)."""
-        from rulecraft.statefile import at_most, refuse_violations
+        move generation runs); the invariants of component counts and places (:data:`LOAD_INVARIANTS`)
+        are checked after it (``rulecraft.statefile.admit``)."""
+        from rulecraft.statefile import at_most
 
         pack, n = self.pack, len(state.players)
         at_most("state.players", n, 5, "players", "STM-R-01, STM-AMB-24")
@@ -247,7 +267,6 @@ class SteamopolisGame(PackedGame[StmState, StmAction]):
         turn = state.turn
         for name in ("flight_start", "activated", "end_of_turn", "others_activated"):
             at_most(f"state.turn.{name}", len(getattr(turn, name)), len(pack.districts) * 4, "districts", "STM-R-33")
-        refuse_violations(self.violations(state), LOAD_INVARIANTS)
 
     def _check_ids(self, state: StmState) -> None:
         """A state names only tiles of this game's pack."""
@@ -286,22 +305,6 @@ class SteamopolisGame(PackedGame[StmState, StmAction]):
 
 
 
-# The invariants every state read from outside must keep: the component counts and where pieces may
-# stand.  The situational ones (storage, end trigger, solo turn...) are left to ``violations``: a
-# printed example's minimal state may skip them (STM-EX-15 keeps 5 resources on 3 storage spaces).
-LOAD_INVARIANTS = (
-    "seats-and-board-side",
-    "stones-conserved",
-    "gauge-items",
-    "districts-occupied",
-    "resources-conserved",
-    "parasites",
-    "statues-and-markets",
-    "bonus-markers-accounted",
-    "machine-tiles-once",
-    "passengers",
-    "sponsor-and-gala",
-)
 
 
 def _play_policy(

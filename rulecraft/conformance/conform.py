@@ -41,6 +41,7 @@ from rulecraft.search import (
     Start,
 )
 from rulecraft.shard import WHOLE, Shard, lane_games, lane_seed
+from rulecraft.tools import tools
 
 if TYPE_CHECKING:
     from hypothesis.database import ExampleDatabase
@@ -96,7 +97,7 @@ def _replay_scenario(
         reference, impl, models, f"{scenario.id} ({path.name}, {cite(scenario.page)})", protocol=impl.protocol
     )
     try:
-        lock.state = reference.scenario_state(scenario.given)
+        lock.state = tools(reference).scenario_state(scenario.given)
         # The given state, so that a finding from here replays (and its steps are worded, not JSON).
         lock.start_state = reference.state_to_json(lock.state)
         fixture = reference.scenario_fixture(scenario.given)
@@ -364,7 +365,7 @@ def example_starts(game: Game[Any, Any]) -> list[Start]:
         try:
             if game.scenario_fixture(scenario.given):
                 continue  # a fixture board changes the game's map: not a start for this configuration
-            state = game.scenario_state(scenario.given)
+            state = tools(game).scenario_state(scenario.given)
         except Exception:  # a state this configuration cannot build is no start
             continue
         out.append(Start(f"{scenario.id} ({cite(scenario.page)})", state=state))

@@ -15,6 +15,7 @@ import attrs
 from rulecraft.core import Chance, Game, GameOver, NotApplicable, RulecraftError
 from rulecraft.registry import make_game
 from rulecraft.scenarios.loader import Scenario, ScenarioFileError, load_scenario
+from rulecraft.tools import tools
 
 
 class ScenarioError(RulecraftError):
@@ -60,7 +61,7 @@ def run_scenario(
             game = configure(chosen, components)
         else:
             game = make_game(scenario.game, readings=chosen, components=components)
-        state = game.scenario_state(scenario.given)
+        state = tools(game).scenario_state(scenario.given)
     except RulecraftError as exc:
         return _error(scenario, f"given: {exc}")
     except Exception as exc:
@@ -213,7 +214,7 @@ def _expect(game: Game[Any, Any], state: Any, item: Mapping[str, Any], where: st
 
 def view_of(game: Game[Any, Any], state: Any) -> dict[str, Any]:
     view = dict(game.state_to_json(state))
-    view.update(game.facts(state))
+    view.update(tools(game).facts(state))
     return view
 
 
@@ -283,7 +284,7 @@ def _expect_winners(game: Game[Any, Any], state: Any, item: Mapping[str, Any], w
 
 
 def _expect_query(game: Game[Any, Any], state: Any, item: Mapping[str, Any], where: str) -> list[str]:
-    queries = game.queries()
+    queries = tools(game).queries()
     name = item["query"]
     if name not in queries:
         raise ScenarioError(f"{where}: {game.id} has no query {name!r} (have {', '.join(sorted(queries))})")
@@ -298,7 +299,7 @@ def _expect_query(game: Game[Any, Any], state: Any, item: Mapping[str, Any], whe
 
 
 def _expect_invariants(game: Game[Any, Any], state: Any, where: str) -> list[str]:
-    return [f"{where}: invariant {v}" for v in game.violations(state)]
+    return [f"{where}: invariant {v}" for v in tools(game).violations(state)]
 
 
 def run_scenarios(

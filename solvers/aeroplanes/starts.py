@@ -25,6 +25,7 @@ from typing import Any
 import attrs
 
 from rulecraft.core import Game
+from rulecraft.tools import tools
 from rulecraft.witness import SolverHook, SolverVerdict, StartHook, consulted_in
 
 LR_CARD_HOME = "London"  # seat 0's home in the starts (any start city would do)
@@ -60,7 +61,7 @@ def _coloured_then_white_hops(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]
             "map": {origin: ["0:1"]},
         }
         try:
-            state = game.scenario_state(given)
+            state = tools(game).scenario_state(given)
         except Exception:  # not a destination a stage-1 tile can stand on in this pack
             continue
         hops = [

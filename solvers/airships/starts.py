@@ -26,6 +26,7 @@ from typing import Any
 
 from rulecraft.core import Game, Setup
 from rulecraft.search import Start
+from rulecraft.tools import tools
 from rulecraft.witness import StartHook, steered_start
 
 
@@ -84,7 +85,7 @@ def _last_medium_card_ties_the_game(game: Game[Any, Any]) -> Iterator[tuple[str,
     yield (
         "seat 0 (9 VP, 3 airships) to attempt M1 (5 VP), the last card whose win ends the game, against seat 1's 14 VP "
         "and 4 airships (AIR-R-47, R-48, R-49)",
-        game.scenario_state(given),
+        tools(game).scenario_state(given),
     )
 
 

@@ -67,7 +67,7 @@ from rulecraft.model.kings_of_air_and_steam.state import CityState, Depot, KasSt
 from rulecraft.query import Query
 from rulecraft.solvers.kings_of_air_and_steam.mapfile import MAP_HELP, use_map
 from rulecraft.solving import ms as _ms
-from rulecraft.statefile import load_state
+from rulecraft.statefile import admit, load_state
 
 DEFAULT_TIMEOUT_MS = 2000
 PAYEE_CAP = 32  # payee choices listed per delivery; beyond that the list is marked truncated
@@ -1321,7 +1321,7 @@ def _view_from(game: KingsOfAirAndSteamGame, params: Mapping[str, Any], state: A
         state = attrs.evolve(state, layout=use_map(game, params["map"]))
     # A state read by another path (cmd_query, a caller) is checked too: a fixture layout whose board
     # did not come with it is one line naming the layout, not a KeyError deep in view_of.
-    game.check_state(state)
+    admit(game, state)
     seat = params.get("seat")
     return view_of(game, state, state.seat if seat is None else int(seat))
 

@@ -34,6 +34,7 @@ from typing import Any
 import attrs
 
 from rulecraft.core import Game
+from rulecraft.tools import tools
 from rulecraft.witness import SolverHook, SolverVerdict, StartHook, consulted_in
 
 LAYOUT = "ABC"
@@ -50,7 +51,7 @@ def _beside_bown_town(game: Game[Any, Any]) -> tuple[int, int]:
 def _bonus(game: Game[Any, Any], given: Mapping[str, Any], bonus: str) -> Any:
     from rulecraft.model.kings_of_air_and_steam.state import Phase
 
-    return attrs.evolve(game.scenario_state(given), phase=Phase.BONUS, bonus=bonus)
+    return attrs.evolve(tools(game).scenario_state(given), phase=Phase.BONUS, bonus=bonus)
 
 
 def _godfather_by_a_depot(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
@@ -103,7 +104,10 @@ def _bishop_with_two_free_slots(game: Game[Any, Any]) -> Iterator[tuple[str, Any
             1: {**PLAIN, "plan": PLAN, "at": [0, -1]},
         },
     }
-    yield "Bishop Kingston's action with 3 food for a city with 2 free slots (KAS-R-75)", game.scenario_state(given)
+    yield (
+        "Bishop Kingston's action with 3 food for a city with 2 free slots (KAS-R-75)",
+        tools(game).scenario_state(given),
+    )
 
 
 def _birch_selling_over_a_tolled_line(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
@@ -121,7 +125,7 @@ def _birch_selling_over_a_tolled_line(game: Game[Any, Any]) -> Iterator[tuple[st
         "depots": [{"at": [5, -2], "owner": 0, "goods": {"food": 1}}, {"at": [3, -2], "owner": 1}],
         "market": {"pile": {}, "demand_pile": every_tile},
     }
-    yield "Thaddeus Birch's Sellout of food over an opponent's line (KAS-R-51, R-86)", game.scenario_state(given)
+    yield "Thaddeus Birch's Sellout of food over an opponent's line (KAS-R-51, R-86)", tools(game).scenario_state(given)
 
 
 def _eli_with_a_returned_card(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
@@ -145,7 +149,7 @@ def _eli_with_a_returned_card(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]
     }
     yield (
         "Eli Diamond's action after his slot-1 card went back over his rating (KAS-R-25, R-83)",
-        game.scenario_state(given),
+        tools(game).scenario_state(given),
     )
 
 

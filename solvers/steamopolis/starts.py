@@ -52,12 +52,13 @@ from pathlib import Path
 from typing import Any
 
 from rulecraft.core import Game
+from rulecraft.tools import tools
 from rulecraft.witness import SolverHook, SolverVerdict, StartHook, consulted_in, steer
 
 
 def _solo_at_one_vp(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
     given = {"players": 1, "phase": "action", "seats": {0: {"vp": 1}}}
-    yield "the solo game at 1 VP choosing its action (STM-R-69)", game.scenario_state(given)
+    yield "the solo game at 1 VP choosing its action (STM-R-69)", tools(game).scenario_state(given)
 
 
 def _bonus_marker_without_a_space(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
@@ -71,7 +72,7 @@ def _bonus_marker_without_a_space(game: Game[Any, Any]) -> Iterator[tuple[str, A
     yield (
         "a flight from level 1 with 3 gears for the gear row's #2 and the base marker on g4, right of both 2-spaces "
         "(STM-R-46, R-47)",
-        game.scenario_state(given),
+        tools(game).scenario_state(given),
     )
 
 
@@ -89,7 +90,7 @@ def _final_round_tied_on_vp(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
             1: {"vp": 10, "machine_room": {1: "M0-01"}},
         },
     }
-    state = game.scenario_state(given)
+    state = tools(game).scenario_state(given)
     label = (
         "the final round, the seats tied on VP; seat 0 with its starting machine and a capacity tile, seat 1 with a "
         "bought machine (STM-R-66, R-67)"
@@ -119,7 +120,7 @@ def _stone_to_eight_with_eight_taken(game: Game[Any, Any]) -> Iterator[tuple[str
     yield (
         "a 4-player flight taking back from level 3's third district ('pressure stone to 8') with a stone on g10, the "
         "value-8 space (STM-R-61)",
-        game.scenario_state(given),
+        tools(game).scenario_state(given),
     )
 
 
@@ -134,7 +135,7 @@ def _two_parasites_on_one_symbol(game: Game[Any, Any]) -> Iterator[tuple[str, An
     yield (
         "2 players: both of seat 1's parasites on the activation of seat 0's starting machine, a value-2 stone to "
         "channel into it (STM-R-53, R-54)",
-        game.scenario_state(given),
+        tools(game).scenario_state(given),
     )
 
 
@@ -153,7 +154,7 @@ def _solo_activate_parasite(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
     yield (
         "a solo flight taking back from level 5 right ('activate 1 parasite'), two parasites beside the stack, the "
         "banker's level 5 showing M0-06 with a passive effect (STM-R-72)",
-        game.scenario_state(given),
+        tools(game).scenario_state(given),
     )
 
 
@@ -168,7 +169,7 @@ def _solo_activate_any_number(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]
     yield (
         "the solo game with M3-05 ('activate any number of parasites') on position 1, a value-2 stone to channel into "
         "it, two parasites beside the stack (STM-R-72)",
-        game.scenario_state(given),
+        tools(game).scenario_state(given),
     )
 
 
@@ -230,7 +231,9 @@ def _flight_to_use_another_district(game: Game[Any, Any], other: tuple[int, str]
     the stone on ``other`` taken back and its effect let lapse, then the stone on ``there`` ('use
     another district') taken back and its effect begun: the choice of a district is next."""
     stones = [{"seat": seat, "level": lv, "position": pos} for lv, pos in (other, there) for seat in (0, "shadow")]
-    state = game.scenario_state({"players": 1, "phase": "flight", "seats": {0: {"gauge": "g1"}}, "board": stones})
+    state = tools(game).scenario_state(
+        {"players": 1, "phase": "flight", "seats": {0: {"gauge": "g1"}}, "board": stones}
+    )
     for step in (
         {"kind": "take-back", "level": other[0], "position": other[1]},
         {"kind": "let-lapse"},
@@ -262,7 +265,7 @@ def shadow_district_check(default_game: Game[Any, Any], other_game: Game[Any, An
             f"shadow stones are built in {sorted(map(str, makers))}, placed from {sorted(map(str, callers))} and S0 "
             f"recorded in {sorted(map(str, s0))}: the check covers place_shadow_stones called by fly alone",
         )
-    solo = default_game.scenario_state({"players": 1})
+    solo = tools(default_game).scenario_state({"players": 1})
     districts = [(d.level, d.position) for d in default_game.ctx.districts(solo)]  # type: ignore[attr-defined]
     users = [
         (d.level, d.position)
