@@ -19,7 +19,9 @@ from typing import Any
 import attrs
 import pytest
 from test_stm_parasites import BOILER, CTX, PACK, STORAGE, flying, game, machine, pack_ctx, play, player, room
-from test_stm_solo import BESIDE, activate_state, removal_stage
+from test_stm_solo import BESIDE, activate_state, fly_home, removal_stage
+from test_stm_solo import flight as solo_flight
+from test_stm_solo import play as solo_play
 
 from rulecraft.core import Rejection
 from rulecraft.model.steamopolis.actions import (
@@ -2323,7 +2325,8 @@ def test_r66_the_final_turn_channels_then_flies() -> None:
     state = game(me, player(), board=(BoardStone(0, 8, "left"),), final_round=True)
     state = attrs.evolve(state, turn=TurnState(final_step="target"))
     state = play(state, ChannelPressure(3), TakeResources(1, 0), PlaceStone(1, "left"))
-    assert (state.phase, state.turn.final_step, state.turn.channel) == (Phase.ACTION, "fly", None)
+    assert (state.phase, state.turn.final_step) == (Phase.ACTION, "fly")
+    assert (state.turn.channel, state.turn.channel_stone) == (None, None)  # the stone left the machine room
     accepted(state, FlyToAllTargets())
 
 
@@ -2428,3 +2431,63 @@ def test_amb22_bump_sends_the_stone_on_8_to_the_supply() -> None:
     p = state.players[0]
     assert p.gauge == gauge_of([(1, False), (10, False)])
     assert p.supply == (Stone(), Stone(), Stone(True))
+
+
+def test_r61_buy_tile_as_a_banner_finishes_the_effect() -> None:
+    """STM-R-61 (p.30-31): 'buy tile' (level 4 right) buys one face-up tile on any level by the normal
+    rules, here level 5's as a banner (STM-R-43, p.20: a stone from the gauge); then the effect is done."""
+    state = flying(4, "right", player([(1, False)], gears=2), player(), markets=(Market(5, ("M0-02",)),))
+    state = play(state, UseDistrict(), BuyBanner(1, level=5))
+    assert state.players[0].banners == ("M0-02",) and state.turn.pending == ()
+
+
+def test_r52_r56_place_and_at_once_activate_on_the_passive_symbol() -> None:
+    """STM-R-52 (p.32-33): a parasite goes on the activation or the passive symbol chosen; 'place or
+    move and immediately activate' uses the effect under it (STM-R-56, p.33-34: a passive as if
+    triggered, its prerequisite ignored): M0-06's passive, 1 VP."""
+    hosted = player(machine_room=room((1, machine("M0-06"))))
+    state = pending(game(player([(1, False)]), hosted), PlaceParasites(1, activate=True))
+    state = play(state, PlaceParasite(1, 1, "passive"))
+    assert state.turn.pending == ((VotePoints(1),),)
+    assert play(state, UsePart()).players[0].vp == 1
+
+
+def test_r13_r32_a_room_built_over_capacity_stores_first() -> None:
+    """STM-R-13 (p.6-7): the character's set-up, then the starting room; STM-R-32 (p.14,23): more
+    resources than storage spaces (3 built in; boiler sides store nothing) are stored before the next
+    seat sets up."""
+    state = game(player(gears=4, starting="S1"), player(starting="S2"), phase=Phase.SETUP_ROOM)
+    built = play(state, BuildStartingRoom(1, 0, 2, 0))
+    assert built.turn.storing and built.to_move == 0
+    stored = play(built, Store(0, 3))
+    assert stored.to_move == 1 and stored.players[0].gears == 3
+
+
+def test_r71_removed_statues_leave_their_markets() -> None:
+    """STM-R-71 (p.35): the statue revealed by 'remove tiles' goes to the tower top: the emptied
+    level-5 market and the level-1 market (both #2 markers gone) show no statue any more; the other
+    markets keep theirs."""
+    state = solo_flight(
+        passengers={"face_up": "P01"}, markets={5: ["M3-05"]}, bonus={"crystal_row": [2], "gear_row": [2]}
+    )
+    done = fly_home(state)
+    statues = {m.level: m.statue for m in done.markets}
+    assert not statues[5] and not done.bonus.statue
+    assert {k: v for k, v in statues.items() if k != 5} == {m.level: m.statue for m in state.markets if m.level != 5}
+
+
+def test_r72_a_removed_tile_with_only_a_passive_is_usable() -> None:
+    """STM-R-72 (p.35): during 'remove tiles' a parasite beside the stack may be taken back to use a
+    removed tile's activation or passive effect: M0-06 (passive only) removed on level 8 waits for it."""
+    markets = {2: [], 8: ["M0-06", "M1-02", "M2-02", "M3-02"]}
+    done = fly_home(solo_flight(markets=markets, passengers={"face_up": "P03"}, parasites=BESIDE))
+    assert done.turn.removed == ("M0-06",) and done.turn.removal == "parasites"
+
+
+def test_r72_a_face_up_tile_first_then_the_rest_of_the_effect() -> None:
+    """STM-R-72 (p.35): 'activate a parasite' uses the face-up tile's effect now; STM-R-22 (p.26-27):
+    the parts beneath it follow."""
+    state = activate_state(BESIDE)
+    state = attrs.evolve(state, turn=attrs.evolve(state.turn, pending=((ActivateParasites(1), VotePoints(1)),)))
+    state = solo_play(state, UseFaceUpTile(5))
+    assert state.turn.pending[-1] == (VotePoints(1),)
