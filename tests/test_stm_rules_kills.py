@@ -2491,3 +2491,13 @@ def test_r72_a_face_up_tile_first_then_the_rest_of_the_effect() -> None:
     state = attrs.evolve(state, turn=attrs.evolve(state.turn, pending=((ActivateParasites(1), VotePoints(1)),)))
     state = solo_play(state, UseFaceUpTile(5))
     assert state.turn.pending[-1] == (VotePoints(1),)
+
+
+def test_r61_r53_a_rank_2_banner_bought_through_buy_tile_lures_the_envious() -> None:
+    """STM-R-61 (p.30-31): 'buy tile' buys by the normal rules, so a rank-2 banner (3 crystals, STM-R-43,
+    p.20) brings envy (STM-R-53, p.19-20,32): the other player may place a parasite on the buyer's
+    machines once the tile is bought."""
+    me = player([(1, False)], crystals=3, machine_room=room((1, machine("M0-01"))))
+    state = flying(4, "right", me, player(), markets=(Market(5, ("M2-01",)),))
+    state = play(state, UseDistrict(), BuyBanner(1, level=5))
+    assert state.turn.decider == 1 and state.turn.pending[0] == (EnvyParasite(0),)
