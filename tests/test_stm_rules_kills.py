@@ -2501,3 +2501,21 @@ def test_r61_r53_a_rank_2_banner_bought_through_buy_tile_lures_the_envious() -> 
     state = flying(4, "right", me, player(), markets=(Market(5, ("M2-01",)),))
     state = play(state, UseDistrict(), BuyBanner(1, level=5))
     assert state.turn.decider == 1 and state.turn.pending[0] == (EnvyParasite(0),)
+
+
+def _slashed_stone_to_8(data: dict[str, Any]) -> None:
+    district = next(d for d in data["districts"] if (d["side"], d["level"], d["position"]) == ("2-3", 2, "right"))
+    district["effect"] = [{"either": [["stone-to-8", {"vp": 1}], [{"vp": 2}]]}]
+
+
+def test_amb33_lapse_reaches_into_both_sides_of_a_slash() -> None:
+    """STM-AMB-33 'lapse': a 'stone to 8' part of the district reached through 'use another district'
+    (STM-R-61, p.30-31) lapses on either side of a slash (STM-R-22, p.26-27), the rest of each side
+    stays; 'current' keeps it.  (The Technician's Handbook is not printed: a pack gives level 2 right
+    the slashed effect.)"""
+    stone_to_8 = (StoneToEight(), VotePoints(1))
+    for value, first in (("lapse", stone_to_8[1:]), ("current", stone_to_8)):
+        ctx = pack_ctx(_slashed_stone_to_8, {"STM-AMB-33": value})
+        state = pending(_arrow_flight(1, "right", [(1, False)]), UseAnotherDistrict())
+        state = play(state, UseOtherDistrict(2, "right"), ctx=ctx)
+        assert state.turn.pending[0] == (Either(first, (VotePoints(2),)),)
