@@ -245,8 +245,35 @@ def state_trace(game: Game[Any, Any], path: str) -> Trace:
 # -- documents of findings, witnesses and divergences -------------------------------------------------------------
 
 
-def _start_json(finding: Finding) -> dict[str, Any]:
-    return {"setup": finding.setup} if finding.setup else {"state": finding.start_state}
+def _start_json(finding: Finding, game_id: str) -> dict[str, Any]:
+    if finding.setup:
+        return {"setup": finding.setup}
+    return _with_fixture({"state": finding.start_state}, game_id, finding)
+
+
+# A printed example's ID at the start of a finding's ``where`` ("KAS-EX-13 (KAS-EX-13-....yaml, p.13)").
+EXAMPLE_ID = re.compile(r"[A-Z]{2,4}-EX-\d+[a-z]?\b")
+
+
+def example_fixture(game_id: str, finding: Finding) -> dict[str, Any] | None:
+    """The component fixture (a printed example's own small board: kas's ``given.map``) that a finding
+    starting from that example's given state needs beside the state, or None.  Without it the state
+    (layout 'fixture') cannot be read back, and the report's link into the explorer was refused."""
+    found = EXAMPLE_ID.match(finding.where)
+    if finding.setup or finding.start_state is None or found is None:
+        return None
+    from rulecraft.scenarios.loader import ScenarioFileError, load_scenario, scenario_files
+
+    try:
+        path = next((p for p in scenario_files(game_id) if p.stem.startswith(f"{found.group(0)}-")), None)
+        return None if path is None else make_game(game_id).scenario_fixture(load_scenario(path).given)
+    except (RulecraftError, ScenarioFileError):
+        return None
+
+
+def _with_fixture(start: dict[str, Any], game_id: str, finding: Finding) -> dict[str, Any]:
+    fixture = example_fixture(game_id, finding)
+    return start if fixture is None else {**start, "fixture": fixture}
 
 
 def _fields_json(finding: Finding) -> list[list[Any]]:
@@ -258,7 +285,9 @@ def finding_document(game_id: str, finding: Finding) -> dict[str, Any]:
     the differing fields (field, reference, implementation), which the replay document leaves out."""
     from rulecraft.conformance.conform import replay_document
 
-    return {**replay_document(game_id, finding), "differences": _fields_json(finding)}
+    document = replay_document(game_id, finding)
+    document["start"] = _with_fixture(dict(document["start"]), game_id, finding)
+    return {**document, "differences": _fields_json(finding)}
 
 
 def witness_document(
@@ -276,7 +305,7 @@ def witness_document(
         "ambiguity": ambiguity,
         "readings": [pair.default, pair.reading],
         "base": dict(base or {}),
-        "start": _start_json(f),
+        "start": _start_json(f, game_id),
         "steps": list(f.steps),
         "differences": _fields_json(f),
         "rules": list(f.rules),
@@ -296,7 +325,7 @@ def divergence_document(report: ErrataReport) -> dict[str, Any] | None:
         "game": report.variant.game,
         "title": f"{report.variant.title}: {f.title}",
         "variant": str(Path(report.variant.path).resolve()),
-        "start": _start_json(f),
+        "start": _start_json(f, report.variant.game),
         "steps": list(f.steps),
         "differences": _fields_json(f),
         "rules": list(f.rules),
@@ -325,6 +354,9 @@ def step_pictures(
         if finding.setup:
             state = game.start(Setup.from_json(finding.setup))
         elif finding.start_state is not None:
+            fixture = example_fixture(game.id, finding)
+            if fixture is not None:  # a printed example's own board: a map the game adds, by its name
+                game.load_fixture(fixture)
             state = state_from_data(game, finding.start_state, field="start")
         else:
             return out, len(steps)
@@ -484,6 +516,12 @@ def _start(game: Game[Any, Any], start: Any, where: str) -> Any:
         if isinstance(start.get("setup"), Mapping):
             return game.start(Setup.from_json(start["setup"]))
         if isinstance(start.get("state"), Mapping):
+            if isinstance(start.get("fixture"), Mapping):  # a printed example's own board (kas's map)
+                try:
+                    game.load_fixture(start["fixture"])
+                except (TypeError, ValueError, KeyError, AttributeError) as exc:
+                    why = _short(f"{type(exc).__name__}: {exc}", 200)
+                    raise ExploreError(f"{where}.start.fixture: {why}") from None
             return state_from_data(game, start["state"], field=f"{where}.start.state")
     except RulecraftError as exc:
         raise ExploreError(f"{where}.start: {_short(str(exc), 200)}") from None
@@ -564,7 +602,8 @@ def ask_implementation(
             if isinstance(start.get("setup"), dict):
                 reply = implementation.new_game(start["setup"])
             else:
-                reply = implementation.set_state(start["state"])
+                fixture = start.get("fixture")  # a printed example's own board, as conform sent it
+                reply = implementation.set_state(start["state"], fixture=fixture if isinstance(fixture, dict) else None)
             if not reply.get("ok"):
                 remote.stopped[0] = f"the start was refused: {_short(reply.get('error', reply), 200)}"
                 return remote
@@ -849,7 +888,8 @@ def open_source(sources: Sequence[Source], body: Any) -> tuple[Source, Trace]:
 
 def diff_paths(a: Any, b: Any, limit: int = 2000) -> list[str]:
     """Every innermost place where two JSON values differ (``boards[1].chips``; a list whose length
-    differs, or values of different kinds, count as one place), at most ``limit``."""
+    differs, or values of different kinds, count as one place), at most ``limit``.  Compared as JSON:
+    a model's state holds tuples where a document's holds lists (``(0, 0) != [0, 0]`` in Python)."""
     out: list[str] = []
 
     def walk(where: str, x: Any, y: Any) -> None:
@@ -864,8 +904,13 @@ def diff_paths(a: Any, b: Any, limit: int = 2000) -> list[str]:
         else:
             out.append(where)
 
-    walk("", a, b)
+    walk("", plain_json(a), plain_json(b))
     return out
+
+
+def plain_json(value: Any) -> Any:
+    """``value`` as JSON reads it back: tuples as lists, enums and other objects as their text."""
+    return json.loads(json.dumps(value, default=str))
 
 
 def _mover(game: Game[Any, Any], state: Any) -> str:

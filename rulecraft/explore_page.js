@@ -255,6 +255,10 @@ document.getElementById("steps").addEventListener("click", (event) => {
   if (li) show(Number(li.dataset.step));
 });
 document.getElementById("try-button").addEventListener("click", tryAction);
+// Side by side, a board is drawn at less than half its size; one above the other it takes the width.
+document.getElementById("stacked").addEventListener("change", (event) => {
+  document.getElementById("sides").classList.toggle("stacked", event.target.checked);
+});
 document.addEventListener("keydown", (event) => {
   const typing = [HTMLTextAreaElement, HTMLInputElement, HTMLSelectElement].some((kind) => event.target instanceof kind);
   if (typing) return;

@@ -116,15 +116,57 @@ def catalogue_of(game_id: str) -> RuleCatalogue | None:
         return None
 
 
+# One inlined picture: a game's drawing or a plot (rulecraft.svg: no ids, no nested <svg>, no <style>).
+_SVG = re.compile(r"<svg\b([^>]*)>(.*?)</svg>", re.S)
+_SVG_TITLE = re.compile(r"\s*(<title>.*?</title>)", re.S)
+_VIEW_BOX = re.compile(r"""\sviewBox=["']([^"']*)["']""")
+
+
+def share_pictures(body: str) -> str:
+    """``body`` with every picture that occurs more than once drawn once, as a ``<symbol>`` in a hidden
+    ``<svg>`` at the top, and each occurrence an ``<svg>`` of the same size (and tooltip) that ``<use>``s
+    it.  A finding's last step and "the state where it differs" are the same board, and the steps of
+    several witnesses often share one: a report of the 27 witnesses of Airships drew 64 boards of which
+    36 differ (2.4 MB); each is now written once.  Pictures seen once are left as they are."""
+    counts: dict[str, int] = {}
+    for match in _SVG.finditer(body):
+        counts[match.group(0)] = counts.get(match.group(0), 0) + 1
+    shared = {svg: f"picture-{i}" for i, svg in enumerate(s for s, n in counts.items() if n > 1)}
+    if not shared:
+        return body
+    symbols: dict[str, str] = {}
+
+    def use(match: re.Match[str]) -> str:
+        name = shared.get(match.group(0))
+        if name is None:
+            return match.group(0)
+        attributes, inner = match.group(1), match.group(2)
+        if name not in symbols:
+            box = _VIEW_BOX.search(attributes)
+            view = f" viewBox='{box.group(1)}'" if box else ""
+            symbols[name] = f"<symbol id='{name}'{view}>{inner}</symbol>"
+        title = _SVG_TITLE.match(inner)
+        return f"<svg{attributes}>{title.group(1) if title else ''}<use href='#{name}'/></svg>"
+
+    body = _SVG.sub(use, body)
+    sprite = (
+        "<svg xmlns='http://www.w3.org/2000/svg' width='0' height='0' aria-hidden='true'"
+        " style='position:absolute'><defs>" + "".join(symbols.values()) + "</defs></svg>"
+    )
+    return sprite + body
+
+
 def page(title: str, parts: Iterable[str], catalogue: RuleCatalogue | None = None) -> str:
     """A whole HTML document: ``parts`` are HTML fragments (rendered Markdown, inlined SVG...).  With a
-    ``catalogue``, its rule IDs in the text link to an appendix of the rules cited, at the end."""
+    ``catalogue``, its rule IDs in the text link to an appendix of the rules cited, at the end.  A
+    picture that occurs more than once is written once (:func:`share_pictures`)."""
     body = "".join(parts)
     if catalogue is not None:
         cited: dict[str, Rule] = {}
         body = link_rules(body, catalogue, cited)
         order = {rule.id: i for i, rule in enumerate(catalogue)}
         body += appendix(catalogue.game, sorted(cited.values(), key=lambda r: order[r.id]))
+    body = share_pictures(body)
     return (
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
@@ -132,4 +174,4 @@ def page(title: str, parts: Iterable[str], catalogue: RuleCatalogue | None = Non
     )
 
 
-__all__ = ["appendix", "catalogue_of", "link_rules", "page", "render", "rule_rows", "rule_table"]
+__all__ = ["appendix", "catalogue_of", "link_rules", "page", "render", "rule_rows", "rule_table", "share_pictures"]

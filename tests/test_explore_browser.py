@@ -314,3 +314,69 @@ def test_a_reports_link_opens_its_finding_in_the_explorer_started_on_its_folder(
         finally:
             proc.terminate()
             proc.wait(timeout=10)
+
+
+def test_a_board_drawn_once_and_used_twice_is_drawn_at_full_size_in_the_report(browser: Any, tmp_path: Path) -> None:
+    """A report writes a board shown twice once (a ``<symbol>``) and ``<use>``s it: each use shows the
+    whole drawing, at the size of the ``<svg>`` that holds it.  AIR-EX-17 (Airships p.6), its first
+    three steps (the third an additional go for 3 chips, AIR-R-42 p.4), reported twice."""
+    from selenium.webdriver.common.by import By
+    from test_html_reports_look import _given
+
+    from rulecraft.conformance.conform import ConformReport
+    from rulecraft.conformance.findings import Finding
+
+    game: Any = make_game("air")
+    given, steps = _given(game, "AIR-EX-17")
+    state = game.state_from_json(given)
+    for data in steps[:3]:
+        state = game.transition(state, game.action_from_json(data))
+    finding = Finding("state", "t", "AIR-EX-17", steps=tuple(steps[:3]), start_state=given, svg=game.picture(state))
+    page = tmp_path / "conform.html"
+    page.write_text(html_report(ConformReport("air", "in-process", findings=[finding, finding])), "utf-8")
+    browser.get(page.as_uri())
+    browser.execute_script("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    uses = browser.find_elements(By.CSS_SELECTOR, ".board svg use")
+    assert len(uses) == 8
+    for use in uses:
+        box = browser.execute_script("const b = arguments[0].getBBox(); return [b.width, b.height];", use)
+        view = browser.execute_script(
+            "const v = arguments[0].ownerSVGElement.viewBox.baseVal; return [v.width, v.height];", use
+        )
+        assert box[0] >= 0.95 * view[0] and box[1] >= 0.95 * view[1]  # the whole drawing, not an empty box
+        assert use.find_element(By.XPATH, "..").size["width"] >= 0.95 * view[0]
+
+
+def test_the_two_sides_can_be_shown_one_above_the_other_with_larger_boards(browser: Any, tmp_path: Path) -> None:
+    """Side by side, an Airships board (980 px wide) is drawn at less than half its size; the page's
+    "one above the other" box gives each side the width of the view."""
+    from selenium.webdriver.common.by import By
+
+    game = make_game("air")
+    steps = random_steps(game, 3, 2, 4)
+    path = tmp_path / "finding.json"
+    document = {
+        "rulecraft_replay": 1,
+        "game": "air",
+        "kind": "state",
+        "title": "t",
+        "rules": [],
+        "start": {"setup": {"players": 2}},
+        "steps": steps,
+        "differences": [],
+    }
+    path.write_text(json.dumps(document), "utf-8")
+    running = explore.start(explore.finding_trace("air", str(path)))
+    try:
+        browser.get(running.url)
+        _at_step(browser, 0)
+        before = [p.size["width"] for p in browser.find_elements(By.CSS_SELECTOR, ".picture svg")]
+        assert len(before) == 2
+        browser.find_element(By.ID, "stacked").click()
+        after = [p.size["width"] for p in browser.find_elements(By.CSS_SELECTOR, ".picture svg")]
+        assert all(a >= 1.8 * b for a, b in zip(after, before, strict=True))
+        browser.find_element(By.ID, "forward").click()  # it stays so from step to step
+        _at_step(browser, 1)
+        assert [p.size["width"] for p in browser.find_elements(By.CSS_SELECTOR, ".picture svg")] == after
+    finally:
+        running.stop()

@@ -24,7 +24,9 @@ def _value(value: Any) -> str:
 
 
 def leaf_differences(path: str, ours: Any, theirs: Any, limit: int = 12) -> list[tuple[str, Any, Any]]:
-    """The innermost places where two JSON values differ (``boards[1].chips``), at most ``limit``."""
+    """The innermost places where two JSON values differ (``boards[1].chips``), at most ``limit``.
+    Compared as JSON: the model's side holds tuples where the implementation's parsed JSON holds lists,
+    and ``(0, 0) != [0, 0]`` in Python although both are the JSON ``[0, 0]``."""
     out: list[tuple[str, Any, Any]] = []
 
     def walk(where: str, a: Any, b: Any) -> None:
@@ -39,7 +41,7 @@ def leaf_differences(path: str, ours: Any, theirs: Any, limit: int = 12) -> list
         else:
             out.append((where, a, b))
 
-    walk(path, ours, theirs)
+    walk(path, explore.plain_json(ours), explore.plain_json(theirs))
     return out
 
 
@@ -107,7 +109,11 @@ def markdown_finding(
     shown where they differ from the left side's; None where that side did not play the step."""
     left, right = labels
     title = both_words(finding.title, finding.step_text, other_words, right)
-    lines = [f"{heading} {finding.kind}: {title}", "", f"- where: {finding.where}"]
+    # Findings of several printed examples often share their title (the same step, the same fields):
+    # the heading names the example, so that they can be told apart in a table of contents.
+    example = explore.EXAMPLE_ID.match(finding.where)
+    suffix = f" (in {example.group(0)})" if example is not None and example.group(0) not in title else ""
+    lines = [f"{heading} {finding.kind}: {title}{suffix}", "", f"- where: {finding.where}"]
     if finding.rules:
         lines.append(f"- rules involved: {', '.join(finding.rules)}")
     if finding.setup:

@@ -1,0 +1,159 @@
+"""The HTML reports and the explorer as a reader sees them (issue 20, looked at in headless Chromium at
+1280 px, session 11): what the screenshots showed wrong, each pinned here.
+
+- A conform finding's table listed fields that do not differ (``players[0].hold [0, 0, 0, 0, 0]`` on both
+  sides): the model's state holds tuples, the implementation's JSON lists, and ``(0, 0) != [0, 0]``.  The
+  explorer marked the same fields as differing.
+- Findings from two printed examples with the same step had the same heading.
+- A finding from a kas printed example played on its own small board (the scenario's ``given.map``,
+  layout 'fixture'): the report's link into the explorer was refused (the document lacked the board)
+  and the report drew no board after its steps.
+- A board drawn twice (a finding's last step and "the state where it differs") was written twice: the
+  ambiguities report of Airships was 2.4 MB.
+
+Expected values come from the rulebooks and the documents themselves: KAS-EX-13 (Kings of Air and Steam
+p.13) ships 3 luxury over lines A, C, D to seat 0's own depot at (4,0), paying seat 2 a toll (KAS-R-38);
+AIR-EX-17 (Airships p.6) pays for an additional go (AIR-R-42, p.4) after its first attempt.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from rulecraft import explore, htmlpage
+from rulecraft.conformance.conform import ConformReport
+from rulecraft.conformance.findings import Finding
+from rulecraft.conformance.report import html_report, markdown_finding
+from rulecraft.registry import make_game
+from rulecraft.scenarios.loader import load_scenario, scenario_files
+from rulecraft.tools import tools
+
+SVG = re.compile(r"<svg\b[^>]*>.*?</svg>", re.S)
+
+
+def _given(game: Any, scenario_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A printed example's given state (as JSON) and its steps (the ``do``/``chance`` actions)."""
+    path = next(p for p in scenario_files(game.id) if p.stem.startswith(f"{scenario_id}-"))
+    scenario = load_scenario(path)
+    state = tools(game).scenario_state(scenario.given)
+    steps = [
+        game.action_to_json(game.action_from_json(s.get("do") or s["chance"]))
+        for s in scenario.steps
+        if "do" in s or "chance" in s
+    ]
+    return game.state_to_json(state), steps
+
+
+def _kas_ex13_finding() -> tuple[Finding, dict[str, Any]]:
+    """The toll finding of KAS-EX-13 (p.13) as conform reports it against an implementation that never
+    pays the toll (KAS-R-38): seat 0 keeps the $3 it owes seat 2 (the digest's 'toll' deviation).  Also
+    the reference's state after the step."""
+    game: Any = make_game("kas")
+    given, steps = _given(game, "KAS-EX-13")
+    assert given["layout"] == "fixture"  # the example's own board
+    game.load_fixture(
+        {"map": load_scenario(next(p for p in scenario_files("kas") if "KAS-EX-13-" in p.name)).given["map"]}
+    )
+    after = game.state_to_json(game.transition(game.state_from_json(given), game.action_from_json(steps[0])))
+    ours, theirs = after["players"], json.loads(json.dumps(after["players"]))
+    theirs[0]["money"] += 3
+    theirs[2]["money"] -= 3
+    finding = Finding(
+        "state",
+        "after seat 0 ships 3 luxury: the states differ in players",
+        "KAS-EX-13 (KAS-EX-13-ship-goods-five-options.yaml, p.13)",
+        step=1,
+        steps=(steps[0],),
+        step_text=("seat 0 ships 3 luxury",),
+        start_state=given,
+        fields=(("players", ours, theirs),),
+        rules=("KAS-R-38",),
+    )
+    return finding, after
+
+
+def test_a_finding_table_lists_only_the_fields_that_differ() -> None:
+    """KAS-R-38 (p.13): only the two players' money differs; their holds (tuples in the model's state,
+    lists in the implementation's JSON) are equal and are not rows, in the report or the explorer."""
+    finding, after = _kas_ex13_finding()
+    assert isinstance(after["players"][0]["hold"], (list, tuple))
+    text = markdown_finding(finding)
+    rows = re.findall(r"^\| (players\S*) \|", text, re.M)
+    assert rows == ["players[0].money", "players[2].money"]
+    ours, theirs = finding.fields[0][1], finding.fields[0][2]
+    assert explore.diff_paths({"players": ours}, {"players": theirs}) == ["players[0].money", "players[2].money"]
+
+
+def test_findings_of_two_printed_examples_have_headings_that_tell_them_apart() -> None:
+    """The same step and title from KAS-EX-14 and KAS-EX-15 (both p.14): each heading names its example."""
+    one = Finding("state", "after seat 0 ships 3 food: the states differ in players", "KAS-EX-14 (x.yaml, p.14)")
+    two = Finding("state", one.title, "KAS-EX-15 (y.yaml, p.14)")
+    report = ConformReport("kas", "an implementation", findings=[one, two])
+    page = html_report(report)
+    headings = re.findall(r"<h2>(.*?)</h2>", page)
+    assert f"1. state: {one.title} (in KAS-EX-14)" in headings
+    assert f"2. state: {one.title} (in KAS-EX-15)" in headings
+    # A finding of a random game names no example.
+    assert markdown_finding(Finding("state", "t", "differential")).splitlines()[0] == "### state: t"
+
+
+def test_a_finding_on_a_printed_example_board_opens_in_the_explorer_and_draws_its_steps(tmp_path: Path) -> None:
+    """KAS-EX-13 (p.13) is played on its own small board: the finding's document carries that board, the
+    explorer opens it (the report's link), and the report draws the board after the step."""
+    finding, after = _kas_ex13_finding()
+    document = explore.finding_document("kas", finding)
+    assert document["start"]["fixture"] == {
+        "map": load_scenario(next(p for p in scenario_files("kas") if "KAS-EX-13-" in p.name)).given["map"]
+    }
+    path = tmp_path / "finding-1.json"
+    path.write_text(json.dumps(document), "utf-8")
+    trace = explore.finding_trace("kas", str(path))
+    replayed = make_game("kas").state_to_json(trace.left.states[-1])
+    assert explore.plain_json(replayed["players"]) == explore.plain_json(after["players"])
+    # The report: the board after step 1 (seat 0 on its own depot's side of the board), captioned.
+    page = html_report(ConformReport("kas", "an implementation", findings=[finding]))
+    folded = page.split("<details class='steps'>", 1)[1].split("</details>", 1)[0]
+    assert "after step 1: " in folded and folded.count("<svg") == 1
+    # A random game's finding (from a set-up) carries no board.
+    assert (
+        "fixture"
+        not in explore.finding_document("kas", Finding("state", "t", "differential", setup={"players": 2}))["start"]
+    )
+
+
+def test_a_board_drawn_twice_is_written_once_and_a_small_report_stays_small() -> None:
+    """AIR-EX-17 (p.6), its first three steps (the third an additional go for 3 chips, AIR-R-42 p.4), as a
+    finding whose "state where it differs" is the board after step 3, reported twice: 8 boards are
+    shown (3 steps and the state, twice), 3 differ, and each is written once."""
+    game: Any = make_game("air")
+    given, steps = _given(game, "AIR-EX-17")
+    state = game.state_from_json(given)
+    for data in steps[:3]:
+        state = game.transition(state, game.action_from_json(data))
+    last = game.picture(state)
+    assert last
+    finding = Finding("state", "t", "AIR-EX-17", steps=tuple(steps[:3]), start_state=given, svg=last)
+    page = html_report(ConformReport("air", "in-process", findings=[finding, finding]))
+    shown = SVG.findall(page)[1:]  # the first is the hidden one holding the shared pictures
+    assert len(shown) == 8 and all("<use href='#picture-" in svg for svg in shown)
+    assert page.count("<symbol id=") == 3
+    body = last.split(">", 1)[1].rsplit("</svg>", 1)[0]  # the drawing inside its <svg> element
+    assert page.count(body) == 1
+    # Each board keeps its size and tooltip: the <svg> element as drawn, holding one <use>.
+    opening = last.split(">", 1)[0]
+    assert sum(svg.startswith(opening) for svg in shown) == 8
+    # The bound: 3 boards of about 30 kB and the text, where the 8 boards alone were 8 times that.
+    assert len(page) < 3 * len(last) + 40_000
+
+
+def test_share_pictures_leaves_a_picture_seen_once_as_it_is() -> None:
+    body = "<p>a</p><svg viewBox='0 0 2 2'><title>one</title><rect/></svg><svg viewBox='0 0 3 3'><circle/></svg>"
+    assert htmlpage.share_pictures(body) == body
+    twice = body + "<svg viewBox='0 0 3 3'><circle/></svg>"
+    shared = htmlpage.share_pictures(twice)
+    assert shared.count("<circle/>") == 1 and shared.count("<use href='#picture-0'/>") == 2
+    assert "<symbol id='picture-0' viewBox='0 0 3 3'><circle/></symbol>" in shared
+    assert "<svg viewBox='0 0 2 2'><title>one</title><rect/></svg>" in shared
