@@ -123,37 +123,33 @@ _VIEW_BOX = re.compile(r"""\sviewBox=["']([^"']*)["']""")
 
 
 def share_pictures(body: str) -> str:
-    """``body`` with every picture that occurs more than once drawn once, as a ``<symbol>`` in a hidden
-    ``<svg>`` at the top, and each occurrence an ``<svg>`` of the same size (and tooltip) that ``<use>``s
-    it.  A finding's last step and "the state where it differs" are the same board, and the steps of
-    several witnesses often share one: a report of the 27 witnesses of Airships drew 64 boards of which
-    36 differ (2.4 MB); each is now written once.  Pictures seen once are left as they are."""
+    """``body`` with every picture that occurs more than once drawn once: its first occurrence holds the
+    drawing as a ``<symbol>`` and every occurrence (the first too) is an ``<svg>`` of the same size and
+    tooltip that ``<use>``s it.  A finding's last step and "the state where it differs" are the same
+    board, and the steps of several witnesses often share one: a report of the 27 witnesses of Airships
+    drew 64 boards of which 36 differ (2.4 MB); each is now written once.  Pictures seen once, and the
+    number of ``<svg>`` elements, are left as they are."""
     counts: dict[str, int] = {}
     for match in _SVG.finditer(body):
         counts[match.group(0)] = counts.get(match.group(0), 0) + 1
     shared = {svg: f"picture-{i}" for i, svg in enumerate(s for s, n in counts.items() if n > 1)}
-    if not shared:
-        return body
-    symbols: dict[str, str] = {}
+    written: set[str] = set()
 
     def use(match: re.Match[str]) -> str:
         name = shared.get(match.group(0))
         if name is None:
             return match.group(0)
         attributes, inner = match.group(1), match.group(2)
-        if name not in symbols:
-            box = _VIEW_BOX.search(attributes)
-            view = f" viewBox='{box.group(1)}'" if box else ""
-            symbols[name] = f"<symbol id='{name}'{view}>{inner}</symbol>"
         title = _SVG_TITLE.match(inner)
-        return f"<svg{attributes}>{title.group(1) if title else ''}<use href='#{name}'/></svg>"
+        head = f"<svg{attributes}>{title.group(1) if title else ''}"
+        if name in written:
+            return f"{head}<use href='#{name}'/></svg>"
+        written.add(name)
+        box = _VIEW_BOX.search(attributes)
+        view = f" viewBox='{box.group(1)}'" if box else ""
+        return f"{head}<defs><symbol id='{name}'{view}>{inner}</symbol></defs><use href='#{name}'/></svg>"
 
-    body = _SVG.sub(use, body)
-    sprite = (
-        "<svg xmlns='http://www.w3.org/2000/svg' width='0' height='0' aria-hidden='true'"
-        " style='position:absolute'><defs>" + "".join(symbols.values()) + "</defs></svg>"
-    )
-    return sprite + body
+    return _SVG.sub(use, body) if shared else body
 
 
 def page(title: str, parts: Iterable[str], catalogue: RuleCatalogue | None = None) -> str:

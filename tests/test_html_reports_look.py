@@ -137,7 +137,7 @@ def test_a_board_drawn_twice_is_written_once_and_a_small_report_stays_small() ->
     assert last
     finding = Finding("state", "t", "AIR-EX-17", steps=tuple(steps[:3]), start_state=given, svg=last)
     page = html_report(ConformReport("air", "in-process", findings=[finding, finding]))
-    shown = SVG.findall(page)[1:]  # the first is the hidden one holding the shared pictures
+    shown = SVG.findall(page)
     assert len(shown) == 8 and all("<use href='#picture-" in svg for svg in shown)
     assert page.count("<symbol id=") == 3
     body = last.split(">", 1)[1].rsplit("</svg>", 1)[0]  # the drawing inside its <svg> element
@@ -155,5 +155,9 @@ def test_share_pictures_leaves_a_picture_seen_once_as_it_is() -> None:
     twice = body + "<svg viewBox='0 0 3 3'><circle/></svg>"
     shared = htmlpage.share_pictures(twice)
     assert shared.count("<circle/>") == 1 and shared.count("<use href='#picture-0'/>") == 2
-    assert "<symbol id='picture-0' viewBox='0 0 3 3'><circle/></symbol>" in shared
+    assert shared.endswith(
+        "<svg viewBox='0 0 3 3'><defs><symbol id='picture-0' viewBox='0 0 3 3'><circle/></symbol></defs>"
+        "<use href='#picture-0'/></svg><svg viewBox='0 0 3 3'><use href='#picture-0'/></svg>"
+    )
+    assert shared.count("<svg") == twice.count("<svg")
     assert "<svg viewBox='0 0 2 2'><title>one</title><rect/></svg>" in shared
