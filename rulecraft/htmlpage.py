@@ -152,6 +152,66 @@ def share_pictures(body: str) -> str:
     return _SVG.sub(use, body) if shared else body
 
 
+# The presentation attributes of rulecraft.svg's shapes that are CSS properties of the same name and
+# value (lengths in user units are px); geometry (x, y, width, rx...) stays on the shapes.
+_PRESENTATION = frozenset(
+    {"fill", "stroke", "stroke-width", "stroke-dasharray", "font-size", "font-weight", "font-style", "text-anchor"}
+    | {"opacity", "fill-opacity", "stroke-opacity"}
+)
+_LENGTHS = frozenset({"font-size", "stroke-width"})
+_SHAPE = re.compile(r"<(rect|text|circle|ellipse|line|polyline|polygon|path|g)\b([^<>]*?)(/?)>")
+_ATTRIBUTE = re.compile(r"""\s([\w:-]+)=("[^"]*"|'[^']*')""")
+_SAFE_VALUE = re.compile(r"[#\w .,%-]+")
+_CLASS_PREFIX = "p-"  # the page's own classes (rule, board, steps...) never start so
+
+
+def compact_pictures(body: str, least: int = 3) -> tuple[str, str]:
+    """``body`` with the presentation attributes that ``least`` or more shapes of its pictures share
+    (``fill="#ffffff" stroke="#222222" stroke-width="0.8"`` on every die) replaced by one class each, and
+    the page's CSS rules for those classes.  A class rule on a shape sets exactly what its attributes
+    set, so the drawing is the same; a report's boards are a third smaller."""
+
+    def presentation(attributes: str) -> tuple[tuple[tuple[str, str], ...], list[tuple[str, str]]]:
+        style: list[tuple[str, str]] = []
+        rest: list[tuple[str, str]] = []
+        for match in _ATTRIBUTE.finditer(attributes):
+            name, value = match.group(1), match.group(2)
+            if name in _PRESENTATION and _SAFE_VALUE.fullmatch(value[1:-1]):
+                style.append((name, value[1:-1]))
+            else:
+                rest.append((name, value))
+        return tuple(style), rest
+
+    pictures = [m.group(0) for m in _SVG.finditer(body)]
+    counts: dict[tuple[tuple[str, str], ...], int] = {}
+    for picture in pictures:
+        for shape in _SHAPE.finditer(picture):
+            style, _ = presentation(shape.group(2))
+            if style:
+                counts[style] = counts.get(style, 0) + 1
+    ranked = sorted((s for s, n in counts.items() if n >= least), key=lambda s: (-counts[s], s))
+    names = {style: f"{_CLASS_PREFIX}{i}" for i, style in enumerate(ranked)}
+    if not names:
+        return body, ""
+
+    def classed(match: re.Match[str]) -> str:
+        style, rest = presentation(match.group(2))
+        name = names.get(style)
+        if name is None:
+            return match.group(0)
+        classes = [v[1:-1] for k, v in rest if k == "class"] + [name]
+        kept = "".join(f" {k}={v}" for k, v in rest if k != "class")
+        return f'<{match.group(1)} class="{" ".join(classes)}"{kept}{match.group(3)}>'
+
+    body = _SVG.sub(lambda m: _SHAPE.sub(classed, m.group(0)), body)
+
+    def value(name: str, text: str) -> str:
+        return f"{text}px" if name in _LENGTHS and re.fullmatch(r"[\d.]+", text) else text
+
+    css = "".join(f".{name}{{{';'.join(f'{k}:{value(k, v)}' for k, v in style)}}}" for style, name in names.items())
+    return body, css
+
+
 def page(title: str, parts: Iterable[str], catalogue: RuleCatalogue | None = None) -> str:
     """A whole HTML document: ``parts`` are HTML fragments (rendered Markdown, inlined SVG...).  With a
     ``catalogue``, its rule IDs in the text link to an appendix of the rules cited, at the end.  A
@@ -162,12 +222,24 @@ def page(title: str, parts: Iterable[str], catalogue: RuleCatalogue | None = Non
         body = link_rules(body, catalogue, cited)
         order = {rule.id: i for i, rule in enumerate(catalogue)}
         body += appendix(catalogue.game, sorted(cited.values(), key=lambda r: order[r.id]))
-    body = share_pictures(body)
+    body, pictures_css = compact_pictures(share_pictures(body))
     return (
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-        f"<title>{html.escape(title)}</title><style>{STYLE}</style></head><body>" + body + "</body></html>"
+        f"<title>{html.escape(title)}</title><style>{STYLE}\n{pictures_css}</style></head><body>"
+        + body
+        + "</body></html>"
     )
 
 
-__all__ = ["appendix", "catalogue_of", "link_rules", "page", "render", "rule_rows", "rule_table", "share_pictures"]
+__all__ = [
+    "appendix",
+    "catalogue_of",
+    "compact_pictures",
+    "link_rules",
+    "page",
+    "render",
+    "rule_rows",
+    "rule_table",
+    "share_pictures",
+]

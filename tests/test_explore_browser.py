@@ -386,3 +386,54 @@ def test_the_two_sides_can_be_shown_one_above_the_other_with_larger_boards(brows
         assert [p.size["width"] for p in browser.find_elements(By.CSS_SELECTOR, ".picture svg")] == after
     finally:
         running.stop()
+
+
+_STYLE_PROPERTIES = (
+    "fill",
+    "stroke",
+    "stroke-width",
+    "stroke-dasharray",
+    "font-size",
+    "font-weight",
+    "font-style",
+    "text-anchor",
+    "opacity",
+)
+
+
+def _shape_styles(browser: Any) -> list[list[str]]:
+    """The computed style of every shape of every picture on the page, in order."""
+    script = (
+        "const props = arguments[0]; return Array.from(document.querySelectorAll('svg *'))"
+        ".filter((e) => !['title', 'svg', 'defs', 'symbol', 'use'].includes(e.tagName))"
+        ".map((e) => { const s = getComputedStyle(e);"
+        " return [e.tagName].concat(props.map((p) => s.getPropertyValue(p))); });"
+    )
+    styles: list[list[str]] = browser.execute_script(script, list(_STYLE_PROPERTIES))
+    return styles
+
+
+def test_a_report_draws_each_game_s_board_with_the_styles_the_game_drew(browser: Any, tmp_path: Path) -> None:
+    """The report writes the presentation attributes that many shapes share as classes of its stylesheet
+    (a third of a board's bytes): every shape of each game's board keeps the colour, line, font and
+    anchor the game's own drawing gives it."""
+    from rulecraft import htmlpage
+
+    pictures = []
+    for game_id in ("air", "kas", "stm", "aer"):
+        game = make_game(game_id)
+        players = {"aer": 3}.get(game_id, 2)
+        steps = random_steps(game, 5, players, 12)
+        picture = game.picture(game.replay(game.new_game(players), [game.action_from_json(s) for s in steps]))
+        assert picture
+        pictures.append(picture)
+    plain = tmp_path / "plain.html"
+    plain.write_text("<!doctype html><html><body>" + "".join(pictures) + "</body></html>", "utf-8")
+    report = tmp_path / "report.html"
+    page = htmlpage.page("t", pictures)
+    assert 'class="p-0' in page or ' p-0"' in page  # the shared attributes are classes
+    report.write_text(page, "utf-8")
+    browser.get(plain.as_uri())
+    expected = _shape_styles(browser)
+    browser.get(report.as_uri())
+    assert _shape_styles(browser) == expected and len(expected) > 400

@@ -131,17 +131,18 @@ def test_a_board_drawn_twice_is_written_once_and_a_small_report_stays_small() ->
     game: Any = make_game("air")
     given, steps = _given(game, "AIR-EX-17")
     state = game.state_from_json(given)
+    boards = []
     for data in steps[:3]:
         state = game.transition(state, game.action_from_json(data))
-    last = game.picture(state)
-    assert last
+        boards.append(game.picture(state))
+    last = boards[-1]
+    assert last and len(set(boards)) == 3
     finding = Finding("state", "t", "AIR-EX-17", steps=tuple(steps[:3]), start_state=given, svg=last)
     page = html_report(ConformReport("air", "in-process", findings=[finding, finding]))
     shown = SVG.findall(page)
     assert len(shown) == 8 and all("<use href='#picture-" in svg for svg in shown)
     assert page.count("<symbol id=") == 3
-    body = last.split(">", 1)[1].rsplit("</svg>", 1)[0]  # the drawing inside its <svg> element
-    assert page.count(body) == 1
+    assert page.count("<rect") == sum(board.count("<rect") for board in boards)  # each drawing once
     # Each board keeps its size and tooltip: the <svg> element as drawn, holding one <use>.
     opening = last.split(">", 1)[0]
     assert sum(svg.startswith(opening) for svg in shown) == 8
@@ -161,3 +162,16 @@ def test_share_pictures_leaves_a_picture_seen_once_as_it_is() -> None:
     )
     assert shared.count("<svg") == twice.count("<svg")
     assert "<svg viewBox='0 0 2 2'><title>one</title><rect/></svg>" in shared
+
+
+def test_compact_pictures_turns_shared_presentation_attributes_into_classes_inside_pictures_only() -> None:
+    die = '<rect class="die" x="{}" y="0" width="10" height="10" fill="#ffffff" stroke="#222222" stroke-width="0.8"/>'
+    picture = (
+        "<svg viewBox='0 0 40 10'>" + "".join(die.format(x) for x in (0, 12, 24)) + '<text font-size="9">a</text></svg>'
+    )
+    outside = '<p>fill="#ffffff" stroke="#222222"</p>'
+    body, css = htmlpage.compact_pictures(outside + picture)
+    assert body.startswith(outside)
+    assert body.count('<rect class="die p-0" x=') == 3 and 'fill="#ffffff"' not in body[len(outside) :]
+    assert css == ".p-0{fill:#ffffff;stroke:#222222;stroke-width:0.8px}"
+    assert '<text font-size="9">a</text>' in body  # one shape alone keeps its attribute
