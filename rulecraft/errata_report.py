@@ -81,6 +81,16 @@ def variant_words(report: ErrataReport) -> list[str | None]:
     return words
 
 
+def clip(text: str, most: int) -> str:
+    """``text`` cut to about ``most`` characters at a clause or word boundary, with " …" saying that it
+    was cut (a detail cut mid-word, "...; change", read as if it said all)."""
+    if len(text) <= most:
+        return text
+    head = text[:most]
+    at = max(head.rfind("; "), head.rfind(" "))
+    return (head[:at] if at > most // 2 else head).rstrip(" ;,:") + " …"
+
+
 def markdown(report: ErrataReport) -> str:
     v = report.variant
     lines = [f"# Errata check: {v.title}", "", f"- game: {v.game}; variant `{v.name}` ({v.path})"]
@@ -92,12 +102,12 @@ def markdown(report: ErrataReport) -> str:
     lines += [f"## Printed examples contradicted: {len(report.contradicted)} of {report.examples_run}", ""]
     for c in report.contradicted:
         what = "can no longer be played" if c.error else "no longer holds"
-        lines.append(f"- {c.example} ({cite(c.page)}, {c.title}) {what}: {c.detail[:300]}")
+        lines.append(f"- {c.example} ({cite(c.page)}, {c.title}) {what}: {clip(c.detail, 300)}")
     if not report.contradicted:
         lines.append("- none: every printed example still holds")
     for c in report.unchecked:
         lines.append(
-            f"- {c.example} ({cite(c.page)}): partly unchecked, the variant's game cannot answer: {c.detail[:200]}"
+            f"- {c.example} ({cite(c.page)}): partly unchecked, the variant's game cannot answer: {clip(c.detail, 200)}"
         )
     broken = report.broken_invariants
     inv = report.invariants
@@ -195,7 +205,7 @@ def html_report(report: ErrataReport, links: explore.ReportLinks | None = None) 
         with contextlib.suppress(RulecraftError):  # a picture is a help: the report stands without it
             body.append(explore.step_pictures_html(make_game(report.variant.game), w.finding, "printed rules"))
     if w is not None and w.finding is not None and w.finding.svg:
-        body += ["<h3>The state where play changes</h3>", f"<div class='board'>{w.finding.svg}</div>"]
+        body += ["<h4>The state where play changes</h4>", f"<div class='board'>{w.finding.svg}</div>"]
     document = explore.divergence_document(report)
     if document is not None:
         body.append(explore.report_link(report.variant.game, "divergence", "divergence.json", document, links))

@@ -31,7 +31,12 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f7f7f7; paddi
 code { overflow-wrap: anywhere; }
 .board svg, .plot svg { max-width: 100%; height: auto; }
 tr:target { background: #fff3b0; }
-a.rule { font-family: ui-monospace, monospace; font-size: 0.92em; }
+a.rule { font-family: ui-monospace, monospace; font-size: 0.92em; white-space: nowrap; }
+h1 { font-size: 1.9rem; }
+h2 { font-size: 1.45rem; border-bottom: 2px solid #ccc; padding-bottom: 0.2rem; margin-top: 2.2rem; }
+h3 { font-size: 1.15rem; margin-top: 1.6rem; }
+h4 { font-size: 1rem; margin-top: 1.3rem; color: #333; border-left: 4px solid #9ab; padding-left: 0.5rem; }
+h5 { font-size: 0.95rem; margin: 1rem 0 0.4rem; color: #444; }
 """.strip()
 
 # A rule ID as the digests write them (AIR-R-42, AER-SET-03); only the catalogue's own become links.

@@ -186,8 +186,8 @@ def html_report(
                 body.append(explore.step_pictures_html(default, pair.finding, f"reading {pair.default}"))
             if pair.finding is not None and pair.finding.svg:
                 body.append(
-                    f"<h3>{html.escape(pair.default)} against {html.escape(pair.reading)}: "
-                    "the state where they part ways</h3>"
+                    f"<h5>{html.escape(pair.default)} against {html.escape(pair.reading)}: "
+                    "the state where they part ways</h5>"
                 )
                 body.append(f"<div class='board'>{pair.finding.svg}</div>")
             if pair.finding is not None:

@@ -384,6 +384,13 @@ def test_the_two_sides_can_be_shown_one_above_the_other_with_larger_boards(brows
         browser.find_element(By.ID, "forward").click()  # it stays so from step to step
         _at_step(browser, 1)
         assert [p.size["width"] for p in browser.find_elements(By.CSS_SELECTOR, ".picture svg")] == after
+        # A rule ID is never broken over two lines ("AIR-R-" / "17") in the list of legal actions.
+        browser.find_element(By.ID, "stacked").click()
+        links = browser.find_elements(By.CSS_SELECTOR, ".legal a.rule")
+        assert links
+        lines = browser.execute_script("return arguments[0].map((a) => a.getClientRects().length);", links)
+        wrap = browser.execute_script("return arguments[0].map((a) => getComputedStyle(a).whiteSpace);", links)
+        assert set(lines) == {1} and set(wrap) == {"nowrap"}
     finally:
         running.stop()
 
@@ -437,3 +444,18 @@ def test_a_report_draws_each_game_s_board_with_the_styles_the_game_drew(browser:
     expected = _shape_styles(browser)
     browser.get(report.as_uri())
     assert _shape_styles(browser) == expected and len(expected) > 400
+
+
+def test_a_report_s_heading_levels_can_be_told_apart(browser: Any, tmp_path: Path) -> None:
+    """Title, ambiguity or finding, finding inside an ambiguity, and the board under it: each level
+    is drawn smaller than the one above it."""
+    from rulecraft import htmlpage
+
+    page = tmp_path / "levels.html"
+    page.write_text(htmlpage.page("t", [htmlpage.render("# a\n\n## b\n\n### c\n\n#### d\n\n##### e\n")]), "utf-8")
+    browser.get(page.as_uri())
+    sizes = [
+        float(browser.execute_script(f"return parseFloat(getComputedStyle(document.querySelector('h{i}')).fontSize);"))
+        for i in range(1, 6)
+    ]
+    assert sizes == sorted(sizes, reverse=True) and len(set(sizes)) == 5

@@ -175,3 +175,19 @@ def test_compact_pictures_turns_shared_presentation_attributes_into_classes_insi
     assert body.count('<rect class="die p-0" x=') == 3 and 'fill="#ffffff"' not in body[len(outside) :]
     assert css == ".p-0{fill:#ffffff;stroke:#222222;stroke-width:0.8px}"
     assert '<text font-size="9">a</text>' in body  # one shape alone keeps its attribute
+
+
+def test_an_errata_detail_too_long_to_show_is_cut_at_a_word_and_says_so() -> None:
+    """AIR-EX-06 (Airships p.4) under a changed AIR-R-42 cost: its queries encode the printed numbers, and
+    the report lists it as partly unchecked with a detail cut to 200 characters: at a word, marked."""
+    from rulecraft import errata_report
+
+    detail = (
+        "steps[0].expect[0]: the Airships queries are encoded for the printed rule parameters; changed: "
+        "{'extra_go_cost': 2}; expect[9]: the Airships queries are encoded for the printed rule parameters; "
+        "changed: {'extra_go_cost': 2}"
+    )
+    cut = errata_report.clip(detail, 200)
+    assert cut.endswith(" …") and detail.startswith(cut[:-2]) and len(cut) <= 202
+    assert cut[:-2].endswith("parameters")  # the last whole clause, not "...; change"
+    assert errata_report.clip("short", 200) == "short"
