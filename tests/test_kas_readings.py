@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 import pytest
 
-from rulecraft.core import CHANCE
+from rulecraft.core import CHANCE, RulecraftError
 from rulecraft.invariants.kings_of_air_and_steam import INVARIANTS
 from rulecraft.model.kings_of_air_and_steam.actions import (
     BuildDepot,
@@ -42,8 +42,9 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
 from rulecraft.model.kings_of_air_and_steam.components import GOODS, GameMap
 from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
-from rulecraft.model.kings_of_air_and_steam.readings import MODELLED_ALTERNATIVES
+from rulecraft.model.kings_of_air_and_steam.readings import MODELLED_ALTERNATIVES, NOT_MODELLED, REGISTER
 from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase, SlotStatus
+from rulecraft.search import random_setup
 from rulecraft.tools import tools
 
 # Three food cities on a row, joined by two rail lines; a food factory below line L1:
@@ -401,6 +402,46 @@ def advanced(g: KingsOfAirAndSteamGame, me: dict[str, Any], **given: Any) -> Kas
 
 
 ISAAC = {"team": "DaVinci", "character": "I.S.A.A.C.", "tokens": 5}
+
+
+# -- set-up and information ---------------------------------------------------------------------
+
+
+def test_kas_amb_27_hidden_money_plays_as_open_money() -> None:
+    """p.5/p.16 say only that the bank has 'plenty' of money; whether others may see it changes no
+    legal move, payment or score (the Game protocol gives every seat the whole state), so the
+    register marks KAS-AMB-27 as not affecting play and 'hidden' is accepted, playing as 'open'."""
+    assert not REGISTER["KAS-AMB-27"].affects_play
+    assert ("KAS-AMB-27", "hidden") not in NOT_MODELLED
+    given = {
+        "players_state": {0: {"rail_level": 2}},
+        "depots": [{"at": [1, 0], "owner": 0, "goods": {"food": 2}}, {"at": [5, 0], "owner": 1}],
+    }
+    default, hidden = game(), game(**amb(27, "hidden"))
+    s, t = state_of(default, given), state_of(hidden, given)
+    assert s == t
+    assert default.legal_actions(s) == hidden.legal_actions(t)
+    shipment = ShipGoods(Hex(1, 0), "food", 2, to_city="Gamma")
+    assert default.apply(s, shipment) == hidden.apply(t, shipment)
+
+
+def test_kas_amb_28_fixed_the_set_up_names_seat_0() -> None:
+    """p.6 step D: 'choose a start player' (method not given).  'random': the start seat is a
+    draw, carried by ``first_seat`` (a random set-up draws any seat); 'fixed': the set-up names
+    the start player, seat 0, and no other start seat is drawn or accepted.  The token passes
+    clockwise under both (p.15)."""
+    default, fixed = game(), game(**amb(28, "fixed"))
+    assert default.first_seat_chosen and not fixed.first_seat_chosen
+    assert default.new_game(3, first_seat=2).start_player == 2
+    assert fixed.new_game(3).start_player == 0
+    with pytest.raises(RulecraftError, match="KAS-AMB-28"):
+        fixed.new_game(3, first_seat=2)
+    rng = random.Random(0)
+    assert {random_setup(default, rng, [4]).first_seat for _ in range(40)} == {0, 1, 2, 3}
+    assert {random_setup(fixed, rng, [4]).first_seat for _ in range(40)} == {0}
+    # Reverse turn order from the named start player (p.6 D): seat 0 places its depot last.
+    first = fixed.new_game(3)
+    assert (first.phase, first.seat) == (Phase.START_DEPOTS, 2)
 
 
 def test_kas_amb_20_one_upgrade_per_turn() -> None:
@@ -779,5 +820,5 @@ def test_every_refused_reading_says_why() -> None:
     from rulecraft.registry import make_game
 
     assert set(NOT_MODELLED) == set(NOT_MODELLED_WHY)
-    with pytest.raises(Exception, match="why: a configuration"):
-        make_game("kas", readings={"KAS-AMB-28": "fixed"})
+    with pytest.raises(Exception, match="why: the pack has team numbers only"):
+        make_game("kas", readings={"KAS-AMB-46": "per-character"})

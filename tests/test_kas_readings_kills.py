@@ -10,13 +10,27 @@ state in between must be a whole state of the game (it is checked and saved and 
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 from kas_helpers import ALL_TILES, PLAN, turn_state
 from test_kas_mutation_kills import city, city_changed
+from test_kas_readings import CLINT, amb, game, legal, state_of
 
-from rulecraft.model.kings_of_air_and_steam.actions import DrawDemandTile, Grant, PayUpkeep
+from rulecraft.model.kings_of_air_and_steam import flight
+from rulecraft.model.kings_of_air_and_steam.actions import (
+    DrawDemandTile,
+    Grant,
+    PayUpkeep,
+    PlaceStartDepot,
+    ShipGoods,
+    StartAirship,
+)
 from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
+from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex, path_hexes
+from rulecraft.model.kings_of_air_and_steam.rules import deck_of, flight_rules
 from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase
+from rulecraft.model.kings_of_air_and_steam.transitions import robbed_by
 from rulecraft.statefile import admit
 
 WAITING = "Bown Town"
@@ -75,3 +89,166 @@ def test_full_round_5_pays_upkeep_before_the_demand_draw_amb_24() -> None:
     whole(g, upkeep)
     paid = g.apply(upkeep, PayUpkeep())
     assert paid.phase in (Phase.UPKEEP, Phase.DEMAND_DRAW)
+
+
+# -- readings played since session 11 (issue 19 part 1): KAS-AMB-15 'revisit', 29 'strict', 43 'repeat' ----
+
+
+# Two parallel lines between the same two food cities: a route can go round and use a line again.
+#
+#   Alpha (0,0) -L1- (1,0) (2,0) (3,0) - Beta (4,0)
+#         \-L3- (0,1) (1,1) (2,1) (3,1) -/
+PARALLEL = {
+    "hexes": [[q, 0] for q in range(5)] + [[q, 1] for q in range(4)],
+    "cities": [{"name": "Alpha", "at": [0, 0], "demand": "food"}, {"name": "Beta", "at": [4, 0], "demand": "food"}],
+    "lines": [
+        {"id": "L1", "ends": ["Alpha", "Beta"], "hexes": [[1, 0], [2, 0], [3, 0]]},
+        {"id": "L3", "ends": ["Alpha", "Beta"], "hexes": [[0, 1], [1, 1], [2, 1], [3, 1]]},
+    ],
+}
+
+
+def test_kas_amb_15_revisit_routes_may_use_a_line_again() -> None:
+    """KAS-R-37/38 (p.13): a stop on each line after the origin's and at the city; $1 per good to
+    the opponent stopped at.  Seat 0's food sits on L1, seat 1 has a depot on L3.  'simple': the
+    routes are L1 (1 stop) and L1-L3 (2 stops, $1 to seat 1) to either city, whatever the rail
+    level.  'revisit': at level 3 also L1-L3-L1 (L3, L1 again, city: 3 stops; the second L1 use
+    stops at seat 0's own depot, free); at level 4 also L1-L3-L1-L3 (4 stops, L3 paid twice)."""
+
+    def routes(g: KingsOfAirAndSteamGame, level: int) -> set[tuple[str | None, Any, Any]]:
+        s = state_of(g, parallel_given(level))
+        return {(a.to_city, a.lines, a.payees) for a in legal(g, s, ShipGoods)}
+
+    simple = {(c, ("L1",), ()) for c in ("Alpha", "Beta")} | {
+        (c, ("L1", "L3"), (("L3", 1),)) for c in ("Alpha", "Beta")
+    }
+    once_more = {(c, ("L1", "L3", "L1"), (("L3", 1),)) for c in ("Alpha", "Beta")}
+    twice_l3 = {(c, ("L1", "L3", "L1", "L3"), (("L3", 1), ("L3", 1))) for c in ("Alpha", "Beta")}
+    default, revisit = game(), game(**amb(15, "revisit"))
+    for level in (2, 3, 4):
+        assert routes(default, level) == simple
+    assert routes(revisit, 2) == simple
+    assert routes(revisit, 3) == simple | once_more
+    assert routes(revisit, 4) == simple | once_more | twice_l3
+
+    round_trip = ShipGoods(Hex(2, 0), "food", 1, to_city="Alpha", lines=("L3", "L1", "L3"), payees=(("L3", 1),) * 2)
+    s = state_of(default, parallel_given(4))
+    rejection = default.check(s, round_trip)
+    assert rejection is not None and rejection.rule == "KAS-R-37"
+    s = state_of(revisit, parallel_given(4))
+    after = revisit.apply(s, round_trip)  # $4 for the food (KAS-R-39), $1 x 2 tolls to seat 1
+    assert after.players[0].money - s.players[0].money == 4 - 2
+    assert after.players[1].money - s.players[1].money == 2
+
+
+def parallel_given(level: int) -> dict[str, Any]:
+    return {
+        "map": PARALLEL,
+        "players_state": {0: {"rail_level": level, "at": [1, 0]}, 1: {"at": [1, 1]}},
+        "depots": [{"at": [2, 0], "owner": 0, "goods": {"food": 1}}, {"at": [2, 1], "owner": 1}],
+    }
+
+
+def test_kas_amb_29_strict_no_line_left_means_no_starting_depot() -> None:
+    """p.6 step D: a starting depot on an empty rail hex, not on a line holding another player's
+    depot, and the airship on the same hex.  Seat 0 holds L1 and L2, seat 1 places last.
+    'relax': seat 1 may use any empty rail hex.  'strict': no starting depot at all; the airship
+    alone goes on an empty rail hex (the completion the register states), its 10 depots kept."""
+    given = {
+        "phase": "start-depots",
+        "seat": 1,
+        "depots": [{"at": [1, 0], "owner": 0}, {"at": [5, 0], "owner": 0}],
+    }
+    empty_rail = {Hex(2, 0), Hex(3, 0), Hex(6, 0), Hex(7, 0)}
+    g = game()
+    s = state_of(g, given)
+    assert {a.at for a in legal(g, s, PlaceStartDepot)} == empty_rail
+    assert legal(g, s, StartAirship) == set()
+    rejection = g.check(s, StartAirship(Hex(2, 0)))
+    assert rejection is not None and rejection.rule == "KAS-R-07"
+
+    g = game(**amb(29, "strict"))
+    s = state_of(g, given)
+    assert legal(g, s, PlaceStartDepot) == set()
+    assert {a.at for a in legal(g, s, StartAirship)} == empty_rail
+    rejection = g.check(s, PlaceStartDepot(Hex(2, 0)))
+    assert rejection is not None and rejection.rule == "KAS-R-07"
+    after = g.apply(s, StartAirship(Hex(2, 0)))
+    assert after.players[1].position == Hex(2, 0) and after.players[1].depots_left == 10
+    assert [d.owner for d in after.depots] == [0, 0]
+    assert after.phase is not Phase.START_DEPOTS  # seat 1 was the last to place: round 1 begins
+
+
+def test_kas_amb_29_strict_a_free_line_still_takes_the_depot() -> None:
+    """While a line without another player's depot has an empty hex (L2 here), 'strict' plays as
+    'relax': the depot goes there and the airship cannot start alone."""
+    given = {
+        "phase": "start-depots",
+        "seat": 1,
+        "depots": [{"at": [1, 0], "owner": 0}],
+    }
+    for g in (game(), game(**amb(29, "strict"))):
+        s = state_of(g, given)
+        assert {a.at for a in legal(g, s, PlaceStartDepot)} == {Hex(5, 0), Hex(6, 0), Hex(7, 0)}
+        assert legal(g, s, StartAirship) == set()
+
+
+def test_kas_amb_29_strict_harveys_second_depot_needs_a_line_with_no_depot() -> None:
+    """KAS-R-62 (p.18): after all starting depots Harvey Golding places a second one 'on a line not
+    yet taken'.  Seat 1 takes L2, the last free line, while Harvey holds L1.  'relax' falls back to a
+    line without another player's depot (his own L1); 'strict' has no fallback: no second depot."""
+    harvey = {"team": "Emperor", "character": "Harvey Golding"}
+    given = {
+        "phase": "start-depots",
+        "seat": 1,
+        "depots": [{"at": [1, 0], "owner": 0}],
+        "players_state": {0: harvey, 1: {"team": "Sphinx", "character": "Victor Blane"}},
+    }
+    g = game()
+    after = g.apply(state_of(g, given), PlaceStartDepot(Hex(5, 0)))
+    assert (after.phase, after.seat, after.bonus) == (Phase.START_DEPOTS, 0, "second-depot")
+    assert {a.at for a in legal(g, after, PlaceStartDepot)} == {Hex(2, 0), Hex(3, 0)}
+    g = game(**amb(29, "strict"))
+    after = g.apply(state_of(g, given), PlaceStartDepot(Hex(5, 0)))
+    assert after.phase is not Phase.START_DEPOTS and after.bonus is None
+    assert len(after.depots) == 2
+
+
+def test_kas_amb_43_repeat_robs_a_victim_on_each_pass() -> None:
+    """KAS-R-87 (p.20): $3 from each player whose airship is on a hex his flight passes.  A flight
+    round the hexagon (1,0) -> ... -> (1,0) enters seat 1's hex twice: 'entered' robs once,
+    'repeat' once per pass, so seat 1 is listed twice."""
+    ezekiel = {"team": "Godfather", "character": "Ezekiel Crane", "plan": ["S02", "S03", "S04", "S05"], "at": [0, 0]}
+    given = {"phase": "flight", "players_state": {0: ezekiel, 1: {**CLINT, "at": [1, 0]}}}
+    start = Hex(0, 0)
+    loop = (0, 1, 2, 3, 4, 5, 0)  # wide (60°) bends only: back onto (1,0) on the 7th step
+    entered = path_hexes(start, loop)
+    assert entered[0] == entered[-1] == Hex(1, 0) and entered.count(Hex(1, 0)) == 2
+    for readings, victims in (({}, (1,)), (amb(43, "no-end"), (1,)), (amb(43, "repeat"), (1, 1))):
+        g = game(**readings)
+        assert robbed_by(g.ctx, state_of(g, given), entered) == victims, readings
+
+
+def test_kas_amb_43_repeat_cannot_change_play_with_the_bundled_decks() -> None:
+    """Re-entering a hex takes a closed walk, and with 60° bends only (KAS-R-26, p.11; no sharp
+    turn, never backward) the shortest one is the 6-step hexagon, so an entered hex is entered
+    again on the 7th step at the earliest.  Ezekiel Crane (Godfather) flies the 12 standard cards
+    and the Godfather card, at most 5 hexes: no flight of his enters a hex twice (the start hex is
+    not entered; a hexagon back onto it counts it once), so 'repeat' and 'entered' rob the same
+    players on every flight of this pack."""
+    g = game(**amb(43, "repeat"))
+    teams = {0: {"team": "Godfather", "character": "Ezekiel Crane"}, 1: CLINT}
+    area = {"hexes": [[q, r] for q in range(-7, 8) for r in range(-7, 8) if abs(q + r) <= 7]}
+    s = state_of(g, {"map": area, "players_state": teams})
+    longest = max(max(g.pack.card(c).moves) for c in deck_of(g.ctx, s.players[0]))
+    assert longest == 5
+    rules = flight_rules(g.ctx)
+    centre = Hex(0, 0)
+    game_map = g.ctx.map_of(s)
+
+    def repeats(length: int) -> bool:
+        paths = flight.legal_flights(game_map, centre, length, rules)
+        return any(len(set(path_hexes(centre, p))) < length for p in paths)
+
+    assert not any(repeats(n) for n in range(1, longest + 2))  # a 6-step hexagon re-enters only the start hex
+    assert repeats(7)  # the first entered hex is entered again on the 7th step

@@ -24,6 +24,15 @@ class PlaceStartDepot:
 
 
 @attrs.frozen
+class StartAirship:
+    """KAS-AMB-29 'strict': a player left with no line for a starting depot places none; the
+    airship alone goes on an empty rail hex, where step D would have put depot and airship."""
+
+    kind: ClassVar[str] = "start-airship"
+    at: Hex
+
+
+@attrs.frozen
 class DrawMarketTile:
     """Chance: the next market tile (KAS-R-15)."""
 
@@ -314,6 +323,7 @@ KasAction = (
     | ExtraFlight
     | BuildLine
     | RemoveMarketTile
+    | StartAirship
 )
 ACTION_TYPES: tuple[type[KasAction], ...] = (
     PlaceStartDepot,
@@ -345,5 +355,6 @@ ACTION_TYPES: tuple[type[KasAction], ...] = (
     ExtraFlight,
     BuildLine,
     RemoveMarketTile,
+    StartAirship,
 )
 CHANCE_TYPES = (DrawMarketTile, DrawDemandTile, Gamble, DrawDemandPair, RemoveMarketTile)

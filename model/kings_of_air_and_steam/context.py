@@ -65,6 +65,7 @@ class Context:
         return RouteRules(
             origin_stop=self.r("KAS-AMB-14") == "origin-stop",
             open_only=self.r("KAS-AMB-15") == "open-only",
+            revisit=self.r("KAS-AMB-15") == "revisit",
             free_stop=self.r("KAS-AMB-16") == "free-choice",
             cash_only=self.r("KAS-AMB-17") == "cash-only",
         )

@@ -41,6 +41,7 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
     ReturnGood,
     Sell,
     ShipGoods,
+    StartAirship,
     Steal,
     Swap,
     Unload,
@@ -130,11 +131,22 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
             return choice
         return options[0]
 
+    @property
+    def first_seat_chosen(self) -> bool:  # type: ignore[override]
+        """KAS-AMB-28: under 'random' the start seat is a random draw, which ``first_seat`` carries
+        (a random set-up draws it); under 'fixed' the set-up names the start player, seat 0."""
+        return self.ctx.r("KAS-AMB-28") != "fixed"
+
     def new_game(self, players: int, *, first_seat: Seat = 0, **options: Any) -> KasState:
         if not self.min_players <= players <= self.max_players:
             raise RulecraftError(f"KAS-R-01 (p.6) — Kings of Air and Steam is for 2 to 7 players; {players} requested")
         if not 0 <= first_seat < players:
             raise RulecraftError(f"KAS-R-07 — the start player must be a seat 0..{players - 1}")
+        if first_seat != 0 and not self.first_seat_chosen:
+            raise RulecraftError(
+                "KAS-R-07 (p.6, KAS-AMB-28 'fixed') — the set-up names the start player: seat 0, the seats"
+                " numbered clockwise from them; no other start seat is drawn"
+            )
         unknown = set(options) - {"layout", "teams", "uncertainty"}
         if unknown:
             raise RulecraftError(
@@ -201,6 +213,8 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
         if phase is Phase.START_DEPOTS:
             game_map = self.ctx.map_of(state)
             candidates: list[KasAction] = [PlaceStartDepot(h) for h in game_map.rail_hexes()]
+            if self.ctx.r("KAS-AMB-29") == "strict":  # no line left: the airship alone
+                candidates.extend(StartAirship(h) for h in game_map.rail_hexes())
         elif phase is Phase.PLANNING:
             player = state.players[state.seat]
             candidates = [Plan(c) for c in deck_of(self.ctx, player) if c not in player.plan]

@@ -205,7 +205,11 @@ REGISTER = AmbiguityRegister(
             "May a route reuse a rail line, and may it pass through a closed city?",
             [
                 ("simple", "each line at most once; any city, open or closed, may be passed"),
-                ("revisit", "lines may be reused; any city may be passed"),
+                (
+                    "revisit",
+                    "lines may be reused; any city may be passed; each further use of a line is one more line of"
+                    " the route: it costs its own stop (and its own toll where the shipper has no depot on it)",
+                ),
                 ("open-only", "each line at most once; closed cities block the route"),
             ],
             "simple",
@@ -362,7 +366,10 @@ REGISTER = AmbiguityRegister(
                 ("hidden", "as open, but each player's money is hidden"),
             ],
             "open",
-            "the text gives 'plenty' of money and says nothing about hiding it",
+            "the text gives 'plenty' of money and says nothing about hiding it; who may see money changes no"
+            " legal move, payment or score, and this model (as the Game protocol) has no per-player view to hide"
+            " it from, so both readings play the same",
+            affects_play=False,
         ),
         _amb(
             "KAS-AMB-28",
@@ -370,7 +377,11 @@ REGISTER = AmbiguityRegister(
             "How is the first start player chosen, and to whom does the token pass?",
             [
                 ("random", "random start player; the token passes clockwise to the holder's left neighbour"),
-                ("fixed", "the set-up names the start player; the token passes clockwise"),
+                (
+                    "fixed",
+                    "the set-up names the start player (seat 0, the seats numbered clockwise from them; no draw);"
+                    " the token passes clockwise",
+                ),
             ],
             "random",
             "the method is not given; the Upkeep sentence is cut off but p.8 says clockwise",
@@ -384,7 +395,12 @@ REGISTER = AmbiguityRegister(
                     "relax",
                     "the starting depot is free and one of the 10; if no line qualifies, any empty rail hex; Harvey's second falls back likewise or is skipped",
                 ),
-                ("strict", "the restriction stays; a player with no qualifying line places no starting depot"),
+                (
+                    "strict",
+                    "the restriction stays; a player with no qualifying line places no starting depot, and the"
+                    " airship alone goes on an empty rail hex (p.6 step D's hex, without the depot); Harvey's"
+                    " second depot needs a line with no depot, else none",
+                ),
             ],
             "relax",
             "the text assumes a free line always exists",
@@ -653,6 +669,7 @@ MODELLED_ALTERNATIVES: frozenset[tuple[str, str]] = frozenset(
         ("KAS-AMB-12", "capped"),
         ("KAS-AMB-14", "origin-stop"),
         ("KAS-AMB-15", "open-only"),
+        ("KAS-AMB-15", "revisit"),
         ("KAS-AMB-16", "free-choice"),
         ("KAS-AMB-17", "cash-only"),
         ("KAS-AMB-18", "all-of-type"),
@@ -664,6 +681,8 @@ MODELLED_ALTERNATIVES: frozenset[tuple[str, str]] = frozenset(
         ("KAS-AMB-24", "skip-upkeep"),
         ("KAS-AMB-25", "consume-room"),
         ("KAS-AMB-26", "none"),
+        ("KAS-AMB-28", "fixed"),
+        ("KAS-AMB-29", "strict"),
         ("KAS-AMB-32", "distinct"),
         ("KAS-AMB-33", "b"),
         ("KAS-AMB-34", "strict"),
@@ -674,6 +693,7 @@ MODELLED_ALTERNATIVES: frozenset[tuple[str, str]] = frozenset(
         ("KAS-AMB-41", "unreturned"),
         ("KAS-AMB-42", "hold-only"),
         ("KAS-AMB-43", "no-end"),
+        ("KAS-AMB-43", "repeat"),
         ("KAS-AMB-44", "ignore-capacity"),
         ("KAS-AMB-45", "different"),
         ("KAS-AMB-47", "ABCFG"),
@@ -689,19 +709,17 @@ NOT_MODELLED: frozenset[tuple[str, str]] = frozenset(
 
 # Why each refused reading is not played (shown when it is chosen, and in `rulecraft ambiguities`).
 NOT_MODELLED_WHY: dict[tuple[str, str], str] = {
-    ("KAS-AMB-15", "revisit"): "a route reusing a line always contains a simple route with no more stops or tolls;"
-    " only pointless dearer routes would be added (not modelled yet)",
-    ("KAS-AMB-26", "all"): "bets, swindles and returns in the Sellout need new Sell fields, and the rules do not say"
-    " how they apply to goods going back to the supply",
-    ("KAS-AMB-27", "hidden"): "who may see money is not part of a perfect-information model",
-    ("KAS-AMB-28", "fixed"): "a configuration: new_game(first_seat=...) names the start player",
-    ("KAS-AMB-29", "strict"): "a player with no qualifying line gets no starting depot, and the rules give no start"
-    " position for that airship",
-    ("KAS-AMB-30", "simultaneous"): "upkeep and Sellout choices are independent per player in this model (not modelled"
-    " yet for the one corner where order matters)",
-    ("KAS-AMB-39", "any-depot"): "the rules do not say how the off-type good reaches the city; choosing a depot would"
-    " invent a rule",
-    ("KAS-AMB-43", "repeat"): "cannot change play with this deck: re-entering a hex with 60-degree turns takes 6"
-    " steps and Ezekiel's longest card moves 5",
-    ("KAS-AMB-46", "per-character"): "the pack has team numbers only; no per-character priorities are given",
+    ("KAS-AMB-26", "all"): "the Sellout (p.16) sells one good at a time back to the supply for $4, not a delivery"
+    " into a city: a bet, a swindled off-type good or Bishop's returned good would each need a Sell field and a"
+    " payout the rules never give for it (p.19)",
+    ("KAS-AMB-30", "simultaneous"): "order matters only in the Sellout: under KAS-AMB-25 'consume-room' who gets a"
+    " city's last slots, and whether tolls received from earlier sellers let a player pay a toll over $4 (p.16);"
+    " the rules give no way to settle slots or money claimed at once, so a simultaneous Sellout would invent one"
+    " (Upkeep choices are independent: they pay only the bank)",
+    ("KAS-AMB-39", "any-depot"): "p.19 puts the off-type good into 'the shipment', which leaves from one depot"
+    " (p.13); from another depot it would need a route of its own, whose stops, rail level and tolls no rule"
+    " gives, so choosing them would invent a rule",
+    ("KAS-AMB-46", "per-character"): "the pack has team numbers only; the rulebook prints no number per character"
+    " (p.17: 'every character card' has one, seen only as Blue 4 and Yellow 2 in an example), so playing it would"
+    " invent 14 numbers; a pack with per-character numbers would be needed",
 }

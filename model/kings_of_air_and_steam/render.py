@@ -32,6 +32,7 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
     ReturnGood,
     Sell,
     ShipGoods,
+    StartAirship,
     Steal,
     Swap,
     Unload,
@@ -139,6 +140,8 @@ def describe(game: KingsOfAirAndSteamGame, state: KasState, action: KasAction) -
     match action:
         case PlaceStartDepot(at=at):
             return f"{who} places a starting depot and the airship at {at}"
+        case StartAirship(at=at):
+            return f"{who} has no line left for a starting depot and places only the airship at {at} (KAS-AMB-29)"
         case RemoveMarketTile(goods=goods):
             return f"chance: a {goods} tile goes back to the box unseen (Uncertainty variant)"
         case DrawMarketTile(goods=goods):

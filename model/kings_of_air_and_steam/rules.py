@@ -38,6 +38,7 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
     ReturnGood,
     Sell,
     ShipGoods,
+    StartAirship,
     Steal,
     Swap,
     Unload,
@@ -62,6 +63,7 @@ reject = RULES.reject
 
 _PHASE_OF: dict[type, tuple[Phase, ...]] = {
     PlaceStartDepot: (Phase.START_DEPOTS,),
+    StartAirship: (Phase.START_DEPOTS,),
     DrawMarketTile: (Phase.NEW_MARKET,),
     DrawDemandTile: (Phase.DEMAND_DRAW,),
     Plan: (Phase.PLANNING,),
@@ -280,16 +282,38 @@ def start_depot_problem(ctx: Context, state: KasState, at: Hex) -> Rejection | N
         return reject("KAS-R-54", f"{at} already holds a depot: one per rail hex")
     if partial_refused(ctx, state, at):
         return reject("KAS-R-07", f"{at} is a partial edge hex: no depot there (KAS-AMB-23 'full-hexes')")
+    strict = ctx.r("KAS-AMB-29") == "strict"  # no fallback: the restriction always stays
     if state.bonus == "second-depot":  # KAS-R-62: a line with no depot yet (KAS-AMB-29 fallbacks)
         empty = [ln.id for ln in game_map.lines if not line_has_depot(state, ctx, ln.id)]
         if empty and line not in empty:
             return reject("KAS-R-62", f"Harvey Golding's second depot goes on a line with no depot; {line} has one")
         if empty:
             return None
-    if _line_taken(ctx, state, line, state.seat) and _free_line_exists(ctx, state, state.seat):
+        if strict:
+            return reject("KAS-R-62", "no line without a depot is left for Harvey Golding's second depot (KAS-AMB-29)")
+    if _line_taken(ctx, state, line, state.seat) and (strict or _free_line_exists(ctx, state, state.seat)):
         return reject(
             "KAS-R-07", f"line {line} already holds another player's depot; at set-up each takes a line of their own"
         )
+    return None
+
+
+def start_airship_problem(ctx: Context, state: KasState, at: Hex) -> Rejection | None:
+    """KAS-AMB-29 'strict': only a player with no qualifying line places the airship alone, on an
+    empty rail hex (p.6 step D's hex, without the depot)."""
+    if ctx.r("KAS-AMB-29") != "strict":
+        return reject("KAS-R-07", "the airship starts on the starting depot's hex (KAS-AMB-29 'relax' always has one)")
+    if state.bonus == "second-depot":
+        return reject("KAS-R-62", "Harvey Golding's airship is already on his first depot")
+    game_map = ctx.map_of(state)
+    if game_map.line_of(at) is None:
+        return reject("KAS-R-07", f"{at} is not a rail hex")
+    if depot_at(state, at) is not None:
+        return reject("KAS-R-07", f"{at} holds a depot: the airship goes on an empty rail hex")
+    if partial_refused(ctx, state, at):
+        return reject("KAS-R-07", f"{at} is a partial edge hex (KAS-AMB-23 'full-hexes')")
+    if _free_line_exists(ctx, state, state.seat):
+        return reject("KAS-R-07", "a line without another player's depot has an empty hex: place the starting depot")
     return None
 
 
@@ -860,6 +884,8 @@ def action_rejection(ctx: Context, state: KasState, action: KasAction) -> Reject
     match action:
         case PlaceStartDepot(at=at):
             return start_depot_problem(ctx, state, at)
+        case StartAirship(at=at):
+            return start_airship_problem(ctx, state, at)
         case RemoveMarketTile(goods=goods):
             if goods not in GOODS_INDEX or state.market_pile[GOODS_INDEX[goods]] < 1:
                 return reject("KAS-R-06", f"no {goods} tile is left to remove")

@@ -54,13 +54,18 @@ class RouteRules:
     ``free_stop`` is KAS-AMB-16 'free-choice': on a line with an own depot the
     shipper may still stop at an opponent's depot there (and pay).
     ``cash_only`` is KAS-AMB-17 'cash-only': tolls must be covered by the money
-    held before the shipment, delivery income not counted.
+    held before the shipment, delivery income not counted.  ``revisit`` is
+    KAS-AMB-15 'revisit': a route may use a line again (the origin's too); every
+    further use is one more line ℓi of the walk, so it costs its own stop and,
+    where the shipper has no depot on it, its own toll.  The rail level bounds
+    the walk (each line after the origin's costs a stop).
     """
 
     origin_stop: bool = False
     open_only: bool = False
     free_stop: bool = False
     cash_only: bool = False
+    revisit: bool = False
 
     @property
     def extra_stops(self) -> int:
@@ -249,6 +254,7 @@ def _line_paths(
     max_stops: int,
     only: tuple[str, ...] | None = None,
     blocked: frozenset[str] = frozenset(),
+    revisit: bool = False,
 ) -> Iterator[tuple[tuple[str, ...], Destination, int]]:
     """Every (lines, destination, stops) with stops ≤ max_stops, before payee choices.
 
@@ -256,7 +262,8 @@ def _line_paths(
     the stops already owed on ℓ1..ℓ(i-1).  Pruning is exact: going onto a
     further line always costs at least one more stop.  ``only`` restricts the
     walk to one given line path (checking a named route needs no full search).
-    ``blocked`` cities may end a route but not be passed through (KAS-AMB-15 'open-only').
+    ``blocked`` cities may end a route but not be passed through (KAS-AMB-15 'open-only');
+    ``revisit`` lets the walk take a line already used (KAS-AMB-15 'revisit').
     """
     if max_stops < 1:
         return
@@ -271,11 +278,12 @@ def _line_paths(
         if city in blocked:
             return
         for m in net.onward[(path[-1], city)]:
-            if m in used or m not in view.owners:  # KAS-AMB-15 / KAS-R-37
+            if (m in used and not revisit) or m not in view.owners:  # KAS-AMB-15 / KAS-R-37
                 continue
             if only is not None and (len(path) >= len(only) or only[len(path)] != m):
                 continue
             path.append(m)
+            fresh = m not in used
             used.add(m)
             lines = tuple(path)
             for at in view.own.get(m, ()):
@@ -285,7 +293,8 @@ def _line_paths(
                 yield lines, Destination.city(far), stops_before + 2
                 yield from extend(far, stops_before + 1)
             path.pop()
-            used.discard(m)
+            if fresh:
+                used.discard(m)
 
     for c1 in dict.fromkeys(net.ends[origin_line]):
         yield from extend(c1, 0)
@@ -330,7 +339,8 @@ def _routes_from(
     seen: set[tuple[tuple[str, ...], Destination]] = set()
     extra = rules.extra_stops
     blocked = _closed_cities(game_map, cities) if rules.open_only else frozenset()
-    for lines, dest, walked in _line_paths(net, view, origin_line, max_stops - extra, only, blocked):
+    walks = _line_paths(net, view, origin_line, max_stops - extra, only, blocked, rules.revisit)
+    for lines, dest, walked in walks:
         stops = walked + extra
         if dest.at == origin:
             continue  # shipping to the depot the goods already sit in is no shipment
@@ -452,12 +462,14 @@ def _normalise_lines(game_map: GameMap, origin_line: str, lines: tuple[str, ...]
     return (origin_line, *lines)
 
 
-def _lines_problem(game_map: GameMap, view: _DepotView, lines: tuple[str, ...]) -> Problem | None:
+def _lines_problem(
+    game_map: GameMap, view: _DepotView, lines: tuple[str, ...], revisit: bool = False
+) -> Problem | None:
     known = {ln.id for ln in game_map.lines}
     for ln in lines:
         if ln not in known:
             return ("KAS-R-37", f"there is no rail line {ln!r} on this map")
-    if len(set(lines)) != len(lines):
+    if len(set(lines)) != len(lines) and not revisit:
         return ("KAS-R-37", "a route uses each rail line at most once (KAS-AMB-15)")
     for ln in lines:
         if ln not in view.owners:
@@ -549,7 +561,7 @@ def shipment_problem(
     path: tuple[str, ...] | None = None
     if lines is not None:
         path = _normalise_lines(game_map, origin_line, lines)
-        problem = _lines_problem(game_map, view, path)
+        problem = _lines_problem(game_map, view, path, rules.revisit)
         if problem is not None:
             return problem
 
@@ -620,8 +632,10 @@ def _too_many_stops(what: str, stops: int, rail_level: int) -> Problem:
 
 
 def _same_payees(a: Payees, b: Payees) -> bool:
-    # Order is not part of the choice: compare as line -> seat maps (duplicates are a mismatch).
-    return len(a) == len(b) and dict(a) == dict(b) and len(dict(b)) == len(b)
+    # Order is not part of the choice: compare as multisets of (line, seat).  A route's payees name
+    # each line once unless the route reuses it (KAS-AMB-15 'revisit'), so a payee list naming a line
+    # twice matches only a route that uses that line twice.
+    return sorted(a) == sorted(b)
 
 
 # -- enumerations -----------------------------------------------------------------------------------

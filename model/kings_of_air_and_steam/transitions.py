@@ -38,6 +38,7 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
     ReturnGood,
     Sell,
     ShipGoods,
+    StartAirship,
     Steal,
     Swap,
     Unload,
@@ -176,12 +177,26 @@ def _place_start_depot(ctx: Context, state: KasState, at: Hex) -> KasState:
     if not second:
         state = _player(state, seat, position=at)
     state = attrs.evolve(state, depots=depots, bonus=None)
+    return _next_start(ctx, state, second)
+
+
+def _next_start(ctx: Context, state: KasState, second: bool) -> KasState:
+    """The next seat's starting depot, then Harvey Golding's second (KAS-R-62), then round 1."""
     if not second and state.turn + 1 < len(state.order):
         return attrs.evolve(state, turn=state.turn + 1, seat=state.order[state.turn + 1])
     harvey = [s for s, p in enumerate(state.players) if p.character == "Harvey Golding"]
-    if harvey and not second:
+    if harvey and not second and _second_depot_place(ctx, state):
         return attrs.evolve(state, seat=harvey[0], bonus="second-depot")
     return _begin_round(ctx, attrs.evolve(state, turn=0))
+
+
+def _second_depot_place(ctx: Context, state: KasState) -> bool:
+    """KAS-AMB-29 'strict': Harvey's second depot needs a line with no depot, else none is placed."""
+    if ctx.r("KAS-AMB-29") != "strict":
+        return True
+    game_map = ctx.map_of(state)
+    held = {game_map.line_of(d.at) for d in state.depots}
+    return any(ln.id not in held for ln in game_map.lines)
 
 
 # -- a round ---------------------------------------------------------------------------------------------
@@ -307,9 +322,14 @@ def _fly(ctx: Context, state: KasState, path: tuple[int, ...]) -> KasState:
 
 def robbed_by(ctx: Context, state: KasState, entered: tuple[Hex, ...]) -> tuple[int, ...]:
     """KAS-R-87 (KAS-AMB-43): every opponent whose airship is on an entered hex, once each;
-    under 'no-end' the hex the flight ends on does not count."""
-    hexes = set(entered[:-1] if ctx.r("KAS-AMB-43") == "no-end" else entered)
-    return tuple(seat for seat, p in enumerate(state.players) if seat != state.seat and p.position in hexes)
+    under 'no-end' the hex the flight ends on does not count; under 'repeat' a victim is robbed
+    once per pass (a seat listed once for each time the flight enters its hex)."""
+    reading = ctx.r("KAS-AMB-43")
+    hexes = set(entered[:-1] if reading == "no-end" else entered)
+    victims = tuple(seat for seat, p in enumerate(state.players) if seat != state.seat and p.position in hexes)
+    if reading != "repeat":
+        return victims
+    return tuple(seat for seat in victims for _ in range(entered.count(state.players[seat].position)))
 
 
 def _rob(ctx: Context, state: KasState, entered: tuple[Hex, ...]) -> KasState:
@@ -795,6 +815,8 @@ def transition(ctx: Context, state: KasState, action: KasAction) -> KasState:
     match action:
         case PlaceStartDepot(at=at):
             return _place_start_depot(ctx, state, at)
+        case StartAirship(at=at):
+            return _next_start(ctx, _player(state, state.seat, position=at), second=False)
         case DrawMarketTile(goods=goods):
             return _draw_market_tile(ctx, state, goods)
         case RemoveMarketTile(goods=goods):
