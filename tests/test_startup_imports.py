@@ -99,11 +99,11 @@ def test_readings_imports_its_games_register_alone(gid: str) -> None:
 def test_rules_imports_its_games_catalogue_alone(gid: str) -> None:
     """`rulecraft rules GAME` (the catalogue with what cites each rule) reads the sources of the model,
     invariants and solvers as text: it imports the game's catalogue module and nothing else of any game,
-    and neither Z3 nor Hypothesis."""
+    and neither Z3 nor Hypothesis, nor the YAML parser (the scenarios' rule IDs are read from their text)."""
     names = imported("rules", gid)
     package = f"rulecraft.model.{PACKAGES[gid]}"
     assert game_parts(names) <= {package, f"{package}.catalogue"} and f"{package}.catalogue" in names
-    assert under(names, "z3", "hypothesis", "jsonschema", "networkx", "pytest") == set()
+    assert under(names, "z3", "hypothesis", "jsonschema", "networkx", "pytest", "yaml") == set()
 
 
 def test_rules_of_aeroplanes_imports_no_other_game() -> None:
@@ -260,21 +260,21 @@ def test_every_shipped_scenario_reads_the_same_by_both_parsers(monkeypatch: pyte
     """The shipped printed examples are read by LibYAML's parser under the same composer, limits and
     constructor: the same values as PyYAML's pure-Python loader gives, file by file (and the same
     again where PyYAML has no LibYAML: the pure-Python loader alone)."""
-    from rulecraft import yamlio
+    from rulecraft import yamlio, yamlparse
 
     paths = _shipped_scenarios()
     assert len(paths) >= 80  # every game's examples
     fast = [yamlio.load_file(path, bundled=True) for path in paths]
     pure = [yamlio.load_file(path) for path in paths]
     assert fast == pure
-    if yamlio._FastLoader is not None:  # LibYAML's own reading, not a fallback to the pure one
+    if yamlparse._FastLoader is not None:  # LibYAML's own reading, not a fallback to the pure one
         for path, data in zip(paths, pure, strict=True):
-            loader = yamlio._FastLoader(path.read_text("utf-8"))
+            loader = yamlparse._FastLoader(path.read_text("utf-8"))
             try:
                 assert loader.get_single_data() == data, path
             finally:
                 loader.dispose()
-    monkeypatch.setattr(yamlio, "_FastLoader", None)
+    monkeypatch.setattr(yamlparse, "_FastLoader", None)
     assert [yamlio.load_file(path, bundled=True) for path in paths] == pure
 
 
