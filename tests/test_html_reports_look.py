@@ -83,6 +83,7 @@ def test_a_finding_table_lists_only_the_fields_that_differ() -> None:
     text = markdown_finding(finding)
     rows = re.findall(r"^\| (players\S*) \|", text, re.M)
     assert rows == ["players[0].money", "players[2].money"]
+    assert "Shortest failing game (1 step):" in text  # one step, not "1 steps"
     ours, theirs = finding.fields[0][1], finding.fields[0][2]
     assert explore.diff_paths({"players": ours}, {"players": theirs}) == ["players[0].money", "players[2].money"]
 

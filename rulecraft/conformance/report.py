@@ -124,7 +124,8 @@ def markdown_finding(
         more = "; the replay budget ran out, a shorter game may exist" if finding.shrink_exhausted else ""
         lines.append(f"- shrunk with {finding.shrink_replays} replays{more}")
     if finding.steps:
-        lines += ["", f"Shortest failing game ({len(finding.steps)} steps):", ""]
+        count = len(finding.steps)
+        lines += ["", f"Shortest failing game ({count} step{'' if count == 1 else 's'}):", ""]
         for i, (text, action) in enumerate(zip(finding.step_text, finding.steps, strict=False), start=1):
             other = other_words[i - 1] if i <= len(other_words) else None
             if other is not None and other != text:
