@@ -192,3 +192,15 @@ def test_an_errata_detail_too_long_to_show_is_cut_at_a_word_and_says_so() -> Non
     assert cut.endswith(" …") and detail.startswith(cut[:-2]) and len(cut) <= 202
     assert cut[:-2].endswith("parameters")  # the last whole clause, not "...; change"
     assert errata_report.clip("short", 200) == "short"
+
+
+def test_a_finding_says_the_replay_document_is_below_only_where_it_is() -> None:
+    """A conform report prints each finding's replay document under it; a witness (an ambiguities or
+    errata report) prints none, and must not send the reader looking for it.  AIR-EX-17 (p.6)."""
+    given = _given(make_game("air"), "AIR-EX-17")[0]
+    finding = Finding("state", "t", "AIR-EX-17", start_state=given)
+    conform_text = markdown_finding(finding, game="air")
+    assert "- starts from: the given state in the replay document below" in conform_text
+    assert '"rulecraft_replay": 1' in conform_text
+    witness_text = markdown_finding(finding)
+    assert "replay document" not in witness_text and "- starts from: a given state, not a set-up" in witness_text

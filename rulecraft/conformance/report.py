@@ -119,7 +119,9 @@ def markdown_finding(
     if finding.setup:
         lines.append(f"- set-up: `{json.dumps(finding.setup)}`")
     if finding.start_state is not None and not finding.setup:
-        lines.append("- starts from: the given state in the replay document below")
+        # Only conform prints the replay document (``game``); a witness's state is in its own document.
+        below = "the given state in the replay document below" if game else "a given state, not a set-up"
+        lines.append(f"- starts from: {below}")
     if finding.shrink_replays:
         more = "; the replay budget ran out, a shorter game may exist" if finding.shrink_exhausted else ""
         lines.append(f"- shrunk with {finding.shrink_replays} replays{more}")
