@@ -17,7 +17,7 @@ from kas_helpers import ALL_TILES, PLAN, turn_state
 from test_kas_mutation_kills import city, city_changed
 from test_kas_readings import CLINT, amb, game, legal, state_of
 
-from rulecraft.model.kings_of_air_and_steam import flight
+from rulecraft.model.kings_of_air_and_steam import flight, shipping
 from rulecraft.model.kings_of_air_and_steam.actions import (
     DrawDemandTile,
     Grant,
@@ -252,3 +252,56 @@ def test_kas_amb_43_repeat_cannot_change_play_with_the_bundled_decks() -> None:
 
     assert not any(repeats(n) for n in range(1, longest + 2))  # a 6-step hexagon re-enters only the start hex
     assert repeats(7)  # the first entered hex is entered again on the 7th step
+
+
+def test_kas_amb_15_the_route_rules_default_to_simple_routes() -> None:
+    """KAS-AMB-15 default 'simple' (p.13): the shipping functions called without readings never
+    reuse a line; with ``RouteRules(revisit=True)`` the round trip L1-L3-L1 to either city appears."""
+    g = game()
+    s = state_of(g, parallel_given(3))
+    game_map = g.ctx.map_of(s)
+
+    def line_paths(rules: shipping.RouteRules | None) -> set[tuple[str, ...]]:
+        if rules is None:
+            found = shipping.routes(game_map, s.depots, 0, Hex(2, 0), 3)
+        else:
+            found = shipping.routes(game_map, s.depots, 0, Hex(2, 0), 3, rules=rules)
+        return {r.lines for r in found}
+
+    assert line_paths(None) == line_paths(shipping.RouteRules()) == {("L1",), ("L1", "L3")}
+    assert line_paths(shipping.RouteRules(revisit=True)) == {("L1",), ("L1", "L3"), ("L1", "L3", "L1")}
+    problem = shipping.shipment_problem(
+        game_map,
+        s.depots,
+        s.cities,
+        0,
+        12,
+        (4,) * 5,
+        3,
+        Hex(2, 0),
+        "food",
+        1,
+        shipping.Destination.city("Alpha"),
+        ("L3", "L1"),
+    )
+    assert problem is not None and problem[0] == "KAS-R-37" and "at most once" in problem[1]
+
+
+def test_kas_amb_29_strict_the_lone_airship_goes_on_an_empty_rail_hex() -> None:
+    """p.6 step D's hex: an empty rail hex.  Under 'strict' with no line left (seat 0 holds L1 and
+    L2), the factory hex (2,1) is no rail hex and (1,0) holds a depot; during Harvey Golding's
+    second-depot step (KAS-R-62) the airship is already placed, and with no line free of depots his
+    second depot is refused as KAS-R-62 (the step itself is skipped in play)."""
+    g = game(**amb(29, "strict"))
+    given = {"phase": "start-depots", "seat": 1, "depots": [{"at": [1, 0], "owner": 0}, {"at": [5, 0], "owner": 0}]}
+    s = state_of(g, given)
+    for at, words in ((Hex(2, 1), "not a rail hex"), (Hex(1, 0), "holds a depot")):
+        rejection = g.check(s, StartAirship(at))
+        assert rejection is not None and rejection.rule == "KAS-R-07" and words in rejection.reason
+    bonus = attrs.evolve(s, bonus="second-depot")
+    rejection = g.check(bonus, StartAirship(Hex(2, 0)))
+    assert rejection is not None and rejection.rule == "KAS-R-62"
+    rejection = g.check(bonus, PlaceStartDepot(Hex(2, 0)))
+    assert rejection is not None and rejection.rule == "KAS-R-62" and "no line without a depot" in rejection.reason
+    rejection = game().check(state_of(game(), given), StartAirship(Hex(2, 0)))
+    assert rejection is not None and "KAS-AMB-29" in rejection.reason

@@ -254,7 +254,8 @@ def _line_paths(
     max_stops: int,
     only: tuple[str, ...] | None = None,
     blocked: frozenset[str] = frozenset(),
-    revisit: bool = False,
+    *,
+    revisit: bool,
 ) -> Iterator[tuple[tuple[str, ...], Destination, int]]:
     """Every (lines, destination, stops) with stops ≤ max_stops, before payee choices.
 
@@ -283,7 +284,6 @@ def _line_paths(
             if only is not None and (len(path) >= len(only) or only[len(path)] != m):
                 continue
             path.append(m)
-            fresh = m not in used
             used.add(m)
             lines = tuple(path)
             for at in view.own.get(m, ()):
@@ -293,8 +293,7 @@ def _line_paths(
                 yield lines, Destination.city(far), stops_before + 2
                 yield from extend(far, stops_before + 1)
             path.pop()
-            if fresh:
-                used.discard(m)
+            used.discard(m)  # under 'revisit' ``used`` decides nothing
 
     for c1 in dict.fromkeys(net.ends[origin_line]):
         yield from extend(c1, 0)
@@ -339,7 +338,7 @@ def _routes_from(
     seen: set[tuple[tuple[str, ...], Destination]] = set()
     extra = rules.extra_stops
     blocked = _closed_cities(game_map, cities) if rules.open_only else frozenset()
-    walks = _line_paths(net, view, origin_line, max_stops - extra, only, blocked, rules.revisit)
+    walks = _line_paths(net, view, origin_line, max_stops - extra, only, blocked, revisit=rules.revisit)
     for lines, dest, walked in walks:
         stops = walked + extra
         if dest.at == origin:
@@ -462,9 +461,7 @@ def _normalise_lines(game_map: GameMap, origin_line: str, lines: tuple[str, ...]
     return (origin_line, *lines)
 
 
-def _lines_problem(
-    game_map: GameMap, view: _DepotView, lines: tuple[str, ...], revisit: bool = False
-) -> Problem | None:
+def _lines_problem(game_map: GameMap, view: _DepotView, lines: tuple[str, ...], revisit: bool) -> Problem | None:
     known = {ln.id for ln in game_map.lines}
     for ln in lines:
         if ln not in known:
