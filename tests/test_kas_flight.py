@@ -6,7 +6,10 @@ reconstructed geometry of the rules digest.  Readings: KAS-AMB-01/02/04.
 
 from __future__ import annotations
 
+import gc
 import itertools
+import re
+import weakref
 from collections.abc import Iterable
 from typing import Any
 
@@ -353,6 +356,39 @@ def test_bad_arguments_are_errors_not_problems() -> None:
         list(legal_flights(RADIUS3, ORIGIN, -1, WIDE))
 
 
+def test_a_one_step_flight_for_a_longer_card_is_described_in_the_singular_kas_r_26() -> None:
+    """KAS-R-26 (p.11): the card's full movement must be flown; a 2-card flown 1 hex is refused, and the
+    refusal counts the flight's one step in the singular (the plural is tested above)."""
+    assert flight_problem(RADIUS3, ORIGIN, (E,), 2, WIDE) == (
+        "KAS-R-26",
+        "the card moves 2 hexes; the flight has 1 step",
+    )
+
+
+def test_bad_arguments_name_the_bad_value() -> None:
+    """A caller's error says what was wrong: the readings of KAS-AMB-01/02 are a, b, c (digest); the six
+    hex directions are 0..5; a movement value (KAS-R-26, p.11: the card's value) is never negative; an
+    airship's start hex is in the play area (KAS-R-27, p.11: it may not leave it)."""
+    with pytest.raises(ValueError, match=re.escape("KAS-AMB-01 has readings a, b, c; got 'd'")):
+        FlightRules.from_readings({"KAS-AMB-01": "d"})
+    with pytest.raises(ValueError, match=re.escape("KAS-AMB-02 has readings a, b, c; got 'x'")):
+        FlightRules.from_readings({"KAS-AMB-02": "x"})
+    with pytest.raises(ValueError, match=re.escape("directions are 0..5, got (0, 6)")):
+        flight_problem(RADIUS3, ORIGIN, (0, 6), 2, WIDE)
+    with pytest.raises(ValueError, match=re.escape("a movement value is never negative, got -1")):
+        flight_problem(RADIUS3, ORIGIN, (), -1, WIDE)
+    with pytest.raises(ValueError, match=re.escape("a movement value is never negative, got -2")):
+        list(legal_flights(RADIUS3, ORIGIN, -2, WIDE))
+    with pytest.raises(ValueError, match=re.escape("a movement value is never negative, got -3")):
+        endpoints(RADIUS3, ORIGIN, -3, WIDE)
+    with pytest.raises(ValueError, match=re.escape(f"the start hex {Hex(9, 9)} is not in the play area")):
+        endpoints(RADIUS3, Hex(9, 9), 2, WIDE)
+    with pytest.raises(ValueError, match=re.escape(f"the start hex {Hex(9, 9)} is not in the play area")):
+        list(legal_flights(RADIUS3, Hex(9, 9), 2, WIDE))
+    with pytest.raises(ValueError, match=re.escape("directions are 0..5, got 6")):
+        course_correction_problem(RADIUS3, ORIGIN, 6)
+
+
 # --- caching -------------------------------------------------------------------------------------
 
 
@@ -369,6 +405,39 @@ def test_callers_cannot_corrupt_the_cache() -> None:
     ends = endpoints(RADIUS3, ORIGIN, 2, WIDE)
     ends.clear()
     assert len(endpoints(RADIUS3, ORIGIN, 2, WIDE)) == 12
+
+
+def test_two_maps_asked_in_turn_keep_their_own_caches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """endpoints is cached per map: two play areas asked alternately are each searched once, not once per
+    switch (a cache slot shared by all maps would pass the single-map test below and fail this one).
+    The answers are KAS-R-26's: a 2-flight ends exactly 2 hexes away, on both discs the ring of 12."""
+    first_area = make_map(disc(3))
+    second_area = make_map(disc(4))
+    searches: list[int] = []
+    search = flight._search_endpoints
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        searches.append(1)
+        return search(*args, **kwargs)
+
+    monkeypatch.setattr(flight, "_search_endpoints", counted)
+    for _ in range(3):
+        assert set(endpoints(first_area, ORIGIN, 2, WIDE)) == ring(2)
+        assert set(endpoints(second_area, ORIGIN, 2, WIDE)) == ring(2)
+    assert len(searches) == 2
+
+
+def test_a_maps_tables_go_when_the_map_goes() -> None:
+    """The per-map tables are dropped with their map (a long session builds many maps: no leak)."""
+    area = make_map(disc(2))
+    key = id(area)
+    assert set(endpoints(area, ORIGIN, 1, WIDE)) == ring(1)  # KAS-R-26: a 1-flight ends next door
+    assert key in flight._TABLES
+    alive = weakref.ref(area)
+    del area
+    gc.collect()
+    assert alive() is None
+    assert key not in flight._TABLES
 
 
 def test_endpoints_are_searched_once_per_map_start_length_and_rules(monkeypatch: pytest.MonkeyPatch) -> None:
