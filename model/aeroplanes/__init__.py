@@ -10,7 +10,7 @@ the seed, as the digest gives it: ``"l.85,128"`` means lines 85 and 128.
 
 The whole game: the rule catalogue (catalogue.py), the ambiguity register
 with the rulebook findings (readings.py), the component pack with the map as
-a networkx graph (components.py), the new-connection risk computed exactly
+a directed graph (components.py; rulecraft.digraph), the new-connection risk computed exactly
 (risk.py), state, actions, set-up, legality (rules.py), effects
 (transitions.py), scoring and the game itself (game.py, a PackedGame).  Its
 record, above the model, ties in the invariants and solvers

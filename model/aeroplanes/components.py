@@ -10,7 +10,8 @@ with its provenance) and a publisher's real pack loads with :func:`load_pack`
 the entry and the field; they cite the seed by line ("l.124"), since it has no
 page numbers.
 
-The map is a :class:`networkx.DiGraph` (:meth:`Pack.graph`): nodes are the
+The map is a :class:`rulecraft.digraph.DiGraph` (:meth:`Pack.graph`; networkx's interface, without
+its import time): nodes are the
 destinations (region, slots, the 3-player "4/5" slots), arcs the connections
 (colour, long-range flag, the rolls of a ‡ route).  An ordinary connection gives
 an arc each way; a special connection (AER-R-15) gives only the arc from each
@@ -21,15 +22,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import Any, Literal, cast
 
 import attrs
 
 from rulecraft.core import cite
+from rulecraft.digraph import DiGraph
 from rulecraft.packs import PackChecker, PackError, PackFiles, check_schema, entry_label, find_entry, pack_schema_of
-
-if TYPE_CHECKING:  # networkx costs 0.15 s to import: only the map's graph needs it
-    import networkx as nx  # type: ignore[import-untyped]
 
 PACKAGE = "rulecraft.model.aeroplanes"
 BUNDLED_SOURCE = "rulecraft/model/aeroplanes/packs/reconstructed.yaml"
@@ -338,7 +337,7 @@ class Pack:
     _by_number: dict[int, PlaneCard] = attrs.field(init=False, repr=False, eq=False, hash=False)
     _by_tile: dict[str, PassengerTile] = attrs.field(init=False, repr=False, eq=False, hash=False)
     # The map, built on first use and frozen (shared by every reader; ``graph()`` gives a fresh copy).
-    _map: nx.DiGraph | None = attrs.field(init=False, default=None, repr=False, eq=False, hash=False)
+    _map: DiGraph | None = attrs.field(init=False, default=None, repr=False, eq=False, hash=False)
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "_by_name", {d.name: d for d in reversed(self.destinations)})
@@ -346,17 +345,15 @@ class Pack:
         object.__setattr__(self, "_by_tile", {p.id: p for p in reversed(self.passengers)})
 
     # -- the map -----------------------------------------------------------------------------
-    def graph(self) -> nx.DiGraph:
+    def graph(self) -> DiGraph:
         """The map as a fresh DiGraph (nodes: destinations; arcs: usable directions of connections)."""
         return _build_graph(self.regions, self.destinations, self.connections, self.special_connections)
 
-    def map_graph(self) -> nx.DiGraph:
+    def map_graph(self) -> DiGraph:
         """The map as one frozen DiGraph, built once per pack: for readers (a route's legs are looked
         up at every new placement, and rebuilding the map each time was a tenth of a random game)."""
         if self._map is None:
-            import networkx as nx
-
-            object.__setattr__(self, "_map", nx.freeze(self.graph()))
+            object.__setattr__(self, "_map", self.graph().freeze())
         return self._map
 
     def destination(self, name: str) -> Destination:
@@ -445,12 +442,10 @@ def _build_graph(
     destinations: Sequence[Destination],
     connections: Sequence[Connection],
     specials: Sequence[SpecialConnection],
-) -> nx.DiGraph:
-    import networkx as nx
-
+) -> DiGraph:
     markets = {r.id for r in regions if r.market}
     special_to = {s.to for s in specials}
-    g = nx.DiGraph()
+    g = DiGraph()
     for d in destinations:
         g.add_node(
             d.name,
@@ -487,7 +482,7 @@ def _build_graph(
     return g
 
 
-def unreachable(graph: nx.DiGraph, starts: Sequence[str]) -> list[tuple[str, str]]:
+def unreachable(graph: DiGraph, starts: Sequence[str]) -> list[tuple[str, str]]:
     """(start, destination) pairs with no directed path: a pack whose map leaves them is not playable."""
     return _unreachable_in({n: tuple(graph.successors(n)) for n in graph.nodes}, starts)
 
@@ -507,10 +502,10 @@ def _unreachable_in(successors: Mapping[str, Sequence[str]], starts: Sequence[st
 
 def _successors(data: Mapping[str, Any]) -> dict[str, list[str]]:
     """The map's directed connections of checked pack data, by destination in the data's order (the same
-    edges as :func:`map_graph`, without networkx: loading a pack checks them on every command)."""
+    edges as :func:`map_graph`, without building the graph: loading a pack checks them on every command)."""
     destinations = _destinations(data)
     out: dict[str, list[str]] = {d.name: [] for d in destinations}
-    for c in _connections(data):  # a name no destination has becomes a node, as in networkx
+    for c in _connections(data):  # a name no destination has becomes a node, as in the graph
         out.setdefault(c.a, []).append(c.b)
         out.setdefault(c.b, [])
         if c.direction == "both":
@@ -610,7 +605,7 @@ def _specials(data: Mapping[str, Any]) -> tuple[SpecialConnection, ...]:
     )
 
 
-def map_graph(data: Mapping[str, Any]) -> nx.DiGraph:
+def map_graph(data: Mapping[str, Any]) -> DiGraph:
     """The map of already-checked pack data (strategies use it to keep generated maps playable)."""
     return _build_graph(_regions(data), _destinations(data), _connections(data), _specials(data))
 

@@ -2,7 +2,7 @@
 
 Three questions, each answered by Z3 and re-checked by the brute-force model
 (:mod:`rulecraft.model.kings_of_air_and_steam.shipping`, which walks the
-line-adjacency graph with networkx):
+line-adjacency graph):
 
 * ``deliveries`` — the design card's "which deliveries are reachable": for a
   player, every (origin depot, goods type, destination) with the largest
