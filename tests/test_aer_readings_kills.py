@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import pytest
 from test_aer_advantages import beacon_state, step_with
-from test_aer_placing import LR1
+from test_aer_placing import LR1, with_card
+from test_aer_rules import give_airport, started
 
 from rulecraft.model.aeroplanes import actions as A
 from rulecraft.model.aeroplanes.context import Context
-from rulecraft.model.aeroplanes.rules import legal_actions
+from rulecraft.model.aeroplanes.rules import check, legal_actions
 from rulecraft.model.aeroplanes.state import AerState, Phase
 
 
@@ -56,3 +57,25 @@ def test_reroll_a_kept_passed_roll_places_at_once_aer_amb_26() -> None:
     assert legal_actions(ctx, state) == [A.PlayRadioBeacons(), A.KeepThrow()]
     state = step_with(ctx, state, A.KeepThrow())
     assert state.phase is Phase.PLACING
+
+
+@pytest.mark.parametrize("reading", ["allowed", "direct"])
+def test_a_hop_into_a_special_connection_under_each_reading_aer_amb_22(reading: str) -> None:
+    """AER-AMB-22 (the rulebook is silent, l.77-83 on hops): Amsterdam over London to Casablanca is a
+    white leg, then London - Casablanca, a red connection printed as special (pack data).  ``allowed``
+    (default): the hop is a legal placement with an LR card's tile (AER-R-17, AER-R-18); ``direct``: a
+    special, ‡ or LR-symbol connection is used only as a direct connection into the destination, so
+    the same hop is refused under the hop's rule, AER-R-17, and is not offered."""
+    ctx = Context.printed(readings={"AER-AMB-22": reading})
+    state = started(4, seed=3)
+    me = state.to_move
+    state = with_card(give_airport(state, me, "Amsterdam"), me, LR1, 2)
+    hop = A.PlaceAirport(LR1, "Casablanca", 0, "Amsterdam", "London")
+    why = check(ctx, state, hop)
+    if reading == "allowed":
+        assert why is None, why
+        assert hop in legal_actions(ctx, state)
+    else:
+        assert why is not None and why.rule == "AER-R-17", why
+        assert "AER-AMB-22" in why.reason
+        assert hop not in legal_actions(ctx, state)
