@@ -528,6 +528,24 @@ def _start(game: Game[Any, Any], start: Any, where: str) -> Any:
     raise ExploreError(f"{where}.start: an object with a 'setup' or a 'state' object is needed")
 
 
+_REFUSAL = re.compile(r"([A-Z]{2,4}-[A-Z]{1,4}-\d{1,4}[a-z]?)(?: \(p\.([^)]*)\))? — (.*)", re.S)
+
+
+def _setup_refusal(game: Game[Any, Any], start: Any) -> Rejection | None:
+    """Why ``game`` refuses the set-up of ``start`` (its rule, page and words), or None: it takes it, or
+    ``start`` is not a set-up (a given state is read by :func:`_start`, which names its errors)."""
+    if not (isinstance(start, Mapping) and isinstance(start.get("setup"), Mapping)):
+        return None
+    try:
+        game.start(Setup.from_json(start["setup"]))
+    except RulecraftError as exc:
+        found = _REFUSAL.fullmatch(str(exc))
+        if found is None:
+            return Rejection("set-up", _short(str(exc), 200))
+        return Rejection(found.group(1), _short(found.group(3), 200), found.group(2))
+    return None
+
+
 def _differences(data: Mapping[str, Any], where: str) -> list[tuple[str, Any, Any]]:
     rows = data.get("differences", [])
     if not isinstance(rows, list) or not all(isinstance(r, list) and len(r) == 3 for r in rows):
@@ -687,9 +705,25 @@ def witness_trace(game_id: str, path: str, pick: str | None = None) -> Trace:
     except RulecraftError as exc:
         raise ExploreError(f"{path}: readings: {_short(str(exc), 200)}") from None
     steps = _steps(data, path)
+    title = _short(data.get("title", amb), 300)
+    refusals = [_setup_refusal(game, data.get("start")) for game in (one, other)]
+    if not steps and (refusals[0] is None) != (refusals[1] is None):
+        # A witness that one reading refuses the set-up (AIR-AMB-28: a game of 1 player): the reading that
+        # plays it on the left, the refusal with its rule on the right (the report links here too).
+        keeps = 0 if refusals[0] is None else 1
+        games, labels = (one, other), [f"reading {readings[0]}", f"reading {readings[1]}"]
+        start = _start(games[keeps], data.get("start"), path)
+        trace = _new_trace(game_id, "witness", title, (labels[keeps], games[keeps], start), [])
+        refusal = refusals[1 - keeps]
+        assert refusal is not None
+        trace.right = Side(labels[1 - keeps], games[1 - keeps], [], refused={0: refusal})
+        trace.notes.append(f"{labels[1 - keeps]} refuses this set-up ({refusal}); {labels[keeps]} plays it")
+        trace.reported = _differences(data, path)
+        trace.rules = [str(r) for r in data.get("rules", []) if isinstance(r, str)]
+        return trace
     left = (f"reading {readings[0]}", one, _start(one, data.get("start"), path))
     right = (f"reading {readings[1]}", other, _start(other, data.get("start"), path))
-    trace = _new_trace(game_id, "witness", _short(data.get("title", amb), 300), left, steps, right=right)
+    trace = _new_trace(game_id, "witness", title, left, steps, right=right)
     trace.reported = _differences(data, path)
     trace.rules = [str(r) for r in data.get("rules", []) if isinstance(r, str)]
     return trace

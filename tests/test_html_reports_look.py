@@ -204,3 +204,32 @@ def test_a_finding_says_the_replay_document_is_below_only_where_it_is() -> None:
     assert '"rulecraft_replay": 1' in conform_text
     witness_text = markdown_finding(finding)
     assert "replay document" not in witness_text and "- starts from: a given state, not a set-up" in witness_text
+
+
+def test_a_witness_whose_set_up_one_reading_refuses_opens_in_the_explorer(tmp_path: Path) -> None:
+    """AIR-AMB-28 'one' lets a single player play; the printed rules refuse it (AIR-R-01, Airships p.2:
+    2 to 4 players).  The ambiguities report links to that witness; the explorer used to leave it out
+    (a broken link).  It opens: the reading that plays it on the left, the refusal and its rule on the
+    right."""
+    document = {
+        "rulecraft_explore": 1,
+        "kind": "witness",
+        "game": "air",
+        "title": "AIR-AMB-28: two against one: a game of 1 player(s) is refused",
+        "ambiguity": "AIR-AMB-28",
+        "readings": ["two", "one"],
+        "base": {},
+        "start": {"setup": {"players": 1, "first_seat": 0, "options": {}}},
+        "steps": [],
+        "differences": [],
+        "rules": [],
+    }
+    (tmp_path / "amb.witness-AIR-AMB-28-one.explore.json").write_text(json.dumps(document), "utf-8")
+    sources, left_out = explore.report_sources("air", tmp_path)
+    assert left_out == [] and len(sources) == 1
+    trace = explore.witness_trace("air", str(tmp_path / "amb.witness-AIR-AMB-28-one.explore.json"))
+    shown = explore.step_json(trace, 0)
+    assert shown["left"]["label"] == "reading one" and len(shown["left"]["state"]["boards"]) == 1
+    refused = shown["right"]["refused"]
+    assert shown["right"]["label"] == "reading two" and refused["step"] == 0
+    assert refused["rule"] == "AIR-R-01" and refused["page"] == "2" and "1 requested" in refused["reason"]
