@@ -338,6 +338,29 @@ def test_night_flights_trip_reading_refuses_an_overflow_tile_aer_amb_33() -> Non
             accepted(s, claim, ctx=ctx)
 
 
+def test_night_flights_trip_reading_finds_the_start_city_of_the_claimed_tile_aer_amb_33() -> None:
+    """AER-AMB-33 ``trip`` (AER-R-46, l.159: the extra passenger flies within Europe): the start city
+    judged is the one where *this* tile waits.  The first claim takes an overflow tile, so every
+    waiting section stays full (no empty slot anywhere); the Night Flights claim of a tile waiting at
+    the home city (European) bound for a European destination is accepted."""
+    state, seat, far, near = night_state(1)
+    extra = next(
+        p
+        for p in CTX.pack.passengers
+        if p.id in state.bag and CTX.europe(p.destination) and p.capacity == 1 and p.destination != far[0]
+    )
+    state = attrs.evolve(state, bag=tuple(t for t in state.bag if t != extra.id), overflow=(extra.id,))
+    if extra.destination not in state.airports(seat):
+        state = give_airport(state, seat, extra.destination)
+    trip = fresh_context(AER_AMB_33="trip")
+    s = phase_step(state, trip, A.ClaimPassenger(extra.id, 10, overflow=True))
+    s = phase_step(s, trip, A.PlayNightFlights())
+    assert all(None not in w.slots for w in s.waiting)  # the set-up: every waiting slot still full
+    home = state.players[seat].home
+    assert home is not None and trip.europe(home) and trip.europe(CTX.pack.passenger(near[0]).destination)
+    accepted(s, A.ClaimPassenger(near[0], 10), ctx=trip)
+
+
 # ---------------------------------------------------------------------------
 # After an NCR roll: Radio Beacons, cover, decline, abort (AER-R-23, R-26, R-27, R-47)
 # ---------------------------------------------------------------------------
