@@ -70,7 +70,8 @@ function sideView(side, differs, onlyHere) {
     return box;
   }
   if (side.refused) {
-    box.append(el("p", { class: "refusal", text: `refused step ${side.refused.step}: ` + side.refused.rule +
+    const what = side.refused.step ? `refused step ${side.refused.step}: ` : "refused the start: ";
+    box.append(el("p", { class: "refusal", text: what + side.refused.rule +
       (side.refused.page ? ` (p.${side.refused.page})` : "") + " — " + side.refused.reason }));
     return box;
   }
@@ -124,9 +125,13 @@ async function show(i) {
   const summary = document.getElementById("differs-summary");
   summary.replaceChildren();
   if (data.right) {
-    const fields = differs.size
-      ? `${differs.size} state field(s) differ (marked): ${[...differs].slice(0, 12).join(", ")}`
-      : "the two states agree";
+    // A side that refused a step (or an implementation that stopped) has no state to agree with.
+    const stateless = [data.left, data.right].find((side) => !("state" in side));
+    const fields = stateless
+      ? `${stateless.label} has no state here: ${stateless.refused ? "it refused a step" : "it stopped"} (below)`
+      : differs.size
+        ? `${differs.size} state field(s) differ (marked): ${[...differs].slice(0, 12).join(", ")}`
+        : "the two states agree";
     const legal = only.left.length + only.right.length
       ? `; legal on one side only (highlighted): ${only.left.length} on the left, ${only.right.length} on the right`
       : "";

@@ -459,3 +459,36 @@ def test_a_report_s_heading_levels_can_be_told_apart(browser: Any, tmp_path: Pat
         for i in range(1, 6)
     ]
     assert sizes == sorted(sizes, reverse=True) and len(set(sizes)) == 5
+
+
+def test_a_witness_whose_set_up_one_reading_refuses_says_so_and_not_that_the_states_agree(
+    browser: Any, tmp_path: Path
+) -> None:
+    """AIR-AMB-28 'one' plays a game of 1 player; the printed rules refuse it (AIR-R-01, Airships p.2)."""
+    from selenium.webdriver.common.by import By
+
+    document = {
+        "rulecraft_explore": 1,
+        "kind": "witness",
+        "game": "air",
+        "title": "AIR-AMB-28: two against one",
+        "ambiguity": "AIR-AMB-28",
+        "readings": ["two", "one"],
+        "base": {},
+        "start": {"setup": {"players": 1, "first_seat": 0, "options": {}}},
+        "steps": [],
+        "differences": [],
+        "rules": [],
+    }
+    path = tmp_path / "witness.json"
+    path.write_text(json.dumps(document), "utf-8")
+    running = explore.start(explore.witness_trace("air", str(path)))
+    try:
+        browser.get(running.url)
+        _at_step(browser, 0)
+        summary = browser.find_element(By.ID, "differs-summary").text
+        assert "agree" not in summary and "reading two has no state here" in summary
+        refusal = browser.find_element(By.CSS_SELECTOR, "#sides .side .refusal").text
+        assert refusal.startswith("refused the start: AIR-R-01 (p.2)")
+    finally:
+        running.stop()
