@@ -207,6 +207,10 @@ def html_report(report: ErrataReport, links: explore.ReportLinks | None = None) 
     if w is not None and w.finding is not None and w.finding.svg:
         body += ["<h4>The state where play changes</h4>", f"<div class='board'>{w.finding.svg}</div>"]
     document = explore.divergence_document(report)
+    if document is not None and w is not None and w.finding is not None:
+        # The explorer's heading quotes the step as the report does: each ruleset's own words.
+        title = both_words(w.finding.title, w.finding.step_text, variant_words(report), "variant")
+        document["title"] = f"{report.variant.title}: {title}"
     if document is not None:
         body.append(explore.report_link(report.variant.game, "divergence", "divergence.json", document, links))
     if shift:

@@ -233,3 +233,19 @@ def test_a_witness_whose_set_up_one_reading_refuses_opens_in_the_explorer(tmp_pa
     refused = shown["right"]["refused"]
     assert shown["right"]["label"] == "reading two" and refused["step"] == 0
     assert refused["rule"] == "AIR-R-01" and refused["page"] == "2" and "1 requested" in refused["reason"]
+
+
+def test_the_explorer_heading_of_a_divergence_words_the_step_as_each_ruleset_does(tmp_path: Path) -> None:
+    """AIR-EX-17 (Airships p.6) under the two-chip variant: the printed rules pay 3 chips for an
+    additional go (AIR-R-42, p.4), the variant 2; the document the errata report writes for the
+    explorer quotes both, as the report's own heading does."""
+    from test_report_html import _divergence
+
+    from rulecraft import errata_report
+
+    errata_report.html_file(_divergence(), tmp_path / "errata.html")
+    document = json.loads((tmp_path / "errata.divergence.explore.json").read_text("utf-8"))
+    assert document["title"] == (
+        "An additional go costs 2 chips: after seat 0 (USA) pays 3 chips for an additional go "
+        "(variant: seat 0 (USA) pays 2 chips for an additional go): the states differ in boards, supplies"
+    )
