@@ -66,6 +66,14 @@ class Tools(Generic[S, A]):
         """Derived values a scenario may assert on, beside the state's JSON."""
         return self.record.facts(self.game, state) if self.record is not None else {}
 
+    def witness_starts(self) -> Mapping[str, Any]:
+        """The witness search's targeted starts (amb id -> hook), states random games rarely reach."""
+        return self.record.witness_starts(self.game) if self.record is not None else {}
+
+    def witness_queries(self) -> Mapping[str, Any]:
+        """The solver hooks for ambiguities that only decide legality (amb id -> hook)."""
+        return self.record.witness_queries(self.game) if self.record is not None else {}
+
 
 def tools(game: Game[S, A]) -> Tools[S, A]:
     """``game``'s tools: its record's, bound to it (an amendment's: its base game's, without queries)."""

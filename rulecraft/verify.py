@@ -406,8 +406,7 @@ class VerifyKept:
         report: GameReport,
         say: Callable[[str], None] | None = None,
     ) -> None:
-        ruleset = getattr(game, "ruleset", None)
-        options = {"readings": dict(getattr(ruleset, "readings", ()))}
+        options = {"readings": dict(game.ruleset.readings)}
         self.report = report
         self.say = say or _print_stderr
 

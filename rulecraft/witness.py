@@ -786,12 +786,8 @@ class BadStart(RulecraftError):
 
 
 def start_hooks(game: Game[Any, Any]) -> Mapping[str, StartHook]:
-    """The game's witness-start hooks (amb id -> hook), from its record."""
-    from rulecraft.registry import record_of
-
-    base = getattr(game, "base", game)  # an amended game asks its base game's record
-    record = record_of(base)
-    return record.witness_starts(base) if record is not None else {}
+    """The game's witness-start hooks (amb id -> hook), from its record (an amended game's: its base's)."""
+    return tools(game).witness_starts()
 
 
 def _hook_name(hook: object) -> str:
@@ -1055,12 +1051,8 @@ def example_dependence(
 
 
 def solver_hooks(game: Game[Any, Any]) -> Mapping[str, SolverHook]:
-    """The game's solver queries for ambiguities of the right shape (amb id -> hook)."""
-    from rulecraft.registry import record_of
-
-    base = getattr(game, "base", game)  # an amended game asks its base game's record
-    record = record_of(base)
-    return record.witness_queries(base) if record is not None else {}
+    """The game's solver queries for ambiguities of the right shape (amb id -> hook), from its record."""
+    return tools(game).witness_queries()
 
 
 def ambiguities(

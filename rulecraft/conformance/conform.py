@@ -273,7 +273,7 @@ def _kept(
     if database is None:
         return None
     pack = digest(json.dumps(components, sort_keys=True)) if components is not None else None
-    readings = dict(getattr(getattr(game, "ruleset", None), "readings", None) or {})
+    readings = dict(game.ruleset.readings)
     options = {"impl": command, "readings": readings, "components": pack}
     return DifferenceStore(database, "conform", game, "differential", options, say=say, label=f"conform {game.id}")
 
