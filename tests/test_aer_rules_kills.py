@@ -338,6 +338,22 @@ def test_night_flights_trip_reading_refuses_an_overflow_tile_aer_amb_33() -> Non
             accepted(s, claim, ctx=ctx)
 
 
+def test_each_pack_is_judged_on_its_own_map_aer_r_14() -> None:
+    """AER-R-14 (l.77): a new airport is reached from an own airport along a connection of the map.  The
+    printed map has no Ethiopia - Persia connection, so that attempt is refused; a pack whose map adds a
+    red one offers it.  Each pack answers from its own map, whichever pack was asked first."""
+    state, _me = example_state(False)
+    attempt = A.PlaceAirport(LR1, "Persia", 0, "Ethiopia")
+    refused(state, attempt, "AER-R-14", "no connection on the map along Ethiopia")
+    data = bundled_pack_data()
+    added: dict[str, object] = {"between": ["Ethiopia", "Persia"], "colour": "red"}
+    added["provenance"] = {"source": "reconstructed", "page": "l.77", "why": "a test map with one more connection"}
+    data["connections"] = [*data["connections"], added]
+    wider = Context.printed(pack=pack_from_data(data, BUNDLED_SOURCE))
+    accepted(state, attempt, ctx=wider)
+    refused(state, attempt, "AER-R-14", "no connection on the map along Ethiopia")  # the printed map again
+
+
 def test_night_flights_trip_reading_finds_the_start_city_of_the_claimed_tile_aer_amb_33() -> None:
     """AER-AMB-33 ``trip`` (AER-R-46, l.159: the extra passenger flies within Europe): the start city
     judged is the one where *this* tile waits.  The first claim takes an overflow tile, so every
