@@ -266,3 +266,27 @@ def test_the_rules_listing_reads_scenario_ids_and_rules_without_a_yaml_parse_or_
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+@pytest.mark.parametrize("total", [60, 80, 120, 160, 240])
+def test_the_rules_table_fits_the_screen_and_keeps_the_statement_readable(total: int) -> None:
+    """`rulecraft rules` sizes its columns itself (issue 18: rich measuring every cell was a third of
+    the command): the table fits ``total`` characters wherever the statement keeps 20 of them, and no
+    column is wider than its longest cell."""
+    from rulecraft.cli import _rules_widths
+
+    columns = ("rule", "p.", "statement", "enforced in", "scenarios", "tests")
+    rows = [
+        ("AIR-R-01", "2", "2 to 4 companies play; " * 4, "game.py:100, transitions.py:40", "", "test_air_rules.py"),
+        ("AIR-R-02", "2-3", "short", "", "AIR-EX-01, AIR-EX-02", ""),
+    ]
+    widths = _rules_widths(rows, columns, total)
+    longest = [max([len(c), *(len(r[i]) for r in rows)]) for i, c in enumerate(columns)]
+    assert widths[2] >= 20
+    assert all(w <= max(n, len("nothing exercises it")) for w, n in zip(widths, longest, strict=True))
+    if total >= 120:
+        assert sum(widths) + 3 * len(columns) + 1 <= total
+        assert widths[2] == min(longest[2], total - 19 - sum(widths) + widths[2])
+    else:
+        assert sum(widths) + 19 <= max(total, 20 + 11 + 9 + 5 + widths[0] + widths[1] + 19)
+        assert all(w >= len(c) for w, c in zip(widths, columns, strict=True)), "a heading never folds"
