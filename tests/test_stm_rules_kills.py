@@ -2519,3 +2519,33 @@ def test_amb33_lapse_reaches_into_both_sides_of_a_slash() -> None:
         state = pending(_arrow_flight(1, "right", [(1, False)]), UseAnotherDistrict())
         state = play(state, UseOtherDistrict(2, "right"), ctx=ctx)
         assert state.turn.pending[0] == (Either(first, (VotePoints(2),)),)
+
+
+def test_r63_r58_the_gala_takes_two_off_the_counted_crystals() -> None:
+    """STM-R-63 (p.27): as many crystals as stones owned (3); STM-R-58 (p.29): the crystal charity gala
+    takes up to 2 off and returns to the supply: 1 crystal paid."""
+    me = player([(1, False), (2, False)], on_board=1, crystals=1, gala="crystal")
+    state = pending(game(me, player(), board=(BoardStone(0, 5, "left"),)), PayCrystalsPerStone(), VotePoints(1))
+    state = play(state, PayCost(gala=True), UsePart())
+    p = state.players[0]
+    assert (p.crystals, p.gala, p.vp) == (0, None, 1)
+
+
+def test_r36_the_banker_picked_up_leaves_his_level_the_stoker_stays() -> None:
+    """STM-R-36 (p.16-17), STM-EX-09: the banker picked up on level 7 is aboard (on no level); the
+    stoker still stands on level 2."""
+    board = (BoardStone(0, 6, "left"), BoardStone(0, 7, "right"))
+    pax = Passengers(banker=7, stoker=2, stack=("P03",), face_up="P02")
+    state = game(player([], on_board=2), player(), board=board, passengers=pax)
+    state = play(state, FlyToAllTargets(), TakeBack(7, "right"), PickUp("banker"))
+    assert (state.passengers.banker, state.passengers.stoker) == (None, 2)
+    assert state.players[0].carrying == ("banker",)
+
+
+def test_r55_shake_off_one_parasite_on_a_passive_symbol() -> None:
+    """STM-R-55 (p.33): 'shake off' returns the one chosen opposing parasite, here the one on M0-06's
+    passive symbol, to its owner unactivated."""
+    me = player([(1, False)], machine_room=room((1, machine("M0-06"))))
+    state = game(me, player(parasites_home=2), parasites=(Parasite(1, 0, 1, "passive"),))
+    state = play(pending(state, ShakeOff(all=False)), ShakeOffParasite(1, 1, "passive"))
+    assert state.parasites == () and state.players[1].parasites_home == 3
