@@ -30,6 +30,7 @@ pre, code { font-family: ui-monospace, monospace; font-size: 0.9em; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f7f7f7; padding: 0.6rem; }
 code { overflow-wrap: anywhere; }
 .board svg, .plot svg { max-width: 100%; height: auto; }
+.board svg { width: 100%; }
 tr:target { background: #fff3b0; }
 a.rule { font-family: ui-monospace, monospace; font-size: 0.92em; white-space: nowrap; }
 h1 { font-size: 1.9rem; }

@@ -492,3 +492,22 @@ def test_a_witness_whose_set_up_one_reading_refuses_says_so_and_not_that_the_sta
         assert refusal.startswith("refused the start: AIR-R-01 (p.2)")
     finally:
         running.stop()
+
+
+def test_a_report_draws_a_board_across_the_page_width(browser: Any, tmp_path: Path) -> None:
+    """A Kings of Air and Steam board is drawn about 800 px wide with 7 px labels on its hexes; a report
+    draws it across the text's width (72rem), a little larger, never smaller than drawn."""
+    from selenium.webdriver.common.by import By
+
+    from rulecraft import htmlpage
+
+    game = make_game("kas")
+    picture = game.picture(game.new_game(2))
+    assert picture
+    drawn = float(picture.split(' width="', 1)[1].split('"', 1)[0])  # about 800 px
+    page = tmp_path / "board.html"
+    page.write_text(htmlpage.page("t", ["<p>text</p><div class='board'>", picture, "</div>"]), "utf-8")
+    browser.get(page.as_uri())
+    board = browser.find_element(By.CSS_SELECTOR, ".board svg")
+    text = browser.find_element(By.TAG_NAME, "p")
+    assert board.size["width"] == text.size["width"] > drawn
