@@ -16,6 +16,7 @@ import attrs
 from kas_helpers import ALL_TILES, PLAN, turn_state
 from test_kas_mutation_kills import city, city_changed
 from test_kas_readings import CLINT, amb, game, legal, state_of
+from test_kas_readings import ROW as ROW_MAP
 
 from rulecraft.model.kings_of_air_and_steam import flight, shipping
 from rulecraft.model.kings_of_air_and_steam.actions import (
@@ -301,7 +302,41 @@ def test_kas_amb_29_strict_the_lone_airship_goes_on_an_empty_rail_hex() -> None:
     bonus = attrs.evolve(s, bonus="second-depot")
     rejection = g.check(bonus, StartAirship(Hex(2, 0)))
     assert rejection is not None and rejection.rule == "KAS-R-62"
+    assert rejection.reason.startswith("Harvey Golding's airship")
     rejection = g.check(bonus, PlaceStartDepot(Hex(2, 0)))
-    assert rejection is not None and rejection.rule == "KAS-R-62" and "no line without a depot" in rejection.reason
+    assert rejection is not None and rejection.rule == "KAS-R-62"
+    assert rejection.reason.startswith("no line without a depot") and "Harvey Golding's" in rejection.reason
     rejection = game().check(state_of(game(), given), StartAirship(Hex(2, 0)))
     assert rejection is not None and "KAS-AMB-29" in rejection.reason
+
+
+def test_kas_amb_29_strict_a_line_holding_only_ones_own_depot_is_still_free() -> None:
+    """p.6 step D forbids only lines holding *another* player's depot.  Seat 1 already has a depot
+    on L2 (a hand-built state): L2 is still a line of its own with empty hexes, so under 'strict'
+    the airship may not start alone; the message says to place the starting depot."""
+    g = game(**amb(29, "strict"))
+    given = {"phase": "start-depots", "seat": 1, "depots": [{"at": [1, 0], "owner": 0}, {"at": [5, 0], "owner": 1}]}
+    s = state_of(g, given)
+    assert {a.at for a in legal(g, s, PlaceStartDepot)} == {Hex(6, 0), Hex(7, 0)}
+    rejection = g.check(s, StartAirship(Hex(2, 0)))
+    assert rejection is not None and rejection.rule == "KAS-R-07"
+    assert rejection.reason.startswith("a line without another player's depot")
+
+
+def test_kas_amb_29_strict_with_full_hexes_the_lone_airship_avoids_partial_hexes() -> None:
+    """KAS-AMB-23 'full-hexes' (p.11-12): partial edge rail hexes take no depot, so neither does
+    the lone airship take the depot's place there under KAS-AMB-29 'strict' (p.6 step D's hex).
+    Row map with (3,0) a partial hex; seat 0 holds L1 and L2."""
+    row = {**ROW_MAP, "hexes": [[q, 0, "partial"] if q == 3 else [q, 0] for q in range(9)] + [[q, 1] for q in range(9)]}
+    g = game(**amb(29, "strict"), **amb(23, "full-hexes"))
+    given = {
+        "map": row,
+        "phase": "start-depots",
+        "seat": 1,
+        "depots": [{"at": [1, 0], "owner": 0}, {"at": [5, 0], "owner": 0}],
+    }
+    s = state_of(g, given)
+    assert {a.at for a in legal(g, s, StartAirship)} == {Hex(2, 0), Hex(6, 0), Hex(7, 0)}
+    rejection = g.check(s, StartAirship(Hex(3, 0)))
+    assert rejection is not None and rejection.rule == "KAS-R-07"
+    assert "partial edge hex" in rejection.reason
