@@ -251,24 +251,14 @@ def _start_json(finding: Finding, game_id: str) -> dict[str, Any]:
     return _with_fixture({"state": finding.start_state}, game_id, finding)
 
 
-# A printed example's ID at the start of a finding's ``where`` ("KAS-EX-13 (KAS-EX-13-....yaml, p.13)").
-EXAMPLE_ID = re.compile(r"[A-Z]{2,4}-EX-\d+[a-z]?\b")
-
-
 def example_fixture(game_id: str, finding: Finding) -> dict[str, Any] | None:
     """The component fixture (a printed example's own small board: kas's ``given.map``) that a finding
     starting from that example's given state needs beside the state, or None.  Without it the state
     (layout 'fixture') cannot be read back, and the report's link into the explorer was refused."""
-    found = EXAMPLE_ID.match(finding.where)
-    if finding.setup or finding.start_state is None or found is None:
-        return None
-    from rulecraft.scenarios.loader import ScenarioFileError, load_scenario, scenario_files
+    from rulecraft.conformance.conform import example_start
 
-    try:
-        path = next((p for p in scenario_files(game_id) if p.stem.startswith(f"{found.group(0)}-")), None)
-        return None if path is None else make_game(game_id).scenario_fixture(load_scenario(path).given)
-    except (RulecraftError, ScenarioFileError):
-        return None
+    fixture: dict[str, Any] | None = example_start(game_id, finding).get("fixture")
+    return fixture
 
 
 def _with_fixture(start: dict[str, Any], game_id: str, finding: Finding) -> dict[str, Any]:
@@ -285,8 +275,7 @@ def finding_document(game_id: str, finding: Finding) -> dict[str, Any]:
     the differing fields (field, reference, implementation), which the replay document leaves out."""
     from rulecraft.conformance.conform import replay_document
 
-    document = replay_document(game_id, finding)
-    document["start"] = _with_fixture(dict(document["start"]), game_id, finding)
+    document = replay_document(game_id, finding)  # its start carries a printed example's fixture and readings
     return {**document, "differences": _fields_json(finding)}
 
 
@@ -581,7 +570,16 @@ def finding_trace(
     if "rulecraft_replay" not in data:
         raise ExploreError(f"{path}: rulecraft_replay: a conform replay document (a report's finding) is needed")
     _same_game(data, game_id, path)
-    game = make_game(game_id, readings=readings)
+    start = data.get("start")
+    pinned = start.get("readings") if isinstance(start, Mapping) else None
+    if pinned is not None and not (
+        isinstance(pinned, Mapping) and all(isinstance(k, str) and isinstance(v, str) for k, v in pinned.items())
+    ):
+        raise ExploreError(f"{path}.start.readings: an object of ambiguity ID -> reading is needed")
+    try:  # a printed example's own readings, as conform played it
+        game = make_game(game_id, readings={**(readings or {}), **(pinned or {})})
+    except RulecraftError as exc:
+        raise ExploreError(f"{path}.start.readings: {_short(str(exc), 200)}") from None
     steps = _steps(data, path)
     state = _start(game, data.get("start"), path)
     reported = _differences(data, path)
@@ -620,8 +618,13 @@ def ask_implementation(
             if isinstance(start.get("setup"), dict):
                 reply = implementation.new_game(start["setup"])
             else:
-                fixture = start.get("fixture")  # a printed example's own board, as conform sent it
-                reply = implementation.set_state(start["state"], fixture=fixture if isinstance(fixture, dict) else None)
+                fixture = start.get("fixture")  # a printed example's own board and readings, as conform sent them
+                pinned = start.get("readings")
+                reply = implementation.set_state(
+                    start["state"],
+                    readings=dict(pinned) if isinstance(pinned, dict) and pinned else None,
+                    fixture=fixture if isinstance(fixture, dict) else None,
+                )
             if not reply.get("ok"):
                 remote.stopped[0] = f"the start was refused: {_short(reply.get('error', reply), 200)}"
                 return remote

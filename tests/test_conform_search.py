@@ -794,3 +794,26 @@ def test_a_report_says_when_the_tie_break_counts_were_not_compared(peer_cls: typ
     assert report.games_finished == 2 and not report.findings
     assert (report.games_without_ranking == 2) is unranked and (report.games_without_ranking == 0) is not unranked
     assert ("tie-break counts were not compared" in markdown(report)) is unranked
+
+
+def test_a_finding_from_a_kas_printed_example_replays_on_the_example_s_own_board(tmp_path: Path) -> None:
+    """KAS-EX-13 (p.13) is played on the example's own small board (its ``given.map``): against an
+    implementation that never pays the toll (KAS-R-38) conform finds it there, and the finding's replay
+    document carries that board, so `conform --replay` plays it again (it used to refuse the state:
+    layout 'fixture' names no board of the pack) and finds the same deviation; the reference conforms."""
+    from rulecraft.scenarios.loader import load_scenario, scenario_files
+
+    planted = f"{PY} {Path(__file__).resolve().parents[1] / 'bench' / 'planted.py'} kas toll"
+    example = next(p for p in scenario_files("kas") if p.name.startswith("KAS-EX-13-"))
+    report = conform(make_game("kas"), planted, max_examples=0, timeout=10.0, database=None)
+    finding = next((f for f in report.findings if f.where.startswith("KAS-EX-13")), None)
+    assert finding is not None and "KAS-R-38" in finding.rules, markdown(report)
+    document = replay_document("kas", finding)
+    assert document["start"]["fixture"] == {"map": load_scenario(example).given["map"]}
+    path = tmp_path / "finding.json"
+    path.write_text(json.dumps(document), "utf-8")
+    again = replay(make_game("kas"), planted, read_replay(str(path), "kas"))
+    assert again.findings and "KAS-R-38" in again.findings[0].rules, markdown(again)
+    assert "refused" not in again.findings[0].title
+    reference = replay(make_game("kas"), f"{PY} -m rulecraft.conformance.server kas", document)
+    assert reference.status == "conformant", markdown(reference)

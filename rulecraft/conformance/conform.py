@@ -23,6 +23,7 @@ compared no game is "not tested", one cut short says how far it got.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable, Container, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -36,6 +37,7 @@ from rulecraft.conformance.findings import ConformReport, Finding
 from rulecraft.conformance.lockstep import Lockstep, Mismatch, RunStopped, _restart
 from rulecraft.core import Game, RulecraftError, Setup, cite
 from rulecraft.coverage import RuleTracer
+from rulecraft.registry import make_game
 from rulecraft.scenarios.loader import ScenarioFileError, load_scenario, scenario_files
 from rulecraft.search import (
     Start,
@@ -381,14 +383,43 @@ def iter_findings(report: ConformReport) -> Iterator[Finding]:
 REPLAY_FORMAT = 1
 
 
+# A printed example's ID at the start of a finding's ``where`` ("KAS-EX-13 (KAS-EX-13-....yaml, p.13)").
+EXAMPLE_ID = re.compile(r"[A-Z]{2,4}-EX-\d+[a-z]?\b")
+
+
+def example_start(game_id: str, finding: Finding) -> dict[str, Any]:
+    """What a finding that starts from a printed example's given state needs beside that state: the
+    example's own component fixture (kas's ``given.map``: a board the state's layout names) and the
+    readings the example pins (``depends_on``), as ``{"fixture": ..., "readings": ...}`` (either
+    left out when the example has none; empty for any other finding)."""
+    found = EXAMPLE_ID.match(finding.where)
+    if finding.setup or finding.start_state is None or found is None:
+        return {}
+    path = next((p for p in scenario_files(game_id) if p.stem.startswith(f"{found.group(0)}-")), None)
+    if path is None:
+        return {}
+    try:
+        scenario = load_scenario(path)
+        fixture = make_game(game_id).scenario_fixture(scenario.given)
+    except (RulecraftError, ScenarioFileError):
+        return {}
+    out: dict[str, Any] = {}
+    if fixture is not None:
+        out["fixture"] = fixture
+    if scenario.readings:
+        out["readings"] = dict(scenario.readings)
+    return out
+
+
 def replay_document(game_id: str, finding: Finding) -> dict[str, Any]:
-    """Everything needed to replay a finding's game exactly, as JSON: its start (a set-up or a given
-    state), its steps, and the full way there from a new game (or a printed example)."""
+    """Everything needed to replay a finding's game exactly, as JSON: its start (a set-up, or a given
+    state with the printed example's fixture and readings), its steps, and the full way there from a
+    new game (or a printed example)."""
     start: dict[str, Any]
     if finding.setup:
         start = {"setup": finding.setup}
     else:
-        start = {"state": finding.start_state}
+        start = {"state": finding.start_state, **example_start(game_id, finding)}
     return {
         "rulecraft_replay": REPLAY_FORMAT,
         "game": game_id,
@@ -420,6 +451,11 @@ def read_replay(path: str, game_id: str) -> dict[str, Any]:
         raise RulecraftError(f"{path}: start: an object with a 'setup' or a 'state' object is needed")
     if not isinstance(steps, list) or not all(isinstance(s, dict) for s in steps):
         raise RulecraftError(f"{path}: steps: a list of action objects is needed")
+    if "fixture" in start and not isinstance(start["fixture"], dict):
+        raise RulecraftError(f"{path}: start.fixture: an object (a printed example's own components) is needed")
+    readings = start.get("readings", {})
+    if not isinstance(readings, dict) or not all(isinstance(v, str) for v in readings.values()):
+        raise RulecraftError(f"{path}: start.readings: an object of ambiguity ID -> reading is needed")
     return data
 
 
@@ -432,6 +468,11 @@ def replay(
     report.games_planned = 1
     start = dict(document["start"])
     steps = list(document["steps"])
+    pinned, fixture = start.get("readings"), start.get("fixture")
+    if pinned:  # a printed example's own readings, as the search played it (conform's _replay_scenario)
+        game = game.__class__.configured(readings=dict(pinned))
+    if fixture is not None:  # a printed example's own board, which its state's layout names
+        game.load_fixture(fixture)
     whole = document.get("full") or {}
     if full:
         if not isinstance(whole.get("origin"), dict):
@@ -457,7 +498,7 @@ def replay(
                 else:
                     lock.state = game.state_from_json(start["state"])
                     lock.start_state = dict(start["state"])
-                    reply = impl.set_state(dict(start["state"]))
+                    reply = impl.set_state(dict(start["state"]), readings=dict(pinned or {}) or None, fixture=fixture)
                     if not reply.get("ok"):
                         raise Mismatch(
                             lock.finding("scenario", f"the given state was refused: {reply.get('error', '')}")

@@ -10,7 +10,7 @@ from typing import Any
 from xml.etree import ElementTree as ET
 
 from rulecraft import explore, htmlpage
-from rulecraft.conformance.conform import ConformReport, Finding, replay_document
+from rulecraft.conformance.conform import EXAMPLE_ID, ConformReport, Finding, replay_document
 from rulecraft.core import Game, RulecraftError
 from rulecraft.files import write_atomically
 
@@ -111,7 +111,7 @@ def markdown_finding(
     title = both_words(finding.title, finding.step_text, other_words, right)
     # Findings of several printed examples often share their title (the same step, the same fields):
     # the heading names the example, so that they can be told apart in a table of contents.
-    example = explore.EXAMPLE_ID.match(finding.where)
+    example = EXAMPLE_ID.match(finding.where)
     suffix = f" (in {example.group(0)})" if example is not None and example.group(0) not in title else ""
     lines = [f"{heading} {finding.kind}: {title}{suffix}", "", f"- where: {finding.where}"]
     if finding.rules:
