@@ -2443,7 +2443,7 @@ def test_r61_buy_tile_as_a_banner_finishes_the_effect() -> None:
 
 def test_r52_r56_place_and_at_once_activate_on_the_passive_symbol() -> None:
     """STM-R-52 (p.32-33): a parasite goes on the activation or the passive symbol chosen; 'place or
-    move and immediately activate' uses the effect under it (STM-R-56, p.33-34: a passive as if
+    move and immediately activate' uses the effect under it (STM-R-56, p.34: a passive as if
     triggered, its prerequisite ignored): M0-06's passive, 1 VP."""
     hosted = player(machine_room=room((1, machine("M0-06"))))
     state = pending(game(player([(1, False)]), hosted), PlaceParasites(1, activate=True))
