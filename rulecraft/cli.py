@@ -927,7 +927,7 @@ def _sigterm_as_interrupt() -> Iterator[None]:
 def cmd_conform(args: argparse.Namespace) -> int:
     from rich.progress import MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
-    from rulecraft.conformance.conform import ConformReport, conform, read_replay, replay
+    from rulecraft.conformance.conform import ConformReport, conform, read_replay, replay, replay_game
     from rulecraft.conformance.report import markdown
 
     if not args.impl:
@@ -940,6 +940,8 @@ def cmd_conform(args: argparse.Namespace) -> int:
     if args.full and not args.replay:
         raise RulecraftError("--full: only with --replay FILE (the full game of a finding)")
     document = read_replay(args.replay, game.id) if args.replay else None
+    if document is not None:
+        replay_game(game, document)  # its readings and board refused in one line before anything runs
     if document is not None and (args.shard or args.results):
         raise RulecraftError(f"{'--shard' if args.shard else '--results'}: not with --replay (one finding's game)")
     _writable([args.results])

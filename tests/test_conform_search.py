@@ -411,6 +411,19 @@ def test_replay_options_with_nonsense_are_one_line(tmp_path: Path, capsys: pytes
         ["conform", "air", "--impl", server, "--seconds", "nan"],
         ["conform", "air", "--impl", server, "--max-steps", "-1"],
     ]
+    # a replay document's printed-example parts: readings that are not an object or not registered, and
+    # a fixture that is not one or not the game's (each one line, before the implementation plays)
+    for n, start in enumerate(
+        [
+            {"state": {}, "readings": 5},
+            {"state": {}, "readings": {"AIR-AMB-99": "zz"}},
+            {"state": {}, "fixture": [1]},
+            {"state": {}, "fixture": {"map": "nonsense"}},
+        ]
+    ):
+        document = tmp_path / f"start-{n}.json"
+        document.write_text(json.dumps({"rulecraft_replay": 1, "game": "air", "start": start, "steps": []}), "utf-8")
+        cases.append(["conform", "air", "--impl", server, "--replay", str(document)])
     for argv in cases:
         assert main(argv) == 4, argv
         err = capsys.readouterr().err

@@ -459,6 +459,24 @@ def read_replay(path: str, game_id: str) -> dict[str, Any]:
     return data
 
 
+def replay_game(game: Game[Any, Any], document: Mapping[str, Any]) -> Game[Any, Any]:
+    """The reference that replays ``document``: ``game``, or for a finding from a printed example the
+    game under the example's readings with its own board loaded (each problem one line)."""
+    start = document["start"]
+    pinned, fixture = start.get("readings"), start.get("fixture")
+    try:
+        if pinned:  # a printed example's own readings, as the search played it (conform's _replay_scenario)
+            game = game.__class__.configured(readings=dict(pinned))
+    except RulecraftError as exc:
+        raise RulecraftError(f"replay: start.readings: {exc}") from None
+    try:
+        if fixture is not None:  # a printed example's own board, which its state's layout names
+            game.load_fixture(fixture)
+    except (RulecraftError, TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
+        raise RulecraftError(f"replay: start.fixture: {type(exc).__name__}: {str(exc)[:200]}") from None
+    return game
+
+
 def replay(
     game: Game[Any, Any], command: str, document: Mapping[str, Any], *, timeout: float = 5.0, full: bool = False
 ) -> ConformReport:
@@ -469,10 +487,7 @@ def replay(
     start = dict(document["start"])
     steps = list(document["steps"])
     pinned, fixture = start.get("readings"), start.get("fixture")
-    if pinned:  # a printed example's own readings, as the search played it (conform's _replay_scenario)
-        game = game.__class__.configured(readings=dict(pinned))
-    if fixture is not None:  # a printed example's own board, which its state's layout names
-        game.load_fixture(fixture)
+    game = replay_game(game, document)
     whole = document.get("full") or {}
     if full:
         if not isinstance(whole.get("origin"), dict):
@@ -548,5 +563,6 @@ __all__ = [
     "read_replay",
     "replay",
     "replay_document",
+    "replay_game",
     "replay_scenarios",
 ]
