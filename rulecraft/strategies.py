@@ -192,11 +192,17 @@ def reachable_histories(
     the randomness comes from ``st.randoms()``, so examples replay.
     """
     n = players if players is not None else draw(player_counts(game))
-    first = draw(st.integers(min_value=0, max_value=n - 1))
+    first = draw(first_seats(game, n))
     steps = draw(st.integers(min_value=min_steps, max_value=max_steps))
     rng = draw(st.randoms(use_true_random=False))
     state = game.new_game(n, first_seat=first)
     return _random_play(game, state, rng, steps)
+
+
+def first_seats(game: AnyGame, players: int) -> st.SearchStrategy[int]:
+    """The start seats ``new_game`` takes: any seat, or seat 0 alone where the rules choose the start
+    player themselves (``first_seat_chosen`` False: a die roll, or a set-up reading that names one)."""
+    return st.integers(min_value=0, max_value=players - 1) if game.first_seat_chosen else st.just(0)
 
 
 def reachable_states(

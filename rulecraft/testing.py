@@ -101,7 +101,7 @@ class GameMachine(RuleBasedStateMachine):
         """A new game: a player count ``new_game`` accepts, any first seat where the rules let one
         choose it, and the game's own set-up options (``random_options``) drawn from a seeded random."""
         players = data.draw(rs.player_counts(game), label="players")
-        first = data.draw(st.integers(0, players - 1), label="first_seat") if game.first_seat_chosen else 0
+        first = data.draw(rs.first_seats(game, players), label="first_seat")
         rng = data.draw(st.randoms(use_true_random=False), label="options")
         options = game.random_options(rng, players)
         note(f"new_game({players}, first_seat={first}, **{options!r})")
@@ -333,7 +333,7 @@ class ConformanceMachine(RuleBasedStateMachine):
         self.game = make_game(self.game_id)
         impl, models, protocol = self.implementation()
         players = data.draw(rs.player_counts(self.game), label="players")
-        first = data.draw(st.integers(0, players - 1), label="first_seat") if self.game.first_seat_chosen else 0
+        first = data.draw(rs.first_seats(self.game, players), label="first_seat")
         rng = data.draw(st.randoms(use_true_random=False), label="options")
         setup = Setup(players, first, tuple(sorted(self.game.random_options(rng, players).items())))
         note(f"set-up: {setup.to_json()!r}")
