@@ -352,9 +352,11 @@ class Pack:
     def map_graph(self) -> DiGraph:
         """The map as one frozen DiGraph, built once per pack: for readers (a route's legs are looked
         up at every new placement, and rebuilding the map each time was a tenth of a random game)."""
-        if self._map is None:
-            object.__setattr__(self, "_map", self.graph().freeze())
-        return self._map
+        shared = self._map
+        if shared is None:
+            shared = self.graph().freeze()
+            object.__setattr__(self, "_map", shared)
+        return shared
 
     def destination(self, name: str) -> Destination:
         found = self._by_name.get(name)
