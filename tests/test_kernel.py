@@ -72,7 +72,7 @@ def test_reading_overrides_parse_the_cli_form() -> None:
 
 def test_unmodelled_reading_is_refused_not_silently_played() -> None:
     with pytest.raises(UnknownReading, match="registered but not modelled"):
-        make_game("kas", readings={"KAS-AMB-29": "strict"})
+        make_game("kas", readings={"KAS-AMB-46": "per-character"})
 
 
 def test_the_model_asks_its_own_ruleset() -> None:
