@@ -12,10 +12,11 @@ from rulecraft.profiles import load_default
 load_default()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
-    """Debian's ``redis-server`` on a free loopback port, no persistence, stopped at the end (skips
-    without the binary, fails instead under ``RULECRAFT_REQUIRE_REDIS=1``)."""
+    """Debian's ``redis-server`` on a free loopback port, no persistence, stopped after the test module
+    (each module numbers its own databases; skips without the binary, fails instead under
+    ``RULECRAFT_REQUIRE_REDIS=1``)."""
     server = RedisServer(required_binary(), tmp_path_factory.mktemp("redis"))
     try:
         yield server

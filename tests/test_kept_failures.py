@@ -16,13 +16,13 @@ import subprocess
 import sys
 import textwrap
 import warnings
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis.database import InMemoryExampleDatabase
-from redis_server import RedisServer, required_binary
+from redis_server import RedisServer
 
 from rulecraft.kept import FORMAT, MAX_ENTRY, FailureStore, MalformedEntry, failure_key
 from rulecraft.tools import tools
@@ -96,15 +96,6 @@ def test_a_malformed_entry_is_one_line_and_skipped(raw: bytes, reason: str) -> N
 
 
 # -- two verify workers on a real Redis server -----------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
-    server = RedisServer(required_binary(), tmp_path_factory.mktemp("redis"))
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 WORKER = """

@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from redis_server import RedisServer, required_binary
+from redis_server import RedisServer
 
 from rulecraft.conformance.kept import REPLAYED, KeptDifference, parse_difference
 from rulecraft.kept import MalformedEntry
@@ -36,15 +35,6 @@ from rulecraft.conformance.server import serve
 sys.exit(serve("air"))
 """
 MALFORMED = b'{"format": "rulecraft-failure/1", "entry": {"start": {"setup": {"players": 2}}, "steps": "x"}}'
-
-
-@pytest.fixture(scope="module")
-def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
-    server = RedisServer(required_binary(), tmp_path_factory.mktemp("redis"))
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def _client(server: RedisServer, db: int) -> Any:
