@@ -23,7 +23,7 @@ from test_aer_rules import CTX, give_airport, set_player, started, step
 
 from rulecraft.core import Rejection
 from rulecraft.model.aeroplanes import actions as A
-from rulecraft.model.aeroplanes.components import BUNDLED_SOURCE, bundled_pack_data, pack_from_data
+from rulecraft.model.aeroplanes.components import BUNDLED_SOURCE, PassengerTile, bundled_pack_data, pack_from_data
 from rulecraft.model.aeroplanes.context import Context
 from rulecraft.model.aeroplanes.risk import RiskError
 from rulecraft.model.aeroplanes.rules import (
@@ -305,9 +305,9 @@ def test_a_night_flights_holder_with_a_claim_open_aer_r_46() -> None:
     assert A.ClaimPassenger(far[1], 10) not in legal
 
 
-def test_night_flights_trip_reading_refuses_an_overflow_tile_aer_amb_33() -> None:
-    """AER-AMB-33 ``trip``: the extra passenger's start city must be European too, so an overflow tile
-    (waiting at no city) never qualifies; under ``destination`` it does when bound for Europe."""
+def night_state_with_a_european_overflow_tile() -> tuple[AerState, int, PassengerTile, list[str], list[str]]:
+    """``night_state(1)`` with one more one-passenger tile bound for Europe moved from the bag to the
+    overflow, and the seat holding an airport at its destination: (state, seat, the tile, far, near)."""
     state, seat, far, near = night_state(1)
     extra = next(
         p
@@ -317,6 +317,13 @@ def test_night_flights_trip_reading_refuses_an_overflow_tile_aer_amb_33() -> Non
     state = attrs.evolve(state, bag=tuple(t for t in state.bag if t != extra.id), overflow=(extra.id,))
     if extra.destination not in state.airports(seat):
         state = give_airport(state, seat, extra.destination)
+    return state, seat, extra, far, near
+
+
+def test_night_flights_trip_reading_refuses_an_overflow_tile_aer_amb_33() -> None:
+    """AER-AMB-33 ``trip``: the extra passenger's start city must be European too, so an overflow tile
+    (waiting at no city) never qualifies; under ``destination`` it does when bound for Europe."""
+    state, _seat, extra, far, near = night_state_with_a_european_overflow_tile()
     trip = fresh_context(AER_AMB_33="trip")
     for ctx in (CTX, trip):
         assert problems(ctx, state) == []
@@ -359,15 +366,7 @@ def test_night_flights_trip_reading_finds_the_start_city_of_the_claimed_tile_aer
     judged is the one where *this* tile waits.  The first claim takes an overflow tile, so every
     waiting section stays full (no empty slot anywhere); the Night Flights claim of a tile waiting at
     the home city (European) bound for a European destination is accepted."""
-    state, seat, far, near = night_state(1)
-    extra = next(
-        p
-        for p in CTX.pack.passengers
-        if p.id in state.bag and CTX.europe(p.destination) and p.capacity == 1 and p.destination != far[0]
-    )
-    state = attrs.evolve(state, bag=tuple(t for t in state.bag if t != extra.id), overflow=(extra.id,))
-    if extra.destination not in state.airports(seat):
-        state = give_airport(state, seat, extra.destination)
+    state, seat, extra, _far, near = night_state_with_a_european_overflow_tile()
     trip = fresh_context(AER_AMB_33="trip")
     s = phase_step(state, trip, A.ClaimPassenger(extra.id, 10, overflow=True))
     s = phase_step(s, trip, A.PlayNightFlights())
