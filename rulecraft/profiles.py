@@ -47,9 +47,14 @@ settings.register_profile(
     print_blob=True,
     suppress_health_check=_SLOW_OK,
 )
+# Hypothesis's own default under a CI variable (`CI=true`) is derandomized with no database; the
+# random profiles say so explicitly, or they would inherit that on a CI machine (and HypoFuzz, which
+# skips derandomized tests, would find nothing to fuzz there).
 settings.register_profile(
     "dev",
     max_examples=100,
+    derandomize=False,
+    database=DirectoryBasedExampleDatabase(".hypothesis/examples"),
     stateful_step_count=60,
     deadline=None,
     print_blob=True,
@@ -58,6 +63,7 @@ settings.register_profile(
 settings.register_profile(
     "campaign",
     max_examples=5_000,
+    derandomize=False,
     stateful_step_count=200,
     deadline=None,
     print_blob=True,
