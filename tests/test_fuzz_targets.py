@@ -88,7 +88,8 @@ def _collect_and_run(database: str, targets: tuple[str, ...] = TARGETS) -> None:
     # not an xdist worker itself, though this test may run in one (plugins read PYTEST_XDIST_*)
     own = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST")}
     # CI=true as on a CI machine, where Hypothesis's default profile is derandomized
-    env = {**own, "CI": "true", "RULECRAFT_PROFILE": "campaign", "RULECRAFT_DATABASE": database, "PYTHONPATH": str(ROOT)}
+    env = {**own, "CI": "true", "RULECRAFT_PROFILE": "campaign", "RULECRAFT_DATABASE": database}
+    env["PYTHONPATH"] = str(ROOT)
     done = subprocess.run(
         [sys.executable, "-c", COLLECT, *targets, "-p", "no:cacheprovider"],
         cwd=ROOT,
