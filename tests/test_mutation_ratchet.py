@@ -389,11 +389,6 @@ def test_no_mutated_function_hides_behind_a_decorator() -> None:
         "model/kings_of_air_and_steam/shipping.py::RouteRules.extra_stops",
         "model/steamopolis/gauge.py::GaugeLayout.base_limit",
         "model/steamopolis/gauge.py::GaugeLayout.last",
-        # memo caches still decorated: stm rules.py's 4,047 mutants take 80 minutes, and the resumed run
-        # re-tests every function whose tests changed; to be converted with its next full run
-        "model/steamopolis/rules.py::_pressure_verdict",
-        "model/steamopolis/rules.py::_raises_for",
-        "model/steamopolis/rules.py::_walk_ends",
     ]
 
 

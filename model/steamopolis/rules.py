@@ -570,10 +570,7 @@ def pressure_rejection(ctx: Context, gauge: Gauge, x: int, picks: tuple[int, ...
     return _pressure_verdict(ctx.r("STM-AMB-32"), gauge, x, tuple(picks))
 
 
-# Memoised on the reading, the gauge (frozen, hashable), x and the order: generation, the check and the
-# transition ask the same question several times a turn.
-@lru_cache(maxsize=65536)
-def _pressure_verdict(reading: str, gauge: Gauge, x: int, picks: tuple[int, ...]) -> Rejection | None:
+def _pressure_verdict_uncached(reading: str, gauge: Gauge, x: int, picks: tuple[int, ...]) -> Rejection | None:
     try:
         result = increase(gauge, x, picks)
     except GaugeError as err:
@@ -584,6 +581,12 @@ def _pressure_verdict(reading: str, gauge: Gauge, x: int, picks: tuple[int, ...]
             used = result.used
             return reject("STM-R-15", f"another order uses {best} increments (STM-AMB-32 'most'), this one {used}")
     return None
+
+
+# Memoised on the reading, the gauge (frozen, hashable), x and the order: generation, the check and the
+# transition ask the same question several times a turn.  By a call rather than a decorator: mutmut
+# skips decorated functions (bench/mutation/README.md).
+_pressure_verdict = lru_cache(maxsize=65536)(_pressure_verdict_uncached)
 
 
 def make_steam_rejection(ctx: Context, state: StmState, action: MakeSteam) -> Rejection | None:
@@ -1283,9 +1286,12 @@ def pressure_choices(gauge: Gauge, x: int) -> dict[Gauge, tuple[int, ...]]:
     return dict(_walk_ends(gauge, x))
 
 
-@lru_cache(maxsize=16384)
-def _walk_ends(gauge: Gauge, x: int) -> tuple[tuple[Gauge, tuple[int, ...]], ...]:
+def _walk_ends_uncached(gauge: Gauge, x: int) -> tuple[tuple[Gauge, tuple[int, ...]], ...]:
     return tuple(_pressure_choices(gauge, x).items())
+
+
+# Memoised by a call rather than a decorator: mutmut skips decorated functions.
+_walk_ends = lru_cache(maxsize=16384)(_walk_ends_uncached)
 
 
 def _pressure_choices(gauge: Gauge, x: int) -> dict[Gauge, tuple[int, ...]]:
@@ -1348,13 +1354,16 @@ def _raises(ctx: Context, gauge: Gauge, x: int) -> tuple[tuple[int, ...], ...]:
     return _raises_for(ctx.r("STM-AMB-32"), gauge, x)
 
 
-@lru_cache(maxsize=16384)
-def _raises_for(reading: str, gauge: Gauge, x: int) -> tuple[tuple[int, ...], ...]:
+def _raises_for_uncached(reading: str, gauge: Gauge, x: int) -> tuple[tuple[int, ...], ...]:
     choices = tuple(picks for _, picks in _walk_ends(gauge, x))
     if reading == "most":
         best = max(len(p) for p in choices)
         choices = tuple(p for p in choices if len(p) == best)
     return choices
+
+
+# Memoised by a call rather than a decorator: mutmut skips decorated functions.
+_raises_for = lru_cache(maxsize=16384)(_raises_for_uncached)
 
 
 def legal_actions(ctx: Context, state: StmState) -> list[StmAction]:
