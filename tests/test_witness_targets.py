@@ -5,6 +5,7 @@ the rulebook (rule and page in each test); the search's budget is a count of gam
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from typing import Any, cast
 
@@ -24,6 +25,7 @@ from rulecraft.witness import (
     compared_keys,
     indistinguishable,
     search_pair,
+    search_pair_games,
     start_hooks,
     targeted_starts,
 )
@@ -569,3 +571,193 @@ def test_air_amb_27_a_tie_on_points_and_airships_is_shared_by_default() -> None:
     assert default.winners(ours) == (0, 1) and other.winners(theirs) == ()
     finding = _found_from_its_start("air", "AIR-AMB-27", "undefined")
     assert finding.kind == "outcome"
+
+
+# -- Kings of Air and Steam: KAS-AMB-15 and 29 (targeted starts), KAS-AMB-43 (a start and the decks' check) -----
+# Before (rulecraft ambiguities kas --seconds 3 --seed 1): not found for 15 'revisit' and 'open-only', 29
+# 'strict', 43 'no-end' and 'repeat'.
+
+
+def _kas_pair(amb_id: str, reading: str) -> tuple[Any, Any, Start]:
+    """The default and ``reading`` games and the one start the hook offers, checked legal."""
+    default, other = make_game("kas"), make_game("kas", readings={amb_id: reading})
+    (start,) = targeted_starts(default, amb_id)
+    assert tools(default).violations(start.state) == []
+    if start.fixture:  # the start's own board, as the search gives it to the other side
+        other.load_fixture(start.fixture)
+    return default, other, start
+
+
+def _at_the_difference(game: Any, finding: Finding, fixture: Any = None) -> Any:
+    """A witness's state from its targeted start (on the start's board) after its steps, on ``game``."""
+    assert finding.start_state is not None
+    if fixture:
+        game.load_fixture(fixture)
+    state = game.state_from_json(finding.start_state)
+    for step in finding.steps:
+        state = game.apply(state, game.action_from_json(step))
+    return state
+
+
+def _ships(game: Any, state: Any) -> set[Any]:
+    from rulecraft.model.kings_of_air_and_steam.actions import ShipGoods
+
+    return {a for a in game.legal_actions(state) if isinstance(a, ShipGoods)}
+
+
+def _ring_trip(game: Any) -> Any:
+    """Seat 0's food from the first hex of line A1 round map ABC's ring to his depot on A1's last hex."""
+    from rulecraft.model.kings_of_air_and_steam.actions import ShipGoods
+    from rulecraft.solvers.kings_of_air_and_steam.starts import RING
+
+    a1 = game.ctx.game_map("ABC").line("A1").hexes
+    return ShipGoods(
+        a1[0], "food", 1, to_depot=a1[-1], lines=(*RING, "A1"), payees=tuple((line, 1) for line in RING[1:])
+    )
+
+
+def test_kas_amb_15_revisit_the_ring_trip_back_onto_line_a1() -> None:
+    """KAS-R-37 (p.13): a stop on every line used after the origin's, at most rail level stops; KAS-R-38
+    (p.13-14): $1 per good to the opponent stopped at.  Map ABC's six lines form a ring, so food on line
+    A1 can go round (A2, C1, C2, B1, B2: five stops at seat 1's depots) and back onto A1 to seat 0's
+    other depot there (the sixth stop).  The default uses each line once (KAS-AMB-15): the trip is
+    refused as KAS-R-37; 'revisit' allows it at rail level 6 (not at 5), $5 in tolls to seat 1."""
+    default, revisit, start = _kas_pair("KAS-AMB-15", "revisit")
+    trip = _ring_trip(default)
+    refused = default.check(start.state, trip)
+    assert refused is not None and refused.rule == "KAS-R-37"
+    assert revisit.check(start.state, trip) is None
+    after = revisit.apply(start.state, trip)
+    assert after.players[0].money == start.state.players[0].money - 5
+    assert after.players[1].money == start.state.players[1].money + 5
+    moved = {d.at: d.goods for d in after.depots}
+    assert sum(moved[trip.origin]) == 0 and sum(moved[trip.to_depot]) == 1
+    players = list(start.state.players)
+    players[0] = attrs.evolve(players[0], rail_level=5)
+    too_far = revisit.check(attrs.evolve(start.state, players=tuple(players)), trip)
+    assert too_far is not None and too_far.rule == "KAS-R-37"
+    # Only such trips are new: every extra shipment uses a line twice, and the default keeps all its own.
+    ours, theirs = _ships(default, start.state), _ships(revisit, start.state)
+    assert ours < theirs and trip in theirs
+    assert all(len(set(a.lines)) < len(a.lines) for a in theirs - ours)
+    _, finding = witness_from_target("kas", "KAS-AMB-15", "revisit")
+    assert finding.kind == "legal-actions" and "[targeted start for KAS-AMB-15]" in finding.root
+    state = _at_the_difference(default, finding)
+    assert _ships(default, state) != _ships(revisit, state)
+
+
+def _passes(ship: Any, city: str, game: Any) -> bool:
+    """Whether a shipment's route goes on from ``city`` (two consecutive lines meeting there)."""
+    ends = {line.id: set(line.ends) for line in game.ctx.game_map("ABC").lines}
+    lines = ship.lines
+    return any(city in ends[a] & ends[b] for a, b in itertools.pairwise(lines))
+
+
+def test_kas_amb_15_open_only_a_closed_city_blocks_the_routes_through_it() -> None:
+    """KAS-R-37 (p.13): the path "may pass through any cities"; KAS-R-41 (p.14): a fulfilled demand tile
+    is turned face down and the city takes no more goods.  New Belfort is closed at the ring start: by
+    default routes still pass it (A2 to C1), under 'open-only' exactly those routes are gone."""
+    from rulecraft.solvers.kings_of_air_and_steam.starts import CLOSED
+
+    default, open_only, start = _kas_pair("KAS-AMB-15", "open-only")
+    ours, theirs = _ships(default, start.state), _ships(open_only, start.state)
+    through = {a for a in ours if _passes(a, CLOSED, default)}
+    assert through and theirs == ours - through
+    _, finding = witness_from_target("kas", "KAS-AMB-15", "open-only")
+    assert finding.kind == "legal-actions"
+    state = _at_the_difference(default, finding)
+    gone = _ships(default, state) - _ships(open_only, state)
+    assert gone and all(_passes(a, CLOSED, default) for a in gone)
+
+
+def test_kas_amb_29_strict_the_last_player_without_a_line_places_the_airship_alone() -> None:
+    """KAS-R-07 (p.6 step D): in reverse turn order each player puts a depot on an empty rail hex of a
+    line holding no other player's depot, and the airship on it.  On a two-line board seats 2 and 1
+    take L1 and L2, so the start player (seat 0, last) has no such line.  The default ('relax') lets
+    him use any empty rail hex; 'strict' keeps the restriction: no depot, the airship alone
+    (`start-airship`) on an empty rail hex, all 10 depots kept."""
+    from rulecraft.model.kings_of_air_and_steam.actions import PlaceStartDepot, StartAirship
+    from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
+    from rulecraft.model.kings_of_air_and_steam.state import Phase
+
+    default, strict, start = _kas_pair("KAS-AMB-29", "strict")
+    state = start.state
+    assert state.phase is Phase.START_DEPOTS and state.seat == 0 and state.turn == len(state.order) - 1
+    assert {(d.at, d.owner) for d in state.depots} == {(Hex(1, 0), 2), (Hex(5, 0), 1)}
+    empty_rail = {Hex(2, 0), Hex(3, 0), Hex(6, 0), Hex(7, 0)}
+    assert set(default.legal_actions(state)) == {PlaceStartDepot(at) for at in empty_rail}
+    assert set(strict.legal_actions(state)) == {StartAirship(at) for at in empty_rail}
+    alone = strict.apply(state, StartAirship(Hex(2, 0)))
+    assert alone.players[0].position == Hex(2, 0) and alone.players[0].depots_left == 10
+    assert len(alone.depots) == 2 and alone.phase is not Phase.START_DEPOTS
+    _, finding = witness_from_target("kas", "KAS-AMB-29", "strict")
+    assert finding.kind == "legal-actions" and "[targeted start for KAS-AMB-29]" in finding.root
+    at = _at_the_difference(make_game("kas"), finding, start.fixture)
+    assert any(isinstance(a, PlaceStartDepot) for a in default.legal_actions(at))
+    assert not any(isinstance(a, PlaceStartDepot) for a in strict.legal_actions(at))
+
+
+def test_kas_amb_43_no_end_the_hex_a_flight_ends_on_is_not_passed_through() -> None:
+    """KAS-R-87 (p.20): Ezekiel Crane steals $3 from a player whose airship is on a hex his flight
+    passes through.  By default every hex entered counts, the end hex too; under 'no-end' the end hex
+    does not.  Ezekiel flies one hex (card S02) onto seat 1's airship: robbed by default, not under
+    'no-end'; the search finds such a flight from the start."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Fly
+    from rulecraft.model.kings_of_air_and_steam.hexgrid import path_hexes
+
+    default, no_end, start = _kas_pair("KAS-AMB-43", "no-end")
+    state = start.state
+    here = state.players[0].position
+    onto = next(a for a in default.legal_actions(state) if path_hexes(here, a.path)[-1] == state.players[1].position)
+    assert isinstance(onto, Fly) and onto in no_end.legal_actions(state)
+    robbed, spared = default.apply(state, onto), no_end.apply(state, onto)
+    assert robbed.players[1].money == state.players[1].money - 3 == spared.players[1].money - 3
+    assert robbed.players[0].money == state.players[0].money + 3 == spared.players[0].money + 3
+    _, finding = witness_from_target("kas", "KAS-AMB-43", "no-end")
+    assert "[targeted start for KAS-AMB-43]" in finding.root
+    ours, theirs = _at_the_difference(default, finding), _at_the_difference(no_end, finding)
+    assert ours.players[0].money == theirs.players[0].money + 3
+
+
+def _seven_step_pack(tmp_path: Any) -> str:
+    """The bundled pack with standard card S12 moving 7 hexes instead of 5 (a pack that could)."""
+    from pathlib import Path
+
+    import rulecraft.model.kings_of_air_and_steam as kas
+
+    text = (Path(kas.__file__).parent / "packs" / "reconstructed.yaml").read_text("utf-8")
+    old = "{id: S12, letter: G, moves: [5],"
+    assert text.count(old) == 1
+    path = tmp_path / "seven.yaml"
+    path.write_text(text.replace(old, "{id: S12, letter: G, moves: [7],"), "utf-8")
+    return str(path)
+
+
+def test_kas_amb_43_repeat_is_proved_alike_from_the_decks_and_not_with_a_seven_step_card(tmp_path: Any) -> None:
+    """KAS-R-87 (p.20) robs a victim on a hex the flight passes; 'repeat' robs again on each pass, so it
+    differs only when one flight enters a hex twice.  With 60° bends only (KAS-R-26, p.11) the shortest
+    such flight has 7 steps (a hexagon back onto the first hex entered); Ezekiel Crane's cards (the 12
+    standard cards and the Godfather card, pack data) fly at most 5, so the check proves the readings
+    alike.  In a pack where card S12 flies 7 the check finds the flight and nothing is proved."""
+    from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex, path_hexes
+    from rulecraft.witness import solver_hooks
+
+    game = make_game("kas")
+    hook = solver_hooks(game)["KAS-AMB-43"]
+    assert hook(game, make_game("kas", readings={"KAS-AMB-43": "no-end"}), 1.0) is None  # not its question
+    verdict = hook(game, make_game("kas", readings={"KAS-AMB-43": "repeat"}), 1.0)
+    assert verdict is not None and verdict.status == "unsat" and "at most 5 hexes" in verdict.reason
+    result = search_pair("kas", amb("kas", "KAS-AMB-43"), "repeat", BUDGET, solver=hook)
+    assert result.outcome == "proved" and result.games == 0
+    seven = _seven_step_pack(tmp_path)
+    bigger = make_game("kas", components=seven)
+    repeat = {"KAS-AMB-43": "repeat"}
+    found = hook(bigger, make_game("kas", components=seven, readings=repeat), 1.0)
+    assert found is not None and found.status == "sat" and found.witness is not None
+    assert found.witness["card"] == "S12" and found.witness["length"] == 7
+    entered = path_hexes(Hex(0, 0), tuple(found.witness["path"]))
+    assert len(set(entered)) == 6  # seven hexes entered, one of them twice
+    # The search goes on past a 'sat' check (a state is no game): a few short games, nothing proved.
+    small = attrs.evolve(BUDGET, max_examples=2, max_steps=2)
+    result = search_pair_games(bigger, make_game("kas", components=seven, readings=repeat), "43", small, solver=hook)
+    assert result.outcome == "not-found" and result.solver is not None and result.solver.status == "sat"

@@ -18,12 +18,24 @@ flies it and then has goods, a depot and an opponent where the card needs them.
   default keeps his no-toll power there, 'none' makes him pay the toll.
 - KAS-AMB-41 (p.19-20, Eli Diamond's extra flight, KAS-R-83 with KAS-R-25): his slot-1 card went back
   to the deck over his diamond rating; the default lets him fly it again, 'unreturned' does not.
+- KAS-AMB-15 (p.13, route shape, KAS-R-37): map ABC's six lines form one ring, so at rail level 6 (the
+  track's top, p.16) food on line A1 can go all the way round to its owner's other depot on A1; the
+  default uses each line once and has no such route, 'revisit' lets the ring end on A1 again.
+- KAS-AMB-29 (p.6 step D, KAS-R-07): the last of 3 players to place finds both lines of a small board
+  (two lines, like the printed examples' fixture boards) holding another player's depot; the default
+  lets him place on any empty rail hex, 'strict' places his airship alone (`start-airship`).  The
+  pack's layouts never leave a player without a line (ABC has 6 lines for at most 3 players, ABCDE and
+  ABCFG 10 for at most 5, ABCDEFG 14 for at most 7), hence the start's own board.
+- KAS-AMB-43 (p.20, Ezekiel Crane's theft, KAS-R-87): Ezekiel about to fly one hex with two opponents'
+  airships beside him; the default robs a victim his flight ends on, 'no-end' does not.
 
 Two readings no start can part on the game's pack, and an exhaustive check over its layouts says why
 (:func:`witness_queries`): KAS-AMB-23 ('full-hexes' refuses a depot on a partial edge rail hex: the
 layouts have none, and Eva Blane's new lines never take a partial hex, KAS-R-71) and KAS-AMB-22
 ('one-source' parts only a loading step at a hex with a factory and an own depot: depots stand on
-rail hexes only, no layout has a factory on one, and new lines never take a factory hex).
+rail hexes only, no layout has a factory on one, and new lines never take a factory hex).  A third
+check reads the pack's decks: KAS-AMB-43 'repeat' robs a victim again only when one flight of Ezekiel
+Crane enters a hex twice, which takes 7 steps with 60° bends; his cards fly at most 5.
 """
 
 from __future__ import annotations
@@ -34,6 +46,7 @@ from typing import Any
 import attrs
 
 from rulecraft.core import Game
+from rulecraft.search import Start
 from rulecraft.tools import tools
 from rulecraft.witness import SolverHook, SolverVerdict, StartHook, consulted_in
 
@@ -153,6 +166,90 @@ def _eli_with_a_returned_card(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]
     )
 
 
+RING = ("A1", "A2", "C1", "C2", "B1", "B2")  # map ABC: Bown Town, Wiesbaden, New Belfort, Irdyo, Warsop, Aldenville
+CLOSED = "New Belfort"  # between A2 and C1: its demand tile fulfilled and face down (KAS-R-41)
+
+
+def _food_round_the_ring(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    """Seat 0 at rail level 6 with food on line A1 and a second depot at A1's far end; seat 1 has a
+    depot on each of the other five lines of the ring (KAS-R-37: every line used needs a depot)."""
+    game_map = game.ctx.game_map(LAYOUT)  # type: ignore[attr-defined]
+    a1 = game_map.line("A1").hexes
+    others = [game_map.line(line).hexes[0] for line in RING[1:]]
+    given = {
+        "players": 2,
+        "layout": LAYOUT,
+        "phase": "action",
+        "seat": 0,
+        "market": {"slots": ["food", "food", "food"]},
+        "cities": {CLOSED: {"demand": "textile", "tile": True, "closed": True}},
+        "depots": [
+            {"at": [a1[0].q, a1[0].r], "owner": 0, "goods": {"food": 1}},
+            {"at": [a1[-1].q, a1[-1].r], "owner": 0},
+            *({"at": [at.q, at.r], "owner": 1} for at in others),
+        ],
+        "players_state": {
+            0: {**PLAIN, "plan": PLAN, "at": [0, -1], "rail_level": 6},
+            1: {**PLAIN, "plan": ["S05", "S06", "S07", "S08"], "at": [0, -1]},
+        },
+    }
+    yield (
+        "food on line A1 at rail level 6, a depot on every line of map ABC's ring (KAS-R-37)",
+        tools(game).scenario_state(given),
+    )
+
+
+# KAS-AMB-29: a board of two lines (the printed examples' fixture boards are as small), three cities.
+TWO_LINES: dict[str, Any] = {
+    "hexes": [[q, 0] for q in range(9)] + [[q, 1] for q in range(9)],
+    "factories": {"2,1": "food"},
+    "cities": [
+        {"name": "Alpha", "at": [0, 0], "demand": "food"},
+        {"name": "Beta", "at": [4, 0], "demand": "machine"},
+        {"name": "Gamma", "at": [8, 0], "demand": "textile"},
+    ],
+    "lines": [
+        {"id": "L1", "ends": ["Alpha", "Beta"], "hexes": [[1, 0], [2, 0], [3, 0]]},
+        {"id": "L2", "ends": ["Beta", "Gamma"], "hexes": [[5, 0], [6, 0], [7, 0]]},
+    ],
+}
+
+
+def _no_line_left_for_the_last_depot(game: Game[Any, Any]) -> Iterator[Start]:
+    """A new 3-player game on the two-line board: in reverse turn order seat 2 takes line L1 and
+    seat 1 line L2 (KAS-R-07), so seat 0, the start player, places last with no line of his own."""
+    from rulecraft.model.kings_of_air_and_steam.actions import PlaceStartDepot
+    from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
+    from rulecraft.model.kings_of_air_and_steam.transitions import new_game
+
+    fixture = {"map": TWO_LINES}
+    game.load_fixture(fixture)
+    state = new_game(game.ctx, 3, 0, "fixture")  # type: ignore[attr-defined]
+    for at in (Hex(1, 0), Hex(5, 0)):
+        state = game.apply(state, PlaceStartDepot(at))
+    yield Start(
+        "the start player's depot with both lines of a two-line board taken (KAS-R-07)", state=state, fixture=fixture
+    )
+
+
+def _ezekiel_beside_two_airships(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    """Ezekiel Crane to fly card S02 (1 hex) from (0, 0), the airships of seats 1 and 2 on two of the
+    hexes beside him (KAS-R-87)."""
+    given = {
+        "players": 3,
+        "layout": LAYOUT,
+        "phase": "flight",
+        "seat": 0,
+        "market": {"slots": ["food", "machine", "textile"]},
+        "players_state": {
+            0: {"team": "Godfather", "character": "Ezekiel Crane", "plan": ["S02", "S03", "S04", "S05"], "at": [0, 0]},
+            1: {**PLAIN, "plan": ["S06", "S07", "S08", "S09"], "at": [1, 0]},
+            2: {"team": "Emperor", "character": "Reginald Kain", "plan": ["S10", "S11", "S12", "S01"], "at": [0, 1]},
+        },
+    }
+    yield "Ezekiel Crane's one-hex flight beside two opponents' airships (KAS-R-87)", tools(game).scenario_state(given)
+
+
 def witness_starts(game: Game[Any, Any]) -> Mapping[str, StartHook]:
     """The Kings of Air and Steam witness-start hooks, by ambiguity (the record's ``witness_starts``)."""
     return {
@@ -161,6 +258,9 @@ def witness_starts(game: Game[Any, Any]) -> Mapping[str, StartHook]:
         "KAS-AMB-37": _bishop_with_two_free_slots,
         "KAS-AMB-26": _birch_selling_over_a_tolled_line,
         "KAS-AMB-41": _eli_with_a_returned_card,
+        "KAS-AMB-15": _food_round_the_ring,
+        "KAS-AMB-29": _no_line_left_for_the_last_depot,
+        "KAS-AMB-43": _ezekiel_beside_two_airships,
     }
 
 
@@ -219,6 +319,68 @@ def _hex(maps: list[Any], layout: str, at: Any) -> Any:
     return next(m for m in maps if m.layout == layout).hexes[at]
 
 
+def ezekiel_repeat_check(
+    default_game: Game[Any, Any], other_game: Game[Any, Any], seconds: float
+) -> SolverVerdict | None:
+    """KAS-AMB-43 'repeat': can one flight of Ezekiel Crane enter a hex twice?  Only then does robbing
+    "on each pass" take more than robbing each victim once (``robbed_by``).  Every card his team's deck
+    holds (the 12 standard cards and the team's own, KAS-R-02, R-08) is flown, at every length up to its
+    longest (shorter flights: KAS-AMB-04 'c', KAS-AMB-35 'up-to'), under the game's turn readings on an
+    open board with no city, where every path a real board allows is allowed too.  Other readings than
+    'repeat' are not this check's question (None)."""
+    from rulecraft.model.kings_of_air_and_steam.flight import legal_flights
+    from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex, path_hexes
+    from rulecraft.model.kings_of_air_and_steam.rules import flight_rules
+    from rulecraft.model.kings_of_air_and_steam.scenario import fixture_map
+
+    if other_game.ctx.r("KAS-AMB-43") != "repeat":  # type: ignore[attr-defined]
+        return None
+    where = consulted_in(default_game, "KAS-AMB-43")
+    if where != {"robbed_by"}:
+        return SolverVerdict(
+            "unknown", f"KAS-AMB-43 is consulted in {sorted(map(str, where))}: the check covers robbed_by"
+        )
+    ctx = default_game.ctx  # type: ignore[attr-defined]
+    teams = [t for t in ctx.pack.teams if EZEKIEL in t.characters]
+    if not teams:
+        return SolverVerdict("unsat", f"no team of the pack has {EZEKIEL}: nobody robs (KAS-R-87)")
+    cards = {c.id: c for c in ctx.pack.deck} | {t.special.id: t.special for t in teams}
+    longest = max((max(c.moves, default=0) for c in cards.values()), default=0)
+    radius = longest + 1
+    board = fixture_map(
+        {
+            "hexes": [
+                [q, r] for q in range(-radius, radius + 1) for r in range(-radius, radius + 1) if abs(q + r) <= radius
+            ]
+        }
+    )
+    centre = Hex(0, 0)
+    turns = flight_rules(ctx)  # no sharp turns: KAS-R-82 lifts the ban for Clint Castle only
+    for card in sorted(cards.values(), key=lambda c: c.id):
+        rules = attrs.evolve(turns, straight_only=True) if card.special == "straight" else turns
+        for length in range(1, max(card.moves, default=0) + 1):
+            for path in legal_flights(board, centre, length, rules):
+                entered = path_hexes(centre, path)
+                if len(set(entered)) < len(entered):
+                    return SolverVerdict(
+                        "sat",
+                        f"card {card.id} flies {length} hexes along {list(path)}, entering a hex twice",
+                        0.0,
+                        {"card": card.id, "length": length, "path": list(path)},
+                    )
+    names = ", ".join(sorted(cards))
+    return SolverVerdict(
+        "unsat",
+        f"exhaustive over the pack's decks: KAS-AMB-43 is consulted only in robbed_by, where 'repeat' robs a "
+        f"victim more than once only if one flight enters the victim's hex twice (KAS-R-87); {EZEKIEL}'s cards "
+        f"({names}) fly at most {longest} hexes, and no flight of up to that many under the turn rules "
+        "(KAS-R-26, KAS-AMB-01, 02; no sharp turn, KAS-R-82 is Clint Castle's) enters a hex twice",
+    )
+
+
+EZEKIEL = "Ezekiel Crane"
+
+
 def witness_queries(game: Game[Any, Any]) -> Mapping[str, SolverHook]:
     """The Kings of Air and Steam exhaustive checks, by ambiguity (the record's ``witness_queries``)."""
-    return {"KAS-AMB-23": partial_rail_check, "KAS-AMB-22": one_source_check}
+    return {"KAS-AMB-23": partial_rail_check, "KAS-AMB-22": one_source_check, "KAS-AMB-43": ezekiel_repeat_check}
