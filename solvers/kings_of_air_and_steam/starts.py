@@ -319,6 +319,9 @@ def _hex(maps: list[Any], layout: str, at: Any) -> Any:
     return next(m for m in maps if m.layout == layout).hexes[at]
 
 
+EZEKIEL = "Ezekiel Crane"
+
+
 def ezekiel_repeat_check(
     default_game: Game[Any, Any], other_game: Game[Any, Any], seconds: float
 ) -> SolverVerdict | None:
@@ -376,9 +379,6 @@ def ezekiel_repeat_check(
         f"({names}) fly at most {longest} hexes, and no flight of up to that many under the turn rules "
         "(KAS-R-26, KAS-AMB-01, 02; no sharp turn, KAS-R-82 is Clint Castle's) enters a hex twice",
     )
-
-
-EZEKIEL = "Ezekiel Crane"
 
 
 def witness_queries(game: Game[Any, Any]) -> Mapping[str, SolverHook]:
