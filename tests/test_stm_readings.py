@@ -23,6 +23,7 @@ from rulecraft.model.steamopolis.actions import (
     BuyBonusMarker,
     FlyToAllTargets,
     MakeSteam,
+    PassTurn,
     PickUp,
     PlaceParasite,
     RaisePressure,
@@ -320,6 +321,34 @@ def test_amb40_one_gives_a_single_use_for_activate_any_number() -> None:
             state = solo_play(game, state, UseFaceUpTile(5), TakeResources(1, 0))
         assert state.players[0].crystals == crystals
         assert not any(isinstance(a, UseFaceUpTile) for a in game.legal_actions(state))
+
+
+# ---------------------------------------------------------------------------
+# STM-AMB-12: none of the three actions is possible (p.7-8)
+# ---------------------------------------------------------------------------
+
+
+def test_amb12_stuck_leaves_no_move_where_pass_passes_the_turn() -> None:
+    """p.7: 'On your turn you must perform 1 of the following 3 actions'; the rules say nothing of a turn
+    where none is possible.  Blue's stones are stuck on g9 and g10 (the last space: MAKE STEAM needs a
+    stone that can move, STM-R-24), every district is taken (SET 1 TARGET, STM-R-26/27) and none of hers
+    is on the board (FLY, STM-R-24).  'pass' (default): the one move is to pass the turn.  'stuck': the
+    turn may not pass, no move is left, and the game says that play cannot go on."""
+    stuck = reading("STM-AMB-12", "stuck")
+    everywhere = tuple(BoardStone(1, d.level, d.position) for d in PACK.side("2-3"))
+    state = game(player([(9, False), (10, False)]), player(), board=everywhere)
+    assert legal_actions(CTX, state) == [PassTurn()]
+    assert check(CTX, state, PassTurn()) is None
+    assert transition(CTX, state, PassTurn()).phase is Phase.END_OF_TURN
+
+    assert legal_actions(stuck, state) == []
+    rejection = refused(state, PassTurn(), "STM-R-23", ctx=stuck)
+    assert "STM-AMB-12 'stuck'" in rejection.reason
+    refused(state, MakeSteam(()), "STM-R-24", ctx=stuck)  # the three actions stay impossible
+    refused(state, FlyToAllTargets(), "STM-R-24", ctx=stuck)
+    assert SteamopolisGame.configured().stalled(state) is None  # the default passes: play goes on
+    why = SteamopolisGame.configured(readings={"STM-AMB-12": "stuck"}).stalled(state)
+    assert why is not None and why.startswith("STM-AMB-12 'stuck'")
 
 
 # ---------------------------------------------------------------------------

@@ -52,6 +52,14 @@ class SteamopolisMachine(GameMachine):
     def leans_to(self, action: Any) -> bool:
         return isinstance(action, BUSY)
 
+    def no_legal_action(self) -> None:
+        """STM-AMB-12 'stuck': where none of the three actions is possible there is no move, and the game
+        says so (``stalled``); anywhere else a seat without a move is a bug."""
+        why = self.game.stalled(self.state)
+        if why is None or not why.startswith("STM-AMB-12 'stuck'"):
+            super().no_legal_action()
+        self.stopped = why
+
     def step_violations(self, before: Any, action: Any, after: Any) -> Sequence[Any]:
         return check_step(self.game, before, after)
 

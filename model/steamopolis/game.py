@@ -289,9 +289,15 @@ class SteamopolisGame(PackedGame[StmState, StmAction]):
     def stalled(self, state: StmState) -> str | None:
         """STM-AMB-12: when no player has a pressure stone on the gauge or the board, no action is
         ever possible again (only effects return stones from the supply, and effects need an
-        action), so every turn passes and no end trigger (STM-R-64) can ever occur."""
+        action), so every turn passes and no end trigger (STM-R-64) can ever occur.  Under 'stuck' play
+        stops at once when the player to act has no action (the rules give no way on)."""
         if state.phase is Phase.OVER or state.phase in CHANCE_PHASES or state.phase is Phase.SETUP_ROOM:
             return None
+        if self.ctx.r("STM-AMB-12") == "stuck" and state.phase is Phase.ACTION and not self.legal_actions(state):
+            return (
+                "STM-AMB-12 'stuck': none of the three actions (STM-R-23) is possible and the turn may not pass;"
+                " the rules give no way on"
+            )
         if state.turn.pending or state.turn.storing or state.phase is not Phase.START_OF_TURN:
             return None
         if any(p.gauge.stones() or any(s.seat == seat for s in state.board) for seat, p in enumerate(state.players)):

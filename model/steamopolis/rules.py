@@ -524,6 +524,10 @@ def action_rejection(ctx: Context, state: StmState, action: StmAction) -> Reject
             return reject("STM-R-66", "in the final turn, skip the action instead")
         if can_make_steam(state) or can_set_target(ctx, state) or can_fly(ctx, state):
             return reject("STM-R-23", "you must perform one of the three actions")
+        if ctx.r("STM-AMB-12") == "stuck":  # the rules give no way on: no move, the game cannot go on
+            return reject(
+                "STM-R-23", "none of the three actions is possible and the turn may not pass (STM-AMB-12 'stuck')"
+            )
         return None
     return None  # StopBuying, UseDistrict, LetLapse, EndTurn: nothing beyond their step
 
@@ -1462,8 +1466,8 @@ def _ordinary_action_moves(ctx: Context, state: StmState) -> Iterator[StmAction]
     fly = can_fly(ctx, state)
     if fly:
         yield FlyToAllTargets()
-    if not (steam or target or fly):
-        yield PassTurn()  # STM-AMB-12: none of the three actions is possible
+    if not (steam or target or fly) and ctx.r("STM-AMB-12") == "pass":
+        yield PassTurn()  # STM-AMB-12 'pass': none of the three actions is possible ('stuck': no move at all)
 
 
 def _candidates(ctx: Context, state: StmState, prune: bool = True) -> Iterator[StmAction]:
