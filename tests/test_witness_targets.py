@@ -588,6 +588,17 @@ def _kas_pair(amb_id: str, reading: str) -> tuple[Any, Any, Start]:
     return default, other, start
 
 
+def _kas_witness(amb_id: str, reading: str) -> tuple[PairResult, Finding]:
+    """The seeded search of :data:`BUDGET` with a database of its own (none kept from another run, whatever
+    a setting configured), so its games are counted afresh: a witness from the targeted start."""
+    from hypothesis.database import InMemoryExampleDatabase
+
+    result = search_pair("kas", amb("kas", amb_id), reading, BUDGET, database=InMemoryExampleDatabase())
+    assert result.outcome == "witness", result.reason
+    assert result.finding is not None and result.targeted == 1
+    return result, result.finding
+
+
 def _at_the_difference(game: Any, finding: Finding, fixture: Any = None) -> Any:
     """A witness's state from its targeted start (on the start's board) after its steps, on ``game``."""
     assert finding.start_state is not None
@@ -640,7 +651,8 @@ def test_kas_amb_15_revisit_the_ring_trip_back_onto_line_a1() -> None:
     ours, theirs = _ships(default, start.state), _ships(revisit, start.state)
     assert ours < theirs and trip in theirs
     assert all(len(set(a.lines)) < len(a.lines) for a in theirs - ours)
-    _, finding = witness_from_target("kas", "KAS-AMB-15", "revisit")
+    result, finding = _kas_witness("KAS-AMB-15", "revisit")
+    assert result.games == 1  # the legal actions differ at the start itself
     assert finding.kind == "legal-actions" and "[targeted start for KAS-AMB-15]" in finding.root
     state = _at_the_difference(default, finding)
     assert _ships(default, state) != _ships(revisit, state)
@@ -663,8 +675,8 @@ def test_kas_amb_15_open_only_a_closed_city_blocks_the_routes_through_it() -> No
     ours, theirs = _ships(default, start.state), _ships(open_only, start.state)
     through = {a for a in ours if _passes(a, CLOSED, default)}
     assert through and theirs == ours - through
-    _, finding = witness_from_target("kas", "KAS-AMB-15", "open-only")
-    assert finding.kind == "legal-actions"
+    result, finding = _kas_witness("KAS-AMB-15", "open-only")
+    assert result.games == 1 and finding.kind == "legal-actions"
     state = _at_the_difference(default, finding)
     gone = _ships(default, state) - _ships(open_only, state)
     assert gone and all(_passes(a, CLOSED, default) for a in gone)
@@ -690,8 +702,9 @@ def test_kas_amb_29_strict_the_last_player_without_a_line_places_the_airship_alo
     alone = strict.apply(state, StartAirship(Hex(2, 0)))
     assert alone.players[0].position == Hex(2, 0) and alone.players[0].depots_left == 10
     assert len(alone.depots) == 2 and alone.phase is not Phase.START_DEPOTS
-    _, finding = witness_from_target("kas", "KAS-AMB-29", "strict")
-    assert finding.kind == "legal-actions" and "[targeted start for KAS-AMB-29]" in finding.root
+    result, finding = _kas_witness("KAS-AMB-29", "strict")
+    assert result.games == 1 and finding.kind == "legal-actions"
+    assert "[targeted start for KAS-AMB-29]" in finding.root
     at = _at_the_difference(make_game("kas"), finding, start.fixture)
     assert any(isinstance(a, PlaceStartDepot) for a in default.legal_actions(at))
     assert not any(isinstance(a, PlaceStartDepot) for a in strict.legal_actions(at))
@@ -713,8 +726,10 @@ def test_kas_amb_43_no_end_the_hex_a_flight_ends_on_is_not_passed_through() -> N
     robbed, spared = default.apply(state, onto), no_end.apply(state, onto)
     assert robbed.players[1].money == state.players[1].money - 3 == spared.players[1].money - 3
     assert robbed.players[0].money == state.players[0].money + 3 == spared.players[0].money + 3
-    _, finding = witness_from_target("kas", "KAS-AMB-43", "no-end")
-    assert "[targeted start for KAS-AMB-43]" in finding.root
+    result, finding = _kas_witness("KAS-AMB-43", "no-end")
+    assert "[targeted start for KAS-AMB-43]" in finding.root and result.games <= BUDGET.max_examples
+    again = _kas_witness("KAS-AMB-43", "no-end")  # seeded: the same games, the same witness
+    assert (again[0].games, again[1].steps) == (result.games, finding.steps)
     ours, theirs = _at_the_difference(default, finding), _at_the_difference(no_end, finding)
     assert ours.players[0].money == theirs.players[0].money + 3
 
