@@ -131,7 +131,10 @@ def markdown(report: ErrataReport) -> str:
         reason = both_words(w.reason, said, words, "variant")  # it quotes a step in the printed rules' words
         lines.append(f"- {w.outcome}: {reason} ({w.seconds:.1f} s, {w.games} games{covered})")
         if w.finding is not None:
-            lines += ["", markdown_finding(w.finding, ("printed rules", "variant"), heading="###", other_words=words)]
+            catalogue = htmlpage.catalogue_of(report.variant.game)  # the rules involved in its order
+            labels = ("printed rules", "variant")
+            finding = markdown_finding(w.finding, labels, heading="###", other_words=words, catalogue=catalogue)
+            lines += ["", finding]
     lines += ["", "## How play shifts", ""]
     rows = shift_rows(report)
     if rows:

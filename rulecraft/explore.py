@@ -520,7 +520,7 @@ def _start(game: Game[Any, Any], start: Any, where: str) -> Any:
 _REFUSAL = re.compile(r"([A-Z]{2,4}-[A-Z]{1,4}-\d{1,4}[a-z]?)(?: \(p\.([^)]*)\))? — (.*)", re.S)
 
 
-def _setup_refusal(game: Game[Any, Any], start: Any) -> Rejection | None:
+def setup_refusal(game: Game[Any, Any], start: Any) -> Rejection | None:
     """Why ``game`` refuses the set-up of ``start`` (its rule, page and words), or None: it takes it, or
     ``start`` is not a set-up (a given state is read by :func:`_start`, which names its errors)."""
     if not (isinstance(start, Mapping) and isinstance(start.get("setup"), Mapping)):
@@ -709,7 +709,7 @@ def witness_trace(game_id: str, path: str, pick: str | None = None) -> Trace:
         raise ExploreError(f"{path}: readings: {_short(str(exc), 200)}") from None
     steps = _steps(data, path)
     title = _short(data.get("title", amb), 300)
-    refusals = [_setup_refusal(game, data.get("start")) for game in (one, other)]
+    refusals = [setup_refusal(game, data.get("start")) for game in (one, other)]
     if not steps and (refusals[0] is None) != (refusals[1] is None):
         # A witness that one reading refuses the set-up (AIR-AMB-28: a game of 1 player): the reading that
         # plays it on the left, the refusal with its rule on the right (the report links here too).
@@ -1071,6 +1071,7 @@ def _other_words(trace: Trace, i: int, text: str) -> dict[str, str]:
 
 
 def trace_json(trace: Trace) -> dict[str, Any]:
+    from rulecraft import htmlpage
     from rulecraft.conformance.report import leaf_differences
 
     game = trace.left.game
@@ -1093,7 +1094,8 @@ def trace_json(trace: Trace) -> dict[str, Any]:
             for k, a, b in trace.reported
             for where, x, y in leaf_differences(k, a, b)
         ],
-        "rules": [_rule_json(game, r) for r in trace.rules],
+        # In the catalogue's order (as ``rulecraft rules`` and the reports list them), not the order hit.
+        "rules": [_rule_json(game, r) for r in htmlpage.in_catalogue_order(trace.rules, game.catalogue)],
         "notes": list(trace.notes),
     }
 
@@ -1413,6 +1415,7 @@ __all__ = [
     "scenario_trace",
     "seeded_trace",
     "serve",
+    "setup_refusal",
     "sources_for",
     "start",
     "state_trace",

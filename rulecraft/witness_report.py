@@ -8,9 +8,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import attrs
+
 from rulecraft import explore, htmlpage
 from rulecraft.conformance.report import both_words, markdown_finding
-from rulecraft.core import Game, cite
+from rulecraft.core import Game, Rejection, RulecraftError, Setup, cite
 from rulecraft.witness import AmbiguityResult, Budget, PairResult, tally
 
 VERDICT = {
@@ -93,7 +95,8 @@ def _pair_markdown(result: AmbiguityResult, pair: PairResult, game_id: str | Non
     if pair.solver is not None:
         lines.append(f"  - solver: {pair.solver.status} — {pair.solver.reason} ({pair.solver.seconds:.2f} s)")
     if pair.finding is not None:
-        body = markdown_finding(pair.finding, labels, heading="####", other_words=words)
+        catalogue = htmlpage.catalogue_of(game_id) if game_id else None  # the rules involved in its order
+        body = markdown_finding(pair.finding, labels, heading="####", other_words=words, catalogue=catalogue)
         lines += ["", body, ""]
     return lines
 
@@ -184,12 +187,8 @@ def html_report(
         for pair in r.pairs:
             if pair.finding is not None and default is not None:
                 body.append(explore.step_pictures_html(default, pair.finding, f"reading {pair.default}"))
-            if pair.finding is not None and pair.finding.svg:
-                body.append(
-                    f"<h5>{html.escape(pair.default)} against {html.escape(pair.reading)}: "
-                    "the state where they part ways</h5>"
-                )
-                body.append(f"<div class='board'>{pair.finding.svg}</div>")
+            if pair.finding is not None:
+                body.append(parting_html(game_id, r.ambiguity.id, pair))
             if pair.finding is not None:
                 file = f"witness-{r.ambiguity.id}-{pair.reading}.json"
                 document = explore.witness_document(game_id, r.ambiguity.id, pair)
@@ -203,6 +202,89 @@ def html_report(
 def html_file(path: str | Path, game_id: str, title: str, results: Sequence[AmbiguityResult], budget: Budget) -> str:
     """The HTML report to write to ``path``; the documents its explorer links open are written beside it."""
     return explore.report_page(path, lambda links: html_report(game_id, title, results, budget, links))
+
+
+@attrs.frozen
+class PartingSide:
+    """One reading at the state where a witness's readings part: its board (SVG), or the rule by which
+    it refused the set-up (``step`` 0) or a step of the witness (``step`` N); neither: it cannot be
+    built here (the picture is a help, never a cost)."""
+
+    label: str
+    svg: str = ""
+    refusal: Rejection | None = None
+    step: int = 0
+
+
+def parting_sides(game_id: str, ambiguity: str, pair: PairResult) -> list[PartingSide]:
+    """The default reading and the other reading, each replaying the witness from its start (set-up or
+    a printed example's given state) under its own ruleset: its board after the witness's steps, or
+    the refusal that stopped it, as the explorer shows a witness's two sides."""
+    from rulecraft.registry import make_game
+    from rulecraft.statefile import state_from_data
+
+    f = pair.finding
+    if f is None:
+        return []
+    sides = []
+    for reading, label in (
+        (pair.default, f"reading {pair.default} (default)"),
+        (pair.reading, f"reading {pair.reading}"),
+    ):
+        side = PartingSide(label)
+        try:
+            game = make_game(game_id, readings={**dict(pair.base), ambiguity: reading}, components=pair.components)
+            if f.setup:
+                refusal = explore.setup_refusal(game, {"setup": f.setup})
+                if refusal is not None:
+                    sides.append(attrs.evolve(side, refusal=refusal))
+                    continue
+                state = game.start(Setup.from_json(f.setup))
+            elif f.start_state is not None:
+                fixture = explore.example_fixture(game_id, f)
+                if fixture is not None:  # a printed example's own board (kas's given map)
+                    game.load_fixture(fixture)
+                state = state_from_data(game, f.start_state, field="start")
+            else:
+                sides.append(side)
+                continue
+            for number, data in enumerate(f.steps, start=1):
+                action = game.action_from_json(data)
+                refusal = game.check(state, action)
+                if refusal is not None:
+                    side = attrs.evolve(side, refusal=refusal, step=number)
+                    break
+                state = game.transition(state, action)
+            else:
+                side = attrs.evolve(side, svg=game.picture(state) or "")
+        except (RulecraftError, ValueError, KeyError, TypeError):
+            pass
+        sides.append(side)
+    if not sides[0].svg and sides[0].refusal is None and f.svg:  # the search drew the default's board
+        sides[0] = attrs.evolve(sides[0], svg=f.svg)
+    return sides
+
+
+def parting_html(game_id: str, ambiguity: str, pair: PairResult) -> str:
+    """Both readings' boards where a witness's readings part ways, side by side, each under its reading's
+    name; a reading that refused the set-up or a step shows that refusal and its rule instead."""
+    sides = parting_sides(game_id, ambiguity, pair)
+    if not any(side.svg or side.refusal for side in sides):
+        return ""
+    figures = []
+    for side in sides:
+        if side.refusal is not None:
+            what = f"refused step {side.step}" if side.step else "refused the set-up"
+            shown = f"<p class='refusal'>{what}: {html.escape(str(side.refusal))}</p>"
+        elif side.svg:
+            shown = f"<div class='board'>{side.svg}</div>"
+        else:
+            shown = "<p>(no picture of this reading here)</p>"
+        figures.append(f"<figure class='side'><figcaption>{html.escape(side.label)}</figcaption>{shown}</figure>")
+    return (
+        f"<h5>{html.escape(pair.default)} against {html.escape(pair.reading)}: the state where they part ways</h5>"
+        f"<div class='sides'>{''.join(figures)}</div>"
+    )
 
 
 def _default_game(game_id: str) -> Game[Any, Any] | None:

@@ -94,7 +94,7 @@ def test_findings_of_two_printed_examples_have_headings_that_tell_them_apart() -
     two = Finding("state", one.title, "KAS-EX-15 (y.yaml, p.14)")
     report = ConformReport("kas", "an implementation", findings=[one, two])
     page = html_report(report)
-    headings = re.findall(r"<h2>(.*?)</h2>", page)
+    headings = [re.sub(r"<[^>]+>", "", h) for h in re.findall(r"<h2>(.*?)</h2>", page)]  # the IDs are links
     assert f"1. state: {one.title} (in KAS-EX-14)" in headings
     assert f"2. state: {one.title} (in KAS-EX-15)" in headings
     # A finding of a random game names no example.
@@ -249,3 +249,66 @@ def test_the_explorer_heading_of_a_divergence_words_the_step_as_each_ruleset_doe
         "An additional go costs 2 chips: after seat 0 (USA) pays 3 chips for an additional go "
         "(variant: seat 0 (USA) pays 2 chips for an additional go): the states differ in boards, supplies"
     )
+
+
+def _parting(page: str, heading: str) -> list[tuple[str, str]]:
+    """The figures under "HEADING: the state where they part ways": (caption, what it shows)."""
+    part = page.split(f"<h5>{heading}: the state where they part ways</h5>", 1)[1]
+    sides = part.split("<div class='sides'>", 1)[1]
+    figures = re.findall(r"<figure class='side'><figcaption>(.*?)</figcaption>(.*?)</figure>", sides, re.S)[:2]
+    # A board drawn earlier in the page (the last step's) is a <use> of its <symbol>: drawn here as such.
+    symbols = dict(re.findall(r"<symbol id='([^']+)'[^>]*>(.*?)</symbol>", page, re.S))
+    return [
+        (caption, re.sub(r"<use href='#([^']+)'/>", lambda m: symbols[m.group(1)], shown)) for caption, shown in figures
+    ]
+
+
+def test_where_a_witness_parts_ways_both_readings_boards_are_shown() -> None:
+    """AIR-AMB-22 from AIR-EX-17's given state (Airships p.6): seat 0 pays 3 chips for an additional go
+    (AIR-R-42, p.4).  Reading 'full' (the default: "another complete go ... both steps", p.4 [EN])
+    starts the go again at its first step, the reveal; 'attempt-only' repeats step 2, the attempt.  The
+    report shows both boards at that state, each under its reading's name (it showed the default's)."""
+    from rulecraft.witness import AmbiguityResult, Budget, PairResult
+    from rulecraft.witness_report import html_report as ambiguities_html
+
+    game: Any = make_game("air")
+    given, steps = _given(game, "AIR-EX-17")
+    finding = Finding("state", "the states differ in phase", "AIR-EX-17", steps=tuple(steps[:3]), start_state=given)
+    amb = game.register["AIR-AMB-22"]
+    pair = PairResult(amb.id, amb.default, "attempt-only", "witness", "found", finding=finding)
+    page = ambiguities_html("air", "Airships", [AmbiguityResult(amb, (pair,))], Budget(1, 5, None))
+    (full, one), (attempt, other) = _parting(page, "full against attempt-only")
+    assert full == "reading full (default)" and attempt == "reading attempt-only"
+    assert "phase reveal</text>" in one and "phase attempt" not in one
+    assert "phase attempt</text>" in other and "phase reveal" not in other
+    assert one.count("<svg") == 1 and other.count("<svg") == 1
+
+
+def test_a_reading_that_refuses_where_the_witness_goes_shows_its_refusal_and_rule() -> None:
+    """AIR-AMB-28: the printed rules (reading 'two') refuse a game of 1 player (AIR-R-01, Airships p.2:
+    2 to 4 companies), reading 'one' plays it: the default's side shows the refusal with its rule
+    (linked to the appendix), the other the board.  AIR-AMB-35 'max' (all usable dice thrown, AIR-R-30
+    p.3-4) refuses AIR-EX-17's first step, an attempt throwing one die of several: its side says so."""
+    from rulecraft.witness import AmbiguityResult, Budget, PairResult
+    from rulecraft.witness_report import html_report as ambiguities_html
+
+    game: Any = make_game("air")
+    setup = {"players": 1, "first_seat": 0, "options": {}}
+    one_player = Finding("set-up", "a game of 1 player(s) is refused", "differential", ours="refused", setup=setup)
+    amb28 = game.register["AIR-AMB-28"]
+    pair = PairResult(amb28.id, "two", "one", "witness", "found", finding=one_player)
+    page = ambiguities_html("air", "Airships", [AmbiguityResult(amb28, (pair,))], Budget(1, 5, None))
+    (two, refused), (one, board) = _parting(page, "two against one")
+    assert two == "reading two (default)" and "<svg" not in refused
+    assert refused.startswith("<p class='refusal'>refused the set-up: <a class='rule' href='#AIR-R-01'")
+    assert "(p.2)" in refused and "<tr id='AIR-R-01'>" in page
+    assert one == "reading one" and board.count("<svg") == 1
+    given, steps = _given(game, "AIR-EX-17")
+    finding = Finding("state", "t", "AIR-EX-17", steps=tuple(steps[:3]), start_state=given)
+    amb35 = game.register["AIR-AMB-35"]
+    pair = PairResult(amb35.id, amb35.default, "max", "witness", "found", finding=finding)
+    page = ambiguities_html("air", "Airships", [AmbiguityResult(amb35, (pair,))], Budget(1, 5, None))
+    (choice, board), (most, refused) = _parting(page, "choice against max")
+    assert choice == "reading choice (default)" and board.count("<svg") == 1
+    assert most == "reading max" and "<svg" not in refused
+    assert refused.startswith("<p class='refusal'>refused step 1: <a class='rule' href='#AIR-R-30'")

@@ -12,6 +12,7 @@ first attempt.  Rule pages and statements are the digest's (the rule catalogue).
 from __future__ import annotations
 
 import html
+import json
 import random
 import re
 import shlex
@@ -19,9 +20,11 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 from rulecraft import errata_report, htmlpage, witness_report
+from rulecraft.catalogue import RuleCatalogue
 from rulecraft.conformance.conform import ConformReport, conform
 from rulecraft.conformance.findings import Finding
 from rulecraft.conformance.report import html_report as conform_html
@@ -71,7 +74,7 @@ def _divergence() -> ErrataReport:
 
 def _rows(page: str) -> dict[str, str]:
     """The appendix's rows: rule ID -> the row's text."""
-    appendix = page.split("<section id='rules-cited'>", 1)[1]
+    appendix = page.split("<section id='rules-cited'>", 1)[1].split("</section>", 1)[0]
     return {
         rule_id: html.unescape(re.sub(r"<[^>]+>", " ", row))
         for rule_id, row in re.findall(r"<tr id='([^']+)'>(.*?)</tr>", appendix)
@@ -132,10 +135,12 @@ def test_an_errata_report_links_its_rules_and_words_each_step_by_the_ruleset_tha
     page = errata_report.html_report(report)
     _assert_links_resolve(page, {"AIR-R-42", "AIR-R-50"})
     assert page.count("<h1>") == 1  # the Markdown's title, not a second one above it
+    examples = htmlpage.digest_examples("air")  # AIR-EX-17 links to its entry too, where the digest is
     for section in text.split("\n## "):  # every part of the Markdown of the same run, rendered
         if "Where play changes" not in section:  # (that one is split round the board picture)
             body = section if section.startswith("# ") else "## " + section
-            assert htmlpage.link_rules(htmlpage.render(body), make_game("air").catalogue, {}) in page
+            linked = htmlpage.link_rules(htmlpage.render(body), make_game("air").catalogue, {}, examples, {})
+            assert linked in page
 
 
 def test_a_conform_report_links_the_rules_of_a_refusal_and_numbers_its_findings() -> None:
@@ -264,3 +269,168 @@ def test_each_step_of_a_finding_has_its_board_in_the_report() -> None:
     assert numbers == [str(n) for n in range(7, 13)]
     # The errata and ambiguities reports draw them too, by the printed rules / the default reading.
     assert "the board after each step (printed rules): all 3 steps" in errata_report.html_report(_divergence())
+
+
+# -- issue 20, the three items left open (session 12) -----------------------------------------------------------
+
+HREF = re.compile(r"href='#([^']+)'")
+EXAMPLE_LINK = re.compile(r"<a class='example' href='#([A-Z]+-EX-\d+)' title='([^']*)'>")
+AIR_DIGEST = """\
+## 4. Example catalogue
+
+### AIR-EX-09 / AIR-EX-10 — "This card is worth 3 VP" / "This card is worth 2 VP" (p.5 captions)
+- Rules: AIR-R-21, AIR-R-38, AIR-R-48.
+- Assert:
+  - a player owning both at the end scores 5 from them;
+
+### AIR-EX-11 … AIR-EX-22 — the card examples of p.6 (six "Példa" paragraphs, two cards each)
+For all twelve, the pictures hide the card's requirement.
+
+- **AIR-EX-17 Engineer (left):** an imaginary **red die, fixed at 4**. Rules AIR-R-18, AIR-R-31,
+  AIR-R-33.
+  - Assert: a `{R:1}` target is legal with no red entitlement, and S = 4 with no randomness.
+- **AIR-EX-18 Engineer (right):** an imaginary **black die, fixed at 7**.
+
+---
+
+Buying as a banner (p.20; R-40, R-43, R-45):
+* **STM-EX-16** **2 gears + 1 stone**. **STM-EX-17** **2 crystals + 1 stone**.
+
+**STM-EX-02 — Increase by 6, two lapse (p.10).** R-15. Black may increase by **6**, moves the leftmost
+stone **4** times.
+
+**KAS-AMB-05 — Do diamonds of a card lost to the diamond check still count?** (KAS-R-25, KAS-EX-04)
+"""
+
+
+def _no_broken_links(page: str) -> None:
+    """Every in-page link of ``page`` lands on an element with that ``id``."""
+    ids = set(re.findall(r"\sid='([^']+)'", page))
+    assert set(HREF.findall(page)) - ids <= {f"picture-{i}" for i in range(1000)}  # <use href='#picture-N'>
+    assert not {h for h in HREF.findall(page) if not h.startswith("picture-")} - ids
+
+
+def test_the_digest_entries_of_printed_examples_in_every_form_the_digests_write_them() -> None:
+    """The Airships digest (section 4) heads AIR-EX-09 and AIR-EX-10 together (p.5 captions), groups
+    AIR-EX-11 … 22 (the card examples of p.6) and gives each its list item; the Steamopolis digest
+    writes bold paragraphs (STM-EX-02, p.10) and bold items under a lead line (STM-EX-16, -17, p.20).
+    An ambiguity that mentions an example (KAS-AMB-05 names KAS-EX-04) is no entry of it."""
+    found = htmlpage.parse_examples(AIR_DIGEST)
+    assert list(found) == ["AIR-EX-09", "AIR-EX-10", "AIR-EX-17", "AIR-EX-18", "STM-EX-16", "STM-EX-17", "STM-EX-02"]
+    assert found["AIR-EX-09"].text == found["AIR-EX-10"].text
+    assert found["AIR-EX-10"].heading.endswith("(p.5 captions)") and "scores 5" in found["AIR-EX-10"].text
+    ex17 = found["AIR-EX-17"]
+    assert ex17.heading.startswith("Engineer (left) (AIR-EX-11 … AIR-EX-22 — the card examples of p.6")
+    assert ex17.text.startswith("an imaginary **red die, fixed at 4**.") and "S = 4" in ex17.text
+    assert "black die" not in ex17.text and "All twelve" not in ex17.text  # its own item only
+    # The nested list stays nested once rendered (the item's indentation is taken off, not its own).
+    assert "<li>Assert: a <code>{R:1}</code> target" in htmlpage.render(ex17.text)
+    assert found["STM-EX-16"].heading == "Buying as a banner (p.20; R-40, R-43, R-45)"
+    assert found["STM-EX-17"].text == found["STM-EX-16"].text
+    assert found["STM-EX-02"].heading == "Increase by 6, two lapse (p.10)"
+    assert (
+        found["STM-EX-02"].text.startswith("R-15. Black may increase by **6**") and "KAS" not in found["STM-EX-02"].text
+    )
+
+
+@pytest.mark.parametrize(
+    ("game_id", "example_id", "heading"),
+    [
+        ("kas", "KAS-EX-07", "Flight example: which factory can Yellow reach? (p.11)"),
+        ("air", "AIR-EX-10", '"This card is worth 3 VP" / "This card is worth 2 VP" (p.5 captions)'),
+        ("aer", "AER-EX-01", "Era-1 income, Paris (l.41)"),
+        ("stm", "STM-EX-02", "Increase by 6, two lapse (p.10)"),
+    ],
+)
+def test_every_printed_example_of_a_game_has_its_entry_in_the_digest(
+    game_id: str, example_id: str, heading: str
+) -> None:
+    """Each scenario's example ID (scenarios/<game>/<ID>-*.yaml) finds its entry in the game's digest,
+    so that no example link of a report is missing; one heading per game as the digest prints it."""
+    if htmlpage.digest_path(game_id) is None:
+        pytest.skip("the rules digests are not next to this checkout (e.g. a wheel install)")
+    examples = htmlpage.digest_examples(game_id)
+    ids = {re.match(r"[A-Z]+-EX-\d+", p.stem).group(0) for p in scenario_files(game_id)}  # type: ignore[union-attr]
+    assert ids and not ids - set(examples)
+    assert examples[example_id].heading == heading
+
+
+def test_a_printed_example_id_links_to_its_digest_entry_in_an_appendix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """AIR-EX-17 (Airships p.6, the engineer's red die fixed at 4) where the errata report's finding
+    starts: a link, like a rule ID's, to its row in 'The printed examples cited', which quotes the
+    digest's entry; the rules' appendix stays the rules' alone and every link lands."""
+    (tmp_path / "airships.md").write_text(AIR_DIGEST, encoding="utf-8")
+    monkeypatch.setenv(htmlpage.DIGESTS_VARIABLE, str(tmp_path))
+    assert htmlpage.digest_path("air") == tmp_path / "airships.md"
+    page = errata_report.html_report(_divergence())
+    links = EXAMPLE_LINK.findall(page)
+    assert {example_id for example_id, _ in links} == {"AIR-EX-17"}
+    assert html.unescape(links[0][1]).startswith("Engineer (left) (AIR-EX-11 … AIR-EX-22 — the card examples of p.6")
+    cited = page.split("<section id='examples-cited'>", 1)[1].split("</section>", 1)[0]
+    rows = re.findall(r"<tr id='([^']+)'>(.*?)</tr>", cited, re.S)
+    assert [row_id for row_id, _ in rows] == ["AIR-EX-17"]
+    assert "red die, fixed at 4</strong>" in rows[0][1] and "S = 4 with no randomness" in rows[0][1]
+    assert "AIR-EX-17" not in _rows(page)
+    _no_broken_links(page)
+    _assert_links_resolve(page, {"AIR-R-42", "AIR-R-50"})
+
+
+def test_without_the_digest_an_example_id_stays_plain_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No digest at hand (an installed wheel): AIR-EX-17 is text, no appendix of examples, no link
+    that lands nowhere; the rule IDs still link (AIR-R-42, p.4)."""
+    monkeypatch.setenv(htmlpage.DIGESTS_VARIABLE, str(tmp_path))
+    assert htmlpage.digest_path("air") is None and htmlpage.digest_examples("air") == {}
+    page = errata_report.html_report(_divergence())
+    assert "AIR-EX-17" in page and "class='example'" not in page and "examples-cited" not in page
+    _no_broken_links(page)
+    _assert_links_resolve(page, {"AIR-R-42"})
+
+
+NUMBERED = RuleCatalogue.from_rows(
+    "kas", [("KAS-R-2", "8", "two"), ("KAS-R-9", "9", "nine"), ("KAS-R-10", "9", "ten"), ("KAS-R-11", "10", "eleven")]
+)
+
+
+def test_rules_involved_are_listed_in_catalogue_order_not_as_strings_sort() -> None:
+    """A catalogue whose IDs carry no leading zero: KAS-R-9 comes before KAS-R-10 (its order, the
+    order of ``rulecraft rules``), an ID the catalogue lacks (an ambiguity) after them, each once."""
+    hit = ("KAS-R-10", "KAS-AMB-01", "KAS-R-9", "KAS-R-2", "KAS-R-10")
+    assert htmlpage.in_catalogue_order(hit, NUMBERED) == ["KAS-R-2", "KAS-R-9", "KAS-R-10", "KAS-AMB-01"]
+    assert htmlpage.in_catalogue_order(hit, None) == ["KAS-R-10", "KAS-AMB-01", "KAS-R-9", "KAS-R-2"]
+    text = markdown_finding(Finding("state", "t", "differential", rules=hit), catalogue=NUMBERED)
+    assert "- rules involved: KAS-R-2, KAS-R-9, KAS-R-10, KAS-AMB-01" in text.splitlines()
+
+
+def test_every_report_lists_the_rules_involved_in_catalogue_order(tmp_path: Path) -> None:
+    """Hit in the order AIR-R-42 (p.4), AIR-R-30 (p.3-4), AIR-R-22 (p.3): the Airships digest lists
+    them AIR-R-22, AIR-R-30, AIR-R-42, and so do the conform, ambiguities and errata reports, Markdown
+    and HTML, and the explorer's 'rules involved' line."""
+    from rulecraft import explore
+
+    hit = ("AIR-R-42", "AIR-R-30", "AIR-R-22")
+    finding = Finding("state", "t", "differential", rules=hit, setup={"players": 2})
+    line = "rules involved: AIR-R-22, AIR-R-30, AIR-R-42"
+    report = ConformReport("air", "in-process", findings=[finding])
+
+    def plain(page: str) -> str:
+        return re.sub(r"<[^>]+>", "", page)
+
+    assert line in conform_markdown(report) and line in plain(conform_html(report))
+    game = make_game("air")
+    amb = game.register["AIR-AMB-35"]
+    results = [AmbiguityResult(amb, (PairResult(amb.id, amb.default, "max", "witness", "found", finding=finding),))]
+    budget = Budget(seconds=1, max_examples=5, max_steps=None)
+    assert line in witness_report.markdown("air", "Airships", results, budget)
+    assert line in plain(witness_report.html_report("air", "Airships", results, budget))
+    divergence = _divergence()
+    assert divergence.witness is not None and divergence.witness.finding is not None
+    witness = attrs.evolve(divergence.witness, finding=attrs.evolve(divergence.witness.finding, rules=hit))
+    divergence = ErrataReport(divergence.variant, witness=witness)
+    assert line in errata_report.markdown(divergence) and line in plain(errata_report.html_report(divergence))
+    document = explore.witness_document("air", amb.id, results[0].pairs[0])
+    path = tmp_path / "witness.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    trace = explore.witness_trace("air", str(path))
+    assert [rule["id"] for rule in explore.trace_json(trace)["rules"]] == ["AIR-R-22", "AIR-R-30", "AIR-R-42"]

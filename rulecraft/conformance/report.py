@@ -10,6 +10,7 @@ from typing import Any
 from xml.etree import ElementTree as ET
 
 from rulecraft import explore, htmlpage
+from rulecraft.catalogue import RuleCatalogue
 from rulecraft.conformance.conform import EXAMPLE_ID, ConformReport, Finding, replay_document
 from rulecraft.core import Game, RulecraftError
 from rulecraft.files import write_atomically
@@ -64,10 +65,11 @@ def junit_text(report: ConformReport) -> str:
         time=f"{report.seconds:.3f}",
     )
     failed_where = {f.where for f in report.findings}
+    catalogue = htmlpage.catalogue_of(report.game) if report.findings else None
     for finding in report.findings:
         case = ET.SubElement(suite, "testcase", classname=f"{report.game}.{finding.kind}", name=finding.where)
         failure = ET.SubElement(case, "failure", message=finding.title, type=finding.kind)
-        failure.text = markdown_finding(finding)
+        failure.text = markdown_finding(finding, catalogue=catalogue)
     passed = report.scenarios_passed
     ok = ET.SubElement(suite, "testcase", classname=f"{report.game}.printed-examples", name="passed")
     ok.set("time", "0")
@@ -103,10 +105,13 @@ def markdown_finding(
     heading: str = "###",
     game: str | None = None,
     other_words: Sequence[str | None] = (),
+    catalogue: RuleCatalogue | None = None,
 ) -> str:
     """One finding: the minimal steps, the differing fields side by side (``labels`` name the sides).
     ``other_words``: each step in the right side's own words (a variant's game words its own costs),
-    shown where they differ from the left side's; None where that side did not play the step."""
+    shown where they differ from the left side's; None where that side did not play the step.
+    ``catalogue``: the game's rules, whose order the rules involved are listed in (KAS-R-9 before
+    KAS-R-10, as ``rulecraft rules`` lists them), not the order the run hit them."""
     left, right = labels
     title = both_words(finding.title, finding.step_text, other_words, right)
     # Findings of several printed examples often share their title (the same step, the same fields):
@@ -115,7 +120,7 @@ def markdown_finding(
     suffix = f" (in {example.group(0)})" if example is not None and example.group(0) not in title else ""
     lines = [f"{heading} {finding.kind}: {title}{suffix}", "", f"- where: {finding.where}"]
     if finding.rules:
-        lines.append(f"- rules involved: {', '.join(finding.rules)}")
+        lines.append(f"- rules involved: {', '.join(htmlpage.in_catalogue_order(finding.rules, catalogue))}")
     if finding.setup:
         lines.append(f"- set-up: `{json.dumps(finding.setup)}`")
     if finding.start_state is not None and not finding.setup:
@@ -210,8 +215,9 @@ def markdown(report: ConformReport) -> str:
         lines.append(f"- rule IDs no compared step exercised: {', '.join(missing)}")
     if report.skipped:
         lines += ["", "Skipped:", *(f"- {s}" for s in report.skipped)]
+    catalogue = htmlpage.catalogue_of(report.game) if report.findings else None
     for i, finding in enumerate(report.findings, start=1):
-        lines += ["", markdown_finding(finding, heading=f"### {i}.", game=report.game)]
+        lines += ["", markdown_finding(finding, heading=f"### {i}.", game=report.game, catalogue=catalogue)]
     return "\n".join(lines) + "\n"
 
 
@@ -221,9 +227,10 @@ def html_report(report: ConformReport, links: explore.ReportLinks | None = None)
     # report written to a file), each finding links into the explorer and its document is written.
     body = [htmlpage.render(markdown(report).split("\n### ")[0])]
     reference = _reference(report.game) if report.findings else None
+    catalogue = htmlpage.catalogue_of(report.game)
     for i, finding in enumerate(report.findings, start=1):
         body.append(f"<section id='finding-{i}'>")
-        body.append(htmlpage.render(markdown_finding(finding, heading=f"## {i}.")))
+        body.append(htmlpage.render(markdown_finding(finding, heading=f"## {i}.", catalogue=catalogue)))
         if reference is not None:
             body.append(explore.step_pictures_html(reference, finding, "rulebook model"))
         if finding.steps or finding.setup or finding.start_state is not None:
@@ -242,7 +249,7 @@ def html_report(report: ConformReport, links: explore.ReportLinks | None = None)
         body.append("</section>")
     if links is not None and links.documents:  # the top says how to start the explorer for its links
         body.insert(1, links.head(report.game))
-    return htmlpage.page(f"rulecraft conform {report.game}", body, htmlpage.catalogue_of(report.game))
+    return htmlpage.page(f"rulecraft conform {report.game}", body, catalogue)
 
 
 def html_file(report: ConformReport, path: str | Path) -> str:
