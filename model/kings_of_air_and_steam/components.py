@@ -162,6 +162,19 @@ class Pack:
     goods_per_type: int = 20  # KAS-P-09 ("about 20")
     tiles_per_type: int = 4  # 20 market/demand tiles (p.4)
     source: str = "<memory>"
+    # Derived once (the rules ask for a card and for the deck's ids at every decision): each card by
+    # id, the deck's first, and the deck's ids in order.
+    _cards: dict[str, Card] = attrs.field(init=False, eq=False, repr=False, hash=False)
+    deck_ids: tuple[str, ...] = attrs.field(init=False, eq=False, repr=False, hash=False)
+
+    def __attrs_post_init__(self) -> None:
+        cards: dict[str, Card] = {}
+        for team in reversed(self.teams):  # the deck's card wins over a special card of the same id
+            cards[team.special.id] = team.special
+        for card in reversed(self.deck):  # and the first of two cards with the same id
+            cards[card.id] = card
+        object.__setattr__(self, "_cards", cards)
+        object.__setattr__(self, "deck_ids", tuple(card.id for card in self.deck))
 
     def board(self, letter: str) -> Board:
         return find_entry(self.boards, lambda b: b.letter == letter, self.name, f"board {letter}")
@@ -173,13 +186,10 @@ class Pack:
         return find_entry(self.teams, lambda team: team.name == name, self.name, f"team {name!r}")
 
     def card(self, card_id: str) -> Card:
-        for card in self.deck:
-            if card.id == card_id:
-                return card
-        for team in self.teams:
-            if team.special.id == card_id:
-                return team.special
-        raise KeyError(f"pack {self.name} has no card {card_id}")
+        found = self._cards.get(card_id)
+        if found is None:
+            raise KeyError(f"pack {self.name} has no card {card_id}")
+        return found
 
 
 @attrs.frozen

@@ -3,10 +3,13 @@ layout, and the ruleset's readings (never a global)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from rulecraft.model.kings_of_air_and_steam.catalogue import PARAMETERS
 from rulecraft.model.kings_of_air_and_steam.components import GOODS, AirshipLevel, GameMap, Pack
+from rulecraft.model.kings_of_air_and_steam.flight import FlightRules
 from rulecraft.model.kings_of_air_and_steam.shipping import RouteRules
 from rulecraft.model.kings_of_air_and_steam.state import KasState, PlayerState
 
@@ -27,6 +30,12 @@ class Context:
     maps: dict[str, GameMap] = attrs.field(factory=dict, hash=False, eq=False)
     # The rule parameters (catalogue.PARAMETERS), printed values unless a variant changes them.
     params: dict[str, int] = attrs.field(factory=PARAMETERS.defaults, hash=False, eq=False)
+    # The flight rules built from the readings, by (sharp_ok, straight_only): asked for at every flight.
+    _flight_rules: dict[tuple[bool, bool], FlightRules] = attrs.field(
+        factory=dict, init=False, hash=False, eq=False, repr=False
+    )
+    # The last (map, depots tuple) asked of ``depot_lines`` and its answer.
+    _depot_memo: list[Any] = attrs.field(factory=list, init=False, hash=False, eq=False, repr=False)
 
     def r(self, amb_id: str) -> str:
         return self.readings[amb_id]
@@ -59,6 +68,28 @@ class Context:
             found = GameMap(base.layout, hexes, base.cities, lines, base.factories)
             self.maps[key] = found
         return found
+
+    def flight_rules(self, *, sharp_ok: bool = False, straight_only: bool = False) -> FlightRules:
+        """``FlightRules.from_readings`` for these readings, built once per pair of flags."""
+        found = self._flight_rules.get((sharp_ok, straight_only))
+        if found is None:
+            found = FlightRules.from_readings(self.readings, sharp_ok=sharp_ok, straight_only=straight_only)
+            self._flight_rules[sharp_ok, straight_only] = found
+        return found
+
+    def depot_lines(self, state: KasState) -> frozenset[str | None]:
+        """The rail lines of the state's play area that hold a depot (KAS-R-33's price of a depot).
+        Remembered for the last map and depots tuple asked (by identity: a state and those after it
+        share one depots tuple until a depot is built, and the move generator asks once per line)."""
+        game_map = self.map_of(state)
+        depots = state.depots
+        memo = self._depot_memo
+        if memo and memo[0] is game_map and memo[1] is depots:
+            lines: frozenset[str | None] = memo[2]
+            return lines
+        lines = frozenset(game_map.line_of(d.at) for d in depots)
+        memo[:] = (game_map, depots, lines)
+        return lines
 
     def route_rules(self) -> RouteRules:
         """The shipping readings KAS-AMB-14..17 as the shipping module takes them."""

@@ -61,6 +61,7 @@ from rulecraft.model.kings_of_air_and_steam.rules import (
     check,
     deck_of,
     depot_at,
+    depot_cost,
     eli_cards,
     factory_here,
     farthest_flight,
@@ -264,26 +265,36 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
         # Only the sources present here (KAS-R-29: a factory's own goods, an own depot; KAS-R-31:
         # unloading onto an own depot): the check would refuse every other load, swap and unload,
         # and refusing them one by one was most of the cargo phase's time.  The check still judges
-        # what is left, in the order it always had (a seed plays the same game).
-        at = state.players[state.seat].position
+        # what is left, in the order it always had (a seed plays the same game).  Left out as well,
+        # each a refusal the check would give: a load or swap from an empty factory (KAS-R-29), a
+        # load into a full hold (KAS-R-29), a swap or unload of a type not in the hold (KAS-R-30,
+        # KAS-R-31), and a swap while the hold has room (KAS-R-30; not under KAS-AMB-21 'any-swap').
+        player = state.players[state.seat]
+        at = player.position
         factory = factory_here(self.ctx, state, at)
-        made_here = factory[1] if factory is not None else None
-        own_depot = own_depot_at(state, state.seat, at) is not None
+        made_here = factory[1] if factory is not None and state.factories[factory[0]] >= 1 else None
+        depot = own_depot_at(state, state.seat, at)
+        held, capacity = sum(player.hold), self.ctx.capacity(player)
+        loads = held < capacity
+        swaps = held >= capacity or self.ctx.r("KAS-AMB-21") == "any-swap"
+        aboard = [g for g, n in zip(GOODS, player.hold, strict=True) if n >= 1]
         out: list[KasAction] = [EndCargo()]
-        for goods in GOODS:
-            for source, present in (("factory", goods == made_here), ("depot", own_depot)):
-                if present:
-                    out.append(Load(goods, source))
-                    out.extend(Swap(other, goods, source) for other in GOODS if other != goods)
-            if own_depot:
+        for i, goods in enumerate(GOODS):
+            for source, present in (("factory", goods == made_here), ("depot", depot is not None)):
+                if present and (source == "factory" or (depot is not None and depot.goods[i] >= 1)):
+                    if loads:
+                        out.append(Load(goods, source))
+                    if swaps:
+                        out.extend(Swap(other, goods, source) for other in aboard if other != goods)
+            if depot is not None and player.hold[i] >= 1:
                 out.append(Unload(goods))
         return out
 
     def _actions(self, state: KasState) -> list[KasAction]:
-        game_map = self.ctx.map_of(state)
-        occupied = {d.at for d in state.depots}
-        out: list[KasAction] = [Grant(), UpgradeAirship(), UpgradeRail(), Pass()]  # Pass: KAS-AMB-19
-        out.extend(BuildDepot(h) for h in game_map.rail_hexes() if h not in occupied)
+        out: list[KasAction] = [Grant(), UpgradeAirship(), UpgradeRail()]
+        if self.ctx.r("KAS-AMB-19") != "mandatory":  # 'mandatory': the check refuses a pass (KAS-R-32)
+            out.append(Pass())
+        out.extend(self._depots(state))
         out.extend(CourseCorrection(d) for d in range(6))
         out.extend(self._shipments(state))
         if state.players[state.seat].character == "Eva Blane":
@@ -293,6 +304,29 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
         if state.players[state.seat].character == "Aurelia Bayley":
             places = [None, *(d.at for d in state.depots if d.owner == state.seat)]
             out.extend(Convert(g, into, at) for at in places for g in GOODS for into in GOODS if g != into)
+        return out
+
+    def _depots(self, state: KasState) -> list[KasAction]:
+        """Build Depot on the empty rail hexes, less what the check would refuse for the whole turn or
+        the whole line: no depot token left (KAS-R-33), a line whose depot costs more than the purse
+        (KAS-R-55; the cost asked of ``depot_cost`` once per line, not once per hex).  The check still
+        judges each hex that is left, in rail-hex order."""
+        player = state.players[state.seat]
+        if player.depots_left < 1:
+            return []
+        game_map = self.ctx.map_of(state)
+        occupied = {d.at for d in state.depots}
+        affordable: dict[str | None, bool] = {}
+        out: list[KasAction] = []
+        for h in game_map.rail_hexes():
+            if h in occupied:
+                continue
+            line = game_map.line_of(h)
+            ok = affordable.get(line)
+            if ok is None:
+                ok = affordable[line] = line is None or depot_cost(self.ctx, state, h) <= player.money
+            if ok:
+                out.append(BuildDepot(h))
         return out
 
     def _new_lines(self, state: KasState) -> list[KasAction]:
@@ -368,9 +402,17 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
         return out
 
     def _upkeep(self, state: KasState) -> list[KasAction]:
+        # Only goods there are to return (the check refuses the others, KAS-R-45).
+        hold = state.players[state.seat].hold
         out: list[KasAction] = [PayUpkeep()]
-        out.extend(ReturnGood(g) for g in GOODS)
-        out.extend(ReturnGood(g, d.at) for d in state.depots if d.owner == state.seat for g in GOODS)
+        out.extend(ReturnGood(g) for g, n in zip(GOODS, hold, strict=True) if n >= 1)
+        out.extend(
+            ReturnGood(g, d.at)
+            for d in state.depots
+            if d.owner == state.seat
+            for g, n in zip(GOODS, d.goods, strict=True)
+            if n >= 1
+        )
         return out
 
     def _sellout(self, state: KasState) -> list[KasAction]:
@@ -658,8 +700,6 @@ def ship_action(shipment: Any) -> ShipGoods:
         lines=route.lines,
         payees=route.payees,
     )
-
-
 
 
 def map_spec(game_map: Any) -> dict[str, Any]:
