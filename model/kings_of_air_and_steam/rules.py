@@ -250,8 +250,7 @@ def factory_here(ctx: Context, state: KasState, at: Hex | None) -> tuple[int, st
 
 
 def line_has_depot(state: KasState, ctx: Context, line: str) -> bool:
-    game_map = ctx.map_of(state)
-    return any(game_map.line_of(d.at) == line for d in state.depots)
+    return line in ctx.depot_lines(state)
 
 
 def depot_cost(ctx: Context, state: KasState, at: Hex) -> int:
@@ -344,7 +343,7 @@ def plan_problem(ctx: Context, state: KasState, action: Plan) -> Rejection | Non
 
 def deck_of(ctx: Context, player: PlayerState) -> tuple[str, ...]:
     """KAS-R-02: the 12 standard cards; KAS-R-08: plus the team's special card."""
-    standard = tuple(card.id for card in ctx.pack.deck)
+    standard = ctx.pack.deck_ids
     if player.team is None:
         return standard
     return (*standard, ctx.pack.team(player.team).special.id)
@@ -357,12 +356,10 @@ def flight_rules(ctx: Context, state: KasState | None = None) -> flight.FlightRu
     """The readings' turn rules; DaVinci's card flies straight (KAS-R-65);
     Clint Castle may turn sharply (KAS-R-82)."""
     if state is None or state.phase not in (Phase.FLIGHT, Phase.CARGO, Phase.ACTION, Phase.BONUS):
-        return flight.FlightRules.from_readings(ctx.readings)
+        return ctx.flight_rules()
     player = state.players[state.seat]
     straight = bool(player.plan) and current_card(ctx, state).special == "straight"
-    return flight.FlightRules.from_readings(
-        ctx.readings, sharp_ok=player.character == "Clint Castle", straight_only=straight
-    )
+    return ctx.flight_rules(sharp_ok=player.character == "Clint Castle", straight_only=straight)
 
 
 def fly_problem(ctx: Context, state: KasState, action: Fly) -> Rejection | None:

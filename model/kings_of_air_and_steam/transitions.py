@@ -11,6 +11,7 @@ from typing import Any
 
 import attrs
 
+from rulecraft.evolve import evolve  # attrs.evolve compiled per class: the turn's hot path
 from rulecraft.model.kings_of_air_and_steam import shipping
 from rulecraft.model.kings_of_air_and_steam.actions import (
     BuildDepot,
@@ -82,13 +83,13 @@ def _add(goods: Goods, g: int, delta: int) -> Goods:
 
 
 def _player(state: KasState, seat: int, **changes: Any) -> KasState:
-    return attrs.evolve(state, players=_replace(state.players, seat, attrs.evolve(state.players[seat], **changes)))
+    return evolve(state, players=_replace(state.players, seat, evolve(state.players[seat], **changes)))
 
 
 def _money(state: KasState, seat: int, delta: int) -> KasState:
     """Money between a player and the bank (positive: from the bank)."""
     state = _player(state, seat, money=state.players[seat].money + delta)
-    return attrs.evolve(state, bank=state.bank - delta)
+    return evolve(state, bank=state.bank - delta)
 
 
 def _transfer(state: KasState, payer: int, payee: int, amount: int) -> KasState:
@@ -217,7 +218,7 @@ def _begin_round(ctx: Context, state: KasState) -> KasState:
 def _draw_market_tile(ctx: Context, state: KasState, goods: str) -> KasState:
     """KAS-R-15/16: the tile goes on a future-market slot and pushes its type's value."""
     g = GOODS_INDEX[goods]
-    state = attrs.evolve(
+    state = evolve(
         state,
         market_pile=_add(state.market_pile, g, -1),
         market_slots=(*state.market_slots, goods),
@@ -227,7 +228,7 @@ def _draw_market_tile(ctx: Context, state: KasState, goods: str) -> KasState:
         return state
     # KAS-R-14: the New Market is done; Plan Airship Movement comes next.
     order = clockwise_from(state.start_player, state.player_count)
-    return attrs.evolve(state, phase=Phase.PLANNING, order=order, turn=0, seat=order[0])
+    return evolve(state, phase=Phase.PLANNING, order=order, turn=0, seat=order[0])
 
 
 def _plan(ctx: Context, state: KasState, card: str) -> KasState:
@@ -237,8 +238,8 @@ def _plan(ctx: Context, state: KasState, card: str) -> KasState:
     if len(plan) < 4:
         return state
     if state.turn + 1 < len(state.order):
-        return attrs.evolve(state, turn=state.turn + 1, seat=state.order[state.turn + 1])
-    return _begin_cycle(ctx, attrs.evolve(state, cycle=1))
+        return evolve(state, turn=state.turn + 1, seat=state.order[state.turn + 1])
+    return _begin_cycle(ctx, evolve(state, cycle=1))
 
 
 def turn_order(ctx: Context, state: KasState) -> tuple[int, ...]:
@@ -261,28 +262,28 @@ def turn_order(ctx: Context, state: KasState) -> tuple[int, ...]:
 def _begin_cycle(ctx: Context, state: KasState) -> KasState:
     """KAS-R-21: every slot-i card is revealed; the order follows the letters."""
     order = turn_order(ctx, state)
-    return _begin_turn(ctx, attrs.evolve(state, order=order, turn=0))
+    return _begin_turn(ctx, evolve(state, order=order, turn=0))
 
 
 def _begin_turn(ctx: Context, state: KasState) -> KasState:
     while state.turn < len(state.order):
         seat = state.order[state.turn]
-        state = attrs.evolve(state, seat=seat, cargo=None)
+        state = evolve(state, seat=seat, cargo=None)
         player = state.players[seat]
         card = current_card(ctx, state)
         # KAS-R-25: the diamond check, with the rating as it is now.
         if diamonds_in_play(ctx, player) + card.diamonds > ctx.rating(player):
             state = _player(state, seat, slots=_replace(player.slots, state.cycle - 1, SlotStatus.RETURNED))
-            state = attrs.evolve(state, turn=state.turn + 1)
+            state = evolve(state, turn=state.turn + 1)
             continue
-        state = attrs.evolve(state, actions_left=1, flights_left=1, bonus=None, extra_taken=False, taken=())
+        state = evolve(state, actions_left=1, flights_left=1, bonus=None, extra_taken=False, taken=())
         if card.special == "two-actions":  # KAS-R-61: no movement step, two full actions
-            return attrs.evolve(state, phase=Phase.ACTION, actions_left=2)
+            return evolve(state, phase=Phase.ACTION, actions_left=2)
         if card.special == "double-two":  # KAS-R-73: two movement steps of 2
-            state = attrs.evolve(state, flights_left=2)
+            state = evolve(state, flights_left=2)
         if player.character == "Clint Castle":  # KAS-R-82: he may load/unload before the flight too
-            return attrs.evolve(state, phase=Phase.CARGO, cargo=CargoStep(after="pre-flight"))
-        return attrs.evolve(state, phase=Phase.FLIGHT)
+            return evolve(state, phase=Phase.CARGO, cargo=CargoStep(after="pre-flight"))
+        return evolve(state, phase=Phase.FLIGHT)
     return _end_cycle(ctx, state)
 
 
@@ -291,12 +292,12 @@ def _end_turn(ctx: Context, state: KasState) -> KasState:
     seat = state.seat
     player = state.players[seat]
     state = _player(state, seat, slots=_replace(player.slots, state.cycle - 1, SlotStatus.EXECUTED))
-    return _begin_turn(ctx, attrs.evolve(state, turn=state.turn + 1, cargo=None, bonus=None, taken=()))
+    return _begin_turn(ctx, evolve(state, turn=state.turn + 1, cargo=None, bonus=None, taken=()))
 
 
 def _end_cycle(ctx: Context, state: KasState) -> KasState:
     if state.cycle < 4:
-        return _begin_cycle(ctx, attrs.evolve(state, cycle=state.cycle + 1))
+        return _begin_cycle(ctx, evolve(state, cycle=state.cycle + 1))
     # KAS-R-14: after the 4th Move & Action cycle comes the Upkeep.
     return _begin_upkeep(ctx, state)
 
@@ -310,14 +311,14 @@ def _fly(ctx: Context, state: KasState, path: tuple[int, ...]) -> KasState:
     if not path and ctx.r("KAS-AMB-04") == "b" and state.flying is None and flight_stuck(ctx, state):
         # KAS-AMB-04 'b': no legal flight: the turn is lost as with a diamond overflow.
         state = _player(state, state.seat, slots=_replace(player.slots, state.cycle - 1, SlotStatus.RETURNED))
-        return _begin_turn(ctx, attrs.evolve(state, turn=state.turn + 1, cargo=None, bonus=None))
+        return _begin_turn(ctx, evolve(state, turn=state.turn + 1, cargo=None, bonus=None))
     entered = path_hexes(player.position, path)
     end = entered[-1] if path else player.position
     if player.character == "Ezekiel Crane":
         state = _rob(ctx, state, entered)
     state = _player(state, state.seat, position=end)
     # KAS-R-28: loading and unloading open only now, after the flight.
-    return attrs.evolve(state, phase=Phase.CARGO, cargo=CargoStep(after="flight"))
+    return evolve(state, phase=Phase.CARGO, cargo=CargoStep(after="flight"))
 
 
 def robbed_by(ctx: Context, state: KasState, entered: tuple[Hex, ...]) -> tuple[int, ...]:
@@ -345,7 +346,7 @@ def _take(ctx: Context, state: KasState, goods: str, source: str) -> KasState:
     if source == "factory":
         found = factory_here(ctx, state, position)
         assert found is not None
-        return attrs.evolve(state, factories=_replace(state.factories, found[0], state.factories[found[0]] - 1))
+        return evolve(state, factories=_replace(state.factories, found[0], state.factories[found[0]] - 1))
     return _depot_goods(state, position, g, -1)
 
 
@@ -360,7 +361,7 @@ def _load(ctx: Context, state: KasState, goods: str, source: str) -> KasState:
     player = state.players[state.seat]
     state = _player(state, state.seat, hold=_add(player.hold, g, +1))
     assert state.cargo is not None
-    return attrs.evolve(state, cargo=attrs.evolve(state.cargo, loaded=state.cargo.loaded | {goods}, source=source))
+    return evolve(state, cargo=evolve(state.cargo, loaded=state.cargo.loaded | {goods}, source=source))
 
 
 def _swap(ctx: Context, state: KasState, discard: str, goods: str, source: str) -> KasState:
@@ -386,24 +387,24 @@ def _end_cargo(ctx: Context, state: KasState) -> KasState:
     step = state.cargo
     assert step is not None
     after = step.after
-    state = attrs.evolve(state, cargo=None)
+    state = evolve(state, cargo=None)
     if after == "pre-flight":
-        return attrs.evolve(state, phase=Phase.FLIGHT)
+        return evolve(state, phase=Phase.FLIGHT)
     if after == "pre-course-correction":
         assert step.direction is not None
         return _course_step(ctx, state, step.direction)
     if after == "course-correction":
         return _after_action(ctx, state)
     if state.flying is not None:  # Eli Diamond's extra flight was his action (KAS-R-83)
-        return _after_action(ctx, attrs.evolve(state, flying=None))
+        return _after_action(ctx, evolve(state, flying=None))
     if state.flights_left > 1:  # KAS-R-73: the Rose & Thorn card's second flight
-        return attrs.evolve(state, phase=Phase.FLIGHT, flights_left=state.flights_left - 1)
+        return evolve(state, phase=Phase.FLIGHT, flights_left=state.flights_left - 1)
     special = current_card(ctx, state).special
     if special == "ship-one":  # KAS-R-69: a free shipment of one good before the action
-        return attrs.evolve(state, phase=Phase.BONUS, bonus="ship-one")
+        return evolve(state, phase=Phase.BONUS, bonus="ship-one")
     if special == "choose-distance-steal":  # KAS-R-85: steal 1 good before the action
-        return attrs.evolve(state, phase=Phase.BONUS, bonus="steal")
-    return attrs.evolve(state, phase=Phase.ACTION)
+        return evolve(state, phase=Phase.BONUS, bonus="steal")
+    return evolve(state, phase=Phase.ACTION)
 
 
 def _after_action(ctx: Context, state: KasState) -> KasState:
@@ -690,7 +691,7 @@ def _course_step(ctx: Context, state: KasState, direction: int) -> KasState:
     player = state.players[state.seat]
     assert player.position is not None
     state = _player(state, state.seat, position=player.position.step(direction))
-    return attrs.evolve(state, phase=Phase.CARGO, cargo=CargoStep(after="course-correction"))
+    return evolve(state, phase=Phase.CARGO, cargo=CargoStep(after="course-correction"))
 
 
 # -- upkeep, production, sellout ----------------------------------------------------------------------------
@@ -709,8 +710,8 @@ def _next_upkeep(ctx: Context, state: KasState) -> KasState:
     while state.turn < len(state.order):
         seat = state.order[state.turn]
         if goods_held(state, seat) > 0:
-            return attrs.evolve(state, seat=seat)
-        state = attrs.evolve(state, turn=state.turn + 1)  # nothing stored: nothing to pay
+            return evolve(state, seat=seat)
+        state = evolve(state, turn=state.turn + 1)  # nothing stored: nothing to pay
     return _after_upkeep(ctx, state)
 
 
@@ -721,9 +722,9 @@ def _return_good(ctx: Context, state: KasState, goods: str, at: Hex | None) -> K
         state = _player(state, state.seat, hold=_add(player.hold, g, -1))
     else:
         state = _depot_goods(state, at, g, -1)
-    state = attrs.evolve(state, supply=_add(state.supply, g, +1))
+    state = evolve(state, supply=_add(state.supply, g, +1))
     if goods_held(state, state.seat) == 0:
-        return _next_upkeep(ctx, attrs.evolve(state, turn=state.turn + 1))
+        return _next_upkeep(ctx, evolve(state, turn=state.turn + 1))
     return state
 
 
@@ -735,9 +736,9 @@ def _pay_upkeep(ctx: Context, state: KasState) -> KasState:
 def _after_upkeep(ctx: Context, state: KasState) -> KasState:
     """KAS-R-46/47: cards come back; the start-player token passes clockwise.
     Then Production (KAS-R-48/49)."""
-    players = tuple(attrs.evolve(p, plan=(), slots=(), extra_cards=()) for p in state.players)
+    players = tuple(evolve(p, plan=(), slots=(), extra_cards=()) for p in state.players)
     # KAS-R-47: the start-player token passes clockwise, to the holder's left neighbour.
-    state = attrs.evolve(state, players=players, start_player=(state.start_player + 1) % state.player_count)
+    state = evolve(state, players=players, start_player=(state.start_player + 1) % state.player_count)
     # KAS-R-14: Production follows the Upkeep.
     return _production(ctx, state)
 
@@ -811,7 +812,7 @@ def _end_sellout(ctx: Context, state: KasState) -> KasState:
 
 def transition(ctx: Context, state: KasState, action: KasAction) -> KasState:
     if state.phase is Phase.ACTION:  # what a later action of this turn may not repeat (KAS-AMB-20/32/45)
-        state = attrs.evolve(state, taken=(*state.taken, action.kind))
+        state = evolve(state, taken=(*state.taken, action.kind))
     match action:
         case PlaceStartDepot(at=at):
             return _place_start_depot(ctx, state, at)
