@@ -23,6 +23,7 @@ from rulecraft.model.steamopolis.actions import (
     BuyBonusMarker,
     FlyToAllTargets,
     MakeSteam,
+    MoveArrowStones,
     PassTurn,
     PickUp,
     PlaceParasite,
@@ -321,6 +322,42 @@ def test_amb40_one_gives_a_single_use_for_activate_any_number() -> None:
             state = solo_play(game, state, UseFaceUpTile(5), TakeResources(1, 0))
         assert state.players[0].crystals == crystals
         assert not any(isinstance(a, UseFaceUpTile) for a in game.legal_actions(state))
+
+
+# ---------------------------------------------------------------------------
+# STM-AMB-07: the arrow stones at the start of the turn (p.31, solo turn 3 p.36)
+# ---------------------------------------------------------------------------
+
+
+def test_amb07_pooled_spends_the_arrow_stones_increments_on_any_stone() -> None:
+    """p.31: 'the pressure of each of your pressure stones with an arrow increases by 1'.  Blue's arrow
+    stone lies on g9 and g10 is taken: 'each' (default) moves it and nothing else, and being blocked it
+    stays (a blocked one does not move, solo turn 3 'she cannot move the pressure stone').  'pooled': a
+    +1 for any of her stones, an increase by as much as possible (STM-R-15, p.9): the arrow stone cannot
+    move, so the stone on g3 takes the increment to g4 and may not be left out."""
+    pooled = reading("STM-AMB-07", "pooled")
+    state = game(player([(3, False), (9, True), (10, False)]), phase=Phase.START_OF_TURN)
+    assert legal_actions(CTX, state) == [MoveArrowStones((9,))]
+    assert play(state, MoveArrowStones((9,))).players[0].gauge.stone_spaces() == (3, 9, 10)
+    refused(state, MoveArrowStones((3,)), "STM-R-19")
+
+    assert legal_actions(pooled, state) == [MoveArrowStones((3,))]
+    after = play(state, MoveArrowStones((3,)), ctx=pooled)
+    assert after.players[0].gauge.stone_spaces() == (4, 9, 10) and after.phase is Phase.ACTION
+    refused(state, MoveArrowStones((9,)), "STM-R-15", ctx=pooled)  # the blocked arrow stone cannot take it
+    refused(state, MoveArrowStones(()), "STM-R-15", ctx=pooled)  # no voluntary stop while a stone can move
+
+
+def test_amb07_optional_generates_every_choice_of_stones_that_move() -> None:
+    """STM-AMB-07 'optional' (solo turn 3, p.36: Black 'could move' the arrow stone): each arrow stone may
+    move or stay, so with arrow stones on g2 and g5 four outcomes are open: none, either, or both.  'each'
+    (default, p.31) leaves one: both move."""
+    optional = reading("STM-AMB-07", "optional")
+    state = game(player([(2, True), (5, True)]), phase=Phase.START_OF_TURN)
+    assert legal_actions(CTX, state) == [MoveArrowStones((2, 5))]
+    outcomes = {play(state, a, ctx=optional).players[0].gauge.stone_spaces() for a in legal_actions(optional, state)}
+    assert outcomes == {(2, 5), (3, 5), (2, 6), (3, 6)}
+    assert len(legal_actions(optional, state)) == 4  # one order per outcome
 
 
 # ---------------------------------------------------------------------------

@@ -515,7 +515,6 @@ NOT_MODELLED_WHY: dict[tuple[str, str], str] = {
         "separate",
     ): "the gauge's bonus numerals are read from the pack layout; separate numerals need a pack that prints them",
     ("STM-AMB-04", "extra"): "the extra increment for two equal boilers is not encoded in the gauge functions",
-    ("STM-AMB-07", "pooled"): "pooled arrow increments are not generated at the start of the turn",
     ("STM-AMB-16", "free"): "the end-of-turn order is fixed",
     ("STM-AMB-19", "next-step"): "gained resources are stored at once",
     ("STM-AMB-24", "1-5"): "the components hold 4 colours; a fifth player has no pieces",

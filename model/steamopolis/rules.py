@@ -495,8 +495,11 @@ def district_conditions(
 
 
 def arrows_rejection(ctx: Context, state: StmState, action: MoveArrowStones) -> Rejection | None:
-    """STM-R-19 / STM-AMB-07: each arrow stone on the gauge once, in the player's order."""
+    """STM-R-19 / STM-AMB-07: each arrow stone on the gauge once, in the player's order; 'pooled': one
+    increase by the number of arrow stones (STM-R-15), its increments on any own stones."""
     arrows = me(state).gauge.arrow_spaces()
+    if ctx.r("STM-AMB-07") == "pooled":
+        return pressure_rejection(ctx, me(state).gauge, len(arrows), action.order)
     if len(set(action.order)) != len(action.order) or not set(action.order) <= set(arrows):
         return reject("STM-R-19", f"the order {list(action.order)} must name arrow stones {list(arrows)}, each once")
     if ctx.r("STM-AMB-07") != "optional" and sorted(action.order) != list(arrows):
@@ -1476,12 +1479,7 @@ def _candidates(ctx: Context, state: StmState, prune: bool = True) -> Iterator[S
     elif state.turn.pending:
         yield from _effect_moves(ctx, state, prune)
     elif state.phase is Phase.START_OF_TURN:
-        seen: set[Gauge] = set()
-        for order in permutations(me(state).gauge.arrow_spaces()):
-            after = _arrows_after(me(state).gauge, order)
-            if after not in seen:
-                seen.add(after)
-                yield MoveArrowStones(order)
+        yield from _arrow_moves(ctx, me(state).gauge)
     elif state.phase is Phase.ACTION:
         yield from _action_moves(ctx, state)
     elif state.phase is Phase.CHANNEL:
@@ -1498,6 +1496,24 @@ def _candidates(ctx: Context, state: StmState, prune: bool = True) -> Iterator[S
             yield EndTurn()
     elif state.phase is Phase.SETUP_ROOM:
         yield from room_choices(state)
+
+
+def _arrow_moves(ctx: Context, gauge: Gauge) -> Iterator[MoveArrowStones]:
+    """STM-R-19, one order per outcome: every arrow stone once ('each'), any of them ('optional': the
+    ones that stay are left out), or the pooled increase's orders ('pooled', as MAKE STEAM's)."""
+    arrows = gauge.arrow_spaces()
+    reading = ctx.r("STM-AMB-07")
+    if reading == "pooled":
+        yield from (MoveArrowStones(p) for p in _raises(ctx, gauge, len(arrows)))
+        return
+    sizes = range(len(arrows) + 1) if reading == "optional" else (len(arrows),)
+    seen: set[Gauge] = set()
+    for size in sizes:
+        for order in permutations(arrows, size):
+            after = _arrows_after(gauge, order)
+            if after not in seen:
+                seen.add(after)
+                yield MoveArrowStones(order)
 
 
 def _arrows_after(gauge: Gauge, order: tuple[int, ...]) -> Gauge:
