@@ -510,20 +510,29 @@ REGISTER = AmbiguityRegister(
 # (never silently played as the default).  A test holds this list to the model's source: every
 # other alternative reading is consulted somewhere.
 NOT_MODELLED_WHY: dict[tuple[str, str], str] = {
-    (
-        "STM-AMB-03",
-        "separate",
-    ): "the gauge's bonus numerals are read from the pack layout; separate numerals need a pack that prints them",
-    ("STM-AMB-04", "extra"): "the extra increment for two equal boilers is not encoded in the gauge functions",
-    ("STM-AMB-16", "free"): "the end-of-turn order is fixed",
-    ("STM-AMB-19", "next-step"): "gained resources are stored at once",
-    ("STM-AMB-24", "1-5"): "the components hold 4 colours; a fifth player has no pieces",
+    ("STM-AMB-03", "separate"): "the rulebook prints no numerals apart from the values (p.22-23 only pictures them); "
+    "the model reads them from the pack's gauge.numerals under either reading, so a pack printing other numerals "
+    "plays them under the default and this reading has nothing of its own to play",
+    ("STM-AMB-04", "extra"): "p.9 names no stone for the extra increment, nor whether it repeats when that move makes "
+    "another equal pair; STM-EX-38 and EX-42 show equal values with no extra move, so no rule to encode is given",
+    ("STM-AMB-16", "free"): "not played: the end of the turn runs in one fixed order (transitions.end_of_turn, then "
+    "remove_tiles); a free order needs a decision among rewards, end-of-turn effects and remove tiles, and no "
+    "action expresses it",
+    ("STM-AMB-19", "next-step"): "not played: gains outside the named store steps go to storage at once; holding "
+    "them until the next store step needs unstored resources in PlayerState, which has none",
+    ("STM-AMB-24", "1-5"): "the components hold 4 colours (4 base pressure markers, 20 pressure stones, 5 per "
+    "colour): the board's '4-5' side has no fifth player's pieces and the rulebook no 5-player set-up",
     ("STM-AMB-25", "cumulative"): "a market slot shows only its own symbols: added up over the emptied slots "
     "they would charge several stones, machine removals and envies per tile, and a purchase names one of each",
-    ("STM-AMB-29", "both"): "the capacity tile's sides are component data: load a pack that prints both on one side",
-    ("STM-AMB-34", "two"): "a player holds one sponsor in the state (PlayerState.sponsor)",
-    ("STM-AMB-35", "repeat"): "a parasite is placed, moved or activated at most once per effect",
+    ("STM-AMB-29", "both"): "the capacity tile's sides are component data (STM-P-06): a pack printing boiler and "
+    "storage on one side plays it under the default, so this reading has nothing of its own to play",
+    ("STM-AMB-34", "two"): "not played: PlayerState holds one sponsor (sponsor, sponsor_used); and p.31 'Only 1 "
+    "sponsor, if you own character 5' does not say which of two a discount would turn",
+    ("STM-AMB-35", "repeat"): "'any number' (p.32-33) sets no bound on moving or activating the same parasite "
+    "again within one effect: the effect would have no last step to generate",
     ("STM-AMB-37", "again"): "an endless loop cannot be played; the reading is registered so the question is on record",
-    ("STM-AMB-41", "box-first"): "parasites are used before the passenger tile is boxed",
+    ("STM-AMB-41", "box-first"): "not played: the passenger tile is boxed after the parasites (transitions."
+    "remove_tiles); boxing first needs the next tile's reveal (a chance step) between remove tiles and the "
+    "parasites' step",
 }
 NOT_MODELLED = frozenset(NOT_MODELLED_WHY)
