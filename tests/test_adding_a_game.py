@@ -75,6 +75,25 @@ class CrownsTheLoser(ToyGame):
         return () if state.winner is None else ((state.winner + 1) % state.players,)
 
 
+class ForgetsTheWinnerInJson(ToyGame):
+    def state_from_json(self, data: Any) -> ToyState:
+        state = super().state_from_json(data)
+        return ToyState(state.players, state.pile, state.seat, state.taken, None)
+
+
+class OddTuple(tuple[int, ...]):
+    """Equal to the tuple it copies, but hashed otherwise: a state built from it breaks hash-against-eq."""
+
+    def __hash__(self) -> int:
+        return super().__hash__() + 1
+
+
+class HashesOtherwiseFromJson(ToyGame):
+    def state_from_json(self, data: Any) -> ToyState:
+        state = super().state_from_json(data)
+        return ToyState(state.players, state.pile, state.seat, OddTuple(state.taken), state.winner)
+
+
 def _machine_for(game: Game[Any, Any]) -> type[GameMachine]:
     class Planted(ToyMachine):
         def games(self) -> st.SearchStrategy[Game[Any, Any]]:
@@ -89,8 +108,16 @@ def _machine_for(game: Game[Any, Any]) -> type[GameMachine]:
         (OffersTwoOfOne(), r"Take\(tokens=2\).* TOY-R-02"),
         (ForgetsTheWinner(), r"last-token-wins \[TOY-R-03\]"),
         (CrownsTheLoser(), r"\{0: [01], 1: [01]"),
+        (ForgetsTheWinnerInJson(), r"read back from its JSON differs"),
+        (HashesOtherwiseFromJson(), r"two equal states hash differently"),
     ],
-    ids=["generation-against-check", "named-invariant", "winners-have-the-best-score"],
+    ids=[
+        "generation-against-check",
+        "named-invariant",
+        "winners-have-the-best-score",
+        "json-round-trip",
+        "hash-against-eq",
+    ],
 )
 def test_the_shared_machine_catches_a_planted_bug(game: ToyGame, caught_by: str) -> None:
     with pytest.raises(AssertionError, match=caught_by):

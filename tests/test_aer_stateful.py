@@ -103,7 +103,9 @@ class AeroplanesMachine(GameMachine):
         assert set(won) == best_seats, "AER-AMB-53: still tied after the money, the victory is shared"
 
     @invariant()
-    def legality_layers_agree(self) -> None:
+    def generation_agrees_with_check(self) -> None:
+        """The shared invariant, by the game's own legality layers: every listed action passes the check,
+        none is listed twice, a chance step lists exactly its outcomes with exact odds (check_legality)."""
         found = check_legality(self.game, self.state)
         assert not found, report(found, where=f"after step {self.steps}")
 
