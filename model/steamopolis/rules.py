@@ -1506,7 +1506,7 @@ def _arrow_moves(ctx: Context, gauge: Gauge) -> Iterator[MoveArrowStones]:
     if reading == "pooled":
         yield from (MoveArrowStones(p) for p in _raises(ctx, gauge, len(arrows)))
         return
-    sizes = range(len(arrows) + 1) if reading == "optional" else (len(arrows),)
+    sizes = range(len(arrows), -1, -1) if reading == "optional" else (len(arrows),)  # full orders first
     seen: set[Gauge] = set()
     for size in sizes:
         for order in permutations(arrows, size):
