@@ -45,7 +45,10 @@ h2 { font-size: 1.45rem; border-bottom: 2px solid #ccc; padding-bottom: 0.2rem; 
 h3 { font-size: 1.15rem; margin-top: 1.6rem; }
 h4 { font-size: 1rem; margin-top: 1.3rem; color: #333; border-left: 4px solid #9ab; padding-left: 0.5rem; }
 h5 { font-size: 0.95rem; margin: 1rem 0 0.4rem; color: #444; }
-.sides { display: grid; grid-template-columns: repeat(auto-fit, minmax(26rem, 1fr)); gap: 1rem; }
+/* A witness's two readings: one after the other, each as wide as the text (kas's hex labels stay
+   readable); side by side across the window where it is wide enough for two such boards. */
+.sides { display: grid; gap: 1rem; }
+@media (min-width: 1800px) { .sides { grid-template-columns: 1fr 1fr; width: 94vw; margin-left: calc(50% - 47vw); } }
 .sides figure { margin: 0; min-width: 0; }
 .sides figcaption { font-weight: 600; margin-bottom: 0.3rem; }
 p.refusal { color: #8a1c1c; background: #fdf0f0; border-left: 4px solid #c33; padding: 0.4rem 0.6rem; }
@@ -92,7 +95,7 @@ def link_rules(
             rule = cited.setdefault(some_id, catalogue[some_id])
             hint = html.escape(f"{cite(rule.page)}: {rule.statement}", quote=True)
             return f"<a class='rule' href='#{some_id}' title='{hint}'>{some_id}</a>"
-        if some_id in examples:
+        if some_id in examples and not match.string.startswith("-", match.end()):  # not in a file name
             example = cited_examples.setdefault(some_id, examples[some_id])
             hint = html.escape(example.heading, quote=True)
             return f"<a class='example' href='#{some_id}' title='{hint}'>{some_id}</a>"

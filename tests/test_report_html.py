@@ -375,6 +375,11 @@ def test_a_printed_example_id_links_to_its_digest_entry_in_an_appendix(
     assert "AIR-EX-17" not in _rows(page)
     _no_broken_links(page)
     _assert_links_resolve(page, {"AIR-R-42", "AIR-R-50"})
+    # A conform finding's 'where' names the example and its scenario file: the ID links, the file name not.
+    where = "<li>where: AIR-EX-17 (AIR-EX-17-engineer-extra-go.yaml, p.6)</li>"
+    linked = htmlpage.link_rules(where, make_game("air").catalogue, {}, htmlpage.digest_examples("air"), {})
+    assert EXAMPLE_LINK.findall(linked)[0][0] == "AIR-EX-17" and linked.count("class='example'") == 1
+    assert "(AIR-EX-17-engineer-extra-go.yaml, p.6)" in linked
 
 
 def test_without_the_digest_an_example_id_stays_plain_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
