@@ -811,11 +811,11 @@ def cmd_errata(args: argparse.Namespace) -> int:
     if (args.shard or args.results) and not args.variant:
         raise RulecraftError(f"{'--shard' if args.shard else '--results'}: only with a VARIANT_FILE to check")
     if args.parameters or not args.variant:
-        table = getattr(cls, "parameters", None)
+        table = cls.parameters
         out = Table(title=f"{cls.title}: rule parameters a variant may change")
         for col in ("parameter", "rule", "printed", "range", "what it is"):
             out.add_column(col, overflow="fold")
-        for p in table or ():
+        for p in table:
             out.add_row(p.name, p.rule, str(p.default), f"{p.low}..{p.high}", p.text)
         _console().print(out)
         if not args.variant:

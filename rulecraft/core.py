@@ -257,6 +257,15 @@ class Game(ABC, Generic[S, A]):
 
     ruleset: Ruleset
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A game whose rules name no parameter a variant may change gets an empty table, so tools ask
+        ``cls.parameters`` of every game alike."""
+        super().__init_subclass__(**kwargs)
+        if getattr(cls, "parameters", None) is None:
+            from rulecraft.parameters import ParameterTable  # it imports this module
+
+            cls.parameters = ParameterTable(getattr(cls, "id", cls.__name__))
+
     @classmethod
     @abstractmethod
     def configured(

@@ -187,9 +187,9 @@ def _check_readings(p: Path, cls: type[Game[Any, Any]], readings: Mapping[str, s
 
 
 def _check_parameters(p: Path, cls: type[Game[Any, Any]], parameters: Mapping[str, int]) -> None:
-    table = getattr(cls, "parameters", None)
+    table = cls.parameters
     for param, value in parameters.items():
-        if table is None:
+        if not len(table):
             raise VariantFileError(p, f"parameters.{name_of(param)}", f"{cls.id} has no rule parameters")
         try:
             table.resolve({param: value}, where="parameters")

@@ -90,8 +90,8 @@ def make_game(
     """A configured game: printed rules with reading overrides, rule parameters and a pack."""
     cls = game_class(game_id)
     if parameters:
-        table = getattr(cls, "parameters", None)
-        if table is None or not len(table):
+        table = cls.parameters
+        if not len(table):
             raise RulecraftError(f"{game_id}: this game has no rule parameters to change")
         table.resolve(parameters)  # refuse unknown names and values out of range before configuring
         return cls.configured(readings=readings, components=components, parameters=parameters)

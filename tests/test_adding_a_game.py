@@ -13,7 +13,7 @@ from hypothesis.stateful import run_state_machine_as_test
 from toy_game import RECORD, Take, ToyGame, ToyState
 
 from rulecraft import registry
-from rulecraft.core import Game, Seat
+from rulecraft.core import Game, RulecraftError, Seat
 from rulecraft.registry import make_game, record, record_of
 from rulecraft.testing import GameMachine
 from rulecraft.tools import tools
@@ -46,6 +46,15 @@ def test_the_toy_game_is_registered_by_its_record() -> None:
     assert tools(game).violations(state) == []
     broken = ToyState(2, pile=3, taken=(4, 4))  # 8 tokens: no pile of 5 to 7 (TOY-R-01)
     assert [v.invariant for v in tools(game).violations(broken)] == ["tokens-conserved"]
+
+
+def test_a_game_with_no_rule_parameters_gets_an_empty_table_and_refuses_a_change() -> None:
+    """The toy game names no parameter: the kernel gives it an empty table, and asking to change one
+    is a one-line refusal naming the game (not an AttributeError deep in a tool)."""
+    assert list(ToyGame.parameters) == []  # tests/toy_game.py writes no table
+    assert ToyGame.parameters.game == "toy"
+    with pytest.raises(RulecraftError, match="toy: this game has no rule parameters to change"):
+        make_game("toy", parameters={"extra_go_cost": 2})
 
 
 class ToyMachine(GameMachine):

@@ -22,7 +22,6 @@ import attrs
 from rulecraft.catalogue import RuleCatalogue
 from rulecraft.core import CHANCE, GAME_OVER, Game, Rejection, RulecraftError, Seat, ToMove
 from rulecraft.invariant import Registry, Violation
-from rulecraft.parameters import ParameterTable
 from rulecraft.record import GameRecord
 from rulecraft.ruleset import Ambiguity, AmbiguityRegister, Reading, Ruleset, UnknownReading
 
@@ -76,7 +75,6 @@ class ToyGame(Game[ToyState, ToyAction]):
     title: ClassVar[str] = "Take-away"
     catalogue = CATALOGUE
     register = REGISTER
-    parameters = ParameterTable("toy")
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 3
     scenario_folder: ClassVar[str] = "toy"
