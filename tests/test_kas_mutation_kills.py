@@ -10,6 +10,7 @@ Favoured: ends of tracks, exact money thresholds, ties, 2 and 7 players, empty p
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -2341,3 +2342,355 @@ def test_a_check_that_crashes_is_a_violation_naming_the_error_and_the_rules(monk
     g = game()
     (v,) = inv.check_all(g, g.new_game(2))
     assert v == inv.Violation("probe", ("KAS-R-34",), "the check could not run: ZeroDivisionError: no room")
+
+
+# -- issue 22, session 12: the transitions.py survivors of the session-11 run ------------------------------------------
+# (bench/mutation/baseline/kas-rules-transitions-session11.md lists each survivor: killed here or equivalent)
+
+
+def saved_and_loaded(g: KingsOfAirAndSteamGame, s: KasState) -> None:
+    """``s`` is a whole state of the game: it passes the game's own state check and a save and a load
+    give it back unchanged (as in test_kas_readings_kills.py)."""
+    from rulecraft.statefile import admit
+
+    admit(g, s)
+    assert g.state_from_json(g.state_to_json(s)) == s
+
+
+def test_a_lost_rose_and_thorn_turn_leaves_the_next_player_one_flight_r24_r73_amb04b() -> None:
+    """KAS-AMB-04 'b': seat 0 (Rose & Thorn, KAS-R-73 p.19: 'move 2 hexes twice') cannot make its first
+    2-hex flight from an island hex and loses the turn.  The second flight belongs to that card only:
+    the next player (Kings Over Aces, letter E as well, priority 5 after 4, KAS-R-23) flies once, loads,
+    and then takes its action (KAS-R-24 p.10: one movement, then one action).  Seat 2 (letter A) acts
+    first, so seat 0's turn begins in play."""
+    from rulecraft.model.kings_of_air_and_steam.actions import EndCargo, Fly, Grant
+
+    g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-04": "b"})
+    island = {
+        "hexes": [[0, 0]] + [[q, 5] for q in range(4, 9)],
+        "cities": [{"name": "East", "at": [8, 5], "demand": "food"}],
+        "lines": [],
+    }
+    rose = {"team": "Rose & Thorn", "character": "Bishop Kingston", "airship_level": 3, "at": [0, 0]}
+    corey = {"team": "Kings Over Aces", "character": "Corey McQueen", "at": [4, 5]}
+    s = tools(g).scenario_state(
+        {
+            "players": 3,
+            "map": island,
+            "phase": "action",
+            "seat": 2,
+            "market": {"slots": ["food", "food", "food"]},
+            "players_state": {
+                0: {**rose, "plan": ["ROS", *PLAN[1:]]},
+                1: {**corey, "plan": ["S09", *PLAN[1:]]},
+                2: {**SPHINX, "plan": PLAN, "at": [5, 5]},
+            },
+        }
+    )
+    assert s.order == (2, 0, 1)
+    s = g.apply(s, Grant())
+    assert s.seat == 0 and s.phase is Phase.FLIGHT
+    lost = g.apply(s, Fly(()))
+    assert lost.seat == 1 and lost.phase is Phase.FLIGHT and lost.players[0].slots[0] is SlotStatus.RETURNED
+    flight = Fly((0, 0, 0))  # S09: 3 hexes east, to (7, 5)
+    assert rule(g, lost, flight) is None
+    cargo = g.apply(lost, flight)
+    assert cargo.phase is Phase.CARGO  # KAS-R-28: loading after the flight, a whole state
+    saved_and_loaded(g, cargo)
+    after = g.apply(cargo, EndCargo())
+    assert after.players[1].position == Hex(7, 5)
+    assert after.phase is Phase.ACTION and after.seat == 1
+
+
+def row_start_depots(g: KingsOfAirAndSteamGame, players: int, seat: int, **seats: dict[str, Any]) -> KasState:
+    """The start-depot step on a map of two lines (L1 Alpha-Beta, L2 Beta-Gamma), both already taken:
+    L1 by seat 0, L2 by seat 1; ``seat`` places next (the scenario's order is 0, 1, 2, ...)."""
+    row = {
+        "hexes": [[q, 0] for q in range(9)] + [[q, 1] for q in range(9)],
+        "cities": [
+            {"name": "Alpha", "at": [0, 0], "demand": "food"},
+            {"name": "Beta", "at": [4, 0], "demand": "food"},
+            {"name": "Gamma", "at": [8, 0], "demand": "food"},
+        ],
+        "lines": [
+            {"id": "L1", "ends": ["Alpha", "Beta"], "hexes": [[1, 0], [2, 0], [3, 0]]},
+            {"id": "L2", "ends": ["Beta", "Gamma"], "hexes": [[5, 0], [6, 0], [7, 0]]},
+        ],
+    }
+    return tools(g).scenario_state(
+        {
+            "players": players,
+            "map": row,
+            "phase": "start-depots",
+            "seat": seat,
+            "depots": [{"at": [1, 0], "owner": 0}, {"at": [5, 0], "owner": 1}],
+            "players_state": {int(k[4:]): v for k, v in seats.items()},
+        }
+    )
+
+
+def test_strict_set_up_an_airship_alone_then_the_next_player_places_amb29_r07_p6() -> None:
+    """KAS-AMB-29 'strict' with 4 players and 2 lines, both taken: seat 2 has no line of its own, so its
+    airship alone goes on an empty rail hex (p.6 step D without the depot).  Set-up goes on: seat 3
+    (the same plight) places next, and only after the last player does round 1 begin (KAS-R-07)."""
+    from rulecraft.model.kings_of_air_and_steam.actions import StartAirship
+
+    g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-29": "strict"})
+    s = row_start_depots(g, 4, 2)
+    assert rule(g, s, StartAirship(Hex(2, 0))) is None
+    after = g.apply(s, StartAirship(Hex(2, 0)))
+    assert after.phase is Phase.START_DEPOTS and after.seat == 3
+    assert after.players[2].position == Hex(2, 0) and after.players[2].depots_left == 10
+    last = g.apply(after, StartAirship(Hex(6, 0)))
+    assert last.phase is Phase.NEW_MARKET and last.players[3].position == Hex(6, 0)
+
+
+def test_strict_with_every_line_taken_harvey_gets_no_second_depot_amb29_r62_p18() -> None:
+    """KAS-R-62 (p.18): after all starting depots Harvey Golding places a second one on a line with no
+    depot; KAS-AMB-29 'strict': with none left he places none.  The last player (seat 2) starts its
+    airship alone; then round 1 begins with Harvey's one depot and no step of his pending."""
+    from rulecraft.model.kings_of_air_and_steam.actions import StartAirship
+
+    g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-29": "strict"})
+    harvey = {"team": "Emperor", "character": "Harvey Golding", "at": [1, 0]}
+    others = {"team": "Sphinx", "character": "Victor Blane", "at": [5, 0]}
+    s = row_start_depots(g, 3, 2, seat0=harvey, seat1=others, seat2={"team": "DaVinci", "character": "I.S.A.A.C."})
+    after = g.apply(s, StartAirship(Hex(7, 0)))
+    assert after.phase is Phase.NEW_MARKET and after.bonus is None
+    assert [d.owner for d in after.depots] == [0, 1]
+    assert after.players[0].depots_left == s.players[0].depots_left
+
+
+def test_harveys_second_depot_leaves_no_step_pending_at_round_one_r62_r14_p18() -> None:
+    """KAS-R-62 (p.18): Harvey's second depot is a set-up step, placed once.  After it round 1's New
+    Market begins (KAS-R-14) with nothing of his step left over: no second-depot step pending, the
+    first cycle still ahead (cycle 1)."""
+    from rulecraft.model.kings_of_air_and_steam.actions import PlaceStartDepot
+
+    g = game()
+    harvey = {"team": "Emperor", "character": "Harvey Golding", "at": [1, -2]}
+    s = tools(g).scenario_state(
+        {
+            "players": 2,
+            "phase": "start-depots",
+            "seat": 0,
+            "depots": [{"at": [1, -2], "owner": 0}, {"at": [3, -2], "owner": 1}],
+            "players_state": {0: harvey, 1: SPHINX},
+        }
+    )
+    after = g.apply(attrs.evolve(s, bonus="second-depot"), PlaceStartDepot(Hex(5, -3)))
+    assert after.phase is Phase.NEW_MARKET
+    assert after.bonus is None and after.cycle == 1 and after.round == 1
+    saved_and_loaded(g, after)
+
+
+def test_the_next_round_starts_again_at_cycle_one_r14_r47_p8_p15() -> None:
+    """KAS-R-14 (p.8): a round is New Market, Planning, then Move & Action cycles 1 to 4, Upkeep and
+    Production.  After round 1's Upkeep (its 4th cycle done) round 2's New Market and Planning come
+    before its cycle 1: the cycle count starts over, and the first cards revealed are slot 1's."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Plan
+
+    g = game()
+    s = tools(g).scenario_state({"players": 2, "start_player": 0, "phase": "upkeep", "seat": 1, "cycle": 4})
+    s = g.apply(s, PayUpkeep())
+    assert s.phase is Phase.NEW_MARKET and s.round == 2 and s.cycle == 1
+    for goods in ("food", "machine", "luxury"):
+        s = g.apply(s, DrawMarketTile(goods))
+    assert s.phase is Phase.PLANNING and s.cycle == 1
+    saved_and_loaded(g, s)
+    for card in ("S05", "S01", "S02", "S03", "S01", "S02", "S03", "S04"):  # seat 1 plans first (KAS-R-47)
+        s = g.apply(s, Plan(card))
+    assert s.phase is Phase.FLIGHT and s.cycle == 1
+    assert s.order == (0, 1), "slot 1: seat 0's S01 (letter A) before seat 1's S05 (letter C)"
+
+
+def test_a_turn_beginning_is_a_whole_state_r24_p10() -> None:
+    """KAS-R-24 (p.10): after seat 0's one action (a Grant, KAS-R-43) its card slides and seat 1's turn
+    begins with its flight.  The state between is a whole state: checked, saved and loaded unchanged
+    (I.S.A.A.C.'s extra action not taken, KAS-R-67, is a yes/no)."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Grant
+
+    g = game()
+    s = turn_state(g, {})
+    after = g.apply(s, Grant())
+    assert after.phase is Phase.FLIGHT and after.seat == 1 and after.extra_taken is False
+    saved_and_loaded(g, after)
+
+
+def test_the_set_up_ends_in_a_whole_state_r07_r14_p6() -> None:
+    """KAS-R-07 (p.6): the last starting depot ends the set-up; round 1's New Market follows
+    (KAS-R-14).  That state is checked, saved and loaded unchanged."""
+    from rulecraft.model.kings_of_air_and_steam.actions import PlaceStartDepot
+
+    g = game()
+    s = start_depots(g, [{"at": [1, -2], "owner": 0}], seat=1)
+    after = g.apply(s, PlaceStartDepot(Hex(3, -2)))
+    assert after.phase is Phase.NEW_MARKET
+    saved_and_loaded(g, after)
+
+
+def test_flora_filling_a_city_herself_looks_through_the_whole_pile_r74_p19() -> None:
+    """KAS-R-74 (p.19): when Flora herself fills a printed city she looks through the demand pile and
+    chooses any tile of it (here textile or luxury), not one of a drawn pair; the state of her choice
+    is a whole state (checked, saved, loaded)."""
+    g = game()
+    s = g.apply(fill_state(g, flora_seat=0, pile={"textile": 1, "luxury": 2}), ship_one_food(g))
+    assert s.phase is Phase.DEMAND_CHOICE and g.to_move(s) == 0
+    assert set(g.legal_actions(s)) == {ChooseDemandTile("textile"), ChooseDemandTile("luxury")}
+    saved_and_loaded(g, s)
+
+
+def test_eli_diamonds_extra_flight_is_one_flight_r83_p20() -> None:
+    """KAS-R-83 (p.20): Eli lays an extra card face up and flies it as his action: one flight of that
+    card (S04: 2 hexes), then loading, then his turn is over.  The state of the flight is whole."""
+    from rulecraft.model.kings_of_air_and_steam.actions import EndCargo, ExtraFlight, Fly
+
+    g = game()
+    s = eli_state(g, ["S01", "S02", "S03", "S05"])
+    flying = g.apply(s, ExtraFlight("S04"))
+    assert flying.phase is Phase.FLIGHT and flying.flying == "S04"
+    saved_and_loaded(g, flying)
+    paths = [a for a in g.legal_actions(flying) if isinstance(a, Fly)]
+    assert paths and {len(a.path) for a in paths} == {2}
+    after = g.apply(g.apply(flying, paths[0]), EndCargo())
+    assert after.seat == 1 and after.phase is Phase.FLIGHT
+
+
+def test_an_errata_starting_money_is_every_characters_but_reginalds_r03_r63_p6_p18() -> None:
+    """KAS-R-03 (p.6): every player starts with the ``starting_money`` ($12 printed; an erratum may say
+    $15); KAS-R-63 (p.18): Reginald Kain starts with $20 whatever the others have."""
+    g = make_game("kas", parameters={"starting_money": 15})
+    s = g.new_game(2, teams=[("Emperor", "Reginald Kain"), ("Sphinx", "Victor Blane")])
+    assert [p.money for p in s.players] == [20, 15]
+    s = g.new_game(2, teams=[("Sphinx", "Eva Blane"), ("Emperor", "Harvey Golding")])
+    assert [p.money for p in s.players] == [15, 15]
+
+
+def test_a_users_board_with_its_own_slots_and_factories_r04_p6_amb13(tmp_path: Path) -> None:
+    """A user's pack (the same components, board B's textile factory printed as luxury, Bown Town with
+    4 slots).  KAS-R-04 (p.6): one good on every factory, the rest is the supply: under KAS-AMB-12
+    'capped' (20 a type) 20 - 1 textile and 20 - 3 luxury on map ABC.  KAS-AMB-13: a printed city has the
+    slots its board prints (5 on the bundled boards, 4 here)."""
+    from importlib.resources import files
+
+    import yaml
+
+    from rulecraft.model.kings_of_air_and_steam.components import GOODS_INDEX, PACKAGE
+
+    pack = yaml.safe_load(files(PACKAGE).joinpath("packs", "reconstructed.yaml").read_text("utf-8"))
+    board_b = pack["boards"][1]
+    (textile,) = [h for h in board_b["hexes"] if h.get("factory") == "textile"]
+    textile["factory"] = "luxury"
+    (bown,) = [c for c in pack["boards"][0]["cities"] if c["name"] == "Bown Town"]
+    bown["slots"] = 4
+    path = tmp_path / "pack.yaml"
+    path.write_text(yaml.safe_dump(pack), "utf-8")
+    g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-12": "capped"}, components=str(path))
+    s = g.new_game(2, layout="ABC")
+    kinds = [kind for _, kind in g.ctx.map_of(s).factories]
+    assert (kinds.count("textile"), kinds.count("luxury")) == (1, 3)
+    assert s.supply[GOODS_INDEX["textile"]] == 20 - 1 and s.supply[GOODS_INDEX["luxury"]] == 20 - 3
+    assert city(g, s, "Bown Town").slots == 4 and city(g, s, "Wiesbaden").slots == 5
+
+
+def test_an_open_route_choice_under_open_only_avoids_the_closed_city_r38_amb15() -> None:
+    """KAS-AMB-15 'open-only': a route may end at a closed city but not pass through one.  Food from
+    seat 0's depot on L1 to Gamma: through Beta (closed, its tile face down, KAS-R-41) on L2, seat 1's
+    line, or round through Alpha on L3, seat 2's line (2 stops either way, rail level 2).  With the route
+    left open only the L3 route is legal, so the $1 toll (KAS-R-38, p.13) goes to seat 2, not seat 1."""
+    g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-15": "open-only"})
+    three_lines = {
+        "hexes": [[q, 0] for q in range(9)] + [[q, -1] for q in range(1, 9)],
+        "cities": [
+            {"name": "Alpha", "at": [0, 0], "demand": "food"},
+            {"name": "Beta", "at": [4, 0], "demand": "food"},
+            {"name": "Gamma", "at": [8, 0], "demand": "food"},
+        ],
+        "lines": [
+            {"id": "L1", "ends": ["Alpha", "Beta"], "hexes": [[1, 0], [2, 0], [3, 0]]},
+            {"id": "L2", "ends": ["Beta", "Gamma"], "hexes": [[5, 0], [6, 0], [7, 0]]},
+            {"id": "L3", "ends": ["Alpha", "Gamma"], "hexes": [[q, -1] for q in range(1, 9)]},
+        ],
+    }
+    s = tools(g).scenario_state(
+        {
+            "players": 3,
+            "map": three_lines,
+            "phase": "action",
+            "seat": 0,
+            "market": {"slots": ["food", "food", "food"]},
+            "cities": {"Beta": {"demand": "food", "tile": True, "closed": True}},
+            "depots": [
+                {"at": [1, 0], "owner": 0, "goods": {"food": 1}},
+                {"at": [5, 0], "owner": 1},
+                {"at": [4, -1], "owner": 2},
+            ],
+            "players_state": {
+                0: {"plan": PLAN, "at": [0, 1], "rail_level": 2},
+                1: {"plan": PLAN, "at": [0, 1]},
+                2: {"plan": PLAN, "at": [0, 1]},
+            },
+        }
+    )
+    ship = ShipGoods(Hex(1, 0), "food", 1, to_city="Gamma")
+    assert rule(g, s, ship) is None
+    after = g.apply(s, ship)
+    assert after.players[1].money == s.players[1].money, "L2 passes the closed Beta: not this route"
+    assert after.players[2].money == s.players[2].money + 1
+    assert city(g, after, "Gamma").filled == 1
+
+
+def test_sebastians_bet_on_a_filling_delivery_then_the_demand_tile_then_the_turn_goes_on_r78_r40_p14_p19() -> None:
+    """KAS-R-78 (p.19): Sebastian King bets $1 on a delivery; the token is turned.  The delivery fills
+    Bown Town (4 + 1 of 5 slots), so KAS-R-40 (p.14): its cubes go back and a demand tile is drawn (the
+    pile holds one machine tile).  Then his action is over and the turn passes on (KAS-R-24, KAS-R-44):
+    seat 1 (Sphinx, priority 3) acted before him in cycle 1, so cycle 2 of the same round begins, both
+    reveal S02 (letter A) and the lower priority number flies first (KAS-R-23, p.17): seat 1."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Gamble
+
+    g = game()
+    s, depot = delivery(g, "Sebastian King", "Kings Over Aces", filled=4, tokens=5)
+    s = g.apply(s, ShipGoods(depot, "food", 1, to_city="Bown Town", bet=1))
+    assert s.phase is Phase.GAMBLE
+    s = g.apply(s, Gamble(False))
+    assert s.phase is Phase.DEMAND_DRAW and s.demand_for == "Bown Town"
+    after = g.apply(s, DrawDemandTile("machine"))
+    assert city(g, after, "Bown Town").demand == "machine"
+    assert after.round == 1 and after.cycle == 2
+    assert after.seat == 1 and after.phase is Phase.FLIGHT
+    assert after.players[0].slots[0] is SlotStatus.EXECUTED
+
+
+def test_eva_blanes_lines_are_named_eva1_eva2_in_building_order_r71_p19() -> None:
+    """KAS-R-71 (p.19): each line Eva builds joins the map as a rail line of its own; the protocol
+    (docs/protocol/kas.md, section 7) names them EVA1, EVA2, ... in building order, and a shipment names
+    its lines by these IDs."""
+    g = game()
+    s = eva_state(g, tokens=4, money=4)
+    first = g.apply(s, line(STRAIGHT))
+    assert [ln.id for ln in first.new_lines] == ["EVA1"]
+    assert g.ctx.map_of(first).line_of(Hex(1, 0)) == "EVA1"
+    from rulecraft.model.kings_of_air_and_steam.actions import BuildLine
+
+    again = attrs.evolve(first, phase=Phase.ACTION, seat=0, turn=0)
+    builds = [a for a in g.legal_actions(again) if isinstance(a, BuildLine)]
+    assert builds, "a second line can be built"
+    second = g.apply(again, builds[0])
+    assert [ln.id for ln in second.new_lines] == ["EVA1", "EVA2"]
+    assert g.ctx.map_of(second).line_of(builds[0].depot) == "EVA2"
+
+
+def test_isaacs_extra_action_once_a_turn_the_second_is_refused_by_r67_as_well_r32_r67_p18() -> None:
+    """KAS-R-67 (p.18): 'Körönként egyszer (rögtön az akciód után)': once a turn, right after the action,
+    I.S.A.A.C. spends a token for a second action.  In that second action another ExtraAction is refused
+    on two counts, both listed: the game waits for his action (KAS-R-32, p.12) and the extra action was
+    his already (KAS-R-67); tokens are left, so that is not the reason."""
+    from rulecraft.model.kings_of_air_and_steam.actions import ExtraAction, Grant
+
+    g = game()
+    s = turn_state(g, {"team": "DaVinci", "character": "I.S.A.A.C.", "tokens": 5}, SPHINX)
+    offered = g.apply(s, Grant())
+    assert offered.phase is Phase.BONUS
+    extra = g.apply(offered, ExtraAction())
+    assert extra.phase is Phase.ACTION and extra.seat == 0 and extra.players[0].tokens == 4
+    assert [r.rule for r in g.rejections(extra, ExtraAction())] == ["KAS-R-32", "KAS-R-67"]
