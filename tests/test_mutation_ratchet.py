@@ -13,6 +13,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import attrs
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -267,13 +268,35 @@ def test_every_game_lists_modules_and_tests_that_exist() -> None:
         for path in (*game.modules, *game.tests, *(d.split("::")[0] for d in game.deselect)):
             assert (ROOT / path).exists(), f"{game.id}: {path}"
         assert all(m == run.resolve_module(game, m) for m in game.modules)
+        solvers = (*game.solver_modules, *game.solver_tests, *(d.split("::")[0] for d in game.solver_deselect))
+        assert game.solver_modules and game.solver_tests, f"{game.id}: no [solvers] selection"
+        for path in solvers:
+            assert (ROOT / path).exists(), f"{game.id}.solvers: {path}"
+        assert all(m == run.resolve_module(game, m) and m.startswith("solvers/") for m in game.solver_modules)
+
+
+def test_solver_modules_are_killed_by_the_solver_tests_in_a_run_of_their_own(tmp_path: Path) -> None:
+    """A solver module's mutants run against the solver tests (the model's tests never ask Z3); a run
+    mixing solver and model modules is a one-line error, as is a game with no solver tests."""
+    game = run.load_games()["air"]
+    text = run.pyproject_text(game, ["solvers/airships/chance.py"])
+    assert "rulecraft/solvers/airships/chance.py" in text
+    assert '"tests/test_air_solvers.py"' in text and '"tests/test_air_rules.py"' not in text
+    assert '"tests/test_air_rules.py"' in run.pyproject_text(game, ["model/airships/rules.py"])
+    with pytest.raises(ratchet.MutationDataError, match="solver modules are mutated in a run of their own"):
+        game.selection(["solvers/airships/chance.py", "model/airships/rules.py"])
+    bare = attrs.evolve(game, solver_tests=())
+    with pytest.raises(ratchet.MutationDataError, match=r"air\.solvers\.tests: no solver tests"):
+        bare.selection(["solvers/airships/chance.py"])
+    args = run._parser().parse_args(["air", "--solvers"])
+    assert run.chosen_modules(game, args) == list(game.solver_modules)
 
 
 def test_the_committed_scores_file_is_valid() -> None:
     recorded = ratchet.load_scores(BENCH / "scores.json")
     assert recorded, "scores.json records at least one module"
     games = tomllib.loads((BENCH / "games.toml").read_text(encoding="utf-8"))
-    known = {m for g in games.values() for m in g["modules"]}
+    known = {m for g in games.values() for m in (*g["modules"], *g.get("solvers", {}).get("modules", []))}
     assert set(recorded) <= known
 
 

@@ -286,7 +286,11 @@ def _game_of(module: str) -> str | None:
         games = tomllib.loads((HERE / "games.toml").read_text("utf-8"))
     except (OSError, ValueError):
         return None
-    return next((g for g, spec in games.items() if module in spec.get("modules", [])), None)
+
+    def mutated(spec: Any) -> list[str]:
+        return [*spec.get("modules", []), *spec.get("solvers", {}).get("modules", [])]
+
+    return next((g for g, spec in games.items() if module in mutated(spec)), None)
 
 
 def write_json(path: Path, data: Any) -> None:

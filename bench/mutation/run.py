@@ -1,6 +1,7 @@
 """Mutation testing of one game with mutmut 3: a per-module summary and the list of survivors.
 
     python bench/mutation/run.py GAME [MODULE ...] [--module M] [--changed-since REF] [--jobs N]
+    python bench/mutation/run.py GAME --solvers          # the Z3 encodings, against the solver tests
 
 GAME is a game id (aer, air, kas, stm) or its package name.  MODULE is a repository path
 (model/aeroplanes/rules.py), a module name of the game's model package (rules), or ``invariants``;
@@ -75,6 +76,23 @@ class Game:
     modules: tuple[str, ...]
     tests: tuple[str, ...]
     deselect: tuple[str, ...]
+    # [GAME.solvers]: the Z3 encodings of the rules, mutated in runs of their own (--solvers) against
+    # the solver tests, which check each answer beside a brute-force oracle.
+    solver_modules: tuple[str, ...] = ()
+    solver_tests: tuple[str, ...] = ()
+    solver_deselect: tuple[str, ...] = ()
+
+    def selection(self, modules: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The tests (and deselected tests) that must kill the mutants of ``modules``: the solver tests
+        for solver modules, else the game's tests; one run mutates one kind."""
+        solvers = {m.startswith("solvers/") for m in modules}
+        if solvers == {True, False}:
+            raise MutationDataError("MODULE", "solvers/", "solver modules are mutated in a run of their own")
+        if solvers != {True}:
+            return self.tests, self.deselect
+        if not self.solver_tests:
+            raise MutationDataError(str(GAMES), f"{self.id}.solvers.tests", "no solver tests to run")
+        return self.solver_tests, self.solver_deselect
 
 
 @attrs.frozen
@@ -141,6 +159,11 @@ def load_games(path: Path = GAMES) -> dict[str, Game]:
         if not isinstance(raw, dict) or not isinstance(raw.get("package"), str):
             raise MutationDataError(str(path), f"{gid}.package", "missing or not a string")
         fields = {f: _strings(gid, f, raw.get(f, [])) for f in ("modules", "tests", "deselect")}
+        solvers = raw.get("solvers", {})
+        if not isinstance(solvers, dict):
+            raise MutationDataError(str(path), f"{gid}.solvers", "not a table")
+        for f in ("modules", "tests", "deselect"):
+            fields[f"solver_{f}"] = _strings(f"{gid}.solvers", f, solvers.get(f, []))
         games[gid] = Game(gid, raw["package"], **fields)
     return games
 
@@ -186,13 +209,14 @@ def pyproject_text(game: Game, modules: Iterable[str]) -> str:
     """The shadow tree's pyproject: the project's pytest settings and the run's [tool.mutmut]."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     pytest_opts = dict(project["tool"]["pytest"]["ini_options"], testpaths=["tests"])
-    extra = ["-p", PROFILE_PLUGIN.stem, *(arg for test in game.deselect for arg in ("--deselect", test))]
+    tests, deselect = game.selection(modules)
+    extra = ["-p", PROFILE_PLUGIN.stem, *(arg for test in deselect for arg in ("--deselect", test))]
     mutmut = {
         "source_paths": ["rulecraft"],
         "only_mutate": [shadow_path(m) for m in modules],
         "also_copy": ["scenarios", "model", PROFILE_PLUGIN.name],
         "pytest_add_cli_args": extra,
-        "pytest_add_cli_args_test_selection": list(game.tests),
+        "pytest_add_cli_args_test_selection": list(tests),
     }
     return _toml_table("tool.pytest.ini_options", pytest_opts) + "\n" + _toml_table("tool.mutmut", mutmut)
 
@@ -463,6 +487,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--keep", action="store_true", help="keep the shadow tree (its path is printed)")
     parser.add_argument("--check", action="store_true", help="then run the ratchet on this game's modules")
     parser.add_argument(
+        "--solvers",
+        action="store_true",
+        help="mutate the game's Z3 solver modules (games.toml [GAME.solvers]) against the solver tests",
+    )
+    parser.add_argument(
         "--readings",
         action="store_true",
         help="mutate only the functions holding an ambiguity's code; writes GAME.readings.json/.md, no module score",
@@ -482,7 +511,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def chosen_modules(game: Game, args: argparse.Namespace) -> list[str]:
     names = [*args.modules, *args.module]
-    modules = [resolve_module(game, n) for n in names] if names else list(game.modules)
+    default = game.solver_modules if args.solvers else game.modules
+    modules = [resolve_module(game, n) for n in names] if names else list(default)
     if args.changed_since:
         changed = changed_files(ROOT, args.changed_since)
         modules = [m for m in modules if m in changed]
