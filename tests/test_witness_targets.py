@@ -610,6 +610,19 @@ def _at_the_difference(game: Any, finding: Finding, fixture: Any = None) -> Any:
     return state
 
 
+def test_kas_targeted_starts_are_base_games_or_give_each_seat_a_team_of_its_own() -> None:
+    """KAS-R-08 (p.17): in the advanced game each player takes a different team; the base game has none.
+    The invariants do not check it, so the starts are checked here (the KAS-AMB-15 start once gave both
+    seats the Sphinx)."""
+    game = make_game("kas")
+    for amb_id in start_hooks(game):
+        for start in targeted_starts(game, amb_id):
+            teams = [p.team for p in start.state.players]
+            base = all(t is None for t in teams)
+            assert base or (None not in teams and len(set(teams)) == len(teams)), (amb_id, teams)
+            assert start.state.advanced is not base
+
+
 def _ships(game: Any, state: Any) -> set[Any]:
     from rulecraft.model.kings_of_air_and_steam.actions import ShipGoods
 

@@ -189,8 +189,8 @@ def _food_round_the_ring(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
             *({"at": [at.q, at.r], "owner": 1} for at in others),
         ],
         "players_state": {
-            0: {**PLAIN, "plan": PLAN, "at": [0, -1], "rail_level": 6},
-            1: {**PLAIN, "plan": ["S05", "S06", "S07", "S08"], "at": [0, -1]},
+            0: {"plan": PLAN, "at": [0, -1], "rail_level": 6},  # the base game: no team, no character
+            1: {"plan": ["S05", "S06", "S07", "S08"], "at": [0, -1]},
         },
     }
     yield (
