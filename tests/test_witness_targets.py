@@ -338,7 +338,7 @@ def test_kas_amb_22_and_23_are_proved_alike_over_the_packs_layouts() -> None:
     assert verdict is not None and f"none of the {len(rail)} rail hexes" in verdict.reason
 
 
-# -- Steamopolis: the targeted starts of STM-AMB-15, 18, 22, 36, 38, 39, 40 and the STM-AMB-23 check ------------
+# -- Steamopolis: the targeted starts of STM-AMB-14, 15, 18, 22, 26, 31, 33, 36, 38, 39, 40; the STM-AMB-23 check ----
 # Before (60 s cap, seed 1, 60 games): not found for all eight, 28-70 games from set-up each.
 
 
@@ -443,15 +443,114 @@ def _seat_one_uses(game: Game[Any, Any], state: Any) -> int:
 def test_stm_amb_36_two_own_parasites_on_one_symbol_give_two_uses_by_default() -> None:
     """STM-R-54 (p.33): "For each of your parasites on a machine of a fellow player ... As soon as the
     machine is activated ... put the parasite back into your supply.  Afterwards you may likewise use
-    the effect"; with 2 players 2 own parasites may share a machine (p.32).  Both of seat 1's
-    parasites go home by either reading; seat 1 uses the effect twice by default, once under 'once'."""
+    the effect"; with 2 players 2 own parasites may share a machine (p.32).  The start: both of seat
+    1's parasites on the passive of seat 0's M0-06 ('take back from level 7: 1 VP', STM-EX-30), seat
+    0's only stone on level 7.  Both parasites go home by either reading; seat 1 uses the effect (1 VP
+    each) twice by default, once under 'once'."""
     default, other, start = _stm("STM-AMB-36", "once")
-    steps = ({"kind": "channel-pressure", "space": 3}, {"kind": "skip-part"})  # value 2 enters S1 on m1
+    steps = ({"kind": "take-back", "level": 7, "position": "left"}, {"kind": "skip-part"})  # seat 0 skips its VP
     ours, theirs = _steps(default, start, *steps), _steps(other, start, *steps)
     assert ours.parasites == () and theirs.parasites == ()
     assert ours.players[1].parasites_home == theirs.players[1].parasites_home == 3
     assert (_seat_one_uses(default, ours), _seat_one_uses(other, theirs)) == (2, 1)
+    used = {"kind": "use-part"}
+    ours, theirs = _steps(default, ours, used, used), _steps(other, theirs, used)
+    vp = start.players[1].vp
+    assert (ours.players[1].vp - vp, theirs.players[1].vp - vp) == (2, 1)
     _found_from_its_start("stm", "STM-AMB-36", "once")
+
+
+def test_stm_amb_36_two_parasites_on_an_activation_give_two_uses_too() -> None:
+    """STM-R-54 (p.33) on the activation symbol (the former start): a value-2 stone channelled into
+    seat 0's starting machine S1 (STM-R-28) activates it; seat 1's two parasites there give it two
+    uses by default, one under 'once'."""
+    default, other = make_game("stm"), make_game("stm", readings={"STM-AMB-36": "once"})
+    on_s1 = {"owner": 1, "host": 0, "position": 1, "symbol": "activation"}
+    given = {
+        "players": 2,
+        "phase": "action",
+        "seats": {0: {"gauge": "g1 g2 g3", "machine_room": {1: "S1"}}},
+        "parasites": [on_s1, on_s1],
+    }
+    start = tools(default).scenario_state(given)
+    steps = ({"kind": "channel-pressure", "space": 3}, {"kind": "skip-part"})  # value 2 enters S1 on m1
+    ours, theirs = _steps(default, start, *steps), _steps(other, start, *steps)
+    assert (_seat_one_uses(default, ours), _seat_one_uses(other, theirs)) == (2, 1)
+
+
+_LAST_TURN_OVER = "the last seat's last turn ends the game (STM-R-66)"
+
+
+def test_stm_amb_14_a_purple_banner_counts_two_by_default() -> None:
+    """p.21 (STM-R-44): "Purple: You receive as many vote points as you own banners (including the one
+    just bought). Note that purple tiles show 2 banners" (STM-EX-20: 5 VP).  Seat 0 owns the orange
+    M0-01 and buys the purple M0-03 as a banner: 1 + 2 = 3 VP by default, 2 under 'single'."""
+    default, other, start = _stm("STM-AMB-14", "single")
+    assert start.final_round and start.to_move == 0 and start.start_player == 1, _LAST_TURN_OVER
+    steps = ({"kind": "take-back", "level": 5, "position": "left"}, {"kind": "buy-banner", "stone": 1})
+    ours, theirs = _steps(default, start, *steps), _steps(other, start, *steps)
+    assert ours.players[0].banners == theirs.players[0].banners == ("M0-01", "M0-03")
+    vp = start.players[0].vp
+    assert (ours.players[0].vp - vp, theirs.players[0].vp - vp) == (3, 2)
+    finding = _found_from_its_start("stm", "STM-AMB-14", "single")
+    assert finding.kind == "state"
+
+
+def test_stm_amb_26_the_statue_waits_for_both_twos_by_default() -> None:
+    """p.23 (STM-R-46): "If you buy the last bonus marker #2 and thereby reveal the statue, place it on
+    the tower top".  The gear row's only marker, #2, bought while the crystal row still holds its #2:
+    by default the statue stays hidden; under 'first-2' it goes to the tower top (a 4th statue: no
+    3 VP, STM-R-64)."""
+    default, other, start = _stm("STM-AMB-26", "first-2")
+    steps = (
+        {"kind": "take-back", "level": 1, "position": "right"},
+        {"kind": "buy-bonus-marker", "row": "gear", "space": 3},
+    )
+    ours, theirs = _steps(default, start, *steps), _steps(other, start, *steps)
+    assert 2 in ours.bonus.crystal_row and ours.bonus.gear_row == theirs.bonus.gear_row == ()
+    assert (ours.bonus.statue, theirs.bonus.statue) == (True, False)
+    assert (ours.tower_top, theirs.tower_top) == (start.tower_top, start.tower_top + 1)
+    assert ours.players[0].vp == theirs.players[0].vp == start.players[0].vp + 5  # #2: 5 VP (STM-EX-23)
+    finding = _found_from_its_start("stm", "STM-AMB-26", "first-2")
+    assert finding.kind == "state"
+
+
+def test_stm_amb_31_the_solo_final_turn_may_target_a_shadow_stone_by_default() -> None:
+    """p.25 (STM-R-66): "When you set your target in the FINAL TURN, you may also place your pressure
+    stone on a district on which the pressure stone of one of your fellow players already lies";
+    p.35 (STM-R-70): shadow stones "block these districts as usual".  A value-3 stone in the solo
+    final turn: by default L1-left and L2-right (shadow stones) are targets, under 'no-printed' not."""
+    from rulecraft.model.steamopolis.actions import SetTarget
+
+    default, other, start = _stm("STM-AMB-31", "no-printed")
+    shadowed = {SetTarget(5, 1, "left"), SetTarget(5, 2, "right")}
+    ours, theirs = set(default.legal_actions(start)), set(other.legal_actions(start))
+    assert shadowed <= ours and not shadowed & theirs
+    assert ours - theirs == shadowed
+    finding = _found_from_its_start("stm", "STM-AMB-31", "no-printed")
+    assert finding.kind == "legal-actions" and finding.steps == ()
+
+
+def test_stm_amb_33_stone_to_8_follows_use_another_district_by_default() -> None:
+    """p.31 (STM-R-61): "Use another district. Use the effect of 1 arbitrary district that you have not
+    activated in this turn and on which none of your pressure stones lies"; "Pressure stone to 8.
+    Place the pressure stone that you took back ... on the space with pressure value 8" (g10).  From
+    L8-right to L3-third: by default the stone taken back goes to g10, under 'lapse' the part lapses.
+    The start's four other flown stones make their districts S0 (refused either way)."""
+    from rulecraft.model.steamopolis.actions import UseOtherDistrict
+
+    default, other, start = _stm("STM-AMB-33", "lapse")
+    offered = {a for a in default.legal_actions(start) if isinstance(a, UseOtherDistrict)}
+    assert len(offered) == 15 and UseOtherDistrict(3, "third") in offered
+    assert not offered & {UseOtherDistrict(lv, pos) for lv in (1, 2) for pos in ("left", "right")}
+    there = {"kind": "use-other-district", "level": 3, "position": "third"}
+    ours, theirs = _steps(default, start, there, {"kind": "use-part"}), _steps(other, start, there)
+    assert 10 in _stones(ours.players[0].gauge) and 10 not in _stones(theirs.players[0].gauge)
+    assert [type(a).__name__ for a in other.legal_actions(theirs)] == ["EndTurn"]
+    # a generous count of games: the witness needs L3-third among 16 choices, about one game in 16
+    result = search_pair("stm", amb("stm", "STM-AMB-33"), "lapse", attrs.evolve(BUDGET, max_examples=200))
+    assert result.outcome == "witness" and result.finding is not None, result.reason
+    assert "[targeted start for STM-AMB-33]" in result.finding.root
 
 
 _SOLO_LEVEL_5_RIGHT = ({"kind": "take-back", "level": 5, "position": "right"}, {"kind": "use-district"})

@@ -23,8 +23,33 @@ lie where FLY puts them, on those districts (STM-R-70).
   own stone stands on g10 (value 8): the default lets the effect lapse, 'bump' sends the g10 stone
   to the supply.
 - STM-AMB-36 (p.33, two own parasites on one symbol, STM-R-54): with 2 players seat 1 has both
-  parasites it may put on one machine on the activation of seat 0's starting machine, and seat 0
-  has a value-2 stone that channels into it: the default gives seat 1 two uses, 'once' one.
+  parasites it may put on one machine on the passive of seat 0's M0-06 ('take back from level 7:
+  1 VP', STM-EX-30), and seat 0's flight takes back its only stone, from level 7: the passive fires
+  at the forced first step, and whatever each player decides on the shared effect, the default
+  hands seat 1 a second use where 'once' hands the decision back to seat 0 (three steps).  (The
+  earlier start, the same parasites on the activation of a starting machine with a stone to channel
+  into it, left the channel one action among 25: a 3 s search seldom chose it.)
+- STM-AMB-14 (p.21, purple banners, STM-R-44; STM-EX-20): seat 0, owning an orange banner (M0-01),
+  takes back from levels 5, 6 and 7, whose markets show the rank-0 purple tiles M0-03, M0-05 and
+  M0-09, with the gears to buy all three as banners: the first bought scores 3 VP by default (the
+  orange banner 1, the purple tile 2), 2 under 'single'.  Three chances in one flight, as buying a
+  tile as a machine is offered beside each banner purchase.
+- STM-AMB-26 (p.22-23, the level-1 statue, STM-R-46): the flight takes back from level 1 with the
+  3 gears for the gear row's only marker, #2, while the crystal row still holds its #2: buying it
+  reveals the statue under 'first-2', not by default ('both-2').
+- STM-AMB-31 (p.25/35, the solo final turn, STM-R-66/70): the solo final turn, a value-3 stone on
+  the gauge and shadow stones on L1-left and L2-right: the default offers those districts as
+  targets (other colours do not block in the final turn), 'no-printed' does not: the readings part
+  at the start itself.
+- STM-AMB-33 (p.28/31, 'use another district', STM-R-61): the 4-player side's L8-right ('use
+  another district') is the only way to another district's effect, and its own static discharge
+  has already turned the stone's arrow, so only L3-third's 'pressure stone to 8' can part the
+  readings.  The start is seat 0's flight from L8-right with g10 free; 'use another district' then
+  offers 16 districts, and a random game picks L3-third seldom, so the start is the last turn of the
+  final round (a game that misses ends within a few steps, and the next tries again).
+
+The final-round starts (STM-AMB-14, 26, 33) are the last seat's last turn (STM-R-66): three
+statues on the tower top trigger the end (STM-R-64), as the STM-AMB-18 start does.
 - STM-AMB-38 and STM-AMB-39 (p.35, solo 'activate parasite', STM-R-72): the solo flight takes back
   a stone from level 5 right ('activate 1 parasite') with two parasites beside the stack; the
   banker's destination is level 5, whose face-up tile M0-06 shows a passive effect.  STM-AMB-38:
@@ -125,17 +150,111 @@ def _stone_to_eight_with_eight_taken(game: Game[Any, Any]) -> Iterator[tuple[str
 
 
 def _two_parasites_on_one_symbol(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
-    on_s1 = {"owner": 1, "host": 0, "position": 1, "symbol": "activation"}
+    on_m0_06 = {"owner": 1, "host": 0, "position": 1, "symbol": "passive"}
     given = {
         "players": 2,
-        "phase": "action",
-        "seats": {0: {"gauge": "g1 g2 g3", "machine_room": {1: "S1"}}},
-        "parasites": [on_s1, on_s1],
+        "phase": "flight",
+        "seats": {0: {"gauge": "g1 g2", "machine_room": {1: "M0-06"}}},
+        "board": [{"seat": 0, "level": 7, "position": "left"}],
+        "parasites": [on_m0_06, on_m0_06],
     }
     yield (
-        "2 players: both of seat 1's parasites on the activation of seat 0's starting machine, a value-2 stone to "
-        "channel into it (STM-R-53, R-54)",
+        "2 players: both of seat 1's parasites on the passive of seat 0's M0-06 ('take back from level 7: 1 VP'), "
+        "seat 0's flight taking back its only stone, from level 7 (STM-R-53, R-54, R-60)",
         tools(game).scenario_state(given),
+    )
+
+
+# The last seat's last turn (STM-R-66): seat 1 started the final round, three statues stand on the tower top
+# (STM-R-64), so a game from here ends within a few steps.
+_LAST_TURN: dict[str, Any] = {
+    "players": 2,
+    "start_player": 1,
+    "to_move": 0,
+    "end_triggered": True,
+    "final_round": True,
+}
+_BOUGHT_OUT: dict[int, list[str]] = {2: [], 6: [], 8: []}
+
+
+def _purple_banners_for_sale(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    statues: dict[int, list[str]] = {2: [], 3: [], 4: []}  # three bought-out markets: the end is triggered (STM-R-64)
+    given = _LAST_TURN | {
+        "phase": "flight",
+        "markets": statues | {5: ["M0-03"], 6: ["M0-05"], 7: ["M0-09"]},
+        "seats": {
+            0: {
+                "gauge": "g4",
+                "gears": 6,
+                "banners": ["M0-01"],
+                "machine_room": {1: "capacity/1", 2: "capacity/1", 3: "capacity/1"},
+            }
+        },
+        "board": [{"seat": 0, "level": lv, "position": "left"} for lv in (5, 6, 7)],
+    }
+    yield (
+        "the last turn's flight from levels 5, 6 and 7, each market showing a rank-0 purple tile, with the gears for "
+        "all three as banners and an orange banner owned (STM-R-43, R-44)",
+        tools(game).scenario_state(given),
+    )
+
+
+def _first_two_of_the_bonus_markers(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    given = _LAST_TURN | {
+        "phase": "flight",
+        "markets": _BOUGHT_OUT,
+        "seats": {0: {"gauge": "g1 g2", "gears": 3}},
+        "board": [{"seat": 0, "level": 1, "position": "right"}],
+        "bonus": {"crystal_row": [5, 4, 3, 2], "gear_row": [2]},
+    }
+    yield (
+        "the last turn's flight from level 1 with 3 gears for the gear row's only marker, #2, the crystal row's #2 "
+        "still there (STM-R-46, R-47)",
+        tools(game).scenario_state(given),
+    )
+
+
+def _solo_final_turn_beside_shadow_stones(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    given = {
+        "players": 1,
+        "phase": "action",
+        "end_triggered": True,
+        "final_round": True,
+        "markets": _BOUGHT_OUT,
+        "seats": {0: {"gauge": "g5"}},
+        "board": [
+            {"seat": "shadow", "level": 1, "position": "left"},
+            {"seat": "shadow", "level": 2, "position": "right"},
+        ],
+    }
+    yield (
+        "the solo final turn, a value-3 stone on g5 and shadow stones on L1-left and L2-right (STM-R-26, R-66, R-70)",
+        tools(game).scenario_state(given),
+    )
+
+
+def _another_district_with_stone_to_eight(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    others = [(1, "left"), (1, "right"), (2, "left"), (2, "right")]
+    given = _LAST_TURN | {
+        "players": 4,
+        "start_player": 1,
+        "phase": "flight",
+        "markets": _BOUGHT_OUT,
+        "seats": {0: {"gauge": ""}},
+        "board": [{"seat": 0, "level": lv, "position": pos} for lv, pos in [*others, (8, "right")]],
+    }
+    state = tools(game).scenario_state(given)
+    steps: list[dict[str, Any]] = []
+    for lv, pos in others:  # in S0: 'use another district' refuses them (STM-R-61)
+        steps += [{"kind": "take-back", "level": lv, "position": pos}, {"kind": "let-lapse"}]
+    steps += [{"kind": "take-back", "level": 8, "position": "right"}, {"kind": "use-district"}]
+    for step in steps:
+        state = game.apply(state, game.action_from_json(step))
+    yield (
+        "the 4-player side's last turn: all five stones flown, the four on levels 1-2 taken back (their effects let "
+        "lapse), then the one on L8-right, its 'use another district' begun; L3-third holds 'pressure stone to 8' and "
+        "g10 is free (STM-R-61)",
+        state,
     )
 
 
@@ -318,4 +437,8 @@ def witness_starts(game: Game[Any, Any]) -> Mapping[str, StartHook]:
         "STM-AMB-38": _solo_activate_parasite,
         "STM-AMB-39": _solo_activate_parasite,
         "STM-AMB-40": _solo_activate_any_number,
+        "STM-AMB-14": _purple_banners_for_sale,
+        "STM-AMB-26": _first_two_of_the_bonus_markers,
+        "STM-AMB-31": _solo_final_turn_beside_shadow_stones,
+        "STM-AMB-33": _another_district_with_stone_to_eight,
     }
