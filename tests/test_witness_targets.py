@@ -161,6 +161,42 @@ def test_aer_amb_16_the_search_finds_the_witness_from_a_targeted_start() -> None
     assert hops, finding.step_text
 
 
+def test_aer_amb_16_the_starts_leave_seat_0_little_but_the_hops() -> None:
+    """AER-R-29 (c) (l.128): one tile per player and destination, in the slots in play: with every other
+    destination in seat 0's reach full, each start's placements go only where a red/black-then-white
+    hop goes, so a random game tries one soon."""
+    from rulecraft.model.aeroplanes.actions import PlaceAirport
+
+    default = make_game("aer")
+    for start in targeted_starts(default, "AER-AMB-16"):
+        placements = [a for a in default.legal_actions(start.state) if isinstance(a, PlaceAirport)]
+        hops = _hops(default, start.state)
+        assert {a.destination for a in placements} == {a.destination for a in hops}, start.label
+        assert 2 * len(hops) >= len(placements) - 2, start.label
+
+
+def test_aer_amb_58_a_three_way_profit_tie_drops_the_next_player_to_4th_by_default() -> None:
+    """AER-R-52 (l.169-170): ranks 1-3 score the era's Profit row (era 1: 5/3/1); tied players share
+    the best place and the next ones "skip back".  Seats 0-2 tie on a profit of 0 and seat 3 (an
+    empty card 1, capacity 2 unused) is below them: by default seat 3 is 4th and gets nothing from
+    the row, under 'one-place' it is 3rd and gets 1 VP.  Seat 0's only action, the subsidy with the
+    section empty, takes the black marker and ends the era at once (AER-R-06, R-48)."""
+    from rulecraft.model.aeroplanes.actions import TakeSubsidy
+
+    default, other = make_game("aer"), make_game("aer", readings={"AER-AMB-58": "one-place"})
+    (start,) = targeted_starts(default, "AER-AMB-58")
+    assert tools(default).violations(start.state) == []
+    assert default.legal_actions(start.state) == [TakeSubsidy()]
+    facts = tools(default).facts(start.state)
+    assert facts["profit"] == {0: 0, 1: 0, 2: 0, 3: -2}
+    ours, theirs = default.apply(start.state, TakeSubsidy()), other.apply(start.state, TakeSubsidy())
+    gained = [b.vp - a.vp for a, b in zip(start.state.players, ours.players, strict=True)]
+    other_gained = [b.vp - a.vp for a, b in zip(start.state.players, theirs.players, strict=True)]
+    assert gained[:3] == other_gained[:3] and other_gained[3] - gained[3] == 1
+    _, finding = witness_from_target("aer", "AER-AMB-58", "one-place")
+    assert "[targeted start for AER-AMB-58]" in finding.root and finding.kind == "state"
+
+
 def test_aer_amb_33_night_flights_readings_are_proved_alike_by_exhaustion() -> None:
     """AER-AMB-33 (l.159): every waiting section is a European start city (l.134) and the overflow area
     holds only tiles bound outside Europe (AER-R-57, l.176), which Night Flights refuses under either

@@ -9,6 +9,14 @@ given state (rulecraft/witness.py): the witness is still found by that search, n
   origin of such a route.  The starts are built with the scenario builder (the printed examples'
   ``given:`` vocabulary): seat 0 owns an LR card and an airport at a destination whose legal
   placements include such a hop, found among the model's own legal actions.
+  With five players, every other destination in seat 0's reach has its free slots taken by the
+  other seats' tiles (one per player and destination, AER-R-29 (c)): the hops are then 2 to 4 of
+  5 to 9 legal actions, not 2 to 4 of about 90, and a 3 s search tries one in its first game.
+- AER-AMB-58 (l.169-170, profit ties of three or more): 4 players, the subsidy section empty and
+  seat 0's only action the black marker, which ends the era and scores it (AER-R-06, R-48): seats
+  0-2 tie on a profit of 0, seat 3 is below them (an empty card, capacity unused).  The Profit row
+  pays ranks 1-3 (5/3/1 in era 1): by default ('competition') seat 3 is 4th and gets nothing,
+  under 'one-place' it is 3rd and gets 1 VP.
 - AER-AMB-33 (l.159, Night Flights "only within Europe"): no start can part the readings, and an
   exhaustive check says why: the switch is consulted in one rule only (AER-R-46,
   ``night_flights_rejection``), and every input that rule can see (each passenger tile waiting in
@@ -29,6 +37,7 @@ from rulecraft.tools import tools
 from rulecraft.witness import SolverHook, SolverVerdict, StartHook, consulted_in
 
 LR_CARD_HOME = "London"  # seat 0's home in the starts (any start city would do)
+PLAYERS = 5  # AER-AMB-16: four other seats to fill the slots seat 0 could otherwise place on
 
 
 def _colours(pack: Any) -> dict[tuple[str, str], str | None]:
@@ -39,9 +48,21 @@ def _colours(pack: Any) -> dict[tuple[str, str], str | None]:
     return out
 
 
+def _is_hop(colour: Mapping[tuple[str, str], str | None], action: Any) -> bool:
+    """A hop whose first leg is red or black and whose second is white (AER-AMB-16's missing rows)."""
+    return (
+        action.via is not None
+        and action.origin is not None
+        and colour.get((action.origin, action.via)) in ("red", "black")
+        and colour.get((action.via, action.destination)) == "white"
+    )
+
+
 def _coloured_then_white_hops(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
     """Seat 0 with an LR card (its printed tiles on it, no money) and an airport at a destination
-    from which a legal hop runs red/black then white (AER-R-17, R-21; AER-AMB-16)."""
+    from which a legal hop runs red/black then white (AER-R-17, R-21; AER-AMB-16).  With 5 players,
+    every other destination seat 0 could reach has its free slots taken by the other seats' tiles
+    (one per player and destination, AER-R-29 (c)), so the hops are most of what seat 0 may do."""
     from rulecraft.model.aeroplanes.actions import PlaceAirport
 
     pack = game.pack  # type: ignore[attr-defined]
@@ -55,8 +76,8 @@ def _coloured_then_white_hops(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]
     for origin in names:
         if origin == LR_CARD_HOME:
             continue
-        given = {
-            "players": 3,
+        given: dict[str, Any] = {
+            "players": PLAYERS,
             "seats": {0: {"home": LR_CARD_HOME, "cards": [lr_cards[0]], "money": 0}},
             "map": {origin: ["0:1"]},
         }
@@ -64,22 +85,75 @@ def _coloured_then_white_hops(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]
             state = tools(game).scenario_state(given)
         except Exception:  # not a destination a stage-1 tile can stand on in this pack
             continue
-        hops = [
-            a
-            for a in game.legal_actions(state)
-            if isinstance(a, PlaceAirport)
-            and a.via is not None
-            and a.origin is not None
-            and colour.get((a.origin, a.via)) in ("red", "black")
-            and colour.get((a.via, a.destination)) == "white"
-        ]
-        if hops:
+        placements = [a for a in game.legal_actions(state) if isinstance(a, PlaceAirport)]
+        hops = [a for a in placements if _is_hop(colour, a)]
+        if not hops:
+            continue
+        others = {a.destination for a in placements} - {a.destination for a in hops}
+        try:
+            narrowed = tools(game).scenario_state({**given, "map": {**given["map"], **_taken(game, state, others)}})
+        except Exception:  # the other seats' tiles do not suffice: the start as it is
+            narrowed = None
+        if narrowed is not None and any(_is_hop(colour, a) for a in game.legal_actions(narrowed)):
+            options = game.legal_actions(narrowed)
+            shown = sum(1 for a in options if isinstance(a, PlaceAirport) and _is_hop(colour, a))
+            yield (
+                f"an LR card at {origin}, every other destination in reach full: {shown} of its {len(options)} legal "
+                "actions hop red/black then white",
+                narrowed,
+            )
+        else:
             yield f"an LR card at {origin}: {len(hops)} of its legal placements hop red/black then white", state
+
+
+def _taken(game: Game[Any, Any], state: Any, destinations: set[str]) -> dict[str, list[str]]:
+    """The ``given:`` map rows of ``destinations`` with every free slot taken by a tile of another
+    seat (seats 1.., none twice in one destination, AER-R-29 (c)); stage 1 until a seat's stage-1
+    tiles run out, then 2, then 3."""
+    rows = {m["destination"]: m["slots"] for m in game.state_to_json(state)["map"]}
+    supply = {seat: list(p["supply"]) for seat, p in enumerate(game.state_to_json(state)["players"])}
+    out: dict[str, list[str]] = {}
+    for name in sorted(destinations):
+        present = {x["owner"] for x in rows[name] if x is not None}
+        free = [seat for seat in range(1, PLAYERS) if seat not in present]
+        row: list[str] = []
+        for x in rows[name]:
+            if x is not None:
+                row.append("blocker" if x["owner"] < 0 else f"{x['owner']}:{x['stage'] or 'home'}")
+                continue
+            seat = free.pop(0)  # IndexError: more free slots than seats (caught by the caller)
+            stage = next(i for i, left in enumerate(supply[seat], start=1) if left > 0)
+            supply[seat][stage - 1] -= 1
+            row.append(f"{seat}:{stage}")
+        out[name] = row
+    return out
+
+
+def _three_tied_ahead_of_a_fourth(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    """4 players, the subsidy section empty and seat 0 without money or cards: its only action is the
+    subsidy, so it takes the black marker and the era is scored at once (AER-R-06, R-48).  Seats 0-2
+    carry nothing and have no capacity (profit 0, tied); seat 3's empty card 1 leaves its capacity
+    unused (a negative profit, AER-R-51)."""
+    given = {
+        "players": 4,
+        "subsidy_pool": 0,
+        "seats": {
+            0: {"money": 0},
+            1: {"money": 0},
+            2: {"money": 0},
+            3: {"money": 0, "cards": [{"number": 1, "tiles": 0}]},
+        },
+    }
+    yield (
+        "4 players: seat 0's only action takes the black marker (the era ends), seats 0-2 tied on a profit of 0, "
+        "seat 3 below them (AER-R-06, R-48, R-51, R-52)",
+        tools(game).scenario_state(given),
+    )
 
 
 def witness_starts(game: Game[Any, Any]) -> Mapping[str, StartHook]:
     """The Aeroplanes witness-start hooks, by ambiguity (the record's ``witness_starts``)."""
-    return {"AER-AMB-16": _coloured_then_white_hops}
+    return {"AER-AMB-16": _coloured_then_white_hops, "AER-AMB-58": _three_tied_ahead_of_a_fourth}
 
 
 # -- AER-AMB-33: an exhaustive check ---------------------------------------------------------------------
