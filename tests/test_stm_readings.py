@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 import pytest
 
-from rulecraft.core import Chance, Rejection
+from rulecraft.core import Chance, Rejection, RulecraftError
 from rulecraft.invariants.steamopolis import check_step
 from rulecraft.model.steamopolis.actions import (
     BuyBanner,
@@ -348,6 +348,18 @@ def test_amb07_pooled_spends_the_arrow_stones_increments_on_any_stone() -> None:
     refused(state, MoveArrowStones(()), "STM-R-15", ctx=pooled)  # no voluntary stop while a stone can move
 
 
+def test_amb07_pooled_increments_lapse_when_no_stone_can_move() -> None:
+    """Solo turn 3 (p.36): 'Black could move the pressure stone with an arrow.  Since she has reached the
+    end of the pressure gauge, however, she cannot move the pressure stone' (VALUES: 7 with arrow, 8).
+    Under 'pooled' no stone of hers can take the +1 either: it lapses and the gauge stays as printed, the
+    blocked arrow stone named as under 'each'."""
+    pooled = reading("STM-AMB-07", "pooled")
+    state = game(player([(9, True), (10, False)]), phase=Phase.START_OF_TURN)
+    assert legal_actions(pooled, state) == legal_actions(CTX, state) == [MoveArrowStones((9,))]
+    assert play(state, MoveArrowStones((9,)), ctx=pooled).players[0].gauge.stone_spaces() == (9, 10)
+    refused(state, MoveArrowStones(()), "STM-R-19", ctx=pooled)
+
+
 def test_amb07_optional_generates_every_choice_of_stones_that_move() -> None:
     """STM-AMB-07 'optional' (solo turn 3, p.36: Black 'could move' the arrow stone): each arrow stone may
     move or stay, so with arrow stones on g2 and g5 four outcomes are open: none, either, or both.  'each'
@@ -390,8 +402,13 @@ def test_amb12_stuck_leaves_no_move_where_pass_passes_the_turn() -> None:
     refused(state, MakeSteam(()), "STM-R-24", ctx=stuck)  # the three actions stay impossible
     refused(state, FlyToAllTargets(), "STM-R-24", ctx=stuck)
     assert SteamopolisGame.configured().stalled(state) is None  # the default passes: play goes on
-    why = SteamopolisGame.configured(readings={"STM-AMB-12": "stuck"}).stalled(state)
+    assert SteamopolisGame.configured().random_action(state, random.Random(0)) == PassTurn()
+    stuck_game = SteamopolisGame.configured(readings={"STM-AMB-12": "stuck"})
+    why = stuck_game.stalled(state)
     assert why is not None and why.startswith("STM-AMB-12 'stuck'")
+    with pytest.raises(RulecraftError) as info:  # a random game stops there with the reason
+        stuck_game.random_action(state, random.Random(0))
+    assert str(info.value) == why
 
 
 # ---------------------------------------------------------------------------

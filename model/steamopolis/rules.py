@@ -496,9 +496,10 @@ def district_conditions(
 
 def arrows_rejection(ctx: Context, state: StmState, action: MoveArrowStones) -> Rejection | None:
     """STM-R-19 / STM-AMB-07: each arrow stone on the gauge once, in the player's order; 'pooled': one
-    increase by the number of arrow stones (STM-R-15), its increments on any own stones."""
+    increase by the number of arrow stones (STM-R-15), its increments on any own stones; when none can
+    move they all lapse, as the blocked arrow stones do under 'each' (so the same order stands)."""
     arrows = me(state).gauge.arrow_spaces()
-    if ctx.r("STM-AMB-07") == "pooled":
+    if ctx.r("STM-AMB-07") == "pooled" and movable(me(state).gauge):
         return pressure_rejection(ctx, me(state).gauge, len(arrows), action.order)
     if len(set(action.order)) != len(action.order) or not set(action.order) <= set(arrows):
         return reject("STM-R-19", f"the order {list(action.order)} must name arrow stones {list(arrows)}, each once")
@@ -1503,7 +1504,7 @@ def _arrow_moves(ctx: Context, gauge: Gauge) -> Iterator[MoveArrowStones]:
     ones that stay are left out), or the pooled increase's orders ('pooled', as MAKE STEAM's)."""
     arrows = gauge.arrow_spaces()
     reading = ctx.r("STM-AMB-07")
-    if reading == "pooled":
+    if reading == "pooled" and movable(gauge):
         yield from (MoveArrowStones(p) for p in _raises(ctx, gauge, len(arrows)))
         return
     sizes = range(len(arrows), -1, -1) if reading == "optional" else (len(arrows),)  # full orders first
