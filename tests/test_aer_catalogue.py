@@ -62,7 +62,7 @@ SETTLED = {
     "AER-AMB-57",
 }
 # Two readings or more, but none can change play.
-HARMLESS = {"AER-AMB-01", "AER-AMB-33", "AER-AMB-44", "AER-AMB-45"}
+HARMLESS = {"AER-AMB-01", "AER-AMB-30", "AER-AMB-33", "AER-AMB-44", "AER-AMB-45"}
 
 
 def _lines(page: str) -> list[int]:

@@ -75,9 +75,15 @@ def test_a_drawn_outcome_is_always_a_listed_one() -> None:
         assert GAME.sample_chance(state, rng) in dict(GAME.chance_outcomes(state))
 
 
-def test_a_reading_the_model_does_not_play_is_refused_with_its_reason() -> None:
-    with pytest.raises(UnknownReading, match=r"AER-AMB-30=placed is registered but not modelled.*cannot change play"):
-        AeroplanesGame.configured(readings={"AER-AMB-30": "placed"})
+def test_every_registered_reading_is_played_and_an_unknown_one_is_refused() -> None:
+    """Issue 19: no Aeroplanes reading is refused as not modelled any more (AER-AMB-30 'placed' was the
+    last); a key that is not a reading of its ambiguity is still refused, naming the readings."""
+    assert not AeroplanesGame.not_modelled
+    for amb in AeroplanesGame.register:
+        for reading in amb.readings:
+            AeroplanesGame.configured(readings={amb.id: reading.key})
+    with pytest.raises(UnknownReading, match=r"AER-AMB-30.*'counted'.*paid.*placed"):
+        AeroplanesGame.configured(readings={"AER-AMB-30": "counted"})
 
 
 def test_a_state_naming_a_tile_the_pack_lacks_is_refused() -> None:

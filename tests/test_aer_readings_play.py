@@ -6,24 +6,28 @@ scores), the expected values taken from the reading's definition in the digest
 (/work/shared/rules/aeroplanes-aviation-ascendant.md, section 5) and the rulebook (seed 002, Russian,
 cited by line, "l.N"); and that the default still does what it did.
 
-AER-AMB-30 ``placed`` stays refused (readings.NOT_MODELLED_WHY): no state reachable from set-up
-tells it from ``paid`` (see ``test_no_slot_ever_empties_so_amb_30_cannot_change_play``).
+AER-AMB-30 ``placed`` is accepted and plays as ``paid``: no state reachable from set-up tells them apart
+(see ``test_no_slot_ever_empties_so_amb_30_cannot_change_play``).
 """
 
 from __future__ import annotations
+
+import random
 
 import attrs
 import pytest
 from test_aer_era import era_3_end, era_end_state
 
+from rulecraft.core import GameOver
 from rulecraft.model.aeroplanes import actions as A
 from rulecraft.model.aeroplanes.context import Context
-from rulecraft.model.aeroplanes.readings import NOT_MODELLED_WHY
+from rulecraft.model.aeroplanes.readings import NOT_MODELLED_WHY, REGISTER
 from rulecraft.model.aeroplanes.rules import check, legal_actions
 from rulecraft.model.aeroplanes.scoring import final_ranking, final_scores, winners
 from rulecraft.model.aeroplanes.setup import chance_outcomes
 from rulecraft.model.aeroplanes.state import AerState, Airport, Phase, problems
 from rulecraft.model.aeroplanes.transitions import transition
+from rulecraft.registry import make_game
 
 CTX = Context.printed()
 
@@ -49,17 +53,44 @@ def first_chances(ctx: Context, state: AerState) -> AerState:
 
 
 # ---------------------------------------------------------------------------
-# AER-AMB-30: no play difference, kept refused
+# AER-AMB-30: both readings pay the same players
 # ---------------------------------------------------------------------------
 
 
-def test_amb_30_placed_stays_refused_with_its_reason() -> None:
-    """AER-AMB-30 (l.132): ``placed`` is kept refused; the reason says why it cannot change play."""
-    assert "cannot change play" in NOT_MODELLED_WHY[("AER-AMB-30", "placed")]
+def test_amb_30_placed_is_accepted_and_plays_as_paid() -> None:
+    """AER-AMB-30 (l.132): ``placed`` is chosen like any reading (no longer refused) and, as the register
+    says (``affects_play`` False, for the reason of the test below), seeded games under it go step by
+    step exactly as under ``paid``.  The players lean to placing in an America (AER-R-31) so that the
+    games pay its bonus and replace tiles there, where the two readings would part if they could."""
+    assert not REGISTER["AER-AMB-30"].affects_play and not NOT_MODELLED_WHY
+    paid, placed = make_game("aer"), make_game("aer", readings={"AER-AMB-30": "placed"})
+    americas = set(CTX.pack.americas_bonus.destinations)
+    bonuses = replaced = 0
+    for seed in range(4):
+        rng_a, rng_b = random.Random(seed), random.Random(seed)
+        a, b = paid.new_game(4), placed.new_game(4)
+        for _ in range(800):
+            assert a == b and paid.legal_actions(a) == placed.legal_actions(b)
+            if isinstance(paid.to_move(a), GameOver):
+                break
+            if isinstance(paid.to_move(a), int):
+                legal = paid.legal_actions(a)
+                lean = [p for p in legal if isinstance(p, A.PlaceAirport) and p.destination in americas]
+                action = rng_a.choice(lean or legal)
+                assert rng_b.choice(lean or placed.legal_actions(b)) == action
+                if isinstance(action, A.PlaceAirport) and action.destination in americas:
+                    replaced += a.slots(action.destination)[action.slot] is not None
+            else:
+                action = paid.sample_chance(a, rng_a)
+                assert placed.sample_chance(b, rng_b) == action
+            a, b = paid.apply(a, action), placed.apply(b, action)
+        bonuses += len(a.americas_paid)
+    assert bonuses > 0, "the games pay the Americas bonus (AER-R-31)"
+    assert replaced > 0, "and try to replace tiles in an America (l.128), whose players 'placed' would count"
 
 
 def test_no_slot_ever_empties_so_amb_30_cannot_change_play() -> None:
-    """The argument that keeps AER-AMB-30 ``placed`` refused, checked on the bundled pack: the bonus is
+    """The argument that AER-AMB-30's readings pay alike, checked on the bundled pack: the bonus is
     paid only for a tile put into an empty slot (l.132: "if you replace ... you do not get it"), a
     replacement needs every slot of the destination full (l.127), and no step empties a map slot (a
     replaced tile is swapped in place, l.128; a lost tile is the one being placed, l.115).  So once a

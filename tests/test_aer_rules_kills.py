@@ -855,26 +855,6 @@ def test_the_card_and_the_destination_aer_r_13_14() -> None:
     refused(state, A.PlaceAirport(LR1, "Atlantis", 0, "Ethiopia"), "AER-R-14", "there is no destination 'Atlantis'")
 
 
-@pytest.mark.parametrize(
-    ("amb", "value"),
-    [
-        ("AER-AMB-30", "placed"),
-    ],
-)
-def test_placing_readings_not_built_refuse_placing(amb: str, value: str) -> None:
-    """Only the default readings of the placing ambiguities are built: under another, no placement is
-    offered and an attempt is refused naming the reading."""
-    ctx = fresh_context(**{amb.replace("-", "_"): value})
-    state, _me = example_state(False)
-    legal = legal_actions(ctx, state)
-    assert not any(isinstance(a, A.PlaceAirport) for a in legal) and A.TakeSubsidy() in legal
-    says(
-        check(ctx, state, A.PlaceAirport(LR1, "Kenya", 0, "Ethiopia")),
-        "AER-R-13",
-        f"{amb} '{value}' is not modelled in this layer yet",
-    )
-
-
 def test_the_reach_refusals_aer_r_14_16_17() -> None:
     """AER-R-14: from an own airport along a connection of the map; AER-R-16: an LR connection needs a
     tile from an LR card; AER-R-17: only an LR card's tile hops, over one other destination."""

@@ -5,10 +5,9 @@ after every step (digest 3.11), every step invariant (``check_step``), the legal
 current state (``check_legality``), and the outcome at game over (AER-R-63/64: no legal action; the
 winners have the most VP, then the most money).
 
-Readings the model refuses as "not modelled" (readings.NOT_MODELLED_WHY; rules.py refuses to place
-under the placing readings other than their defaults) may be drawn too: their refusals only remove
-actions, and a game they stall (no legal action before the end) stops there cleanly, after checking
-that every refusal of the subsidy names "not modelled".
+Readings the model refuses as "not modelled" (readings.NOT_MODELLED_WHY; none today) may be drawn too:
+their refusals only remove actions, and a game they stall (no legal action before the end) stops there
+cleanly, after checking that every refusal of the subsidy names "not modelled".
 """
 
 from __future__ import annotations
@@ -27,21 +26,15 @@ from rulecraft.model.aeroplanes.components import Pack
 from rulecraft.model.aeroplanes.context import Context
 from rulecraft.model.aeroplanes.game import AeroplanesGame
 from rulecraft.model.aeroplanes.readings import NOT_MODELLED_WHY, REGISTER
-from rulecraft.model.aeroplanes.rules import PLACING_DEFAULTS
 from rulecraft.model.aeroplanes.scoring import final_scores, winners
 from rulecraft.model.aeroplanes.setup import setup_problem
 from rulecraft.model.aeroplanes.strategies import packs
 from rulecraft.ruleset import Ruleset
 from rulecraft.testing import GameMachine
 
-# Readings rules.py refuses ("not modelled"): the games under them are played as far as they go.
-NOT_BUILT = {
-    (amb, key)
-    for amb in PLACING_DEFAULTS
-    for key in (r.key for r in REGISTER[amb].readings)
-    if key != PLACING_DEFAULTS[amb]
-}
-NOT_BUILT |= set(NOT_MODELLED_WHY)  # every reading the game refuses when configured (UnknownReading)
+# Readings the game refuses when configured ("not modelled", UnknownReading): the games under them are
+# played as far as they go (none is refused today; the machine keeps the path for the next one).
+NOT_BUILT = set(NOT_MODELLED_WHY)
 NON_DEFAULT = sorted(
     (a.id, r.key) for a in REGISTER for r in a.readings if r.key != a.default
 )
@@ -68,7 +61,8 @@ class AeroplanesMachine(GameMachine):
 
     def games(self) -> st.SearchStrategy[Game[Any, Any]]:
         safe = st.lists(st.sampled_from(SAFE), max_size=3, unique_by=lambda pair: pair[0])
-        return st.builds(_game, st.one_of(st.none(), packs()), safe, st.lists(st.sampled_from(REFUSED), max_size=1))
+        refused = st.lists(st.sampled_from(REFUSED), max_size=1) if REFUSED else st.just([])
+        return st.builds(_game, st.one_of(st.none(), packs()), safe, refused)
 
     def start_state(self, game: Game[Any, Any], data: st.DataObject) -> Any:
         assert isinstance(game, AeroplanesGame)

@@ -384,7 +384,11 @@ REGISTER = AmbiguityRegister(
                 ),
             ],
             "paid",
-            "the bonus is for the first two 'each' to get it; a replacement is said only to earn nothing",
+            "the bonus is for the first two 'each' to get it; a replacement is said only to earn nothing. Both"
+            " readings pay the same players: a replacement needs every slot of the destination full (l.127) and"
+            " no step empties a map slot (a replaced tile is swapped in place, l.128; the step invariant"
+            " tiles-replaced-only-by-higher-stage), so no empty-slot placement, and no bonus, can follow one",
+            affects_play=False,
         ),
         # -- passengers ----------------------------------------------------------------------------
         _amb(
@@ -795,8 +799,5 @@ FINDINGS: tuple[Finding, ...] = (
 # Readings the register records but the model does not play yet: choosing one is refused when the
 # game is configured (rulecraft.ruleset.UnknownReading, "not modelled"), so a witness search or an
 # erratum reports it as not modelled rather than comparing a refusal with play.
-NOT_MODELLED_WHY: dict[tuple[str, str], str] = {
-    ("AER-AMB-30", "placed"): "cannot change play: a replacement needs a full destination (l.127) and no slot ever"
-    " empties again, so no empty-slot bonus can follow one and both readings pay the same players",
-}
+NOT_MODELLED_WHY: dict[tuple[str, str], str] = {}
 NOT_MODELLED = frozenset(NOT_MODELLED_WHY)

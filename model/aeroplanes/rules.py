@@ -28,8 +28,8 @@ Scope of this layer (issue 7, part 1):
   AER-AMB-09 ``pass`` (a placement action placing nothing), AER-AMB-12 ``any`` (no roll to replace any
   tile), AER-AMB-13 ``anytime`` (an upgrade beside an empty slot), AER-AMB-21 ``no-lr`` (the ‡ routes need
   no LR card) and AER-AMB-10 ``fixed`` (origins only among the airports at the action's start) are built;
-  AER-AMB-15 ``card`` (transitions.card_for_returned_tile); AER-AMB-30 only at its default (``placed``
-  cannot change play: readings.NOT_MODELLED_WHY).
+  AER-AMB-15 ``card`` (transitions.card_for_returned_tile); AER-AMB-30's two readings pay the same players
+  (readings: a replacement needs a full destination and no slot ever empties), so no code asks it.
 * action 4, advantage tiles (R-39..41): £1 for one tile of an available type (TakeAdvantage), or £1 to roll
   (RollForAdvantages, then the AdvantageThrow chance step over the 56 multisets of the three risk dice,
   exact odds) and pick two dice (PickAdvantages, one after the other against the stacks: a face takes its
@@ -107,10 +107,6 @@ NIGHT_FLIGHTS = 5  # advantage type 5 (l.159, AER-R-46)
 RADIO_BEACONS = 6  # advantage type 6 (l.160, AER-R-47)
 ADVANTAGE_PRICE = 1  # l.153: £1 to the bank, to take one tile or to roll for two
 ADVANTAGE_PICKS = 2  # l.154: two of the three dice are used
-# Readings of the placing rules this layer builds only at their defaults.
-PLACING_DEFAULTS = {
-    "AER-AMB-30": "paid",
-}
 
 CHANCE_PHASES = (
     Phase.RISK_ROLL,
@@ -742,11 +738,7 @@ def place_rejection(ctx: Context, state: AerState, action: PlaceAirport) -> Reje
 
 
 def place_card_rejection(ctx: Context, state: AerState, action: PlaceAirport) -> Rejection | None:
-    """AER-R-13: an own card holding a tile (the placing readings at their defaults); AER-R-14: a
-    destination of the map."""
-    for amb, default in PLACING_DEFAULTS.items():
-        if ctx.r(amb) != default:
-            return reject("AER-R-13", f"{amb} {ctx.r(amb)!r} is not modelled in this layer yet")
+    """AER-R-13: an own card holding a tile; AER-R-14: a destination of the map."""
     card = owned(me(state), action.card)
     if card is None:
         return reject("AER-R-13", f"you do not own card {action.card}")
@@ -875,8 +867,6 @@ def placements(ctx: Context, state: AerState) -> Iterator[PlaceAirport]:
     card's tile) plus upgrades; each route's reach and rolls are worked out once, each destination's
     open slots once per stage, and only then are the cards with tiles paired with them.
     """
-    if any(ctx.r(a) != d for a, d in PLACING_DEFAULTS.items()):
-        return
     seat = state.to_move
     lost = ctx.r("AER-AMB-41") == "lost"  # AER-AMB-41 lost: no tile from a card discarded full
     usable = [c for c in me(state).cards if c.tiles >= 1 and not (lost and c.excess == 0)]  # AER-AMB-41

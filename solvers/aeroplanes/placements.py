@@ -41,7 +41,7 @@ import z3
 
 from rulecraft.model.aeroplanes.actions import PlaceAirport
 from rulecraft.model.aeroplanes.context import Context
-from rulecraft.model.aeroplanes.rules import PLACING_DEFAULTS, attempt_rolls, place_rejection
+from rulecraft.model.aeroplanes.rules import attempt_rolls, place_rejection
 from rulecraft.model.aeroplanes.rules import placements as model_placements
 from rulecraft.model.aeroplanes.state import BLOCKER, AerState
 from rulecraft.solvers.aeroplanes.common import (
@@ -502,7 +502,7 @@ class Found:
 
 
 def readings_problem(ctx: Context) -> None:
-    require_readings(ctx, {**PLACING_DEFAULTS, **RISK_DEFAULTS}, "the placements encoding")
+    require_readings(ctx, RISK_DEFAULTS, "the placements encoding")
 
 
 def placements_z3(ctx: Context, state: AerState, seat: int, *, timeout_ms: int) -> Found:
