@@ -27,7 +27,7 @@ from rulecraft.model.airships.dice import company_of
 from rulecraft.model.airships.rules import open_targets
 from rulecraft.registry import make_game
 from rulecraft.solvers.airships import reach as reach_module
-from rulecraft.solvers.airships.chance import chance
+from rulecraft.solvers.airships.chance import chance, fraction_json
 from rulecraft.solvers.airships.oracle import oracle
 from rulecraft.solvers.airships.queries import QUERIES, shrink_to_budget
 from rulecraft.solvers.airships.reach import reach
@@ -372,3 +372,96 @@ def test_oracle_checks_for_verify() -> None:
     rng = random.Random(7)
     for query in QUERIES.values():
         assert [query.oracle_check(DEFAULT, rng) for _ in range(5)] == [None] * 5
+
+
+# -- (e) the chance answer's parts: choices counted, the best choice, readings, JSON ---------------
+
+
+def test_air_r_30_p3_choices_are_the_legal_throws_ex_04() -> None:
+    """AIR-R-30 (p.3-4), AIR-EX-04: {W:2} with 3 white dice and nothing else: t_W is 2 or 3
+    (t_W + |F_W| >= q_W, t_W <= min(n_W, 3)); unlisted colours are not thrown (AIR-AMB-05):
+    2 choices; with 2 white dice only t_W = 2; with 1 white die none (AIR-R-27)."""
+    assert chance(DEFAULT, AttemptSpec.from_params(EX04)).choices == 2
+    assert chance(DEFAULT, AttemptSpec.from_params(EX04 | {"dice": "W=2"})).choices == 1
+    assert chance(DEFAULT, AttemptSpec.from_params(EX04 | {"dice": "W=1"})).choices == 0
+
+
+def test_air_r_29_p6_choices_of_ex_06_counted_by_hand() -> None:
+    """AIR-EX-06 (p.4), AIR-R-29/30, AIR-AMB-07 'once', AIR-AMB-08 'yes': without the exchange black
+    is missing (illegal). With it, either the fixed W3 stays (2 throwable W: t_W 0..2, t_R 1..3,
+    t_B 1: 9 throws) or it is one of the 3 whites given up (3 throwable W: t_W 1..3: 9 more): 18."""
+    answer = QUERIES["chance"].run(DEFAULT, EX06)
+    assert answer["choices"] == 18
+
+
+def test_air_ex_04_p3_best_throw_without_a_chip_is_three_whites() -> None:
+    """AIR-EX-04 (p.3): no chip on the board, so the answer is the chip-less one: throwing 3 whites
+    (16/27) beats 2 whites (1/3); the reported choice is t_W = 3."""
+    spec = AttemptSpec.from_params(EX04 | {"chips": 0})
+    answer = chance(DEFAULT, spec)
+    assert answer.chips_available is False
+    assert answer.probability == answer.p_no_chip == Fraction(16, 27)
+    assert answer.choice_no_chip is not None
+    assert answer.choice_no_chip.throw == Dice(W=3)
+    assert answer.choice == answer.choice_no_chip
+    assert QUERIES["chance"].run(DEFAULT, EX04 | {"chips": 0})["choice_without_chip"]["throw"] == {
+        "W": 3,
+        "R": 0,
+        "B": 0,
+    }
+
+
+def test_air_ex_17_p6_fixed_red_four_with_three_reds() -> None:
+    """AIR-EX-17 (p.6), AIR-R-18/31/33: fixed red 4 and 3 red dice, {R:1}, T 5: t_R may be 0..3
+    (the fixed die is outside the cap), 4 choices; the best of the 4 values counts, so S >= 5
+    iff a red 5 shows: with 3 reds 1 - (5/6)^3 = 91/216; with a chip S >= 4 always: 1."""
+    spec = AttemptSpec.from_params({"dice": "R=3", "fixed": "R4", "need": "R=1", "target": 5})
+    answer = chance(DEFAULT, spec)
+    assert answer.choices == 4
+    assert (answer.p_no_chip, answer.p_with_chip) == (Fraction(91, 216), Fraction(1))
+    assert answer.choice_no_chip is not None and answer.choice_no_chip.throw == Dice(R=3)
+
+
+# AIR-EX-17 (p.6) fixed red 4 covering {R:1} alone, with a red engine +1 (AIR-EX-20, p.6), T 5:
+# S = 4 with no throw (AIR-AMB-36).  Whether the engine fires is AIR-AMB-09's question.
+FIXED_RED_ENGINE = {"fixed": "R4", "engine": "R+1", "need": "R=1", "target": 5, "chips": 1}
+
+
+@pytest.mark.parametrize(
+    ("reading", "want"),
+    [
+        ("B", (Fraction(0), Fraction(1))),  # no red thrown: no bonus (AIR-EX-20's last bullet)
+        ("A", (Fraction(1), Fraction(1))),  # the target requires red: +1, 5 >= 5
+        ("C", (Fraction(1), Fraction(1))),  # the fixed red counts in S: +1
+    ],
+)
+def test_air_amb_09_p6_fixed_red_only_under_each_reading(reading: str, want: tuple[Fraction, Fraction]) -> None:
+    """AIR-R-35 (p.6), AIR-EX-20 (p.6), AIR-AMB-09: a fixed red die only, no red die thrown."""
+    game = make_game("air", readings={"AIR-AMB-09": reading})
+    assert chance_of(FIXED_RED_ENGINE, game) == want
+    assert chance(game, AttemptSpec.from_params(FIXED_RED_ENGINE)).choices == 1  # t_R = 0 only
+
+
+def test_air_amb_09_c_p6_a_fixed_die_of_an_unlisted_colour_does_not_count() -> None:
+    """AIR-AMB-09 (C), AIR-R-33/35 (p.6): a fixed red 4 on a {W:1} target is not in S, so a red
+    engine does not fire; S is one white die (1,1,2,2,3,3), T 4: 0; with a chip S >= 3: 1/3."""
+    game = make_game("air", readings={"AIR-AMB-09": "C"})
+    params = {"dice": "W=1", "fixed": "R4", "engine": "R+1", "need": "W=1", "target": 4}
+    assert chance_of(params, game) == (Fraction(0), Fraction(1, 3))
+
+
+def test_air_amb_10_p6_bonus_per_thrown_die() -> None:
+    """AIR-AMB-10 'die' (AIR-R-19, p.6): a red engine +1 per thrown red; {R:1}, 2 red dice, T 7.
+    Red faces 2,3,3,4,4,5. t_R = 2: max + 2 >= 7 iff a 5 shows: 1 - (5/6)^2 = 11/36 (t_R = 1:
+    face + 1 >= 7 never); with a chip max >= 4: 1 - (1/2)^2 = 3/4. Once per throw (default):
+    max + 1 >= 7 never; with a chip a 5: 11/36."""
+    params = {"dice": "R=2", "engine": "R+1", "need": "R=1", "target": 7, "chips": 1}
+    assert chance_of(params, make_game("air", readings={"AIR-AMB-10": "die"})) == (Fraction(11, 36), Fraction(3, 4))
+    assert chance_of(params) == (Fraction(0), Fraction(11, 36))
+
+
+def test_fraction_json_is_exact_and_rounded() -> None:
+    """The chance module's JSON form of a probability: the exact fraction and 6 decimals."""
+    assert fraction_json(Fraction(1, 3)) == {"p": "1/3", "approx": 0.333333}
+    assert fraction_json(Fraction(23, 27)) == {"p": "23/27", "approx": 0.851852}
+    assert json.loads(json.dumps(fraction_json(Fraction(1)))) == {"p": "1", "approx": 1.0}
