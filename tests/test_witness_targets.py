@@ -682,23 +682,38 @@ def test_stm_amb_23_shadow_stones_lie_on_s0_so_the_readings_are_proved_alike() -
 # -- Airships: AIR-AMB-27, a tie after the tie-break ---------------------------------------------------------------
 
 
+def _air(amb_id: str, reading: str) -> tuple[Game[Any, Any], Game[Any, Any], Any]:
+    """The default and ``reading`` games and the one state the hook offers, checked legal."""
+    default, other = make_game("air"), make_game("air", readings={amb_id: reading})
+    (start,) = targeted_starts(default, amb_id)
+    assert tools(default).violations(start.state) == [] and tools(other).violations(start.state) == []
+    return default, other, start.state
+
+
+def _thrown(game: Game[Any, Any], state: Any) -> Any:
+    """The first attempt offered to seat 0, thrown with the lowest faces."""
+    (attempt, *_) = game.legal_actions(state)
+    state = game.apply(state, attempt)
+    outcomes = [o for o, p in game.chance_outcomes(state) if p > 0]
+    lowest = min(outcomes, key=lambda t: sum(sum(getattr(t, c)) for c in "WRB"))
+    return game.apply(state, lowest)
+
+
 def test_air_amb_27_a_tie_on_points_and_airships_is_shared_by_default() -> None:
     """AIR-R-48/49 (p.5): VP are the stars of the cards on the board and of all airship cards; a VP tie
-    goes to the most airships built.  Seat 0 (M2 4 + L1 2 + L2 3 = 9 VP, 3 airships) wins M1 (5 VP),
+    goes to the most airships built.  Seat 0 (M2 4 + M4 4 + L1 2 = 10 VP, 3 airships) wins M5 (4 VP),
     the last card above a dark one: every field holds at most 1 card and the game ends (AIR-R-47 (a)),
-    tied with seat 1 (M3 5 + M4 4 + L3 2 + L4 3 = 14 VP, 4 airships).  The rulebook is silent: by
-    default they share the win, under 'undefined' nobody wins.  Not found from set-up before (71
-    games, 60 s)."""
-    default, other = make_game("air"), make_game("air", readings={"AIR-AMB-27": "undefined"})
-    (start,) = targeted_starts(default, "AIR-AMB-27")
-    assert tools(default).violations(start.state) == []
-    assert default.scores(start.state) == {0: 9, 1: 14}
-    assert default.ranking(start.state) == {0: {"airships": 3}, 1: {"airships": 4}}
-    attempt = next(
-        a for a in default.legal_actions(start.state) if default.action_to_json(a).get("target") == "airship:1"
-    )
-    thrown = default.apply(start.state, attempt)
-    best = max((o for o, p in default.chance_outcomes(thrown) if p > 0), key=lambda t: sum(t.R) + sum(t.B))
+    tied with seat 1 (M3 5 + L2 3 + L5 3 + L6 3 = 14 VP, 4 airships).  The rulebook is silent: by
+    default they share the win, under 'undefined' nobody wins.  M5 (3 red, 13+) is won by every throw
+    but all 2s (fixed red 5 + 2 + 2 + grey engine 2 + wooden airship 1 = 12, AIR-R-34); here the best
+    throw of three red dice.  Not found from set-up before (71 games, 60 s)."""
+    default, other, start = _air("AIR-AMB-27", "undefined")
+    assert default.scores(start) == {0: 10, 1: 14}
+    assert default.ranking(start) == {0: {"airships": 3}, 1: {"airships": 4}}
+    assert {default.action_to_json(a)["target"] for a in default.legal_actions(start)} == {"airship:4"}
+    attempt = next(a for a in default.legal_actions(start) if default.action_to_json(a)["throw"] == {"R": 3})
+    thrown = default.apply(start, attempt)
+    best = max((o for o, p in default.chance_outcomes(thrown) if p > 0), key=lambda t: sum(t.R))
     ours, theirs = default.apply(thrown, best), other.apply(thrown, best)
     assert default.is_over(ours) and other.is_over(theirs)
     assert default.scores(ours) == {0: 14, 1: 14}
@@ -706,6 +721,71 @@ def test_air_amb_27_a_tie_on_points_and_airships_is_shared_by_default() -> None:
     assert default.winners(ours) == (0, 1) and other.winners(theirs) == ()
     finding = _found_from_its_start("air", "AIR-AMB-27", "undefined")
     assert finding.kind == "outcome"
+
+
+def test_air_amb_20_the_game_ends_after_the_step_by_default() -> None:
+    """AIR-R-47 (p.5): the game ends once an end condition holds after a step 2; AIR-R-42: a company
+    with 3 chips may pay for an additional go.  Seat 0 (4 chips) wins M5, the last card above a dark
+    one: by default the game is over at once; under 'finish-go' its go finishes, the paid
+    additional go offered."""
+    from rulecraft.model.airships.state import Phase
+
+    default, other, start = _air("AIR-AMB-20", "finish-go")
+    attempt = next(a for a in default.legal_actions(start) if default.action_to_json(a)["throw"] == {"R": 3})
+    thrown = default.apply(start, attempt)
+    best = max((o for o, p in default.chance_outcomes(thrown) if p > 0), key=lambda t: sum(t.R))
+    ours, theirs = default.apply(thrown, best), other.apply(thrown, best)
+    assert ours.ended == theirs.ended == "a"
+    assert default.is_over(ours) and theirs.phase is Phase.EXTRA_GO and theirs.boards[0].chips >= 3
+    _found_from_its_start("air", "AIR-AMB-20", "finish-go")
+
+
+def test_air_amb_19_stage_4_ends_the_game_only_under_stage_four() -> None:
+    """AIR-R-47 (b) (p.5): the game ends when "the fourth stage is completed".  Stage 3 is built;
+    seat 0 wins stage 4 (3 black, 22+: fixed black 8 + 8 + 4 thrown + grey engine 2): by default
+    ('all-four') stages 1 and 2 are open and the game goes on, under 'stage-four' it ends."""
+    default, other, start = _air("AIR-AMB-19", "stage-four")
+    assert start.stages == (None, None, 1, None)
+    assert {default.action_to_json(a)["target"] for a in default.legal_actions(start)} == {"stage:4"}
+    attempt = next(a for a in default.legal_actions(start) if default.action_to_json(a)["throw"] == {"B": 2})
+    thrown = default.apply(start, attempt)
+    won = next(o for o, p in default.chance_outcomes(thrown) if p > 0 and sorted(o.B) == [4, 8])
+    ours, theirs = default.apply(thrown, won), other.apply(thrown, won)
+    assert ours.stages[3] == theirs.stages[3] == 0  # stage 4 built by seat 0 under both
+    assert not default.is_over(ours) and ours.ended is None
+    assert other.is_over(theirs) and theirs.ended == "b"
+    finding = _found_from_its_start("air", "AIR-AMB-19", "stage-four")
+    assert finding.kind == "state"
+
+
+@pytest.mark.parametrize("reading", ["A", "C"])
+def test_air_amb_09_a_fixed_die_does_not_involve_its_colour_by_default(reading: str) -> None:
+    """AIR-R-35 (p.6): a coloured engine's bonus counts when its colour is involved in the throw;
+    AIR-R-18: an Engineer's die is never thrown but counts as a die of its colour.  E2-MAT-4 needs
+    1 black die, 6+; seat 0 has only E1-ENR-3's fixed black 5 and E2-ENG-4's black +1: by default no
+    black die is thrown and 5 falls short (the bonus step offers a chip), under 'A' (the target
+    requires black) and 'C' (the fixed black die counts) 6 wins the card."""
+    from rulecraft.model.airships.state import Phase
+
+    default, other, start = _air("AIR-AMB-09", reading)
+    assert [default.action_to_json(a)["throw"] for a in default.legal_actions(start)] == [{}]
+    ours, theirs = _thrown(default, start), _thrown(other, start)
+    assert ours.phase is Phase.BONUS and "E2-MAT-4" not in ours.boards[0].departments
+    assert theirs.phase is not Phase.BONUS and "E2-MAT-4" in theirs.boards[0].departments
+    _found_from_its_start("air", "AIR-AMB-09", reading)
+
+
+def test_air_amb_24_a_pilot_takes_what_is_left_of_its_chips_by_default() -> None:
+    """AIR-R-39 (p.6): a Pilot won by a throw brings its chips, "if there are still some" ([EN]: as
+    many as are available).  E2-PIL-1 brings 2; one chip of seat 0's nation is left in the supply:
+    by default seat 0 takes it, under 'all-or-none' none.  The card is won by the lowest throw (fixed
+    red 5 + 2 + grey engine 2 = 9, 8+)."""
+    default, other, start = _air("AIR-AMB-24", "all-or-none")
+    chips = start.boards[0].chips
+    ours, theirs = _thrown(default, start), _thrown(other, start)
+    assert "E2-PIL-1" in ours.boards[0].departments and "E2-PIL-1" in theirs.boards[0].departments
+    assert (ours.boards[0].chips - chips, theirs.boards[0].chips - chips) == (1, 0)
+    _found_from_its_start("air", "AIR-AMB-24", "all-or-none")
 
 
 # -- Kings of Air and Steam: KAS-AMB-15 and 29 (targeted starts), KAS-AMB-43 (a start and the decks' check) -----

@@ -12,11 +12,26 @@ purposeful choice of the set-up's chance outcomes), so it is a state of a real g
   4-player set-up with that row already full: the next reveal of its department overflows it.
 - AIR-AMB-27 (a tie after the tie-break, p.5, AIR-R-49): the readings part only at a final scoring
   where the leaders tie on VP and on airships built; random games end tied so rarely that none
-  of 60 does.  The start is built with the scenario builder: the last medium card M1 (5 VP) on
-  field 1, the other fields down to their dark card, so winning M1 ends the game (AIR-R-47 (a));
-  seat 0 (9 VP, 3 airships, the wooden airship and dice for M1) is to attempt it against seat 1's
-  14 VP and 4 airships.  Winning it ties the seats on 14 VP and 4 airships: the default shares
-  the win, 'undefined' names no winner.
+  of 60 does.  The start is built with the scenario builder: every airship field down to its dark
+  card but field 4, whose top card is M5 (4 VP), so winning M5 ends the game (AIR-R-47 (a)); seat
+  0 (10 VP, 3 airships) can attempt nothing else and wins it but for a throw of all 2s (a fixed red
+  5, a grey +2 engine, the wooden airship), tying seat 1's 14 VP and 4 airships: the default
+  shares the win, 'undefined' names no winner.  (The earlier start, M1 with 16+, left the win to
+  about one throw in six and the attempt to one action in three: a 3 s search seldom got there.)
+- AIR-AMB-20 (the end after the step or after the go, p.5): the same start, seat 0 holding 4 chips:
+  once M5 is won the end condition holds; by default the game is over at once, under 'finish-go'
+  seat 0 is offered its paid additional go (AIR-R-42).
+- AIR-AMB-09 (an engine colour 'involved', p.6, AIR-R-35): seat 0's only attempt needs 1 black die,
+  filled by an Engineer's fixed black 5, with no black die to throw and a black +1 engine: 5 by
+  default (no black die thrown: the attempt needs a chip), 6 and won under 'A' and 'C'.
+- AIR-AMB-24 (Pilot chips with a short supply, p.6, AIR-R-39): seat 0's only attempt is a Pilot
+  with 2 chips, won by any throw, with 1 chip of its nation left: by default it takes that one,
+  under 'all-or-none' none.
+- AIR-AMB-19 ('the fourth stage is completed', p.5): the Hindenburg revealed, stage 3 built, and
+  seat 0's only targets stage 4, won about 4 throws in 5: then the game ends under 'stage-four'
+  and goes on by default ('all-four': stages 1 and 2 open, AIR-R-47 (b)).  (A start with stage 4
+  already built alone would part the readings at any step, but it is a state 'stage-four' never
+  reaches: there the game would have ended when stage 4 was built.)
 """
 
 from __future__ import annotations
@@ -72,24 +87,115 @@ def _setup_overflow(game: Game[Any, Any]) -> Iterator[Start]:
 
 
 def _last_medium_card_ties_the_game(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    yield (
+        "seat 0 (10 VP, 3 airships) to attempt M5 (4 VP), the last card whose win ends the game, against seat 1's "
+        "14 VP and 4 airships (AIR-R-47, R-48, R-49)",
+        _m5_ends_the_game(game),
+    )
+
+
+def _m5_ends_the_game(game: Game[Any, Any]) -> Any:
+    """Era 2, every airship field down to its dark card but field 4, whose top card is M5 (R3, 13+,
+    4 VP): winning it meets AIR-R-47 (a).  Seat 0 can attempt only M5 (red dice alone, no white or
+    blue), with the fixed red 5 of E2-ENR-2, the grey +2 engine of E2-ENG-3, the wooden airship's +1
+    and 2 red dice of E2-HAN-3: it fails only if every thrown die shows 2 (1 in 36 with two dice,
+    1 in 216 with three).  Seat 0 (M2 4 + M4 4 + L1 2 = 10 VP, 3 airships) then ties seat 1 (M3 5 +
+    L2 3 + L5 3 + L6 3 = 14 VP, 4 airships) on VP and airships, with 4 chips for an additional go."""
     given = {
         "players": 2,
         "era": 2,
-        "stacks": [["D1", "M1"], ["D2"], ["D3"], ["D4"]],
+        "stacks": [["D1"], ["D2"], ["D3"], ["D4", "M5"]],
         "wooden_airship": 0,
         "boards": {
-            0: {"airships": ["M2", "L1", "L2"], "cards": ["E2-FIN-1", "E2-HAN-3", "E2-PIL-3"]},
-            1: {"airships": ["M3", "M4", "L3", "L4"]},
+            0: {"chips": 4, "cards": ["E2-ENR-2", "E2-HAN-3", "E2-ENG-3"], "airships": ["M2", "M4", "L1"]},
+            1: {"airships": ["M3", "L2", "L5", "L6"]},
+        },
+    }
+    return tools(game).scenario_state(given)
+
+
+def _m5_ends_the_game_with_chips(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    yield (
+        "seat 0 with 4 chips to attempt M5, the last card whose win ends the game (AIR-R-42, R-47)",
+        _m5_ends_the_game(game),
+    )
+
+
+def _stage_four_to_build(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    """The Hindenburg revealed (field 4 empty), stage 3 built by seat 1 (it holds the wooden airship,
+    AIR-R-46), stages 1, 2 and 4 open; seat 0's only targets are stage 4 (3 black, 22+) with 2 or 3
+    black dice: the fixed black 8 of E2-ENR-3 and the grey +2 engine of E2-ENG-3 win it unless no
+    thrown die shows 8 and fewer than two show 6 (about 4 throws in 5).  Won, stage 4 ends the game
+    under 'stage-four'; by default ('all-four') stages 1 and 2 are still open and the game goes on."""
+    given = {
+        "players": 2,
+        "era": 2,
+        "hindenburg": True,
+        "stages": {3: 1},
+        "wooden_airship": 1,
+        "stacks": [["D1", "M1", "L1"], ["D2", "M2", "L2"], ["D3", "M3", "L5"], []],
+        "boards": {
+            0: {"cards": ["E2-FIN-2", "E2-HAN-4", "E2-PIL-1", "E2-ENR-3", "E2-ENG-3"], "airships": ["L4"]},
+            1: {"airships": ["M4", "D4"]},
         },
     }
     yield (
-        "seat 0 (9 VP, 3 airships) to attempt M1 (5 VP), the last card whose win ends the game, against seat 1's 14 VP "
-        "and 4 airships (AIR-R-47, R-48, R-49)",
+        "the Hindenburg revealed, stage 3 built, seat 0 to attempt stage 4 with a fixed black 8 and a grey +2 engine "
+        "(AIR-R-43, R-47)",
+        tools(game).scenario_state(given),
+    )
+
+
+# Field tops that seat 0's dice below cannot attempt (L1 2W, L2 2W+R, L4 2R, L5 3W): the display card is then
+# its only target (AIR-R-28).
+_OUT_OF_REACH = [["D1", "M1", "L1"], ["D2", "M2", "L2"], ["D3", "M3", "L4"], ["D4", "M4", "L5"]]
+
+
+def _fixed_die_against_an_engine(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    """Seat 0's only attempt: E2-MAT-4 (1 black die, 6+) with no black die to throw, the Engineer
+    E1-ENR-3's fixed black 5 filling the requirement (AIR-R-18, R-31), and the black +1 engine of
+    E2-ENG-4 (AIR-R-19).  The throw has no die: 5 by default (no black die thrown, AIR-R-35), 6 under
+    'A' (the target requires black) and 'C' (the fixed black die counts)."""
+    given = {
+        "players": 2,
+        "era": 2,
+        "display": ["E2-MAT-4"],
+        "stacks": _OUT_OF_REACH,
+        "boards": {0: {"cards": ["E1-ENR-3", "E2-ENG-4"]}},
+    }
+    yield (
+        "seat 0 to attempt E2-MAT-4 (1 black, 6+) with a fixed black 5 and a black +1 engine, no black die to throw "
+        "(AIR-R-18, R-19, R-35)",
+        tools(game).scenario_state(given),
+    )
+
+
+def _pilot_with_the_supply_short(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    """Seat 0's only attempt: the Pilot E2-PIL-1 (2 red, 8+, 2 chips), won by any throw (the fixed red
+    5 of E2-ENR-2, a thrown red die of at least 2, the grey +2 engine of E2-ENG-3), with one chip of
+    its nation left in the supply (5 on its board, 6 per nation): by default it takes that one,
+    under 'all-or-none' none (AIR-R-39)."""
+    given = {
+        "players": 2,
+        "era": 2,
+        "display": ["E2-PIL-1"],
+        "stacks": _OUT_OF_REACH,
+        "boards": {0: {"chips": 5, "supply": 1, "cards": ["E2-ENR-2", "E2-HAN-3", "E2-ENG-3"]}},
+    }
+    yield (
+        "seat 0 to win the Pilot E2-PIL-1 (2 chips) with 1 chip of its nation left in the supply (AIR-R-39)",
         tools(game).scenario_state(given),
     )
 
 
 def witness_starts(game: Game[Any, Any]) -> Mapping[str, StartHook]:
     """The Airships witness-start hooks, by ambiguity (the record's ``witness_starts``)."""
-    hooks: dict[str, StartHook] = {"AIR-AMB-17": _setup_overflow, "AIR-AMB-27": _last_medium_card_ties_the_game}
+    hooks: dict[str, StartHook] = {
+        "AIR-AMB-09": _fixed_die_against_an_engine,
+        "AIR-AMB-17": _setup_overflow,
+        "AIR-AMB-19": _stage_four_to_build,
+        "AIR-AMB-24": _pilot_with_the_supply_short,
+        "AIR-AMB-20": _m5_ends_the_game_with_chips,
+        "AIR-AMB-27": _last_medium_card_ties_the_game,
+    }
     return hooks
