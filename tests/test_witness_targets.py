@@ -197,6 +197,44 @@ def test_aer_amb_58_a_three_way_profit_tie_drops_the_next_player_to_4th_by_defau
     assert "[targeted start for AER-AMB-58]" in finding.root and finding.kind == "state"
 
 
+def test_aer_amb_20_every_roll_of_a_dagger_route_gets_the_opponent_bonus_by_default() -> None:
+    """l.103-105: "‡ Java - Australia † 2 (12+, 12+)"; l.110: with an opponent's airport at the
+    destination "add 2 to the sum of your throw".  Seat 0 at Java, seat 1 at Australia, the ‡
+    placement seat 0's only one: the attempt's rolls are 12+ and 12+, each with +2 by default, only
+    the last under 'last'."""
+    from rulecraft.model.aeroplanes.actions import PlaceAirport
+
+    default, other = make_game("aer"), make_game("aer", readings={"AER-AMB-20": "last"})
+    (start,) = targeted_starts(default, "AER-AMB-20")
+    assert tools(default).violations(start.state) == []
+    (place,) = [a for a in default.legal_actions(start.state) if isinstance(a, PlaceAirport)]
+    assert (place.origin, place.destination, place.via) == ("Java", "Australia", None)
+    ours = tools(default).facts(default.apply(start.state, place))["attempt"]
+    theirs = tools(other).facts(other.apply(start.state, place))["attempt"]
+    assert ours["targets"] == theirs["targets"] == [12, 12]
+    assert (ours["bonuses"], theirs["bonuses"]) == ([2, 2], [0, 2])
+    _, finding = witness_from_target("aer", "AER-AMB-20", "last")
+    assert "[targeted start for AER-AMB-20]" in finding.root and finding.kind == "state"
+
+
+def test_aer_amb_25_daring_pilot_covers_any_roll_of_an_attempt_outside_europe_by_default() -> None:
+    """l.156: Daring Pilot "adds three to your total ... when you place an airport outside Europe",
+    used after the throw.  A hop Rome -> Madrid -> Casablanca (red first leg ending in Europe) throws
+    10 for the red 12+: by default the pilot covers the 2 missing (the airport goes outside Europe),
+    under 'leg-end' the first leg ends in Europe and the pilot is refused."""
+    from rulecraft.model.aeroplanes.actions import CoverShortfall
+
+    default, other = make_game("aer"), make_game("aer", readings={"AER-AMB-25": "leg-end"})
+    (start,) = targeted_starts(default, "AER-AMB-25")
+    assert tools(default).violations(start.state) == []
+    facts = tools(default).facts(start.state)["attempt"]
+    assert facts["throw"] == {"total": 10, "skulls": 0} and facts["shortfall"] == 2
+    pilot = CoverShortfall(money=0, pilots=1)
+    assert pilot in default.legal_actions(start.state) and pilot not in other.legal_actions(start.state)
+    _, finding = witness_from_target("aer", "AER-AMB-25", "leg-end")
+    assert "[targeted start for AER-AMB-25]" in finding.root and finding.kind == "legal-actions"
+
+
 def test_aer_amb_33_night_flights_readings_are_proved_alike_by_exhaustion() -> None:
     """AER-AMB-33 (l.159): every waiting section is a European start city (l.134) and the overflow area
     holds only tiles bound outside Europe (AER-R-57, l.176), which Night Flights refuses under either

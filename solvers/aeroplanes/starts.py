@@ -12,6 +12,15 @@ given state (rulecraft/witness.py): the witness is still found by that search, n
   With five players, every other destination in seat 0's reach has its free slots taken by the
   other seats' tiles (one per player and destination, AER-R-29 (c)): the hops are then 2 to 4 of
   5 to 9 legal actions, not 2 to 4 of about 90, and a 3 s search tries one in its first game.
+- AER-AMB-20 (l.103-110, the +2 on a ‡ route): seat 0 at Java, seat 1 at Australia, Java - Australia
+  a ‡ route of two rolls; every other destination in reach full, so the ‡ placement is seat 0's
+  only one: by default both rolls get the +2 for the opponent at the destination, under 'last'
+  only the second.
+- AER-AMB-25 (l.156, Daring Pilot 'outside Europe' on a hop): the start is an attempt in progress,
+  reached by legal steps: a hop whose red first leg ends in Europe and whose destination lies
+  outside Europe, its first throw 2 short without a skull, seat 0 holding one Daring Pilot and no
+  money: the default offers the pilot as a cover, 'leg-end' does not (the readings part at the
+  start itself; the rolls stored with the attempt do not depend on the reading).
 - AER-AMB-58 (l.169-170, profit ties of three or more): 4 players, the subsidy section empty and
   seat 0's only action the black marker, which ends the era and scores it (AER-R-06, R-48): seats
   0-2 tie on a profit of 0, seat 3 is below them (an empty card, capacity unused).  The Profit row
@@ -26,6 +35,7 @@ given state (rulecraft/witness.py): the witness is still found by that search, n
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -129,6 +139,88 @@ def _taken(game: Game[Any, Any], state: Any, destinations: set[str]) -> dict[str
     return out
 
 
+def _dagger_route_with_an_opponent(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    """Seat 0 with an airport at Java and a plane card, seat 1's airport at Australia: Java - Australia
+    is a ‡ route of two rolls (l.103-105, no LR plane needed, †), each rolled with +2 for the opponent
+    at the destination by default (l.110), only the last under 'last'.  Every other destination in
+    seat 0's reach is full (AER-R-29 (c)), so the ‡ placement is seat 0's only one."""
+    from rulecraft.model.aeroplanes.actions import PlaceAirport
+
+    pack = game.pack  # type: ignore[attr-defined]
+    daggers = [c for c in pack.connections if c.rolls and not c.long_range]
+    cards = [card.number for card in pack.cards if not card.long_range and card.era == 1]
+    for route in daggers:
+        for origin, destination in ((route.a, route.b), (route.b, route.a)):
+            given: dict[str, Any] = {
+                "players": PLAYERS,
+                "seats": {0: {"home": LR_CARD_HOME, "cards": cards[:1], "money": 0}},
+                "map": {origin: ["0:1"], destination: ["1:1"]},
+            }
+            try:
+                state = tools(game).scenario_state(given)
+            except Exception:  # not destinations a stage-1 tile can stand on in this pack
+                continue
+            placements = [a for a in game.legal_actions(state) if isinstance(a, PlaceAirport)]
+            if not any(a.destination == destination and a.origin == origin for a in placements):
+                continue
+            others = {a.destination for a in placements} - {destination}
+            with contextlib.suppress(Exception):  # the other seats' tiles do not suffice: the start as it is
+                state = tools(game).scenario_state({**given, "map": {**given["map"], **_taken(game, state, others)}})
+            yield (
+                f"an airport at {origin}, an opponent's at {destination}: the ‡ route {origin} - {destination} "
+                f"({len(route.rolls)} rolls) with +2 (l.103-105, l.110)",
+                state,
+            )
+            return
+
+
+def _daring_pilot_on_a_hop_short_of_its_first_roll(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    """Seat 0 (an LR card, one Daring Pilot, no money) tries a hop whose first leg is red and ends in
+    Europe and whose destination lies outside Europe, and throws 2 short of the red 12+ without a
+    skull: the attempt waits for a cover.  By default ('target') Daring Pilot may cover any roll of
+    an attempt on a destination outside Europe (l.156); under 'leg-end' only a roll whose own leg
+    ends outside Europe, so the first leg's roll gets no pilot.  Reached by legal steps from the
+    scenario builder's state (the placement, then the throw)."""
+    from rulecraft.model.aeroplanes.actions import PlaceAirport
+
+    pack = game.pack  # type: ignore[attr-defined]
+    europe = game.ctx.europe  # type: ignore[attr-defined]
+    colour = _colours(pack)
+    lr_cards = [card.number for card in pack.cards if card.long_range and card.era == 1]
+    names = [
+        d.name for d in (pack.destinations.values() if isinstance(pack.destinations, Mapping) else pack.destinations)
+    ]
+    for origin in names:
+        if origin == LR_CARD_HOME or not europe(origin) or not lr_cards:
+            continue
+        seat = {"home": LR_CARD_HOME, "cards": lr_cards[:1], "money": 0, "advantages": {"daring-pilot": 1}}
+        try:
+            state = tools(game).scenario_state({"players": 3, "seats": {0: seat}, "map": {origin: ["0:1"]}})
+        except Exception:
+            continue
+        hops = [
+            a
+            for a in game.legal_actions(state)
+            if isinstance(a, PlaceAirport)
+            and a.via is not None
+            and a.origin == origin
+            and europe(a.via)
+            and not europe(a.destination)
+            and colour.get((a.origin, a.via)) == "red"
+        ]
+        for hop in hops:
+            tried = game.apply(state, hop)
+            need = pack.risk.target("red")
+            short = [t for t, p in game.chance_outcomes(tried) if p > 0 and t.skulls == 0 and t.total == need - 2]
+            if short:
+                yield (
+                    f"{origin} -> {hop.via} -> {hop.destination} (red, then outside Europe) thrown {need - 2} for the "
+                    "red 12+, one Daring Pilot and no money to cover it (l.156)",
+                    game.apply(tried, short[0]),
+                )
+                return
+
+
 def _three_tied_ahead_of_a_fourth(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
     """4 players, the subsidy section empty and seat 0 without money or cards: its only action is the
     subsidy, so it takes the black marker and the era is scored at once (AER-R-06, R-48).  Seats 0-2
@@ -153,7 +245,12 @@ def _three_tied_ahead_of_a_fourth(game: Game[Any, Any]) -> Iterator[tuple[str, A
 
 def witness_starts(game: Game[Any, Any]) -> Mapping[str, StartHook]:
     """The Aeroplanes witness-start hooks, by ambiguity (the record's ``witness_starts``)."""
-    return {"AER-AMB-16": _coloured_then_white_hops, "AER-AMB-58": _three_tied_ahead_of_a_fourth}
+    return {
+        "AER-AMB-16": _coloured_then_white_hops,
+        "AER-AMB-20": _dagger_route_with_an_opponent,
+        "AER-AMB-25": _daring_pilot_on_a_hop_short_of_its_first_roll,
+        "AER-AMB-58": _three_tied_ahead_of_a_fourth,
+    }
 
 
 # -- AER-AMB-33: an exhaustive check ---------------------------------------------------------------------
