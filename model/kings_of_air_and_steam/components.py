@@ -209,6 +209,7 @@ class GameMap:
     _line_index: dict[str, int] = attrs.field(init=False, eq=False, repr=False, hash=False)
     _line_of_hex: dict[Hex, str] = attrs.field(init=False, eq=False, repr=False, hash=False)
     _rail_hexes: tuple[Hex, ...] = attrs.field(init=False, eq=False, repr=False, hash=False)
+    _rail_hex_lines: tuple[tuple[Hex, str], ...] = attrs.field(init=False, eq=False, repr=False, hash=False)
     _factory_index: dict[Hex, int] = attrs.field(init=False, eq=False, repr=False, hash=False)
 
     def __attrs_post_init__(self) -> None:
@@ -217,6 +218,7 @@ class GameMap:
         object.__setattr__(self, "_line_of_hex", {h: ln.id for ln in self.lines for h in ln.hexes})
         # sorted once: move generation asks for every empty rail hex at each depot decision
         object.__setattr__(self, "_rail_hexes", tuple(sorted(self._line_of_hex)))
+        object.__setattr__(self, "_rail_hex_lines", tuple((h, self._line_of_hex[h]) for h in self._rail_hexes))
         object.__setattr__(self, "_factory_index", {h: i for i, (h, _) in enumerate(self.factories)})
 
     @classmethod
@@ -263,6 +265,10 @@ class GameMap:
 
     def rail_hexes(self) -> tuple[Hex, ...]:
         return self._rail_hexes
+
+    def rail_hex_lines(self) -> tuple[tuple[Hex, str], ...]:
+        """Each rail hex (in :meth:`rail_hexes` order) with its line."""
+        return self._rail_hex_lines
 
     def can_end_on(self, at: Hex) -> bool:
         """KAS-R-27: a flight may end on any full hex that is not a city."""

@@ -57,6 +57,7 @@ from rulecraft.model.kings_of_air_and_steam.policies import DESCRIPTIONS, POLICI
 from rulecraft.model.kings_of_air_and_steam.policies import Policy as KasPolicy
 from rulecraft.model.kings_of_air_and_steam.readings import NOT_MODELLED, NOT_MODELLED_WHY, REGISTER
 from rulecraft.model.kings_of_air_and_steam.rules import (
+    accepted,
     card_moves,
     check,
     deck_of,
@@ -235,7 +236,7 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
             candidates = self._sellout(state)
         else:
             return []
-        return [a for a in candidates if check(self.ctx, state, a) is None]
+        return accepted(self.ctx, state, candidates)  # what check accepts, in order
 
     def _flights(self, state: KasState) -> list[KasAction]:
         player = state.players[state.seat]
@@ -316,16 +317,13 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
             return []
         game_map = self.ctx.map_of(state)
         occupied = {d.at for d in state.depots}
-        affordable: dict[str | None, bool] = {}
+        affordable: dict[str, bool] = {}
         out: list[KasAction] = []
-        for h in game_map.rail_hexes():
-            if h in occupied:
-                continue
-            line = game_map.line_of(h)
+        for h, line in game_map.rail_hex_lines():
             ok = affordable.get(line)
             if ok is None:
-                ok = affordable[line] = line is None or depot_cost(self.ctx, state, h) <= player.money
-            if ok:
+                ok = affordable[line] = depot_cost(self.ctx, state, h) <= player.money
+            if ok and h not in occupied:
                 out.append(BuildDepot(h))
         return out
 

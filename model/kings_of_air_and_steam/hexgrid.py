@@ -17,7 +17,7 @@ DIRECTION_NAMES: tuple[str, ...] = ("E", "NE", "NW", "W", "SW", "SE")
 STRAIGHT, WIDE, SHARP, BACKWARD = "straight", "wide", "sharp", "backward"
 
 
-@attrs.frozen(order=False)
+@attrs.frozen(order=False, cache_hash=True)
 class Hex:
     q: int
     r: int
@@ -45,11 +45,16 @@ class Hex:
         return (self.q, self.r) >= (other.q, other.r)
 
     def step(self, direction: int) -> Hex:
-        dq, dr = DIRECTIONS[direction % 6]
-        return Hex(self.q + dq, self.r + dr)
+        return self.neighbours()[direction % 6]
 
     def neighbours(self) -> tuple[Hex, ...]:
-        return tuple(self.step(d) for d in range(6))
+        """The six adjacent hexes in direction order, made once per position (flights and course
+        corrections step between the same few dozen hexes all game long)."""
+        found = _NEIGHBOURS.get((self.q, self.r))
+        if found is None:
+            found = tuple(Hex(self.q + dq, self.r + dr) for dq, dr in DIRECTIONS)
+            _NEIGHBOURS[self.q, self.r] = found
+        return found
 
     def distance(self, other: Hex) -> int:
         dq, dr = self.q - other.q, self.r - other.r
@@ -64,6 +69,11 @@ class Hex:
 
     def __str__(self) -> str:
         return f"({self.q},{self.r})"
+
+
+# (q, r) -> the hex's six neighbours (Hex.neighbours): a few hundred entries, one per position flown
+# from or next to; hexes are immutable values, so sharing them is safe.
+_NEIGHBOURS: dict[tuple[int, int], tuple[Hex, ...]] = {}
 
 
 def turn_kind(previous: int, following: int) -> str:

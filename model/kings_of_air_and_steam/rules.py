@@ -827,6 +827,21 @@ def check(ctx: Context, state: KasState, action: KasAction) -> Rejection | None:
     return phase_rejection(state, action) or repeat_problem(ctx, state, action) or action_rejection(ctx, state, action)
 
 
+def accepted(ctx: Context, state: KasState, candidates: list[KasAction]) -> list[KasAction]:
+    """The candidates ``check`` accepts, in their order: ``[a for a in candidates if check(...) is None]``.
+    The phase's layer and the turn's repeat rule read only the action's type (its ``kind`` is the
+    class's), so they are judged once per type; the action's own rule, for each candidate."""
+    layers: dict[type, bool] = {}
+    out: list[KasAction] = []
+    for action in candidates:
+        kind = type(action)
+        if kind not in layers:
+            layers[kind] = phase_rejection(state, action) is None and repeat_problem(ctx, state, action) is None
+        if layers[kind] and action_rejection(ctx, state, action) is None:
+            out.append(action)
+    return out
+
+
 def rejections(ctx: Context, state: KasState, action: KasAction) -> tuple[Rejection, ...]:
     """Every rule that forbids ``action``, each layer judged on its own: the phase's (the one ``check``
     cites first), the turn's repeat rule, the action's own rule as if its phase had come, and the
