@@ -270,6 +270,32 @@ def check_score_formula(game: KingsOfAirAndSteamGame, state: KasState) -> Iterat
 _invariant("score-formula", "KAS-R-52")(check_score_formula)
 
 
+def check_teams(game: KingsOfAirAndSteamGame, state: KasState) -> Iterator[str]:
+    """The advanced game deals every player a team board of the pack, none twice (KAS-R-08), and each
+    shows one of the two characters of its team's card (KAS-R-09); in the base game nobody has one."""
+    teams = [p.team for p in state.players]
+    if all(t is None for t in teams):
+        return
+    if None in teams:
+        yield f"seats {[s for s, t in enumerate(teams) if t is None]} have no team in an advanced game"
+    twice = sorted({t for t in teams if t is not None and teams.count(t) > 1})
+    if twice:
+        yield f"team(s) {twice} dealt to more than one seat"
+    for seat, p in enumerate(state.players):
+        if p.team is None:
+            continue
+        try:
+            characters = game.ctx.pack.team(p.team).characters
+        except KeyError:
+            yield f"seat {seat}'s team {p.team!r} is not in the pack"
+            continue
+        if p.character not in characters:
+            yield f"seat {seat} plays {p.character!r}, not a character of {p.team} ({' or '.join(characters)})"
+
+
+_invariant("teams-dealt", "KAS-R-08", "KAS-R-09")(check_teams)
+
+
 def check_all(game: KingsOfAirAndSteamGame, state: KasState) -> list[Violation]:
     """Every violation of every registered invariant, in registry order."""
     return _REGISTRY.check_all(game, state)

@@ -302,3 +302,59 @@ def test_under_uncertainty_four_tiles_a_type_kas_r_06() -> None:
         f"food: pile {pile + 1} + slots {slots} + demand pile {demand} + on cities {cities} (+ removed)"
         f" = {pile + 1 + slots + demand + cities + 1}, expected 4"
     ]
+
+
+# -- teams-dealt (KAS-R-08, KAS-R-09) --------------------------------------------------------------------
+
+
+def advanced_state() -> KasState:
+    """A 3-player advanced game as the set-up deals it: three different teams, one character of each card."""
+    teams = (("Sphinx", "Victor Blane"), ("DaVinci", "I.S.A.A.C."), ("Rose & Thorn", "Bishop Kingston"))
+    state = PRINTED.new_game(3, teams=teams)
+    assert msgs(PRINTED, "teams-dealt", state) == []
+    return state
+
+
+def with_teams(state: KasState, *pairs: tuple[str | None, str | None]) -> KasState:
+    players = tuple(
+        attrs.evolve(p, team=team, character=character)
+        for p, (team, character) in zip(state.players, pairs, strict=True)
+    )
+    return attrs.evolve(state, players=players)
+
+
+def test_the_base_game_deals_no_team_kas_r_08() -> None:
+    """KAS-R-08 is the advanced game's: a base game with no team anywhere is silent."""
+    state = PRINTED.new_game(3)
+    assert [p.team for p in state.players] == [None, None, None]
+    assert msgs(PRINTED, "teams-dealt", state) == []
+
+
+def test_one_team_board_per_player_kas_r_08() -> None:
+    """p.17: the player boards are dealt one to each player, so no team is played by two seats."""
+    state = with_teams(advanced_state(), ("Sphinx", "Victor Blane"), ("Sphinx", "Eva Blane"), ("DaVinci", "I.S.A.A.C."))
+    assert msgs(PRINTED, "teams-dealt", state) == ["team(s) ['Sphinx'] dealt to more than one seat"]
+
+
+def test_every_player_of_an_advanced_game_has_a_team_kas_r_08() -> None:
+    state = with_teams(advanced_state(), ("Sphinx", "Victor Blane"), (None, None), ("DaVinci", "I.S.A.A.C."))
+    assert msgs(PRINTED, "teams-dealt", state) == ["seats [1] have no team in an advanced game"]
+
+
+def test_a_character_from_the_teams_own_card_kas_r_09() -> None:
+    """p.17: each player chooses one of the two characters of their team's card (Sphinx: Victor or Eva
+    Blane; Flora Kingston is Rose & Thorn's)."""
+    state = with_teams(
+        advanced_state(), ("Sphinx", "Flora Kingston"), ("DaVinci", "I.S.A.A.C."), ("Emperor", "Reginald Kain")
+    )
+    assert msgs(PRINTED, "teams-dealt", state) == [
+        "seat 0 plays 'Flora Kingston', not a character of Sphinx (Victor Blane or Eva Blane)"
+    ]
+
+
+def test_a_team_the_pack_lacks_kas_r_08() -> None:
+    state = with_teams(advanced_state(), ("Atlantis", "Victor Blane"), ("DaVinci", "I.S.A.A.C."), ("Emperor", None))
+    assert msgs(PRINTED, "teams-dealt", state) == [
+        "seat 0's team 'Atlantis' is not in the pack",
+        "seat 2 plays None, not a character of Emperor (Harvey Golding or Reginald Kain)",
+    ]
