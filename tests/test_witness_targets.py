@@ -164,8 +164,8 @@ def test_aer_amb_16_the_search_finds_the_witness_from_a_targeted_start() -> None
 def test_aer_amb_16_the_starts_leave_seat_0_little_but_the_hops() -> None:
     """AER-R-29 (c) (l.128): one tile per player and destination, in the slots in play: with every other
     destination in seat 0's reach full, each start's placements go only where a red/black-then-white
-    hop goes, so a random game tries one soon."""
-    from rulecraft.model.aeroplanes.actions import PlaceAirport
+    hop goes, so a random game tries one soon; and a game that does not ends at once."""
+    from rulecraft.model.aeroplanes.actions import PlaceAirport, TakeSubsidy
 
     default = make_game("aer")
     for start in targeted_starts(default, "AER-AMB-16"):
@@ -173,6 +173,10 @@ def test_aer_amb_16_the_starts_leave_seat_0_little_but_the_hops() -> None:
         hops = _hops(default, start.state)
         assert {a.destination for a in placements} == {a.destination for a in hops}, start.label
         assert 2 * len(hops) >= len(placements) - 2, start.label
+        # era 3, the subsidy section empty: the subsidy takes the black marker, the last era is scored and
+        # the game is over (AER-R-01, R-06, R-48, R-63), so a game that misses the hop ends at once
+        assert start.state.era == 3 and start.state.subsidy_pool == 0
+        assert default.is_over(default.apply(start.state, TakeSubsidy()))
 
 
 def test_aer_amb_58_a_three_way_profit_tie_drops_the_next_player_to_4th_by_default() -> None:

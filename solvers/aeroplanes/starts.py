@@ -11,7 +11,9 @@ given state (rulecraft/witness.py): the witness is still found by that search, n
   placements include such a hop, found among the model's own legal actions.
   With five players, every other destination in seat 0's reach has its free slots taken by the
   other seats' tiles (one per player and destination, AER-R-29 (c)): the hops are then 2 to 4 of
-  5 to 9 legal actions, not 2 to 4 of about 90, and a 3 s search tries one in its first game.
+  5 to 9 legal actions, not 2 to 4 of about 90.  The starts are in era 3 with the subsidy section
+  empty, so the subsidy (the black marker) ends the game: a game that misses the hop ends soon
+  and the next one tries again (at 3 s a random game of all three eras may not end at all).
 - AER-AMB-20 (l.103-110, the +2 on a ‡ route): seat 0 at Java, seat 1 at Australia, Java - Australia
   a ‡ route of two rolls; every other destination in reach full, so the ‡ placement is seat 0's
   only one: by default both rolls get the +2 for the opponent at the destination, under 'last'
@@ -48,6 +50,9 @@ from rulecraft.witness import SolverHook, SolverVerdict, StartHook, consulted_in
 
 LR_CARD_HOME = "London"  # seat 0's home in the starts (any start city would do)
 PLAYERS = 5  # AER-AMB-16: four other seats to fill the slots seat 0 could otherwise place on
+# Era 3 with the subsidy section empty: the subsidy action takes the black marker, which ends the era and so
+# the game (AER-R-06, R-48, R-63), so a game from the start that misses the question ends soon.
+_LAST_ERA_ENDING: dict[str, Any] = {"era": 3, "subsidy_pool": 0}
 
 
 def _colours(pack: Any) -> dict[tuple[str, str], str | None]:
@@ -88,6 +93,7 @@ def _coloured_then_white_hops(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]
             continue
         given: dict[str, Any] = {
             "players": PLAYERS,
+            **_LAST_ERA_ENDING,
             "seats": {0: {"home": LR_CARD_HOME, "cards": [lr_cards[0]], "money": 0}},
             "map": {origin: ["0:1"]},
         }
@@ -153,6 +159,7 @@ def _dagger_route_with_an_opponent(game: Game[Any, Any]) -> Iterator[tuple[str, 
         for origin, destination in ((route.a, route.b), (route.b, route.a)):
             given: dict[str, Any] = {
                 "players": PLAYERS,
+                **_LAST_ERA_ENDING,
                 "seats": {0: {"home": LR_CARD_HOME, "cards": cards[:1], "money": 0}},
                 "map": {origin: ["0:1"], destination: ["1:1"]},
             }
