@@ -358,3 +358,13 @@ def test_a_team_the_pack_lacks_kas_r_08() -> None:
         "seat 0's team 'Atlantis' is not in the pack",
         "seat 2 plays None, not a character of Emperor (Harvey Golding or Reginald Kain)",
     ]
+
+
+def test_a_seat_without_a_team_does_not_hide_the_next_seats_character_kas_r_09() -> None:
+    """Every seat is checked: seat 0 without a team and seat 1 with a character of another card are both
+    reported (Sphinx's card shows Victor and Eva Blane, p.17)."""
+    state = with_teams(advanced_state(), (None, None), ("Sphinx", "Harvey Golding"), ("DaVinci", "I.S.A.A.C."))
+    assert msgs(PRINTED, "teams-dealt", state) == [
+        "seats [0] have no team in an advanced game",
+        "seat 1 plays 'Harvey Golding', not a character of Sphinx (Victor Blane or Eva Blane)",
+    ]
