@@ -465,3 +465,35 @@ def test_fraction_json_is_exact_and_rounded() -> None:
     assert fraction_json(Fraction(1, 3)) == {"p": "1/3", "approx": 0.333333}
     assert fraction_json(Fraction(23, 27)) == {"p": "23/27", "approx": 0.851852}
     assert json.loads(json.dumps(fraction_json(Fraction(1)))) == {"p": "1", "approx": 1.0}
+
+
+def test_air_r_29_p6_giving_up_a_low_fixed_white_keeps_a_third_thrown_white() -> None:
+    """AIR-R-18/29 (p.6: the imaginary dice 'may be counted in the exchange'), AIR-AMB-08 'yes':
+    3 white dice, fixed W1, exchange 1W>1B, {W:3, B:1}, T 17. Keeping W1 leaves 2 thrown whites:
+    at most 3 + 3 + 1 + 8 = 15. Giving up W1 keeps 3 thrown whites: 17 needs 3, 3, 3 and black 8:
+    (1/3)^3 * 1/3 = 1/81; with a chip 16: whites >= 8 (3,3,3 or a 2 and two 3s: 4/27) and black 8:
+    4/81 (keeping W1: 3 + 3 + 1 + 8 + 1 = 16 needs two 3s and an 8: 1/27, less)."""
+    params = {"dice": "W=3", "fixed": "W1", "exchange": "1W>1B", "need": "W=3,B=1", "target": 17, "chips": 1}
+    assert chance_of(params) == (Fraction(1, 81), Fraction(4, 81))
+    answer = QUERIES["chance"].run(DEFAULT, params)
+    assert answer["choice"] == {"exchanges": 1, "give_fixed": True, "throw": {"W": 3, "R": 0, "B": 1}}
+
+
+def test_air_ex_06_p4_the_fixed_white_is_kept_and_legality_needs_the_exchange() -> None:
+    """AIR-EX-06 (p.4): 'the fixed die was not exchanged': it is a sure 3, the most a white die
+    shows, so the best choice keeps it (give_fixed false, not a missing value). Before the
+    exchange black is missing, so the brute-force oracle too finds the attempt illegal (AIR-R-27)."""
+    answer = QUERIES["chance"].run(DEFAULT, EX06)
+    assert answer["choice"]["give_fixed"] is False
+    assert oracle(DEFAULT, AttemptSpec.from_params(EX06 | {"exchange": None})).legal is False
+
+
+@pytest.mark.parametrize(("reading", "legal"), [("capped", False), ("uncapped", True)])
+def test_air_amb_32_p4_four_whites_required(reading: str, legal: bool) -> None:
+    """AIR-R-27 (p.3-4), AIR-AMB-32: a {W:4} target (possible only on airship cards and stages) with
+    4 white dice and no fixed die: min(4, 3) + 0 < 4 is illegal under 'capped' (default); 4 >= 4 is
+    legal under 'uncapped'. Either way no throw is allowed (at most 3 of a colour, AIR-R-30)."""
+    game = make_game("air", readings={"AIR-AMB-32": reading})
+    spec = AttemptSpec.from_params({"dice": "W=4", "need": "W=4", "target": 4})
+    assert oracle(game, spec).legal is legal
+    assert chance(game, spec).choices == 0
