@@ -9,6 +9,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 import z3
 from hypothesis import event, given
@@ -497,3 +498,78 @@ def test_air_amb_32_p4_four_whites_required(reading: str, legal: bool) -> None:
     spec = AttemptSpec.from_params({"dice": "W=4", "need": "W=4", "target": 4})
     assert oracle(game, spec).legal is legal
     assert chance(game, spec).choices == 0
+
+
+def test_air_r_18_19_20_p6_from_state_reads_the_board_s_effects() -> None:
+    """AIR-R-18/19/20 (p.6): the Engineer's fixed die (AIR-EX-17: red 4), a red Engine +1
+    (AIR-EX-20) and a Material exchange 3 white -> 2 red (AIR-EX-21) on the board are the
+    spec's fixed die, engine and exchange."""
+    state = _attempt_state(DEFAULT)
+    seat = state.seat
+    fields = list(state.boards[seat].departments)
+    fields[3], fields[4], fields[5] = "E1-ENR-1", "E2-ENG-1", "E1-MAT-1"  # engineer, engine, material
+    boards = list(state.boards)
+    boards[seat] = attrs.evolve(boards[seat], departments=tuple(fields))
+    state = attrs.evolve(state, boards=tuple(boards))
+    target = next(open_targets(DEFAULT.ctx, state))
+    spec = AttemptSpec.from_state(DEFAULT, state, seat, target.ref)
+    assert spec.fixed == FixedDie(Colour.R, 4)
+    assert spec.engine == EngineBonus(Colour.R, 1)
+    assert spec.exchange == Exchange(3, Colour.W, 2, Colour.R)
+    with pytest.raises(SpecError, match="seat"):
+        AttemptSpec.from_state(DEFAULT, state, len(state.boards), target.ref)
+
+
+@pytest.mark.parametrize(
+    ("text", "holds"),
+    [(t, True) for t in ("yes", "Y", "On", "TRUE", "1")] + [(t, False) for t in ("no", "N", "Off", "FALSE", "0")],
+)
+def test_wooden_airship_yes_no_forms(text: str, holds: bool) -> None:
+    """The yes/no forms of 'wooden_airship' (AIR-R-36's +1), in any case."""
+    assert AttemptSpec.from_params({"need": "W=1", "target": 3, "wooden_airship": text}).wooden_airship is holds
+
+
+def test_spec_parameter_forms_from_the_parsers_docstrings() -> None:
+    """Whole numbers may come as floats; colours in any case; 'grey'/'gray' engines are 'any'
+    (AIR-R-19's grey marker); an exchange gives and gets at least one die (AIR-R-20)."""
+    base = {"need": "w=1", "target": 5.0}
+    spec = AttemptSpec.from_params(base | {"dice": "w=2,r=1", "fixed": "r4", "engine": "Gray+2"})
+    assert (spec.requirement, spec.target, spec.dice) == (Dice(W=1), 5, Dice(W=2, R=1))
+    assert spec.fixed == FixedDie(Colour.R, 4) and spec.engine == EngineBonus(None, 2)
+    assert AttemptSpec.from_params(base | {"engine": "grey+1"}).engine == EngineBonus(None, 1)
+    assert AttemptSpec.from_params(base | {"engine": "r+1"}).to_json()["engine"] == "R+1"
+    assert AttemptSpec.from_params(base | {"engine": "any+1"}).to_json()["engine"] == "any+1"
+    assert AttemptSpec.from_params(base | {"exchange": "1w>1b"}).exchange == Exchange(1, Colour.W, 1, Colour.B)
+    assert AttemptSpec.from_params(base | {"engine": {"colour": "any", "bonus": 1}}).engine == EngineBonus(None, 1)
+
+
+@pytest.mark.parametrize(
+    ("params", "name", "words"),
+    [
+        ({"target": 5.5}, "target", "whole number"),
+        ({"exchange": "0W>1B"}, "exchange", "at least one die"),
+        ({"exchange": "3W>0B"}, "exchange", "at least one die"),
+        ({"exchange": {"give": 3, "give_colour": "W", "get": 1}}, "exchange", "get_colour"),
+        ({"fixed": {"colour": "W"}}, "fixed", "'colour' and 'value'"),
+        ({"fixed": {"value": 3}}, "fixed", "'colour' and 'value'"),
+        ({"fixed": {"colour": "W", "value": ""}}, "fixed.value", "required"),
+        ({"engine": "R+0"}, "engine", "at least 1"),
+        ({"engine": {"colour": "R"}}, "engine.bonus", "required"),
+        ({"engine": "X+1"}, "engine", "is not W, R or B"),
+        ({"dice": "W=1,W=2"}, "dice", "given twice"),
+        ({"dice": "W="}, "dice", "COLOUR=COUNT"),
+        ({"dice": {"W": ""}}, "dice.W", "required"),
+        ({"dice": 5}, "dice", "a mapping"),
+        ({"need": "W=0"}, "need", "at least one die"),
+        ({"exchange": {"give": "", "give_colour": "W", "get": 1, "get_colour": "B"}}, "exchange.give", "required"),
+        ({"exchange": {"give": 1, "give_colour": "W", "get": "", "get_colour": "B"}}, "exchange.get", "required"),
+        ({"exchange": "1Q>1B"}, "exchange", "is not W, R or B"),
+        ({"exchange": "1W>1Q"}, "exchange", "is not W, R or B"),
+        ({"wooden_airship": "perhaps"}, "wooden_airship", "yes/no"),
+    ],
+)
+def test_bad_parameters_name_the_parameter_and_say_why(params: dict[str, Any], name: str, words: str) -> None:
+    with pytest.raises(SpecError) as info:
+        AttemptSpec.from_params({"need": "W=1", "target": 5} | params)
+    assert (info.value.param, words in info.value.message) == (name, True)
+    assert str(info.value) == f"{name}: {info.value.message}"
