@@ -54,9 +54,10 @@ class Context:
 
     def map_of(self, state: KasState) -> GameMap:
         """The play area of a state: its layout plus the rail lines Eva Blane built (KAS-R-71)."""
+        if not state.new_lines:  # the common case, asked by nearly every rule: the layout's own map
+            known = self.maps.get(state.layout)
+            return known if known is not None else self.game_map(state.layout)
         base = self.game_map(state.layout)
-        if not state.new_lines:
-            return base
         key = f"{state.layout}+" + "+".join(f"{ln.id}:{ln.ends}:{ln.hexes}" for ln in state.new_lines)
         found = self.maps.get(key)
         if found is None:

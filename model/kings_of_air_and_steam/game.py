@@ -219,7 +219,7 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
                 candidates.extend(StartAirship(h) for h in game_map.rail_hexes())
         elif phase is Phase.PLANNING:
             player = state.players[state.seat]
-            candidates = [Plan(c) for c in deck_of(self.ctx, player) if c not in player.plan]
+            candidates = [_plan(c) for c in deck_of(self.ctx, player) if c not in player.plan]
         elif phase is Phase.FLIGHT:
             candidates = self._flights(state)
         elif phase is Phase.CARGO:
@@ -265,38 +265,30 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
     def _cargo(self, state: KasState) -> list[KasAction]:
         # Only the sources present here (KAS-R-29: a factory's own goods, an own depot; KAS-R-31:
         # unloading onto an own depot): the check would refuse every other load, swap and unload,
-        # and refusing them one by one was most of the cargo phase's time.  The check still judges
-        # what is left, in the order it always had (a seed plays the same game).  Left out as well,
-        # each a refusal the check would give: a load or swap from an empty factory (KAS-R-29), a
-        # load into a full hold (KAS-R-29), a swap or unload of a type not in the hold (KAS-R-30,
-        # KAS-R-31), and a swap while the hold has room (KAS-R-30; not under KAS-AMB-21 'any-swap').
+        # and refusing them one by one was most of the cargo phase's time.  Left out as well: what
+        # is not there to take or give (an empty factory or depot, a swap or unload of a type not
+        # in the hold: KAS-R-29..31).  Room in the hold is left to the check.  The check still judges
+        # what is left, in the order it always had (a seed plays the same game).
         player = state.players[state.seat]
         at = player.position
         factory = factory_here(self.ctx, state, at)
         made_here = factory[1] if factory is not None and state.factories[factory[0]] >= 1 else None
         depot = own_depot_at(state, state.seat, at)
-        held, capacity = sum(player.hold), self.ctx.capacity(player)
-        loads = held < capacity
-        swaps = held >= capacity or self.ctx.r("KAS-AMB-21") == "any-swap"
         aboard = [g for g, n in zip(GOODS, player.hold, strict=True) if n >= 1]
         out: list[KasAction] = [EndCargo()]
         for i, goods in enumerate(GOODS):
             for source, present in (("factory", goods == made_here), ("depot", depot is not None)):
                 if present and (source == "factory" or (depot is not None and depot.goods[i] >= 1)):
-                    if loads:
-                        out.append(Load(goods, source))
-                    if swaps:
-                        out.extend(Swap(other, goods, source) for other in aboard if other != goods)
+                    out.append(Load(goods, source))
+                    out.extend(Swap(other, goods, source) for other in aboard if other != goods)
             if depot is not None and player.hold[i] >= 1:
                 out.append(Unload(goods))
         return out
 
     def _actions(self, state: KasState) -> list[KasAction]:
-        out: list[KasAction] = [Grant(), UpgradeAirship(), UpgradeRail()]
-        if self.ctx.r("KAS-AMB-19") != "mandatory":  # 'mandatory': the check refuses a pass (KAS-R-32)
-            out.append(Pass())
+        out: list[KasAction] = [Grant(), UpgradeAirship(), UpgradeRail(), Pass()]  # Pass: KAS-AMB-19
         out.extend(self._depots(state))
-        out.extend(CourseCorrection(d) for d in range(6))
+        out.extend(_COURSE_CORRECTIONS)
         out.extend(self._shipments(state))
         if state.players[state.seat].character == "Eva Blane":
             out.extend(self._new_lines(state))
@@ -656,6 +648,19 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
 
     def depot_at(self, state: KasState, at: Any) -> Any:
         return depot_at(state, at)
+
+
+# Actions are immutable values: the ones offered at every turn are made once.
+_COURSE_CORRECTIONS: tuple[KasAction, ...] = tuple(CourseCorrection(d) for d in range(6))
+_PLANS: dict[str, Plan] = {}
+
+
+def _plan(card: str) -> Plan:
+    """``Plan(card)``, made once per card id."""
+    found = _PLANS.get(card)
+    if found is None:
+        found = _PLANS[card] = Plan(card)
+    return found
 
 
 def _shortest(starts: list[Any], goal: set[Any], free: set[Any], most: int) -> tuple[Any, ...] | None:
