@@ -504,15 +504,16 @@ def test_air_r_18_19_20_p6_from_state_reads_the_board_s_effects() -> None:
     """AIR-R-18/19/20 (p.6): the Engineer's fixed die (AIR-EX-17: red 4), a red Engine +1
     (AIR-EX-20) and a Material exchange 3 white -> 2 red (AIR-EX-21) on the board are the
     spec's fixed die, engine and exchange."""
-    state = _attempt_state(DEFAULT)
+    air: Any = DEFAULT  # an AirshipsGame: its ctx reads the pack's cards
+    state = _attempt_state(air)
     seat = state.seat
     fields = list(state.boards[seat].departments)
     fields[3], fields[4], fields[5] = "E1-ENR-1", "E2-ENG-1", "E1-MAT-1"  # engineer, engine, material
     boards = list(state.boards)
     boards[seat] = attrs.evolve(boards[seat], departments=tuple(fields))
     state = attrs.evolve(state, boards=tuple(boards))
-    target = next(open_targets(DEFAULT.ctx, state))
-    spec = AttemptSpec.from_state(DEFAULT, state, seat, target.ref)
+    target = next(open_targets(air.ctx, state))
+    spec = AttemptSpec.from_state(air, state, seat, target.ref)
     assert spec.fixed == FixedDie(Colour.R, 4)
     assert spec.engine == EngineBonus(Colour.R, 1)
     assert spec.exchange == Exchange(3, Colour.W, 2, Colour.R)
