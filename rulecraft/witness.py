@@ -463,7 +463,7 @@ def search_pair(
     if same is not None:
         return result("proved", same)
     try:
-        targeted = targeted_starts(default_game, amb.id, starts)
+        targeted = targeted_starts(default_game, amb.id, starts, others=(other_game,))
     except BadStart as exc:
         return result("error", str(exc))
     asked: Counter[str] = Counter()
@@ -796,10 +796,13 @@ def _hook_name(hook: object) -> str:
     return f"{module}.{name}" if module else name
 
 
-def targeted_starts(game: Game[Any, Any], amb_id: str, hook: StartHook | None = None) -> list[Start]:
+def targeted_starts(
+    game: Game[Any, Any], amb_id: str, hook: StartHook | None = None, others: Sequence[Game[Any, Any]] = ()
+) -> list[Start]:
     """The states ``hook`` (default: the game's own for ``amb_id``) offers, each checked against the
-    game's invariants: a state that breaks one is refused (:class:`BadStart`, one line naming the
-    hook and the invariant), never searched from."""
+    game's invariants and those of ``others`` (the games of the readings compared with it: a state one
+    reading could never be in parts nothing): a state that breaks one is refused (:class:`BadStart`,
+    one line naming the hook, the reading and the invariant), never searched from."""
     if hook is None:
         hook = start_hooks(game).get(amb_id)
         if hook is None:
@@ -807,10 +810,15 @@ def targeted_starts(game: Game[Any, Any], amb_id: str, hook: StartHook | None = 
     out: list[Start] = []
     for offered in hook(game):
         start = offered if isinstance(offered, Start) else Start(offered[0], state=offered[1])
-        broken = tools(game).violations(start.state)
-        if broken:
-            text = f"{_hook_name(hook)} offered an illegal start for {amb_id} ({start.label}): it breaks {broken[0]}"
-            raise BadStart(" ".join(text.split()))
+        for judge in (game, *others):
+            if judge is not game and start.fixture:
+                judge.load_fixture(start.fixture)  # as the search gives it the start's board
+            broken = tools(judge).violations(start.state)
+            if broken:
+                under = "" if judge is game else f" under {amb_id} {judge.ruleset.reading(amb_id)!r}"
+                text = f"{_hook_name(hook)} offered an illegal start for {amb_id} ({start.label}){under}:"
+                text += f" it breaks {broken[0]}"
+                raise BadStart(" ".join(text.split()))
         out.append(attrs.evolve(start, label=f"{start.label} [targeted start for {amb_id}]"))
     return out
 

@@ -299,6 +299,25 @@ def test_a_hook_offering_an_illegal_state_is_refused_naming_hook_and_invariant()
     assert result.outcome == "error" and result.reason == message and result.games == 0
 
 
+def _a_default_supply(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    """A new game's state under KAS-AMB-12 'unlimited': its supply counts the unlimited pile."""
+    yield "set-up with the unlimited supply", game.new_game(3)
+
+
+def test_a_start_the_other_reading_can_never_be_in_is_refused_naming_the_reading() -> None:
+    """A witness from a state one reading never reaches parts nothing: under KAS-AMB-12 'capped' the
+    supply holds about 20 cubes a type (KAS-R-04, p.4), so a state counting the unlimited pile breaks
+    that reading's goods count and the start is refused, naming the reading and the invariant."""
+    default, capped = make_game("kas"), make_game("kas", readings={"KAS-AMB-12": "capped"})
+    assert targeted_starts(default, "KAS-AMB-12", _a_default_supply)  # legal under the default alone
+    with pytest.raises(BadStart) as refused:
+        targeted_starts(default, "KAS-AMB-12", _a_default_supply, others=(capped,))
+    message = str(refused.value)
+    assert "\n" not in message and "under KAS-AMB-12 'capped'" in message and "goods-conserved" in message
+    result = search_pair("kas", amb("kas", "KAS-AMB-12"), "capped", BUDGET, starts=_a_default_supply)
+    assert result.outcome == "error" and result.reason == message and result.games == 0
+
+
 def test_every_hook_names_a_registered_ambiguity_and_every_start_is_legal() -> None:
     """Each game's hooks, as its record offers them: registered IDs, legal starts (cheap to build)."""
     for game_id in ("air", "aer", "kas", "stm"):
@@ -308,6 +327,14 @@ def test_every_hook_names_a_registered_ambiguity_and_every_start_is_legal() -> N
             assert amb_id in register
             for start in targeted_starts(game, amb_id):
                 assert isinstance(start, Start) and tools(game).violations(start.state) == []
+            amb_ = game_class(game_id).register[amb_id]
+            for other in (r.key for r in amb_.readings if r.key != amb_.default):
+                readings = {**amb_.context, amb_id: other}
+                if (amb_id, other) in game_class(game_id).not_modelled:
+                    continue
+                # legal under every reading compared: no witness from a state a reading never reaches
+                default = make_game(game_id, readings={**amb_.context, amb_id: amb_.default})
+                assert targeted_starts(default, amb_id, others=(make_game(game_id, readings=readings),))
 
 
 # -- Kings of Air and Steam: the team cards' bonus steps and Bishop Kingston (advanced game) ---------------
