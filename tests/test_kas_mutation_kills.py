@@ -2694,3 +2694,28 @@ def test_isaacs_extra_action_once_a_turn_the_second_is_refused_by_r67_as_well_r3
     extra = g.apply(offered, ExtraAction())
     assert extra.phase is Phase.ACTION and extra.seat == 0 and extra.players[0].tokens == 4
     assert [r.rule for r in g.rejections(extra, ExtraAction())] == ["KAS-R-32", "KAS-R-67"]
+
+
+def test_the_generator_filter_keeps_exactly_what_the_check_accepts_r20_r34_r54_r61_amb20() -> None:
+    """``rules.accepted`` (the move generator's filter) judges the phase and the turn's repeat rule once
+    per action type: it must keep exactly what ``check`` accepts, in order.  The Emperor card (KAS-R-61,
+    p.18) gives two actions; after an airship upgrade, under KAS-AMB-20 'once' no second upgrade (KAS-R-35,
+    p.12), while a Grant (KAS-R-43, p.14) is still open; a card is planned only in the planning phase
+    (KAS-R-20, p.9); one depot per rail hex (KAS-R-54, p.12), so of two Build Depot candidates only the
+    empty hex is kept, and an upgrade refused for the turn does not hide a later Grant."""
+    from rulecraft.model.kings_of_air_and_steam.actions import BuildDepot, Grant, Plan
+    from rulecraft.model.kings_of_air_and_steam.rules import accepted, check
+
+    g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-20": "once"})
+    rail = g.ctx.game_map("ABC").rail_hexes()
+    taken, empty = rail[0], rail[1]
+    me = {"team": "Emperor", "character": "Reginald Kain", "plan": ["EMP", "S02", "S03", "S04"], "money": 20}
+    s = turn_state(g, me, SPHINX, depots=[{"at": [taken.q, taken.r], "owner": 1}])
+    s = g.apply(attrs.evolve(s, actions_left=2), UpgradeAirship())
+    assert s.phase is Phase.ACTION and s.seat == 0 and s.taken == ("upgrade-airship",)
+    candidates: list[Any] = [UpgradeRail(), Plan("S05"), BuildDepot(taken), Grant(), BuildDepot(empty), Plan("S06")]
+    assert accepted(g.ctx, s, candidates) == [Grant(), BuildDepot(empty)]
+    assert accepted(g.ctx, s, candidates) == [a for a in candidates if check(g.ctx, s, a) is None]
+    assert rule(g, s, UpgradeRail()) == "KAS-R-35" and rule(g, s, Plan("S05")) == "KAS-R-20"
+    assert rule(g, s, BuildDepot(taken)) == "KAS-R-54"
+    assert accepted(g.ctx, s, []) == []
