@@ -517,8 +517,13 @@ def test_air_r_18_19_20_p6_from_state_reads_the_board_s_effects() -> None:
     assert spec.fixed == FixedDie(Colour.R, 4)
     assert spec.engine == EngineBonus(Colour.R, 1)
     assert spec.exchange == Exchange(3, Colour.W, 2, Colour.R)
-    with pytest.raises(SpecError, match="seat"):
-        AttemptSpec.from_state(DEFAULT, state, len(state.boards), target.ref)
+    with pytest.raises(SpecError) as info:
+        AttemptSpec.from_state(air, state, len(state.boards), target.ref)
+    last = len(state.boards) - 1
+    assert (info.value.param, info.value.message) == ("seat", f"seat {last + 1} is not 0..{last}")
+    with pytest.raises(SpecError) as info:
+        AttemptSpec.from_state(air, state, seat, "airship:9")  # AIR-R-26: airship stacks 1-4
+    assert info.value.param == "target_ref" and "airship 9" in info.value.message
 
 
 @pytest.mark.parametrize(
@@ -567,6 +572,18 @@ def test_spec_parameter_forms_from_the_parsers_docstrings() -> None:
         ({"exchange": "1Q>1B"}, "exchange", "is not W, R or B"),
         ({"exchange": "1W>1Q"}, "exchange", "is not W, R or B"),
         ({"wooden_airship": "perhaps"}, "wooden_airship", "yes/no"),
+        ({"need": None}, "need", "is required"),
+        ({"need": "W=0"}, "need", "requires at least one die"),
+        ({"chips": True}, "chips", "expected a whole number"),
+        ({"chips": "many"}, "chips", "expected a whole number"),
+        ({"target": ""}, "target", "is required"),
+        ({"fixed": "3W"}, "fixed", "is not COLOUR VALUE"),
+        ({"fixed": "Q3"}, "fixed", "colour 'Q' is not W, R or B"),
+        ({"fixed": {"colour": "Q", "value": 3}}, "fixed", "colour 'Q' is not W, R or B"),
+        ({"engine": "R1"}, "engine", "is not COLOUR+BONUS"),
+        ({"engine": {"bonus": 1}}, "engine", "colour '' is not W, R or B"),
+        ({"exchange": "3W to 1B"}, "exchange", "is not GIVE>GET"),
+        ({"exchange": "3W>1W"}, "exchange", "an exchange turns one colour into another"),
     ],
 )
 def test_bad_parameters_name_the_parameter_and_say_why(params: dict[str, Any], name: str, words: str) -> None:
