@@ -591,3 +591,22 @@ def test_bad_parameters_name_the_parameter_and_say_why(params: dict[str, Any], n
         AttemptSpec.from_params({"need": "W=1", "target": 5} | params)
     assert (info.value.param, words in info.value.message) == (name, True)
     assert str(info.value) == f"{name}: {info.value.message}"
+
+
+@pytest.mark.parametrize(
+    ("params", "text"),
+    [
+        ({"need": None}, "need: is required, e.g. 'W=1,R=1'"),
+        ({"need": "W=0"}, "need: a target requires at least one die, e.g. 'W=2'"),
+        ({"target": None}, "target: is required"),
+        ({"fixed": {"colour": "W"}}, "fixed: a mapping needs 'colour' and 'value'"),
+        ({"engine": "R+0"}, "engine: the bonus must be at least 1"),
+        ({"exchange": "0W>1B"}, "exchange: both sides of an exchange need at least one die"),
+        ({"exchange": "3W>1W"}, "exchange: an exchange turns one colour into another"),
+    ],
+)
+def test_spec_errors_read_as_printed(params: dict[str, Any], text: str) -> None:
+    """The CLI prints a SpecError as 'PARAM: reason'; the reasons are plain sentences."""
+    with pytest.raises(SpecError) as info:
+        AttemptSpec.from_params({"need": "W=1", "target": 5} | params)
+    assert str(info.value) == text
