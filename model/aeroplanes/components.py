@@ -336,6 +336,7 @@ class Pack:
     _by_name: dict[str, Destination] = attrs.field(init=False, repr=False, eq=False, hash=False)
     _by_number: dict[int, PlaneCard] = attrs.field(init=False, repr=False, eq=False, hash=False)
     _by_tile: dict[str, PassengerTile] = attrs.field(init=False, repr=False, eq=False, hash=False)
+    _by_advantage: dict[int, AdvantageType] = attrs.field(init=False, repr=False, eq=False, hash=False)
     # The map, built on first use and frozen (shared by every reader; ``graph()`` gives a fresh copy).
     _map: DiGraph | None = attrs.field(init=False, default=None, repr=False, eq=False, hash=False)
 
@@ -343,6 +344,7 @@ class Pack:
         object.__setattr__(self, "_by_name", {d.name: d for d in reversed(self.destinations)})
         object.__setattr__(self, "_by_number", {c.number: c for c in reversed(self.cards)})
         object.__setattr__(self, "_by_tile", {p.id: p for p in reversed(self.passengers)})
+        object.__setattr__(self, "_by_advantage", {a.type: a for a in reversed(self.advantages)})
 
     # -- the map -----------------------------------------------------------------------------
     def graph(self) -> DiGraph:
@@ -401,6 +403,9 @@ class Pack:
         return self.destination(self.passenger(tile_id).destination).region
 
     def advantage(self, advantage_type: int) -> AdvantageType:
+        found = self._by_advantage.get(advantage_type)  # the first of that type, as find_entry gives
+        if found is not None:
+            return found
         return find_entry(
             self.advantages, lambda a: a.type == advantage_type, self.name, f"advantage type {advantage_type}"
         )

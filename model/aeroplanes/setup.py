@@ -27,9 +27,8 @@ from collections import Counter
 from fractions import Fraction
 from itertools import product
 
-import attrs
-
 from rulecraft.core import RulecraftError
+from rulecraft.evolve import evolve
 from rulecraft.model.aeroplanes.actions import (
     AdvantageThrow,
     AerAction,
@@ -202,8 +201,8 @@ def _put_waiting(state: AerState, tile: str) -> AerState:
     bag = list(state.bag)
     bag.remove(tile)
     w = state.waiting[i]
-    section = attrs.evolve(w, slots=(*w.slots[:j], tile, *w.slots[j + 1 :]))
-    return attrs.evolve(state, bag=tuple(bag), waiting=(*state.waiting[:i], section, *state.waiting[i + 1 :]))
+    section = evolve(w, slots=(*w.slots[:j], tile, *w.slots[j + 1 :]))
+    return evolve(state, bag=tuple(bag), waiting=(*state.waiting[:i], section, *state.waiting[i + 1 :]))
 
 
 def deal(ctx: Context, state: AerState, action: AerAction) -> AerState:
@@ -213,12 +212,12 @@ def deal(ctx: Context, state: AerState, action: AerAction) -> AerState:
             raise RulecraftError(f"AER-SET-01: {action.id} cannot be dealt to the waiting area")
         state = _put_waiting(state, action.id)
         if next_waiting_slot(state) is None:
-            return attrs.evolve(state, phase=Phase.FIRST_PLAYER)
+            return evolve(state, phase=Phase.FIRST_PLAYER)
         return state
     if isinstance(action, DrawFirstPlayer) and state.phase is Phase.FIRST_PLAYER:
         n = len(state.players)
         # AER-SET-03: the player to the right (counter-clockwise) of the first player chooses first.
-        return attrs.evolve(state, first_player=action.seat, to_move=(action.seat - 1) % n, phase=Phase.CHOOSE_HOME)
+        return evolve(state, first_player=action.seat, to_move=(action.seat - 1) % n, phase=Phase.CHOOSE_HOME)
     raise RulecraftError(f"{action!r} is not a set-up chance deal in phase {state.phase.value}")
 
 
@@ -253,13 +252,13 @@ def choose_home(ctx: Context, state: AerState, action: ChooseHome) -> AerState:
     for s in state.map:
         if s.destination == action.city:
             j = s.slots.index(None)
-            s = attrs.evolve(s, slots=(*s.slots[:j], Airport(seat, HOME), *s.slots[j + 1 :]))
+            s = evolve(s, slots=(*s.slots[:j], Airport(seat, HOME), *s.slots[j + 1 :]))
         board.append(s)
-    player = attrs.evolve(state.players[seat], home=action.city)
-    state = attrs.evolve(state, map=tuple(board), players=(*state.players[:seat], player, *state.players[seat + 1 :]))
+    player = evolve(state.players[seat], home=action.city)
+    state = evolve(state, map=tuple(board), players=(*state.players[:seat], player, *state.players[seat + 1 :]))
     if seat == state.first_player:
         return start_era(ctx, state)
-    return attrs.evolve(state, to_move=(seat - 1) % len(state.players))
+    return evolve(state, to_move=(seat - 1) % len(state.players))
 
 
 def start_era(ctx: Context, state: AerState) -> AerState:
@@ -267,10 +266,8 @@ def start_era(ctx: Context, state: AerState) -> AerState:
     then each player's income; the action round starts with the first player (AER-R-04).  Era 2 and 3
     income is paid here once (AER-AMB-03 ``once``: update step 7 is the same payment)."""
     # AER-R-03: each player's income for the era, on top of the money left over.
-    players = tuple(
-        attrs.evolve(p, money=p.money + ctx.pack.income.amount(state.era, p.home or "")) for p in state.players
-    )
-    return attrs.evolve(
+    players = tuple(evolve(p, money=p.money + ctx.pack.income.amount(state.era, p.home or "")) for p in state.players)
+    return evolve(
         state,
         players=players,
         # AER-R-61: the update left the subsidy section alone; the Income step refills it and returns the marker.

@@ -191,14 +191,29 @@ class AerState:
         raise KeyError(f"no destination {destination!r} on the map")
 
     def airports(self, seat: int) -> tuple[str, ...]:
-        """The destinations where ``seat`` has a tile (home tile included), in map order."""
-        out = []
-        for s in self.map:  # plain loops: move generation asks this at every decision
-            for a in s.slots:
-                if a is not None and a.owner == seat:
-                    out.append(s.destination)
-                    break
-        return tuple(out)
+        """The destinations where ``seat`` has a tile (home tile included), in map order.  Move
+        generation asks this at every decision and the map changes only when a tile is placed, so the
+        answer is kept per map (the same tuple object: it is immutable, and held beside the answer)."""
+        key = id(self.map)
+        found = _AIRPORTS.get(key)
+        if found is None or found[0] is not self.map:
+            if len(_AIRPORTS) > 256:
+                _AIRPORTS.clear()
+            found = _AIRPORTS[key] = (self.map, {})
+        known = found[1].get(seat)
+        if known is None:
+            out = []
+            for s in self.map:  # plain loops
+                for a in s.slots:
+                    if a is not None and a.owner == seat:
+                        out.append(s.destination)
+                        break
+            known = found[1][seat] = tuple(out)
+        return known
+
+
+# state.airports per map: id(map) -> (the map, seat -> its airports).
+_AIRPORTS: dict[int, tuple[tuple[Slots, ...], dict[int, tuple[str, ...]]]] = {}
 
 
 # ---------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Aeroplanes effects: pure functions state -> state (attrs.evolve).
+"""Aeroplanes effects: pure functions state -> state (attrs.evolve, compiled: rulecraft.evolve).
 
 They run only on actions ``rules.check`` accepted, so they assert rather than
 re-check.  Each names the rules it carries out.  The scope is rules.py's:
@@ -27,9 +27,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
-
 from rulecraft.core import RulecraftError
+from rulecraft.evolve import evolve  # attrs.evolve compiled per class: the hot path
 from rulecraft.model.aeroplanes.actions import (
     Abort,
     AdvantageThrow,
@@ -94,11 +93,11 @@ def _bump(counts: tuple[int, int, int, int, int], i: int, by: int) -> tuple[int,
 
 
 def with_player(state: AerState, seat: int, player: PlayerState) -> AerState:
-    return attrs.evolve(state, players=(*state.players[:seat], player, *state.players[seat + 1 :]))
+    return evolve(state, players=(*state.players[:seat], player, *state.players[seat + 1 :]))
 
 
 def with_me(state: AerState, **changes: Any) -> AerState:
-    return with_player(state, state.to_move, attrs.evolve(me(state), **changes))
+    return with_player(state, state.to_move, evolve(me(state), **changes))
 
 
 def transition(ctx: Context, state: AerState, action: AerAction) -> AerState:
@@ -146,11 +145,9 @@ def transition(ctx: Context, state: AerState, action: AerAction) -> AerState:
         return end_turn(state, players=players, advantage_supply=_bump(state.advantage_supply, i, -1))
     if isinstance(action, RollForAdvantages):
         players = players_with_me(state, money=me(state).money - ADVANTAGE_PRICE)  # AER-R-39: £1 first
-        return attrs.evolve(state, players=players, phase=Phase.ADVANTAGE_ROLL)
+        return evolve(state, players=players, phase=Phase.ADVANTAGE_ROLL)
     if isinstance(action, AdvantageThrow):
-        return attrs.evolve(
-            state, turn=attrs.evolve(state.turn, advantage_dice=action.faces), phase=Phase.ADVANTAGE_PICK
-        )
+        return evolve(state, turn=evolve(state.turn, advantage_dice=action.faces), phase=Phase.ADVANTAGE_PICK)
     if isinstance(action, PickAdvantages):
         held, supply = state.players[state.to_move].advantages, state.advantage_supply
         for kind in (t for t in action.types if t is not None):  # AER-R-39: the tiles into the hand
@@ -158,7 +155,7 @@ def transition(ctx: Context, state: AerState, action: AerAction) -> AerState:
         return end_turn(state, players=players_with_me(state, advantages=held), advantage_supply=supply)
     if isinstance(action, PlayNightFlights):
         state = give_back(state, NIGHT_FLIGHTS)
-        return attrs.evolve(state, turn=attrs.evolve(state.turn, claims_left=state.turn.claims_left + 1))
+        return evolve(state, turn=evolve(state.turn, claims_left=state.turn.claims_left + 1))
     if isinstance(action, EndClaims):
         return end_turn(state)  # AER-R-46: Night Flights claims still open are lost (the tiles were played)
     raise RulecraftError(f"{action!r} has no effect in this layer")
@@ -176,7 +173,7 @@ def end_turn(state: AerState, **changes: Any) -> AerState:
     acted = state.turns_in_round + 1
     n = len(state.players)
     if acted == n:
-        return attrs.evolve(
+        return evolve(
             state,
             turns_in_round=acted,
             turn=TurnState(),
@@ -184,7 +181,7 @@ def end_turn(state: AerState, **changes: Any) -> AerState:
             die_roller=state.first_player,
             **changes,
         )
-    return attrs.evolve(
+    return evolve(
         state, turns_in_round=acted, turn=TurnState(), to_move=(state.to_move + 1) % n, phase=Phase.ACTION, **changes
     )
 
@@ -192,7 +189,7 @@ def end_turn(state: AerState, **changes: Any) -> AerState:
 def players_with_me(state: AerState, **changes: Any) -> tuple[PlayerState, ...]:
     """The players with the one to move changed (for a single copy of the state with other changes)."""
     seat = state.to_move
-    return (*state.players[:seat], attrs.evolve(state.players[seat], **changes), *state.players[seat + 1 :])
+    return (*state.players[:seat], evolve(state.players[seat], **changes), *state.players[seat + 1 :])
 
 
 def roll_first_player_die(state: AerState, action: RollFirstPlayerDie) -> AerState:
@@ -200,7 +197,7 @@ def roll_first_player_die(state: AerState, action: RollFirstPlayerDie) -> AerSta
     stops (back to the roller when it goes round the table).  The new round starts with that player."""
     assert state.die_roller is not None
     first = (state.die_roller + action.value) % len(state.players)
-    return attrs.evolve(
+    return evolve(
         state,
         first_player=first,
         to_move=first,
@@ -229,12 +226,12 @@ def place_airport(ctx: Context, state: AerState, action: PlaceAirport) -> AerSta
     if ctx.r("AER-AMB-12") == "any" and state.slots(action.destination)[action.slot] is not None:  # AER-AMB-12 any
         rolls = ()  # AER-AMB-12: any replacement by a higher stage is an upgrade, which rolls nothing (l.85)
     attempt = Attempt(action.card, action.destination, action.origin, action.via, action.slot, rolls)
-    turn = attrs.evolve(state.turn, placements=state.turn.placements + 1, attempt=attempt)
+    turn = evolve(state.turn, placements=state.turn.placements + 1, attempt=attempt)
     if ctx.r("AER-AMB-10") == "fixed" and turn.origins is None:  # AER-AMB-10 fixed: the action's first attempt
-        turn = attrs.evolve(turn, origins=state.airports(state.to_move))  # AER-AMB-10: its airports now
+        turn = evolve(turn, origins=state.airports(state.to_move))  # AER-AMB-10: its airports now
     if not rolls:
-        return place_tile(ctx, attrs.evolve(state, turn=turn))
-    return attrs.evolve(state, turn=turn, phase=Phase.RISK_ROLL)
+        return place_tile(ctx, evolve(state, turn=turn))
+    return evolve(state, turn=turn, phase=Phase.RISK_ROLL)
 
 
 def risk_throw(ctx: Context, state: AerState, action: RiskThrow) -> AerState:
@@ -242,9 +239,9 @@ def risk_throw(ctx: Context, state: AerState, action: RiskThrow) -> AerState:
     throw again or keep it (Phase.COVER, the throw pending); otherwise it is kept at once (keep_throw)."""
     attempt = state.turn.attempt
     assert attempt is not None
-    attempt = attrs.evolve(attempt, throw=(action.total, action.skulls), pending=throw_pending(ctx, state))
+    attempt = evolve(attempt, throw=(action.total, action.skulls), pending=throw_pending(ctx, state))
     if attempt.pending:
-        return attrs.evolve(state, turn=attrs.evolve(state.turn, attempt=attempt), phase=Phase.COVER)
+        return evolve(state, turn=evolve(state.turn, attempt=attempt), phase=Phase.COVER)
     return keep_throw(ctx, state, attempt)
 
 
@@ -256,23 +253,23 @@ def keep_throw(ctx: Context, state: AerState, thrown: Attempt | None = None) -> 
     assert attempt is not None and attempt.throw is not None
     total, skulls = attempt.throw
     if attempt.pending:
-        attempt = attrs.evolve(attempt, pending=False)
+        attempt = evolve(attempt, pending=False)
     p = me(state)
     ef = p.engine_failures + skulls
     if ef >= ctx.pack.risk.engine_failure_limit:
         stage = ctx.pack.card(attempt.card).tile_stage
         supply = list(p.supply)
         supply[stage - 1] += 1
-        cards = tuple(attrs.evolve(c, tiles=c.tiles - 1) if c.number == attempt.card else c for c in p.cards)
+        cards = tuple(evolve(c, tiles=c.tiles - 1) if c.number == attempt.card else c for c in p.cards)
         players = players_with_me(state, engine_failures=0, supply=(supply[0], supply[1], supply[2]), cards=cards)
         return end_turn(state, players=players)
     players = players_with_me(state, engine_failures=ef) if skulls else state.players
-    turn = attrs.evolve(state.turn, attempt=attempt)
+    turn = evolve(state.turn, attempt=attempt)
     target, bonus = attempt.rolls[0]
     beacons = ctx.r("AER-AMB-26") == "at-once" and p.held(RADIO_BEACONS) > 0
     if total + bonus >= target and len(attempt.rolls) == 1 and not beacons:
-        return next_roll(ctx, attrs.evolve(state, players=players, turn=turn))  # passed, nothing to decide: placed
-    return attrs.evolve(state, players=players, turn=turn, phase=Phase.COVER)
+        return next_roll(ctx, evolve(state, players=players, turn=turn))  # passed, nothing to decide: placed
+    return evolve(state, players=players, turn=turn, phase=Phase.COVER)
 
 
 def play_radio_beacons(state: AerState) -> AerState:
@@ -281,8 +278,8 @@ def play_radio_beacons(state: AerState) -> AerState:
     attempt = state.turn.attempt
     assert attempt is not None
     state = give_back(state, RADIO_BEACONS)
-    attempt = attrs.evolve(attempt, throw=None, pending=False)
-    return attrs.evolve(state, turn=attrs.evolve(state.turn, attempt=attempt), phase=Phase.RISK_ROLL)
+    attempt = evolve(attempt, throw=None, pending=False)
+    return evolve(state, turn=evolve(state.turn, attempt=attempt), phase=Phase.RISK_ROLL)
 
 
 # ---------------------------------------------------------------------------
@@ -294,14 +291,14 @@ def give_back(state: AerState, kind: int) -> AerState:
     """AER-R-41 (l.161): a played advantage tile goes back to the supply at once."""
     p = me(state)
     state = with_me(state, advantages=_bump(p.advantages, kind - 2, -1))
-    return attrs.evolve(state, advantage_supply=_bump(state.advantage_supply, kind - 2, +1))
+    return evolve(state, advantage_supply=_bump(state.advantage_supply, kind - 2, +1))
 
 
 def play_engine_maintenance(ctx: Context, state: AerState) -> AerState:
     """AER-R-44 (l.157): every engine-failure tile is discarded and the tile goes back to the supply.
     AER-AMB-50 ``free``: the turn's action is still to come; ``action``: it was the turn's action."""
     state = with_me(give_back(state, ENGINE_MAINTENANCE), engine_failures=0)
-    state = attrs.evolve(state, turn=attrs.evolve(state.turn, maintenance_done=True))
+    state = evolve(state, turn=evolve(state.turn, maintenance_done=True))
     if ctx.r("AER-AMB-50") == "action":
         return end_turn(state)
     return state
@@ -317,12 +314,12 @@ def cover_shortfall(ctx: Context, state: AerState, action: CoverShortfall) -> Ae
     players = players_with_me(
         state, money=p.money - action.money, advantages=_bump(p.advantages, DARING_PILOT - 2, -action.pilots)
     )
-    attempt = attrs.evolve(attempt, spent=attempt.spent + action.money)
-    state = attrs.evolve(
+    attempt = evolve(attempt, spent=attempt.spent + action.money)
+    state = evolve(
         state,
         players=players,
         advantage_supply=_bump(state.advantage_supply, DARING_PILOT - 2, action.pilots),
-        turn=attrs.evolve(state.turn, attempt=attempt),
+        turn=evolve(state.turn, attempt=attempt),
     )
     return next_roll(ctx, state)
 
@@ -331,11 +328,11 @@ def next_roll(ctx: Context, state: AerState) -> AerState:
     """AER-R-25: the current roll is done; the next one is due, or the tile is placed (R-24)."""
     attempt = state.turn.attempt
     assert attempt is not None
-    attempt = attrs.evolve(attempt, rolls=attempt.rolls[1:], throw=None)
-    turn = attrs.evolve(state.turn, attempt=attempt)
+    attempt = evolve(attempt, rolls=attempt.rolls[1:], throw=None)
+    turn = evolve(state.turn, attempt=attempt)
     if attempt.rolls:
-        return attrs.evolve(state, turn=turn, phase=Phase.RISK_ROLL)
-    return place_tile(ctx, attrs.evolve(state, turn=turn))
+        return evolve(state, turn=turn, phase=Phase.RISK_ROLL)
+    return place_tile(ctx, evolve(state, turn=turn))
 
 
 def place_tile(ctx: Context, state: AerState) -> AerState:
@@ -356,10 +353,10 @@ def place_tile(ctx: Context, state: AerState) -> AerState:
         back = card_for_returned_tile(ctx, owner, old.stage)  # AER-AMB-15 card: onto a card, if one has room
         supply = list(owner.supply)
         supply[old.stage - 1] += 1
-        players[old.owner] = attrs.evolve(owner, supply=(supply[0], supply[1], supply[2]))
+        players[old.owner] = evolve(owner, supply=(supply[0], supply[1], supply[2]))
         if back is not None:  # AER-AMB-15 card: the tile goes onto that card, not into the supply
-            onto = [attrs.evolve(c, tiles=c.tiles + 1) if c.number == back else c for c in owner.cards]  # AER-AMB-15
-            players[old.owner] = attrs.evolve(owner, cards=tuple(onto))  # AER-AMB-15
+            onto = [evolve(c, tiles=c.tiles + 1) if c.number == back else c for c in owner.cards]  # AER-AMB-15
+            players[old.owner] = evolve(owner, cards=tuple(onto))  # AER-AMB-15
     new = (*slots[: attempt.slot], Airport(seat, stage), *slots[attempt.slot + 1 :])
     board = tuple(Slots(s.destination, new) if s.destination == attempt.destination else s for s in state.map)
     americas_paid = state.americas_paid
@@ -369,17 +366,15 @@ def place_tile(ctx: Context, state: AerState) -> AerState:
         if len(paid) < bonus.first_players and (attempt.destination, seat) not in americas_paid:
             mine |= {"money": p.money + bonus.money, "vp": p.vp + bonus.vp}
             americas_paid = (*americas_paid, (attempt.destination, seat))
-    mine["cards"] = tuple(
-        attrs.evolve(c, tiles=c.tiles - 1) if c.number == attempt.card else c for c in players[seat].cards
-    )
-    players[seat] = attrs.evolve(players[seat], **mine)  # after an upgrade's own replaced tile went back
-    return attrs.evolve(
+    mine["cards"] = tuple(evolve(c, tiles=c.tiles - 1) if c.number == attempt.card else c for c in players[seat].cards)
+    players[seat] = evolve(players[seat], **mine)  # after an upgrade's own replaced tile went back
+    return evolve(
         state,
         players=tuple(players),
         map=board,
         americas_paid=americas_paid,
         phase=Phase.PLACING,
-        turn=attrs.evolve(state.turn, attempt=None),
+        turn=evolve(state.turn, attempt=None),
     )
 
 
@@ -425,9 +420,7 @@ def buy_plane(ctx: Context, state: AerState, action: BuyPlane) -> AerState:
     players = players_with_me(state, money=player.money - cost, supply=supply, cards=cards, advantages=advantages)
     display = tuple(c for c in state.display if c != action.number)
     if state.deck:
-        return attrs.evolve(
-            state, players=players, display=display, advantage_supply=advantage_supply, phase=Phase.CARD_DRAW
-        )
+        return evolve(state, players=players, display=display, advantage_supply=advantage_supply, phase=Phase.CARD_DRAW)
     # AER-AMB-55 'shrink': nothing left to draw
     return end_turn(state, players=players, display=display, advantage_supply=advantage_supply)
 
@@ -459,15 +452,15 @@ def claim_passenger(ctx: Context, state: AerState, action: ClaimPassenger) -> Ae
         )
     player = me(state)
     cards = tuple(
-        attrs.evolve(c, passengers=tuple(sorted((*c.passengers, action.id)))) if c.number == action.card else c
+        evolve(c, passengers=tuple(sorted((*c.passengers, action.id)))) if c.number == action.card else c
         for c in player.cards
     )
     changes["players"] = players_with_me(state, cards=cards)
     turn = state.turn
     if state.phase is Phase.CLAIMING:  # AER-R-46: an extra claim uses up one Night Flights claim
-        turn = attrs.evolve(turn, claims_left=turn.claims_left - 1)
+        turn = evolve(turn, claims_left=turn.claims_left - 1)
     if turn.claims_left > 0 or player.held(NIGHT_FLIGHTS) > 0:
-        return attrs.evolve(state, turn=turn, phase=Phase.CLAIMING, **changes)  # AER-R-46: more claims
+        return evolve(state, turn=turn, phase=Phase.CLAIMING, **changes)  # AER-R-46: more claims
     return end_turn(state, **changes)
 
 
@@ -493,7 +486,7 @@ def take_marker(ctx: Context, state: AerState) -> AerState:
     (l.52-53): the action round ends at once (nobody else acts, no die between rounds), and the era is
     scored (AER-R-49)."""
     assert state.subsidy_pool == 0 and state.marker_in_pool
-    state = attrs.evolve(state, marker_in_pool=False, marker_taker=state.to_move, turn=TurnState())
+    state = evolve(state, marker_in_pool=False, marker_taker=state.to_move, turn=TurnState())
     return score_era(ctx, state)
 
 
@@ -504,10 +497,10 @@ def score_era(ctx: Context, state: AerState) -> AerState:
     VP and final scoring is ``scoring.final_scores`` of the OVER state (cards and passengers added to
     the track), the winner ``scoring.winners`` (AER-R-64)."""
     scores = era_scores(ctx, state, state.era)
-    players = tuple(attrs.evolve(p, vp=p.vp + scores[seat]) for seat, p in enumerate(state.players))
-    state = attrs.evolve(state, players=players)
+    players = tuple(evolve(p, vp=p.vp + scores[seat]) for seat, p in enumerate(state.players))
+    state = evolve(state, players=players)
     if state.era == 3 and ctx.r("AER-AMB-45") == "skip":
-        return attrs.evolve(state, phase=Phase.OVER)
+        return evolve(state, phase=Phase.OVER)
     return update_display(ctx, state)  # AER-AMB-45 run: after era 3 too
 
 
@@ -515,9 +508,9 @@ def update_display(ctx: Context, state: AerState) -> AerState:
     """U1, AER-R-53 (l.172): the two lowest-numbered display cards leave the game; the next two deck cards
     are then drawn (chance steps in Phase.UPDATE_DRAW; fewer when the deck runs out, AER-AMB-55)."""
     gone = state.display[:2]
-    state = attrs.evolve(state, display=state.display[2:], removed_cards=tuple(sorted((*state.removed_cards, *gone))))
+    state = evolve(state, display=state.display[2:], removed_cards=tuple(sorted((*state.removed_cards, *gone))))
     if draws_due(ctx, state):
-        return attrs.evolve(state, phase=Phase.UPDATE_DRAW)
+        return evolve(state, phase=Phase.UPDATE_DRAW)
     return update_planes(ctx, state)
 
 
@@ -532,7 +525,7 @@ def update_draw(ctx: Context, state: AerState, action: DrawCard) -> AerState:
     """U1, AER-R-53 (l.172): the drawn card joins the display in number order."""
     display = tuple(sorted((*state.display, action.number)))
     deck = tuple(c for c in state.deck if c != action.number)
-    state = attrs.evolve(state, display=display, deck=deck)
+    state = evolve(state, display=display, deck=deck)
     if draws_due(ctx, state):
         return state
     return update_planes(ctx, state)
@@ -560,14 +553,14 @@ def update_planes(ctx: Context, state: AerState) -> AerState:
                 (banked if ctx.pack.passenger(t).vp > 0 else removed).append(t)
             unused = room(ctx, card)
             if unused == 0 and card.tiles and ctx.r("AER-AMB-41") != "supply":  # AER-AMB-41 keep / lost
-                kept.append(attrs.evolve(card, excess=0, passengers=()))  # AER-AMB-41: discarded, tiles on it
+                kept.append(evolve(card, excess=0, passengers=()))  # AER-AMB-41: discarded, tiles on it
             elif unused == 0:  # U2
                 discards.append(card.number)
                 supply[ctx.pack.card(card.number).tile_stage - 1] += card.tiles
             else:  # U3
-                kept.append(attrs.evolve(card, excess=unused, passengers=()))
+                kept.append(evolve(card, excess=unused, passengers=()))
         players.append(
-            attrs.evolve(
+            evolve(
                 p,
                 supply=(supply[0], supply[1], supply[2]),
                 cards=tuple(kept),
@@ -575,7 +568,7 @@ def update_planes(ctx: Context, state: AerState) -> AerState:
                 banked=tuple(sorted(banked)),
             )
         )
-    state = attrs.evolve(state, players=tuple(players), removed_passengers=tuple(sorted(removed)))
+    state = evolve(state, players=tuple(players), removed_passengers=tuple(sorted(removed)))
     return update_overflow(ctx, state)
 
 
@@ -595,13 +588,13 @@ def update_overflow(ctx: Context, state: AerState) -> AerState:
                     slots[j] = None
                     break
         waiting.append(Waiting(w.city, tuple(slots)))
-    state = attrs.evolve(state, overflow=tuple(overflow), waiting=tuple(waiting))
+    state = evolve(state, overflow=tuple(overflow), waiting=tuple(waiting))
     return refill_or_finish(ctx, state)
 
 
 def refill_or_finish(ctx: Context, state: AerState) -> AerState:
     if state.bag and next_waiting_slot(state) is not None:
-        return attrs.evolve(state, phase=Phase.REFILL)
+        return evolve(state, phase=Phase.REFILL)
     return update_money_and_era(ctx, state)
 
 
@@ -615,7 +608,7 @@ def refill_waiting(ctx: Context, state: AerState, action: RefillWaiting) -> AerS
     bag.remove(action.id)
     w = state.waiting[i]
     section = Waiting(w.city, (*w.slots[:j], action.id, *w.slots[j + 1 :]))
-    state = attrs.evolve(state, bag=tuple(bag), waiting=(*state.waiting[:i], section, *state.waiting[i + 1 :]))
+    state = evolve(state, bag=tuple(bag), waiting=(*state.waiting[:i], section, *state.waiting[i + 1 :]))
     return refill_or_finish(ctx, state)
 
 
@@ -626,18 +619,18 @@ def update_money_and_era(ctx: Context, state: AerState) -> AerState:
     ``roll``); ``taker``: the marker-taker is first player without a roll.  After era 3 (AER-AMB-45
     ``run``) these steps prepare no era: the game is over."""
     if state.era == 3:  # AER-AMB-45 run: no era 4 follows (no income, era marker or die): the game ends
-        return attrs.evolve(state, phase=Phase.OVER)  # AER-AMB-45
+        return evolve(state, phase=Phase.OVER)  # AER-AMB-45
     era = state.era + 1
     if ctx.r("AER-AMB-03") == "twice":
         # The new era is 2 or 3, whose income has no home-city modifier (AER-R-03): the bare amount.
         paid = ctx.pack.income.by_era[era - 1]
-        state = attrs.evolve(state, players=tuple(attrs.evolve(p, money=p.money + paid) for p in state.players))
+        state = evolve(state, players=tuple(evolve(p, money=p.money + paid) for p in state.players))
     taker = state.marker_taker
     assert taker is not None
-    state = attrs.evolve(state, era=era, turns_in_round=0)
+    state = evolve(state, era=era, turns_in_round=0)
     if ctx.r("AER-AMB-04") == "taker":
-        return start_era(ctx, attrs.evolve(state, first_player=taker))
-    return attrs.evolve(state, phase=Phase.ROUND_DIE, die_roller=taker)
+        return start_era(ctx, evolve(state, first_player=taker))
+    return evolve(state, phase=Phase.ROUND_DIE, die_roller=taker)
 
 
 def era_die(ctx: Context, state: AerState, action: RollFirstPlayerDie) -> AerState:
@@ -645,7 +638,7 @@ def era_die(ctx: Context, state: AerState, action: RollFirstPlayerDie) -> AerSta
     reaches is first player of the new era, which starts with its Income step (AER-R-02, R-03, R-61)."""
     assert state.die_roller is not None
     first = (state.die_roller + action.value) % len(state.players)
-    return start_era(ctx, attrs.evolve(state, first_player=first, die_roller=None))
+    return start_era(ctx, evolve(state, first_player=first, die_roller=None))
 
 
 __all__ = [
