@@ -594,7 +594,7 @@ def _resume(tree: Path, game: Game, modules: list[str], args: argparse.Namespace
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        return execute(_parser().parse_args(argv))
+        return execute(_parser().parse_intermixed_args(argv))
     except MutationDataError as exc:
         print(exc, file=sys.stderr)
         return 2
