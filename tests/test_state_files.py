@@ -251,6 +251,19 @@ def test_3000_crystals_name_the_invariant_and_rule(tmp_path: Path) -> None:
     assert "resources-conserved [STM-R-21]" in message and "3015" in message
 
 
+def test_a_kas_state_dealing_one_team_twice_is_refused_on_load(tmp_path: Path) -> None:
+    """KAS-R-08 (p.17): the team boards are dealt one to each player; a state file giving two seats the
+    Sphinx team is refused in one line naming the invariant and the rule."""
+    game = make_game("kas")
+    state = game.new_game(
+        3, teams=(("Sphinx", "Victor Blane"), ("DaVinci", "I.S.A.A.C."), ("Emperor", "Reginald Kain"))
+    )
+    twice = attrs.evolve(state.players[1], team="Sphinx", character="Eva Blane")
+    path = write(tmp_path, game.state_to_json(attrs.evolve(state, players=(state.players[0], twice, state.players[2]))))
+    message = refusal(path, make_game("kas"))
+    assert "teams-dealt [KAS-R-08, KAS-R-09]" in message and "Sphinx" in message, message
+
+
 def test_an_absurd_size_is_refused_before_the_invariants(monkeypatch: pytest.MonkeyPatch) -> None:
     """The size caps come first: the invariants (and legal_actions) never see 20 000 stones."""
     game, state = mid_game("stm")

@@ -84,8 +84,8 @@ _SEAT = (Phase.START_DEPOTS, Phase.PLANNING, Phase.FLIGHT, Phase.CARGO, Phase.AC
 
 
 # The invariants every state read from outside must keep: goods, money, depots and market tiles
-# counted, holds and tracks in range, cities consistent.  The bookkeeping ones (phase, diamonds,
-# score formula) are left to ``violations``.
+# counted, holds and tracks in range, cities consistent, teams dealt once each.  The bookkeeping ones
+# (phase, diamonds, score formula) are left to ``violations``.
 LOAD_INVARIANTS = (
     "goods-conserved",
     "money-conserved",
@@ -95,6 +95,7 @@ LOAD_INVARIANTS = (
     "tracks-in-range",
     "market-tiles-accounted",
     "cities-consistent",
+    "teams-dealt",
 )
 
 
