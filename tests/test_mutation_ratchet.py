@@ -453,6 +453,15 @@ def test_resume_brings_a_kept_tree_up_to_date_and_keeps_unchanged_files_older(tm
     assert stale.stat().st_mtime == source.stat().st_mtime
     assert digests == {"model/aeroplanes/scoring.py": hashlib.sha256(source.read_bytes()).hexdigest()}
     before = (tree / "pyproject.toml").read_text("utf-8")
+    # the last run mutated scoring.py alone: mutmut left rules.py in mutants/ as a plain, newer copy
+    plain = tree / "mutants" / run.shadow_path("model/aeroplanes/rules.py")
+    plain.parent.mkdir(parents=True, exist_ok=True)
+    plain.write_text("# a plain copy\n", encoding="utf-8")
+    kept = tree / "mutants" / run.shadow_path("model/aeroplanes/scoring.py")
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    kept.write_text("# its mutants\n", encoding="utf-8")
     run.refresh_shadow(tree, game, ["model/aeroplanes/scoring.py", "model/aeroplanes/rules.py"])
     after = (tree / "pyproject.toml").read_text("utf-8")
     assert before != after and "model/aeroplanes/rules.py" in after
+    assert not plain.exists(), "a module newly mutated is mutated again, not taken from its plain copy"
+    assert kept.read_text("utf-8") == "# its mutants\n"  # one the last run mutated keeps its mutants

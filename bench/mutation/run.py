@@ -250,6 +250,13 @@ def refresh_shadow(tree: Path, game: Game, modules: list[str]) -> dict[str, str]
     wanted = pyproject_text(game, modules)
     had = (tree / "pyproject.toml").read_text(encoding="utf-8")
     if had != wanted:
+        before = set(tomllib.loads(had).get("tool", {}).get("mutmut", {}).get("only_mutate", []))
+        for module in modules:
+            # A module the tree's last run did not mutate sits in mutants/ as a plain copy newer than its
+            # source, which mutmut would take as already mutated: removed, it is mutated again, and its
+            # functions' earlier verdicts (kept in its .meta) stand where their hash is unchanged.
+            if shadow_path(module) not in before:
+                (tree / "mutants" / shadow_path(module)).unlink(missing_ok=True)
         (tree / "pyproject.toml").write_text(wanted, encoding="utf-8")
         if _test_settings(had) != _test_settings(wanted):  # mutmut keeps no verdict then
             print(f"{game.id}: the tests or pytest options changed since this tree's run: mutmut re-tests every mutant")
