@@ -14,6 +14,7 @@ uniform chance step as ``rng.choice`` over ``chance_outcomes`` did.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence
 
@@ -220,13 +221,59 @@ def test_attempts_follow_the_targets_requirement_not_only_its_name_air_r_26_27()
     assert list(attempts(c, later)) == checked_attempts(c, later)
 
 
-def test_attempt_groups_are_kept_per_target_and_pool() -> None:
-    """Asked twice, each (target, pool) group is the same tuple (the cache is hit)."""
+def test_attempt_groups_are_kept_per_target_with_each_pool_in_turn_air_r_26_29() -> None:
+    """One group per open target (AIR-R-26: 2 cards, 3 stack tops), holding its attempts with each
+    exchange choice in turn (AIR-R-29: none, then one); asked twice, each group is the same tuple (the
+    cache is hit), and the groups together are the attempts the check accepts."""
     c = ctx()
     st = state(board("FINWR", "HANW", "MATB"), display=display("HANW", "HANB"), stacks=STACKS)
     first, again = list(attempt_groups(c, st)), list(attempt_groups(c, st))
-    assert len(first) == 2 * 5  # 5 targets (2 cards, 3 stack tops) x 2 pools
+    assert len(first) == 5
     assert all(a is b for a, b in zip(first, again, strict=True))
+    assert [a for group in first for a in group] == checked_attempts(c, st)
+    for group in first:
+        exchanges = [a.exchanges for a in group]
+        assert exchanges == sorted(exchanges)  # the pool without the exchange first
+    assert {a.exchanges for a in first[1]} == {1}  # HANB's black die comes only from the exchange
+
+
+def test_dice_above_the_cap_change_no_throw_air_r_30_amb_32() -> None:
+    """AIR-R-30 (p.4): at most 3 dice of one colour are thrown, so a fourth or fifth die of a colour
+    changes no throw; a requirement only those dice would cover (AIR-AMB-32 'uncapped') has no throw
+    anyway (t_c + |F'_c| >= q_c with t_c <= 3).  Under every reading of AIR-AMB-04/05/32/35/36 the
+    throws of a pool are those of the pool with each colour cut to 3."""
+    requirements = (Dice(W=4), Dice(R=2, B=1), Dice(W=1, R=1, B=1), Dice(R=3), Dice(W=2, B=4))
+    fixed_w3 = FixedDie(Colour.W, 3)
+    for a04, a05, a32, a35, a36 in itertools.product(
+        ("exact", "any"), ("no", "yes"), ("capped", "uncapped"), ("choice", "max"), ("allowed", "forbidden")
+    ):
+        c = ctx(f"04={a04}", f"05={a05}", f"32={a32}", f"35={a35}", f"36={a36}")
+        for w, r, b in itertools.product((3, 5), repeat=3):
+            for fixed in (None, fixed_w3):
+                for req in requirements:
+                    target = TargetInfo("airship:1", "airship", req, 10, card="L1", index=1)
+                    raw = allowed_throws(c, Pool(Dice(W=w, R=r, B=b), fixed), target)
+                    cut = allowed_throws(c, Pool(Dice(W=min(w, 3), R=min(r, 3), B=min(b, 3)), fixed), target)
+                    assert raw == cut, (a04, a05, a32, a35, a36, w, r, b, fixed, req)
+                    assert all(t[colour] <= 3 for t in raw for colour in Colour)
+
+
+def test_pools_beyond_the_cap_share_their_number_air_r_30_amb_32() -> None:
+    """FINWR with 3 and with 4 extra red dice (AIR-AMB-01 'every-success'): 4 R and 5 R, of which 3 are
+    thrown at most (AIR-R-30), so both boards' pools get the same number and share the attempts; 2 R
+    is another pool.  The attempts are the ones the check accepts, the cap counted or not
+    (AIR-AMB-32), for M1 (2 R) and L4 (4 W: FINWR's 3 W fall short)."""
+    for reading in ("32=capped", "32=uncapped"):
+        c = ctx(reading)
+        four, five, two = (state(attrs.evolve(board("FINWR"), extra_red_dice=n), stacks=STACKS) for n in (3, 4, 1))
+        number = [p[3] for p in pools(c, board_of(c, four, 0))]
+        assert [p[3] for p in pools(c, board_of(c, five, 0))] == number
+        assert [p[3] for p in pools(c, board_of(c, two, 0))] != number
+        assert board_of(c, four, 0).pool_set == board_of(c, five, 0).pool_set
+        for st in (four, five, two):
+            assert list(attempts(c, st)) == checked_attempts(c, st)
+        assert Dice(R=3) in {a.throw for a in attempts(c, five) if a.target == "airship:3"}
+        assert Dice(R=3) not in {a.throw for a in attempts(c, two) if a.target == "airship:3"}
 
 
 def test_a_target_is_in_reach_when_one_group_is_not_empty_air_amb_23() -> None:

@@ -70,7 +70,14 @@ class Context:
     pool_sets: dict[tuple[object, ...], list[tuple[int, bool, Pool, int]]] = attrs.field(
         factory=dict, init=False, hash=False, eq=False, repr=False
     )
+    # A number per list of pool numbers (``pools``: a board's whole choice), keying ``attempts``.
+    pool_set_ids: dict[tuple[int, ...], int] = attrs.field(factory=dict, init=False, hash=False, eq=False, repr=False)
     attempts: dict[tuple[object, ...], tuple[AttemptTarget, ...]] = attrs.field(
+        factory=dict, init=False, hash=False, eq=False, repr=False
+    )
+    # The attempts at a target with each pool of a set in turn (``attempt_groups``), by the target's
+    # reference and requirement and the set's number.
+    groups: dict[tuple[object, ...], tuple[AttemptTarget, ...]] = attrs.field(
         factory=dict, init=False, hash=False, eq=False, repr=False
     )
     board_limit: int = attrs.field(default=4096, kw_only=True, hash=False, eq=False, repr=False)
@@ -174,11 +181,12 @@ class Board:
     """What the context keeps of one board: its company, and the pools its exchanges leave (AIR-R-29,
     ``pools``: exchanges, give_fixed, pool and the pool's number in ``Context.pool_ids``)."""
 
-    __slots__ = ("company", "pools")
+    __slots__ = ("company", "pool_set", "pools")
 
     def __init__(self, company: Company) -> None:
         self.company = company
         self.pools: list[tuple[int, bool, Pool, int]] | None = None
+        self.pool_set = -1  # the pools' number in ``Context.pool_set_ids``, once ``pools`` made them
 
 
 def board_of(ctx: Context, state: AirState, seat: int) -> Board:
@@ -353,19 +361,35 @@ def attempts(ctx: Context, state: AirState) -> Iterator[AttemptTarget]:
 
 
 def attempt_groups(ctx: Context, state: AirState) -> Iterator[tuple[AttemptTarget, ...]]:
-    """``attempts`` in groups, one per open target and pool (a group may be empty)."""
-    board_pools = pools(ctx, board_of(ctx, state, state.seat))
-    known = ctx.attempts
+    """``attempts`` in groups, one per open target (a group may be empty): its attempts with each of the
+    board's pools in turn, kept in the context by the target's reference and requirement and the pools."""
+    board = board_of(ctx, state, state.seat)
+    board_pools = pools(ctx, board)
+    pool_set = board.pool_set
+    known = ctx.groups
     for target in open_targets(ctx, state):
-        ref, req = target.ref, target.requirement
-        for k, give_fixed, pool, pool_id in board_pools:
-            # The action names the reference; its throws depend on the requirement and the pool only.
-            key = (ref, req.W, req.R, req.B, pool_id)
-            found = known.get(key)
-            if found is None:
-                throws = allowed_throws(ctx, pool, target)
-                found = known[key] = tuple(AttemptTarget(ref, throw, k, give_fixed) for throw in throws)
-            yield found
+        req = target.requirement
+        key = (target.ref, req.W, req.R, req.B, pool_set)
+        found = known.get(key)
+        if found is None:
+            found = known[key] = tuple(
+                chain.from_iterable(pool_attempts(ctx, target, choice) for choice in board_pools)
+            )
+        yield found
+
+
+def pool_attempts(ctx: Context, target: TargetInfo, choice: tuple[int, bool, Pool, int]) -> tuple[AttemptTarget, ...]:
+    """The attempts at ``target`` with one of the board's pools (``pools``: exchanges, give_fixed, pool,
+    number), kept in the context: the action names the reference; its throws depend on the requirement
+    and the pool only."""
+    k, give_fixed, pool, pool_id = choice
+    ref, req = target.ref, target.requirement
+    key = (ref, req.W, req.R, req.B, pool_id)
+    found = ctx.attempts.get(key)
+    if found is None:
+        throws = allowed_throws(ctx, pool, target)
+        found = ctx.attempts[key] = tuple(AttemptTarget(ref, throw, k, give_fixed) for throw in throws)
+    return found
 
 
 def pools(ctx: Context, board: Board) -> list[tuple[int, bool, Pool, int]]:
@@ -380,11 +404,15 @@ def pools(ctx: Context, board: Board) -> list[tuple[int, bool, Pool, int]]:
             for k, give_fixed in exchange_options(ctx, comp):
                 pool = pool_or_rejection(ctx, comp, k, give_fixed)
                 if isinstance(pool, Pool):
-                    dice = pool.dice
-                    pool_key = (k, give_fixed, dice.W, dice.R, dice.B, pool.fixed, pool.cap)
+                    # Dice above the cap are never thrown (AIR-R-30); a requirement only they would meet
+                    # (AIR-AMB-32 'uncapped') has no throw either: the attempts are the capped dice's.
+                    dice, cap = pool.dice, pool.cap
+                    pool_key = (k, give_fixed, min(dice.W, cap), min(dice.R, cap), min(dice.B, cap), pool.fixed, cap)
                     pool_id = ctx.pool_ids.setdefault(pool_key, len(ctx.pool_ids))
                     found.append((k, give_fixed, pool, pool_id))
         board.pools = found
+        # The set's number (``attempt_groups``' key): the same pools, in the same order, share it.
+        board.pool_set = ctx.pool_set_ids.setdefault(tuple(p[3] for p in found), len(ctx.pool_set_ids))
     return board.pools
 
 

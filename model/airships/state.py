@@ -58,7 +58,9 @@ class Attempt:
     faces: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None = None
 
 
-@attrs.frozen(cache_hash=True)
+# slots=False: a frozen class with a __dict__ gets an __init__ that fills the dict directly, where a
+# slotted one calls object.__setattr__ once per field (20 fields, a state or more at every step).
+@attrs.frozen(cache_hash=True, slots=False)
 class AirState:
     phase: Phase
     boards: tuple[CompanyBoard, ...]
