@@ -100,6 +100,21 @@ class PlaceAirport:
     via: str | None = None
 
 
+def place_airport(card: int, destination: str, slot: int, origin: str | None, via: str | None) -> PlaceAirport:
+    """``PlaceAirport(card, destination, slot, origin, via)``, made once per value: move generation offers
+    the same few hundred placements again and again, and a frozen value can be shared."""
+    fields = (card, destination, slot, origin, via)
+    found = _PLACE_AIRPORT.get(fields)
+    if found is None:
+        if len(_PLACE_AIRPORT) > 65536:  # keep the store bounded
+            _PLACE_AIRPORT.clear()
+        found = _PLACE_AIRPORT[fields] = PlaceAirport(card, destination, slot, origin, via)
+    return found
+
+
+_PLACE_AIRPORT: dict[tuple[int, str, int, str | None, str | None], PlaceAirport] = {}
+
+
 @attrs.frozen
 class StopPlacing:
     """AER-R-13: end the placement action after at least one attempt (AER-AMB-09)."""
@@ -348,4 +363,5 @@ __all__ = [
     "StopPlacing",
     "TakeAdvantage",
     "TakeSubsidy",
+    "place_airport",
 ]

@@ -102,13 +102,13 @@ class AeroplanesGame(PackedGame[AerState, AerAction]):
     not_modelled = MappingProxyType(NOT_MODELLED_WHY)
     json_converter = converter
 
-
-
     def wire(self) -> None:
         self.pack = with_parameters(self.pack, self.changed_parameters)
         self.ctx = Context.printed(self.pack, dict(self.ruleset.readings))
         # The dice odds depend only on the pack (and the round die on nothing else): worked out once.
         self._dice_tables: dict[Phase, tuple[list[AerAction], list[int], list[int]]] = {}
+        # The "¤" tiles (l.23, AER-AMB-31: ctx.not_in_era_1), looked up once for the deal's draws.
+        self._not_in_era_1 = frozenset(p.id for p in self.ctx.pack.passengers if p.not_in_era_1)
 
     # -- set-up -------------------------------------------------------------------------------
     def new_game(self, players: int, *, first_seat: Seat = 0, **options: Any) -> AerState:
@@ -150,7 +150,7 @@ class AeroplanesGame(PackedGame[AerState, AerAction]):
         the table): a tile drawn from a pile is one of its tiles, each equally likely; the dice
         tables are worked out once per game."""
         if state.phase is Phase.DEAL_PASSENGERS:  # one tile drawn, one action built (the bag holds ~70)
-            return DealWaitingPassenger(rng.choice([t for t in state.bag if not self.ctx.not_in_era_1(t)]))
+            return DealWaitingPassenger(rng.choice([t for t in state.bag if t not in self._not_in_era_1]))
         if state.phase is Phase.REFILL:
             return RefillWaiting(rng.choice(state.bag))
         if state.phase in self._dice_tables:  # the cumulative weights of a dice table, worked out once

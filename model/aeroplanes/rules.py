@@ -83,6 +83,7 @@ from rulecraft.model.aeroplanes.actions import (
     StopPlacing,
     TakeAdvantage,
     TakeSubsidy,
+    place_airport,
 )
 from rulecraft.model.aeroplanes.catalogue import RULES, SETUP
 from rulecraft.model.aeroplanes.components import Face
@@ -93,6 +94,7 @@ from rulecraft.model.aeroplanes.state import (
     ADVANTAGE_TYPE_IDS,
     BLOCKER,
     AerState,
+    MapMemo,
     OwnedCard,
     Phase,
     PlayerState,
@@ -859,7 +861,7 @@ def throw_pending(ctx: Context, state: AerState) -> bool:
     return ctx.r("AER-AMB-26") == "reroll" and me(state).held(RADIO_BEACONS) > 0
 
 
-def placements(ctx: Context, state: AerState) -> Iterator[PlaceAirport]:
+def placements(ctx: Context, state: AerState) -> tuple[PlaceAirport, ...]:
     """Every PlaceAirport place_rejection accepts, generated without calling it (python-chess style:
     generation and the legality check are separate, and tests hold them equal).
 
@@ -869,13 +871,27 @@ def placements(ctx: Context, state: AerState) -> Iterator[PlaceAirport]:
     """
     seat = state.to_move
     lost = ctx.r("AER-AMB-41") == "lost"  # AER-AMB-41 lost: no tile from a card discarded full
-    usable = [c for c in me(state).cards if c.tiles >= 1 and not (lost and c.excess == 0)]  # AER-AMB-41
-    cards = [(c.number, ctx.pack.card(c.number)) for c in usable]
-    if not cards:
-        return
+    usable = tuple(c.number for c in me(state).cards if c.tiles >= 1 and not (lost and c.excess == 0))  # AER-AMB-41
+    if not usable:
+        return ()
+    start = origins(ctx, state)  # AER-AMB-10: start, the action's origins
+    # Everything the placements depend on besides the map (the memo's own key).
+    key = (seat, len(state.players), start, usable)
+    found = _PLACEMENTS.get(ctx, state.map, key)
+    if found is None:
+        found = _PLACEMENTS.put(ctx, state.map, key, _placements(ctx, state, seat, usable, start))
+    return found
+
+
+def _placements(
+    ctx: Context, state: AerState, seat: int, usable: tuple[int, ...], start: tuple[str, ...]
+) -> tuple[PlaceAirport, ...]:
+    """placements, worked out: the cards numbered ``usable`` (tiles on them) from the airports ``start``."""
+    out: list[PlaceAirport] = []
+    cards = [(number, ctx.pack.card(number)) for number in usable]
     board = {s.destination: s.slots for s in state.map}
     n = len(state.players)
-    mine, start = state.airports(seat), origins(ctx, state)  # AER-AMB-10: start, the action's origins
+    mine = state.airports(seat)
     routes, hops = _routes(ctx, start)  # AER-AMB-10
     routes = routes + [(d, None, None, False) for d in mine if d not in start]  # AER-AMB-10 fixed: upgrades
     open_slots: dict[tuple[str, int, bool], list[int]] = {}
@@ -887,8 +903,11 @@ def placements(ctx: Context, state: AerState) -> Iterator[PlaceAirport]:
             key = (destination, stage, origin is None)
             if key not in open_slots:
                 open_slots[key] = _open_slots(ctx, board[destination], destination, seat, n, stage, origin is None)
-            for slot in open_slots[key]:
-                yield PlaceAirport(number, destination, slot, origin, via)
+            out += [place_airport(number, destination, slot, origin, via) for slot in open_slots[key]]
+    return tuple(out)
+
+
+_PLACEMENTS: MapMemo[tuple[PlaceAirport, ...]] = MapMemo()  # placements per map, seat, start and cards
 
 
 def origins(ctx: Context, state: AerState) -> tuple[str, ...]:
@@ -1088,6 +1107,9 @@ def buys(ctx: Context, state: AerState) -> Iterator[BuyPlane]:
     """Every BuyPlane buy_rejection accepts: the display cards the player can pay for (AER-R-08)."""
     money = me(state).money
     gap = ctx.r("AER-AMB-06") == "gap"
+    # AER-R-45: no boosted buy without an Increased Production tile held (increased_production_rejection
+    # judges the rest; asked only when the player holds one, as most never do)
+    holds = me(state).held(INCREASED_PRODUCTION) >= 1
     display = state.display
     for position, number in enumerate(display):
         # skipped(): the cards before it on the ascending display, or the numbers between (AER-AMB-06)
@@ -1095,7 +1117,7 @@ def buys(ctx: Context, state: AerState) -> Iterator[BuyPlane]:
         if ctx.pack.card(number).price + passed <= money:
             yield BuyPlane(number)
             boosted = BuyPlane(number, increased_production=True)
-            if increased_production_rejection(ctx, state, boosted) is None:
+            if holds and increased_production_rejection(ctx, state, boosted) is None:
                 yield boosted
 
 
@@ -1108,11 +1130,13 @@ def claims(ctx: Context, state: AerState) -> Iterator[ClaimPassenger]:
         (t, True) for t in state.overflow
     ]
     closed = ctx.r("AER-AMB-42") == "closed"
-    rooms = [(card.number, room(ctx, card)) for card in player.cards if not (card.face_down and closed)]
+    rooms: list[tuple[int, int]] | None = None  # the cards' room, worked out once a tile can go anywhere
     for tile_id, overflow in candidates:
         tile = ctx.pack.passenger(tile_id)
         if tile.destination not in airports:
             continue
+        if rooms is None:
+            rooms = [(card.number, room(ctx, card)) for card in player.cards if not (card.face_down and closed)]
         for number, free in rooms:
             if free >= tile.capacity:
                 yield ClaimPassenger(tile_id, number, overflow)

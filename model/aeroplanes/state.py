@@ -16,8 +16,9 @@ owner ``BLOCKER`` (AER-SET-04).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Hashable
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 import attrs
 
@@ -25,6 +26,8 @@ from rulecraft.model.aeroplanes.components import Face
 
 if TYPE_CHECKING:
     from rulecraft.model.aeroplanes.context import Context
+
+T = TypeVar("T")
 
 HOME = 0  # the stage of a home tile (AER-SET-03)
 BLOCKER = -1  # the owner of a face-down 3-player blocker (AER-SET-04)
@@ -214,6 +217,38 @@ class AerState:
 
 # state.airports per map: id(map) -> (the map, seat -> its airports).
 _AIRPORTS: dict[int, tuple[tuple[Slots, ...], dict[int, tuple[str, ...]]]] = {}
+
+
+class MapMemo(Generic[T]):
+    """Answers kept per map: id(map) -> (the map, the context, key -> the answer).  The map and the
+    context are held beside their answers and compared by identity (an id is reused only after its
+    object is gone), so a key holds only what else the answer depends on.  ``cache_clear`` and
+    ``cache_info`` as functools caches have them: the mutation profile empties it before every test as
+    it does those (bench/mutation/rulecraft_mutation_profile.py)."""
+
+    def __init__(self) -> None:
+        self._by_map: dict[int, tuple[object, object, dict[Hashable, T]]] = {}
+
+    def get(self, ctx: object, board: tuple[Slots, ...], key: Hashable) -> T | None:
+        found = self._by_map.get(id(board))
+        if found is None or found[0] is not board or found[1] is not ctx:
+            return None
+        return found[2].get(key)
+
+    def put(self, ctx: object, board: tuple[Slots, ...], key: Hashable, value: T) -> T:
+        found = self._by_map.get(id(board))
+        if found is None or found[0] is not board or found[1] is not ctx:
+            if len(self._by_map) > 256:
+                self._by_map.clear()
+            found = self._by_map[id(board)] = (board, ctx, {})
+        found[2][key] = value
+        return value
+
+    def cache_clear(self) -> None:
+        self._by_map.clear()
+
+    def cache_info(self) -> int:
+        return len(self._by_map)
 
 
 # ---------------------------------------------------------------------------
@@ -484,6 +519,7 @@ __all__ = [
     "AerState",
     "Airport",
     "Attempt",
+    "MapMemo",
     "OwnedCard",
     "Phase",
     "PlayerState",
