@@ -79,8 +79,6 @@ class SteamopolisGame(PackedGame[StmState, StmAction]):
     not_modelled = MappingProxyType(NOT_MODELLED_WHY)
     json_converter = converter
 
-
-
     def wire(self) -> None:
         self.ctx = Context.printed(self.pack, dict(self.ruleset.readings), self.params)
         # The playout policies bound to this game once (Game.random_action asks for one every step).
@@ -319,9 +317,6 @@ class SteamopolisGame(PackedGame[StmState, StmAction]):
         )
 
     # -- scenarios ----------------------------------------------------------------------------------
-
-
-
 
 
 def _play_policy(
