@@ -48,11 +48,13 @@ from rulecraft.model.airships.rules import (
     exchange_options,
     has_legal_target,
     open_targets,
+    pool_attempts,
     pool_or_rejection,
     pools,
     throw_candidates,
 )
 from rulecraft.model.airships.state import AirState, Attempt, Phase
+from rulecraft.model.airships.transitions import throw_totals
 from rulecraft.registry import make_game
 
 
@@ -237,6 +239,28 @@ def test_attempt_groups_are_kept_per_target_with_each_pool_in_turn_air_r_26_29()
     assert {a.exchanges for a in first[1]} == {1}  # HANB's black die comes only from the exchange
 
 
+def test_the_attempts_with_one_pool_are_kept_and_name_the_fixed_die_given_air_r_18_29() -> None:
+    """An Engineer's fixed white 3 (AIR-R-18) may be one of the 3 W MATB gives up (AIR-R-29, AIR-AMB-08
+    'yes'): with 2 W, 1 R, 1 B left, HANB (1 B) is tried with that exchange, and the attempt says the
+    fixed die went.  The attempts with one pool are kept: asked again for the same target and pool, the
+    same tuple comes back; another target's attempts name that target."""
+    c = ctx()
+    st = state(board("FINWR", "HANW", "MATB", "ENW"), display=display("HANB", "HANW"), stacks=STACKS)
+    found = list(attempts(c, st))
+    assert found == checked_attempts(c, st)
+    given = [a for a in found if a.give_fixed]
+    assert given and all(a.exchanges == 1 for a in given)
+    assert AttemptTarget("development:HANB", Dice(B=1), 1, True) in given
+    choices = pools(c, board_of(c, st, 0))
+    hanb, hanw = (t for t in open_targets(c, st) if t.kind == "development")
+    with_fixed = choices[2]
+    assert with_fixed[1] is True
+    once = pool_attempts(c, hanb, with_fixed)
+    assert once == (AttemptTarget("development:HANB", Dice(B=1), 1, True),)
+    assert pool_attempts(c, hanb, with_fixed) is once
+    assert {a.target for a in pool_attempts(c, hanw, with_fixed)} == {"development:HANW"}
+
+
 def test_dice_above_the_cap_change_no_throw_air_r_30_amb_32() -> None:
     """AIR-R-30 (p.4): at most 3 dice of one colour are thrown, so a fourth or fifth die of a colour
     changes no throw; a requirement only those dice would cover (AIR-AMB-32 'uncapped') has no throw
@@ -308,6 +332,31 @@ def test_a_short_throw_keeps_its_faces_for_the_chip_air_r_34_37() -> None:
     assert after.attempt is not None
     assert after.attempt.target == "development:HANB"
     assert after.attempt.faces == ((), (), (4,))
+
+
+def test_the_bonus_step_reads_the_throws_totals_once_air_r_33_36_37() -> None:
+    """HANB needs 1 B for 6 (AIR-EX-14); a 4 is short by 2, so with a chip on the board the bonus step
+    follows (AIR-R-37).  That step's totals are the throw's: base 4 (AIR-R-33), no engine, no wooden
+    airship, target 6, the same object each time it is asked; a state that differs (the wooden airship
+    held by the seat: +1, AIR-R-36) has its own; a chip still leaves the throw short (5 of 6), so the
+    attempt fails and the failure chip comes (AIR-R-41)."""
+    c = tctx()
+    st = tstate(tboard("FIN", chips=1), tboard("S2", nation="Germany"), display=tdisplay("HANB"))
+    after = declare_and_throw(c, st, "development:HANB", Throw(B=(4,)))
+    assert after.phase is Phase.BONUS
+    totals = throw_totals(c, after)
+    assert (totals.base, totals.engine, totals.airship, totals.target) == (4, 0, 0, 6)
+    assert totals.info.ref == "development:HANB"
+    assert throw_totals(c, after) is totals
+    copy = evolve(after, goes=after.goes)  # equal, not the same object: worked out again, the same numbers
+    assert copy is not after
+    assert throw_totals(c, copy) == totals
+    wooden = throw_totals(c, evolve(after, wooden_airship=0))
+    assert (wooden.base, wooden.airship, wooden.target) == (4, 1, 6)
+    assert throw_totals(c, after) is totals
+    done = step(c, after, Resolve(chip=True))
+    assert done.boards[0].departments[1] is None  # not won: 4 + 1 chip = 5 of 6
+    assert done.boards[0].chips == 1  # the chip spent (AIR-R-37), the failure chip taken (AIR-R-41)
 
 
 def test_a_throw_that_reaches_the_target_settles_at_once_air_r_34_38() -> None:

@@ -80,6 +80,9 @@ class Context:
     groups: dict[tuple[object, ...], tuple[AttemptTarget, ...]] = attrs.field(
         factory=dict, init=False, hash=False, eq=False, repr=False
     )
+    # The last throw that went to the bonus step (AIR-R-34/37): its state and its Totals, which that step
+    # (``throw_totals``: the chip's check and the Resolve) reads again.
+    kept_totals: list[object] = attrs.field(factory=lambda: [None, None], init=False, hash=False, eq=False, repr=False)
     board_limit: int = attrs.field(default=4096, kw_only=True, hash=False, eq=False, repr=False)
     # The TargetInfo of a displayed development card or a stack's top airship card (``open_targets``).
     targets: dict[tuple[str, int, str], TargetInfo] = attrs.field(
@@ -182,11 +185,11 @@ class Board:
     ``pools``: exchanges, give_fixed, pool and the pool's number in ``Context.pool_ids``)."""
 
     __slots__ = ("company", "pool_set", "pools")
+    pool_set: int  # the pools' number in ``Context.pool_set_ids``, set with them by ``pools``
 
     def __init__(self, company: Company) -> None:
         self.company = company
         self.pools: list[tuple[int, bool, Pool, int]] | None = None
-        self.pool_set = -1  # the pools' number in ``Context.pool_set_ids``, once ``pools`` made them
 
 
 def board_of(ctx: Context, state: AirState, seat: int) -> Board:

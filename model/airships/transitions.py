@@ -6,6 +6,8 @@ rather than re-check.  Each effect names the rule it carries out.
 
 from __future__ import annotations
 
+from typing import cast
+
 import attrs
 
 from rulecraft.evolve import evolve
@@ -192,6 +194,9 @@ class Totals:
 
 def throw_totals(ctx: Context, state: AirState) -> Totals:
     assert state.attempt is not None
+    kept = ctx.kept_totals
+    if kept[0] is state:  # the state the throw went to the bonus step with: its totals as worked out then
+        return cast(Totals, kept[1])
     return _totals(ctx, state, state.attempt)
 
 
@@ -229,13 +234,20 @@ def _throw(ctx: Context, state: AirState, action: Throw) -> AirState:
     auto = totals.base + totals.engine + totals.airship
     if ctx.r("AIR-AMB-12") == "optional":
         if totals.engine or totals.airship or (chips and auto < totals.target):
-            return evolve(state, attempt=attempt, phase=Phase.BONUS)
+            return _to_bonus(ctx, state, attempt, totals)
         return _settle(ctx, state, auto >= totals.target, totals.info)
     if auto >= totals.target:
         return _settle(ctx, state, True, totals.info)
     if chips and (ctx.r("AIR-AMB-11") == "legal" or auto + 1 >= totals.target):
-        return evolve(state, attempt=attempt, phase=Phase.BONUS)
+        return _to_bonus(ctx, state, attempt, totals)
     return _settle(ctx, state, False, totals.info)
+
+
+def _to_bonus(ctx: Context, state: AirState, attempt: Attempt, totals: Totals) -> AirState:
+    """AIR-R-34/37: the bonus step follows the throw; it reads the same totals (nothing else changes)."""
+    bonus = evolve(state, attempt=attempt, phase=Phase.BONUS)
+    ctx.kept_totals[:] = (bonus, totals)
+    return bonus
 
 
 def _resolve(ctx: Context, state: AirState, action: Resolve) -> AirState:
