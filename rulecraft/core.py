@@ -109,6 +109,15 @@ class IllegalAction(RulecraftError):
         self.rejection = rejection
 
 
+class NoLegalAction(RulecraftError):
+    """A seat is to move and has no legal action: the game can never go on from here when
+    :meth:`Game.stalled` gives the reason (a reading's dead end, e.g. STM-AMB-12 'stuck'), else a bug."""
+
+    def __init__(self, reason: str, stalled: bool) -> None:
+        super().__init__(reason)
+        self.stalled = stalled
+
+
 @attrs.frozen
 class Setup:
     """How a game starts: the number of players, the start player, and
@@ -466,7 +475,13 @@ class Game(ABC, Generic[S, A]):
         if isinstance(mover, Chance):
             return self.sample_chance(state, rng)
         choose = _uniform if policy == "uniform" else self.policy(policy)  # no lookup on the common path
-        return choose(self, state, rng)
+        try:
+            return choose(self, state, rng)
+        except IndexError:  # an empty choice; the lists are only built again on this path
+            if self.legal_actions(state):
+                raise
+            why = self.stalled(state)
+            raise NoLegalAction(why or f"seat {mover} is to move and has no legal action", why is not None) from None
 
     def policies(self) -> Mapping[str, str]:
         """The random playout policies this game offers, each with what it does.  Every game has

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from rulecraft.core import Game, GameOver, IllegalAction, Setup, cite
+from rulecraft.core import Game, GameOver, IllegalAction, NoLegalAction, Setup, cite
 from rulecraft.kept import FailureStore, Kept, MalformedEntry, failure_key
 from rulecraft.scenarios.loader import scenario_files
 from rulecraft.scenarios.runner import ScenarioResult, run_scenarios
@@ -168,6 +168,10 @@ def play_checked(
             action = game.random_action(state, rng, policy)
             log.append(action)
             state = game.apply(state, action)
+        except NoLegalAction as exc:
+            if exc.stalled:  # the rules (under this reading) leave no way on: unfinished, never a crash
+                return PlayResult(None, step, False, str(exc), tuple(log))
+            return PlayResult(_finding(game, "crash", str(exc), seed, setup, log), step, False)
         except IllegalAction as exc:
             message = f"a generated action was refused: {exc}"
             return PlayResult(_finding(game, "legality", message, seed, setup, log), step, False)

@@ -13,7 +13,7 @@ from hypothesis.stateful import run_state_machine_as_test
 from toy_game import RECORD, Take, ToyGame, ToyState
 
 from rulecraft import registry
-from rulecraft.core import Game, RulecraftError, Seat
+from rulecraft.core import Game, NoLegalAction, RulecraftError, Seat
 from rulecraft.registry import make_game, record, record_of
 from rulecraft.testing import GameMachine
 from rulecraft.tools import tools
@@ -55,6 +55,41 @@ def test_a_game_with_no_rule_parameters_gets_an_empty_table_and_refuses_a_change
     assert ToyGame.parameters.game == "toy"
     with pytest.raises(RulecraftError, match="toy: this game has no rule parameters to change"):
         make_game("toy", parameters={"extra_go_cost": 2})
+
+
+class DeadEnd(ToyGame):
+    """A planted dead end: from the second step on, the seat to move has no legal action."""
+
+    def __init__(self, reason: str | None) -> None:
+        super().__init__()
+        self.reason = reason
+
+    def legal_actions(self, state: ToyState) -> Sequence[Take]:
+        return [] if any(state.taken) else super().legal_actions(state)
+
+    def stalled(self, state: ToyState) -> str | None:
+        return self.reason if any(state.taken) else None
+
+
+def test_a_seat_with_no_move_is_a_dead_end_when_the_game_says_so_else_a_crash() -> None:
+    """``random_action`` names the missing move (``NoLegalAction``); verify counts a game the rules leave
+    with no way on (``stalled`` gives why) as unfinished with that reason, and any other such state as a
+    crash finding of the game's."""
+    import random
+
+    from rulecraft.verify import play_checked
+
+    dead = DeadEnd("TOY-R-02: no token may be taken here")
+    ended = play_checked(dead, 1, 2, max_steps=50)
+    assert ended.finding is None and not ended.finished and ended.deadlock == "TOY-R-02: no token may be taken here"
+    bug = play_checked(DeadEnd(None), 1, 2, max_steps=50)
+    assert bug.finding is not None and bug.finding.kind == "crash"
+    assert "is to move and has no legal action" in bug.finding.message
+    state = dead.apply(dead.new_game(2), dead.chance_outcomes(dead.new_game(2))[0][0])
+    state = dead.apply(state, dead.legal_actions(state)[0])
+    with pytest.raises(NoLegalAction) as info:
+        dead.random_action(state, random.Random(0))
+    assert info.value.stalled and str(info.value) == "TOY-R-02: no token may be taken here"
 
 
 class ToyMachine(GameMachine):

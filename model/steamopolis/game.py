@@ -125,17 +125,6 @@ class SteamopolisGame(PackedGame[StmState, StmAction]):
             return []
         return legal_actions(self.ctx, state)
 
-    def random_action(self, state: StmState, rng: random.Random, policy: str = "uniform") -> StmAction | None:
-        """As every game's; under STM-AMB-12 'stuck' a seat left without a move is refused with the reason
-        (:meth:`stalled`), not with the empty choice's IndexError."""
-        try:
-            return super().random_action(state, rng, policy)
-        except IndexError:
-            why = self.stalled(state)
-            if why is None:
-                raise
-            raise RulecraftError(why) from None
-
     def policies(self) -> Mapping[str, str]:
         return DESCRIPTIONS
 
