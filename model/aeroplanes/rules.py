@@ -875,36 +875,30 @@ def placements(ctx: Context, state: AerState) -> tuple[PlaceAirport, ...]:
     if not usable:
         return ()
     start = origins(ctx, state)  # AER-AMB-10: start, the action's origins
-    # Everything the placements depend on besides the map (the memo's own key).
-    key = (seat, len(state.players), start, usable)
-    found = _PLACEMENTS.get(ctx, state.map, key)
-    if found is None:
-        found = _PLACEMENTS.put(ctx, state.map, key, _placements(ctx, state, seat, usable, start))
-    return found
-
-
-def _placements(
-    ctx: Context, state: AerState, seat: int, usable: tuple[int, ...], start: tuple[str, ...]
-) -> tuple[PlaceAirport, ...]:
-    """placements, worked out: the cards numbered ``usable`` (tiles on them) from the airports ``start``."""
-    out: list[PlaceAirport] = []
-    cards = [(number, ctx.pack.card(number)) for number in usable]
-    board = {s.destination: s.slots for s in state.map}
     n = len(state.players)
-    mine = state.airports(seat)
-    routes, hops = _routes(ctx, start)  # AER-AMB-10
-    routes = routes + [(d, None, None, False) for d in mine if d not in start]  # AER-AMB-10 fixed: upgrades
-    open_slots: dict[tuple[str, int, bool], list[int]] = {}
-    for number, printed in cards:
-        stage, long_range = printed.tile_stage, printed.long_range
-        for destination, origin, via, needs_lr in routes + (hops if long_range else []):
-            if needs_lr and not long_range:
-                continue
-            key = (destination, stage, origin is None)
-            if key not in open_slots:
-                open_slots[key] = _open_slots(ctx, board[destination], destination, seat, n, stage, origin is None)
-            out += [place_airport(number, destination, slot, origin, via) for slot in open_slots[key]]
-    return tuple(out)
+
+    def worked_out() -> tuple[PlaceAirport, ...]:
+        """The cards numbered ``usable`` (tiles on them) placed from the airports ``start``."""
+        out: list[PlaceAirport] = []
+        cards = [(number, ctx.pack.card(number)) for number in usable]
+        board = {s.destination: s.slots for s in state.map}
+        mine = state.airports(seat)
+        routes, hops = _routes(ctx, start)  # AER-AMB-10
+        routes = routes + [(d, None, None, False) for d in mine if d not in start]  # AER-AMB-10 fixed: upgrades
+        open_slots: dict[tuple[str, int, bool], list[int]] = {}
+        for number, printed in cards:
+            stage, long_range = printed.tile_stage, printed.long_range
+            for destination, origin, via, needs_lr in routes + (hops if long_range else []):
+                if needs_lr and not long_range:
+                    continue
+                key = (destination, stage, origin is None)
+                if key not in open_slots:
+                    open_slots[key] = _open_slots(ctx, board[destination], destination, seat, n, stage, origin is None)
+                out += [place_airport(number, destination, slot, origin, via) for slot in open_slots[key]]
+        return tuple(out)
+
+    # Kept per map (and context): the key holds everything else the placements depend on.
+    return _PLACEMENTS.lookup(ctx, state.map, (seat, n, start, usable), worked_out)
 
 
 _PLACEMENTS: MapMemo[tuple[PlaceAirport, ...]] = MapMemo()  # placements per map, seat, start and cards

@@ -16,7 +16,7 @@ owner ``BLOCKER`` (AER-SET-04).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from enum import Enum
 from typing import TYPE_CHECKING, Generic, TypeVar
 
@@ -243,6 +243,11 @@ class MapMemo(Generic[T]):
             found = self._by_map[id(board)] = (board, ctx, {})
         found[2][key] = value
         return value
+
+    def lookup(self, ctx: object, board: tuple[Slots, ...], key: Hashable, compute: Callable[[], T]) -> T:
+        """The answer kept for (ctx, board, key), else ``compute()``'s, kept."""
+        found = self.get(ctx, board, key)
+        return found if found is not None else self.put(ctx, board, key, compute())
 
     def cache_clear(self) -> None:
         self._by_map.clear()
