@@ -464,4 +464,8 @@ def test_resume_brings_a_kept_tree_up_to_date_and_keeps_unchanged_files_older(tm
     after = (tree / "pyproject.toml").read_text("utf-8")
     assert before != after and "model/aeroplanes/rules.py" in after
     assert not plain.exists(), "a module newly mutated is mutated again, not taken from its plain copy"
+    stats = tree / "mutants" / "mutmut-stats.json"
+    stats.write_text("{}", encoding="utf-8")
+    run.refresh_shadow(tree, game, ["model/aeroplanes/scoring.py"])
+    assert not stats.exists(), "new functions are mapped to their tests again (else 'no tests')"
     assert kept.read_text("utf-8") == "# its mutants\n"  # one the last run mutated keeps its mutants

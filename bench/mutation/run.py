@@ -242,6 +242,9 @@ def refresh_shadow(tree: Path, game: Game, modules: list[str]) -> dict[str, str]
     that changed (and mutants never run); every other result stands."""
     if not (tree / "mutants").is_dir():
         raise MutationDataError(str(tree), "--resume", "not a kept shadow tree (no mutants/ folder)")
+    # mutmut maps tests to functions once (its stats) and does not map a function that is new, or of a
+    # module newly mutated: their mutants would count as "no tests".  One pass of the tests maps them again.
+    (tree / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
     for folder, installed in LAYOUT.items():
         shutil.copytree(ROOT / folder, tree / installed, ignore=IGNORE, dirs_exist_ok=True)
     for folder in ("tests", "scenarios", "model"):
