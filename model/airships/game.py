@@ -184,7 +184,16 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
         if state.phase is Phase.THROW:
             assert state.attempt is not None
             throw = state.attempt.throw
-            faces = [tuple(sorted((rng.choice(FACES[c]) for _ in range(throw[c])), reverse=True)) for c in COLOURS]
+            # One ``rng.choice`` per die, colour by colour (the draws the seeded games were made with); a
+            # colour of one die or none needs no sort.
+            choice = rng.choice
+            faces: list[tuple[int, ...]] = []
+            for c in COLOURS:
+                n = throw[c]
+                if n > 1:
+                    faces.append(tuple(sorted([choice(FACES[c]) for _ in range(n)], reverse=True)))
+                else:
+                    faces.append((choice(FACES[c]),) if n else ())
             return Throw(*faces)
         # Every other chance step is uniform: the draw ``rng.choice`` makes from ``chance_outcomes``' list,
         # without the probabilities.

@@ -6,8 +6,6 @@ rather than re-check.  Each effect names the rule it carries out.
 
 from __future__ import annotations
 
-from typing import cast
-
 import attrs
 
 from rulecraft.evolve import evolve
@@ -196,7 +194,9 @@ def throw_totals(ctx: Context, state: AirState) -> Totals:
     assert state.attempt is not None
     kept = ctx.kept_totals
     if kept[0] is state:  # the state the throw went to the bonus step with: its totals as worked out then
-        return cast(Totals, kept[1])
+        found = kept[1]
+        assert isinstance(found, Totals)
+        return found
     return _totals(ctx, state, state.attempt)
 
 
