@@ -892,12 +892,9 @@ def placements(ctx: Context, state: AerState) -> tuple[PlaceAirport, ...]:
                 if needs_lr and not long_range:
                     continue
                 key = (destination, stage, origin is None)
-                slots = open_slots.get(key)
-                if slots is None:
-                    slots = open_slots[key] = _open_slots(
-                        ctx, board[destination], destination, seat, n, stage, origin is None
-                    )
-                for slot in slots:  # most routes have none open: no list made for them
+                if key not in open_slots:
+                    open_slots[key] = _open_slots(ctx, board[destination], destination, seat, n, stage, origin is None)
+                for slot in open_slots[key]:  # most routes have none open: no list made for them
                     out.append(place_airport(number, destination, slot, origin, via))
         return tuple(out)
 
