@@ -121,6 +121,21 @@ def test_a_boards_company_follows_every_thing_that_gives_dice_air_r_12_13_14() -
     assert company(c, st, 0).dice == Dice(W=2, R=1, B=1)  # the first board, unchanged
 
 
+def test_airship_cards_share_a_board_unless_they_give_dice_air_r_14_amb_25() -> None:
+    """AIR-R-14 (p.3): airship cards give no dice, so two boards that differ only in their airships have
+    the same company and share what the context keeps of it; under AIR-AMB-25 'yes' the airship's dice
+    count (L1: one red die), so they do not."""
+    c = ctx()
+    plain = state(board("FIN"))
+    owner = state(attrs.evolve(board("FIN"), airships=("L1",)))
+    assert board_of(c, owner, 0) is board_of(c, plain, 0)
+    assert company(c, owner, 0).dice == Dice(W=2, R=1, B=1)
+    yes = ctx("25=yes")
+    assert company(yes, plain, 0).dice == Dice(W=2, R=1, B=1)
+    assert company(yes, owner, 0).dice == Dice(W=2, R=2, B=1)
+    assert board_of(yes, owner, 0) is not board_of(yes, plain, 0)
+
+
 def test_the_board_cache_is_emptied_when_full_and_answers_the_same() -> None:
     """A bound on memory (``board_limit``, 4096 by default): at the limit the kept boards are dropped,
     and a board met again is worked out again the same way (AIR-R-12)."""

@@ -194,14 +194,17 @@ class Board:
 
 def board_of(ctx: Context, state: AirState, seat: int) -> Board:
     """The seat's board as the context keeps it: the company (``company_of``) depends on the board's
-    cards, the cards won this turn, the extra red dice and the era only (with the pack and readings)."""
+    cards, the cards won this turn, the extra red dice and the era only (with the pack and readings); the
+    airship cards only when they give dice (AIR-R-14: they do not, unless AIR-AMB-25 'yes')."""
     board = state.boards[seat]
-    key = (board.departments, board.airships, board.won_this_turn, board.extra_red_dice, state.era)
+    airship_dice = ctx.r("AIR-AMB-25") == "yes"
+    airships = board.airships if airship_dice else ()
+    key = (board.departments, airships, board.won_this_turn, board.extra_red_dice, state.era)
     found = ctx.boards.get(key)
     if found is None:
         if len(ctx.boards) >= ctx.board_limit:
             ctx.boards.clear()
-        found = Board(company_of(board, state.era, ctx.pack, airship_dice=ctx.r("AIR-AMB-25") == "yes"))
+        found = Board(company_of(board, state.era, ctx.pack, airship_dice=airship_dice))
         ctx.boards[key] = found
     return found
 
