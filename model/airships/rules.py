@@ -75,11 +75,6 @@ class Context:
     attempts: dict[tuple[object, ...], tuple[AttemptTarget, ...]] = attrs.field(
         factory=dict, init=False, hash=False, eq=False, repr=False
     )
-    # The attempts at a target with each pool of a set in turn (``attempt_groups``), by the target's
-    # reference and requirement and the set's number.
-    groups: dict[tuple[object, ...], tuple[AttemptTarget, ...]] = attrs.field(
-        factory=dict, init=False, hash=False, eq=False, repr=False
-    )
     # The last throw that went to the bonus step (AIR-R-34/37): its state and its Totals, which that step
     # (``throw_totals``: the chip's check and the Resolve) reads again.
     kept_totals: list[object] = attrs.field(factory=lambda: [None, None], init=False, hash=False, eq=False, repr=False)
@@ -104,6 +99,11 @@ class TargetInfo:
     target: int
     card: str | None = None  # development or airship card id
     index: int = 0  # stack 1-4 or stage 1-4
+    # The attempts at this target with each pool of a board's set in turn, by the set's number
+    # (``attempt_groups``; the context keeps the targets ``open_targets`` offers).
+    groups: dict[int, tuple[AttemptTarget, ...]] = attrs.field(
+        factory=dict, init=False, eq=False, hash=False, repr=False
+    )
 
 
 # -- targets ----------------------------------------------------------------
@@ -368,17 +368,15 @@ def attempts(ctx: Context, state: AirState) -> Iterator[AttemptTarget]:
 
 def attempt_groups(ctx: Context, state: AirState) -> Iterator[tuple[AttemptTarget, ...]]:
     """``attempts`` in groups, one per open target (a group may be empty): its attempts with each of the
-    board's pools in turn, kept in the context by the target's reference and requirement and the pools."""
+    board's pools in turn, kept on the target by the number of the board's set of pools."""
     board = board_of(ctx, state, state.seat)
     board_pools = pools(ctx, board)
     pool_set = board.pool_set
-    known = ctx.groups
     for target in open_targets(ctx, state):
-        req = target.requirement
-        key = (target.ref, req.W, req.R, req.B, pool_set)
-        found = known.get(key)
+        groups = target.groups
+        found = groups.get(pool_set)
         if found is None:
-            found = known[key] = tuple(
+            found = groups[pool_set] = tuple(
                 chain.from_iterable(pool_attempts(ctx, target, choice) for choice in board_pools)
             )
         yield found
