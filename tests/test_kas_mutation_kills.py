@@ -1785,12 +1785,9 @@ def test_with_every_line_taken_the_setup_restriction_gives_way_amb29() -> None:
     assert rule(g, s, PlaceStartDepot(Hex(0, -2))) is None
 
 
-def test_harveys_second_depot_goes_on_a_line_without_depots_r62_p18() -> None:
-    """KAS-R-62 (p.18): after all starting depots Harvey places a second one, free, 'valamelyik még nem
-    foglalt vasútvonalra'; his airship stays on his first depot."""
-    from rulecraft.model.kings_of_air_and_steam.actions import PlaceStartDepot
-
-    g = game()
+def harveys_second_depot_step(g: KingsOfAirAndSteamGame) -> KasState:
+    """KAS-R-62 (p.18): the set-up step after every starting depot, where Harvey Golding (seat 0, his
+    depot on A1 at (1,-2)) places a second one; seat 1 (Sphinx) holds a depot at (3,-2)."""
     harvey = {"team": "Emperor", "character": "Harvey Golding", "at": [1, -2]}
     s = tools(g).scenario_state(
         {
@@ -1801,7 +1798,16 @@ def test_harveys_second_depot_goes_on_a_line_without_depots_r62_p18() -> None:
             "players_state": {0: harvey, 1: SPHINX},
         }
     )
-    s = attrs.evolve(s, bonus="second-depot")
+    return attrs.evolve(s, bonus="second-depot")
+
+
+def test_harveys_second_depot_goes_on_a_line_without_depots_r62_p18() -> None:
+    """KAS-R-62 (p.18): after all starting depots Harvey places a second one, free, 'valamelyik még nem
+    foglalt vasútvonalra'; his airship stays on his first depot."""
+    from rulecraft.model.kings_of_air_and_steam.actions import PlaceStartDepot
+
+    g = game()
+    s = harveys_second_depot_step(g)
     assert rule(g, s, PlaceStartDepot(Hex(0, -2))) == "KAS-R-62", "A1 holds his first depot"
     assert rule(g, s, PlaceStartDepot(Hex(5, -3))) is None
     after = g.apply(s, PlaceStartDepot(Hex(5, -3)))
@@ -2405,18 +2411,9 @@ def test_a_lost_rose_and_thorn_turn_leaves_the_next_player_one_flight_r24_r73_am
 def row_start_depots(g: KingsOfAirAndSteamGame, players: int, seat: int, **seats: dict[str, Any]) -> KasState:
     """The start-depot step on a map of two lines (L1 Alpha-Beta, L2 Beta-Gamma), both already taken:
     L1 by seat 0, L2 by seat 1; ``seat`` places next (the scenario's order is 0, 1, 2, ...)."""
-    row = {
-        "hexes": [[q, 0] for q in range(9)] + [[q, 1] for q in range(9)],
-        "cities": [
-            {"name": "Alpha", "at": [0, 0], "demand": "food"},
-            {"name": "Beta", "at": [4, 0], "demand": "food"},
-            {"name": "Gamma", "at": [8, 0], "demand": "food"},
-        ],
-        "lines": [
-            {"id": "L1", "ends": ["Alpha", "Beta"], "hexes": [[1, 0], [2, 0], [3, 0]]},
-            {"id": "L2", "ends": ["Beta", "Gamma"], "hexes": [[5, 0], [6, 0], [7, 0]]},
-        ],
-    }
+    from test_kas_readings import ROW
+
+    row = {k: v for k, v in ROW.items() if k != "factories"}
     return tools(g).scenario_state(
         {
             "players": players,
@@ -2468,17 +2465,7 @@ def test_harveys_second_depot_leaves_no_step_pending_at_round_one_r62_r14_p18() 
     from rulecraft.model.kings_of_air_and_steam.actions import PlaceStartDepot
 
     g = game()
-    harvey = {"team": "Emperor", "character": "Harvey Golding", "at": [1, -2]}
-    s = tools(g).scenario_state(
-        {
-            "players": 2,
-            "phase": "start-depots",
-            "seat": 0,
-            "depots": [{"at": [1, -2], "owner": 0}, {"at": [3, -2], "owner": 1}],
-            "players_state": {0: harvey, 1: SPHINX},
-        }
-    )
-    after = g.apply(attrs.evolve(s, bonus="second-depot"), PlaceStartDepot(Hex(5, -3)))
+    after = g.apply(harveys_second_depot_step(g), PlaceStartDepot(Hex(5, -3)))
     assert after.phase is Phase.NEW_MARKET
     assert after.bonus is None and after.cycle == 1 and after.round == 1
     saved_and_loaded(g, after)
