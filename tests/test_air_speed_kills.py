@@ -28,9 +28,9 @@ from test_air_transitions_kills import display as tdisplay
 from test_air_transitions_kills import state as tstate
 from test_air_transitions_kills import step
 
-from rulecraft.core import Game, _uniform
+from rulecraft.core import Game, Rejection, _uniform
 from rulecraft.evolve import evolve
-from rulecraft.model.airships.actions import AttemptTarget, EndGo, Resolve, Throw
+from rulecraft.model.airships.actions import AttemptTarget, EndGo, Resolve, Reveal, Throw
 from rulecraft.model.airships.catalogue import PARAMETERS
 from rulecraft.model.airships.components import Colour, Dice, FixedDie
 from rulecraft.model.airships.dice import Pool
@@ -44,6 +44,7 @@ from rulecraft.model.airships.rules import (
     attempt_groups,
     attempts,
     board_of,
+    check,
     company,
     exchange_options,
     has_legal_target,
@@ -274,6 +275,44 @@ def test_the_attempts_with_one_pool_are_kept_and_name_the_fixed_die_given_air_r_
     assert once == (AttemptTarget("development:HANB", Dice(B=1), 1, True),)
     assert pool_attempts(c, hanb, with_fixed) is once
     assert {a.target for a in pool_attempts(c, hanw, with_fixed)} == {"development:HANW"}
+
+
+def said(result: object, rule: str, reason: str) -> None:
+    """``result`` is a refusal citing ``rule`` in exactly these words."""
+    assert isinstance(result, Rejection), result
+    assert (result.rule, result.reason) == (rule, reason)
+
+
+def test_refusals_say_why_in_their_own_words_air_r_04_20_23_29_37_43_47() -> None:
+    """Each refusal keeps its rule and its words (the check's reasons are what a user reads): a stage
+    before the Hindenburg shows (AIR-R-43, p.5: only once a stack is used up); a negative exchange count
+    and an exchange without a Material card (AIR-R-29, AIR-R-20, p.4/p.6); a card revealed under the
+    era tile (AIR-R-04, p.2: the tile lies between the eras); a reveal from an empty deck (AIR-R-23,
+    p.3); a chip the board does not have (AIR-R-37, p.4); any move once the game is over (AIR-R-47)."""
+    c = ctx()
+    st = state(board("HANW"), stacks=STACKS)
+    said(
+        action_rejection(c, st, AttemptTarget("stage:1", Dice(W=1))),
+        "AIR-R-43",
+        "the Hindenburg is not revealed yet: no airship stack has been used up",
+    )
+    said(
+        action_rejection(c, st, AttemptTarget("airship:1", Dice(W=2), exchanges=-1)),
+        "AIR-R-29",
+        "the number of exchanges cannot be negative",
+    )
+    said(
+        action_rejection(c, st, AttemptTarget("airship:1", Dice(W=2), exchanges=1)),
+        "AIR-R-20",
+        "an exchange needs a Material card on the board",
+    )
+    tile = attrs.evolve(st, phase=Phase.REVEAL, deck_era1=(), era_tile_in_deck=True, deck_era2=("HANB",))
+    said(action_rejection(c, tile, Reveal("HANB")), "AIR-R-04", "the era tile lies on top of the deck now")
+    empty = attrs.evolve(tile, era_tile_in_deck=False, deck_era2=())
+    said(action_rejection(c, empty, Reveal("HANB")), "AIR-R-23", "the deck is empty")
+    short = attrs.evolve(st, phase=Phase.BONUS, attempt=Attempt("airship:1", 0, False, Dice(W=2), ((1, 1), (), ())))
+    said(action_rejection(c, short, Resolve(chip=True)), "AIR-R-37", "no chip on the company board to spend")
+    said(check(c, attrs.evolve(st, phase=Phase.OVER), EndGo()), "AIR-R-47", "the game is over")
 
 
 def test_dice_above_the_cap_change_no_throw_air_r_30_amb_32() -> None:
