@@ -354,6 +354,23 @@ def test_pools_beyond_the_cap_share_their_number_air_r_30_amb_32() -> None:
         assert Dice(R=3) not in {a.throw for a in attempts(c, two) if a.target == "airship:3"}
 
 
+def test_stage_targets_are_kept_each_with_its_own_attempts_air_r_43_44() -> None:
+    """AIR-R-43/44 (p.5): once the Hindenburg shows, its four stages are targets, each with its own
+    requirement; asked again, each stage is the same kept target with the same attempts, and the
+    attempts are the ones the check accepts."""
+    c = ctx()
+    st = state(board("FIN", "HANW"), display=display("HANB"), hindenburg=True, stacks=STACKS)
+    stages = [t for t in open_targets(c, st) if t.kind == "stage"]
+    assert [t.ref for t in stages] == ["stage:1", "stage:2", "stage:3", "stage:4"]
+    assert [t.requirement for t in stages] == [PACK.stage(i).requirement for i in range(1, 5)]
+    again = [t for t in open_targets(c, st) if t.kind == "stage"]
+    assert all(a is b for a, b in zip(stages, again, strict=True))
+    first, second = list(attempt_groups(c, st)), list(attempt_groups(c, st))
+    assert all(a is b for a, b in zip(first, second, strict=True))
+    assert list(attempts(c, st)) == checked_attempts(c, st)
+    assert {a.target for a in attempts(c, st)} & {t.ref for t in stages}
+
+
 def test_a_target_is_in_reach_when_one_group_is_not_empty_air_amb_23() -> None:
     """AIR-AMB-23: 2 W and no black die: HANB (1 B) and D1 (2 B) are out of reach, HANW (1 W) is not."""
     c = ctx()

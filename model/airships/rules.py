@@ -79,7 +79,7 @@ class Context:
     # (``throw_totals``: the chip's check and the Resolve) reads again.
     kept_totals: list[object] = attrs.field(factory=lambda: [None, None], init=False, hash=False, eq=False, repr=False)
     board_limit: int = attrs.field(default=4096, kw_only=True, hash=False, eq=False, repr=False)
-    # The TargetInfo of a displayed development card or a stack's top airship card (``open_targets``).
+    # The TargetInfo of a displayed development card, a stack's top airship card or a stage (``open_targets``).
     targets: dict[tuple[str, int, str], TargetInfo] = attrs.field(
         factory=dict, init=False, hash=False, eq=False, repr=False
     )
@@ -174,7 +174,8 @@ def open_targets(ctx: Context, state: AirState) -> Iterator[TargetInfo]:
         for i in range(1, 5):
             t = _stage_target(ctx, state, f"stage:{i}", i)
             if isinstance(t, TargetInfo):
-                yield t
+                # A stage's requirement and target are printed on the board (AIR-R-44): the first kept.
+                yield known.setdefault(("stage", i, ""), t)
 
 
 # -- the company's dice -------------------------------------------------------
