@@ -175,7 +175,7 @@ def open_targets(ctx: Context, state: AirState) -> Iterator[TargetInfo]:
             t = _stage_target(ctx, state, f"stage:{i}", i)
             if isinstance(t, TargetInfo):
                 # A stage's requirement and target are printed on the board (AIR-R-44): the first kept.
-                yield known.setdefault(("stage", i, ""), t)
+                yield known.setdefault((t.kind, i, t.ref), t)
 
 
 # -- the company's dice -------------------------------------------------------
