@@ -213,7 +213,7 @@ def _daring_pilot_on_a_hop_short_of_its_first_roll(game: Game[Any, Any]) -> Iter
             and a.origin == origin
             and europe(a.via)
             and not europe(a.destination)
-            and colour.get((a.origin, a.via)) == "red"
+            and colour.get((origin, a.via)) == "red"
         ]
         for hop in hops:
             tried = game.apply(state, hop)
