@@ -112,9 +112,9 @@ def displayed(state: AirState) -> int:
 # -- the display -------------------------------------------------------------------
 
 
-def place(ctx: Context, state: AirState, card: str) -> AirState:
+def place(ctx: Context, state: AirState, card: str, **changes: object) -> AirState:
     """AIR-R-24: the leftmost free field of the card's row; a full row drops
-    its leftmost card out of the game and shifts left."""
+    its leftmost card out of the game and shifts left.  ``changes``: made in the same copy."""
     row_index = DEPARTMENT_INDEX[ctx.pack.development(card).department]
     row = state.display[row_index]
     removed = state.removed
@@ -126,7 +126,7 @@ def place(ctx: Context, state: AirState, card: str) -> AirState:
         removed = removed + (row[0],)
         new_row = row[1:] + (card,)
     display = _replace(state.display, row_index, new_row)
-    return evolve(state, display=display, removed=removed)
+    return evolve(state, display=display, removed=removed, **changes)
 
 
 def _take_from_display(ctx: Context, state: AirState, card: str) -> AirState:
@@ -163,14 +163,15 @@ def _reveal(ctx: Context, state: AirState, card: str | None) -> AirState:
             again = ctx.r("AIR-AMB-15") == "next" and not deck_empty(state)
             return evolve(state, phase=Phase.REVEAL if again else Phase.ATTEMPT)
         return _after_setup_draw(ctx, state)
+    # The card leaves its deck segment and takes its field in one copy of the state (with step 2 next,
+    # AIR-R-22/23, unless the set-up is still filling the display).
     if card in state.deck_era1:
-        state = evolve(state, deck_era1=tuple(c for c in state.deck_era1 if c != card))
+        deck = {"deck_era1": tuple(c for c in state.deck_era1 if c != card)}
     else:
-        state = evolve(state, deck_era2=tuple(c for c in state.deck_era2 if c != card))
-    state = place(ctx, state, card)
+        deck = {"deck_era2": tuple(c for c in state.deck_era2 if c != card)}
     if state.phase is Phase.FILL_DISPLAY:
-        return _after_setup_draw(ctx, state)
-    return evolve(state, phase=Phase.ATTEMPT)
+        return _after_setup_draw(ctx, place(ctx, state, card, **deck))
+    return place(ctx, state, card, phase=Phase.ATTEMPT, **deck)
 
 
 def _declare(state: AirState, action: AttemptTarget) -> AirState:
