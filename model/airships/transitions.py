@@ -198,12 +198,12 @@ def throw_totals(ctx: Context, state: AirState) -> Totals:
         found = kept[1]
         assert isinstance(found, Totals)
         return found
-    return _totals(ctx, state, state.attempt)
+    assert state.attempt.faces is not None
+    return _totals(ctx, state, state.attempt, state.attempt.faces)
 
 
-def _totals(ctx: Context, state: AirState, attempt: Attempt) -> Totals:
-    """The parts of ``attempt``'s throw (its faces set) by the seat to move in ``state``."""
-    assert attempt.faces is not None
+def _totals(ctx: Context, state: AirState, attempt: Attempt, faces: tuple[tuple[int, ...], ...]) -> Totals:
+    """The parts of ``attempt``'s throw, showing ``faces``, by the seat to move in ``state``."""
     info = parse_target(ctx, state, attempt.target)
     assert isinstance(info, TargetInfo)
     comp = company(ctx, state, state.seat)
@@ -211,14 +211,14 @@ def _totals(ctx: Context, state: AirState, attempt: Attempt) -> Totals:
     # which dice may be given up); the score needs only the fixed die they leave (AIR-AMB-08: gone if
     # given up), not the pool again.
     fixed = None if attempt.give_fixed else comp.fixed
-    base = base_score(info.requirement, attempt.faces, fixed, pooled=pooled(ctx))
+    base = base_score(info.requirement, faces, fixed, pooled=pooled(ctx))
     engine = engine_bonus(
         comp.engine,
         info.requirement,
         attempt.throw,
         involved=ctx.r("AIR-AMB-09"),
         per=ctx.r("AIR-AMB-10"),
-        fixed_counted=fixed_counts(info.requirement, attempt.faces, fixed, pooled=pooled(ctx)),
+        fixed_counted=fixed_counts(info.requirement, faces, fixed, pooled=pooled(ctx)),
         fixed=fixed,
     )
     # AIR-R-36: the wooden airship's holder gets +1 (``wooden_airship_bonus``) on every attempt.
@@ -229,18 +229,18 @@ def _totals(ctx: Context, state: AirState, attempt: Attempt) -> Totals:
 def _throw(ctx: Context, state: AirState, action: Throw) -> AirState:
     assert state.attempt is not None
     # The faces go into the state only when the bonus step reads them; settling at once needs the target alone.
-    attempt = evolve(state.attempt, faces=(action.W, action.R, action.B))
-    totals = _totals(ctx, state, attempt)
+    faces = (action.W, action.R, action.B)
+    totals = _totals(ctx, state, state.attempt, faces)
     chips = state.boards[state.seat].chips
     auto = totals.base + totals.engine + totals.airship
     if ctx.r("AIR-AMB-12") == "optional":
         if totals.engine or totals.airship or (chips and auto < totals.target):
-            return _to_bonus(ctx, state, attempt, totals)
+            return _to_bonus(ctx, state, evolve(state.attempt, faces=faces), totals)
         return _settle(ctx, state, auto >= totals.target, totals.info)
     if auto >= totals.target:
         return _settle(ctx, state, True, totals.info)
     if chips and (ctx.r("AIR-AMB-11") == "legal" or auto + 1 >= totals.target):
-        return _to_bonus(ctx, state, attempt, totals)
+        return _to_bonus(ctx, state, evolve(state.attempt, faces=faces), totals)
     return _settle(ctx, state, False, totals.info)
 
 
