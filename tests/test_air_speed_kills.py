@@ -430,6 +430,19 @@ def test_the_bonus_step_reads_the_throws_totals_once_air_r_33_36_37() -> None:
     assert done.boards[0].chips == 1  # the chip spent (AIR-R-37), the failure chip taken (AIR-R-41)
 
 
+def test_an_optional_bonus_step_keeps_the_thrown_faces_air_r_34_37_amb_12() -> None:
+    """AIR-AMB-12 'optional': after a short throw (HANB: 1 B for 6, a 4; AIR-EX-14) with a chip on the
+    board the player chooses the bonuses (AIR-R-34/37), so the state keeps the declared attempt with
+    the faces thrown; worked out again from those faces on an equal copy, the throw is 4 of 6."""
+    c = tctx("12=optional")
+    st = tstate(tboard("FIN", chips=1), tboard("S2", nation="Germany"), display=tdisplay("HANB"))
+    after = declare_and_throw(c, st, "development:HANB", Throw(B=(4,)))
+    assert after.phase is Phase.BONUS
+    assert after.attempt == Attempt("development:HANB", 0, False, Dice(B=1), ((), (), (4,)))
+    again = throw_totals(c, evolve(after, goes=after.goes))
+    assert (again.base, again.engine, again.airship, again.target) == (4, 0, 0, 6)
+
+
 def test_a_throw_that_reaches_the_target_settles_at_once_air_r_34_38() -> None:
     """HANB (1 B for 6) thrown an 8: won at once (AIR-R-34), onto the hangar field (AIR-R-38); no chip
     on the board, so the go ends and the next seat reveals (AIR-R-10, AIR-R-22/23)."""
