@@ -1097,7 +1097,20 @@ def trace_json(trace: Trace) -> dict[str, Any]:
         # In the catalogue's order (as ``rulecraft rules`` and the reports list them), not the order hit.
         "rules": [_rule_json(game, r) for r in htmlpage.in_catalogue_order(trace.rules, game.catalogue)],
         "notes": list(trace.notes),
+        "examples": _examples_named(trace),
     }
+
+
+def _examples_named(trace: Trace) -> dict[str, str]:
+    """The printed examples the heading and notes name that the rules digest holds, each with its entry's
+    heading: the page links them to the rules page (an ID the digest lacks stays plain text)."""
+    from rulecraft import htmlpage
+
+    named = {m.group(0) for text in (trace.title, *trace.notes) for m in htmlpage.EXAMPLE_ID.finditer(text)}
+    if not named:
+        return {}
+    known = htmlpage.digest_examples(trace.game_id)
+    return {i: known[i].heading for i in sorted(named) if i in known}
 
 
 def try_action(trace: Trace, body: Any) -> dict[str, Any]:
@@ -1168,6 +1181,14 @@ def rules_page(game: Game[Any, Any]) -> str:
         " (<code>rulecraft rules " + html.escape(game.id) + "</code>). <a href='/'>Back to the explorer</a>.</p>",
         htmlpage.rule_table(game.catalogue),  # the same rows and anchors as a report's appendix
     ]
+    examples = htmlpage.digest_examples(game.id)
+    if examples:  # the printed examples, anchored by ID, when the rules digest is at hand
+        parts += [
+            "<h2 id='examples'>The printed examples</h2>",
+            "<table class='examples'><tr><th>example</th><th>what the rulebook shows</th></tr>"
+            + htmlpage.example_rows(examples.values())
+            + "</table>",
+        ]
     return htmlpage.page(f"{game.title}: rules", parts)
 
 

@@ -32,6 +32,21 @@ function ruleLink(rule) {
   return a;
 }
 
+// Text with the printed example IDs the server named (trace.examples: those the rules digest holds)
+// as links to their entries on the rules page; any other ID stays plain text.
+function withExampleLinks(text, examples) {
+  const out = [];
+  let last = 0;
+  for (const m of text.matchAll(/\b[A-Z]{2,4}-EX-\d{1,4}[a-z]?\b/g)) {
+    if (!(m[0] in examples)) continue;
+    out.push(text.slice(last, m.index));
+    out.push(el("a", { class: "example", href: "/rules#" + encodeURIComponent(m[0]), text: m[0], title: examples[m[0]] }));
+    last = m.index + m[0].length;
+  }
+  out.push(text.slice(last));
+  return out;
+}
+
 function rulesLine(rules) {
   const span = el("span", { class: "rules" });
   rules.forEach((rule, i) => {
@@ -145,8 +160,10 @@ async function load(at) {
   trace = await api("/api/trace");
   document.title = `rulecraft explore: ${trace.title}`;
   document.getElementById("title").textContent = `${trace.title}: ${trace.kind}`;
-  document.getElementById("heading").textContent = trace.heading;
-  document.getElementById("notes").replaceChildren(...trace.notes.map((n) => el("li", { text: n })));
+  const examples = trace.examples || {};
+  document.getElementById("heading").replaceChildren(...withExampleLinks(trace.heading, examples));
+  document.getElementById("notes").replaceChildren(
+    ...trace.notes.map((n) => el("li", {}, ...withExampleLinks(n, examples))));
   const rules = document.getElementById("trace-rules");
   rules.replaceChildren();
   if (trace.rules.length) rules.append("rules involved: ", rulesLine(trace.rules));

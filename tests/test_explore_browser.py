@@ -225,6 +225,39 @@ def test_a_printed_example_and_a_seeded_game_are_opened_from_the_pages_menu(brow
         running.stop()
 
 
+def test_a_printed_examples_id_links_to_its_entry_on_the_rules_page(
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Opened on AIR-EX-04, the heading's example ID links to the example's entry on the rules page
+    (from the rules digest); with no digest at hand the ID stays plain text, never a broken link."""
+    from selenium.webdriver.common.by import By
+
+    digests = tmp_path / "digests"
+    digests.mkdir()
+    (digests / "airships.md").write_text(
+        "## Examples (p.3)\n\n- **AIR-EX-04 Two white dice for five:** a target of 5 with two white dice.\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("RULECRAFT_DIGESTS", str(digests))
+    running = explore.start(explore.scenario_trace("air", "AIR-EX-04"))
+    try:
+        browser.get(running.url)
+        _at_step(browser, 0)
+        link = _wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#heading a.example"))
+        assert link.text == "AIR-EX-04" and link.get_attribute("href").endswith("/rules#AIR-EX-04")
+        link.click()
+        _wait(browser, lambda d: d.current_url.endswith("/rules#AIR-EX-04"))
+        entry = browser.find_element(By.ID, "AIR-EX-04")
+        assert "Two white dice for five" in entry.text and "two white dice" in entry.text
+        monkeypatch.setenv("RULECRAFT_DIGESTS", str(tmp_path / "nowhere"))
+        browser.get(running.url)
+        _at_step(browser, 0)
+        _wait(browser, lambda d: d.find_element(By.ID, "heading").text.startswith("AIR-EX-04"))
+        assert browser.find_elements(By.CSS_SELECTOR, "#heading a") == []
+    finally:
+        running.stop()
+
+
 def test_a_rule_link_in_a_report_leads_to_the_rule_text_in_the_same_file(browser: Any, tmp_path: Path) -> None:
     """AIR-R-42 (p.4) in the errata report of the two-chip additional go: the link works from the file
     alone (no server) and lands on the rule's row, with its page and the digest's statement."""
