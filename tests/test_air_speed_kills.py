@@ -393,7 +393,7 @@ def test_the_declared_attempt_is_recorded_with_its_exchange_air_r_28_29() -> Non
 
 
 def test_a_short_throw_keeps_its_faces_for_the_chip_air_r_34_37() -> None:
-    """HANB needs 1 B for 6 (AIR-EX-14); FIN gives the black die (AIR-EX-11).  A 4 is short by 2: with
+    """HANB needs 1 B for 6 (pack data); FIN gives the black die (AIR-EX-11).  A 4 is short by 2: with
     the chip it stays short, and AIR-AMB-11 'legal' (the default) still offers the chip after the
     throw (AIR-R-37), so the state keeps the thrown faces and the declared target for that step."""
     c = tctx()
@@ -406,7 +406,7 @@ def test_a_short_throw_keeps_its_faces_for_the_chip_air_r_34_37() -> None:
 
 
 def test_the_bonus_step_reads_the_throws_totals_once_air_r_33_36_37() -> None:
-    """HANB needs 1 B for 6 (AIR-EX-14); a 4 is short by 2, so with a chip on the board the bonus step
+    """HANB needs 1 B for 6 (pack data); a 4 is short by 2, so with a chip on the board the bonus step
     follows (AIR-R-37).  That step's totals are the throw's: base 4 (AIR-R-33), no engine, no wooden
     airship, target 6, the same object each time it is asked; a state that differs (the wooden airship
     held by the seat: +1, AIR-R-36) has its own; a chip still leaves the throw short (5 of 6), so the
@@ -431,7 +431,7 @@ def test_the_bonus_step_reads_the_throws_totals_once_air_r_33_36_37() -> None:
 
 
 def test_an_optional_bonus_step_keeps_the_thrown_faces_air_r_34_37_amb_12() -> None:
-    """AIR-AMB-12 'optional': after a short throw (HANB: 1 B for 6, a 4; AIR-EX-14) with a chip on the
+    """AIR-AMB-12 'optional': after a short throw (HANB: 1 B for 6, pack data; a 4) with a chip on the
     board the player chooses the bonuses (AIR-R-34/37), so the state keeps the declared attempt with
     the faces thrown; worked out again from those faces on an equal copy, the throw is 4 of 6."""
     c = tctx("12=optional")
