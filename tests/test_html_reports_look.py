@@ -263,20 +263,25 @@ def _parting(page: str, heading: str) -> list[tuple[str, str]]:
     ]
 
 
+def _witness_page(game: Any, amb_id: str, default: str, reading: str, finding: Finding) -> str:
+    """The ambiguities report of one witness of ``amb_id``: ``reading`` against ``default``."""
+    from rulecraft.witness import AmbiguityResult, Budget, PairResult
+    from rulecraft.witness_report import html_report as ambiguities_html
+
+    amb = game.register[amb_id]
+    pair = PairResult(amb.id, default, reading, "witness", "found", finding=finding)
+    return ambiguities_html("air", "Airships", [AmbiguityResult(amb, (pair,))], Budget(1, 5, None))
+
+
 def test_where_a_witness_parts_ways_both_readings_boards_are_shown() -> None:
     """AIR-AMB-22 from AIR-EX-17's given state (Airships p.6): seat 0 pays 3 chips for an additional go
     (AIR-R-42, p.4).  Reading 'full' (the default: "another complete go ... both steps", p.4 [EN])
     starts the go again at its first step, the reveal; 'attempt-only' repeats step 2, the attempt.  The
     report shows both boards at that state, each under its reading's name (it showed the default's)."""
-    from rulecraft.witness import AmbiguityResult, Budget, PairResult
-    from rulecraft.witness_report import html_report as ambiguities_html
-
     game: Any = make_game("air")
     given, steps = _given(game, "AIR-EX-17")
     finding = Finding("state", "the states differ in phase", "AIR-EX-17", steps=tuple(steps[:3]), start_state=given)
-    amb = game.register["AIR-AMB-22"]
-    pair = PairResult(amb.id, amb.default, "attempt-only", "witness", "found", finding=finding)
-    page = ambiguities_html("air", "Airships", [AmbiguityResult(amb, (pair,))], Budget(1, 5, None))
+    page = _witness_page(game, "AIR-AMB-22", "full", "attempt-only", finding)
     (full, one), (attempt, other) = _parting(page, "full against attempt-only")
     assert full == "reading full (default)" and attempt == "reading attempt-only"
     assert "phase reveal</text>" in one and "phase attempt" not in one
@@ -289,15 +294,10 @@ def test_a_reading_that_refuses_where_the_witness_goes_shows_its_refusal_and_rul
     2 to 4 companies), reading 'one' plays it: the default's side shows the refusal with its rule
     (linked to the appendix), the other the board.  AIR-AMB-35 'max' (all usable dice thrown, AIR-R-30
     p.3-4) refuses AIR-EX-17's first step, an attempt throwing one die of several: its side says so."""
-    from rulecraft.witness import AmbiguityResult, Budget, PairResult
-    from rulecraft.witness_report import html_report as ambiguities_html
-
     game: Any = make_game("air")
     setup = {"players": 1, "first_seat": 0, "options": {}}
     one_player = Finding("set-up", "a game of 1 player(s) is refused", "differential", ours="refused", setup=setup)
-    amb28 = game.register["AIR-AMB-28"]
-    pair = PairResult(amb28.id, "two", "one", "witness", "found", finding=one_player)
-    page = ambiguities_html("air", "Airships", [AmbiguityResult(amb28, (pair,))], Budget(1, 5, None))
+    page = _witness_page(game, "AIR-AMB-28", "two", "one", one_player)
     (two, refused), (one, board) = _parting(page, "two against one")
     assert two == "reading two (default)" and "<svg" not in refused
     assert refused.startswith("<p class='refusal'>refused the set-up: <a class='rule' href='#AIR-R-01'")
@@ -305,9 +305,7 @@ def test_a_reading_that_refuses_where_the_witness_goes_shows_its_refusal_and_rul
     assert one == "reading one" and board.count("<svg") == 1
     given, steps = _given(game, "AIR-EX-17")
     finding = Finding("state", "t", "AIR-EX-17", steps=tuple(steps[:3]), start_state=given)
-    amb35 = game.register["AIR-AMB-35"]
-    pair = PairResult(amb35.id, amb35.default, "max", "witness", "found", finding=finding)
-    page = ambiguities_html("air", "Airships", [AmbiguityResult(amb35, (pair,))], Budget(1, 5, None))
+    page = _witness_page(game, "AIR-AMB-35", game.register["AIR-AMB-35"].default, "max", finding)
     (choice, board), (most, refused) = _parting(page, "choice against max")
     assert choice == "reading choice (default)" and board.count("<svg") == 1
     assert most == "reading max" and "<svg" not in refused

@@ -2586,18 +2586,13 @@ def test_an_open_route_choice_under_open_only_avoids_the_closed_city_r38_amb15()
     line, or round through Alpha on L3, seat 2's line (2 stops either way, rail level 2).  With the route
     left open only the L3 route is legal, so the $1 toll (KAS-R-38, p.13) goes to seat 2, not seat 1."""
     g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-15": "open-only"})
+    from test_kas_readings import ROW
+
+    # test_kas_readings.ROW's row of three cities on L1 and L2 (no factory), with L3 round above it
     three_lines = {
         "hexes": [[q, 0] for q in range(9)] + [[q, -1] for q in range(1, 9)],
-        "cities": [
-            {"name": "Alpha", "at": [0, 0], "demand": "food"},
-            {"name": "Beta", "at": [4, 0], "demand": "food"},
-            {"name": "Gamma", "at": [8, 0], "demand": "food"},
-        ],
-        "lines": [
-            {"id": "L1", "ends": ["Alpha", "Beta"], "hexes": [[1, 0], [2, 0], [3, 0]]},
-            {"id": "L2", "ends": ["Beta", "Gamma"], "hexes": [[5, 0], [6, 0], [7, 0]]},
-            {"id": "L3", "ends": ["Alpha", "Gamma"], "hexes": [[q, -1] for q in range(1, 9)]},
-        ],
+        "cities": ROW["cities"],
+        "lines": [*ROW["lines"], {"id": "L3", "ends": ["Alpha", "Gamma"], "hexes": [[q, -1] for q in range(1, 9)]}],
     }
     s = tools(g).scenario_state(
         {
