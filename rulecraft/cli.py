@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import attrs
 
 from rulecraft import config as project_config
-from rulecraft.core import Game, GameOver, RulecraftError
+from rulecraft.core import AnyGame, GameOver, RulecraftError
 from rulecraft.files import write_atomically
 from rulecraft.registry import game_class, game_ids, make_game, record
 from rulecraft.ruleset import parse_reading_overrides
@@ -241,7 +241,7 @@ def _print_json(verb: str, body: dict[str, Any], **dump: Any) -> None:
     print(json.dumps(_envelope(verb, body), **dump))
 
 
-def _game(args: argparse.Namespace, game_id: str | None = None) -> Game[Any, Any]:
+def _game(args: argparse.Namespace, game_id: str | None = None) -> AnyGame:
     gid = game_id or args.game
     # One game: a reading of another game is a mistake, not something to drop without a word.
     readings = _readings_for(gid, getattr(args, "reading", None) or [], strict=game_id is None)
@@ -432,7 +432,7 @@ def _print_verify(console: Console, reports: list[Any], args: argparse.Namespace
                 console.print("  as JSON: " + json.dumps(list(f.log)))
 
 
-def _start_of(game: Game[Any, Any], finding: Any) -> Any:
+def _start_of(game: AnyGame, finding: Any) -> Any:
     return game.start(finding.setup) if finding.setup is not None else game.new_game(finding.players)
 
 

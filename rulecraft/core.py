@@ -514,6 +514,13 @@ class Game(ABC, Generic[S, A]):
         return state, log
 
 
+# A game chosen by name at run time (the registry, the command line, a record): its state and action
+# types are known only to the game itself, so the tools that take any game say so once, here.  A tool
+# that relates a game to its own states and actions takes ``Game[S, A]`` instead, so that a caller
+# holding a typed game (``KasGame``) gets its states and actions checked.
+AnyGame = Game[Any, Any]
+
+
 def _uniform(game: Game[S, A], state: S, rng: random.Random) -> A:
     """The 'uniform' playout policy: every legal action equally likely."""
     actions = game.legal_actions(state)

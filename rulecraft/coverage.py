@@ -28,7 +28,7 @@ from pkgutil import walk_packages
 from types import CodeType, FrameType
 from typing import Any
 
-from rulecraft.core import Game
+from rulecraft.core import AnyGame
 
 # A rule ID, with the shorthands the models use: "AIR-R-30/31" or "STM-R-45/R-64" (two rules),
 # "AER-R-13..18" (a range).
@@ -140,7 +140,7 @@ def _statement_rules(path: Path, known: frozenset[str]) -> tuple[Lines, Lines]:
     return out, guards
 
 
-def _model_paths(game_cls: type[Game[Any, Any]]) -> list[Path]:
+def _model_paths(game_cls: type[AnyGame]) -> list[Path]:
     package_name = game_cls.__module__.rsplit(".", 1)[0]
     package = import_module(package_name)
     paths = [Path(str(package.__file__))]
@@ -152,7 +152,7 @@ def _model_paths(game_cls: type[Game[Any, Any]]) -> list[Path]:
 
 
 @cache
-def _line_maps(game_cls: type[Game[Any, Any]]) -> tuple[Lines, Lines]:
+def _line_maps(game_cls: type[AnyGame]) -> tuple[Lines, Lines]:
     known = frozenset(rule.id for rule in game_cls.catalogue)
     out: Lines = {}
     guards: Lines = {}
@@ -163,18 +163,18 @@ def _line_maps(game_cls: type[Game[Any, Any]]) -> tuple[Lines, Lines]:
     return out, guards
 
 
-def line_map(game_cls: type[Game[Any, Any]]) -> Lines:
+def line_map(game_cls: type[AnyGame]) -> Lines:
     """Every statement of the game's model package that cites one of the game's rule IDs."""
     return _line_maps(game_cls)[0]
 
 
-def guard_map(game_cls: type[Game[Any, Any]]) -> Lines:
+def guard_map(game_cls: type[AnyGame]) -> Lines:
     """Every ``if`` header whose branch cites a rule: the rule's condition."""
     return _line_maps(game_cls)[1]
 
 
 @cache
-def rule_map(game_cls: type[Game[Any, Any]]) -> dict[tuple[str, int], frozenset[str]]:
+def rule_map(game_cls: type[AnyGame]) -> dict[tuple[str, int], frozenset[str]]:
     """Every function of the game's model package that cites one of the game's rule IDs."""
     known = frozenset(rule.id for rule in game_cls.catalogue)
     out: dict[tuple[str, int], frozenset[str]] = {}
@@ -183,7 +183,7 @@ def rule_map(game_cls: type[Game[Any, Any]]) -> dict[tuple[str, int], frozenset[
     return out
 
 
-def citable(game: Game[Any, Any]) -> frozenset[str]:
+def citable(game: AnyGame) -> frozenset[str]:
     """The rule IDs some function of the model cites: what a step can be seen to exercise."""
     return frozenset().union(*rule_map(type(game)).values(), *line_map(type(game)).values())
 
@@ -193,7 +193,7 @@ class RuleTracer:
     a rule was called, or a model statement citing it (in its text or in the comment just above it)
     ran.  So a branch counts only when it was taken."""
 
-    def __init__(self, game: Game[Any, Any]) -> None:
+    def __init__(self, game: AnyGame) -> None:
         self.calls = rule_map(type(game))
         self.lines = line_map(type(game))
         self.guards = guard_map(type(game))

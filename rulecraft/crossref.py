@@ -10,10 +10,10 @@ from __future__ import annotations
 import importlib.util
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rulecraft import yamlio
-from rulecraft.core import Game
+from rulecraft.core import AnyGame
 
 if TYPE_CHECKING:
     from rulecraft.catalogue import RuleCatalogue
@@ -77,7 +77,7 @@ def _hits(text: str) -> list[tuple[int, str]]:
     return out
 
 
-def crossref(cls: type[Game[Any, Any]]) -> dict[str, dict[str, list[str]]]:
+def crossref(cls: type[AnyGame]) -> dict[str, dict[str, list[str]]]:
     """Rule ID -> where the code cites it, which scenarios and which test files name it."""
     return cross_reference(cls.id, cls.__module__.rsplit(".", 1)[0], cls.catalogue)
 

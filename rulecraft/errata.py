@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, cast
 import attrs
 
 from rulecraft import yamlio
-from rulecraft.core import Chance, Game, GameOver, Policy, Rejection, RulecraftError, Seat, Setup
+from rulecraft.core import A, AnyGame, Chance, Game, GameOver, Policy, Rejection, RulecraftError, S, Seat, Setup
 from rulecraft.packs import PackError, read_pack_file
 from rulecraft.registry import game_class, game_ids, make_game
 from rulecraft.ruleset import UnknownReading
@@ -83,7 +83,7 @@ class Variant:
     plugins: tuple[str, ...] = ()
     allow_plugin_code: bool = False  # whether plugins may name module:function (code the file chose)
 
-    def configure(self, readings: Mapping[str, str] | None = None, components: Path | None = None) -> Game[Any, Any]:
+    def configure(self, readings: Mapping[str, str] | None = None, components: Path | None = None) -> AnyGame:
         """The variant's game: ``readings`` underneath the variant's own; the pack is the variant's,
         else ``components`` (a printed example's fixture pack)."""
         chosen = dict(readings or {}) | dict(self.readings)
@@ -172,7 +172,7 @@ def load_variant(path: str | Path, *, allow_plugin_code: bool = False) -> Varian
     return variant
 
 
-def _check_readings(p: Path, cls: type[Game[Any, Any]], readings: Mapping[str, str]) -> None:
+def _check_readings(p: Path, cls: type[AnyGame], readings: Mapping[str, str]) -> None:
     for amb_id, key in readings.items():
         try:
             keys = cls.register[amb_id].choices()
@@ -186,7 +186,7 @@ def _check_readings(p: Path, cls: type[Game[Any, Any]], readings: Mapping[str, s
             )
 
 
-def _check_parameters(p: Path, cls: type[Game[Any, Any]], parameters: Mapping[str, int]) -> None:
+def _check_parameters(p: Path, cls: type[AnyGame], parameters: Mapping[str, int]) -> None:
     table = cls.parameters
     for param, value in parameters.items():
         if not len(table):
@@ -212,7 +212,7 @@ def _components(p: Path, given: str | None) -> Path | None:
     return components
 
 
-def load_plugin(name: str, *, allow_code: bool = False) -> Callable[[Game[Any, Any]], Game[Any, Any]]:
+def load_plugin(name: str, *, allow_code: bool = False) -> Callable[[AnyGame], AnyGame]:
     """An entry point of the group ``rulecraft.variants``; a ``module:function`` only with ``allow_code``
     (it imports any module and calls any callable: code, which a data file must not run unasked)."""
     if ":" in name:
@@ -238,14 +238,14 @@ def load_plugin(name: str, *, allow_code: bool = False) -> Callable[[Game[Any, A
             raise PluginError(f"plugin {name!r} failed to load: {type(exc).__name__}: {exc}") from None
     if not callable(found):
         raise PluginError(f"plugin {name!r} is not callable")
-    plugin: Callable[[Game[Any, Any]], Game[Any, Any]] = found
+    plugin: Callable[[AnyGame], AnyGame] = found
     return plugin
 
 
 # -- rule-logic plugins ---------------------------------------------------------------------------------------
 
 
-class Amendment(Game[Any, Any]):
+class Amendment(AnyGame):
     """A game with some rules changed: everything not overridden is the base game's.
 
     Subclass and override ``check`` / ``legal_actions`` / ``transition`` (or
@@ -253,7 +253,7 @@ class Amendment(Game[Any, Any]):
     model's own code reads (``ctx``, ``pack``...) come from the base game.
     """
 
-    def __init__(self, base: Game[Any, Any]) -> None:
+    def __init__(self, base: AnyGame) -> None:
         self.base = base
         self.ruleset = base.ruleset
         # The class attributes every tool reads, taken over from the base game.
@@ -281,7 +281,7 @@ class Amendment(Game[Any, Any]):
         readings: Mapping[str, str] | None = None,
         components: str | Path | None = None,
         parameters: Mapping[str, int] | None = None,
-    ) -> Game[Any, Any]:
+    ) -> AnyGame:
         raise RulecraftError("an amendment is made by its plugin from a configured game, not configured itself")
 
     def __repr__(self) -> str:
@@ -304,7 +304,7 @@ class Amendment(Game[Any, Any]):
     def _policy(self, name: str) -> Policy[Any, Any]:
         chosen = self.base.policy(name)
 
-        def amended(_game: Game[Any, Any], state: Any, rng: random.Random) -> Any:
+        def amended(_game: Game[S, A], state: S, rng: random.Random) -> Any:
             # the base game's policy plays by the printed rules: an action the amendment refuses
             # gives way to a uniform choice among the amended game's own legal actions
             action = chosen(self.base, state, rng)
@@ -400,7 +400,7 @@ class PlayStats:
 
 
 def play_stats(
-    game: Game[Any, Any], *, games: int, seed: int, players: int, max_steps: int, only: Container[int] | None = None
+    game: AnyGame, *, games: int, seed: int, players: int, max_steps: int, only: Container[int] | None = None
 ) -> PlayStats:
     """``games`` random games from the same seeds (so both rulesets get the same deals where they can);
     ``only``: just these game indexes (a shard's share)."""
@@ -588,7 +588,7 @@ def errata_report(
 
 
 def _witness_store(
-    variant: Variant, game: Game[Any, Any], database: ExampleDatabase | None, say: Callable[[str], None] | None
+    variant: Variant, game: AnyGame, database: ExampleDatabase | None, say: Callable[[str], None] | None
 ) -> DifferenceStore | None:
     """Where the variant's change of play is kept: under the verb, the game and the variant file's
     content hash (an edited file is another variant)."""

@@ -10,7 +10,7 @@ from typing import Any
 from rulecraft import explore, htmlpage
 from rulecraft.conformance.findings import Finding
 from rulecraft.conformance.report import both_words, markdown_finding
-from rulecraft.core import Game, RulecraftError, Setup, cite
+from rulecraft.core import AnyGame, RulecraftError, Setup, cite
 from rulecraft.errata import ErrataReport
 from rulecraft.registry import make_game
 from rulecraft.svg import PALETTE, Drawing, fit
@@ -48,7 +48,7 @@ def shift_rows(report: ErrataReport) -> list[tuple[str, str, str]]:
     return rows
 
 
-def _start(game: Game[Any, Any], finding: Finding) -> Any:
+def _start(game: AnyGame, finding: Finding) -> Any:
     if finding.setup:
         return game.start(Setup.from_json(finding.setup))
     if finding.start_state is not None:

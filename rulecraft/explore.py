@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from rulecraft.core import Chance, Game, GameOver, Rejection, RulecraftError, Setup
+from rulecraft.core import A, AnyGame, Chance, Game, GameOver, Rejection, RulecraftError, S, Setup
 from rulecraft.registry import make_game
 from rulecraft.tools import tools
 
@@ -72,7 +72,7 @@ class Side:
     """One game along the steps: its state after each step (None once it refused one)."""
 
     label: str
-    game: Game[Any, Any]
+    game: AnyGame
     states: list[Any]
     refused: dict[int, Rejection] = attrs.Factory(dict)  # step number -> why this side refused it
 
@@ -160,9 +160,9 @@ def _new_trace(
     game_id: str,
     kind: str,
     title: str,
-    left: tuple[str, Game[Any, Any], Any],
+    left: tuple[str, AnyGame, Any],
     steps: Sequence[Mapping[str, Any]],
-    right: tuple[str, Game[Any, Any], Any] | None = None,
+    right: tuple[str, AnyGame, Any] | None = None,
 ) -> Trace:
     """A trace from start states and steps; a step the left side refuses is an error naming it."""
     label, game, state = left
@@ -186,7 +186,7 @@ def _new_trace(
 
 
 def seeded_trace(
-    game: Game[Any, Any], seed: int, players: int, max_steps: int | None = None, policy: str = "uniform"
+    game: AnyGame, seed: int, players: int, max_steps: int | None = None, policy: str = "uniform"
 ) -> Trace:
     """A seeded random game (chance included), as ``rulecraft play`` plays it, up to a step cap."""
     rng = random.Random(seed)
@@ -234,7 +234,7 @@ def scenario_trace(game_id: str, which: str, readings: Mapping[str, str] | None 
     return trace
 
 
-def state_trace(game: Game[Any, Any], path: str) -> Trace:
+def state_trace(game: AnyGame, path: str) -> Trace:
     """A saved state file (``rulecraft play --save-state``): no steps yet; try actions from it."""
     from rulecraft.statefile import load_state
 
@@ -329,9 +329,7 @@ def open_command(game_id: str, option: str, file: str) -> str:
 STEP_PICTURES = 6  # a report draws the board after at most this many steps of a finding (the last ones)
 
 
-def step_pictures(
-    game: Game[Any, Any], finding: Finding, most: int = STEP_PICTURES
-) -> tuple[list[tuple[int, str, str]], int]:
+def step_pictures(game: AnyGame, finding: Finding, most: int = STEP_PICTURES) -> tuple[list[tuple[int, str, str]], int]:
     """The board after each of a finding's last ``most`` steps, replayed by ``game`` from the finding's
     start: (step number, the step's words, the SVG), and how many steps there are.  A step the game
     refuses, or a start it cannot build, ends the pictures there (a picture is a help, never a cost)."""
@@ -362,7 +360,7 @@ def step_pictures(
     return [row for row in out if row[2]], len(steps)
 
 
-def step_pictures_html(game: Game[Any, Any], finding: Finding, label: str = "") -> str:
+def step_pictures_html(game: AnyGame, finding: Finding, label: str = "") -> str:
     """The board after each step (the last few), folded: a report's steps each with their picture."""
     rows, total = step_pictures(game, finding)
     if not rows:
@@ -496,7 +494,7 @@ def _read_document(path: str) -> dict[str, Any]:
     return data
 
 
-def _start(game: Game[Any, Any], start: Any, where: str) -> Any:
+def _start(game: AnyGame, start: Any, where: str) -> Any:
     from rulecraft.statefile import state_from_data
 
     if not isinstance(start, Mapping):
@@ -520,7 +518,7 @@ def _start(game: Game[Any, Any], start: Any, where: str) -> Any:
 _REFUSAL = re.compile(r"([A-Z]{2,4}-[A-Z]{1,4}-\d{1,4}[a-z]?)(?: \(p\.([^)]*)\))? — (.*)", re.S)
 
 
-def setup_refusal(game: Game[Any, Any], start: Any) -> Rejection | None:
+def setup_refusal(game: AnyGame, start: Any) -> Rejection | None:
     """Why ``game`` refuses the set-up of ``start`` (its rule, page and words), or None: it takes it, or
     ``start`` is not a set-up (a given state is read by :func:`_start`, which names its errors)."""
     if not (isinstance(start, Mapping) and isinstance(start.get("setup"), Mapping)):
@@ -599,7 +597,7 @@ def finding_trace(
 
 
 def ask_implementation(
-    command: str, game: Game[Any, Any], start: dict[str, Any], steps: list[dict[str, Any]], timeout: float
+    command: str, game: AnyGame, start: dict[str, Any], steps: list[dict[str, Any]], timeout: float
 ) -> Remote:
     """Play ``steps`` on the implementation started by ``command`` (the conformance protocol), asking
     its state and legal actions after each; a refusal or a fault stops it there, said in one line."""
@@ -950,7 +948,7 @@ def plain_json(value: Any) -> Any:
     return json.loads(json.dumps(value, default=str))
 
 
-def _mover(game: Game[Any, Any], state: Any) -> str:
+def _mover(game: Game[S, A], state: S) -> str:
     mover = game.to_move(state)
     if isinstance(mover, GameOver):
         return "game over"
@@ -959,14 +957,14 @@ def _mover(game: Game[Any, Any], state: Any) -> str:
     return f"seat {mover}"
 
 
-def _rule_json(game: Game[Any, Any], rule_id: str) -> dict[str, str]:
+def _rule_json(game: AnyGame, rule_id: str) -> dict[str, str]:
     if rule_id in game.catalogue:
         rule = game.catalogue[rule_id]
         return {"id": rule.id, "page": rule.page, "statement": rule.statement}
     return {"id": rule_id, "page": "", "statement": ""}  # an ambiguity ID, or a rule of no catalogue
 
 
-def _legal(game: Game[Any, Any], state: Any, most: int = 400) -> tuple[list[dict[str, Any]], int]:
+def _legal(game: Game[S, A], state: S, most: int = 400) -> tuple[list[dict[str, Any]], int]:
     """The legal actions (or chance outcomes) at ``state``, each with its words and rule citations."""
     mover = game.to_move(state)
     if isinstance(mover, GameOver):
@@ -1152,14 +1150,14 @@ def try_action(trace: Trace, body: Any) -> dict[str, Any]:
     return {"legal": True, "text": trace.texts[-1], "step": len(trace)}
 
 
-def _describe(game: Game[Any, Any], state: Any, action: Any) -> str:
+def _describe(game: Game[S, A], state: S, action: A) -> str:
     try:
         return game.describe(state, action)
     except Exception:  # an illegal action may not describe; its JSON says what it was
         return json.dumps(game.action_to_json(action), sort_keys=True)
 
 
-def _refusal(game: Game[Any, Any], rejection: Rejection) -> dict[str, str]:
+def _refusal(game: AnyGame, rejection: Rejection) -> dict[str, str]:
     out = rejection.to_json()
     out["text"] = str(rejection)
     if rejection.rule in game.catalogue:
@@ -1167,11 +1165,11 @@ def _refusal(game: Game[Any, Any], rejection: Rejection) -> dict[str, str]:
     return out
 
 
-def rules_json(game: Game[Any, Any]) -> dict[str, Any]:
+def rules_json(game: AnyGame) -> dict[str, Any]:
     return {"game": game.id, "rules": [{"id": r.id, "page": r.page, "statement": r.statement} for r in game.catalogue]}
 
 
-def rules_page(game: Game[Any, Any]) -> str:
+def rules_page(game: AnyGame) -> str:
     """The rule catalogue as a page, one anchor per rule ID (the page's rule links land here)."""
     from rulecraft import htmlpage
 

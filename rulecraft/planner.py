@@ -26,9 +26,9 @@ from typing import Any
 
 import attrs
 
-from rulecraft.core import Chance, Game, GameOver
+from rulecraft.core import A, AnyGame, Chance, Game, GameOver, S
 
-Value = Callable[[Game[Any, Any], Any], float]  # (game, state) -> how good, higher better; -inf: lost
+Value = Callable[[AnyGame, Any], float]  # (game, state) -> how good, higher better; -inf: lost
 
 # Per game (its random generator): state -> the planned action there.  Weak keys, so a finished
 # game's plan goes with its generator.
@@ -62,7 +62,7 @@ class Planner:
     a legal game that chance happened to deal, as a close finish is."""
 
     value: Value
-    margin: Callable[[Game[Any, Any], Any], float | None] | None = None
+    margin: Callable[[AnyGame, Any], float | None] | None = None
     width: int = attrs.field(default=12, validator=attrs.validators.ge(1))
     sample: int = attrs.field(default=6, validator=attrs.validators.ge(1))
     horizon: int = attrs.field(default=3000, validator=attrs.validators.ge(1))
@@ -72,14 +72,14 @@ class Planner:
     variants_back: int = attrs.field(default=40, validator=attrs.validators.ge(1))  # from this many steps back
     # Where planning pays (None: everywhere); elsewhere ``otherwise`` chooses a seat's move (None: a
     # uniform choice) and chance goes by its odds.
-    when: Callable[[Game[Any, Any], Any], bool] | None = None
+    when: Callable[[AnyGame, Any], bool] | None = None
     otherwise: Callable[[Any, Any, random.Random], Any] | None = None  # (game, state, rng) -> a move
 
-    def plans_here(self, game: Game[Any, Any], state: Any) -> bool:
+    def plans_here(self, game: AnyGame, state: Any) -> bool:
         """Whether this state is planned (so chance's outcome here is the plan's, not a draw)."""
         return self.when is None or self.when(game, state)
 
-    def __call__(self, game: Game[Any, Any], state: Any, rng: random.Random) -> Any:
+    def __call__(self, game: AnyGame, state: Any, rng: random.Random) -> Any:
         if not self.plans_here(game, state):
             return self._unplanned(game, state, rng)
         plans = _PLANS.setdefault(rng, {})
@@ -99,18 +99,18 @@ class Planner:
             return plans[key]
         return self._unplanned(game, state, rng)
 
-    def _unplanned(self, game: Game[Any, Any], state: Any, rng: random.Random) -> Any:
+    def _unplanned(self, game: AnyGame, state: Any, rng: random.Random) -> Any:
         if isinstance(game.to_move(state), Chance):
             return game.sample_chance(state, rng)  # by its exact odds, as every random game
         return self.otherwise(game, state, rng) if self.otherwise else rng.choice(_options(game, state))
 
-    def planned(self, game: Game[Any, Any], root: Any, rng: random.Random) -> tuple[list[tuple[Any, Any]], bool]:
+    def planned(self, game: AnyGame, root: Any, rng: random.Random) -> tuple[list[tuple[Any, Any]], bool]:
         """:meth:`plan`'s path and whether it reaches the end of the game."""
         path = self.plan(game, root, rng)
         end = game.transition(path[-1][0], path[-1][1]) if path else root
         return path, isinstance(game.to_move(end), GameOver)
 
-    def plan(self, game: Game[Any, Any], root: Any, rng: random.Random) -> list[tuple[Any, Any]]:
+    def plan(self, game: AnyGame, root: Any, rng: random.Random) -> list[tuple[Any, Any]]:
         """(state, action) pairs from ``root`` to the chosen finished state (or, past the horizon,
         the best state reached)."""
         finished, beam = self._search(game, Node(root), rng)
@@ -121,9 +121,7 @@ class Planner:
             return best.path()
         return self._boundary(game, best, finished, rng).path()
 
-    def _search(
-        self, game: Game[Any, Any], root: Node, rng: random.Random
-    ) -> tuple[list[tuple[float, Node]], list[Node]]:
+    def _search(self, game: AnyGame, root: Node, rng: random.Random) -> tuple[list[tuple[float, Node]], list[Node]]:
         """The beam from ``root``: the finished nodes (with their values) and the last unfinished beam."""
         beam = [root]
         finished: list[tuple[float, Node]] = []
@@ -153,9 +151,7 @@ class Planner:
                 break
         return finished, beam
 
-    def _boundary(
-        self, game: Game[Any, Any], best: Node, finished: list[tuple[float, Node]], rng: random.Random
-    ) -> Node:
+    def _boundary(self, game: AnyGame, best: Node, finished: list[tuple[float, Node]], rng: random.Random) -> Node:
         """A finished game nearest a boundary of the outcome (margin 0 first).  The beam's own ends are
         near-copies, so the last ``variants_back`` steps of the best path are replayed ``variants``
         times from a seeded step with a narrow beam of their own: endings that differ by a point."""
@@ -178,7 +174,7 @@ class Planner:
         nearest = min(m for m, _, _ in scored)
         return max(((s, n) for m, s, n in scored if m == nearest), key=lambda pair: pair[0])[1]
 
-    def _sampled(self, game: Game[Any, Any], state: Any, rng: random.Random) -> list[Any]:
+    def _sampled(self, game: AnyGame, state: Any, rng: random.Random) -> list[Any]:
         mover = game.to_move(state)
         if isinstance(mover, GameOver):
             return []
@@ -192,16 +188,16 @@ class Planner:
         return legal if len(legal) <= self.sample else rng.sample(legal, self.sample)
 
 
-def _key(game: Game[Any, Any], state: Any) -> Hashable:
+def _key(game: Game[S, A], state: S) -> Hashable:
     """The state itself where it hashes (frozen states do), else its JSON as text."""
     try:
         hash(state)
     except TypeError:
         return json.dumps(game.state_to_json(state), sort_keys=True, default=str)
-    return state  # type: ignore[no-any-return]
+    return state
 
 
-def _options(game: Game[Any, Any], state: Any) -> list[Any]:
+def _options(game: Game[S, A], state: S) -> list[Any]:
     mover = game.to_move(state)
     if isinstance(mover, Chance):
         return [a for a, _ in game.chance_outcomes(state)]

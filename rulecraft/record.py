@@ -27,11 +27,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
-from rulecraft.core import RulecraftError
+from rulecraft.core import AnyGame, RulecraftError
 
 if TYPE_CHECKING:
     from rulecraft.catalogue import RuleCatalogue
-    from rulecraft.core import Game
     from rulecraft.query import Query
     from rulecraft.ruleset import AmbiguityRegister
 
@@ -46,15 +45,15 @@ def _no_queries() -> Mapping[str, Query]:
     return {}
 
 
-def _no_violations(game: Game[Any, Any], state: Any) -> list[Any]:
+def _no_violations(game: AnyGame, state: Any) -> list[Any]:
     return []
 
 
-def _no_hooks(game: Game[Any, Any]) -> Mapping[str, Any]:
+def _no_hooks(game: AnyGame) -> Mapping[str, Any]:
     return {}
 
 
-def _no_facts(game: Game[Any, Any], state: Any) -> dict[str, Any]:
+def _no_facts(game: AnyGame, state: Any) -> dict[str, Any]:
     return {}
 
 
@@ -71,13 +70,13 @@ class GameRecord:
     title: str = attrs.field(validator=attrs.validators.min_len(1))
     players: range = attrs.field(validator=_players)
     # The game class (imported when called); ``make_game`` configures it.
-    game: Callable[[], type[Game[Any, Any]]] = attrs.field(repr=False)
+    game: Callable[[], type[AnyGame]] = attrs.field(repr=False)
     # The rules questions the game answers, name -> query (the solvers, imported when called).
     queries: Callable[[], Mapping[str, Query]] = attrs.field(default=_no_queries, repr=False)
     # Every invariant violation of a state: ``violations(game, state)`` (empty when valid).
-    violations: Callable[[Game[Any, Any], Any], list[Any]] = attrs.field(default=_no_violations, repr=False)
+    violations: Callable[[AnyGame, Any], list[Any]] = attrs.field(default=_no_violations, repr=False)
     # Z3 hooks for ambiguities that only decide legality (amb id -> hook), per configured game.
-    witness_queries: Callable[[Game[Any, Any]], Mapping[str, Any]] = attrs.field(default=_no_hooks, repr=False)
+    witness_queries: Callable[[AnyGame], Mapping[str, Any]] = attrs.field(default=_no_hooks, repr=False)
     # A Hypothesis strategy of the game's component packs (None: the game has no generator).
     packs: Callable[[], Any] | None = attrs.field(default=None, repr=False)
     # The folder of the game's printed examples under scenarios/ (None: the game class says).
@@ -87,13 +86,13 @@ class GameRecord:
     # A non-default reading to show in the game's help (``AIR-AMB-09=C``); "" when it has none.
     reading_example: str = attrs.field(default="", repr=False)
     # A scenario's ``given:`` block -> a state: ``scenario_state(game, given)`` (None: no scenarios).
-    scenario_state: Callable[[Game[Any, Any], Mapping[str, Any]], Any] | None = attrs.field(default=None, repr=False)
+    scenario_state: Callable[[AnyGame, Mapping[str, Any]], Any] | None = attrs.field(default=None, repr=False)
     # Derived values a scenario may assert beside the state's JSON: ``facts(game, state)``.
-    facts: Callable[[Game[Any, Any], Any], dict[str, Any]] = attrs.field(default=_no_facts, repr=False)
+    facts: Callable[[AnyGame, Any], dict[str, Any]] = attrs.field(default=_no_facts, repr=False)
     # Targeted starts for the witness search (amb id -> hook), per configured game: each hook takes
     # the game and yields (description, state) pairs, states where the ambiguity is consulted that
     # random games rarely reach; the search plays both readings from them (rulecraft/witness.py).
-    witness_starts: Callable[[Game[Any, Any]], Mapping[str, Any]] = attrs.field(default=_no_hooks, repr=False)
+    witness_starts: Callable[[AnyGame], Mapping[str, Any]] = attrs.field(default=_no_hooks, repr=False)
     # The rule catalogue and the ambiguity register, imported without the rules engine (None: the
     # game class's own, importing the game); the package of the game's model (None: the class's).
     catalogue: Callable[[], RuleCatalogue] | None = attrs.field(default=None, repr=False)
@@ -143,7 +142,7 @@ class GameRecord:
         modules that do not import the rules engine (tests/test_startup_imports.py checks that they
         are the class's own)."""
 
-        def game_class() -> type[Game[Any, Any]]:
+        def game_class() -> type[AnyGame]:
             from rulecraft.core import Game
 
             found = _resolve(game, f"{id}: game")
@@ -151,7 +150,7 @@ class GameRecord:
                 raise BadRecord(f"{id}: game = {game!r} is {type(found).__name__}, not a Game class")
             return found
 
-        def own(instance: Game[Any, Any]) -> Game[Any, Any]:
+        def own(instance: AnyGame) -> AnyGame:
             expected = game_class()
             if not isinstance(instance, expected):
                 raise TypeError(
@@ -162,17 +161,17 @@ class GameRecord:
         def all_queries() -> Mapping[str, Query]:
             return {} if queries is None else dict(_resolve(queries, f"{id}: queries"))
 
-        def violations(instance: Game[Any, Any], state: Any) -> list[Any]:
+        def violations(instance: AnyGame, state: Any) -> list[Any]:
             if invariants is None:
                 return []
             return list(_resolve(invariants, f"{id}: invariants")(own(instance), state))
 
-        def hooks(instance: Game[Any, Any]) -> Mapping[str, Any]:
+        def hooks(instance: AnyGame) -> Mapping[str, Any]:
             if witness_queries is None:
                 return {}
             return dict(_resolve(witness_queries, f"{id}: witness_queries")(own(instance)))
 
-        def starts(instance: Game[Any, Any]) -> Mapping[str, Any]:
+        def starts(instance: AnyGame) -> Mapping[str, Any]:
             if witness_starts is None:
                 return {}
             return dict(_resolve(witness_starts, f"{id}: witness_starts")(own(instance)))
@@ -181,10 +180,10 @@ class GameRecord:
             assert packs is not None
             return _resolve(packs, f"{id}: packs")()
 
-        def scenario_state(instance: Game[Any, Any], given: Mapping[str, Any]) -> Any:
+        def scenario_state(instance: AnyGame, given: Mapping[str, Any]) -> Any:
             return _resolve(f"{scenarios}:state_from_given", f"{id}: scenarios")(own(instance), given)
 
-        def facts(instance: Game[Any, Any], state: Any) -> dict[str, Any]:
+        def facts(instance: AnyGame, state: Any) -> dict[str, Any]:
             return dict(_resolve(f"{scenarios}:facts", f"{id}: scenarios")(own(instance), state))
 
         def rule_catalogue() -> RuleCatalogue:
@@ -220,7 +219,7 @@ class GameRecord:
         )
 
     @classmethod
-    def of_class(cls, game: type[Game[Any, Any]]) -> GameRecord:
+    def of_class(cls, game: type[AnyGame]) -> GameRecord:
         """The record of a game registered by its class: names from the class; its own ``queries``
         and ``violations`` methods, if it overrides them, stay in force (the defaults here are empty)."""
         return cls(

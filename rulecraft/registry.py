@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any
 
-from rulecraft.core import Game, RulecraftError
+from rulecraft.core import AnyGame, Game, RulecraftError
 from rulecraft.record import BadRecord, GameRecord
 
 _RECORDS: dict[str, GameRecord] = {}
@@ -23,7 +22,7 @@ class BadRegistration(BadRecord):
     pass
 
 
-def register(cls: type[Game[Any, Any]]) -> type[Game[Any, Any]]:
+def register(cls: type[AnyGame]) -> type[AnyGame]:
     """Class decorator: make a game known under its ``id`` by its class alone (no queries or
     invariants but the class's own); a game's entry point should export a :class:`GameRecord`."""
     _RECORDS[cls.id] = GameRecord.of_class(cls)
@@ -69,14 +68,14 @@ def record(game_id: str) -> GameRecord:
         raise UnknownGame(f"unknown game {game_id!r}; registered games: {known}") from None
 
 
-def record_of(game: Game[Any, Any]) -> GameRecord | None:
+def record_of(game: AnyGame) -> GameRecord | None:
     """The record a configured game was made from (None: a game no one registered, e.g. a test's)."""
     _load_entry_points()
     found = _RECORDS.get(game.id)
     return found if found is not None and isinstance(game, found.game()) else None
 
 
-def game_class(game_id: str) -> type[Game[Any, Any]]:
+def game_class(game_id: str) -> type[AnyGame]:
     return record(game_id).game()
 
 
@@ -86,7 +85,7 @@ def make_game(
     readings: Mapping[str, str] | None = None,
     components: str | Path | None = None,
     parameters: Mapping[str, int] | None = None,
-) -> Game[Any, Any]:
+) -> AnyGame:
     """A configured game: printed rules with reading overrides, rule parameters and a pack."""
     cls = game_class(game_id)
     if parameters:

@@ -39,7 +39,7 @@ from typing import Any, Protocol
 
 import attrs
 
-from rulecraft.core import Chance, Game, GameOver, Setup
+from rulecraft.core import A, AnyGame, Chance, Game, GameOver, S, Setup
 from rulecraft.planner import Planner
 
 # -- plans --------------------------------------------------------------------------------------------
@@ -132,7 +132,7 @@ class Draws:
 # -- choosing an action ----------------------------------------------------------------------------------
 
 
-def options(game: Game[Any, Any], state: Any) -> tuple[list[Any], list[float] | None]:
+def options(game: Game[S, A], state: S) -> tuple[list[Any], list[float] | None]:
     """The options at ``state`` and, at a chance step, their exact odds."""
     mover = game.to_move(state)
     if isinstance(mover, GameOver):
@@ -143,14 +143,14 @@ def options(game: Game[Any, Any], state: Any) -> tuple[list[Any], list[float] | 
     return list(game.legal_actions(state)), None
 
 
-def kind_of(game: Game[Any, Any], action: Any) -> str:
+def kind_of(game: Game[S, A], action: A) -> str:
     data = game.action_to_json(action)
     return str(data.get("kind", "")) if isinstance(data, Mapping) else ""
 
 
 def pick(
-    game: Game[Any, Any],
-    state: Any,
+    game: Game[S, A],
+    state: S,
     opts: Sequence[Any],
     odds: Sequence[float] | None,
     style: Style,
@@ -175,21 +175,21 @@ def pick(
             groups.setdefault(kind_of(game, action), []).append(i)
         names = sorted(groups)
         weights = [0.1 if name in style.rare_kinds else 1.0 for name in names]
-        chosen = names[rng.choices(range(len(names)), weights=weights, k=1)[0]]
-        return rng.choice(groups[chosen])
+        kind = names[rng.choices(range(len(names)), weights=weights, k=1)[0]]
+        return rng.choice(groups[kind])
     if style.rare_kinds:
         weights = [0.1 if kind_of(game, a) in style.rare_kinds else 1.0 for a in opts]
         return rng.choices(range(len(opts)), weights=weights, k=1)[0]
     return rng.randrange(len(opts))
 
 
-def margin(game: Game[Any, Any], state: Any) -> float:
+def margin(game: Game[S, A], state: S) -> float:
     """The leader's margin over the next seat by the scores now (0: a tie for the lead)."""
     totals = sorted(game.scores(state).values(), reverse=True)
     return float(totals[0] - totals[1]) if len(totals) > 1 else 0.0
 
 
-def closest(game: Game[Any, Any], state: Any, opts: Sequence[Any], rng: random.Random, limit: int = 40) -> int:
+def closest(game: Game[S, A], state: S, opts: Sequence[Any], rng: random.Random, limit: int = 40) -> int:
     """The option after which the leader's margin is smallest (ties broken by ``rng``); at most
     ``limit`` options, a seeded sample, are looked at.  One step of look-ahead: by the last decisions
     of a game the scores are nearly final, and a tie is what a tie-break needs."""
@@ -210,7 +210,7 @@ def closest(game: Game[Any, Any], state: Any, opts: Sequence[Any], rng: random.R
     return rng.choice(best) if best else rng.randrange(len(opts))
 
 
-def random_style(game: Game[Any, Any], rng: random.Random, kinds: Sequence[str]) -> Style:
+def random_style(game: AnyGame, rng: random.Random, kinds: Sequence[str]) -> Style:
     """A game's lean: usually uniform with a random third of the action kinds made rare; for a game
     whose uniform walk seldom ends (a policy besides 'uniform'), mostly that policy, and otherwise a
     uniform start that hands over to it."""
@@ -224,7 +224,7 @@ def random_style(game: Game[Any, Any], rng: random.Random, kinds: Sequence[str])
     return style
 
 
-def random_setup(game: Game[Any, Any], rng: random.Random, players: Sequence[int]) -> Setup:
+def random_setup(game: AnyGame, rng: random.Random, players: Sequence[int]) -> Setup:
     """A set-up drawn from what ``new_game`` accepts: player count, start seat, the game's options."""
     n = rng.choice(list(players))
     first = rng.randrange(n) if game.first_seat_chosen else 0

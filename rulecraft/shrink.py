@@ -21,7 +21,7 @@ from typing import Any
 
 import attrs
 
-from rulecraft.core import Chance, Game, GameOver, Setup
+from rulecraft.core import A, AnyGame, Chance, Game, GameOver, S, Setup
 
 # (state after a step, step number) -> a message when that state fails, else None
 Failure = Callable[[Any, int], "str | None"]
@@ -41,7 +41,7 @@ class Replay:
     cut_short: bool = False  # the wall-clock safety cap stopped shrinking (the result depends on speed)
 
 
-def options(game: Game[Any, Any], state: Any) -> Sequence[Any]:
+def options(game: Game[S, A], state: S) -> Sequence[Any]:
     mover = game.to_move(state)
     if isinstance(mover, GameOver):
         return ()
@@ -50,11 +50,11 @@ def options(game: Game[Any, Any], state: Any) -> Sequence[Any]:
     return list(game.legal_actions(state))
 
 
-def _start(game: Game[Any, Any], setup: Setup | int) -> Any:
+def _start(game: AnyGame, setup: Setup | int) -> Any:
     return game.start(setup) if isinstance(setup, Setup) else game.new_game(setup)
 
 
-def replay_choices(game: Game[Any, Any], players: Setup | int, choices: Sequence[int], failing: Failure) -> Replay:
+def replay_choices(game: AnyGame, players: Setup | int, choices: Sequence[int], failing: Failure) -> Replay:
     state = _start(game, players)
     actions: list[Any] = []
     for i, choice in enumerate(choices):
@@ -73,7 +73,7 @@ def replay_choices(game: Game[Any, Any], players: Setup | int, choices: Sequence
     return Replay(tuple(actions), None, None)
 
 
-def choices_of(game: Game[Any, Any], players: Setup | int, log: Sequence[Any]) -> list[int]:
+def choices_of(game: Game[S, A], players: Setup | int, log: Sequence[A]) -> list[int]:
     """The choice sequence that replays ``log`` exactly."""
     state = _start(game, players)
     out = []
@@ -85,9 +85,9 @@ def choices_of(game: Game[Any, Any], players: Setup | int, log: Sequence[Any]) -
 
 
 def shrink(
-    game: Game[Any, Any],
+    game: Game[S, A],
     players: Setup | int,
-    log: Sequence[Any],
+    log: Sequence[A],
     failing: Failure,
     *,
     replays: int = DEFAULT_REPLAYS,

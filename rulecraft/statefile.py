@@ -26,7 +26,7 @@ from typing import Any
 import attrs
 
 from rulecraft import yamlio
-from rulecraft.core import Game, RulecraftError, StateError
+from rulecraft.core import A, AnyGame, Game, RulecraftError, S, StateError
 from rulecraft.files import write_atomically
 from rulecraft.registry import game_ids, make_game
 
@@ -69,7 +69,7 @@ class SavedState:
 # -- writing -----------------------------------------------------------------------------------------
 
 
-def state_document(game: Game[Any, Any], state: Any) -> dict[str, Any]:
+def state_document(game: Game[S, A], state: S) -> dict[str, Any]:
     """The version-1 document of ``state``: game id, non-default readings, fixture and state."""
     doc: dict[str, Any] = {FORMAT_KEY: FORMAT_VERSION, "game": game.id}
     readings = game.ruleset.non_defaults(game.register)
@@ -82,7 +82,7 @@ def state_document(game: Game[Any, Any], state: Any) -> dict[str, Any]:
     return doc
 
 
-def save_state(path: str | Path, game: Game[Any, Any], state: Any) -> None:
+def save_state(path: str | Path, game: Game[S, A], state: S) -> None:
     """Write ``state`` as a version-1 state file, atomically: a temporary file in the same folder,
     renamed over ``path`` once complete, so a crash never leaves half a file (nor loses the old one)."""
     target = Path(path)
@@ -93,7 +93,7 @@ def save_state(path: str | Path, game: Game[Any, Any], state: Any) -> None:
 # -- reading -------------------------------------------------------------------------------------------
 
 
-def load_state(path: str | Path, game: Game[Any, Any]) -> Any:
+def load_state(path: str | Path, game: AnyGame) -> Any:
     """The state in the file ``path``, for ``game`` (which takes the file's fixture, if any).
 
     Refused with a one-line :class:`StateFileError` ``FILE: FIELD: reason``: a file missing,
@@ -171,7 +171,7 @@ def read_json(path: str | Path) -> Any:
     return data
 
 
-def state_from_data(game: Game[Any, Any], data: Any, *, field: str = "state") -> Any:
+def state_from_data(game: AnyGame, data: Any, *, field: str = "state") -> Any:
     """``game``'s state from its JSON ``data``, with the same checks as a state file: size, depth and
     integers bounded, field errors as :class:`StateError` ``state.<field>: reason``, then
     ``admit`` (component counts, invariants).  For the protocol's ``set_state``."""
@@ -191,7 +191,7 @@ def state_from_data(game: Game[Any, Any], data: Any, *, field: str = "state") ->
     return state
 
 
-def admit(game: Game[Any, Any], state: Any) -> None:
+def admit(game: Game[S, A], state: S) -> None:
     """Refuse a state read from outside that ``game`` could not have reached: its sizes against the
     pack (``game.check_state``), then the invariants every such state must keep
     (``game.load_invariants``), each a :class:`StateError` in one line."""
@@ -246,7 +246,7 @@ def json_problem(data: Any, root: str = "state") -> tuple[str, str] | None:
     return None
 
 
-def _same_readings(path: str | Path, game: Game[Any, Any], readings: Mapping[str, str]) -> None:
+def _same_readings(path: str | Path, game: AnyGame, readings: Mapping[str, str]) -> None:
     """A state saved under a reading is read under the same one: another reading may not hold it."""
     for amb_id, key in sorted(readings.items()):
         try:

@@ -38,7 +38,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from rulecraft.core import Game, RulecraftError
+from rulecraft.core import A, AnyGame, Game, RulecraftError, S
 from rulecraft.registry import game_class, record
 from rulecraft.ruleset import Ruleset, UnknownReading
 
@@ -54,7 +54,6 @@ __all__ = [
     "readings",
 ]
 
-AnyGame = Game[Any, Any]
 ReadingsArg = Mapping[str, str] | st.SearchStrategy[dict[str, str]] | None
 
 
@@ -172,7 +171,7 @@ def packs(game_id: str) -> st.SearchStrategy[Any]:
 # -- play -------------------------------------------------------------------------------
 
 
-def _random_play(game: AnyGame, state: Any, rng: random.Random, steps: int) -> tuple[Any, list[Any]]:
+def _random_play(game: Game[S, A], state: S, rng: random.Random, steps: int) -> tuple[S, list[A]]:
     return game.play_random(state, rng, max_steps=steps)
 
 
@@ -218,13 +217,13 @@ def reachable_states(
     )
 
 
-def legal_actions(game: AnyGame, state: Any) -> st.SearchStrategy[Any]:
+def legal_actions(game: Game[S, A], state: S) -> st.SearchStrategy[A]:
     """One of ``game.legal_actions(state)`` (nothing when there is none)."""
     actions = list(game.legal_actions(state))
     return st.sampled_from(actions) if actions else st.nothing()
 
 
-def chance_actions(game: AnyGame, state: Any) -> st.SearchStrategy[Any]:
+def chance_actions(game: Game[S, A], state: S) -> st.SearchStrategy[A]:
     """One action of ``game.chance_outcomes(state)`` (uniformly, not by its odds)."""
     actions = [a for a, _ in game.chance_outcomes(state)]
     return st.sampled_from(actions) if actions else st.nothing()

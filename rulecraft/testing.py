@@ -45,7 +45,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from rulecraft import strategies as rs
-from rulecraft.core import Chance, Game, GameOver, IllegalAction, Setup
+from rulecraft.core import AnyGame, Chance, GameOver, IllegalAction, Setup
 from rulecraft.registry import make_game, record
 from rulecraft.tools import tools
 
@@ -79,7 +79,7 @@ class GameMachine(RuleBasedStateMachine):
     # Names a state's repr uses, when the game's reprs are valid Python (checked by eval); None: unchecked.
     repr_namespace: ClassVar[Mapping[str, Any] | None] = None
 
-    game: Game[Any, Any]
+    game: AnyGame
     state: Any
 
     def __init__(self) -> None:
@@ -93,14 +93,14 @@ class GameMachine(RuleBasedStateMachine):
 
     # -- hooks for a game's own machine -----------------------------------------------------------------
 
-    def games(self) -> st.SearchStrategy[Game[Any, Any]]:
+    def games(self) -> st.SearchStrategy[AnyGame]:
         """Configured games: the printed rules or drawn readings (never a reading the game refuses), on
         the bundled pack or, when the game's record names a pack generator, a generated one."""
         if record(self.game_id).packs is None:
             return rs.games(self.game_id)
         return rs.games(self.game_id, packs=st.none() | rs.packs(self.game_id))
 
-    def start_state(self, game: Game[Any, Any], data: st.DataObject) -> Any:
+    def start_state(self, game: AnyGame, data: st.DataObject) -> Any:
         """A new game: a player count ``new_game`` accepts, any first seat where the rules let one
         choose it, and the game's own set-up options (``random_options``) drawn from a seeded random."""
         players = data.draw(rs.player_counts(game), label="players")
@@ -297,7 +297,7 @@ class ConformanceMachine(RuleBasedStateMachine):
     command: ClassVar[str | Sequence[str]]
     timeout: ClassVar[float] = 5.0  # seconds per request
 
-    game: Game[Any, Any]
+    game: AnyGame
     lock: Lockstep
 
     def implementation(self) -> tuple[Implementation, tuple[str, ...], int]:

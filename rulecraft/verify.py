@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from rulecraft.core import Game, GameOver, IllegalAction, NoLegalAction, Setup, cite
+from rulecraft.core import AnyGame, GameOver, IllegalAction, NoLegalAction, Setup, cite
 from rulecraft.kept import FailureStore, Kept, MalformedEntry, failure_key
 from rulecraft.scenarios.loader import scenario_files
 from rulecraft.scenarios.runner import ScenarioResult, run_scenarios
@@ -79,7 +79,7 @@ Progress = Callable[[str, int], None]  # (phase, advance)
 
 
 def campaign(
-    game: Game[Any, Any],
+    game: AnyGame,
     *,
     seed: int,
     games: int,
@@ -147,9 +147,7 @@ class PlayResult:
 DEADLOCK_EVERY = 25  # steps between checks whether the game can still end
 
 
-def play_checked(
-    game: Game[Any, Any], seed: int, setup: Setup | int, max_steps: int, policy: str = "uniform"
-) -> PlayResult:
+def play_checked(game: AnyGame, seed: int, setup: Setup | int, max_steps: int, policy: str = "uniform") -> PlayResult:
     """One seeded game under the playout ``policy``: every action re-checked, every invariant after
     every step."""
     rng = random.Random(seed)
@@ -186,7 +184,7 @@ def play_checked(
     return PlayResult(None, max_steps, isinstance(game.to_move(state), GameOver), game.stalled(state), tuple(log))
 
 
-def _finding(game: Game[Any, Any], kind: str, message: str, seed: int, setup: Setup, log: list[Any]) -> Finding:
+def _finding(game: AnyGame, kind: str, message: str, seed: int, setup: Setup, log: list[Any]) -> Finding:
     state = game.start(setup)
     lines = []
     for action in log:
@@ -199,7 +197,7 @@ def _finding(game: Game[Any, Any], kind: str, message: str, seed: int, setup: Se
     return Finding(kind, message, seed, setup.players, log_json, tuple(lines), setup)
 
 
-def _failing(game: Game[Any, Any]) -> Callable[[Any, int], str | None]:
+def _failing(game: AnyGame) -> Callable[[Any, int], str | None]:
     def failing(state: Any, step: int) -> str | None:
         violations = tools(game).violations(state)
         return f"after step {step}: " + "; ".join(str(v) for v in violations) if violations else None
@@ -208,7 +206,7 @@ def _failing(game: Game[Any, Any]) -> Callable[[Any, int], str | None]:
 
 
 def shrunk(
-    game: Game[Any, Any],
+    game: AnyGame,
     finding: Finding,
     replays: int = DEFAULT_REPLAYS,
     seconds: float = DEFAULT_SAFETY_SECONDS,
@@ -232,7 +230,7 @@ def shrunk(
 
 
 def solver_checks(
-    game: Game[Any, Any],
+    game: AnyGame,
     *,
     seed: int,
     count: int,
@@ -257,7 +255,7 @@ def solver_checks(
 
 
 def verify_game(
-    game: Game[Any, Any],
+    game: AnyGame,
     *,
     seed: int = 0,
     games: int = 50,
@@ -340,7 +338,7 @@ def _seed_of(data: Mapping[str, Any]) -> int:
     return seed
 
 
-def _parse_game(game: Game[Any, Any], data: Mapping[str, Any]) -> KeptGame:
+def _parse_game(game: AnyGame, data: Mapping[str, Any]) -> KeptGame:
     kind, log = data["kind"], data["log"]
     if kind not in CAMPAIGN_KINDS:
         raise MalformedEntry(f"kind: one of {', '.join(CAMPAIGN_KINDS)}, got {kind!r}")
@@ -355,14 +353,14 @@ def _parse_game(game: Game[Any, Any], data: Mapping[str, Any]) -> KeptGame:
     return KeptGame(kind, _seed_of(data), setup, tuple(log))
 
 
-def _parse_check(game: Game[Any, Any], data: Mapping[str, Any]) -> KeptCheck:
+def _parse_check(game: AnyGame, data: Mapping[str, Any]) -> KeptCheck:
     query = data["query"]
     if not isinstance(query, str) or query not in tools(game).queries():
         raise MalformedEntry(f"query: one of {game.id}'s queries, got {query!r}")
     return KeptCheck(query, _seed_of(data))
 
 
-def replay_game(game: Game[Any, Any], kept: KeptGame) -> Finding | None:
+def replay_game(game: AnyGame, kept: KeptGame) -> Finding | None:
     """The finding when the kept game still fails (an invariant broken, a logged action refused at
     the step where it was, a crash); None when it plays through or leaves the way it was found."""
     try:
@@ -388,7 +386,7 @@ def replay_game(game: Game[Any, Any], kept: KeptGame) -> Finding | None:
     return None
 
 
-def replay_check(game: Game[Any, Any], kept: KeptCheck) -> Finding | None:
+def replay_check(game: AnyGame, kept: KeptCheck) -> Finding | None:
     problem = tools(game).queries()[kept.query].oracle_check(game, random.Random(kept.seed))
     return Finding("solver", f"{REPLAYED}{kept.query}: {problem}", kept.seed) if problem else None
 
@@ -405,7 +403,7 @@ class VerifyKept:
 
     def __init__(
         self,
-        game: Game[Any, Any],
+        game: AnyGame,
         database: ExampleDatabase,
         report: GameReport,
         say: Callable[[str], None] | None = None,
@@ -434,7 +432,7 @@ class VerifyKept:
         )
         self._reported: set[bytes] = set()  # replayed and still failing: a search finding it again adds nothing
 
-    def replay(self, game: Game[Any, Any], report: GameReport) -> None:
+    def replay(self, game: AnyGame, report: GameReport) -> None:
         """Replay every failure not seen yet; those that still fail join the findings, the others are
         dropped from the database; one line says so."""
         games, checks = self.games.fresh(), self.checks.fresh()

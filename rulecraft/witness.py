@@ -36,7 +36,7 @@ import attrs
 
 from rulecraft.conformance.conform import ConformReport, Finding, differential, max_steps_for
 from rulecraft.conformance.inprocess import InProcess
-from rulecraft.core import Chance, Game, GameOver, RulecraftError, Setup, cite
+from rulecraft.core import A, AnyGame, Chance, Game, GameOver, RulecraftError, S, Setup, cite
 from rulecraft.registry import game_class, make_game
 from rulecraft.ruleset import Ambiguity
 from rulecraft.scenarios.loader import Scenario, ScenarioFileError, load_scenario, scenario_files
@@ -75,7 +75,7 @@ class Budget:
     seed: int = 0
 
 
-def steps_for(budget: Budget, game: Game[Any, Any]) -> int:
+def steps_for(budget: Budget, game: AnyGame) -> int:
     """A witness game's step cap: the budget's, else the game's own (games play to their end)."""
     return budget.max_steps if budget.max_steps is not None else max_steps_for(game)
 
@@ -91,7 +91,7 @@ class SolverVerdict:
 
 
 # A game may answer the question's shape with a solver: (amb_id, reading) -> verdict or None (no query).
-SolverHook = Callable[[Game[Any, Any], Game[Any, Any], float], SolverVerdict | None]
+SolverHook = Callable[[AnyGame, AnyGame, float], SolverVerdict | None]
 
 
 @attrs.frozen
@@ -262,7 +262,7 @@ def _model_sources(module: str) -> tuple[str, ...]:
     return tuple(texts)
 
 
-def never_consulted(game: Game[Any, Any], amb_id: str) -> bool:
+def never_consulted(game: AnyGame, amb_id: str) -> bool:
     """True when no code of the model names the switch, so no reading of it can change play.
 
     Conservative: a mere mention (a comment) counts as consulted, so the
@@ -294,7 +294,7 @@ def _literals(node: ast.expr) -> set[str] | None:
     return None
 
 
-def compared_keys(game: Game[Any, Any], amb_id: str) -> tuple[frozenset[str], int] | None:
+def compared_keys(game: AnyGame, amb_id: str) -> tuple[frozenset[str], int] | None:
     """The reading keys the model's source compares ``amb_id`` with, and in how many places, when
     every use of the ID in code is ``X.r("ID") == "key"`` (or ``!=``, ``in (...)``, ``not in (...)``;
     ``reading``/``get`` alike), or ``name = X.r("ID")`` in a function every use of whose ``name`` is
@@ -356,7 +356,7 @@ def _compared_with(use: ast.expr, compare: ast.AST | None) -> set[str] | None:
     return _literals(compare.comparators[0] if compare.left is use else compare.left)
 
 
-def consulted_in(game: Game[Any, Any], amb_id: str) -> set[str | None]:
+def consulted_in(game: AnyGame, amb_id: str) -> set[str | None]:
     """The names of the functions of the model's code that use ``amb_id`` (the exact string constant;
     None for a use outside any function): an exhaustive check of one rule holds only when the
     switch is consulted in that rule alone."""
@@ -389,7 +389,7 @@ def _builds_ids(tree: ast.Module, amb_id: str) -> bool:
     )
 
 
-def indistinguishable(game: Game[Any, Any], amb_id: str, a: str, b: str) -> str | None:
+def indistinguishable(game: AnyGame, amb_id: str, a: str, b: str) -> str | None:
     """Why readings ``a`` and ``b`` of ``amb_id`` always play alike (None when that is not shown): the
     model consults the switch only by comparing it with keys that are neither, so every comparison
     comes out the same under both, and so does every branch it guards."""
@@ -414,7 +414,7 @@ def indistinguishable(game: Game[Any, Any], amb_id: str, a: str, b: str) -> str 
 # -- 3. the search -----------------------------------------------------------------------------------------
 
 
-def configure(game_id: str, readings: Mapping[str, str], components: str | Path | None) -> Game[Any, Any]:
+def configure(game_id: str, readings: Mapping[str, str], components: str | Path | None) -> AnyGame:
     return make_game(game_id, readings=dict(readings), components=components)
 
 
@@ -469,7 +469,7 @@ def search_pair(
     asked: Counter[str] = Counter()
     watch(default_game, amb.id, asked)
 
-    def make_pair() -> tuple[Game[Any, Any], Game[Any, Any]]:
+    def make_pair() -> tuple[AnyGame, AnyGame]:
         fresh = (
             configure(game_id, base | {amb.id: amb.default}, components),
             configure(game_id, base | {amb.id: reading}, components),
@@ -495,15 +495,15 @@ def search_pair(
 
 
 def search_pair_games(
-    default_game: Game[Any, Any],
-    other_game: Game[Any, Any],
+    default_game: AnyGame,
+    other_game: AnyGame,
     label: str,
     budget: Budget,
     *,
     players: Sequence[int] | None = None,
     solver: SolverHook | None = None,
     start: float | None = None,
-    make_pair: Callable[[], tuple[Game[Any, Any], Game[Any, Any]]] | None = None,
+    make_pair: Callable[[], tuple[AnyGame, AnyGame]] | None = None,
     targeted: Sequence[Start] = (),
     consulted: Callable[[], int | None] | None = None,
     watched: str = "",
@@ -557,14 +557,14 @@ def search_pair_games(
 
 
 def _search_pair_games(
-    default_game: Game[Any, Any],
-    other_game: Game[Any, Any],
+    default_game: AnyGame,
+    other_game: AnyGame,
     label: str,
     budget: Budget,
     start: float,
     players: Sequence[int] | None,
     solver: SolverHook | None,
-    make_pair: Callable[[], tuple[Game[Any, Any], Game[Any, Any]]] | None,
+    make_pair: Callable[[], tuple[AnyGame, AnyGame]] | None,
     targeted: Sequence[Start],
     consulted: Callable[[], int | None] | None,
     watched: str,
@@ -650,9 +650,9 @@ def _search_pair_games(
 
 
 def _replay_witness(
-    default_game: Game[Any, Any],
-    other_game: Game[Any, Any],
-    make_pair: Callable[[], tuple[Game[Any, Any], Game[Any, Any]]] | None,
+    default_game: AnyGame,
+    other_game: AnyGame,
+    make_pair: Callable[[], tuple[AnyGame, AnyGame]] | None,
     kept: KeptDifference,
 ) -> tuple[Finding | None, int]:
     """A kept witness played under both rulesets (on a fresh pair when it starts on a printed
@@ -678,7 +678,7 @@ def _fixture_of(finding: Finding, game_id: str, targeted: Sequence[Start]) -> Ma
 
 def _pair_store(
     database: ExampleDatabase | None,
-    game: Game[Any, Any],
+    game: AnyGame,
     amb: Ambiguity,
     reading: str,
     base: Mapping[str, str],
@@ -704,8 +704,8 @@ def _pair_store(
 
 
 def _from_targeted(
-    default_game: Game[Any, Any],
-    other_game: Game[Any, Any],
+    default_game: AnyGame,
+    other_game: AnyGame,
     targeted: Sequence[Start],
     budget: Budget,
     counts: Sequence[int],
@@ -723,8 +723,8 @@ def _from_targeted(
 
 
 def _compare(
-    default_game: Game[Any, Any],
-    other_game: Game[Any, Any],
+    default_game: AnyGame,
+    other_game: AnyGame,
     budget: Budget,
     counts: Sequence[int],
     report: ConformReport,
@@ -778,14 +778,14 @@ def _coverage(report: ConformReport) -> dict[str, Any]:
 
 # A game's witness-start hook for one ambiguity: the configured game -> (description, state) pairs, or
 # :class:`~rulecraft.search.Start` values that keep their way from a new game (:func:`steered_start`).
-StartHook = Callable[[Game[Any, Any]], Iterable[tuple[str, Any] | Start]]
+StartHook = Callable[[AnyGame], Iterable[tuple[str, Any] | Start]]
 
 
 class BadStart(RulecraftError):
     """A witness-start hook offered a state that breaks one of the game's invariants."""
 
 
-def start_hooks(game: Game[Any, Any]) -> Mapping[str, StartHook]:
+def start_hooks(game: AnyGame) -> Mapping[str, StartHook]:
     """The game's witness-start hooks (amb id -> hook), from its record (an amended game's: its base's)."""
     return tools(game).witness_starts()
 
@@ -797,7 +797,7 @@ def _hook_name(hook: object) -> str:
 
 
 def targeted_starts(
-    game: Game[Any, Any], amb_id: str, hook: StartHook | None = None, others: Sequence[Game[Any, Any]] = ()
+    game: AnyGame, amb_id: str, hook: StartHook | None = None, others: Sequence[AnyGame] = ()
 ) -> list[Start]:
     """The states ``hook`` (default: the game's own for ``amb_id``) offers, each checked against the
     game's invariants and those of ``others`` (the games of the readings compared with it: a state one
@@ -824,8 +824,8 @@ def targeted_starts(
 
 
 def steer(
-    game: Game[Any, Any],
-    state: Any,
+    game: Game[S, A],
+    state: S,
     choose: Callable[[Any, Sequence[Any]], Any],
     *,
     until: Callable[[Any], bool],
@@ -855,7 +855,7 @@ def steer(
 
 
 def steered_start(
-    game: Game[Any, Any],
+    game: AnyGame,
     setup: Setup,
     label: str,
     choose: Callable[[Any, Sequence[Any]], Any],
@@ -916,7 +916,7 @@ class _Watched(dict[str, str]):
         return dict(super().items())
 
 
-def watch(game: Game[Any, Any], amb_id: str, counts: Counter[str]) -> bool:
+def watch(game: AnyGame, amb_id: str, counts: Counter[str]) -> bool:
     """Count in ``counts[amb_id]`` every time ``game``'s rules ask for the reading of ``amb_id``; True
     when the game keeps its readings where they can be watched (a ``ctx`` whose ``readings`` is a
     dict), and then ``counts["watched"]`` is set."""
@@ -954,7 +954,7 @@ def example_starts(game_id: str) -> list[ExampleStart]:
 
 
 def _from_examples(
-    make_pair: Callable[[], tuple[Game[Any, Any], Game[Any, Any]]],
+    make_pair: Callable[[], tuple[AnyGame, AnyGame]],
     starts: Sequence[ExampleStart],
     budget: Budget,
     report: ConformReport,
@@ -990,9 +990,7 @@ def _from_examples(
         )
 
 
-def _setup_difference(
-    default_game: Game[Any, Any], other_game: Game[Any, Any], players: Sequence[int] | None
-) -> Finding | None:
+def _setup_difference(default_game: AnyGame, other_game: AnyGame, players: Sequence[int] | None) -> Finding | None:
     """A player count one ruleset starts and the other refuses (e.g. a reading of the minimum)."""
     for n in players or range(1, default_game.max_players + 2):
         verdicts = []
@@ -1058,7 +1056,7 @@ def example_dependence(
 # -- everything --------------------------------------------------------------------------------------------
 
 
-def solver_hooks(game: Game[Any, Any]) -> Mapping[str, SolverHook]:
+def solver_hooks(game: AnyGame) -> Mapping[str, SolverHook]:
     """The game's solver queries for ambiguities of the right shape (amb id -> hook), from its record."""
     return tools(game).witness_queries()
 

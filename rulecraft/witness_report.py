@@ -12,7 +12,7 @@ import attrs
 
 from rulecraft import explore, htmlpage
 from rulecraft.conformance.report import both_words, markdown_finding
-from rulecraft.core import Game, Rejection, RulecraftError, Setup, cite
+from rulecraft.core import AnyGame, Rejection, RulecraftError, Setup, cite
 from rulecraft.witness import AmbiguityResult, Budget, PairResult, tally
 
 VERDICT = {
@@ -287,7 +287,7 @@ def parting_html(game_id: str, ambiguity: str, pair: PairResult) -> str:
     )
 
 
-def _default_game(game_id: str) -> Game[Any, Any] | None:
+def _default_game(game_id: str) -> AnyGame | None:
     """The game under its default readings, which replays a witness's steps for their pictures."""
     from rulecraft.core import RulecraftError
     from rulecraft.registry import make_game

@@ -35,7 +35,7 @@ from rulecraft.conformance.client import Implementation, ImplementationFault
 from rulecraft.conformance.differential import DEFAULT_SHRINK_REPLAYS, differential
 from rulecraft.conformance.findings import ConformReport, Finding
 from rulecraft.conformance.lockstep import Lockstep, Mismatch, RunStopped, _restart
-from rulecraft.core import Game, RulecraftError, Setup, cite
+from rulecraft.core import AnyGame, RulecraftError, Setup, cite
 from rulecraft.coverage import RuleTracer
 from rulecraft.registry import make_game
 from rulecraft.scenarios.loader import ScenarioFileError, load_scenario, scenario_files
@@ -54,7 +54,7 @@ if TYPE_CHECKING:
 
 
 def replay_scenarios(
-    game: Game[Any, Any],
+    game: AnyGame,
     impl: Implementation,
     models: tuple[str, ...],
     capabilities: Sequence[str],
@@ -77,7 +77,7 @@ def replay_scenarios(
 
 
 def _replay_scenario(
-    game: Game[Any, Any],
+    game: AnyGame,
     impl: Implementation,
     models: tuple[str, ...],
     capabilities: Sequence[str],
@@ -136,13 +136,13 @@ def _replay_scenario(
         report.steps_compared += lock.compared
 
 
-def max_steps_for(game: Game[Any, Any]) -> int:
+def max_steps_for(game: AnyGame) -> int:
     """The step cap of a differential game: the game's campaign cap, far above its longest game."""
     return max(game.campaign_steps, 1000)
 
 
 def conform(
-    game: Game[Any, Any],
+    game: AnyGame,
     command: str,
     *,
     max_examples: int = 50,
@@ -261,7 +261,7 @@ def conform(
 
 
 def _kept(
-    game: Game[Any, Any],
+    game: AnyGame,
     command: str,
     components: Mapping[str, Any] | None,
     database: ExampleDatabase | None,
@@ -281,7 +281,7 @@ def _kept(
 
 
 def _replay_kept(
-    game: Game[Any, Any],
+    game: AnyGame,
     impl: Implementation,
     kept: DifferenceStore,
     capabilities: Sequence[str],
@@ -316,14 +316,14 @@ def lane_unit(lane: int, lanes: int) -> str:
     return f"lane:{lane + 1}/{lanes}"
 
 
-def conform_units(game: Game[Any, Any], *, scenarios: bool = True, lanes: int = 1) -> list[str]:
+def conform_units(game: AnyGame, *, scenarios: bool = True, lanes: int = 1) -> list[str]:
     """The whole run's units of work, in order: every printed example (``example:FILE``, unless
     ``scenarios`` is off), then the differential lanes (``lane:J/L``).  A shard runs its share."""
     examples = [f"example:{path.name}" for path in scenario_files(game.id)] if scenarios else []
     return examples + [lane_unit(lane, lanes) for lane in range(lanes)]
 
 
-def _launch(command: str, game: Game[Any, Any], timeout: float) -> Implementation:
+def _launch(command: str, game: AnyGame, timeout: float) -> Implementation:
     """The implementation, started; a command that cannot start (no such program) is a usage error."""
     implementation = Implementation(command, game=game.id, timeout=timeout)
     try:
@@ -347,7 +347,7 @@ def _handshake(impl: Implementation, report: ConformReport) -> tuple[str, ...] |
     return tuple(hello.get("capabilities") or ())
 
 
-def example_starts(game: Game[Any, Any]) -> list[Start]:
+def example_starts(game: AnyGame) -> list[Start]:
     """Every printed example's given state (under the game's own ruleset) as a differential start;
     none when the game plays another component pack than the bundled one the examples are built on."""
     out: list[Start] = []
@@ -459,7 +459,7 @@ def read_replay(path: str, game_id: str) -> dict[str, Any]:
     return data
 
 
-def replay_game(game: Game[Any, Any], document: Mapping[str, Any]) -> Game[Any, Any]:
+def replay_game(game: AnyGame, document: Mapping[str, Any]) -> AnyGame:
     """The reference that replays ``document``: ``game``, or for a finding from a printed example the
     game under the example's readings with its own board loaded (each problem one line)."""
     start = document["start"]
@@ -478,7 +478,7 @@ def replay_game(game: Game[Any, Any], document: Mapping[str, Any]) -> Game[Any, 
 
 
 def replay(
-    game: Game[Any, Any], command: str, document: Mapping[str, Any], *, timeout: float = 5.0, full: bool = False
+    game: AnyGame, command: str, document: Mapping[str, Any], *, timeout: float = 5.0, full: bool = False
 ) -> ConformReport:
     """Play a replay document's game on both sides, comparing after every step as the search did.
     ``full``: from the origin (a new game) along the full path instead of from the short game's start."""

@@ -16,7 +16,7 @@ import attrs
 from rulecraft.conformance.client import ImplementationFault
 from rulecraft.conformance.findings import ConformReport, Finding
 from rulecraft.conformance.lockstep import Lockstep, Mismatch, Peer, RunStopped, _restart
-from rulecraft.core import Chance, Game, GameOver, Setup
+from rulecraft.core import A, AnyGame, Chance, Game, GameOver, S, Setup
 from rulecraft.coverage import RuleTracer
 from rulecraft.search import (
     Corpus,
@@ -47,7 +47,7 @@ POOL_SAMPLE_PER_KIND = 6  # of which a game probes with a seeded sample
 class Differential:
     """One differential campaign: the reference, the peer and how a game is played on both."""
 
-    game: Game[Any, Any]
+    game: AnyGame
     impl: Peer
     models: tuple[str, ...]
     report: ConformReport
@@ -243,7 +243,7 @@ class Differential:
         return Plan(moved, rest, plan.style, plan.pool)
 
 
-def _context(game: Game[Any, Any], start: Start, state: Any) -> str:
+def _context(game: Game[S, A], start: Start, state: S) -> str:
     """What keeps value profiles apart: the player count (a solo score is not a 4-player score)."""
     setup = start.setup if start.is_new_game else start.origin
     if setup is not None and "players" in setup:
@@ -254,7 +254,7 @@ def _context(game: Game[Any, Any], start: Start, state: Any) -> str:
         return ""
 
 
-def _lead(game: Game[Any, Any], state: Any) -> float | None:
+def _lead(game: Game[S, A], state: S) -> float | None:
     """The winner's lead over the next seat at the end (None: a single seat, or no scores)."""
     try:
         seats = len(game.scores(state))
@@ -263,7 +263,7 @@ def _lead(game: Game[Any, Any], state: Any) -> float | None:
         return None
 
 
-def _ending_kind(game: Game[Any, Any], state: Any) -> str:
+def _ending_kind(game: Game[S, A], state: S) -> str:
     """A finished game's kind of ending: how it ended, the standing, how many won."""
     try:
         return f"{game.termination(state)}/{game.standing(state)}/{len(game.winners(state))} won"
@@ -272,7 +272,7 @@ def _ending_kind(game: Game[Any, Any], state: Any) -> str:
 
 
 def _transplants(
-    game: Game[Any, Any], outcome: Any, pooled: Mapping[str, list[Any]], cache: dict[str, list[Any]]
+    game: AnyGame, outcome: Any, pooled: Mapping[str, list[Any]], cache: dict[str, list[Any]]
 ) -> list[Any]:
     """Chance outcomes of this kind built from the values of other kinds' actions with the same fields
     (a tile dealt by a refill, offered as a set-up deal): what one implementation may deal where the
@@ -309,7 +309,7 @@ SWEEP_STEPS = 8  # a set-up's first steps: the deals and choices of the set-up i
 
 
 def differential(
-    game: Game[Any, Any],
+    game: AnyGame,
     impl: Peer,
     models: tuple[str, ...],
     *,
@@ -488,7 +488,7 @@ def _sweep_setups(
     return None
 
 
-def random_setup_of(game: Game[Any, Any], rng: random.Random, players: Sequence[int]) -> dict[str, Any]:
+def random_setup_of(game: AnyGame, rng: random.Random, players: Sequence[int]) -> dict[str, Any]:
     return random_setup(game, rng, players).to_json()
 
 
@@ -530,7 +530,7 @@ def _origin(plan: Plan) -> dict[str, Any] | None:
     return dict(origin) if origin is not None else None
 
 
-def _path(game: Game[Any, Any], plan: Plan, trial: Trial) -> tuple[dict[str, Any], ...]:
+def _path(game: AnyGame, plan: Plan, trial: Trial) -> tuple[dict[str, Any], ...]:
     """The actions from the root start (a new game, or a printed example's given state) to the difference."""
     return tuple(dict(a) for a in plan.start.path) + tuple(game.action_to_json(a) for a in trial.actions)
 

@@ -24,13 +24,13 @@ from typing import Any
 
 from rulecraft.conformance.outcome import outcome_json, scores_json
 from rulecraft.conformance.server import to_move_json
-from rulecraft.core import Chance, Game, GameOver, RulecraftError, Setup
+from rulecraft.core import A, AnyGame, Chance, Game, GameOver, RulecraftError, S, Setup
 
 
 class InProcess:
     """A configured game as a protocol peer: no process, no JSON lines, same replies."""
 
-    def __init__(self, game: Game[Any, Any]) -> None:
+    def __init__(self, game: AnyGame) -> None:
         self.game = game
         self.state: Any = None
 
@@ -105,7 +105,7 @@ def _key(action: Mapping[str, Any]) -> str:
     return json.dumps(action, sort_keys=True, separators=(",", ":"))
 
 
-def outcome(game: Game[Any, Any], state: Any) -> dict[str, Any]:
+def outcome(game: Game[S, A], state: S) -> dict[str, Any]:
     """What two rulesets may count differently in the same state: the total ``scores`` per seat, and
     at game over the ``winners`` and protocol 2's ``outcome`` (``Outcome.to_json()``)."""
     scores = {str(seat): points for seat, points in game.scores(state).items()}

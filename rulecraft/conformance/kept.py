@@ -28,7 +28,7 @@ import attrs
 from rulecraft.conformance.client import ImplementationFault
 from rulecraft.conformance.findings import Finding
 from rulecraft.conformance.lockstep import Lockstep, Mismatch, Peer, RunStopped, _restart
-from rulecraft.core import Game, Setup
+from rulecraft.core import AnyGame, Setup
 from rulecraft.coverage import RuleTracer
 from rulecraft.kept import FailureStore, Kept, MalformedEntry, failure_key
 
@@ -98,7 +98,7 @@ def _optional_object(value: Any, field: str) -> dict[str, Any] | None:
     return None if value is None else _object(value, field)
 
 
-def _actions(game: Game[Any, Any], value: Any, field: str) -> tuple[dict[str, Any], ...]:
+def _actions(game: AnyGame, value: Any, field: str) -> tuple[dict[str, Any], ...]:
     if not isinstance(value, list):
         raise MalformedEntry(f"{field}: a list of actions, got {type(value).__name__}")
     out = []
@@ -112,7 +112,7 @@ def _actions(game: Game[Any, Any], value: Any, field: str) -> tuple[dict[str, An
     return tuple(out)
 
 
-def parse_difference(game: Game[Any, Any], data: Mapping[str, Any]) -> KeptDifference:
+def parse_difference(game: AnyGame, data: Mapping[str, Any]) -> KeptDifference:
     """A kept difference read back, every field checked (:class:`MalformedEntry` naming the field)."""
     start = _object(data["start"], "start")
     if set(start) not in ({"setup"}, {"state"}):
@@ -147,7 +147,7 @@ def parse_difference(game: Game[Any, Any], data: Mapping[str, Any]) -> KeptDiffe
 
 
 def replay_difference(
-    game: Game[Any, Any],
+    game: AnyGame,
     peer: Peer,
     kept: KeptDifference,
     *,
@@ -265,7 +265,7 @@ class DifferenceStore:
         self,
         database: ExampleDatabase,
         verb: str,
-        game: Game[Any, Any],
+        game: AnyGame,
         check: str,
         options: Mapping[str, Any],
         *,

@@ -13,11 +13,11 @@ import attrs
 from rulecraft.conformance.client import ImplementationFault
 from rulecraft.conformance.findings import Finding
 from rulecraft.conformance.outcome import compare_outcome, compare_scores, outcome_json, scores_json
-from rulecraft.core import Chance, Game, GameOver, Setup
+from rulecraft.core import A, AnyGame, Chance, Game, GameOver, S, Setup
 from rulecraft.coverage import RuleTracer
 
 
-def _to_move(game: Game[Any, Any], state: Any) -> int | str:
+def _to_move(game: Game[S, A], state: S) -> int | str:
     mover = game.to_move(state)
     if isinstance(mover, GameOver):
         return "over"
@@ -88,7 +88,7 @@ class Lockstep:
     is no difference in play, and scores, winners and chance odds are compared too.
     """
 
-    game: Game[Any, Any]
+    game: AnyGame
     impl: Peer
     models: tuple[str, ...]
     where: str

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rulecraft.core import Game, Seat
+from rulecraft.core import A, Game, S, Seat
 
 Difference = tuple[str, Any, Any]
 TOTAL = "total"
@@ -24,7 +24,7 @@ def scores_json(parts: Mapping[Seat, Mapping[str, int]]) -> dict[str, dict[str, 
     return {str(seat): {str(k): int(v) for k, v in p.items()} for seat, p in sorted(parts.items())}
 
 
-def outcome_json(game: Game[Any, Any], state: Any) -> dict[str, Any] | None:
+def outcome_json(game: Game[S, A], state: S) -> dict[str, Any] | None:
     """The reference's outcome of ``state`` on the wire (None: the game is not over)."""
     outcome = game.outcome(state)
     return None if outcome is None else outcome.to_json()

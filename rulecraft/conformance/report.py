@@ -12,7 +12,7 @@ from xml.etree import ElementTree as ET
 from rulecraft import explore, htmlpage
 from rulecraft.catalogue import RuleCatalogue
 from rulecraft.conformance.conform import EXAMPLE_ID, ConformReport, Finding, replay_document
-from rulecraft.core import Game, RulecraftError
+from rulecraft.core import AnyGame, RulecraftError
 from rulecraft.files import write_atomically
 
 
@@ -257,7 +257,7 @@ def html_file(report: ConformReport, path: str | Path) -> str:
     return explore.report_page(path, lambda links: html_report(report, links))
 
 
-def _reference(game_id: str) -> Game[Any, Any] | None:
+def _reference(game_id: str) -> AnyGame | None:
     """The rulebook model that replays a finding's steps for their pictures (None: not here)."""
     from rulecraft.registry import make_game
 

@@ -23,7 +23,7 @@ from typing import Any, TextIO
 
 from rulecraft.conformance.messages import PROTOCOL, PROTOCOLS, ops, problem
 from rulecraft.conformance.outcome import outcome_json, scores_json
-from rulecraft.core import Chance, Game, GameOver, RulecraftError, Setup, ToMove
+from rulecraft.core import AnyGame, Chance, GameOver, RulecraftError, Setup, ToMove
 from rulecraft.registry import game_class, make_game
 from rulecraft.ruleset import parse_reading_overrides
 from rulecraft.statefile import state_from_data
@@ -66,8 +66,8 @@ class Session:
         self.components = components
         # Configuring validates the server's own readings and pack up front:
         # a misconfigured server fails at start, not on every new_game.
-        self.default_game: Game[Any, Any] = make_game(game_id, readings=self.readings, components=components)
-        self.game: Game[Any, Any] | None = None
+        self.default_game: AnyGame = make_game(game_id, readings=self.readings, components=components)
+        self.game: AnyGame | None = None
         self.state: Any = None
         self.protocol = 1
 
@@ -204,7 +204,7 @@ class Session:
         return self.current()
 
     # -- configuration ------------------------------------------------------------------------------
-    def _configure(self, readings: Mapping[str, str] | None, components: Mapping[str, Any] | None) -> Game[Any, Any]:
+    def _configure(self, readings: Mapping[str, str] | None, components: Mapping[str, Any] | None) -> AnyGame:
         """The game for one new_game: the server's readings with the request's
         on top, and the request's pack or else the server's."""
         if not readings and components is None:

@@ -12,7 +12,7 @@ from typing import Any
 
 import attrs
 
-from rulecraft.core import Chance, Game, GameOver, NotApplicable, RulecraftError
+from rulecraft.core import A, AnyGame, Chance, Game, GameOver, NotApplicable, RulecraftError, S
 from rulecraft.registry import make_game
 from rulecraft.scenarios.loader import Scenario, ScenarioFileError, load_scenario
 from rulecraft.tools import tools
@@ -44,7 +44,7 @@ def run_scenario(
     *,
     readings: Mapping[str, str] | None = None,
     force: Mapping[str, str] | None = None,
-    configure: Callable[[Mapping[str, str], Path | None], Game[Any, Any]] | None = None,
+    configure: Callable[[Mapping[str, str], Path | None], AnyGame] | None = None,
 ) -> ScenarioResult:
     """Run one scenario; ``readings`` (a run's overrides) yield to the file's own.
 
@@ -100,7 +100,7 @@ def run_scenario(
     )
 
 
-def _guarded(game: Game[Any, Any], state: Any, item: Mapping[str, Any], where: str, unchecked: list[str]) -> list[str]:
+def _guarded(game: Game[S, A], state: S, item: Mapping[str, Any], where: str, unchecked: list[str]) -> list[str]:
     """One expectation; a question the configuration cannot answer is set aside, a model bug is a failure."""
     try:
         return _expect(game, state, item, where)
@@ -119,7 +119,7 @@ def _error(scenario: Scenario, message: str, failures: Sequence[str] = (), check
     )
 
 
-def _mover(game: Game[Any, Any], state: Any) -> str:
+def _mover(game: Game[S, A], state: S) -> str:
     mover = game.to_move(state)
     if isinstance(mover, GameOver):
         return "over"
@@ -128,7 +128,7 @@ def _mover(game: Game[Any, Any], state: Any) -> str:
     return f"seat {mover}"
 
 
-def _step(game: Game[Any, Any], state: Any, step: Mapping[str, Any], where: str) -> tuple[Any, list[str]]:
+def _step(game: Game[S, A], state: S, step: Mapping[str, Any], where: str) -> tuple[Any, list[str]]:
     if "reject" in step:
         action = game.action_from_json(step["reject"])
         rejection = game.check(state, action)
@@ -196,7 +196,7 @@ def same(actual: Any, expected: Any) -> bool:
     return bool(actual == expected)
 
 
-def _expect(game: Game[Any, Any], state: Any, item: Mapping[str, Any], where: str) -> list[str]:
+def _expect(game: Game[S, A], state: S, item: Mapping[str, Any], where: str) -> list[str]:
     checks: dict[str, Callable[[], list[str]]] = {
         "path": lambda: _expect_path(game, state, item, where),
         "legal": lambda: _expect_legal(game, state, item, where),
@@ -212,13 +212,13 @@ def _expect(game: Game[Any, Any], state: Any, item: Mapping[str, Any], where: st
     raise ScenarioError(f"{where}: unknown expectation {', '.join(sorted(map(str, item)))}")
 
 
-def view_of(game: Game[Any, Any], state: Any) -> dict[str, Any]:
+def view_of(game: Game[S, A], state: S) -> dict[str, Any]:
     view = dict(game.state_to_json(state))
     view.update(tools(game).facts(state))
     return view
 
 
-def _expect_path(game: Game[Any, Any], state: Any, item: Mapping[str, Any], where: str) -> list[str]:
+def _expect_path(game: Game[S, A], state: S, item: Mapping[str, Any], where: str) -> list[str]:
     path = item["path"]
     try:
         actual = lookup(view_of(game, state), path)
@@ -248,7 +248,7 @@ def _items(value: Any) -> Iterable[Any]:
     return [value]
 
 
-def _expect_legal(game: Game[Any, Any], state: Any, item: Mapping[str, Any], where: str) -> list[str]:
+def _expect_legal(game: Game[S, A], state: S, item: Mapping[str, Any], where: str) -> list[str]:
     action = game.action_from_json(item["legal"])
     rejection = game.check(state, action)
     if rejection is not None:
@@ -258,7 +258,7 @@ def _expect_legal(game: Game[Any, Any], state: Any, item: Mapping[str, Any], whe
     return []
 
 
-def _expect_illegal(game: Game[Any, Any], state: Any, item: Mapping[str, Any], where: str) -> list[str]:
+def _expect_illegal(game: Game[S, A], state: S, item: Mapping[str, Any], where: str) -> list[str]:
     action = game.action_from_json(item["illegal"])
     rejection = game.check(state, action)
     if rejection is None:
@@ -271,19 +271,19 @@ def _expect_illegal(game: Game[Any, Any], state: Any, item: Mapping[str, Any], w
     return []
 
 
-def _expect_mover(game: Game[Any, Any], state: Any, item: Mapping[str, Any], where: str) -> list[str]:
+def _expect_mover(game: Game[S, A], state: S, item: Mapping[str, Any], where: str) -> list[str]:
     want = item["to_move"]
     have = _mover(game, state)
     want_text = want if isinstance(want, str) else f"seat {want}"
     return [] if have == want_text else [f"{where}: the decision is {have}'s, expected {want_text}'s"]
 
 
-def _expect_winners(game: Game[Any, Any], state: Any, item: Mapping[str, Any], where: str) -> list[str]:
+def _expect_winners(game: Game[S, A], state: S, item: Mapping[str, Any], where: str) -> list[str]:
     have = list(game.winners(state))
     return [] if have == list(item["winners"]) else [f"{where}: winners {have}, expected {item['winners']}"]
 
 
-def _expect_query(game: Game[Any, Any], state: Any, item: Mapping[str, Any], where: str) -> list[str]:
+def _expect_query(game: Game[S, A], state: S, item: Mapping[str, Any], where: str) -> list[str]:
     queries = tools(game).queries()
     name = item["query"]
     if name not in queries:
@@ -298,7 +298,7 @@ def _expect_query(game: Game[Any, Any], state: Any, item: Mapping[str, Any], whe
     return out
 
 
-def _expect_invariants(game: Game[Any, Any], state: Any, where: str) -> list[str]:
+def _expect_invariants(game: Game[S, A], state: S, where: str) -> list[str]:
     return [f"{where}: invariant {v}" for v in tools(game).violations(state)]
 
 
