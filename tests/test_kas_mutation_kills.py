@@ -656,6 +656,76 @@ def test_ezekiel_crane_takes_exactly_three_dollars_from_a_rich_airship_only_r87_
     assert [p.money for p in after.players] == [s.players[0].money + 3, 7, 10]
 
 
+def two_airships_on_the_way(g: KingsOfAirAndSteamGame, character: str = "Ezekiel Crane") -> KasState:
+    """Seat 0 (``character``) at (0, 0) to fly card S04 (2 hexes); seat 1's airship on (1, 0), seat 2's on
+    (2, 0), both with $10: the straight flight east passes both."""
+    me = {"team": "Godfather", "character": character, "at": [0, 0], "plan": ["S04", "S05", "S06", "S07"]}
+    return tools(g).scenario_state(
+        {
+            "players": 3,
+            "phase": "flight",
+            "seat": 0,
+            "market": {"slots": ["food", "food", "food"]},
+            "players_state": {
+                0: me,
+                1: {**SPHINX, "plan": PLAN, "at": [1, 0], "money": 10},
+                2: {"team": "Emperor", "character": "Reginald Kain", "plan": PLAN, "at": [2, 0], "money": 10},
+            },
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    ("spare", "money"), [((), [6, 7, 7]), ((1,), [3, 10, 7]), ((2,), [3, 7, 10]), ((1, 2), [0, 10, 10])]
+)
+def test_ezekiel_crane_may_let_an_airship_he_passes_keep_its_money_r87_p20(
+    spare: tuple[int, ...], money: list[int]
+) -> None:
+    """KAS-R-87 (p.20): 'akkor ellophatsz attól a játékostól 3 $-t' - he MAY steal $3 from that player, and
+    may rob several in one flight.  Passing two airships he robs both, one, the other or neither: each
+    one he lets go keeps its $10, each one robbed pays him $3 (he starts this test with $0)."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Fly
+
+    g = game()
+    s = two_airships_on_the_way(g)
+    s = attrs.evolve(s, players=(attrs.evolve(s.players[0], money=0), *s.players[1:]))
+    after = g.apply(s, Fly((0, 0), spare))
+    assert after.players[0].position == Hex(2, 0)
+    assert [p.money for p in after.players] == money
+
+
+def test_ezekiel_crane_is_offered_every_choice_of_whom_to_rob_r87_p20() -> None:
+    """KAS-R-87 (p.20): the thefts are his choice, so the flight east offers all four choices (rob both,
+    spare seat 1, spare seat 2, spare both), each accepted by the check; only the straight flight ends
+    on (2, 0) in 2 hexes (KAS-R-26: no backward step), so these are its only ways there."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Fly
+
+    g = game()
+    s = two_airships_on_the_way(g)
+    there = [a for a in g.legal_actions(s) if isinstance(a, Fly) and a.path == (0, 0)]
+    assert sorted(a.spare for a in there) == [(), (1,), (1, 2), (2,)]
+    assert all(g.check(s, a) is None for a in there)
+
+
+def test_only_ezekiel_crane_spares_and_only_whom_he_passes_r87_p20() -> None:
+    """KAS-R-87 (p.20): the theft is Ezekiel Crane's power, so Thaddeus Birch (his team-mate, KAS-R-86)
+    has nobody to spare; Ezekiel passes each airship once (KAS-AMB-43 'entered'), so he cannot spare a
+    seat his flight does not pass, nor the same seat twice."""
+    from rulecraft.model.kings_of_air_and_steam.actions import Fly
+
+    g = game()
+    birch = two_airships_on_the_way(g, "Thaddeus Birch")
+    assert rule(g, birch, Fly((0, 0))) is None
+    assert rule(g, birch, Fly((0, 0), (1,))) == "KAS-R-87"
+    crane = two_airships_on_the_way(g)
+    assert rule(g, crane, Fly((0, 1), (2,))) == "KAS-R-87"  # east then north-east: (1, 0), (2, -1)
+    assert rule(g, crane, Fly((0, 1), (1,))) is None
+    assert rule(g, crane, Fly((0, 0), (1, 1))) == "KAS-R-87"
+    assert rule(g, crane, Fly((0, 0), (1, 2))) is None
+    rejection = g.check(crane, Fly((0, 0), (1, 1)))
+    assert rejection is not None and "p.20" in rejection.reason
+
+
 # -- shipping through the action (KAS-R-36..39, p.13-p.14) on a chain of lines -------------------------------
 
 

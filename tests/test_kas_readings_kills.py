@@ -29,9 +29,8 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
 )
 from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex, path_hexes
-from rulecraft.model.kings_of_air_and_steam.rules import deck_of, flight_rules
+from rulecraft.model.kings_of_air_and_steam.rules import deck_of, flight_rules, robbed_by
 from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase
-from rulecraft.model.kings_of_air_and_steam.transitions import robbed_by
 from rulecraft.statefile import admit
 
 WAITING = "Bown Town"

@@ -74,6 +74,9 @@ class Fly:
 
     kind: ClassVar[str] = "fly"
     path: tuple[int, ...]
+    # KAS-R-87 (p.20, "ellophatsz": he MAY steal): the seats Ezekiel Crane passes but does not rob,
+    # ascending; under KAS-AMB-43 'repeat' a seat once for each pass he lets go.  Empty: he robs all.
+    spare: tuple[int, ...] = ()
 
 
 @attrs.frozen

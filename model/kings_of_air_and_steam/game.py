@@ -71,9 +71,10 @@ from rulecraft.model.kings_of_air_and_steam.rules import (
     gambler_tokens,
     own_depot_at,
     rejections,
+    robbed_by,
 )
 from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase
-from rulecraft.model.kings_of_air_and_steam.transitions import new_game, robbed_by, transition
+from rulecraft.model.kings_of_air_and_steam.transitions import new_game, transition
 from rulecraft.packed import PackedGame
 from rulecraft.serialization import from_jsonable, to_jsonable
 
@@ -247,12 +248,7 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
         out: list[KasAction] = []
         for moves in card_moves(self.ctx, state):
             if player.character == "Ezekiel Crane":  # KAS-R-87: whom the path passes matters
-                seen: dict[tuple[Any, tuple[int, ...]], tuple[int, ...]] = {}
-                for path in flight.legal_flights(game_map, player.position, moves, rules):
-                    entered = path_hexes(player.position, path)
-                    key = (entered[-1] if path else player.position, robbed_by(self.ctx, state, entered))
-                    seen.setdefault(key, path)
-                out.extend(Fly(path) for path in seen.values())
+                out.extend(self._robberies(state, moves))
                 continue
             out.extend(Fly(path) for path in flight.endpoints(game_map, player.position, moves, rules).values())
         if not out and self.ctx.r("KAS-AMB-04") == "c":  # as far as legal
@@ -262,6 +258,29 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
         if not out:
             out.append(Fly(()))  # KAS-AMB-04 'a' (or 'b', the turn lost): no legal flight: the airship stays
         return list(dict.fromkeys(out))
+
+    def _robberies(self, state: KasState, moves: int) -> list[KasAction]:
+        """Ezekiel Crane's flights (KAS-R-87, p.20): one per end hex and set of seats robbed.  He
+        MAY steal from each airship he passes, so every flight that robs everyone is listed first
+        (the list as before the choice), then those sparing some of them (``Fly.spare``), each
+        outcome once."""
+        player = state.players[state.seat]
+        assert player.position is not None
+        start = player.position
+        flights: list[tuple[tuple[int, ...], Any, tuple[int, ...]]] = []
+        for path in flight.legal_flights(self.ctx.map_of(state), start, moves, flight_rules(self.ctx, state)):
+            entered = path_hexes(start, path)
+            flights.append((path, entered[-1] if path else start, robbed_by(self.ctx, state, entered)))
+        seen: dict[tuple[Any, tuple[int, ...]], Fly] = {}
+        for path, end, victims in flights:
+            seen.setdefault((end, victims), Fly(path))
+        for path, end, victims in flights:
+            for spare in spared_choices(victims):
+                robbed = list(victims)
+                for seat in spare:
+                    robbed.remove(seat)
+                seen.setdefault((end, tuple(robbed)), Fly(path, spare))
+        return list(seen.values())
 
     def _cargo(self, state: KasState) -> list[KasAction]:
         # Only the sources present here (KAS-R-29: a factory's own goods, an own depot; KAS-R-31:
@@ -557,6 +576,8 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
         assert isinstance(data, dict)
         if isinstance(action, Gamble) and not action.turned:  # recorded only under KAS-AMB-38 'spent'
             del data["turned"]
+        if isinstance(action, Fly) and not action.spare:  # recorded only when Ezekiel Crane spares someone
+            del data["spare"]
         return {"kind": action.kind, **data}
 
     def state_to_json(self, state: KasState) -> dict[str, Any]:
@@ -654,6 +675,17 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
 # Actions are immutable values: the ones offered at every turn are made once.
 _COURSE_CORRECTIONS: tuple[KasAction, ...] = tuple(CourseCorrection(d) for d in range(6))
 _PLANS: dict[str, Plan] = {}
+
+
+def spared_choices(victims: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """KAS-R-87: whom Ezekiel Crane may let go of the ``victims`` his flight passes (a seat listed
+    once per theft it would suffer): every non-empty choice, ascending, a seat up to its count."""
+    seats = sorted(set(victims))
+    counts = [range(victims.count(seat) + 1) for seat in seats]
+    choices = [
+        tuple(s for s, n in zip(seats, take, strict=True) for _ in range(n)) for take in itertools.product(*counts)
+    ]
+    return [spare for spare in choices if spare]
 
 
 def _plan(card: str) -> Plan:

@@ -150,11 +150,12 @@ def describe(game: KingsOfAirAndSteamGame, state: KasState, action: KasAction) -
             return f"chance: demand tile {goods} for {state.demand_for}"
         case Plan(card=card):
             return f"{who} plans a card for slot {len(state.players[state.seat].plan) + 1} ({card}, hidden)"
-        case Fly(path=path):
+        case Fly(path=path, spare=spare):
             start = state.players[state.seat].position
             end = path_hexes(start, path)[-1] if path and start is not None else start
             steps = "-".join(DIRECTION_NAMES[d] for d in path) or "no move"
-            return f"{who} flies {steps} to {end}"
+            spared = f", sparing seat {', '.join(map(str, spare))} (KAS-R-87)" if spare else ""
+            return f"{who} flies {steps} to {end}{spared}"
         case Load(goods=goods, source=source):
             return f"{who} loads 1 {goods} from the {source}"
         case Swap(discard=discard, goods=goods, source=source):

@@ -48,7 +48,7 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
 from rulecraft.model.kings_of_air_and_steam.catalogue import RULES
 from rulecraft.model.kings_of_air_and_steam.components import GOODS, GOODS_INDEX, Card
 from rulecraft.model.kings_of_air_and_steam.context import Context
-from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
+from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex, path_hexes
 from rulecraft.model.kings_of_air_and_steam.state import (
     CargoStep,
     Depot,
@@ -389,7 +389,37 @@ def fly_problem(ctx: Context, state: KasState, action: Fly) -> Rejection | None:
     problem = flight.flight_problem(game_map, player.position, action.path, length, rules)
     if problem is not None:
         return reject(problem[0], problem[1])
+    return spare_problem(ctx, state, action) if action.spare else None
+
+
+def spare_problem(ctx: Context, state: KasState, action: Fly) -> Rejection | None:
+    """KAS-R-87 (p.20): Ezekiel Crane MAY steal from each airship he passes, so he may let any of
+    them go; nobody else robs, and he can spare only whom the flight passes."""
+    player = state.players[state.seat]
+    assert player.position is not None
+    if player.character != "Ezekiel Crane":
+        who = player.character or "this player"
+        return reject("KAS-R-87", f"only Ezekiel Crane robs the airships he passes (p.20); {who} spares nobody")
+    left = list(robbed_by(ctx, state, path_hexes(player.position, action.path)))
+    for seat in action.spare:
+        if seat not in left:
+            return reject(
+                "KAS-R-87", f"the flight does not pass seat {seat}'s airship (again): nothing to spare (p.20)"
+            )
+        left.remove(seat)
     return None
+
+
+def robbed_by(ctx: Context, state: KasState, entered: tuple[Hex, ...]) -> tuple[int, ...]:
+    """KAS-R-87 (KAS-AMB-43): every opponent whose airship is on an entered hex, once each;
+    under 'no-end' the hex the flight ends on does not count; under 'repeat' a victim is robbed
+    once per pass (a seat listed once for each time the flight enters its hex)."""
+    reading = ctx.r("KAS-AMB-43")
+    hexes = set(entered[:-1] if reading == "no-end" else entered)
+    victims = tuple(seat for seat, p in enumerate(state.players) if seat != state.seat and p.position in hexes)
+    if reading != "repeat":
+        return victims
+    return tuple(seat for seat in victims for _ in range(entered.count(state.players[seat].position)))
 
 
 def card_moves(ctx: Context, state: KasState) -> tuple[int, ...]:

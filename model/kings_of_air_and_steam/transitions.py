@@ -56,6 +56,7 @@ from rulecraft.model.kings_of_air_and_steam.rules import (
     factory_here,
     flight_stuck,
     goods_held,
+    robbed_by,
 )
 from rulecraft.model.kings_of_air_and_steam.state import (
     CargoStep,
@@ -305,7 +306,7 @@ def _end_cycle(ctx: Context, state: KasState) -> KasState:
 # -- flight and cargo ----------------------------------------------------------------------------------
 
 
-def _fly(ctx: Context, state: KasState, path: tuple[int, ...]) -> KasState:
+def _fly(ctx: Context, state: KasState, path: tuple[int, ...], spare: tuple[int, ...] = ()) -> KasState:
     player = state.players[state.seat]
     assert player.position is not None
     if not path and ctx.r("KAS-AMB-04") == "b" and state.flying is None and flight_stuck(ctx, state):
@@ -315,26 +316,19 @@ def _fly(ctx: Context, state: KasState, path: tuple[int, ...]) -> KasState:
     entered = path_hexes(player.position, path)
     end = entered[-1] if path else player.position
     if player.character == "Ezekiel Crane":
-        state = _rob(ctx, state, entered)
+        state = _rob(ctx, state, entered, spare)
     state = _player(state, state.seat, position=end)
     # KAS-R-28: loading and unloading open only now, after the flight.
     return evolve(state, phase=Phase.CARGO, cargo=CargoStep(after="flight"))
 
 
-def robbed_by(ctx: Context, state: KasState, entered: tuple[Hex, ...]) -> tuple[int, ...]:
-    """KAS-R-87 (KAS-AMB-43): every opponent whose airship is on an entered hex, once each;
-    under 'no-end' the hex the flight ends on does not count; under 'repeat' a victim is robbed
-    once per pass (a seat listed once for each time the flight enters its hex)."""
-    reading = ctx.r("KAS-AMB-43")
-    hexes = set(entered[:-1] if reading == "no-end" else entered)
-    victims = tuple(seat for seat, p in enumerate(state.players) if seat != state.seat and p.position in hexes)
-    if reading != "repeat":
-        return victims
-    return tuple(seat for seat in victims for _ in range(entered.count(state.players[seat].position)))
-
-
-def _rob(ctx: Context, state: KasState, entered: tuple[Hex, ...]) -> KasState:
+def _rob(ctx: Context, state: KasState, entered: tuple[Hex, ...], spare: tuple[int, ...]) -> KasState:
+    """KAS-R-87 (p.20): $3 (what a short victim has) from each airship passed, but the ones he lets go."""
+    left = list(spare)
     for victim in robbed_by(ctx, state, entered):
+        if victim in left:
+            left.remove(victim)
+            continue
         state = _transfer(state, victim, state.seat, min(3, state.players[victim].money))
     return state
 
@@ -826,8 +820,8 @@ def transition(ctx: Context, state: KasState, action: KasAction) -> KasState:
             return _draw_demand_tile(ctx, state, goods)
         case Plan(card=card):
             return _plan(ctx, state, card)
-        case Fly(path=path):
-            return _fly(ctx, state, path)
+        case Fly(path=path, spare=spare):
+            return _fly(ctx, state, path, spare)
         case Load(goods=goods, source=source):
             return _load(ctx, state, goods, source)
         case Swap(discard=discard, goods=goods, source=source):
