@@ -9,14 +9,15 @@ from pathlib import Path
 import pytest
 
 from rulecraft.model.steamopolis.catalogue import RULES
-from rulecraft.model.steamopolis.readings import REGISTER
+from rulecraft.model.steamopolis.readings import NOT_MODELLED, REGISTER
 from rulecraft.ruleset import Ruleset, UnknownReading
 
 DIGEST = Path(__file__).resolve().parents[2] / "shared/rules/steamopolis.md"
+RULEBOOK = Path(__file__).resolve().parents[2] / "shared/seeds/004_518a942f8ddfeea1.txt"
 GAUGE_TESTS = Path(__file__).with_name("test_stm_gauge.py")
 
 RULE_IDS = [f"STM-R-{i:02d}" for i in range(1, 74)]
-AMB_IDS = [f"STM-AMB-{i:02d}" for i in range(1, 42)]  # 34-41 found while modelling
+AMB_IDS = [f"STM-AMB-{i:02d}" for i in range(1, 43)]  # 34-42 found while modelling
 PAGES = re.compile(r"\d+(-\d+)?(,\d+(-\d+)?)*")
 
 
@@ -92,3 +93,82 @@ def test_rejections_cite_the_rule_page() -> None:
     assert rejection.page == "15"
     with pytest.raises(KeyError, match="STM-R-74 is not a rule of stm"):
         RULES.reject("STM-R-74", "x")
+
+
+# The rulebook's own words each reviewed entry quotes, and the pages the rulebook names for them:
+# the component list is "pages 2 and 3" and the game board "(see page 5)"; the parasite examples are
+# "Examples (page 34)"; "Resource markers (see page 29)"; "Bonus markers (see page 22)" with its
+# "Example (page 23)".
+QUOTED: dict[str, tuple[tuple[str, ...], set[int]]] = {
+    "STM-AMB-19": (
+        (
+            "If you receive resources through the effect, you must store or discard them immediately",
+            "Red must store the crystal only at the end of her turn",
+            "You must store the resources only after you have placed your pressure stone",
+        ),
+        {29, 34},
+    ),
+    "STM-AMB-24": (
+        (
+            "Game board (double-sided for 1-3 or 4-5 players)",
+            "4x Base pressure markers (1 per player colour)",
+            "20x Pressure stones (5 per player colour)",
+            "Set up the game on the 2/3-player side",
+        ),
+        {2, 3, 5},
+    ),
+    "STM-AMB-42": (
+        (
+            "If there is already a pressure stone there, you may increase its pressure by 1 to make room. "
+            "If that is not possible, you must put the bonus marker into the box.",
+            "she may move it",
+        ),
+        {22, 23},
+    ),
+}
+
+
+def _pages(field: str) -> set[int]:
+    """'2-5,17' -> {2, 3, 4, 5, 17}."""
+    out: set[int] = set()
+    for part in field.split(","):
+        low, _, high = part.partition("-")
+        out.update(range(int(low), int(high or low) + 1))
+    return out
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize("amb_id", sorted(QUOTED))
+def test_reviewed_entries_quote_the_rulebook_and_cite_its_pages(amb_id: str) -> None:
+    """STM-AMB-19 (p.33-34 storing), STM-AMB-24 (p.2-3 board sides) and STM-AMB-42 (p.22-23 bump):
+    every quote the reason and the readings give is the rulebook's wording, on a page the entry cites."""
+    if not RULEBOOK.is_file():
+        pytest.skip(f"the rulebook is not next to this checkout ({RULEBOOK})")
+    rulebook = _words(RULEBOOK.read_text(encoding="utf-8"))
+    amb = REGISTER[amb_id]
+    said = _words(" ".join([amb.why, *(r.text for r in amb.readings)]))
+    quotes, pages = QUOTED[amb_id]
+    for quote in quotes:
+        assert quote in rulebook, f"not the rulebook's words: {quote!r}"
+        assert quote in said, f"{amb_id} does not quote {quote!r}"
+    assert pages <= _pages(amb.page), (amb_id, amb.page)
+
+
+def test_board_sides_are_the_component_lists_1_3_and_4_5() -> None:
+    """STM-AMB-24 (p.2-3): the board is 'double-sided for 1-3 or 4-5 players'; no reading names a
+    2-3 player side."""
+    texts = " ".join([REGISTER["STM-AMB-24"].why, *(r.text for r in REGISTER["STM-AMB-24"].readings)])
+    assert "'1-3'" in texts and "'4-5'" in texts
+    assert "2-3 players" not in texts and "2-3 /" not in texts
+
+
+def test_a_declined_bonus_marker_bump_is_registered_and_compulsory_is_refused() -> None:
+    """STM-R-47 (p.22): 'you may increase its pressure by 1 to make room'; the digest's 'declined: to the
+    box' is a reading (STM-AMB-42), the default the model plays; 'compulsory' is registered, not played."""
+    amb = REGISTER["STM-AMB-42"]
+    assert amb.choices() == ("optional", "compulsory") and amb.default == "optional"
+    assert amb.affects_play
+    assert ("STM-AMB-42", "compulsory") in NOT_MODELLED

@@ -1,5 +1,5 @@
-"""The Steamopolis ambiguity register: STM-AMB-01..33 of the digest, each with
-its readings, the default this model plays, and why.
+"""The Steamopolis ambiguity register: STM-AMB-01..33 of the digest, then STM-AMB-34..42
+found while modelling, each with its readings, the default this model plays, and why.
 
 Keys are short words so that ``--reading STM-AMB-02=v-2`` reads naturally.
 Entries with a single reading are settled questions kept for traceability
@@ -229,14 +229,18 @@ REGISTER = AmbiguityRegister(
         ),
         _amb(
             "STM-AMB-19",
-            "14,23,29",
+            "14,23,29,33-34",
             "When are resources gained outside the named store steps stored?",
             [
                 ("at-once", "right after the effect"),
                 ("next-step", "at the player's next store step"),
             ],
             "at-once",
-            "parasite gains are stored at once (p.33); end-of-turn and other players' turns have no store step",
+            "p.33 'If you receive resources through the effect, you must store or discard them immediately' "
+            "(a parasite's owner, in another player's turn); p.34's 'Red must store the crystal only at the end "
+            "of her turn' is the active player's own activation, stored at a named step: 'You must store the "
+            "resources only after you have placed your pressure stone' (p.29, SET 1 TARGET; the placement ends "
+            "her turn), so it holds nothing back to a later step; end-of-turn gains have no store step after them",
         ),
         _amb(
             "STM-AMB-20",
@@ -287,14 +291,20 @@ REGISTER = AmbiguityRegister(
         ),
         _amb(
             "STM-AMB-24",
-            "2-3,5",
+            "2-5,17-18,35",
             "For how many players is the game?",
             [
-                ("1-4", "1 to 4 players"),
-                ("1-5", "1 to 5 players, as the component list's '4-5' says"),
+                (
+                    "1-4",
+                    "1 to 4 players: the board's '1-3' side (the solo rules' '2/3-player side'), its '4-5' side for 4",
+                ),
+                ("1-5", "1 to 5 players, as the component list's 'double-sided for 1-3 or 4-5 players' says"),
             ],
             "1-4",
-            "4 colours of every player component and only 4-player rules",
+            "p.2-3 lists the 'Game board (double-sided for 1-3 or 4-5 players)', but every player component "
+            "comes in 4 colours ('4x Base pressure markers (1 per player colour)', '20x Pressure stones "
+            "(5 per player colour)', '4x Player boards') and the rules give variants for '4 players' only "
+            "(set-up p.4-5, buying p.17-18), none for 5; the solo rules 'Set up the game on the 2/3-player side' (p.35)",
         ),
         _amb(
             "STM-AMB-25",
@@ -503,6 +513,25 @@ REGISTER = AmbiguityRegister(
             "the example turn 5 (p.37) uses the parasite before boxing; the rules text lists boxing first (p.35); "
             "it matters only for effects that read the destination levels",
         ),
+        _amb(
+            "STM-AMB-42",
+            "22-23",
+            "May a player leave a stone that could move on the space where a bought bonus marker goes?",
+            [
+                (
+                    "optional",
+                    "yes: the bump is the player's choice; declined, the new marker goes to the box, as when the "
+                    "stone cannot move (the pink marker likewise)",
+                ),
+                ("compulsory", "no: a stone there that can move must be increased by 1 to make room"),
+            ],
+            "optional",
+            "p.22 'If there is already a pressure stone there, you may increase its pressure by 1 to make room. "
+            "If that is not possible, you must put the bonus marker into the box.' and p.23 'she may move it': "
+            "'may', as STM-AMB-05 reads the same words for the base pressure marker (p.30-31); the text boxes the "
+            "marker only when the bump is 'not possible', so 'declined: to the box' (the digest's STM-R-47) is an "
+            "inference: the stone keeps the space, and the marker has no other",
+        ),
     ),
 )
 
@@ -521,7 +550,7 @@ NOT_MODELLED_WHY: dict[tuple[str, str], str] = {
     ("STM-AMB-19", "next-step"): "not played: gains outside the named store steps go to storage at once; holding "
     "them until the next store step needs unstored resources in PlayerState, which has none",
     ("STM-AMB-24", "1-5"): "the components hold 4 colours (4 base pressure markers, 20 pressure stones, 5 per "
-    "colour): the board's '4-5' side has no fifth player's pieces and the rulebook no 5-player set-up",
+    "colour; p.2-3): the board's '4-5' side has no fifth player's pieces and the rulebook no 5-player set-up",
     ("STM-AMB-25", "cumulative"): "a market slot shows only its own symbols: added up over the emptied slots "
     "they would charge several stones, machine removals and envies per tile, and a purchase names one of each",
     ("STM-AMB-29", "both"): "the capacity tile's sides are component data (STM-P-06): a pack printing boiler and "
@@ -534,5 +563,8 @@ NOT_MODELLED_WHY: dict[tuple[str, str], str] = {
     ("STM-AMB-41", "box-first"): "not played: the passenger tile is boxed after the parasites (transitions."
     "remove_tiles); boxing first needs the next tile's reveal (a chance step) between remove tiles and the "
     "parasites' step",
+    ("STM-AMB-42", "compulsory"): "not played: a bonus marker or the pink marker may be placed with bump false on "
+    "a space whose stone could move (rules._bonus_purchases offers it, rules.marker_space_rejection accepts it, "
+    "gauge.place_bonus_marker boxes the marker); refusing that choice is a change to rules.py not made yet",
 }
 NOT_MODELLED = frozenset(NOT_MODELLED_WHY)
