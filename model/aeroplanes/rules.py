@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, assert_never
 
 from rulecraft.core import Rejection, all_rejections
 from rulecraft.model.aeroplanes.actions import (
@@ -286,23 +286,52 @@ def repeat_rejection(ctx: Context, state: AerState, action: AerAction) -> Reject
 
 def own_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
     """The action's own rules, once its phase has come (``rejections`` asks out of phase too)."""
-    if state.phase in CHANCE_PHASES or isinstance(action, CHANCE_ONLY):
+    if state.phase in CHANCE_PHASES:
         return None  # a chance step is judged whole by the phase layer: one of chance's outcomes or not
-    if isinstance(action, ChooseHome):
-        why = home_rejection(ctx, state, action)
-        return reject("AER-SET-03", why) if why else None
-    if isinstance(action, ClaimPassenger):
-        claim = claim_rejection(ctx, state, action)
-        if claim is None and state.phase is Phase.CLAIMING:
-            return night_flights_rejection(ctx, state, action)
-        return claim
-    if isinstance(action, PlayNightFlights):
-        return None if me(state).held(NIGHT_FLIGHTS) else reject("AER-R-46", "you hold no Night Flights tile")
-    if isinstance(action, PlayRadioBeacons):
-        return radio_rejection(state)
-    if isinstance(action, CoverShortfall | Decline | Abort):
-        return cover_own_rejection(ctx, state, action)
-    return action_rejection(ctx, state, action)
+    match action:
+        case (
+            DealWaitingPassenger()
+            | DrawFirstPlayer()
+            | DrawCard()
+            | RollFirstPlayerDie()
+            | RefillWaiting()
+            | RiskThrow()
+            | AdvantageThrow()
+        ):
+            return None  # CHANCE_ONLY: judged whole by the phase layer, as above
+        case ChooseHome():
+            why = home_rejection(ctx, state, action)
+            return reject("AER-SET-03", why) if why else None
+        case ClaimPassenger():
+            claim = claim_rejection(ctx, state, action)
+            if claim is None and state.phase is Phase.CLAIMING:
+                return night_flights_rejection(ctx, state, action)
+            return claim
+        case PlayNightFlights():
+            return None if me(state).held(NIGHT_FLIGHTS) else reject("AER-R-46", "you hold no Night Flights tile")
+        case PlayRadioBeacons():
+            return radio_rejection(state)
+        case CoverShortfall() | Decline() | Abort():
+            return cover_own_rejection(ctx, state, action)
+        # The own rules of the five actions, Engine Maintenance and the advantage picks.
+        case BuyPlane():
+            return buy_rejection(ctx, state, action)
+        case TakeSubsidy():
+            return subsidy_rejection(ctx, state)
+        case PlaceAirport():
+            return place_rejection(ctx, state, action)
+        case PlayEngineMaintenance():
+            return maintenance_rejection(state)
+        case TakeAdvantage():
+            return take_advantage_rejection(ctx, state, action)
+        case RollForAdvantages():
+            return roll_for_advantages_rejection(ctx, state)
+        case PickAdvantages():
+            return pick_rejection(ctx, state, action)
+        case StopPlacing() | EndClaims() | KeepThrow():
+            return None  # nothing beyond their phase
+        case _:
+            assert_never(action)
 
 
 def condition_rejections(ctx: Context, state: AerState, action: AerAction) -> tuple[Rejection | None, ...]:
@@ -310,18 +339,22 @@ def condition_rejections(ctx: Context, state: AerState, action: AerAction) -> tu
     slot (AER-R-29/30) beside its route (AER-R-14..17); a claim's airports (AER-R-34/35/37) beside the
     card's room (AER-R-36); a plane's price (AER-R-08) beside Increased Production (AER-R-45); an
     advantage's price (AER-R-39) beside its availability (AER-R-40)."""
-    if isinstance(action, PlaceAirport):
-        return (place_slot_rejection(ctx, state, action), place_reach_rejection(ctx, state, action))
-    if isinstance(action, ClaimPassenger) and action.id in {p.id for p in ctx.pack.passengers}:
-        return (capacity_rejection(ctx, state, action, ctx.pack.passenger(action.id).capacity),)
-    if isinstance(action, BuyPlane) and action.increased_production:
-        return (increased_production_rejection(ctx, state, action),)
-    if isinstance(action, TakeAdvantage) and action.type in ADVANTAGE_TYPE_IDS:
-        reason = unavailable(ctx, state, action.type)
-        return (reject("AER-R-40", reason) if reason else None,)
-    if isinstance(action, RollForAdvantages) and not available_types(ctx, state):
-        return (reject("AER-R-40", "no advantage type is available now, so the roll could give nothing (AER-AMB-48)"),)
-    return ()
+    match action:
+        case PlaceAirport():
+            return (place_slot_rejection(ctx, state, action), place_reach_rejection(ctx, state, action))
+        case ClaimPassenger(id=passenger) if passenger in {p.id for p in ctx.pack.passengers}:
+            return (capacity_rejection(ctx, state, action, ctx.pack.passenger(passenger).capacity),)
+        case BuyPlane(increased_production=boosted) if boosted:
+            return (increased_production_rejection(ctx, state, action),)
+        case TakeAdvantage(type=kind) if kind in ADVANTAGE_TYPE_IDS:
+            reason = unavailable(ctx, state, kind)
+            return (reject("AER-R-40", reason) if reason else None,)
+        case RollForAdvantages() if not available_types(ctx, state):
+            return (
+                reject("AER-R-40", "no advantage type is available now, so the roll could give nothing (AER-AMB-48)"),
+            )
+        case _:
+            return ()
 
 
 def chance_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
@@ -391,37 +424,22 @@ def action_step_rejection(ctx: Context, action: AerAction) -> Rejection | None:
     kinds = (*ACTION_KINDS, StopPlacing) if ctx.r("AER-AMB-09") == "pass" else ACTION_KINDS  # AER-AMB-09
     if isinstance(action, kinds):
         return None
-    if isinstance(action, StopPlacing):
-        return reject("AER-R-13", "a placement action starts with an attempt (AER-AMB-09 'attempt')")
-    if isinstance(action, PickAdvantages):
-        return reject("AER-R-39", "two dice are picked only after an advantage roll (RollForAdvantages)")
-    if isinstance(action, PlayNightFlights):
-        return reject("AER-R-46", "Night Flights is played inside a claim action, after its first claim (l.159)")
-    if isinstance(action, EndClaims):
-        return reject("AER-R-46", "no claim action is open to end")
-    if isinstance(action, PlayRadioBeacons):
-        return reject("AER-R-47", "Radio Beacons re-throws an NCR roll of a placement attempt; no roll is waiting")
-    rule = RULES_OF.get(action.kind, ("AER-R-07",))[0]
-    return reject(rule, f"no NCR roll waits for a decision: {action.kind} is not one of the five actions (l.55-60)")
-
-
-def action_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
-    """The own rules of the five actions, Engine Maintenance and the advantage picks."""
-    if isinstance(action, BuyPlane):
-        return buy_rejection(ctx, state, action)
-    if isinstance(action, TakeSubsidy):
-        return subsidy_rejection(ctx, state)
-    if isinstance(action, PlaceAirport):
-        return place_rejection(ctx, state, action)
-    if isinstance(action, PlayEngineMaintenance):
-        return maintenance_rejection(state)
-    if isinstance(action, TakeAdvantage):
-        return take_advantage_rejection(ctx, state, action)
-    if isinstance(action, RollForAdvantages):
-        return roll_for_advantages_rejection(ctx, state)
-    if isinstance(action, PickAdvantages):
-        return pick_rejection(ctx, state, action)
-    return None  # StopPlacing, EndClaims, KeepThrow: nothing beyond their phase
+    match action:
+        case StopPlacing():
+            return reject("AER-R-13", "a placement action starts with an attempt (AER-AMB-09 'attempt')")
+        case PickAdvantages():
+            return reject("AER-R-39", "two dice are picked only after an advantage roll (RollForAdvantages)")
+        case PlayNightFlights():
+            return reject("AER-R-46", "Night Flights is played inside a claim action, after its first claim (l.159)")
+        case EndClaims():
+            return reject("AER-R-46", "no claim action is open to end")
+        case PlayRadioBeacons():
+            return reject("AER-R-47", "Radio Beacons re-throws an NCR roll of a placement attempt; no roll is waiting")
+        case _:
+            rule = RULES_OF.get(action.kind, ("AER-R-07",))[0]
+            return reject(
+                rule, f"no NCR roll waits for a decision: {action.kind} is not one of the five actions (l.55-60)"
+            )
 
 
 # ---------------------------------------------------------------------------
@@ -812,18 +830,20 @@ def cover_step_rejection(ctx: Context, state: AerState, action: AerAction) -> Re
             "the throw is not kept yet: throw again with Radio Beacons or keep it (KeepThrow); its engine"
             " failures come with keeping it (AER-AMB-26 'reroll')",
         )
-    if isinstance(action, PlayRadioBeacons):
-        if ctx.r("AER-AMB-26") != "at-once":
-            return radio_rejection(state) or reject(
-                "AER-R-47", "the throw is kept and its engine failures taken: re-throws come before (AER-AMB-26)"
-            )
-        return None
-    if isinstance(action, KeepThrow):
-        return reject("AER-R-47", "no throw waits to be kept: KeepThrow follows a throw made holding Radio Beacons")
-    if isinstance(action, CoverShortfall | Decline | Abort):
-        return None
-    rule = RULES_OF.get(action.kind, ("AER-R-23",))[0]
-    return reject(rule, f"after an NCR roll: Radio Beacons, cover, decline or abort, not {action.kind}")
+    match action:
+        case PlayRadioBeacons():
+            if ctx.r("AER-AMB-26") != "at-once":
+                return radio_rejection(state) or reject(
+                    "AER-R-47", "the throw is kept and its engine failures taken: re-throws come before (AER-AMB-26)"
+                )
+            return None
+        case KeepThrow():
+            return reject("AER-R-47", "no throw waits to be kept: KeepThrow follows a throw made holding Radio Beacons")
+        case CoverShortfall() | Decline() | Abort():
+            return None
+        case _:
+            rule = RULES_OF.get(action.kind, ("AER-R-23",))[0]
+            return reject(rule, f"after an NCR roll: Radio Beacons, cover, decline or abort, not {action.kind}")
 
 
 def cover_own_rejection(ctx: Context, state: AerState, action: CoverShortfall | Decline | Abort) -> Rejection | None:
@@ -831,20 +851,30 @@ def cover_own_rejection(ctx: Context, state: AerState, action: CoverShortfall | 
     attempt = state.turn.attempt
     assert attempt is not None
     _, shortfall, options = cover_choices(ctx, state)
-    if isinstance(action, CoverShortfall):
-        if shortfall <= 0:
-            return None if action == CoverShortfall(0, 0) else reject("AER-R-23", "the roll passed: nothing to cover")
-        if action in options:
-            return None
-        return reject(
-            "AER-R-23",
-            f"the shortfall of {shortfall} is covered in full by one of {list(options)}"
-            f" (£1 a point; Daring Pilots +{ctx.pack.risk.daring_pilot_bonus} only outside Europe;"
-            " no more pilots than needed)",
-        )
-    if isinstance(action, Decline):
-        return None if shortfall > 0 else reject("AER-R-26", "the roll passed: there is nothing to decline")
-    return None if len(attempt.rolls) > 1 else reject("AER-R-27", "no later roll to abort before: cover or decline")
+    match action:
+        case CoverShortfall():
+            if shortfall <= 0:
+                return (
+                    None if action == CoverShortfall(0, 0) else reject("AER-R-23", "the roll passed: nothing to cover")
+                )
+            if action in options:
+                return None
+            return reject(
+                "AER-R-23",
+                f"the shortfall of {shortfall} is covered in full by one of {list(options)}"
+                f" (£1 a point; Daring Pilots +{ctx.pack.risk.daring_pilot_bonus} only outside Europe;"
+                " no more pilots than needed)",
+            )
+        case Decline():
+            return None if shortfall > 0 else reject("AER-R-26", "the roll passed: there is nothing to decline")
+        case Abort():
+            return (
+                None
+                if len(attempt.rolls) > 1
+                else reject("AER-R-27", "no later roll to abort before: cover or decline")
+            )
+        case _:
+            assert_never(action)
 
 
 def radio_rejection(state: AerState) -> Rejection | None:

@@ -25,9 +25,8 @@ transition, each random draw a chance action with exact odds):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, assert_never
 
-from rulecraft.core import RulecraftError
 from rulecraft.evolve import evolve  # attrs.evolve compiled per class: the hot path
 from rulecraft.model.aeroplanes.actions import (
     Abort,
@@ -102,63 +101,65 @@ def with_me(state: AerState, **changes: Any) -> AerState:
 
 def transition(ctx: Context, state: AerState, action: AerAction) -> AerState:
     """The effect of a legal ``action`` (the caller checked it with ``rules.check``)."""
-    if isinstance(action, DealWaitingPassenger | DrawFirstPlayer):
-        return deal(ctx, state, action)
-    if isinstance(action, ChooseHome):
-        return choose_home(ctx, state, action)  # the last choice starts era 1 (AER-SET-10, R-02, R-03)
-    if isinstance(action, DrawCard):
-        if state.phase is Phase.UPDATE_DRAW:
-            return update_draw(ctx, state, action)
-        return draw_card(state, action)
-    if isinstance(action, RefillWaiting):
-        return refill_waiting(ctx, state, action)
-    if isinstance(action, RollFirstPlayerDie):
-        if not state.marker_in_pool:
-            return era_die(ctx, state, action)
-        return roll_first_player_die(state, action)
-    if isinstance(action, BuyPlane):
-        return buy_plane(ctx, state, action)
-    if isinstance(action, ClaimPassenger):
-        return claim_passenger(ctx, state, action)
-    if isinstance(action, TakeSubsidy):
-        if state.subsidy_pool == 0:
-            return take_marker(ctx, state)
-        return take_subsidy(state)
-    if isinstance(action, PlaceAirport):
-        return place_airport(ctx, state, action)
-    if isinstance(action, StopPlacing | Decline | Abort):
-        return end_turn(state)  # AER-R-13 stop; R-26/27: the tile stays on its card, spending is lost
-    if isinstance(action, RiskThrow):
-        return risk_throw(ctx, state, action)
-    if isinstance(action, CoverShortfall):
-        return cover_shortfall(ctx, state, action)
-    if isinstance(action, KeepThrow):
-        return keep_throw(ctx, state)
-    if isinstance(action, PlayRadioBeacons):
-        return play_radio_beacons(state)
-    if isinstance(action, PlayEngineMaintenance):
-        return play_engine_maintenance(ctx, state)
-    if isinstance(action, TakeAdvantage):  # AER-R-39(a): £1, the tile, and the action is over
-        i = action.type - 2
-        p = me(state)
-        players = players_with_me(state, money=p.money - ADVANTAGE_PRICE, advantages=_bump(p.advantages, i, +1))
-        return end_turn(state, players=players, advantage_supply=_bump(state.advantage_supply, i, -1))
-    if isinstance(action, RollForAdvantages):
-        players = players_with_me(state, money=me(state).money - ADVANTAGE_PRICE)  # AER-R-39: £1 first
-        return evolve(state, players=players, phase=Phase.ADVANTAGE_ROLL)
-    if isinstance(action, AdvantageThrow):
-        return evolve(state, turn=evolve(state.turn, advantage_dice=action.faces), phase=Phase.ADVANTAGE_PICK)
-    if isinstance(action, PickAdvantages):
-        held, supply = state.players[state.to_move].advantages, state.advantage_supply
-        for kind in (t for t in action.types if t is not None):  # AER-R-39: the tiles into the hand
-            held, supply = _bump(held, kind - 2, +1), _bump(supply, kind - 2, -1)
-        return end_turn(state, players=players_with_me(state, advantages=held), advantage_supply=supply)
-    if isinstance(action, PlayNightFlights):
-        state = give_back(state, NIGHT_FLIGHTS)
-        return evolve(state, turn=evolve(state.turn, claims_left=state.turn.claims_left + 1))
-    if isinstance(action, EndClaims):
-        return end_turn(state)  # AER-R-46: Night Flights claims still open are lost (the tiles were played)
-    raise RulecraftError(f"{action!r} has no effect in this layer")
+    match action:
+        case DealWaitingPassenger() | DrawFirstPlayer():
+            return deal(ctx, state, action)
+        case ChooseHome():
+            return choose_home(ctx, state, action)  # the last choice starts era 1 (AER-SET-10, R-02, R-03)
+        case DrawCard():
+            if state.phase is Phase.UPDATE_DRAW:
+                return update_draw(ctx, state, action)
+            return draw_card(state, action)
+        case RefillWaiting():
+            return refill_waiting(ctx, state, action)
+        case RollFirstPlayerDie():
+            if not state.marker_in_pool:
+                return era_die(ctx, state, action)
+            return roll_first_player_die(state, action)
+        case BuyPlane():
+            return buy_plane(ctx, state, action)
+        case ClaimPassenger():
+            return claim_passenger(ctx, state, action)
+        case TakeSubsidy():
+            if state.subsidy_pool == 0:
+                return take_marker(ctx, state)
+            return take_subsidy(state)
+        case PlaceAirport():
+            return place_airport(ctx, state, action)
+        case StopPlacing() | Decline() | Abort():
+            return end_turn(state)  # AER-R-13 stop; R-26/27: the tile stays on its card, spending is lost
+        case RiskThrow():
+            return risk_throw(ctx, state, action)
+        case CoverShortfall():
+            return cover_shortfall(ctx, state, action)
+        case KeepThrow():
+            return keep_throw(ctx, state)
+        case PlayRadioBeacons():
+            return play_radio_beacons(state)
+        case PlayEngineMaintenance():
+            return play_engine_maintenance(ctx, state)
+        case TakeAdvantage(type=kind):  # AER-R-39(a): £1, the tile, and the action is over
+            i = kind - 2
+            p = me(state)
+            players = players_with_me(state, money=p.money - ADVANTAGE_PRICE, advantages=_bump(p.advantages, i, +1))
+            return end_turn(state, players=players, advantage_supply=_bump(state.advantage_supply, i, -1))
+        case RollForAdvantages():
+            players = players_with_me(state, money=me(state).money - ADVANTAGE_PRICE)  # AER-R-39: £1 first
+            return evolve(state, players=players, phase=Phase.ADVANTAGE_ROLL)
+        case AdvantageThrow(faces=faces):
+            return evolve(state, turn=evolve(state.turn, advantage_dice=faces), phase=Phase.ADVANTAGE_PICK)
+        case PickAdvantages(types=types):
+            held, supply = state.players[state.to_move].advantages, state.advantage_supply
+            for kind in (t for t in types if t is not None):  # AER-R-39: the tiles into the hand
+                held, supply = _bump(held, kind - 2, +1), _bump(supply, kind - 2, -1)
+            return end_turn(state, players=players_with_me(state, advantages=held), advantage_supply=supply)
+        case PlayNightFlights():
+            state = give_back(state, NIGHT_FLIGHTS)
+            return evolve(state, turn=evolve(state.turn, claims_left=state.turn.claims_left + 1))
+        case EndClaims():
+            return end_turn(state)  # AER-R-46: Night Flights claims still open are lost (the tiles were played)
+        case _:
+            assert_never(action)
 
 
 # ---------------------------------------------------------------------------
