@@ -105,3 +105,14 @@ def test_a_pending_example_does_not_hold_yet(path: Path) -> None:
     """XPASS (a failure under ``xfail_strict``) means: the model caught up, move the file up."""
     result = run_scenario(load_scenario(path))
     assert result.passed, "\n".join([result.error or "", *result.failures])
+
+
+def test_notes_name_scenario_files_where_they_are() -> None:
+    """A note that names another example's file names one that runs: since the solo game every
+    printed example runs (nothing is pending), so a note pointing into pending/ sends the reader to
+    a file that is not there (STM-EX-38's multiplayer file did, for the solo example turns p.36-38)."""
+    for path in scenario_files("stm"):
+        text = path.read_text(encoding="utf-8")
+        for named in re.findall(r"[\w/]*STM-EX-\d{2}[\w-]*\.yaml", text):
+            where = ROOT / named if named.startswith("scenarios/") else FOLDER / named
+            assert where.is_file(), f"{path.name} names {named}, which is not a scenario file"
