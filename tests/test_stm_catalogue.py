@@ -100,6 +100,15 @@ def test_rejections_cite_the_rule_page() -> None:
 # "Examples (page 34)"; "Resource markers (see page 29)"; "Bonus markers (see page 22)" with its
 # "Example (page 23)".
 QUOTED: dict[str, tuple[tuple[str, ...], set[int]]] = {
+    # the banner's stone (p.20, "Examples (page 20)") and a parasite's use (p.33, before "Examples (page 34)")
+    "STM-AMB-11": (("You cannot give up your last pressure stone",), {20}),
+    "STM-AMB-36": (
+        (
+            "For each of your parasites on a machine of a fellow player",
+            "you must put the parasite back into your supply. Afterwards you may likewise use the effect",
+        ),
+        {33},
+    ),
     "STM-AMB-19": (
         (
             "If you receive resources through the effect, you must store or discard them immediately",
@@ -143,8 +152,9 @@ def _words(text: str) -> str:
 
 @pytest.mark.parametrize("amb_id", sorted(QUOTED))
 def test_reviewed_entries_quote_the_rulebook_and_cite_its_pages(amb_id: str) -> None:
-    """STM-AMB-19 (p.33-34 storing), STM-AMB-24 (p.2-3 board sides) and STM-AMB-42 (p.22-23 bump):
-    every quote the reason and the readings give is the rulebook's wording, on a page the entry cites."""
+    """STM-AMB-19 (p.33-34 storing), STM-AMB-24 (p.2-3 board sides), STM-AMB-42 (p.22-23 bump) and the
+    two reasons that paraphrased inside quote marks (STM-AMB-11, 36): every quote the reason and the
+    readings give is the rulebook's wording, on a page the entry cites."""
     if not RULEBOOK.is_file():
         pytest.skip(f"the rulebook is not next to this checkout ({RULEBOOK})")
     rulebook = _words(RULEBOOK.read_text(encoding="utf-8"))

@@ -148,7 +148,8 @@ REGISTER = AmbiguityRegister(
                 ),
             ],
             "gauge",
-            "the stone returns to the supply; a stone on the board is still a set target; 'never your last' counts gauge and board",
+            "the stone returns to the supply; a stone on the board is still a set target; 'You cannot give up your "
+            "last pressure stone' (p.20) counts gauge and board",
         ),
         _amb(
             "STM-AMB-12",
@@ -453,7 +454,9 @@ REGISTER = AmbiguityRegister(
                 ("once", "one use per symbol, however many own parasites sit on it"),
             ],
             "each",
-            "with 2 players 2 own parasites may sit on one machine (p.32); 'the parasite returns and its owner may use the effect' is per parasite",
+            "with 2 players 2 own parasites may sit on one machine (p.32); p.33 'For each of your parasites on a "
+            "machine of a fellow player ... you must put the parasite back into your supply. Afterwards you may "
+            "likewise use the effect' is per parasite",
         ),
         _amb(
             "STM-AMB-37",
