@@ -935,12 +935,19 @@ def test_generation_equals_the_candidates_the_check_accepts(readings: dict[str, 
 
 
 def test_every_kind_of_action_has_an_effect() -> None:
-    """The transition dispatches on the action's type: every kind of action has its effect."""
+    """The transition picks the effect by the action's kind in one ``match`` (issue 17): a class pattern
+    for every kind of action, ending in ``assert_never`` (mypy --strict proves the branches exhaustive);
+    a value that is no Steamopolis action reaches that end and is refused."""
+    import ast
+    import inspect
+    import textwrap
     from typing import get_args
 
-    from rulecraft.model.steamopolis.transitions import _EFFECTS
+    from rulecraft.model.steamopolis import transitions
 
-    kinds = set(get_args(StmAction))
-    assert kinds and kinds <= set(_EFFECTS), sorted(k.__name__ for k in kinds - set(_EFFECTS))
-    with pytest.raises(TypeError, match="not a Steamopolis action"):
+    tree = ast.parse(textwrap.dedent(inspect.getsource(transitions._effect)))
+    named = {n.cls.id for n in ast.walk(tree) if isinstance(n, ast.MatchClass) and isinstance(n.cls, ast.Name)}
+    kinds = {k.__name__ for k in get_args(StmAction)}
+    assert kinds and named == kinds, (sorted(kinds - named), sorted(named - kinds))
+    with pytest.raises(AssertionError, match="unreachable"):
         transition(CTX, StmState(players=(new_player(1), new_player(3))), object())  # type: ignore[arg-type]

@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations, permutations
+from typing import assert_never
 
 from rulecraft.core import Rejection, all_rejections, listed
 from rulecraft.model.steamopolis.actions import (
@@ -37,6 +38,9 @@ from rulecraft.model.steamopolis.actions import (
     BuyMachine,
     ChannelPressure,
     ChooseSide,
+    DealCharacter,
+    DealMarketTile,
+    DealStartingMachine,
     DeclineCost,
     District,
     EndTurn,
@@ -58,6 +62,7 @@ from rulecraft.model.steamopolis.actions import (
     PlaceStone,
     RaiseOneStone,
     RaisePressure,
+    RevealPassenger,
     SetTarget,
     ShakeOffParasite,
     SkipPart,
@@ -418,61 +423,117 @@ def flight_step_rejection(state: StmState, action: StmAction) -> Rejection | Non
 
 
 def own_rejection(ctx: Context, state: StmState, action: StmAction) -> Rejection | None:
-    """The action's own rules, once its step has come (``rejections`` asks out of step too)."""
-    if state.phase in CHANCE_PHASES or isinstance(action, CHANCE_ACTIONS):
+    """The action's own rules, once its step has come (``rejections`` asks out of step too), picked by
+    its kind (mypy --strict proves every kind has its branch)."""
+    if state.phase in CHANCE_PHASES:
         return None  # a deal is judged whole by the step: one of chance's outcomes or not
-    if isinstance(action, Store):
-        return store_rejection(ctx, state, action)
-    if isinstance(action, EFFECT_ACTIONS) or (state.turn.pending and effect_step(state, action)):
-        return effect_rejection(ctx, state, action)
-    if isinstance(action, UseRemovedTile | LeaveParasites):
-        return removal_rejection(ctx, state, action)
-    if isinstance(action, MoveArrowStones):
-        return arrows_rejection(ctx, state, action)
-    if isinstance(action, MoveLeft | PlaceStone):
-        return channel_rejection(ctx, state, action)
-    if isinstance(action, BuildStartingRoom):
-        why = room_rejection(ctx, state, action)
-        return reject("STM-R-13", why) if why else None
-    if isinstance(action, TakeBack | PickUp | BuyMachine | BuyBanner | BuyBonusMarker):
-        return flight_own_rejection(ctx, state, action)
-    return action_rejection(ctx, state, action)
+    match action:
+        case BuyBonusMarker():
+            return bonus_rejection(ctx, state, action)
+        case (
+            PayCost()
+            | DeclineCost()
+            | ChooseSide()
+            | SkipPart()
+            | UsePart()
+            | TakeResources()
+            | RaisePressure()
+            | RaiseOneStone()
+            | GainStone()
+            | MoveBaseMarker()
+            | TurnArrows()
+            | BuildCapacity()
+            | PlaceParasite()
+            | ActivateParasite()
+            | UseFaceUpTile()
+            | ShakeOffParasite()
+            | LetPlayer()
+            | TakeSponsor()
+            | TakeGala()
+            | PlacePinkMarker()
+            | UseOtherDistrict()
+        ):
+            return effect_rejection(ctx, state, action)
+        case BuyMachine() | BuyBanner() if state.turn.pending and effect_step(state, action):
+            return effect_rejection(ctx, state, action)  # 'buy tile' (STM-R-61)
+        case BuyMachine() | BuyBanner():
+            return buy_tile_rejection(ctx, state, action)
+        case Store():
+            return store_rejection(ctx, state, action)
+        case UseRemovedTile() | LeaveParasites():
+            return removal_rejection(ctx, state, action)
+        case MoveArrowStones():
+            return arrows_rejection(ctx, state, action)
+        case MoveLeft() | PlaceStone():
+            return channel_rejection(ctx, state, action)
+        case BuildStartingRoom():
+            why = room_rejection(ctx, state, action)
+            return reject("STM-R-13", why) if why else None
+        case TakeBack():
+            return take_back_rejection(ctx, state, action)
+        case PickUp():
+            return pick_up_rejection(ctx, state, action)
+        # The own rules of the three actions, the skip and the pass (STM-R-23/24, R-26..28, R-66).
+        case SkipStep():
+            # STM-AMB-17: a skip of the final turn's step due; outside the final turn the step layer refuses it.
+            return final_step_rejection(ctx, state, action) if state.turn.final_step is not None else None
+        case MakeSteam():
+            return make_steam_rejection(ctx, state, action)
+        case SetTarget():
+            return set_target_rejection(ctx, state, action)
+        case ChannelPressure():
+            return channel_start_rejection(ctx, state, action)
+        case FlyToAllTargets():
+            if not can_fly(ctx, state):
+                return reject("STM-R-24", "FLY TO ALL TARGETS needs at least one of your stones on the board")
+            return None
+        case PassTurn():
+            return pass_rejection(ctx, state)
+        case StopBuying() | UseDistrict() | LetLapse() | EndTurn():
+            return None  # nothing beyond their step
+        case DealCharacter() | DealStartingMachine() | DealMarketTile() | RevealPassenger():
+            return None  # a deal is judged whole by the step: one of chance's outcomes or not
+        case _:
+            assert_never(action)
 
 
-def flight_own_rejection(
-    ctx: Context, state: StmState, action: TakeBack | PickUp | BuyMachine | BuyBanner | BuyBonusMarker
-) -> Rejection | None:
-    if isinstance(action, TakeBack):
-        return take_back_rejection(ctx, state, action)
-    if isinstance(action, PickUp):
-        return pick_up_rejection(ctx, state, action)
-    if isinstance(action, BuyBonusMarker):
-        return bonus_rejection(ctx, state, action)
-    return buy_tile_rejection(ctx, state, action)
+def pass_rejection(ctx: Context, state: StmState) -> Rejection | None:
+    """STM-R-23 / STM-AMB-12: the turn passes only when none of the three actions is possible."""
+    if state.turn.final_step is not None:
+        return reject("STM-R-66", "in the final turn, skip the action instead")
+    if can_make_steam(state) or can_set_target(ctx, state) or can_fly(ctx, state):
+        return reject("STM-R-23", "you must perform one of the three actions")
+    if ctx.r("STM-AMB-12") == "stuck":  # the rules give no way on: no move, the game cannot go on
+        return reject(
+            "STM-R-23", "none of the three actions is possible and the turn may not pass (STM-AMB-12 'stuck')"
+        )
+    return None
 
 
 def condition_rejections(ctx: Context, state: StmState, action: StmAction) -> tuple[Rejection | None, ...]:
     """The conditions of an action's own rule that can fail together, each judged apart: a district's
     level beside its being free (STM-R-26/27), a tile's price beside the room for it (STM-R-40..42), a
     marker's price beside its space (STM-R-46/47)."""
-    if isinstance(action, SetTarget):
-        v = value_of(ctx, me(state).gauge, action.space)
-        return district_conditions(ctx, state, action.level, action.position, v) if v is not None else ()
-    if isinstance(action, PlaceStone) and state.turn.channel is not None:
-        return district_conditions(ctx, state, action.level, action.position, state.turn.channel)
-    if isinstance(action, BuyMachine) and state.turn.active is not None and not state.turn.pending:
-        market = market_at(state, state.turn.active[0], action.extra)
-        if market is None or not market.tiles:
+    match action:
+        case SetTarget():
+            v = value_of(ctx, me(state).gauge, action.space)
+            return district_conditions(ctx, state, action.level, action.position, v) if v is not None else ()
+        case PlaceStone() if state.turn.channel is not None:
+            return district_conditions(ctx, state, action.level, action.position, state.turn.channel)
+        case BuyMachine() if state.turn.active is not None and not state.turn.pending:
+            market = market_at(state, state.turn.active[0], action.extra)
+            if market is None or not market.tiles:
+                return ()
+            _tile, slot, _pay = tile_price(ctx, market)
+            return (build_in_rejection(ctx, me(state), slot, action),)
+        case BuyBonusMarker() if state.turn.active is not None and state.turn.active[0] == 1:
+            left = state.bonus.crystal_row if action.row == "crystal" else state.bonus.gear_row
+            if not left:
+                return ()
+            numeral = bought_numeral(ctx, left, action)
+            return (marker_space_rejection(ctx, me(state).gauge, numeral, action.space, action.bump),)
+        case _:
             return ()
-        _tile, slot, _pay = tile_price(ctx, market)
-        return (build_in_rejection(ctx, me(state), slot, action),)
-    if isinstance(action, BuyBonusMarker) and state.turn.active is not None and state.turn.active[0] == 1:
-        left = state.bonus.crystal_row if action.row == "crystal" else state.bonus.gear_row
-        if not left:
-            return ()
-        numeral = bought_numeral(ctx, left, action)
-        return (marker_space_rejection(ctx, me(state).gauge, numeral, action.space, action.bump),)
-    return ()
 
 
 def district_conditions(
@@ -506,34 +567,6 @@ def arrows_rejection(ctx: Context, state: StmState, action: MoveArrowStones) -> 
     if ctx.r("STM-AMB-07") != "optional" and sorted(action.order) != list(arrows):
         return reject("STM-R-19", f"every arrow stone on the gauge moves: {list(arrows)} (STM-AMB-07 'each')")
     return None
-
-
-def action_rejection(ctx: Context, state: StmState, action: StmAction) -> Rejection | None:
-    """The own rules of the three actions, the skip and the pass (STM-R-23/24, R-26..28, R-66)."""
-    if isinstance(action, SkipStep):
-        # STM-AMB-17: a skip of the final turn's step due; outside the final turn the step layer refuses it.
-        return final_step_rejection(ctx, state, action) if state.turn.final_step is not None else None
-    if isinstance(action, MakeSteam):
-        return make_steam_rejection(ctx, state, action)
-    if isinstance(action, SetTarget):
-        return set_target_rejection(ctx, state, action)
-    if isinstance(action, ChannelPressure):
-        return channel_start_rejection(ctx, state, action)
-    if isinstance(action, FlyToAllTargets):
-        if not can_fly(ctx, state):
-            return reject("STM-R-24", "FLY TO ALL TARGETS needs at least one of your stones on the board")
-        return None
-    if isinstance(action, PassTurn):
-        if state.turn.final_step is not None:
-            return reject("STM-R-66", "in the final turn, skip the action instead")
-        if can_make_steam(state) or can_set_target(ctx, state) or can_fly(ctx, state):
-            return reject("STM-R-23", "you must perform one of the three actions")
-        if ctx.r("STM-AMB-12") == "stuck":  # the rules give no way on: no move, the game cannot go on
-            return reject(
-                "STM-R-23", "none of the three actions is possible and the turn may not pass (STM-AMB-12 'stuck')"
-            )
-        return None
-    return None  # StopBuying, UseDistrict, LetLapse, EndTurn: nothing beyond their step
 
 
 # STM-R-66: the final turn's actions in their fixed order, and what each step admits.

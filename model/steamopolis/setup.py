@@ -12,6 +12,7 @@ characters go to the box: they are simply never dealt.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import assert_never
 
 import attrs
 
@@ -166,39 +167,45 @@ def _with_seat(state: StmState, seat: int, player: PlayerState) -> StmState:
     return attrs.evolve(state, players=(*state.players[:seat], player, *state.players[seat + 1 :]))
 
 
-def deal(ctx: Context, state: StmState, action: StmAction) -> StmState:
-    """The effect of one chance deal (or reveal)."""
-    if isinstance(action, DealCharacter):
-        seat = next(i for i, p in enumerate(state.players) if p.character == 0)
-        state = _with_seat(state, seat, attrs.evolve(state.players[seat], character=action.number))
-        if all(p.character for p in state.players):
-            # STM-R-07: the lowest number starts (and takes the zeppelin).
-            first = min(range(len(state.players)), key=lambda i: state.players[i].character)
-            state = attrs.evolve(state, start_player=first, to_move=first)
-        return state
-    if isinstance(action, DealStartingMachine):
-        seat = next(i for i, p in enumerate(state.players) if p.starting is None)
-        return _with_seat(state, seat, attrs.evolve(state.players[seat], starting=action.id))
-    if isinstance(action, DealMarketTile):
-        slot = next_market_slot(state)
-        assert slot is not None
-        level, extra, rank = slot
-        if rank == 0:
-            # STM-R-02: a statue lies under every market of levels 2-8; the 4-player extra markets have none.
-            market = Market(level, (action.id,), statue=not extra, extra=extra)
-            return attrs.evolve(state, markets=(*state.markets, market))
-        last = state.markets[-1]
-        return attrs.evolve(state, markets=(*state.markets[:-1], attrs.evolve(last, tiles=(*last.tiles, action.id))))
-    assert isinstance(action, RevealPassenger)
-    stack = list(state.passengers.stack)
-    stack.remove(action.id)
-    pax = attrs.evolve(state.passengers, face_up=action.id, stack=tuple(stack))
-    state = attrs.evolve(state, passengers=pax)
-    if not stack and ctx.r("STM-AMB-27") == "empty":
-        state = attrs.evolve(state, end_triggered=True)  # STM-AMB-27 'empty': no face-down tile is left
-    if state.phase is Phase.DEAL:
-        return begin_room(ctx, attrs.evolve(state, phase=Phase.SETUP_ROOM, to_move=state.start_player))
-    return attrs.evolve(state, phase=Phase.END_OF_TURN)  # STM-R-51: the end of the turn goes on
+def deal(
+    ctx: Context, state: StmState, action: DealCharacter | DealStartingMachine | DealMarketTile | RevealPassenger
+) -> StmState:
+    """The effect of one chance deal (or reveal), picked by its kind."""
+    match action:
+        case DealCharacter():
+            seat = next(i for i, p in enumerate(state.players) if p.character == 0)
+            state = _with_seat(state, seat, attrs.evolve(state.players[seat], character=action.number))
+            if all(p.character for p in state.players):
+                # STM-R-07: the lowest number starts (and takes the zeppelin).
+                first = min(range(len(state.players)), key=lambda i: state.players[i].character)
+                state = attrs.evolve(state, start_player=first, to_move=first)
+            return state
+        case DealStartingMachine():
+            seat = next(i for i, p in enumerate(state.players) if p.starting is None)
+            return _with_seat(state, seat, attrs.evolve(state.players[seat], starting=action.id))
+        case DealMarketTile():
+            slot = next_market_slot(state)
+            assert slot is not None
+            level, extra, rank = slot
+            if rank == 0:
+                # STM-R-02: a statue lies under every market of levels 2-8; the 4-player extra markets have none.
+                market = Market(level, (action.id,), statue=not extra, extra=extra)
+                return attrs.evolve(state, markets=(*state.markets, market))
+            last = state.markets[-1]
+            tiles = (*last.tiles, action.id)
+            return attrs.evolve(state, markets=(*state.markets[:-1], attrs.evolve(last, tiles=tiles)))
+        case RevealPassenger():
+            stack = list(state.passengers.stack)
+            stack.remove(action.id)
+            pax = attrs.evolve(state.passengers, face_up=action.id, stack=tuple(stack))
+            state = attrs.evolve(state, passengers=pax)
+            if not stack and ctx.r("STM-AMB-27") == "empty":
+                state = attrs.evolve(state, end_triggered=True)  # STM-AMB-27 'empty': no face-down tile is left
+            if state.phase is Phase.DEAL:
+                return begin_room(ctx, attrs.evolve(state, phase=Phase.SETUP_ROOM, to_move=state.start_player))
+            return attrs.evolve(state, phase=Phase.END_OF_TURN)  # STM-R-51: the end of the turn goes on
+        case _:
+            assert_never(action)
 
 
 def begin_room(ctx: Context, state: StmState) -> StmState:

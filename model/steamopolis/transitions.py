@@ -9,14 +9,12 @@ and in solo the 'remove tiles' step that ends a FLY (STM-R-71).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from typing import Any, assert_never
 
 from rulecraft.core import Rejection
 from rulecraft.evolve import evolve
 from rulecraft.model.steamopolis import gauge as g
 from rulecraft.model.steamopolis.actions import (
-    CHANCE_ACTIONS,
     ActivateParasite,
     BuildCapacity,
     BuildStartingRoom,
@@ -25,6 +23,9 @@ from rulecraft.model.steamopolis.actions import (
     BuyMachine,
     ChannelPressure,
     ChooseSide,
+    DealCharacter,
+    DealMarketTile,
+    DealStartingMachine,
     DeclineCost,
     EndTurn,
     FlyToAllTargets,
@@ -44,6 +45,7 @@ from rulecraft.model.steamopolis.actions import (
     PlaceStone,
     RaiseOneStone,
     RaisePressure,
+    RevealPassenger,
     SetTarget,
     ShakeOffParasite,
     SkipPart,
@@ -299,18 +301,103 @@ def transition(ctx: Context, state: StmState, action: StmAction) -> StmState:
 
 
 def _effect(ctx: Context, state: StmState, action: StmAction) -> StmState:
-    effect = _EFFECTS.get(type(action))
-    if effect is None:
-        raise TypeError(f"{action!r} is not a Steamopolis action")
-    return effect(ctx, state, action)
-
-
-def _pop_gain(ctx: Context, state: StmState, action: Any) -> StmState:
-    return pop_part(use_gain(ctx, state, action))
-
-
-def _flight_step_after(ctx: Context, state: StmState, action: StmAction) -> StmState:
-    return with_turn(state, step="after")
+    """The effect of ``action``, picked by its kind (the frequent kinds of a random game first; mypy
+    --strict proves every kind has its branch)."""
+    match action:
+        case MoveArrowStones():
+            return move_arrow_stones(state, action)
+        case EndTurn():
+            return end_turn(ctx, state)
+        case TakeBack():
+            return take_back(ctx, state, action)
+        case SetTarget():
+            return set_target(ctx, state, action)
+        case FlyToAllTargets():
+            return fly(ctx, state)
+        case LetLapse() | StopBuying():
+            return with_turn(state, step="after")
+        case UseDistrict():
+            return use_district(ctx, state)
+        case MakeSteam():
+            return make_steam(ctx, state, action)
+        case ChannelPressure():
+            return channel(ctx, state, action)
+        case MoveLeft():
+            return move_left(ctx, state)
+        case PlaceStone():
+            return place_stone(ctx, state, action)
+        case PassTurn():
+            return end_of_turn(ctx, state)
+        case SkipStep():
+            return final_step_done(ctx, state)
+        case PickUp():
+            return pick_up(ctx, state, action.passenger)
+        case BuyMachine():
+            return buy_machine(ctx, state, action)
+        case BuyBanner():
+            return buy_banner(ctx, state, action)
+        case BuyBonusMarker():
+            return buy_bonus_marker(ctx, state, action)
+        case Store():
+            return store(state, action)
+        # STM-R-22: the decisions of the effect part waiting
+        case SkipPart():
+            return pop_part(state)
+        case DeclineCost():
+            return with_turn(state, pending=state.turn.pending[1:])  # everything beneath lapses
+        case ChooseSide():
+            return choose_side(state, action)
+        case PayCost():
+            return pay_part(ctx, state, action)
+        case UsePart():
+            state, now = use_plain(ctx, state)
+            return resume(state, now)
+        case TakeResources():
+            return pop_part(gain(state, action.crystals, action.gears))
+        case RaisePressure():
+            return pop_part(with_gauge(state, g.increase(me(state).gauge, _n(state), action.picks).gauge))
+        case RaiseOneStone():
+            raised = g.increase_one_stone(me(state).gauge, action.space, action.steps, _n(state))
+            return pop_part(with_gauge(state, raised.gauge))
+        case GainStone():
+            return pop_part(gain_stone(ctx, state, action))
+        case MoveBaseMarker():
+            return pop_part(move_base_marker(ctx, state, action))
+        case TurnArrows():
+            return pop_part(turn_arrows(state, action))
+        case BuildCapacity():
+            return pop_part(build_capacity(state, action))
+        case PlaceParasite():
+            return parasite_placed(ctx, state, action)
+        case ShakeOffParasite():  # STM-R-55: one chosen opposing parasite, unactivated
+            one = Parasite(action.owner, decider(state), action.position, action.symbol)
+            return pop_part(send_home(state, [one]))
+        case ActivateParasite():  # STM-R-56: each used once as if triggered; they stay
+            now = tuple(p for host, pos, on in action.targets for p in _programs_at(ctx, state, host, pos, on))
+            return resume(state, now)
+        case UseFaceUpTile():
+            return use_face_up_tile(ctx, state, action)
+        case LetPlayer():
+            return let_player(ctx, state, action.seat)
+        case TakeSponsor():
+            return take_sponsor(state, action)
+        case TakeGala():
+            return take_gala(state, action)
+        case PlacePinkMarker():
+            return place_pink_marker(ctx, state, action)
+        case UseOtherDistrict():
+            return use_other_district(ctx, state, action)
+        # Set-up, chance and the solo 'remove tiles' step
+        case DealCharacter() | DealStartingMachine() | DealMarketTile() | RevealPassenger():
+            return deal(ctx, state, action)
+        case BuildStartingRoom():
+            return build_room(ctx, state, action)
+        case UseRemovedTile():
+            return use_removed_tile(ctx, state, action)
+        case LeaveParasites():
+            return box_passenger_tile(state)
+        case _:
+            assert_never(action)
 
 
 def settle(ctx: Context, state: StmState) -> StmState:
@@ -699,22 +786,21 @@ def pop_part(state: StmState) -> StmState:
     return resume(state)
 
 
-def decide_part(ctx: Context, state: StmState, action: StmAction) -> StmState:
+def choose_side(state: StmState, action: ChooseSide) -> StmState:
+    """STM-R-22: one side of an 'either' part replaces it."""
     part = head(state)
-    if isinstance(action, DeclineCost):
-        return with_turn(state, pending=state.turn.pending[1:])  # everything beneath lapses
-    if isinstance(action, ChooseSide):
-        assert isinstance(part, Either)
-        first, *rest = state.turn.pending
-        chosen = part.second if action.side else part.first
-        return with_turn(state, pending=((*chosen, *first[1:]), *rest))
-    if isinstance(action, PayCost):
-        state = pay_cost(ctx, state, action)
-        if isinstance(part, Envy):
-            return resume(state, later=envy(ctx, state))  # STM-R-53: once the effect is done
-    elif isinstance(action, UsePart):
-        state, now = use_plain(ctx, state)
-        return resume(state, now)
+    assert isinstance(part, Either)
+    first, *rest = state.turn.pending
+    chosen = part.second if action.side else part.first
+    return with_turn(state, pending=((*chosen, *first[1:]), *rest))
+
+
+def pay_part(ctx: Context, state: StmState, action: PayCost) -> StmState:
+    """STM-R-22: the cost is paid and the effect goes on (an envy cost: the envious act once the effect is done)."""
+    part = head(state)
+    state = pay_cost(ctx, state, action)
+    if isinstance(part, Envy):
+        return resume(state, later=envy(ctx, state))  # STM-R-53: once the effect is done
     return pop_part(state)
 
 
@@ -729,7 +815,7 @@ def pay_cost(ctx: Context, state: StmState, action: PayCost) -> StmState:
         gauge, stone = g.lift(me(state).gauge, action.stone, "STM-R-43")
         return to_supply(with_gauge(state, gauge), stone, ctx)
     assert isinstance(part, Envy)
-    return state  # the envious act once the effect is done (decide_part)
+    return state  # the envious act once the effect is done (pay_part)
 
 
 def use_plain(ctx: Context, state: StmState) -> tuple[StmState, tuple[Queued, ...]]:
@@ -769,19 +855,10 @@ def use_plain(ctx: Context, state: StmState) -> tuple[StmState, tuple[Queued, ..
 # ---------------------------------------------------------------------------
 
 
-def parasite_part(ctx: Context, state: StmState, action: StmAction) -> StmState:
+def parasite_placed(ctx: Context, state: StmState, action: PlaceParasite) -> StmState:
+    """STM-R-52/53: a parasite placed (or moved); 'place N' waits for the rest, 'place and activate'
+    uses the effect under it at once."""
     part = head(state)
-    if isinstance(action, LetPlayer):
-        return let_player(ctx, state, action.seat)
-    if isinstance(action, ShakeOffParasite):  # STM-R-55: one chosen opposing parasite, unactivated
-        one = Parasite(action.owner, decider(state), action.position, action.symbol)
-        return pop_part(send_home(state, [one]))
-    if isinstance(action, ActivateParasite):  # STM-R-56: each used once as if triggered; they stay
-        now = tuple(p for host, pos, on in action.targets for p in _programs_at(ctx, state, host, pos, on))
-        return resume(state, now)
-    if isinstance(action, UseFaceUpTile):
-        return use_face_up_tile(ctx, state, action)
-    assert isinstance(action, PlaceParasite)
     state = place_parasite(state, action)
     if isinstance(part, PlaceParasites):
         if part.activate:  # 'place or move and immediately activate 1 own parasite'
@@ -855,22 +932,25 @@ def let_player(ctx: Context, state: StmState, seat: int) -> StmState:
 # ---------------------------------------------------------------------------
 
 
-def other_part(ctx: Context, state: StmState, action: StmAction) -> StmState:
-    p = me(state)
-    if isinstance(action, TakeSponsor):
-        state = with_player(state, evolve(p, sponsor=action.side))
-        return pop_part(evolve(state, supply=evolve(state.supply, sponsors=state.supply.sponsors - 1)))
-    if isinstance(action, TakeGala):
-        galas = list(state.supply.galas)
-        galas[RESOURCES.index(action.resource)] -= 1
-        state = with_player(state, evolve(p, gala=action.resource))
-        return pop_part(evolve(state, supply=evolve(state.supply, galas=(galas[0], galas[1]))))
-    if isinstance(action, PlacePinkMarker):
-        marker = g.BonusMarker(ctx.pack.pink_numeral, pink=True)
-        placed = g.place_bonus_marker(p.gauge, marker, action.space, ctx.layout, bump_stone=action.bump)
-        return pop_part(with_gauge(state, placed.gauge))
-    assert isinstance(action, UseOtherDistrict)
-    return use_other_district(ctx, state, action)
+def take_sponsor(state: StmState, action: TakeSponsor) -> StmState:
+    """STM-R-57: a sponsor tile from the supply, the chosen side up."""
+    state = with_player(state, evolve(me(state), sponsor=action.side))
+    return pop_part(evolve(state, supply=evolve(state.supply, sponsors=state.supply.sponsors - 1)))
+
+
+def take_gala(state: StmState, action: TakeGala) -> StmState:
+    """STM-R-58: a charity gala of the chosen resource from the supply."""
+    galas = list(state.supply.galas)
+    galas[RESOURCES.index(action.resource)] -= 1
+    state = with_player(state, evolve(me(state), gala=action.resource))
+    return pop_part(evolve(state, supply=evolve(state.supply, galas=(galas[0], galas[1]))))
+
+
+def place_pink_marker(ctx: Context, state: StmState, action: PlacePinkMarker) -> StmState:
+    """STM-R-04: the pink bonus marker onto the gauge."""
+    marker = g.BonusMarker(ctx.pack.pink_numeral, pink=True)
+    placed = g.place_bonus_marker(me(state).gauge, marker, action.space, ctx.layout, bump_stone=action.bump)
+    return pop_part(with_gauge(state, placed.gauge))
 
 
 def use_other_district(ctx: Context, state: StmState, action: UseOtherDistrict) -> StmState:
@@ -903,24 +983,11 @@ def _stoneless(program: Program) -> Program:
     return tuple(out)
 
 
-def use_gain(ctx: Context, state: StmState, action: StmAction) -> StmState:
-    gauge = me(state).gauge
-    if isinstance(action, TakeResources):
-        return gain(state, action.crystals, action.gears)
-    if isinstance(action, RaisePressure):
-        return with_gauge(state, g.increase(gauge, _n(state), action.picks).gauge)
-    if isinstance(action, RaiseOneStone):
-        return with_gauge(state, g.increase_one_stone(gauge, action.space, action.steps, _n(state)).gauge)
-    if isinstance(action, GainStone):
-        return gain_stone(ctx, state, action)
-    if isinstance(action, MoveBaseMarker):
-        moved = g.advance_base_marker(gauge, ctx.layout, bump_stone=action.bump)
-        state = with_gauge(state, moved.gauge)
-        return to_supply(state, moved.to_supply, ctx) if moved.to_supply else state
-    if isinstance(action, TurnArrows):
-        return turn_arrows(state, action)
-    assert isinstance(action, BuildCapacity)
-    return build_capacity(state, action)
+def move_base_marker(ctx: Context, state: StmState, action: MoveBaseMarker) -> StmState:
+    """STM-R-17: the base marker moves one space right (STM-AMB-05: a stone in the way bumped, or to the supply)."""
+    moved = g.advance_base_marker(me(state).gauge, ctx.layout, bump_stone=action.bump)
+    state = with_gauge(state, moved.gauge)
+    return to_supply(state, moved.to_supply, ctx) if moved.to_supply else state
 
 
 def _n(state: StmState) -> int:
@@ -1149,38 +1216,3 @@ def end_turn(ctx: Context, state: StmState) -> StmState:
 
 
 __all__ = ["settle", "transition"]
-
-
-# One effect per kind of action, found by the action's type (a chain of isinstance tests was a
-# measurable part of every step).  Each takes (ctx, state, action).
-_EFFECTS: dict[type, Callable[[Context, StmState, Any], StmState]] = {
-    **dict.fromkeys(CHANCE_ACTIONS, deal),
-    Store: lambda ctx, state, a: store(state, a),
-    **dict.fromkeys((PayCost, DeclineCost, ChooseSide, SkipPart, UsePart), decide_part),
-    **dict.fromkeys((PlaceParasite, ActivateParasite, UseFaceUpTile, ShakeOffParasite, LetPlayer), parasite_part),
-    **dict.fromkeys((TakeSponsor, TakeGala, PlacePinkMarker, UseOtherDistrict), other_part),
-    **dict.fromkeys(
-        (TakeResources, RaisePressure, RaiseOneStone, GainStone, MoveBaseMarker, TurnArrows, BuildCapacity), _pop_gain
-    ),
-    BuildStartingRoom: build_room,
-    SkipStep: lambda ctx, state, a: final_step_done(ctx, state),
-    MoveArrowStones: lambda ctx, state, a: move_arrow_stones(state, a),
-    MakeSteam: make_steam,
-    SetTarget: set_target,
-    ChannelPressure: channel,
-    MoveLeft: lambda ctx, state, a: move_left(ctx, state),
-    PlaceStone: place_stone,
-    FlyToAllTargets: lambda ctx, state, a: fly(ctx, state),
-    PassTurn: lambda ctx, state, a: end_of_turn(ctx, state),
-    TakeBack: take_back,
-    PickUp: lambda ctx, state, a: pick_up(ctx, state, a.passenger),
-    UseDistrict: lambda ctx, state, a: use_district(ctx, state),
-    BuyMachine: buy_machine,
-    BuyBanner: buy_banner,
-    BuyBonusMarker: buy_bonus_marker,
-    StopBuying: _flight_step_after,
-    LetLapse: _flight_step_after,
-    UseRemovedTile: use_removed_tile,
-    LeaveParasites: lambda ctx, state, a: box_passenger_tile(state),
-    EndTurn: lambda ctx, state, a: end_turn(ctx, state),
-}
