@@ -28,6 +28,18 @@ flies it and then has goods, a depot and an opponent where the card needs them.
   ABCFG 10 for at most 5, ABCDEFG 14 for at most 7), hence the start's own board.
 - KAS-AMB-43 (p.20, Ezekiel Crane's theft, KAS-R-87): Ezekiel about to fly one hex with two opponents'
   airships beside him; the default robs a victim his flight ends on, 'no-end' does not.
+- KAS-AMB-04 (p.11, 18, KAS-R-26 with R-65): the DaVinci card (straight 7) from (0, 0), where map ABC
+  leaves at most 5 straight hexes in any direction: 'a' stays put, 'b' loses the turn, 'c' flies the 5.
+- KAS-AMB-10 (p.14, 16, KAS-R-40 with R-49): round 1, the demand pile empty, Bown Town one food from full
+  and a depot of food beside it: the filled city waits ('a'), closes ('b') or demands food again ('c').
+- KAS-AMB-32 (p.18, KAS-R-61): the Emperor card's two actions (airship level 3: its 2 diamonds need
+  rating 2); 'distinct' refuses the second action of a kind.
+- KAS-AMB-35 (p.19, KAS-R-73): the Rose & Thorn card's first flight from (0, 0); 'up-to' adds the
+  flights shorter than 2.
+- KAS-AMB-38 (p.19, KAS-R-78): Sebastian King beside Bown Town with food to deliver and a bet to place;
+  'spent' uses the turned tokens up.
+- KAS-AMB-44 (p.18, KAS-R-66 with R-29): Aurelia Bayley with a full hold; 'ignore-capacity' lets it
+  convert a good into two.
 
 Two readings no start can part on the game's pack, and an exhaustive check over its layouts says why
 (:func:`witness_queries`): KAS-AMB-23 ('full-hexes' refuses a depot on a partial edge rail hex: the
@@ -250,6 +262,94 @@ def _ezekiel_beside_two_airships(game: Game[Any, Any]) -> Iterator[tuple[str, An
     yield "Ezekiel Crane's one-hex flight beside two opponents' airships (KAS-R-87)", tools(game).scenario_state(given)
 
 
+# KAS-AMB-04, 10, 32, 35, 38 and 44: a team card, a character or an empty demand pile where its rule bites.
+OPPONENT = {**PLAIN, "plan": ["S05", "S06", "S07", "S08"], "at": [0, -1]}  # seat 1, cards C to D
+
+
+def _given(seat0: Mapping[str, Any], phase: str, **more: Any) -> dict[str, Any]:
+    """Two players on map ABC, seat 0 to move in ``phase``, seat 1 the plain opponent."""
+    return {
+        "players": 2,
+        "layout": LAYOUT,
+        "phase": phase,
+        "seat": 0,
+        "market": {"slots": ["food", "machine", "textile"]},
+        **more,
+        "players_state": {0: dict(seat0), 1: OPPONENT},
+    }
+
+
+def _davinci_with_no_straight_seven(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    """The DaVinci card (7 hexes, no turn, KAS-R-64) from (0, 0): in every direction map ABC ends, or a
+    city or partial hex would be the end, within 7 hexes (KAS-R-27), so no legal flight exists."""
+    seat0 = {"team": "DaVinci", "character": "I.S.A.A.C.", "plan": ["DAV", "S02", "S03", "S04"], "at": [0, 0]}
+    yield (
+        "the DaVinci card's straight 7 with no legal flight (KAS-R-26, R-64)",
+        tools(game).scenario_state(_given(seat0, "flight")),
+    )
+
+
+def _city_filling_with_no_demand_tile(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    """Round 1, the demand pile still empty (tiles enter it at Production, KAS-R-49): Bown Town (food) holds
+    4 of its 5 goods and seat 0's depot beside it on line B2 holds 2 food (KAS-R-40)."""
+    q, r = _beside_bown_town(game)
+    seat0 = {"plan": PLAN, "at": [0, 0]}  # the base game: no team, no character
+    given = _given(
+        seat0,
+        "action",
+        cities={"Bown Town": {"filled": 4}},
+        depots=[{"at": [q, r], "owner": 0, "goods": {"food": 2}}],
+    )
+    given["players_state"][1] = {"plan": ["S05", "S06", "S07", "S08"], "at": [0, -1]}
+    yield "Bown Town one food from full, the demand pile empty (KAS-R-40, R-49)", tools(game).scenario_state(given)
+
+
+def _emperor_with_two_actions(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    """The Emperor card (KAS-R-61): no movement step, two full actions.  Its 2 diamonds need rating 2
+    (airship level 3, KAS-R-25), which random games seldom reach before playing it."""
+    seat0 = {
+        "team": "Emperor",
+        "character": "Reginald Kain",
+        "plan": ["EMP", "S02", "S03", "S04"],
+        "at": [0, 0],
+        "airship_level": 3,
+    }
+    state = tools(game).scenario_state(_given(seat0, "action"))
+    yield "the Emperor card's two actions (KAS-R-61)", attrs.evolve(state, actions_left=2)
+
+
+def _rose_and_thorn_flights(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    """The Rose & Thorn card (KAS-R-73): two movement steps of 2 hexes, from (0, 0) in open sky."""
+    seat0 = {"team": "Rose & Thorn", "character": "Bishop Kingston", "plan": ["ROS", "S02", "S03", "S04"], "at": [0, 0]}
+    state = tools(game).scenario_state(_given(seat0, "flight"))
+    yield "the Rose & Thorn card's first 2-hex flight (KAS-R-73)", attrs.evolve(state, flights_left=2)
+
+
+def _sebastian_beside_a_city(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    """Sebastian King (KAS-R-78) with 2 food in a depot on line B2, Bown Town taking food: he may bet $1-3
+    on his 5 tokens with the delivery."""
+    q, r = _beside_bown_town(game)
+    seat0 = {"team": "Kings Over Aces", "character": "Sebastian King", "plan": PLAN, "at": [0, 0], "tokens": 5}
+    given = _given(seat0, "action", depots=[{"at": [q, r], "owner": 0, "goods": {"food": 2}}])
+    yield "Sebastian King's delivery with a bet (KAS-R-78)", tools(game).scenario_state(given)
+
+
+def _aurelia_with_a_full_hold(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    """Aurelia Bayley (KAS-R-66) with 2 food in a hold of capacity 2 (airship level 1) and 5 tokens."""
+    seat0 = {
+        "team": "DaVinci",
+        "character": "Aurelia Bayley",
+        "plan": PLAN,
+        "at": [0, 0],
+        "hold": {"food": 2},
+        "tokens": 5,
+    }
+    yield (
+        "Aurelia Bayley's conversion in a full hold (KAS-R-66, R-29)",
+        tools(game).scenario_state(_given(seat0, "action")),
+    )
+
+
 def witness_starts(game: Game[Any, Any]) -> Mapping[str, StartHook]:
     """The Kings of Air and Steam witness-start hooks, by ambiguity (the record's ``witness_starts``)."""
     return {
@@ -261,6 +361,12 @@ def witness_starts(game: Game[Any, Any]) -> Mapping[str, StartHook]:
         "KAS-AMB-15": _food_round_the_ring,
         "KAS-AMB-29": _no_line_left_for_the_last_depot,
         "KAS-AMB-43": _ezekiel_beside_two_airships,
+        "KAS-AMB-04": _davinci_with_no_straight_seven,
+        "KAS-AMB-10": _city_filling_with_no_demand_tile,
+        "KAS-AMB-32": _emperor_with_two_actions,
+        "KAS-AMB-35": _rose_and_thorn_flights,
+        "KAS-AMB-38": _sebastian_beside_a_city,
+        "KAS-AMB-44": _aurelia_with_a_full_hold,
     }
 
 
