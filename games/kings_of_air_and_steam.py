@@ -19,6 +19,7 @@ RECORD = GameRecord.of_packages(
     invariants="rulecraft.invariants.kings_of_air_and_steam:check_all",
     packs="rulecraft.model.kings_of_air_and_steam.strategies:packs",
     scenarios="rulecraft.model.kings_of_air_and_steam.scenario",
+    policies="rulecraft.model.kings_of_air_and_steam.policies:PLAYOUT",
     scenario_folder="kings_of_air_and_steam",
     witness_queries="rulecraft.solvers.kings_of_air_and_steam.starts:witness_queries",
     witness_starts="rulecraft.solvers.kings_of_air_and_steam.starts:witness_starts",

@@ -19,6 +19,7 @@ RECORD = GameRecord.of_packages(
     invariants="rulecraft.invariants.steamopolis:check_all",
     packs="rulecraft.model.steamopolis.strategies:packs",
     scenarios="rulecraft.model.steamopolis.scenario",
+    policies="rulecraft.model.steamopolis.policies:PLAYOUT",
     scenario_folder="steamopolis",
     witness_queries="rulecraft.solvers.steamopolis.starts:witness_queries",
     witness_starts="rulecraft.solvers.steamopolis.starts:witness_starts",

@@ -299,7 +299,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     console = _console()
     ids = args.games_ids or game_ids()
     for gid in ids:  # an unknown game or policy is refused before any work, naming the choices
-        _game(args, gid).policy(args.policy)
+        tools(_game(args, gid)).policy(args.policy)
     reports = []
     with progress_for(
         TextColumn("[bold]{task.description}"),
@@ -522,7 +522,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     step = 0
     # --at N: the game stops after step N, so that the log printed leads to the state saved.
     cap = args.at if args.at is not None else args.max_steps or game.campaign_steps
-    game.policy(args.policy)  # an unknown policy is refused before the game starts, naming the choices
+    tools(game).policy(args.policy)  # an unknown policy is refused before the game starts, naming the choices
     for step in range(1, cap + 1):
         if isinstance(game.to_move(state), GameOver):
             step -= 1
@@ -1117,7 +1117,7 @@ def cmd_explore(args: argparse.Namespace) -> int:
         players = args.players if args.players is not None else min(game.min_players + 1, game.max_players)
         if not game.min_players <= players <= game.max_players:
             raise RulecraftError(f"--players {players}: {game.title} takes {game.min_players}-{game.max_players}")
-        game.policy(args.policy)  # an unknown policy is refused before the game is played
+        tools(game).policy(args.policy)  # an unknown policy is refused before the game is played
 
     def opened() -> explore.Trace:  # the command line's source, opened again when the page asks for it
         if kind == "seed":

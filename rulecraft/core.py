@@ -437,11 +437,6 @@ class Game(ABC, Generic[S, A]):
         """Take a printed example's own small component fixture (e.g. a board); none by default."""
         raise RulecraftError(f"{self.id}: this game takes no fixtures")
 
-    def scenario_fixture(self, given: Mapping[str, Any]) -> dict[str, Any] | None:
-        """The component fixture a scenario's ``given`` carries, to send along with its state (for
-        ``load_fixture``); None: the given state stands alone (the default)."""
-        return None
-
     def stalled(self, state: S) -> str | None:
         """Why the game can provably never end from ``state`` (None: it may)."""
         return None
@@ -466,15 +461,28 @@ class Game(ABC, Generic[S, A]):
             state = self.apply(state, action)
         return state
 
-    def random_action(self, state: S, rng: random.Random, policy: str = "uniform") -> A | None:
-        """A random legal action: chance by its odds, a seat by the named playout policy
-        (:meth:`policies`; 'uniform': every legal action equally likely); None at game over."""
+    def random_action(self, state: S, rng: random.Random, policy: str | Policy[S, A] = "uniform") -> A | None:
+        """A random legal action: chance by its odds, a seat by the playout policy (a callable, or its
+        name in the game's record: ``rulecraft.tools.tools(game).policies()``; 'uniform': every legal
+        action equally likely); None at game over."""
         mover = self.to_move(state)
         if isinstance(mover, GameOver):
             return None
         if isinstance(mover, Chance):
             return self.sample_chance(state, rng)
-        choose = _uniform if policy == "uniform" else self.policy(policy)  # no lookup on the common path
+        if policy == "uniform":  # no lookup on the common path
+            choose: Policy[S, A] = _uniform
+        elif isinstance(policy, str):
+            # Named in the game's record (a tool, not a rule); looked up once per game, since a
+            # campaign asks every step.
+            named: dict[str, Policy[S, A]] = vars(self).setdefault("_named_policies", {})
+            if policy not in named:
+                from rulecraft.tools import tools
+
+                named[policy] = tools(self).policy(policy)
+            choose = named[policy]
+        else:
+            choose = policy
         try:
             return choose(self, state, rng)
         except IndexError:  # an empty choice; the lists are only built again on this path
@@ -482,25 +490,6 @@ class Game(ABC, Generic[S, A]):
                 raise
             why = self.stalled(state)
             raise NoLegalAction(why or f"seat {mover} is to move and has no legal action", why is not None) from None
-
-    def policies(self) -> Mapping[str, str]:
-        """The random playout policies this game offers, each with what it does.  Every game has
-        'uniform'; a game whose uniform walk seldom reaches an end adds a policy that plays towards it."""
-        return {"uniform": "every legal action equally likely"}
-
-    def policy(self, name: str) -> Policy[S, A]:
-        """The playout policy ``name``: (game, state, rng) -> a legal action for the seat to move
-        (:meth:`random_action` handles chance and game over)."""
-        if name not in self.policies():
-            raise RulecraftError(
-                f"{self.title} has no playout policy {name!r}; it has: {', '.join(sorted(self.policies()))}"
-            )
-        return _uniform if name == "uniform" else self._policy(name)
-
-    def _policy(self, name: str) -> Policy[S, A]:
-        """The callable behind a policy other than 'uniform' that :meth:`policies` names; games adding
-        policies override this."""
-        raise NotImplementedError(f"{self.title} names policy {name!r} but does not provide it")
 
     def play_random(self, state: S, rng: random.Random, *, max_steps: int = 10_000) -> tuple[S, list[A]]:
         """Play uniformly random legal actions (chance by its odds)."""

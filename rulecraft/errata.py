@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, cast
 import attrs
 
 from rulecraft import yamlio
-from rulecraft.core import A, AnyGame, Chance, Game, GameOver, Policy, Rejection, RulecraftError, S, Seat, Setup
+from rulecraft.core import AnyGame, Chance, Game, GameOver, Rejection, RulecraftError, Seat, Setup
 from rulecraft.packs import PackError, read_pack_file
 from rulecraft.registry import game_class, game_ids, make_game
 from rulecraft.ruleset import UnknownReading
@@ -301,28 +301,13 @@ class Amendment(AnyGame):
             return super().score_parts(state)
         return self.base.score_parts(state)
 
-    def _policy(self, name: str) -> Policy[Any, Any]:
-        chosen = self.base.policy(name)
-
-        def amended(_game: Game[S, A], state: S, rng: random.Random) -> Any:
-            # the base game's policy plays by the printed rules: an action the amendment refuses
-            # gives way to a uniform choice among the amended game's own legal actions
-            action = chosen(self.base, state, rng)
-            if self.check(state, action) is None:
-                return action
-            return rng.choice(list(self.legal_actions(state)))
-
-        return amended
-
 
 # Game's methods that are built from the others (``apply`` is ``check`` then ``transition``...): they
 # run on the amended ones.  Every other method of the Game interface that Amendment does not define
 # above, abstract or with a default, is the base game's, forwarded by name; a hook Game gains later is
 # forwarded without a change here (a hand-written list drifted: a hook missing from it fell back to
 # Game's default, e.g. an amended game scored by total alone and took state files unchecked).
-_COMPOSED = frozenset(
-    {"apply", "is_legal", "is_over", "outcome", "play_random", "policy", "random_action", "replay", "start"}
-)
+_COMPOSED = frozenset({"apply", "is_legal", "is_over", "outcome", "play_random", "random_action", "replay", "start"})
 
 
 def _forward(name: str) -> Callable[..., Any]:

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
+from functools import cache
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
@@ -55,6 +57,25 @@ def _no_hooks(game: AnyGame) -> Mapping[str, Any]:
 
 def _no_facts(game: AnyGame, state: Any) -> dict[str, Any]:
     return {}
+
+
+def _no_fixture(game: AnyGame, given: Mapping[str, Any]) -> dict[str, Any] | None:
+    return None
+
+
+def _no_policies() -> Mapping[str, PlayoutPolicy]:
+    return {}
+
+
+@attrs.frozen
+class PlayoutPolicy:
+    """A way to play a seat at random that a game offers beside 'uniform': what it does, and the choice
+    itself, ``choose(game, state, rng)`` -> a legal action for the seat to move (chance and the game's
+    end are ``Game.random_action``'s).  A game whose uniform walk seldom reaches an end adds one that
+    plays towards it; an entry named 'uniform' only words what uniform play does in that game."""
+
+    description: str = attrs.field(validator=attrs.validators.min_len(1))
+    choose: Callable[..., Any] | None = attrs.field(default=None, repr=False)
 
 
 def _players(instance: GameRecord, attribute: attrs.Attribute[Any], value: range) -> None:
@@ -93,6 +114,13 @@ class GameRecord:
     # the game and yields (description, state) pairs, states where the ambiguity is consulted that
     # random games rarely reach; the search plays both readings from them (rulecraft/witness.py).
     witness_starts: Callable[[AnyGame], Mapping[str, Any]] = attrs.field(default=_no_hooks, repr=False)
+    # The component fixture a scenario's ``given`` carries beside its state (a printed example's own
+    # board), for ``Game.load_fixture``: ``scenario_fixture(game, given)`` (None: the state stands alone).
+    scenario_fixture: Callable[[AnyGame, Mapping[str, Any]], dict[str, Any] | None] = attrs.field(
+        default=_no_fixture, repr=False
+    )
+    # The playout policies the game offers beside 'uniform' (name -> PlayoutPolicy, imported when called).
+    policies: Callable[[], Mapping[str, PlayoutPolicy]] = attrs.field(default=_no_policies, repr=False)
     # The rule catalogue and the ambiguity register, imported without the rules engine (None: the
     # game class's own, importing the game); the package of the game's model (None: the class's).
     catalogue: Callable[[], RuleCatalogue] | None = attrs.field(default=None, repr=False)
@@ -127,6 +155,7 @@ class GameRecord:
         scenario_folder: str | None = None,
         reading_example: str = "",
         scenarios: str | None = None,
+        policies: str | None = None,
         catalogue: str | None = None,
         register: str | None = None,
     ) -> GameRecord:
@@ -137,7 +166,9 @@ class GameRecord:
         ``witness_starts`` a ``(game) -> {amb id: (game) -> iterable of (description, state)}``;
         ``packs`` a ``() -> strategy`` of component packs; ``scenario_folder`` the folder of its
         printed examples under scenarios/; ``scenarios`` the module of its scenario builder, with
-        ``state_from_given(game, given)`` and ``facts(game, state)``; ``catalogue`` and ``register``
+        ``state_from_given(game, given)`` and ``facts(game, state)`` (and, where a printed example
+        carries its own board, ``scenario_fixture(game, given)``); ``policies`` a mapping name ->
+        :class:`PlayoutPolicy` of the playout policies it offers beside 'uniform'; ``catalogue`` and ``register``
         the game class's ``catalogue`` (a RuleCatalogue) and ``register`` (an AmbiguityRegister) in
         modules that do not import the rules engine (tests/test_startup_imports.py checks that they
         are the class's own)."""
@@ -186,6 +217,25 @@ class GameRecord:
         def facts(instance: AnyGame, state: Any) -> dict[str, Any]:
             return dict(_resolve(f"{scenarios}:facts", f"{id}: scenarios")(own(instance), state))
 
+        def scenario_fixture(instance: AnyGame, given: Mapping[str, Any]) -> dict[str, Any] | None:
+            module = importlib.import_module(str(scenarios))
+            found = getattr(module, "scenario_fixture", None)  # optional: most examples need no board of their own
+            return None if found is None else found(own(instance), given)
+
+        @cache  # checked once: a campaign asks for its policy every step
+        def all_policies() -> Mapping[str, PlayoutPolicy]:
+            if policies is None:
+                return MappingProxyType({})
+            found = _resolve(policies, f"{id}: policies")
+            if not isinstance(found, Mapping):
+                raise BadRecord(
+                    f"{id}: policies = {policies!r} is {type(found).__name__}, not a mapping of PlayoutPolicy"
+                )
+            bad = [str(name) for name, p in found.items() if not isinstance(p, PlayoutPolicy)]
+            if bad:
+                raise BadRecord(f"{id}: policies = {policies!r}: {', '.join(bad)} not a PlayoutPolicy")
+            return MappingProxyType(dict(found))
+
         def rule_catalogue() -> RuleCatalogue:
             from rulecraft.catalogue import RuleCatalogue
 
@@ -213,6 +263,8 @@ class GameRecord:
             witness_starts=starts,
             scenario_state=scenario_state if scenarios else None,
             facts=facts if scenarios else _no_facts,
+            scenario_fixture=scenario_fixture if scenarios else _no_fixture,
+            policies=all_policies,
             catalogue=rule_catalogue if catalogue else None,
             register=ambiguity_register if register else None,
             model=game.partition(":")[0].rpartition(".")[0] or None,  # the game class's module's package
@@ -250,4 +302,4 @@ def _resolve(reference: str, what: str) -> Any:
         raise BadRecord(f"{what} = {reference!r} does not resolve: {exc}") from exc
 
 
-__all__ = ["BadRecord", "GameRecord"]
+__all__ = ["BadRecord", "GameRecord", "PlayoutPolicy"]

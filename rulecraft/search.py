@@ -41,6 +41,7 @@ import attrs
 
 from rulecraft.core import A, AnyGame, Chance, Game, GameOver, S, Setup
 from rulecraft.planner import Planner
+from rulecraft.tools import tools
 
 # -- plans --------------------------------------------------------------------------------------------
 
@@ -159,7 +160,7 @@ def pick(
     """A fresh choice: chance by its exact odds; a seat by the style's policy and swarm weights."""
     if style.close and len(opts) > 1:
         return closest(game, state, opts, rng)
-    policy = game.policy(style.policy) if style.policy != "uniform" else None
+    policy = tools(game).policy(style.policy) if style.policy != "uniform" else None
     planned = isinstance(policy, Planner) and policy.chooses_chance and policy.plans_here(game, state)
     if odds is not None and not planned:
         return rng.choices(range(len(opts)), weights=odds, k=1)[0]
@@ -214,7 +215,7 @@ def random_style(game: AnyGame, rng: random.Random, kinds: Sequence[str]) -> Sty
     """A game's lean: usually uniform with a random third of the action kinds made rare; for a game
     whose uniform walk seldom ends (a policy besides 'uniform'), mostly that policy, and otherwise a
     uniform start that hands over to it."""
-    policies = sorted(p for p in game.policies() if p != "uniform")
+    policies = sorted(p for p in tools(game).policies() if p != "uniform")
     if policies and rng.random() < 0.9:
         return Style(policy=rng.choice(policies), probe_rate=rng.choice((0.1, 0.3)))
     rare = frozenset(k for k in kinds if rng.random() < 1 / 3) if rng.random() < 0.7 else frozenset()

@@ -95,7 +95,7 @@ def campaign(
     """Random legal games under the playout ``policy``, every invariant after every step.
     ``only``: play just these game indexes (a shard's share; the others' seeds are still drawn, so
     game ``i`` is the same game in every shard and in the whole run)."""
-    game.policy(policy)  # an unknown policy is refused before any game, naming the choices
+    tools(game).policy(policy)  # an unknown policy is refused before any game, naming the choices
     report.policy = policy
     rng = random.Random(seed)
     for index in range(games):

@@ -631,7 +631,7 @@ def test_a_uniform_walk_that_would_not_end_hands_over_to_the_games_policy() -> N
     stm, air = make_game("stm"), make_game("air")
     styles = [random_style(stm, random.Random(i), ["a", "b"]) for i in range(60)]
     uniform = [s for s in styles if s.policy == "uniform"]
-    assert uniform and all(s.finish in stm.policies() and s.finish_after > 0 for s in uniform)
+    assert uniform and all(s.finish in tools(stm).policies() and s.finish_after > 0 for s in uniform)
     style = uniform[0]
     assert style.at(style.finish_after - 1) is style
     assert style.at(style.finish_after).policy == style.finish

@@ -154,8 +154,8 @@ def test_every_playout_policy_chooses_legal_actions_and_stops_at_game_over(game_
     answers None once the game is over; 'uniform' is always there; an unknown name is refused with
     the choices."""
     game = make_game(game_id)
-    assert "uniform" in game.policies()
-    for name in game.policies():
+    assert "uniform" in tools(game).policies()
+    for name in tools(game).policies():
         rng = random.Random(7)
         state = game.new_game(game_class(game_id).max_players)
         for _ in range(600):
@@ -171,7 +171,7 @@ def test_every_playout_policy_chooses_legal_actions_and_stops_at_game_over(game_
                 assert game.check(state, action) is None, f"{name}: {action!r} is illegal"
             state = game.apply(state, action)
     with pytest.raises(RulecraftError, match=r"no playout policy 'no-such-policy'.*uniform"):
-        game.policy("no-such-policy")
+        tools(game).policy("no-such-policy")
 
 
 @pytest.mark.parametrize("game_id", GAMES)

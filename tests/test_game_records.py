@@ -3,6 +3,7 @@ factories that give the game's tools, and a model that imports none of its tools
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 from collections.abc import Iterator, Mapping
@@ -316,7 +317,16 @@ def test_the_scenario_builder_is_the_record_s_not_the_game_class_s(game_id: str)
 
     rec = record(game_id)
     cls = rec.game()
-    for hook in ("scenario_state", "facts", "queries", "violations"):
+    for hook in (
+        "scenario_state",
+        "facts",
+        "queries",
+        "violations",
+        "scenario_fixture",
+        "policies",
+        "policy",
+        "_policy",
+    ):
         assert not hasattr(cls, hook) and not hasattr(Game, hook), f"{cls.__name__} has the tool hook {hook}"
     assert rec.scenario_state is not None
     game = make_game(game_id)
@@ -350,3 +360,57 @@ def test_a_query_imports_neither_the_table_drawer_nor_the_schema_checker(words: 
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_playout_policies_are_the_record_s_and_an_amended_game_plays_them_by_its_own_rules() -> None:
+    """Issue 17: the playout policies are a tool the record names (like OpenSpiel's bots beside its
+    games), not methods of the game class; a name the record lacks is refused in one line."""
+    from rulecraft.core import RulecraftError
+    from rulecraft.registry import make_game, record
+
+    assert set(record("kas").policies()) == {"uniform", "purposeful"}
+    assert set(record("stm").policies()) == {"uniform", "purposeful"}
+    assert dict(record("air").policies()) == {}
+    game = make_game("kas")
+    assert list(tools(game).policies()) == ["uniform", "purposeful"]
+    assert tools(game).policies()["uniform"].startswith("every legal action equally likely (goods are seldom")
+    assert tools(make_game("air")).policies() == {"uniform": "every legal action equally likely"}
+    with pytest.raises(RulecraftError, match=r"^Airships has no playout policy 'purposeful'; it has: uniform$"):
+        tools(make_game("air")).policy("purposeful")
+    # The same seed plays the same moves whether the policy is named or passed as the callable.
+    state = game.new_game(4)
+    while not isinstance(game.to_move(state), int):
+        state = game.apply(state, game.chance_outcomes(state)[0][0])
+    with pytest.raises(RulecraftError, match=r"^Kings of Air and Steam has no playout policy 'fastest'; it has: "):
+        game.random_action(state, random.Random(0), "fastest")
+    named, passed = random.Random(3), random.Random(3)
+    chosen = tools(game).policy("purposeful")
+    for _ in range(40):
+        action = game.random_action(state, named, "purposeful")
+        assert action == game.random_action(state, passed, chosen)
+        assert action is not None
+        state = game.apply(state, action)
+
+
+NOT_POLICIES = {"fast": "a description alone", "slow": None}
+
+
+def test_a_record_whose_policies_are_not_playout_policies_is_refused_naming_them() -> None:
+    rec = GameRecord.of_packages(
+        id="toy", title="Toy", players=range(2, 3), game="toy_game:ToyGame", policies=f"{__name__}:NOT_POLICIES"
+    )
+    with pytest.raises(BadRecord, match=r"^toy: policies = '.*:NOT_POLICIES': fast, slow not a PlayoutPolicy$"):
+        rec.policies()
+    listed = GameRecord.of_packages(id="toy", title="Toy", players=range(2, 3), game="x:Y", policies="random:__all__")
+    with pytest.raises(BadRecord, match=r"^toy: policies = 'random:__all__' is list, not a mapping of PlayoutPolicy$"):
+        listed.policies()
+
+
+def test_a_printed_example_s_own_board_travels_through_the_record() -> None:
+    """KAS-EX-* scenarios with a ``map:`` carry it beside their state (``Game.load_fixture`` takes it)."""
+    from rulecraft.registry import make_game
+
+    kas = make_game("kas")
+    assert tools(kas).scenario_fixture({"map": {"hexes": []}}) == {"map": {"hexes": []}}
+    assert tools(kas).scenario_fixture({"players": 2}) is None
+    assert tools(make_game("stm")).scenario_fixture({"map": {}}) is None  # no game of its own board

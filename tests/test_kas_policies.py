@@ -17,6 +17,7 @@ from rulecraft.model.kings_of_air_and_steam.actions import KasAction, ShipGoods,
 from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 from rulecraft.model.kings_of_air_and_steam.policies import purposeful
 from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase
+from rulecraft.tools import tools
 
 GAME = KingsOfAirAndSteamGame()
 
@@ -41,8 +42,8 @@ def play(
 
 
 def test_purposeful_is_offered_and_bound() -> None:
-    assert set(GAME.policies()) == {"uniform", "purposeful"}
-    assert GAME.policy("purposeful") is GAME.policy("purposeful")
+    assert set(tools(GAME).policies()) == {"uniform", "purposeful"}
+    assert tools(GAME).policy("purposeful") is tools(GAME).policy("purposeful")
 
 
 @pytest.mark.parametrize("players", range(2, 8))

@@ -15,6 +15,7 @@ from rulecraft.model.steamopolis.rules import SOLO_RANKS
 from rulecraft.model.steamopolis.state import StmState
 from rulecraft.planner import Planner
 from rulecraft.registry import make_game
+from rulecraft.tools import tools
 
 THRESHOLDS = {threshold for threshold, _ in SOLO_RANKS if threshold}
 
@@ -22,7 +23,7 @@ THRESHOLDS = {threshold for threshold, _ in SOLO_RANKS if threshold}
 def _planned_end(seed: int, players: int = 1) -> tuple[StmState, int]:
     """Play the 'planned' policy through Game.apply (so every move is checked) to the end."""
     game = make_game("stm")
-    policy = game.policy("purposeful")
+    policy = tools(game).policy("purposeful")
     rng = random.Random(seed)
     state: StmState = game.new_game(players)
     steps = 0
@@ -52,7 +53,7 @@ def test_random_and_purposeful_players_lose_every_solo_game_the_planner_does_not
 
 def test_a_plan_is_the_same_for_the_same_seed_and_legal_move_by_move() -> None:
     game = make_game("stm")
-    planner = game.policy("purposeful")
+    planner = tools(game).policy("purposeful")
     assert isinstance(planner, Planner)
     root = game.new_game(1)
     first = planner.plan(game, root, random.Random(7))
@@ -77,7 +78,7 @@ def test_half_the_plans_end_on_a_rank_threshold_met_exactly() -> None:
 
 def test_with_more_players_the_policy_does_not_plan_and_chance_goes_by_its_odds() -> None:
     game = make_game("stm")
-    planner = game.policy("purposeful")
+    planner = tools(game).policy("purposeful")
     state = game.new_game(3)
     while not isinstance(game.to_move(state), int):  # the set-up deals (chance) first
         state = game.apply(state, planner(game, state, random.Random(1)))
@@ -89,7 +90,7 @@ def test_one_games_plan_never_steers_another_game() -> None:
     """Plans are kept per game (its generator): another game at the same state plans with its own
     seed, as if the first had never been played."""
     game = make_game("stm")
-    planner = game.policy("purposeful")
+    planner = tools(game).policy("purposeful")
     assert isinstance(planner, Planner)
     root = game.new_game(1)
     planner(game, root, random.Random(1))

@@ -6,13 +6,12 @@ import itertools
 import random
 from collections.abc import Mapping
 from fractions import Fraction
-from functools import partial
 from types import MappingProxyType
 from typing import Any, ClassVar
 
 import attrs
 
-from rulecraft.core import CHANCE, GAME_OVER, Game, Policy, Rejection, RulecraftError, Seat, StateError, ToMove
+from rulecraft.core import CHANCE, GAME_OVER, Rejection, RulecraftError, Seat, StateError, ToMove
 from rulecraft.model.kings_of_air_and_steam import flight, render, shipping
 from rulecraft.model.kings_of_air_and_steam.actions import (
     ACTION_TYPES,
@@ -53,8 +52,6 @@ from rulecraft.model.kings_of_air_and_steam.components import BOARD_SETS, GOODS,
 from rulecraft.model.kings_of_air_and_steam.context import Context
 from rulecraft.model.kings_of_air_and_steam.grounds import team_grounds
 from rulecraft.model.kings_of_air_and_steam.hexgrid import path_hexes
-from rulecraft.model.kings_of_air_and_steam.policies import DESCRIPTIONS, POLICIES
-from rulecraft.model.kings_of_air_and_steam.policies import Policy as KasPolicy
 from rulecraft.model.kings_of_air_and_steam.readings import NOT_MODELLED, NOT_MODELLED_WHY, REGISTER
 from rulecraft.model.kings_of_air_and_steam.rules import (
     accepted,
@@ -119,10 +116,6 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
 
     def wire(self) -> None:
         self.ctx = Context(self.pack, dict(self.ruleset.readings), params=self.params)
-        # The playout policies bound to this game once (Game.random_action asks for one every step).
-        self._bound: dict[str, Policy[KasState, KasAction]] = {
-            name: partial(_play_policy, chosen, self) for name, chosen in POLICIES.items()
-        }
 
     # -- set-up ---------------------------------------------------------------------------
     def layout_for(self, players: int) -> str:
@@ -450,12 +443,6 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
                     out.append(Sell(depot.at, goods, route.destination.name, route.lines, route.payees))
         return out
 
-    def policies(self) -> Mapping[str, str]:
-        return DESCRIPTIONS
-
-    def _policy(self, name: str) -> Policy[KasState, KasAction]:
-        return self._bound[name]
-
     def chance_outcomes(self, state: KasState) -> list[tuple[KasAction, Fraction]]:
         if state.phase is Phase.REMOVE_TILES:
             pile = state.market_pile
@@ -652,10 +639,6 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
 
     # -- scenarios ----------------------------------------------------------------------------------------
 
-    def scenario_fixture(self, given: Mapping[str, Any]) -> dict[str, Any] | None:
-        """A printed example's minimal board travels beside its state (``given.map``)."""
-        return {"map": given["map"]} if "map" in given else None
-
     def load_fixture(self, fixture: Mapping[str, Any]) -> None:
         """A printed example's minimal board (the scenario's ``given.map``) as layout "fixture"."""
         from rulecraft.model.kings_of_air_and_steam.scenario import fixture_map
@@ -711,17 +694,6 @@ def _shortest(starts: list[Any], goal: set[Any], free: set[Any], most: int) -> t
                 seen.add(nxt)
                 frontier.append((*path, nxt))
     return None
-
-
-def _play_policy(
-    chosen: KasPolicy,
-    game: KingsOfAirAndSteamGame,
-    _caller: Game[KasState, KasAction],
-    state: KasState,
-    rng: random.Random,
-) -> KasAction:
-    """A Kings of Air and Steam policy called through ``Game.random_action`` (which passes the game as a Game)."""
-    return chosen(game, state, rng)
 
 
 def ship_action(shipment: Any) -> ShipGoods:

@@ -55,6 +55,7 @@ from rulecraft.model.kings_of_air_and_steam.components import GOODS, GameMap
 from rulecraft.model.kings_of_air_and_steam.context import Context
 from rulecraft.model.kings_of_air_and_steam.hexgrid import DIRECTIONS, Hex
 from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase, PlayerState
+from rulecraft.record import PlayoutPolicy
 
 if TYPE_CHECKING:
     from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
@@ -365,10 +366,15 @@ def _start_depot(ctx: Context, state: KasState, legal: Sequence[KasAction], rng:
     return rng.choice(good) if good and rng.random() < 0.7 else rng.choice(legal)
 
 
-POLICIES: dict[str, Policy] = {"purposeful": purposeful}
-DESCRIPTIONS: dict[str, str] = {
-    "uniform": "every legal action equally likely (goods are seldom delivered: shipping and tolls almost never happen)",
-    "purposeful": "random, but towards delivering goods: flies to factories with wanted goods and to its depots,"
-    " loads and unloads, ships whenever it can (paying deliveries first), builds depots near factories or on"
-    " opponents' lines, upgrades sometimes",
+# The record names this mapping (games/kings_of_air_and_steam.py): the game's playout policies are a tool's.
+PLAYOUT: dict[str, PlayoutPolicy] = {
+    "uniform": PlayoutPolicy(
+        "every legal action equally likely (goods are seldom delivered: shipping and tolls almost never happen)"
+    ),
+    "purposeful": PlayoutPolicy(
+        "random, but towards delivering goods: flies to factories with wanted goods and to its depots,"
+        " loads and unloads, ships whenever it can (paying deliveries first), builds depots near factories or on"
+        " opponents' lines, upgrades sometimes",
+        purposeful,
+    ),
 }

@@ -302,6 +302,11 @@ def _derive_slots(state: KasState, specs: Mapping[Any, Any]) -> KasState:
     return attrs.evolve(state, players=tuple(players))
 
 
+def scenario_fixture(game: KingsOfAirAndSteamGame, given: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A printed example's minimal board travels beside its state (``given.map``), for ``load_fixture``."""
+    return {"map": given["map"]} if "map" in given else None
+
+
 def facts(game: KingsOfAirAndSteamGame, state: KasState) -> dict[str, Any]:
     """Derived values for scenario expectations (``path: price.luxury`` etc.)."""
     ctx = game.ctx

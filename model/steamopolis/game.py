@@ -5,19 +5,16 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from fractions import Fraction
-from functools import partial
 from types import MappingProxyType
 from typing import Any, ClassVar, get_args
 
-from rulecraft.core import CHANCE, GAME_OVER, Game, Policy, Rejection, RulecraftError, Seat, ToMove
+from rulecraft.core import CHANCE, GAME_OVER, Rejection, RulecraftError, Seat, ToMove
 from rulecraft.model.steamopolis import render as _render
 from rulecraft.model.steamopolis import setup
 from rulecraft.model.steamopolis.actions import StmAction
 from rulecraft.model.steamopolis.catalogue import PARAMETERS, RULES
 from rulecraft.model.steamopolis.components import PACK_FILES, Pack
 from rulecraft.model.steamopolis.context import Context
-from rulecraft.model.steamopolis.policies import DESCRIPTIONS, POLICIES
-from rulecraft.model.steamopolis.policies import Policy as StmPolicy
 from rulecraft.model.steamopolis.readings import NOT_MODELLED_WHY, REGISTER
 from rulecraft.model.steamopolis.rules import (
     CHANCE_PHASES,
@@ -32,7 +29,6 @@ from rulecraft.model.steamopolis.serial import converter
 from rulecraft.model.steamopolis.state import Phase, StmState
 from rulecraft.model.steamopolis.transitions import transition
 from rulecraft.packed import PackedGame
-from rulecraft.planner import Planner
 from rulecraft.serialization import SerializationError, from_jsonable
 
 ACTION_TYPES: tuple[type[StmAction], ...] = get_args(StmAction)
@@ -81,11 +77,6 @@ class SteamopolisGame(PackedGame[StmState, StmAction]):
 
     def wire(self) -> None:
         self.ctx = Context.printed(self.pack, dict(self.ruleset.readings), self.params)
-        # The playout policies bound to this game once (Game.random_action asks for one every step).
-        self._bound: dict[str, Policy[StmState, StmAction]] = {
-            name: chosen if isinstance(chosen, Planner) else partial(_play_policy, chosen, self)
-            for name, chosen in POLICIES.items()
-        }
 
     # -- set-up -------------------------------------------------------------------------------
     def new_game(self, players: int, *, first_seat: Seat = 0, **options: Any) -> StmState:
@@ -124,12 +115,6 @@ class SteamopolisGame(PackedGame[StmState, StmAction]):
         if state.phase in CHANCE_PHASES or state.phase is Phase.OVER:
             return []
         return legal_actions(self.ctx, state)
-
-    def policies(self) -> Mapping[str, str]:
-        return DESCRIPTIONS
-
-    def _policy(self, name: str) -> Policy[StmState, StmAction]:
-        return self._bound[name]
 
     def chance_outcomes(self, state: StmState) -> list[tuple[StmAction, Fraction]]:
         return setup.chance_outcomes(self.ctx, state)
@@ -304,12 +289,3 @@ class SteamopolisGame(PackedGame[StmState, StmAction]):
             "STM-AMB-12: no player has a pressure stone on the gauge or the board, so every turn passes"
             " and no end trigger (STM-R-64) can occur; the rules have no turn limit"
         )
-
-    # -- scenarios ----------------------------------------------------------------------------------
-
-
-def _play_policy(
-    chosen: StmPolicy, game: SteamopolisGame, _caller: Game[StmState, StmAction], state: StmState, rng: random.Random
-) -> StmAction:
-    """A Steamopolis policy called through ``Game.random_action`` (which passes the game as a Game)."""
-    return chosen(game, state, rng)

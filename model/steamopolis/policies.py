@@ -42,6 +42,7 @@ from rulecraft.model.steamopolis.context import Context
 from rulecraft.model.steamopolis.rules import SOLO_RANKS, carried_destination, decider, destination, standing
 from rulecraft.model.steamopolis.state import Passenger, Phase, StmState
 from rulecraft.planner import Planner
+from rulecraft.record import PlayoutPolicy
 
 if TYPE_CHECKING:
     from rulecraft.model.steamopolis.game import SteamopolisGame
@@ -181,14 +182,16 @@ def solo(game: Any, state: StmState) -> bool:
 # The registered 'purposeful' policy plans the solo game (a random player, purposeful or not, always
 # loses it to time pressure, STM-R-69) and plays :func:`purposeful` with more players, where the beam
 # would play a cooperative game thousands of steps long.
-POLICIES: dict[str, Policy | Planner] = {
-    "purposeful": Planner(value=progress, margin=boundary, when=solo, otherwise=purposeful, horizon=1000),
-}
-
-DESCRIPTIONS: dict[str, str] = {
-    "uniform": "every legal action equally likely (games run to hundreds of rounds: STM-R-64 seldom triggers)",
-    "purposeful": "random, but towards the passengers and the markets: targets on their levels, flights that"
-    " carry one, pick-ups and purchases first (games end in about 30 rounds); in the solo game a beam search"
-    " over the reference's states plans the game to its end (the VP back from time pressure, STM-R-69/73),"
-    " mostly ending on a rank's threshold met exactly",
+# The record names this mapping (games/steamopolis.py): the game's playout policies are a tool's.
+PLAYOUT: dict[str, PlayoutPolicy] = {
+    "uniform": PlayoutPolicy(
+        "every legal action equally likely (games run to hundreds of rounds: STM-R-64 seldom triggers)"
+    ),
+    "purposeful": PlayoutPolicy(
+        "random, but towards the passengers and the markets: targets on their levels, flights that"
+        " carry one, pick-ups and purchases first (games end in about 30 rounds); in the solo game a beam search"
+        " over the reference's states plans the game to its end (the VP back from time pressure, STM-R-69/73),"
+        " mostly ending on a rank's threshold met exactly",
+        Planner(value=progress, margin=boundary, when=solo, otherwise=purposeful, horizon=1000),
+    ),
 }

@@ -102,7 +102,7 @@ def _replay_scenario(
         lock.state = tools(reference).scenario_state(scenario.given)
         # The given state, so that a finding from here replays (and its steps are worded, not JSON).
         lock.start_state = reference.state_to_json(lock.state)
-        fixture = reference.scenario_fixture(scenario.given)
+        fixture = tools(reference).scenario_fixture(scenario.given)
         reply = impl.set_state(
             reference.state_to_json(lock.state), readings=dict(scenario.readings) or None, fixture=fixture
         )
@@ -365,7 +365,7 @@ def example_starts(game: AnyGame) -> list[Start]:
         if scenario.readings or scenario.components:
             continue  # its own ruleset or pack: not a state of this game's ruleset
         try:
-            if game.scenario_fixture(scenario.given):
+            if tools(game).scenario_fixture(scenario.given):
                 continue  # a fixture board changes the game's map: not a start for this configuration
             state = tools(game).scenario_state(scenario.given)
         except Exception:  # a state this configuration cannot build is no start
@@ -400,7 +400,7 @@ def example_start(game_id: str, finding: Finding) -> dict[str, Any]:
         return {}
     try:
         scenario = load_scenario(path)
-        fixture = make_game(game_id).scenario_fixture(scenario.given)
+        fixture = tools(make_game(game_id)).scenario_fixture(scenario.given)
     except (RulecraftError, ScenarioFileError):
         return {}
     out: dict[str, Any] = {}
