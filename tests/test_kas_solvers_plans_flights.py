@@ -286,6 +286,133 @@ def test_can_end_on_witness_and_cores() -> None:
     assert status == "unreachable" and reach.core == ("KAS-R-26",)  # no 3 steps get that far
 
 
+# -- the walk and its certificate (issue 18) -------------------------------------------------------
+
+LAYOUTS = ("ABC", "ABCDE", "ABCFG", "ABCDEFG")
+WALKED = {**RULES, "straight turns": FlightRules(turns="straight"), "no return": FlightRules(no_return=True)}
+
+
+def some_ends(layout: str, every: int) -> list[Hex]:
+    game_map = GAME.ctx.game_map(layout)
+    return sorted(h for h in game_map.hexes if game_map.can_end_on(h))[::every]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("kind", sorted(WALKED))
+def test_the_walk_proved_by_one_check_is_the_models_answer_on_every_layout(layout: str, kind: str) -> None:
+    """KAS-R-26/27 (and KAS-R-65/82, KAS-AMB-01 (b)/(c), KAS-AMB-02 (c)): the ends, each with the
+    smallest path as the model offers it, in the model's order; one Z3 check proved the set."""
+    game_map = GAME.ctx.game_map(layout)
+    rules = WALKED[kind]
+    for start in some_ends(layout, 11):
+        for length in (1, 3, 5, 7):
+            got = flights.endpoints_z3(game_map, start, length, rules)
+            assert got.status == "done" and got.checks == 1
+            want = flight.endpoints(game_map, start, length, rules)
+            assert got.ends == want and list(got.ends) == list(want)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_rose_and_thorn_walked_on_every_layout(layout: str) -> None:
+    """KAS-R-73: two flights of 2, the middle hex a legal end (KAS-R-27); each witness legal leg by leg."""
+    game_map = GAME.ctx.game_map(layout)
+    rules = FlightRules()
+    for start in some_ends(layout, 9):
+        got = flights.endpoints_z3(game_map, start, 2, rules, legs=2)
+        assert got.status == "done" and got.checks == 1
+        assert set(got.ends) == flights.oracle_ends(game_map, start, 2, rules, legs=2)
+        for path in got.ends.values():
+            assert flights.judge_path(game_map, start, path, 2, 2, rules) is None
+
+
+@pytest.mark.parametrize(("card", "legs"), [("S12", 1), ("SKY", 1), ("DAV", 1), ("ROS", 2)])
+def test_the_walk_finds_the_ends_z3_enumerates_alone_on_the_seven_player_layout(card: str, legs: int) -> None:
+    """The cards the benchmark times: the proved set equals Z3's own end-by-end enumeration."""
+    spec = flights.flight_spec(GAME, Hex(0, 0), card=card, layout="ABCDEFG")
+    game_map = GAME.ctx.game_map("ABCDEFG")
+    (length,) = spec.distances
+    assert spec.legs == legs
+    walked = flights.endpoints_z3(game_map, spec.start, length, spec.rules, legs=legs)
+    alone = flights.enumerate_ends_z3(game_map, spec.start, length, spec.rules, legs=legs)
+    assert walked.status == alone.status == "done"
+    assert (
+        set(walked.ends) == set(alone.ends) == flights.oracle_ends(game_map, spec.start, length, spec.rules, legs=legs)
+    )
+    assert walked.checks == 1 and alone.checks == len(alone.ends) + 1
+
+
+def certified(start: Hex, length: int, legs: int, rules: FlightRules, claimed: dict[Hex, tuple[int, ...]]) -> str:
+    """Z3's verdict on the certificate that ``claimed`` is the end set on ABC: 'unsat' proves it."""
+    area, endable = flights._hex_sets(ABC)
+    solver = z3.SolverFor("QF_FD")
+    solver.from_string(flights._certificate(area, endable, start, length, legs, rules, claimed))
+    return str(solver.check())
+
+
+@pytest.mark.parametrize(
+    ("rules", "length", "legs"), [(FlightRules(), 3, 1), (FlightRules(turns="spaced"), 4, 1), (FlightRules(), 2, 2)]
+)
+def test_the_certificate_is_unsat_only_for_the_exact_set(rules: FlightRules, length: int, legs: int) -> None:
+    """A set missing an end, or holding a city (KAS-R-27#end) or a hex too far (KAS-R-26), is refuted."""
+    start = ABC_ENDS[len(ABC_ENDS) // 2]
+    area, endable = flights._hex_sets(ABC)
+    ends = flights._walk(area, endable, start, length, legs, rules)
+    assert set(ends) == flights.oracle_ends(ABC, start, length, rules, legs=legs)
+    assert certified(start, length, legs, rules, ends) == "unsat"
+    first = next(iter(ends))
+    assert certified(start, length, legs, rules, {h: p for h, p in ends.items() if h != first}) == "sat"
+    city = next(h for h, mh in ABC.hexes.items() if mh.city is not None)
+    far = max(ABC_HEXES, key=start.distance)
+    assert certified(start, length, legs, rules, {**ends, city: ()}) == "sat"
+    assert certified(start, length, legs, rules, {**ends, far: ()}) == "sat"
+
+
+@pytest.mark.parametrize("how", ["drop", "add"])
+def test_a_walk_the_certificate_refutes_is_replaced_by_z3s_enumeration(
+    monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    start = ABC_ENDS[len(ABC_ENDS) // 2]
+    rules = FlightRules()
+    walk = flights._walk
+
+    def wrong(
+        area: frozenset[Hex], endable: frozenset[Hex], at: Hex, length: int, legs: int, r: FlightRules
+    ) -> dict[Hex, tuple[int, ...]]:
+        ends = walk(area, endable, at, length, legs, r)
+        if how == "drop":
+            ends.pop(next(iter(ends)))
+        else:
+            ends[max(ABC_HEXES, key=at.distance)] = (0, 0, 0)
+        return ends
+
+    monkeypatch.setattr(flights, "_walk", wrong)
+    got = flights.endpoints_z3(ABC, start, 3, rules)
+    want = flight.endpoints(ABC, start, 3, rules)
+    assert got.status == "done" and set(got.ends) == set(want)
+    assert got.checks == 1 + len(want) + 1  # the refuting check, then one per end and the last unsat
+    for path in got.ends.values():
+        assert flight.flight_problem(ABC, start, path, 3, rules) is None
+
+
+@pytest.mark.parametrize(("rules", "legs"), [(FlightRules(no_revisit=True), 1), (FlightRules(no_return=True), 2)])
+def test_readings_that_look_at_the_whole_path_are_enumerated_by_z3(rules: FlightRules, legs: int) -> None:
+    """KAS-AMB-02 (b) no revisit, (c) no return across Rose & Thorn's two legs (KAS-R-73)."""
+    start = ABC_ENDS[len(ABC_ENDS) // 2]
+    length = 2 if legs == 2 else 4
+    got = flights.endpoints_z3(ABC, start, length, rules, legs=legs)
+    assert got.status == "done" and got.checks == len(got.ends) + 1
+    assert set(got.ends) == flights.oracle_ends(ABC, start, length, rules, legs=legs)
+
+
+def test_an_unknown_certificate_proves_no_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Z3 'unknown' stays its own outcome: the walk's ends are not reported as proved."""
+    monkeypatch.setattr(flights, "_check", lambda solver: z3.unknown)
+    got = flights.endpoints_z3(ABC, ABC_ENDS[0], 3, FlightRules())
+    assert got.status == "unknown" and got.ends == {} and got.checks == 1
+    alone = flights.endpoints_z3(ABC, ABC_ENDS[0], 3, FlightRules(no_revisit=True))
+    assert alone.status == "unknown" and alone.ends == {} and alone.checks == 1
+
+
 # -- the queries -----------------------------------------------------------------------------------
 
 

@@ -15,8 +15,13 @@ entered are sums of direction vectors from the start (axial coordinates,
 
 Play-area membership is a disjunction over the map's rows of q-intervals
 (a handful of terms per row instead of one per hex).  The start hex and the
-target are the instance, untracked; so is the blocking of endpoints already
-found when the whole endpoint set is enumerated.
+target are the instance, untracked.
+
+The whole endpoint set is not enumerated end by end (one solve per end: 63-90
+on the 7-player layout) but walked once over the flight's finite states and
+proved exact by one Z3 check of a propositional encoding of the same rules
+(``endpoints_z3``); Z3 enumerates alone, blocking each end found, only for the
+readings that look at the whole path or when the check refutes the walk.
 
 Rose & Thorn (KAS-R-73) is two flights of 2 in one formula: no turn
 constraint between the legs, the middle hex must be a legal end.  Kings Over
@@ -323,7 +328,9 @@ def can_end_on(
 class Ends:
     distance: int
     status: str  # "done" | "unknown" (then ``ends`` is a subset)
-    ends: dict[Hex, Path]  # each end with a Z3 witness path (not necessarily the smallest)
+    # each end with a witness path: its smallest (the walk's, in path order) when the certificate
+    # proved the set; Z3's own (not necessarily the smallest) when Z3 enumerated
+    ends: dict[Hex, Path]
     checks: int  # solver calls
     reason: str | None = None
 
@@ -346,9 +353,47 @@ def endpoints_z3(
     legs: int = 1,
     timeout_ms: int = DEFAULT_TIMEOUT_MS,
 ) -> Ends:
-    """Every legal end of the flight: solve, block the end found, solve again until unsat.
+    """Every legal end of the flight, the set proved exact by one Z3 check.
 
-    Length 0 is ``{start: ()}`` as in the model (the airship stays, KAS-R-26).
+    The flight's finite states are walked once, step by step (:func:`_walk`: each end with its
+    smallest path); Z3 then proves that no other hex is an end and that every hex found is one
+    (:func:`_certificate`, unsat).  Rules that look at the whole path rather than the last step -
+    KAS-AMB-02 (b) no revisit, (c) no return for a flight of two legs - are left to Z3's own
+    enumeration (:func:`enumerate_ends_z3`), and so is any set the check refutes.  Length 0 is
+    ``{start: ()}`` as in the model (the airship stays, KAS-R-26).
+    """
+    _check_start(game_map, start)
+    if length == 0:
+        return Ends(0, "done", {start: ()}, 0)
+    if not _walkable(rules, legs):
+        return enumerate_ends_z3(game_map, start, length, rules, legs=legs, timeout_ms=timeout_ms)
+    area, endable = _hex_sets(game_map)
+    ends = _walk(area, endable, start, length, legs, rules)
+    solver = z3.SolverFor("QF_FD")  # Booleans only: Z3's SAT core
+    solver.set("timeout", timeout_ms)
+    # Parsed in one call: building thousands of terms through the Python API costs more than the proof.
+    solver.from_string(_certificate(area, endable, start, length, legs, rules, ends))
+    result = _check(solver)
+    if result == z3.unsat:
+        return Ends(length, "done", ends, 1)
+    if result == z3.sat:  # the walk and the rules disagree: Z3's own enumeration answers
+        found = enumerate_ends_z3(game_map, start, length, rules, legs=legs, timeout_ms=timeout_ms)
+        return attrs.evolve(found, checks=found.checks + 1)
+    return Ends(length, "unknown", {}, 1, solver.reason_unknown())
+
+
+def enumerate_ends_z3(
+    game_map: GameMap,
+    start: Hex,
+    length: int,
+    rules: FlightRules,
+    *,
+    legs: int = 1,
+    timeout_ms: int = DEFAULT_TIMEOUT_MS,
+) -> Ends:
+    """Every legal end by Z3 alone on :func:`encode`: solve, block the end found, solve again until unsat.
+
+    One check per end plus one: 63-90 checks for a flight of 5-6 on the 7-player layout.
     """
     _check_start(game_map, start)
     if length == 0:
@@ -371,6 +416,160 @@ def endpoints_z3(
         end = _end(model, enc)
         found[end] = _path(model, enc)
         solver.add(z3.Not(_at_end(enc, end)))
+
+
+# --- the walk and its certificate ----------------------------------------------------------------
+#
+# A flight's state after a step: the hex, the direction of that step (_NO_STEP before the first step
+# of a leg), and - under KAS-AMB-01 (b) only - whether that step was a bend.  The next step depends
+# on nothing else, so the states reachable after k steps are a finite set computed from those after
+# k - 1: the walk does that in Python, the certificate says it in propositional logic for Z3.
+
+_NO_STEP = -1
+_State = tuple[Hex, int, bool]
+
+
+def _walkable(rules: FlightRules, legs: int) -> bool:
+    """The rules look only at the last step: KAS-AMB-02 (b), and (c) across two legs, look further back."""
+    return not rules.no_revisit and not (rules.no_return and legs > 1)
+
+
+def _spaced(rules: FlightRules) -> bool:
+    """KAS-AMB-01 (b) applies (as in :func:`encode`): a bend must be followed by a straight step."""
+    return rules.turns == "spaced" and not rules.sharp_ok and not rules.straight_only
+
+
+def _next_steps(rules: FlightRules) -> dict[tuple[int, bool], tuple[tuple[int, bool], ...]]:
+    """(direction, bent) of the last step -> the allowed (direction, bent) of the next, ascending.
+
+    The first step of a leg goes anywhere (KAS-R-26, KAS-R-73); then the change must be one
+    :func:`_allowed_changes` allows (KAS-R-26, KAS-R-65, KAS-R-82), and under KAS-AMB-01 (b) not a
+    bend right after a bend.
+    """
+    _, changes = _allowed_changes(rules)
+    spaced = _spaced(rules)
+    table = {(_NO_STEP, False): tuple((d, False) for d in range(6))}
+    for previous in range(6):
+        for bent in (False, True) if spaced else (False,):
+            table[previous, bent] = tuple(
+                (d, spaced and d != previous)
+                for d in range(6)
+                if (d - previous) % 6 in changes and not (bent and d != previous)
+            )
+    return table
+
+
+def _hex_sets(game_map: GameMap) -> tuple[frozenset[Hex], frozenset[Hex]]:
+    """The hexes a flight may enter and those it may end on (KAS-R-27)."""
+    return (
+        frozenset(h for h in game_map.hexes if game_map.can_pass(h)),
+        frozenset(h for h in game_map.hexes if game_map.can_end_on(h)),
+    )
+
+
+def _by_path(item: tuple[_State, Path]) -> Path:
+    return item[1]
+
+
+def _walk(
+    area: frozenset[Hex], endable: frozenset[Hex], start: Hex, length: int, legs: int, rules: FlightRules
+) -> dict[Hex, Path]:
+    """Each end hex with its smallest path, in path order.
+
+    Every state keeps the smallest path reaching it: states are expanded in path order and the
+    first path to arrive stays.
+    """
+    next_steps = _next_steps(rules)
+    layer: dict[_State, Path] = {(start, _NO_STEP, False): ()}
+    for leg in range(legs):
+        if leg:  # KAS-R-73: the next flight starts afresh from a hex the last one may end on (KAS-R-27)
+            fresh: dict[_State, Path] = {}
+            for (at, _, _), path in sorted(layer.items(), key=_by_path):
+                if at in endable:
+                    fresh.setdefault((at, _NO_STEP, False), path)
+            layer = fresh
+        for _ in range(length):
+            following: dict[_State, Path] = {}
+            for (at, direction, bent), path in sorted(layer.items(), key=_by_path):
+                around = at.neighbours()
+                for d, bent_after in next_steps[direction, bent]:
+                    if around[d] in area:  # KAS-R-27: every hex entered is in the play area
+                        following.setdefault((around[d], d, bent_after), (*path, d))
+            layer = following
+    ends: dict[Hex, Path] = {}
+    for (at, _, _), path in sorted(layer.items(), key=_by_path):
+        if at in endable and not (rules.no_return and at == start):  # KAS-R-27#end, KAS-AMB-02 (c)
+            ends.setdefault(at, path)
+    return ends
+
+
+def _or(names: Sequence[str]) -> str:
+    if not names:
+        return "false"
+    return names[0] if len(names) == 1 else f"(or {' '.join(names)})"
+
+
+def _certificate(
+    area: frozenset[Hex],
+    endable: frozenset[Hex],
+    start: Hex,
+    length: int,
+    legs: int,
+    rules: FlightRules,
+    ends: Mapping[Hex, Path],
+) -> str:
+    """SMT-LIB: unsat iff ``ends`` is exactly the set of hexes a legal flight ends on.
+
+    One Boolean per step k, hex and state of the last step, defined to be true iff one of the states
+    it may follow is true (the start alone is true before step 1): the hexes are those of the play
+    area no farther than k from the start (KAS-R-27; k steps go no farther), the states it may follow
+    are those :func:`_next_steps` allows from (KAS-R-26 turns; each leg starts afresh from a hex the
+    last one may end on, KAS-R-73).  The last assertion denies that the end hexes (KAS-R-27#end,
+    KAS-AMB-02 (c)) are exactly ``ends``.
+    """
+    before: dict[tuple[int, bool], list[tuple[int, bool]]] = {}
+    for last, allowed in _next_steps(rules).items():
+        if last[0] != _NO_STEP:
+            for step in allowed:
+                before.setdefault(step, []).append(last)
+    bents = (False, True) if _spaced(rules) else (False,)
+    declared: list[str] = []
+    defined: list[str] = []
+    layer: dict[_State, str] = {(start, _NO_STEP, False): "true"}
+    for k in range(1, length * legs + 1):
+        fresh = (k - 1) % length == 0  # the first step of a leg
+        if fresh:
+            at_hex: dict[Hex, list[str]] = {}
+            for (at, _, _), name in layer.items():
+                if k == 1 or at in endable:
+                    at_hex.setdefault(at, []).append(name)
+        following: dict[_State, str] = {}
+        for at in sorted(area):
+            if at.distance(start) > k:
+                continue
+            around = at.neighbours()
+            for d in range(6):
+                came_from = around[(d + 3) % 6]  # the hex one step back against direction d
+                for bent in bents:
+                    if fresh:
+                        if bent:
+                            continue  # a first step is no bend
+                        sources = at_hex.get(came_from, [])
+                    else:
+                        sources = [layer[s] for e, b in before.get((d, bent), ()) if (s := (came_from, e, b)) in layer]
+                    name = f"x{len(declared)}"
+                    declared.append(f"(declare-const {name} Bool)")
+                    defined.append(f"(assert (= {name} {_or(sources)}))")
+                    following[at, d, bent] = name
+        layer = following
+    finals: dict[Hex, list[str]] = {}
+    for (at, _, _), name in layer.items():
+        if at in endable and not (rules.no_return and at == start):
+            finals.setdefault(at, []).append(name)
+    claims = [_or(names) if at in ends else f"(not {_or(names)})" for at, names in sorted(finals.items())]
+    claims += ["false" for at in ends if at not in finals]  # an end no flight of this length can reach
+    defined.append(f"(assert (not (and true {' '.join(claims)})))")
+    return "\n".join(declared + defined)
 
 
 def card_ends(game: Any, spec: FlightSpec, *, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> tuple[list[Ends], float]:
