@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 import pytest
 from kas_helpers import game, rule
 from test_witness_targets import BUDGET, _at_the_difference, _kas_pair, _kas_witness
@@ -80,20 +81,31 @@ def test_kas_amb_04_b_the_turn_is_lost_as_with_a_diamond_overflow() -> None:
     kept = default.apply(state, Fly(()))
     assert kept.players[0].slots[0] is SlotStatus.PLANNED and kept.phase is Phase.CARGO  # slid after the action
     finding = _found("KAS-AMB-04", "b")
-    assert finding.kind == "state" and [s["kind"] for s in finding.steps] == ["fly"]
+    assert finding.kind == "state" and finding.steps[-1] == {"kind": "fly", "path": []}
+    # the step before the difference: a seat whose card has no legal flight, in the default's game
+    before = attrs.evolve(finding, steps=finding.steps[:-1])
+    at = _at_the_difference(default, before)
+    seat, slot = at.seat, at.cycle - 1
+    assert default.legal_actions(at) == [Fly(())]
+    assert lost.apply(at, Fly(())).players[seat].slots[slot] is SlotStatus.RETURNED
+    assert default.apply(at, Fly(())).players[seat].slots[slot] is SlotStatus.PLANNED
 
 
 def test_kas_amb_04_c_flies_the_longest_straight_flight_that_is_legal() -> None:
     """KAS-AMB-04 'c': the airship flies as far as is legal.  With no turn (KAS-R-65) the longest legal
     straight flight from (0, 0) on map ABC is the 5 hexes down column q=0 (New Belfort at (0, 3) passed,
     KAS-R-27), ending on the luxury factory at (0, 5); it is the only flight offered."""
-    _, far, start = _kas_pair("KAS-AMB-04", "c")
+    default, far, start = _kas_pair("KAS-AMB-04", "c")
     (direction,) = [d for d in range(6) if _straight(d) == 5]
     (flight,) = far.legal_actions(start.state)
     assert isinstance(flight, Fly) and flight.path == (direction,) * 5
     assert path_hexes(ORIGIN, flight.path)[-1] == Hex(0, 5) and ABC.hexes[Hex(0, 5)].factory == "luxury"
     finding = _found("KAS-AMB-04", "c")
-    assert finding.kind == "legal-actions" and finding.steps == ()
+    assert finding.kind == "legal-actions"
+    # where they part, no full flight exists: the default stays, 'c' flies short (never 0, never 7)
+    ours, theirs = _at_the_difference(default, finding), _at_the_difference(far, finding)
+    assert default.legal_actions(ours) == [Fly(())]
+    assert all(isinstance(a, Fly) and 0 < len(a.path) < 7 for a in far.legal_actions(theirs))
 
 
 # -- KAS-AMB-10: a printed city fills while the demand pile is empty --------------------------------------
@@ -126,7 +138,7 @@ def test_kas_amb_10_a_city_filled_in_round_1_waits_closes_or_demands_again(readi
         city = _bown_town(then)
         assert (city.demand, city.slots, city.tile, city.closed, city.waiting) == ("food", 5, False, False, False)
     finding = _found("KAS-AMB-10", reading)
-    assert finding.kind == "state" and [s["kind"] for s in finding.steps] == ["ship"]
+    assert finding.kind == "state" and finding.steps[-1]["to_city"] == "Bown Town"
     ours, theirs = _at_the_difference(default, finding), _at_the_difference(other, finding)
     assert _bown_town(ours) != _bown_town(theirs)
 
@@ -175,7 +187,10 @@ def test_kas_amb_35_up_to_adds_the_shorter_rose_and_thorn_flights() -> None:
     ends = {path_hexes(ORIGIN, a.path)[-1] for a in extra if isinstance(a, Fly) and a.path}
     assert ends == neighbours
     finding = _found("KAS-AMB-35", "up-to")
-    assert finding.kind == "legal-actions" and finding.steps == ()
+    assert finding.kind == "legal-actions"
+    ours, theirs = _at_the_difference(default, finding), _at_the_difference(up_to, finding)
+    gained = set(up_to.legal_actions(theirs)) - set(default.legal_actions(ours))
+    assert gained and all(isinstance(a, Fly) and len(a.path) < 2 for a in gained)
 
 
 # -- KAS-AMB-38: Sebastian King's tokens ------------------------------------------------------------------
@@ -201,10 +216,12 @@ def test_kas_amb_38_spent_a_three_dollar_bet_leaves_two_tokens() -> None:
     turned = ("chemical", "machine", "textile")  # no food: the bet is lost
     lost = spent.apply(spent.apply(state, bet), Gamble(False, turned))
     assert lost.players[0].tokens == 2
+    later = attrs.evolve(state, players=(lost.players[0], *state.players[1:]))  # his next delivery, 2 tokens left
+    assert rule(spent, later, bet) == "KAS-R-78" and rule(spent, later, attrs.evolve(bet, bet=2)) is None
     kept = default.apply(default.apply(state, bet), Gamble(False))
     assert kept.players[0].tokens == 5
     finding = _found("KAS-AMB-38", "spent")
-    assert finding.kind == "chance" and [s["kind"] for s in finding.steps] == ["ship"]
+    assert finding.kind == "chance" and finding.steps[-1]["kind"] == "ship" and finding.steps[-1]["bet"] > 0
 
 
 # -- KAS-AMB-44: Aurelia Bayley's conversion in a full hold -----------------------------------------------
@@ -231,4 +248,7 @@ def test_kas_amb_44_ignore_capacity_lets_a_full_hold_convert() -> None:
         "luxury",
     }
     finding = _found("KAS-AMB-44", "ignore-capacity")
-    assert finding.kind == "legal-actions" and finding.steps == ()
+    assert finding.kind == "legal-actions"
+    ours, theirs = _at_the_difference(default, finding), _at_the_difference(ignore, finding)
+    gained = set(ignore.legal_actions(theirs)) - set(default.legal_actions(ours))
+    assert gained and all(isinstance(a, Convert) and a.at is None for a in gained)
