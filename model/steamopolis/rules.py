@@ -1452,7 +1452,8 @@ def _direct_moves(ctx: Context, state: StmState) -> list[StmAction] | None:
         assert turn.active is not None
         out += _exact_tile_purchases(ctx, state, turn.active[0], False)
         out += _exact_tile_purchases(ctx, state, turn.active[0], True)
-        out += (a for a in _bonus_purchases(ctx, state, True) if check(ctx, state, a) is None)
+        # The step admits every bonus marker purchase here (flight_step_rejection): its own rule decides.
+        out += (a for a in _bonus_purchases(ctx, state, True) if bonus_rejection(ctx, state, a) is None)
         return out
     return None
 
@@ -1465,6 +1466,11 @@ def _direct_part_moves(ctx: Context, state: StmState, part: Step) -> list[StmAct
     if isinstance(part, GainResources):
         takes = (a for a in _resource_moves(state, part) if resources_rejection(state, part, a) is None)
         return [SkipPart(), *takes]
+    if isinstance(part, PlaceParasites | EnvyParasite):
+        # STM-R-52/53: every placement the part's own rule accepts (what use_rejection asks of it).
+        host = part.host if isinstance(part, EnvyParasite) else None
+        places = (a for a in _placements(ctx, state) if placement_rejection(ctx, state, a, host) is None)
+        return [SkipPart(), *places]
     return None
 
 
@@ -1653,11 +1659,13 @@ def _bonus_purchases(ctx: Context, state: StmState, prune: bool) -> Iterator[Stm
         numerals: tuple[int | None, ...] = left if ctx.r("STM-AMB-13") == "any" else (None,)
         if prune and not any(_marker_payable(ctx, player, row, left, n) for n in numerals):
             continue
+        # STM-R-47: declining the bump is a choice only with a stone there that could move.
+        declinable = {space for space in player.gauge.stone_spaces() if can_move(player.gauge, space)}
         for sp, ga in _discounts(player):
             for numeral in numerals:
                 for space in (None, *range(len(player.gauge.spaces))):
                     yield BuyBonusMarker(row, space, True, sp, ga, numeral)
-                    if space is not None and space in player.gauge.stone_spaces() and can_move(player.gauge, space):
+                    if space in declinable:
                         yield BuyBonusMarker(row, space, False, sp, ga, numeral)
 
 
