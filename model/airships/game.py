@@ -48,6 +48,8 @@ from rulecraft.serialization import SerializationError, from_jsonable, to_jsonab
 # left out of the canonical state while unused, so that the printed rules'
 # state reads as before (docs/protocol.md) and a server need not know them.
 _UNUSED_BOARD_FIELDS: dict[str, object] = {"extra_red_dice": 0, "won_this_turn": []}
+# The era tile as the one outcome of its reveal (AIR-R-25): ``sample_chance`` draws from it as from the list.
+_ERA_TILE = (Reveal(None),)
 _CHANCE_PHASES = (Phase.DEAL_AIRSHIPS, Phase.DEAL_STARTERS, Phase.FILL_DISPLAY, Phase.REVEAL, Phase.THROW)
 
 
@@ -94,6 +96,11 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
 
     def wire(self) -> None:
         self.ctx = Context(self.pack, dict(self.ruleset.readings), self.params)
+        # The bonus step's choices (AIR-R-37, AIR-AMB-12) are the same at every bonus step: made once.
+        flags = (True, False) if self.ctx.r("AIR-AMB-12") == "optional" else (True,)
+        self._resolves: tuple[Resolve, ...] = tuple(
+            Resolve(chip, engine, wooden) for chip in (False, True) for engine in flags for wooden in flags
+        )
 
     # -- set-up -------------------------------------------------------------
     def new_game(self, players: int, *, first_seat: Seat = 0, **options: Any) -> AirState:
@@ -135,17 +142,14 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
         if state.phase is Phase.ATTEMPT:
             return self._attempt_actions(state)
         if state.phase is Phase.BONUS:
-            return [a for a in self._resolve_candidates(state) if check(self.ctx, state, a) is None]
+            ctx = self.ctx
+            return [a for a in self._resolves if check(ctx, state, a) is None]
         if state.phase is Phase.EXTRA_GO:
             out: list[AirAction] = [EndGo()]
             if state.boards[state.seat].chips >= 3:
                 out.append(ExtraGo())
             return out
         return []
-
-    def _resolve_candidates(self, state: AirState) -> list[AirAction]:
-        flags = (True, False) if self.ctx.r("AIR-AMB-12") == "optional" else (True,)
-        return [Resolve(chip, engine, wooden) for chip in (False, True) for engine in flags for wooden in flags]
 
     def _attempt_actions(self, state: AirState) -> list[AirAction]:
         out: list[AirAction] = list(attempts(self.ctx, state))
@@ -196,7 +200,17 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
                     faces.append((choice(FACES[c]),) if n else ())
             return Throw(*faces)
         # Every other chance step is uniform: the draw ``rng.choice`` makes from ``chance_outcomes``' list,
-        # without the probabilities.
+        # without the probabilities; a card revealed or a starter dealt is drawn from its tuple in the state,
+        # in the same order, so that only the drawn one becomes an action.
+        phase = state.phase
+        if phase is Phase.FILL_DISPLAY or phase is Phase.REVEAL:
+            if state.deck_era1:
+                return Reveal(rng.choice(state.deck_era1))
+            if state.era_tile_in_deck:
+                return rng.choice(_ERA_TILE)
+            return Reveal(rng.choice(state.deck_era2))
+        if phase is Phase.DEAL_STARTERS:
+            return DealStarter(rng.choice(state.starters_undealt))
         return rng.choice(self._equally_likely(state))
 
     # -- legality and effects -------------------------------------------------
