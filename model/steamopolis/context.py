@@ -25,6 +25,10 @@ class Context:
     _faces: dict[tuple[RoomTile | None, ...], tuple[MachineFace, ...]] = attrs.field(
         factory=dict, init=False, hash=False, eq=False, repr=False
     )
+    # Storage spaces per machine room, memoised the same way (settle asks after every step, STM-R-32).
+    _storage: dict[tuple[RoomTile | None, ...], int] = attrs.field(
+        factory=dict, init=False, hash=False, eq=False, repr=False
+    )
 
     @classmethod
     def printed(
@@ -73,7 +77,13 @@ class Context:
 
     def storage(self, player: PlayerState) -> int:
         """STM-R-32: the 3 built-in spaces plus those on capacity tiles and machines."""
-        return self.pack.airship.storage + sum(f.storage for f in self.faces(player))
+        room = player.machine_room
+        found = self._storage.get(room)
+        if found is None:
+            if len(self._storage) > 65536:  # bounded as the faces' memo
+                self._storage.clear()
+            found = self._storage[room] = self.pack.airship.storage + sum(f.storage for f in self.faces(player))
+        return found
 
     def entry(self, value: int) -> int | None:
         """STM-R-29 / STM-AMB-02: the machine-room position a stone of ``value`` enters (None: it cannot)."""

@@ -836,6 +836,12 @@ def build_in_rejection(ctx: Context, player: PlayerState, slot: MarketSlot, acti
 def bonus_rejection(ctx: Context, state: StmState, action: BuyBonusMarker) -> Rejection | None:
     """STM-R-46/47 with STM-AMB-13, AMB-15: a row's foremost marker ('any': any marker left in the
     row, named), paid, on its numeral."""
+    return bonus_price_rejection(ctx, state, action) or bonus_space_rejection(ctx, state, action)
+
+
+def bonus_price_rejection(ctx: Context, state: StmState, action: BuyBonusMarker) -> Rejection | None:
+    """STM-R-46 with STM-AMB-13: the marker bought and its price, whatever the space (the first part of
+    :func:`bonus_rejection`)."""
     assert state.turn.active is not None
     if state.turn.active[0] != 1:
         return reject("STM-R-38", "bonus markers are sold on level 1 only")
@@ -856,6 +862,13 @@ def bonus_rejection(ctx: Context, state: StmState, action: BuyBonusMarker) -> Re
     have = me(state).crystals if action.row == "crystal" else me(state).gears
     if have < sum(net):
         return reject("STM-R-46", f"the #{numeral} marker costs {sum(net)} {action.row}s; you have {have}")
+    return None
+
+
+def bonus_space_rejection(ctx: Context, state: StmState, action: BuyBonusMarker) -> Rejection | None:
+    """STM-R-47 with STM-AMB-15: the space of a marker whose price :func:`bonus_price_rejection` accepts."""
+    left = state.bonus.crystal_row if action.row == "crystal" else state.bonus.gear_row
+    numeral = bought_numeral(ctx, left, action)
     why = marker_space_rejection(ctx, me(state).gauge, numeral, action.space, action.bump)
     if why is None and action.space is None and ctx.r("STM-AMB-15") == "no-buy":
         return reject("STM-R-47", f"no #{numeral} space right of the base marker (STM-AMB-15 'no-buy')")
@@ -1453,7 +1466,7 @@ def _direct_moves(ctx: Context, state: StmState) -> list[StmAction] | None:
         out += _exact_tile_purchases(ctx, state, turn.active[0], False)
         out += _exact_tile_purchases(ctx, state, turn.active[0], True)
         # The step admits every bonus marker purchase here (flight_step_rejection): its own rule decides.
-        out += (a for a in _bonus_purchases(ctx, state, True) if bonus_rejection(ctx, state, a) is None)
+        out += _accepted_bonus_purchases(ctx, state)
         return out
     return None
 
@@ -1648,7 +1661,7 @@ def _exact_tile_purchases(ctx: Context, state: StmState, level: int, extra: bool
     return out
 
 
-def _bonus_purchases(ctx: Context, state: StmState, prune: bool) -> Iterator[StmAction]:
+def _bonus_purchases(ctx: Context, state: StmState, prune: bool) -> Iterator[BuyBonusMarker]:
     """Bonus-marker candidates of a level-1 flight step (STM-R-46/47)."""
     player = me(state)
     if state.turn.active is None or state.turn.active[0] != 1:
@@ -1667,6 +1680,25 @@ def _bonus_purchases(ctx: Context, state: StmState, prune: bool) -> Iterator[Stm
                     yield BuyBonusMarker(row, space, True, sp, ga, numeral)
                     if space in declinable:
                         yield BuyBonusMarker(row, space, False, sp, ga, numeral)
+
+
+def _accepted_bonus_purchases(ctx: Context, state: StmState) -> Iterator[BuyBonusMarker]:
+    """The candidates of :func:`_bonus_purchases` that :func:`bonus_rejection` accepts, in their order:
+    the price judged once per row, discount and named marker, the space once per row, named marker,
+    space and bump (each verdict depends on nothing else)."""
+    prices: dict[tuple[Resource, bool, bool, int | None], bool] = {}
+    spaces: dict[tuple[Resource, int | None, int | None, bool], bool] = {}
+    for a in _bonus_purchases(ctx, state, True):
+        price = (a.row, a.sponsor, a.gala, a.numeral)
+        if price not in prices:
+            prices[price] = bonus_price_rejection(ctx, state, a) is None
+        if not prices[price]:
+            continue
+        space = (a.row, a.numeral, a.space, a.bump)
+        if space not in spaces:
+            spaces[space] = bonus_space_rejection(ctx, state, a) is None
+        if spaces[space]:
+            yield a
 
 
 def _payable(ctx: Context, player: PlayerState, pay: PayResources) -> bool:

@@ -75,9 +75,11 @@ class Phase(str, Enum):
         return f"Phase.{self.name}"
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class RoomTile:
-    """A tile in a machine-room position: a bought machine, the starting machine or a capacity tile."""
+    """A tile in a machine-room position: a bought machine, the starting machine or a capacity tile.
+
+    The hash is cached: machine rooms key the context's memoised faces, asked after nearly every step."""
 
     kind: Literal["machine", "starting", "capacity"]
     id: str  # pack id ("M2-04", "S1"; "capacity" for capacity tiles)

@@ -171,7 +171,8 @@ def score(state: StmState, vp: int) -> StmState:
 
 def queue(state: StmState, *programs: Queued) -> StmState:
     """Effects to resolve after those already waiting."""
-    return with_turn(state, pending=(*state.turn.pending, *(p for p in programs if p)))
+    added = tuple(p for p in programs if p)
+    return with_turn(state, pending=(*state.turn.pending, *added)) if added else state
 
 
 def resume(state: StmState, now: tuple[Queued, ...] = (), later: tuple[Queued, ...] = ()) -> StmState:
