@@ -10,27 +10,36 @@ state in between must be a whole state of the game (it is checked and saved and 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import attrs
-from kas_helpers import ALL_TILES, PLAN, turn_state
-from test_kas_mutation_kills import city, city_changed
+import pytest
+from kas_helpers import ALL_TILES, PLAN, rule, turn_state
+from test_kas_mutation_kills import chain_sellout, city, city_changed
 from test_kas_readings import CLINT, amb, game, legal, state_of
 from test_kas_readings import ROW as ROW_MAP
 
 from rulecraft.model.kings_of_air_and_steam import flight, shipping
 from rulecraft.model.kings_of_air_and_steam.actions import (
     DrawDemandTile,
+    Gamble,
     Grant,
     PayUpkeep,
     PlaceStartDepot,
+    Sell,
     ShipGoods,
     StartAirship,
 )
+from rulecraft.model.kings_of_air_and_steam.components import pack_from_data
 from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex, path_hexes
+from rulecraft.model.kings_of_air_and_steam.readings import REGISTER
 from rulecraft.model.kings_of_air_and_steam.rules import deck_of, flight_rules, robbed_by
 from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase
+from rulecraft.model.kings_of_air_and_steam.transitions import turn_order
+from rulecraft.packs import PackError, read_pack_file
+from rulecraft.ruleset import Ruleset, UnknownReading
 from rulecraft.statefile import admit
 
 WAITING = "Bown Town"
@@ -339,3 +348,165 @@ def test_kas_amb_29_strict_with_full_hexes_the_lone_airship_avoids_partial_hexes
     rejection = g.check(s, StartAirship(Hex(3, 0)))
     assert rejection is not None and rejection.rule == "KAS-R-07"
     assert "partial edge hex" in rejection.reason
+
+
+# -- KAS-AMB-46 'per-character': a pack that prints each character's own priority number -------------------
+
+BUNDLED_PACK = Path(__file__).resolve().parents[1] / "model/kings_of_air_and_steam/packs/reconstructed.yaml"
+# A test pack's numbers (the rulebook prints none): Reginald Kain last (14), I.S.A.A.C. 4, Godfather's Ezekiel 2.
+OWN_NUMBERS = {
+    "Harvey Golding": 1,
+    "Reginald Kain": 14,
+    "Aurelia Bayley": 3,
+    "I.S.A.A.C.": 4,
+    "Victor Blane": 5,
+    "Eva Blane": 6,
+    "Flora Kingston": 7,
+    "Bishop Kingston": 8,
+    "Sebastian King": 9,
+    "Corey McQueen": 10,
+    "Eli Diamond": 11,
+    "Clint Castle": 12,
+    "Thaddeus Birch": 13,
+    "Ezekiel Crane": 2,
+}
+
+
+def pack_data(numbers: dict[str, int] | None = None) -> Any:
+    """The bundled pack's data, each team given ``numbers`` for its two characters."""
+    data = read_pack_file(BUNDLED_PACK)
+    for team in data["teams"]:
+        team["character_priority"] = {c: (numbers or OWN_NUMBERS)[c] for c in team["characters"]}
+    return data
+
+
+def per_character(reading: str = "per-character") -> KingsOfAirAndSteamGame:
+    pack = pack_from_data(pack_data(), "test-pack.yaml")
+    return KingsOfAirAndSteamGame(Ruleset.from_overrides(REGISTER, {"KAS-AMB-46": reading}), pack)
+
+
+EMPEROR_DAVINCI = (("Emperor", "Reginald Kain"), ("DaVinci", "I.S.A.A.C."))
+
+
+@pytest.mark.parametrize(("reading", "first"), [("team-order", 1), ("per-character", 0)])
+def test_kas_amb_46_starting_depots_go_from_the_highest_number_r11_p17(reading: str, first: int) -> None:
+    """KAS-R-11 (p.17): starting depots are placed in reverse priority order, highest number first.
+    'team-order': Emperor 1, DaVinci 2, so DaVinci's seat 1 places first; 'per-character' with the
+    test pack's numbers: Reginald Kain 14 > I.S.A.A.C. 4, so seat 0 places first."""
+    g = per_character(reading)
+    s = g.new_game(2, teams=EMPEROR_DAVINCI)
+    assert s.phase is Phase.START_DEPOTS
+    assert s.order == (first, 1 - first) and s.seat == first
+
+
+@pytest.mark.parametrize(("reading", "first"), [("team-order", 0), ("per-character", 1)])
+def test_kas_amb_46_a_letter_tie_goes_to_the_lower_number_r23_p17(reading: str, first: int) -> None:
+    """KAS-R-23 (p.17): same letter, the lower priority number acts first.  Both seats reveal the same
+    card: under 'team-order' Emperor (1) before DaVinci (2); 'per-character' I.S.A.A.C. (4) before
+    Reginald Kain (14)."""
+    g = per_character(reading)
+    s = g.new_game(2, teams=EMPEROR_DAVINCI)
+    planned = tuple(attrs.evolve(p, plan=tuple(PLAN)) for p in s.players)
+    s = attrs.evolve(s, players=planned, cycle=1)
+    assert turn_order(g.ctx, s) == (first, 1 - first)
+
+
+def test_kas_amb_46_per_character_needs_the_packs_numbers_one_line() -> None:
+    """The rulebook prints no number per character (p.17 shows them only on the cards): with the bundled
+    pack, which has none, 'per-character' is refused in one line naming the missing pack field."""
+    with pytest.raises(UnknownReading, match=r"KAS-AMB-46=per-character .*teams\[\]\.character_priority") as caught:
+        KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-46": "per-character"})
+    assert "\n" not in str(caught.value) and "Emperor" in str(caught.value)
+    assert per_character().ctx.r("KAS-AMB-46") == "per-character"
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [({"Reginald Kain": 3}, "number 3 is also Reginald Kain's"), ({}, "'Somebody'], not Emperor's characters")],
+)
+def test_kas_amb_46_a_packs_character_numbers_are_checked(change: dict[str, int], words: str) -> None:
+    """KAS-R-10 (p.17): each character card has its number, so two characters may not share one
+    (under 'per-character' a tie would have no order), and a team's entry names its two characters."""
+    data = pack_data({**OWN_NUMBERS, **change})
+    if not change:
+        data["teams"][0]["character_priority"] = {"Harvey Golding": 1, "Somebody": 2}
+    with pytest.raises(PackError) as caught:
+        pack_from_data(data, "test-pack.yaml")
+    assert caught.value.where.endswith(".character_priority") and words in str(caught.value)
+
+
+# -- KAS-AMB-26 'all': the delivery powers in the Sellout, a sale being a one-good delivery ---------------------
+
+
+def sellout_as(g: KingsOfAirAndSteamGame, team: str, character: str, tolled_lines: int = 0, money: int = 5) -> KasState:
+    """Seat 0 (``character``) at the Sellout with 1 food in a depot on L0, Farcity (food) at the chain's end."""
+    s = chain_sellout(g, tolled_lines=tolled_lines, money=money, rail_level=5)
+    players = (
+        attrs.evolve(s.players[0], team=team, character=character, tokens=5),
+        attrs.evolve(s.players[1], team="Sphinx", character="Victor Blane"),
+    )
+    return attrs.evolve(s, players=players, advanced=True)
+
+
+def bets(g: KingsOfAirAndSteamGame, s: KasState) -> list[int]:
+    return sorted(a.bet for a in g.legal_actions(s) if isinstance(a, Sell) and a.bet)
+
+
+@pytest.mark.parametrize(("win", "money"), [(True, 5 - 2 + 4 + 2), (False, 5 - 2 + 4)])
+def test_kas_amb_26_all_sebastian_bets_on_a_sale_r78_p19(win: bool, money: int) -> None:
+    """KAS-AMB-26 'all': the Sellout sale (p.16, $4 for the good) counts as a delivery, so Sebastian King
+    may bet $1-$3 on it (KAS-R-78, p.19: the bet goes to the bank, a token showing the goods pays $2 per
+    delivered good, here 1).  $5, bet $2: $7 after the sale, $9 if the bet wins; then the Sellout goes on."""
+    g = game(**amb(26, "all"))
+    s = sellout_as(g, "Kings Over Aces", "Sebastian King")
+    assert bets(g, s) == [1, 2, 3]
+    s = g.apply(s, Sell(Hex(1, 0), "food", "Farcity", bet=2))
+    assert s.phase is Phase.GAMBLE and s.players[0].money == 5 - 2 + 4
+    s = g.apply(s, Gamble(win))
+    assert s.phase is Phase.SELLOUT and s.seat == 0 and s.gamble is None
+    assert s.players[0].money == money and s.depots[0].goods == (0, 0, 0, 0, 0)
+
+
+def test_kas_amb_26_the_default_keeps_delivery_powers_out_of_the_sellout_r51_p16() -> None:
+    """KAS-AMB-26 'birch-only' (default): a sale returns the good to the supply (p.16), no delivery, so no
+    bet is offered and one is refused under KAS-R-51; under 'all' others than Sebastian King may not bet
+    (KAS-R-78), nor bet more than $3 or more than they hold."""
+    g = game()
+    s = sellout_as(g, "Kings Over Aces", "Sebastian King")
+    assert bets(g, s) == [] and rule(g, s, Sell(Hex(1, 0), "food", "Farcity", bet=1)) == "KAS-R-51"
+    g = game(**amb(26, "all"))
+    assert rule(g, sellout_as(g, "Kings Over Aces", "Corey McQueen"), Sell(Hex(1, 0), "food", "Farcity", bet=1)) == (
+        "KAS-R-78"
+    )
+    s = sellout_as(g, "Kings Over Aces", "Sebastian King", money=1)
+    assert rule(g, s, Sell(Hex(1, 0), "food", "Farcity", bet=4)) == "KAS-R-78"
+    assert rule(g, s, Sell(Hex(1, 0), "food", "Farcity", bet=2)) == "KAS-R-78"
+    assert rule(g, s, Sell(Hex(1, 0), "food", "Farcity", bet=1)) is None
+
+
+def test_kas_amb_26_all_a_bet_is_paid_before_the_toll_r78_r55() -> None:
+    """KAS-R-78: the bet is paid first; KAS-R-51/55: the toll comes from the $4 and the purse.  With 4
+    opponent lines the toll is $4: $1 held, no bet: $5 covers it; betting the $1 leaves $0 + $4: still
+    covered exactly (KAS-R-55 allows the last dollar)."""
+    g = game(**amb(26, "all"))
+    s = sellout_as(g, "Kings Over Aces", "Sebastian King", tolled_lines=4, money=1)
+    assert rule(g, s, Sell(Hex(1, 0), "food", "Farcity")) is None
+    assert rule(g, s, Sell(Hex(1, 0), "food", "Farcity", bet=1)) is None
+    after = g.apply(s, Sell(Hex(1, 0), "food", "Farcity", bet=1))
+    assert after.players[0].money == 0
+
+
+@pytest.mark.parametrize(("returned", "filled"), [(False, 1), (True, 0)])
+def test_kas_amb_26_all_bishop_puts_the_sold_good_back_r75_p19(returned: bool, filled: int) -> None:
+    """KAS-R-75 (p.19): on a delivery Bishop Kingston may put one good back into the supply instead of
+    onto a city slot, paid all the same.  KAS-AMB-25 'consume-room' makes a sold good take a slot; with
+    KAS-AMB-26 'all' he may put it back: Farcity stays empty, the $4 is paid either way."""
+    g = game(**amb(26, "all"), **amb(25, "consume-room"))
+    s = sellout_as(g, "Rose & Thorn", "Bishop Kingston")
+    offered = {a.returned for a in g.legal_actions(s) if isinstance(a, Sell)}
+    assert offered == {False, True}
+    after = g.apply(s, Sell(Hex(1, 0), "food", "Farcity", returned=returned))
+    assert city(g, after, "Farcity").filled == filled and after.players[0].money == 5 + 4
+    assert rule(
+        g, sellout_as(g, "Kings Over Aces", "Sebastian King"), Sell(Hex(1, 0), "food", "Farcity", returned=True)
+    ) == ("KAS-R-75")

@@ -289,6 +289,9 @@ class Sell:
     to_city: str
     lines: tuple[str, ...] | None = None
     payees: tuple[tuple[str, int], ...] | None = None
+    # KAS-AMB-26 'all': the delivery powers in the Sellout, a sale being a delivery of one good.
+    returned: bool = False  # KAS-R-75 Bishop Kingston: the good takes no city slot (KAS-AMB-25 'consume-room')
+    bet: int = 0  # KAS-R-78 Sebastian King: dollars bet on his tokens
 
 
 @attrs.frozen

@@ -146,6 +146,8 @@ class Team:
     special: Card
     characters: tuple[str, str]
     provenance: str = "reconstructed"
+    # KAS-AMB-46 'per-character': each character's own number, when a pack prints them (else empty).
+    character_priority: tuple[tuple[str, int], ...] = ()
 
 
 @attrs.frozen
@@ -400,6 +402,7 @@ def pack_from_data(data: Any, source: str = "<memory>", *, schema: bool = True) 
             special=_card(t["special"]),
             characters=(t["characters"][0], t["characters"][1]),
             provenance=_provenance(t),
+            character_priority=tuple((c, t["character_priority"][c]) for c in t.get("character_priority", {})),
         )
         for t in data.get("teams", [])
     )
@@ -731,6 +734,7 @@ class _Checker(PackChecker):
             raise self.fail("teams", f"the advanced game has {len(TEAM_SPECIALS)} teams (p.17), found {len(teams)}")
         names: set[str] = set()
         priorities: dict[int, str] = {}
+        numbers: dict[int, str] = {}  # KAS-AMB-46: the characters' own numbers, when given
         special_ids = set(self.card_ids)
         for i, t in enumerate(teams):
             tw = f"teams{_at(i, t)}"
@@ -761,6 +765,25 @@ class _Checker(PackChecker):
                     f"{tw}.characters",
                     f"{t['name']}'s characters are {' and '.join(sorted(TEAM_CHARACTERS[t['name']]))}",
                 )
+            self.check_character_priority(t, tw, numbers)
+
+    def check_character_priority(self, team: Any, where: str, numbers: dict[int, str]) -> None:
+        """KAS-AMB-46 'per-character': a team's two characters, each with a number no other character has."""
+        if "character_priority" not in team:
+            return
+        given = team["character_priority"]
+        if set(given) != set(team["characters"]):
+            raise self.fail(
+                f"{where}.character_priority",
+                f"names {sorted(given)}, not {team['name']}'s characters {team['characters']}",
+            )
+        for character, number in given.items():
+            if number in numbers:
+                raise self.fail(
+                    f"{where}.character_priority",
+                    f"{character}'s number {number} is also {numbers[number]}'s (KAS-AMB-46)",
+                )
+            numbers[number] = character
 
 
 # ---------------------------------------------------------------------------

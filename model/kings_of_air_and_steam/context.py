@@ -124,9 +124,13 @@ class Context:
         return self.airship_track(player)[player.airship_level - 1]
 
     def priority(self, player: PlayerState) -> int:
-        """KAS-R-10: the character card's priority number (the team's, KAS-AMB-46)."""
+        """KAS-R-10: the character card's priority number: the team's (KAS-AMB-46 'team-order'), or
+        under 'per-character' the character's own, from the pack (the game refuses a pack without)."""
         assert player.team is not None
-        return self.pack.team(player.team).priority
+        team = self.pack.team(player.team)
+        if self.r("KAS-AMB-46") == "per-character":
+            return next(number for name, number in team.character_priority if name == player.character)
+        return team.priority
 
     def no_tolls(self, player: PlayerState, *, sellout: bool = False) -> bool:
         """KAS-R-86: Thaddeus Birch never pays tolls; in the Sellout only while his

@@ -52,7 +52,7 @@ from rulecraft.model.kings_of_air_and_steam.components import BOARD_SETS, GOODS,
 from rulecraft.model.kings_of_air_and_steam.context import Context
 from rulecraft.model.kings_of_air_and_steam.grounds import team_grounds
 from rulecraft.model.kings_of_air_and_steam.hexgrid import path_hexes
-from rulecraft.model.kings_of_air_and_steam.readings import NOT_MODELLED, NOT_MODELLED_WHY, REGISTER
+from rulecraft.model.kings_of_air_and_steam.readings import NEEDS_PACK_DATA, NOT_MODELLED, NOT_MODELLED_WHY, REGISTER
 from rulecraft.model.kings_of_air_and_steam.rules import (
     accepted,
     card_moves,
@@ -73,6 +73,7 @@ from rulecraft.model.kings_of_air_and_steam.rules import (
 from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase
 from rulecraft.model.kings_of_air_and_steam.transitions import new_game, transition
 from rulecraft.packed import PackedGame
+from rulecraft.ruleset import UnknownReading
 from rulecraft.serialization import from_jsonable, to_jsonable
 
 # Characters whose abilities the model does not play yet: choosing one is refused.
@@ -116,6 +117,15 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
 
     def wire(self) -> None:
         self.ctx = Context(self.pack, dict(self.ruleset.readings), params=self.params)
+        if self.ctx.r("KAS-AMB-46") == "per-character":
+            missing = [t.name for t in self.pack.teams if not t.character_priority]
+            if missing or not self.pack.teams:
+                raise UnknownReading(
+                    f"KAS-AMB-46=per-character is not modelled without each character's own priority number, which"
+                    f" the rulebook does not print: pack {self.pack.name} has no"
+                    f" {NEEDS_PACK_DATA[('KAS-AMB-46', 'per-character')]}"
+                    f" for {', '.join(missing) or 'any team (it has no teams)'}"
+                )
 
     # -- set-up ---------------------------------------------------------------------------
     def layout_for(self, players: int) -> str:
@@ -440,8 +450,22 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
                     rules=self.ctx.route_rules(),
                 ):
                     assert route.destination.name is not None
-                    out.append(Sell(depot.at, goods, route.destination.name, route.lines, route.payees))
+                    sale = Sell(depot.at, goods, route.destination.name, route.lines, route.payees)
+                    out.append(sale)
+                    out.extend(self._sale_powers(sale, player.character))
         return out
+
+    def _sale_powers(self, sale: Sell, character: str | None) -> list[KasAction]:
+        """KAS-AMB-26 'all': a sale is a one-good delivery, so Sebastian King may bet $1-$3 on it
+        (KAS-R-78) and Bishop Kingston may put the good back rather than on a city slot (KAS-R-75:
+        a choice only where a sale takes a slot, KAS-AMB-25 'consume-room').  The check judges them."""
+        if self.ctx.r("KAS-AMB-26") != "all":
+            return []
+        if character == "Sebastian King":
+            return [attrs.evolve(sale, bet=bet) for bet in (1, 2, 3)]
+        if character == "Bishop Kingston" and self.ctx.r("KAS-AMB-25") == "consume-room":
+            return [attrs.evolve(sale, returned=True)]
+        return []
 
     def chance_outcomes(self, state: KasState) -> list[tuple[KasAction, Fraction]]:
         if state.phase is Phase.REMOVE_TILES:
@@ -565,6 +589,8 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
             del data["turned"]
         if isinstance(action, Fly) and not action.spare:  # recorded only when Ezekiel Crane spares someone
             del data["spare"]
+        if isinstance(action, Sell) and not (action.bet or action.returned):  # KAS-AMB-26 'all' only
+            del data["bet"], data["returned"]
         return {"kind": action.kind, **data}
 
     def state_to_json(self, state: KasState) -> dict[str, Any]:

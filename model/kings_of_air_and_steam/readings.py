@@ -629,7 +629,11 @@ REGISTER = AmbiguityRegister(
                     "team-order",
                     "Emperor 1, DaVinci 2, Sphinx 3, Rose & Thorn 4, Kings Over Aces 5, Sky Castle 6, Godfather 7, shared by both characters",
                 ),
-                ("per-character", "each character has its own number"),
+                (
+                    "per-character",
+                    "each character has its own number; the rulebook prints none, so a pack must give them"
+                    " (teams[].character_priority)",
+                ),
             ],
             "team-order",
             "the teams are presented in priority order (p.18); a play report calls Harvey Golding's team 1st",
@@ -681,6 +685,7 @@ MODELLED_ALTERNATIVES: frozenset[tuple[str, str]] = frozenset(
         ("KAS-AMB-24", "skip-upkeep"),
         ("KAS-AMB-25", "consume-room"),
         ("KAS-AMB-26", "none"),
+        ("KAS-AMB-26", "all"),
         ("KAS-AMB-28", "fixed"),
         ("KAS-AMB-29", "strict"),
         ("KAS-AMB-32", "distinct"),
@@ -700,26 +705,30 @@ MODELLED_ALTERNATIVES: frozenset[tuple[str, str]] = frozenset(
         ("KAS-AMB-47", "cutthroat"),
     }
 )
+# Readings played only with a pack that supplies data the rulebook does not print: reading -> the pack
+# field it needs.  With such a pack they are played; without, the game refuses them in one line
+# naming the field (KingsOfAirAndSteamGame.wire), so they are neither alternatives nor NOT_MODELLED.
+NEEDS_PACK_DATA: dict[tuple[str, str], str] = {
+    ("KAS-AMB-46", "per-character"): "teams[].character_priority",
+}
 NOT_MODELLED: frozenset[tuple[str, str]] = frozenset(
     (amb.id, r.key)
     for amb in REGISTER
     for r in amb.readings
-    if r.key != amb.default and amb.affects_play and (amb.id, r.key) not in MODELLED_ALTERNATIVES
+    if r.key != amb.default
+    and amb.affects_play
+    and (amb.id, r.key) not in MODELLED_ALTERNATIVES
+    and (amb.id, r.key) not in NEEDS_PACK_DATA
 )
 
 # Why each refused reading is not played (shown when it is chosen, and in `rulecraft ambiguities`).
 NOT_MODELLED_WHY: dict[tuple[str, str], str] = {
-    ("KAS-AMB-26", "all"): "the Sellout (p.16) sells one good at a time back to the supply for $4, not a delivery"
-    " into a city: a bet, a swindled off-type good or Bishop's returned good would each need a Sell field and a"
-    " payout the rules never give for it (p.19)",
     ("KAS-AMB-30", "simultaneous"): "order matters only in the Sellout: under KAS-AMB-25 'consume-room' who gets a"
     " city's last slots, and whether tolls received from earlier sellers let a player pay a toll over $4 (p.16);"
-    " the rules give no way to settle slots or money claimed at once, so a simultaneous Sellout would invent one"
-    " (Upkeep choices are independent: they pay only the bank)",
+    " the rules give no way to settle slots or money claimed at once, so a simultaneous Sellout would invent one,"
+    " and p.5 gives such timing problems to the priority number ('a körsorrend és egyéb időzítési problémák"
+    " feloldására') (Upkeep choices are independent: they pay only the bank)",
     ("KAS-AMB-39", "any-depot"): "p.19 puts the off-type good into 'the shipment', which leaves from one depot"
-    " (p.13); from another depot it would need a route of its own, whose stops, rail level and tolls no rule"
-    " gives, so choosing them would invent a rule",
-    ("KAS-AMB-46", "per-character"): "the pack has team numbers only; the rulebook prints no number per character"
-    " (p.17: 'every character card' has one, seen only as Blue 4 and Yellow 2 in an example), so playing it would"
-    " invent 14 numbers; a pack with per-character numbers would be needed",
+    " (p.13: 'egy árutípust egyik raktáradból'); from another depot it would need a route of its own, whose stops,"
+    " rail level and tolls no rule gives, so choosing them would invent a rule",
 }

@@ -189,8 +189,9 @@ def describe(game: KingsOfAirAndSteamGame, state: KasState, action: KasAction) -
             return f"{who} returns 1 {goods} from {'the hold' if at is None else at}"
         case PayUpkeep():
             return f"{who} pays upkeep"
-        case Sell(origin=origin, goods=goods, to_city=city):
-            return f"{who} sells 1 {goods} from {origin} (shippable to {city})"
+        case Sell(origin=origin, goods=goods, to_city=city, returned=returned, bet=bet):
+            power = f", betting ${bet}" if bet else (", the good back to the supply" if returned else "")
+            return f"{who} sells 1 {goods} from {origin} (shippable to {city}){power}"
         case EndSellout():
             return f"{who} ends the sellout"
         case Convert(goods=goods, into=into, at=at):

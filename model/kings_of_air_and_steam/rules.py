@@ -709,16 +709,33 @@ def sell_problem(ctx: Context, state: KasState, action: Sell) -> Rejection | Non
         no_tolls=ctx.no_tolls(player, sellout=True),  # KAS-AMB-26: Thaddeus Birch's power in the sellout
         rules=ctx.route_rules(),
     )
+    if action.returned or action.bet:
+        problem = sellout_power_problem(ctx, state, action)
+        if problem is not None:
+            return problem
     for route in options:
         same_lines = action.lines is None or action.lines in (route.lines, route.after_origin)
         same_payees = action.payees is None or action.payees == route.payees
         if route.destination.name == action.to_city and same_lines and same_payees:
-            if route.toll_per_good > player.money + 4:  # the toll is paid from the $4 and the purse
-                return reject("KAS-R-55", f"the toll ${route.toll_per_good} exceeds $4 plus your ${player.money}")
+            purse = player.money - action.bet  # KAS-R-78: a bet is paid first
+            if route.toll_per_good > purse + 4:  # the toll is paid from the $4 and the purse
+                return reject("KAS-R-55", f"the toll ${route.toll_per_good} exceeds $4 plus your ${purse}")
             return None
     return reject(
         "KAS-R-51", f"no {action.goods} could be shipped to {action.to_city} that way (route, depots, stops, tolls)"
     )
+
+
+def sellout_power_problem(ctx: Context, state: KasState, action: Sell) -> Rejection | None:
+    """KAS-AMB-26 'all': a sale is a delivery of one good to the city (p.16), so Bishop Kingston's
+    and Sebastian King's delivery powers (p.19) hold as on any delivery; not under the other readings."""
+    if ctx.r("KAS-AMB-26") != "all":
+        return reject(
+            "KAS-R-51", "a Sellout sale returns the good to the supply for $4: no delivery power (KAS-AMB-26)"
+        )
+    one = ShipGoods(action.origin, action.goods, 1, to_city=action.to_city, returned=action.returned, bet=action.bet)
+    problem = delivery_power_problem(ctx, state, one)
+    return reject(problem[0], problem[1]) if problem else None
 
 
 # -- the advanced game ---------------------------------------------------------------------------

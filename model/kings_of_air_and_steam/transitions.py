@@ -140,7 +140,7 @@ def new_game(
             kit[seat] = attrs.evolve(kit[seat], money=starting_money(kit[seat], ctx.p("starting_money")))
         # KAS-R-11: starting depots in reverse priority order; KAS-R-62: Harvey Golding first.
         # KAS-R-58: here the priority number replaces the start-player token.
-        ranked = sorted(range(players), key=lambda s: ctx.pack.team(teams[s][0]).priority, reverse=True)
+        ranked = sorted(range(players), key=lambda s: ctx.priority(kit[s]), reverse=True)
         harvey = [s for s in ranked if teams[s][1] == "Harvey Golding"]
         order = tuple(harvey + [s for s in ranked if s not in harvey])
     per_type = ctx.pack.tiles_per_type if uncertainty else 3  # KAS-R-05 / KAS-R-06
@@ -573,6 +573,8 @@ def _gamble(ctx: Context, state: KasState, win: bool, turned: tuple[str, ...]) -
         state = _player(state, state.seat, tokens=player.tokens - len(turned), spent_tokens=spent)
     if win:
         state = _money(state, state.seat, 2 * delivered)
+    if resume is Phase.SELLOUT:  # KAS-AMB-26 'all': a sale fills no city (KAS-AMB-25)
+        return attrs.evolve(state, phase=Phase.SELLOUT)
     return _resolve_city(ctx, state, city, resume)
 
 
@@ -782,8 +784,11 @@ def _sell(ctx: Context, state: KasState, action: Sell) -> KasState:
         ctx, state, action.origin, shipping.Destination.city(action.to_city), action.lines, action.payees, sellout=True
     )
     g = GOODS_INDEX[action.goods]
+    if action.bet:  # KAS-AMB-26 'all', KAS-R-78: the bet goes to the bank before the tokens are turned
+        state = _money(state, state.seat, -action.bet)
     state = _depot_goods(state, action.origin, g, -1)
-    if ctx.r("KAS-AMB-25") == "consume-room":  # the sold good takes a slot of the city
+    # KAS-R-75 with KAS-AMB-26 'all': Bishop Kingston's good goes back to the supply, not onto a slot.
+    if ctx.r("KAS-AMB-25") == "consume-room" and not action.returned:  # the sold good takes a slot of the city
         index = ctx.map_of(state).city_index(action.to_city)
         city = state.cities[index]
         state = attrs.evolve(state, cities=_replace(state.cities, index, attrs.evolve(city, filled=city.filled + 1)))
@@ -792,6 +797,8 @@ def _sell(ctx: Context, state: KasState, action: Sell) -> KasState:
     state = _money(state, state.seat, 4)
     for _line, payee in route.payees:
         state = _transfer(state, state.seat, payee, 1)
+    if action.bet:  # the tokens decide the $2 for the one good sold; then the Sellout goes on
+        return attrs.evolve(state, phase=Phase.GAMBLE, gamble=(action.bet, 1, action.to_city), resume=Phase.SELLOUT)
     return state
 
 
