@@ -379,8 +379,8 @@ def test_kas_witness_from_a_targeted_start(amb_id: str, reading: str, default_al
     is judged as the rulebook says under the default and the other way under the other reading, and
     the search finds that difference itself."""
     default, other = make_game("kas"), make_game("kas", readings={amb_id: reading})
-    starts = targeted_starts(default, amb_id)
-    assert len(starts) == 1 and tools(default).violations(starts[0].state) == []
+    starts = targeted_starts(default, amb_id)  # the rule's start first (KAS-AMB-26 has Sebastian King's too)
+    assert starts and all(tools(default).violations(start.state) == [] for start in starts)
     action = _kas_action("kas", amb_id)
     assert (default.check(starts[0].state, action) is None) is default_allows
     assert (other.check(starts[0].state, action) is None) is not default_allows

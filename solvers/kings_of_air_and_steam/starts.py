@@ -16,6 +16,8 @@ flies it and then has goods, a depot and an opponent where the card needs them.
 - KAS-AMB-26 (p.20, character powers in the Sellout, KAS-R-86 with KAS-R-51): Thaddeus Birch sells
   food from a depot on line B1 to Bown Town over line B2, which holds an opponent's depot; the
   default keeps his no-toll power there, 'none' makes him pay the toll.
+  A second start has Sebastian King sell food beside Bown Town: under 'all' (a sale is a one-good
+  delivery) he may bet on it (KAS-R-78).  Both Sellouts go by priority (KAS-R-10, KAS-AMB-30).
 - KAS-AMB-41 (p.19-20, Eli Diamond's extra flight, KAS-R-83 with KAS-R-25): his slot-1 card went back
   to the deck over his diamond rating; the default lets him fly it again, 'unreturned' does not.
 - KAS-AMB-15 (p.13, route shape, KAS-R-37): map ABC's six lines form one ring, so at rail level 6 (the
@@ -135,8 +137,25 @@ def _bishop_with_two_free_slots(game: Game[Any, Any]) -> Iterator[tuple[str, Any
     )
 
 
+EVERY_TILE = dict.fromkeys(("chemical", "machine", "food", "textile", "luxury"), 3)  # all 15 tiles drawn
+
+
+def _in_sellout_order(game: Game[Any, Any], given: Mapping[str, Any]) -> Any:
+    """The advanced game's Sellout goes by ascending priority number (KAS-R-10, KAS-AMB-30): the seats
+    before the given one (seat 0) have sold already."""
+    from rulecraft.model.kings_of_air_and_steam.transitions import by_priority
+
+    state = tools(game).scenario_state(given)
+    order = by_priority(game.ctx, state)  # type: ignore[attr-defined]
+    return attrs.evolve(state, order=order, turn=order.index(state.seat))
+
+
+def _sellout_powers(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    yield from _birch_selling_over_a_tolled_line(game)
+    yield from _sebastian_selling_with_a_bet(game)
+
+
 def _birch_selling_over_a_tolled_line(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
-    every_tile = dict.fromkeys(("chemical", "machine", "food", "textile", "luxury"), 3)
     given = {
         "players": 2,
         "layout": LAYOUT,
@@ -148,9 +167,29 @@ def _birch_selling_over_a_tolled_line(game: Game[Any, Any]) -> Iterator[tuple[st
             1: {**PLAIN, "at": [0, -1]},
         },
         "depots": [{"at": [5, -2], "owner": 0, "goods": {"food": 1}}, {"at": [3, -2], "owner": 1}],
-        "market": {"pile": {}, "demand_pile": every_tile},
+        "market": {"pile": {}, "demand_pile": EVERY_TILE},
     }
-    yield "Thaddeus Birch's Sellout of food over an opponent's line (KAS-R-51, R-86)", tools(game).scenario_state(given)
+    yield "Thaddeus Birch's Sellout of food over an opponent's line (KAS-R-51, R-86)", _in_sellout_order(game, given)
+
+
+def _sebastian_selling_with_a_bet(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    """Sebastian King (priority 5, before the Godfather's 7) sells food from his depot by Bown Town; under
+    'all' a sale is a one-good delivery, so he may bet on it (KAS-R-78)."""
+    q, r = _beside_bown_town(game)
+    given = {
+        "players": 2,
+        "layout": LAYOUT,
+        "phase": "sellout",
+        "round": 6,
+        "seat": 0,
+        "players_state": {
+            0: {"team": "Kings Over Aces", "character": "Sebastian King", "at": [0, -1], "tokens": 5},
+            1: {"team": "Godfather", "character": "Thaddeus Birch", "at": [0, -1]},
+        },
+        "depots": [{"at": [q, r], "owner": 0, "goods": {"food": 1}}],
+        "market": {"pile": {}, "demand_pile": EVERY_TILE},
+    }
+    yield "Sebastian King's Sellout of food beside Bown Town (KAS-R-51, R-78)", _in_sellout_order(game, given)
 
 
 def _eli_with_a_returned_card(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
@@ -356,7 +395,7 @@ def witness_starts(game: Game[Any, Any]) -> Mapping[str, StartHook]:
         "KAS-AMB-42": _godfather_by_a_depot,
         "KAS-AMB-33": _sphinx_by_a_depot,
         "KAS-AMB-37": _bishop_with_two_free_slots,
-        "KAS-AMB-26": _birch_selling_over_a_tolled_line,
+        "KAS-AMB-26": _sellout_powers,
         "KAS-AMB-41": _eli_with_a_returned_card,
         "KAS-AMB-15": _food_round_the_ring,
         "KAS-AMB-29": _no_line_left_for_the_last_depot,
