@@ -294,6 +294,50 @@ AerAction = (
     | RefillWaiting
 )
 
+
+# Shared values for move generation (issue 18): a frozen attrs value costs about a microsecond to make,
+# and generation offers the same few again at every decision, so each is made once and shared (as
+# ``place_airport`` does; the stores are bounded by the pack: cards, tiles, types).
+def buy_plane(number: int, increased_production: bool = False) -> BuyPlane:
+    """``BuyPlane(number, increased_production)``, made once per value."""
+    store = _BOOSTED_BUYS if increased_production else _BUYS
+    found = store.get(number)
+    if found is None:
+        found = store[number] = BuyPlane(number, increased_production)
+    return found
+
+
+def take_advantage(kind: int) -> TakeAdvantage:
+    """``TakeAdvantage(kind)``, made once per type."""
+    found = _TAKES.get(kind)
+    if found is None:
+        found = _TAKES[kind] = TakeAdvantage(kind)
+    return found
+
+
+def claim_passenger(tile: str, card: int, overflow: bool) -> ClaimPassenger:
+    """``ClaimPassenger(tile, card, overflow)``, made once per value."""
+    key = (tile, card, overflow)
+    found = _CLAIMS.get(key)
+    if found is None:
+        if len(_CLAIMS) > 65536:  # keep the store bounded
+            _CLAIMS.clear()
+        found = _CLAIMS[key] = ClaimPassenger(tile, card, overflow)
+    return found
+
+
+_BUYS: dict[int, BuyPlane] = {}
+_BOOSTED_BUYS: dict[int, BuyPlane] = {}
+_TAKES: dict[int, TakeAdvantage] = {}
+_CLAIMS: dict[tuple[str, int, bool], ClaimPassenger] = {}
+# The actions with no fields: one value each.
+TAKE_SUBSIDY = TakeSubsidy()
+ROLL_FOR_ADVANTAGES = RollForAdvantages()
+PLAY_ENGINE_MAINTENANCE = PlayEngineMaintenance()
+STOP_PLACING = StopPlacing()
+END_CLAIMS = EndClaims()
+PLAY_NIGHT_FLIGHTS = PlayNightFlights()
+
 # The chance actions: nobody chooses them; their odds are exact (setup.chance_outcomes).
 CHANCE_KINDS: frozenset[str] = frozenset(
     {
@@ -363,5 +407,8 @@ __all__ = [
     "StopPlacing",
     "TakeAdvantage",
     "TakeSubsidy",
+    "buy_plane",
+    "claim_passenger",
     "place_airport",
+    "take_advantage",
 ]

@@ -57,7 +57,13 @@ from typing import Any, assert_never
 
 from rulecraft.core import Rejection, all_rejections
 from rulecraft.model.aeroplanes.actions import (
+    END_CLAIMS,
+    PLAY_ENGINE_MAINTENANCE,
+    PLAY_NIGHT_FLIGHTS,
+    ROLL_FOR_ADVANTAGES,
     RULES_OF,
+    STOP_PLACING,
+    TAKE_SUBSIDY,
     Abort,
     AdvantageThrow,
     AerAction,
@@ -83,7 +89,10 @@ from rulecraft.model.aeroplanes.actions import (
     StopPlacing,
     TakeAdvantage,
     TakeSubsidy,
+    buy_plane,
+    claim_passenger,
     place_airport,
+    take_advantage,
 )
 from rulecraft.model.aeroplanes.catalogue import RULES, SETUP
 from rulecraft.model.aeroplanes.components import Face
@@ -460,8 +469,10 @@ def unavailable(ctx: Context, state: AerState, kind: int, supply: tuple[int, ...
 
 
 def available_types(ctx: Context, state: AerState, supply: tuple[int, ...] | None = None) -> tuple[int, ...]:
-    """AER-R-40: the advantage types that can be taken now."""
-    return tuple(t for t in ADVANTAGE_TYPE_IDS if unavailable(ctx, state, t, supply) is None)
+    """AER-R-40: the advantage types that can be taken now: from the type's first era, while a tile of it
+    is left in ``supply`` (the stacks, default the state's): ``unavailable`` is None for exactly these."""
+    era, left, advantage = state.era, supply if supply is not None else state.advantage_supply, ctx.pack.advantage
+    return tuple(t for t in ADVANTAGE_TYPE_IDS if advantage(t).first_era <= era and left[t - 2] > 0)
 
 
 def price_rejection(state: AerState) -> Rejection | None:
@@ -1080,16 +1091,16 @@ def legal_actions(ctx: Context, state: AerState) -> list[AerAction]:
             *empty_placements(ctx),
         ]
     if state.phase is Phase.PLACING:
-        return [*placements(ctx, state), StopPlacing()]
+        return [*placements(ctx, state), STOP_PLACING]
     if state.phase is Phase.COVER:
         return covers(ctx, state)
     if state.phase is Phase.ADVANTAGE_PICK:
         return list(picks(ctx, state))
     if state.phase is Phase.CLAIMING:
-        out: list[AerAction] = [PlayNightFlights()] if me(state).held(NIGHT_FLIGHTS) else []
+        out: list[AerAction] = [PLAY_NIGHT_FLIGHTS] if me(state).held(NIGHT_FLIGHTS) else []
         if state.turn.claims_left > 0:
             out += [c for c in claims(ctx, state) if night_flights_rejection(ctx, state, c) is None]
-        return [*out, EndClaims()]
+        return [*out, END_CLAIMS]
     return []
 
 
@@ -1111,21 +1122,21 @@ def covers(ctx: Context, state: AerState) -> list[AerAction]:
 def empty_placements(ctx: Context) -> Iterator[StopPlacing]:
     """AER-AMB-09 ``pass``: a placement action may place no tile (l.76), a free pass for any player."""
     if ctx.r("AER-AMB-09") == "pass":  # AER-AMB-09
-        yield StopPlacing()  # AER-AMB-09
+        yield STOP_PLACING  # AER-AMB-09
 
 
 def maintenances(state: AerState) -> Iterator[PlayEngineMaintenance]:
     if maintenance_rejection(state) is None:
-        yield PlayEngineMaintenance()
+        yield PLAY_ENGINE_MAINTENANCE
 
 
 def advantage_buys(ctx: Context, state: AerState) -> Iterator[TakeAdvantage | RollForAdvantages]:
     if price_rejection(state) is not None:
         return
     kinds = available_types(ctx, state)
-    yield from (TakeAdvantage(t) for t in kinds)
+    yield from (take_advantage(t) for t in kinds)
     if kinds:
-        yield RollForAdvantages()
+        yield ROLL_FOR_ADVANTAGES
 
 
 def buys(ctx: Context, state: AerState) -> Iterator[BuyPlane]:
@@ -1140,10 +1151,11 @@ def buys(ctx: Context, state: AerState) -> Iterator[BuyPlane]:
         # skipped(): the cards before it on the ascending display, or the numbers between (AER-AMB-06)
         passed = number - display[0] if gap else position
         if ctx.pack.card(number).price + passed <= money:
-            yield BuyPlane(number)
-            boosted = BuyPlane(number, increased_production=True)
-            if holds and increased_production_rejection(ctx, state, boosted) is None:
-                yield boosted
+            yield buy_plane(number)
+            if holds:
+                boosted = buy_plane(number, True)
+                if increased_production_rejection(ctx, state, boosted) is None:
+                    yield boosted
 
 
 def claims(ctx: Context, state: AerState) -> Iterator[ClaimPassenger]:
@@ -1164,12 +1176,12 @@ def claims(ctx: Context, state: AerState) -> Iterator[ClaimPassenger]:
             rooms = [(card.number, room(ctx, card)) for card in player.cards if not (card.face_down and closed)]
         for number, free in rooms:
             if free >= tile.capacity:
-                yield ClaimPassenger(tile_id, number, overflow)
+                yield claim_passenger(tile_id, number, overflow)
 
 
 def subsidies(ctx: Context, state: AerState) -> Iterator[TakeSubsidy]:
     if subsidy_rejection(ctx, state) is None:
-        yield TakeSubsidy()
+        yield TAKE_SUBSIDY
 
 
 _Judge = Callable[[Context, AerState, AerAction], Rejection | tuple[Rejection | None, ...] | None]

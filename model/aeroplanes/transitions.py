@@ -73,6 +73,7 @@ from rulecraft.model.aeroplanes.rules import (
 from rulecraft.model.aeroplanes.scoring import era_scores
 from rulecraft.model.aeroplanes.setup import choose_home, deal, next_waiting_slot, start_era
 from rulecraft.model.aeroplanes.state import (
+    FRESH_TURN,
     AerState,
     Airport,
     Attempt,
@@ -80,7 +81,6 @@ from rulecraft.model.aeroplanes.state import (
     Phase,
     PlayerState,
     Slots,
-    TurnState,
     Waiting,
 )
 
@@ -177,13 +177,13 @@ def end_turn(state: AerState, **changes: Any) -> AerState:
         return evolve(
             state,
             turns_in_round=acted,
-            turn=TurnState(),
+            turn=FRESH_TURN,
             phase=Phase.ROUND_DIE,
             die_roller=state.first_player,
             **changes,
         )
     return evolve(
-        state, turns_in_round=acted, turn=TurnState(), to_move=(state.to_move + 1) % n, phase=Phase.ACTION, **changes
+        state, turns_in_round=acted, turn=FRESH_TURN, to_move=(state.to_move + 1) % n, phase=Phase.ACTION, **changes
     )
 
 
@@ -487,7 +487,7 @@ def take_marker(ctx: Context, state: AerState) -> AerState:
     (l.52-53): the action round ends at once (nobody else acts, no die between rounds), and the era is
     scored (AER-R-49)."""
     assert state.subsidy_pool == 0 and state.marker_in_pool
-    state = evolve(state, marker_in_pool=False, marker_taker=state.to_move, turn=TurnState())
+    state = evolve(state, marker_in_pool=False, marker_taker=state.to_move, turn=FRESH_TURN)
     return score_era(ctx, state)
 
 
