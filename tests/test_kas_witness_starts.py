@@ -1,24 +1,28 @@
-"""Kings of Air and Steam targeted witness starts for KAS-AMB-04, 10, 32, 35, 38 and 44 (issue 19).
+"""Kings of Air and Steam targeted witness starts for KAS-AMB-04, 10, 26 'all', 32, 35, 38 and 44 (issue 19).
 
 Before (``rulecraft ambiguities kas --seconds 3 --seed 1``): 'not found' for 04 'b' and 'c', 10 'b' and
 'c', 32 'distinct', 35 'up-to', 38 'spent' and 44 'ignore-capacity': random games from set-up seldom put a
 team card or character where its rule bites (or fill a printed city while the demand pile is empty).  Each
 test plays the rule from the start (expected values from the rulebook: rule ID and page in the docstring)
-and then lets the seeded search find the difference itself, from the targeted start."""
+and then lets the seeded search find the difference itself, from the targeted start.  KAS-AMB-26 'all'
+(delivery powers in the Sellout), once modelled, was 'not found' in 200 games: Sebastian King's sale is its
+start."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import attrs
 import pytest
 from kas_helpers import game, rule
-from test_witness_targets import BUDGET, _at_the_difference, _kas_pair, _kas_witness
+from test_witness_targets import BUDGET, _at_the_difference, _kas_pair, _kas_witness, amb
 
 from rulecraft.conformance.findings import Finding
-from rulecraft.model.kings_of_air_and_steam.actions import Convert, Fly, Gamble, Grant, ShipGoods
+from rulecraft.model.kings_of_air_and_steam.actions import Convert, Fly, Gamble, Grant, Sell, ShipGoods
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex, path_hexes
 from rulecraft.model.kings_of_air_and_steam.state import Phase, SlotStatus
+from rulecraft.witness import PairResult, search_pair, targeted_starts
 
 ABC = game().ctx.game_map("ABC")
 ORIGIN = Hex(0, 0)  # seat 0's airship in the flight starts: rail of line A2, no city beside it
@@ -41,6 +45,15 @@ def _straight(direction: int) -> int:
         if _flyable_end(hexes[-1]):
             longest = length
     return longest
+
+
+def _kas_witness_any(amb_id: str, reading: str) -> tuple[PairResult, Finding]:
+    """The seeded search of :data:`BUDGET` with a database of its own, from however many targeted starts."""
+    from hypothesis.database import InMemoryExampleDatabase
+
+    result = search_pair("kas", amb("kas", amb_id), reading, BUDGET, database=InMemoryExampleDatabase())
+    assert result.finding is not None, result.reason
+    return result, result.finding
 
 
 def _found(amb_id: str, reading: str) -> Finding:
@@ -201,8 +214,6 @@ def test_kas_amb_38_spent_a_three_dollar_bet_leaves_two_tokens() -> None:
     more per good delivered if one shows the shipment's goods.  The 5 tokens show the 5 goods types
     (KAS-AMB-38), so a $3 bet on food wins 3 times in 5 under either reading.  Under 'spent' the 3 turned
     tokens are used up: 2 left (a later $3 bet is refused); reused by default, he keeps 5."""
-    from fractions import Fraction
-
     default, spent, start = _kas_pair("KAS-AMB-38", "spent")
     state = start.state
     bet = ShipGoods(Hex(3, -2), "food", 1, to_city="Bown Town", lines=("B2",), bet=3)
@@ -252,3 +263,30 @@ def test_kas_amb_44_ignore_capacity_lets_a_full_hold_convert() -> None:
     ours, theirs = _at_the_difference(default, finding), _at_the_difference(ignore, finding)
     gained = set(ignore.legal_actions(theirs)) - set(default.legal_actions(ours))
     assert gained and all(isinstance(a, Convert) and a.at is None for a in gained)
+
+
+# -- KAS-AMB-26 'all': Sebastian King's bet on a Sellout sale ---------------------------------------------
+
+
+def test_kas_amb_26_all_sebastian_king_may_bet_on_a_sellout_sale() -> None:
+    """p.16 (KAS-R-51): in the Sellout a good that could be shipped to its city goes back to the supply
+    for $4; p.19 (KAS-R-78): Sebastian King may bet up to $3 when he delivers to a city.  By default
+    (KAS-AMB-26 'birch-only') a sale is no delivery and takes no bet; under 'all' it is a one-good delivery:
+    a $2 bet goes to the bank before his tokens are turned (2 of 5, one a type: food shows 2 times in 5)."""
+    default, every = game(), game(**{"KAS-AMB-26": "all"})
+    (start,) = [s for s in targeted_starts(default, "KAS-AMB-26") if "Sebastian King" in s.label]
+    state = start.state
+    assert state.phase is Phase.SELLOUT and state.order[state.turn] == state.seat == 0
+    sale = Sell(Hex(3, -2), "food", "Bown Town", lines=("B2",), payees=())
+    assert rule(default, state, sale) is None and rule(every, state, sale) is None
+    bet = attrs.evolve(sale, bet=2)
+    assert rule(default, state, bet) == "KAS-R-51" and rule(every, state, bet) is None
+    after = every.apply(state, bet)
+    assert after.phase is Phase.GAMBLE and after.players[0].money == state.players[0].money + 4 - 2
+    wins = sum((p for a, p in every.chance_outcomes(after) if isinstance(a, Gamble) and a.win), Fraction(0))
+    assert wins == Fraction(2, 5)
+    result, finding = _kas_witness_any("KAS-AMB-26", "all")
+    assert result.outcome == "witness" and "[targeted start for KAS-AMB-26]" in finding.root
+    ours, theirs = _at_the_difference(default, finding), _at_the_difference(every, finding)
+    gained = set(every.legal_actions(theirs)) - set(default.legal_actions(ours))
+    assert gained and all(isinstance(a, Sell) and (a.bet or a.returned) for a in gained)
