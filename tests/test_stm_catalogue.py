@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from rulecraft.model.steamopolis import gauge, rules
 from rulecraft.model.steamopolis.catalogue import RULES
-from rulecraft.model.steamopolis.readings import NOT_MODELLED, REGISTER
+from rulecraft.model.steamopolis.readings import NOT_MODELLED, NOT_MODELLED_WHY, REGISTER
 from rulecraft.ruleset import Ruleset, UnknownReading
 
 DIGEST = Path(__file__).resolve().parents[2] / "shared/rules/steamopolis.md"
@@ -182,3 +183,6 @@ def test_a_declined_bonus_marker_bump_is_registered_and_compulsory_is_refused() 
     assert amb.choices() == ("optional", "compulsory") and amb.default == "optional"
     assert amb.affects_play
     assert ("STM-AMB-42", "compulsory") in NOT_MODELLED
+    why = NOT_MODELLED_WHY[("STM-AMB-42", "compulsory")]
+    for module, name in ((rules, "_bonus_purchases"), (rules, "marker_space_rejection"), (gauge, "place_bonus_marker")):
+        assert f"{module.__name__.rsplit('.', 1)[-1]}.{name}" in why and callable(getattr(module, name, None)), name
