@@ -1446,9 +1446,13 @@ def _direct_moves(ctx: Context, state: StmState) -> list[StmAction] | None:
         return _direct_part_moves(ctx, state, head(state))
     phase = state.phase
     if phase is Phase.ACTION and not turn.final_step:
-        return list(_ordinary_action_moves(ctx, state))
-    if phase is Phase.START_OF_TURN and not me(state).gauge.arrow_spaces():
-        return [MoveArrowStones()]  # STM-R-19: no arrow stone to move, the turn goes on
+        return _ordinary_action_moves(ctx, state)
+    if phase is Phase.START_OF_TURN:
+        gauge = me(state).gauge
+        if not gauge.arrow_spaces():
+            return [MoveArrowStones()]  # STM-R-19: no arrow stone to move, the turn goes on
+        # The step admits only the arrow stones' move (STM-R-23): its own rule decides the orders.
+        return [a for a in _arrow_moves(ctx, gauge) if arrows_rejection(ctx, state, a) is None]
     if phase is Phase.END_OF_TURN and turn.removal != "parasites":
         return [EndTurn()]  # STM-R-49: nothing left to decide
     if phase is Phase.SETUP_ROOM:
@@ -1456,7 +1460,7 @@ def _direct_moves(ctx: Context, state: StmState) -> list[StmAction] | None:
         # fixed layout); the check adds only the capacity tile the supply must still hold (R-21).
         return [*room_choices(state)] if state.supply.capacity_tiles >= 1 else []
     if phase is Phase.FLIGHT and turn.step == "next":
-        return list(_take_backs(ctx, state))
+        return _take_backs(ctx, state)
     if phase is Phase.FLIGHT and turn.step == "passengers":
         # STM-R-36..38: pick-ups by their own condition, the district effect or nothing always, the
         # tiles exactly as the purchase rules accept them, then the bonus markers through the check.
@@ -1487,14 +1491,14 @@ def _direct_part_moves(ctx: Context, state: StmState, part: Step) -> list[StmAct
     return None
 
 
-def _take_backs(ctx: Context, state: StmState) -> Iterator[TakeBack]:
+def _take_backs(ctx: Context, state: StmState) -> list[StmAction]:
     """STM-R-33/34 with R-18 as take_back_rejection judges them: each own stone, returning a bonus
     marker to the box only when no gauge space is free and one lies there."""
     gauge = me(state).gauge
-    markers = gauge.marker_spaces()
-    discards: tuple[int | None, ...] = (None,) if gauge.first_free() is not None or not markers else markers
-    for s in ctx.own_stones(state, decider(state)):
-        yield from (TakeBack(s.level, s.position, m) for m in discards)
+    discards: tuple[int | None, ...] = (None,)
+    if gauge.first_free() is None:
+        discards = gauge.marker_spaces() or discards
+    return [TakeBack(s.level, s.position, m) for s in ctx.own_stones(state, decider(state)) for m in discards]
 
 
 def legal_actions_by_check(ctx: Context, state: StmState) -> list[StmAction]:
@@ -1503,27 +1507,30 @@ def legal_actions_by_check(ctx: Context, state: StmState) -> list[StmAction]:
     return [a for a in _candidates(ctx, state, prune=False) if check(ctx, state, a) is None]
 
 
-def _ordinary_action_moves(ctx: Context, state: StmState) -> Iterator[StmAction]:
-    """STM-R-23..R-29 outside the final turn, in the order of :func:`_action_moves`, without the check."""
+def _ordinary_action_moves(ctx: Context, state: StmState) -> list[StmAction]:
+    """STM-R-23..R-29 outside the final turn, in the order of :func:`_action_moves`, without the check
+    (a list built at once: the commonest decision of a random game)."""
     player = me(state)
+    out: list[StmAction] = []
     steam = can_make_steam(state)
     if steam:
-        yield from (MakeSteam(p) for p in _raises(ctx, player.gauge, ctx.boilers(player)))
+        out += [MakeSteam(p) for p in _raises(ctx, player.gauge, ctx.boilers(player))]
     target = False
     # STM-R-26/27, once for every level: each stone reads the levels up to its value.
     free = ctx.free_districts(state, max(d.level for d in ctx.districts(state)))
     for space in player.gauge.stone_spaces():
         v = ctx.layout.value(space)
-        reach = [d for d in free if d.level <= v]
+        reach = [SetTarget(space, d.level, d.position) for d in free if d.level <= v]
         target = target or bool(reach)
-        yield from (SetTarget(space, d.level, d.position) for d in reach)
+        out += reach
         if channel_problem(ctx, player, v, free) is None:  # STM-R-28, as channel_start_rejection judges
-            yield ChannelPressure(space)
+            out.append(ChannelPressure(space))
     fly = can_fly(ctx, state)
     if fly:
-        yield FlyToAllTargets()
+        out.append(FlyToAllTargets())
     if not (steam or target or fly) and ctx.r("STM-AMB-12") == "pass":
-        yield PassTurn()  # STM-AMB-12 'pass': none of the three actions is possible ('stuck': no move at all)
+        out.append(PassTurn())  # STM-AMB-12 'pass': none of the three actions is possible ('stuck': no move at all)
+    return out
 
 
 def _candidates(ctx: Context, state: StmState, prune: bool = True) -> Iterator[StmAction]:
