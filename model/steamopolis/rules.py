@@ -1103,14 +1103,13 @@ def placement_rejection(
         if (action.host, action.position, action.moved, action.symbol) != (None, None, None, "activation"):
             return reject("STM-R-72", "solo: a placed parasite goes beside the passenger stack")
         return None if player.parasites_home else reject("STM-R-72", "no parasite left in your supply")
-    mine = placed(state, seat)
     if action.moved is None:
         if player.parasites_home < 1:
             why = "no parasite left in your supply" + ("" if envy_host is not None else ": move a placed one instead")
             return reject(rule, why)
     elif envy_host is not None:
         return reject("STM-R-53", "envy places a parasite from your supply; it does not move one")
-    elif action.moved not in [at(x) for x in mine if x.host is not None]:
+    elif action.moved not in [at(x) for x in placed(state, seat) if x.host is not None]:
         return reject("STM-R-52", f"you have no parasite placed at {action.moved} to move")
     elif action.moved == (action.host, action.position, action.symbol):
         return reject("STM-R-52", "a moved parasite changes its place")
@@ -1136,12 +1135,11 @@ def limit_rejection(
 ) -> Rejection | None:
     """STM-R-52 / STM-AMB-20: own parasites per machine ('per-owner') or all of them ('total')."""
     total = ctx.r("STM-AMB-20") == "total"
-    others = list(state.parasites)
-    if moved is not None:
-        others.remove(next(x for x in others if x.owner == seat and x.host is not None and at(x) == moved))
-    here = [x for x in others if x.host == host and x.position == position and (total or x.owner == seat)]
+    here = sum(1 for x in state.parasites if x.host == host and x.position == position and (total or x.owner == seat))
+    if moved is not None and moved[0] == host and moved[1] == position:
+        here -= 1  # the moved parasite (one of yours, placed: placement_rejection) leaves this machine
     limit = parasite_limit(state)
-    if len(here) >= limit:
+    if here >= limit:
         whose = "parasites" if total else "of your parasites"
         reading = "total" if total else "per-owner"
         n = len(state.players)
