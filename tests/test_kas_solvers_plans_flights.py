@@ -289,7 +289,13 @@ def test_can_end_on_witness_and_cores() -> None:
 # -- the walk and its certificate (issue 18) -------------------------------------------------------
 
 LAYOUTS = ("ABC", "ABCDE", "ABCFG", "ABCDEFG")
-WALKED = {**RULES, "straight turns": FlightRules(turns="straight"), "no return": FlightRules(no_return=True)}
+WALKED = {
+    **RULES,
+    "straight turns": FlightRules(turns="straight"),
+    "no return": FlightRules(no_return=True),
+    # Clint Castle's sharp turns (KAS-R-82) under KAS-AMB-01 (b): any turn, no straight step needed between
+    "spaced, sharp_ok": FlightRules(turns="spaced", sharp_ok=True),
+}
 
 
 def some_ends(layout: str, every: int) -> list[Hex]:

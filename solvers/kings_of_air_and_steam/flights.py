@@ -524,8 +524,8 @@ def _certificate(
     it may follow is true (the start alone is true before step 1): the hexes are those of the play
     area no farther than k from the start (KAS-R-27; k steps go no farther), the states it may follow
     are those :func:`_next_steps` allows from (KAS-R-26 turns; each leg starts afresh from a hex the
-    last one may end on, KAS-R-73).  The last assertion denies that the end hexes (KAS-R-27#end,
-    KAS-AMB-02 (c)) are exactly ``ends``.
+    last one may end on, KAS-R-73).  A state with none of those is false and left out.  The last
+    assertion denies that the end hexes (KAS-R-27#end, KAS-AMB-02 (c)) are exactly ``ends``.
     """
     before: dict[tuple[int, bool], list[tuple[int, bool]]] = {}
     for last, allowed in _next_steps(rules).items():
@@ -557,6 +557,8 @@ def _certificate(
                         sources = at_hex.get(came_from, [])
                     else:
                         sources = [layer[s] for e, b in before.get((d, bent), ()) if (s := (came_from, e, b)) in layer]
+                    if not sources:
+                        continue  # false: left out, as are the states it would lead to
                     name = f"x{len(declared)}"
                     declared.append(f"(declare-const {name} Bool)")
                     defined.append(f"(assert (= {name} {_or(sources)}))")
