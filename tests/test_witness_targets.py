@@ -1080,3 +1080,17 @@ def test_kas_amb_43_repeat_is_proved_alike_from_the_decks_and_not_with_a_seven_s
     small = attrs.evolve(BUDGET, max_examples=2, max_steps=2)
     result = search_pair_games(bigger, make_game("kas", components=seven, readings=repeat), "43", small, solver=hook)
     assert result.outcome == "not-found" and result.solver is not None and result.solver.status == "sat"
+
+
+def test_the_ambiguities_page_lists_every_targeted_start() -> None:
+    """docs/ambiguities.md names the ambiguities with targeted starts: the list is the hooks'."""
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "ambiguities.md").read_text(encoding="utf-8")
+    listed = " ".join(page.split("Hooks so far", 1)[1].split("exhaustive checks", 1)[0].split())
+    named: set[str] = set()
+    for prefix, numbers in re.findall(r"([A-Z]{3})-AMB-([\d, ]+\d)", listed):
+        named |= {f"{prefix}-AMB-{int(n):02d}" for n in numbers.split(",")}
+    hooks = {amb for game in ("air", "aer", "kas", "stm") for amb in tools(make_game(game)).witness_starts()}
+    assert named == hooks
