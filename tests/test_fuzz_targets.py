@@ -56,7 +56,7 @@ class PlantedStartChips(ConformanceMachine):
 
 
 def test_the_conformance_property_finds_a_planted_start_chip_deviation() -> None:
-    """AIR-R-09 (p. 3 [EN]): the start player takes 4 wild chips, every other player 3.  An
+    """AIR-R-09 (p.2; [EN] agrees): the start player takes 3 chips, every other player 4.  An
     implementation giving them to seat 0 whoever starts differs right after a set-up whose start
     player is not seat 0, and the property says the states differ."""
     test = PlantedStartChips.TestCase("runTest")
