@@ -326,3 +326,12 @@ def test_risk_says_which_inputs_it_took_from_the_seat() -> None:
     text = QUERIES["risk"].format(answer)
     assert f"pilots, beacons, engine_failures as seat {answer['seat']} holds them" in text
     assert "when the tile is placed" in text
+
+
+def test_the_risk_query_s_help_names_both_expected_costs() -> None:
+    """Issue 19: the answer gives the cost with failures and the cost when the tile is placed; the
+    one-line help says so, so a rules person knows both are there before asking."""
+    from rulecraft.solvers.aeroplanes.queries import RiskQuery
+
+    text = RiskQuery().help
+    assert "with failures" in text and "when it places" in text

@@ -215,7 +215,10 @@ def _parse_dice(text: Any) -> list[tuple[Face, ...]]:
 @attrs.frozen
 class RiskQuery:
     name: str = "risk"
-    help: str = "exact P(an attempt places its tile) and its expected cost (--origin/--destination/--via or --targets)"
+    help: str = (
+        "exact P(an attempt places its tile), its expected cost with failures and its expected cost when"
+        " it places (--origin/--destination/--via or --targets)"
+    )
     timeout_ms: int = DEFAULT_TIMEOUT_MS
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
