@@ -487,3 +487,22 @@ def test_the_deliveries_query_answers_under_the_shipping_readings() -> None:
     g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-18": "all-of-type"})
     with pytest.raises(NotApplicable, match="KAS-AMB-18"):
         kd.QUERIES["deliveries"].oracle_check(g, random.Random(1))
+
+
+def test_revisit_never_changes_a_delivery_so_the_encoding_answers_under_it(game: KingsOfAirAndSteamGame) -> None:
+    """KAS-AMB-15 'revisit' (p.13): a route may use a line again, each further use one more line of the
+    route with its own stop and toll.  A route that repeats a line contains a simple route from the
+    same origin to the same city with no more stops and no more toll (cut out the loop between the
+    two uses), so every fewest-stops, lowest-toll and Pareto-best answer is a simple route's: the
+    default encoding answers for 'revisit' too.  The brute force walks repeated lines under
+    'revisit' (model shipping), and it agrees on every view."""
+    costs = tuple(lv.cost for lv in game.pack.rail_track)
+    for seed in range(30):
+        default = kd.random_view(random.Random(seed), costs)
+        view = attrs.evolve(default, rules=RouteRules(revisit=True))
+        expected = kd.oracle_deliveries(view)
+        assert expected == kd.oracle_deliveries(default)
+        got = kd.deliveries(view, why_not=False)
+        assert got.status == "ok" and list(got.deliveries) == expected
+    g = KingsOfAirAndSteamGame.configured(readings={"KAS-AMB-15": "revisit"})
+    assert kd.QUERIES["deliveries"].oracle_check(g, random.Random(2)) is None

@@ -1270,7 +1270,8 @@ def random_target(view: ShipView, rng: random.Random) -> tuple[Hex, str, int, st
 
 
 # Readings that change shipping or the Sellout, which this encoding states at their defaults.
-# KAS-AMB-14..17 are encoded (``encode``'s rules); 15's 'revisit' is not modelled, so never chosen.
+# KAS-AMB-14..17 are encoded (``encode``'s rules); 15's 'revisit' needs nothing: a route repeating a line
+# holds a simple one with no more stops or toll, so every minimum is a simple route's (tested).
 SHIPPING_READINGS = (
     "KAS-AMB-07",
     "KAS-AMB-18",
