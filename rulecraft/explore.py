@@ -230,6 +230,8 @@ def scenario_trace(game_id: str, which: str, readings: Mapping[str, str] | None 
 
     title = f"{scenario.id} ({cite(scenario.page)}): {scenario.title}"
     trace = _new_trace(game_id, "scenario", title, ("rules", game, state), steps)
+    if scenario.english:
+        notes.append(f"the English edition settles a point: {scenario.english_citation()}")
     trace.rules, trace.notes = list(scenario.rules), notes
     return trace
 

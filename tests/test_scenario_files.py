@@ -33,6 +33,11 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
         (GOOD.read_text("utf-8").replace("  - chance: {kind: throw", "  - dice: {kind: throw"), "steps[1]", ""),
         ("id: [unclosed\n", "(file)", "not valid YAML"),
         (GOOD.read_text("utf-8") + "expect: []\n", "(file)", "the key 'expect' is given twice"),
+        (
+            GOOD.read_text("utf-8").replace("page: 4", "page: 4\n  english: {quote: two white dice}"),
+            "source.english",
+            "'where' is a required property",
+        ),
     ],
 )
 def test_malformed_file_names_the_file_and_the_field(tmp_path: Path, text: str, field: str, message: str) -> None:
@@ -88,3 +93,20 @@ def test_plain_pytest_collects_scenario_files(tmp_path: Path) -> None:
     assert proc.returncode == 1, out
     assert "1 failed, 1 passed" in out
     assert "AIR-EX-98-bad.yaml: (top level): 'title' is a required property" in out
+
+
+def test_a_citation_of_the_english_edition_is_read_and_shown_as_the_english_edition_s() -> None:
+    """Issue 19: where the English edition settles a point the Hungarian rulebook leaves open (AIR-AMB-31:
+    one white die from the starter), the example cites it apart from the rulebook's words, marked [EN]."""
+    from rulecraft.explore import scenario_trace
+
+    example = load_scenario(ROOT / "scenarios/airships/AIR-EX-01-starting-company-board.yaml")
+    assert example.rulebook == "Airships (Hungarian, seeds/003)" and example.page == "2"
+    assert example.english == (
+        "At the start of the game, all players have 2 white dice at their disposal.",
+        "Business start-up for a player’s company",
+    )
+    assert example.english_citation().startswith('[EN] (Business start-up for a player’s company): "At the start')
+    assert load_scenario(GOOD).english is None and load_scenario(GOOD).english_citation() == ""
+    notes = scenario_trace("air", "AIR-EX-01").notes
+    assert any(n.startswith("the English edition settles a point: [EN]") for n in notes)

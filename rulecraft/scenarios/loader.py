@@ -54,6 +54,13 @@ class Scenario:
     path: str
     components: str | None = None
     reconstruction: str = ""
+    # The English edition's words where they settle a point the rulebook (the seed) leaves open:
+    # ``(quote, section)``, always shown as the English edition's ([EN]), never as the rulebook's.
+    english: tuple[str, str] | None = None
+
+    def english_citation(self) -> str:
+        """``[EN] (section): "quote"``, or "" when the example cites no other edition."""
+        return f'[EN] ({self.english[1]}): "{self.english[0]}"' if self.english else ""
 
 
 @cache
@@ -98,6 +105,7 @@ def load_scenario(path: str | Path, *, game: str | None = None) -> Scenario:
         path=str(p),
         components=data.get("components"),
         reconstruction=data.get("reconstruction", ""),
+        english=(source["english"]["quote"], source["english"]["where"]) if "english" in source else None,
     )
 
 
