@@ -351,7 +351,7 @@ def _attempt_state(game: Any) -> Any:
 
 def test_from_state_and_the_state_file(tmp_path: Path) -> None:
     state = _attempt_state(DEFAULT)
-    target = next(open_targets(DEFAULT.ctx, state))
+    target = open_targets(DEFAULT.ctx, state)[0]
     spec = AttemptSpec.from_state(DEFAULT, state, state.seat, target.ref)
     board = state.boards[state.seat]
     assert spec.dice == company_of(board, state.era, DEFAULT.pack).dice
@@ -512,7 +512,7 @@ def test_air_r_18_19_20_p6_from_state_reads_the_board_s_effects() -> None:
     boards = list(state.boards)
     boards[seat] = attrs.evolve(boards[seat], departments=tuple(fields))
     state = attrs.evolve(state, boards=tuple(boards))
-    target = next(open_targets(air.ctx, state))
+    target = open_targets(air.ctx, state)[0]
     spec = AttemptSpec.from_state(air, state, seat, target.ref)
     assert spec.fixed == FixedDie(Colour.R, 4)
     assert spec.engine == EngineBonus(Colour.R, 1)

@@ -331,6 +331,7 @@ def test_dice_above_the_cap_change_no_throw_air_r_30_amb_32() -> None:
                 for req in requirements:
                     target = TargetInfo("airship:1", "airship", req, 10, card="L1", index=1)
                     raw = allowed_throws(c, Pool(Dice(W=w, R=r, B=b), fixed), target)
+                    c.throws.clear()  # the cut pool's throws worked out afresh, not read back from raw's
                     cut = allowed_throws(c, Pool(Dice(W=min(w, 3), R=min(r, 3), B=min(b, 3)), fixed), target)
                     assert raw == cut, (a04, a05, a32, a35, a36, w, r, b, fixed, req)
                     assert all(t[colour] <= 3 for t in raw for colour in Colour)
@@ -564,3 +565,52 @@ def test_evolve_passes_keyword_only_fields_by_keyword() -> None:
     assert evolve(mixed, a=7) == attrs.evolve(mixed, a=7) == _Mixed(7, b=5, c=mixed.c)
     assert evolve(mixed, b=9) == _Mixed(1, b=9, c=mixed.c)
     assert evolve(mixed, c=None) == _Mixed(1, b=5)
+
+
+# -- session 13: the throws keyed on what they read, the display's rows and the declared target kept ---------
+
+
+def test_a_fixed_dies_value_changes_no_throw_only_its_colour_does_air_r_18_30_31() -> None:
+    """AIR-R-30/31 (p.4, p.6): EX04 needs 2 W; with one white die and an Engineer's white fixed die
+    (AIR-R-18) the one white die must be thrown, whatever value the fixed die shows (its value counts
+    only in the score, AIR-R-33), so both fixed dice give the very same throws; a red fixed die does
+    not count for white, so one white die falls short (AIR-R-27) and there is no throw."""
+    c = ctx()
+    target = TargetInfo("development:EX04", "development", Dice(W=2), 5, card="EX04")
+    three = allowed_throws(c, Pool(Dice(W=1), FixedDie(Colour.W, 3)), target)
+    assert three == (Dice(W=1),)
+    assert allowed_throws(c, Pool(Dice(W=1), FixedDie(Colour.W, 1)), target) is three
+    assert allowed_throws(c, Pool(Dice(W=1), FixedDie(Colour.R, 3)), target) == ()
+    assert allowed_throws(c, Pool(Dice(W=2), FixedDie(Colour.R, 3)), target) == (Dice(W=2),)
+
+
+def test_a_display_rows_targets_are_kept_by_its_fields_air_r_24_26() -> None:
+    """AIR-R-24/26 (p.2-3): each row holds its department's cards; the targets of a row are kept by
+    the row's fields (an empty row offers none), in field order, and are the cards' own kept targets."""
+    c = ctx()
+    st = state(display=display("HANW", "HANB", "FIN"), stacks=((), (), (), ()))
+    found = open_targets(c, st)
+    assert [t.ref for t in found] == ["development:FIN", "development:HANW", "development:HANB"]
+    assert c.rows[st.display[1]] == (found[1], found[2])
+    assert c.rows[st.display[0]] == (found[0],)
+    assert c.rows[(None, None, None)] == ()
+    kept = c.rows[st.display[1]]
+    assert open_targets(c, st) == found
+    assert c.rows[st.display[1]] is kept  # asked again, the row's kept targets are read back
+    moved = state(display=display("HANB", "HANW"), stacks=((), (), (), ()))  # the same cards, other fields
+    again = open_targets(c, moved)
+    assert [t.ref for t in again] == ["development:HANB", "development:HANW"]
+    assert again[0] is found[2] and again[1] is found[1]
+
+
+def test_a_declared_targets_totals_read_the_kept_target_air_r_26_28_33() -> None:
+    """AIR-R-28 (p.3): the target declared before the throw is the one the throw is scored against.
+    HANB (1 B for 6, pack data) thrown a 4 goes to the bonus step (AIR-R-37); its totals name HANB's
+    kept target, the one the display offered (AIR-R-26), with its requirement and target 6 (AIR-R-33)."""
+    c = tctx()
+    st = tstate(tboard("FIN", chips=1), tboard("S2", nation="Germany"), display=tdisplay("HANB"))
+    (offered,) = [t for t in open_targets(c, st) if t.ref == "development:HANB"]
+    after = declare_and_throw(c, st, "development:HANB", Throw(B=(4,)))
+    totals = throw_totals(c, after)
+    assert totals.info is offered
+    assert (totals.info.requirement, totals.target, totals.base) == (Dice(B=1), 6, 4)

@@ -508,6 +508,7 @@ def test_the_game_ends_when_the_go_ends_without_chips_air_amb_20_finish_go() -> 
     st = state(board("S1"), board("S2", nation="Germany"), stacks=stacks)
     after = attempt(c, st, "airship:4", Throw(W=(2,)))
     assert (after.ended, after.phase, after.seat, after.goes) == ("a", Phase.OVER, 0, 5)
+    assert after.attempt is None  # the attempt was settled (AIR-R-34): none is left open at the end
 
 
 # -- turn order and additional goes (AIR-R-10, AIR-R-42) ----------------------------------------------------

@@ -83,6 +83,11 @@ class Context:
     targets: dict[tuple[str, int, str], TargetInfo] = attrs.field(
         factory=dict, init=False, hash=False, eq=False, repr=False
     )
+    # The targets of a display row (``open_targets``), by its fields: rows come back far more often than
+    # they change.
+    rows: dict[tuple[str | None, ...], tuple[TargetInfo, ...]] = attrs.field(
+        factory=dict, init=False, hash=False, eq=False, repr=False
+    )
 
     def r(self, amb_id: str) -> str:
         return self.readings[amb_id]
@@ -146,22 +151,26 @@ def _stage_target(ctx: Context, state: AirState, ref: str, index: int) -> Target
         for earlier in range(1, index):
             if state.stages[earlier - 1] is None:
                 return reject("AIR-R-44", f"stage {earlier} comes first (AIR-AMB-18 'sequential')")
-    stage = ctx.pack.stage(index)
-    return TargetInfo(ref, "stage", stage.requirement, stage.target, index=index)
-
-
-def open_targets(ctx: Context, state: AirState) -> Iterator[TargetInfo]:
-    """Every target AIR-R-26 offers, before asking for dice."""
+    # A stage's requirement and target are printed on the board (AIR-R-44): its target is made once.
     known = ctx.targets
+    target = known.get(("stage", index, ref))
+    if target is None:
+        stage = ctx.pack.stage(index)
+        target = known["stage", index, ref] = TargetInfo(ref, "stage", stage.requirement, stage.target, index=index)
+    return target
+
+
+def open_targets(ctx: Context, state: AirState) -> list[TargetInfo]:
+    """Every target AIR-R-26 offers, before asking for dice: the displayed cards row by row (a row's
+    targets kept by its fields), each stack's top card, the open stages."""
+    rows = ctx.rows
+    out: list[TargetInfo] = []
     for row in state.display:
-        for card in row:
-            if card is not None:
-                target = known.get(("development", 0, card))
-                if target is None:
-                    info = ctx.pack.development(card)
-                    target = TargetInfo(f"development:{card}", "development", info.requirement, info.target, card=card)
-                    known["development", 0, card] = target
-                yield target
+        found = rows.get(row)
+        if found is None:
+            found = rows[row] = tuple(_development_target(ctx, card) for card in row if card is not None)
+        out += found
+    known = ctx.targets
     for i, stack in enumerate(state.stacks, start=1):
         if stack:
             target = known.get(("airship", i, stack[-1]))
@@ -169,13 +178,38 @@ def open_targets(ctx: Context, state: AirState) -> Iterator[TargetInfo]:
                 top = ctx.pack.airship(stack[-1])
                 target = TargetInfo(f"airship:{i}", "airship", top.requirement, top.target, card=top.id, index=i)
                 known["airship", i, stack[-1]] = target
-            yield target
+            out.append(target)
     if state.hindenburg:
         for i in range(1, 5):
             t = _stage_target(ctx, state, f"stage:{i}", i)
             if isinstance(t, TargetInfo):
-                # A stage's requirement and target are printed on the board (AIR-R-44): the first kept.
-                yield known.setdefault((t.kind, i, t.ref), t)
+                out.append(t)
+    return out
+
+
+_DEVELOPMENT = "development:"  # a development card's target reference: this, then the card's id (AIR-R-26)
+
+
+def declared_target(ctx: Context, state: AirState, ref: str) -> TargetInfo:
+    """The target of an attempt the check accepted (AIR-R-26/28): a development card's is the one
+    ``open_targets`` keeps (no display to search again); an airship card's or a stage's is read by
+    ``parse_target``."""
+    if ref.startswith(_DEVELOPMENT):
+        return _development_target(ctx, ref[len(_DEVELOPMENT) :])
+    info = parse_target(ctx, state, ref)
+    assert isinstance(info, TargetInfo)
+    return info
+
+
+def _development_target(ctx: Context, card: str) -> TargetInfo:
+    """The kept target of a displayed development card (AIR-R-26)."""
+    known = ctx.targets
+    target = known.get(("development", 0, card))
+    if target is None:
+        info = ctx.pack.development(card)
+        target = TargetInfo(f"development:{card}", "development", info.requirement, info.target, card=card)
+        known["development", 0, card] = target
+    return target
 
 
 # -- the company's dice -------------------------------------------------------
@@ -367,12 +401,13 @@ def attempts(ctx: Context, state: AirState) -> Iterator[AttemptTarget]:
     return chain.from_iterable(attempt_groups(ctx, state))
 
 
-def attempt_groups(ctx: Context, state: AirState) -> Iterator[tuple[AttemptTarget, ...]]:
+def attempt_groups(ctx: Context, state: AirState) -> list[tuple[AttemptTarget, ...]]:
     """``attempts`` in groups, one per open target (a group may be empty): its attempts with each of the
     board's pools in turn, kept on the target by the number of the board's set of pools."""
     board = board_of(ctx, state, state.seat)
     board_pools = pools(ctx, board)
     pool_set = board.pool_set
+    out: list[tuple[AttemptTarget, ...]] = []
     for target in open_targets(ctx, state):
         groups = target.groups
         found = groups.get(pool_set)
@@ -380,7 +415,8 @@ def attempt_groups(ctx: Context, state: AirState) -> Iterator[tuple[AttemptTarge
             found = groups[pool_set] = tuple(
                 chain.from_iterable(pool_attempts(ctx, target, choice) for choice in board_pools)
             )
-        yield found
+        out.append(found)
+    return out
 
 
 def pool_attempts(ctx: Context, target: TargetInfo, choice: tuple[int, bool, Pool, int]) -> tuple[AttemptTarget, ...]:
@@ -409,10 +445,8 @@ def pools(ctx: Context, board: Board) -> list[tuple[int, bool, Pool, int]]:
             for k, give_fixed in exchange_options(ctx, comp):
                 pool = pool_or_rejection(ctx, comp, k, give_fixed)
                 if isinstance(pool, Pool):
-                    # Dice above the cap are never thrown (AIR-R-30); a requirement only they would meet
-                    # (AIR-AMB-32 'uncapped') has no throw either: the attempts are the capped dice's.
-                    dice, cap = pool.dice, pool.cap
-                    pool_key = (k, give_fixed, min(dice.W, cap), min(dice.R, cap), min(dice.B, cap), pool.fixed, cap)
+                    # The pool's attempts (``allowed_throws``): its capped dice and its fixed die's colour.
+                    pool_key = (k, give_fixed, *_throws_key(pool))
                     pool_id = ctx.pool_ids.setdefault(pool_key, len(ctx.pool_ids))
                     found.append((k, give_fixed, pool, pool_id))
         board.pools = found
@@ -421,12 +455,21 @@ def pools(ctx: Context, board: Board) -> list[tuple[int, bool, Pool, int]]:
     return board.pools
 
 
+def _throws_key(pool: Pool) -> tuple[object, ...]:
+    """What of a pool its throws depend on: dice above the cap are never thrown (AIR-R-30) and a
+    requirement only they would meet (AIR-AMB-32 'uncapped') has no throw either, so the capped dice;
+    the fixed die counts by its colour (AIR-R-31), its printed value only in the score (AIR-R-33)."""
+    dice, cap, fixed = pool.dice, pool.cap, pool.fixed
+    colour = None if fixed is None else fixed.colour
+    return (min(dice.W, cap), min(dice.R, cap), min(dice.B, cap), colour, cap)
+
+
 def allowed_throws(ctx: Context, pool: Pool, target: TargetInfo) -> tuple[Dice, ...]:
     """The throws ``throw_allowed`` accepts with ``pool`` at ``target`` (none when AIR-R-27's requirement
     is not met), kept in the context: they depend on the pool, the requirement, the readings and the
     parameters only."""
-    dice, req = pool.dice, target.requirement
-    key = (dice.W, dice.R, dice.B, pool.fixed, pool.cap, req.W, req.R, req.B)  # plain ints hash fast
+    req = target.requirement
+    key = (*_throws_key(pool), req.W, req.R, req.B)
     found = ctx.throws.get(key)
     if found is None:
         if short_colour(ctx, pool, target.requirement) is not None:

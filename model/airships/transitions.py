@@ -27,7 +27,7 @@ from rulecraft.model.airships.dice import (
     engine_bonus,
     fixed_counts,
 )
-from rulecraft.model.airships.rules import Context, TargetInfo, company, parse_target, pooled
+from rulecraft.model.airships.rules import Context, TargetInfo, company, declared_target, pooled
 from rulecraft.model.airships.state import AirState, Attempt, CompanyBoard, Phase
 
 SETUP_DISPLAY = 6  # AIR-R-06
@@ -129,7 +129,8 @@ def place(ctx: Context, state: AirState, card: str, **changes: object) -> AirSta
     return evolve(state, display=display, removed=removed, **changes)
 
 
-def _take_from_display(ctx: Context, state: AirState, card: str) -> AirState:
+def _display_without(ctx: Context, state: AirState, card: str) -> tuple[tuple[str | None, ...], ...]:
+    """The display once ``card`` has left its field (AIR-R-38; AIR-AMB-16 'compact': its row closes up)."""
     rows = []
     for row in state.display:
         if card in row:
@@ -138,7 +139,7 @@ def _take_from_display(ctx: Context, state: AirState, card: str) -> AirState:
                 kept = tuple(c for c in row if c is not None)
                 row = kept + (None,) * (3 - len(kept))
         rows.append(row)
-    return evolve(state, display=tuple(rows))
+    return tuple(rows)
 
 
 # -- a go ----------------------------------------------------------------------------
@@ -204,8 +205,7 @@ def throw_totals(ctx: Context, state: AirState) -> Totals:
 
 def _totals(ctx: Context, state: AirState, attempt: Attempt, faces: tuple[tuple[int, ...], ...]) -> Totals:
     """The parts of ``attempt``'s throw, showing ``faces``, by the seat to move in ``state``."""
-    info = parse_target(ctx, state, attempt.target)
-    assert isinstance(info, TargetInfo)
+    info = declared_target(ctx, state, attempt.target)
     comp = company(ctx, state, state.seat)
     # The check allowed the attempt's exchanges under the chosen readings (rules.py: AIR-AMB-06 decides
     # which dice may be given up); the score needs only the fixed die they leave (AIR-AMB-08: gone if
@@ -271,7 +271,7 @@ def _settle(ctx: Context, state: AirState, success: bool, info: TargetInfo) -> A
         state = _extra_red_die(ctx, _win(ctx, state, info))
     elif info.kind != "stage" or ctx.r("AIR-AMB-33") == "chip":
         state = _failure_chip(ctx, state)
-    return _after_step_two(ctx, evolve(state, attempt=None))
+    return _after_step_two(ctx, state)
 
 
 def _extra_red_die(ctx: Context, state: AirState) -> AirState:
@@ -319,13 +319,13 @@ def _win(ctx: Context, state: AirState, info: TargetInfo) -> AirState:
     seat = state.seat
     if info.kind == "development":
         assert info.card is not None
-        # AIR-R-38: the card takes its department field; the old one leaves the game.
-        state = _take_from_display(ctx, state, info.card)
+        # AIR-R-38: the card leaves the display for its department field; the old one leaves the game.
+        display = _display_without(ctx, state, info.card)
         board = state.boards[seat]
         old = board.departments[DEPARTMENT_INDEX[ctx.pack.development(info.card).department]]
         removed = state.removed + ((old,) if old is not None else ())
         board = _won_this_turn(ctx, _with_card(board, ctx, info.card), info.card, old)
-        state = evolve(state, boards=_replace(state.boards, seat, board), removed=removed)
+        state = evolve(state, display=display, boards=_replace(state.boards, seat, board), removed=removed)
         return _pilot_chips(ctx, state, info.card)
     if info.kind == "airship":
         assert info.card is not None
@@ -396,21 +396,25 @@ def end_condition(ctx: Context, state: AirState) -> str | None:
 
 
 def _after_step_two(ctx: Context, state: AirState) -> AirState:
+    """The end check (AIR-R-47), then the additional go (AIR-R-42) or the next seat; the settled attempt
+    is cleared in the same copy of the state."""
     reason = state.ended or end_condition(ctx, state)
     if reason is not None:
-        state = evolve(state, ended=reason)
         if ctx.r("AIR-AMB-20") == "immediate":
-            return evolve(state, phase=Phase.OVER)
+            return evolve(state, ended=reason, phase=Phase.OVER, attempt=None)
+        state = evolve(state, ended=reason)
     # AIR-R-42: an additional go is offered only to a company with the chips to pay for it.
     if state.boards[state.seat].chips >= ctx.p("extra_go_cost"):
-        return evolve(state, phase=Phase.EXTRA_GO)
+        return evolve(state, phase=Phase.EXTRA_GO, attempt=None)
     return _next_seat(state)
 
 
 def _next_seat(state: AirState) -> AirState:
+    """AIR-R-10: the next seat's go (its step 1, AIR-R-22/23), or the game's end once it was triggered
+    (AIR-R-47); no attempt is left open either way."""
     state = turn_over(state)
     if state.ended is not None:
-        return evolve(state, phase=Phase.OVER)
+        return evolve(state, phase=Phase.OVER, attempt=None)
     seat = (state.seat + 1) % state.players  # AIR-R-10
     return _begin_go(state, seat=seat, goes=state.goes + 1)
 
