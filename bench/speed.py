@@ -9,8 +9,10 @@ random-rollout loop over OpenSpiel's games when ``open_spiel`` is installed (``p
   the loop OpenSpiel's ``apply_action`` runs).  A game that reaches a state the rules can never end
   (``Game.stalled``, e.g. AIR-AMB-30) stops there and is counted apart, never as finished.  Process
   CPU time, one core.  Ratio: games per second against the issue's target.
-- peers: OpenSpiel's pure-Python games (``python_*``) and a few C++ ones in the same loop; ratio: our
-  steps per second against theirs.
+- peers: OpenSpiel's pure-Python games (``python_*``) and a few C++ ones in the same loop (a new game,
+  then until it ends: chance sampled by its odds, else a uniform legal action, applied unchecked; the
+  same CPU-time window as our games); ratio: our steps per second against each peer's, and against
+  the slowest and the fastest pure-Python one.
 - cli (``--cli-only``: these alone): ``rulecraft --help``, ``rulecraft rules air``, ``rulecraft readings
   kas``, ``rulecraft query air -h``, one real question per game (the cheapest docs/cli.md asks), and
   ``rulecraft ambiguities air --no-search`` as whole processes (child CPU time, median of 5); ratio:
@@ -204,11 +206,16 @@ def main() -> None:
         )
     if not (args.no_peers or args.cli_only):
         for name in (*PEERS_PYTHON, *PEERS_CPP):
-            peer = peer_rate(name, args.seconds / 2)
+            peer = peer_rate(name, args.seconds)
             if peer is not None:
                 out["peers"].append(peer)
                 print(f"OpenSpiel {peer['kind']:6} {name:22} {peer['steps_per_s']:10.0f} steps/s", file=log, flush=True)
         python_peers = [p["steps_per_s"] for p in out["peers"] if p["kind"] == "python"]
+        for row in out["games"]:
+            row["ratio_to_peer"] = {p["peer"]: row["steps_per_s"] / p["steps_per_s"] for p in out["peers"]}
+            if row["ratio_to_peer"]:
+                ratios = ", ".join(f"{name} {ratio:.2f}x" for name, ratio in row["ratio_to_peer"].items())
+                print(f"{row['game']} {row['policy']:10} steps/s against each peer: {ratios}", file=log)
         if python_peers:
             for row in out["games"]:
                 row["ratio_to_openspiel_python"] = row["steps_per_s"] / min(python_peers)
