@@ -724,6 +724,11 @@ def test_only_ezekiel_crane_spares_and_only_whom_he_passes_r87_p20() -> None:
     assert rule(g, crane, Fly((0, 0), (1, 2))) is None
     rejection = g.check(crane, Fly((0, 0), (1, 1)))
     assert rejection is not None and "p.20" in rejection.reason
+    rejection = g.check(birch, Fly((0, 0), (1,)))
+    assert rejection is not None and rejection.reason.endswith("; Thaddeus Birch spares nobody")
+    base = attrs.evolve(birch, players=(attrs.evolve(birch.players[0], team=None, character=None), *birch.players[1:]))
+    rejection = g.check(base, Fly((0, 0), (1,)))
+    assert rejection is not None and rejection.reason.endswith("; this player spares nobody")
 
 
 # -- shipping through the action (KAS-R-36..39, p.13-p.14) on a chain of lines -------------------------------

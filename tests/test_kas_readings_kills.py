@@ -474,6 +474,10 @@ def test_kas_amb_26_the_default_keeps_delivery_powers_out_of_the_sellout_r51_p16
     g = game()
     s = sellout_as(g, "Kings Over Aces", "Sebastian King")
     assert bets(g, s) == [] and rule(g, s, Sell(Hex(1, 0), "food", "Farcity", bet=1)) == "KAS-R-51"
+    rejection = g.check(s, Sell(Hex(1, 0), "food", "Farcity", bet=1))
+    assert rejection is not None and rejection.reason == (
+        "a Sellout sale returns the good to the supply for $4: no delivery power (KAS-AMB-26)"
+    )
     g = game(**amb(26, "all"))
     assert rule(g, sellout_as(g, "Kings Over Aces", "Corey McQueen"), Sell(Hex(1, 0), "food", "Farcity", bet=1)) == (
         "KAS-R-78"
@@ -494,6 +498,17 @@ def test_kas_amb_26_all_a_bet_is_paid_before_the_toll_r78_r55() -> None:
     assert rule(g, s, Sell(Hex(1, 0), "food", "Farcity", bet=1)) is None
     after = g.apply(s, Sell(Hex(1, 0), "food", "Farcity", bet=1))
     assert after.players[0].money == 0
+
+
+def test_kas_amb_26_all_a_bet_can_leave_too_little_for_a_five_dollar_toll_r78_r55() -> None:
+    """KAS-R-78: the bet is paid before anything else; KAS-R-55: a toll is paid from the $4 and the purse.
+    5 opponent lines (rail level 6, KAS-R-37: a stop each), toll $5 with $1 held: $1 + $4 covers it without a
+    bet, but after a $1 bet only $0 + $4 is left: refused."""
+    g = game(**amb(26, "all"))
+    s = sellout_as(g, "Kings Over Aces", "Sebastian King", tolled_lines=5, money=1)
+    s = attrs.evolve(s, players=(attrs.evolve(s.players[0], rail_level=6), s.players[1]))
+    assert rule(g, s, Sell(Hex(1, 0), "food", "Farcity")) is None
+    assert rule(g, s, Sell(Hex(1, 0), "food", "Farcity", bet=1)) == "KAS-R-55"
 
 
 @pytest.mark.parametrize(("returned", "filled"), [(False, 1), (True, 0)])

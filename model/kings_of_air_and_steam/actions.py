@@ -293,6 +293,10 @@ class Sell:
     returned: bool = False  # KAS-R-75 Bishop Kingston: the good takes no city slot (KAS-AMB-25 'consume-room')
     bet: int = 0  # KAS-R-78 Sebastian King: dollars bet on his tokens
 
+    def as_delivery(self) -> ShipGoods:
+        """KAS-AMB-26 'all': the sale as the delivery of its one good to the city, powers included."""
+        return ShipGoods(self.origin, self.goods, 1, to_city=self.to_city, returned=self.returned, bet=self.bet)
+
 
 @attrs.frozen
 class EndSellout:

@@ -733,8 +733,7 @@ def sellout_power_problem(ctx: Context, state: KasState, action: Sell) -> Reject
         return reject(
             "KAS-R-51", "a Sellout sale returns the good to the supply for $4: no delivery power (KAS-AMB-26)"
         )
-    one = ShipGoods(action.origin, action.goods, 1, to_city=action.to_city, returned=action.returned, bet=action.bet)
-    problem = delivery_power_problem(ctx, state, one)
+    problem = delivery_power_problem(ctx, state, action.as_delivery())
     return reject(problem[0], problem[1]) if problem else None
 
 
