@@ -337,6 +337,8 @@ class Pack:
     _by_number: dict[int, PlaneCard] = attrs.field(init=False, repr=False, eq=False, hash=False)
     _by_tile: dict[str, PassengerTile] = attrs.field(init=False, repr=False, eq=False, hash=False)
     _by_advantage: dict[int, AdvantageType] = attrs.field(init=False, repr=False, eq=False, hash=False)
+    # The market of each destination, asked of every destination for every market at each era's scoring.
+    _market_by_name: dict[str, str | None] = attrs.field(init=False, factory=dict, repr=False, eq=False, hash=False)
     # The map, built on first use and frozen (shared by every reader; ``graph()`` gives a fresh copy).
     _map: DiGraph | None = attrs.field(init=False, default=None, repr=False, eq=False, hash=False)
 
@@ -382,8 +384,11 @@ class Pack:
 
     def market_of(self, destination: str) -> str | None:
         """The market a destination's airports count for (AER-R-50), None outside the markets."""
-        region = self.region(self.destination(destination).region)
-        return region.id if region.market else None
+        known = self._market_by_name
+        if destination not in known:
+            region = self.region(self.destination(destination).region)
+            known[destination] = region.id if region.market else None
+        return known[destination]
 
     # -- cards, tiles, tables ----------------------------------------------------------------
     def card(self, number: int) -> PlaneCard:

@@ -16,7 +16,7 @@ from rulecraft.catalogue import RuleCatalogue
 from rulecraft.core import CHANCE, GAME_OVER, Rejection, RulecraftError, Seat, ToMove
 from rulecraft.model.aeroplanes import render as _render
 from rulecraft.model.aeroplanes import scoring, setup
-from rulecraft.model.aeroplanes.actions import AerAction, DealWaitingPassenger, RefillWaiting, RiskThrow
+from rulecraft.model.aeroplanes.actions import AerAction, DealWaitingPassenger, DrawCard, RefillWaiting, RiskThrow
 from rulecraft.model.aeroplanes.catalogue import RULES, SETUP
 from rulecraft.model.aeroplanes.components import PACK_FILES, Pack
 from rulecraft.model.aeroplanes.context import Context
@@ -153,6 +153,11 @@ class AeroplanesGame(PackedGame[AerState, AerAction]):
             return DealWaitingPassenger(rng.choice([t for t in state.bag if t not in self._not_in_era_1]))
         if state.phase is Phase.REFILL:
             return RefillWaiting(rng.choice(state.bag))
+        if (state.phase is Phase.CARD_DRAW or state.phase is Phase.UPDATE_DRAW) and state.deck:
+            # The one outcome, the lowest deck card (AER-SET-08, AER-R-53), drawn as ``choices`` draws
+            # from a one-entry table: one ``random()`` spent, so a seeded game goes on as it did.
+            rng.random()
+            return DrawCard(min(state.deck))
         if state.phase in self._dice_tables:  # the cumulative weights of a dice table, worked out once
             actions, _, cumulative = self._dice_tables[state.phase]
             return rng.choices(actions, cum_weights=cumulative, k=1)[0]

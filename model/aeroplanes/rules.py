@@ -119,7 +119,7 @@ RADIO_BEACONS = 6  # advantage type 6 (l.160, AER-R-47)
 ADVANTAGE_PRICE = 1  # l.153: £1 to the bank, to take one tile or to roll for two
 ADVANTAGE_PICKS = 2  # l.154: two of the three dice are used
 
-CHANCE_PHASES = (
+_CHANCE_ORDER = (
     Phase.RISK_ROLL,
     Phase.ADVANTAGE_ROLL,
     Phase.DEAL_PASSENGERS,
@@ -129,6 +129,7 @@ CHANCE_PHASES = (
     Phase.UPDATE_DRAW,
     Phase.REFILL,
 )
+CHANCE_PHASES = frozenset(_CHANCE_ORDER)  # a set: asked several times at every step (issue 18)
 SETUP_CHANCE = (DealWaitingPassenger, DrawFirstPlayer)
 # Steps only chance makes (refused as a player's move whenever their chance step is not due).
 CHANCE_ONLY = (
@@ -153,7 +154,7 @@ CHANCE_ACTION_OF: dict[Phase, type[object]] = {
 }
 # The phases this layer can reach; any other is a later layer's.
 BUILT_PHASES = (
-    *CHANCE_PHASES,
+    *_CHANCE_ORDER,
     Phase.CHOOSE_HOME,
     Phase.ACTION,
     Phase.PLACING,
@@ -922,7 +923,7 @@ def placements(ctx: Context, state: AerState) -> tuple[PlaceAirport, ...]:
         """The cards numbered ``usable`` (tiles on them) placed from the airports ``start``."""
         out: list[PlaceAirport] = []
         cards = [(number, ctx.pack.card(number)) for number in usable]
-        board = {s.destination: s.slots for s in state.map}
+        board = state.board()
         mine = state.airports(seat)
         routes, hops = _routes(ctx, start)  # AER-AMB-10
         routes = routes + [(d, None, None, False) for d in mine if d not in start]  # AER-AMB-10 fixed: upgrades
@@ -933,9 +934,12 @@ def placements(ctx: Context, state: AerState) -> tuple[PlaceAirport, ...]:
                 if needs_lr and not long_range:
                     continue
                 key = (destination, stage, origin is None)
-                if key not in open_slots:
-                    open_slots[key] = _open_slots(ctx, board[destination], destination, seat, n, stage, origin is None)
-                for slot in open_slots[key]:  # most routes have none open: no list made for them
+                slots = open_slots.get(key)
+                if slots is None:
+                    slots = open_slots[key] = _open_slots(
+                        ctx, board[destination], destination, seat, n, stage, origin is None
+                    )
+                for slot in slots:  # most routes have none open: no list made for them
                     out.append(place_airport(number, destination, slot, origin, via))
         return tuple(out)
 
@@ -1026,6 +1030,21 @@ def needs_long_range(ctx: Context, route: Any) -> bool:
 
 
 def _open_slots(
+    ctx: Context, slots: tuple[Any, ...], destination: str, seat: int, players: int, stage: int, upgrade: bool
+) -> list[int]:
+    """``_slots_open``, kept per destination's slots (the tuple is shared by every map until a tile is
+    placed there, so most destinations are worked out once for many decisions)."""
+    key = (destination, seat, players, stage, upgrade)
+    found = _OPEN_SLOTS.get(ctx, slots, key)
+    if found is not None:
+        return found
+    return _OPEN_SLOTS.put(ctx, slots, key, _slots_open(ctx, slots, destination, seat, players, stage, upgrade))
+
+
+_OPEN_SLOTS: MapMemo[list[int]] = MapMemo()  # open slots per destination's slots, seat, players, stage, kind
+
+
+def _slots_open(
     ctx: Context, slots: tuple[Any, ...], destination: str, seat: int, players: int, stage: int, upgrade: bool
 ) -> list[int]:
     """The slots slot_rejection accepts for a stage-``stage`` tile (AER-R-29/30): an empty slot while
@@ -1119,15 +1138,13 @@ def covers(ctx: Context, state: AerState) -> list[AerAction]:
     return out
 
 
-def empty_placements(ctx: Context) -> Iterator[StopPlacing]:
+def empty_placements(ctx: Context) -> tuple[StopPlacing, ...]:
     """AER-AMB-09 ``pass``: a placement action may place no tile (l.76), a free pass for any player."""
-    if ctx.r("AER-AMB-09") == "pass":  # AER-AMB-09
-        yield STOP_PLACING  # AER-AMB-09
+    return (STOP_PLACING,) if ctx.r("AER-AMB-09") == "pass" else ()  # AER-AMB-09
 
 
-def maintenances(state: AerState) -> Iterator[PlayEngineMaintenance]:
-    if maintenance_rejection(state) is None:
-        yield PLAY_ENGINE_MAINTENANCE
+def maintenances(state: AerState) -> tuple[PlayEngineMaintenance, ...]:
+    return (PLAY_ENGINE_MAINTENANCE,) if maintenance_rejection(state) is None else ()
 
 
 def advantage_buys(ctx: Context, state: AerState) -> Iterator[TakeAdvantage | RollForAdvantages]:
@@ -1159,29 +1176,33 @@ def buys(ctx: Context, state: AerState) -> Iterator[BuyPlane]:
 
 
 def claims(ctx: Context, state: AerState) -> Iterator[ClaimPassenger]:
+    """Every ClaimPassenger claim_rejection accepts: a tile waiting at one's airport (or in the overflow
+    area) bound for one's airport, onto each card with the room (AER-R-34..37)."""
     player = me(state)
     airports = set(state.airports(state.to_move))
     if not airports or not player.cards:
         return
-    candidates = [(t, False) for w in state.waiting if w.city in airports for t in w.slots if t is not None] + [
-        (t, True) for t in state.overflow
-    ]
+    tile = ctx.pack.passenger
+    # (tile, from the overflow area, its capacity) for the tiles bound for one's airports, in order
+    candidates = [
+        (t, False, tile(t).capacity)
+        for w in state.waiting
+        if w.city in airports
+        for t in w.slots
+        if t is not None and tile(t).destination in airports
+    ] + [(t, True, tile(t).capacity) for t in state.overflow if tile(t).destination in airports]
+    if not candidates:
+        return
     closed = ctx.r("AER-AMB-42") == "closed"
-    rooms: list[tuple[int, int]] | None = None  # the cards' room, worked out once a tile can go anywhere
-    for tile_id, overflow in candidates:
-        tile = ctx.pack.passenger(tile_id)
-        if tile.destination not in airports:
-            continue
-        if rooms is None:
-            rooms = [(card.number, room(ctx, card)) for card in player.cards if not (card.face_down and closed)]
+    rooms = [(card.number, room(ctx, card)) for card in player.cards if not (card.face_down and closed)]
+    for tile_id, overflow, needed in candidates:
         for number, free in rooms:
-            if free >= tile.capacity:
+            if free >= needed:
                 yield claim_passenger(tile_id, number, overflow)
 
 
-def subsidies(ctx: Context, state: AerState) -> Iterator[TakeSubsidy]:
-    if subsidy_rejection(ctx, state) is None:
-        yield TAKE_SUBSIDY
+def subsidies(ctx: Context, state: AerState) -> tuple[TakeSubsidy, ...]:
+    return (TAKE_SUBSIDY,) if subsidy_rejection(ctx, state) is None else ()
 
 
 _Judge = Callable[[Context, AerState, AerAction], Rejection | tuple[Rejection | None, ...] | None]

@@ -193,10 +193,21 @@ class AerState:
     turn: TurnState = FRESH_TURN
 
     def slots(self, destination: str) -> tuple[Airport | None, ...]:
-        for s in self.map:
-            if s.destination == destination:
-                return s.slots
-        raise KeyError(f"no destination {destination!r} on the map")
+        found = self.board().get(destination)
+        if found is None:
+            raise KeyError(f"no destination {destination!r} on the map")
+        return found
+
+    def board(self) -> dict[str, tuple[Airport | None, ...]]:
+        """Each destination's slots by name, kept per map as ``airports`` is (shared: read it, never change
+        it).  Move generation looks destinations up at every decision."""
+        key = id(self.map)
+        found = _BOARDS.get(key)
+        if found is None or found[0] is not self.map:
+            if len(_BOARDS) > 256:
+                _BOARDS.clear()
+            found = _BOARDS[key] = (self.map, {s.destination: s.slots for s in self.map})
+        return found[1]
 
     def airports(self, seat: int) -> tuple[str, ...]:
         """The destinations where ``seat`` has a tile (home tile included), in map order.  Move
@@ -222,10 +233,13 @@ class AerState:
 
 # state.airports per map: id(map) -> (the map, seat -> its airports).
 _AIRPORTS: dict[int, tuple[tuple[Slots, ...], dict[int, tuple[str, ...]]]] = {}
+# state.board per map: id(map) -> (the map, destination -> its slots).
+_BOARDS: dict[int, tuple[tuple[Slots, ...], dict[str, tuple[Airport | None, ...]]]] = {}
 
 
 class MapMemo(Generic[T]):
-    """Answers kept per map: id(map) -> (the map, the context, key -> the answer).  The map and the
+    """Answers kept per map (or per any tuple that stands for a part of it, as one destination's slots):
+    id(map) -> (the map, the context, key -> the answer).  The map and the
     context are held beside their answers and compared by identity (an id is reused only after its
     object is gone), so a key holds only what else the answer depends on.  ``cache_clear`` and
     ``cache_info`` as functools caches have them: the mutation profile empties it before every test as
@@ -234,13 +248,13 @@ class MapMemo(Generic[T]):
     def __init__(self) -> None:
         self._by_map: dict[int, tuple[object, object, dict[Hashable, T]]] = {}
 
-    def get(self, ctx: object, board: tuple[Slots, ...], key: Hashable) -> T | None:
+    def get(self, ctx: object, board: tuple[object, ...], key: Hashable) -> T | None:
         found = self._by_map.get(id(board))
         if found is None or found[0] is not board or found[1] is not ctx:
             return None
         return found[2].get(key)
 
-    def put(self, ctx: object, board: tuple[Slots, ...], key: Hashable, value: T) -> T:
+    def put(self, ctx: object, board: tuple[object, ...], key: Hashable, value: T) -> T:
         found = self._by_map.get(id(board))
         if found is None or found[0] is not board or found[1] is not ctx:
             if len(self._by_map) > 256:
@@ -249,7 +263,7 @@ class MapMemo(Generic[T]):
         found[2][key] = value
         return value
 
-    def lookup(self, ctx: object, board: tuple[Slots, ...], key: Hashable, compute: Callable[[], T]) -> T:
+    def lookup(self, ctx: object, board: tuple[object, ...], key: Hashable, compute: Callable[[], T]) -> T:
         """The answer kept for (ctx, board, key), else ``compute()``'s, kept."""
         found = self.get(ctx, board, key)
         return found if found is not None else self.put(ctx, board, key, compute())

@@ -81,6 +81,7 @@ from rulecraft.model.aeroplanes.state import (
     Phase,
     PlayerState,
     Slots,
+    TurnState,
     Waiting,
 )
 
@@ -89,14 +90,6 @@ def _bump(counts: tuple[int, int, int, int, int], i: int, by: int) -> tuple[int,
     a = list(counts)
     a[i] += by
     return (a[0], a[1], a[2], a[3], a[4])
-
-
-def with_player(state: AerState, seat: int, player: PlayerState) -> AerState:
-    return evolve(state, players=(*state.players[:seat], player, *state.players[seat + 1 :]))
-
-
-def with_me(state: AerState, **changes: Any) -> AerState:
-    return with_player(state, state.to_move, evolve(me(state), **changes))
 
 
 def transition(ctx: Context, state: AerState, action: AerAction) -> AerState:
@@ -154,8 +147,7 @@ def transition(ctx: Context, state: AerState, action: AerAction) -> AerState:
                 held, supply = _bump(held, kind - 2, +1), _bump(supply, kind - 2, -1)
             return end_turn(state, players=players_with_me(state, advantages=held), advantage_supply=supply)
         case PlayNightFlights():
-            state = give_back(state, NIGHT_FLIGHTS)
-            return evolve(state, turn=evolve(state.turn, claims_left=state.turn.claims_left + 1))
+            return give_back(state, NIGHT_FLIGHTS, turn=evolve(state.turn, claims_left=state.turn.claims_left + 1))
         case EndClaims():
             return end_turn(state)  # AER-R-46: Night Flights claims still open are lost (the tiles were played)
         case _:
@@ -231,7 +223,7 @@ def place_airport(ctx: Context, state: AerState, action: PlaceAirport) -> AerSta
     if ctx.r("AER-AMB-10") == "fixed" and turn.origins is None:  # AER-AMB-10 fixed: the action's first attempt
         turn = evolve(turn, origins=state.airports(state.to_move))  # AER-AMB-10: its airports now
     if not rolls:
-        return place_tile(ctx, evolve(state, turn=turn))
+        return place_tile(ctx, state, turn)
     return evolve(state, turn=turn, phase=Phase.RISK_ROLL)
 
 
@@ -278,9 +270,8 @@ def play_radio_beacons(state: AerState) -> AerState:
     thrown-away throw's skulls are ignored (under AER-AMB-26 ``at-once`` they were already taken)."""
     attempt = state.turn.attempt
     assert attempt is not None
-    state = give_back(state, RADIO_BEACONS)
     attempt = evolve(attempt, throw=None, pending=False)
-    return evolve(state, turn=evolve(state.turn, attempt=attempt), phase=Phase.RISK_ROLL)
+    return give_back(state, RADIO_BEACONS, turn=evolve(state.turn, attempt=attempt), phase=Phase.RISK_ROLL)
 
 
 # ---------------------------------------------------------------------------
@@ -288,18 +279,19 @@ def play_radio_beacons(state: AerState) -> AerState:
 # ---------------------------------------------------------------------------
 
 
-def give_back(state: AerState, kind: int) -> AerState:
-    """AER-R-41 (l.161): a played advantage tile goes back to the supply at once."""
+def give_back(state: AerState, kind: int, mine: dict[str, Any] | None = None, **changes: Any) -> AerState:
+    """AER-R-41 (l.161): a played advantage tile goes back to the supply at once.  ``mine``: the player's
+    other changes, ``changes`` the state's, made in the same copy."""
     p = me(state)
-    state = with_me(state, advantages=_bump(p.advantages, kind - 2, -1))
-    return evolve(state, advantage_supply=_bump(state.advantage_supply, kind - 2, +1))
+    players = players_with_me(state, advantages=_bump(p.advantages, kind - 2, -1), **(mine or {}))
+    return evolve(state, players=players, advantage_supply=_bump(state.advantage_supply, kind - 2, +1), **changes)
 
 
 def play_engine_maintenance(ctx: Context, state: AerState) -> AerState:
     """AER-R-44 (l.157): every engine-failure tile is discarded and the tile goes back to the supply.
     AER-AMB-50 ``free``: the turn's action is still to come; ``action``: it was the turn's action."""
-    state = with_me(give_back(state, ENGINE_MAINTENANCE), engine_failures=0)
-    state = evolve(state, turn=evolve(state.turn, maintenance_done=True))
+    turn = evolve(state.turn, maintenance_done=True)
+    state = give_back(state, ENGINE_MAINTENANCE, {"engine_failures": 0}, turn=turn)
     if ctx.r("AER-AMB-50") == "action":
         return end_turn(state)
     return state
@@ -333,14 +325,15 @@ def next_roll(ctx: Context, state: AerState) -> AerState:
     turn = evolve(state.turn, attempt=attempt)
     if attempt.rolls:
         return evolve(state, turn=turn, phase=Phase.RISK_ROLL)
-    return place_tile(ctx, evolve(state, turn=turn))
+    return place_tile(ctx, state, turn)
 
 
-def place_tile(ctx: Context, state: AerState) -> AerState:
+def place_tile(ctx: Context, state: AerState, turn: TurnState) -> AerState:
     """AER-R-24, R-29 (l.122-129): the tile from its card into the chosen slot; a replaced tile goes back to
     its owner's supply (AER-AMB-15 ``supply``; ``card``: onto one of the owner's cards, when one has room);
-    AER-R-31 (l.131-132): the Americas bonus for an empty slot."""
-    attempt = state.turn.attempt
+    AER-R-31 (l.131-132): the Americas bonus for an empty slot.  ``turn``: the turn with the attempt (the
+    state's is the one before it; the state is copied once, here)."""
+    attempt = turn.attempt
     assert attempt is not None
     seat = state.to_move
     stage = ctx.pack.card(attempt.card).tile_stage
@@ -375,7 +368,7 @@ def place_tile(ctx: Context, state: AerState) -> AerState:
         map=board,
         americas_paid=americas_paid,
         phase=Phase.PLACING,
-        turn=evolve(state.turn, attempt=None),
+        turn=evolve(turn, attempt=None),
     )
 
 
@@ -595,7 +588,7 @@ def update_overflow(ctx: Context, state: AerState) -> AerState:
 
 def refill_or_finish(ctx: Context, state: AerState) -> AerState:
     if state.bag and next_waiting_slot(state) is not None:
-        return evolve(state, phase=Phase.REFILL)
+        return state if state.phase is Phase.REFILL else evolve(state, phase=Phase.REFILL)
     return update_money_and_era(ctx, state)
 
 
