@@ -820,5 +820,5 @@ def test_every_refused_reading_says_why() -> None:
     from rulecraft.registry import make_game
 
     assert set(NOT_MODELLED) == set(NOT_MODELLED_WHY)
-    with pytest.raises(Exception, match="why: p.19 puts the off-type good into 'the shipment'"):
+    with pytest.raises(Exception, match=r"why: p\.19 puts the off-type good into 'the shipment'"):
         make_game("kas", readings={"KAS-AMB-39": "any-depot"})
