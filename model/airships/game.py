@@ -192,12 +192,12 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
             # colour of one die or none needs no sort.
             choice = rng.choice
             faces: list[tuple[int, ...]] = []
-            for c in COLOURS:
-                n = throw[c]
+            for c, n in zip(COLOURS, (throw.W, throw.R, throw.B), strict=True):
+                sides = FACES[c]
                 if n > 1:
-                    faces.append(tuple(sorted([choice(FACES[c]) for _ in range(n)], reverse=True)))
+                    faces.append(tuple(sorted([choice(sides) for _ in range(n)], reverse=True)))
                 else:
-                    faces.append((choice(FACES[c]),) if n else ())
+                    faces.append((choice(sides),) if n else ())
             return Throw(*faces)
         # Every other chance step is uniform: the draw ``rng.choice`` makes from ``chance_outcomes``' list,
         # without the probabilities; a card revealed or a starter dealt is drawn from its tuple in the state,
