@@ -336,8 +336,8 @@ REGISTER = AmbiguityRegister(
             "What do the starter cards show?",
             [("one-white", "each starter gives exactly 1 white die (other data from the pack)")],
             "one-white",
-            "p.2 gives only the total of 2 white dice, and [EN] agrees (\"all players have 2 white dice at their"
-            " disposal\"); the entrepreneur tile shows one, so the starter gives the other (a review says so too)",
+            'p.2 gives only the total of 2 white dice, and [EN] agrees ("all players have 2 white dice at their'
+            ' disposal"); the entrepreneur tile shows one, so the starter gives the other (a review says so too)',
             affects_play=False,
         ),
         _amb(
