@@ -469,3 +469,19 @@ def test_resume_brings_a_kept_tree_up_to_date_and_keeps_unchanged_files_older(tm
     run.refresh_shadow(tree, game, ["model/aeroplanes/scoring.py"])
     assert not stats.exists(), "new functions are mapped to their tests again (else 'no tests')"
     assert kept.read_text("utf-8") == "# its mutants\n"  # one the last run mutated keeps its mutants
+
+
+def test_resume_refreshes_the_data_files_mutmut_copied_on_the_tree_s_first_run(tmp_path: Path) -> None:
+    """mutmut brings only Python files in mutants/ up to date: a pack schema copied on the first run would
+    stay as it was, and a resumed run would test today's code against yesterday's schema."""
+    game = run.load_games()["kas"]
+    tree = tmp_path / "tree"
+    run.build_shadow(tree, game, ["model/kings_of_air_and_steam/rules.py"])
+    schema = tree / "mutants" / run.shadow_path("model/kings_of_air_and_steam/packs/schema.json")
+    schema.parent.mkdir(parents=True)
+    schema.write_text("{}", encoding="utf-8")
+    mutated = tree / "mutants" / run.shadow_path("model/kings_of_air_and_steam/rules.py")
+    mutated.write_text("# its mutants\n", encoding="utf-8")
+    run.refresh_shadow(tree, game, ["model/kings_of_air_and_steam/rules.py"])
+    assert schema.read_bytes() == (ROOT / "model/kings_of_air_and_steam/packs/schema.json").read_bytes()
+    assert mutated.read_text("utf-8") == "# its mutants\n"  # Python in mutants/ stays mutmut's

@@ -250,6 +250,14 @@ def refresh_shadow(tree: Path, game: Game, modules: list[str]) -> dict[str, str]
     for folder in ("tests", "scenarios", "model"):
         shutil.copytree(ROOT / folder, tree / folder, ignore=IGNORE, dirs_exist_ok=True)
     shutil.copy2(PROFILE_PLUGIN, tree / PROFILE_PLUGIN.name)
+    # mutmut brings only Python files into mutants/ up to date; a pack, schema or scenario it copied on the
+    # tree's first run would stay as it was then (a stale schema.json failed a resumed run).
+    data_only = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis", "*.py")
+    for folder, installed in LAYOUT.items():
+        shutil.copytree(ROOT / folder, tree / "mutants" / installed, ignore=data_only, dirs_exist_ok=True)
+    for folder in ("tests", "scenarios", "model"):
+        if (tree / "mutants" / folder).is_dir():
+            shutil.copytree(ROOT / folder, tree / "mutants" / folder, ignore=data_only, dirs_exist_ok=True)
     wanted = pyproject_text(game, modules)
     had = (tree / "pyproject.toml").read_text(encoding="utf-8")
     if had != wanted:
@@ -274,8 +282,6 @@ def _test_settings(pyproject: str) -> tuple[object, ...]:
     mutmut = data.get("mutmut", {})
     keys = ("pytest_add_cli_args", "pytest_add_cli_args_test_selection")
     return (data.get("pytest", {}), *(mutmut.get(k) for k in keys))
-
-
 
 
 def run_mutmut(tree: Path, jobs: int, profile: str, log: Path, limit_s: float, names: Iterable[str] = ()) -> float:
