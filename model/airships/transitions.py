@@ -212,15 +212,18 @@ def _totals(ctx: Context, state: AirState, attempt: Attempt, faces: tuple[tuple[
     # given up), not the pool again.
     fixed = None if attempt.give_fixed else comp.fixed
     base = base_score(info.requirement, faces, fixed, pooled=pooled(ctx))
-    engine = engine_bonus(
-        comp.engine,
-        info.requirement,
-        attempt.throw,
-        involved=ctx.r("AIR-AMB-09"),
-        per=ctx.r("AIR-AMB-10"),
-        fixed_counted=fixed_counts(info.requirement, faces, fixed, pooled=pooled(ctx)),
-        fixed=fixed,
-    )
+    # AIR-R-19/35: a board without an Engine card has no bonus (nothing to work out).
+    engine = 0
+    if comp.engine is not None:
+        engine = engine_bonus(
+            comp.engine,
+            info.requirement,
+            attempt.throw,
+            involved=ctx.r("AIR-AMB-09"),
+            per=ctx.r("AIR-AMB-10"),
+            fixed_counted=fixed_counts(info.requirement, faces, fixed, pooled=pooled(ctx)),
+            fixed=fixed,
+        )
     # AIR-R-36: the wooden airship's holder gets +1 (``wooden_airship_bonus``) on every attempt.
     airship = ctx.p("wooden_airship_bonus") if state.wooden_airship == state.seat else 0
     return Totals(base, engine, airship, info.target, info)
@@ -388,7 +391,7 @@ def end_condition(ctx: Context, state: AirState) -> str | None:
     if all(small) if ctx.r("AIR-AMB-21") == "every" else any(small):
         return "a"
     if ctx.r("AIR-AMB-19") == "all-four":
-        if all(owner is not None for owner in state.stages):
+        if None not in state.stages:  # every stage has its owner
             return "b"
     elif state.stages[3] is not None:
         return "b"
