@@ -72,6 +72,9 @@ def test_reading_overrides_parse_the_cli_form() -> None:
 
 def test_unmodelled_reading_is_refused_not_silently_played() -> None:
     with pytest.raises(UnknownReading, match="registered but not modelled"):
+        make_game("kas", readings={"KAS-AMB-39": "any-depot"})
+    # A reading that needs data the rulebook does not print is refused naming the missing pack field.
+    with pytest.raises(UnknownReading, match=r"KAS-AMB-46=per-character .* no teams\[\]\.character_priority"):
         make_game("kas", readings={"KAS-AMB-46": "per-character"})
 
 
