@@ -27,7 +27,7 @@ from rulecraft.model.aeroplanes.actions import PlaceAirport, RiskThrow
 from rulecraft.model.aeroplanes.components import Destination, Pack
 from rulecraft.model.aeroplanes.context import Context
 from rulecraft.model.aeroplanes.game import AeroplanesGame
-from rulecraft.model.aeroplanes.state import BLOCKER, AerState, Phase
+from rulecraft.model.aeroplanes.state import BLOCKER, AerState, Phase, TurnState
 from rulecraft.registry import make_game
 from rulecraft.tools import tools
 
@@ -108,9 +108,9 @@ def _one_bonus_fewer(ctx: Context) -> Context:
 def _plant_americas(patch: PatchFn) -> None:
     place_tile = aer_transitions.place_tile
 
-    def patched(ctx: Context, state: AerState) -> AerState:
+    def patched(ctx: Context, state: AerState, turn: TurnState) -> AerState:
         # `len(paid) < first_players` written as `len(paid) + 1 < first_players`: only the first is paid.
-        return place_tile(_one_bonus_fewer(ctx), state)
+        return place_tile(_one_bonus_fewer(ctx), state, turn)
 
     patch(aer_transitions, "place_tile", patched)
 

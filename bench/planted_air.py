@@ -243,10 +243,10 @@ def _plant_extra_go_needs_more(patch: Patch) -> None:
         if reason is not None:
             state = attrs.evolve(state, ended=reason)
             if ctx.r("AIR-AMB-20") == "immediate":
-                return attrs.evolve(state, phase=Phase.OVER)
+                return attrs.evolve(state, phase=Phase.OVER, attempt=None)
         # "Can pay 3 chips" written as more than 3: a company with exactly 3 gets no additional go.
         if state.boards[state.seat].chips > ctx.p("extra_go_cost"):
-            return attrs.evolve(state, phase=Phase.EXTRA_GO)
+            return attrs.evolve(state, phase=Phase.EXTRA_GO, attempt=None)
         return transitions._next_seat(state)
 
     patch(transitions, "_after_step_two", after_step_two)

@@ -237,7 +237,7 @@ def _observe_storage() -> Any:
 
 
 def _plant_solo_target_costs(patch: PatchFn) -> None:
-    set_target = stm_transitions._EFFECTS[SetTarget]
+    set_target = stm_transitions.set_target
 
     def patched(ctx: Context, state: StmState, action: Any) -> StmState:
         # Time pressure charged on every action choice, SET 1 TARGET included.
@@ -246,7 +246,7 @@ def _plant_solo_target_costs(patch: PatchFn) -> None:
             return state
         return set_target(ctx, state, action)
 
-    patch(stm_transitions, "_EFFECTS", {**stm_transitions._EFFECTS, SetTarget: patched})
+    patch(stm_transitions, "set_target", patched)  # the effects' match calls it by name
 
 
 def _observe_solo_target() -> Any:
