@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 import pytest
 from kas_helpers import ALL_TILES, PLAN, rule, turn_state
-from test_kas_mutation_kills import chain_sellout, city, city_changed
+from test_kas_mutation_kills import chain_sellout, city, city_changed, fill_state, ship_one_food
 from test_kas_readings import CLINT, amb, game, legal, state_of
 from test_kas_readings import ROW as ROW_MAP
 
@@ -41,6 +41,7 @@ from rulecraft.model.kings_of_air_and_steam.transitions import turn_order
 from rulecraft.packs import PackError, read_pack_file
 from rulecraft.ruleset import Ruleset, UnknownReading
 from rulecraft.statefile import admit
+from rulecraft.tools import tools
 
 WAITING = "Bown Town"
 
@@ -525,3 +526,104 @@ def test_kas_amb_26_all_bishop_puts_the_sold_good_back_r75_p19(returned: bool, f
     assert rule(
         g, sellout_as(g, "Kings Over Aces", "Sebastian King"), Sell(Hex(1, 0), "food", "Farcity", returned=True)
     ) == ("KAS-R-75")
+
+
+# -- KAS-AMB-10 'd' (stays-full): a printed city filled with an empty demand pile keeps its goods ----------
+#
+# KAS-R-40 (p.14): 'Ha egy város teljesen fel lett töltve, akkor vegyétek le mind az 5 árut róla, és
+# tegyétek vissza azokat a talonjukba. Húzzatok egy keresletlapkát ...'; KAS-R-49 (p.16): the demand pile
+# gets its tiles only in step 2 of the Production, after the factories produced (step 1, KAS-R-48).
+# KAS-AMB-10 (d): 'the city is not cleared (stays full) until a tile is available': its goods stay on its
+# slots (out of the supply), it accepts nothing (KAS-R-36, p.14: no more goods than it can take), and it is
+# cleared, as the rulebook clears a filled city, when its tile comes.  FOOD = index of food in the goods order.
+
+FOOD = 2
+STAYS_FULL = {"KAS-AMB-10": "d"}
+
+
+def test_kas_amb_10_d_a_city_filled_with_an_empty_pile_keeps_its_five_goods_r40_p14() -> None:
+    """KAS-AMB-10 'd': the fifth food fills Bown Town in round 1 (demand pile empty, KAS-R-49): the city
+    keeps the 5 food on its printed demand and its 5 slots, the supply gets none back, and it queues for
+    a tile.  A further food for it is refused: it has no empty slot (KAS-R-36, p.14)."""
+    g = game(**STAYS_FULL)
+    s = fill_state(g, flora_seat=None, pile={})
+    after = g.apply(s, ship_one_food(g))
+    bown = city(g, after, "Bown Town")
+    assert (bown.demand, bown.filled, bown.slots, bown.tile, bown.waiting, bown.closed) == (
+        "food",
+        5,
+        5,
+        False,
+        False,
+        False,
+    )
+    assert after.supply == s.supply and after.waiting_cities == ("Bown Town",)
+    assert after.phase is not Phase.DEMAND_DRAW and after.demand_for is None
+    assert tools(g).violations(after) == []
+    again = attrs.evolve(s, cities=after.cities, waiting_cities=after.waiting_cities)
+    assert rule(g, again, ship_one_food(g)) == "KAS-R-36"
+    assert rule(game(), s, ship_one_food(g)) is None  # one food fits the 5th slot (KAS-R-36)
+
+
+def test_kas_amb_10_d_with_a_tile_in_the_pile_the_city_is_cleared_and_draws_r40_p14() -> None:
+    """KAS-R-40 (p.14): with a demand tile in the pile nothing is ambiguous, 'd' as every reading: the 5 food
+    return to the supply and a tile is drawn for Bown Town."""
+    g = game(**STAYS_FULL)
+    s = fill_state(g, flora_seat=None, pile={"luxury": 1})
+    after = g.apply(s, ship_one_food(g))
+    assert after.phase is Phase.DEMAND_DRAW and after.demand_for == "Bown Town"
+    assert city(g, after, "Bown Town").filled == 0 and after.waiting_cities == ()
+    assert after.supply[FOOD] == s.supply[FOOD] + 5
+
+
+def test_kas_amb_10_d_a_filled_demand_tile_still_turns_face_down_r41_p14() -> None:
+    """KAS-R-41 (p.14): a filled demand tile (3 slots) gives its goods back and turns face down, whatever
+    the demand pile holds; KAS-AMB-10 is about printed cities only."""
+    g = game(**STAYS_FULL)
+    s = fill_state(g, flora_seat=None, pile={}, filled=2, tile=True)
+    after = g.apply(s, ship_one_food(g))
+    bown = city(g, after, "Bown Town")
+    assert (bown.closed, bown.filled, bown.waiting) == (True, 0, False)
+    assert after.supply[FOOD] == s.supply[FOOD] + 3 and after.waiting_cities == ()
+
+
+@pytest.mark.parametrize(("reading", "made", "supply_after"), [("a", 4, 4), ("d", 3, 5)])
+def test_kas_amb_10_d_capped_the_full_city_keeps_goods_from_the_factories_r48_r49_p16(
+    reading: str, made: int, supply_after: int
+) -> None:
+    """KAS-AMB-12 'capped' (20 cubes a type, KAS-P-09): 12 food on the one food factory of map ABC, Bown Town
+    filled while the demand pile was empty.  Round 1's Production (p.16): step 1, the food factory makes
+    1 + 3 (three food market tiles, KAS-R-48), no more than the supply holds; step 2, the 3 tiles become
+    demand tiles (KAS-R-49) and Bown Town draws one (KAS-AMB-10).  Under 'a' the city was cleared when it
+    filled: the supply holds 20 - 12 = 8, the factory gets 4, 4 are left.  Under 'd' its 5 food are still on
+    it in step 1: the supply holds 20 - 12 - 5 = 3, the factory gets only 3; the city is cleared when the
+    tiles come, so the supply ends with 0 + 5."""
+    g = game(**{"KAS-AMB-10": reading, "KAS-AMB-12": "capped"})
+    food_factory = g.ctx.game_map("ABC").factory_index(Hex(7, -2))
+    assert food_factory is not None
+    filled = 5 if reading == "d" else 0
+    s = tools(g).scenario_state(
+        {
+            "players": 2,
+            "phase": "upkeep",
+            "seat": 1,
+            "factories": {"7,-2": 12},
+            "cities": {"Bown Town": {"filled": filled}},
+            "market": {"slots": ["food", "food", "food"]},
+        }
+    )
+    if reading == "a":  # cleared at the fill: no demand, waiting for a tile
+        s = city_changed(g, s, "Bown Town", demand=None, waiting=True)
+    s = attrs.evolve(s, waiting_cities=("Bown Town",))
+    assert s.supply[FOOD] == 20 - 12 - filled
+    assert tools(g).violations(s) == []
+    drawn = g.apply(s, PayUpkeep())
+    assert drawn.phase is Phase.DEMAND_DRAW and drawn.demand_for == "Bown Town"
+    assert drawn.factories[food_factory] == 12 + made
+    assert drawn.supply[FOOD] == supply_after
+    assert city(g, drawn, "Bown Town").filled == 0 and drawn.waiting_cities == ()
+    assert tools(g).violations(drawn) == []
+    after = g.apply(drawn, DrawDemandTile("food"))
+    bown = city(g, after, "Bown Town")
+    assert (bown.demand, bown.slots, bown.tile, bown.filled) == ("food", 3, True, 0)
+    assert after.phase is Phase.NEW_MARKET and after.round == 2

@@ -156,6 +156,25 @@ def test_kas_amb_10_a_city_filled_in_round_1_waits_closes_or_demands_again(readi
     assert _bown_town(ours) != _bown_town(theirs)
 
 
+def test_kas_amb_10_d_the_city_filled_in_round_1_stays_full_where_a_clears_it() -> None:
+    """KAS-R-40 (p.14): a filled printed city returns its 5 goods to the supply and draws a demand tile; in
+    round 1 the pile is empty (KAS-R-49, p.16).  KAS-AMB-10 'a' clears Bown Town and lets it wait; 'd' ('not
+    cleared until a tile is available') leaves the 5 food on it, out of the supply.  The search finds that
+    difference at the fill itself (the state: the city and the supply), from the targeted start."""
+    default, other, start = _kas_pair("KAS-AMB-10", "d")
+    state = start.state
+    ship = ShipGoods(Hex(3, -2), "food", 1, to_city="Bown Town", lines=("B2",))
+    waits, full = default.apply(state, ship), other.apply(state, ship)
+    assert (_bown_town(waits).filled, _bown_town(waits).waiting) == (0, True)
+    assert (_bown_town(full).filled, _bown_town(full).demand, _bown_town(full).waiting) == (5, "food", False)
+    food = 2  # goods order: chemical, machine, food, textile, luxury
+    assert waits.supply[food] == state.supply[food] + 5 and full.supply[food] == state.supply[food]
+    finding = _found("KAS-AMB-10", "d")
+    assert finding.kind == "state" and finding.steps[-1]["to_city"] == "Bown Town"
+    ours, theirs = _at_the_difference(default, finding), _at_the_difference(other, finding)
+    assert (_bown_town(ours).filled, _bown_town(theirs).filled) == (0, 5)
+
+
 # -- KAS-AMB-32: the Emperor card's two actions -----------------------------------------------------------
 
 

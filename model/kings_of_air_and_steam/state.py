@@ -66,7 +66,10 @@ class CityState:
     5 for the printed demand and 3 for a tile; ``filled`` counts the goods on
     the slots.  ``closed``: a fulfilled tile lies face down (accepts
     nothing).  ``waiting``: fulfilled with an empty demand pile, waiting for
-    a tile (KAS-AMB-10 'pending').
+    a tile (KAS-AMB-10 'pending').  Under KAS-AMB-10 'd' (stays-full) such a
+    city is not cleared: it keeps its demand and goods (``filled == slots``,
+    so it accepts nothing), ``waiting`` stays False, and it queues in
+    ``KasState.waiting_cities`` until a tile comes.
     """
 
     demand: str | None

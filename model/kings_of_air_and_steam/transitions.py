@@ -588,19 +588,15 @@ def _resolve_city(ctx: Context, state: KasState, name: str, resume: Phase) -> Ka
     city = state.cities[index]
     if city.filled < city.slots:
         return _continue(ctx, state, resume)
-    assert city.demand is not None
-    g = GOODS_INDEX[city.demand]
-    supply = _add(state.supply, g, city.filled - len(city.other))  # the cubes return to the supply
-    for goods in city.other:
-        supply = _add(supply, GOODS_INDEX[goods], +1)
-    state = attrs.evolve(state, supply=supply)
-    city = attrs.evolve(city, other=())
+    if not city.tile and sum(state.demand_pile) == 0 and ctx.r("KAS-AMB-10") == "d":
+        # KAS-AMB-10 'd' (stays-full): the city keeps its goods and accepts nothing (no empty slot)
+        # until a tile is available; it queues for one as under 'a' (_serve_waiting_cities).
+        return _continue(ctx, attrs.evolve(state, waiting_cities=(*state.waiting_cities, name)), resume)
+    state, city = _clear_city(state, index)
     if city.tile:  # KAS-R-41: the tile turns face down; the city closes for good
-        closed = attrs.evolve(city, filled=0, closed=True)
+        closed = attrs.evolve(city, closed=True)
         return _continue(ctx, attrs.evolve(state, cities=_replace(state.cities, index, closed)), resume)
     # KAS-R-40: a printed city draws a demand tile.
-    emptied = attrs.evolve(city, filled=0)
-    state = attrs.evolve(state, cities=_replace(state.cities, index, emptied))
     if sum(state.demand_pile) > 0:
         flora = [s for s, p in enumerate(state.players) if p.character == "Flora Kingston"]
         state = attrs.evolve(state, demand_for=name, resume=resume)
@@ -612,6 +608,18 @@ def _resolve_city(ctx: Context, state: KasState, name: str, resume: Phase) -> Ka
     return _continue(ctx, _no_demand_tile(ctx, state, name), resume)
 
 
+def _clear_city(state: KasState, index: int) -> tuple[KasState, CityState]:
+    """KAS-R-40/41: the goods on a filled city's slots return to the supply; the city is left empty."""
+    city = state.cities[index]
+    assert city.demand is not None
+    g = GOODS_INDEX[city.demand]
+    supply = _add(state.supply, g, city.filled - len(city.other))  # the cubes return to the supply
+    for goods in city.other:
+        supply = _add(supply, GOODS_INDEX[goods], +1)
+    city = attrs.evolve(city, filled=0, other=())
+    return attrs.evolve(state, supply=supply, cities=_replace(state.cities, index, city)), city
+
+
 def _no_demand_tile(ctx: Context, state: KasState, name: str) -> KasState:
     """KAS-AMB-10: an empty demand pile when a printed city fills."""
     index = ctx.map_of(state).city_index(name)
@@ -621,7 +629,7 @@ def _no_demand_tile(ctx: Context, state: KasState, name: str) -> KasState:
         changed = attrs.evolve(city, demand=None, closed=True)
     elif reading == "c":  # keeps its printed demand with 5 new slots
         changed = city
-    else:  # 'a' (and 'd', equivalent for play): waits for the next tile
+    else:  # 'a': waits for the next tile ('d' keeps the city full instead: _resolve_city)
         changed = attrs.evolve(city, demand=None, waiting=True)
         state = attrs.evolve(state, waiting_cities=(*state.waiting_cities, name))
     return attrs.evolve(state, cities=_replace(state.cities, index, changed))
@@ -764,9 +772,12 @@ def _production(ctx: Context, state: KasState) -> KasState:
 
 
 def _serve_waiting_cities(ctx: Context, state: KasState) -> KasState:
-    """KAS-AMB-10 'a': cities filled with an empty pile get tiles, in the order they filled."""
+    """KAS-AMB-10 'a': cities filled with an empty pile get tiles, in the order they filled; under 'd'
+    a city still full is cleared only now, when its tile is available (after the factories produced)."""
     if state.waiting_cities and sum(state.demand_pile) > 0:
         name, rest = state.waiting_cities[0], state.waiting_cities[1:]
+        if ctx.r("KAS-AMB-10") == "d":
+            state, _ = _clear_city(state, ctx.map_of(state).city_index(name))
         return attrs.evolve(
             state, phase=Phase.DEMAND_DRAW, demand_for=name, waiting_cities=rest, resume=Phase.NEW_MARKET
         )
