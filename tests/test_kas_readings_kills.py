@@ -16,7 +16,15 @@ from typing import Any
 import attrs
 import pytest
 from kas_helpers import ALL_TILES, PLAN, rule, turn_state
-from test_kas_mutation_kills import chain_sellout, city, city_changed, fill_state, ship_one_food
+from test_kas_mutation_kills import (
+    chain_map,
+    chain_sellout,
+    city,
+    city_changed,
+    fill_state,
+    ship_one_food,
+    sphinx_bonus,
+)
 from test_kas_readings import CLINT, amb, game, legal, state_of
 from test_kas_readings import ROW as ROW_MAP
 
@@ -627,3 +635,21 @@ def test_kas_amb_10_d_capped_the_full_city_keeps_goods_from_the_factories_r48_r4
     bown = city(g, after, "Bown Town")
     assert (bown.demand, bown.slots, bown.tile, bown.filled) == ("food", 3, True, 0)
     assert after.phase is Phase.NEW_MARKET and after.round == 2
+
+
+def test_kas_amb_10_d_the_sphinx_free_good_fills_a_city_that_stays_full_then_the_action_r69_p19() -> None:
+    """KAS-R-69 (p.19): Victor Blane's free one-good shipment comes before his action; it fills Farcity (food,
+    printed, 4 of 5) in round 1 with the demand pile empty (KAS-R-40, p.14; KAS-R-49, p.16).  Under
+    KAS-AMB-10 'd' the city keeps its 5 food and waits for a tile; the turn's action still follows."""
+    g = game(**STAYS_FULL)
+    s = sphinx_bonus(
+        g,
+        map=chain_map(1),
+        depots=[{"at": [1, 0], "owner": 0, "goods": {"food": 2}}],
+        cities={"Farcity": {"filled": 4}},
+        market={"slots": ["luxury", "luxury", "machine"], "demand_pile": {}},
+    )
+    after = g.apply(s, ShipGoods(Hex(1, 0), "food", 1, to_city="Farcity"))
+    assert after.phase is Phase.ACTION and after.seat == 0 and after.bonus is None
+    assert city(g, after, "Farcity").filled == 5 and after.waiting_cities == ("Farcity",)
+    assert after.supply == s.supply
