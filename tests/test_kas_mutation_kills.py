@@ -637,28 +637,17 @@ def test_ezekiel_crane_takes_exactly_three_dollars_from_a_rich_airship_only_r87_
     from rulecraft.model.kings_of_air_and_steam.actions import Fly
 
     g = game()
-    crane = {"team": "Godfather", "character": "Ezekiel Crane", "at": [0, 0], "plan": ["S04", "S05", "S06", "S07"]}
-    s = tools(g).scenario_state(
-        {
-            "players": 3,
-            "phase": "flight",
-            "seat": 0,
-            "market": {"slots": ["food", "food", "food"]},
-            "players_state": {
-                0: crane,
-                1: {**SPHINX, "plan": PLAN, "at": [1, 0], "money": 10},
-                2: {"team": "Emperor", "character": "Reginald Kain", "plan": PLAN, "at": [3, 3], "money": 10},
-            },
-        }
-    )
+    s = two_airships_on_the_way(g, third_at=(3, 3))  # seat 2 away from the flight
     after = g.apply(s, Fly((0, 0)))
     assert after.players[0].position == Hex(2, 0)
     assert [p.money for p in after.players] == [s.players[0].money + 3, 7, 10]
 
 
-def two_airships_on_the_way(g: KingsOfAirAndSteamGame, character: str = "Ezekiel Crane") -> KasState:
+def two_airships_on_the_way(
+    g: KingsOfAirAndSteamGame, character: str = "Ezekiel Crane", third_at: tuple[int, int] = (2, 0)
+) -> KasState:
     """Seat 0 (``character``) at (0, 0) to fly card S04 (2 hexes); seat 1's airship on (1, 0), seat 2's on
-    (2, 0), both with $10: the straight flight east passes both."""
+    ``third_at`` ((2, 0): the straight flight east passes both), both with $10."""
     me = {"team": "Godfather", "character": character, "at": [0, 0], "plan": ["S04", "S05", "S06", "S07"]}
     return tools(g).scenario_state(
         {
@@ -669,7 +658,7 @@ def two_airships_on_the_way(g: KingsOfAirAndSteamGame, character: str = "Ezekiel
             "players_state": {
                 0: me,
                 1: {**SPHINX, "plan": PLAN, "at": [1, 0], "money": 10},
-                2: {"team": "Emperor", "character": "Reginald Kain", "plan": PLAN, "at": [2, 0], "money": 10},
+                2: {"team": "Emperor", "character": "Reginald Kain", "plan": PLAN, "at": list(third_at), "money": 10},
             },
         }
     )
