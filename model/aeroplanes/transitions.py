@@ -257,12 +257,11 @@ def keep_throw(ctx: Context, state: AerState, thrown: Attempt | None = None) -> 
         players = players_with_me(state, engine_failures=0, supply=(supply[0], supply[1], supply[2]), cards=cards)
         return end_turn(state, players=players)
     players = players_with_me(state, engine_failures=ef) if skulls else state.players
-    turn = evolve(state.turn, attempt=attempt)
     target, bonus = attempt.rolls[0]
     beacons = ctx.r("AER-AMB-26") == "at-once" and p.held(RADIO_BEACONS) > 0
     if total + bonus >= target and len(attempt.rolls) == 1 and not beacons:
-        return next_roll(ctx, evolve(state, players=players, turn=turn))  # passed, nothing to decide: placed
-    return evolve(state, players=players, turn=turn, phase=Phase.COVER)
+        return next_roll(ctx, state, attempt, players)  # passed, nothing to decide: placed
+    return evolve(state, players=players, turn=evolve(state.turn, attempt=attempt), phase=Phase.COVER)
 
 
 def play_radio_beacons(state: AerState) -> AerState:
@@ -317,31 +316,38 @@ def cover_shortfall(ctx: Context, state: AerState, action: CoverShortfall) -> Ae
     return next_roll(ctx, state)
 
 
-def next_roll(ctx: Context, state: AerState) -> AerState:
-    """AER-R-25: the current roll is done; the next one is due, or the tile is placed (R-24)."""
-    attempt = state.turn.attempt
+def next_roll(
+    ctx: Context, state: AerState, kept: Attempt | None = None, players: tuple[PlayerState, ...] | None = None
+) -> AerState:
+    """AER-R-25: the current roll is done; the next one is due, or the tile is placed (R-24).  ``kept``
+    and ``players``: the attempt and the players keep_throw changed (default the state's), made in the
+    same copy of the state."""
+    attempt = kept or state.turn.attempt
     assert attempt is not None
     attempt = evolve(attempt, rolls=attempt.rolls[1:], throw=None)
     turn = evolve(state.turn, attempt=attempt)
     if attempt.rolls:
-        return evolve(state, turn=turn, phase=Phase.RISK_ROLL)
-    return place_tile(ctx, state, turn)
+        return evolve(state, players=players or state.players, turn=turn, phase=Phase.RISK_ROLL)
+    return place_tile(ctx, state, turn, players)
 
 
-def place_tile(ctx: Context, state: AerState, turn: TurnState) -> AerState:
+def place_tile(
+    ctx: Context, state: AerState, turn: TurnState, before: tuple[PlayerState, ...] | None = None
+) -> AerState:
     """AER-R-24, R-29 (l.122-129): the tile from its card into the chosen slot; a replaced tile goes back to
     its owner's supply (AER-AMB-15 ``supply``; ``card``: onto one of the owner's cards, when one has room);
     AER-R-31 (l.131-132): the Americas bonus for an empty slot.  ``turn``: the turn with the attempt (the
-    state's is the one before it; the state is copied once, here)."""
+    state's is the one before it; ``before``: the players before the tile is placed, default the state's;
+    the state is copied once, here)."""
     attempt = turn.attempt
     assert attempt is not None
     seat = state.to_move
     stage = ctx.pack.card(attempt.card).tile_stage
-    p = me(state)
+    players = list(before or state.players)
+    p = players[seat]
     mine: dict[str, Any] = {}
     slots = state.slots(attempt.destination)
     old = slots[attempt.slot]
-    players = list(state.players)
     if old is not None:
         owner = players[old.owner]
         back = card_for_returned_tile(ctx, owner, old.stage)  # AER-AMB-15 card: onto a card, if one has room
