@@ -27,6 +27,7 @@ from rulecraft.model.steamopolis.actions import (
     PassTurn,
     PickUp,
     PlaceParasite,
+    PlacePinkMarker,
     RaisePressure,
     StmAction,
     TakeBack,
@@ -36,7 +37,7 @@ from rulecraft.model.steamopolis.actions import (
     UsePart,
 )
 from rulecraft.model.steamopolis.context import Context
-from rulecraft.model.steamopolis.effects import ActivateParasites, StoneToEight
+from rulecraft.model.steamopolis.effects import ActivateParasites, GainPinkMarker, StoneToEight
 from rulecraft.model.steamopolis.game import SteamopolisGame
 from rulecraft.model.steamopolis.gauge import BonusMarker, Stone, gauge_of
 from rulecraft.model.steamopolis.rules import check, decider, legal_actions
@@ -50,6 +51,7 @@ from rulecraft.model.steamopolis.state import (
     RoomTile,
     StmState,
     Supply,
+    TurnState,
     new_player,
     problems,
 )
@@ -157,6 +159,72 @@ def test_amb13_any_buys_a_marker_behind_the_foremost_at_its_own_cost() -> None:
     assert bought.bonus.crystal_row == (5, 4, 3) and bought.bonus.gear_row == (5, 4, 3, 2)
     generated = {a for a in legal_actions(any_ctx, flown) if isinstance(a, BuyBonusMarker)}
     assert {a.numeral for a in generated if a.row == "crystal"} == {5, 4, 3, 2}
+
+
+# ---------------------------------------------------------------------------
+# STM-AMB-42: leaving a stone that could move where a bought bonus marker goes (p.22-23)
+# ---------------------------------------------------------------------------
+
+
+def test_amb42_compulsory_makes_a_stone_that_can_move_make_room_for_the_marker() -> None:
+    """STM-R-47 (p.22): 'If there is already a pressure stone there, you may increase its pressure by 1 to
+    make room. If that is not possible, you must put the bonus marker into the box.'  Blue has a stone on
+    the 5-space (g7) and buys the crystal row's foremost #5 for 1 crystal (STM-EX-23, p.23).  'optional'
+    (default): she may leave the stone there and the marker goes to the box, or move the stone (to g8, the
+    next free space) and place the marker on g7.  'compulsory': the stone can move, so it must make room;
+    leaving it is refused under STM-R-47 with p.22 named, and moving it plays as under the default."""
+    compulsory = reading("STM-AMB-42", "compulsory")
+    buyer = player([(7, False)], crystals=1, on_board=1)
+    state = game(buyer, board=(BoardStone(0, 1, "right"),))
+    flown = play(state, FlyToAllTargets(), TakeBack(1, "right"))
+    assert flown.players[0].gauge.stone_spaces() == (1, 7)
+    leave, bump = BuyBonusMarker("crystal", 7, False), BuyBonusMarker("crystal", 7)
+
+    declined = play(flown, leave).players[0]  # 'optional': the stone keeps the space, the marker is boxed
+    assert declined.gauge.stone_spaces() == (1, 7) and declined.gauge.marker_spaces() == ()
+    assert declined.crystals == 0
+    rejection = refused(flown, leave, "STM-R-47", ctx=compulsory)
+    assert "p.22" in rejection.reason and "STM-AMB-42 'compulsory'" in rejection.reason
+    assert "stone on 7 can move" in rejection.reason
+    for ctx in (CTX, compulsory):  # making room plays alike under both readings
+        moved = play(flown, bump, ctx=ctx).players[0]
+        assert moved.gauge.stone_spaces() == (1, 8) and moved.gauge.spaces[7] == BonusMarker(5)
+        assert moved.crystals == 0
+    generated = {a for a in legal_actions(compulsory, flown) if isinstance(a, BuyBonusMarker)}
+    assert bump in generated and all(a.bump for a in generated)
+
+
+def test_amb42_compulsory_still_boxes_the_marker_when_the_stone_cannot_move() -> None:
+    """STM-R-47 (p.22): 'If that is not possible, you must put the bonus marker into the box.'  Blue's
+    stones fill g7..g10 (the last space): the one on the 5-space cannot move.  Under both readings the
+    purchase places nothing and boxes the #5 (the stone stays); declining a bump that is not possible is
+    refused under both, as there is nothing to decline."""
+    compulsory = reading("STM-AMB-42", "compulsory")
+    buyer = player([(7, False), (8, False), (9, False), (10, False)], crystals=1, on_board=1)
+    state = game(buyer, board=(BoardStone(0, 1, "right"),))
+    flown = play(state, FlyToAllTargets(), TakeBack(1, "right"))
+    for ctx in (CTX, compulsory):
+        p = play(flown, BuyBonusMarker("crystal", 7), ctx=ctx).players[0]
+        assert p.gauge.stone_spaces() == (1, 7, 8, 9, 10) and p.gauge.marker_spaces() == ()
+        assert p.crystals == 0 and flown.bonus.crystal_row[0] == 5
+        refused(flown, BuyBonusMarker("crystal", 7, False), "STM-R-47", ctx=ctx)
+
+
+def test_amb42_compulsory_applies_to_the_pink_marker() -> None:
+    """STM-R-04 (p.2 '1x pink for character 7') is placed as a bought bonus marker (STM-R-47, p.22), so
+    'compulsory' refuses leaving a stone that can move on the pink marker's space as well; the default
+    lets character 7 leave it (the pink marker then goes to the box)."""
+    compulsory = reading("STM-AMB-42", "compulsory")
+    (space,) = [s for s in PACK.gauge.numeral_spaces(PACK.pink_numeral) if s > 3]
+    seven = attrs.evolve(player([(1, False), (space, False)]), character=7)
+    state = game(seven, player(), phase=Phase.SETUP_ROOM, turn=TurnState(pending=((GainPinkMarker(),),)))
+    left = play(state, PlacePinkMarker(space, False)).players[0]
+    assert left.gauge.stone_spaces() == (1, space) and left.gauge.marker_spaces() == ()
+    rejection = refused(state, PlacePinkMarker(space, False), "STM-R-47", ctx=compulsory)
+    assert "STM-AMB-42 'compulsory'" in rejection.reason
+    made_room = play(state, PlacePinkMarker(space), ctx=compulsory).players[0]
+    assert made_room.gauge.stone_spaces() == (1, space + 1)
+    assert made_room.gauge.spaces[space] == BonusMarker(PACK.pink_numeral, pink=True)
 
 
 # ---------------------------------------------------------------------------
@@ -423,6 +491,7 @@ PLAYED = {
     "STM-AMB-38": "returns",
     "STM-AMB-39": "activation",
     "STM-AMB-40": "one",
+    "STM-AMB-42": "compulsory",
 }
 BUSY = (BuyBanner, BuyBonusMarker, TakeBack, UseDistrict, UseFaceUpTile, PlaceParasite, FlyToAllTargets)
 
@@ -439,6 +508,7 @@ def test_alternative_readings_keep_generation_and_check_together(players: int, s
         BuyBonusMarker("crystal", 3, numeral=2),
         BuyBonusMarker("gear", 7, numeral=5),
         BuyBonusMarker("gear", 7),
+        BuyBonusMarker("crystal", 7, False),
         BuyBanner(None, board=(2, "left")),
         BuyBanner(None, board=(8, "right")),
         UseFaceUpTile(5, "passive"),

@@ -566,8 +566,5 @@ NOT_MODELLED_WHY: dict[tuple[str, str], str] = {
     ("STM-AMB-41", "box-first"): "not played: the passenger tile is boxed after the parasites (transitions."
     "remove_tiles); boxing first needs the next tile's reveal (a chance step) between remove tiles and the "
     "parasites' step",
-    ("STM-AMB-42", "compulsory"): "not played: a bonus marker or the pink marker may be placed with bump false on "
-    "a space whose stone could move (rules._bonus_purchases offers it, rules.marker_space_rejection accepts it, "
-    "gauge.place_bonus_marker boxes the marker); refusing that choice is a change to rules.py not made yet",
 }
 NOT_MODELLED = frozenset(NOT_MODELLED_WHY)

@@ -887,7 +887,7 @@ def marker_space_rejection(
 ) -> Rejection | None:
     """STM-R-47: a space printed with the marker's numeral right of the base marker (None: there is
     none, the marker goes to the box); declining the bump is a choice only with a stone there that
-    could move."""
+    could move, and under STM-AMB-42 'compulsory' not even then."""
     usable = marker_spaces_for(gauge, numeral, ctx.layout)
     if space is None:
         if usable:
@@ -897,6 +897,8 @@ def marker_space_rejection(
         return reject("STM-R-47", f"space {space} is not a #{numeral} space right of the base marker")
     if not bump_stone and not (space in gauge.stone_spaces() and can_move(gauge, space)):
         return reject("STM-R-47", f"no stone on space {space} that could be increased: nothing to decline")
+    if not bump_stone and ctx.r("STM-AMB-42") == "compulsory":  # p.22 'increase its pressure by 1 to make room'
+        return reject("STM-R-47", f"stone on {space} can move: it must make room (p.22, STM-AMB-42 'compulsory')")
     return None
 
 
