@@ -392,6 +392,23 @@ def cover_state(throw: int, beacons: int = 0) -> tuple[AerState, int]:
     return state, me
 
 
+def test_a_skull_on_a_last_roll_that_passes_still_gives_an_ef_tile_aer_r_28() -> None:
+    """AER-R-28 (l.113-114): each skull thrown on the risk dice while trying a new connection makes the
+    player take an Engine Failure tile, a throw that passes too; AER-R-24/25: the last roll passed, the
+    tile is placed.  Risk example 2 (l.120) with (6, 6, skull) = 12 on its last roll."""
+    state, me = example_state(True)
+    before = state.players[me].engine_failures
+    assert before + 1 < CTX.pack.risk.engine_failure_limit  # four EF tiles collapse the attempt (l.114)
+    state = step(state, A.PlaceAirport(LR1, "East Africa", 1, "Ethiopia", "Kenya"))
+    state = step(state, A.RiskThrow(11, 0))
+    state = step(state, A.CoverShortfall(0, 0))
+    state = step(state, A.RiskThrow(12, 1))
+    assert state.phase is Phase.PLACING and state.to_move == me
+    placed = state.slots("East Africa")[1]
+    assert placed is not None and placed.owner == me
+    assert state.players[me].engine_failures == before + 1
+
+
 def test_a_shortfall_is_covered_in_full_aer_r_23() -> None:
     """AER-R-23 (l.106-108): a roll short by 1 is kept by paying £1 a point, in full; a partial cover or
     a cover of a roll that passed is refused."""

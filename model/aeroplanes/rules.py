@@ -1149,124 +1149,58 @@ def maintenances(state: AerState) -> tuple[PlayEngineMaintenance, ...]:
     return (PLAY_ENGINE_MAINTENANCE,) if me(state).held(ENGINE_MAINTENANCE) >= 1 else ()
 
 
-def advantage_buys(ctx: Context, state: AerState) -> tuple[TakeAdvantage | RollForAdvantages, ...]:
-    """AER-R-39: with £1, a tile of each type available now (AER-R-40), or the roll when one is; kept per
-    advantage supply and era."""
+def advantage_buys(ctx: Context, state: AerState) -> Iterator[TakeAdvantage | RollForAdvantages]:
     if price_rejection(state) is not None:
-        return ()
-    found = _ADVANTAGE_BUYS.get(ctx, state.advantage_supply, state.era)
-    if found is not None:
-        return found
+        return
     kinds = available_types(ctx, state)
-    buys = (*(take_advantage(t) for t in kinds), *((ROLL_FOR_ADVANTAGES,) if kinds else ()))
-    return _ADVANTAGE_BUYS.put(ctx, state.advantage_supply, state.era, buys)
+    yield from (take_advantage(t) for t in kinds)
+    if kinds:
+        yield ROLL_FOR_ADVANTAGES
 
 
-_ADVANTAGE_BUYS: MapMemo[tuple[TakeAdvantage | RollForAdvantages, ...]] = MapMemo()  # per supply and era
-
-
-def buys(ctx: Context, state: AerState) -> tuple[BuyPlane, ...]:
+def buys(ctx: Context, state: AerState) -> Iterator[BuyPlane]:
     """Every BuyPlane buy_rejection accepts: the display cards the player can pay for (AER-R-08)."""
     money = me(state).money
+    gap = ctx.r("AER-AMB-06") == "gap"
     # AER-R-45: no boosted buy without an Increased Production tile held (increased_production_rejection
     # judges the rest; asked only when the player holds one, as most never do)
-    if me(state).held(INCREASED_PRODUCTION) >= 1:
-        return tuple(_boosted_buys(ctx, state, money))
-    found = _BUYS.get(ctx, state.display, money)
-    if found is not None:
-        return found
-    return _BUYS.put(
-        ctx, state.display, money, tuple(buy_plane(c) for c, cost in _prices(ctx, state.display) if cost <= money)
-    )
-
-
-_BUYS: MapMemo[tuple[BuyPlane, ...]] = MapMemo()  # the plain buys per display and money
-
-
-def _boosted_buys(ctx: Context, state: AerState, money: int) -> Iterator[BuyPlane]:
-    """``buys`` for an Increased Production holder: each card's plain buy, then its boosted one (AER-R-45)."""
-    for number, cost in _prices(ctx, state.display):
-        if cost <= money:
+    holds = me(state).held(INCREASED_PRODUCTION) >= 1
+    display = state.display
+    for position, number in enumerate(display):
+        # skipped(): the cards before it on the ascending display, or the numbers between (AER-AMB-06)
+        passed = number - display[0] if gap else position
+        if ctx.pack.card(number).price + passed <= money:
             yield buy_plane(number)
-            boosted = buy_plane(number, True)
-            if increased_production_rejection(ctx, state, boosted) is None:
-                yield boosted
+            if holds:
+                boosted = buy_plane(number, True)
+                if increased_production_rejection(ctx, state, boosted) is None:
+                    yield boosted
 
 
-def _prices(ctx: Context, display: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-    """AER-R-08 (l.62): (card, its price + £1 per card skipped) for each display card, in display order:
-    skipped() is the cards before it on the ascending display, or the numbers between (AER-AMB-06).
-    Kept per display (it changes only when a card is bought)."""
-    found = _PRICES.get(ctx, display, None)
-    if found is not None:
-        return found
-    gap = ctx.r("AER-AMB-06") == "gap"
-    table = tuple(
-        (number, ctx.pack.card(number).price + (number - display[0] if gap else position))
-        for position, number in enumerate(display)
-    )
-    return _PRICES.put(ctx, display, None, table)
-
-
-_PRICES: MapMemo[tuple[tuple[int, int], ...]] = MapMemo()  # (card, cost) per display
-
-
-def claims(ctx: Context, state: AerState) -> tuple[ClaimPassenger, ...]:
+def claims(ctx: Context, state: AerState) -> Iterator[ClaimPassenger]:
     """Every ClaimPassenger claim_rejection accepts: a tile waiting at one's airport (or in the overflow
     area) bound for one's airport, onto each card with the room (AER-R-34..37)."""
     player = me(state)
-    airports = state.airports(state.to_move)
+    airports = set(state.airports(state.to_move))
     if not airports or not player.cards:
-        return ()
-    candidates = _claimable(ctx, state, airports)
-    if not candidates:
-        return ()
-    rooms = _rooms(ctx, player.cards)
-    return tuple(
-        claim_passenger(tile_id, number, overflow)
-        for tile_id, overflow, needed in candidates
-        for number, free in rooms
-        if free >= needed
-    )
-
-
-def _claimable(ctx: Context, state: AerState, airports: tuple[str, ...]) -> tuple[tuple[str, bool, int], ...]:
-    """(tile, from the overflow area, its capacity) for the tiles waiting at one of ``airports`` (or in the
-    overflow area) bound for one of them, in order (AER-R-34/35); kept per waiting area (it changes only
-    at a claim or a refill)."""
-    found = _CLAIMABLE.get(ctx, state.waiting, (airports, state.overflow))
-    if found is not None:
-        return found
+        return
     tile = ctx.pack.passenger
-    mine = set(airports)
-    candidates = tuple(
-        [
-            (t, False, tile(t).capacity)
-            for w in state.waiting
-            if w.city in mine
-            for t in w.slots
-            if t is not None and tile(t).destination in mine
-        ]
-        + [(t, True, tile(t).capacity) for t in state.overflow if tile(t).destination in mine]
-    )
-    return _CLAIMABLE.put(ctx, state.waiting, (airports, state.overflow), candidates)
-
-
-_CLAIMABLE: MapMemo[tuple[tuple[str, bool, int], ...]] = MapMemo()  # per waiting area, airports and overflow
-
-
-def _rooms(ctx: Context, cards: tuple[OwnedCard, ...]) -> tuple[tuple[int, int], ...]:
-    """(card, its room) for the cards a passenger may board (AER-R-36; AER-AMB-42 ``closed``: no face-down
-    card), kept per cards (they change only when one is bought, loaded or unloaded)."""
-    found = _ROOMS.get(ctx, cards, None)
-    if found is not None:
-        return found
+    # (tile, from the overflow area, its capacity) for the tiles bound for one's airports, in order
+    candidates = [
+        (t, False, tile(t).capacity)
+        for w in state.waiting
+        if w.city in airports
+        for t in w.slots
+        if t is not None and tile(t).destination in airports
+    ] + [(t, True, tile(t).capacity) for t in state.overflow if tile(t).destination in airports]
+    if not candidates:
+        return
     closed = ctx.r("AER-AMB-42") == "closed"
-    rooms = tuple((card.number, room(ctx, card)) for card in cards if not (card.face_down and closed))
-    return _ROOMS.put(ctx, cards, None, rooms)
-
-
-_ROOMS: MapMemo[tuple[tuple[int, int], ...]] = MapMemo()  # (card, room) per player's cards
+    rooms = [(card.number, room(ctx, card)) for card in player.cards if not (card.face_down and closed)]
+    for tile_id, overflow, needed in candidates:
+        for number, free in rooms:
+            if free >= needed:
+                yield claim_passenger(tile_id, number, overflow)
 
 
 def subsidies(ctx: Context, state: AerState) -> tuple[TakeSubsidy, ...]:

@@ -260,7 +260,9 @@ def keep_throw(ctx: Context, state: AerState, thrown: Attempt | None = None) -> 
     target, bonus = attempt.rolls[0]
     beacons = ctx.r("AER-AMB-26") == "at-once" and p.held(RADIO_BEACONS) > 0
     if total + bonus >= target and len(attempt.rolls) == 1 and not beacons:
-        return next_roll(ctx, state, attempt, players)  # passed, nothing to decide: placed
+        # AER-R-24/25: the last roll passed, nothing to decide: placed, with the EF tiles, in one copy of the
+        # state (the turn's attempt names the same card, destination and slot; its throw is done with)
+        return place_tile(ctx, state, state.turn, players)
     return evolve(state, players=players, turn=evolve(state.turn, attempt=attempt), phase=Phase.COVER)
 
 
@@ -316,19 +318,15 @@ def cover_shortfall(ctx: Context, state: AerState, action: CoverShortfall) -> Ae
     return next_roll(ctx, state)
 
 
-def next_roll(
-    ctx: Context, state: AerState, kept: Attempt | None = None, players: tuple[PlayerState, ...] | None = None
-) -> AerState:
-    """AER-R-25: the current roll is done; the next one is due, or the tile is placed (R-24).  ``kept``
-    and ``players``: the attempt and the players keep_throw changed (default the state's), made in the
-    same copy of the state."""
-    attempt = kept or state.turn.attempt
+def next_roll(ctx: Context, state: AerState) -> AerState:
+    """AER-R-25: the current roll is done; the next one is due, or the tile is placed (R-24)."""
+    attempt = state.turn.attempt
     assert attempt is not None
     attempt = evolve(attempt, rolls=attempt.rolls[1:], throw=None)
     turn = evolve(state.turn, attempt=attempt)
     if attempt.rolls:
-        return evolve(state, players=players or state.players, turn=turn, phase=Phase.RISK_ROLL)
-    return place_tile(ctx, state, turn, players)
+        return evolve(state, turn=turn, phase=Phase.RISK_ROLL)
+    return place_tile(ctx, state, turn)
 
 
 def place_tile(
