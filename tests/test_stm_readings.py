@@ -491,6 +491,7 @@ PLAYED = {
     "STM-AMB-38": "returns",
     "STM-AMB-39": "activation",
     "STM-AMB-40": "one",
+    "STM-AMB-41": "box-first",
     "STM-AMB-42": "compulsory",
 }
 BUSY = (BuyBanner, BuyBonusMarker, TakeBack, UseDistrict, UseFaceUpTile, PlaceParasite, FlyToAllTargets)

@@ -368,6 +368,42 @@ def test_r72_take_back_a_parasite_to_use_a_removed_tile() -> None:
     assert state.phase is Phase.REVEAL and state.passengers.face_up is None
 
 
+def test_amb41_box_first_reveals_the_next_passenger_tile_before_the_parasites() -> None:
+    """STM-AMB-41 (p.35): 'Return in each case the face-up machine tile of the destination level of both
+    passengers to the box. ... Afterwards return the face-up passenger tile to the box.', then the
+    parasites 'As soon as you carry out the step "REMOVE TILES"'; turn 5 (p.37) uses the parasite first:
+    'She takes one of them back ... She returns the passenger tile to the box and reveals 1 new one.'
+    'parasites-first' (default): the parasites' step comes with P03 still face up.  'box-first': P03 goes
+    to the box and the next tile is revealed (a chance step) before the parasites' step, which then sees
+    P04 face up.  Alike: the same tiles are removed, the parasite's use gives 1 crystal (p.37), P03 is
+    boxed once, and no further tile is revealed after the parasites."""
+    box_first = SteamopolisGame.configured(readings={"STM-AMB-41": "box-first"})
+    default = removal_stage()
+    assert default.passengers.face_up == "P03" and default.turn.removed == ("M0-06", "M0-01")
+
+    markets = {**MARKETS, 8: ["M0-06", "M1-02", "M2-02", "M3-02"]}
+    board = [{"seat": 0, "level": 4, "position": "left"}]
+    spec = {"markets": markets, "passengers": {"face_up": "P03"}, "parasites": BESIDE}
+    start = given(box_first, phase="flight", board=board, **spec)
+    boxed = play(start, TakeBack(4, "left"), LetLapse(), game=box_first)
+    assert boxed.turn.removed == default.turn.removed  # the same tiles leave the markets
+    assert boxed.phase is Phase.REVEAL and boxed.passengers.face_up is None
+    assert "P03" not in boxed.passengers.stack
+    refused(boxed, UseRemovedTile("M0-01", "activation"), "STM-R-51", game=box_first)  # the reveal comes first
+    revealed = play(boxed, RevealPassenger("P04"), game=box_first)
+    assert revealed.phase is Phase.END_OF_TURN and revealed.turn.removal == "parasites"
+    assert revealed.passengers.face_up == "P04"
+    refused(revealed, EndTurn(), "STM-R-72", game=box_first)
+    used = play(revealed, UseRemovedTile("M0-01", "activation"), TakeResources(1, 0), LeaveParasites(), game=box_first)
+    assert used.players[0].crystals == 1 and used.solo == Solo(parasites_beside_stack=1)
+    assert used.phase is Phase.END_OF_TURN and used.passengers.face_up == "P04"  # P04 stays face up
+    assert used.passengers.stack == revealed.passengers.stack and used.turn.removal == "done"
+    assert play(used, EndTurn(), game=box_first).phase is Phase.START_OF_TURN
+
+    after = play(default, UseRemovedTile("M0-01", "activation"), TakeResources(1, 0), LeaveParasites())
+    assert after.players[0].crystals == 1 and after.phase is Phase.REVEAL and after.passengers.face_up is None
+
+
 def test_r72_several_parasites_may_use_the_same_effect_or_the_passive() -> None:
     """STM-R-72 (p.35): 'You may also take back several parasites in order to use the same effect
     several times.' and 'Decide whether you carry out the active or the passive effect.'  With the

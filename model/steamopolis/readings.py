@@ -563,8 +563,5 @@ NOT_MODELLED_WHY: dict[tuple[str, str], str] = {
     ("STM-AMB-35", "repeat"): "'any number' (p.32-33) sets no bound on moving or activating the same parasite "
     "again within one effect: the effect would have no last step to generate",
     ("STM-AMB-37", "again"): "an endless loop cannot be played; the reading is registered so the question is on record",
-    ("STM-AMB-41", "box-first"): "not played: the passenger tile is boxed after the parasites (transitions."
-    "remove_tiles); boxing first needs the next tile's reveal (a chance step) between remove tiles and the "
-    "parasites' step",
 }
 NOT_MODELLED = frozenset(NOT_MODELLED_WHY)

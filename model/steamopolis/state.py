@@ -57,7 +57,8 @@ FlightStep = Literal["next", "passengers", "buying", "after"]
 FinalStep = Literal["steam", "target", "fly"]
 # STM-R-71/72: solo 'remove tiles' at the end of FLY: "parasites": the tiles are boxed and parasites
 # beside the stack may be taken back to use their effects; "done": the passenger tile is boxed too.
-RemovalStep = Literal["parasites", "done"]
+# "reveal" (STM-AMB-41 'box-first'): the passenger tile is boxed first; the parasites wait on the reveal.
+RemovalStep = Literal["reveal", "parasites", "done"]
 
 
 class Phase(str, Enum):

@@ -396,7 +396,7 @@ def _effect(ctx: Context, state: StmState, action: StmAction) -> StmState:
         case UseRemovedTile():
             return use_removed_tile(ctx, state, action)
         case LeaveParasites():
-            return box_passenger_tile(state)
+            return parasites_done(ctx, state)
         case _:
             assert_never(action)
 
@@ -439,7 +439,10 @@ def settle(ctx: Context, state: StmState) -> StmState:
             state = remove_tiles(ctx, state)  # STM-R-71 / STM-AMB-16 'fixed': after the end-of-turn effects
             continue
         if state.phase is Phase.END_OF_TURN and state.turn.removal == "parasites" and not beside_stack(state):
-            state = box_passenger_tile(state)  # STM-R-72: no parasite left to take back
+            state = parasites_done(ctx, state)  # STM-R-72: no parasite left to take back
+            continue
+        if state.phase is Phase.END_OF_TURN and state.turn.removal == "reveal":
+            state = with_turn(state, removal="parasites")  # STM-AMB-41 'box-first': revealed, now the parasites
             continue
         break
     return state
@@ -1104,7 +1107,9 @@ def remove_tiles(ctx: Context, state: StmState) -> StmState:
     the board's print when the stack is used up, STM-AMB-31): that level's face-up machine tile goes
     to the box and the next one turns face up (level 1: each row's highest bonus marker); an empty
     market gives nothing.  Costs, effects and envy are ignored.  Then the parasites beside the stack
-    may use the removed tiles (STM-R-72), else the passenger tile goes to the box at once."""
+    may use the removed tiles (STM-R-72), else the passenger tile goes to the box at once.
+    STM-AMB-41 'box-first': the passenger tile goes to the box and the next is revealed before the
+    parasites' step."""
     removed: list[str] = []
     for level in printed_destinations(ctx, state):
         if level == 1:
@@ -1114,8 +1119,20 @@ def remove_tiles(ctx: Context, state: StmState) -> StmState:
             removed += gone
     state = with_turn(state, removed=tuple(removed))
     usable = any(tile_effects(ctx, t, sym) for t in removed for sym in SYMBOLS)
-    if beside_stack(state) and usable:
+    waits = beside_stack(state) and usable
+    if ctx.r("STM-AMB-41") == "box-first":  # p.35's order: 'Afterwards return the face-up passenger tile'
+        boxed = box_passenger_tile(state)
+        return with_turn(boxed, removal="reveal") if waits else boxed
+    if waits:
         return with_turn(state, removal="parasites")
+    return box_passenger_tile(state)
+
+
+def parasites_done(ctx: Context, state: StmState) -> StmState:
+    """STM-R-72: the parasites' step is over; the passenger tile goes to the box now, unless STM-AMB-41
+    'box-first' boxed it before the step."""
+    if ctx.r("STM-AMB-41") == "box-first":
+        return with_turn(state, removal="done")
     return box_passenger_tile(state)
 
 
