@@ -22,21 +22,28 @@ from __future__ import annotations
 import attrs
 import pytest
 import test_stm_parasites as par
+import test_stm_solo as solo
 from test_stm_readings import game, play, player, reading
 
 from rulecraft.model.steamopolis.actions import (
     BuyBanner,
     BuyBonusMarker,
     ChannelPressure,
+    EndTurn,
     FlyToAllTargets,
+    LeaveParasites,
+    LetLapse,
+    RevealPassenger,
     TakeBack,
     TakeResources,
     UsePart,
+    UseRemovedTile,
 )
 from rulecraft.model.steamopolis.context import Context
+from rulecraft.model.steamopolis.game import SteamopolisGame
 from rulecraft.model.steamopolis.gauge import BonusMarker, Stone
 from rulecraft.model.steamopolis.rules import legal_actions
-from rulecraft.model.steamopolis.state import BoardStone, BonusMarket, Market, StmState
+from rulecraft.model.steamopolis.state import BoardStone, BonusMarket, Market, Phase, StmState
 
 # ---------------------------------------------------------------------------
 # STM-AMB-10: a stone's face in the personal supply
@@ -164,3 +171,42 @@ def test_amb37_use_all_reaches_every_machine_right_to_left() -> None:
     assert TakeResources(1, 0) in legal_actions(par.CTX, state)
     state = par.play(state, TakeResources(1, 0))
     assert (state.players[0].crystals, state.players[0].gears) == (1, 1)
+
+
+# ---------------------------------------------------------------------------
+# STM-AMB-41: solo 'remove tiles', passenger tile boxed before the parasites ('box-first')
+# ---------------------------------------------------------------------------
+
+BOX_FIRST = SteamopolisGame.configured(readings={"STM-AMB-41": "box-first"})
+SOLO_MARKETS = {**solo.MARKETS, 8: ["M0-06", "M1-02", "M2-02", "M3-02"]}
+L4_LEFT = [{"seat": 0, "level": 4, "position": "left"}]
+
+
+@pytest.mark.parametrize("game_", [solo.GAME, BOX_FIRST], ids=["parasites-first", "box-first"])
+def test_amb41_without_parasites_beside_the_stack_both_box_at_once(game_: SteamopolisGame) -> None:
+    """STM-R-71 (p.35): 'Afterwards return the face-up passenger tile to the box'; with no parasite beside
+    the stack there is no parasites' step (STM-R-72: 'you may take back any number of parasites'), so
+    under both readings P03 is boxed and the next tile revealed, then only the end of the turn is left."""
+    start = solo.given(game_, phase="flight", board=L4_LEFT, markets=SOLO_MARKETS, passengers={"face_up": "P03"})
+    boxed = solo.play(start, TakeBack(4, "left"), LetLapse(), game=game_)
+    assert boxed.turn.removed == ("M0-06", "M0-01") and boxed.turn.removal == "done"
+    assert boxed.phase is Phase.REVEAL and boxed.passengers.face_up is None
+    revealed = solo.play(boxed, RevealPassenger("P04"), game=game_)
+    assert game_.legal_actions(revealed) == [EndTurn()] and revealed.passengers.face_up == "P04"
+
+
+def test_amb41_box_first_with_the_stack_used_up_goes_straight_to_the_parasites() -> None:
+    """STM-R-71/73 (p.35): the last passenger tile goes to the box and, with no tile to reveal, the stack is
+    used up and the end is triggered ('The end of the game is triggered ... if the passenger stack is used
+    up'); under 'box-first' that comes first, and the parasites beside the stack then use the removed
+    tiles with no chance step between (turn 5, p.37: 'She receives 1 crystal')."""
+    spec = {"markets": SOLO_MARKETS, "passengers": {"face_up": "P03", "stack": []}, "parasites": solo.BESIDE}
+    start = solo.given(BOX_FIRST, phase="flight", board=L4_LEFT, **spec)
+    state = solo.play(start, TakeBack(4, "left"), LetLapse(), game=BOX_FIRST)
+    assert state.phase is Phase.END_OF_TURN and state.turn.removal == "parasites"
+    assert state.passengers.face_up is None and state.end_triggered
+    state = solo.play(
+        state, UseRemovedTile("M0-01", "activation"), TakeResources(1, 0), LeaveParasites(), game=BOX_FIRST
+    )
+    assert state.players[0].crystals == 1 and state.turn.removal == "done" and state.phase is Phase.END_OF_TURN
+    assert BOX_FIRST.legal_actions(state) == [EndTurn()]
