@@ -108,9 +108,9 @@ def _one_bonus_fewer(ctx: Context) -> Context:
 def _plant_americas(patch: PatchFn) -> None:
     place_tile = aer_transitions.place_tile
 
-    def patched(ctx: Context, state: AerState, turn: TurnState) -> AerState:
+    def patched(ctx: Context, state: AerState, turn: TurnState, *args: Any) -> AerState:
         # `len(paid) < first_players` written as `len(paid) + 1 < first_players`: only the first is paid.
-        return place_tile(_one_bonus_fewer(ctx), state, turn)
+        return place_tile(_one_bonus_fewer(ctx), state, turn, *args)
 
     patch(aer_transitions, "place_tile", patched)
 
