@@ -495,6 +495,29 @@ def test_stm_amb_15_a_bonus_marker_without_a_space_goes_to_the_box_by_default() 
     assert finding.kind == "legal-actions"
 
 
+def test_stm_amb_42_a_stone_on_the_bonus_markers_space_may_stay_by_default_and_must_move_if_compulsory() -> None:
+    """STM-R-47 (p.22): "If there is already a pressure stone there, you may increase its pressure by 1 to
+    make room. If that is not possible, you must put the bonus marker into the box."  The crystal row's #5
+    costs 1 crystal (STM-EX-23, p.23) and its space is g7, where the buyer's stone stands with g8 free.  By
+    default the stone may stay (the marker is boxed); under 'compulsory' that is refused, and making room
+    plays alike under both."""
+    from rulecraft.model.steamopolis.actions import BuyBonusMarker
+
+    default, other, start = _stm("STM-AMB-42", "compulsory")
+    here = {"kind": "take-back", "level": 1, "position": "right"}
+    ours, theirs = _steps(default, start, here), _steps(other, start, here)
+    stay, bump = BuyBonusMarker("crystal", 7, False), BuyBonusMarker("crystal", 7)
+    assert default.check(ours, stay) is None
+    refusal = other.check(theirs, stay)
+    assert refusal is not None and refusal.rule == "STM-R-47"
+    kept = default.apply(ours, stay).players[0]
+    assert kept.gauge.stone_spaces()[-1] == 7 and kept.gauge.marker_spaces() == () and kept.crystals == 0
+    assert default.apply(ours, bump).players[0].gauge.stone_spaces()[-1] == 8
+    assert other.apply(theirs, bump).players[0].gauge.stone_spaces()[-1] == 8
+    finding = _found_from_its_start("stm", "STM-AMB-42", "compulsory")
+    assert finding.kind == "legal-actions"
+
+
 def _let_the_final_turn_pass(game: Game[Any, Any], state: Any) -> Any:
     from rulecraft.model.steamopolis.actions import EndTurn, MoveArrowStones, SkipStep
 

@@ -101,6 +101,23 @@ def _bonus_marker_without_a_space(game: Game[Any, Any]) -> Iterator[tuple[str, A
     )
 
 
+def _stone_on_the_crystal_rows_space(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    """STM-AMB-42 (p.22): a stone on the 5-space (g7) that could move up when the crystal row's #5 is
+    bought; 'optional' lets it stay (the marker goes to the box), 'compulsory' makes it make room."""
+    given = {
+        "players": 2,
+        "phase": "flight",
+        "seats": {0: {"gauge": "g7", "crystals": 1}},
+        "board": [{"seat": 0, "level": 1, "position": "right"}],
+        "bonus": {"crystal_row": [5, 4, 3, 2], "gear_row": [5, 4, 3, 2]},
+    }
+    yield (
+        "a flight from level 1 with 1 crystal for the crystal row's #5 and a stone on its space, g7, with g8 free "
+        "(STM-R-46, R-47)",
+        tools(game).scenario_state(given),
+    )
+
+
 def _final_round_tied_on_vp(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
     given = {
         "players": 2,
@@ -441,4 +458,5 @@ def witness_starts(game: Game[Any, Any]) -> Mapping[str, StartHook]:
         "STM-AMB-26": _first_two_of_the_bonus_markers,
         "STM-AMB-31": _solo_final_turn_beside_shadow_stones,
         "STM-AMB-33": _another_district_with_stone_to_eight,
+        "STM-AMB-42": _stone_on_the_crystal_rows_space,
     }
