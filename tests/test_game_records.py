@@ -385,9 +385,11 @@ def test_playout_policies_are_the_record_s_and_an_amended_game_plays_them_by_its
         game.random_action(state, random.Random(0), "fastest")
     named, passed = random.Random(3), random.Random(3)
     chosen = tools(game).policy("purposeful")
+    through_tools = random.Random(3)
     for _ in range(40):
         action = game.random_action(state, named, "purposeful")
         assert action == game.random_action(state, passed, chosen)
+        assert action == tools(game).random_action(state, through_tools, "purposeful")
         assert action is not None
         state = game.apply(state, action)
 
