@@ -124,7 +124,7 @@ REGISTER = AmbiguityRegister(
         _amb(
             "STM-AMB-10",
             "31",
-            "Which stones may 'turn 1 / turn 3 pressure stones' turn, and do stones in the supply keep their face?",
+            "Which stones may 'Turn 1 pressure stone' / 'Turn 3 pressure stones' turn, and do stones in the supply keep their face?",
             [
                 ("any", "any own stones on the gauge or the board; faces are kept everywhere, the supply included"),
                 ("reset", "as 'any', but a stone returned to the supply loses its arrow"),
@@ -410,7 +410,7 @@ REGISTER = AmbiguityRegister(
         _amb(
             "STM-AMB-33",
             "28,31",
-            "Do 'the stone you took back' parts (static discharge, stone to 8) apply when the district is reached by 'use another district'?",
+            "Do the parts about the stone taken back (static discharge, stone to 8) apply when the district is reached by 'use another district'?",
             [
                 ("current", "they apply to the stone taken back in the current step"),
                 ("lapse", "they lapse"),
@@ -434,7 +434,7 @@ REGISTER = AmbiguityRegister(
         _amb(
             "STM-AMB-35",
             "32-33",
-            "How far does 'place or move any number of parasites' / 'activate any number' go?",
+            "How far do placing or moving any number of parasites and activating any number of them go?",
             [
                 (
                     "each-once",
@@ -496,7 +496,7 @@ REGISTER = AmbiguityRegister(
         _amb(
             "STM-AMB-40",
             "35",
-            "How many uses does solo 'activate any number of parasites' give?",
+            "How many uses does the solo 'Activate any number of own parasites' give?",
             [
                 ("per-parasite", "one use per parasite beside the stack (as STM-AMB-35 'each-once')"),
                 ("one", "one use in total"),
