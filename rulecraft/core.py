@@ -473,14 +473,9 @@ class Game(ABC, Generic[S, A]):
         if policy == "uniform":  # no lookup on the common path
             choose: Policy[S, A] = _uniform
         elif isinstance(policy, str):
-            # Named in the game's record (a tool, not a rule); looked up once per game, since a
-            # campaign asks every step.
-            named: dict[str, Policy[S, A]] = vars(self).setdefault("_named_policies", {})
-            if policy not in named:
-                from rulecraft.tools import tools
+            from rulecraft.tools import named_policy  # named in the game's record: a tool, not a rule
 
-                named[policy] = tools(self).policy(policy)
-            choose = named[policy]
+            choose = named_policy(self, policy)
         else:
             choose = policy
         try:

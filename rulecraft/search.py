@@ -41,7 +41,7 @@ import attrs
 
 from rulecraft.core import A, AnyGame, Chance, Game, GameOver, S, Setup
 from rulecraft.planner import Planner
-from rulecraft.tools import tools
+from rulecraft.tools import named_policy, tools
 
 # -- plans --------------------------------------------------------------------------------------------
 
@@ -160,7 +160,7 @@ def pick(
     """A fresh choice: chance by its exact odds; a seat by the style's policy and swarm weights."""
     if style.close and len(opts) > 1:
         return closest(game, state, opts, rng)
-    policy = tools(game).policy(style.policy) if style.policy != "uniform" else None
+    policy = named_policy(game, style.policy) if style.policy != "uniform" else None
     planned = isinstance(policy, Planner) and policy.chooses_chance and policy.plans_here(game, state)
     if odds is not None and not planned:
         return rng.choices(range(len(opts)), weights=odds, k=1)[0]

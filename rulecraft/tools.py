@@ -129,6 +129,15 @@ def tools(game: Game[S, A]) -> Tools[S, A]:
     return Tools(game, None)
 
 
+def named_policy(game: Game[S, A], name: str) -> Policy[S, A]:
+    """``tools(game).policy(name)``, looked up once per game: a campaign or a search asks every step."""
+    named: dict[str, Policy[S, A]] = vars(game).setdefault("_named_policies", {})
+    found = named.get(name)
+    if found is None:
+        found = named[name] = tools(game).policy(name)
+    return found
+
+
 def _amended(amended: AnyGame, base: Game[S, A], chosen: Policy[S, A]) -> Policy[S, A]:
     """The base game's policy plays by the printed rules: an action the amendment refuses gives way to
     a uniform choice among the amended game's own legal actions."""

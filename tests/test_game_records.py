@@ -385,6 +385,9 @@ def test_playout_policies_are_the_record_s_and_an_amended_game_plays_them_by_its
         game.random_action(state, random.Random(0), "fastest")
     named, passed = random.Random(3), random.Random(3)
     chosen = tools(game).policy("purposeful")
+    from rulecraft.tools import named_policy
+
+    assert named_policy(game, "purposeful") is named_policy(game, "purposeful") is chosen  # looked up once
     through_tools = random.Random(3)
     for _ in range(40):
         action = game.random_action(state, named, "purposeful")
