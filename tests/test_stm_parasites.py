@@ -144,7 +144,7 @@ def play(state: StmState, *actions: StmAction, ctx: Context = CTX) -> StmState:
         if not isinstance(action, REPRESENTATIVE):
             assert action in legal_actions(ctx, state), f"{action!r} is accepted but not generated"
         state = transition(ctx, state, action)
-        assert problems(state, ctx.pack) == [], problems(state, ctx.pack)
+        assert problems(state, ctx.pack, ctx.layout) == [], problems(state, ctx.pack, ctx.layout)
     return state
 
 

@@ -36,10 +36,12 @@ from rulecraft.model.steamopolis.actions import (
     UseFaceUpTile,
     UsePart,
 )
+from rulecraft.model.steamopolis.components import bundled_pack_data, pack_from_data, printed_value_problems
 from rulecraft.model.steamopolis.context import Context
 from rulecraft.model.steamopolis.effects import ActivateParasites, GainPinkMarker, StoneToEight
 from rulecraft.model.steamopolis.game import SteamopolisGame
 from rulecraft.model.steamopolis.gauge import BonusMarker, Stone, gauge_of
+from rulecraft.model.steamopolis.readings import REGISTER
 from rulecraft.model.steamopolis.rules import check, decider, legal_actions
 from rulecraft.model.steamopolis.state import (
     BoardStone,
@@ -56,6 +58,7 @@ from rulecraft.model.steamopolis.state import (
     problems,
 )
 from rulecraft.model.steamopolis.transitions import transition
+from rulecraft.ruleset import Ruleset, UnknownReading
 from rulecraft.tools import tools
 
 CTX = Context.printed()
@@ -94,7 +97,7 @@ def play(state: StmState, *actions: StmAction, ctx: Context = CTX) -> StmState:
         if not isinstance(action, REPRESENTATIVE):
             assert action in legal_actions(ctx, state), f"{action!r} is accepted but not generated"
         state = transition(ctx, state, action)
-        assert problems(state, ctx.pack) == [], problems(state, ctx.pack)
+        assert problems(state, ctx.pack, ctx.layout) == [], problems(state, ctx.pack, ctx.layout)
     return state
 
 
@@ -541,3 +544,74 @@ def test_the_new_action_fields_are_optional_in_the_json_form() -> None:
     for action in (BuyBonusMarker("crystal", 3, numeral=2), BuyBanner(None, board=(2, "left"))):
         data = json.loads(json.dumps(game.action_to_json(action)))
         assert game.action_from_json(data) == action
+
+
+# ---------------------------------------------------------------------------
+# STM-AMB-03: the bonus numerals printed on the gauge (p.22-23)
+# ---------------------------------------------------------------------------
+
+
+def _separate_numerals(data: dict[str, Any]) -> None:
+    """A pack printing its numerals apart from the values: the #5 on g8 (value 6), none on g7 (value 5)."""
+    data["gauge"]["numerals"] = [None, None, 2, 2, 3, 4, None, 5, None, None]
+
+
+def numerals_ctx(key: str, **more: str) -> Context:
+    """The bundled pack with numerals of its own (:func:`_separate_numerals`), under STM-AMB-03 ``key``
+    (and the readings ``more``: ``STM_AMB_13="any"``)."""
+    data = bundled_pack_data()
+    _separate_numerals(data)
+    chosen = {"STM-AMB-03": key} | {amb.replace("_", "-"): k for amb, k in more.items()}
+    return Context.printed(pack_from_data(data, "<test>"), chosen)
+
+
+def level_one_buyer(crystals: int) -> StmState:
+    """A player flown to L1-right with ``crystals``, the stone taken back to g1: the bonus market is open."""
+    buyer = player(crystals=crystals, on_board=1)
+    return game(buyer, board=(BoardStone(0, 1, "right"),))
+
+
+def test_amb03_separate_puts_the_5_on_the_packs_numeral_value_on_the_value_5() -> None:
+    """p.22: 'Place the bonus marker on your pressure gauge on the printed position (on any 1 space of the
+    pressure gauge on which the same numeral is printed)'; STM-EX-23 (p.23): 'places bonus marker #5 on the
+    pressure gauge on the space with the 5'.  'value': a space's numeral is its pressure value, so the #5
+    goes on the value-5 space g7 whatever the pack prints; 'separate': the pack's numerals, the #5 on g8
+    (pressure value 6), and g7 shows none."""
+    value, separate = numerals_ctx("value"), numerals_ctx("separate")
+    for ctx, good, bad in ((value, 7, 8), (separate, 8, 7)):
+        flown = play(level_one_buyer(1), FlyToAllTargets(), TakeBack(1, "right"), ctx=ctx)
+        rejection = refused(flown, BuyBonusMarker("crystal", bad), "STM-R-47", ctx=ctx)
+        assert f"space {bad} is not a #5 space" in rejection.reason and rejection.page
+        bought = play(flown, BuyBonusMarker("crystal", good), ctx=ctx)
+        assert bought.players[0].gauge.spaces[good] == BonusMarker(5)
+        assert bought.players[0].crystals == 0  # the #5 costs 1 crystal (STM-EX-23)
+    assert value.layout.value(7) == 5 and separate.layout.value(8) == 6
+
+
+def test_amb03_both_readings_put_a_2_on_the_2_spaces_where_the_pack_agrees() -> None:
+    """Where the pack's numerals are the values (the #2 on g3 and g4, values 2 and 2: STM-EX-23's 'left space
+    with the 2'), the readings play alike: with STM-AMB-13 'any' the #2 (3 crystals, p.23) goes on g3 or g4."""
+    for key in ("value", "separate"):
+        ctx = numerals_ctx(key, STM_AMB_13="any")
+        assert (ctx.r("STM-AMB-03"), ctx.r("STM-AMB-13")) == (key, "any")
+        flown = play(level_one_buyer(3), FlyToAllTargets(), TakeBack(1, "right"), ctx=ctx)
+        twos = {a.space for a in legal_actions(ctx, flown) if isinstance(a, BuyBonusMarker) and a.numeral == 2}
+        assert twos == {3, 4}, key
+        refused(flown, BuyBonusMarker("crystal", 5, numeral=2), "STM-R-47", ctx=ctx)
+
+
+def test_amb03_separate_is_refused_naming_the_field_when_the_pack_prints_no_numerals() -> None:
+    """The rulebook prints no numerals apart from the values (p.22-23): the bundled pack gives none, so
+    'separate' is refused in one line naming gauge.numerals; a pack that gives them plays it."""
+    with pytest.raises(UnknownReading, match=r"STM-AMB-03=separate is not modelled .* has no gauge\.numerals"):
+        SteamopolisGame.configured(readings={"STM-AMB-03": "separate"})
+    assert not PACK.numerals_given and PACK.gauge.numeral_spaces(5) == (7,)
+    data = bundled_pack_data()
+    _separate_numerals(data)
+    pack = pack_from_data(data, "<test>")
+    assert pack.numerals_given and pack.value_gauge.numeral_spaces(5) == (7,)
+    game_ = SteamopolisGame(Ruleset.from_overrides(REGISTER, {"STM-AMB-03": "separate"}), pack)
+    assert game_.ctx.layout.numeral_spaces(5) == (8,) and game_.ctx.layout.numeral_spaces(2) == (3, 4)
+    assert SteamopolisGame(Ruleset.printed(REGISTER), pack).ctx.layout.numeral_spaces(5) == (7,)
+    assert any("STM-AMB-03 'separate'" in w for w in printed_value_problems(pack))
+    assert not any("STM-AMB-03" in w for w in printed_value_problems(PACK))

@@ -1963,10 +1963,10 @@ def _numeral_5_on_g8(data: dict[str, Any]) -> None:
 
 
 def test_amb03_the_numerals_come_from_the_pack() -> None:
-    """STM-R-47 (p.23) with STM-AMB-03: the spaces a bonus marker may go on are the gauge's printed
-    numerals; the bundled ones are reconstructed (numeral = value), so a pack printing the #5 on g8 puts
-    the crystal row's #5 there."""
-    ctx = pack_ctx(_numeral_5_on_g8)
+    """STM-R-47 (p.23) with STM-AMB-03 'separate': the spaces a bonus marker may go on are the gauge's
+    printed numerals, given by the pack (the bundled one gives none: 'value' reads them off the values), so
+    a pack printing the #5 on g8 puts the crystal row's #5 there."""
+    ctx = pack_ctx(_numeral_5_on_g8, {"STM-AMB-03": "separate"})
     state = flying(1, "left", player(crystals=1), player(), ctx=ctx)
     accepted(state, BuyBonusMarker("crystal", 8), ctx)
     refused(state, BuyBonusMarker("crystal", 7), "STM-R-47", "space 7 is not a #5 space right of the base marker", ctx)

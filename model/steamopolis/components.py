@@ -288,6 +288,15 @@ class Pack:
     passengers: tuple[PassengerTile, ...]
     board_destinations: PassengerTile
     source: str = "<memory>"
+    # STM-AMB-03 'separate': whether the pack prints gauge.numerals of its own (else ``gauge`` carries
+    # the values' numerals, and the reading is refused with this pack).
+    numerals_given: bool = True
+
+    @functools.cached_property
+    def value_gauge(self) -> GaugeLayout:
+        """STM-AMB-03 'value' (p.22-23): the gauge whose bonus numerals are the spaces' pressure values
+        2-5, whatever numerals the pack gives (those are played under 'separate')."""
+        return GaugeLayout(self.gauge.values, value_numerals(self.gauge.values), self.gauge.base_max_value)
 
     # Lookups by key, built once per pack: the rules ask for them at every step.
     @functools.cached_property
@@ -330,6 +339,11 @@ class Pack:
 # ---------------------------------------------------------------------------
 # Loading
 # ---------------------------------------------------------------------------
+
+
+def value_numerals(values: tuple[int | None, ...]) -> tuple[int | None, ...]:
+    """STM-AMB-03 'value': a space's bonus numeral is its pressure value, where that is a numeral 2-5."""
+    return tuple(v if v in BONUS_NUMERALS else None for v in values)
 
 
 def pack_schema() -> dict[str, Any]:
@@ -414,10 +428,12 @@ def pack_from_data(data: Any, source: str = "<memory>", *, schema: bool = True) 
     _Checker(data, source).check()
     g = data["gauge"]
     s = data["supplies"]
+    values: tuple[int | None, ...] = (None, *g["values"])
+    numerals = (None, *g["numerals"]) if "numerals" in g else value_numerals(values)
     return Pack(
         name=data["name"],
         reconstructed=bool(data.get("reconstructed", False)),
-        gauge=GaugeLayout(tuple([None, *g["values"]]), tuple([None, *g["numerals"]]), g["base_max_value"]),
+        gauge=GaugeLayout(values, numerals, g["base_max_value"]),
         machine_room=MachineRoom(data["machine_room"]["positions"], data["machine_room"]["entry_offset"]),
         airship=Airship(**{k: v for k, v in data["airship"].items() if k != "provenance"}),
         supplies=Supplies(
@@ -478,6 +494,7 @@ def pack_from_data(data: Any, source: str = "<memory>", *, schema: bool = True) 
         passengers=tuple(_passenger(p) for p in data["passengers"]),
         board_destinations=_passenger(data["board_destinations"]),
         source=source,
+        numerals_given="numerals" in g,
     )
 
 
@@ -496,7 +513,7 @@ class _Checker(PackChecker):
 
     def check_gauge(self) -> None:
         g = self.data["gauge"]
-        if len(g["numerals"]) != len(g["values"]):
+        if "numerals" in g and len(g["numerals"]) != len(g["values"]):
             raise self.fail("gauge.numerals", f"{len(g['numerals'])} numerals for {len(g['values'])} spaces")
         if g["values"] != sorted(g["values"]):
             raise self.fail("gauge.values", "pressure values rise from left to right (STM-R-14)")
@@ -619,6 +636,10 @@ def printed_value_problems(pack: Pack) -> list[str]:
     def parts(side: BoardSide, level: int, position: DistrictPosition) -> tuple[Any, ...]:
         return walk(pack.district(side, level, position).effect)
 
+    want(
+        pack.gauge.numerals == pack.value_gauge.numerals,
+        "gauge.numerals differ from the pressure values 2-5: played only under STM-AMB-03 'separate' (p.22-23)",
+    )
     want(PlaceParasites(2) in parts("2-3", 1, "left"), "L1-left places 2 parasites (solo turn 5, p.36 ff.)")
     want(GainResources(either=3) in parts("2-3", 3, "right"), "L3-right takes up to 3 resources (STM-EX-11, p.18)")
     want(pack.district("2-3", 6, "left").static_discharge, "L6-left bears the static discharge (solo turn 5)")

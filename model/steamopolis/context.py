@@ -48,7 +48,10 @@ class Context:
 
     @property
     def layout(self) -> GaugeLayout:
-        return self.pack.gauge
+        """The printed gauge.  STM-AMB-03 (p.22-23): under 'value' a space's bonus numeral is its pressure
+        value 2-5; under 'separate' the numerals are the pack's own (gauge.numerals; the game refuses the
+        reading with a pack that gives none)."""
+        return self.pack.gauge if self.r("STM-AMB-03") == "separate" else self.pack.value_gauge
 
     # -- the machine room ------------------------------------------------------------------
     def face(self, tile: RoomTile) -> MachineFace:

@@ -15,7 +15,7 @@ from rulecraft.model.steamopolis.actions import StmAction
 from rulecraft.model.steamopolis.catalogue import PARAMETERS, RULES
 from rulecraft.model.steamopolis.components import PACK_FILES, Pack
 from rulecraft.model.steamopolis.context import Context
-from rulecraft.model.steamopolis.readings import NOT_MODELLED_WHY, REGISTER
+from rulecraft.model.steamopolis.readings import NEEDS_PACK_DATA, NOT_MODELLED_WHY, REGISTER
 from rulecraft.model.steamopolis.rules import (
     CHANCE_PHASES,
     SOLO_RANKS,
@@ -29,6 +29,7 @@ from rulecraft.model.steamopolis.serial import converter
 from rulecraft.model.steamopolis.state import Phase, StmState
 from rulecraft.model.steamopolis.transitions import transition
 from rulecraft.packed import PackedGame
+from rulecraft.ruleset import UnknownReading
 from rulecraft.serialization import SerializationError, from_jsonable
 
 ACTION_TYPES: tuple[type[StmAction], ...] = get_args(StmAction)
@@ -77,6 +78,11 @@ class SteamopolisGame(PackedGame[StmState, StmAction]):
 
     def wire(self) -> None:
         self.ctx = Context.printed(self.pack, dict(self.ruleset.readings), self.params)
+        if self.ctx.r("STM-AMB-03") == "separate" and not self.pack.numerals_given:
+            raise UnknownReading(
+                "STM-AMB-03=separate is not modelled without bonus numerals printed apart from the values, which the"
+                f" rulebook does not print: pack {self.pack.name} has no {NEEDS_PACK_DATA[('STM-AMB-03', 'separate')]}"
+            )
 
     # -- set-up -------------------------------------------------------------------------------
     def new_game(self, players: int, *, first_seat: Seat = 0, **options: Any) -> StmState:

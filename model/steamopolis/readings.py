@@ -45,10 +45,17 @@ REGISTER = AmbiguityRegister(
                     "value",
                     "a space's numeral is its pressure value for 2-5: 2 on the 3rd and 4th space, 3 on the 5th, 4 on the 6th, 5 on the 7th",
                 ),
-                ("separate", "separately printed numerals that the pack must give"),
+                (
+                    "separate",
+                    "separately printed numerals that the pack must give (gauge.numerals): a bought marker goes on"
+                    " a space printed with its numeral there, whatever the space's value; refused with a pack that"
+                    " gives none (the bundled one: the rulebook prints none)",
+                ),
             ],
             "value",
-            "fits STM-EX-23: a left and a right 2-space, one 5-space, and a bump from the left 2 that lands on the 6; the pink marker's numeral stays a pack parameter (STM-P-08)",
+            "fits STM-EX-23: a left and a right 2-space, one 5-space, and a bump from the left 2 that lands on the 6; "
+            "under 'value' a pack's own gauge.numerals are not played (the pack check warns when they differ); the "
+            "pink marker's numeral stays a pack parameter (STM-P-08)",
         ),
         _amb(
             "STM-AMB-04",
@@ -542,9 +549,6 @@ REGISTER = AmbiguityRegister(
 # (never silently played as the default).  A test holds this list to the model's source: every
 # other alternative reading is consulted somewhere.
 NOT_MODELLED_WHY: dict[tuple[str, str], str] = {
-    ("STM-AMB-03", "separate"): "the rulebook prints no numerals apart from the values (p.22-23 only pictures them); "
-    "the model reads them from the pack's gauge.numerals under either reading, so a pack printing other numerals "
-    "plays them under the default and this reading has nothing of its own to play",
     ("STM-AMB-04", "extra"): "p.9 names no stone for the extra increment, nor whether it repeats when that move makes "
     "another equal pair; STM-EX-38 and EX-42 show equal values with no extra move, so no rule to encode is given",
     ("STM-AMB-16", "free"): "not played: the end of the turn runs in one fixed order (transitions.end_of_turn, then "
@@ -565,3 +569,9 @@ NOT_MODELLED_WHY: dict[tuple[str, str], str] = {
     ("STM-AMB-37", "again"): "an endless loop cannot be played; the reading is registered so the question is on record",
 }
 NOT_MODELLED = frozenset(NOT_MODELLED_WHY)
+# Readings played only with a pack that supplies data the rulebook does not print: reading -> the pack
+# field it needs.  With such a pack they are played; without, the game refuses them in one line naming
+# the field (SteamopolisGame.wire), like KAS-AMB-46 'per-character'.
+NEEDS_PACK_DATA: dict[tuple[str, str], str] = {
+    ("STM-AMB-03", "separate"): "gauge.numerals",
+}

@@ -46,7 +46,7 @@ from rulecraft.model.steamopolis.effects import (
     UseAnotherDistrict,
     VotePoints,
 )
-from rulecraft.model.steamopolis.gauge import BonusMarker, Gauge, Stone, gauge_problems, setup_gauge
+from rulecraft.model.steamopolis.gauge import BonusMarker, Gauge, GaugeLayout, Stone, gauge_problems, setup_gauge
 
 SHADOW = -1  # the solo shadow's seat (STM-R-68/70)
 Passenger = Literal["banker", "stoker"]
@@ -240,12 +240,13 @@ def stones_owned(state: StmState, seat: int) -> int:
     return state.players[seat].gauge.stones() + sum(1 for s in state.board if s.seat == seat)
 
 
-def problems(state: StmState, pack: Pack) -> list[str]:
-    """Every violation of the digest's invariants (3.14) that this layer can see, each naming its rule."""
+def problems(state: StmState, pack: Pack, layout: GaugeLayout | None = None) -> list[str]:
+    """Every violation of the digest's invariants (3.14) that this layer can see, each naming its rule.
+    ``layout``: the gauge played (Context.layout, which STM-AMB-03 picks); None: the pack's own."""
     out: list[str] = []
     stones = pack.airship.stones
     for seat, p in enumerate(state.players):
-        out += [f"seat {seat}: {msg}" for msg in gauge_problems(p.gauge, pack.gauge, stones)]
+        out += [f"seat {seat}: {msg}" for msg in gauge_problems(p.gauge, layout or pack.gauge, stones)]
         total = stones_owned(state, seat) + len(p.supply)
         if state.phase is not Phase.CHANNEL and total != stones:
             out.append(f"seat {seat}: STM-R-08: {total} pressure stones on gauge, board and supply, expected {stones}")
