@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
@@ -816,9 +817,11 @@ def test_generation_and_check_agree_under_the_alternative(reading: tuple[str, st
 
 
 def test_every_refused_reading_says_why() -> None:
-    from rulecraft.model.kings_of_air_and_steam.readings import NOT_MODELLED, NOT_MODELLED_WHY
+    from rulecraft.model.kings_of_air_and_steam.readings import NOT_MODELLED, NOT_MODELLED_TOGETHER, NOT_MODELLED_WHY
     from rulecraft.registry import make_game
 
     assert set(NOT_MODELLED) == set(NOT_MODELLED_WHY)
-    with pytest.raises(Exception, match=r"why: p\.19 puts the off-type good into 'the shipment'"):
-        make_game("kas", readings={"KAS-AMB-39": "any-depot"})
+    for pair, why in NOT_MODELLED_TOGETHER.items():  # a pair refused together says why, naming both
+        assert all(f"{amb_id}," in why for amb_id, _ in pair)
+        with pytest.raises(Exception, match=re.escape(why)):
+            make_game("kas", readings=dict(pair))

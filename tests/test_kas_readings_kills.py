@@ -31,6 +31,7 @@ from test_kas_readings import ROW as ROW_MAP
 from rulecraft.model.kings_of_air_and_steam import flight, shipping
 from rulecraft.model.kings_of_air_and_steam.actions import (
     DrawDemandTile,
+    EndSellout,
     Gamble,
     Grant,
     PayUpkeep,
@@ -653,3 +654,203 @@ def test_kas_amb_10_d_the_sphinx_free_good_fills_a_city_that_stays_full_then_the
     assert after.phase is Phase.ACTION and after.seat == 0 and after.bonus is None
     assert city(g, after, "Farcity").filled == 5 and after.waiting_cities == ("Farcity",)
     assert after.supply == s.supply
+
+
+# -- KAS-AMB-39 'any-depot' (p.19, KAS-R-79): Corey McQueen's swindled good from another own depot ----------
+
+B2_RAIL = Hex(3, -2)  # map ABC: line B2's rail hex, beside Bown Town (printed demand: food)
+A2_RAIL = Hex(-1, 0)  # map ABC: line A2's rail hex beside Wiesbaden (printed demand: textile)
+A1_RAIL = Hex(0, -2)  # map ABC: a rail hex of line A1
+COREY = {"team": "Kings Over Aces", "character": "Corey McQueen", "tokens": 5, "money": 5}
+
+
+def corey_with_a_textile_elsewhere(g: KingsOfAirAndSteamGame) -> KasState:
+    """Corey McQueen (5 swindler tokens, $5) with 2 food in his depot on B2 and 1 textile only in his depot
+    on A2; the opponent (the Sphinx) has a textile in a depot on A1.  One food tile is on the market, so
+    food is worth $5 (KAS-R-16, p.8: the value track $4, $5, $6, $8)."""
+    return turn_state(
+        g,
+        COREY,
+        {"team": "Sphinx", "character": "Victor Blane"},
+        depots=[
+            {"at": [B2_RAIL.q, B2_RAIL.r], "owner": 0, "goods": {"food": 2}},
+            {"at": [A2_RAIL.q, A2_RAIL.r], "owner": 0, "goods": {"textile": 1}},
+            {"at": [A1_RAIL.q, A1_RAIL.r], "owner": 1, "goods": {"textile": 1}},
+        ],
+        market={"slots": ["food", "machine", "textile"], "demand_pile": {"machine": 1}},
+    )
+
+
+def swindle_from(at: Hex | None, swindle: str | None = "textile") -> ShipGoods:
+    """p.19's example: 2 food and 1 textile instead of 3 food, to Bown Town along line B2."""
+    return ShipGoods(B2_RAIL, "food", 3, to_city="Bown Town", swindle=swindle, swindle_from=at)
+
+
+def test_kas_amb_39_any_depot_the_swindled_textile_comes_from_another_own_depot_r79_p19() -> None:
+    """KAS-R-79 (p.19): Corey 'may spend one token to put one good of another type into the shipment
+    (e.g. two food and one textile instead of three food)' and is paid as if all were of the right type.
+    By default (KAS-AMB-39 'same-depot') the textile must lie in the shipment's own depot, and his B2
+    depot has none; under 'any-depot' it is taken from his A2 depot, while the shipment still leaves B2
+    along B2 (his own line: no toll, KAS-R-38, p.13).  Paid 3 x $5, a token spent, 3 goods on 3 slots."""
+    default, anywhere = game(), game(**amb(39, "any-depot"))
+    s = corey_with_a_textile_elsewhere(default)
+    action = swindle_from(A2_RAIL)
+    assert rule(default, s, action) == "KAS-R-79"
+    assert rule(default, s, swindle_from(None)) == "KAS-R-79"  # no textile in the B2 depot
+    assert rule(anywhere, s, action) is None
+    after = anywhere.apply(s, action)
+    depots = {d.at: d.goods for d in after.depots}
+    assert depots[B2_RAIL] == (0, 0, 0, 0, 0) and depots[A2_RAIL] == (0, 0, 0, 0, 0)
+    assert depots[A1_RAIL] == (0, 0, 0, 1, 0)  # the opponent's textile stays
+    assert after.players[0].money == 5 + 3 * 5 and after.players[0].tokens == 4
+    assert after.players[1].money == s.players[1].money
+    bown = city(anywhere, after, "Bown Town")
+    assert bown.filled == 3 and bown.other == ("textile",)
+
+
+def test_kas_amb_39_any_depot_refuses_a_swindle_from_a_depot_not_his_or_without_the_good_r79_p19() -> None:
+    """KAS-R-79 (p.19): the swindled good is Corey's own ('put one good ... into the shipment'): under
+    'any-depot' not from the opponent's depot on A1, not from a hex with no depot of his, not a luxury his
+    A2 depot does not hold; naming a depot but no swindled good is refused under both readings."""
+    default, anywhere = game(), game(**amb(39, "any-depot"))
+    s = corey_with_a_textile_elsewhere(default)
+    assert rule(anywhere, s, swindle_from(A1_RAIL)) == "KAS-R-79"
+    assert rule(anywhere, s, swindle_from(Hex(0, 0))) == "KAS-R-79"
+    assert rule(anywhere, s, swindle_from(A2_RAIL, "luxury")) == "KAS-R-79"
+    plain = attrs.evolve(swindle_from(A2_RAIL, None), count=2)
+    assert rule(default, s, plain) == "KAS-R-79" and rule(anywhere, s, plain) == "KAS-R-79"
+    assert rule(anywhere, s, attrs.evolve(plain, swindle_from=None)) is None  # 2 food, no swindle
+
+
+def test_kas_amb_39_any_depot_offers_the_swindles_from_his_other_depot_r79_p19() -> None:
+    """KAS-R-79 (p.19) with the printed demands of map ABC: Bown Town food, Wiesbaden textile.  By default
+    no swindle is offered (the B2 depot holds only food, the A2 depot only textile); under 'any-depot' the
+    A2 textile may ride with the B2 food, and the B2 food with the A2 textile, each shipment on its own
+    line."""
+    default, anywhere = game(), game(**amb(39, "any-depot"))
+    s = corey_with_a_textile_elsewhere(default)
+    assert not [a for a in legal(default, s, ShipGoods) if a.swindle is not None]
+    offered = {(a.origin, a.swindle, a.swindle_from) for a in legal(anywhere, s, ShipGoods) if a.swindle is not None}
+    assert offered == {(B2_RAIL, "textile", A2_RAIL), (A2_RAIL, "food", B2_RAIL)}
+
+
+# -- KAS-AMB-30 'simultaneous' (p.5, 16-17, KAS-R-51): tolls received in the Sellout ----------------------
+
+
+def sellout_after_a_tolled_sale(g: KingsOfAirAndSteamGame, money: int = 0) -> KasState:
+    """A base-game Sellout on a chain C0 -L0- C1 -L1- ... -L5- Farcity (food), C0 demanding textile, the
+    other cities luxury; seat 1 sells first.  Seat 1 (rail level 2) has a depot on each of L1..L5 and a
+    textile on L1, which reaches C0 only over L0, where seat 0's depot stands ($1 toll to seat 0, KAS-R-38).
+    Seat 0 (``money``, rail level 6) has 1 food on L0; its route to Farcity stops at seat 1's depots on
+    L1..L5: a $5 toll, $1 more than the sale's $4 (p.16)."""
+    chain = chain_map(6)
+    chain["cities"][0]["demand"] = "textile"
+    depots: list[dict[str, Any]] = [{"at": [1, 0], "owner": 0, "goods": {"food": 1}}]
+    depots.append({"at": [3, 0], "owner": 1, "goods": {"textile": 1}})
+    depots += [{"at": [2 * i + 1, 0], "owner": 1} for i in range(2, 6)]
+    s = tools(g).scenario_state(
+        {
+            "players": 2,
+            "map": chain,
+            "phase": "sellout",
+            "round": 6,
+            "seat": 1,
+            "players_state": {
+                0: {"at": [0, 1], "money": money, "rail_level": 6},
+                1: {"at": [1, 1], "money": 0, "rail_level": 2},
+            },
+            "depots": depots,
+            "market": {"pile": {}, "demand_pile": ALL_TILES},
+        }
+    )
+    return attrs.evolve(s, order=(1, 0), turn=0)
+
+
+TEXTILE_OVER_L0 = Sell(Hex(3, 0), "textile", "C0")
+FOOD_TO_FARCITY = Sell(Hex(1, 0), "food", "Farcity")
+
+
+def test_kas_amb_30_priority_a_toll_received_from_an_earlier_seller_pays_a_later_toll_r51_p16() -> None:
+    """p.16 (KAS-R-51): each good that could be shipped returns for $4 and its toll is paid; p.5/p.17
+    (KAS-AMB-30 'priority'): the sellers go one after another.  Seat 1's textile pays seat 0 $1 on L0
+    ($4 - $1 = $3 left); then seat 0 ($0 + $1) pays the $5 toll of its food: $1 + $4 - $5 = $0, and seat 1
+    gets $3 + $5 = $8."""
+    g = game()
+    s = sellout_after_a_tolled_sale(g)
+    assert rule(g, s, TEXTILE_OVER_L0) is None
+    first = g.apply(s, TEXTILE_OVER_L0)
+    assert (first.players[0].money, first.players[1].money) == (1, 3)
+    mine = g.apply(first, EndSellout())
+    assert mine.seat == 0 and rule(g, mine, FOOD_TO_FARCITY) is None
+    assert FOOD_TO_FARCITY in {attrs.evolve(a, lines=None, payees=None) for a in legal(g, mine, Sell)}
+    after = g.apply(mine, FOOD_TO_FARCITY)
+    assert (after.players[0].money, after.players[1].money) == (0, 8)
+
+
+def test_kas_amb_30_simultaneous_a_toll_received_in_the_sellout_pays_no_toll_in_it_r51_p16() -> None:
+    """KAS-AMB-30 'simultaneous' (p.5, 17): every sale is judged against the Sellout's start, the tolls
+    received being paid out after all sales.  Seat 0 holds $1, but only from seat 1's toll: its $5 toll
+    exceeds the $4 (KAS-R-55, p.16) and the food is not offered.  With $1 of its own at the Sellout's start
+    (and seat 1's $1 on top) the same sale is legal: $2 + $4 - $5 = $1."""
+    g = game(**amb(30, "simultaneous"))
+    s = sellout_after_a_tolled_sale(g)
+    mine = g.apply(g.apply(s, TEXTILE_OVER_L0), EndSellout())
+    assert mine.seat == 0 and mine.players[0].money == 1
+    assert rule(g, mine, FOOD_TO_FARCITY) == "KAS-R-55"
+    assert g.legal_actions(mine) == [EndSellout()]
+    rich = sellout_after_a_tolled_sale(g, money=1)
+    own = g.apply(g.apply(rich, TEXTILE_OVER_L0), EndSellout())
+    assert own.seat == 0 and own.players[0].money == 2 and rule(g, own, FOOD_TO_FARCITY) is None
+    assert g.apply(own, FOOD_TO_FARCITY).players[0].money == 1
+
+
+def test_kas_amb_30_simultaneous_a_toll_received_in_the_sellout_funds_no_bet_r51_r78_p16_p19() -> None:
+    """KAS-AMB-26 'all' (p.16, 19): a Sellout sale is a one-good delivery, so Sebastian King may bet $1-$3 on
+    it, paid first (KAS-R-78).  Chain C0 -L0- C1 -L1- C2 -L2- Farcity (food), C0 demanding textile: the Sphinx
+    (priority 3) sells first, its textile from L1 to C0 paying $1 at Sebastian's L0 depot (KAS-R-38); then
+    Sebastian ($0 + $1, priority 5) sells his food from L2 to Farcity, toll-free.  By priority the $1 pays a
+    $1 bet; under 'simultaneous' it is paid out only after all sales, and the bet is refused."""
+    chain = chain_map(3)
+    chain["cities"][0]["demand"] = "textile"
+    sebastian = {"team": "Kings Over Aces", "character": "Sebastian King", "tokens": 5}
+    sides = []
+    for reading in ("priority", "simultaneous"):
+        g = game(**amb(26, "all"), **amb(30, reading))
+        s = tools(g).scenario_state(
+            {
+                "players": 2,
+                "map": chain,
+                "phase": "sellout",
+                "round": 6,
+                "seat": 1,
+                "players_state": {
+                    0: {**sebastian, "at": [0, 1], "money": 0, "rail_level": 2},
+                    1: {"team": "Sphinx", "character": "Victor Blane", "at": [1, 1], "money": 0, "rail_level": 2},
+                },
+                "depots": [
+                    {"at": [1, 0], "owner": 0},
+                    {"at": [5, 0], "owner": 0, "goods": {"food": 1}},
+                    {"at": [3, 0], "owner": 1, "goods": {"textile": 1}},
+                ],
+                "market": {"pile": {}, "demand_pile": ALL_TILES},
+            }
+        )
+        s = attrs.evolve(s, order=(1, 0), turn=0)
+        mine = g.apply(g.apply(s, Sell(Hex(3, 0), "textile", "C0")), EndSellout())
+        assert mine.seat == 0 and mine.players[0].money == 1
+        bet = Sell(Hex(5, 0), "food", "Farcity", bet=1)
+        assert rule(g, mine, attrs.evolve(bet, bet=0)) is None
+        sides.append(rule(g, mine, bet))
+    assert sides == [None, "KAS-R-78"]
+
+
+def test_kas_amb_30_simultaneous_with_25_consume_room_is_refused_as_a_combination_p5_p16_p17() -> None:
+    """KAS-AMB-25 'consume-room' (p.16: sold goods take a city's slots) with KAS-AMB-30 'simultaneous'
+    (p.5, 17) would need a rule for sellers claiming a city's last slots at once; the rulebook gives none, so
+    the pair is refused in one line naming both (each alone is played)."""
+    from rulecraft.registry import make_game
+
+    with pytest.raises(UnknownReading, match=r"KAS-AMB-25=consume-room with KAS-AMB-30=simultaneous .*p\.16.*p\.5, 17"):
+        make_game("kas", readings={"KAS-AMB-30": "simultaneous", "KAS-AMB-25": "consume-room"})
+    assert game(**amb(30, "simultaneous")).ctx.r("KAS-AMB-30") == "simultaneous"
+    assert game(**amb(25, "consume-room")).ctx.r("KAS-AMB-25") == "consume-room"

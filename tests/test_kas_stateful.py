@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from rulecraft.core import Game
 from rulecraft.model.kings_of_air_and_steam.actions import Load, ShipGoods, Swap, Unload
 from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
-from rulecraft.model.kings_of_air_and_steam.readings import MODELLED_ALTERNATIVES, REGISTER
+from rulecraft.model.kings_of_air_and_steam.readings import MODELLED_ALTERNATIVES, NOT_MODELLED_TOGETHER, REGISTER
 from rulecraft.model.kings_of_air_and_steam.strategies import packs
 from rulecraft.ruleset import Ruleset
 from rulecraft.testing import GameMachine
@@ -28,7 +28,9 @@ class KasMachine(GameMachine):
     game_id = "kas"
 
     def games(self) -> st.SearchStrategy[Game[Any, Any]]:
-        chosen = st.lists(st.sampled_from(READINGS), max_size=2, unique_by=lambda pair: pair[0])
+        chosen = st.lists(st.sampled_from(READINGS), max_size=2, unique_by=lambda pair: pair[0]).filter(
+            lambda drawn: tuple(sorted(drawn)) not in NOT_MODELLED_TOGETHER  # refused together (KAS-AMB-25, 30)
+        )
         return st.builds(_game, st.one_of(st.none(), packs()), chosen)
 
     def leans_to(self, action: Any) -> bool:

@@ -6,7 +6,8 @@ team card or character where its rule bites (or fill a printed city while the de
 test plays the rule from the start (expected values from the rulebook: rule ID and page in the docstring)
 and then lets the seeded search find the difference itself, from the targeted start.  KAS-AMB-26 'all'
 (delivery powers in the Sellout), once modelled, was 'not found' in 200 games: Sebastian King's sale is its
-start."""
+start.  KAS-AMB-39 'any-depot' and 30 'simultaneous', played since session 14, each have a start too (the
+tests replay it with fixed steps)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from kas_helpers import game, rule
 from test_witness_targets import BUDGET, _at_the_difference, _kas_pair, _kas_witness, amb
 
 from rulecraft.conformance.findings import Finding
-from rulecraft.model.kings_of_air_and_steam.actions import Convert, Fly, Gamble, Grant, Sell, ShipGoods
+from rulecraft.model.kings_of_air_and_steam.actions import Convert, EndSellout, Fly, Gamble, Grant, Sell, ShipGoods
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex, path_hexes
 from rulecraft.model.kings_of_air_and_steam.state import Phase, SlotStatus
 from rulecraft.witness import PairResult, search_pair, targeted_starts
@@ -309,3 +310,41 @@ def test_kas_amb_26_all_sebastian_king_may_bet_on_a_sellout_sale() -> None:
     ours, theirs = _at_the_difference(default, finding), _at_the_difference(every, finding)
     gained = set(every.legal_actions(theirs)) - set(default.legal_actions(ours))
     assert gained and all(isinstance(a, Sell) and (a.bet or a.returned) for a in gained)
+
+
+# -- KAS-AMB-39 'any-depot' and KAS-AMB-30 'simultaneous': replays from their targeted starts --------------
+
+
+def test_kas_amb_39_any_depot_start_the_textile_of_the_other_depot_rides_along() -> None:
+    """KAS-R-79 (p.19): Corey McQueen's swindle puts one good of another type into the shipment.  The start
+    has 1 food in his depot on B2 (Bown Town takes food) and a textile only in his depot on A2: no swindle
+    by default ('same-depot'); under 'any-depot' 1 food + the A2 textile go to Bown Town along B2."""
+    default, anywhere, start = _kas_pair("KAS-AMB-39", "any-depot")
+    state = start.state
+    a2 = ABC.line("A2").hexes[0]
+    action = ShipGoods(Hex(3, -2), "food", 2, to_city="Bown Town", swindle="textile", swindle_from=a2)
+    assert rule(default, state, action) == "KAS-R-79" and rule(anywhere, state, action) is None
+    assert not [a for a in default.legal_actions(state) if isinstance(a, ShipGoods) and a.swindle]
+    gained = set(anywhere.legal_actions(state)) - set(default.legal_actions(state))
+    assert gained and all(isinstance(a, ShipGoods) and a.swindle_from is not None for a in gained)
+
+
+def test_kas_amb_30_simultaneous_start_the_earlier_sellers_toll_pays_no_later_toll() -> None:
+    """p.16 (KAS-R-51, R-38): seat 1 sells first; its food from A2 to Bown Town over A1 pays $1 to seat 0's
+    depot there.  Seat 0 then has $1, and its food's ring route to Bown Town (A2, C1, C2, B1, B2, all seat 1's)
+    owes $5: $1 + $4 pays it by priority (the default), not under 'simultaneous' (received tolls are paid
+    out after all sales, p.5, 17)."""
+    default, simultaneous, start = _kas_pair("KAS-AMB-30", "simultaneous")
+    steps = [Sell(ABC.line("A2").hexes[0], "food", "Bown Town", lines=("A2", "A1"), payees=(("A1", 0),)), EndSellout()]
+    sides = []
+    for g in (default, simultaneous):
+        state = start.state
+        for step in steps:
+            assert rule(g, state, step) is None
+            state = g.apply(state, step)
+        assert state.seat == 0 and state.players[0].money == 1
+        sides.append(set(g.legal_actions(state)))
+    lost = sides[0] - sides[1]
+    assert sides[1] < sides[0] and len(lost) == 1
+    (ring,) = lost
+    assert isinstance(ring, Sell) and ring.to_city == "Bown Town" and len(ring.payees or ()) == 5

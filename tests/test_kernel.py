@@ -71,8 +71,18 @@ def test_reading_overrides_parse_the_cli_form() -> None:
 
 
 def test_unmodelled_reading_is_refused_not_silently_played() -> None:
-    with pytest.raises(UnknownReading, match="registered but not modelled"):
-        make_game("kas", readings={"KAS-AMB-39": "any-depot"})
+    from types import MappingProxyType
+
+    from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame
+
+    class Refusing(KingsOfAirAndSteamGame):  # every kas reading is played now: a game that refuses one
+        not_modelled = MappingProxyType({("KAS-AMB-39", "any-depot"): "refused for this test"})
+
+    with pytest.raises(UnknownReading, match=r"registered but not modelled yet; the model plays 'same-depot' \(why"):
+        Refusing.configured(readings={"KAS-AMB-39": "any-depot"})
+    # Two readings each played alone but not together are refused naming both.
+    with pytest.raises(UnknownReading, match="KAS-AMB-25=consume-room with KAS-AMB-30=simultaneous is not modelled"):
+        make_game("kas", readings={"KAS-AMB-25": "consume-room", "KAS-AMB-30": "simultaneous"})
     # A reading that needs data the rulebook does not print is refused naming the missing pack field.
     with pytest.raises(UnknownReading, match=r"KAS-AMB-46=per-character .* no teams\[\]\.character_priority"):
         make_game("kas", readings={"KAS-AMB-46": "per-character"})

@@ -157,6 +157,9 @@ class ShipGoods:
     # Character powers on a delivery to a city (advanced game):
     returned: bool = False  # KAS-R-75 Bishop Kingston: one good back to the supply, still paid
     swindle: str | None = None  # KAS-R-79 Corey McQueen: one of the ``count`` goods is of this type
+    # KAS-AMB-39 'any-depot': the own depot the swindled good is taken from (None: the origin); the
+    # shipment still leaves from ``origin`` along its route.
+    swindle_from: Hex | None = None
     bet: int = 0  # KAS-R-78 Sebastian King: dollars bet on his tokens
 
 

@@ -52,7 +52,13 @@ from rulecraft.model.kings_of_air_and_steam.components import BOARD_SETS, GOODS,
 from rulecraft.model.kings_of_air_and_steam.context import Context
 from rulecraft.model.kings_of_air_and_steam.grounds import team_grounds
 from rulecraft.model.kings_of_air_and_steam.hexgrid import path_hexes
-from rulecraft.model.kings_of_air_and_steam.readings import NEEDS_PACK_DATA, NOT_MODELLED, NOT_MODELLED_WHY, REGISTER
+from rulecraft.model.kings_of_air_and_steam.readings import (
+    NEEDS_PACK_DATA,
+    NOT_MODELLED,
+    NOT_MODELLED_TOGETHER,
+    NOT_MODELLED_WHY,
+    REGISTER,
+)
 from rulecraft.model.kings_of_air_and_steam.rules import (
     accepted,
     card_moves,
@@ -116,6 +122,11 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
     not_modelled = MappingProxyType({pair: NOT_MODELLED_WHY.get(pair, "") for pair in NOT_MODELLED})
 
     def wire(self) -> None:
+        chosen = dict(self.ruleset.readings)
+        for pair, why in NOT_MODELLED_TOGETHER.items():
+            if all(chosen.get(amb_id) == key for amb_id, key in pair):
+                both = " with ".join(f"{amb_id}={key}" for amb_id, key in pair)
+                raise UnknownReading(f"{both} is not modelled: each is played alone, not together ({why})")
         self.ctx = Context(self.pack, dict(self.ruleset.readings), params=self.params)
         if self.ctx.r("KAS-AMB-46") == "per-character":
             missing = [t.name for t in self.pack.teams if not t.character_priority]
@@ -397,6 +408,22 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
                         if other != action.goods:
                             out.append(attrs.evolve(action, swindle=other))
                             out.append(attrs.evolve(action, swindle=other, count=action.count + 1))
+                    out.extend(self._swindles_from_other_depots(state, action))
+        return out
+
+    def _swindles_from_other_depots(self, state: KasState, action: ShipGoods) -> list[KasAction]:
+        """KAS-AMB-39 'any-depot': the swindled good (KAS-R-79) may come from another own depot; the
+        shipment still leaves from its origin along its route."""
+        if self.ctx.r("KAS-AMB-39") != "any-depot":
+            return []
+        out: list[KasAction] = []
+        for depot in state.depots:
+            if depot.owner != state.seat or depot.at == action.origin:
+                continue
+            for other, held in zip(GOODS, depot.goods, strict=True):
+                if other != action.goods and held >= 1:
+                    out.append(attrs.evolve(action, swindle=other, swindle_from=depot.at))
+                    out.append(attrs.evolve(action, swindle=other, swindle_from=depot.at, count=action.count + 1))
         return out
 
     def _bonus(self, state: KasState) -> list[KasAction]:
@@ -591,6 +618,8 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
             del data["spare"]
         if isinstance(action, Sell) and not (action.bet or action.returned):  # KAS-AMB-26 'all' only
             del data["bet"], data["returned"]
+        if isinstance(action, ShipGoods) and action.swindle_from is None:  # KAS-AMB-39 'any-depot' only
+            del data["swindle_from"]
         return {"kind": action.kind, **data}
 
     def state_to_json(self, state: KasState) -> dict[str, Any]:
@@ -601,6 +630,8 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
         for player in data["players"]:
             if not player["spent_tokens"]:
                 del player["spent_tokens"]
+            if not player["sellout_tolls"]:  # only after a tolled Sellout sale (KAS-AMB-30)
+                del player["sellout_tolls"]
         if data["cargo"] is not None and data["cargo"]["direction"] is None:
             del data["cargo"]["direction"]
         return data

@@ -414,7 +414,13 @@ REGISTER = AmbiguityRegister(
                     "priority",
                     "unordered effects of several players go by ascending priority (base: clockwise from the start player)",
                 ),
-                ("simultaneous", "no order: such effects are simultaneous"),
+                (
+                    "simultaneous",
+                    "no order: such effects are simultaneous; order matters only in the Sellout, where every sale is"
+                    " judged against the Sellout's start: tolls received from other sellers are paid out after all"
+                    " sales, so they pay no toll (or bet) in it; refused with KAS-AMB-25 'consume-room' (who gets a"
+                    " city's last slots)",
+                ),
             ],
             "priority",
             "p.5 names other timing problems, p.17 lists only two uses",
@@ -536,7 +542,12 @@ REGISTER = AmbiguityRegister(
                     "same-depot",
                     "one off-type good per delivery, from the same depot, taking a slot, counted for room and tolls",
                 ),
-                ("any-depot", "as same-depot, but the off-type good may come from another own depot"),
+                (
+                    "any-depot",
+                    "as same-depot, but the off-type good may come from another own depot: only that good is taken"
+                    " from the other depot's stock; the shipment leaves from its depot along its route (stops, rail"
+                    " level, tolls as same-depot)",
+                ),
             ],
             "same-depot",
             "a shipment leaves from one depot",
@@ -688,12 +699,14 @@ MODELLED_ALTERNATIVES: frozenset[tuple[str, str]] = frozenset(
         ("KAS-AMB-26", "all"),
         ("KAS-AMB-28", "fixed"),
         ("KAS-AMB-29", "strict"),
+        ("KAS-AMB-30", "simultaneous"),
         ("KAS-AMB-32", "distinct"),
         ("KAS-AMB-33", "b"),
         ("KAS-AMB-34", "strict"),
         ("KAS-AMB-35", "up-to"),
         ("KAS-AMB-37", "placed"),
         ("KAS-AMB-38", "spent"),
+        ("KAS-AMB-39", "any-depot"),
         ("KAS-AMB-40", "all-moves"),
         ("KAS-AMB-41", "unreturned"),
         ("KAS-AMB-42", "hold-only"),
@@ -722,13 +735,12 @@ NOT_MODELLED: frozenset[tuple[str, str]] = frozenset(
 )
 
 # Why each refused reading is not played (shown when it is chosen, and in `rulecraft ambiguities`).
-NOT_MODELLED_WHY: dict[tuple[str, str], str] = {
-    ("KAS-AMB-30", "simultaneous"): "order matters only in the Sellout: under KAS-AMB-25 'consume-room' who gets a"
-    " city's last slots, and whether tolls received from earlier sellers let a player pay a toll over $4 (p.16);"
-    " the rules give no way to settle slots or money claimed at once, so a simultaneous Sellout would invent one,"
-    " and p.5 gives such timing problems to the priority number ('a körsorrend és egyéb időzítési problémák"
-    " feloldására') (Upkeep choices are independent: they pay only the bank)",
-    ("KAS-AMB-39", "any-depot"): "p.19 puts the off-type good into 'the shipment', which leaves from one depot"
-    " (p.13: 'egy árutípust egyik raktáradból'); from another depot it would need a route of its own, whose stops,"
-    " rail level and tolls no rule gives, so choosing them would invent a rule",
+NOT_MODELLED_WHY: dict[tuple[str, str], str] = {}
+
+# Readings each played alone but refused together, with why: no rule settles what the pair needs
+# (KingsOfAirAndSteamGame.wire refuses the pair in one line).
+NOT_MODELLED_TOGETHER: dict[tuple[tuple[str, str], tuple[str, str]], str] = {
+    (("KAS-AMB-25", "consume-room"), ("KAS-AMB-30", "simultaneous")): "sold goods take a city's slots (KAS-AMB-25,"
+    " p.16) and simultaneous sellers (KAS-AMB-30, p.5, 17) could claim a city's last slots at once; no rule says"
+    " who gets them",
 }

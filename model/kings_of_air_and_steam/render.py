@@ -178,6 +178,8 @@ def describe(game: KingsOfAirAndSteamGame, state: KasState, action: KasAction) -
                 extra += ", one good back to the supply (Bishop Kingston)"
             if action.swindle:
                 extra += f", one of them {action.swindle} (Corey McQueen's swindle)"
+                if action.swindle_from is not None:  # KAS-AMB-39 'any-depot'
+                    extra += f" from his depot at {action.swindle_from}"
             if action.bet:
                 extra += f", betting ${action.bet} (Sebastian King)"
             return f"{who} ships {count} {goods} from {origin} to {where}{tolls}{extra}"

@@ -591,6 +591,8 @@ def delivery_power_problem(ctx: Context, state: KasState, action: ShipGoods) -> 
         if ctx.r("KAS-AMB-38") == "spent" and action.bet > player.tokens:
             # One token is turned up per dollar, and used-up tokens are gone.
             return ("KAS-R-78", f"a ${action.bet} bet turns up {action.bet} tokens; {player.tokens} left (KAS-AMB-38)")
+    if action.swindle is None and action.swindle_from is not None:
+        return ("KAS-R-79", "a depot for the swindled good, but no swindled good")
     if action.swindle is not None:
         if player.character != "Corey McQueen" or not to_city:
             return ("KAS-R-79", "only Corey McQueen swindles, on a delivery to a city")
@@ -598,9 +600,12 @@ def delivery_power_problem(ctx: Context, state: KasState, action: ShipGoods) -> 
             return ("KAS-R-79", "no swindler token is left")
         if action.swindle not in GOODS_INDEX or action.swindle == action.goods or action.count < 2:
             return ("KAS-R-79", "one good of another type goes with at least one good of the demanded type")
-        depot = own_depot_at(state, state.seat, action.origin)
+        source = action.origin if action.swindle_from is None else action.swindle_from
+        if source != action.origin and ctx.r("KAS-AMB-39") != "any-depot":
+            return ("KAS-R-79", "the swindled good goes in the shipment from its own depot (KAS-AMB-39)")
+        depot = own_depot_at(state, state.seat, source)  # 'any-depot': any depot of his; the route stays
         if depot is None or depot.goods[GOODS_INDEX[action.swindle]] < 1:
-            return ("KAS-R-79", f"no {action.swindle} in the origin depot to slip in (KAS-AMB-39)")
+            return ("KAS-R-79", f"no {action.swindle} in a depot of yours at {source} to slip in (KAS-AMB-39)")
     return None
 
 
@@ -695,6 +700,12 @@ def pay_problem(state: KasState) -> Rejection | None:
 
 def sell_problem(ctx: Context, state: KasState, action: Sell) -> Rejection | None:
     player = state.players[state.seat]
+    if ctx.r("KAS-AMB-30") == "simultaneous":  # tolls received from other sellers are paid out after all
+        # sales (p.5, 17): a sale's toll and bet are judged without them (the seller's own $4s still count).
+        player = attrs.evolve(player, money=player.money - player.sellout_tolls)
+        players = list(state.players)
+        players[state.seat] = player
+        state = attrs.evolve(state, players=tuple(players))
     depot = own_depot_at(state, state.seat, action.origin)
     if depot is None or action.goods not in GOODS_INDEX or depot.goods[GOODS_INDEX[action.goods]] < 1:
         return reject("KAS-R-51", f"no {action.goods} in a depot of yours at {action.origin}")

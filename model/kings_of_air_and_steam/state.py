@@ -99,6 +99,9 @@ class PlayerState:
     # The goods symbols of Sebastian King's gambler tokens used up, in goods order
     # (KAS-AMB-38 'spent'; under 'reuse' his turned tokens go back, so this stays empty).
     spent_tokens: tuple[str, ...] = ()
+    # The tolls received from other sellers in the Sellout (KAS-R-51), counted under every reading;
+    # under KAS-AMB-30 'simultaneous' they are paid out after all sales, so they fund no toll or bet in it.
+    sellout_tolls: int = 0
 
 
 @attrs.frozen

@@ -532,7 +532,8 @@ def _ship(ctx: Context, state: KasState, action: ShipGoods) -> KasState:
         state = _money(state, seat, -action.bet)
     if action.swindle is not None:  # KAS-R-79: one good of another type rides along
         s = GOODS_INDEX[action.swindle]
-        state = _depot_goods(_depot_goods(state, action.origin, g, -(action.count - 1)), action.origin, s, -1)
+        source = action.origin if action.swindle_from is None else action.swindle_from  # KAS-AMB-39 'any-depot'
+        state = _depot_goods(_depot_goods(state, action.origin, g, -(action.count - 1)), source, s, -1)
         state = _player(state, seat, tokens=state.players[seat].tokens - 1)
     else:
         state = _depot_goods(state, action.origin, g, -action.count)
@@ -806,8 +807,9 @@ def _sell(ctx: Context, state: KasState, action: Sell) -> KasState:
     else:
         state = attrs.evolve(state, supply=_add(state.supply, g, +1))
     state = _money(state, state.seat, 4)
-    for _line, payee in route.payees:
+    for _line, payee in route.payees:  # KAS-AMB-30 'simultaneous' keeps the payee from spending it in the Sellout
         state = _transfer(state, state.seat, payee, 1)
+        state = _player(state, payee, sellout_tolls=state.players[payee].sellout_tolls + 1)
     if action.bet:  # the tokens decide the $2 for the one good sold; then the Sellout goes on
         return attrs.evolve(state, phase=Phase.GAMBLE, gamble=(action.bet, 1, action.to_city), resume=Phase.SELLOUT)
     return state

@@ -42,6 +42,11 @@ flies it and then has goods, a depot and an opponent where the card needs them.
   'spent' uses the turned tokens up.
 - KAS-AMB-44 (p.18, KAS-R-66 with R-29): Aurelia Bayley with a full hold; 'ignore-capacity' lets it
   convert a good into two.
+- KAS-AMB-39 (p.19, KAS-R-79): Corey McQueen with 1 food in a depot beside Bown Town and a textile only in
+  another depot of his; 'any-depot' lets the textile ride along as the swindled good.
+- KAS-AMB-30 (p.5, 16-17, KAS-R-51): a base-game Sellout, seat 1 first: its food may go over line A1, paying
+  $1 to seat 0, who has $0 and food whose ring route to Bown Town owes $5; the $1 pays that toll by
+  priority, not under 'simultaneous' (tolls received are paid out after all sales).
 
 Two readings no start can part on the game's pack, and an exhaustive check over its layouts says why
 (:func:`witness_queries`): KAS-AMB-23 ('full-hexes' refuses a depot on a partial edge rail hex: the
@@ -389,6 +394,56 @@ def _aurelia_with_a_full_hold(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]
     )
 
 
+def _corey_with_a_textile_elsewhere(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    """Corey McQueen (KAS-R-79, 5 swindler tokens) with 1 food in a depot on line B2 beside Bown Town (food)
+    and 1 textile only in his depot on line A2."""
+    q, r = _beside_bown_town(game)
+    a2 = game.ctx.game_map(LAYOUT).line("A2").hexes[0]  # type: ignore[attr-defined]
+    seat0 = {"team": "Kings Over Aces", "character": "Corey McQueen", "plan": PLAN, "at": [0, 0], "tokens": 5}
+    depots = [
+        {"at": [q, r], "owner": 0, "goods": {"food": 1}},
+        {"at": [a2.q, a2.r], "owner": 0, "goods": {"textile": 1}},
+    ]
+    yield (
+        "Corey McQueen's delivery with the off-type good in another depot (KAS-R-79)",
+        tools(game).scenario_state(_given(seat0, "action", depots=depots)),
+    )
+
+
+def _sellout_toll_from_an_earlier_seller(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    """A base-game Sellout (KAS-R-51), seat 1 to sell first.  Seat 0 ($0, rail level 6) has food on line A1;
+    seat 1 has a depot on each other line of the ring and food on A2, which may go to Bown Town over A1
+    (a $1 toll to seat 0's depot there, KAS-R-38)."""
+    from rulecraft.model.kings_of_air_and_steam.state import Phase
+
+    game_map = game.ctx.game_map(LAYOUT)  # type: ignore[attr-defined]
+    a1 = game_map.line("A1").hexes[0]
+    others = [game_map.line(line).hexes[0] for line in RING[1:]]
+    given = {
+        "players": 2,
+        "layout": LAYOUT,
+        "phase": "sellout",
+        "round": 6,
+        "seat": 1,
+        "players_state": {
+            0: {"at": [0, -1], "money": 0, "rail_level": 6},  # the base game: no team, no character
+            1: {"at": [0, -1], "money": 0, "rail_level": 2},
+        },
+        "depots": [
+            {"at": [a1.q, a1.r], "owner": 0, "goods": {"food": 1}},
+            {"at": [others[0].q, others[0].r], "owner": 1, "goods": {"food": 1}},
+            *({"at": [at.q, at.r], "owner": 1} for at in others[1:]),
+        ],
+        "market": {"pile": {}, "demand_pile": EVERY_TILE},
+    }
+    state = tools(game).scenario_state(given)
+    assert state.phase is Phase.SELLOUT
+    yield (
+        "a Sellout where seat 1's toll to seat 0 could pay seat 0's $5 toll (KAS-R-51, R-38)",
+        attrs.evolve(state, order=(1, 0), turn=0),
+    )
+
+
 def witness_starts(game: Game[Any, Any]) -> Mapping[str, StartHook]:
     """The Kings of Air and Steam witness-start hooks, by ambiguity (the record's ``witness_starts``)."""
     return {
@@ -406,6 +461,8 @@ def witness_starts(game: Game[Any, Any]) -> Mapping[str, StartHook]:
         "KAS-AMB-35": _rose_and_thorn_flights,
         "KAS-AMB-38": _sebastian_beside_a_city,
         "KAS-AMB-44": _aurelia_with_a_full_hold,
+        "KAS-AMB-39": _corey_with_a_textile_elsewhere,
+        "KAS-AMB-30": _sellout_toll_from_an_earlier_seller,
     }
 
 
