@@ -650,14 +650,13 @@ def check_sponsor_and_gala(ctx: Context, state: StmState) -> Iterator[str]:
     """Sponsor and gala tiles conserved between supply and players; a used sponsor exists; none used at a turn's start.
 
     "At most 1 sponsor and 1 gala each" is structural: ``PlayerState.sponsor`` and ``gala`` hold
-    one tile or none.  The same field cannot express character 5's second sponsor (the pack's
-    character 5 set-up takes 2 sponsors; the digest says character 5 differs, STM-P-05), so this
-    check counts one sponsor per player at most and cannot tell whether character 5's second
-    sponsor went missing.  ``sponsor_used`` is "this turn", and a sponsor may be used in any
-    player's turn, so at START_OF_TURN no player's flag may still be set.
+    one tile or none.  Character 5's second sponsor (STM-AMB-34 'two', p.31) is ``sponsor2``: held
+    only by character 5 under that reading, and only beside a first one; the tiles counted include it.
+    ``sponsor_used`` is "this turn", and a sponsor may be used in any player's turn, so at
+    START_OF_TURN no player's flag may still be set.
     """
     supplies = ctx.pack.supplies
-    held = sum(1 for p in state.players if p.sponsor is not None)
+    held = sum((p.sponsor is not None) + (p.sponsor2 is not None) for p in state.players)
     if state.supply.sponsors < 0 or state.supply.sponsors + held != len(supplies.sponsors):
         yield f"sponsors: supply {state.supply.sponsors} + players {held}, expected {len(supplies.sponsors)}"
     for i, kind in enumerate(("crystal", "gear")):
@@ -671,6 +670,20 @@ def check_sponsor_and_gala(ctx: Context, state: StmState) -> Iterator[str]:
             yield f"seat {seat} has used a sponsor this turn but owns none"
         if p.sponsor_used and state.phase is Phase.START_OF_TURN:
             yield f"seat {seat}'s sponsor is still marked used as a new turn starts (STM-R-57: once per turn)"
+        yield from _second_sponsor_problems(ctx, state, seat, p)
+
+
+def _second_sponsor_problems(ctx: Context, state: StmState, seat: int, p: PlayerState) -> Iterator[str]:
+    """STM-AMB-34 'two': a second sponsor only for character 5 under that reading, beside a first one."""
+    if p.sponsor2 is not None:
+        if ctx.r("STM-AMB-34") != "two" or p.character != 5:
+            yield f"seat {seat} (character {p.character}) holds a second sponsor (STM-AMB-34: only character 5, 'two')"
+        if p.sponsor is None:
+            yield f"seat {seat} holds a second sponsor but no first"
+    elif p.sponsor2_used:
+        yield f"seat {seat} has used a second sponsor this turn but owns none"
+    if p.sponsor2_used and state.phase is Phase.START_OF_TURN:
+        yield f"seat {seat}'s second sponsor is still marked used as a new turn starts (STM-R-57: once per turn)"
 
 
 _invariant("sponsor-and-gala", "STM-R-21", "STM-R-57", "STM-R-58")(check_sponsor_and_gala)

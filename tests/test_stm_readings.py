@@ -490,6 +490,8 @@ PLAYED = {
     "STM-AMB-11": "board",
     "STM-AMB-13": "any",
     "STM-AMB-22": "bump",
+    "STM-AMB-34": "two",
+    "STM-AMB-35": "repeat",
     "STM-AMB-36": "once",
     "STM-AMB-38": "returns",
     "STM-AMB-39": "activation",

@@ -19,31 +19,66 @@ is generated (``play``).
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import attrs
 import pytest
 import test_stm_parasites as par
 import test_stm_solo as solo
-from test_stm_readings import game, play, player, reading
+from test_stm_readings import CTX, activate_state, game, play, player, reading, refused, solo_game, solo_play
 
+from rulecraft.invariants.steamopolis import check_sponsor_and_gala
 from rulecraft.model.steamopolis.actions import (
+    ActivateParasite,
     BuyBanner,
     BuyBonusMarker,
+    BuyMachine,
     ChannelPressure,
+    DeclineCost,
     EndTurn,
     FlyToAllTargets,
     LeaveParasites,
     LetLapse,
+    ParasiteAt,
+    PayCost,
+    PlaceParasite,
+    PlaceStone,
+    RaisePressure,
     RevealPassenger,
+    SkipPart,
     TakeBack,
     TakeResources,
+    TakeSponsor,
+    UseFaceUpTile,
     UsePart,
     UseRemovedTile,
 )
 from rulecraft.model.steamopolis.context import Context
+from rulecraft.model.steamopolis.effects import (
+    ActivateParasites,
+    Envy,
+    GainResources,
+    GainSponsor,
+    IncreasePressure,
+    PayResources,
+    PlaceParasites,
+    Step,
+    VotePoints,
+)
 from rulecraft.model.steamopolis.game import SteamopolisGame
 from rulecraft.model.steamopolis.gauge import BonusMarker, Stone
-from rulecraft.model.steamopolis.rules import legal_actions
-from rulecraft.model.steamopolis.state import BoardStone, BonusMarket, Market, Phase, StmState
+from rulecraft.model.steamopolis.rules import at, legal_actions
+from rulecraft.model.steamopolis.state import (
+    BoardStone,
+    BonusMarket,
+    Market,
+    Parasite,
+    Phase,
+    RoomTile,
+    StmState,
+    TurnState,
+)
 
 # ---------------------------------------------------------------------------
 # STM-AMB-10: a stone's face in the personal supply
@@ -210,3 +245,239 @@ def test_amb41_box_first_with_the_stack_used_up_goes_straight_to_the_parasites()
     )
     assert state.players[0].crystals == 1 and state.turn.removal == "done" and state.phase is Phase.END_OF_TURN
     assert BOX_FIRST.legal_actions(state) == [EndTurn()]
+
+
+# ---------------------------------------------------------------------------
+# STM-AMB-34: may character 5 hold two sponsors (p.29, p.31)
+# ---------------------------------------------------------------------------
+
+TWO = reading("STM-AMB-34", "two")
+
+
+def _sponsor_gains(character: int, *parts: Step) -> StmState:
+    """Set-up (STM-R-13): a seat with ``character`` carries out sponsor gains (the pack's character 5
+    set-up takes two, STM-P-05)."""
+    pending = ((*parts,),) if parts else ((GainSponsor(), GainSponsor(), GainSponsor()),)
+    state = game(player(), player(), phase=Phase.SETUP_ROOM, turn=TurnState(pending=pending))
+    return attrs.evolve(state, players=(attrs.evolve(state.players[0], character=character), state.players[1]))
+
+
+def test_amb34_two_keeps_character_5s_second_sponsor_and_lets_a_third_lapse() -> None:
+    """p.29 'Sponsor (Maximum: 1) ... If you would receive so many game materials that you would exceed the
+    maximum, the surplus lapses'; p.31 'Only 1 sponsor, if you own character 5' (character 5 may own more).
+    'one' (default): the second gain lapses.  'two': character 5 keeps a second sponsor, its chosen side up,
+    from the supply (5 tiles, p.2); a third lapses; any other character still keeps one."""
+    state = _sponsor_gains(5)
+    first = play(state, TakeSponsor("crystal"))
+    rejection = refused(first, TakeSponsor("gear"), "STM-R-57")
+    assert "maximum 1" in rejection.reason and rejection.page
+    assert legal_actions(CTX, first) == [SkipPart()]
+    both = play(state, TakeSponsor("crystal"), TakeSponsor("gear"), ctx=TWO)
+    p = both.players[0]
+    assert (p.sponsor, p.sponsor2, p.sponsor_used, p.sponsor2_used) == ("crystal", "gear", False, False)
+    assert both.supply.sponsors == 3
+    refused(both, TakeSponsor("crystal"), "STM-R-57", ctx=TWO)  # a third lapses
+    assert legal_actions(TWO, both) == [SkipPart()]
+    for character in (1, 3, 7):
+        other = play(_sponsor_gains(character), TakeSponsor("gear"), ctx=TWO)
+        refused(other, TakeSponsor("gear"), "STM-R-57", ctx=TWO)
+        assert other.players[0].sponsor2 is None
+
+
+def _channel_into(tile: str, **kw: Any) -> StmState:
+    """STM-EX-31 (p.29): Red (character 5) channels her g4 stone into ``tile`` on position 1; g1 stays."""
+    red = attrs.evolve(player([(1, False), (4, False)], machine_room=(RoomTile("machine", tile), *(None,) * 6), **kw))
+    red = attrs.evolve(red, character=5)
+    state = game(red, player())
+    held = sum(x is not None for x in (red.sponsor, red.sponsor2))
+    return attrs.evolve(state, supply=attrs.evolve(state.supply, sponsors=5 - held))
+
+
+def test_amb34_two_pays_with_the_second_sponsor_and_frees_it_at_the_next_turn() -> None:
+    """STM-EX-31 (p.29) with two sponsors: 'pay 1 crystal: increase the pressure by 3' (M0-04), no crystal.
+    Each sponsor gives its discount 'when paying ... 1 time per turn' and turns to the other side; the first
+    leaves no crystal for the second ('only if the depicted resource is actually part of the costs').  The
+    second alone pays, turns to its gear side, and is free again 'In her next turn'."""
+    state = _channel_into("M0-04", sponsor="gear", sponsor2="crystal")
+    state = attrs.evolve(state, players=(attrs.evolve(state.players[0], sponsor2=None), state.players[1]))
+    state = attrs.evolve(state, supply=attrs.evolve(state.supply, sponsors=4))
+    channelled = play(state, ChannelPressure(4))
+    refused(channelled, PayCost(None, False, False, True), "STM-R-57")  # no second sponsor: 'one' plays as before
+    two = _channel_into("M0-04", sponsor="crystal", sponsor2="crystal")
+    channelled = play(two, ChannelPressure(4), ctx=TWO)
+    assert channelled.turn.pending[0][0] == PayResources(crystals=1)
+    rejection = refused(channelled, PayCost(None, True, False, True), "STM-R-57", ctx=TWO)
+    assert "second sponsor" in rejection.reason
+    paid = play(channelled, PayCost(None, False, False, True), ctx=TWO)
+    p = paid.players[0]
+    assert (p.sponsor, p.sponsor_used, p.sponsor2, p.sponsor2_used) == ("crystal", False, "gear", True)
+    assert p.crystals == 0 and paid.turn.pending[0][0] == IncreasePressure(3)
+    refused(paid, UsePart(sponsor2=True), "STM-R-22", ctx=TWO)  # this part raises the pressure
+    done = play(paid, RaisePressure((1, 2, 3)), PlaceStone(1, "left"), ctx=TWO)
+    after = play(done, EndTurn(), ctx=TWO).players[0]
+    assert (after.sponsor2, after.sponsor2_used, after.sponsor_used) == ("gear", False, False)
+
+
+def test_amb34_two_sponsors_may_pay_one_cost_together() -> None:
+    """p.29: each sponsor gives 'a discount of 1 resource of the depicted type' when paying; a crystal and
+    a gear sponsor both pay a 'pay 1 crystal and 1 gear' cost (nothing left to pay), each turning over; a
+    sponsor showing a resource the cost does not hold cannot be used (here a second crystal sponsor on a
+    gear-only cost)."""
+    both = attrs.evolve(
+        _sponsor_gains(5, PayResources(crystals=1, gears=1), VotePoints(2)).players[0],
+        sponsor="crystal",
+        sponsor2="gear",
+    )
+    state = _sponsor_gains(5, PayResources(crystals=1, gears=1), VotePoints(2))
+    state = attrs.evolve(state, players=(both, state.players[1]), supply=attrs.evolve(state.supply, sponsors=3))
+    paid = play(state, PayCost(None, True, False, True), ctx=TWO)
+    p = paid.players[0]
+    assert (p.sponsor, p.sponsor_used, p.sponsor2, p.sponsor2_used) == ("gear", True, "crystal", True)
+    assert (p.crystals, p.gears) == (0, 0) and paid.turn.pending[0][0] == VotePoints(2)
+    rejection = refused(paid, UsePart(sponsor2=True), "STM-R-57", ctx=TWO)  # only 'turn sponsor' names one
+    assert "only 'turn sponsor'" in rejection.reason
+    gears_only = _sponsor_gains(5, PayResources(gears=1), VotePoints(2))
+    crystal2 = attrs.evolve(both, sponsor="gear", sponsor2="crystal", gears=0)
+    gears_only = attrs.evolve(
+        gears_only, players=(crystal2, gears_only.players[1]), supply=attrs.evolve(gears_only.supply, sponsors=3)
+    )
+    rejection = refused(gears_only, PayCost(None, True, False, True), "STM-R-57", ctx=TWO)
+    assert "no crystal is left to pay" in rejection.reason
+    assert PayCost(None, True) in legal_actions(TWO, gears_only)
+    spent = attrs.evolve(state, players=(attrs.evolve(both, sponsor2_used=True), state.players[1]))
+    rejection = refused(spent, PayCost(None, True, False, True), "STM-R-57", ctx=TWO)
+    assert "already given its discount this turn" in rejection.reason
+    assert legal_actions(TWO, spent) == [DeclineCost()]  # the first sponsor alone leaves 1 gear unpaid
+    envy = _sponsor_gains(5, Envy(), VotePoints(2))
+    envy = attrs.evolve(envy, players=(both, envy.players[1]), supply=attrs.evolve(envy.supply, sponsors=3))
+    refused(envy, PayCost(None, False, False, True), "STM-R-57", ctx=TWO)  # no resource cost: no discount
+    play(envy, PayCost(), ctx=TWO)
+
+
+@pytest.mark.parametrize("second", [False, True])
+def test_amb34_two_turn_sponsor_turns_the_one_sponsor_the_player_names(second: bool) -> None:
+    """p.31 'Turn sponsor. You may turn your sponsor to the other side. (Only 1 sponsor, if you own
+    character 5.)' (M1-11): with two sponsors, both crystal side up, exactly the one named turns to gear;
+    with one sponsor there is no second to name."""
+    state = _channel_into("M1-11", sponsor="crystal", sponsor2="crystal")
+    turned = play(state, ChannelPressure(4), UsePart(sponsor2=second), ctx=TWO).players[0]
+    assert (turned.sponsor, turned.sponsor2) == (("crystal", "gear") if second else ("gear", "crystal"))
+    assert not turned.sponsor_used and not turned.sponsor2_used  # turning is no discount (STM-R-57)
+    one = play(_channel_into("M1-11", sponsor="crystal"), ChannelPressure(4), ctx=TWO)
+    refused(one, UsePart(sponsor2=True), "STM-R-57", ctx=TWO)
+    assert [a for a in legal_actions(TWO, one) if isinstance(a, UsePart)] == [UsePart()]
+
+
+def test_amb34_second_sponsor_invariants_and_json() -> None:
+    """The sponsor-and-gala invariant (STM-R-21/57): the second sponsor counts among the 5 tiles, is held
+    only by character 5 under 'two', only beside a first one, and is not marked used as a turn starts; its
+    fields stay out of the JSON form while unused (docs/protocol/stm.md) and round-trip when used."""
+    state = _channel_into("M1-11", sponsor="crystal", sponsor2="gear")
+    assert list(check_sponsor_and_gala(TWO, state)) == []
+    assert any("only character 5" in m for m in check_sponsor_and_gala(CTX, state))
+    seat = state.players[0]
+    lone = attrs.evolve(state, players=(attrs.evolve(seat, sponsor=None), state.players[1]))
+    lone = attrs.evolve(lone, supply=attrs.evolve(lone.supply, sponsors=4))
+    assert list(check_sponsor_and_gala(TWO, lone)) == ["seat 0 holds a second sponsor but no first"]
+    seven = attrs.evolve(state, players=(attrs.evolve(seat, character=7), state.players[1]))
+    assert any("character 7" in m for m in check_sponsor_and_gala(TWO, seven))
+    counted = attrs.evolve(state, supply=attrs.evolve(state.supply, sponsors=4))
+    assert any("supply 4 + players 2" in m for m in check_sponsor_and_gala(TWO, counted))
+    ghost = attrs.evolve(state, players=(attrs.evolve(seat, sponsor2=None, sponsor2_used=True), state.players[1]))
+    ghost = attrs.evolve(ghost, supply=attrs.evolve(ghost.supply, sponsors=4))
+    assert list(check_sponsor_and_gala(TWO, ghost)) == ["seat 0 has used a second sponsor this turn but owns none"]
+    used = attrs.evolve(state, players=(attrs.evolve(seat, sponsor2_used=True), state.players[1]))
+    assert list(check_sponsor_and_gala(TWO, used)) == []
+    stale = attrs.evolve(used, phase=Phase.START_OF_TURN)
+    assert [m for m in check_sponsor_and_gala(TWO, stale) if "second sponsor is still marked" in m]
+    g = SteamopolisGame.configured(readings={"STM-AMB-34": "two"})
+    plain = g.state_to_json(_channel_into("M1-11", sponsor="crystal"))
+    assert "sponsor2" not in plain["players"][0] and "sponsor2_used" not in plain["players"][0]
+    data = g.state_to_json(used)
+    assert (data["players"][0]["sponsor2"], data["players"][0]["sponsor2_used"]) == ("gear", True)
+    assert g.state_from_json(data) == used
+    assert g.action_to_json(UsePart()) == {"kind": "use-part"}
+    for action in (UsePart(sponsor2=True), PayCost(None, True, False, True), BuyMachine(2, sponsor2=True)):
+        assert g.action_from_json(json.loads(json.dumps(g.action_to_json(action)))) == action
+    assert "sponsor2" not in g.action_to_json(BuyBonusMarker("gear", 3))
+
+
+# ---------------------------------------------------------------------------
+# STM-AMB-35: placing/moving or activating 'any number' of parasites (p.32-33)
+# ---------------------------------------------------------------------------
+
+REPEAT = reading("STM-AMB-35", "repeat")
+BLUE_ROOM = (RoomTile("machine", "M0-01"), RoomTile("machine", "M0-04"), *(None,) * 5)
+
+
+def _parasite_effect(part: Step, *placed: Parasite) -> StmState:
+    """Red (seat 0, 3 parasites, p.32 'charging spaces') uses ``part`` followed by '1 VP'; Blue (seat 1)
+    has M0-01 ('Receive 1 crystal', p.13/p.34) on position 1 and M0-04 (STM-EX-31) on position 2."""
+    red = player(parasites_home=3 - len(placed))
+    state = game(red, player(machine_room=BLUE_ROOM), parasites=placed)
+    return attrs.evolve(state, phase=Phase.SETUP_ROOM, turn=TurnState(pending=((part, VotePoints(1)),)))
+
+
+def test_amb35_repeat_places_and_moves_past_three_uses_until_the_player_stops() -> None:
+    """p.32 'Place or move any number of own parasites' with 3 parasites each (p.32-33, 2 players: up to 2
+    on one machine).  'each-once' (default): up to 3 uses, then the effect goes on to its next part (1 VP).
+    'repeat': no bound; after 3 uses a 4th move is still offered, and only skipping ends the part."""
+    state = _parasite_effect(PlaceParasites(None))
+    uses = (PlaceParasite(1, 1), PlaceParasite(1, 2), PlaceParasite(1, 2, moved=(1, 1, "activation")))
+    done = play(state, *uses[:2], PlaceParasite(1, 2))
+    assert done.turn.pending[0][0] == VotePoints(1) and done.players[0].parasites_home == 0
+    moved = play(state, *uses)
+    assert moved.turn.pending[0][0] == VotePoints(1)
+    assert sorted(at(x) for x in moved.parasites) == [(1, 2, "activation"), (1, 2, "activation")]
+    again = play(state, *uses, ctx=REPEAT)
+    assert again.turn.pending[0][0] == PlaceParasites(None)
+    fourth = play(again, PlaceParasite(1, 1, moved=(1, 2, "activation")), ctx=REPEAT)
+    assert sorted(at(x) for x in fourth.parasites) == [(1, 1, "activation"), (1, 2, "activation")]
+    assert fourth.turn.pending[0][0] == PlaceParasites(None) and SkipPart() in legal_actions(REPEAT, fourth)
+    stopped = play(fourth, SkipPart(), ctx=REPEAT)
+    assert stopped.turn.pending[0][0] == VotePoints(1)
+
+
+def test_amb35_repeat_activates_the_same_parasite_again_one_use_at_a_time() -> None:
+    """p.32 'Activate any number of own parasites without taking them back' (STM-R-56: 'as if the
+    corresponding effect had been triggered ... Leave the parasite in its place').  One of Red's parasites
+    sits on Blue's M0-01 ('Receive 1 crystal').  'each-once' (default): it gives 1 crystal, once, in one
+    answer naming it; 'repeat': one parasite per use, the same one again: two uses, 2 crystals, then skip."""
+    on = Parasite(0, 1, 1, "activation")
+    state = _parasite_effect(ActivateParasites(None), on)
+    target: ParasiteAt = (1, 1, "activation")
+    refused(state, ActivateParasite((target, target)), "STM-R-56")
+    once = play(state, ActivateParasite((target,)), TakeResources(1, 0))
+    assert once.players[0].crystals == 1 and once.turn.pending[0][0] == VotePoints(1)
+    rejection = refused(state, ActivateParasite((target, target)), "STM-R-56", ctx=REPEAT)
+    assert "STM-AMB-35 'repeat'" in rejection.reason
+    twice = play(state, ActivateParasite((target,)), TakeResources(1, 0), ctx=REPEAT)
+    assert twice.turn.pending[0][0] == ActivateParasites(None) and twice.parasites == (on,)
+    twice = play(twice, ActivateParasite((target,)), TakeResources(1, 0), ctx=REPEAT)
+    assert twice.players[0].crystals == 2 and twice.parasites == (on,)
+    assert [a for a in legal_actions(REPEAT, twice) if isinstance(a, ActivateParasite)] == [ActivateParasite((target,))]
+    assert play(twice, SkipPart(), ctx=REPEAT).turn.pending[0][0] == VotePoints(1)
+
+
+def test_amb35_repeat_leaves_the_counted_parts_and_the_solo_game_alone() -> None:
+    """'Place or move 1 own parasite' (p.32) is one use under both readings; two parasites activated in one
+    answer stay the default's way ('each-once'), refused under 'repeat'; the solo 'any number' is
+    STM-AMB-40's (one use per parasite beside the stack, p.35), so 'repeat' plays it as the default."""
+    state = _parasite_effect(PlaceParasites(1))
+    for ctx in (CTX, REPEAT):
+        assert play(state, PlaceParasite(1, 1), ctx=ctx).turn.pending[0][0] == VotePoints(1)
+    two = (Parasite(0, 1, 1, "activation"), Parasite(0, 1, 2, "activation"))
+    first: ParasiteAt = (1, 1, "activation")
+    pair = ActivateParasite((first, (1, 2, "activation")))
+    both = _parasite_effect(ActivateParasites(None), *two)
+    assert play(both, pair).turn.pending[0][0] == GainResources(crystals=1)
+    refused(both, pair, "STM-R-56", ctx=REPEAT)
+    counted = _parasite_effect(ActivateParasites(2), *two)
+    assert play(counted, pair, ctx=REPEAT).turn.pending[0][0] == GainResources(crystals=1)
+    for readings in ({}, {"STM-AMB-35": "repeat"}):
+        g = solo_game(readings)
+        beside = activate_state(g, 1, count=None)
+        used = solo_play(g, beside, UseFaceUpTile(5), TakeResources(1, 0))
+        assert not any(isinstance(a, UseFaceUpTile) for a in g.legal_actions(used))
+        placing = attrs.evolve(beside, turn=attrs.evolve(beside.turn, pending=((PlaceParasites(None),),)))
+        assert solo_play(g, placing, PlaceParasite(None, None)).turn.pending[0][0] == PlaceParasites(2)  # 3 uses

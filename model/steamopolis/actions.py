@@ -189,6 +189,7 @@ class BuyMachine:
     level: int | None = None
     sponsor: bool = False
     gala: bool = False
+    sponsor2: bool = False  # STM-AMB-34 'two': character 5's second sponsor's discount too
 
 
 @attrs.frozen
@@ -204,6 +205,7 @@ class BuyBanner:
     sponsor: bool = False
     gala: bool = False
     board: District | None = None
+    sponsor2: bool = False  # STM-AMB-34 'two': character 5's second sponsor's discount too
 
 
 @attrs.frozen
@@ -220,6 +222,7 @@ class BuyBonusMarker:
     sponsor: bool = False
     gala: bool = False
     numeral: int | None = None
+    sponsor2: bool = False  # STM-AMB-34 'two': character 5's second sponsor's discount too
 
 
 @attrs.frozen
@@ -249,6 +252,7 @@ class PayCost:
     stone: int | None = None
     sponsor: bool = False
     gala: bool = False
+    sponsor2: bool = False  # STM-AMB-34 'two': character 5's second sponsor's discount too
 
 
 @attrs.frozen
@@ -275,9 +279,12 @@ class SkipPart:
 
 @attrs.frozen
 class UsePart:
-    """Carry out a head part that needs no choice (VP, stone to 8, look at a machine...)."""
+    """Carry out a head part that needs no choice (VP, stone to 8, look at a machine...).  ``sponsor2``:
+    'turn sponsor' turns character 5's second sponsor instead of the first (STM-AMB-34 'two', p.31
+    'Only 1 sponsor, if you own character 5')."""
 
     kind: ClassVar[str] = "use-part"
+    sponsor2: bool = False
 
 
 @attrs.frozen

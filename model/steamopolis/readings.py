@@ -432,7 +432,13 @@ REGISTER = AmbiguityRegister(
             "May character 5 hold more than one sponsor?",
             [
                 ("one", "no: 'Sponsor (Maximum: 1)' holds; a second sponsor gain lapses"),
-                ("two", "yes: character 5 may hold two sponsors"),
+                (
+                    "two",
+                    "yes: character 5 keeps a second sponsor gained while owning one (a third lapses); each gives its "
+                    "discount once per turn and turns when used, both may pay one cost (each only while its resource "
+                    "is still to pay); 'turn sponsor' turns 1 of them, the player's choice (p.31 'Only 1 sponsor, if "
+                    "you own character 5')",
+                ),
             ],
             "one",
             "p.29 prints 'Maximum: 1'; p.31 'Only 1 sponsor, if you own character 5' is read as turning one of them, "
@@ -447,7 +453,12 @@ REGISTER = AmbiguityRegister(
                     "each-once",
                     "place or move: up to 3 uses, one parasite each; activate: each placed parasite at most once",
                 ),
-                ("repeat", "a parasite may be moved or activated again within the same effect"),
+                (
+                    "repeat",
+                    "a parasite may be moved or activated again within the same effect: each use is one step (one "
+                    "parasite placed or moved, one activated) and the effect waits for the next until the player "
+                    "skips it, with no bound; multiplayer only (solo 'any number' is STM-AMB-40's)",
+                ),
             ],
             "each-once",
             "'any number' with 3 parasites per player; repeating the same parasite is not mentioned",
@@ -562,10 +573,6 @@ NOT_MODELLED_WHY: dict[tuple[str, str], str] = {
     "they would charge several stones, machine removals and envies per tile, and a purchase names one of each",
     ("STM-AMB-29", "both"): "the capacity tile's sides are component data (STM-P-06): a pack printing boiler and "
     "storage on one side plays it under the default, so this reading has nothing of its own to play",
-    ("STM-AMB-34", "two"): "not played: PlayerState holds one sponsor (sponsor, sponsor_used); and p.31 'Only 1 "
-    "sponsor, if you own character 5' does not say which of two a discount would turn",
-    ("STM-AMB-35", "repeat"): "'any number' (p.32-33) sets no bound on moving or activating the same parasite "
-    "again within one effect: the effect would have no last step to generate",
     ("STM-AMB-37", "again"): "an endless loop cannot be played; the reading is registered so the question is on record",
 }
 NOT_MODELLED = frozenset(NOT_MODELLED_WHY)

@@ -54,6 +54,8 @@ def player_lines(game: SteamopolisGame, state: StmState, seat: int) -> list[str]
     extras = []
     if p.sponsor:
         extras.append(f"sponsor {p.sponsor}")
+    if p.sponsor2:
+        extras.append(f"second sponsor {p.sponsor2}")
     if p.gala:
         extras.append(f"gala {p.gala}")
     if p.carrying:
@@ -146,7 +148,8 @@ def _time_pressure(state: StmState) -> str:
 
 
 def _discount(action: a.PayCost | a.BuyMachine | a.BuyBanner | a.BuyBonusMarker) -> str:
-    used = [name for name, on in (("sponsor", action.sponsor), ("charity gala", action.gala)) if on]
+    named = (("sponsor", action.sponsor), ("second sponsor", action.sponsor2), ("charity gala", action.gala))
+    used = [name for name, on in named if on]
     return f" (using the {' and the '.join(used)})" if used else ""
 
 
@@ -242,6 +245,8 @@ def _words(game: SteamopolisGame, state: StmState, action: a.StmAction) -> str:
             return f"chooses the {'upper' if s == 0 else 'lower'} side of the slash"
         case a.SkipPart():
             return "forgoes the part"
+        case a.UsePart(sponsor2=True):
+            return "turns the second sponsor"
         case a.UsePart():
             return "carries out the part"
         case a.TakeResources(crystals=c, gears=g):

@@ -747,7 +747,7 @@ def purchase_rejection(
         return reject("STM-R-40", f"no face-up tile on the {'extra ' if action.extra else ''}market of level {level}")
     _tile, slot, pay = tile_price(ctx, market)
     player = me(state)
-    net = discounted(ctx, player, pay.crystals, pay.gears, action.sponsor, action.gala)
+    net = discounted(ctx, player, pay.crystals, pay.gears, action.sponsor, action.gala, action.sponsor2)
     if isinstance(net, Rejection):
         return net
     if not afford(player, PayResources(*net)):
@@ -789,11 +789,13 @@ def waits_for_passenger(ctx: Context, state: StmState, own: tuple[BoardStone, ..
 
 
 def discounted(
-    ctx: Context, player: PlayerState, crystals: int, gears: int, sponsor: bool, gala: bool
+    ctx: Context, player: PlayerState, crystals: int, gears: int, sponsor: bool, gala: bool, sponsor2: bool = False
 ) -> tuple[int, int] | Rejection:
     """STM-R-57/58: a resource cost after the sponsor's discount (1 of its side's resource, once per
     turn, only if that resource is part of the cost) and the charity gala's (up to 2 of its resource,
-    not below 0, only while that resource is still to pay); or why a discount cannot be used."""
+    not below 0, only while that resource is still to pay); or why a discount cannot be used.
+    ``sponsor2``: character 5's second sponsor (STM-AMB-34 'two') gives its own discount, after the
+    first's, only while its resource is still to pay."""
     cost = {"crystal": crystals, "gear": gears}
     if sponsor:
         side = player.sponsor
@@ -803,6 +805,15 @@ def discounted(
             return reject("STM-R-57", "your sponsor has already given its discount this turn")
         if not cost[side]:
             return reject("STM-R-57", f"the sponsor shows a {side}, and this cost holds none")
+        cost[side] = max(0, cost[side] - ctx.pack.supplies.sponsor_discount)
+    if sponsor2:
+        side = player.sponsor2
+        if side is None:
+            return reject("STM-R-57", "you own no second sponsor (character 5 under STM-AMB-34 'two', p.31)")
+        if player.sponsor2_used:
+            return reject("STM-R-57", "your second sponsor has already given its discount this turn")
+        if not cost[side]:
+            return reject("STM-R-57", f"the second sponsor shows a {side}, and no {side} is left to pay")
         cost[side] = max(0, cost[side] - ctx.pack.supplies.sponsor_discount)
     if gala:
         kind = player.gala
@@ -856,7 +867,7 @@ def bonus_price_rejection(ctx: Context, state: StmState, action: BuyBonusMarker)
     numeral = bought_numeral(ctx, left, action)
     cost = bonus_slot(ctx, action.row, numeral)[0]
     crystals, gears = (cost, 0) if action.row == "crystal" else (0, cost)
-    net = discounted(ctx, me(state), crystals, gears, action.sponsor, action.gala)
+    net = discounted(ctx, me(state), crystals, gears, action.sponsor, action.gala, action.sponsor2)
     if isinstance(net, Rejection):
         return net
     have = me(state).crystals if action.row == "crystal" else me(state).gears
@@ -949,7 +960,7 @@ def cost_rejection(ctx: Context, state: StmState, part: Step, action: PayCost) -
     owned = stones_owned(state, decider(state))
     if isinstance(part, PayResources | PayCrystalsPerStone):
         crystals, gears = (part.crystals, part.gears) if isinstance(part, PayResources) else (owned, 0)
-        net = discounted(ctx, player, crystals, gears, action.sponsor, action.gala)
+        net = discounted(ctx, player, crystals, gears, action.sponsor, action.gala, action.sponsor2)
         if isinstance(net, Rejection):
             return net
         if isinstance(part, PayCrystalsPerStone) and player.crystals < net[0]:
@@ -957,8 +968,9 @@ def cost_rejection(ctx: Context, state: StmState, part: Step, action: PayCost) -
         if not afford(player, PayResources(*net)):
             return reject("STM-R-22", f"you cannot pay {net[0]} crystals and {net[1]} gears")
         return None
-    if action.sponsor or action.gala:
-        return reject("STM-R-57" if action.sponsor else "STM-R-58", f"{part!r} is not a resource cost: no discount")
+    if action.sponsor or action.gala or action.sponsor2:
+        rule = "STM-R-57" if action.sponsor or action.sponsor2 else "STM-R-58"
+        return reject(rule, f"{part!r} is not a resource cost: no discount")
     if isinstance(part, ReturnStone):
         if action.stone is None or action.stone not in player.gauge.stone_spaces():
             return reject("STM-R-22", "name the gauge space of the pressure stone you give up")
@@ -983,6 +995,8 @@ def use_rejection(ctx: Context, state: StmState, part: Step, action: StmAction) 
             return reject("STM-R-61", "the stone you took back for this district is not (or no longer) on your gauge")
         if isinstance(part, TurnSponsor) and player.sponsor is None:
             return reject("STM-R-57", "you own no sponsor to turn")
+        if action.sponsor2 and (not isinstance(part, TurnSponsor) or player.sponsor2 is None):
+            return reject("STM-R-57", "only 'turn sponsor' turns a second sponsor, and only one you own (STM-AMB-34)")
         return None
     if isinstance(part, GainResources) and isinstance(action, TakeResources):
         return resources_rejection(state, part, action)
@@ -1019,7 +1033,7 @@ def other_part_rejection(ctx: Context, state: StmState, part: Step, action: StmA
             return reject("STM-R-57", f"a sponsor shows a crystal or a gear, not {action.side!r}")
         if state.supply.sponsors < 1:
             return reject("STM-R-21", "no sponsor tile is left in the supply")
-        if player.sponsor is not None:
+        if player.sponsor is not None and not second_sponsor(ctx, player):
             return reject("STM-R-57", "you already own a sponsor (maximum 1: the surplus lapses)")
         return None
     if isinstance(part, GainCharityGala) and isinstance(action, TakeGala):
@@ -1061,7 +1075,7 @@ def parasite_part_rejection(
     if isinstance(part, PlaceParasites | EnvyParasite) and isinstance(action, PlaceParasite):
         return placement_rejection(ctx, state, action, part.host if isinstance(part, EnvyParasite) else None)
     if isinstance(part, ActivateParasites) and isinstance(action, ActivateParasite):
-        return activation_rejection(state, part, action)
+        return activation_rejection(ctx, state, part, action)
     if isinstance(part, ActivateParasites) and isinstance(action, UseFaceUpTile):
         return face_up_rejection(ctx, state, action)
     if isinstance(part, ShakeOff):
@@ -1149,11 +1163,23 @@ def limit_rejection(
     return None
 
 
-def activation_rejection(state: StmState, part: ActivateParasites, action: ActivateParasite) -> Rejection | None:
-    """STM-R-56: 1..N of your placed parasites ('any number': each at most once); they stay."""
+def repeats(ctx: Context, state: StmState, part: PlaceParasites | ActivateParasites) -> bool:
+    """STM-AMB-35 'repeat' (p.32-33): 'any number' sets no bound in the multiplayer game, so each use is
+    one step (one parasite placed or moved, one activated: the same one again too) and the part waits
+    for the next until the player skips it; solo 'any number' stays with STM-AMB-40."""
+    return part.count is None and state.solo is None and ctx.r("STM-AMB-35") == "repeat"
+
+
+def activation_rejection(
+    ctx: Context, state: StmState, part: ActivateParasites, action: ActivateParasite
+) -> Rejection | None:
+    """STM-R-56: 1..N of your placed parasites ('any number': each at most once; STM-AMB-35 'repeat':
+    one at a time, as often as the player likes); they stay."""
     if state.solo is not None:
         return reject("STM-R-72", "solo: activating a parasite uses the face-up tile of a destination level instead")
     n = len(action.targets)
+    if n != 1 and repeats(ctx, state, part):
+        return reject("STM-R-56", f"one parasite per use, not {n} (STM-AMB-35 'repeat'; skip the part to stop)")
     if n < 1 or (part.count is not None and n > part.count):
         most = "any number of" if part.count is None else f"1 to {part.count}"
         return reject("STM-R-56", f"activate {most} of your placed parasites, not {n}")
@@ -1217,6 +1243,15 @@ def tile_programs(ctx: Context, tile: RoomTile | None, on: str) -> tuple[Program
 
 
 # -- sponsor, gala, other districts, the pink marker (STM-R-57, R-58, R-61, R-04) --------------------
+
+TWO_SPONSORS_CHARACTER = 5  # p.31 'Only 1 sponsor, if you own character 5'
+
+
+def second_sponsor(ctx: Context, player: PlayerState) -> bool:
+    """STM-AMB-34 'two': character 5's owner keeps a second sponsor gained while owning one
+    ('Sponsor (Maximum: 1)', p.29, read as not binding character 5); a third lapses."""
+    two = ctx.r("STM-AMB-34") == "two" and player.character == TWO_SPONSORS_CHARACTER
+    return two and player.sponsor2 is None
 
 
 def other_district_rejection(ctx: Context, state: StmState, action: UseOtherDistrict) -> Rejection | None:
@@ -1637,7 +1672,7 @@ def _exact_tile_purchases(ctx: Context, state: StmState, level: int, extra: bool
         return []
     _tile, slot, pay = tile_price(ctx, market)
     player = me(state)
-    discounts = [(sp, ga) for sp, ga in _discounts(player) if _pays(ctx, player, pay, sp, ga)]
+    discounts = [(sp, ga, s2) for sp, ga, s2 in _discounts(player) if _pays(ctx, player, pay, sp, ga, s2)]
     if not discounts:
         return []
     room = player.machine_room
@@ -1645,25 +1680,29 @@ def _exact_tile_purchases(ctx: Context, state: StmState, level: int, extra: bool
     occupied = tuple(i for i in rooms if room[i - 1] is not None)
     removes: tuple[int | None, ...] = occupied if slot.remove_machine or len(occupied) == len(room) else (None,)
     out: list[StmAction] = [
-        BuyMachine(position, remove, extra, None, sp, ga)
+        BuyMachine(position, remove, extra, None, sp, ga, s2)
         for remove in removes
         for position in rooms
         if room[position - 1] is None or position == remove
-        for sp, ga in discounts
+        for sp, ga, s2 in discounts
     ]
     if not slot.banner_stone:
-        return [*out, *(BuyBanner(None, extra, None, sp, ga) for sp, ga in discounts)]
+        return [*out, *(BuyBanner(None, extra, None, sp, ga, sponsor2=s2) for sp, ga, s2 in discounts)]
     seat = decider(state)
     if stones_owned(state, seat) < 2:
         return out
-    out += (BuyBanner(stone, extra, None, sp, ga) for stone in player.gauge.stone_spaces() for sp, ga in discounts)
+    out += (
+        BuyBanner(stone, extra, None, sp, ga, sponsor2=s2)
+        for stone in player.gauge.stone_spaces()
+        for sp, ga, s2 in discounts
+    )
     if ctx.r("STM-AMB-11") == "board":
         own = ctx.own_stones(state, seat)
         out += (
-            BuyBanner(None, extra, None, sp, ga, (s.level, s.position))
+            BuyBanner(None, extra, None, sp, ga, (s.level, s.position), s2)
             for s in own
             if not waits_for_passenger(ctx, state, own, s.level)
-            for sp, ga in discounts
+            for sp, ga, s2 in discounts
         )
     return out
 
@@ -1681,22 +1720,22 @@ def _bonus_purchases(ctx: Context, state: StmState, prune: bool) -> Iterator[Buy
             continue
         # STM-R-47: declining the bump is a choice only with a stone there that could move.
         declinable = {space for space in player.gauge.stone_spaces() if can_move(player.gauge, space)}
-        for sp, ga in _discounts(player):
+        for sp, ga, s2 in _discounts(player):
             for numeral in numerals:
                 for space in (None, *range(len(player.gauge.spaces))):
-                    yield BuyBonusMarker(row, space, True, sp, ga, numeral)
+                    yield BuyBonusMarker(row, space, True, sp, ga, numeral, s2)
                     if space in declinable:
-                        yield BuyBonusMarker(row, space, False, sp, ga, numeral)
+                        yield BuyBonusMarker(row, space, False, sp, ga, numeral, s2)
 
 
 def _accepted_bonus_purchases(ctx: Context, state: StmState) -> Iterator[BuyBonusMarker]:
     """The candidates of :func:`_bonus_purchases` that :func:`bonus_rejection` accepts, in their order:
     the price judged once per row, discount and named marker, the space once per row, named marker,
     space and bump (each verdict depends on nothing else)."""
-    prices: dict[tuple[Resource, bool, bool, int | None], bool] = {}
+    prices: dict[tuple[Resource, bool, bool, int | None, bool], bool] = {}
     spaces: dict[tuple[Resource, int | None, int | None, bool], bool] = {}
     for a in _bonus_purchases(ctx, state, True):
-        price = (a.row, a.sponsor, a.gala, a.numeral)
+        price = (a.row, a.sponsor, a.gala, a.numeral, a.sponsor2)
         if price not in prices:
             prices[price] = bonus_price_rejection(ctx, state, a) is None
         if not prices[price]:
@@ -1710,11 +1749,13 @@ def _accepted_bonus_purchases(ctx: Context, state: StmState) -> Iterator[BuyBonu
 
 def _payable(ctx: Context, player: PlayerState, pay: PayResources) -> bool:
     """The cost can be paid with some choice of the sponsor's and the gala's discounts (STM-R-57/58)."""
-    return any(_pays(ctx, player, pay, sponsor, gala) for sponsor, gala in _discounts(player))
+    return any(_pays(ctx, player, pay, sponsor, gala, s2) for sponsor, gala, s2 in _discounts(player))
 
 
-def _pays(ctx: Context, player: PlayerState, pay: PayResources, sponsor: bool, gala: bool) -> bool:
-    net = discounted(ctx, player, pay.crystals, pay.gears, sponsor, gala)
+def _pays(
+    ctx: Context, player: PlayerState, pay: PayResources, sponsor: bool, gala: bool, sponsor2: bool = False
+) -> bool:
+    net = discounted(ctx, player, pay.crystals, pay.gears, sponsor, gala, sponsor2)
     return not isinstance(net, Rejection) and afford(player, PayResources(*net))
 
 
@@ -1734,11 +1775,13 @@ def _resource_moves(state: StmState, part: GainResources) -> Iterator[TakeResour
     return (TakeResources(c, g) for c in range(top_c + 1) for g in range(top_g + 1))
 
 
-def _discounts(player: PlayerState) -> list[tuple[bool, bool]]:
-    """The (sponsor, gala) choices worth listing for a resource payment (STM-R-57/58)."""
+def _discounts(player: PlayerState) -> list[tuple[bool, bool, bool]]:
+    """The (sponsor, gala, second sponsor) choices worth listing for a resource payment (STM-R-57/58;
+    the second sponsor: character 5 under STM-AMB-34 'two')."""
     sponsor = (False, True) if player.sponsor is not None and not player.sponsor_used else (False,)
     gala = (False, True) if player.gala is not None else (False,)
-    return [(s, g) for s in sponsor for g in gala]
+    second = (False, True) if player.sponsor2 is not None and not player.sponsor2_used else (False,)
+    return [(s, g, s2) for s in sponsor for g in gala for s2 in second]
 
 
 GENERIC_PARTS: tuple[StmAction, ...] = (SkipPart(), DeclineCost(), ChooseSide(0), ChooseSide(1), UsePart())
@@ -1768,7 +1811,7 @@ def _effect_moves(ctx: Context, state: StmState, prune: bool = True) -> Iterator
     yield from (_generic_part_moves(part) if prune else GENERIC_PARTS)
     if isinstance(part, COSTS):
         yield from (PayCost(s) for s in (None, *player.gauge.stone_spaces()))
-        yield from (PayCost(None, sp, ga) for sp, ga in _discounts(player)[1:])
+        yield from (PayCost(None, sp, ga, s2) for sp, ga, s2 in _discounts(player)[1:])
     elif isinstance(part, GainResources):
         yield from _resource_moves(state, part)
     elif isinstance(part, IncreasePressure):
@@ -1802,6 +1845,8 @@ def _more_effect_moves(ctx: Context, state: StmState, part: Step, prune: bool) -
         yield from (ShakeOffParasite(o, p, on) for o, p, on in sorted(on_mine) if p is not None)
     elif isinstance(part, GainSponsor):
         yield from (TakeSponsor(r) for r in RESOURCES)
+    elif isinstance(part, TurnSponsor) and player.sponsor2 is not None:
+        yield UsePart(sponsor2=True)  # STM-AMB-34 'two': 'Only 1 sponsor' (p.31), the second
     elif isinstance(part, GainCharityGala):
         yield from (TakeGala(r) for r in RESOURCES)
     elif isinstance(part, GainPinkMarker):
@@ -1841,19 +1886,20 @@ def _purchases(
     market = market_at(state, level if level is not None else _active_level(state), extra) if prune else None
     if market is not None and market.tiles:
         _tile, slot, pay = tile_price(ctx, market)
-        discounts = [(sp, ga) for sp, ga in discounts if _pays(ctx, player, pay, sp, ga)]
+        discounts = [(sp, ga, s2) for sp, ga, s2 in discounts if _pays(ctx, player, pay, sp, ga, s2)]
         removes = occupied if slot.remove_machine or len(occupied) == len(room) else (None,)
         stones = stones[1:] if slot.banner_stone else (None,)
         on_board = on_board and slot.banner_stone
     for remove in removes:
         for position in rooms:
             if room[position - 1] is None or position == remove:
-                yield from (BuyMachine(position, remove, extra, level, sp, ga) for sp, ga in discounts)
+                yield from (BuyMachine(position, remove, extra, level, sp, ga, s2) for sp, ga, s2 in discounts)
     for stone in stones:
-        yield from (BuyBanner(stone, extra, level, sp, ga) for sp, ga in discounts)
+        yield from (BuyBanner(stone, extra, level, sp, ga, sponsor2=s2) for sp, ga, s2 in discounts)
     if on_board:
         for s in ctx.own_stones(state, decider(state)):
-            yield from (BuyBanner(None, extra, level, sp, ga, (s.level, s.position)) for sp, ga in discounts)
+            board = (s.level, s.position)
+            yield from (BuyBanner(None, extra, level, sp, ga, board, s2) for sp, ga, s2 in discounts)
 
 
 def _active_level(state: StmState) -> int:
@@ -1895,6 +1941,9 @@ def _activations(ctx: Context, state: StmState, part: ActivateParasites) -> Iter
             yield from (UseFaceUpTile(level, sym) for sym in symbols)
         return
     own = sorted(at(x) for x in placed(state, decider(state)) if x.host is not None)
+    if repeats(ctx, state, part):  # STM-AMB-35 'repeat': one use at a time, the same parasite again too
+        yield from (ActivateParasite((x,)) for x in own)
+        return
     most = len(own) if part.count is None else min(part.count, len(own))
     seen: set[tuple[ParasiteAt, ...]] = set()
     for k in range(1, most + 1):

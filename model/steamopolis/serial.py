@@ -15,10 +15,12 @@ from __future__ import annotations
 from typing import Any
 
 import cattrs
+from cattrs.gen import make_dict_unstructure_fn, override
 
+from rulecraft.model.steamopolis.actions import BuyBanner, BuyBonusMarker, BuyMachine, PayCost, UsePart
 from rulecraft.model.steamopolis.effects import Queued, program_to_data, queued_from_data
 from rulecraft.model.steamopolis.gauge import BonusMarker, Gauge, Item, Stone
-from rulecraft.model.steamopolis.state import TurnState
+from rulecraft.model.steamopolis.state import PlayerState, TurnState
 from rulecraft.serialization import SerializationError, _make_converter
 
 
@@ -87,6 +89,14 @@ def _make() -> cattrs.Converter:
 
     conv.register_unstructure_hook(TurnState, turn_to_json)
     conv.register_structure_hook(TurnState, turn_from_json)
+    # STM-AMB-34 'two' (character 5's second sponsor): its fields appear only when in use, so that the
+    # printed rules' states and actions read as before (docs/protocol/stm.md).
+    unused = override(omit_if_default=True)
+    conv.register_unstructure_hook(
+        PlayerState, make_dict_unstructure_fn(PlayerState, conv, sponsor2=unused, sponsor2_used=unused)
+    )
+    for cls in (BuyMachine, BuyBanner, BuyBonusMarker, PayCost, UsePart):
+        conv.register_unstructure_hook(cls, make_dict_unstructure_fn(cls, conv, sponsor2=unused))
     return conv
 
 

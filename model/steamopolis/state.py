@@ -125,6 +125,9 @@ class PlayerState:
     sponsor_used: bool = False  # this turn
     gala: Resource | None = None  # STM-R-58
     starting: str | None = None  # the starting machine drawn, until it is built in (STM-R-13)
+    # STM-AMB-34 'two': character 5's second sponsor (side up, used this turn); only after the first.
+    sponsor2: Resource | None = None
+    sponsor2_used: bool = False
 
 
 @attrs.frozen

@@ -109,6 +109,7 @@ from rulecraft.model.steamopolis.rules import (
     over_capacity,
     passenger_tile,
     printed_destinations,
+    repeats,
     solo_lost,
     tile_effects,
     tile_price,
@@ -350,6 +351,10 @@ def _effect(ctx: Context, state: StmState, action: StmAction) -> StmState:
             return choose_side(state, action)
         case PayCost():
             return pay_part(ctx, state, action)
+        case UsePart(sponsor2=True):  # STM-AMB-34 'two': 'turn sponsor' turns the second (p.31)
+            p = me(state)
+            assert p.sponsor2 is not None
+            return pop_part(with_player(state, evolve(p, sponsor2=other_side(p.sponsor2))))
         case UsePart():
             state, now = use_plain(ctx, state)
             return resume(state, now)
@@ -375,6 +380,9 @@ def _effect(ctx: Context, state: StmState, action: StmAction) -> StmState:
             return pop_part(send_home(state, [one]))
         case ActivateParasite():  # STM-R-56: each used once as if triggered; they stay
             now = tuple(p for host, pos, on in action.targets for p in _programs_at(ctx, state, host, pos, on))
+            part = head(state)
+            if isinstance(part, ActivateParasites) and repeats(ctx, state, part):  # STM-AMB-35: it waits again
+                return with_turn(state, pending=(*now, *state.turn.pending))
             return resume(state, now)
         case UseFaceUpTile():
             return use_face_up_tile(ctx, state, action)
@@ -652,7 +660,7 @@ def buy_machine(ctx: Context, state: StmState, action: BuyMachine) -> StmState:
     build in; the 'buy' passives fire; from rank 2 the others are envious (STM-R-53)."""
     market = _market(state, action)
     tile, slot, price = tile_price(ctx, market)
-    state = pay(ctx, state, price.crystals, price.gears, action.sponsor, action.gala)
+    state = pay(ctx, state, price.crystals, price.gears, action.sponsor, action.gala, action.sponsor2)
     if action.remove is not None:
         state = remove_tile(state, action.remove)
     state = score(build(state, action.position, RoomTile("machine", tile.id)), slot.machine_vp)
@@ -665,7 +673,7 @@ def buy_banner(ctx: Context, state: StmState, action: BuyBanner) -> StmState:
     the others are envious (STM-R-53)."""
     market = _market(state, action)
     tile, slot, price = tile_price(ctx, market)
-    state = pay(ctx, state, price.crystals, price.gears, action.sponsor, action.gala)
+    state = pay(ctx, state, price.crystals, price.gears, action.sponsor, action.gala, action.sponsor2)
     if action.stone is not None:
         gauge, stone = g.lift(me(state).gauge, action.stone, "STM-R-43")
         state = to_supply(with_gauge(state, gauge), stone, ctx)
@@ -702,15 +710,21 @@ def purchased(ctx: Context, state: StmState, level: int | None, envious: bool) -
     return resume(state, now, later)
 
 
-def pay(ctx: Context, state: StmState, crystals: int, gears: int, sponsor: bool, gala: bool) -> StmState:
-    """Pay a resource cost, with the sponsor's discount (then it turns over, once per turn: STM-R-57)
-    and the charity gala's (it returns to the supply: STM-R-58)."""
-    net = discounted(ctx, me(state), crystals, gears, sponsor, gala)
+def pay(
+    ctx: Context, state: StmState, crystals: int, gears: int, sponsor: bool, gala: bool, sponsor2: bool = False
+) -> StmState:
+    """Pay a resource cost, with the sponsor's discount (then it turns over, once per turn: STM-R-57;
+    ``sponsor2``: character 5's second one, STM-AMB-34 'two') and the charity gala's (it returns to
+    the supply: STM-R-58)."""
+    net = discounted(ctx, me(state), crystals, gears, sponsor, gala, sponsor2)
     assert not isinstance(net, Rejection), net
     p = me(state)
     if sponsor:
         assert p.sponsor is not None
         p = evolve(p, sponsor=other_side(p.sponsor), sponsor_used=True)
+    if sponsor2:
+        assert p.sponsor2 is not None
+        p = evolve(p, sponsor2=other_side(p.sponsor2), sponsor2_used=True)
     if gala:
         assert p.gala is not None
         galas = list(state.supply.galas)
@@ -756,7 +770,7 @@ def buy_bonus_marker(ctx: Context, state: StmState, action: BuyBonusMarker) -> S
     numeral = bought_numeral(ctx, row, action)  # STM-AMB-13
     cost, vp = bonus_slot(ctx, action.row, numeral)
     crystals, gears = (cost, 0) if action.row == "crystal" else (0, cost)
-    state = score(pay(ctx, state, crystals, gears, action.sponsor, action.gala), vp)
+    state = score(pay(ctx, state, crystals, gears, action.sponsor, action.gala, action.sponsor2), vp)
     placed = g.place_bonus_marker(
         me(state).gauge, g.BonusMarker(numeral), action.space, ctx.layout, bump_stone=action.bump
     )
@@ -811,9 +825,10 @@ def pay_part(ctx: Context, state: StmState, action: PayCost) -> StmState:
 def pay_cost(ctx: Context, state: StmState, action: PayCost) -> StmState:
     part = head(state)
     if isinstance(part, PayResources):
-        return pay(ctx, state, part.crystals, part.gears, action.sponsor, action.gala)
+        return pay(ctx, state, part.crystals, part.gears, action.sponsor, action.gala, action.sponsor2)
     if isinstance(part, PayCrystalsPerStone):
-        return pay(ctx, state, stones_owned(state, decider(state)), 0, action.sponsor, action.gala)  # STM-R-63
+        owned = stones_owned(state, decider(state))
+        return pay(ctx, state, owned, 0, action.sponsor, action.gala, action.sponsor2)  # STM-R-63
     if isinstance(part, ReturnStone):
         assert action.stone is not None
         gauge, stone = g.lift(me(state).gauge, action.stone, "STM-R-43")
@@ -869,6 +884,8 @@ def parasite_placed(ctx: Context, state: StmState, action: PlaceParasite) -> Stm
             if action.host is None or action.position is None:
                 return replace_head(state, ActivateParasites(1))  # solo: beside the stack (STM-R-72)
             return resume(state, _programs_at(ctx, state, action.host, action.position, action.symbol))
+        if repeats(ctx, state, part):  # STM-AMB-35 'repeat': no bound, the part waits until skipped
+            return state
         left = (part.count if part.count is not None else ctx.pack.airship.parasite_spaces) - 1
         if left > 0:
             return replace_head(state, PlaceParasites(left))
@@ -937,8 +954,10 @@ def let_player(ctx: Context, state: StmState, seat: int) -> StmState:
 
 
 def take_sponsor(state: StmState, action: TakeSponsor) -> StmState:
-    """STM-R-57: a sponsor tile from the supply, the chosen side up."""
-    state = with_player(state, evolve(me(state), sponsor=action.side))
+    """STM-R-57: a sponsor tile from the supply, the chosen side up (STM-AMB-34 'two': as character 5's
+    second sponsor when the first is owned)."""
+    p = me(state)
+    state = with_player(state, evolve(p, sponsor=action.side) if p.sponsor is None else evolve(p, sponsor2=action.side))
     return pop_part(evolve(state, supply=evolve(state.supply, sponsors=state.supply.sponsors - 1)))
 
 
@@ -1211,8 +1230,9 @@ def end_turn(ctx: Context, state: StmState) -> StmState:
     seat = (state.to_move + 1) % len(state.players)
     new_round = state.round + (1 if seat == state.start_player else 0)
     # STM-R-57: a sponsor gives its discount once per turn, in any player's turn.
-    if any(p.sponsor_used for p in state.players):
-        state = evolve(state, players=tuple(evolve(p, sponsor_used=False) for p in state.players))
+    if any(p.sponsor_used or p.sponsor2_used for p in state.players):
+        fresh = tuple(evolve(p, sponsor_used=False, sponsor2_used=False) for p in state.players)
+        state = evolve(state, players=fresh)
     final_round = state.final_round
     done = state.final_turns_done
     if final_round:
