@@ -15,6 +15,9 @@ from typing import Any
 
 import attrs
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from test_stm_gauge import gauges
 
 from rulecraft.core import Chance, NoLegalAction, Rejection
 from rulecraft.invariants.steamopolis import check_step
@@ -38,11 +41,11 @@ from rulecraft.model.steamopolis.actions import (
 )
 from rulecraft.model.steamopolis.components import bundled_pack_data, pack_from_data, printed_value_problems
 from rulecraft.model.steamopolis.context import Context
-from rulecraft.model.steamopolis.effects import ActivateParasites, GainPinkMarker, StoneToEight
+from rulecraft.model.steamopolis.effects import ActivateParasites, GainPinkMarker, IncreasePressure, StoneToEight
 from rulecraft.model.steamopolis.game import SteamopolisGame
-from rulecraft.model.steamopolis.gauge import BonusMarker, Stone, gauge_of
+from rulecraft.model.steamopolis.gauge import BonusMarker, Gauge, Stone, gauge_of, increase, increment, movable
 from rulecraft.model.steamopolis.readings import REGISTER
-from rulecraft.model.steamopolis.rules import check, decider, legal_actions
+from rulecraft.model.steamopolis.rules import _pressure_choices, check, decider, legal_actions
 from rulecraft.model.steamopolis.state import (
     BoardStone,
     Market,
@@ -487,6 +490,7 @@ def test_amb12_stuck_leaves_no_move_where_pass_passes_the_turn() -> None:
 # ---------------------------------------------------------------------------
 
 PLAYED = {
+    "STM-AMB-04": "extra",
     "STM-AMB-11": "board",
     "STM-AMB-13": "any",
     "STM-AMB-22": "bump",
@@ -617,3 +621,129 @@ def test_amb03_separate_is_refused_naming_the_field_when_the_pack_prints_no_nume
     assert SteamopolisGame(Ruleset.printed(REGISTER), pack).ctx.layout.numeral_spaces(5) == (7,)
     assert any("STM-AMB-03 'separate'" in w for w in printed_value_problems(pack))
     assert not any("STM-AMB-03" in w for w in printed_value_problems(PACK))
+
+
+# ---------------------------------------------------------------------------
+# STM-AMB-04: 'additionally increase the pressure as soon as it would become equal in two boilers' (p.9)
+# ---------------------------------------------------------------------------
+# The gauge's values g1..g10 are 1, 1, 2, 2, 3, 4, 5, 6, 7, 8 (STM-R-14); a moved stone goes to the next
+# free space, skipping occupied ones (p.9).  'extra': the stone just moved goes on while it shows another
+# stone's value, at no cost to the X; at the end of the gauge the extra increment lapses.
+
+
+def raising(stones: Sequence[tuple[int, bool]], n: int, markers: Sequence[tuple[int, int]] = ()) -> StmState:
+    """A state whose player must 'increase the pressure by n' (a pending effect part, STM-R-15)."""
+    blue = player(stones)
+    blue = attrs.evolve(blue, gauge=gauge_of(stones, markers))
+    state = game(blue, player())
+    return attrs.evolve(state, turn=attrs.evolve(state.turn, pending=((IncreasePressure(n),),)))
+
+
+def raised(state: StmState, ctx: Context) -> set[tuple[int, ...]]:
+    """The stone spaces after every generated RaisePressure (each passing the check)."""
+    out = set()
+    for action in legal_actions(ctx, state):
+        if isinstance(action, RaisePressure):
+            out.add(play(state, action, ctx=ctx).players[0].gauge.stone_spaces())
+    return out
+
+
+def test_amb04_extra_moves_a_stone_landing_on_an_equal_value_one_further() -> None:
+    """p.9, increase the pressure by 1: the stone on g2 (value 1) moves to g3 (value 2), the value of the
+    stone on g4.  'jump': it stays on g3.  'extra': 'as soon as it would become equal in two boilers' it is
+    increased additionally, over g4 to g5 (value 3).  The stone on g4 moved instead lands on g5 (value 3,
+    none equal) under both."""
+    extra = reading("STM-AMB-04", "extra")
+    state = raising([(2, False), (4, False)], 1)
+    assert play(state, RaisePressure((2,))).players[0].gauge.stone_spaces() == (3, 4)
+    assert play(state, RaisePressure((2,)), ctx=extra).players[0].gauge.stone_spaces() == (4, 5)
+    for ctx in (CTX, extra):
+        assert play(state, RaisePressure((4,)), ctx=ctx).players[0].gauge.stone_spaces() == (2, 5)
+        refused(state, RaisePressure(()), "STM-R-15", ctx=ctx)  # no voluntary lapse (p.9)
+    assert raised(state, CTX) == {(3, 4), (2, 5)}
+    assert raised(state, extra) == {(4, 5), (2, 5)}
+
+
+def test_amb04_extra_costs_none_of_the_make_steam_increments() -> None:
+    """STM-R-25 (p.8): MAKE STEAM with the 2 built-in boilers increases by 2; stones on g2 and g4.  By hand
+    from p.9: 'jump' ends on (3, 5), (4, 5) or (2, 6).  'extra': g2's first move lands on the value 2 of g4
+    and goes on to g5 for free, so a second increment remains: (5, 6) or (4, 6); the others as under 'jump'
+    save that (4, 5) is no longer an end (its g3 stone went on)."""
+    extra = reading("STM-AMB-04", "extra")
+    state = game(player([(2, False), (4, False)]), player())
+    assert CTX.boilers(state.players[0]) == 2
+
+    def ends(ctx: Context) -> set[tuple[int, ...]]:
+        steams = [a for a in legal_actions(ctx, state) if isinstance(a, MakeSteam)]
+        return {play(state, a, ctx=ctx).players[0].gauge.stone_spaces() for a in steams}
+
+    assert ends(CTX) == {(3, 5), (4, 5), (2, 6)}
+    assert ends(extra) == {(3, 5), (5, 6), (4, 6), (2, 6)}
+    assert play(state, MakeSteam((2, 5)), ctx=extra).players[0].gauge.stone_spaces() == (4, 6)
+    refused(state, MakeSteam((2, 5)), "STM-R-15")  # 'jump': the first move ends on g3, g5 is empty
+    refused(state, MakeSteam((2,)), "STM-R-15", ctx=extra)  # the free extra move uses none of the 2
+
+
+def test_amb04_extra_counts_stones_not_bonus_markers_and_lapses_at_the_end() -> None:
+    """Only stones show a boiler's pressure: a bonus marker #2 on g3 (p.22) is skipped (p.23 'Skip bonus
+    markers') and the stone from g2 lands on g4 (value 2) beside no stone of value 2: no extra move.  With
+    g5-g7 holding markers and g8-g10 stones, the stone from g2 lands on g4, equal to g3's value 2, and has
+    no free space further: the extra increment lapses (p.9 'the excess pressure lapses'), as 'jump' plays."""
+    extra = reading("STM-AMB-04", "extra")
+    marked = raising([(1, False), (2, False)], 1, markers=[(3, 2)])
+    full = raising([(2, False), (3, False), (8, False), (9, False), (10, False)], 1, [(5, 3), (6, 4), (7, 5)])
+    for ctx in (CTX, extra):
+        assert play(marked, RaisePressure((2,)), ctx=ctx).players[0].gauge.stone_spaces() == (1, 4)
+        assert play(full, RaisePressure((2,)), ctx=ctx).players[0].gauge.stone_spaces() == (3, 4, 8, 9, 10)
+        assert raised(full, ctx) == {(3, 4, 8, 9, 10), (2, 4, 8, 9, 10)}
+
+
+def test_amb04_extra_repeats_while_the_value_stays_equal() -> None:
+    """A pack whose gauge prints values 1, 2, 2, 3, 3, 4, 5, 6, 7, 8: the stone on g1 moves to g2, the value
+    2 of g3's stone, goes on to g4, the value 3 of g5's stone, and on to g6 (value 4, none equal): 'repeat
+    while equal'.  'jump': g2."""
+    data = bundled_pack_data()
+    data["gauge"]["values"] = [1, 2, 2, 3, 3, 4, 5, 6, 7, 8]
+    pack = pack_from_data(data, "<test>")
+    state = raising([(1, False), (3, False), (5, False)], 1)
+    jump, extra = Context.printed(pack), Context.printed(pack, {"STM-AMB-04": "extra"})
+    assert play(state, RaisePressure((1,)), ctx=jump).players[0].gauge.stone_spaces() == (2, 3, 5)
+    assert play(state, RaisePressure((1,)), ctx=extra).players[0].gauge.stone_spaces() == (3, 5, 6)
+    # g3's stone lands on g4, the value 3 of g5's, and goes on to g6; g5's lands on g6 (value 4) and stays.
+    assert raised(state, extra) == {(3, 5, 6), (1, 5, 6), (1, 3, 6)}
+    assert increment(state.players[0].gauge, 1, extra.layout).stone_spaces() == (3, 5, 6)
+    assert increment(state.players[0].gauge, 1).stone_spaces() == (2, 3, 5)
+
+
+def test_amb04_extra_leaves_the_arrow_stones_moves_alone() -> None:
+    """STM-R-19 (p.31): 'the pressure of each of your pressure stones with an arrow increases by 1' is not an
+    'increase the pressure by X' (p.9's section): 'extra' plays it as 'jump', the arrow stone from g2 stays
+    on g3 beside g4's value 2; so does STM-AMB-07 'pooled', which spends the arrows' increments as a pool."""
+    state = game(player([(2, True), (4, False)]), player(), phase=Phase.START_OF_TURN)
+    for ctx in (CTX, reading("STM-AMB-04", "extra")):
+        assert play(state, MoveArrowStones((2,)), ctx=ctx).players[0].gauge.stone_spaces() == (3, 4)
+    pooled = Context.printed(readings={"STM-AMB-04": "extra", "STM-AMB-07": "pooled"})
+    assert set(legal_actions(pooled, state)) == {MoveArrowStones((2,)), MoveArrowStones((4,))}
+    assert play(state, MoveArrowStones((2,)), ctx=pooled).players[0].gauge.stone_spaces() == (3, 4)
+
+
+@given(gauges(), st.integers(0, 5))
+def test_prop_amb04_extra_generation_walk_matches_the_increments(g: Gauge, x: int) -> None:
+    """STM-AMB-04 'extra': the generator's walk over bare spaces (rules._pressure_choices) ends where the
+    increments of ``gauge.increment`` with the extra moves end, and every order it keeps replays to its end
+    gauge through ``gauge.increase`` (what the check and the transition use)."""
+    layout = CTX.layout
+    found = _pressure_choices(g, x, layout)
+    ends: set[Gauge] = set()
+
+    def walk(cur: Gauge, left: int) -> None:
+        options = movable(cur) if left else ()
+        if not options:
+            ends.add(cur)
+        for space in options:
+            walk(increment(cur, space, layout), left - 1)
+
+    walk(g, x)
+    assert set(found) == ends
+    for end, picks in found.items():
+        assert increase(g, len(picks), picks, layout).gauge == end

@@ -53,6 +53,11 @@ class Context:
         reading with a pack that gives none)."""
         return self.pack.gauge if self.r("STM-AMB-03") == "separate" else self.pack.value_gauge
 
+    def extra(self) -> GaugeLayout | None:
+        """STM-AMB-04 (p.9): under 'extra' the gauge whose values the extra increment of 'increase the pressure
+        by X' compares (gauge.increment); None under 'jump'."""
+        return self.layout if self.r("STM-AMB-04") == "extra" else None
+
     # -- the machine room ------------------------------------------------------------------
     def face(self, tile: RoomTile) -> MachineFace:
         """The printed face of a machine-room tile (STM-P-02, P-04, P-06)."""

@@ -212,17 +212,33 @@ def movable(gauge: Gauge) -> tuple[int, ...]:
     return tuple(i for i in gauge.stone_spaces() if can_move(gauge, i))
 
 
-def increment(gauge: Gauge, space: int) -> Gauge:
+def increment(gauge: Gauge, space: int, extra: GaugeLayout | None = None) -> Gauge:
     """One increment (STM-R-15): the stone on ``space`` moves to the nearest free space to its right.
 
     Bonus markers never move and are jumped like stones; "equal pressure in
-    two boilers" gives nothing extra (STM-AMB-04 'jump').
+    two boilers" gives nothing extra (STM-AMB-04 'jump').  With ``extra``, the
+    layout whose values count (STM-AMB-04 'extra', p.9: "additionally increase
+    the pressure as soon as it would become equal in two boilers"), the moved
+    stone goes on to the next free space while its value equals another stone's
+    on the gauge; at the end of the gauge the extra increment lapses (p.9).
     """
     gauge.stone_at(space, "STM-R-15")
     target = gauge.next_free_right(space)
     if target is None:
         raise GaugeError("STM-R-15", f"the stone on space {space} has no free space to its right")
-    return _move(gauge, space, target)
+    gauge = _move(gauge, space, target)
+    while extra is not None and shows_equal(gauge, target, extra):
+        further = gauge.next_free_right(target)
+        if further is None:
+            break
+        gauge, target = _move(gauge, target, further), further
+    return gauge
+
+
+def shows_equal(gauge: Gauge, space: int, layout: GaugeLayout) -> bool:
+    """STM-AMB-04 'extra': the stone on ``space`` shows the pressure value of another stone on the gauge."""
+    value = layout.value(space)
+    return any(layout.value(i) == value for i in gauge.stone_spaces() if i != space)
 
 
 def bump(gauge: Gauge, space: int) -> tuple[Gauge, bool]:
@@ -245,7 +261,7 @@ class Increase:
     lapsed: int
 
 
-def increase(gauge: Gauge, x: int, picks: Sequence[int]) -> Increase:
+def increase(gauge: Gauge, x: int, picks: Sequence[int], extra: GaugeLayout | None = None) -> Increase:
     """STM-R-15 (p.9-10): increase the pressure by ``x``, moving the stone on ``picks[k]`` at increment k.
 
     Each pick is the *current* space of the chosen stone; the same stone may
@@ -253,7 +269,7 @@ def increase(gauge: Gauge, x: int, picks: Sequence[int]) -> Increase:
     increments remain ("you must increase the pressure by as much as
     possible"), but the order is free even if it gets stuck sooner
     (STM-AMB-32 'free-order'); the increments left when no stone can move
-    lapse.
+    lapse.  ``extra``: STM-AMB-04 'extra' (:func:`increment`).
     """
     if x < 0:
         raise GaugeError("STM-R-15", f"cannot increase the pressure by {x}")
@@ -262,7 +278,7 @@ def increase(gauge: Gauge, x: int, picks: Sequence[int]) -> Increase:
     for k, space in enumerate(picks):
         if not can_move(gauge, space):
             raise GaugeError("STM-R-15", f"increment {k + 1}: no stone on space {space} that can move")
-        gauge = increment(gauge, space)
+        gauge = increment(gauge, space, extra)
     used = len(picks)
     if used < x and movable(gauge):
         raise GaugeError(

@@ -63,7 +63,15 @@ REGISTER = AmbiguityRegister(
             "What is 'additionally increase the pressure as soon as it would become equal in two boilers'?",
             [
                 ("jump", "flavour for jumping over occupied spaces"),
-                ("extra", "a free extra increment whenever two stones would show equal values"),
+                (
+                    "extra",
+                    "a free extra increment whenever two stones would show equal values: in 'increase the pressure"
+                    " by X' (MAKE STEAM, effects that increase by X; p.9 is that section) the stone just moved, the"
+                    " one whose pressure rises, goes on to the next free space while its value equals another stone's"
+                    " on the gauge; it costs none of the X; at the end of the gauge the extra increment lapses, as"
+                    " excess pressure does (p.9); the other rises (arrow stones, 'increase its pressure by 1' to make"
+                    " room, one stone by up to 5) are played as under 'jump'",
+                ),
             ],
             "jump",
             "STM-EX-38 (1, 2, 2A) and STM-EX-42 (2A, 2A, 3A) show equal values with no extra move",
@@ -560,8 +568,6 @@ REGISTER = AmbiguityRegister(
 # (never silently played as the default).  A test holds this list to the model's source: every
 # other alternative reading is consulted somewhere.
 NOT_MODELLED_WHY: dict[tuple[str, str], str] = {
-    ("STM-AMB-04", "extra"): "p.9 names no stone for the extra increment, nor whether it repeats when that move makes "
-    "another equal pair; STM-EX-38 and EX-42 show equal values with no extra move, so no rule to encode is given",
     ("STM-AMB-16", "free"): "not played: the end of the turn runs in one fixed order (transitions.end_of_turn, then "
     "remove_tiles); a free order needs a decision among rewards, end-of-turn effects and remove tiles, and no "
     "action expresses it",

@@ -123,6 +123,7 @@ from rulecraft.model.steamopolis.gauge import (
     BonusMarker,
     Gauge,
     GaugeError,
+    GaugeLayout,
     Item,
     Stone,
     bump,
@@ -561,7 +562,7 @@ def arrows_rejection(ctx: Context, state: StmState, action: MoveArrowStones) -> 
     move they all lapse, as the blocked arrow stones do under 'each' (so the same order stands)."""
     arrows = me(state).gauge.arrow_spaces()
     if ctx.r("STM-AMB-07") == "pooled" and movable(me(state).gauge):
-        return pressure_rejection(ctx, me(state).gauge, len(arrows), action.order)
+        return pressure_rejection(ctx, me(state).gauge, len(arrows), action.order, None)
     if len(set(action.order)) != len(action.order) or not set(action.order) <= set(arrows):
         return reject("STM-R-19", f"the order {list(action.order)} must name arrow stones {list(arrows)}, each once")
     if ctx.r("STM-AMB-07") != "optional" and sorted(action.order) != list(arrows):
@@ -606,18 +607,23 @@ def final_step_rejection(ctx: Context, state: StmState, action: StmAction) -> Re
     return None
 
 
-def pressure_rejection(ctx: Context, gauge: Gauge, x: int, picks: tuple[int, ...]) -> Rejection | None:
-    """STM-R-15 / STM-AMB-32: the increments are legal and none lapses voluntarily."""
-    return _pressure_verdict(ctx.r("STM-AMB-32"), gauge, x, tuple(picks))
+def pressure_rejection(
+    ctx: Context, gauge: Gauge, x: int, picks: tuple[int, ...], extra: GaugeLayout | None = None
+) -> Rejection | None:
+    """STM-R-15 / STM-AMB-32: the increments are legal and none lapses voluntarily; ``extra``: STM-AMB-04
+    'extra' (Context.extra) for 'increase the pressure by X' (p.9), None for the arrow stones' moves."""
+    return _pressure_verdict(ctx.r("STM-AMB-32"), gauge, x, tuple(picks), extra)
 
 
-def _pressure_verdict_uncached(reading: str, gauge: Gauge, x: int, picks: tuple[int, ...]) -> Rejection | None:
+def _pressure_verdict_uncached(
+    reading: str, gauge: Gauge, x: int, picks: tuple[int, ...], extra: GaugeLayout | None
+) -> Rejection | None:
     try:
-        result = increase(gauge, x, picks)
+        result = increase(gauge, x, picks, extra)
     except GaugeError as err:
         return reject(err.rule, err.message)
     if reading == "most":
-        best = max(len(p) for p in pressure_choices(gauge, x).values())
+        best = max(len(p) for p in pressure_choices(gauge, x, extra).values())
         if result.used < best:
             used = result.used
             return reject("STM-R-15", f"another order uses {best} increments (STM-AMB-32 'most'), this one {used}")
@@ -634,7 +640,7 @@ def make_steam_rejection(ctx: Context, state: StmState, action: MakeSteam) -> Re
     """STM-R-24/25: a stone must be able to move; the pressure rises by 2 + the machines' boilers."""
     if not can_make_steam(state):
         return reject("STM-R-24", "MAKE STEAM needs a stone on the gauge that can still move")
-    return pressure_rejection(ctx, me(state).gauge, ctx.boilers(me(state)), action.picks)
+    return pressure_rejection(ctx, me(state).gauge, ctx.boilers(me(state)), action.picks, ctx.extra())
 
 
 def district_rejection(ctx: Context, state: StmState, level: int, position: str, value: int) -> Rejection | None:
@@ -1001,7 +1007,7 @@ def use_rejection(ctx: Context, state: StmState, part: Step, action: StmAction) 
     if isinstance(part, GainResources) and isinstance(action, TakeResources):
         return resources_rejection(state, part, action)
     if isinstance(part, IncreasePressure) and isinstance(action, RaisePressure):
-        return pressure_rejection(ctx, player.gauge, part.n, action.picks)
+        return pressure_rejection(ctx, player.gauge, part.n, action.picks, ctx.extra())
     if isinstance(part, IncreaseOneStone) and isinstance(action, RaiseOneStone):
         if action.space not in player.gauge.stone_spaces():
             return reject("STM-R-16", f"no pressure stone of yours on gauge space {action.space}")
@@ -1368,22 +1374,24 @@ def store_rejection(ctx: Context, state: StmState, action: Store) -> Rejection |
 # ---------------------------------------------------------------------------
 
 
-def pressure_choices(gauge: Gauge, x: int) -> dict[Gauge, tuple[int, ...]]:
+def pressure_choices(gauge: Gauge, x: int, extra: GaugeLayout | None = None) -> dict[Gauge, tuple[int, ...]]:
     """Every end gauge of 'increase the pressure by x' (STM-R-15) with one order of increments: of the
     orders that end there, one using the most increments (so STM-AMB-32 'most' sees the true best).
     A fresh dict each call over a memoised walk (the costliest part of MAKE STEAM's generation)."""
-    return dict(_walk_ends(gauge, x))
+    return dict(_walk_ends(gauge, x, extra))
 
 
-def _walk_ends_uncached(gauge: Gauge, x: int) -> tuple[tuple[Gauge, tuple[int, ...]], ...]:
-    return tuple(_pressure_choices(gauge, x).items())
+def _walk_ends_uncached(
+    gauge: Gauge, x: int, extra: GaugeLayout | None = None
+) -> tuple[tuple[Gauge, tuple[int, ...]], ...]:
+    return tuple(_pressure_choices(gauge, x, extra).items())
 
 
 # Memoised by a call rather than a decorator: mutmut skips decorated functions.
 _walk_ends = lru_cache(maxsize=16384)(_walk_ends_uncached)
 
 
-def _pressure_choices(gauge: Gauge, x: int) -> dict[Gauge, tuple[int, ...]]:
+def _pressure_choices(gauge: Gauge, x: int, extra: GaugeLayout | None = None) -> dict[Gauge, tuple[int, ...]]:
     """The walk of :func:`pressure_choices` over the bare spaces: each increment (STM-R-15) moves a
     stone to the nearest free space on its right, as ``gauge.increment`` does, without building and
     validating a Gauge per step (the walk visits thousands).  Items are walked as small integer codes
@@ -1416,6 +1424,8 @@ def _pressure_choices(gauge: Gauge, x: int) -> dict[Gauge, tuple[int, ...]]:
         for src, dst in moves:
             after = list(spaces)
             after[dst], after[src] = after[src], 0
+            if extra is not None:
+                _extra_moves(after, dst, extra.values, first, end)
             walk(tuple(after), left - 1, (*picks, src))
 
     walk(tuple(codes), x, ())
@@ -1434,17 +1444,28 @@ def _increments(spaces: tuple[int, ...], first: int, end: int) -> list[tuple[int
     return moves
 
 
-def _raises(ctx: Context, gauge: Gauge, x: int) -> tuple[tuple[int, ...], ...]:
+def _extra_moves(spaces: list[int], space: int, values: tuple[int | None, ...], first: int, end: int) -> None:
+    """STM-AMB-04 'extra' on the walk's bare spaces, as ``gauge.increment`` does: while the stone on ``space``
+    shows another stone's value it moves on to the nearest free space; at the end of the gauge it stays."""
+    while any(spaces[i] & 1 and values[i] == values[space] for i in range(first, end) if i != space):
+        further = next((i for i in range(space + 1, end) if not spaces[i]), None)
+        if further is None:
+            return
+        spaces[further], spaces[space] = spaces[space], 0
+        space = further
+
+
+def _raises(ctx: Context, gauge: Gauge, x: int, extra: GaugeLayout | None) -> tuple[tuple[int, ...], ...]:
     """One accepted order of increments per end gauge.
 
     Every order the walk finds stops only when the increments are used up or no stone can move,
     which is what :func:`pressure_rejection` asks under 'free-order'; under STM-AMB-32 'most' only the
     longest orders remain.  (``legal_actions_by_check`` still puts each through the check.)"""
-    return _raises_for(ctx.r("STM-AMB-32"), gauge, x)
+    return _raises_for(ctx.r("STM-AMB-32"), gauge, x, extra)
 
 
-def _raises_for_uncached(reading: str, gauge: Gauge, x: int) -> tuple[tuple[int, ...], ...]:
-    choices = tuple(picks for _, picks in _walk_ends(gauge, x))
+def _raises_for_uncached(reading: str, gauge: Gauge, x: int, extra: GaugeLayout | None) -> tuple[tuple[int, ...], ...]:
+    choices = tuple(picks for _, picks in _walk_ends(gauge, x, extra))
     if reading == "most":
         best = max(len(p) for p in choices)
         choices = tuple(p for p in choices if len(p) == best)
@@ -1514,7 +1535,7 @@ def _direct_part_moves(ctx: Context, state: StmState, part: Step) -> list[StmAct
     """STM-R-22: skipping, then the part's own condition: the pressure orders :func:`_raises` accepts
     (STM-R-15), or the resources the part gives and the supply holds (STM-R-21)."""
     if isinstance(part, IncreasePressure):
-        return [SkipPart(), *(RaisePressure(p) for p in _raises(ctx, me(state).gauge, part.n))]
+        return [SkipPart(), *(RaisePressure(p) for p in _raises(ctx, me(state).gauge, part.n, ctx.extra()))]
     if isinstance(part, GainResources):
         takes = (a for a in _resource_moves(state, part) if resources_rejection(state, part, a) is None)
         return [SkipPart(), *takes]
@@ -1549,7 +1570,7 @@ def _ordinary_action_moves(ctx: Context, state: StmState) -> list[StmAction]:
     out: list[StmAction] = []
     steam = can_make_steam(state)
     if steam:
-        out += [MakeSteam(p) for p in _raises(ctx, player.gauge, ctx.boilers(player))]
+        out += [MakeSteam(p) for p in _raises(ctx, player.gauge, ctx.boilers(player), ctx.extra())]
     target = False
     # STM-R-26/27, once for every level: each stone reads the levels up to its value.
     free = ctx.free_districts(state, max(d.level for d in ctx.districts(state)))
@@ -1599,7 +1620,7 @@ def _arrow_moves(ctx: Context, gauge: Gauge) -> Iterator[MoveArrowStones]:
     arrows = gauge.arrow_spaces()
     reading = ctx.r("STM-AMB-07")
     if reading == "pooled" and movable(gauge):
-        yield from (MoveArrowStones(p) for p in _raises(ctx, gauge, len(arrows)))
+        yield from (MoveArrowStones(p) for p in _raises(ctx, gauge, len(arrows), None))
         return
     sizes = range(len(arrows), -1, -1) if reading == "optional" else (len(arrows),)  # full orders first
     seen: set[Gauge] = set()
@@ -1620,7 +1641,7 @@ def _arrows_after(gauge: Gauge, order: tuple[int, ...]) -> Gauge:
 def _action_moves(ctx: Context, state: StmState) -> Iterator[StmAction]:
     player = me(state)
     if can_make_steam(state):
-        yield from (MakeSteam(p) for p in _raises(ctx, player.gauge, ctx.boilers(player)))
+        yield from (MakeSteam(p) for p in _raises(ctx, player.gauge, ctx.boilers(player), ctx.extra()))
     for space in player.gauge.stone_spaces():
         v = ctx.layout.value(space)
         yield from (SetTarget(space, d.level, d.position) for d in ctx.free_districts(state, v))
@@ -1815,7 +1836,7 @@ def _effect_moves(ctx: Context, state: StmState, prune: bool = True) -> Iterator
     elif isinstance(part, GainResources):
         yield from _resource_moves(state, part)
     elif isinstance(part, IncreasePressure):
-        yield from (RaisePressure(p) for p in _raises(ctx, player.gauge, part.n))
+        yield from (RaisePressure(p) for p in _raises(ctx, player.gauge, part.n, ctx.extra()))
     elif isinstance(part, IncreaseOneStone):
         yield from _one_stone_moves(player.gauge, part.up_to)
     elif isinstance(part, GainPressureStone):

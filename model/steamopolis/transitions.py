@@ -361,7 +361,8 @@ def _effect(ctx: Context, state: StmState, action: StmAction) -> StmState:
         case TakeResources():
             return pop_part(gain(state, action.crystals, action.gears))
         case RaisePressure():
-            return pop_part(with_gauge(state, g.increase(me(state).gauge, _n(state), action.picks).gauge))
+            raised = g.increase(me(state).gauge, _n(state), action.picks, ctx.extra())
+            return pop_part(with_gauge(state, raised.gauge))
         case RaiseOneStone():
             raised = g.increase_one_stone(me(state).gauge, action.space, action.steps, _n(state))
             return pop_part(with_gauge(state, raised.gauge))
@@ -499,7 +500,7 @@ def make_steam(ctx: Context, state: StmState, action: MakeSteam) -> StmState:
     state = time_pressure(ctx, state)
     if state.phase is Phase.OVER:
         return state
-    result = g.increase(me(state).gauge, ctx.boilers(me(state)), action.picks)
+    result = g.increase(me(state).gauge, ctx.boilers(me(state)), action.picks, ctx.extra())
     state = with_gauge(state, result.gauge)
     return final_step_done(ctx, state) if state.turn.final_step else end_of_turn(ctx, state)
 
