@@ -1118,3 +1118,20 @@ def test_the_ambiguities_page_lists_every_targeted_start() -> None:
         named |= {f"{prefix}-AMB-{int(n):02d}" for n in numbers.split(",")}
     hooks = {amb for game in ("air", "aer", "kas", "stm") for amb in tools(make_game(game)).witness_starts()}
     assert named == hooks
+
+
+def test_stm_amb_04_extra_moves_the_stone_landing_on_an_equal_value_on_for_free() -> None:
+    """STM-R-15 (p.9): "To move a pressure stone, place it to the right on the next free space"; "additionally
+    increase the pressure as soon as it would become equal in two boilers" (STM-AMB-04).  MAKE STEAM by the 2
+    built-in boilers (STM-R-25, p.8); the gauge's values g1..g10 are 1, 1, 2, 2, 3, 4, 5, 6, 7, 8.  Stones on
+    g2 and g4, the order (g2, g4): by default g2 goes to g3, then g4 to g5; under 'extra' the g2 stone on g3
+    shows g4's value 2 and goes on to g5, then g4 to g6."""
+    from rulecraft.model.steamopolis.actions import MakeSteam
+
+    default, other, start = _stm("STM-AMB-04", "extra")
+    steam = MakeSteam((2, 4))
+    assert default.check(start, steam) is None and other.check(start, steam) is None
+    assert _stones(default.apply(start, steam).players[0].gauge) == [3, 5]
+    assert _stones(other.apply(start, steam).players[0].gauge) == [5, 6]
+    finding = _found_from_its_start("stm", "STM-AMB-04", "extra")
+    assert finding.kind == "legal-actions"

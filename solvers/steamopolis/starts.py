@@ -55,6 +55,9 @@ statues on the tower top trigger the end (STM-R-64), as the STM-AMB-18 start doe
   banker's destination is level 5, whose face-up tile M0-06 shows a passive effect.  STM-AMB-38:
   the default leaves the used parasite beside the stack, 'returns' takes it back; STM-AMB-39: the
   default offers the passive effect, 'activation' does not.
+- STM-AMB-04 (p.9, 'additionally increase the pressure as soon as it would become equal in two boilers',
+  STM-R-15): seat 0 makes steam by 2 with stones on g2 and g4; the first move of the g2 stone lands on g3,
+  g4's value 2, and 'extra' moves it on to g5: the MAKE STEAM orders and their ends part at the start.
 - STM-AMB-40 (p.35, solo 'activate any number of parasites', STM-R-72): the solo game's M3-05
   ('activate any number of own parasites') on machine-room position 1, a value-2 stone to channel
   into it, and two parasites beside the stack: the default gives two uses, 'one' one.
@@ -97,6 +100,16 @@ def _bonus_marker_without_a_space(game: Game[Any, Any]) -> Iterator[tuple[str, A
     yield (
         "a flight from level 1 with 3 gears for the gear row's #2 and the base marker on g4, right of both 2-spaces "
         "(STM-R-46, R-47)",
+        tools(game).scenario_state(given),
+    )
+
+
+def _make_steam_onto_an_equal_value(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    """STM-AMB-04 (p.9): MAKE STEAM by 2 (the built-in boilers) with stones on g2 (value 1) and g4 (value 2):
+    the g2 stone's first move lands on g3, the value of g4's; 'extra' moves it on to g5 for free."""
+    given = {"players": 2, "phase": "action", "seats": {0: {"gauge": "g2 g4"}}}
+    yield (
+        "MAKE STEAM by 2 with stones on g2 and g4, the g2 stone's next space g3 showing g4's value 2 (STM-R-15, R-25)",
         tools(game).scenario_state(given),
     )
 
@@ -459,4 +472,5 @@ def witness_starts(game: Game[Any, Any]) -> Mapping[str, StartHook]:
         "STM-AMB-31": _solo_final_turn_beside_shadow_stones,
         "STM-AMB-33": _another_district_with_stone_to_eight,
         "STM-AMB-42": _stone_on_the_crystal_rows_space,
+        "STM-AMB-04": _make_steam_onto_an_equal_value,
     }
