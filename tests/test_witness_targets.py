@@ -518,6 +518,43 @@ def test_stm_amb_42_a_stone_on_the_bonus_markers_space_may_stay_by_default_and_m
     assert finding.kind == "legal-actions"
 
 
+def test_stm_amb_34_character_5_keeps_a_second_sponsor_only_under_two() -> None:
+    """p.29 'Sponsor (Maximum: 1) ... the surplus lapses'; p.31 'Only 1 sponsor, if you own character 5'.
+    Character 5, owning a crystal sponsor, takes back a stone from the sponsor district L7-right: by default
+    the second sponsor lapses (only skipping is left); under 'two' it is kept, its chosen side up."""
+    from rulecraft.model.steamopolis.actions import SkipPart, TakeSponsor
+
+    default, other, start = _stm("STM-AMB-34", "two")
+    steps = ({"kind": "take-back", "level": 7, "position": "right"}, {"kind": "use-district"})
+    ours, theirs = _steps(default, start, *steps), _steps(other, start, *steps)
+    assert default.legal_actions(ours) == [SkipPart()]
+    refusal = default.check(ours, TakeSponsor("gear"))
+    assert refusal is not None and refusal.rule == "STM-R-57"
+    kept = other.apply(theirs, TakeSponsor("gear")).players[0]
+    assert (kept.sponsor, kept.sponsor2) == ("crystal", "gear")
+    finding = _found_from_its_start("stm", "STM-AMB-34", "two")
+    assert finding.kind == "legal-actions"
+
+
+def test_stm_amb_35_repeat_activates_one_parasite_at_a_time_the_same_again() -> None:
+    """p.32 'Activate any number of own parasites without taking them back' (M3-05, channelled into from
+    g4): both of seat 0's parasites sit on seat 1's M0-01 ('Receive 1 crystal').  'each-once' activates them
+    in one answer, each once, and the effect is done; 'repeat' takes one per use and offers the same again."""
+    from rulecraft.model.steamopolis.actions import ActivateParasite, SkipPart
+
+    default, other, start = _stm("STM-AMB-35", "repeat")
+    one: Any = (1, 1, "activation")
+    both = ActivateParasite((one, one))
+    assert default.check(start, both) is None and other.check(start, both) is not None
+    take = {"kind": "take-resources", "crystals": 1, "gears": 0}
+    once = _steps(default, default.apply(start, ActivateParasite((one,))), take)
+    assert not any(isinstance(a, ActivateParasite) for a in default.legal_actions(once))
+    again = _steps(other, other.apply(start, ActivateParasite((one,))), take)
+    assert ActivateParasite((one,)) in other.legal_actions(again) and SkipPart() in other.legal_actions(again)
+    finding = _found_from_its_start("stm", "STM-AMB-35", "repeat")
+    assert finding.kind == "legal-actions"
+
+
 def _let_the_final_turn_pass(game: Game[Any, Any], state: Any) -> Any:
     from rulecraft.model.steamopolis.actions import EndTurn, MoveArrowStones, SkipStep
 

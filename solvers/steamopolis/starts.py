@@ -195,6 +195,43 @@ def _two_parasites_on_one_symbol(game: Game[Any, Any]) -> Iterator[tuple[str, An
     )
 
 
+def _character_5_at_the_sponsor_district(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    """STM-AMB-34 (p.29, p.31): character 5, owning a sponsor, takes back a stone from the sponsor district
+    (L7-right); 'one' lets the second sponsor lapse, 'two' keeps it."""
+    given = {
+        "players": 2,
+        "phase": "flight",
+        "to_move": 0,
+        "seats": {0: {"character": 5, "gauge": "g1 g2", "sponsor": "crystal"}, 1: {"character": 7}},
+        "board": [{"seat": 0, "level": 7, "position": "right"}],
+    }
+    yield (
+        "character 5 with a sponsor, seat 0's flight taking back its stone from the sponsor district L7-right "
+        "(STM-R-57)",
+        tools(game).scenario_state(given),
+    )
+
+
+def _activate_any_number_of_two_parasites(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    """STM-AMB-35 (p.32-33): seat 0 has channelled its value-2 stone (g4) into M3-05 ('activate any number of own
+    parasites') with two of its parasites on seat 1's M0-01 ('Receive 1 crystal'): 'each-once' activates
+    them together, each once; 'repeat' one at a time, the same again."""
+    on_m0_01 = {"owner": 0, "host": 1, "position": 1, "symbol": "activation"}
+    given = {
+        "players": 2,
+        "phase": "action",
+        "seats": {0: {"gauge": "g1 g4", "machine_room": {1: "M3-05"}}, 1: {"machine_room": {1: "M0-01"}}},
+        "parasites": [on_m0_01, on_m0_01],
+    }
+    state = tools(game).scenario_state(given)
+    channelled = game.apply(state, game.action_from_json({"kind": "channel-pressure", "space": 4}))
+    yield (
+        "2 players: seat 0 has channelled g4 into M3-05 ('activate any number of own parasites'), both its "
+        "placed parasites on seat 1's M0-01 (STM-R-29, R-56)",
+        channelled,
+    )
+
+
 # The last seat's last turn (STM-R-66): seat 1 started the final round, three statues stand on the tower top
 # (STM-R-64), so a game from here ends within a few steps.
 _LAST_TURN: dict[str, Any] = {
@@ -471,6 +508,8 @@ def witness_starts(game: Game[Any, Any]) -> Mapping[str, StartHook]:
         "STM-AMB-26": _first_two_of_the_bonus_markers,
         "STM-AMB-31": _solo_final_turn_beside_shadow_stones,
         "STM-AMB-33": _another_district_with_stone_to_eight,
+        "STM-AMB-34": _character_5_at_the_sponsor_district,
+        "STM-AMB-35": _activate_any_number_of_two_parasites,
         "STM-AMB-42": _stone_on_the_crystal_rows_space,
         "STM-AMB-04": _make_steam_onto_an_equal_value,
     }
