@@ -33,6 +33,7 @@ from rulecraft.model.steamopolis.actions import (
     PlacePinkMarker,
     RaisePressure,
     StmAction,
+    Store,
     TakeBack,
     TakeResources,
     UseDistrict,
@@ -491,6 +492,7 @@ def test_amb12_stuck_leaves_no_move_where_pass_passes_the_turn() -> None:
 
 PLAYED = {
     "STM-AMB-04": "extra",
+    "STM-AMB-29": "both",
     "STM-AMB-11": "board",
     "STM-AMB-13": "any",
     "STM-AMB-22": "bump",
@@ -747,3 +749,48 @@ def test_prop_amb04_extra_generation_walk_matches_the_increments(g: Gauge, x: in
     assert set(found) == ends
     for end, picks in found.items():
         assert increase(g, len(picks), picks, layout).gauge == end
+
+
+# ---------------------------------------------------------------------------
+# STM-AMB-29: what the capacity tile's sides show (p.30)
+# ---------------------------------------------------------------------------
+
+
+def with_capacity(side: int, **kw: Any) -> PlayerState:
+    """A player with one stone on g1 and a capacity tile, ``side`` up, in machine-room position 1."""
+    return player([(1, False)], machine_room=(RoomTile("capacity", "capacity", side), *(None,) * 6), **kw)
+
+
+def test_amb29_both_counts_a_capacity_tile_as_boiler_and_storage_whatever_side_is_up() -> None:
+    """p.30: 'Capacity tiles ... Activation effect (1): Increase the pressure by 1 ... Storage space (2)'; p.8:
+    MAKE STEAM increases by the 2 built-in boilers plus those on machines; p.14: 3 built-in storage spaces.
+    'boiler-storage' (default): the boiler side up gives 3 boilers and 3 spaces, the storage side 2 and 4.
+    'both': either side gives 3 boilers and 4 spaces, so from g1 MAKE STEAM reaches g4 (three increments)
+    where the storage side's default reaches g3."""
+    both = reading("STM-AMB-29", "both")
+    for side, boilers, storage in ((0, 3, 3), (1, 2, 4)):
+        p = with_capacity(side)
+        assert (CTX.boilers(p), CTX.storage(p)) == (boilers, storage)
+        assert (both.boilers(p), both.storage(p)) == (3, 4)
+    state = game(with_capacity(1), player())
+    assert play(state, MakeSteam((1, 2))).players[0].gauge.stone_spaces() == (3,)
+    refused(state, MakeSteam((1, 2, 3)), "STM-R-15")
+    assert play(state, MakeSteam((1, 2, 3)), ctx=both).players[0].gauge.stone_spaces() == (4,)
+    refused(state, MakeSteam((1, 2)), "STM-R-15", ctx=both)  # no voluntary lapse (p.9)
+
+
+def test_amb29_both_stores_four_on_the_boiler_side_and_leaves_other_tiles_alone() -> None:
+    """STM-R-32 (p.14): 'A maximum of 1 resource may lie on each storage space'.  With the boiler side up
+    the default has 3 spaces, so 4 crystals cannot all be stored; 'both' adds the tile's storage space.  A
+    room without a capacity tile (a starting machine, either side) plays alike under both readings."""
+    both = reading("STM-AMB-29", "both")
+    storing = game(with_capacity(0, crystals=4), player())
+    storing = attrs.evolve(storing, turn=attrs.evolve(storing.turn, storing=True))
+    rejection = refused(storing, Store(4, 0), "STM-R-32")
+    assert "3 storage spaces" in rejection.reason
+    assert play(storing, Store(4, 0), ctx=both).players[0].crystals == 4
+    for start in PACK.starting_machines:
+        for side in (0, 1):
+            p = player(machine_room=(RoomTile("starting", start.id, side), *(None,) * 6))
+            assert (both.boilers(p), both.storage(p)) == (CTX.boilers(p), CTX.storage(p))
+    assert PACK.capacity.both.boiler_count() == 1 and PACK.capacity.both.storage == 1

@@ -132,6 +132,14 @@ class CapacityTile:
     count: int = 20
     provenance: str = "reconstructed"
 
+    @functools.cached_property
+    def both(self) -> MachineFace:
+        """STM-AMB-29 'both' (p.30): boiler and storage on one side, whichever side is up: the boilers of the
+        side showing more of them (the first on a tie), the first passive effect, the larger storage."""
+        first, second = self.sides
+        boilers = first.boilers if len(first.boilers) >= len(second.boilers) else second.boilers
+        return MachineFace(boilers, first.passive or second.passive, max(first.storage, second.storage))
+
 
 # ---------------------------------------------------------------------------
 # Board (STM-P-01, P-03, P-08, P-12)

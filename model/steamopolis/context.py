@@ -63,8 +63,8 @@ class Context:
         """The printed face of a machine-room tile (STM-P-02, P-04, P-06)."""
         if tile.kind == "machine":
             return self.pack.machine(tile.id).face
-        if tile.kind == "capacity":
-            return self.pack.capacity.sides[tile.side]
+        if tile.kind == "capacity":  # STM-AMB-29 'both': boiler and storage whatever side is up (p.30)
+            return self.pack.capacity.both if self.r("STM-AMB-29") == "both" else self.pack.capacity.sides[tile.side]
         for start in self.pack.starting_machines:
             if start.id == tile.id:
                 return start.sides[tile.side]

@@ -375,7 +375,12 @@ REGISTER = AmbiguityRegister(
             "What do the capacity tile's sides show?",
             [
                 ("boiler-storage", "a boiler side (+1 pressure) and a storage side with 1 space"),
-                ("both", "both on one side"),
+                (
+                    "both",
+                    "both on one side: whichever side the pack puts up, a capacity tile in the machine room is a +1"
+                    " boiler with 1 storage space (the pack's two sides merged: the boilers of the side with more,"
+                    " the larger storage); the sides stay a free choice at placement, played alike",
+                ),
             ],
             "boiler-storage",
             "the picture numbers the activation effect (1) and the storage space (2); the pack carries the sides (STM-P-06)",
@@ -577,8 +582,6 @@ NOT_MODELLED_WHY: dict[tuple[str, str], str] = {
     "colour; p.2-3): the board's '4-5' side has no fifth player's pieces and the rulebook no 5-player set-up",
     ("STM-AMB-25", "cumulative"): "a market slot shows only its own symbols: added up over the emptied slots "
     "they would charge several stones, machine removals and envies per tile, and a purchase names one of each",
-    ("STM-AMB-29", "both"): "the capacity tile's sides are component data (STM-P-06): a pack printing boiler and "
-    "storage on one side plays it under the default, so this reading has nothing of its own to play",
     ("STM-AMB-37", "again"): "an endless loop cannot be played; the reading is registered so the question is on record",
 }
 NOT_MODELLED = frozenset(NOT_MODELLED_WHY)
