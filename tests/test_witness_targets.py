@@ -1172,3 +1172,20 @@ def test_stm_amb_04_extra_moves_the_stone_landing_on_an_equal_value_on_for_free(
     assert _stones(other.apply(start, steam).players[0].gauge) == [5, 6]
     finding = _found_from_its_start("stm", "STM-AMB-04", "extra")
     assert finding.kind == "legal-actions"
+
+
+def test_stm_amb_29_both_makes_a_capacity_tiles_storage_side_a_boiler_too() -> None:
+    """p.30: 'Capacity tiles ... Activation effect (1): Increase the pressure by 1 ... Storage space (2)'; p.8:
+    MAKE STEAM increases the pressure by the 2 built-in boilers plus those on machines.  The start's capacity
+    tile lies storage side up, a stone on g1: by default MAKE STEAM moves it to g3; under 'both' the tile's
+    boiler counts too, to g4, and the two-increment order is refused (p.9: no voluntary lapse)."""
+    from rulecraft.model.steamopolis.actions import MakeSteam
+
+    default, other, start = _stm("STM-AMB-29", "both")
+    two, three = MakeSteam((1, 2)), MakeSteam((1, 2, 3))
+    assert _stones(default.apply(start, two).players[0].gauge) == [3]
+    assert _stones(other.apply(start, three).players[0].gauge) == [4]
+    refused_default, refused_both = default.check(start, three), other.check(start, two)
+    assert refused_default is not None and refused_both is not None and refused_both.rule == "STM-R-15"
+    finding = _found_from_its_start("stm", "STM-AMB-29", "both")
+    assert finding.kind == "legal-actions"

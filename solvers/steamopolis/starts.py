@@ -58,6 +58,9 @@ statues on the tower top trigger the end (STM-R-64), as the STM-AMB-18 start doe
 - STM-AMB-04 (p.9, 'additionally increase the pressure as soon as it would become equal in two boilers',
   STM-R-15): seat 0 makes steam by 2 with stones on g2 and g4; the first move of the g2 stone lands on g3,
   g4's value 2, and 'extra' moves it on to g5: the MAKE STEAM orders and their ends part at the start.
+- STM-AMB-29 (p.30, the capacity tile's sides, STM-R-59): seat 0's capacity tile lies storage side up
+  with a stone on g1; random games place capacity tiles only in set-up, thousands of steps before a
+  3 s search compares them.  MAKE STEAM increases by 2 by default, by 3 under 'both'.
 - STM-AMB-40 (p.35, solo 'activate any number of parasites', STM-R-72): the solo game's M3-05
   ('activate any number of own parasites') on machine-room position 1, a value-2 stone to channel
   into it, and two parasites beside the stack: the default gives two uses, 'one' one.
@@ -110,6 +113,16 @@ def _make_steam_onto_an_equal_value(game: Game[Any, Any]) -> Iterator[tuple[str,
     given = {"players": 2, "phase": "action", "seats": {0: {"gauge": "g2 g4"}}}
     yield (
         "MAKE STEAM by 2 with stones on g2 and g4, the g2 stone's next space g3 showing g4's value 2 (STM-R-15, R-25)",
+        tools(game).scenario_state(given),
+    )
+
+
+def _capacity_tile_storage_side_up(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    """STM-AMB-29 (p.30): a capacity tile with its storage side up and a stone on g1: MAKE STEAM increases by
+    the 2 built-in boilers by default, by 3 under 'both' (the tile's boiler counts on either side)."""
+    given = {"players": 2, "phase": "action", "seats": {0: {"gauge": "g1", "machine_room": {1: "capacity/1"}}}}
+    yield (
+        "a capacity tile storage side up in position 1 and a stone on g1, MAKE STEAM to choose (STM-R-25, R-59)",
         tools(game).scenario_state(given),
     )
 
@@ -512,4 +525,5 @@ def witness_starts(game: Game[Any, Any]) -> Mapping[str, StartHook]:
         "STM-AMB-35": _activate_any_number_of_two_parasites,
         "STM-AMB-42": _stone_on_the_crystal_rows_space,
         "STM-AMB-04": _make_steam_onto_an_equal_value,
+        "STM-AMB-29": _capacity_tile_storage_side_up,
     }
