@@ -19,7 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_stm_gauge import gauges
 
-from rulecraft.core import Chance, NoLegalAction, Rejection
+from rulecraft.core import Chance, NoLegalAction, Rejection, RulecraftError
 from rulecraft.invariants.steamopolis import check_step
 from rulecraft.model.steamopolis.actions import (
     BuyBanner,
@@ -794,3 +794,77 @@ def test_amb29_both_stores_four_on_the_boiler_side_and_leaves_other_tiles_alone(
             p = player(machine_room=(RoomTile("starting", start.id, side), *(None,) * 6))
             assert (both.boilers(p), both.storage(p)) == (CTX.boilers(p), CTX.storage(p))
     assert PACK.capacity.both.boiler_count() == 1 and PACK.capacity.both.storage == 1
+
+
+# ---------------------------------------------------------------------------
+# STM-AMB-24: for how many players (p.2-5, 17-18, 35)
+# ---------------------------------------------------------------------------
+
+
+def five_colour_pack(colours: int = 5) -> Any:
+    """The bundled pack with pieces in ``colours`` player colours (p.2-3 lists 4)."""
+    data = bundled_pack_data()
+    data["supplies"]["colours"] = colours
+    return pack_from_data(data, "<test>")
+
+
+def test_amb24_1_5_sets_up_five_players_with_the_4_player_variants() -> None:
+    """p.2-3: 'Game board (double-sided for 1-3 or 4-5 players)'; p.4-5, '4 players': levels 1, 2, 3 and 8 hold
+    a further district, and '1 rank 0 machine face up on the markets to the left of levels 2, 3 and 4'.  Under
+    '1-5', with a pack holding a fifth colour's pieces, 5 players play on the '4-5' side with those variants
+    (the rules give none for 5); by default the game is for 1 to 4 (refused naming STM-R-01, p.4)."""
+    pack = five_colour_pack()
+    five = SteamopolisGame(Ruleset.from_overrides(REGISTER, {"STM-AMB-24": "1-5"}), pack)
+    with pytest.raises(RulecraftError, match=r"STM-R-01 \(p\.4\) — Steamopolis is for 1 to 4 players; 5 requested"):
+        SteamopolisGame(Ruleset.printed(REGISTER), pack).new_game(5)
+    with pytest.raises(RulecraftError, match="for 1 to 5 players; 6 requested"):
+        five.new_game(6)
+    state = five.new_game(5)
+    assert len(state.players) == 5 and state.board_side == "4"
+    dealt = state
+    rng = random.Random(0)
+    while isinstance(five.to_move(dealt), Chance) and dealt.phase is Phase.DEAL:
+        dealt = five.apply(dealt, five.sample_chance(dealt, rng))
+    extra = sorted((m.level, m.tiles[0][:2]) for m in dealt.markets if m.extra)
+    assert extra == [(2, "M0"), (3, "M0"), (4, "M0")]
+    assert {d.level for d in five.ctx.districts(dealt) if d.position == "third"} == {1, 2, 3, 8}
+    assert tools(five).violations(dealt) == []
+
+
+def test_amb24_1_5_plays_one_to_four_players_as_the_default_and_needs_the_fifth_colour() -> None:
+    """At 1-4 players the readings set up alike (the same board side and state, seat for seat).  The
+    bundled pack holds 4 colours (p.2-3: '4x Base pressure markers (1 per player colour)', '20x Pressure
+    stones (5 per player colour)'), so '1-5' is refused with it, naming supplies.colours."""
+    pack = five_colour_pack()
+    five = SteamopolisGame(Ruleset.from_overrides(REGISTER, {"STM-AMB-24": "1-5"}), pack)
+    four = SteamopolisGame(Ruleset.printed(REGISTER), pack)
+    for players in (1, 2, 3, 4):
+        assert five.new_game(players) == four.new_game(players)
+    assert four.new_game(4).board_side == "4" and four.new_game(3).board_side == "2-3"
+    with pytest.raises(UnknownReading, match=r"STM-AMB-24=1-5 is not modelled .* has supplies\.colours 4"):
+        SteamopolisGame.configured(readings={"STM-AMB-24": "1-5"})
+    assert PACK.supplies.colours == 4
+    short = SteamopolisGame(Ruleset.printed(REGISTER), five_colour_pack(3))
+    with pytest.raises(RulecraftError, match="STM-R-08: the pack has pieces in 3 player colours for 4 players"):
+        short.new_game(4)
+
+
+def test_amb24_1_5_five_players_keep_generation_and_check_together() -> None:
+    """Along a seeded 5-player random game under '1-5': every generated action passes the check, and every
+    invariant and step invariant holds (3 or more players: 1 parasite per machine, p.32)."""
+    game_ = SteamopolisGame(Ruleset.from_overrides(REGISTER, {"STM-AMB-24": "1-5"}), five_colour_pack())
+    rng = random.Random(5)
+    state = game_.new_game(5)
+    seats: set[int] = set()
+    for _ in range(500):
+        if isinstance(game_.to_move(state), Chance):
+            action = game_.sample_chance(state, rng)
+        else:
+            legal = game_.legal_actions(state)
+            assert legal and all(game_.check(state, a) is None for a in legal)
+            action = rng.choice(legal)
+            seats.add(state.to_move)
+        before, state = state, game_.apply(state, action)
+        found = [*tools(game_).violations(state), *check_step(game_, before, state)]
+        assert not found, "\n".join(map(str, found))
+    assert seats == {0, 1, 2, 3, 4}  # the fifth seat takes turns

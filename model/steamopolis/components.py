@@ -274,6 +274,7 @@ class Supplies:
     sponsor_discount: int = 1
     galas: tuple[Resource, ...] = ("crystal",) * 4 + ("gear",) * 4
     gala_discount: int = 2
+    colours: int = 4  # player colours with their pieces (p.2-3: 4); 5 plays STM-AMB-24 '1-5'
 
 
 @attrs.frozen
@@ -453,6 +454,7 @@ def pack_from_data(data: Any, source: str = "<memory>", *, schema: bool = True) 
             sponsor_discount=s["sponsor_discount"],
             galas=tuple(s["galas"]),
             gala_discount=s["gala_discount"],
+            colours=s.get("colours", 4),
         ),
         districts=tuple(
             District(

@@ -314,7 +314,15 @@ REGISTER = AmbiguityRegister(
                     "1-4",
                     "1 to 4 players: the board's '1-3' side (the solo rules' '2/3-player side'), its '4-5' side for 4",
                 ),
-                ("1-5", "1 to 5 players, as the component list's 'double-sided for 1-3 or 4-5 players' says"),
+                (
+                    "1-5",
+                    "1 to 5 players, as the component list's 'double-sided for 1-3 or 4-5 players' says; played"
+                    " with a pack holding a fifth colour's pieces (supplies.colours 5), refused with one that has"
+                    " 4 (the bundled one, p.2-3).  At 5 the narrowest reading uses the 4-player variants, the rules"
+                    " giving none for 5: the '4-5' board side with the third districts on levels 1, 2, 3 and 8 and"
+                    " the extra rank-0 markets on levels 2-4 (p.4-5), the choice of market there (p.17-18); '3 or"
+                    " more players' already covers the parasites (p.32: 1 per machine)",
+                ),
             ],
             "1-4",
             "p.2-3 lists the 'Game board (double-sided for 1-3 or 4-5 players)', but every player component "
@@ -578,8 +586,6 @@ NOT_MODELLED_WHY: dict[tuple[str, str], str] = {
     "action expresses it",
     ("STM-AMB-19", "next-step"): "not played: gains outside the named store steps go to storage at once; holding "
     "them until the next store step needs unstored resources in PlayerState, which has none",
-    ("STM-AMB-24", "1-5"): "the components hold 4 colours (4 base pressure markers, 20 pressure stones, 5 per "
-    "colour; p.2-3): the board's '4-5' side has no fifth player's pieces and the rulebook no 5-player set-up",
     ("STM-AMB-25", "cumulative"): "a market slot shows only its own symbols: added up over the emptied slots "
     "they would charge several stones, machine removals and envies per tile, and a purchase names one of each",
     ("STM-AMB-37", "again"): "an endless loop cannot be played; the reading is registered so the question is on record",
@@ -590,4 +596,5 @@ NOT_MODELLED = frozenset(NOT_MODELLED_WHY)
 # the field (SteamopolisGame.wire), like KAS-AMB-46 'per-character'.
 NEEDS_PACK_DATA: dict[tuple[str, str], str] = {
     ("STM-AMB-03", "separate"): "gauge.numerals",
+    ("STM-AMB-24", "1-5"): "supplies.colours",
 }

@@ -49,8 +49,9 @@ SOLO_START_VP = 4  # STM-R-68
 
 
 def board_side(players: int) -> BoardSide:
-    """STM-R-01: the 4-player side for 4 players, the 2/3-player side otherwise (solo included)."""
-    return "4" if players == 4 else "2-3"
+    """STM-R-01: the 4-player side for 4 players (and 5, STM-AMB-24 '1-5': the '4-5' side), the 2/3-player side
+    otherwise (solo included)."""
+    return "4" if players >= 4 else "2-3"
 
 
 def new_game(ctx: Context, players: int, *, first_game: bool = False, solo_vp: int = SOLO_START_VP) -> StmState:
@@ -88,7 +89,7 @@ def new_game(ctx: Context, players: int, *, first_game: bool = False, solo_vp: i
 def market_slots(players: int) -> tuple[tuple[int, bool, int], ...]:
     """Every market slot to fill, in dealing order: (level, extra market, rank)."""
     out = [(level, False, rank) for level in MARKET_LEVELS for rank in RANKS]
-    if players == 4:
+    if players >= 4:  # STM-AMB-24 '1-5': the 4-player extra markets at 5 too (the rules give none for 5)
         out += [(level, True, 0) for level in EXTRA_MARKET_LEVELS]
     return tuple(out)
 
@@ -147,6 +148,8 @@ def setup_problem(ctx: Context, players: int, first_game: bool) -> str | None:
     characters = [c for c in ctx.pack.characters if c.number not in skip]
     if len(characters) < players:
         return f"STM-R-07: the pack has {len(characters)} characters to draw for {players} players"
+    if ctx.pack.supplies.colours < players:
+        return f"STM-R-08: the pack has pieces in {ctx.pack.supplies.colours} player colours for {players} players"
     if len(ctx.pack.starting_machines) < players:
         return f"STM-R-13: the pack has {len(ctx.pack.starting_machines)} starting machines for {players} players"
     for rank in RANKS:
