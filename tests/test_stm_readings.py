@@ -15,6 +15,8 @@ from typing import Any
 
 import attrs
 import pytest
+import test_stm_parasites as par
+import test_stm_solo as solo
 from hypothesis import given
 from hypothesis import strategies as st
 from test_stm_gauge import gauges
@@ -24,7 +26,12 @@ from rulecraft.invariants.steamopolis import check_step
 from rulecraft.model.steamopolis.actions import (
     BuyBanner,
     BuyBonusMarker,
+    ChannelPressure,
+    EndOfTurnStep,
+    EndTurn,
     FlyToAllTargets,
+    LeaveParasites,
+    LetLapse,
     MakeSteam,
     MoveArrowStones,
     PassTurn,
@@ -32,6 +39,8 @@ from rulecraft.model.steamopolis.actions import (
     PlaceParasite,
     PlacePinkMarker,
     RaisePressure,
+    RevealPassenger,
+    SkipPart,
     StmAction,
     Store,
     TakeBack,
@@ -42,7 +51,15 @@ from rulecraft.model.steamopolis.actions import (
 )
 from rulecraft.model.steamopolis.components import bundled_pack_data, pack_from_data, printed_value_problems
 from rulecraft.model.steamopolis.context import Context
-from rulecraft.model.steamopolis.effects import ActivateParasites, GainPinkMarker, IncreasePressure, StoneToEight
+from rulecraft.model.steamopolis.effects import (
+    ActivateParasites,
+    GainPinkMarker,
+    IncreasePressure,
+    LookAtMachine,
+    StoneToEight,
+    UseAllActivationEffects,
+    VotePoints,
+)
 from rulecraft.model.steamopolis.game import SteamopolisGame
 from rulecraft.model.steamopolis.gauge import BonusMarker, Gauge, Stone, gauge_of, increase, increment, movable
 from rulecraft.model.steamopolis.readings import REGISTER
@@ -487,6 +504,186 @@ def test_amb12_stuck_leaves_no_move_where_pass_passes_the_turn() -> None:
 
 
 # ---------------------------------------------------------------------------
+# STM-AMB-16: the order of the end of the turn (p.24, p.35, p.37)
+# ---------------------------------------------------------------------------
+
+FREE_ORDER = SteamopolisGame.configured(readings={"STM-AMB-16": "free"})
+# Solo turn 5 (p.37): the markets on P02's printed destinations (banker 6, stoker 3) and on P03's (banker 8,
+# stoker 2), each with a face-up rank-0 tile and the next one below it.
+TURN_5_MARKETS = {2: ["M0-01", "M1-01"], 3: ["M0-04", "M1-04"], 6: ["M0-07", "M1-07"], 8: ["M0-02", "M1-02"]}
+L6_L8 = [{"seat": 0, "level": 6, "position": "left"}, {"seat": 0, "level": 8, "position": "left"}]
+STEP_PASSENGERS = EndOfTurnStep("passengers")
+STEP_EFFECTS = EndOfTurnStep("end-of-turn effects")
+STEP_REMOVE = EndOfTurnStep("remove tiles")
+
+
+def turn_5(game_: SteamopolisGame) -> StmState:
+    """Solo turn 5 (p.37), its flight: P02 face up (banker 6, alternate 8) with the banker on level 6, so
+    'he wants to go to the alternate destination: level 8'; Black takes back L6-left and picks him up (the
+    book buys the tile there; here the district lapses), then takes back L8-left, drops him off (taking P02)
+    and uses L8-left, whose effect 'she may use ... only at the end of the turn'.  Two parasites lie beside
+    the stack ('Black has placed 2 parasites'); P03, then P04, wait in the stack."""
+    spec = {"passengers": {"face_up": "P02", "banker": 6, "stack": ["P03", "P04"]}, "parasites": solo.BESIDE}
+    state = solo.given(game_, phase="flight", board=L6_L8, markets=TURN_5_MARKETS, **spec)
+    return solo.play(
+        state, TakeBack(6, "left"), PickUp("banker"), LetLapse(), TakeBack(8, "left"), UseDistrict(), game=game_
+    )
+
+
+def test_amb16_fixed_removes_the_tiles_of_the_passenger_tile_revealed_at_the_end() -> None:
+    """STM-AMB-16 'fixed', solo turn 5 (p.37): 'she immediately evaluates the passenger transport ... she
+    receives 1 vote point ... She turns the passenger tile over and reveals the top tile of the stack', then
+    'she may now carry out the last district effect', then 'the shadow removes tiles: the passenger tile
+    indicates that the face-up tile of level 2 and level 8 is removed' - P03, the tile just revealed
+    (banker 8, stoker 2), not P02.  Then 'She returns the passenger tile to the box and reveals 1 new one'.
+    The order is never chosen: EndOfTurnStep is refused, naming the reading."""
+    state = turn_5(solo.GAME)
+    assert state.phase is Phase.REVEAL and state.passengers.taken is None and state.players[0].passenger_tiles == 1
+    state = solo.play(state, RevealPassenger("P03"))
+    assert solo.GAME.legal_actions(state) == [SkipPart(), UsePart()]  # the banker's 1 VP comes first
+    state = solo.play(state, UsePart(), SkipPart(), SkipPart(), SkipPart())
+    assert state.players[0].vp == 5 and state.turn.removed == ("M0-02", "M0-01")
+    state = solo.play(state, LeaveParasites(), RevealPassenger("P04"))
+    assert state.passengers.face_up == "P04" and state.passengers.stack == () and state.phase is Phase.END_OF_TURN
+    assert solo.GAME.legal_actions(state) == [EndTurn()]
+    for step in (STEP_PASSENGERS, STEP_EFFECTS, STEP_REMOVE):
+        rejection = solo.GAME.check(state, step)
+        assert rejection is not None and rejection.rule == "STM-R-49", rejection
+        assert "STM-AMB-16 'fixed'" in rejection.reason
+
+
+def test_amb16_free_remove_tiles_first_reads_the_tile_taken_at_the_drop_off() -> None:
+    """STM-AMB-16 'free' (p.24, p.37): the player picks the order of the three steps.  'Remove tiles' uses
+    the passenger tile face up at that moment (p.37): done first, before the passenger step turns P02
+    over, it reads P02 (banker 6, stoker 3) and removes the tiles of levels 6 and 3 instead of P03's 8 and
+    2; no passenger tile lies face up on the stack, so none is boxed (p.35 'return the face-up passenger
+    tile'), and the passenger step then reveals P03, which stays face up.  The parasites' step of remove
+    tiles (p.35) is finished before the next choice; the last step runs by itself."""
+    state = turn_5(FREE_ORDER)
+    assert state.phase is Phase.END_OF_TURN and state.passengers.taken == "P02"
+    assert FREE_ORDER.legal_actions(state) == [STEP_PASSENGERS, STEP_EFFECTS, STEP_REMOVE]
+    solo.refused(state, EndTurn(), "STM-R-49", game=FREE_ORDER, words="choose the next end-of-turn step")
+    state = solo.play(state, STEP_REMOVE, game=FREE_ORDER)
+    assert state.turn.removed == ("M0-07", "M0-04") and state.turn.removal == "parasites"
+    assert (solo.face_up(state, 6), solo.face_up(state, 3), solo.face_up(state, 8)) == ("M1-07", "M1-04", "M0-02")
+    legal = FREE_ORDER.legal_actions(state)
+    assert LeaveParasites() in legal and not [a for a in legal if isinstance(a, EndOfTurnStep)]
+    state = solo.play(state, LeaveParasites(), game=FREE_ORDER)
+    assert state.passengers.taken == "P02" and state.passengers.stack == ("P03", "P04")  # nothing boxed
+    assert FREE_ORDER.legal_actions(state) == [STEP_PASSENGERS, STEP_EFFECTS]
+    solo.refused(state, STEP_REMOVE, "STM-R-49", game=FREE_ORDER, words="not an end-of-turn step still to run")
+    state = solo.play(state, STEP_PASSENGERS, game=FREE_ORDER)
+    assert state.phase is Phase.REVEAL and state.players[0].passenger_tiles == 1 and state.passengers.taken is None
+    state = solo.play(state, RevealPassenger("P03"), UsePart(), game=FREE_ORDER)
+    assert state.players[0].vp == 5
+    assert FREE_ORDER.legal_actions(state) == [SkipPart(), UsePart()]  # L8-left's effect follows by itself
+    state = solo.play(state, SkipPart(), SkipPart(), SkipPart(), game=FREE_ORDER)
+    assert state.passengers.face_up == "P03" and state.passengers.stack == ("P04",)
+    assert FREE_ORDER.legal_actions(state) == [EndTurn()]
+
+
+def test_amb16_free_end_of_turn_effects_before_the_passenger_rewards() -> None:
+    """STM-AMB-16 'free' in a 2-player game (p.24: 'end your turn by evaluating effects that take place at
+    the end of your turn - and, where applicable, the passenger transport'): no 'remove tiles' outside the
+    solo game, so two steps to order; L8-left's end-of-turn effect chosen first comes before the banker's
+    1 VP, where 'fixed' gives the VP first."""
+    spec = {"players": 2, "phase": "flight", "board": L6_L8, "passengers": {"face_up": "P02", "banker": 6}}
+    flight = (TakeBack(6, "left"), PickUp("banker"), LetLapse(), TakeBack(8, "left"), UseDistrict())
+    default = SteamopolisGame()
+    fixed = solo.play(tools(default).scenario_state(spec), *flight, game=default)
+    assert fixed.phase is Phase.REVEAL
+    fixed = solo.play(fixed, RevealPassenger("P03"), game=default)
+    assert fixed.turn.pending[0] == (VotePoints(1),)
+    state = solo.play(tools(FREE_ORDER).scenario_state(spec), *flight, game=FREE_ORDER)
+    assert FREE_ORDER.legal_actions(state) == [STEP_PASSENGERS, STEP_EFFECTS]
+    solo.refused(state, STEP_REMOVE, "STM-R-49", game=FREE_ORDER)
+    state = solo.play(state, STEP_EFFECTS, game=FREE_ORDER)
+    assert state.phase is Phase.END_OF_TURN and isinstance(state.turn.pending[0][0], LookAtMachine)
+    assert state.players[0].vp == fixed.players[0].vp and state.passengers.taken == "P02"
+    state = solo.play(state, SkipPart(), SkipPart(), SkipPart(), game=FREE_ORDER)
+    assert state.phase is Phase.REVEAL and state.passengers.taken is None  # the passenger step by itself
+    state = solo.play(state, RevealPassenger("P03"), UsePart(), game=FREE_ORDER)
+    assert state.players[0].vp == fixed.players[0].vp + 1 and FREE_ORDER.legal_actions(state) == [EndTurn()]
+
+
+def test_amb16_free_offers_no_choice_with_one_step_to_run() -> None:
+    """STM-AMB-16 'free' only orders steps that are there: a solo FLY that transported no one and used no
+    end-of-turn effect has only 'remove tiles' (p.35), run by itself as under 'fixed' (P03: levels 8 and
+    2), and the states are the same."""
+    spec = {"board": [{"seat": 0, "level": 4, "position": "left"}], "markets": solo.MARKETS}
+    states = []
+    for game_ in (solo.GAME, FREE_ORDER):
+        start = solo.given(game_, phase="flight", passengers={"face_up": "P03"}, **spec)
+        states.append(solo.play(start, TakeBack(4, "left"), LetLapse(), game=game_))
+    assert states[0] == states[1] and states[1].turn.removed == ("M0-02", "M0-01")
+    assert states[1].phase is Phase.REVEAL
+
+
+# ---------------------------------------------------------------------------
+# STM-AMB-37 'again': 'use all activation effects' starts over (p.32)
+# ---------------------------------------------------------------------------
+
+
+def test_amb37_again_offers_use_all_again_after_it_is_used() -> None:
+    """STM-R-62 (p.32): 'You may use all activation effects of your machines from right to left'; M3-01 on
+    machine-room space 3 holds it, M0-02 (1 gear) and M0-01 (1 crystal) lie on 2 and 1.  'again': the
+    machine holding it is activated too, so its 'use all' waits again after each use - one more decision,
+    which the player may forgo (p.26-27: 'if you cannot or do not want to carry out the effect, it lapses').
+    Used twice, then forgone: M0-02 and M0-01 each give twice (2 gears, 2 crystals).  'once': M3-01 is left
+    out and M0-02's gear comes first."""
+    again = reading("STM-AMB-37", "again")
+    every = player(
+        [(6, False)],
+        machine_room=par.room((1, par.machine("M0-01")), (2, par.machine("M0-02")), (3, par.machine("M3-01"))),
+    )
+    start = game(every, player(parasites_home=3))
+    state = play(start, ChannelPressure(6), UsePart(), ctx=again)
+    assert isinstance(state.turn.pending[0][0], UseAllActivationEffects)
+    assert legal_actions(again, state) == [SkipPart(), UsePart()]
+    state = play(state, UsePart(), ctx=again)
+    assert isinstance(state.turn.pending[0][0], UseAllActivationEffects)
+    state = play(state, SkipPart(), TakeResources(0, 1), TakeResources(1, 0), ctx=again)
+    state = play(state, TakeResources(0, 1), TakeResources(1, 0), ctx=again)
+    assert (state.players[0].crystals, state.players[0].gears) == (2, 2)
+    again_game = SteamopolisGame.configured(readings={"STM-AMB-37": "again"})
+    assert again_game.stalled(state) is None  # never a dead end: the player may always stop
+    once = play(start, ChannelPressure(6), UsePart())
+    assert TakeResources(0, 1) in legal_actions(CTX, once)
+    assert not any(isinstance(part, UseAllActivationEffects) for program in once.turn.pending for part in program)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_amb16_free_and_amb37_again_keep_generation_and_check_together(seed: int) -> None:
+    """Random games rarely reach either reading's decision, so the walk starts at it: from solo turn 5
+    (p.37) under STM-AMB-16 'free' and from a repeating 'use all' (p.32) under STM-AMB-37 'again', every
+    generated action passes the check, the end-of-turn steps and the end of the turn are refused unless
+    generated, and every invariant holds, until the next turn starts."""
+    both = SteamopolisGame.configured(readings={"STM-AMB-16": "free", "STM-AMB-37": "again"})
+    seat = {"gauge": "g6", "machine_room": {1: "M0-01", 2: "M0-02", 3: "M3-01"}}
+    start = tools(both).scenario_state({"players": 2, "phase": "action", "seats": {0: seat}})
+    looping = both.apply(start, ChannelPressure(6))
+    rng = random.Random(seed)
+    probes: list[StmAction] = [STEP_PASSENGERS, STEP_EFFECTS, STEP_REMOVE, EndTurn()]
+    for state in (turn_5(both), looping):
+        for _ in range(80):
+            if state.phase is Phase.START_OF_TURN:
+                break
+            if isinstance(both.to_move(state), Chance):
+                action = both.sample_chance(state, rng)
+            else:
+                legal = both.legal_actions(state)
+                assert legal and all(both.check(state, a) is None for a in legal)
+                for probe in probes:
+                    if probe not in legal:
+                        assert both.check(state, probe) is not None, probe
+                action = rng.choice(legal)
+            before, state = state, both.apply(state, action)
+            found = [*tools(both).violations(state), *check_step(both, before, state)]
+            assert not found, "\n".join(map(str, found))
+        assert state.phase is Phase.START_OF_TURN
+
+
+# ---------------------------------------------------------------------------
 # The readings played together: generation equals the check along random games
 # ---------------------------------------------------------------------------
 
@@ -495,10 +692,12 @@ PLAYED = {
     "STM-AMB-29": "both",
     "STM-AMB-11": "board",
     "STM-AMB-13": "any",
+    "STM-AMB-16": "free",
     "STM-AMB-22": "bump",
     "STM-AMB-34": "two",
     "STM-AMB-35": "repeat",
     "STM-AMB-36": "once",
+    "STM-AMB-37": "again",
     "STM-AMB-38": "returns",
     "STM-AMB-39": "activation",
     "STM-AMB-40": "one",

@@ -469,6 +469,21 @@ class LeaveParasites:
     kind: ClassVar[str] = "leave-parasites"
 
 
+# STM-R-49 / STM-AMB-16 'free': the steps of the end of the turn, in the rulebook's words (p.24: the
+# passenger transport's rewards and the new passenger tile; effects that take place at the end of your
+# turn; p.35, solo: REMOVE TILES).
+EndStep = Literal["passengers", "end-of-turn effects", "remove tiles"]
+
+
+@attrs.frozen
+class EndOfTurnStep:
+    """STM-AMB-16 'free' (p.24, p.37): the end-of-turn ``step`` the player carries out next, while more
+    than one of them is still to be done."""
+
+    kind: ClassVar[str] = "end-of-turn-step"
+    step: EndStep
+
+
 @attrs.frozen
 class EndTurn:
     """STM-R-23 (3): the turn is over; the player to the left is up."""
@@ -523,6 +538,7 @@ StmAction = (
     | Store
     | UseRemovedTile
     | LeaveParasites
+    | EndOfTurnStep
     | EndTurn
 )
 

@@ -216,7 +216,13 @@ REGISTER = AmbiguityRegister(
             "In which order are passenger rewards, end-of-turn effects and solo 'remove tiles' done?",
             [
                 ("fixed", "passenger rewards and the new tile, then end-of-turn effects, then remove tiles"),
-                ("free", "in any order the player chooses"),
+                (
+                    "free",
+                    "in any order the player chooses: while more than one of the three steps is still to run, the"
+                    " player picks the next (EndOfTurnStep); remove tiles before the passenger step reads the tile"
+                    " taken at the drop-off (the tile in force, STM-R-37) and boxes no passenger tile, none lying"
+                    " face up on the stack; each step runs as under 'fixed'",
+                ),
             ],
             "fixed",
             "solo turn 5 shows this order; 'remove tiles' uses the passenger tile face up at that moment",
@@ -503,7 +509,12 @@ REGISTER = AmbiguityRegister(
             "Does 'use all activation effects' use an activation that is itself 'use all activation effects'?",
             [
                 ("once", "no: that activation is skipped, every other one is used once"),
-                ("again", "yes: it starts over (an endless loop: the rules give no bound)"),
+                (
+                    "again",
+                    "yes: it starts over each time the player uses it; the rules give no bound but the player's own:"
+                    " every effect may lapse (p.26-27, STM-R-22; 'You may use', p.32), so a repetition is one more"
+                    " decision and the game goes on when the player forgoes it",
+                ),
             ],
             "once",
             "'use all activation effects of your machines' read literally re-activates the machine holding it, without end; "
@@ -581,14 +592,10 @@ REGISTER = AmbiguityRegister(
 # (never silently played as the default).  A test holds this list to the model's source: every
 # other alternative reading is consulted somewhere.
 NOT_MODELLED_WHY: dict[tuple[str, str], str] = {
-    ("STM-AMB-16", "free"): "not played: the end of the turn runs in one fixed order (transitions.end_of_turn, then "
-    "remove_tiles); a free order needs a decision among rewards, end-of-turn effects and remove tiles, and no "
-    "action expresses it",
     ("STM-AMB-19", "next-step"): "not played: gains outside the named store steps go to storage at once; holding "
     "them until the next store step needs unstored resources in PlayerState, which has none",
     ("STM-AMB-25", "cumulative"): "a market slot shows only its own symbols: added up over the emptied slots "
     "they would charge several stones, machine removals and envies per tile, and a purchase names one of each",
-    ("STM-AMB-37", "again"): "an endless loop cannot be played; the reading is registered so the question is on record",
 }
 NOT_MODELLED = frozenset(NOT_MODELLED_WHY)
 # Readings played only with a pack that supplies data the rulebook does not print: reading -> the pack

@@ -265,5 +265,7 @@ def _words(game: SteamopolisGame, state: StmState, action: a.StmAction) -> str:
             return f"builds a capacity tile (side {sd}) on {pos}"
         case a.Store(crystals=c, gears=g):
             return f"stores {c} crystal(s) and {g} gear(s)"
+        case a.EndOfTurnStep(step=st):
+            return f"carries out the end-of-turn step next: {st}"
         case a.EndTurn():
             return "ends the turn"

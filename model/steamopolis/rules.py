@@ -43,6 +43,8 @@ from rulecraft.model.steamopolis.actions import (
     DealStartingMachine,
     DeclineCost,
     District,
+    EndOfTurnStep,
+    EndStep,
     EndTurn,
     FlyToAllTargets,
     GainStone,
@@ -286,6 +288,49 @@ def beside_stack(state: StmState) -> int:
     return state.solo.parasites_beside_stack if state.solo is not None else 0
 
 
+def end_steps(ctx: Context, state: StmState) -> tuple[EndStep, ...]:
+    """STM-R-49 / STM-AMB-16 'free' (p.24, p.35, p.37): the steps of the end of the turn still to run,
+    of which the player picks the next: the passenger rewards with the new passenger tile (a passenger
+    was transported), the waiting end-of-turn effects, and the solo REMOVE TILES after a FLY; none while
+    'remove tiles' is under way.  Under 'fixed' there is nothing to pick: ()."""
+    turn = state.turn
+    if ctx.r("STM-AMB-16") != "free" or state.phase is not Phase.END_OF_TURN or turn.removal not in (None, "done"):
+        return ()
+    steps: list[EndStep] = []
+    if turn.transported:
+        steps.append("passengers")
+    if turn.end_of_turn:
+        steps.append("end-of-turn effects")
+    if state.solo is not None and turn.flight_start and turn.removal is None:
+        steps.append("remove tiles")
+    return tuple(steps)
+
+
+def end_step_rejection(ctx: Context, state: StmState, action: EndOfTurnStep) -> Rejection | None:
+    """STM-R-49 / STM-AMB-16: under 'free' one of the end-of-turn steps still to run; under 'fixed' the
+    end of the turn runs in its printed order and is never chosen."""
+    if ctx.r("STM-AMB-16") != "free":
+        return reject(
+            "STM-R-49",
+            "the end of the turn runs in its fixed order: passenger rewards and the new passenger tile, then"
+            " the end-of-turn effects, then (solo) remove tiles (STM-AMB-16 'fixed')",
+        )
+    steps = end_steps(ctx, state)
+    if action.step not in steps:
+        waiting = ", ".join(steps) or "none"
+        why = f"'{action.step}' is not an end-of-turn step still to run (STM-AMB-16 'free'; waiting: {waiting})"
+        return reject("STM-R-49", why)
+    return None
+
+
+def end_turn_rejection(ctx: Context, state: StmState) -> Rejection | None:
+    """STM-R-49 / STM-AMB-16 'free': the turn ends once every end-of-turn step has run."""
+    steps = end_steps(ctx, state)
+    if steps:
+        return reject("STM-R-49", f"choose the next end-of-turn step first (STM-AMB-16 'free'): {', '.join(steps)}")
+    return None
+
+
 def printed_destinations(ctx: Context, state: StmState) -> tuple[int, int]:
     """STM-R-71/72: the banker's and the stoker's printed destination on the passenger tile in force
     (the one taken at this turn's first drop-off, STM-R-37, else the face-up one, else the board's
@@ -375,8 +420,8 @@ def phase_step_rejection(ctx: Context, state: StmState, action: StmAction) -> Re
             return reject(
                 "STM-R-72", "remove tiles: take back a parasite to use a removed tile's effect, or leave them"
             )
-        if isinstance(action, EndTurn):
-            return None
+        if isinstance(action, EndTurn | EndOfTurnStep):
+            return None  # their own rules judge them (STM-R-49, STM-AMB-16)
         return reject("STM-R-49", "the action is over: only the end of the turn remains")
     if phase is Phase.SETUP_ROOM:
         if not isinstance(action, BuildStartingRoom):
@@ -490,8 +535,12 @@ def own_rejection(ctx: Context, state: StmState, action: StmAction) -> Rejection
             return None
         case PassTurn():
             return pass_rejection(ctx, state)
-        case StopBuying() | UseDistrict() | LetLapse() | EndTurn():
+        case StopBuying() | UseDistrict() | LetLapse():
             return None  # nothing beyond their step
+        case EndTurn():
+            return end_turn_rejection(ctx, state)
+        case EndOfTurnStep():
+            return end_step_rejection(ctx, state, action)
         case DealCharacter() | DealStartingMachine() | DealMarketTile() | RevealPassenger():
             return None  # a deal is judged whole by the step: one of chance's outcomes or not
         case _:
@@ -1510,7 +1559,8 @@ def _direct_moves(ctx: Context, state: StmState) -> list[StmAction] | None:
         # The step admits only the arrow stones' move (STM-R-23): its own rule decides the orders.
         return [a for a in _arrow_moves(ctx, gauge) if arrows_rejection(ctx, state, a) is None]
     if phase is Phase.END_OF_TURN and turn.removal != "parasites":
-        return [EndTurn()]  # STM-R-49: nothing left to decide
+        steps = end_steps(ctx, state)  # STM-AMB-16 'free': the next step to run; 'fixed': none
+        return [EndOfTurnStep(s) for s in steps] if steps else [EndTurn()]  # STM-R-49
     if phase is Phase.SETUP_ROOM:
         # STM-R-13: room_choices lists two different free positions and sides 0/1 (a first game's
         # fixed layout); the check adds only the capacity tile the supply must still hold (R-21).
@@ -1609,6 +1659,7 @@ def _candidates(ctx: Context, state: StmState, prune: bool = True) -> Iterator[S
             yield LeaveParasites()
             yield from (UseRemovedTile(t, sym) for t in sorted(set(state.turn.removed)) for sym in SYMBOLS)
         else:
+            yield from (EndOfTurnStep(s) for s in end_steps(ctx, state))  # STM-AMB-16 'free'
             yield EndTurn()
     elif state.phase is Phase.SETUP_ROOM:
         yield from room_choices(state)

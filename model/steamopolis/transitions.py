@@ -27,6 +27,8 @@ from rulecraft.model.steamopolis.actions import (
     DealMarketTile,
     DealStartingMachine,
     DeclineCost,
+    EndOfTurnStep,
+    EndStep,
     EndTurn,
     FlyToAllTargets,
     GainStone,
@@ -103,6 +105,7 @@ from rulecraft.model.steamopolis.rules import (
     decider,
     destination,
     discounted,
+    end_steps,
     head,
     market_at,
     me,
@@ -406,6 +409,8 @@ def _effect(ctx: Context, state: StmState, action: StmAction) -> StmState:
             return use_removed_tile(ctx, state, action)
         case LeaveParasites():
             return parasites_done(ctx, state)
+        case EndOfTurnStep():
+            return end_step(ctx, state, action.step)
         case _:
             assert_never(action)
 
@@ -444,6 +449,13 @@ def settle(ctx: Context, state: StmState) -> StmState:
         if state.phase in (Phase.END_OF_TURN, Phase.ACTION) and over_capacity(ctx, me(state)):
             state = with_turn(state, storing=True)  # STM-R-32 / STM-AMB-19: store after the effects
             break
+        if state.phase is Phase.END_OF_TURN:
+            steps = end_steps(ctx, state)  # STM-AMB-16 'free': the steps still to run ('fixed': none)
+            if len(steps) > 1:
+                break  # the player picks the next one (EndOfTurnStep)
+            if steps:
+                state = end_step(ctx, state, steps[0])
+                continue
         if removal_due(state):
             state = remove_tiles(ctx, state)  # STM-R-71 / STM-AMB-16 'fixed': after the end-of-turn effects
             continue
@@ -857,9 +869,12 @@ def use_plain(ctx: Context, state: StmState) -> tuple[StmState, tuple[Queued, ..
         return state, ()
     if isinstance(part, UseAllActivationEffects):
         # STM-R-62: right to left, as a value-8 stone channelled down to level 1; parasites sleep.
-        # STM-AMB-37 'once': an activation that itself holds 'use all' is not used again (else it never ends).
+        # STM-AMB-37 'once': an activation that itself holds 'use all' is not used again (else it never ends);
+        # 'again': it is, and starts over each time the player uses it (every effect may lapse, STM-R-22).
         positions = range(len(me(state).machine_room), 0, -1)
-        programs = (p for pos in positions for p in activation(ctx, state, pos))
+        programs = tuple(p for pos in positions for p in activation(ctx, state, pos))
+        if ctx.r("STM-AMB-37") == "again":
+            return state, programs
         return state, tuple(p for p in programs if not any(isinstance(x, UseAllActivationEffects) for x in walk(p)))
     if isinstance(part, TurnSponsor):
         p = me(state)
@@ -1069,22 +1084,48 @@ def store(state: StmState, action: Store) -> StmState:
 
 
 def end_of_turn(ctx: Context, state: StmState) -> StmState:
-    """STM-R-49 / STM-AMB-16 'fixed': passenger rewards, a new passenger tile, then end-of-turn effects."""
+    """STM-R-49 / STM-AMB-16 'fixed': passenger rewards, a new passenger tile, then end-of-turn effects
+    (then, solo, remove tiles: :func:`settle`).  'free': the steps wait; :func:`settle` runs the only one
+    left, or the player picks the next (:func:`end_step`)."""
     state = evolve(state, phase=Phase.END_OF_TURN)
     state = with_turn(state, step="next", active=None, active_space=None, channel=None, channel_stone=None)
-    transported = state.turn.transported
-    if transported:
-        tile = passenger_tile(ctx, state)
-        for who in transported:
-            # STM-R-50: per transported passenger, the tile's reward plus every 'transported passenger' effect.
-            reward = tile.banker_reward if who == "banker" else tile.stoker_reward
-            state, block = fire(ctx, state, "passenger")
-            state = queue(state, reward, *block)
-        state = next_passenger_tile(state)
-    districts = (ctx.district(state, level, pos).effect for level, pos in state.turn.end_of_turn)
-    state = queue(state, *districts)
+    if ctx.r("STM-AMB-16") == "free":
+        return state
+    if state.turn.transported:
+        state = passenger_rewards(ctx, state)
+    state = queue(state, *end_of_turn_effects(ctx, state))
     # STM-R-51 (p.24, p.37): the next tile turns face up now, before the end-of-turn effects: a chance step.
     return evolve(state, phase=Phase.REVEAL) if reveal_due(state) else state
+
+
+def passenger_rewards(ctx: Context, state: StmState) -> StmState:
+    """STM-R-50/51: per transported passenger, the tile's reward plus every 'transported passenger'
+    effect; then the taken tile goes face down beside the airship."""
+    tile = passenger_tile(ctx, state)
+    for who in state.turn.transported:
+        reward = tile.banker_reward if who == "banker" else tile.stoker_reward
+        state, block = fire(ctx, state, "passenger")
+        state = queue(state, reward, *block)
+    return next_passenger_tile(state)
+
+
+def end_of_turn_effects(ctx: Context, state: StmState) -> tuple[Program, ...]:
+    """STM-R-49/60: the effects of the districts that wait for the end of the turn."""
+    return tuple(ctx.district(state, level, pos).effect for level, pos in state.turn.end_of_turn)
+
+
+def end_step(ctx: Context, state: StmState, step: EndStep) -> StmState:
+    """STM-AMB-16 'free' (p.24, p.35, p.37): one step of the end of the turn, struck off once run: the
+    passenger rewards and the new passenger tile (the next one turns face up, a chance step), the
+    end-of-turn effects, or the solo REMOVE TILES.  Remove tiles run before the passenger step reads the
+    tile taken at this turn's drop-off (still the tile in force, STM-R-37: its printed destinations) and
+    boxes no passenger tile, as none lies face up on the stack (STM-AMB-31)."""
+    if step == "passengers":
+        state = with_turn(passenger_rewards(ctx, state), transported=())
+        return evolve(state, phase=Phase.REVEAL) if reveal_due(state) else state
+    if step == "end-of-turn effects":
+        return with_turn(queue(state, *end_of_turn_effects(ctx, state)), end_of_turn=())
+    return remove_tiles(ctx, state)
 
 
 def next_passenger_tile(state: StmState) -> StmState:
