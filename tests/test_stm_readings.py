@@ -694,6 +694,7 @@ PLAYED = {
     "STM-AMB-13": "any",
     "STM-AMB-16": "free",
     "STM-AMB-22": "bump",
+    "STM-AMB-25": "cumulative",
     "STM-AMB-34": "two",
     "STM-AMB-35": "repeat",
     "STM-AMB-36": "once",

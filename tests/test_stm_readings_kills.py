@@ -58,6 +58,7 @@ from rulecraft.model.steamopolis.context import Context
 from rulecraft.model.steamopolis.effects import (
     ActivateParasites,
     Envy,
+    EnvyParasite,
     GainResources,
     GainSponsor,
     IncreasePressure,
@@ -68,7 +69,7 @@ from rulecraft.model.steamopolis.effects import (
 )
 from rulecraft.model.steamopolis.game import SteamopolisGame
 from rulecraft.model.steamopolis.gauge import BonusMarker, Stone
-from rulecraft.model.steamopolis.rules import at, legal_actions
+from rulecraft.model.steamopolis.rules import at, legal_actions, legal_actions_by_check
 from rulecraft.model.steamopolis.state import (
     BoardStone,
     BonusMarket,
@@ -481,3 +482,117 @@ def test_amb35_repeat_leaves_the_counted_parts_and_the_solo_game_alone() -> None
         assert not any(isinstance(a, UseFaceUpTile) for a in g.legal_actions(used))
         placing = attrs.evolve(beside, turn=attrs.evolve(beside.turn, pending=((PlaceParasites(None),),)))
         assert solo_play(g, placing, PlaceParasite(None, None)).turn.pending[0][0] == PlaceParasites(2)  # 3 uses
+
+
+# ---------------------------------------------------------------------------
+# STM-AMB-25: do the symbols of emptied market slots add up (p.18-20)
+# ---------------------------------------------------------------------------
+
+CUMULATIVE = reading("STM-AMB-25", "cumulative")
+
+
+def _buyer_at(tile: str, room: tuple[str, ...] = (), stones: int = 0, **kw: Any) -> StmState:
+    """A flight taking back the buyer's stone from L5-left, whose market shows ``tile`` face up; the
+    machine room holds the rank-0 machines ``room`` from position 1; ``stones`` more stones on the gauge."""
+    tiles = (*(RoomTile("machine", t) for t in room), *(None,) * (7 - len(room)))
+    buyer = player([(s, False) for s in range(2, 2 + stones)], on_board=1, machine_room=tiles, **kw)
+    state = game(buyer, player(), board=(BoardStone(0, 5, "left"),), markets=(Market(5, (tile,)),))
+    return state
+
+
+def _envies(state: StmState) -> int:
+    return sum(isinstance(x, EnvyParasite) for q in state.turn.pending for x in q)
+
+
+def test_amb25_cumulative_adds_the_emptied_rank_0_slot_to_a_rank_1_price() -> None:
+    """p.18 'always consider only the visible symbols on the market (before you take the tile away)';
+    STM-EX-12/13 (p.19) as the rank-0 and rank-1 slots: 'Pay 2 gears. Receive 1 vote point' and 'Pay 2
+    crystals and 1 machine tile. Receive 2 vote points'.  A rank-1 tile (M1-04, no own costs): 'per-slot'
+    charges 2 crystals and a machine for 2 VP; 'cumulative' adds the emptied rank-0 slot: 2 crystals and
+    2 gears and the machine, for 3 VP."""
+    for ctx, gears, vp in ((CTX, 2, 2), (CUMULATIVE, 0, 3)):
+        flown = play(
+            _buyer_at("M1-04", ("M0-02", "M0-03"), crystals=2, gears=2), FlyToAllTargets(), TakeBack(5, "left")
+        )
+        bought = play(flown, BuyMachine(3, 1), ctx=ctx).players[0]
+        assert (bought.crystals, bought.gears, bought.vp) == (0, gears, vp)
+        assert bought.machine_room[:3] == (None, RoomTile("machine", "M0-03"), RoomTile("machine", "M1-04"))
+    poor = play(_buyer_at("M1-04", ("M0-02",), crystals=2), FlyToAllTargets(), TakeBack(5, "left"))
+    play(poor, BuyMachine(2, 1))
+    refused(poor, BuyMachine(2, 1), "STM-R-40", ctx=CUMULATIVE)  # the 2 gears of rank 0 are visible too
+
+
+def test_amb25_cumulative_rank_2_machine_gives_up_two_machines_for_six_vp() -> None:
+    """STM-EX-14 (p.19) as the rank-2 slot: 'Pay 3 crystals and 1 machine. Receive 3 vote points. Other
+    players place 1 parasite each'.  'cumulative' adds ranks 0 and 1: 5 crystals, 2 gears, two machines
+    (the rank-1 and rank-2 removal symbols), 1+2+3 = 6 VP, one envy; the tile may go where one was."""
+    room = ("M0-02", "M0-03", "M0-05")
+    state = _buyer_at("M2-02", room, crystals=5, gears=2)
+    flown = play(state, FlyToAllTargets(), TakeBack(5, "left"))
+    one = play(flown, BuyMachine(4, 1))
+    p = one.players[0]
+    assert (p.crystals, p.gears, p.vp, _envies(one)) == (2, 2, 3, 1)
+    rejection = refused(flown, BuyMachine(4, 1), "STM-R-41", ctx=CUMULATIVE)
+    assert "2 different machine tiles" in rejection.reason
+    refused(flown, BuyMachine(4, 1, more=(1,)), "STM-R-41", ctx=CUMULATIVE)
+    refused(flown, BuyMachine(4, 1, more=(6,)), "STM-R-41", ctx=CUMULATIVE)
+    refused(flown, BuyMachine(4, 1, more=(2,)), "STM-R-41")  # 'per-slot': one removal, no more
+    two = play(flown, BuyMachine(4, 1, more=(2,)), ctx=CUMULATIVE)
+    p = two.players[0]
+    assert (p.crystals, p.gears, p.vp, _envies(two)) == (0, 0, 6, 1)
+    assert p.machine_room[:4] == (None, None, RoomTile("machine", "M0-05"), RoomTile("machine", "M2-02"))
+    assert BuyMachine(2, 1, more=(2,)) in legal_actions(CUMULATIVE, flown)
+    assert not [a for a in legal_actions(CUMULATIVE, flown) if isinstance(a, BuyMachine) and not a.more]
+    assert legal_actions(CUMULATIVE, flown) == legal_actions_by_check(CUMULATIVE, flown)
+
+
+def test_amb25_cumulative_rank_2_banner_returns_three_stones() -> None:
+    """STM-EX-16..18 (p.20): every banner slot shows 'pressure stone -1' ('Pay 2 gears and 1 pressure stone',
+    'Pay 2 crystals and 1 pressure stone', 'Pay 3 crystals and 1 pressure stone ... place 1 parasite').  A
+    rank-2 banner (M2-03, blue: 0 passenger tiles, 0 VP) under 'cumulative' costs the three slots' stones,
+    named on the gauge, and 'You cannot give up your last pressure stone' (p.20) needs a fourth; the rank-2
+    envy symbol lets the other player place a parasite on the buyer's one machine."""
+    flown = play(_buyer_at("M2-03", ("M0-02",), 3, crystals=5, gears=2), FlyToAllTargets(), TakeBack(5, "left"))
+    assert flown.players[0].gauge.stone_spaces() == (1, 2, 3, 4)
+    default = play(flown, BuyBanner(1)).players[0]
+    assert default.gauge.stone_spaces() == (2, 3, 4) and (default.crystals, default.gears) == (2, 2)
+    rejection = refused(flown, BuyBanner(1), "STM-R-43", ctx=CUMULATIVE)
+    assert "cost 3 pressure stones" in rejection.reason
+    refused(flown, BuyBanner(1, more=(2, 2)), "STM-R-43", ctx=CUMULATIVE)
+    refused(flown, BuyBanner(1, more=(1, 2)), "STM-R-43", ctx=CUMULATIVE)
+    refused(flown, BuyBanner(1, more=(2, 9)), "STM-R-43", ctx=CUMULATIVE)
+    refused(flown, BuyBanner(1, more=(2, 3)), "STM-R-43")  # 'per-slot': one stone
+    banners = [a for a in legal_actions(CUMULATIVE, flown) if isinstance(a, BuyBanner)]
+    threes = [
+        BuyBanner(1, more=(2, 3)),
+        BuyBanner(1, more=(2, 4)),
+        BuyBanner(1, more=(3, 4)),
+        BuyBanner(2, more=(3, 4)),
+    ]
+    assert banners == threes  # every 3 of the 4 gauge stones, the first named as ``stone``
+    assert legal_actions(CUMULATIVE, flown) == legal_actions_by_check(CUMULATIVE, flown)
+    paid = play(flown, BuyBanner(1, more=(2, 3)), ctx=CUMULATIVE)
+    p = paid.players[0]
+    assert p.gauge.stone_spaces() == (4,) and len(p.supply) == 4 and p.banners == ("M2-03",)
+    assert (p.crystals, p.gears, _envies(paid)) == (0, 0, 1)
+    last = play(_buyer_at("M2-03", stones=2, crystals=5, gears=2), FlyToAllTargets(), TakeBack(5, "left"))
+    refused(last, BuyBanner(1, more=(2, 3)), "STM-R-43", ctx=CUMULATIVE)  # the last stone stays
+    assert not any(isinstance(a, BuyBanner) for a in legal_actions(CUMULATIVE, last))
+
+
+def test_amb25_cumulative_rank_3_machine_doubles_the_envy() -> None:
+    """STM-EX-15 (p.19) as the rank-3 slot: 'Pay 4 crystals, 1 gear and 1 machine. Receive 5 vote points. All
+    other players may each place 1 parasite'.  'cumulative': ranks 0-3 add up to 9 crystals, 3 gears, three
+    machines, 11 VP and two envy symbols (ranks 2 and 3): the other player may place two parasites."""
+    room = ("M0-02", "M0-03", "M0-05")
+    flown = play(_buyer_at("M3-03", room, crystals=9, gears=3), FlyToAllTargets(), TakeBack(5, "left"))
+    one = play(flown, BuyMachine(4, 1))
+    assert (one.players[0].vp, _envies(one)) == (5, 1)
+    three = play(flown, BuyMachine(4, 1, more=(2, 3)), ctx=CUMULATIVE)
+    p = three.players[0]
+    assert (p.crystals, p.gears, p.vp, _envies(three)) == (0, 0, 11, 2)
+    assert p.machine_room[:4] == (None, None, None, RoomTile("machine", "M3-03"))
+    g = SteamopolisGame.configured(readings={"STM-AMB-25": "cumulative"})
+    for action in (BuyMachine(4, 1, more=(2, 3)), BuyBanner(1, more=(2, 3))):
+        assert g.action_from_json(json.loads(json.dumps(g.action_to_json(action)))) == action
+    assert "more" not in g.action_to_json(BuyMachine(4, 1)) and "more" not in g.action_to_json(BuyBanner(1))

@@ -518,6 +518,25 @@ def test_stm_amb_42_a_stone_on_the_bonus_markers_space_may_stay_by_default_and_m
     assert finding.kind == "legal-actions"
 
 
+def test_stm_amb_25_cumulative_adds_the_emptied_slots_gears_to_a_rank_1_price() -> None:
+    """p.18 'always consider only the visible symbols on the market'; STM-EX-12/13 (p.19) as the rank-0 and
+    rank-1 slots ('Pay 2 gears', 'Pay 2 crystals and 1 machine tile').  With 2 crystals and no gear the
+    rank-1 M1-04 is for sale by default (as a machine or a banner); under 'cumulative' the emptied rank-0
+    slot's 2 gears are visible too, and nothing can be bought."""
+    from rulecraft.model.steamopolis.actions import BuyBanner, BuyMachine, LetLapse, UseDistrict
+
+    default, other, start = _stm("STM-AMB-25", "cumulative")
+    here = {"kind": "take-back", "level": 5, "position": "left"}
+    ours, theirs = _steps(default, start, here), _steps(other, start, here)
+    buys = [a for a in default.legal_actions(ours) if isinstance(a, BuyMachine | BuyBanner)]
+    assert BuyMachine(2, 1) in buys and BuyBanner(1) in buys
+    assert other.legal_actions(theirs) == [UseDistrict(), LetLapse()]
+    refusal = other.check(theirs, BuyMachine(2, 1))
+    assert refusal is not None and refusal.rule == "STM-R-40"
+    finding = _found_from_its_start("stm", "STM-AMB-25", "cumulative")
+    assert finding.kind == "legal-actions"
+
+
 def test_stm_amb_34_character_5_keeps_a_second_sponsor_only_under_two() -> None:
     """p.29 'Sponsor (Maximum: 1) ... the surplus lapses'; p.31 'Only 1 sponsor, if you own character 5'.
     Character 5, owning a crystal sponsor, takes back a stone from the sponsor district L7-right: by default

@@ -190,6 +190,7 @@ class BuyMachine:
     sponsor: bool = False
     gala: bool = False
     sponsor2: bool = False  # STM-AMB-34 'two': character 5's second sponsor's discount too
+    more: tuple[int, ...] = ()  # STM-AMB-25 'cumulative': further machine-room positions given up
 
 
 @attrs.frozen
@@ -206,6 +207,7 @@ class BuyBanner:
     gala: bool = False
     board: District | None = None
     sponsor2: bool = False  # STM-AMB-34 'two': character 5's second sponsor's discount too
+    more: tuple[int, ...] = ()  # STM-AMB-25 'cumulative': gauge spaces of further stones returned
 
 
 @attrs.frozen

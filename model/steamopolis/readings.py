@@ -342,7 +342,14 @@ REGISTER = AmbiguityRegister(
             "Do a market slot's symbols add to those of slots already emptied?",
             [
                 ("per-slot", "each slot's symbols as the pack gives them (the printed examples are whole prices)"),
-                ("cumulative", "the symbols of emptied slots to the left stay visible and add up"),
+                (
+                    "cumulative",
+                    "the symbols of emptied slots to the left stay visible and add up: resources and VP sum, and a "
+                    "purchase gives up as many machines (BuyMachine.more), returns as many stones (BuyBanner.more) and "
+                    "lets the others place as many envy parasites as symbols are visible; the pack's slot data are "
+                    "read as each slot's own symbols, so with the bundled pack (the printed prices STM-EX-12..19 as "
+                    "slots) the higher ranks cost more than the printed examples say",
+                ),
             ],
             "per-slot",
             "STM-EX-12..19 are the only printed values; per-slot data lets either reading be loaded",
@@ -594,8 +601,6 @@ REGISTER = AmbiguityRegister(
 NOT_MODELLED_WHY: dict[tuple[str, str], str] = {
     ("STM-AMB-19", "next-step"): "not played: gains outside the named store steps go to storage at once; holding "
     "them until the next store step needs unstored resources in PlayerState, which has none",
-    ("STM-AMB-25", "cumulative"): "a market slot shows only its own symbols: added up over the emptied slots "
-    "they would charge several stones, machine removals and envies per tile, and a purchase names one of each",
 }
 NOT_MODELLED = frozenset(NOT_MODELLED_WHY)
 # Readings played only with a pack that supplies data the rulebook does not print: reading -> the pack

@@ -26,6 +26,8 @@ from functools import lru_cache
 from itertools import combinations, permutations
 from typing import assert_never
 
+import attrs
+
 from rulecraft.core import Rejection, all_rejections, listed
 from rulecraft.model.steamopolis.actions import (
     CHANCE_ACTIONS,
@@ -231,14 +233,44 @@ def market_at(state: StmState, level: int, extra: bool) -> Market | None:
     return None
 
 
-def slot_of(ctx: Context, market: Market, tile: MachineTile) -> MarketSlot:
-    """STM-R-40 / STM-AMB-25 'per-slot': the symbols beside the face-up tile's slot."""
+@attrs.frozen
+class Visible:
+    """STM-R-40 (p.18 'consider only the visible symbols on the market'): the symbols in force for the
+    face-up tile, counted: VP, machine removals and envies of row 1, stones -1 and envies of row 2,
+    the resources of row 3.  STM-AMB-25 'per-slot': its own slot's; 'cumulative': its slot's added to
+    those of the emptied slots to its left (the lower ranks)."""
+
+    machine_vp: int
+    removals: int
+    machine_envy: int
+    stones: int
+    banner_envy: int
+    resources: PayResources
+
+
+@lru_cache(maxsize=64)
+def _visible(slots: tuple[MarketSlot, ...]) -> Visible:
+    return Visible(
+        sum(s.machine_vp for s in slots),
+        sum(s.remove_machine for s in slots),
+        sum(s.machine_envy for s in slots),
+        sum(s.banner_stone for s in slots),
+        sum(s.banner_envy for s in slots),
+        PayResources(sum(s.resources.crystals for s in slots), sum(s.resources.gears for s in slots)),
+    )
+
+
+def slot_of(ctx: Context, market: Market, tile: MachineTile) -> Visible:
+    """STM-R-40 / STM-AMB-25: the symbols beside the face-up tile's slot ('per-slot'), with those of the
+    emptied slots to its left ('cumulative'; a 4-player extra market has its one slot)."""
     if market.extra:
-        return ctx.pack.extra_market_slots[0]
-    return next(s for s in ctx.pack.market_slots if s.rank == tile.rank)
+        return _visible(ctx.pack.extra_market_slots[:1])
+    if ctx.r("STM-AMB-25") == "cumulative":
+        return _visible(tuple(s for s in ctx.pack.market_slots if s.rank <= tile.rank))
+    return _visible(tuple(s for s in ctx.pack.market_slots if s.rank == tile.rank))
 
 
-def tile_price(ctx: Context, market: Market) -> tuple[MachineTile, MarketSlot, PayResources]:
+def tile_price(ctx: Context, market: Market) -> tuple[MachineTile, Visible, PayResources]:
     """The face-up tile, its slot, and row 3 plus the tile's own costs (STM-R-40)."""
     tile = ctx.pack.machine(market.tiles[0])
     slot = slot_of(ctx, market, tile)
@@ -810,7 +842,10 @@ def purchase_rejection(
         return reject("STM-R-40", f"the tile costs {price}: you cannot pay it all")
     if isinstance(action, BuyMachine):
         return build_in_rejection(ctx, player, slot, action)
-    if slot.banner_stone:
+    if slot.stones:
+        further = extra_stones_rejection(player, slot.stones, action.stone, action.more)
+        if further is not None:
+            return further
         if action.board is not None:  # STM-AMB-11 'board': an own stone still on the board
             if ctx.r("STM-AMB-11") != "board":
                 return reject("STM-R-43", "a banner's stone comes from your gauge, not the board (STM-AMB-11 'gauge')")
@@ -828,10 +863,23 @@ def purchase_rejection(
                 )
         elif action.stone is None or action.stone not in player.gauge.stone_spaces():
             return reject("STM-R-43", "a banner costs a pressure stone from your gauge (STM-AMB-11)")
-        if stones_owned(state, decider(state)) < 2:
+        if stones_owned(state, decider(state)) < slot.stones + 1:
             return reject("STM-R-43", "you cannot give up your last pressure stone")
-    elif action.stone is not None or action.board is not None:
+    elif action.stone is not None or action.board is not None or action.more:
         return reject("STM-R-43", "this banner costs no pressure stone")
+    return None
+
+
+def extra_stones_rejection(
+    player: PlayerState, stones: int, first: int | None, more: tuple[int, ...]
+) -> Rejection | None:
+    """STM-AMB-25 'cumulative': a banner whose visible symbols show ``stones`` stones -1 names the
+    further ones (``more``), each another own stone on the gauge."""
+    if len(more) != stones - 1:
+        return reject("STM-R-43", f"the visible symbols cost {stones} pressure stones: name {stones - 1} more")
+    spaces = player.gauge.stone_spaces()
+    if len(set(more)) != len(more) or first in more or any(s not in spaces for s in more):
+        return reject("STM-R-43", f"name {stones - 1} more different stones of yours on the gauge")
     return None
 
 
@@ -880,20 +928,27 @@ def discounted(
     return cost["crystal"], cost["gear"]
 
 
-def build_in_rejection(ctx: Context, player: PlayerState, slot: MarketSlot, action: BuyMachine) -> Rejection | None:
-    """STM-R-41/42: rank 1+ costs a machine-room tile; the tile goes to a free position."""
+def build_in_rejection(ctx: Context, player: PlayerState, slot: Visible, action: BuyMachine) -> Rejection | None:
+    """STM-R-41/42: rank 1+ costs a machine-room tile; the tile goes to a free position.  STM-AMB-25
+    'cumulative': as many tiles as removal symbols are visible, the further ones named in ``more``."""
     room = player.machine_room
     full = all(t is not None for t in room)
+    if action.more or slot.removals > 1:
+        named = () if action.remove is None else (action.remove, *action.more)
+        if len(named) != slot.removals or len(set(named)) != len(named):
+            return reject("STM-R-41", f"the visible symbols call for {slot.removals} different machine tiles removed")
+        if any(not 1 <= r <= len(room) or room[r - 1] is None for r in named):
+            return reject("STM-R-41", f"no tile at each of machine-room positions {list(named)} to remove")
     if action.remove is not None:
         if not 1 <= action.remove <= len(room) or room[action.remove - 1] is None:
             return reject("STM-R-41", f"no tile at machine-room position {action.remove} to remove")
-        if not (slot.remove_machine or full):
+        if not (slot.removals or full):
             return reject("STM-R-42", "a free position exists and this tile costs no machine: nothing is removed")
-    elif slot.remove_machine:
+    elif slot.removals:
         return reject("STM-R-41", "from rank 1 a machine tile must be removed from your machine room")
     elif full:
         return reject("STM-R-42", "every position is taken: remove a tile to make room")
-    after = tuple(None if i + 1 == action.remove else t for i, t in enumerate(room))
+    after = tuple(None if i + 1 == action.remove or i + 1 in action.more else t for i, t in enumerate(room))
     if not 1 <= action.position <= len(room) or after[action.position - 1] is not None:
         return reject("STM-R-42", f"machine-room position {action.position} is not free")
     return None
@@ -1750,7 +1805,10 @@ def _exact_tile_purchases(ctx: Context, state: StmState, level: int, extra: bool
     room = player.machine_room
     rooms = range(1, len(room) + 1)
     occupied = tuple(i for i in rooms if room[i - 1] is not None)
-    removes: tuple[int | None, ...] = occupied if slot.remove_machine or len(occupied) == len(room) else (None,)
+    if ctx.r("STM-AMB-25") == "cumulative":  # the summed symbols: generated, then checked
+        candidates = _cumulative_purchases(ctx, state, slot, None, extra, discounts)
+        return [a for a in candidates if check(ctx, state, a) is None]
+    removes: tuple[int | None, ...] = occupied if slot.removals or len(occupied) == len(room) else (None,)
     out: list[StmAction] = [
         BuyMachine(position, remove, extra, None, sp, ga, s2)
         for remove in removes
@@ -1758,7 +1816,7 @@ def _exact_tile_purchases(ctx: Context, state: StmState, level: int, extra: bool
         if room[position - 1] is None or position == remove
         for sp, ga, s2 in discounts
     ]
-    if not slot.banner_stone:
+    if not slot.stones:
         return [*out, *(BuyBanner(None, extra, None, sp, ga, sponsor2=s2) for sp, ga, s2 in discounts)]
     seat = decider(state)
     if stones_owned(state, seat) < 2:
@@ -1955,13 +2013,21 @@ def _purchases(
     removes: tuple[int | None, ...] = (None, *occupied)
     stones: tuple[int | None, ...] = (None, *player.gauge.stone_spaces())
     on_board = ctx.r("STM-AMB-11") == "board"
+    if ctx.r("STM-AMB-25") == "cumulative":  # STM-AMB-25: the summed symbols (candidates for the check)
+        shown = market_at(state, level if level is not None else _active_level(state), extra)
+        if shown is not None and shown.tiles:
+            _tile, visible, pay = tile_price(ctx, shown)
+            if prune:
+                discounts = [(sp, ga, s2) for sp, ga, s2 in discounts if _pays(ctx, player, pay, sp, ga, s2)]
+            yield from _cumulative_purchases(ctx, state, visible, level, extra, discounts)
+        return
     market = market_at(state, level if level is not None else _active_level(state), extra) if prune else None
     if market is not None and market.tiles:
         _tile, slot, pay = tile_price(ctx, market)
         discounts = [(sp, ga, s2) for sp, ga, s2 in discounts if _pays(ctx, player, pay, sp, ga, s2)]
-        removes = occupied if slot.remove_machine or len(occupied) == len(room) else (None,)
-        stones = stones[1:] if slot.banner_stone else (None,)
-        on_board = on_board and slot.banner_stone
+        removes = occupied if slot.removals or len(occupied) == len(room) else (None,)
+        stones = stones[1:] if slot.stones else (None,)
+        on_board = on_board and bool(slot.stones)
     for remove in removes:
         for position in rooms:
             if room[position - 1] is None or position == remove:
@@ -1972,6 +2038,54 @@ def _purchases(
         for s in ctx.own_stones(state, decider(state)):
             board = (s.level, s.position)
             yield from (BuyBanner(None, extra, level, sp, ga, board, s2) for sp, ga, s2 in discounts)
+
+
+Discounts = list[tuple[bool, bool, bool]]
+
+
+def _removals(slot: Visible, occupied: tuple[int, ...], size: int) -> list[tuple[int | None, tuple[int, ...]]]:
+    """The (remove, more) choices of a machine purchase (STM-R-41/42; STM-AMB-25 'cumulative': as many
+    tiles as removal symbols are visible)."""
+    if slot.removals > 1:
+        return [(c[0], c[1:]) for c in combinations(occupied, slot.removals)]
+    removes: tuple[int | None, ...] = occupied if slot.removals or len(occupied) == size else (None,)
+    return [(r, ()) for r in removes]
+
+
+def _cumulative_banners(
+    ctx: Context, state: StmState, stones: int, extra: bool, level: int | None, discounts: Discounts
+) -> Iterator[BuyBanner]:
+    """STM-AMB-25 'cumulative': a banner costing ``stones`` stones, named from the gauge (the first one
+    under STM-AMB-11 'board' from an own board stone, not one a carried passenger needs)."""
+    if not stones:
+        yield from (BuyBanner(None, extra, level, sp, ga, sponsor2=s2) for sp, ga, s2 in discounts)
+        return
+    spaces = me(state).gauge.stone_spaces()
+    for chosen in combinations(spaces, stones):
+        yield from (BuyBanner(chosen[0], extra, level, sp, ga, None, s2, chosen[1:]) for sp, ga, s2 in discounts)
+    if ctx.r("STM-AMB-11") == "board":
+        own = ctx.own_stones(state, decider(state))
+        for s in own:
+            if waits_for_passenger(ctx, state, own, s.level):
+                continue
+            for more in combinations(spaces, stones - 1):
+                board = (s.level, s.position)
+                yield from (BuyBanner(None, extra, level, sp, ga, board, s2, more) for sp, ga, s2 in discounts)
+
+
+def _cumulative_purchases(
+    ctx: Context, state: StmState, slot: Visible, level: int | None, extra: bool, discounts: Discounts
+) -> Iterator[StmAction]:
+    """STM-AMB-25 'cumulative': the purchase candidates of the face-up tile, shaped by its summed symbols
+    (the check then keeps those it accepts): as a machine as many removals as removal symbols, as a
+    banner as many stones as stone symbols."""
+    room = me(state).machine_room
+    occupied = tuple(i for i in range(1, len(room) + 1) if room[i - 1] is not None)
+    for remove, more in _removals(slot, occupied, len(room)):
+        for position in range(1, len(room) + 1):
+            if room[position - 1] is None or position == remove or position in more:
+                yield from (BuyMachine(position, remove, extra, level, sp, ga, s2, more) for sp, ga, s2 in discounts)
+    yield from _cumulative_banners(ctx, state, slot.stones, extra, level, discounts)
 
 
 def _active_level(state: StmState) -> int:

@@ -95,8 +95,11 @@ def _make() -> cattrs.Converter:
     conv.register_unstructure_hook(
         PlayerState, make_dict_unstructure_fn(PlayerState, conv, sponsor2=unused, sponsor2_used=unused)
     )
-    for cls in (BuyMachine, BuyBanner, BuyBonusMarker, PayCost, UsePart):
+    for cls in (BuyBonusMarker, PayCost, UsePart):
         conv.register_unstructure_hook(cls, make_dict_unstructure_fn(cls, conv, sponsor2=unused))
+    # STM-AMB-25 'cumulative': the further removals or stones of a purchase, likewise.
+    for buy in (BuyMachine, BuyBanner):
+        conv.register_unstructure_hook(buy, make_dict_unstructure_fn(buy, conv, sponsor2=unused, more=unused))
     return conv
 
 

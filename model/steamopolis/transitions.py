@@ -674,8 +674,8 @@ def buy_machine(ctx: Context, state: StmState, action: BuyMachine) -> StmState:
     market = _market(state, action)
     tile, slot, price = tile_price(ctx, market)
     state = pay(ctx, state, price.crystals, price.gears, action.sponsor, action.gala, action.sponsor2)
-    if action.remove is not None:
-        state = remove_tile(state, action.remove)
+    for removed in (action.remove, *action.more) if action.remove is not None else ():
+        state = remove_tile(state, removed)
     state = score(build(state, action.position, RoomTile("machine", tile.id)), slot.machine_vp)
     state = after_purchase(ctx, state, market.level, action.extra)
     return purchased(ctx, state, action.level, slot.machine_envy)
@@ -687,10 +687,11 @@ def buy_banner(ctx: Context, state: StmState, action: BuyBanner) -> StmState:
     market = _market(state, action)
     tile, slot, price = tile_price(ctx, market)
     state = pay(ctx, state, price.crystals, price.gears, action.sponsor, action.gala, action.sponsor2)
-    if action.stone is not None:
-        gauge, stone = g.lift(me(state).gauge, action.stone, "STM-R-43")
+    # the stone(s) from the gauge (STM-AMB-25 'cumulative': the further ones in ``more``)
+    for space in (action.stone, *action.more) if action.stone is not None else action.more:
+        gauge, stone = g.lift(me(state).gauge, space, "STM-R-43")
         state = to_supply(with_gauge(state, gauge), stone, ctx)
-    elif action.board is not None:  # STM-AMB-11 'board': an own stone leaves its district
+    if action.board is not None:  # STM-AMB-11 'board': an own stone leaves its district
         seat = decider(state)
         mine = next(s for s in state.board if s.seat == seat and (s.level, s.position) == action.board)
         state = to_supply(evolve(state, board=tuple(s for s in state.board if s != mine)), mine.stone, ctx)
@@ -713,11 +714,12 @@ def _market(state: StmState, action: BuyMachine | BuyBanner) -> Market:
     return market
 
 
-def purchased(ctx: Context, state: StmState, level: int | None, envious: bool) -> StmState:
+def purchased(ctx: Context, state: StmState, level: int | None, envious: int) -> StmState:
     """After a purchase: the 'buy' passives (STM-R-60), then the envious (STM-R-53) once the tile is
-    built in.  In a flight step the stone's step 3 is done; under 'buy tile' the effect goes on."""
+    built in, once per visible envy symbol (STM-AMB-25 'cumulative': they add up).  In a flight step
+    the stone's step 3 is done; under 'buy tile' the effect goes on."""
     state, now = fire(ctx, state, "buy")
-    later = envy(ctx, state) if envious else ()
+    later = envy(ctx, state) * envious if envious else ()
     if level is None:
         return queue(with_turn(state, step="after"), *now, *later)
     return resume(state, now, later)

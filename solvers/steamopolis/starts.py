@@ -225,6 +225,23 @@ def _character_5_at_the_sponsor_district(game: Game[Any, Any]) -> Iterator[tuple
     )
 
 
+def _rank_1_tile_after_the_emptied_rank_0_slot(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    """STM-AMB-25 (p.18-20): a rank-1 tile face up on level 5 (its rank-0 slot emptied), the buyer with the
+    2 crystals of its own slot but not the 2 gears of the emptied one: 'per-slot' sells it, 'cumulative'
+    does not."""
+    given = {
+        "players": 2,
+        "phase": "flight",
+        "seats": {0: {"gauge": "g1", "crystals": 2, "machine_room": {1: "M0-02"}}},
+        "board": [{"seat": 0, "level": 5, "position": "left"}],
+        "markets": {5: ["M1-04"]},
+    }
+    yield (
+        "a flight from level 5, whose market shows the rank-1 M1-04, with 2 crystals and no gear (STM-R-40, R-41)",
+        tools(game).scenario_state(given),
+    )
+
+
 def _activate_any_number_of_two_parasites(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
     """STM-AMB-35 (p.32-33): seat 0 has channelled its value-2 stone (g4) into M3-05 ('activate any number of own
     parasites') with two of its parasites on seat 1's M0-01 ('Receive 1 crystal'): 'each-once' activates
@@ -521,6 +538,7 @@ def witness_starts(game: Game[Any, Any]) -> Mapping[str, StartHook]:
         "STM-AMB-26": _first_two_of_the_bonus_markers,
         "STM-AMB-31": _solo_final_turn_beside_shadow_stones,
         "STM-AMB-33": _another_district_with_stone_to_eight,
+        "STM-AMB-25": _rank_1_tile_after_the_emptied_rank_0_slot,
         "STM-AMB-34": _character_5_at_the_sponsor_district,
         "STM-AMB-35": _activate_any_number_of_two_parasites,
         "STM-AMB-42": _stone_on_the_crystal_rows_space,
