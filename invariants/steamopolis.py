@@ -310,18 +310,26 @@ _invariant("resources-within-storage", "STM-R-31", "STM-R-32", "STM-R-39", "STM-
 
 
 def check_resources_conserved(ctx: Context, state: StmState) -> Iterator[str]:
-    """15 crystals and 15 gears between the general supply and the players; no count negative."""
+    """15 crystals and 15 gears between the general supply and the players, stored or held (STM-AMB-19
+    'next-step': gained and not stored yet, ``PlayerState.held``); no count negative; nothing held
+    under 'at-once' (every gain is stored right after its effect)."""
     supplies = ctx.pack.supplies
+    for seat, p in enumerate(state.players):
+        if min(p.held) < 0:
+            yield f"seat {seat} holds {p.held} (crystals, gears) unstored"
+        if p.held != (0, 0) and ctx.r("STM-AMB-19") == "at-once":
+            yield f"seat {seat} holds {p.held} (crystals, gears) unstored under STM-AMB-19 'at-once'"
     for name, in_supply, held, total in (
-        ("crystals", state.supply.crystals, [p.crystals for p in state.players], supplies.crystals),
-        ("gears", state.supply.gears, [p.gears for p in state.players], supplies.gears),
+        ("crystals", state.supply.crystals, [p.crystals + p.held[0] for p in state.players], supplies.crystals),
+        ("gears", state.supply.gears, [p.gears + p.held[1] for p in state.players], supplies.gears),
     ):
         counted = in_supply + sum(held)
         if counted != total:
             yield f"{name}: supply {in_supply} + players {sum(held)} = {counted}, expected {total}"
         if in_supply < 0:
             yield f"the general supply holds {in_supply} {name}"
-        for seat, n in enumerate(held):
+    for seat, p in enumerate(state.players):
+        for name, n in (("crystals", p.crystals), ("gears", p.gears)):
             if n < 0:
                 yield f"seat {seat} holds {n} {name}"
 

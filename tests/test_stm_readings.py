@@ -22,7 +22,10 @@ from hypothesis import strategies as st
 from test_stm_gauge import gauges
 
 from rulecraft.core import Chance, NoLegalAction, Rejection, RulecraftError
+from rulecraft.invariants import steamopolis as inv
 from rulecraft.invariants.steamopolis import check_step
+from rulecraft.model.steamopolis import actions as act
+from rulecraft.model.steamopolis import state as model_state
 from rulecraft.model.steamopolis.actions import (
     BuyBanner,
     BuyBonusMarker,
@@ -688,6 +691,7 @@ def test_amb16_free_and_amb37_again_keep_generation_and_check_together(seed: int
 # ---------------------------------------------------------------------------
 
 PLAYED = {
+    "STM-AMB-19": "next-step",
     "STM-AMB-04": "extra",
     "STM-AMB-29": "both",
     "STM-AMB-11": "board",
@@ -1068,3 +1072,145 @@ def test_amb24_1_5_five_players_keep_generation_and_check_together() -> None:
         found = [*tools(game_).violations(state), *check_step(game_, before, state)]
         assert not found, "\n".join(map(str, found))
     assert seats == {0, 1, 2, 3, 4}  # the fifth seat takes turns
+
+
+# ---------------------------------------------------------------------------
+# STM-AMB-19: when resources gained outside the named store steps are stored (p.14, 23, 29, 33-34)
+# ---------------------------------------------------------------------------
+
+NEXT_STEP = reading("STM-AMB-19", "next-step")
+M0_01 = (RoomTile("machine", "M0-01"), *(None,) * 6)  # 'Receive 1 crystal' on position 1 (STM-EX-34)
+
+
+def holding(state: StmState, seat: int, crystals: int, gears: int) -> StmState:
+    """``seat`` holds resources gained and not stored yet (STM-AMB-19 'next-step'); the general supply
+    gave them (STM-R-21 conservation)."""
+    players = list(state.players)
+    players[seat] = attrs.evolve(players[seat], held=(crystals, gears))
+    s = state.supply
+    return attrs.evolve(
+        state, players=tuple(players), supply=attrs.evolve(s, crystals=s.crystals - crystals, gears=s.gears - gears)
+    )
+
+
+def _ex34_three_full(ctx: Context) -> StmState:
+    """STM-EX-34 (p.34): Red (seat 0) channels a value-2 stone into her machine 'Receive 1 crystal' (position
+    1) carrying the parasites of Blue (seat 1) and Yellow (seat 2); every storage (3 spaces) is full.  Blue
+    and Yellow have a value-1 stone on the gauge for their own turns."""
+    red = player([(4, False)], crystals=1, gears=2, machine_room=M0_01)
+    blue = player([(1, False)], crystals=2, gears=1, parasites_home=2)
+    yellow = player([(1, False)], gears=3, parasites_home=2)
+    state = game(red, blue, yellow, parasites=(Parasite(1, 0, 1), Parasite(2, 0, 1)))
+    return play(state, act.ChannelPressure(4), ctx=ctx)
+
+
+def test_amb19_ex34_at_once_the_parasite_owners_store_immediately() -> None:
+    """STM-AMB-19 'at-once', STM-EX-34 (p.34): 'All three receive 1 crystal each. Blue and Yellow must store
+    their crystals immediately if they want to keep them': Blue's store step comes right after her crystal,
+    in Red's turn, before Yellow's parasite acts; nothing is held."""
+    state = play(_ex34_three_full(CTX), TakeResources(1, 0), TakeResources(1, 0))
+    assert state.turn.storing and decider(state) == 1 and state.to_move == 0
+    assert (state.players[1].crystals, state.players[1].held) == (3, (0, 0))
+
+
+def test_amb19_ex34_next_step_holds_the_parasite_owners_crystals_until_their_own_store_step() -> None:
+    """STM-AMB-19 'next-step', STM-EX-34 (p.34): Blue's and Yellow's crystals wait for their next store step
+    instead of p.33's 'you must store or discard them immediately'; Red's own crystal is the same under both
+    readings: 'Red must store the crystal only at the end of her turn' - after her placement (p.14: 'After
+    you have placed your pressure stone on the game board, you must either place each resource in your
+    possession on a storage space or return it'), her 4 resources on 3 spaces.  Blue's next store step is
+    the one after her own SET 1 TARGET placement (p.14/p.29): the held crystal is stored or returned there
+    with the rest (4 on 3 spaces again).  Yellow makes steam: no store step that turn, she keeps holding.
+    Red holds a gear from before her turn: it joins her store step after the placement (5 on 3 spaces)."""
+    state = holding(_ex34_three_full(NEXT_STEP), 0, 0, 1)
+    state = play(state, TakeResources(1, 0), ctx=NEXT_STEP)
+    assert (state.players[0].crystals, state.players[0].held) == (2, (0, 1))  # Red's own channelling: not held
+    state = play(state, TakeResources(1, 0), ctx=NEXT_STEP)
+    assert not state.turn.storing and decider(state) == 2  # no store step for Blue: Yellow's parasite next
+    assert (state.players[1].crystals, state.players[1].gears, state.players[1].held) == (2, 1, (1, 0))
+    refused(state, act.Store(3, 0), "STM-R-22", ctx=NEXT_STEP)  # Yellow's effect waits; no store step
+    state = play(state, TakeResources(1, 0), ctx=NEXT_STEP)
+    assert decider(state) == 0 and not state.turn.storing and state.players[2].held == (1, 0)
+    state = play(state, act.PlaceStone(1, "left"), ctx=NEXT_STEP)
+    assert state.turn.storing and decider(state) == 0  # Red's store step, as under 'at-once'
+    assert (state.players[0].crystals, state.players[0].gears, state.players[0].held) == (2, 3, (0, 0))
+    state = play(state, act.Store(2, 1), act.EndTurn(), MoveArrowStones(()), ctx=NEXT_STEP)
+    assert state.to_move == 1 and state.players[1].held == (1, 0)  # Red's whole turn passed: still held
+    refused(state, act.Store(3, 0), "STM-R-32", ctx=NEXT_STEP)  # no store step is due before the placement
+    state = play(state, act.SetTarget(1, 1, "right"), ctx=NEXT_STEP)
+    assert state.turn.storing and state.players[1].held == (0, 0)
+    assert (state.players[1].crystals, state.players[1].gears) == (3, 1)  # the held crystal joined the store
+    refused(state, act.Store(3, 1), "STM-R-32", ctx=NEXT_STEP)  # 3 storage spaces
+    state = play(state, act.Store(3, 0), act.EndTurn(), MoveArrowStones(()), ctx=NEXT_STEP)
+    assert (state.players[1].crystals, state.players[1].gears, state.supply.gears) == (3, 0, 11)
+    state = play(state, MakeSteam((1, 2)), ctx=NEXT_STEP)
+    assert (state.players[2].gears, state.players[2].held) == (3, (1, 0))  # no store step in MAKE STEAM
+
+
+def test_amb19_next_step_the_flights_step_4_stores_what_was_held() -> None:
+    """STM-AMB-19 'next-step', p.23: 'You must store these after every activation of a district': step 4
+    of a flight (STM-R-39) is a named store step, so the gear held since another player's turn joins it;
+    the crystal of L2-right ('1 crystal, turn 1 stone', a district of the active player's own flight) is
+    the flight's own gain and is not held even before step 4."""
+    state = holding(game(player(crystals=2, on_board=1), player(), board=(BoardStone(0, 2, "right"),)), 0, 0, 1)
+    state = play(state, FlyToAllTargets(), TakeBack(2, "right"), UseDistrict(), TakeResources(1, 0), ctx=NEXT_STEP)
+    assert (state.players[0].crystals, state.players[0].gears, state.players[0].held) == (3, 0, (0, 1))
+    refused(state, act.Store(3, 0), "STM-R-22", ctx=NEXT_STEP)  # 'turn 1 stone' waits: no store step yet
+    state = play(state, act.SkipPart(), ctx=NEXT_STEP)
+    assert state.turn.storing and state.players[0].held == (0, 0)  # step 4: 4 resources on 3 spaces
+    assert (state.players[0].crystals, state.players[0].gears) == (3, 1)
+    state = play(state, act.Store(2, 1), ctx=NEXT_STEP)
+    assert (state.players[0].crystals, state.players[0].gears, state.supply.crystals) == (2, 1, 13)
+
+
+def test_amb19_next_step_holds_the_set_up_gain_until_the_first_store_step() -> None:
+    """STM-R-13 with STM-AMB-19: character 9's set-up gives 2 gears (the pack's character effect), outside
+    every named store step.  'at-once' (p.33 'immediately'): they are the player's at once; 'next-step': they
+    are held, even though the player is the one to move."""
+    setup = CTX.pack.character(9).setup
+    start = game(player(character=9, starting="S1"), player(), phase=Phase.SETUP_ROOM, turn=TurnState(pending=(setup,)))
+    at_once = play(start, TakeResources(0, 2))
+    assert (at_once.players[0].gears, at_once.players[0].held) == (2, (0, 0))
+    held = play(holding(start, 0, 1, 0), TakeResources(0, 2), ctx=NEXT_STEP)  # a crystal already held
+    assert (held.players[0].gears, held.players[0].held, held.supply.gears) == (0, (1, 2), 13)
+
+
+def test_amb19_next_step_what_is_still_held_when_the_game_ends_returns_to_the_supply() -> None:
+    """STM-R-66 (p.25): after every final turn the game ends; no store step comes for what is still held.
+    The rulebook is silent; the reading returns it to the general supply (resources score nothing, p.25)."""
+    state = game(player(), player(), phase=Phase.END_OF_TURN, to_move=1, final_round=True, final_turns_done=(0,))
+    state = holding(holding(state, 1, 1, 2), 0, 2, 0)
+    over = play(state, act.EndTurn(), ctx=NEXT_STEP)
+    assert over.phase is Phase.OVER and [p.held for p in over.players] == [(0, 0), (0, 0)]
+    assert (over.supply.crystals, over.supply.gears) == (15, 15)
+
+
+def test_amb19_next_step_a_solo_loss_returns_what_is_held() -> None:
+    """STM-R-69 / STM-AMB-28 (p.35): MAKE STEAM costs the solo player 1 VP; at 0 VP the game is lost at once
+    and no store step comes: the held crystal returns to the general supply."""
+    solo_state = game(player([(1, False)], vp=1), solo=model_state.Solo())
+    solo_state = holding(solo_state, 0, 1, 0)
+    over = play(solo_state, MakeSteam((1, 2)), ctx=NEXT_STEP)
+    assert over.phase is Phase.OVER and over.players[0].held == (0, 0) and over.supply.crystals == 15
+
+
+def test_amb19_held_resources_are_counted_by_the_invariants_and_kept_out_of_the_default_json() -> None:
+    """STM-R-21 (15 crystals, 15 gears): a held resource is neither stored nor in the supply, and counts once;
+    under 'at-once' nothing may be held.  The state JSON names ``held`` only while something is held, so the
+    default reading's JSON is unchanged (docs/protocol/stm.md)."""
+    state = holding(game(player(crystals=1), player()), 1, 2, 1)
+    assert list(inv.check_resources_conserved(NEXT_STEP, state)) == []
+    found = list(inv.check_resources_conserved(CTX, state))
+    assert found == ["seat 1 holds (2, 1) (crystals, gears) unstored under STM-AMB-19 'at-once'"]
+    lost = attrs.evolve(state, supply=attrs.evolve(state.supply, gears=state.supply.gears + 1))
+    assert list(inv.check_resources_conserved(NEXT_STEP, lost)) == ["gears: supply 15 + players 1 = 16, expected 15"]
+    negative = holding(game(player(), player()), 0, -1, 0)
+    assert "seat 0 holds (-1, 0) (crystals, gears) unstored" in list(inv.check_resources_conserved(NEXT_STEP, negative))
+    assert problems(state, PACK) == [] and problems(lost, PACK) != []
+    stm = SteamopolisGame()
+    plain = stm.state_to_json(game(player(), player()))
+    assert all("held" not in p for p in plain["players"])
+    data = json.loads(json.dumps(stm.state_to_json(state)))
+    assert "held" not in data["players"][0] and data["players"][1]["held"] == [2, 1]
+    assert stm.state_from_json(data) == state
+

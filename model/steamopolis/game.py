@@ -229,8 +229,13 @@ class SteamopolisGame(PackedGame[StmState, StmAction]):
 
     # -- serialization ----------------------------------------------------------------------------
     def state_to_json(self, state: StmState) -> dict[str, Any]:
+        """``held`` (STM-AMB-19 'next-step') is left out while nothing is held, so the default reading's
+        JSON stays as it was (docs/protocol/stm.md)."""
         data = converter.unstructure(state)
         assert isinstance(data, dict)
+        for player in data["players"]:
+            if not any(player["held"]):
+                del player["held"]
         return data
 
     def state_from_json(self, data: Mapping[str, Any]) -> StmState:

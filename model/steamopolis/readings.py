@@ -251,11 +251,20 @@ REGISTER = AmbiguityRegister(
         ),
         _amb(
             "STM-AMB-19",
-            "14,23,29,33-34",
+            "14,19,23,25,29,33-34",
             "When are resources gained outside the named store steps stored?",
             [
                 ("at-once", "right after the effect"),
-                ("next-step", "at the player's next store step"),
+                (
+                    "next-step",
+                    "at the player's next store step: gained anywhere but in the active player's own channelling "
+                    "(SET 1 TARGET, p.14) and flight (p.23), they are held apart and not spent (a purchase pays "
+                    "from storage: 'Return the markers from your storage space to the general supply', p.19), "
+                    "and the next store step (after the SET 1 TARGET placement, p.14/p.29, or step 4 of a "
+                    "flight, p.23) stores or returns them with the rest; a player who makes steam has no store "
+                    "step that turn and keeps holding them; still held when the game ends (the rulebook is "
+                    "silent), they return to the general supply, as resources score nothing and break no tie (p.25)",
+                ),
             ],
             "at-once",
             "p.33 'If you receive resources through the effect, you must store or discard them immediately' "
@@ -599,8 +608,6 @@ REGISTER = AmbiguityRegister(
 # (never silently played as the default).  A test holds this list to the model's source: every
 # other alternative reading is consulted somewhere.
 NOT_MODELLED_WHY: dict[tuple[str, str], str] = {
-    ("STM-AMB-19", "next-step"): "not played: gains outside the named store steps go to storage at once; holding "
-    "them until the next store step needs unstored resources in PlayerState, which has none",
 }
 NOT_MODELLED = frozenset(NOT_MODELLED_WHY)
 # Readings played only with a pack that supplies data the rulebook does not print: reading -> the pack

@@ -125,6 +125,9 @@ class PlayerState:
     sponsor_used: bool = False  # this turn
     gala: Resource | None = None  # STM-R-58
     starting: str | None = None  # the starting machine drawn, until it is built in (STM-R-13)
+    # STM-AMB-19 'next-step': (crystals, gears) gained outside the named store steps and not stored
+    # yet; they join the player's next store step.  Always (0, 0) under the default 'at-once'.
+    held: tuple[int, int] = (0, 0)
     # STM-AMB-34 'two': character 5's second sponsor (side up, used this turn); only after the first.
     sponsor2: Resource | None = None
     sponsor2_used: bool = False
@@ -258,8 +261,8 @@ def problems(state: StmState, pack: Pack, layout: GaugeLayout | None = None) -> 
             out.append(f"seat {seat}: STM-R-12: {placed} placed + {p.parasites_home} home parasites, expected 3")
         if len(p.carrying) > pack.airship.passenger_spaces:
             out.append(f"seat {seat}: STM-R-36: carries {len(p.carrying)} passengers on 2 spaces")
-    crystals = state.supply.crystals + sum(p.crystals for p in state.players)
-    gears = state.supply.gears + sum(p.gears for p in state.players)
+    crystals = state.supply.crystals + sum(p.crystals + p.held[0] for p in state.players)
+    gears = state.supply.gears + sum(p.gears + p.held[1] for p in state.players)
     if (crystals, gears) != (pack.supplies.crystals, pack.supplies.gears):
         out.append(f"STM-R-21: {crystals} crystals and {gears} gears in play, expected 15 and 15")
     if not state.final_round and state.phase is not Phase.OVER:

@@ -362,7 +362,7 @@ def _effect(ctx: Context, state: StmState, action: StmAction) -> StmState:
             state, now = use_plain(ctx, state)
             return resume(state, now)
         case TakeResources():
-            return pop_part(gain(state, action.crystals, action.gears))
+            return pop_part(take_resources(ctx, state, action))
         case RaisePressure():
             raised = g.increase(me(state).gauge, _n(state), action.picks, ctx.extra())
             return pop_part(with_gauge(state, raised.gauge))
@@ -433,7 +433,8 @@ def settle(ctx: Context, state: StmState) -> StmState:
                 continue
             break
         if state.phase is Phase.FLIGHT and state.turn.step == "after":
-            # STM-R-39: step 4, store, then the next stone.
+            # STM-R-39: step 4, store (STM-AMB-19 'next-step': what was held too), then the next stone.
+            state = store_held(state)
             state = with_turn(state, step="next", storing=over_capacity(ctx, me(state)))
             continue
         if state.phase is Phase.FLIGHT and state.turn.step == "next" and not ctx.own_stones(state, state.to_move):
@@ -503,7 +504,7 @@ def time_pressure(ctx: Context, state: StmState) -> StmState:
         return state
     state = with_turn(score(state, -1), time_paid=True)
     if solo_lost(ctx, state):
-        return evolve(state, phase=Phase.OVER, turn=TurnState())
+        return evolve(discard_held(state), phase=Phase.OVER, turn=TurnState())
     return state
 
 
@@ -527,6 +528,7 @@ def set_target(ctx: Context, state: StmState, action: SetTarget) -> StmState:
         pass  # STM-R-69: in the solo game SET 1 TARGET is free, no time pressure (MAKE STEAM and FLY pay)
     gauge, stone = g.lift(me(state).gauge, action.space)
     state = _put_on_board(with_gauge(state, gauge), action.level, action.position, stone)
+    state = store_held(state)  # STM-R-31 (p.14, p.29): the store step after the placement
     if state.turn.final_step:
         return final_step_done(ctx, state)
     # STM-R-31: no district effect now; store, then the turn ends.
@@ -559,6 +561,7 @@ def place_stone(ctx: Context, state: StmState, action: PlaceStone) -> StmState:
     stone = state.turn.channel_stone
     assert stone is not None
     state = with_turn(_put_on_board(state, action.level, action.position, stone), channel=None, channel_stone=None)
+    state = store_held(state)  # STM-R-31 (p.14, p.29): the store step after the placement
     if state.turn.final_step:
         return final_step_done(ctx, state)
     # STM-R-31: no district effect now; store, then the turn ends.
@@ -1073,6 +1076,38 @@ def build_capacity(state: StmState, action: BuildCapacity) -> StmState:
     return build(state, action.position, RoomTile("capacity", "capacity", action.side))
 
 
+def take_resources(ctx: Context, state: StmState, action: TakeResources) -> StmState:
+    """STM-R-32 / STM-AMB-19: resources from the general supply.  'at-once': into the player's
+    possession (a store step follows when they exceed the storage spaces).  'next-step': gained outside
+    the named store steps - anywhere but in the active player's own SET 1 TARGET channelling (p.14) and
+    flight (p.23) - they are held apart, unspent, until the player's next store step (:func:`store_held`)."""
+    if ctx.r("STM-AMB-19") == "next-step" and not (
+        decider(state) == state.to_move and state.phase in (Phase.CHANNEL, Phase.FLIGHT)
+    ):
+        p = me(state)
+        state = with_player(state, evolve(p, held=(p.held[0] + action.crystals, p.held[1] + action.gears)))
+        s = state.supply
+        return evolve(state, supply=evolve(s, crystals=s.crystals - action.crystals, gears=s.gears - action.gears))
+    return gain(state, action.crystals, action.gears)
+
+
+def store_held(state: StmState) -> StmState:
+    """STM-AMB-19 'next-step': at a named store step (after the placement of SET 1 TARGET, p.14/p.29;
+    step 4 of a flight, p.23) the held resources join the player's possession, to be stored or returned
+    with the rest (STM-R-32).  Nothing is held under 'at-once'."""
+    p = me(state)
+    return with_player(state, evolve(p, crystals=p.crystals + p.held[0], gears=p.gears + p.held[1], held=(0, 0)))
+
+
+def discard_held(state: StmState) -> StmState:
+    """STM-AMB-19 'next-step': the game is over and no store step comes; the rulebook is silent, and what
+    is still held returns to the general supply (resources score nothing and break no tie, p.25)."""
+    crystals = sum(p.held[0] for p in state.players)
+    gears = sum(p.held[1] for p in state.players)
+    s = evolve(state.supply, crystals=state.supply.crystals + crystals, gears=state.supply.gears + gears)
+    return evolve(state, players=tuple(evolve(p, held=(0, 0)) for p in state.players), supply=s)
+
+
 def store(state: StmState, action: Store) -> StmState:
     """STM-R-32: keep what fits, the rest returns to the general supply."""
     p = me(state)
@@ -1282,7 +1317,7 @@ def end_turn(ctx: Context, state: StmState) -> StmState:
     if final_round:
         done = (*done, state.to_move)
         if len(done) == len(state.players):
-            return evolve(state, phase=Phase.OVER, final_turns_done=done, turn=TurnState())
+            return evolve(discard_held(state), phase=Phase.OVER, final_turns_done=done, turn=TurnState())
     # STM-R-65: after the trigger the round is played to its end; the final round starts with the start player.
     elif state.end_triggered and seat == state.start_player:
         final_round = True
