@@ -596,3 +596,22 @@ def test_amb25_cumulative_rank_3_machine_doubles_the_envy() -> None:
     for action in (BuyMachine(4, 1, more=(2, 3)), BuyBanner(1, more=(2, 3))):
         assert g.action_from_json(json.loads(json.dumps(g.action_to_json(action)))) == action
     assert "more" not in g.action_to_json(BuyMachine(4, 1)) and "more" not in g.action_to_json(BuyBanner(1))
+
+
+def test_amb25_cumulative_with_amb11_board_pays_the_first_stone_from_the_board() -> None:
+    """STM-AMB-11 'board' (p.20): a banner's stone may be one still on the board; with STM-AMB-25
+    'cumulative' the rank-2 banner M2-03 costs three stones: the board stone on L2-left and two named
+    on the gauge; all three go to the personal supply."""
+    ctx = Context.printed(readings={"STM-AMB-25": "cumulative", "STM-AMB-11": "board"})
+    tiles = (RoomTile("machine", "M0-02"), *(None,) * 6)
+    buyer = player([(2, False), (3, False)], on_board=2, machine_room=tiles, crystals=5, gears=2)
+    board = (BoardStone(0, 5, "left"), BoardStone(0, 2, "left"))
+    state = game(buyer, player(), board=board, markets=(Market(5, ("M2-03",)),))
+    flown = play(state, FlyToAllTargets(), TakeBack(5, "left"), ctx=ctx)
+    pay = BuyBanner(None, board=(2, "left"), more=(1, 2))
+    assert pay in legal_actions(ctx, flown)
+    assert legal_actions(ctx, flown) == legal_actions_by_check(ctx, flown)
+    refused(flown, BuyBanner(None, board=(2, "left")), "STM-R-43", ctx=ctx)  # three stones are visible
+    paid = play(flown, pay, ctx=ctx)
+    p = paid.players[0]
+    assert p.gauge.stone_spaces() == (3,) and len(p.supply) == 4 and paid.board == ()
