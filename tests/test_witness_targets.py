@@ -555,6 +555,23 @@ def test_stm_amb_34_character_5_keeps_a_second_sponsor_only_under_two() -> None:
     assert finding.kind == "legal-actions"
 
 
+def test_stm_amb_37_again_offers_use_all_again_in_the_machine_holding_it() -> None:
+    """STM-R-62 (p.32): 'You may use all activation effects of your machines from right to left'.  Seat 0
+    has channelled into M3-01, which holds it, with M0-02 (1 gear) and M0-01 (1 crystal) on positions 2
+    and 1.  Used once: by default M3-01 is left out and M0-02's gear is next; under 'again' M3-01's 'use
+    all' waits again, and may be forgone (p.26-27: 'if you ... do not want to carry out the effect, it
+    lapses'), after which M0-02's gear is next there too."""
+    from rulecraft.model.steamopolis.actions import SkipPart, TakeResources, UsePart
+
+    default, other, start = _stm("STM-AMB-37", "again")
+    ours, theirs = default.apply(start, UsePart()), other.apply(start, UsePart())
+    assert default.legal_actions(ours) == [SkipPart(), TakeResources(0, 1)]
+    assert other.legal_actions(theirs) == [SkipPart(), UsePart()]
+    assert other.legal_actions(other.apply(theirs, SkipPart())) == [SkipPart(), TakeResources(0, 1)]
+    finding = _found_from_its_start("stm", "STM-AMB-37", "again")
+    assert len(finding.steps) == 1
+
+
 def test_stm_amb_35_repeat_activates_one_parasite_at_a_time_the_same_again() -> None:
     """p.32 'Activate any number of own parasites without taking them back' (M3-05, channelled into from
     g4): both of seat 0's parasites sit on seat 1's M0-01 ('Receive 1 crystal').  'each-once' activates them

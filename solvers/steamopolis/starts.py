@@ -64,6 +64,11 @@ statues on the tower top trigger the end (STM-R-64), as the STM-AMB-18 start doe
 - STM-AMB-40 (p.35, solo 'activate any number of parasites', STM-R-72): the solo game's M3-05
   ('activate any number of own parasites') on machine-room position 1, a value-2 stone to channel
   into it, and two parasites beside the stack: the default gives two uses, 'one' one.
+- STM-AMB-37 (p.32, 'use all activation effects', STM-R-62): only M3-01 holds it on a machine, and
+  random games seldom build it; the start is seat 0 having channelled its g6 stone into M3-01 on
+  machine-room position 3, M0-02 and M0-01 on 2 and 1, in the final round's last turn (a game that
+  forgoes the 'use all' ends within a few steps): once the 'use all' is used, the default goes on to
+  M0-02's gear, 'again' offers M3-01's 'use all' again.
 
 One reading no start can part, and a check says why (:func:`witness_queries`): STM-AMB-23 ('no' refuses
 'use another district' on a district holding a solo shadow stone).  The switch is consulted in
@@ -239,6 +244,22 @@ def _rank_1_tile_after_the_emptied_rank_0_slot(game: Game[Any, Any]) -> Iterator
     yield (
         "a flight from level 5, whose market shows the rank-1 M1-04, with 2 crystals and no gear (STM-R-40, R-41)",
         tools(game).scenario_state(given),
+    )
+
+
+def _use_all_in_the_machine_holding_it(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    """STM-AMB-37 (p.32): seat 0 has channelled its g6 stone (value 4) into M3-01 ('use all activation
+    effects') on position 3, with M0-02 (1 gear) and M0-01 (1 crystal) on 2 and 1.  The player may forgo
+    the 'use all' (p.26-27), and a game that does never asks again: the turn is the last of the final
+    round (STM-R-66), so such a game ends within a few steps and the next tries again."""
+    seat = {"gauge": "g6", "machine_room": {1: "M0-01", 2: "M0-02", 3: "M3-01"}}
+    given = _LAST_TURN | {"phase": "action", "markets": _BOUGHT_OUT, "seats": {0: seat}}  # 3 statues (STM-R-64)
+    state = tools(game).scenario_state(given)
+    channelled = game.apply(state, game.action_from_json({"kind": "channel-pressure", "space": 6}))
+    yield (
+        "2 players, the final round's last turn: seat 0 has channelled g6 into M3-01 ('use all activation "
+        "effects'), M0-02 and M0-01 on positions 2 and 1 (STM-R-29, R-62)",
+        channelled,
     )
 
 
@@ -541,6 +562,7 @@ def witness_starts(game: Game[Any, Any]) -> Mapping[str, StartHook]:
         "STM-AMB-25": _rank_1_tile_after_the_emptied_rank_0_slot,
         "STM-AMB-34": _character_5_at_the_sponsor_district,
         "STM-AMB-35": _activate_any_number_of_two_parasites,
+        "STM-AMB-37": _use_all_in_the_machine_holding_it,
         "STM-AMB-42": _stone_on_the_crystal_rows_space,
         "STM-AMB-04": _make_steam_onto_an_equal_value,
         "STM-AMB-29": _capacity_tile_storage_side_up,
