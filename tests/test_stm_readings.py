@@ -66,7 +66,7 @@ from rulecraft.model.steamopolis.effects import (
 from rulecraft.model.steamopolis.game import SteamopolisGame
 from rulecraft.model.steamopolis.gauge import BonusMarker, Gauge, Stone, gauge_of, increase, increment, movable
 from rulecraft.model.steamopolis.readings import REGISTER
-from rulecraft.model.steamopolis.rules import _pressure_choices, check, decider, legal_actions
+from rulecraft.model.steamopolis.rules import _pressure_choices, check, decider, legal_actions, legal_actions_by_check
 from rulecraft.model.steamopolis.state import (
     BoardStone,
     Market,
@@ -1074,6 +1074,16 @@ def test_amb24_1_5_five_players_keep_generation_and_check_together() -> None:
     assert seats == {0, 1, 2, 3, 4}  # the fifth seat takes turns
 
 
+def test_amb04_extra_goes_on_to_the_very_next_space_when_it_is_free() -> None:
+    """p.9: the stone from g2 skips g3's stone and lands on g4, g3's value 2; 'extra' moves it on to the next
+    free space, g5 right beside it (value 3).  'jump': it stays on g4."""
+    state = raising([(2, False), (3, False)], 1)
+    assert play(state, RaisePressure((2,))).players[0].gauge.stone_spaces() == (3, 4)
+    extra = reading("STM-AMB-04", "extra")
+    assert play(state, RaisePressure((2,)), ctx=extra).players[0].gauge.stone_spaces() == (3, 5)
+    assert raised(state, extra) == {(3, 5), (2, 4)}  # g3's stone lands on g4 beside g2's value 1: no extra
+
+
 # ---------------------------------------------------------------------------
 # STM-AMB-19: when resources gained outside the named store steps are stored (p.14, 23, 29, 33-34)
 # ---------------------------------------------------------------------------
@@ -1214,3 +1224,35 @@ def test_amb19_held_resources_are_counted_by_the_invariants_and_kept_out_of_the_
     assert "held" not in data["players"][0] and data["players"][1]["held"] == [2, 1]
     assert stm.state_from_json(data) == state
 
+
+def test_amb04_extra_raise_by_two_generates_and_checks_the_extra_orders() -> None:
+    """'Increase the pressure by 2' from a district or machine (p.9), stones on g2 and g4: the same ends as
+    MAKE STEAM by 2 (test above), worked by hand.  The order (g2, then the stone now on g5) exists only under
+    'extra'; the reference generator (every candidate through the check) offers what the fast one does."""
+    extra = reading("STM-AMB-04", "extra")
+    state = raising([(2, False), (4, False)], 2)
+    assert raised(state, CTX) == {(3, 5), (4, 5), (2, 6)}
+    assert raised(state, extra) == {(3, 5), (5, 6), (4, 6), (2, 6)}
+    assert play(state, RaisePressure((2, 5)), ctx=extra).players[0].gauge.stone_spaces() == (4, 6)
+    refused(state, RaisePressure((2, 5)), "STM-R-15")
+    steam = game(player([(2, False), (4, False)]), player())
+    for ctx in (CTX, extra):
+        for s in (state, steam):
+            assert set(legal_actions_by_check(ctx, s)) == set(legal_actions(ctx, s))
+
+
+def test_amb04_extra_with_amb32_most_counts_the_increments_the_extra_moves_leave() -> None:
+    """STM-AMB-32 'most' (p.9-10, 'increase the pressure by as much as possible' read as the order using the
+    most increments) with 'extra', on a pack whose gauge values are 1, 1, 2, 2, 2, 3, 4, 5, 6, 8.  Stones on
+    g3, g4, g8, g9, g10, increase by 6: the g4 stone lands on g5 (value 2, g3's) and goes on to g6, then g3 to
+    g4 and g5, g6 to g7, g5 to g6: 5 increments, and no order under 'extra' uses more (each extra move fills
+    a free space), so this one is the most; 'jump' alone could use 6."""
+    data = bundled_pack_data()
+    data["gauge"]["values"] = [1, 1, 2, 2, 2, 3, 4, 5, 6, 8]
+    pack = pack_from_data(data, "<test>")
+    state = raising([(3, False), (4, False), (8, False), (9, False), (10, False)], 6)
+    both = Context.printed(pack, {"STM-AMB-04": "extra", "STM-AMB-32": "most"})
+    order = RaisePressure((4, 3, 4, 6, 5))
+    assert play(state, order, ctx=both).players[0].gauge.stone_spaces() == (6, 7, 8, 9, 10)
+    most = Context.printed(pack, {"STM-AMB-32": "most"})
+    refused(state, order, "STM-R-15", ctx=most)  # under 'jump' the g4 stone stays on g5: no stone on g6 to pick

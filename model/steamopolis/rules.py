@@ -643,7 +643,7 @@ def arrows_rejection(ctx: Context, state: StmState, action: MoveArrowStones) -> 
     move they all lapse, as the blocked arrow stones do under 'each' (so the same order stands)."""
     arrows = me(state).gauge.arrow_spaces()
     if ctx.r("STM-AMB-07") == "pooled" and movable(me(state).gauge):
-        return pressure_rejection(ctx, me(state).gauge, len(arrows), action.order, None)
+        return pressure_rejection(ctx, me(state).gauge, len(arrows), action.order)
     if len(set(action.order)) != len(action.order) or not set(action.order) <= set(arrows):
         return reject("STM-R-19", f"the order {list(action.order)} must name arrow stones {list(arrows)}, each once")
     if ctx.r("STM-AMB-07") != "optional" and sorted(action.order) != list(arrows):
@@ -1529,7 +1529,7 @@ def _pressure_choices(gauge: Gauge, x: int, extra: GaugeLayout | None = None) ->
             after = list(spaces)
             after[dst], after[src] = after[src], 0
             if extra is not None:
-                _extra_moves(after, dst, extra.values, first, end)
+                _extra_moves(after, dst, extra.values)
             walk(tuple(after), left - 1, (*picks, src))
 
     walk(tuple(codes), x, ())
@@ -1548,11 +1548,11 @@ def _increments(spaces: tuple[int, ...], first: int, end: int) -> list[tuple[int
     return moves
 
 
-def _extra_moves(spaces: list[int], space: int, values: tuple[int | None, ...], first: int, end: int) -> None:
+def _extra_moves(spaces: list[int], space: int, values: tuple[int | None, ...]) -> None:
     """STM-AMB-04 'extra' on the walk's bare spaces, as ``gauge.increment`` does: while the stone on ``space``
     shows another stone's value it moves on to the nearest free space; at the end of the gauge it stays."""
-    while any(spaces[i] & 1 and values[i] == values[space] for i in range(first, end) if i != space):
-        further = next((i for i in range(space + 1, end) if not spaces[i]), None)
+    while any(code & 1 and values[i] == values[space] for i, code in enumerate(spaces) if i != space):
+        further = next((i for i in range(space + 1, len(spaces)) if not spaces[i]), None)
         if further is None:
             return
         spaces[further], spaces[space] = spaces[space], 0
