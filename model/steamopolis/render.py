@@ -197,11 +197,13 @@ def _words(game: SteamopolisGame, state: StmState, action: a.StmAction) -> str:
             return "uses the district"
         case a.BuyMachine(position=pos, remove=r, extra=x, level=lv):
             market = f"{'the extra' if x else 'the'} market{f' of L{lv}' if lv else ''}"
-            return f"buys {market}'s tile as a machine on {pos}" + (f", removing {r}" if r else "") + _discount(action)
+            removing = f", removing {', '.join(map(str, (r, *action.more)))}" if r else ""  # STM-AMB-25: more
+            return f"buys {market}'s tile as a machine on {pos}{removing}{_discount(action)}"
         case a.BuyBanner(stone=s, extra=x, level=lv, board=b):
             market = f"{'the extra' if x else 'the'} market{f' of L{lv}' if lv else ''}"
             stone = f", returning the stone on {s}" if s is not None else ""
             stone += f", returning the stone on the board at L{b[0]} {b[1]}" if b is not None else ""
+            stone += "".join(f" and the stone on {m}" for m in action.more)  # STM-AMB-25 'cumulative'
             return f"buys {market}'s tile as a banner{stone}{_discount(action)}"
         case a.BuyBonusMarker(row=r, space=s, numeral=n):
             where = f"onto space {s}" if s is not None else "(boxed)"
