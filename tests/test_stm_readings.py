@@ -1256,3 +1256,17 @@ def test_amb04_extra_with_amb32_most_counts_the_increments_the_extra_moves_leave
     assert play(state, order, ctx=both).players[0].gauge.stone_spaces() == (6, 7, 8, 9, 10)
     most = Context.printed(pack, {"STM-AMB-32": "most"})
     refused(state, order, "STM-R-15", ctx=most)  # under 'jump' the g4 stone stays on g5: no stone on g6 to pick
+
+
+def test_amb19_solo_turn_5_the_crystal_of_remove_tiles_is_stored_at_once_or_held() -> None:
+    """Solo turn 5 (p.37), after the flight and its store steps: 'She takes one of them back to use the
+    activation effect of a removed tile. (She receives 1 crystal, since the activation effect was "Receive 1
+    crystal.", and stores it.)' - the end of the turn, outside the named store steps: 'at-once' stores the
+    crystal right there; 'next-step' holds it beyond the end of the turn, for her next store step."""
+    next_step = SteamopolisGame.configured(readings={"STM-AMB-19": "next-step"})
+    for game_, crystals, held in ((solo.GAME, 1, (0, 0)), (next_step, 0, (1, 0))):
+        state = solo.play(turn_5(game_), RevealPassenger("P03"), UsePart(), SkipPart(), SkipPart(), game=game_)
+        state = solo.play(state, SkipPart(), act.UseRemovedTile("M0-01", "activation"), game=game_)
+        state = solo.play(state, TakeResources(1, 0), LeaveParasites(), RevealPassenger("P04"), game=game_)
+        assert game_.legal_actions(state) == [EndTurn()]
+        assert (state.players[0].crystals, state.players[0].held, state.supply.crystals) == (crystals, held, 14)
