@@ -615,3 +615,17 @@ def test_amb25_cumulative_with_amb11_board_pays_the_first_stone_from_the_board()
     paid = play(flown, pay, ctx=ctx)
     p = paid.players[0]
     assert p.gauge.stone_spaces() == (3,) and len(p.supply) == 4 and paid.board == ()
+
+
+def test_amb25_cumulative_rank_3_banner_returns_four_stones_and_doubles_the_envy() -> None:
+    """STM-EX-19 (p.20) as the rank-3 banner slot: 'Pay 4 crystals, 1 gear and 1 pressure stone ... All other
+    players may each place 1 parasite'.  'cumulative' (M3-02, blue: 0 VP): the four slots' 9 crystals, 3
+    gears and four stones (the fifth, last one stays), and the envy symbols of ranks 2 and 3: two
+    placements for the other player."""
+    flown = play(_buyer_at("M3-02", ("M0-02",), 4, crystals=9, gears=3), FlyToAllTargets(), TakeBack(5, "left"))
+    one = play(flown, BuyBanner(1))
+    assert (one.players[0].crystals, one.players[0].gears, _envies(one)) == (5, 2, 1)
+    paid = play(flown, BuyBanner(1, more=(2, 3, 4)), ctx=CUMULATIVE)
+    p = paid.players[0]
+    assert p.gauge.stone_spaces() == (5,) and len(p.supply) == 4
+    assert (p.crystals, p.gears, p.vp, _envies(paid)) == (0, 0, 0, 2)
