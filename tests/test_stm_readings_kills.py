@@ -80,6 +80,7 @@ from rulecraft.model.steamopolis.state import (
     StmState,
     TurnState,
 )
+from rulecraft.tools import tools
 
 # ---------------------------------------------------------------------------
 # STM-AMB-10: a stone's face in the personal supply
@@ -401,6 +402,10 @@ def test_amb34_second_sponsor_invariants_and_json() -> None:
     for action in (UsePart(sponsor2=True), PayCost(None, True, False, True), BuyMachine(2, sponsor2=True)):
         assert g.action_from_json(json.loads(json.dumps(g.action_to_json(action)))) == action
     assert "sponsor2" not in g.action_to_json(BuyBonusMarker("gear", 3))
+    spec = {"players": 2, "seats": {0: {"character": 5, "sponsor": "crystal", "sponsor2": "gear"}}}
+    given = tools(g).scenario_state(spec)  # a scenario's seat may hold the second sponsor
+    assert (given.players[0].sponsor2, given.supply.sponsors, tools(g).violations(given)) == ("gear", 3, [])
+    assert tools(SteamopolisGame()).violations(given)  # 'one': no second sponsor
 
 
 # ---------------------------------------------------------------------------

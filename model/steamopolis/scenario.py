@@ -32,7 +32,8 @@ nowhere else, and the tower top holds one statue per bought-out market::
           banners: [M0-03]
           passenger_tiles: 2     # face down beside the airship
           carrying: {banker: 8}  # phase flight only: passenger -> his fixed destination (STM-AMB-09)
-          sponsor: crystal       # the side up; sponsor_used: false
+          sponsor: crystal       # the side up; sponsor_used: false (sponsor2, sponsor2_used:
+                                 # character 5's second one under STM-AMB-34 'two')
           gala: gear
       board:                     # stones on districts; seat "shadow" = the solo shadow (STM-R-70)
         - {seat: 0, level: 6, position: left, arrow: true}
@@ -147,6 +148,8 @@ _SEAT_KEYS = {
     "carrying",
     "sponsor",
     "sponsor_used",
+    "sponsor2",
+    "sponsor2_used",
     "gala",
 }
 _PHASES = {"start-of-turn": Phase.START_OF_TURN, "action": Phase.ACTION, "flight": Phase.FLIGHT}
@@ -331,6 +334,7 @@ def _player(
         name = _choice(who, _PASSENGERS, f"{where}.carrying")
         carrying[cast(Passenger, name)] = _int(dest, f"{where}.carrying.{who}")
     sponsor = spec.get("sponsor")
+    sponsor2 = spec.get("sponsor2")  # STM-AMB-34 'two': character 5's second sponsor
     gala = spec.get("gala")
     player = PlayerState(
         character=_int(spec.get("character", default_character), f"{where}.character"),
@@ -345,6 +349,8 @@ def _player(
         carrying=tuple(carrying),
         sponsor=None if sponsor is None else cast(Resource, _choice(sponsor, _RESOURCES, f"{where}.sponsor")),
         sponsor_used=_bool(spec.get("sponsor_used", False), f"{where}.sponsor_used"),
+        sponsor2=None if sponsor2 is None else cast(Resource, _choice(sponsor2, _RESOURCES, f"{where}.sponsor2")),
+        sponsor2_used=_bool(spec.get("sponsor2_used", False), f"{where}.sponsor2_used"),
         gala=None if gala is None else cast(Resource, _choice(gala, _RESOURCES, f"{where}.gala")),
     )
     return player, carrying
@@ -527,7 +533,7 @@ def state_from_given(game: SteamopolisGame, given: Mapping[str, Any]) -> StmStat
         crystals=supplies.crystals - sum(p.crystals for p in plist),
         gears=supplies.gears - sum(p.gears for p in plist),
         capacity_tiles=supplies.capacity_tiles - capacity,
-        sponsors=len(supplies.sponsors) - sum(1 for p in plist if p.sponsor is not None),
+        sponsors=len(supplies.sponsors) - sum((p.sponsor is not None) + (p.sponsor2 is not None) for p in plist),
         galas=(
             supplies.galas.count("crystal") - sum(1 for p in plist if p.gala == "crystal"),
             supplies.galas.count("gear") - sum(1 for p in plist if p.gala == "gear"),
