@@ -1270,3 +1270,43 @@ def test_amb19_solo_turn_5_the_crystal_of_remove_tiles_is_stored_at_once_or_held
         state = solo.play(state, TakeResources(1, 0), LeaveParasites(), RevealPassenger("P04"), game=game_)
         assert game_.legal_actions(state) == [EndTurn()]
         assert (state.players[0].crystals, state.players[0].held, state.supply.crystals) == (crystals, held, 14)
+
+
+# (board district, markets, the probe, its rule, the refusal without a note) - STM-AMB-19 'next-step' costs
+HELD_COSTS = [
+    ((2, "left"), (), act.PayCost(), "STM-R-22", "you cannot pay 0 crystals and 2 gears"),
+    (
+        (5, "left"),
+        (Market(5, ("M0-01",)),),
+        act.BuyMachine(1),
+        "STM-R-40",
+        "the tile costs 0 crystals and 2 gears: you cannot pay it all",
+    ),
+    ((1, "left"), (), act.BuyBonusMarker("gear", 7), "STM-R-46", "the #5 marker costs 1 gears; you have 0"),
+]
+
+
+@pytest.mark.parametrize(("district", "markets", "probe", "rule", "words"), HELD_COSTS)
+def test_amb19_next_step_held_resources_pay_nothing_before_the_store_step(
+    district: tuple[int, Any], markets: tuple[Market, ...], probe: StmAction, rule: str, words: str
+) -> None:
+    """STM-AMB-19 'next-step': held resources are not stored yet, and costs are paid from storage (p.19:
+    'Return the markers from your storage space to the general supply'): 2 held gears pay neither L2-left's
+    '2 gears: 1 capacity tile' (p.29), the rank-0 tile M0-01 on level 5 (2 gears, STM-EX-16), nor a gear
+    bonus marker (p.22); the refusal names the held gears.  The same 2 gears stored pay under 'at-once';
+    with none at all the refusal carries no note."""
+    level, position = district
+    steps: list[StmAction] = [FlyToAllTargets(), TakeBack(level, position)]
+    if level == 2:
+        steps.append(UseDistrict())
+
+    def flown(p: PlayerState, ctx: Context) -> StmState:
+        state = game(p, player(), board=(BoardStone(0, level, position),), markets=markets)
+        return play(state if p.gears else holding(state, 0, 0, 2), *steps, ctx=ctx)
+
+    note = " (0 crystals and 2 gears are held until your next store step: STM-AMB-19 'next-step')"
+    held = flown(player(on_board=1), NEXT_STEP)
+    assert refused(held, probe, rule, ctx=NEXT_STEP).reason == words + note
+    assert check(CTX, flown(player(on_board=1, gears=2), CTX), probe) is None
+    empty = game(player(on_board=1), player(), board=(BoardStone(0, level, position),), markets=markets)
+    assert refused(play(empty, *steps), probe, rule).reason == words

@@ -290,6 +290,15 @@ def over_capacity(ctx: Context, player: PlayerState) -> bool:
     return player.crystals + player.gears > ctx.storage(player)
 
 
+def unstored(player: PlayerState) -> str:
+    """STM-AMB-19 'next-step': a refusal's note on the resources held and not stored yet, which pay
+    nothing before the player's next store step (nothing is held under 'at-once': no note)."""
+    if player.held == (0, 0):
+        return ""
+    crystals, gears = player.held
+    return f" ({crystals} crystals and {gears} gears are held until your next store step: STM-AMB-19 'next-step')"
+
+
 # -- the solo game (STM-R-68..73) ----------------------------------------------------------------
 
 
@@ -839,7 +848,7 @@ def purchase_rejection(
         return net
     if not afford(player, PayResources(*net)):
         price = f"{net[0]} crystals and {net[1]} gears"
-        return reject("STM-R-40", f"the tile costs {price}: you cannot pay it all")
+        return reject("STM-R-40", f"the tile costs {price}: you cannot pay it all{unstored(player)}")
     if isinstance(action, BuyMachine):
         return build_in_rejection(ctx, player, slot, action)
     if slot.stones:
@@ -982,7 +991,8 @@ def bonus_price_rejection(ctx: Context, state: StmState, action: BuyBonusMarker)
         return net
     have = me(state).crystals if action.row == "crystal" else me(state).gears
     if have < sum(net):
-        return reject("STM-R-46", f"the #{numeral} marker costs {sum(net)} {action.row}s; you have {have}")
+        why = f"the #{numeral} marker costs {sum(net)} {action.row}s; you have {have}{unstored(me(state))}"
+        return reject("STM-R-46", why)
     return None
 
 
@@ -1076,7 +1086,7 @@ def cost_rejection(ctx: Context, state: StmState, part: Step, action: PayCost) -
         if isinstance(part, PayCrystalsPerStone) and player.crystals < net[0]:
             return reject("STM-R-63", f"you own {owned} pressure stones and have {player.crystals} crystals")
         if not afford(player, PayResources(*net)):
-            return reject("STM-R-22", f"you cannot pay {net[0]} crystals and {net[1]} gears")
+            return reject("STM-R-22", f"you cannot pay {net[0]} crystals and {net[1]} gears{unstored(player)}")
         return None
     if action.sponsor or action.gala or action.sponsor2:
         rule = "STM-R-57" if action.sponsor or action.sponsor2 else "STM-R-58"
