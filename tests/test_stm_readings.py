@@ -552,7 +552,10 @@ def test_amb16_fixed_removes_the_tiles_of_the_passenger_tile_revealed_at_the_end
     for step in (STEP_PASSENGERS, STEP_EFFECTS, STEP_REMOVE):
         rejection = solo.GAME.check(state, step)
         assert rejection is not None and rejection.rule == "STM-R-49", rejection
-        assert "STM-AMB-16 'fixed'" in rejection.reason
+        assert rejection.reason == (
+            "the end of the turn runs in its fixed order: passenger rewards and the new passenger tile, then the"
+            " end-of-turn effects, then (solo) remove tiles (STM-AMB-16 'fixed')"
+        )
 
 
 def test_amb16_free_remove_tiles_first_reads_the_tile_taken_at_the_drop_off() -> None:
@@ -565,7 +568,8 @@ def test_amb16_free_remove_tiles_first_reads_the_tile_taken_at_the_drop_off() ->
     state = turn_5(FREE_ORDER)
     assert state.phase is Phase.END_OF_TURN and state.passengers.taken == "P02"
     assert FREE_ORDER.legal_actions(state) == [STEP_PASSENGERS, STEP_EFFECTS, STEP_REMOVE]
-    solo.refused(state, EndTurn(), "STM-R-49", game=FREE_ORDER, words="choose the next end-of-turn step")
+    words = "choose the next end-of-turn step first (STM-AMB-16 'free'): passengers, end-of-turn effects, remove tiles"
+    solo.refused(state, EndTurn(), "STM-R-49", game=FREE_ORDER, words=words)
     state = solo.play(state, STEP_REMOVE, game=FREE_ORDER)
     assert state.turn.removed == ("M0-07", "M0-04") and state.turn.removal == "parasites"
     assert (solo.face_up(state, 6), solo.face_up(state, 3), solo.face_up(state, 8)) == ("M1-07", "M1-04", "M0-02")
@@ -574,7 +578,8 @@ def test_amb16_free_remove_tiles_first_reads_the_tile_taken_at_the_drop_off() ->
     state = solo.play(state, LeaveParasites(), game=FREE_ORDER)
     assert state.passengers.taken == "P02" and state.passengers.stack == ("P03", "P04")  # nothing boxed
     assert FREE_ORDER.legal_actions(state) == [STEP_PASSENGERS, STEP_EFFECTS]
-    solo.refused(state, STEP_REMOVE, "STM-R-49", game=FREE_ORDER, words="not an end-of-turn step still to run")
+    words = "'remove tiles' is not an end-of-turn step still to run (STM-AMB-16 'free'; waiting: passengers, end-of"
+    solo.refused(state, STEP_REMOVE, "STM-R-49", game=FREE_ORDER, words=words)
     state = solo.play(state, STEP_PASSENGERS, game=FREE_ORDER)
     assert state.phase is Phase.REVEAL and state.players[0].passenger_tiles == 1 and state.passengers.taken is None
     state = solo.play(state, RevealPassenger("P03"), UsePart(), game=FREE_ORDER)
@@ -583,6 +588,21 @@ def test_amb16_free_remove_tiles_first_reads_the_tile_taken_at_the_drop_off() ->
     state = solo.play(state, SkipPart(), SkipPart(), SkipPart(), game=FREE_ORDER)
     assert state.passengers.face_up == "P03" and state.passengers.stack == ("P04",)
     assert FREE_ORDER.legal_actions(state) == [EndTurn()]
+    solo.refused(state, STEP_EFFECTS, "STM-R-49", game=FREE_ORDER, words="(STM-AMB-16 'free'; waiting: none)")
+
+
+def test_amb16_free_orders_nothing_before_the_end_of_the_turn() -> None:
+    """STM-AMB-16 'free' orders the end of the turn only (p.24: 'After you have carried out your action, end
+    your turn by evaluating ...'): in the flight of solo turn 5, the banker just dropped off on level 8, no
+    step is offered or waits, judged out of step too."""
+    spec = {"passengers": {"face_up": "P02", "banker": 6, "stack": ["P03", "P04"]}}
+    start = solo.given(FREE_ORDER, phase="flight", board=L6_L8, markets=TURN_5_MARKETS, **spec)
+    state = solo.play(start, TakeBack(6, "left"), PickUp("banker"), LetLapse(), TakeBack(8, "left"), game=FREE_ORDER)
+    assert state.phase is Phase.FLIGHT and state.turn.transported == ("banker",)
+    assert [r.rule for r in FREE_ORDER.rejections(state, EndTurn())] == ["STM-R-38"]  # the flight's step only
+    own = FREE_ORDER.rejections(state, STEP_PASSENGERS)[1:]  # after the flight's step: no step to run
+    why = "'passengers' is not an end-of-turn step still to run (STM-AMB-16 'free'; waiting: none)"
+    assert [r.reason for r in own] == [why]
 
 
 def test_amb16_free_end_of_turn_effects_before_the_passenger_rewards() -> None:
@@ -676,6 +696,7 @@ def test_amb16_free_and_amb37_again_keep_generation_and_check_together(seed: int
             else:
                 legal = both.legal_actions(state)
                 assert legal and all(both.check(state, a) is None for a in legal)
+                assert legal == legal_actions_by_check(both.ctx, state)
                 for probe in probes:
                     if probe not in legal:
                         assert both.check(state, probe) is not None, probe
