@@ -1331,3 +1331,31 @@ def test_amb19_next_step_held_resources_pay_nothing_before_the_store_step(
     assert check(CTX, flown(player(on_board=1, gears=2), CTX), probe) is None
     empty = game(player(on_board=1), player(), board=(BoardStone(0, level, position),), markets=markets)
     assert refused(play(empty, *steps), probe, rule).reason == words
+
+
+def test_amb03_separate_keeps_generation_check_and_invariants_together() -> None:
+    """Along a seeded 2-player game under 'separate' with the pack printing the #5 on g8 (leaning to buy bonus
+    markers): every generated action passes the check, a #5 offered goes on g8, never g7, and the invariants
+    (a marker lies on a space printed with its numeral, STM-R-47) hold against the pack's numerals."""
+    data = bundled_pack_data()
+    _separate_numerals(data)
+    game_ = SteamopolisGame(Ruleset.from_overrides(REGISTER, {"STM-AMB-03": "separate"}), pack_from_data(data, "<t>"))
+    rng = random.Random(3)
+    state = game_.new_game(2)
+    offered: set[int] = set()
+    for _ in range(400):
+        if game_.is_over(state):
+            break
+        if isinstance(game_.to_move(state), Chance):
+            action = game_.sample_chance(state, rng)
+        else:
+            legal = game_.legal_actions(state)
+            assert legal and all(game_.check(state, a) is None for a in legal)
+            fives = {a.space for a in legal if isinstance(a, BuyBonusMarker) and a.space in (7, 8)}
+            offered |= fives
+            busy = [a for a in legal if isinstance(a, (BuyBonusMarker, TakeBack, FlyToAllTargets))]
+            action = rng.choice(busy if busy and rng.random() < 0.7 else legal)
+        before, state = state, game_.apply(state, action)
+        found = [*tools(game_).violations(state), *check_step(game_, before, state)]
+        assert not found, "\n".join(map(str, found))
+    assert offered == {8}
