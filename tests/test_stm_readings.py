@@ -1244,6 +1244,8 @@ def test_amb19_held_resources_are_counted_by_the_invariants_and_kept_out_of_the_
     data = json.loads(json.dumps(stm.state_to_json(state)))
     assert "held" not in data["players"][0] and data["players"][1]["held"] == [2, 1]
     assert stm.state_from_json(data) == state
+    shown = stm.render(state)
+    assert shown.count("held until the next store step") == 1 and "2 crystals 1 gears" in shown
 
 
 def test_amb04_extra_raise_by_two_generates_and_checks_the_extra_orders() -> None:

@@ -58,6 +58,8 @@ def player_lines(game: SteamopolisGame, state: StmState, seat: int) -> list[str]
         extras.append(f"second sponsor {p.sponsor2}")
     if p.gala:
         extras.append(f"gala {p.gala}")
+    if any(p.held):  # STM-AMB-19 'next-step'
+        extras.append(f"held until the next store step: {p.held[0]} crystals {p.held[1]} gears")
     if p.carrying:
         extras.append("carrying " + ",".join(p.carrying))
     supply = "".join("^" if s.arrow else "o" for s in p.supply) or "-"
