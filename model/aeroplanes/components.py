@@ -20,7 +20,7 @@ European destination to the special destination.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import pairwise
 from typing import Any, Literal, cast
 
@@ -308,6 +308,19 @@ class Supplies:
     provenance: Provenance
 
 
+class _Index(dict[Any, Any]):
+    """A pack's entries by key (the first of each key), looked up with ``__getitem__``; a missing key is
+    the KeyError "pack NAME has no WHAT KEY" (``what`` formats the key), as ``find_entry`` words it."""
+
+    def __init__(self, pack: str, what: str, entries: Iterable[tuple[Any, Any]]) -> None:
+        super().__init__(entries)
+        self.pack = pack
+        self.what = what
+
+    def __missing__(self, key: Any) -> Any:
+        raise KeyError(f"pack {self.pack} has no {self.what.format(key)}")
+
+
 @attrs.frozen
 class Pack:
     name: str
@@ -332,21 +345,28 @@ class Pack:
     americas_bonus: AmericasBonus
     supplies: Supplies
     source: str = "<memory>"
-    # Lookups by name and number, built once: the rules ask for cards and tiles at every decision.
-    _by_name: dict[str, Destination] = attrs.field(init=False, repr=False, eq=False, hash=False)
-    _by_number: dict[int, PlaneCard] = attrs.field(init=False, repr=False, eq=False, hash=False)
-    _by_tile: dict[str, PassengerTile] = attrs.field(init=False, repr=False, eq=False, hash=False)
-    _by_advantage: dict[int, AdvantageType] = attrs.field(init=False, repr=False, eq=False, hash=False)
+    # Lookups by name and number, built once: the rules ask for cards and tiles at every decision (a few
+    # thousand times a random game).  Each is an index's own ``__getitem__`` (no Python call on the way):
+    # ``pack.card(12)``; an unknown key raises the KeyError "pack NAME has no ..." that ``find_entry`` does.
+    destination: Callable[[str], Destination] = attrs.field(init=False, repr=False, eq=False, hash=False)
+    card: Callable[[int], PlaneCard] = attrs.field(init=False, repr=False, eq=False, hash=False)
+    passenger: Callable[[str], PassengerTile] = attrs.field(init=False, repr=False, eq=False, hash=False)
+    # the first of that type, as find_entry gives
+    advantage: Callable[[int], AdvantageType] = attrs.field(init=False, repr=False, eq=False, hash=False)
     # The market of each destination, asked of every destination for every market at each era's scoring.
     _market_by_name: dict[str, str | None] = attrs.field(init=False, factory=dict, repr=False, eq=False, hash=False)
     # The map, built on first use and frozen (shared by every reader; ``graph()`` gives a fresh copy).
     _map: DiGraph | None = attrs.field(init=False, default=None, repr=False, eq=False, hash=False)
 
     def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_by_name", {d.name: d for d in reversed(self.destinations)})
-        object.__setattr__(self, "_by_number", {c.number: c for c in reversed(self.cards)})
-        object.__setattr__(self, "_by_tile", {p.id: p for p in reversed(self.passengers)})
-        object.__setattr__(self, "_by_advantage", {a.type: a for a in reversed(self.advantages)})
+        by_name = _Index(self.name, "destination {!r}", ((d.name, d) for d in reversed(self.destinations)))
+        object.__setattr__(self, "destination", by_name.__getitem__)
+        by_number = _Index(self.name, "plane card {}", ((c.number, c) for c in reversed(self.cards)))
+        object.__setattr__(self, "card", by_number.__getitem__)
+        by_tile = _Index(self.name, "passenger tile {!r}", ((p.id, p) for p in reversed(self.passengers)))
+        object.__setattr__(self, "passenger", by_tile.__getitem__)
+        by_type = _Index(self.name, "advantage type {}", ((a.type, a) for a in reversed(self.advantages)))
+        object.__setattr__(self, "advantage", by_type.__getitem__)
 
     # -- the map -----------------------------------------------------------------------------
     def graph(self) -> DiGraph:
@@ -361,12 +381,6 @@ class Pack:
             shared = self.graph().freeze()
             object.__setattr__(self, "_map", shared)
         return shared
-
-    def destination(self, name: str) -> Destination:
-        found = self._by_name.get(name)
-        if found is not None:
-            return found
-        raise KeyError(f"pack {self.name} has no destination {name!r}")
 
     def region(self, region_id: str) -> Region:
         return find_entry(self.regions, lambda r: r.id == region_id, self.name, f"region {region_id!r}")
@@ -391,29 +405,9 @@ class Pack:
         return known[destination]
 
     # -- cards, tiles, tables ----------------------------------------------------------------
-    def card(self, number: int) -> PlaneCard:
-        found = self._by_number.get(number)
-        if found is not None:
-            return found
-        raise KeyError(f"pack {self.name} has no plane card {number}")
-
-    def passenger(self, tile_id: str) -> PassengerTile:
-        found = self._by_tile.get(tile_id)
-        if found is not None:
-            return found
-        raise KeyError(f"pack {self.name} has no passenger tile {tile_id!r}")
-
     def passenger_region(self, tile_id: str) -> str:
         """l.140: the background colour of a passenger tile is its destination's region."""
         return self.destination(self.passenger(tile_id).destination).region
-
-    def advantage(self, advantage_type: int) -> AdvantageType:
-        found = self._by_advantage.get(advantage_type)  # the first of that type, as find_entry gives
-        if found is not None:
-            return found
-        return find_entry(
-            self.advantages, lambda a: a.type == advantage_type, self.name, f"advantage type {advantage_type}"
-        )
 
     def vp_row(self, row: str) -> VpRow:
         return find_entry(self.vp_per_era, lambda r: r.row == row, self.name, f"VPs/Era row {row!r}")

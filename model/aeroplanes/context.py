@@ -3,7 +3,7 @@ readings (never a global), plus the small derived facts every rule needs."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import attrs
 
@@ -15,6 +15,12 @@ from rulecraft.model.aeroplanes.readings import REGISTER
 class Context:
     pack: Pack = attrs.field(repr=False)
     readings: dict[str, str] = attrs.field(factory=REGISTER.defaults, hash=False, eq=False, repr=False)
+    # ``r(amb_id)``: the reading chosen for an ambiguity, the readings' own ``__getitem__`` (asked about a
+    # thousand times a random game: no Python call on the way); an unknown ID raises KeyError
+    r: Callable[[str], str] = attrs.field(init=False, hash=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "r", self.readings.__getitem__)
 
     @classmethod
     def printed(cls, pack: Pack | None = None, readings: Mapping[str, str] | None = None) -> Context:
@@ -22,9 +28,6 @@ class Context:
         chosen = REGISTER.defaults()
         chosen.update(readings or {})
         return cls(pack or bundled_pack(), chosen)
-
-    def r(self, amb_id: str) -> str:
-        return self.readings[amb_id]
 
     def tiles_per_stage(self, stage: int) -> int:
         """AER-R-11 (l.66): the airport tiles of one stage in a colour set.  AER-AMB-02 ``box-count``

@@ -107,6 +107,7 @@ from rulecraft.model.aeroplanes.state import (
     OwnedCard,
     Phase,
     PlayerState,
+    SlotsMemo,
     capacity,
     load,
 )
@@ -922,23 +923,22 @@ def placements(ctx: Context, state: AerState) -> tuple[PlaceAirport, ...]:
     def worked_out() -> tuple[PlaceAirport, ...]:
         """The cards numbered ``usable`` (tiles on them) placed from the airports ``start``."""
         out: list[PlaceAirport] = []
-        cards = [(number, ctx.pack.card(number)) for number in usable]
         board = state.board()
-        mine = state.airports(seat)
         routes, hops = _routes(ctx, start)  # AER-AMB-10
-        routes = routes + [(d, None, None, False) for d in mine if d not in start]  # AER-AMB-10 fixed: upgrades
-        open_slots: dict[tuple[str, int, bool], list[int]] = {}
-        for number, printed in cards:
+        routes = routes + [(d, None, None, False) for d in state.airports(seat) if d not in start]  # AER-AMB-10 fixed
+        for number in usable:
+            printed = ctx.pack.card(number)
             stage, long_range = printed.tile_stage, printed.long_range
-            for destination, origin, via, needs_lr in routes + (hops if long_range else []):
+            known = _OPEN_SLOTS.answers(ctx, (seat, n, stage, False))  # _open_slots' table for a new airport
+            for destination, origin, via, needs_lr in routes + hops if long_range else routes:
                 if needs_lr and not long_range:
                     continue
-                key = (destination, stage, origin is None)
-                slots = open_slots.get(key)
-                if slots is None:
-                    slots = open_slots[key] = _open_slots(
-                        ctx, board[destination], destination, seat, n, stage, origin is None
-                    )
+                held = board[destination]
+                found = known.get(destination)
+                if origin is None or found is None or found[0] is not held:  # AER-R-30: an upgrade, or not kept
+                    slots = _open_slots(ctx, held, destination, seat, n, stage, origin is None)
+                else:
+                    slots = found[1]
                 for slot in slots:  # most routes have none open: no list made for them
                     out.append(place_airport(number, destination, slot, origin, via))
         return tuple(out)
@@ -1031,17 +1031,19 @@ def needs_long_range(ctx: Context, route: Any) -> bool:
 
 def _open_slots(
     ctx: Context, slots: tuple[Any, ...], destination: str, seat: int, players: int, stage: int, upgrade: bool
-) -> list[int]:
-    """``_slots_open``, kept per destination's slots (the tuple is shared by every map until a tile is
-    placed there, so most destinations are worked out once for many decisions)."""
-    key = (destination, seat, players, stage, upgrade)
-    found = _OPEN_SLOTS.get(ctx, slots, key)
-    if found is not None:
-        return found
-    return _OPEN_SLOTS.put(ctx, slots, key, _slots_open(ctx, slots, destination, seat, players, stage, upgrade))
+) -> tuple[int, ...]:
+    """``_slots_open``, kept per destination (the slots tuple is shared by every map until a tile is placed
+    there, so most destinations are worked out once for many decisions) as a tuple: a tuple of numbers
+    kept for long is soon left alone by the garbage collector, a list never is."""
+    known = _OPEN_SLOTS.answers(ctx, (seat, players, stage, upgrade))
+    found = known.get(destination)
+    if found is None or found[0] is not slots:
+        found = known[destination] = (slots, tuple(_slots_open(ctx, slots, destination, seat, players, stage, upgrade)))
+    return found[1]
 
 
-_OPEN_SLOTS: MapMemo[list[int]] = MapMemo()  # open slots per destination's slots, seat, players, stage, kind
+# open slots per seat, players, stage and kind, and destination
+_OPEN_SLOTS: SlotsMemo[tuple[int, ...]] = SlotsMemo()
 
 
 def _slots_open(

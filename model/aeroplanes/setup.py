@@ -28,7 +28,6 @@ from fractions import Fraction
 from itertools import product
 
 from rulecraft.core import RulecraftError
-from rulecraft.evolve import evolve
 from rulecraft.model.aeroplanes.actions import (
     AdvantageThrow,
     AerAction,
@@ -53,6 +52,7 @@ from rulecraft.model.aeroplanes.state import (
     PlayerState,
     Slots,
     Waiting,
+    evolve,  # attrs.evolve compiled per class, slot by slot: the hot path
 )
 
 

@@ -18,10 +18,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Hashable
 from enum import Enum
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import attrs
 
+from rulecraft import evolve as _evolve
 from rulecraft.model.aeroplanes.components import Face
 
 if TYPE_CHECKING:
@@ -212,23 +213,27 @@ class AerState:
     def airports(self, seat: int) -> tuple[str, ...]:
         """The destinations where ``seat`` has a tile (home tile included), in map order.  Move
         generation asks this at every decision and the map changes only when a tile is placed, so the
-        answer is kept per map (the same tuple object: it is immutable, and held beside the answer)."""
+        answers are kept per map (the same tuple object: it is immutable, and held beside the answer),
+        every seat's worked out in the one pass over the map that a new map's first question pays."""
         key = id(self.map)
         found = _AIRPORTS.get(key)
         if found is None or found[0] is not self.map:
             if len(_AIRPORTS) > 256:
                 _AIRPORTS.clear()
-            found = _AIRPORTS[key] = (self.map, {})
-        known = found[1].get(seat)
-        if known is None:
-            out = []
-            for s in self.map:  # plain loops
-                for a in s.slots:
-                    if a is not None and a.owner == seat:
-                        out.append(s.destination)
-                        break
-            known = found[1][seat] = tuple(out)
-        return known
+            found = _AIRPORTS[key] = (self.map, _owners(self.map))
+        return found[1].get(seat, ())
+
+
+def _owners(board: tuple[Slots, ...]) -> dict[int, tuple[str, ...]]:
+    """Each owner's destinations (a tile in one of its slots), in map order: ``AerState.airports``."""
+    out: dict[int, list[str]] = {}
+    for s in board:  # plain loops
+        for a in s.slots:
+            if a is not None:
+                held = out.setdefault(a.owner, [])
+                if not held or held[-1] != s.destination:  # one entry a destination
+                    held.append(s.destination)
+    return {owner: tuple(held) for owner, held in out.items()}
 
 
 # state.airports per map: id(map) -> (the map, seat -> its airports).
@@ -273,6 +278,79 @@ class MapMemo(Generic[T]):
 
     def cache_info(self) -> int:
         return len(self._by_map)
+
+
+class SlotsMemo(Generic[T]):
+    """Answers about a destination's slots, kept per question (``key``, with the context) and destination:
+    the slots last asked about beside the answer, compared by identity (a destination's slots tuple is
+    shared by every map until a tile lands there, so most answers serve many decisions).  Move generation
+    takes the question's table once (``answers``) and looks destinations up in it with no call on the
+    way.  ``cache_clear`` and ``cache_info`` as functools caches have them (the mutation profile empties
+    it before every test)."""
+
+    def __init__(self) -> None:
+        self._by_key: dict[Hashable, tuple[object, dict[str, tuple[object, T]]]] = {}
+
+    def answers(self, ctx: object, key: Hashable) -> dict[str, tuple[object, T]]:
+        """The table of question ``key``: destination -> (its slots when answered, the answer)."""
+        found = self._by_key.get(key)
+        if found is None or found[0] is not ctx:
+            if len(self._by_key) > 1024:
+                self._by_key.clear()
+            found = self._by_key[key] = (ctx, {})
+        return found[1]
+
+    def cache_clear(self) -> None:
+        self._by_key.clear()
+
+    def cache_info(self) -> int:
+        return len(self._by_key)
+
+
+# ---------------------------------------------------------------------------
+# Copies with changes
+# ---------------------------------------------------------------------------
+
+_MISSING: Any = object()
+_EVOLVERS: dict[type, Callable[..., Any]] = {}
+
+
+def evolve(inst: T, **changes: Any) -> T:
+    """``attrs.evolve(inst, **changes)`` for the state's frozen slotted classes, as rulecraft.evolve
+    compiles it once per class, but the copy is made by setting each slot through its descriptor, as the
+    class's own ``__init__`` does through ``object.__setattr__`` (a random game copies its state about 450
+    times: the copy is a third faster).  A class with a validator, converter, ``__attrs_post_init__`` or
+    an unslotted field goes through rulecraft.evolve; an unknown field raises ``TypeError`` as there."""
+    try:
+        evolver = _EVOLVERS[type(inst)]
+    except KeyError:
+        evolver = _EVOLVERS[type(inst)] = _compile_evolver(type(inst))
+    result: T = evolver(inst, **changes)
+    return result
+
+
+def _compile_evolver(cls: type) -> Callable[..., Any]:
+    fields = attrs.fields(cls)
+    slots = getattr(cls, "__slots__", ())
+    plain = all(
+        f.init and f.alias == f.name and f.name in slots and f.validator is None and f.converter is None for f in fields
+    )
+    if not plain or hasattr(cls, "__attrs_post_init__") or hasattr(cls, "__attrs_pre_init__"):
+        return _evolve.evolve
+    names = [f.name for f in fields]
+    namespace: dict[str, Any] = {"_MISSING": _MISSING, "_new_": object.__new__, "_cls_": cls}
+    lines = ["    new = _new_(_cls_)"]
+    for name in names:
+        namespace[f"_set_{name}"] = cls.__dict__[name].__set__
+        lines.append(f"    _set_{name}(new, _inst_.{name} if {name} is _MISSING else {name})")
+    if "_attrs_cached_hash" in slots:  # cache_hash=True: the new copy's hash is not worked out yet
+        namespace["_set_hash_"] = cls.__dict__["_attrs_cached_hash"].__set__
+        lines.append("    _set_hash_(new, None)")
+    params = "".join(f", {n}=_MISSING" for n in names)
+    source = f"def evolve(_inst_, /{params}):\n" + "\n".join(lines) + "\n    return new\n"
+    exec(compile(source, f"<aer evolve {cls.__qualname__}>", "exec"), namespace)  # only attrs field names
+    evolver: Callable[..., Any] = namespace["evolve"]
+    return evolver
 
 
 # ---------------------------------------------------------------------------
@@ -549,10 +627,12 @@ __all__ = [
     "Phase",
     "PlayerState",
     "Slots",
+    "SlotsMemo",
     "TurnState",
     "Waiting",
     "capacity",
     "cards_in_play",
+    "evolve",
     "load",
     "passengers_in_play",
     "problems",

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from typing import Any, assert_never
 
-from rulecraft.evolve import evolve  # attrs.evolve compiled per class: the hot path
 from rulecraft.model.aeroplanes.actions import (
     Abort,
     AdvantageThrow,
@@ -83,6 +82,7 @@ from rulecraft.model.aeroplanes.state import (
     Slots,
     TurnState,
     Waiting,
+    evolve,  # attrs.evolve compiled per class, slot by slot: the hot path
 )
 
 
