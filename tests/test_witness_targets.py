@@ -555,6 +555,22 @@ def test_stm_amb_34_character_5_keeps_a_second_sponsor_only_under_two() -> None:
     assert finding.kind == "legal-actions"
 
 
+def test_stm_amb_16_free_lets_the_solo_player_order_the_end_of_turn_5() -> None:
+    """STM-R-49 (p.24), solo turn 5 (p.37): the banker has got off on level 8; with L8-left's effect let lapse
+    the turn ends with the passenger rewards and 'remove tiles' to run.  By default the rewards and the
+    new passenger tile come first ('She turns the passenger tile over and reveals the top tile of the
+    stack': a chance step); under 'free' the player chooses which runs first."""
+    from rulecraft.model.steamopolis.actions import EndOfTurnStep, LetLapse
+    from rulecraft.model.steamopolis.state import Phase
+
+    default, other, start = _stm("STM-AMB-16", "free")
+    assert default.apply(start, LetLapse()).phase is Phase.REVEAL
+    after = other.apply(start, LetLapse())
+    assert other.legal_actions(after) == [EndOfTurnStep("passengers"), EndOfTurnStep("remove tiles")]
+    finding = _found_from_its_start("stm", "STM-AMB-16", "free")
+    assert len(finding.steps) == 1
+
+
 def test_stm_amb_37_again_offers_use_all_again_in_the_machine_holding_it() -> None:
     """STM-R-62 (p.32): 'You may use all activation effects of your machines from right to left'.  Seat 0
     has channelled into M3-01, which holds it, with M0-02 (1 gear) and M0-01 (1 crystal) on positions 2

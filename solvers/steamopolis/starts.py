@@ -64,6 +64,10 @@ statues on the tower top trigger the end (STM-R-64), as the STM-AMB-18 start doe
 - STM-AMB-40 (p.35, solo 'activate any number of parasites', STM-R-72): the solo game's M3-05
   ('activate any number of own parasites') on machine-room position 1, a value-2 stone to channel
   into it, and two parasites beside the stack: the default gives two uses, 'one' one.
+- STM-AMB-16 (p.24/p.37, the order of the end of the turn, STM-R-49): solo turn 5's flight (p.37), P02
+  face up: the banker, picked up on level 6, has just got off on level 8; whatever the player does
+  with L8-left, the turn ends with the passenger rewards and 'remove tiles' both to run: the default
+  runs them in order, 'free' lets the player choose.
 - STM-AMB-37 (p.32, 'use all activation effects', STM-R-62): only M3-01 holds it on a machine, and
   random games seldom build it; the start is seat 0 having channelled its g6 stone into M3-01 on
   machine-room position 3, M0-02 and M0-01 on 2 and 1, in the final round's last turn (a game that
@@ -244,6 +248,31 @@ def _rank_1_tile_after_the_emptied_rank_0_slot(game: Game[Any, Any]) -> Iterator
     yield (
         "a flight from level 5, whose market shows the rank-1 M1-04, with 2 crystals and no gear (STM-R-40, R-41)",
         tools(game).scenario_state(given),
+    )
+
+
+def _solo_banker_dropped_off(game: Game[Any, Any]) -> Iterator[tuple[str, Any]]:
+    """STM-AMB-16 (p.37, solo turn 5): P02 face up (banker 6, alternate 8), the banker on level 6, own stones on
+    L6-left and L8-left; the flight takes back L6 (picks up the banker, lets the district lapse), then L8,
+    where the banker gets off."""
+    given = {
+        "players": 1,
+        "phase": "flight",
+        "board": [{"seat": 0, "level": 6, "position": "left"}, {"seat": 0, "level": 8, "position": "left"}],
+        "passengers": {"face_up": "P02", "banker": 6},
+    }
+    state = tools(game).scenario_state(given)
+    for step in (
+        {"kind": "take-back", "level": 6, "position": "left"},
+        {"kind": "pick-up", "passenger": "banker"},
+        {"kind": "let-lapse"},
+        {"kind": "take-back", "level": 8, "position": "left"},
+    ):
+        state = game.apply(state, game.action_from_json(step))
+    yield (
+        "solo turn 5's flight (p.37): the banker picked up on level 6 has got off on level 8, L8-left's effect next "
+        "(STM-R-37, R-49, R-71)",
+        state,
     )
 
 
@@ -563,6 +592,7 @@ def witness_starts(game: Game[Any, Any]) -> Mapping[str, StartHook]:
         "STM-AMB-34": _character_5_at_the_sponsor_district,
         "STM-AMB-35": _activate_any_number_of_two_parasites,
         "STM-AMB-37": _use_all_in_the_machine_holding_it,
+        "STM-AMB-16": _solo_banker_dropped_off,
         "STM-AMB-42": _stone_on_the_crystal_rows_space,
         "STM-AMB-04": _make_steam_onto_an_equal_value,
         "STM-AMB-29": _capacity_tile_storage_side_up,
