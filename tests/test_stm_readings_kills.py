@@ -478,6 +478,12 @@ def test_amb35_repeat_leaves_the_counted_parts_and_the_solo_game_alone() -> None
     both = _parasite_effect(ActivateParasites(None), *two)
     assert play(both, pair).turn.pending[0][0] == GainResources(crystals=1)
     refused(both, pair, "STM-R-56", ctx=REPEAT)
+    second: ParasiteAt = (1, 2, "activation")
+    singles = [ActivateParasite((first,)), ActivateParasite((second,))]
+    assert [a for a in legal_actions(REPEAT, both) if isinstance(a, ActivateParasite)] == singles
+    assert len([a for a in legal_actions(CTX, both) if isinstance(a, ActivateParasite)]) == 4  # 1 or 2, in order
+    for ctx in (CTX, REPEAT):
+        assert legal_actions(ctx, both) == legal_actions_by_check(ctx, both)
     counted = _parasite_effect(ActivateParasites(2), *two)
     assert play(counted, pair, ctx=REPEAT).turn.pending[0][0] == GainResources(crystals=1)
     for readings in ({}, {"STM-AMB-35": "repeat"}):
