@@ -1054,6 +1054,14 @@ def test_amb24_1_5_sets_up_five_players_with_the_4_player_variants() -> None:
     assert extra == [(2, "M0"), (3, "M0"), (4, "M0")]
     assert {d.level for d in five.ctx.districts(dealt) if d.position == "third"} == {1, 2, 3, 8}
     assert tools(five).violations(dealt) == []
+    # The game's own player range, which the CLI, scenarios and campaigns read; the class keeps 1-4.
+    assert (
+        five.max_players,
+        SteamopolisGame.max_players,
+        SteamopolisGame(Ruleset.printed(REGISTER), pack).max_players,
+    ) == (5, 4, 4)
+    given = tools(five).scenario_state({"players": 5, "phase": "action"})
+    assert given.board_side == "4" and tools(five).violations(given) == []
 
 
 def test_amb24_1_5_plays_one_to_four_players_as_the_default_and_needs_the_fifth_colour() -> None:

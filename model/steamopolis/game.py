@@ -83,12 +83,16 @@ class SteamopolisGame(PackedGame[StmState, StmAction]):
                 "STM-AMB-03=separate is not modelled without bonus numerals printed apart from the values, which the"
                 f" rulebook does not print: pack {self.pack.name} has no {NEEDS_PACK_DATA[('STM-AMB-03', 'separate')]}"
             )
-        if self.ctx.r("STM-AMB-24") == "1-5" and self.pack.supplies.colours < 5:
-            raise UnknownReading(
-                "STM-AMB-24=1-5 is not modelled without a fifth player colour's pieces, which the components do not"
-                f" hold (p.2-3): pack {self.pack.name} has {NEEDS_PACK_DATA[('STM-AMB-24', '1-5')]}"
-                f" {self.pack.supplies.colours}"
-            )
+        if self.ctx.r("STM-AMB-24") == "1-5":
+            if self.pack.supplies.colours < 5:
+                raise UnknownReading(
+                    "STM-AMB-24=1-5 is not modelled without a fifth player colour's pieces, which the components do"
+                    f" not hold (p.2-3): pack {self.pack.name} has {NEEDS_PACK_DATA[('STM-AMB-24', '1-5')]}"
+                    f" {self.pack.supplies.colours}"
+                )
+            # This game's own player range (the class keeps the default's 1-4): the CLI, scenarios, campaigns
+            # and the witness search read it from the game.
+            vars(self)["max_players"] = 5
 
     # -- set-up -------------------------------------------------------------------------------
     def new_game(self, players: int, *, first_seat: Seat = 0, **options: Any) -> StmState:
@@ -98,10 +102,10 @@ class SteamopolisGame(PackedGame[StmState, StmAction]):
         unknown = set(options) - {"first_game"}
         if unknown:
             raise RulecraftError(f"setup.options: Steamopolis knows only 'first_game', not {sorted(unknown)}")
-        top = 5 if self.ctx.r("STM-AMB-24") == "1-5" else self.max_players  # STM-AMB-24 (p.2-3)
-        if not self.min_players <= players <= top:
+        if not self.min_players <= players <= self.max_players:  # 1-4, or 1-5 under STM-AMB-24 '1-5' (wire)
             raise RulecraftError(
-                f"STM-R-01 (p.4) — Steamopolis is for {self.min_players} to {top} players; {players} requested"
+                f"STM-R-01 (p.4) — Steamopolis is for {self.min_players} to {self.max_players} players;"
+                f" {players} requested"
             )
         if first_seat != 0:
             raise RulecraftError("STM-R-07 (p.6) — the lowest character number starts; no start seat can be chosen")

@@ -492,7 +492,7 @@ def state_from_given(game: SteamopolisGame, given: Mapping[str, Any]) -> StmStat
     if not game.min_players <= players <= game.max_players:
         raise ScenarioError(f"given.players: {players}; the model plays {game.min_players}-{game.max_players}")
     solo = players == 1
-    side_default: BoardSide = "4" if players == 4 else "2-3"
+    side_default: BoardSide = "4" if players >= 4 else "2-3"  # 5 players (STM-AMB-24 '1-5'): the '4-5' side
     side = cast(BoardSide, _choice(given.get("board_side", side_default), ("2-3", "4"), "given.board_side"))
     board = _board(game, given, players, side)
     seats = _mapping(given.get("seats", {}), "given.seats")
