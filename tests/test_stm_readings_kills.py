@@ -640,3 +640,17 @@ def test_amb25_cumulative_rank_3_banner_returns_four_stones_and_doubles_the_envy
     p = paid.players[0]
     assert p.gauge.stone_spaces() == (5,) and len(p.supply) == 4
     assert (p.crystals, p.gears, p.vp, _envies(paid)) == (0, 0, 0, 2)
+
+
+def test_amb25_cumulative_removals_name_machine_room_positions_1_to_7() -> None:
+    """STM-R-41 (p.19 'return 1 arbitrary tile in the machine room'): under 'cumulative' the rank-2 tile's two
+    removals may take the tiles on positions 1 and 7 (the room's last position, p.7); a position 8 does
+    not exist."""
+    tiles = (RoomTile("machine", "M0-02"), *(None,) * 5, RoomTile("machine", "M0-03"))
+    buyer = player(on_board=1, machine_room=tiles, crystals=5, gears=2)
+    state = game(buyer, player(), board=(BoardStone(0, 5, "left"),), markets=(Market(5, ("M2-02",)),))
+    flown = play(state, FlyToAllTargets(), TakeBack(5, "left"))
+    refused(flown, BuyMachine(4, 1, more=(8,)), "STM-R-41", ctx=CUMULATIVE)
+    refused(flown, BuyMachine(4, 1, more=(0,)), "STM-R-41", ctx=CUMULATIVE)
+    bought = play(flown, BuyMachine(7, 1, more=(7,)), ctx=CUMULATIVE).players[0]
+    assert bought.machine_room == (None, *(None,) * 5, RoomTile("machine", "M2-02"))
