@@ -37,6 +37,7 @@ import attrs
 from rulecraft.conformance.conform import ConformReport, Finding, differential, max_steps_for
 from rulecraft.conformance.inprocess import InProcess
 from rulecraft.core import A, AnyGame, Chance, Game, GameOver, RulecraftError, S, Setup, cite
+from rulecraft.coverage import line_map, rule_map
 from rulecraft.registry import game_class, make_game
 from rulecraft.ruleset import Ambiguity
 from rulecraft.scenarios.loader import Scenario, ScenarioFileError, load_scenario, scenario_files
@@ -468,6 +469,12 @@ def search_pair(
         return result("error", str(exc))
     asked: Counter[str] = Counter()
     watch(default_game, amb.id, asked)
+    # The cap is for the search: the source analysis above and the game's rule maps (built once per
+    # game, by whichever pair comes first) are bounded by the model's size, not by games, and must
+    # not leave the first pair searched a shorter search than the others.
+    rule_map(type(default_game))
+    line_map(type(default_game))
+    searched = time.monotonic()
 
     def make_pair() -> tuple[AnyGame, AnyGame]:
         fresh = (
@@ -484,14 +491,21 @@ def search_pair(
         budget,
         players=players,
         solver=solver,
-        start=start,
+        start=searched,
         make_pair=make_pair,
         targeted=targeted,
         consulted=lambda: asked[amb.id] if asked["watched"] and not asked["escaped"] else None,
         watched=amb.id,
         kept=_pair_store(database, default_game, amb, reading, base, components, say),
     )
-    return attrs.evolve(found, ambiguity=amb.id, default=amb.default, reading=reading, **played)
+    return attrs.evolve(
+        found,
+        ambiguity=amb.id,
+        default=amb.default,
+        reading=reading,
+        seconds=time.monotonic() - start,  # the whole pair, its analysis too
+        **played,
+    )
 
 
 def search_pair_games(
