@@ -66,6 +66,7 @@ from rulecraft.model.steamopolis.effects import (
 from rulecraft.model.steamopolis.game import SteamopolisGame
 from rulecraft.model.steamopolis.gauge import BonusMarker, Gauge, Stone, gauge_of, increase, increment, movable
 from rulecraft.model.steamopolis.readings import REGISTER
+from rulecraft.model.steamopolis.render import seat_name
 from rulecraft.model.steamopolis.rules import _pressure_choices, check, decider, legal_actions, legal_actions_by_check
 from rulecraft.model.steamopolis.state import (
     BoardStone,
@@ -1101,6 +1102,8 @@ def test_amb24_1_5_five_players_keep_generation_and_check_together() -> None:
         found = [*tools(game_).violations(state), *check_step(game_, before, state)]
         assert not found, "\n".join(map(str, found))
     assert seats == {0, 1, 2, 3, 4}  # the fifth seat takes turns
+    # the rulebook names four colours (p.2-3): the fifth seat is not shown as a second Red
+    assert [seat_name(s) for s in (0, 3, 4)] == ["seat 0 (Red)", "seat 3 (Black)", "seat 4 (colour 5)"]
 
 
 def test_amb04_extra_goes_on_to_the_very_next_space_when_it_is_free() -> None:

@@ -521,7 +521,7 @@ REGISTER = AmbiguityRegister(
         ),
         _amb(
             "STM-AMB-37",
-            "31",
+            "32",
             "Does 'use all activation effects' use an activation that is itself 'use all activation effects'?",
             [
                 ("once", "no: that activation is skipped, every other one is used once"),

@@ -18,7 +18,10 @@ COLOURS = ("Red", "Yellow", "Blue", "Black")
 
 
 def seat_name(seat: int) -> str:
-    return "shadow" if seat == SHADOW else f"seat {seat} ({COLOURS[seat % len(COLOURS)]})"
+    if seat == SHADOW:
+        return "shadow"
+    # The rulebook names 4 colours (p.2-3); a fifth seat (STM-AMB-24 '1-5') plays a pack's fifth colour.
+    return f"seat {seat} ({COLOURS[seat] if seat < len(COLOURS) else f'colour {seat + 1}'})"
 
 
 def gauge_line(game: SteamopolisGame, gauge: Gauge) -> str:
