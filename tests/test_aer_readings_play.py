@@ -517,6 +517,25 @@ def test_amb_10_fixed_still_upgrades_a_tile_placed_in_this_action() -> None:
         assert done.slots("Warsaw")[1] == Airport(me, 2) and done.turn.origins is None
 
 
+def test_amb_10_fixed_a_tile_placed_in_this_action_is_upgraded_never_placed_again() -> None:
+    """Under ``fixed`` the tile just placed in Warsaw (l.86, white from Vienna) is no origin, but Vienna
+    still reaches Warsaw: Warsaw takes no second tile of the player (AER-R-29, l.124-125: a player has
+    one airport in a destination), only the upgrade by the stage-2 card, with no route (AER-R-30,
+    l.85).  So after a second tile goes to Berlin (white from Vienna, the map), Warsaw is offered as
+    that one upgrade, as it was before, never as a new airport from Vienna."""
+    state, me = vienna_state()
+    fixed = ctx_with("AER-AMB-10", "fixed")
+    upgrade = A.PlaceAirport(17, "Warsaw", 1)
+    placed = go(fixed, state, A.PlaceAirport(13, "Warsaw", 1, "Vienna"))
+    assert placed.slots("Warsaw")[1] == Airport(me, 1)
+    assert [a for a in legal_actions(fixed, placed) if getattr(a, "destination", None) == "Warsaw"] == [upgrade]
+    berlin = go(fixed, placed, A.PlaceAirport(13, "Berlin", 0, "Vienna"))
+    assert berlin.phase is Phase.PLACING and berlin.slots("Warsaw") is placed.slots("Warsaw")
+    assert [a for a in legal_actions(fixed, berlin) if getattr(a, "destination", None) == "Warsaw"] == [upgrade]
+    why = check(fixed, berlin, A.PlaceAirport(17, "Warsaw", 0, "Vienna"))
+    assert why is not None
+
+
 def test_amb_10_the_default_json_has_no_origins_field() -> None:
     """The record of origins exists only under ``fixed``: the default state's JSON (the protocol's
     canonical form) is unchanged, and ``fixed``'s round-trips."""

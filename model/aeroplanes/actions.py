@@ -12,6 +12,7 @@ seats 0..N-1 clockwise.
 
 from __future__ import annotations
 
+import functools
 from typing import ClassVar
 
 import attrs
@@ -100,19 +101,14 @@ class PlaceAirport:
     via: str | None = None
 
 
-def place_airport(card: int, destination: str, slot: int, origin: str | None, via: str | None) -> PlaceAirport:
-    """``PlaceAirport(card, destination, slot, origin, via)``, made once per value: move generation offers
-    the same few hundred placements again and again, and a frozen value can be shared."""
-    fields = (card, destination, slot, origin, via)
-    found = _PLACE_AIRPORT.get(fields)
-    if found is None:
-        if len(_PLACE_AIRPORT) > 65536:  # keep the store bounded
-            _PLACE_AIRPORT.clear()
-        found = _PLACE_AIRPORT[fields] = PlaceAirport(card, destination, slot, origin, via)
-    return found
+def _place_airport(card: int, destination: str, slot: int, origin: str | None, via: str | None) -> PlaceAirport:
+    return PlaceAirport(card, destination, slot, origin, via)
 
 
-_PLACE_AIRPORT: dict[tuple[int, str, int, str | None, str | None], PlaceAirport] = {}
+# ``PlaceAirport(card, destination, slot, origin, via)``, made once per value: move generation offers the
+# same few hundred placements again and again, and a frozen value can be shared.  functools' cache looks
+# the value up without a Python call (its key is the arguments, as the store it replaced had them).
+place_airport = functools.lru_cache(maxsize=1 << 16)(_place_airport)
 
 
 @attrs.frozen
@@ -315,21 +311,17 @@ def take_advantage(kind: int) -> TakeAdvantage:
     return found
 
 
-def claim_passenger(tile: str, card: int, overflow: bool) -> ClaimPassenger:
-    """``ClaimPassenger(tile, card, overflow)``, made once per value."""
-    key = (tile, card, overflow)
-    found = _CLAIMS.get(key)
-    if found is None:
-        if len(_CLAIMS) > 65536:  # keep the store bounded
-            _CLAIMS.clear()
-        found = _CLAIMS[key] = ClaimPassenger(tile, card, overflow)
-    return found
+def _claim_passenger(tile: str, card: int, overflow: bool) -> ClaimPassenger:
+    return ClaimPassenger(tile, card, overflow)
+
+
+# ``ClaimPassenger(tile, card, overflow)``, made once per value (as ``place_airport``).
+claim_passenger = functools.lru_cache(maxsize=1 << 16)(_claim_passenger)
 
 
 _BUYS: dict[int, BuyPlane] = {}
 _BOOSTED_BUYS: dict[int, BuyPlane] = {}
 _TAKES: dict[int, TakeAdvantage] = {}
-_CLAIMS: dict[tuple[str, int, bool], ClaimPassenger] = {}
 # The actions with no fields: one value each.
 TAKE_SUBSIDY = TakeSubsidy()
 ROLL_FOR_ADVANTAGES = RollForAdvantages()

@@ -373,7 +373,10 @@ def capacity(ctx: Context, card: OwnedCard) -> int:
 
 def load(ctx: Context, card: OwnedCard) -> int:
     """The capacity used by the passengers on a card (AER-R-36)."""
-    return sum(ctx.pack.passenger(p).capacity for p in card.passengers)
+    used = 0
+    for tile in card.passengers:  # a plain loop: asked of every card at every claim decision
+        used += ctx.pack.passenger(tile).capacity
+    return used
 
 
 def passengers_in_play(state: AerState) -> Counter[str]:
