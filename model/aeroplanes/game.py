@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from bisect import bisect
 from collections.abc import Mapping
 from fractions import Fraction
 from itertools import accumulate
@@ -160,7 +161,9 @@ class AeroplanesGame(PackedGame[AerState, AerAction]):
             return DrawCard(min(state.deck))
         if state.phase in self._dice_tables:  # the cumulative weights of a dice table, worked out once
             actions, _, cumulative = self._dice_tables[state.phase]
-            return rng.choices(actions, cum_weights=cumulative, k=1)[0]
+            # ``rng.choices(actions, cum_weights=cumulative, k=1)[0]`` as random.choices works it out: one
+            # random() times the total, bisected in the cumulative weights (the same draw, with no list)
+            return actions[bisect(cumulative, rng.random() * (cumulative[-1] + 0.0), 0, len(actions) - 1)]
         population, weights = self.sampling_table(state)
         if weights is None:
             return rng.choice(population)
