@@ -695,7 +695,9 @@ def test_kas_amb_39_any_depot_the_swindled_textile_comes_from_another_own_depot_
     default, anywhere = game(), game(**amb(39, "any-depot"))
     s = corey_with_a_textile_elsewhere(default)
     action = swindle_from(A2_RAIL)
-    assert rule(default, s, action) == "KAS-R-79"
+    refusal = default.check(s, action)
+    assert refusal is not None and refusal.rule == "KAS-R-79"
+    assert refusal.reason == "the swindled good goes in the shipment from its own depot (KAS-AMB-39)"
     assert rule(default, s, swindle_from(None)) == "KAS-R-79"  # no textile in the B2 depot
     assert rule(anywhere, s, action) is None
     after = anywhere.apply(s, action)
@@ -718,7 +720,10 @@ def test_kas_amb_39_any_depot_refuses_a_swindle_from_a_depot_not_his_or_without_
     assert rule(anywhere, s, swindle_from(Hex(0, 0))) == "KAS-R-79"
     assert rule(anywhere, s, swindle_from(A2_RAIL, "luxury")) == "KAS-R-79"
     plain = attrs.evolve(swindle_from(A2_RAIL, None), count=2)
-    assert rule(default, s, plain) == "KAS-R-79" and rule(anywhere, s, plain) == "KAS-R-79"
+    for g in (default, anywhere):
+        refusal = g.check(s, plain)
+        assert refusal is not None and refusal.rule == "KAS-R-79"
+        assert refusal.reason == "a depot for the swindled good, but no swindled good"
     assert rule(anywhere, s, attrs.evolve(plain, swindle_from=None)) is None  # 2 food, no swindle
 
 
