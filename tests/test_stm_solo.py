@@ -41,7 +41,8 @@ from rulecraft.model.steamopolis.actions import (
     UseRemovedTile,
 )
 from rulecraft.model.steamopolis.effects import ActivateParasites, EnvyParasite, PlaceParasites, walk
-from rulecraft.model.steamopolis.game import SOLO_LOST, SOLO_RANKS, SteamopolisGame
+from rulecraft.model.steamopolis.game import SOLO_LOST, SteamopolisGame
+from rulecraft.model.steamopolis.rules import SOLO_RANKS
 from rulecraft.model.steamopolis.state import SHADOW, BoardStone, Phase, Solo, StmState, TurnState
 from rulecraft.tools import tools
 
@@ -244,7 +245,7 @@ def test_amb31_shadow_stones_in_the_final_turn(reading: str, free: bool) -> None
     target go on a shadow stone's district, 'no-printed' keeps it blocked 'as usual' (STM-R-70)."""
     game = SteamopolisGame.configured(readings={"STM-AMB-31": reading})
     shadow = [{"seat": "shadow", "level": 1, "position": "left"}, {"seat": 0, "level": 2, "position": "left"}]
-    triggered = {"markets": {2: [], 3: [], 4: []}, "end_triggered": True, "final_round": True}
+    triggered: dict[str, Any] = {"markets": {2: [], 3: [], 4: []}, "end_triggered": True, "final_round": True}
     state = given(game, phase="start-of-turn", gauge="g1", board=shadow, **triggered)
     state = play(state, MoveArrowStones(()), SkipStep(), game=game)
     if free:
@@ -514,7 +515,7 @@ def test_r73_buying_out_the_3rd_market_yourself_gives_3_vp() -> None:
 
 def final_turn(vp: int) -> StmState:
     board = [{"seat": 0, "level": 3, "position": "left"}]
-    triggered = {"markets": {2: [], 3: [], 4: []}, "end_triggered": True, "final_round": True}
+    triggered: dict[str, Any] = {"markets": {2: [], 3: [], 4: []}, "end_triggered": True, "final_round": True}
     return play(given(phase="start-of-turn", vp=vp, board=board, **triggered), MoveArrowStones(()))
 
 
