@@ -248,8 +248,7 @@ class Visible:
     resources: PayResources
 
 
-@lru_cache(maxsize=64)
-def _visible(slots: tuple[MarketSlot, ...]) -> Visible:
+def _visible_uncached(slots: tuple[MarketSlot, ...]) -> Visible:
     return Visible(
         sum(s.machine_vp for s in slots),
         sum(s.remove_machine for s in slots),
@@ -258,6 +257,9 @@ def _visible(slots: tuple[MarketSlot, ...]) -> Visible:
         sum(s.banner_envy for s in slots),
         PayResources(sum(s.resources.crystals for s in slots), sum(s.resources.gears for s in slots)),
     )
+
+
+_visible = lru_cache(maxsize=64)(_visible_uncached)  # memoised by a call: mutmut skips decorated functions
 
 
 def slot_of(ctx: Context, market: Market, tile: MachineTile) -> Visible:
