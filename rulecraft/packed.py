@@ -32,6 +32,12 @@ class PackedGame(Game[S, A]):
     action_types: ClassVar[tuple[type[Any], ...]]
     # Registered readings the model does not play: (ambiguity, reading) -> why ('' when unsaid).
     not_modelled: ClassVar[Mapping[tuple[str, str], str]] = {}
+    # Readings played only with a pack that gives data the rulebook does not print: (ambiguity, reading)
+    # -> the pack field.  The game's ``wire`` refuses such a reading, naming the field, when its pack
+    # lacks it (only the game knows what holding it means); here it is declared for the tools.
+    needs_pack_data: ClassVar[Mapping[tuple[str, str], str]] = {}
+    # Readings each played alone but refused together (no rule settles what the pair needs) -> why.
+    not_modelled_together: ClassVar[Mapping[tuple[tuple[str, str], ...], str]] = {}
     # The cattrs converter of the game's JSON (None: rulecraft.serialization's).
     json_converter: ClassVar[cattrs.Converter | None] = None
     # The game's pack files (rulecraft.packs.PackFiles): the bundled pack and users' packs.
@@ -51,6 +57,11 @@ class PackedGame(Game[S, A]):
                     f"{amb_id}={key} is registered but not modelled yet; the model plays"
                     f" {self.register[amb_id].default!r}" + (f" (why: {why})" if why else "")
                 )
+        chosen = dict(self.ruleset.readings)
+        for group, why in self.not_modelled_together.items():
+            if all(chosen.get(amb_id) == key for amb_id, key in group):
+                together = " with ".join(f"{amb_id}={key}" for amb_id, key in group)
+                raise UnknownReading(f"{together} is not modelled: each is played alone, not together ({why})")
         self.params = self.parameters.resolve(params)
         self.pack = pack if pack is not None else self.bundled_pack()
         self.wire()

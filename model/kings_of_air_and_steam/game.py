@@ -120,13 +120,10 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
     action_types = ACTION_TYPES
     pack_files = PACK_FILES
     not_modelled = MappingProxyType({pair: NOT_MODELLED_WHY.get(pair, "") for pair in NOT_MODELLED})
+    needs_pack_data = MappingProxyType(NEEDS_PACK_DATA)
+    not_modelled_together = MappingProxyType(NOT_MODELLED_TOGETHER)
 
     def wire(self) -> None:
-        chosen = dict(self.ruleset.readings)
-        for pair, why in NOT_MODELLED_TOGETHER.items():
-            if all(chosen.get(amb_id) == key for amb_id, key in pair):
-                both = " with ".join(f"{amb_id}={key}" for amb_id, key in pair)
-                raise UnknownReading(f"{both} is not modelled: each is played alone, not together ({why})")
         self.ctx = Context(self.pack, dict(self.ruleset.readings), params=self.params)
         if self.ctx.r("KAS-AMB-46") == "per-character":
             missing = [t.name for t in self.pack.teams if not t.character_priority]

@@ -74,6 +74,7 @@ class SteamopolisGame(PackedGame[StmState, StmAction]):
     action_types = ACTION_TYPES
     pack_files = PACK_FILES
     not_modelled = MappingProxyType(NOT_MODELLED_WHY)
+    needs_pack_data = MappingProxyType(NEEDS_PACK_DATA)
     json_converter = converter
 
     def wire(self) -> None:
