@@ -304,6 +304,9 @@ def test_resources_conserved() -> None:
     negative = player(give(state, 0, gears=3), 0, gears=-1)
     negative = attrs.evolve(negative, supply=attrs.evolve(negative.supply, gears=16))
     reports("resources-conserved", negative, "STM-R-21", words="seat 0 holds -1 gears")
+    owing = player(give(state, 0, crystals=3), 0, crystals=-1)  # the supply keeps its count: only the seat is wrong
+    owing = attrs.evolve(owing, supply=attrs.evolve(owing.supply, crystals=owing.supply.crystals + 4))
+    reports("resources-conserved", owing, "STM-R-21", words="seat 0 holds -1 crystals")
 
 
 def _parasite_state(players: int) -> StmState:
