@@ -48,3 +48,25 @@ def test_aliases_and_uninitialised_fields_fall_back_to_attrs() -> None:
     hidden = Hidden(1, 2)
     assert evolve(hidden, shown=4) == attrs.evolve(hidden, shown=4) == Hidden(4, 2)
     assert evolve(hidden, secret=9) == Hidden(1, 9)
+
+
+@attrs.frozen(cache_hash=True)
+class Route:
+    """A plain frozen slotted class: copied slot by slot.  Field names like the generated code's own."""
+
+    new: int
+    copy: tuple[str, ...] = ()
+    inst: str = "x"
+
+
+def test_a_plain_slotted_class_is_copied_slot_by_slot_with_the_same_result() -> None:
+    route = Route(1, ("a",))
+    hash(route)  # the cached hash is worked out now: a copy must not keep it
+    moved = evolve(route, new=2, inst="y")
+    assert moved == attrs.evolve(route, new=2, inst="y") == Route(2, ("a",), "y")
+    assert type(moved) is Route and hash(moved) == hash(Route(2, ("a",), "y")) != hash(route)
+    assert evolve(route) == route and evolve(route) is not route
+    with pytest.raises(TypeError):
+        evolve(route, gold=1)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        moved.new = 3  # type: ignore[misc]

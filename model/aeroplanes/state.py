@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Hashable
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 import attrs
 
@@ -311,46 +311,8 @@ class SlotsMemo(Generic[T]):
 # Copies with changes
 # ---------------------------------------------------------------------------
 
-_MISSING: Any = object()
-_EVOLVERS: dict[type, Callable[..., Any]] = {}
-
-
-def evolve(inst: T, **changes: Any) -> T:
-    """``attrs.evolve(inst, **changes)`` for the state's frozen slotted classes, as rulecraft.evolve
-    compiles it once per class, but the copy is made by setting each slot through its descriptor, as the
-    class's own ``__init__`` does through ``object.__setattr__`` (a random game copies its state about 450
-    times: the copy is a third faster).  A class with a validator, converter, ``__attrs_post_init__`` or
-    an unslotted field goes through rulecraft.evolve; an unknown field raises ``TypeError`` as there."""
-    try:
-        evolver = _EVOLVERS[type(inst)]
-    except KeyError:
-        evolver = _EVOLVERS[type(inst)] = _compile_evolver(type(inst))
-    result: T = evolver(inst, **changes)
-    return result
-
-
-def _compile_evolver(cls: type) -> Callable[..., Any]:
-    fields = attrs.fields(cls)
-    slots = getattr(cls, "__slots__", ())
-    plain = all(
-        f.init and f.alias == f.name and f.name in slots and f.validator is None and f.converter is None for f in fields
-    )
-    if not plain or hasattr(cls, "__attrs_post_init__") or hasattr(cls, "__attrs_pre_init__"):
-        return _evolve.evolve
-    names = [f.name for f in fields]
-    namespace: dict[str, Any] = {"_MISSING": _MISSING, "_new_": object.__new__, "_cls_": cls}
-    lines = ["    new = _new_(_cls_)"]
-    for name in names:
-        namespace[f"_set_{name}"] = cls.__dict__[name].__set__
-        lines.append(f"    _set_{name}(new, _inst_.{name} if {name} is _MISSING else {name})")
-    if "_attrs_cached_hash" in slots:  # cache_hash=True: the new copy's hash is not worked out yet
-        namespace["_set_hash_"] = cls.__dict__["_attrs_cached_hash"].__set__
-        lines.append("    _set_hash_(new, None)")
-    params = "".join(f", {n}=_MISSING" for n in names)
-    source = f"def evolve(_inst_, /{params}):\n" + "\n".join(lines) + "\n    return new\n"
-    exec(compile(source, f"<aer evolve {cls.__qualname__}>", "exec"), namespace)  # only attrs field names
-    evolver: Callable[..., Any] = namespace["evolve"]
-    return evolver
+# The state's classes are plain frozen slotted classes: rulecraft.evolve copies them slot by slot.
+evolve = _evolve.evolve
 
 
 # ---------------------------------------------------------------------------
