@@ -47,6 +47,7 @@ from rulecraft.model.steamopolis.actions import (
     RaisePressure,
     RevealPassenger,
     SkipPart,
+    StmAction,
     TakeBack,
     TakeResources,
     TakeSponsor,
@@ -54,9 +55,11 @@ from rulecraft.model.steamopolis.actions import (
     UsePart,
     UseRemovedTile,
 )
+from rulecraft.model.steamopolis.components import bundled_pack
 from rulecraft.model.steamopolis.context import Context
 from rulecraft.model.steamopolis.effects import (
     ActivateParasites,
+    BuyTile,
     Envy,
     EnvyParasite,
     GainResources,
@@ -76,6 +79,7 @@ from rulecraft.model.steamopolis.state import (
     Market,
     Parasite,
     Phase,
+    PlayerState,
     RoomTile,
     StmState,
     TurnState,
@@ -654,3 +658,157 @@ def test_amb25_cumulative_removals_name_machine_room_positions_1_to_7() -> None:
     refused(flown, BuyMachine(4, 1, more=(0,)), "STM-R-41", ctx=CUMULATIVE)
     bought = play(flown, BuyMachine(7, 1, more=(7,)), ctx=CUMULATIVE).players[0]
     assert bought.machine_room == (None, *(None,) * 5, RoomTile("machine", "M2-02"))
+
+
+# ---------------------------------------------------------------------------
+# STM-AMB-25 'cumulative' through 'buy tile', with sponsors, a custom pack and the board (mutation kills)
+# ---------------------------------------------------------------------------
+
+TWO_CUMULATIVE = Context.printed(readings={"STM-AMB-25": "cumulative", "STM-AMB-34": "two"})
+# A pack whose market slots show no 'pressure stone -1' (the printed ones always do, p.20): a banner free of stones.
+NO_STONE_PACK = attrs.evolve(
+    bundled_pack(), market_slots=tuple(attrs.evolve(s, banner_stone=False) for s in bundled_pack().market_slots)
+)
+EMPTY_ROOM = (None,) * 7
+
+
+def _buy_tile(buyer: PlayerState, tile: str, *board: BoardStone) -> StmState:
+    """STM-R-61 (p.31) 'buy tile' waits as an effect part; level 5's market shows ``tile`` face up."""
+    state = game(buyer, player(), board=board, markets=(Market(5, (tile,)),))
+    held = sum(x is not None for x in (buyer.sponsor, buyer.sponsor2))
+    supply = attrs.evolve(state.supply, sponsors=5 - held)
+    return attrs.evolve(state, supply=supply, turn=attrs.evolve(state.turn, pending=((BuyTile(),),)))
+
+
+def _generated(ctx: Context, state: StmState) -> list[StmAction]:
+    """``legal_actions``, held to the unpruned reference (every candidate ``check`` accepts, in order)."""
+    found: list[StmAction] = legal_actions(ctx, state)
+    assert found == legal_actions_by_check(ctx, state)
+    return found
+
+
+def test_amb25_cumulative_buy_tile_names_the_market_level() -> None:
+    """STM-R-61 (p.31) 'buy tile' by the normal rules, with STM-AMB-25 'cumulative' (p.18 'the visible
+    symbols'): M1-01 on level 5 shows the rank-0 slot (2 gears, 'pressure stone -1') and its own rank-1
+    slot (2 crystals, 1 machine, 'pressure stone -1', STM-EX-13/16/17): a machine on any position once the
+    one machine goes, or a banner paying two gauge stones (the third, last one stays, p.20); each purchase
+    names level 5.  'per-slot' asks one stone."""
+    room_1 = (RoomTile("machine", "M0-02"), *(None,) * 6)
+    buyer = player([(4, False), (6, False), (7, False)], crystals=2, gears=2, machine_room=room_1)
+    state = _buy_tile(buyer, "M1-01")
+    machines = {BuyMachine(n, 1, False, 5) for n in range(1, 8)}
+    assert set(_generated(CUMULATIVE, state)) == {
+        SkipPart(),
+        *machines,
+        BuyBanner(4, False, 5, more=(6,)),
+        BuyBanner(4, False, 5, more=(7,)),
+        BuyBanner(6, False, 5, more=(7,)),
+    }
+    assert set(_generated(CTX, state)) == {SkipPart(), *machines, *(BuyBanner(g, False, 5) for g in (4, 6, 7))}
+    paid = play(state, BuyBanner(4, False, 5, more=(6,)), ctx=CUMULATIVE).players[0]
+    assert paid.gauge.stone_spaces() == (7,) and (paid.crystals, paid.gears) == (0, 0) and paid.banners == ("M1-01",)
+    on_board = Context.printed(readings={"STM-AMB-25": "cumulative", "STM-AMB-11": "board"})
+    lifted = _buy_tile(attrs.evolve(buyer, supply=buyer.supply[1:]), "M1-01", BoardStone(0, 3, "left"))
+    from_board = {a for a in _generated(on_board, lifted) if isinstance(a, BuyBanner) and a.board is not None}
+    assert from_board == {BuyBanner(None, False, 5, board=(3, "left"), more=(g,)) for g in (4, 6, 7)}
+
+
+def test_amb25_cumulative_banner_without_a_stone_symbol_takes_every_discount() -> None:
+    """A pack whose slots show no 'pressure stone -1' (p.20; the printed slots all do): under 'cumulative' the
+    rank-1 banner M1-01 costs 2 crystals and 2 gears and no stone (STM-R-43: 'this banner costs no pressure
+    stone').  Character 5 with two crystal sponsors (STM-AMB-34 'two', p.29/31: each 1 crystal off while
+    crystals are still to pay) and the gear gala (STM-R-58: up to 2 gears off), 1 crystal in hand: the gala
+    and one sponsor or both."""
+    ctx = Context.printed(pack=NO_STONE_PACK, readings={"STM-AMB-25": "cumulative", "STM-AMB-34": "two"})
+    buyer = attrs.evolve(
+        player([(4, False)], crystals=1, sponsor="crystal", gala="gear", machine_room=EMPTY_ROOM),
+        character=5,
+        sponsor2="crystal",
+    )
+    state = _buy_tile(buyer, "M1-01")
+    pays = ((True, False), (False, True), (True, True))
+    banners = {a for a in _generated(ctx, state) if isinstance(a, BuyBanner)}
+    assert banners == {BuyBanner(None, False, 5, sp, True, sponsor2=s2) for sp, s2 in pays}
+    refused(state, BuyBanner(4, False, 5, True, True), "STM-R-43", ctx=ctx)  # no stone is visible
+    refused(state, BuyBanner(None, False, 5, False, True), "STM-R-40", ctx=ctx)  # 1 crystal short
+
+
+def test_amb34_two_sponsors_pay_a_tile_together() -> None:
+    """STM-AMB-34 'two' (p.29/31): character 5's two gear sponsors each take 1 gear off M0-01's 2 gears (the
+    rank-0 slot, STM-EX-12/16), nothing in hand: bought by 'buy tile' (STM-R-61, level 5 named) and in the
+    flight (STM-R-40), as a machine or a banner; the machine scores 1 VP and both sponsors turn over."""
+    sponsors: dict[str, Any] = {"sponsor": "gear", "sponsor2": "gear", "character": 5}
+    buyer = attrs.evolve(player([(4, False), (6, False)], machine_room=EMPTY_ROOM), **sponsors)
+    state = _buy_tile(buyer, "M0-01")
+    assert set(_generated(TWO, state)) == {
+        SkipPart(),
+        *(BuyMachine(n, None, False, 5, True, False, True) for n in range(1, 8)),
+        *(BuyBanner(g, False, 5, True, False, sponsor2=True) for g in (4, 6)),
+    }
+    lifted = _buy_tile(attrs.evolve(buyer, supply=buyer.supply[1:]), "M0-01", BoardStone(0, 3, "left"))
+    on_board = Context.printed(readings={"STM-AMB-34": "two", "STM-AMB-11": "board"})
+    assert BuyBanner(None, False, 5, True, False, (3, "left"), True) in _generated(on_board, lifted)
+    flown = play(_buyer_at("M0-01", stones=1, **sponsors), FlyToAllTargets(), TakeBack(5, "left"), ctx=TWO)
+    both = BuyMachine(1, None, False, None, True, False, True)
+    assert both in _generated(TWO, flown) and BuyBanner(1, sponsor=True, sponsor2=True) in _generated(TWO, flown)
+    refused(flown, BuyMachine(1, sponsor=True), "STM-R-40", ctx=TWO)  # one sponsor leaves 1 gear unpaid
+    p = play(flown, both, ctx=TWO).players[0]
+    assert p.machine_room[0] == RoomTile("machine", "M0-01") and p.vp == 1
+    assert (p.sponsor, p.sponsor2, p.sponsor_used, p.sponsor2_used) == ("crystal", "crystal", True, True)
+
+
+def test_amb25_cumulative_rank_0_machine_removes_only_from_a_full_room() -> None:
+    """STM-R-42 (p.19): a rank-0 tile (M0-01, 2 gears, STM-EX-12) removes no machine while a position is
+    free; with all seven positions taken one tile must go, the new one taking its place.  'cumulative'
+    changes nothing at rank 0 (no slot lies to its left)."""
+    some = play(_buyer_at("M0-01", ("M0-02",), gears=2), FlyToAllTargets(), TakeBack(5, "left"))
+    machines = [a for a in _generated(CUMULATIVE, some) if isinstance(a, BuyMachine)]
+    assert machines == [BuyMachine(n) for n in range(2, 8)]
+    full = tuple(f"M0-0{n}" for n in range(2, 9))
+    crowded = play(_buyer_at("M0-01", full, gears=2), FlyToAllTargets(), TakeBack(5, "left"))
+    machines = [a for a in _generated(CUMULATIVE, crowded) if isinstance(a, BuyMachine)]
+    assert machines == [BuyMachine(n, n) for n in range(1, 8)]
+
+
+def test_amb25_cumulative_with_amb11_board_skips_the_stone_a_passenger_needs() -> None:
+    """STM-R-36/37 with STM-AMB-11 'board' and 'cumulative': the banker, boarded for level 6, needs the
+    buyer's last stone there; the board stone on L6-left cannot pay for the banner M0-01, the one on L7-left
+    can (one stone: the rank-0 slot's 'pressure stone -1', p.20)."""
+    ctx = Context.printed(readings={"STM-AMB-25": "cumulative", "STM-AMB-11": "board"})
+    board = (BoardStone(0, 5, "left"), BoardStone(0, 6, "left"), BoardStone(0, 7, "left"))
+    state = game(player(gears=2, on_board=3), player(), board=board, markets=(Market(5, ("M0-01",)),))
+    flown = play(state, FlyToAllTargets(), TakeBack(5, "left"))
+    aboard = attrs.evolve(flown.players[0], carrying=("banker",))
+    turn = attrs.evolve(flown.turn, boarded=(("banker", 6),))
+    carried = attrs.evolve(
+        flown, players=(aboard, flown.players[1]), passengers=attrs.evolve(flown.passengers, banker=None), turn=turn
+    )
+    banners = [a for a in _generated(ctx, carried) if isinstance(a, BuyBanner) and a.board is not None]
+    assert banners == [BuyBanner(None, board=(7, "left"))]
+    refused(carried, BuyBanner(None, board=(6, "left")), "STM-R-36", ctx=ctx)
+
+
+def test_amb25_cumulative_refusals_name_what_is_missing() -> None:
+    """The refusals say what the visible symbols ask (p.18-20): the rank-2 banner M2-03 costs three stones
+    (STM-EX-16..18), so two more are to be named, each a different own gauge stone; the rank-2 machine
+    M2-02 costs two machines (STM-EX-13/14), the named positions must hold tiles (STM-R-41)."""
+    flown = play(_buyer_at("M2-03", ("M0-02",), 3, crystals=5, gears=2), FlyToAllTargets(), TakeBack(5, "left"))
+    assert "name 2 more" in refused(flown, BuyBanner(1), "STM-R-43", ctx=CUMULATIVE).reason
+    twice = refused(flown, BuyBanner(1, more=(2, 2)), "STM-R-43", ctx=CUMULATIVE)
+    assert "name 2 more different stones" in twice.reason
+    room = ("M0-02", "M0-03", "M0-05")
+    machine = play(_buyer_at("M2-02", room, crystals=5, gears=2), FlyToAllTargets(), TakeBack(5, "left"))
+    refused(machine, BuyMachine(4, None, more=(2,)), "STM-R-41", ctx=CUMULATIVE)  # the first removal unnamed
+    empty = refused(machine, BuyMachine(4, 1, more=(6,)), "STM-R-41", ctx=CUMULATIVE)
+    assert "[1, 6]" in empty.reason
+
+
+def test_amb34_the_turn_sponsor_refusal_cites_the_reading() -> None:
+    """p.31 'Turn sponsor ... (Only 1 sponsor, if you own character 5.)': naming the second sponsor anywhere
+    else is refused under STM-R-57, and the refusal names the reading it rests on (STM-AMB-34)."""
+    state = _sponsor_gains(5, VotePoints(2))
+    both = attrs.evolve(state.players[0], sponsor="crystal", sponsor2="gear")
+    state = attrs.evolve(state, players=(both, state.players[1]), supply=attrs.evolve(state.supply, sponsors=3))
+    rejection = refused(state, UsePart(sponsor2=True), "STM-R-57", ctx=TWO)
+    assert rejection.reason.startswith("only 'turn sponsor' turns a second sponsor")
+    assert rejection.reason.endswith("(STM-AMB-34)")
