@@ -305,3 +305,24 @@ def test_r06_r10_supplies_and_base_markers_at_set_up() -> None:
     )
     assert all(p.gauge.base == 0 for p in state.players)
     assert all(p.gauge.stone_spaces() == (1, 2, 3) for p in state.players)  # STM-R-11: values 1, 1, 2
+
+
+def test_a_turn_that_would_carry_itself_on_without_end_fails_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """settle's bound: a model bug that loops must fail with its name, not hang a run.  With the bound cut
+    to 1 automatic step, a seeded game soon needs more in one turn and fails so; with the real bound the
+    same game plays on."""
+    from rulecraft.model.steamopolis import transitions
+
+    def play(steps: int) -> None:
+        rng = random.Random(3)
+        state = GAME.new_game(2)
+        for _ in range(steps):
+            action = GAME.random_action(state, rng)
+            if action is None:
+                return
+            state = GAME.apply(state, action)
+
+    play(400)
+    monkeypatch.setattr(transitions, "SETTLE_STEPS", 1)
+    with pytest.raises(RuntimeError, match=r"^settle: more than 1 automatic steps in one turn"):
+        play(400)

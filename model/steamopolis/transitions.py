@@ -415,10 +415,17 @@ def _effect(ctx: Context, state: StmState, action: StmAction) -> StmState:
             assert_never(action)
 
 
+# A turn carries itself on through a few dozen automatic steps at most; a model bug that loops fails
+# here at once instead of hanging the run (the rules never loop without a player's decision).
+SETTLE_STEPS = 10_000
+
+
 def settle(ctx: Context, state: StmState) -> StmState:
     """Carry the turn on until a decision is needed (STM-R-32 store, R-33 next stone, R-49 end; the
     decision passing between players, STM-R-53/54)."""
-    while not state.turn.storing:
+    for _ in range(SETTLE_STEPS):
+        if state.turn.storing:
+            break
         if state.turn.pending:
             part = head(state)
             if isinstance(part, Handover):
@@ -467,6 +474,8 @@ def settle(ctx: Context, state: StmState) -> StmState:
             state = with_turn(state, removal="parasites")  # STM-AMB-41 'box-first': revealed, now the parasites
             continue
         break
+    else:
+        raise RuntimeError(f"settle: more than {SETTLE_STEPS} automatic steps in one turn (a model bug)")
     return state
 
 
