@@ -65,6 +65,7 @@ from rulecraft.model.steamopolis.effects import (
     GainResources,
     GainSponsor,
     IncreasePressure,
+    PayCrystalsPerStone,
     PayResources,
     PlaceParasites,
     Step,
@@ -812,3 +813,48 @@ def test_amb34_the_turn_sponsor_refusal_cites_the_reading() -> None:
     rejection = refused(state, UsePart(sponsor2=True), "STM-R-57", ctx=TWO)
     assert rejection.reason.startswith("only 'turn sponsor' turns a second sponsor")
     assert rejection.reason.endswith("(STM-AMB-34)")
+
+
+def _character_5(p: PlayerState, **kw: Any) -> PlayerState:
+    """Character 5 (p.31) holding two sponsors under STM-AMB-34 'two'."""
+    return attrs.evolve(p, character=5, **kw)
+
+
+def _sponsors_held(state: StmState) -> StmState:
+    held = sum(x is not None for p in state.players for x in (p.sponsor, p.sponsor2))
+    return attrs.evolve(state, supply=attrs.evolve(state.supply, sponsors=5 - held))
+
+
+def test_amb34_two_sponsors_pay_a_banner_a_bonus_marker_and_a_crystal_per_stone() -> None:
+    """STM-AMB-34 'two' (p.29/31): each of character 5's sponsors takes 1 of its resource off a cost still
+    holding it, and turns over.  The banner M0-01 (2 gears, STM-EX-16) with no gear in hand; STM-EX-23's
+    gear #2 (3 gears, p.23) with 1 gear; 'pay as many crystals as you own pressure stones' (STM-R-63, p.27:
+    two stones) with no crystal."""
+    sponsors: dict[str, Any] = {"sponsor": "gear", "sponsor2": "gear"}
+    flown = play(_buyer_at("M0-01", stones=1, character=5, **sponsors), FlyToAllTargets(), TakeBack(5, "left"), ctx=TWO)
+    p = play(flown, BuyBanner(1, sponsor=True, sponsor2=True), ctx=TWO).players[0]
+    assert p.banners == ("M0-01",) and p.gears == 0
+    assert (p.sponsor, p.sponsor2, p.sponsor_used, p.sponsor2_used) == ("crystal", "crystal", True, True)
+    _ctx, ex23 = _ex23("both-2", (5, 4, 3, 2), (2,))
+    blue = _character_5(ex23.players[0], gears=1, **sponsors)
+    ex23 = _sponsors_held(attrs.evolve(ex23, players=(blue,), supply=attrs.evolve(ex23.supply, gears=14)))
+    bought = play(ex23, BuyBonusMarker("gear", 3, sponsor=True, sponsor2=True), ctx=TWO).players[0]
+    assert (bought.gears, bought.vp, bought.sponsor2, bought.sponsor2_used) == (0, 5, "crystal", True)
+    red = _character_5(player([(4, False)], on_board=1), sponsor="crystal", sponsor2="crystal")
+    state = game(red, player(), board=(BoardStone(0, 2, "left"),))
+    state = _sponsors_held(attrs.evolve(state, turn=attrs.evolve(state.turn, pending=((PayCrystalsPerStone(),),))))
+    refused(state, PayCost(sponsor=True), "STM-R-63", ctx=TWO)  # one sponsor leaves 1 crystal unpaid
+    paid = play(state, PayCost(sponsor=True, sponsor2=True), ctx=TWO).players[0]
+    assert (paid.crystals, paid.sponsor, paid.sponsor2, paid.sponsor2_used) == (0, "gear", "gear", True)
+
+
+def test_r58_the_gala_goes_back_to_its_own_side_of_the_supply() -> None:
+    """STM-R-58 (p.29-30): a used charity gala returns to the general supply.  Seat 0 pays the gears of
+    M0-01 (2, STM-EX-12) with its gear gala while seat 1 holds a crystal gala: the supply then holds all
+    4 gear galas and still 3 crystal ones."""
+    buyer = player(on_board=1, gala="gear", machine_room=EMPTY_ROOM)
+    state = game(buyer, player(gala="crystal"), board=(BoardStone(0, 5, "left"),), markets=(Market(5, ("M0-01",)),))
+    assert state.supply.galas == (3, 3)
+    flown = play(state, FlyToAllTargets(), TakeBack(5, "left"))
+    after = play(flown, BuyMachine(1, gala=True))
+    assert after.supply.galas == (3, 4) and after.players[0].gala is None and after.players[0].vp == 1
