@@ -26,7 +26,20 @@ import attrs
 import pytest
 import test_stm_parasites as par
 import test_stm_solo as solo
-from test_stm_readings import CTX, activate_state, game, play, player, reading, refused, solo_game, solo_play
+from test_stm_readings import (
+    CTX,
+    FREE_ORDER,
+    L6_L8,
+    STEP_PASSENGERS,
+    activate_state,
+    game,
+    play,
+    player,
+    reading,
+    refused,
+    solo_game,
+    solo_play,
+)
 
 from rulecraft.invariants.steamopolis import check_sponsor_and_gala
 from rulecraft.model.steamopolis.actions import (
@@ -42,7 +55,9 @@ from rulecraft.model.steamopolis.actions import (
     LetLapse,
     ParasiteAt,
     PayCost,
+    PickUp,
     PlaceParasite,
+    PlacePinkMarker,
     PlaceStone,
     RaisePressure,
     RevealPassenger,
@@ -51,20 +66,23 @@ from rulecraft.model.steamopolis.actions import (
     TakeBack,
     TakeResources,
     TakeSponsor,
+    UseDistrict,
     UseFaceUpTile,
     UsePart,
     UseRemovedTile,
 )
-from rulecraft.model.steamopolis.components import bundled_pack
+from rulecraft.model.steamopolis.components import bundled_pack, bundled_pack_data, pack_from_data
 from rulecraft.model.steamopolis.context import Context
 from rulecraft.model.steamopolis.effects import (
     ActivateParasites,
     BuyTile,
     Envy,
     EnvyParasite,
+    GainPinkMarker,
     GainResources,
     GainSponsor,
     IncreasePressure,
+    LookAtMachine,
     PayCrystalsPerStone,
     PayResources,
     PlaceParasites,
@@ -858,3 +876,45 @@ def test_r58_the_gala_goes_back_to_its_own_side_of_the_supply() -> None:
     flown = play(state, FlyToAllTargets(), TakeBack(5, "left"))
     after = play(flown, BuyMachine(1, gala=True))
     assert after.supply.galas == (3, 4) and after.players[0].gala is None and after.players[0].vp == 1
+
+
+def test_amb03_separate_puts_the_pink_marker_on_the_packs_numeral() -> None:
+    """STM-R-04 (p.2, character 7's pink bonus marker) placed as a bought one (STM-R-47, p.22: 'on the printed
+    position'): under STM-AMB-03 'separate' a pack printing its #3 on g6 (value 3 on g5, STM-R-14) takes
+    the pink #3 on g6, not on g5; 'value' the other way round."""
+    data = bundled_pack_data()
+    data["gauge"]["numerals"] = [None, None, 2, 2, 4, 3, None, 5, None, None]
+    pack = pack_from_data(data, "<test>")
+    seven = attrs.evolve(player([(1, False), (2, False), (3, False)]), character=7)
+    state = game(seven, player(), phase=Phase.SETUP_ROOM, turn=TurnState(pending=((GainPinkMarker(),),)))
+    for key, good, bad in (("value", 5, 6), ("separate", 6, 5)):
+        ctx = Context.printed(pack, {"STM-AMB-03": key})
+        assert pack.pink_numeral == 3
+        refused(state, PlacePinkMarker(bad), "STM-R-47", ctx=ctx)
+        after = play(state, PlacePinkMarker(good), ctx=ctx)
+        assert after.players[0].gauge.spaces[good] == BonusMarker(3, pink=True)
+
+
+def test_amb16_free_passenger_step_reveals_nothing_from_an_empty_stack() -> None:
+    """STM-R-51 (p.24): a new passenger tile turns face up only while the stack holds one.  Under STM-AMB-16
+    'free' the banker is dropped off on level 8 (P02 taken, solo turn 5's flight in a 2-player game) with
+    the stack empty: the passenger step gives his 1 VP (p.24) and the turn stays at its end, the end-of-turn
+    effects still to run, no reveal."""
+    passengers = {"face_up": "P02", "banker": 6, "stack": []}
+    # the other 15 tiles lie face down beside the airships (STM-R-51)
+    spec = {
+        "players": 2,
+        "phase": "flight",
+        "board": L6_L8,
+        "passengers": passengers,
+        "seats": {1: {"passenger_tiles": 15}},
+    }
+    flight = (TakeBack(6, "left"), PickUp("banker"), LetLapse(), TakeBack(8, "left"), UseDistrict())
+    state = solo.play(tools(FREE_ORDER).scenario_state(spec), *flight, game=FREE_ORDER)
+    vp = state.players[0].vp
+    state = solo.play(state, STEP_PASSENGERS, game=FREE_ORDER)
+    assert state.phase is Phase.END_OF_TURN and state.passengers.face_up is None
+    assert state.turn.pending[0] == (VotePoints(1),)
+    state = solo.play(state, UsePart(), game=FREE_ORDER)
+    assert state.phase is Phase.END_OF_TURN and state.players[0].vp == vp + 1
+    assert state.turn.pending[0][0] == LookAtMachine()  # the one step left, L8-left's effect, runs by itself
