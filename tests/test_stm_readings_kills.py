@@ -53,6 +53,7 @@ from rulecraft.model.steamopolis.actions import (
     FlyToAllTargets,
     LeaveParasites,
     LetLapse,
+    MoveBaseMarker,
     ParasiteAt,
     PayCost,
     PickUp,
@@ -75,6 +76,7 @@ from rulecraft.model.steamopolis.components import bundled_pack, bundled_pack_da
 from rulecraft.model.steamopolis.context import Context
 from rulecraft.model.steamopolis.effects import (
     ActivateParasites,
+    AdvanceBaseMarker,
     BuyTile,
     Envy,
     EnvyParasite,
@@ -918,3 +920,18 @@ def test_amb16_free_passenger_step_reveals_nothing_from_an_empty_stack() -> None
     state = solo.play(state, UsePart(), game=FREE_ORDER)
     assert state.phase is Phase.END_OF_TURN and state.players[0].vp == vp + 1
     assert state.turn.pending[0][0] == LookAtMachine()  # the one step left, L8-left's effect, runs by itself
+
+
+def test_r17_the_base_marker_stops_at_the_packs_value() -> None:
+    """STM-R-17 (p.30-31 'move the base pressure marker 1 space to the right'): the marker goes no further
+    than the first space of the pack's top base value (printed: 4, on g6).  A pack naming 5 (on g7) lets the
+    marker on g6 move on to g7; with the printed pack the part lapses there."""
+    data = bundled_pack_data()
+    data["gauge"]["base_max_value"] = 5
+    five = Context.printed(pack_from_data(data, "<test>"))
+    p = player([(8, False)])
+    p = attrs.evolve(p, gauge=attrs.evolve(p.gauge, base=6))
+    state = game(p, player())
+    state = attrs.evolve(state, turn=attrs.evolve(state.turn, pending=((AdvanceBaseMarker(),),)))
+    assert play(state, MoveBaseMarker(), ctx=five).players[0].gauge.base == 7
+    refused(state, MoveBaseMarker(), "STM-R-17")  # printed: on the value-4 space the part lapses
