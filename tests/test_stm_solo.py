@@ -180,6 +180,7 @@ def test_r69_reaching_0_vp_loses_at_once() -> None:
     state = given(vp=1, board=[{"seat": 0, "level": 3, "position": "left"}])
     lost = play(state, steam(state))
     assert lost.phase is Phase.OVER and lost.players[0].vp == 0
+    assert lost.turn == TurnState()  # the game is over: no turn in progress (the 1 VP paid is not kept as one)
     assert lost.players[0].gauge == state.players[0].gauge  # no pressure was made
     assert GAME.winners(lost) == () and GAME.solo_lost(lost) and GAME.solo_rank(lost) == SOLO_LOST
     assert tools(GAME).facts(lost)["rank"] == "lost"
