@@ -773,6 +773,14 @@ def test_amb34_two_sponsors_pay_a_tile_together() -> None:
     both = BuyMachine(1, None, False, None, True, False, True)
     assert both in _generated(TWO, flown) and BuyBanner(1, sponsor=True, sponsor2=True) in _generated(TWO, flown)
     refused(flown, BuyMachine(1, sponsor=True), "STM-R-40", ctx=TWO)  # one sponsor leaves 1 gear unpaid
+    boarded = attrs.evolve(buyer, supply=buyer.supply[2:])
+    board = (BoardStone(0, 5, "left"), BoardStone(0, 3, "left"))
+    state = _sponsors_held(game(boarded, player(), board=board, markets=(Market(5, ("M0-01",)),)))
+    from_board = play(state, FlyToAllTargets(), TakeBack(5, "left"), ctx=on_board)
+    assert BuyBanner(None, sponsor=True, board=(3, "left"), sponsor2=True) in _generated(on_board, from_board)
+    no_stone = Context.printed(pack=NO_STONE_PACK, readings={"STM-AMB-34": "two"})
+    free = play(_buyer_at("M0-01", stones=1, **sponsors), FlyToAllTargets(), TakeBack(5, "left"), ctx=no_stone)
+    assert BuyBanner(None, sponsor=True, sponsor2=True) in _generated(no_stone, free)  # a pack slot with no stone
     p = play(flown, both, ctx=TWO).players[0]
     assert p.machine_room[0] == RoomTile("machine", "M0-01") and p.vp == 1
     assert (p.sponsor, p.sponsor2, p.sponsor_used, p.sponsor2_used) == ("crystal", "crystal", True, True)
@@ -833,6 +841,10 @@ def test_amb34_the_turn_sponsor_refusal_cites_the_reading() -> None:
     rejection = refused(state, UsePart(sponsor2=True), "STM-R-57", ctx=TWO)
     assert rejection.reason.startswith("only 'turn sponsor' turns a second sponsor")
     assert rejection.reason.endswith("(STM-AMB-34)")
+    alone = attrs.evolve(state, players=(attrs.evolve(both, sponsor2=None), state.players[1]))
+    alone = _sponsors_held(attrs.evolve(alone, turn=attrs.evolve(alone.turn, pending=((PayResources(crystals=1),),))))
+    rejection = refused(alone, PayCost(sponsor2=True), "STM-R-57", ctx=TWO)
+    assert rejection.reason.startswith("you own no second sponsor") and "STM-AMB-34 'two', p.31" in rejection.reason
 
 
 def _character_5(p: PlayerState, **kw: Any) -> PlayerState:
@@ -872,10 +884,11 @@ def test_r58_the_gala_goes_back_to_its_own_side_of_the_supply() -> None:
     """STM-R-58 (p.29-30): a used charity gala returns to the general supply.  Seat 0 pays the gears of
     M0-01 (2, STM-EX-12) with its gear gala while seat 1 holds a crystal gala: the supply then holds all
     4 gear galas and still 3 crystal ones."""
-    buyer = player(on_board=1, gala="gear", machine_room=EMPTY_ROOM)
+    buyer = player([(2, False)], on_board=1, gala="gear", machine_room=EMPTY_ROOM)
     state = game(buyer, player(gala="crystal"), board=(BoardStone(0, 5, "left"),), markets=(Market(5, ("M0-01",)),))
     assert state.supply.galas == (3, 3)
     flown = play(state, FlyToAllTargets(), TakeBack(5, "left"))
+    assert BuyBanner(1, gala=True) in _generated(CTX, flown)  # or as a banner, the gauge stone on g1 paid
     after = play(flown, BuyMachine(1, gala=True))
     assert after.supply.galas == (3, 4) and after.players[0].gala is None and after.players[0].vp == 1
 
