@@ -845,6 +845,9 @@ def test_amb34_the_turn_sponsor_refusal_cites_the_reading() -> None:
     alone = _sponsors_held(attrs.evolve(alone, turn=attrs.evolve(alone.turn, pending=((PayResources(crystals=1),),))))
     rejection = refused(alone, PayCost(sponsor2=True), "STM-R-57", ctx=TWO)
     assert rejection.reason.startswith("you own no second sponsor") and "STM-AMB-34 'two', p.31" in rejection.reason
+    spent = attrs.evolve(alone, players=(attrs.evolve(both, sponsor2_used=True), state.players[1]))
+    rejection = refused(spent, PayCost(sponsor2=True), "STM-R-57", ctx=TWO)  # p.29: '1 time per turn'
+    assert rejection.reason.startswith("your second sponsor has already given its discount")
 
 
 def _character_5(p: PlayerState, **kw: Any) -> PlayerState:
