@@ -60,6 +60,7 @@ from rulecraft.model.steamopolis.actions import (
     PlaceParasite,
     PlacePinkMarker,
     PlaceStone,
+    RaiseOneStone,
     RaisePressure,
     RevealPassenger,
     SkipPart,
@@ -83,6 +84,7 @@ from rulecraft.model.steamopolis.effects import (
     GainPinkMarker,
     GainResources,
     GainSponsor,
+    IncreaseOneStone,
     IncreasePressure,
     LookAtMachine,
     PayCrystalsPerStone,
@@ -951,3 +953,13 @@ def test_r17_the_base_marker_stops_at_the_packs_value() -> None:
     state = attrs.evolve(state, turn=attrs.evolve(state.turn, pending=((AdvanceBaseMarker(),),)))
     assert play(state, MoveBaseMarker(), ctx=five).players[0].gauge.base == 7
     refused(state, MoveBaseMarker(), "STM-R-17")  # printed: on the value-4 space the part lapses
+
+
+def test_r16_one_stone_rises_by_up_to_the_parts_n() -> None:
+    """STM-R-16 ('increase the pressure of one stone by up to 5': one chosen stone, 0-5 increments, each to
+    the next free space as in STM-R-15): the stone rises by as many spaces as chosen, up to the part's X.  A part with X = 6 (the printed ones say 5) takes the stone on
+    g1 six spaces on, to g7; 7 is refused."""
+    state = game(player([(1, False)]), player())
+    state = attrs.evolve(state, turn=attrs.evolve(state.turn, pending=((IncreaseOneStone(6),),)))
+    refused(state, RaiseOneStone(1, 7), "STM-R-16")
+    assert play(state, RaiseOneStone(1, 6)).players[0].gauge.stone_spaces() == (7,)
