@@ -957,8 +957,8 @@ def test_r17_the_base_marker_stops_at_the_packs_value() -> None:
 
 def test_r16_one_stone_rises_by_up_to_the_parts_n() -> None:
     """STM-R-16 ('increase the pressure of one stone by up to 5': one chosen stone, 0-5 increments, each to
-    the next free space as in STM-R-15): the stone rises by as many spaces as chosen, up to the part's X.  A part with X = 6 (the printed ones say 5) takes the stone on
-    g1 six spaces on, to g7; 7 is refused."""
+    the next free space as in STM-R-15): the stone rises by as many spaces as chosen, up to the part's X.
+    A part with X = 6 (the printed ones say 5) takes the stone on g1 six spaces on, to g7; 7 is refused."""
     state = game(player([(1, False)]), player())
     state = attrs.evolve(state, turn=attrs.evolve(state.turn, pending=((IncreaseOneStone(6),),)))
     refused(state, RaiseOneStone(1, 7), "STM-R-16")
