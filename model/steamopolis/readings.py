@@ -607,8 +607,7 @@ REGISTER = AmbiguityRegister(
 # Alternative readings the model does not play yet, each with the reason; choosing one is refused
 # (never silently played as the default).  A test holds this list to the model's source: every
 # other alternative reading is consulted somewhere.
-NOT_MODELLED_WHY: dict[tuple[str, str], str] = {
-}
+NOT_MODELLED_WHY: dict[tuple[str, str], str] = {}
 NOT_MODELLED = frozenset(NOT_MODELLED_WHY)
 # Readings played only with a pack that supplies data the rulebook does not print: reading -> the pack
 # field it needs.  With such a pack they are played; without, the game refuses them in one line naming
