@@ -739,7 +739,7 @@ NOT_MODELLED_WHY: dict[tuple[str, str], str] = {}
 
 # Readings each played alone but refused together, with why: no rule settles what the pair needs
 # (KingsOfAirAndSteamGame.wire refuses the pair in one line).
-NOT_MODELLED_TOGETHER: dict[tuple[tuple[str, str], tuple[str, str]], str] = {
+NOT_MODELLED_TOGETHER: dict[tuple[tuple[str, str], ...], str] = {
     (("KAS-AMB-25", "consume-room"), ("KAS-AMB-30", "simultaneous")): "sold goods take a city's slots (KAS-AMB-25,"
     " p.16) and simultaneous sellers (KAS-AMB-30, p.5, 17) could claim a city's last slots at once; no rule says"
     " who gets them",
