@@ -134,7 +134,9 @@ def test_slot_rules_replacement_and_home() -> None:
     rejected(state, A.PlaceAirport(STAGE2, "Frankfurt", 0), "AER-R-29")
     rejected(state, A.PlaceAirport(STAGE2, "Frankfurt", 1, "Frankfurt"), "AER-R-29")
     # the replacement in Paris: the red/black/white route decides the rolls; the replaced tile goes home
-    owner = slots[stage1].owner
+    replaced = slots[stage1]
+    assert replaced is not None
+    owner = replaced.owner
     before = state.players[owner].supply[0]
     state = step(state, A.PlaceAirport(STAGE2, "Paris", stage1, "Frankfurt"))
     while state.phase is Phase.RISK_ROLL:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 import pytest
 
@@ -62,8 +64,9 @@ class Route:
 def test_a_plain_slotted_class_is_copied_slot_by_slot_with_the_same_result() -> None:
     route = Route(1, ("a",))
     hash(route)  # the cached hash is worked out now: a copy must not keep it
-    moved = evolve(route, new=2, inst="y")
-    assert moved == attrs.evolve(route, new=2, inst="y") == Route(2, ("a",), "y")
+    changes: dict[str, Any] = {"new": 2, "inst": "y"}  # 'inst' is also the name of evolve's own parameter
+    moved = evolve(route, **changes)
+    assert moved == attrs.evolve(route, **changes) == Route(2, ("a",), "y")
     assert type(moved) is Route and hash(moved) == hash(Route(2, ("a",), "y")) != hash(route)
     assert evolve(route) == route and evolve(route) is not route
     with pytest.raises(TypeError):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rulecraft.core import CHANCE, GAME_OVER, IllegalAction, Rejection
+from rulecraft.model.airships.game import AirshipsGame
 from rulecraft.registry import UnknownGame, game_class, game_ids, make_game
 from rulecraft.ruleset import Ruleset, UnknownReading, parse_reading_overrides
 
@@ -91,6 +92,7 @@ def test_unmodelled_reading_is_refused_not_silently_played() -> None:
 def test_the_model_asks_its_own_ruleset() -> None:
     a = make_game("air")
     b = make_game("air", readings={"AIR-AMB-18": "sequential"})
+    assert isinstance(a, AirshipsGame) and isinstance(b, AirshipsGame)
     assert a.ctx.r("AIR-AMB-18") == "free"
     assert b.ctx.r("AIR-AMB-18") == "sequential"
 

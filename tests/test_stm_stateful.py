@@ -18,10 +18,10 @@ from hypothesis.stateful import invariant, precondition, rule
 from rulecraft.core import Game
 from rulecraft.invariants.steamopolis import check_step
 from rulecraft.model.steamopolis.actions import BuyBanner, BuyBonusMarker, BuyMachine, TakeBack, UseDistrict
-from rulecraft.model.steamopolis.game import SOLO_LOST, SOLO_RANKS, SteamopolisGame
+from rulecraft.model.steamopolis.game import SOLO_LOST, SteamopolisGame
 from rulecraft.model.steamopolis.policies import purposeful
 from rulecraft.model.steamopolis.readings import NEEDS_PACK_DATA, NOT_MODELLED, REGISTER
-from rulecraft.model.steamopolis.rules import legal_actions, legal_actions_by_check
+from rulecraft.model.steamopolis.rules import SOLO_RANKS, legal_actions, legal_actions_by_check
 from rulecraft.model.steamopolis.strategies import packs
 from rulecraft.ruleset import Ruleset
 from rulecraft.testing import GameMachine

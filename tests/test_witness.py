@@ -328,17 +328,16 @@ def test_the_cap_counts_from_the_search_not_from_the_analysis_before_it(monkeypa
     """The per-game analysis a first pair pays (the model's rule maps, built once) is not taken from its
     cap: on a clock that moves only while the maps are built (50 s against a 10 s cap), AIR-AMB-35
     'max' is still searched to its witness, and the pair's reported time counts the analysis."""
-    import rulecraft.witness as witness
+    from rulecraft.coverage import rule_map as real
 
     clock = [1000.0]
-    monkeypatch.setattr(witness.time, "monotonic", lambda: clock[0])
-    real = witness.rule_map
+    monkeypatch.setattr("rulecraft.witness.time.monotonic", lambda: clock[0])
 
     def slow_rule_map(cls: Any) -> Any:
         clock[0] += 50.0
         return real(cls)
 
-    monkeypatch.setattr(witness, "rule_map", slow_rule_map)
+    monkeypatch.setattr("rulecraft.witness.rule_map", slow_rule_map)
     capped = Budget(seconds=10, max_examples=60, max_steps=120, seed=0)
     result = search_pair("air", amb("air", "AIR-AMB-35"), "max", capped)
     assert result.outcome == "witness", result.reason
