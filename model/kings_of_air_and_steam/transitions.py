@@ -807,9 +807,11 @@ def _sell(ctx: Context, state: KasState, action: Sell) -> KasState:
     else:
         state = attrs.evolve(state, supply=_add(state.supply, g, +1))
     state = _money(state, state.seat, 4)
-    for _line, payee in route.payees:  # KAS-AMB-30 'simultaneous' keeps the payee from spending it in the Sellout
+    simultaneous = ctx.r("KAS-AMB-30") == "simultaneous"  # the payee may not spend it in this Sellout
+    for _line, payee in route.payees:
         state = _transfer(state, state.seat, payee, 1)
-        state = _player(state, payee, sellout_tolls=state.players[payee].sellout_tolls + 1)
+        if simultaneous:  # counted only there, so the default's states read as the protocol has them
+            state = _player(state, payee, sellout_tolls=state.players[payee].sellout_tolls + 1)
     if action.bet:  # the tokens decide the $2 for the one good sold; then the Sellout goes on
         return attrs.evolve(state, phase=Phase.GAMBLE, gamble=(action.bet, 1, action.to_city), resume=Phase.SELLOUT)
     return state
