@@ -17,7 +17,7 @@ from rulecraft.core import (
     Setup,
 )
 
-__version__ = "0.13.0"
+__version__ = "0.13.1"
 
 __all__ = [
     "CHANCE",
