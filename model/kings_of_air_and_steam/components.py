@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
+from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex, hex_at
 from rulecraft.packs import (
     PackChecker,
     PackError,
@@ -365,7 +365,7 @@ def _owner_name(owner: str) -> str:
 
 
 def _hex(pair: Sequence[int]) -> Hex:
-    return Hex(int(pair[0]), int(pair[1]))
+    return hex_at(int(pair[0]), int(pair[1]))
 
 
 def _provenance(entry: Mapping[str, Any]) -> str:
@@ -451,7 +451,7 @@ def _board(b: Mapping[str, Any]) -> Board:
         letter=letter,
         hexes=tuple(
             MapHex(
-                at=Hex(h["q"], h["r"]),
+                at=hex_at(h["q"], h["r"]),
                 board=letter,
                 partial=h.get("partial", False),
                 factory=h.get("factory"),
@@ -462,7 +462,7 @@ def _board(b: Mapping[str, Any]) -> Board:
             for h in b["hexes"]
         ),
         cities=tuple(
-            City(name=c["name"], at=Hex(c["q"], c["r"]), demand=c["demand"], slots=c.get("slots", 5))
+            City(name=c["name"], at=hex_at(c["q"], c["r"]), demand=c["demand"], slots=c.get("slots", 5))
             for c in b.get("cities", [])
         ),
         lines=tuple(
@@ -478,7 +478,9 @@ def _layout(lay: Mapping[str, Any]) -> Layout:
         name=lay["name"],
         boards=tuple(lay["boards"]),
         fillers=tuple(
-            MapHex(at=Hex(h["q"], h["r"]), board="filler", partial=h.get("partial", False), water=h.get("water", False))
+            MapHex(
+                at=hex_at(h["q"], h["r"]), board="filler", partial=h.get("partial", False), water=h.get("water", False)
+            )
             for piece in lay["fillers"]
             for h in piece["hexes"]
         ),
@@ -526,7 +528,7 @@ class _Checker(PackChecker):
                 if c["name"] in self.city_board:
                     raise self.fail(f"boards{_at(i, b)}.cities{_at(j, c)}.name", f"city {c['name']} appears twice")
                 self.city_board[c["name"]] = b["letter"]
-                self.city_at[c["name"]] = Hex(c["q"], c["r"])
+                self.city_at[c["name"]] = hex_at(c["q"], c["r"])
             for j, ln in enumerate(b.get("lines", [])):
                 if ln["id"] in line_ids:
                     raise self.fail(f"boards{_at(i, b)}.lines{_at(j, ln)}.id", f"rail line {ln['id']} appears twice")
@@ -538,7 +540,7 @@ class _Checker(PackChecker):
         letter = b["letter"]
         cells: dict[Hex, Mapping[str, Any]] = {}
         for k, h in enumerate(b["hexes"]):
-            at = Hex(h["q"], h["r"])
+            at = hex_at(h["q"], h["r"])
             hw = f"{where}.hexes{_at(k, h)}"
             if at in cells:
                 raise self.fail(hw, f"hex {at} appears twice on board {letter}")
@@ -564,7 +566,7 @@ class _Checker(PackChecker):
                 if [h["q"], h["r"]] not in [list(p) for p in ln["hexes"]]:
                     raise self.fail(f"{hw}.rail", f"rail line {h['rail']} does not list this hex")
         for j, c in enumerate(b.get("cities", [])):
-            at = Hex(c["q"], c["r"])
+            at = hex_at(c["q"], c["r"])
             cw = f"{where}.cities{_at(j, c)}"
             if at not in cells:
                 raise self.fail(f"{cw}.q", f"{at} is not a hex of board {letter}")
@@ -637,7 +639,7 @@ class _Checker(PackChecker):
         owner: dict[Hex, str] = {}
         for letter in lay["boards"]:
             for h in boards[letter]["hexes"]:
-                at = Hex(h["q"], h["r"])
+                at = hex_at(h["q"], h["r"])
                 if at in owner:
                     raise self.fail(f"{where}.boards", f"boards {owner[at]} and {letter} overlap at {at}")
                 owner[at] = letter
@@ -646,7 +648,7 @@ class _Checker(PackChecker):
                 # p.3: the six fillers are identical, so every piece has the same hexes.
                 raise self.fail(f"{where}.fillers[{f}].hexes", "fillers are identical (p.3): pieces differ in size")
             for k, h in enumerate(piece["hexes"]):
-                at = Hex(h["q"], h["r"])
+                at = hex_at(h["q"], h["r"])
                 if at in owner:
                     raise self.fail(f"{where}.fillers[{f}].hexes{_at(k, h)}", f"{at} overlaps {_owner_name(owner[at])}")
                 owner[at] = f"filler {f}"  # board owners are bare letters

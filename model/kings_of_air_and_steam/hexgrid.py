@@ -45,14 +45,16 @@ class Hex:
         return (self.q, self.r) >= (other.q, other.r)
 
     def step(self, direction: int) -> Hex:
-        return self.neighbours()[direction % 6]
+        found = _NEIGHBOURS.get((self.q, self.r))
+        return (found or self.neighbours())[direction % 6]
 
     def neighbours(self) -> tuple[Hex, ...]:
         """The six adjacent hexes in direction order, made once per position (flights and course
-        corrections step between the same few dozen hexes all game long)."""
+        corrections step between the same few dozen hexes all game long), each the position's one
+        shared object (:func:`hex_at`)."""
         found = _NEIGHBOURS.get((self.q, self.r))
         if found is None:
-            found = tuple(Hex(self.q + dq, self.r + dr) for dq, dr in DIRECTIONS)
+            found = tuple(hex_at(self.q + dq, self.r + dr) for dq, dr in DIRECTIONS)
             _NEIGHBOURS[self.q, self.r] = found
         return found
 
@@ -74,6 +76,19 @@ class Hex:
 # (q, r) -> the hex's six neighbours (Hex.neighbours): a few hundred entries, one per position flown
 # from or next to; hexes are immutable values, so sharing them is safe.
 _NEIGHBOURS: dict[tuple[int, int], tuple[Hex, ...]] = {}
+_SHARED: dict[tuple[int, int], Hex] = {}
+
+
+def hex_at(q: int, r: int) -> Hex:
+    """``Hex(q, r)``, the same object for every call with the same integer position: the pack's
+    maps and the neighbour tables share their hexes, so a dict of hexes finds a key by identity
+    without calling ``Hex.__eq__`` (equal hexes stay equal and hash alike either way)."""
+    if q.__class__ is not int or r.__class__ is not int:  # a pack's wrong value is kept as it came
+        return Hex(q, r)
+    found = _SHARED.get((q, r))
+    if found is None:
+        found = _SHARED[q, r] = Hex(q, r)
+    return found
 
 
 def turn_kind(previous: int, following: int) -> str:

@@ -951,8 +951,36 @@ _Judge = Callable[[Context, KasState, KasAction], Rejection | tuple[Rejection | 
 def action_rejection(ctx: Context, state: KasState, action: KasAction) -> Rejection | None:
     """The action's own rules, once its phase has come."""
     match action:
+        case Plan():
+            return plan_problem(ctx, state, action)
+        case Fly(path=path):
+            if path and (min(path) < 0 or max(path) > 5):  # KAS-R-26: six directions, 0=E .. 5=SE
+                return reject("KAS-R-26", f"a flight step is a direction 0..5 (0=E .. 5=SE); got {list(path)}")
+            return fly_problem(ctx, state, action)
+        case CourseCorrection(direction=direction):
+            if not 0 <= direction <= 5:  # KAS-R-42: one hex in one of the six directions
+                return reject("KAS-R-42", f"a course correction is a direction 0..5 (0=E .. 5=SE); got {direction}")
+            return course_problem(ctx, state, direction)
+        case BuildDepot(at=at):
+            return build_problem(ctx, state, at)
+        case Load() | Swap() | Unload() | EndCargo():
+            return cargo_problem(ctx, state, action)
+        case Grant():
+            return None
+        case UpgradeAirship():
+            return upgrade_problem(ctx, state, "airship")
+        case UpgradeRail():
+            return upgrade_problem(ctx, state, "rail")
+        case ExtraAction() | Pass():
+            return bonus_problem(ctx, state, action)
         case PlaceStartDepot(at=at):
             return start_depot_problem(ctx, state, at)
+        case ShipGoods():
+            return ship_problem(ctx, state, action)
+        case ReturnGood():
+            return return_problem(state, action)
+        case PayUpkeep():
+            return pay_problem(state)
         case StartAirship(at=at):
             return start_airship_problem(ctx, state, at)
         case RemoveMarketTile(goods=goods):
@@ -967,32 +995,6 @@ def action_rejection(ctx: Context, state: KasState, action: KasAction) -> Reject
             if goods not in GOODS_INDEX or state.demand_pile[GOODS_INDEX[goods]] < 1:
                 return reject("KAS-R-40", f"no {goods} tile is in the demand pile")
             return None
-        case Plan():
-            return plan_problem(ctx, state, action)
-        case Fly(path=path):
-            if any(not 0 <= step <= 5 for step in path):  # KAS-R-26: six directions, 0=E .. 5=SE
-                return reject("KAS-R-26", f"a flight step is a direction 0..5 (0=E .. 5=SE); got {list(path)}")
-            return fly_problem(ctx, state, action)
-        case Load() | Swap() | Unload() | EndCargo():
-            return cargo_problem(ctx, state, action)
-        case BuildDepot(at=at):
-            return build_problem(ctx, state, at)
-        case UpgradeAirship():
-            return upgrade_problem(ctx, state, "airship")
-        case UpgradeRail():
-            return upgrade_problem(ctx, state, "rail")
-        case ShipGoods():
-            return ship_problem(ctx, state, action)
-        case CourseCorrection(direction=direction):
-            if not 0 <= direction <= 5:  # KAS-R-42: one hex in one of the six directions
-                return reject("KAS-R-42", f"a course correction is a direction 0..5 (0=E .. 5=SE); got {direction}")
-            return course_problem(ctx, state, direction)
-        case Grant():
-            return None
-        case ReturnGood():
-            return return_problem(state, action)
-        case PayUpkeep():
-            return pay_problem(state)
         case Sell():
             return sell_problem(ctx, state, action)
         case EndSellout():
@@ -1001,8 +1003,6 @@ def action_rejection(ctx: Context, state: KasState, action: KasAction) -> Reject
             return convert_problem(ctx, state, action)
         case Steal():
             return steal_problem(ctx, state, action)
-        case ExtraAction() | Pass():
-            return bonus_problem(ctx, state, action)
         case Gamble():
             return gamble_problem(ctx, state, action)
         case DrawDemandPair(first=first, second=second):

@@ -83,8 +83,14 @@ def _add(goods: Goods, g: int, delta: int) -> Goods:
     return (out[0], out[1], out[2], out[3], out[4])
 
 
+def _players_with(state: KasState, seat: int, **changes: Any) -> tuple[PlayerState, ...]:
+    """The players with ``changes`` made to one seat: for a state change that makes other changes
+    too, in one copy of the state."""
+    return _replace(state.players, seat, evolve(state.players[seat], **changes))
+
+
 def _player(state: KasState, seat: int, **changes: Any) -> KasState:
-    return evolve(state, players=_replace(state.players, seat, evolve(state.players[seat], **changes)))
+    return evolve(state, players=_players_with(state, seat, **changes))
 
 
 def _money(state: KasState, seat: int, delta: int) -> KasState:
@@ -235,12 +241,12 @@ def _draw_market_tile(ctx: Context, state: KasState, goods: str) -> KasState:
 def _plan(ctx: Context, state: KasState, card: str) -> KasState:
     player = state.players[state.seat]
     plan = (*player.plan, card)
-    state = _player(state, state.seat, plan=plan, slots=(SlotStatus.PLANNED,) * len(plan))
+    players = _players_with(state, state.seat, plan=plan, slots=(SlotStatus.PLANNED,) * len(plan))
     if len(plan) < 4:
-        return state
+        return evolve(state, players=players)
     if state.turn + 1 < len(state.order):
-        return evolve(state, turn=state.turn + 1, seat=state.order[state.turn + 1])
-    return _begin_cycle(ctx, evolve(state, cycle=1))
+        return evolve(state, players=players, turn=state.turn + 1, seat=state.order[state.turn + 1])
+    return _begin_cycle(ctx, evolve(state, players=players, cycle=1))
 
 
 def turn_order(ctx: Context, state: KasState) -> tuple[int, ...]:
@@ -292,8 +298,8 @@ def _end_turn(ctx: Context, state: KasState) -> KasState:
     """KAS-R-44: the card slides under the board; its diamonds now count."""
     seat = state.seat
     player = state.players[seat]
-    state = _player(state, seat, slots=_replace(player.slots, state.cycle - 1, SlotStatus.EXECUTED))
-    return _begin_turn(ctx, evolve(state, turn=state.turn + 1, cargo=None, bonus=None, taken=()))
+    players = _players_with(state, seat, slots=_replace(player.slots, state.cycle - 1, SlotStatus.EXECUTED))
+    return _begin_turn(ctx, evolve(state, players=players, turn=state.turn + 1, cargo=None, bonus=None, taken=()))
 
 
 def _end_cycle(ctx: Context, state: KasState) -> KasState:
@@ -317,9 +323,9 @@ def _fly(ctx: Context, state: KasState, path: tuple[int, ...], spare: tuple[int,
     end = entered[-1] if path else player.position
     if player.character == "Ezekiel Crane":
         state = _rob(ctx, state, entered, spare)
-    state = _player(state, state.seat, position=end)
     # KAS-R-28: loading and unloading open only now, after the flight.
-    return evolve(state, phase=Phase.CARGO, cargo=CargoStep(after="flight"))
+    players = _players_with(state, state.seat, position=end)
+    return evolve(state, players=players, phase=Phase.CARGO, cargo=CargoStep(after="flight"))
 
 
 def _rob(ctx: Context, state: KasState, entered: tuple[Hex, ...], spare: tuple[int, ...]) -> KasState:
@@ -381,24 +387,24 @@ def _end_cargo(ctx: Context, state: KasState) -> KasState:
     step = state.cargo
     assert step is not None
     after = step.after
-    state = evolve(state, cargo=None)
+    # The step closes (cargo None) in the same copy as what comes next.
     if after == "pre-flight":
-        return evolve(state, phase=Phase.FLIGHT)
+        return evolve(state, cargo=None, phase=Phase.FLIGHT)
     if after == "pre-course-correction":
         assert step.direction is not None
-        return _course_step(ctx, state, step.direction)
+        return _course_step(ctx, evolve(state, cargo=None), step.direction)
     if after == "course-correction":
-        return _after_action(ctx, state)
+        return _after_action(ctx, evolve(state, cargo=None))
     if state.flying is not None:  # Eli Diamond's extra flight was his action (KAS-R-83)
-        return _after_action(ctx, evolve(state, flying=None))
+        return _after_action(ctx, evolve(state, cargo=None, flying=None))
     if state.flights_left > 1:  # KAS-R-73: the Rose & Thorn card's second flight
-        return evolve(state, phase=Phase.FLIGHT, flights_left=state.flights_left - 1)
+        return evolve(state, cargo=None, phase=Phase.FLIGHT, flights_left=state.flights_left - 1)
     special = current_card(ctx, state).special
     if special == "ship-one":  # KAS-R-69: a free shipment of one good before the action
-        return evolve(state, phase=Phase.BONUS, bonus="ship-one")
+        return evolve(state, cargo=None, phase=Phase.BONUS, bonus="ship-one")
     if special == "choose-distance-steal":  # KAS-R-85: steal 1 good before the action
-        return evolve(state, phase=Phase.BONUS, bonus="steal")
-    return evolve(state, phase=Phase.ACTION)
+        return evolve(state, cargo=None, phase=Phase.BONUS, bonus="steal")
+    return evolve(state, cargo=None, phase=Phase.ACTION)
 
 
 def _after_action(ctx: Context, state: KasState) -> KasState:
@@ -695,8 +701,8 @@ def _course_correction(ctx: Context, state: KasState, direction: int) -> KasStat
 def _course_step(ctx: Context, state: KasState, direction: int) -> KasState:
     player = state.players[state.seat]
     assert player.position is not None
-    state = _player(state, state.seat, position=player.position.step(direction))
-    return evolve(state, phase=Phase.CARGO, cargo=CargoStep(after="course-correction"))
+    players = _players_with(state, state.seat, position=player.position.step(direction))
+    return evolve(state, players=players, phase=Phase.CARGO, cargo=CargoStep(after="course-correction"))
 
 
 # -- upkeep, production, sellout ----------------------------------------------------------------------------
