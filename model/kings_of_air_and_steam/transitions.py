@@ -11,7 +11,6 @@ from typing import Any
 
 import attrs
 
-from rulecraft.evolve import evolve  # attrs.evolve compiled per class: the turn's hot path
 from rulecraft.model.kings_of_air_and_steam import shipping
 from rulecraft.model.kings_of_air_and_steam.actions import (
     BuildDepot,
@@ -58,7 +57,7 @@ from rulecraft.model.kings_of_air_and_steam.rules import (
     goods_held,
     robbed_by,
 )
-from rulecraft.model.kings_of_air_and_steam.state import (
+from rulecraft.model.kings_of_air_and_steam.state import (  # evolve: the turn's hot path
     CargoStep,
     CityState,
     Depot,
@@ -67,6 +66,7 @@ from rulecraft.model.kings_of_air_and_steam.state import (
     Phase,
     PlayerState,
     SlotStatus,
+    evolve,
 )
 
 UNLIMITED_SUPPLY = 1000  # KAS-AMB-12 'unlimited': a bank no game can exhaust (<= ~300 cubes made per type)
