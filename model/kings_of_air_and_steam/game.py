@@ -51,7 +51,7 @@ from rulecraft.model.kings_of_air_and_steam.catalogue import PARAMETERS, RULES
 from rulecraft.model.kings_of_air_and_steam.components import BOARD_SETS, GOODS, PACK_FILES, Pack
 from rulecraft.model.kings_of_air_and_steam.context import Context
 from rulecraft.model.kings_of_air_and_steam.grounds import team_grounds
-from rulecraft.model.kings_of_air_and_steam.hexgrid import path_hexes
+from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex, path_hexes
 from rulecraft.model.kings_of_air_and_steam.readings import (
     NEEDS_PACK_DATA,
     NOT_MODELLED,
@@ -257,7 +257,9 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
         game_map = self.ctx.map_of(state)
         rules = flight_rules(self.ctx, state)
         out: list[KasAction] = []
-        for moves in card_moves(self.ctx, state):
+        # Each distance once: flights of different lengths differ, and each distance's flights differ
+        # (one per end hex; Ezekiel's one per end and seats robbed), so the list has no repeats.
+        for moves in dict.fromkeys(card_moves(self.ctx, state)):
             if player.character == "Ezekiel Crane":  # KAS-R-87: whom the path passes matters
                 out.extend(self._robberies(state, moves))
                 continue
@@ -268,7 +270,7 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
             out.extend(Fly(path) for path in found.values())
         if not out:
             out.append(Fly(()))  # KAS-AMB-04 'a' (or 'b', the turn lost): no legal flight: the airship stays
-        return list(dict.fromkeys(out))
+        return out
 
     def _robberies(self, state: KasState, moves: int) -> list[KasAction]:
         """Ezekiel Crane's flights (KAS-R-87, p.20): one per end hex and set of seats robbed.  He
@@ -305,8 +307,10 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
         factory = factory_here(self.ctx, state, at)
         made_here = factory[1] if factory is not None and state.factories[factory[0]] >= 1 else None
         depot = own_depot_at(state, state.seat, at)
-        aboard = [g for g, n in zip(GOODS, player.hold, strict=True) if n >= 1]
         out: list[KasAction] = [EndCargo()]
+        if made_here is None and depot is None:  # nothing here to load, swap or unload
+            return out
+        aboard = [g for g, n in zip(GOODS, player.hold, strict=True) if n >= 1]
         for i, goods in enumerate(GOODS):
             for source, present in (("factory", goods == made_here), ("depot", depot is not None)):
                 if present and (source == "factory" or (depot is not None and depot.goods[i] >= 1)):
@@ -343,11 +347,13 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
         affordable: dict[str, bool] = {}
         out: list[KasAction] = []
         for h, line in game_map.rail_hex_lines():
+            if h in occupied:
+                continue
             ok = affordable.get(line)
             if ok is None:
                 ok = affordable[line] = depot_cost(self.ctx, state, h) <= player.money
-            if ok and h not in occupied:
-                out.append(BuildDepot(h))
+            if ok:
+                out.append(_build_depot(h))
         return out
 
     def _new_lines(self, state: KasState) -> list[KasAction]:
@@ -712,6 +718,7 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
 # Actions are immutable values: the ones offered at every turn are made once.
 _COURSE_CORRECTIONS: tuple[KasAction, ...] = tuple(CourseCorrection(d) for d in range(6))
 _PLANS: dict[str, Plan] = {}
+_BUILD_DEPOTS: dict[Hex, BuildDepot] = {}
 
 
 def spared_choices(victims: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -723,6 +730,14 @@ def spared_choices(victims: tuple[int, ...]) -> list[tuple[int, ...]]:
         tuple(s for s, n in zip(seats, take, strict=True) for _ in range(n)) for take in itertools.product(*counts)
     ]
     return [spare for spare in choices if spare]
+
+
+def _build_depot(at: Hex) -> BuildDepot:
+    """``BuildDepot(at)``, made once per hex."""
+    found = _BUILD_DEPOTS.get(at)
+    if found is None:
+        found = _BUILD_DEPOTS[at] = BuildDepot(at)
+    return found
 
 
 def _plan(card: str) -> Plan:

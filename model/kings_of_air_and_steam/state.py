@@ -14,7 +14,6 @@ from typing import Any, TypeVar
 import attrs
 
 from rulecraft.evolve import evolve as evolve_attrs
-
 from rulecraft.model.kings_of_air_and_steam.components import RailLine
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 
