@@ -17,6 +17,8 @@ from collections.abc import Callable, Sequence
 
 import planted_base
 
+from rulecraft.compiled import compiled_modules
+
 MODULES = ("planted_air", "planted_kas", "planted_stm", "planted_aer")
 
 
@@ -70,6 +72,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"usage: python bench/planted.py GAME NAME | --list; known: {listed}", file=sys.stderr)
         return 4
     deviation = ALL[(args[0], args[1])]
+    compiled = compiled_modules()
+    if compiled:  # a compiled module calls its own functions directly: a patch would change nothing
+        print(
+            f"bench/planted.py: a planted deviation patches the model's Python functions, and {len(compiled)}"
+            " modules run compiled (RULECRAFT_COMPILE): use the pure-Python build",
+            file=sys.stderr,
+        )
+        return 4
     deviation.plant(builtins.setattr)
     clear_caches()
     from rulecraft.conformance.server import serve

@@ -19,6 +19,9 @@ random-rollout loop over OpenSpiel's games when ``open_spiel`` is installed (``p
   against ``python -c pass`` (median of 5, same run) and against the issue's targets (0.15 s for
   ``--help`` and ``rules air``, 0.4 s for a query), printed beside them.
 
+The first line names the build (pure Python, or which modules the optional mypyc build compiled:
+bench/compiled.py sets the two side by side).
+
 Throughput is measured over a CPU-time window (``--seconds``): a benchmark, not a test; the same run
 on a busier machine gives smaller numbers, which is why every figure has its in-run baseline.
 """
@@ -36,6 +39,7 @@ import sys
 import time
 from typing import Any
 
+from rulecraft.compiled import describe
 from rulecraft.core import Game
 from rulecraft.registry import game_ids, make_game
 
@@ -190,8 +194,9 @@ def main() -> None:
     parser.add_argument("--no-peers", action="store_true", help="skip OpenSpiel even when installed")
     parser.add_argument("--cli-only", action="store_true", help="only the command-line start-up entries")
     args = parser.parse_args()
-    out: dict[str, Any] = {"games": [], "peers": [], "cli": []}
+    out: dict[str, Any] = {"build": describe(), "games": [], "peers": [], "cli": []}
     log = sys.stderr if args.json else sys.stdout
+    print(f"rulecraft build: {out['build']}", file=log, flush=True)  # never read one build's figure as the other's
     for game_id, policy in TARGETS:
         if args.cli_only or (args.game and game_id != args.game):
             continue

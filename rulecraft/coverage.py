@@ -10,7 +10,9 @@ after income``), so the map needs no per-game wiring and stays true when the
 code moves; a branch not taken does not count.
 
 Tracing uses ``sys.settrace``; line events are asked for only in the model's
-own files.
+own files.  Compiled modules (the optional mypyc build, docs/speed.md) run no
+trace events, so a tracer for a game with any is refused rather than reporting
+fewer rules than ran.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ from pkgutil import walk_packages
 from types import CodeType, FrameType
 from typing import Any
 
-from rulecraft.core import AnyGame
+from rulecraft.compiled import compiled_modules, source_file
+from rulecraft.core import AnyGame, RulecraftError
 
 # A rule ID, with the shorthands the models use: "AIR-R-30/31" or "STM-R-45/R-64" (two rules),
 # "AER-R-13..18" (a range).
@@ -141,13 +144,14 @@ def _statement_rules(path: Path, known: frozenset[str]) -> tuple[Lines, Lines]:
 
 
 def _model_paths(game_cls: type[AnyGame]) -> list[Path]:
+    """The Python sources of the game's model package (of a compiled module, the source beside it)."""
     package_name = game_cls.__module__.rsplit(".", 1)[0]
     package = import_module(package_name)
     paths = [Path(str(package.__file__))]
     for info in walk_packages(package.__path__, package_name + "."):
         module = import_module(info.name)
         if getattr(module, "__file__", None):
-            paths.append(Path(str(module.__file__)))
+            paths.append(source_file(module))
     return paths
 
 
@@ -194,6 +198,14 @@ class RuleTracer:
     ran.  So a branch counts only when it was taken."""
 
     def __init__(self, game: AnyGame) -> None:
+        package = type(game).__module__.rsplit(".", 1)[0] + "."
+        compiled = [name for name in compiled_modules() if name.startswith(package)]
+        if compiled:
+            raise RulecraftError(
+                f"rule coverage traces the model's Python lines, and {', '.join(compiled)} run compiled"
+                " (RULECRAFT_COMPILE): naming the rules a step exercised needs the pure-Python build"
+                " (pip install . without RULECRAFT_COMPILE)"
+            )
         self.calls = rule_map(type(game))
         self.lines = line_map(type(game))
         self.guards = guard_map(type(game))

@@ -92,8 +92,9 @@ def test_a_number_with_a_real_upper_limit_names_both_ends(capsys: pytest.Capture
 
 def test_a_budget_of_nan_seconds_is_refused_at_once_not_searched_forever() -> None:
     for argv in (["ambiguities", "air", "--seconds", "nan"], ["verify", "--max-steps", "-1"]):
+        # -P: the installed rulecraft, never this source folder's (a wheel install: tox -e compiled)
         proc = subprocess.run(
-            [PY, "-m", "rulecraft", *argv], capture_output=True, text=True, timeout=60, cwd=ROOT, check=False
+            [PY, "-P", "-m", "rulecraft", *argv], capture_output=True, text=True, timeout=60, cwd=ROOT, check=False
         )
         assert proc.returncode == 4, proc.stderr
         assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr and proc.stdout == ""
@@ -445,7 +446,7 @@ def test_verify_shrinks_a_seed_alike_whatever_its_seconds(
 def test_the_program_exits_with_a_usage_code_and_no_traceback(argv: list[str]) -> None:
     env = {k: v for k, v in os.environ.items() if k != "RULECRAFT_DEBUG"}
     proc = subprocess.run(
-        [PY, "-m", "rulecraft", *argv], capture_output=True, text=True, timeout=60, cwd=ROOT, env=env, check=False
+        [PY, "-P", "-m", "rulecraft", *argv], capture_output=True, text=True, timeout=60, cwd=ROOT, env=env, check=False
     )
     assert proc.returncode == 4, proc.stderr
     assert "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1

@@ -369,12 +369,14 @@ def test_a_forgotten_close_still_kills_the_process() -> None:
 # -- the reference server, when present -------------------------------------------
 
 
+# The servers below run with -P: the installed rulecraft, never this source folder's (a wheel install:
+# tox -e compiled).
 def test_reference_server_says_hello() -> None:
     if importlib.util.find_spec("rulecraft.conformance.server") is None:
         pytest.skip("rulecraft.conformance.server is not there yet")
     root = Path(__file__).resolve().parent.parent
     with Implementation(
-        [sys.executable, "-m", "rulecraft.conformance.server", "air"], game="air", timeout=15, cwd=str(root)
+        [sys.executable, "-P", "-m", "rulecraft.conformance.server", "air"], game="air", timeout=15, cwd=str(root)
     ) as impl:
         hello = impl.hello()
         assert hello["protocol"] == 2 and hello["game"] == "air" and impl.protocol == 2
@@ -427,7 +429,7 @@ def test_a_version_1_server_is_no_fault_the_client_falls_back(tmp_path: Path) ->
 def test_restart_forgets_the_version_until_the_next_hello() -> None:
     root = Path(__file__).resolve().parent.parent
     with Implementation(
-        [sys.executable, "-m", "rulecraft.conformance.server", "kas"], game="kas", timeout=15, cwd=str(root)
+        [sys.executable, "-P", "-m", "rulecraft.conformance.server", "kas"], game="kas", timeout=15, cwd=str(root)
     ) as impl:
         impl.hello()
         assert impl.protocol == 2
@@ -453,7 +455,7 @@ def test_the_reference_server_in_protocol_2_scores_and_outcome() -> None:
     assert expected is not None
     root = Path(__file__).resolve().parent.parent
     with Implementation(
-        [sys.executable, "-m", "rulecraft.conformance.server", "air"], game="air", timeout=15, cwd=str(root)
+        [sys.executable, "-P", "-m", "rulecraft.conformance.server", "air"], game="air", timeout=15, cwd=str(root)
     ) as impl:
         impl.hello()
         impl.new_game({"players": 2})

@@ -646,8 +646,9 @@ def _limit_memory() -> None:
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
     env = os.environ | {"COLUMNS": "400", "NO_COLOR": "1"}
     env.pop("RULECRAFT_DEBUG", None)
+    # -P: the installed rulecraft, never this source folder's (a wheel install: tox -e compiled)
     return subprocess.run(
-        [sys.executable, "-m", "rulecraft", *args],
+        [sys.executable, "-P", "-m", "rulecraft", *args],
         capture_output=True,
         text=True,
         timeout=60,

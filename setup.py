@@ -1,0 +1,83 @@
+"""Builds rulecraft (the metadata is pyproject.toml's).  With RULECRAFT_COMPILE=1 (a wheel, never an
+editable install: build_backend/rulecraft_build.py) the modules in COMPILED are compiled with mypyc
+beside their pure-Python sources; docs/speed.md says what that buys."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+from setuptools import setup
+
+ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT / "build_backend"))
+from rulecraft_build import COMPILE, compiling  # noqa: E402 - the backend's folder, put on the path above
+
+# Each game's legality and effects: where a random game spends its time (bench/speed.py).  Airships'
+# rules.py and dice.py and the flight rules of Kings of Air and Steam stay interpreted: mypyc cannot
+# compile an attrs class whose fields have defaults, and they hold such classes.
+COMPILED = (
+    "model/airships/transitions.py",
+    "model/kings_of_air_and_steam/rules.py",
+    "model/kings_of_air_and_steam/transitions.py",
+    "model/steamopolis/rules.py",
+    "model/steamopolis/transitions.py",
+    "model/aeroplanes/rules.py",
+    "model/aeroplanes/transitions.py",
+)
+# Source folder -> import path, as pyproject.toml's [tool.setuptools.package-dir] maps them.
+LAYOUT = {
+    "rulecraft": "rulecraft",
+    "games": "rulecraft/games",
+    "model": "rulecraft/model",
+    "invariants": "rulecraft/invariants",
+    "solvers": "rulecraft/solvers",
+}
+STAGE = ROOT / "build" / "mypyc-src"
+
+
+def staged(path: str) -> str:
+    """``path`` (a source file) as it lies in the stage, in its import layout."""
+    top, _, rest = path.partition("/")
+    return f"{LAYOUT[top]}/{rest}"
+
+
+def stage() -> None:
+    """Copy the Python sources into their import layout (model/ as rulecraft/model/ ...), so that mypyc
+    names each compiled module as it is imported and type-checks it against the others."""
+    shutil.rmtree(STAGE, ignore_errors=True)
+    for top, target in LAYOUT.items():
+        for source in (ROOT / top).rglob("*"):
+            if source.suffix in (".py", ".typed") and "__pycache__" not in source.parts:
+                dest = STAGE / target / source.relative_to(ROOT / top)
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(source, dest)
+
+
+def extensions() -> list[object]:
+    # Only a build compiles: setuptools also runs this file to read the metadata and the requirements.
+    if not compiling() or not {"bdist_wheel", "build", "build_ext", "install"} & set(sys.argv[1:]):
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        raise SystemExit(f"{COMPILE}=1 needs mypy (mypyc) in the build environment: pip install 'mypy>=1.16'") from None
+    stage()
+    here = Path.cwd()
+    os.chdir(STAGE)  # mypy names modules from the stage's layout, never from the source folders
+    try:
+        return list(
+            mypycify(
+                [staged(p) for p in COMPILED],
+                opt_level="3",
+                group_name="rulecraft",
+                target_dir=str(ROOT / "build" / "mypyc-c"),
+            )
+        )
+    finally:
+        os.chdir(here)
+
+
+setup(ext_modules=extensions())
