@@ -5,6 +5,7 @@ readings (never a global), plus the small derived facts every rule needs
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import attrs
 
@@ -27,6 +28,18 @@ class Context:
     )
     # Storage spaces per machine room, memoised the same way (settle asks after every step, STM-R-32).
     _storage: dict[tuple[RoomTile | None, ...], int] = attrs.field(
+        factory=dict, init=False, hash=False, eq=False, repr=False
+    )
+    # The last machine room whose storage and boilers were asked, by identity (a state's copies share the
+    # player's room tuple until it changes): [room, storage, boilers], None where not asked yet.
+    _last_room: list[Any] = attrs.field(
+        factory=lambda: [None, None, None], init=False, hash=False, eq=False, repr=False
+    )
+    # The highest level per board side.
+    _top: dict[str, int] = attrs.field(factory=dict, init=False, hash=False, eq=False, repr=False)
+    # The free districts outside the final round per board side, top level and taken districts, memoised:
+    # every SET 1 TARGET decision asks (a random game's commonest).
+    _free: dict[tuple[str, int, frozenset[tuple[int, DistrictPosition]]], tuple[District, ...]] = attrs.field(
         factory=dict, init=False, hash=False, eq=False, repr=False
     )
 
@@ -81,16 +94,31 @@ class Context:
 
     def boilers(self, player: PlayerState) -> int:
         """STM-R-25: the 2 built-in boilers plus every boiler in the machine room, piped or not."""
-        return self.pack.airship.boilers + sum(f.boiler_count() for f in self.faces(player))
+        last = self._last_room
+        if last[0] is player.machine_room and last[2] is not None:
+            boilers: int = last[2]
+            return boilers
+        boilers = self.pack.airship.boilers + sum(f.boiler_count() for f in self.faces(player))
+        if last[0] is not player.machine_room:
+            last[:] = [player.machine_room, None, None]
+        last[2] = boilers
+        return boilers
 
     def storage(self, player: PlayerState) -> int:
         """STM-R-32: the 3 built-in spaces plus those on capacity tiles and machines."""
         room = player.machine_room
+        last = self._last_room
+        if last[0] is room and last[1] is not None:
+            storage: int = last[1]
+            return storage
         found = self._storage.get(room)
         if found is None:
             if len(self._storage) > 65536:  # bounded as the faces' memo
                 self._storage.clear()
             found = self._storage[room] = self.pack.airship.storage + sum(f.storage for f in self.faces(player))
+        if last[0] is not room:
+            last[:] = [room, None, None]
+        last[1] = found
         return found
 
     def entry(self, value: int) -> int | None:
@@ -102,6 +130,13 @@ class Context:
     # -- the board ---------------------------------------------------------------------------
     def districts(self, state: StmState) -> tuple[District, ...]:
         return self.pack.side(state.board_side)
+
+    def top_level(self, state: StmState) -> int:
+        """The board's highest level (STM-R-26: a stone reads the levels up to its value)."""
+        found = self._top.get(state.board_side)
+        if found is None:
+            found = self._top[state.board_side] = max(d.level for d in self.districts(state))
+        return found
 
     def district(self, state: StmState, level: int, position: DistrictPosition) -> District:
         return self.pack.district(state.board_side, level, position)
@@ -122,8 +157,16 @@ class Context:
             return tuple(
                 d for d in self.districts(state) if d.level <= top and self.is_free(state, d.level, d.position)
             )
-        taken = {(s.level, s.position) for s in state.board}  # outside the final round every stone blocks
-        return tuple(d for d in self.districts(state) if d.level <= top and (d.level, d.position) not in taken)
+        taken = frozenset((s.level, s.position) for s in state.board)  # outside the final round every stone blocks
+        key = (state.board_side, top, taken)
+        found = self._free.get(key)
+        if found is None:
+            if len(self._free) > 65536:  # bounded as the faces' memo
+                self._free.clear()
+            found = self._free[key] = tuple(
+                d for d in self.districts(state) if d.level <= top and (d.level, d.position) not in taken
+            )
+        return found
 
     def own_stones(self, state: StmState, seat: int) -> tuple[BoardStone, ...]:
         return tuple(s for s in state.board if s.seat == seat)

@@ -15,7 +15,7 @@ returns the gauge unchanged and says so in its result.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from itertools import permutations
 
 import attrs
@@ -109,8 +109,9 @@ def _no_item_left_of_base(
 ) -> None:
     if not 0 <= instance.base < len(value):
         raise ValueError(f"base marker on space {instance.base}, outside 0..{len(value) - 1}")
-    # STM-R-14: stones and bonus markers lie strictly right of the base marker.
-    if any(item is not None for item in value[: instance.base + 1]):
+    # STM-R-14: stones and bonus markers lie strictly right of the base marker (every space up to it free;
+    # counted in C: a gauge is built after nearly every step).
+    if value[: instance.base + 1].count(None) != instance.base + 1:
         raise ValueError("an item lies on or left of the base pressure marker (STM-R-14)")
 
 
@@ -207,9 +208,14 @@ def can_move(gauge: Gauge, space: int) -> bool:
     return isinstance(gauge.spaces[space], Stone) and gauge.next_free_right(space) is not None
 
 
-def movable(gauge: Gauge) -> tuple[int, ...]:
+def _movable_uncached(gauge: Gauge) -> tuple[int, ...]:
     """The spaces of the stones that can make an increment (STM-R-15; STM-R-24: MAKE STEAM needs one)."""
     return tuple(i for i in gauge.stone_spaces() if can_move(gauge, i))
+
+
+# Memoised by a call rather than a decorator: mutmut skips decorated functions.  Every MAKE STEAM
+# decision asks it of the gauge (frozen, its hash cached).
+movable = lru_cache(maxsize=16384)(_movable_uncached)
 
 
 def increment(gauge: Gauge, space: int, extra: GaugeLayout | None = None) -> Gauge:

@@ -170,11 +170,14 @@ SYMBOLS: tuple[Symbol, ...] = ("activation", "passive")
 def decider(state: StmState) -> int:
     """Whose decision it is: the player to move, or another player acting inside the turn (a parasite's
     owner, an envious player; STM-R-53/54).  The game asks this seat."""
-    return state.turn.decider if state.turn.decider is not None else state.to_move
+    seat = state.turn.decider
+    return state.to_move if seat is None else seat
 
 
 def me(state: StmState) -> PlayerState:
-    return state.players[decider(state)]
+    """The deciding player's holdings (:func:`decider`, read in place: asked several times a step)."""
+    seat = state.turn.decider
+    return state.players[state.to_move if seat is None else seat]
 
 
 def value_of(ctx: Context, gauge: Gauge, space: int) -> int | None:
@@ -758,7 +761,7 @@ def channel_start_rejection(ctx: Context, state: StmState, action: ChannelPressu
     v = value_of(ctx, me(state).gauge, action.space)
     if v is None:
         return reject("STM-R-28", f"no pressure stone of yours on gauge space {action.space}")
-    free = ctx.free_districts(state, max(d.level for d in ctx.districts(state)))
+    free = ctx.free_districts(state, ctx.top_level(state))
     why = channel_problem(ctx, me(state), v, free)
     return reject("STM-R-28", why) if why else None
 
@@ -1235,7 +1238,7 @@ def placement_rejection(
 ) -> Rejection | None:
     """STM-R-52 (place or move) / R-53 (envy: place 1 from the supply on the envied player's machines)."""
     seat = decider(state)
-    player = me(state)
+    player = state.players[seat]
     rule = "STM-R-53" if envy_host is not None else "STM-R-52"
     if state.solo is not None:  # STM-R-72: placed parasites go beside the passenger stack
         if (action.host, action.position, action.moved, action.symbol) != (None, None, None, "activation"):
@@ -1508,10 +1511,19 @@ _walk_ends = lru_cache(maxsize=16384)(_walk_ends_uncached)
 
 
 def _pressure_choices(gauge: Gauge, x: int, extra: GaugeLayout | None = None) -> dict[Gauge, tuple[int, ...]]:
-    """The walk of :func:`pressure_choices` over the bare spaces: each increment (STM-R-15) moves a
-    stone to the nearest free space on its right, as ``gauge.increment`` does, without building and
-    validating a Gauge per step (the walk visits thousands).  Items are walked as small integer codes
-    (0: free; stones odd; markers even), which hash in C."""
+    """The walk of :func:`pressure_choices` over the bare spaces (:func:`_pressure_walk`), each end a Gauge."""
+    items, out = _pressure_walk(gauge, x, extra)
+    return {Gauge(gauge.base, tuple(items[c // 2] for c in spaces)): picks for spaces, picks in out.items()}
+
+
+def _pressure_walk(
+    gauge: Gauge, x: int, extra: GaugeLayout | None = None
+) -> tuple[list[Item | None], dict[tuple[int, ...], tuple[int, ...]]]:
+    """Each increment (STM-R-15) moves a stone to the nearest free space on its right, as
+    ``gauge.increment`` does, without building and validating a Gauge per step (the walk visits
+    thousands).  Items are walked as small integer codes (0: free; stones odd; markers even), which
+    hash in C: the items by code's half, and every end's codes with its order of increments (the
+    generator needs only the orders, :func:`_raises_for`)."""
     items: list[Item | None] = [None]
     code_of: dict[Item, int] = {}
     codes: list[int] = []
@@ -1528,35 +1540,40 @@ def _pressure_choices(gauge: Gauge, x: int, extra: GaugeLayout | None = None) ->
     seen: set[tuple[tuple[int, ...], int]] = set()
     first, end = gauge.base + 1, len(codes)
 
-    def walk(spaces: tuple[int, ...], left: int, picks: tuple[int, ...]) -> None:
-        if (spaces, left) in seen:
-            return
-        seen.add((spaces, left))
+    # Depth first, without recursion: a node's moves are pushed right to left, so they are popped (and
+    # their walks finished) left to right, each end first met by its leftmost order.
+    stack: list[tuple[tuple[int, ...], int, tuple[int, ...]]] = [(tuple(codes), x, ())]
+    while stack:
+        spaces, left, picks = stack.pop()
+        node = (spaces, left)
+        if node in seen:
+            continue
+        seen.add(node)
         moves = _increments(spaces, first, end) if left else []
         if not moves:
             if len(picks) > len(out.get(spaces, ())) or spaces not in out:
                 out[spaces] = picks
-            return
+            continue
         for src, dst in moves:
             after = list(spaces)
             after[dst], after[src] = after[src], 0
             if extra is not None:
                 _extra_moves(after, dst, extra.values)
-            walk(tuple(after), left - 1, (*picks, src))
-
-    walk(tuple(codes), x, ())
-    return {Gauge(gauge.base, tuple(items[c // 2] for c in spaces)): picks for spaces, picks in out.items()}
+            stack.append((tuple(after), left - 1, (*picks, src)))
+    return items, out
 
 
 def _increments(spaces: tuple[int, ...], first: int, end: int) -> list[tuple[int, int]]:
-    """(stone's space, the nearest free space right of it) for every stone that can move, left to right."""
+    """(stone's space, the nearest free space right of it) for every stone that can move, right to left
+    (read in one pass from the right, carrying the nearest free space; the walk's stack pops them left
+    to right)."""
     moves: list[tuple[int, int]] = []
-    for src in range(first, end):
-        if spaces[src] & 1:
-            for dst in range(src + 1, end):
-                if not spaces[dst]:
-                    moves.append((src, dst))
-                    break
+    free = end
+    for src in range(end - 1, first - 1, -1):
+        if not spaces[src]:
+            free = src
+        elif spaces[src] & 1 and free < end:
+            moves.append((src, free))
     return moves
 
 
@@ -1581,7 +1598,7 @@ def _raises(ctx: Context, gauge: Gauge, x: int, extra: GaugeLayout | None) -> tu
 
 
 def _raises_for_uncached(reading: str, gauge: Gauge, x: int, extra: GaugeLayout | None) -> tuple[tuple[int, ...], ...]:
-    choices = tuple(picks for _, picks in _walk_ends(gauge, x, extra))
+    choices = tuple(_pressure_walk(gauge, x, extra)[1].values())  # the orders alone: no end gauge built
     if reading == "most":
         best = max(len(p) for p in choices)
         choices = tuple(p for p in choices if len(p) == best)
@@ -1687,13 +1704,14 @@ def _ordinary_action_moves(ctx: Context, state: StmState) -> list[StmAction]:
     out: list[StmAction] = []
     steam = can_make_steam(state)
     if steam:
-        out += [MakeSteam(p) for p in _raises(ctx, player.gauge, ctx.boilers(player), ctx.extra())]
+        out += [_make_steam(p) for p in _raises(ctx, player.gauge, ctx.boilers(player), ctx.extra())]
     target = False
     # STM-R-26/27, once for every level: each stone reads the levels up to its value.
-    free = ctx.free_districts(state, max(d.level for d in ctx.districts(state)))
+    free = ctx.free_districts(state, ctx.top_level(state))
+    layout = ctx.layout
     for space in player.gauge.stone_spaces():
-        v = ctx.layout.value(space)
-        reach = [SetTarget(space, d.level, d.position) for d in free if d.level <= v]
+        v = layout.value(space)
+        reach = [_set_target(space, d.level, d.position) for d in free if d.level <= v]
         target = target or bool(reach)
         out += reach
         if channel_problem(ctx, player, v, free) is None:  # STM-R-28, as channel_start_rejection judges
@@ -1704,6 +1722,12 @@ def _ordinary_action_moves(ctx: Context, state: StmState) -> list[StmAction]:
     if not (steam or target or fly) and ctx.r("STM-AMB-12") == "pass":
         out.append(PassTurn())  # STM-AMB-12 'pass': none of the three actions is possible ('stuck': no move at all)
     return out
+
+
+# The SET 1 TARGET actions, one instance per stone and district (frozen): the commonest decision of a
+# random game lists several, and a lookup costs less than a new instance.
+_set_target = lru_cache(maxsize=4096)(SetTarget)
+_make_steam = lru_cache(maxsize=4096)(MakeSteam)  # likewise one MAKE STEAM per order of increments
 
 
 def _candidates(ctx: Context, state: StmState, prune: bool = True) -> Iterator[StmAction]:
@@ -1735,19 +1759,30 @@ def _candidates(ctx: Context, state: StmState, prune: bool = True) -> Iterator[S
 def _arrow_moves(ctx: Context, gauge: Gauge) -> Iterator[MoveArrowStones]:
     """STM-R-19, one order per outcome: every arrow stone once ('each'), any of them ('optional': the
     ones that stay are left out), or the pooled increase's orders ('pooled', as MAKE STEAM's)."""
-    arrows = gauge.arrow_spaces()
     reading = ctx.r("STM-AMB-07")
     if reading == "pooled" and movable(gauge):
-        yield from (MoveArrowStones(p) for p in _raises(ctx, gauge, len(arrows), None))
-        return
+        return (MoveArrowStones(p) for p in _raises(ctx, gauge, len(gauge.arrow_spaces()), None))
+    return (MoveArrowStones(order) for order in _arrow_orders(reading, gauge))
+
+
+def _arrow_orders_uncached(reading: str, gauge: Gauge) -> tuple[tuple[int, ...], ...]:
+    """STM-R-19 under 'each' and 'optional' (:func:`_arrow_moves`): the orders, one per outcome."""
+    arrows = gauge.arrow_spaces()
     sizes = range(len(arrows), -1, -1) if reading == "optional" else (len(arrows),)  # full orders first
     seen: set[Gauge] = set()
+    orders: list[tuple[int, ...]] = []
     for size in sizes:
         for order in permutations(arrows, size):
             after = _arrows_after(gauge, order)
             if after not in seen:
                 seen.add(after)
-                yield MoveArrowStones(order)
+                orders.append(order)
+    return tuple(orders)
+
+
+# Memoised by a call rather than a decorator: mutmut skips decorated functions.  Every turn starts by
+# moving the arrow stones, and each order's outcome is a chain of bumps.
+_arrow_orders = lru_cache(maxsize=4096)(_arrow_orders_uncached)
 
 
 def _arrows_after(gauge: Gauge, order: tuple[int, ...]) -> Gauge:
@@ -1849,8 +1884,22 @@ def _exact_tile_purchases(ctx: Context, state: StmState, level: int, extra: bool
     return out
 
 
+# A bonus-marker price (row, sponsor, gala, named numeral, second sponsor) and its places (space, bump).
+BonusPrice = tuple[Resource, bool, bool, int | None, bool]
+
+
 def _bonus_purchases(ctx: Context, state: StmState, prune: bool) -> Iterator[BuyBonusMarker]:
-    """Bonus-marker candidates of a level-1 flight step (STM-R-46/47)."""
+    """Bonus-marker candidates of a level-1 flight step (STM-R-46/47): each offer's places in turn."""
+    for (row, sp, ga, numeral, s2), places in _bonus_offers(ctx, state, prune):
+        for space, bump_stone in places:
+            yield BuyBonusMarker(row, space, bump_stone, sp, ga, numeral, s2)
+
+
+def _bonus_offers(
+    ctx: Context, state: StmState, prune: bool
+) -> Iterator[tuple[BonusPrice, tuple[tuple[int | None, bool], ...]]]:
+    """The bonus-marker candidates of :func:`_bonus_purchases` by price: per row, discount and named
+    marker, every space (none first) with the bump, then declining it (STM-R-46/47)."""
     player = me(state)
     if state.turn.active is None or state.turn.active[0] != 1:
         return  # bonus markers are sold on level 1 only (STM-R-38/46)
@@ -1862,31 +1911,34 @@ def _bonus_purchases(ctx: Context, state: StmState, prune: bool) -> Iterator[Buy
             continue
         # STM-R-47: declining the bump is a choice only with a stone there that could move.
         declinable = {space for space in player.gauge.stone_spaces() if can_move(player.gauge, space)}
+        places = tuple(
+            (space, bump_stone)
+            for space in (None, *range(len(player.gauge.spaces)))
+            for bump_stone in ((True, False) if space in declinable else (True,))
+        )
         for sp, ga, s2 in _discounts(player):
             for numeral in numerals:
-                for space in (None, *range(len(player.gauge.spaces))):
-                    yield BuyBonusMarker(row, space, True, sp, ga, numeral, s2)
-                    if space in declinable:
-                        yield BuyBonusMarker(row, space, False, sp, ga, numeral, s2)
+                yield (row, sp, ga, numeral, s2), places
 
 
 def _accepted_bonus_purchases(ctx: Context, state: StmState) -> Iterator[BuyBonusMarker]:
     """The candidates of :func:`_bonus_purchases` that :func:`bonus_rejection` accepts, in their order:
-    the price judged once per row, discount and named marker, the space once per row, named marker,
-    space and bump (each verdict depends on nothing else)."""
-    prices: dict[tuple[Resource, bool, bool, int | None, bool], bool] = {}
+    the price judged once per offer (row, discount and named marker; whatever the space), the space
+    once per row, named marker, space and bump (each verdict depends on nothing else); a refused
+    offer's places are never built."""
     spaces: dict[tuple[Resource, int | None, int | None, bool], bool] = {}
-    for a in _bonus_purchases(ctx, state, True):
-        price = (a.row, a.sponsor, a.gala, a.numeral, a.sponsor2)
-        if price not in prices:
-            prices[price] = bonus_price_rejection(ctx, state, a) is None
-        if not prices[price]:
+    for (row, sp, ga, numeral, s2), places in _bonus_offers(ctx, state, True):
+        if bonus_price_rejection(ctx, state, BuyBonusMarker(row, None, True, sp, ga, numeral, s2)) is not None:
             continue
-        space = (a.row, a.numeral, a.space, a.bump)
-        if space not in spaces:
-            spaces[space] = bonus_space_rejection(ctx, state, a) is None
-        if spaces[space]:
-            yield a
+        for space, bump_stone in places:
+            key = (row, numeral, space, bump_stone)
+            if spaces.get(key) is False:
+                continue
+            a = BuyBonusMarker(row, space, bump_stone, sp, ga, numeral, s2)
+            if key not in spaces:
+                spaces[key] = bonus_space_rejection(ctx, state, a) is None
+            if spaces[key]:
+                yield a
 
 
 def _payable(ctx: Context, player: PlayerState, pay: PayResources) -> bool:

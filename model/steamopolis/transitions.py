@@ -140,11 +140,19 @@ from rulecraft.model.steamopolis.state import (
 # Small pure helpers
 # ---------------------------------------------------------------------------
 
+# A turn's bookkeeping as each turn starts (frozen: one instance serves every turn).
+NEW_TURN = TurnState()
+
 
 def with_player(state: StmState, player: PlayerState) -> StmState:
     """The deciding player's holdings replaced (the player to move, or a helper: :func:`decider`)."""
+    return evolve(state, players=players_with(state, player))
+
+
+def players_with(state: StmState, player: PlayerState) -> tuple[PlayerState, ...]:
+    """Every seat's holdings, the deciding player's replaced (:func:`with_player` without the copy)."""
     seat = decider(state)
-    return evolve(state, players=(*state.players[:seat], player, *state.players[seat + 1 :]))
+    return (*state.players[:seat], player, *state.players[seat + 1 :])
 
 
 def with_gauge(state: StmState, gauge: Gauge) -> StmState:
@@ -586,7 +594,7 @@ def fly(ctx: Context, state: StmState) -> StmState:
     start = tuple((s.level, s.position) for s in state.board if s.seat == state.to_move)
     if state.solo is not None:
         state = place_shadow_stones(state)
-    return with_turn(evolve(state, phase=Phase.FLIGHT), flight_start=start, step="next")
+    return evolve(state, phase=Phase.FLIGHT, turn=evolve(state.turn, flight_start=start, step="next"))
 
 
 def place_shadow_stones(state: StmState) -> StmState:
@@ -607,12 +615,12 @@ def take_back(ctx: Context, state: StmState, action: TakeBack) -> StmState:
     drop-offs (STM-R-37) and the take-back passives (STM-R-60, STM-EX-30)."""
     where = (action.level, action.position)
     stone = next(s for s in state.board if s.seat == state.to_move and (s.level, s.position) == where)
-    state = evolve(state, board=tuple(s for s in state.board if s is not stone))
     placed = g.take_back(me(state).gauge, stone.stone, action.discard)
-    state = with_gauge(state, placed.gauge)
+    turn = evolve(state.turn, active=where, active_space=placed.space, step="passengers")
+    players = players_with(state, evolve(me(state), gauge=placed.gauge))
+    state = evolve(state, board=tuple(s for s in state.board if s is not stone), turn=turn, players=players)
     if placed.space is None:
         state = to_supply(state, stone.stone, ctx)
-    state = with_turn(state, active=where, active_space=placed.space, step="passengers")
     state = drop_off(ctx, state, action.level)
     state, block = fire(ctx, state, "take-back", action.level)
     return queue(state, *block)
@@ -1105,6 +1113,8 @@ def store_held(state: StmState) -> StmState:
     step 4 of a flight, p.23) the held resources join the player's possession, to be stored or returned
     with the rest (STM-R-32).  Nothing is held under 'at-once'."""
     p = me(state)
+    if not any(p.held):
+        return state  # nothing held (always so under 'at-once'): no copy
     return with_player(state, evolve(p, crystals=p.crystals + p.held[0], gears=p.gears + p.held[1], held=(0, 0)))
 
 
@@ -1133,8 +1143,8 @@ def end_of_turn(ctx: Context, state: StmState) -> StmState:
     """STM-R-49 / STM-AMB-16 'fixed': passenger rewards, a new passenger tile, then end-of-turn effects
     (then, solo, remove tiles: :func:`settle`).  'free': the steps wait; :func:`settle` runs the only one
     left, or the player picks the next (:func:`end_step`)."""
-    state = evolve(state, phase=Phase.END_OF_TURN)
-    state = with_turn(state, step="next", active=None, active_space=None, channel=None, channel_stone=None)
+    turn = evolve(state.turn, step="next", active=None, active_space=None, channel=None, channel_stone=None)
+    state = evolve(state, phase=Phase.END_OF_TURN, turn=turn)
     if ctx.r("STM-AMB-16") == "free":
         return state
     if state.turn.transported:
@@ -1335,7 +1345,7 @@ def end_turn(ctx: Context, state: StmState) -> StmState:
         to_move=seat,
         round=new_round,
         phase=Phase.START_OF_TURN,
-        turn=TurnState(),
+        turn=NEW_TURN,
         final_round=final_round,
         final_turns_done=done,
     )
