@@ -520,7 +520,10 @@ def pick_options(ctx: Context, state: AerState, face: Face, supply: tuple[int, .
 def pick_shape_rejection(action: PickAdvantages) -> Rejection | None:
     """AER-R-39(b) (l.154): a pick names two dice by index and, for each, the tile it takes (None:
     nothing).  An action built by hand (the Game API) can have any shape: refused, never a crash."""
-    dice, types = action.dice, action.types
+    # Read untyped: compiled code (the optional mypyc build, docs/speed.md) checks a typed read against
+    # its annotation and would raise TypeError before the refusal below could name the rule.
+    given: Any = action
+    dice, types = given.dice, given.types
     if not isinstance(dice, tuple) or len(dice) != ADVANTAGE_PICKS or not all(isinstance(d, int) for d in dice):
         return reject("AER-R-39", f"choose {ADVANTAGE_PICKS} of the three dice by index (0, 1 or 2), not {dice!r}")
     if not isinstance(types, tuple) or len(types) != ADVANTAGE_PICKS:
