@@ -3,7 +3,8 @@ layout, and the ruleset's readings (never a global)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import attrs
 
@@ -14,6 +15,8 @@ from rulecraft.model.kings_of_air_and_steam.shipping import RouteRules
 from rulecraft.model.kings_of_air_and_steam.state import KasState, PlayerState
 
 STEPPED_TRACK = (4, 5, 6, 7, 8)  # KAS-AMB-09 'b'
+
+T = TypeVar("T")
 
 
 def _without_fillers(game_map: GameMap) -> GameMap:
@@ -36,6 +39,10 @@ class Context:
     )
     # The last (map, depots tuple) asked of ``depot_lines`` and its answer.
     _depot_memo: list[Any] = attrs.field(factory=list, init=False, hash=False, eq=False, repr=False)
+    # ``of_state``: per function, the last state asked and its answer.
+    _state_memo: dict[Callable[..., Any], tuple[KasState, Any]] = attrs.field(
+        factory=dict, init=False, hash=False, eq=False, repr=False
+    )
 
     def r(self, amb_id: str) -> str:
         return self.readings[amb_id]
@@ -91,6 +98,18 @@ class Context:
         lines = frozenset(game_map.line_of(d.at) for d in depots)
         memo[:] = (game_map, depots, lines)
         return lines
+
+    def of_state(self, state: KasState, compute: Callable[[Context, KasState], T]) -> T:
+        """``compute(self, state)``, worked out once for the last state it was asked for (by identity:
+        a state is an immutable value).  For what the rules ask again for every candidate action of
+        one state, such as the card, play area and turn rules every flight is judged against."""
+        memo = self._state_memo.get(compute)
+        if memo is not None and memo[0] is state:
+            found: T = memo[1]
+            return found
+        value = compute(self, state)
+        self._state_memo[compute] = (state, value)
+        return value
 
     def route_rules(self) -> RouteRules:
         """The shipping readings KAS-AMB-14..17 as the shipping module takes them."""

@@ -263,7 +263,7 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
             if player.character == "Ezekiel Crane":  # KAS-R-87: whom the path passes matters
                 out.extend(self._robberies(state, moves))
                 continue
-            out.extend(Fly(path) for path in flight.endpoints(game_map, player.position, moves, rules).values())
+            out.extend(_fly(path) for path in flight.endpoints(game_map, player.position, moves, rules).values())
         if not out and self.ctx.r("KAS-AMB-04") == "c":  # as far as legal
             farthest = farthest_flight(self.ctx, state)
             found = flight.endpoints(game_map, player.position, farthest, rules) if farthest else {}
@@ -321,7 +321,7 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
         return out
 
     def _actions(self, state: KasState) -> list[KasAction]:
-        out: list[KasAction] = [Grant(), UpgradeAirship(), UpgradeRail(), Pass()]  # Pass: KAS-AMB-19
+        out: list[KasAction] = list(_ACTION_CHOICES)  # Pass: KAS-AMB-19
         out.extend(self._depots(state))
         out.extend(_COURSE_CORRECTIONS)
         out.extend(self._shipments(state))
@@ -718,6 +718,8 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
 # Actions are immutable values: the ones offered at every turn are made once.
 _COURSE_CORRECTIONS: tuple[KasAction, ...] = tuple(CourseCorrection(d) for d in range(6))
 _PLANS: dict[str, Plan] = {}
+_FLIGHTS: dict[tuple[int, ...], Fly] = {}
+_ACTION_CHOICES: tuple[KasAction, ...] = (Grant(), UpgradeAirship(), UpgradeRail(), Pass())
 _BUILD_DEPOTS: dict[Hex, BuildDepot] = {}
 
 
@@ -737,6 +739,14 @@ def _build_depot(at: Hex) -> BuildDepot:
     found = _BUILD_DEPOTS.get(at)
     if found is None:
         found = _BUILD_DEPOTS[at] = BuildDepot(at)
+    return found
+
+
+def _fly(path: tuple[int, ...]) -> Fly:
+    """``Fly(path)`` (no seat spared), made once per path."""
+    found = _FLIGHTS.get(path)
+    if found is None:
+        found = _FLIGHTS[path] = Fly(path)
     return found
 
 

@@ -46,7 +46,7 @@ from rulecraft.model.kings_of_air_and_steam.actions import (
     UpgradeRail,
 )
 from rulecraft.model.kings_of_air_and_steam.catalogue import RULES
-from rulecraft.model.kings_of_air_and_steam.components import GOODS, GOODS_INDEX, Card
+from rulecraft.model.kings_of_air_and_steam.components import GOODS, GOODS_INDEX, Card, GameMap
 from rulecraft.model.kings_of_air_and_steam.context import Context
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex, path_hexes
 from rulecraft.model.kings_of_air_and_steam.state import (
@@ -322,11 +322,11 @@ def _line_taken(ctx: Context, state: KasState, line: str, seat: int) -> bool:
 
 
 def _free_line_exists(ctx: Context, state: KasState, seat: int) -> bool:
+    """A line holding no other player's depot (``_line_taken``, asked once for all lines) has an empty hex."""
     game_map = ctx.map_of(state)
     occupied = {d.at for d in state.depots}
-    return any(
-        not _line_taken(ctx, state, ln.id, seat) and any(h not in occupied for h in ln.hexes) for ln in game_map.lines
-    )
+    taken = {game_map.line_of(d.at) for d in state.depots if d.owner != seat}
+    return any(ln.id not in taken and any(h not in occupied for h in ln.hexes) for ln in game_map.lines)
 
 
 # -- planning -------------------------------------------------------------------------------------
@@ -362,14 +362,18 @@ def flight_rules(ctx: Context, state: KasState | None = None) -> flight.FlightRu
     return ctx.flight_rules(sharp_ok=player.character == "Clint Castle", straight_only=straight)
 
 
+def flight_setting(ctx: Context, state: KasState) -> tuple[Card, tuple[int, ...], GameMap, flight.FlightRules]:
+    """What every flight of ``state`` is judged against: the card flown, the distances it may fly
+    (``moves_of``), the play area and the turn rules (``flight_rules``)."""
+    card = current_card(ctx, state)
+    return card, moves_of(ctx, card), ctx.map_of(state), flight_rules(ctx, state)
+
+
 def fly_problem(ctx: Context, state: KasState, action: Fly) -> Rejection | None:
     player = state.players[state.seat]
     assert player.position is not None
-    card = current_card(ctx, state)
-    game_map = ctx.map_of(state)
-    rules = flight_rules(ctx, state)
+    card, moves, game_map, rules = ctx.of_state(state, flight_setting)  # once for all of a state's flights
     length = len(action.path)
-    moves = card_moves(ctx, state)
     if not moves:
         return reject("KAS-R-61", f"{card.id} has no movement step: the Emperor card skips the whole movement step")
     if length not in moves:
@@ -423,9 +427,13 @@ def robbed_by(ctx: Context, state: KasState, entered: tuple[Hex, ...]) -> tuple[
 
 
 def card_moves(ctx: Context, state: KasState) -> tuple[int, ...]:
-    """The distances the current card may fly: its movement values; the Rose & Thorn card's
-    flights are up to 2 each under KAS-AMB-35 'up-to'."""
-    card = current_card(ctx, state)
+    """The distances the current card may fly (``moves_of`` the current card)."""
+    return moves_of(ctx, current_card(ctx, state))
+
+
+def moves_of(ctx: Context, card: Card) -> tuple[int, ...]:
+    """The distances ``card`` may fly: its movement values; the Rose & Thorn card's flights are
+    up to 2 each under KAS-AMB-35 'up-to'."""
     if card.special == "double-two" and ctx.r("KAS-AMB-35") == "up-to":
         return tuple(range(max(card.moves) + 1))
     return card.moves
