@@ -1702,6 +1702,20 @@ def _database(args: argparse.Namespace, config: project_config.Config) -> Any:
     return open_database(str(folder), config.folder)
 
 
+def _require_python_model(verb: str) -> None:
+    """These verbs name the rules each step exercised by tracing the model's Python lines (a search
+    also steers by them): in a compiled build they would see fewer rules, and search otherwise."""
+    from rulecraft.compiled import compiled_modules
+
+    compiled = [name for name in compiled_modules() if name.startswith("rulecraft.model.")]
+    if compiled:
+        raise RulecraftError(
+            f"rulecraft {verb} traces the rules each step exercises, and {len(compiled)} model modules of this"
+            " install run compiled (RULECRAFT_COMPILE): use the pure-Python build (pip install . without"
+            " RULECRAFT_COMPILE; docs/speed.md)"
+        )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         words = list(sys.argv[1:] if argv is None else argv)
@@ -1719,6 +1733,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if exc.code == EXIT_USAGE:
                 return EXIT_USAGE
             raise
+        if args.func in (cmd_ambiguities, cmd_errata, cmd_conform):
+            _require_python_model(verb)
         with contextlib.ExitStack() as stack:
             database = _database(args, config)
             if database is not None:

@@ -134,3 +134,17 @@ def test_a_planted_deviation_is_refused_in_a_compiled_build(
     assert planted.main(["kas", "toll"]) == 4
     err = capsys.readouterr().err.strip()
     assert "patches the model's Python functions" in err and "pure-Python build" in err and "\n" not in err
+
+
+@pytest.mark.parametrize("argv", [["ambiguities", "air", "--no-search"], ["conform", "air", "--impl", "true"]])
+def test_the_verbs_that_trace_rules_refuse_a_compiled_model_in_one_line(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rulecraft import cli, compiled
+
+    if not COMPILING:
+        monkeypatch.setattr(compiled, "compiled_modules", lambda: ("rulecraft.model.airships.transitions",))
+    assert cli.main(argv) == 4
+    err = capsys.readouterr().err.strip()
+    assert f"rulecraft {argv[0]} traces the rules each step exercises" in err and "pure-Python build" in err
+    assert "\n" not in err
