@@ -35,6 +35,8 @@ class Context:
     _last_room: list[Any] = attrs.field(
         factory=lambda: [None, None, None], init=False, hash=False, eq=False, repr=False
     )
+    # The printed face per machine or starting machine tile (a pack holds a few dozen).
+    _face_of: dict[RoomTile, MachineFace] = attrs.field(factory=dict, init=False, hash=False, eq=False, repr=False)
     # The highest level per board side.
     _top: dict[str, int] = attrs.field(factory=dict, init=False, hash=False, eq=False, repr=False)
     # The free districts outside the final round per board side, top level and taken districts, memoised:
@@ -73,11 +75,21 @@ class Context:
 
     # -- the machine room ------------------------------------------------------------------
     def face(self, tile: RoomTile) -> MachineFace:
-        """The printed face of a machine-room tile (STM-P-02, P-04, P-06)."""
-        if tile.kind == "machine":
-            return self.pack.machine(tile.id).face
+        """The printed face of a machine-room tile (STM-P-02, P-04, P-06).  A machine's or starting
+        machine's face is memoised per tile (the parasites' placements ask it of every other player's
+        machines); a capacity tile's is read each time, as it follows a reading (STM-AMB-29), which
+        the witness search counts as consulted."""
         if tile.kind == "capacity":  # STM-AMB-29 'both': boiler and storage whatever side is up (p.30)
             return self.pack.capacity.both if self.r("STM-AMB-29") == "both" else self.pack.capacity.sides[tile.side]
+        found = self._face_of.get(tile)
+        if found is None:
+            found = self._face_of[tile] = self._printed_face(tile)
+        return found
+
+    def _printed_face(self, tile: RoomTile) -> MachineFace:
+        """A machine's or starting machine's face, as the pack prints it."""
+        if tile.kind == "machine":
+            return self.pack.machine(tile.id).face
         for start in self.pack.starting_machines:
             if start.id == tile.id:
                 return start.sides[tile.side]

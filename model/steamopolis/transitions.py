@@ -181,10 +181,12 @@ def score(state: StmState, vp: int) -> StmState:
     return with_player(state, evolve(me(state), vp=me(state).vp + vp))
 
 
-def queue(state: StmState, *programs: Queued) -> StmState:
-    """Effects to resolve after those already waiting."""
+def queue(state: StmState, *programs: Queued, **changes: Any) -> StmState:
+    """Effects to resolve after those already waiting; ``changes`` to the turn made in the same copy."""
     added = tuple(p for p in programs if p)
-    return with_turn(state, pending=(*state.turn.pending, *added)) if added else state
+    if added:
+        changes["pending"] = (*state.turn.pending, *added)
+    return with_turn(state, **changes) if changes else state
 
 
 def resume(state: StmState, now: tuple[Queued, ...] = (), later: tuple[Queued, ...] = ()) -> StmState:
@@ -494,12 +496,13 @@ def settle(ctx: Context, state: StmState) -> StmState:
 
 def move_arrow_stones(state: StmState, action: MoveArrowStones) -> StmState:
     """STM-R-19: each arrow stone increases by 1 in the chosen order; a blocked one does not move."""
+    players = state.players
     if action.order:
         gauge = me(state).gauge
         for space in action.order:
             gauge, _ = g.bump(gauge, space)
-        state = with_gauge(state, gauge)
-    state = evolve(state, phase=Phase.ACTION)
+        players = players_with(state, evolve(me(state), gauge=gauge))
+    state = evolve(state, players=players, phase=Phase.ACTION)
     return with_turn(state, final_step="steam") if state.final_round else state
 
 
@@ -535,8 +538,9 @@ def make_steam(ctx: Context, state: StmState, action: MakeSteam) -> StmState:
     return final_step_done(ctx, state) if state.turn.final_step else end_of_turn(ctx, state)
 
 
-def _put_on_board(state: StmState, level: int, position: DistrictPosition, stone: Stone) -> StmState:
-    return evolve(state, board=(*state.board, BoardStone(state.to_move, level, position, stone)))
+def _put_on_board(state: StmState, level: int, position: DistrictPosition, stone: Stone, **changes: Any) -> StmState:
+    """The stone goes onto the district (with ``changes`` to the state made in the same copy)."""
+    return evolve(state, board=(*state.board, BoardStone(state.to_move, level, position, stone)), **changes)
 
 
 def set_target(ctx: Context, state: StmState, action: SetTarget) -> StmState:
@@ -544,7 +548,8 @@ def set_target(ctx: Context, state: StmState, action: SetTarget) -> StmState:
     if state.solo is not None:
         pass  # STM-R-69: in the solo game SET 1 TARGET is free, no time pressure (MAKE STEAM and FLY pay)
     gauge, stone = g.lift(me(state).gauge, action.space)
-    state = _put_on_board(with_gauge(state, gauge), action.level, action.position, stone)
+    players = players_with(state, evolve(me(state), gauge=gauge))
+    state = _put_on_board(state, action.level, action.position, stone, players=players)
     state = store_held(state)  # STM-R-31 (p.14, p.29): the store step after the placement
     if state.turn.final_step:
         return final_step_done(ctx, state)
@@ -667,12 +672,13 @@ def use_district(ctx: Context, state: StmState) -> StmState:
     assert state.turn.active is not None
     level, position = state.turn.active
     district = ctx.district(state, level, position)
-    state = with_turn(state, activated=(*state.turn.activated, (level, position)), step="after")
+    activated = (*state.turn.activated, (level, position))
     if district.static_discharge:
         state = discharge(state)
     if district.end_of_turn:
-        return with_turn(state, end_of_turn=(*state.turn.end_of_turn, (level, position)))
-    return queue(state, district.effect)
+        end_of_turn = (*state.turn.end_of_turn, (level, position))
+        return with_turn(state, activated=activated, step="after", end_of_turn=end_of_turn)
+    return queue(state, district.effect, activated=activated, step="after")
 
 
 def discharge(state: StmState) -> StmState:
