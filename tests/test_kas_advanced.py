@@ -12,6 +12,7 @@ from rulecraft.core import RulecraftError
 from rulecraft.model.kings_of_air_and_steam.actions import (
     BuildDepot,
     Convert,
+    CourseCorrection,
     EndCargo,
     ExtraAction,
     Fly,
@@ -148,6 +149,27 @@ def test_emperor_card_skips_movement_for_two_actions_r61() -> None:
     assert s.phase is Phase.ACTION and s.seat == 0, "a second action follows"
     s = g.apply(s, Grant())
     assert s.players[0].money == money + 6 and s.seat == 1
+
+
+def test_emperor_card_course_correction_then_the_second_action_r61_r42() -> None:
+    """KAS-R-61 (p.18): the Emperor card gives two full actions.  KAS-R-42 (p.14): a Course Correction
+    moves the airship 1 hex, after which the player may load/unload as after a flight.  When that
+    loading step ends, the second action follows in the same turn, with no loading step left open
+    (KAS-R-28, p.11: loading belongs to the move just made); after it the turn passes."""
+    g = game()
+    s = first_turn(
+        g, {"team": "Emperor", "character": "Harvey Golding", "airship_level": 3, "plan": ["EMP", "S02", "S03", "S04"]}
+    )
+    start = s.players[0].position
+    assert start is not None
+    s = g.apply(s, CourseCorrection(0))  # east, onto a plain hex of map ABC
+    assert s.phase is Phase.CARGO and s.players[0].position == start.step(0)
+    s = g.apply(s, EndCargo())
+    assert s.phase is Phase.ACTION and s.seat == 0 and s.actions_left == 1, "the second action follows"
+    assert s.cargo is None, "the loading step after the Course Correction is over"
+    assert tools(g).violations(s) == []
+    s = g.apply(s, Grant())
+    assert s.seat == 1, "two actions taken: the turn passes"
 
 
 def test_davinci_card_flies_seven_hexes_in_a_straight_line_r65() -> None:

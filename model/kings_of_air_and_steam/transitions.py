@@ -390,12 +390,11 @@ def _end_cargo(ctx: Context, state: KasState) -> KasState:
     # The step closes (cargo None) in the same copy as what comes next.
     if after == "pre-flight":
         return evolve(state, cargo=None, phase=Phase.FLIGHT)
-    if after == "pre-course-correction":
+    if after == "pre-course-correction":  # the Course Correction's own cargo step replaces this one
         assert step.direction is not None
-        return _course_step(ctx, evolve(state, cargo=None), step.direction)
-    if after == "course-correction":
-        return _after_action(ctx, evolve(state, cargo=None))
-    if state.flying is not None:  # Eli Diamond's extra flight was his action (KAS-R-83)
+        return _course_step(ctx, state, step.direction)
+    if after == "course-correction" or state.flying is not None:
+        # The action is over: a Course Correction (KAS-R-42) or Eli Diamond's extra flight (KAS-R-83).
         return _after_action(ctx, evolve(state, cargo=None, flying=None))
     if state.flights_left > 1:  # KAS-R-73: the Rose & Thorn card's second flight
         return evolve(state, cargo=None, phase=Phase.FLIGHT, flights_left=state.flights_left - 1)
