@@ -875,6 +875,8 @@ def test_amb34_two_sponsors_pay_a_banner_a_bonus_marker_and_a_crystal_per_stone(
     _ctx, ex23 = _ex23("both-2", (5, 4, 3, 2), (2,))
     blue = _character_5(ex23.players[0], gears=1, **sponsors)
     ex23 = _sponsors_held(attrs.evolve(ex23, players=(blue,), supply=attrs.evolve(ex23.supply, gears=14)))
+    # Generated as the check accepts it, the unpruned candidates included (the second sponsor named in each).
+    assert BuyBonusMarker("gear", 3, sponsor=True, sponsor2=True) in _generated(TWO, ex23)
     bought = play(ex23, BuyBonusMarker("gear", 3, sponsor=True, sponsor2=True), ctx=TWO).players[0]
     assert (bought.gears, bought.vp, bought.sponsor2, bought.sponsor2_used) == (0, 5, "crystal", True)
     red = _character_5(player([(4, False)], on_board=1), sponsor="crystal", sponsor2="crystal")
