@@ -37,6 +37,8 @@ class Context:
     )
     # The printed face per machine or starting machine tile (a pack holds a few dozen).
     _face_of: dict[RoomTile, MachineFace] = attrs.field(factory=dict, init=False, hash=False, eq=False, repr=False)
+    # The last board and seat whose own stones were asked, and those stones (own_stones).
+    _last_board: list[Any] = attrs.field(factory=lambda: [None, None, ()], init=False, hash=False, eq=False, repr=False)
     # The highest level per board side.
     _top: dict[str, int] = attrs.field(factory=dict, init=False, hash=False, eq=False, repr=False)
     # The free districts outside the final round per board side, top level and taken districts, memoised:
@@ -181,4 +183,12 @@ class Context:
         return found
 
     def own_stones(self, state: StmState, seat: int) -> tuple[BoardStone, ...]:
-        return tuple(s for s in state.board if s.seat == seat)
+        """The seat's stones on the board, remembered for the last board asked (by identity: a state's
+        copies share the board tuple until a stone moves) and seat."""
+        last = self._last_board
+        if last[0] is state.board and last[1] == seat:
+            stones: tuple[BoardStone, ...] = last[2]
+            return stones
+        stones = tuple(s for s in state.board if s.seat == seat)
+        last[:] = [state.board, seat, stones]
+        return stones
