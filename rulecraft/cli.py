@@ -1733,7 +1733,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if exc.code == EXIT_USAGE:
                 return EXIT_USAGE
             raise
-        if args.func in (cmd_ambiguities, cmd_errata, cmd_conform):
+        searching = args.func is not cmd_ambiguities or not args.no_search  # the register alone traces nothing
+        if args.func in (cmd_ambiguities, cmd_errata, cmd_conform) and searching:
             _require_python_model(verb)
         with contextlib.ExitStack() as stack:
             database = _database(args, config)

@@ -136,7 +136,14 @@ def test_a_planted_deviation_is_refused_in_a_compiled_build(
     assert "patches the model's Python functions" in err and "pure-Python build" in err and "\n" not in err
 
 
-@pytest.mark.parametrize("argv", [["ambiguities", "air", "--no-search"], ["conform", "air", "--impl", "true"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["ambiguities", "air", "--only", "AIR-AMB-09", "--seconds", "1"],
+        ["errata", "air", "examples/errata/airships-no-additional-go.yaml"],
+        ["conform", "air", "--impl", "true"],
+    ],
+)
 def test_the_verbs_that_trace_rules_refuse_a_compiled_model_in_one_line(
     argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -148,3 +155,15 @@ def test_the_verbs_that_trace_rules_refuse_a_compiled_model_in_one_line(
     err = capsys.readouterr().err.strip()
     assert f"rulecraft {argv[0]} traces the rules each step exercises" in err and "pure-Python build" in err
     assert "\n" not in err
+
+
+def test_the_ambiguities_register_alone_runs_on_a_compiled_model(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--no-search plays only the printed examples under each reading: nothing is traced."""
+    from rulecraft import cli, compiled
+
+    if not COMPILING:
+        monkeypatch.setattr(compiled, "compiled_modules", lambda: ("rulecraft.model.airships.transitions",))
+    assert cli.main(["ambiguities", "air", "--no-search", "--no-examples", "--quiet"]) == 0
+    assert "traces the rules" not in capsys.readouterr().err
