@@ -103,8 +103,12 @@ def main() -> None:
     for i, row in enumerate(runs["pure"][0]):
         pure_rate = statistics.median(r[i]["steps_per_s"] for r in runs["pure"])
         compiled_rate = statistics.median(r[i]["steps_per_s"] for r in runs["compiled"])
+        pure_games = statistics.median(r[i]["games_per_s"] for r in runs["pure"])
+        compiled_games = statistics.median(r[i]["games_per_s"] for r in runs["compiled"])
         entry = {
             "game": row["game"],
+            "pure_games_per_s": pure_games,
+            "compiled_games_per_s": compiled_games,
             "policy": row["policy"],
             "pure_steps_per_s": pure_rate,
             "compiled_steps_per_s": compiled_rate,
@@ -115,7 +119,8 @@ def main() -> None:
         peer = entry["compiled_ratio_to_openspiel_python"]
         print(
             f"{row['game']} {row['policy']:10} pure {pure_rate:8.0f} steps/s, compiled {compiled_rate:8.0f}"
-            f" steps/s: {entry['ratio']:.2f}x (medians of {args.pairs} pairs)"
+            f" steps/s: {entry['ratio']:.2f}x (medians of {args.pairs} pairs; games/s {pure_games:.1f} and"
+            f" {compiled_games:.1f})"
             + (f"; compiled against OpenSpiel's slowest pure-Python game {peer:.2f}x" if peer else ""),
             file=sys.stderr if args.json else sys.stdout,
             flush=True,
