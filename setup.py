@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import tomllib
 from pathlib import Path
 
 from setuptools import setup
@@ -27,28 +28,28 @@ COMPILED = (
     "model/aeroplanes/rules.py",
     "model/aeroplanes/transitions.py",
 )
-# Source folder -> import path, as pyproject.toml's [tool.setuptools.package-dir] maps them.
-LAYOUT = {
-    "rulecraft": "rulecraft",
-    "games": "rulecraft/games",
-    "model": "rulecraft/model",
-    "invariants": "rulecraft/invariants",
-    "solvers": "rulecraft/solvers",
-}
+
+
+def layout() -> dict[str, str]:
+    """Source folder -> import path, as pyproject.toml's [tool.setuptools.package-dir] maps them."""
+    mapped = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"]["package-dir"]
+    return {"rulecraft": "rulecraft", **{folder: name.replace(".", "/") for name, folder in mapped.items()}}
+
+
 STAGE = ROOT / "build" / "mypyc-src"
 
 
 def staged(path: str) -> str:
     """``path`` (a source file) as it lies in the stage, in its import layout."""
     top, _, rest = path.partition("/")
-    return f"{LAYOUT[top]}/{rest}"
+    return f"{layout()[top]}/{rest}"
 
 
 def stage() -> None:
     """Copy the Python sources into their import layout (model/ as rulecraft/model/ ...), so that mypyc
     names each compiled module as it is imported and type-checks it against the others."""
     shutil.rmtree(STAGE, ignore_errors=True)
-    for top, target in LAYOUT.items():
+    for top, target in layout().items():
         for source in (ROOT / top).rglob("*"):
             if source.suffix in (".py", ".typed") and "__pycache__" not in source.parts:
                 dest = STAGE / target / source.relative_to(ROOT / top)
