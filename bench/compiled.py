@@ -94,9 +94,9 @@ def main() -> None:
         speed += ["--game", args.game] if args.game else []
         runs: dict[str, list[list[dict[str, Any]]]] = {"pure": [], "compiled": []}
         for pair in range(args.pairs):
-            for name, build, extra in (("pure", pure, ["--no-peers"]), ("compiled", compiled, [])):
-                peers = [] if args.peers and name == "compiled" and pair == 0 else ["--no-peers"]
-                rows = json.loads(run(build, [*speed, *(peers or extra)]))["games"]
+            for name, build in (("pure", pure), ("compiled", compiled)):
+                peers = args.peers and name == "compiled" and pair == 0  # OpenSpiel once, beside the compiled run
+                rows = json.loads(run(build, [*speed, *([] if peers else ["--no-peers"])]))["games"]
                 runs[name].append(rows)
             print(f"pair {pair + 1}/{args.pairs} done", file=sys.stderr, flush=True)
     table = []

@@ -1705,9 +1705,9 @@ def _database(args: argparse.Namespace, config: project_config.Config) -> Any:
 def _require_python_model(verb: str) -> None:
     """These verbs name the rules each step exercised by tracing the model's Python lines (a search
     also steers by them): in a compiled build they would see fewer rules, and search otherwise."""
-    from rulecraft.compiled import compiled_modules
+    from rulecraft.compiled import compiled_under
 
-    compiled = [name for name in compiled_modules() if name.startswith("rulecraft.model.")]
+    compiled = compiled_under("rulecraft.model.")
     if compiled:
         raise RulecraftError(
             f"rulecraft {verb} traces the rules each step exercises, and {len(compiled)} model modules of this"

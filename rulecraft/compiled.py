@@ -34,6 +34,11 @@ def compiled_modules() -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
+def compiled_under(prefix: str) -> list[str]:
+    """The compiled modules whose names start with ``prefix`` (``"rulecraft.model."``: any game's model)."""
+    return [name for name in compiled_modules() if name.startswith(prefix)]
+
+
 def describe() -> str:
     """One line for a report: the build's kind and its compiled modules."""
     names = compiled_modules()

@@ -30,7 +30,7 @@ from pkgutil import walk_packages
 from types import CodeType, FrameType
 from typing import Any
 
-from rulecraft.compiled import compiled_modules, source_file
+from rulecraft.compiled import compiled_under, source_file
 from rulecraft.core import AnyGame, RulecraftError
 
 # A rule ID, with the shorthands the models use: "AIR-R-30/31" or "STM-R-45/R-64" (two rules),
@@ -198,8 +198,7 @@ class RuleTracer:
     ran.  So a branch counts only when it was taken."""
 
     def __init__(self, game: AnyGame) -> None:
-        package = type(game).__module__.rsplit(".", 1)[0] + "."
-        compiled = [name for name in compiled_modules() if name.startswith(package)]
+        compiled = compiled_under(type(game).__module__.rsplit(".", 1)[0] + ".")
         if compiled:
             raise RulecraftError(
                 f"rule coverage traces the model's Python lines, and {', '.join(compiled)} run compiled"

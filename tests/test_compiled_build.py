@@ -92,14 +92,14 @@ def test_only_a_compiled_build_asks_for_mypy_and_the_projects_own_dependencies(m
 
 def test_rule_coverage_refuses_a_compiled_model_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     """Compiled code runs no trace events: a tracer would name fewer rules than ran, so it refuses."""
-    from rulecraft import coverage
+    from rulecraft import compiled, coverage
     from rulecraft.core import RulecraftError
     from rulecraft.registry import make_game
 
     game = make_game("air")
     if not COMPILING:
         coverage.RuleTracer(game)  # the pure-Python build traces
-        monkeypatch.setattr(coverage, "compiled_modules", lambda: ("rulecraft.model.airships.transitions",))
+        monkeypatch.setattr(compiled, "compiled_modules", lambda: ("rulecraft.model.airships.transitions",))
     with pytest.raises(RulecraftError) as refused:
         coverage.RuleTracer(game)
     message = str(refused.value)
