@@ -319,6 +319,22 @@ def _claim_passenger(tile: str, card: int, overflow: bool) -> ClaimPassenger:
 claim_passenger = functools.lru_cache(maxsize=1 << 16)(_claim_passenger)
 
 
+def _pick_advantages(dice: tuple[int, int], types: tuple[int | None, int | None]) -> PickAdvantages:
+    return PickAdvantages(dice, types)
+
+
+# ``PickAdvantages(dice, types)``, made once per value (as ``place_airport``: a few hundred at most).
+pick_advantages = functools.lru_cache(maxsize=1 << 12)(_pick_advantages)
+
+
+def _shortfall_cover(money: int, pilots: int) -> CoverShortfall:
+    return CoverShortfall(money, pilots)
+
+
+# ``CoverShortfall(money, pilots)``, made once per value (as ``place_airport``).
+shortfall_cover = functools.lru_cache(maxsize=1 << 12)(_shortfall_cover)
+
+
 _BUYS: dict[int, BuyPlane] = {}
 _BOOSTED_BUYS: dict[int, BuyPlane] = {}
 _TAKES: dict[int, TakeAdvantage] = {}
@@ -401,6 +417,8 @@ __all__ = [
     "TakeSubsidy",
     "buy_plane",
     "claim_passenger",
+    "pick_advantages",
     "place_airport",
+    "shortfall_cover",
     "take_advantage",
 ]

@@ -91,7 +91,9 @@ from rulecraft.model.aeroplanes.actions import (
     TakeSubsidy,
     buy_plane,
     claim_passenger,
+    pick_advantages,
     place_airport,
+    shortfall_cover,
     take_advantage,
 )
 from rulecraft.model.aeroplanes.catalogue import RULES, SETUP
@@ -474,7 +476,7 @@ def available_types(ctx: Context, state: AerState, supply: tuple[int, ...] | Non
     """AER-R-40: the advantage types that can be taken now: from the type's first era, while a tile of it
     is left in ``supply`` (the stacks, default the state's): ``unavailable`` is None for exactly these."""
     era, left, advantage = state.era, supply if supply is not None else state.advantage_supply, ctx.pack.advantage
-    return tuple(t for t in ADVANTAGE_TYPE_IDS if advantage(t).first_era <= era and left[t - 2] > 0)
+    return tuple([t for t in ADVANTAGE_TYPE_IDS if advantage(t).first_era <= era and left[t - 2] > 0])
 
 
 def price_rejection(state: AerState) -> Rejection | None:
@@ -573,9 +575,9 @@ def picks(ctx: Context, state: AerState) -> Iterator[PickAdvantages]:
         for a in pick_options(ctx, state, faces[first], state.advantage_supply):
             supply: tuple[int, ...] = state.advantage_supply
             if a is not None:
-                supply = tuple(n - 1 if t == a else n for t, n in zip(ADVANTAGE_TYPE_IDS, supply, strict=True))
+                supply = tuple([n - 1 if t == a else n for t, n in zip(ADVANTAGE_TYPE_IDS, supply, strict=True)])
             for b in pick_options(ctx, state, faces[second], supply):
-                yield PickAdvantages((first, second), (a, b))
+                yield pick_advantages((first, second), (a, b))
 
 
 def maintenance_rejection(state: AerState) -> Rejection | None:
@@ -831,7 +833,7 @@ def cover_choices(ctx: Context, state: AerState) -> tuple[Roll, int, tuple[Cover
     shortfall = roll.need - attempt.throw[0]
     player = me(state)
     options = cover_options(roll, shortfall, player.money, player.held(DARING_PILOT), ctx.pack.risk.daring_pilot_bonus)
-    return roll, shortfall, tuple(CoverShortfall(c.money, c.pilots) for c in options)
+    return roll, shortfall, tuple([shortfall_cover(c.money, c.pilots) for c in options])
 
 
 def cover_step_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
@@ -917,7 +919,7 @@ def placements(ctx: Context, state: AerState) -> tuple[PlaceAirport, ...]:
     """
     seat = state.to_move
     lost = ctx.r("AER-AMB-41") == "lost"  # AER-AMB-41 lost: no tile from a card discarded full
-    usable = tuple(c.number for c in me(state).cards if c.tiles >= 1 and not (lost and c.excess == 0))  # AER-AMB-41
+    usable = tuple([c.number for c in me(state).cards if c.tiles >= 1 and not (lost and c.excess == 0)])  # AER-AMB-41
     if not usable:
         return ()
     start = origins(ctx, state)  # AER-AMB-10: start, the action's origins
@@ -1154,41 +1156,46 @@ def maintenances(state: AerState) -> tuple[PlayEngineMaintenance, ...]:
     return (PLAY_ENGINE_MAINTENANCE,) if me(state).held(ENGINE_MAINTENANCE) >= 1 else ()
 
 
-def advantage_buys(ctx: Context, state: AerState) -> Iterator[TakeAdvantage | RollForAdvantages]:
+def advantage_buys(ctx: Context, state: AerState) -> list[TakeAdvantage | RollForAdvantages]:
     if price_rejection(state) is not None:
-        return
+        return []
     kinds = available_types(ctx, state)
-    yield from (take_advantage(t) for t in kinds)
+    out: list[TakeAdvantage | RollForAdvantages] = [take_advantage(t) for t in kinds]
     if kinds:
-        yield ROLL_FOR_ADVANTAGES
+        out.append(ROLL_FOR_ADVANTAGES)
+    return out
 
 
-def buys(ctx: Context, state: AerState) -> Iterator[BuyPlane]:
+def buys(ctx: Context, state: AerState) -> list[BuyPlane]:
     """Every BuyPlane buy_rejection accepts: the display cards the player can pay for (AER-R-08)."""
-    money = me(state).money
+    player = me(state)
+    money = player.money
     gap = ctx.r("AER-AMB-06") == "gap"
     # AER-R-45: no boosted buy without an Increased Production tile held (increased_production_rejection
     # judges the rest; asked only when the player holds one, as most never do)
-    holds = me(state).held(INCREASED_PRODUCTION) >= 1
+    holds = player.held(INCREASED_PRODUCTION) >= 1
     display = state.display
+    card = ctx.pack.card
+    out: list[BuyPlane] = []
     for position, number in enumerate(display):
         # skipped(): the cards before it on the ascending display, or the numbers between (AER-AMB-06)
         passed = number - display[0] if gap else position
-        if ctx.pack.card(number).price + passed <= money:
-            yield buy_plane(number)
+        if card(number).price + passed <= money:
+            out.append(buy_plane(number))
             if holds:
                 boosted = buy_plane(number, True)
                 if increased_production_rejection(ctx, state, boosted) is None:
-                    yield boosted
+                    out.append(boosted)
+    return out
 
 
-def claims(ctx: Context, state: AerState) -> Iterator[ClaimPassenger]:
+def claims(ctx: Context, state: AerState) -> list[ClaimPassenger]:
     """Every ClaimPassenger claim_rejection accepts: a tile waiting at one's airport (or in the overflow
     area) bound for one's airport, onto each card with the room (AER-R-34..37)."""
     player = me(state)
     airports = set(state.airports(state.to_move))
     if not airports or not player.cards:
-        return
+        return []
     tile = ctx.pack.passenger
     # (tile, from the overflow area, its capacity) for the tiles bound for one's airports, in order
     candidates = [
@@ -1199,13 +1206,15 @@ def claims(ctx: Context, state: AerState) -> Iterator[ClaimPassenger]:
         if t is not None and tile(t).destination in airports
     ] + [(t, True, tile(t).capacity) for t in state.overflow if tile(t).destination in airports]
     if not candidates:
-        return
+        return []
     closed = ctx.r("AER-AMB-42") == "closed"
     rooms = [(card.number, room(ctx, card)) for card in player.cards if not (card.face_down and closed)]
+    out: list[ClaimPassenger] = []
     for tile_id, overflow, needed in candidates:
         for number, free in rooms:
             if free >= needed:
-                yield claim_passenger(tile_id, number, overflow)
+                out.append(claim_passenger(tile_id, number, overflow))
+    return out
 
 
 def subsidies(ctx: Context, state: AerState) -> tuple[TakeSubsidy, ...]:

@@ -92,10 +92,7 @@ def new_game(ctx: Context, players: int) -> AerState:
     check_players(ctx, players)
     pack = ctx.pack
     supply = (ctx.tiles_per_stage(1), ctx.tiles_per_stage(2), ctx.tiles_per_stage(3))
-    board = []
-    for d in pack.destinations:
-        blocked = d.slots - d.slots_in_play(players)  # AER-SET-04: the "4/5" slots come last
-        board.append(Slots(d.name, (None,) * (d.slots - blocked) + (Airport(BLOCKER, HOME),) * blocked))
+    board = _first_map(ctx, players)
     numbers = sorted(c.number for c in pack.cards)
     return AerState(
         # AER-SET-09: every VP token starts on 0 (and no money before the Income step): PlayerState's defaults.
@@ -105,12 +102,34 @@ def new_game(ctx: Context, players: int) -> AerState:
         marker_in_pool=True,  # AER-SET-07
         display=tuple(numbers[: pack.display_size]),  # AER-SET-08
         deck=tuple(numbers[pack.display_size :]),
-        map=tuple(board),
+        map=board,
         bag=tuple(sorted(p.id for p in pack.passengers)),  # AER-SET-01
         waiting=tuple(Waiting(c, (None,) * pack.waiting_area.slots_per_city) for c in pack.waiting_area.section_order),
         advantage_supply=_stacks(ctx),  # AER-SET-06
         phase=Phase.DEAL_PASSENGERS,
     )
+
+
+def _first_map(ctx: Context, players: int) -> tuple[Slots, ...]:
+    """AER-SET-04: every destination's slots empty, the "4/5" slots blocked, in pack order; one map per
+    context and player count, shared by every game it starts (it is immutable: move generation keeps
+    answers per destination's slots, so a destination no tile reaches in a game is answered once for many
+    games).  Kept per context, as move generation's memos are: a new game (or a planted deviation's)
+    works it out afresh."""
+    found = _FIRST_MAPS.get((id(ctx), players))
+    if found is None or found[0] is not ctx:
+        board = []
+        for d in ctx.pack.destinations:
+            blocked = d.slots - d.slots_in_play(players)  # AER-SET-04: the "4/5" slots come last
+            board.append(Slots(d.name, (None,) * (d.slots - blocked) + (Airport(BLOCKER, HOME),) * blocked))
+        if len(_FIRST_MAPS) > 64:
+            _FIRST_MAPS.clear()
+        found = _FIRST_MAPS[(id(ctx), players)] = (ctx, tuple(board))
+    return found[1]
+
+
+# _first_map's answers: (id(ctx), players) -> (the context, its first map).
+_FIRST_MAPS: dict[tuple[int, int], tuple[Context, tuple[Slots, ...]]] = {}
 
 
 def _stacks(ctx: Context) -> tuple[int, int, int, int, int]:

@@ -215,7 +215,7 @@ def place_airport(ctx: Context, state: AerState, action: PlaceAirport) -> AerSta
     rolls: tuple[tuple[int, int], ...] = ()
     if action.origin is not None:
         found = attempt_rolls(ctx, state, state.to_move, action.origin, action.destination, action.via)
-        rolls = tuple((r.target, r.bonus) for r in found)
+        rolls = tuple([(r.target, r.bonus) for r in found])
     if ctx.r("AER-AMB-12") == "any" and state.slots(action.destination)[action.slot] is not None:  # AER-AMB-12 any
         rolls = ()  # AER-AMB-12: any replacement by a higher stage is an upgrade, which rolls nothing (l.85)
     attempt = Attempt(action.card, action.destination, action.origin, action.via, action.slot, rolls)
@@ -253,7 +253,7 @@ def keep_throw(ctx: Context, state: AerState, thrown: Attempt | None = None) -> 
         stage = ctx.pack.card(attempt.card).tile_stage
         supply = list(p.supply)
         supply[stage - 1] += 1
-        cards = tuple(evolve(c, tiles=c.tiles - 1) if c.number == attempt.card else c for c in p.cards)
+        cards = tuple([evolve(c, tiles=c.tiles - 1) if c.number == attempt.card else c for c in p.cards])
         players = players_with_me(state, engine_failures=0, supply=(supply[0], supply[1], supply[2]), cards=cards)
         return end_turn(state, players=players)
     players = players_with_me(state, engine_failures=ef) if skulls else state.players
@@ -356,7 +356,7 @@ def place_tile(
             onto = [evolve(c, tiles=c.tiles + 1) if c.number == back else c for c in owner.cards]  # AER-AMB-15
             players[old.owner] = evolve(owner, cards=tuple(onto))  # AER-AMB-15
     new = (*slots[: attempt.slot], Airport(seat, stage), *slots[attempt.slot + 1 :])
-    board = tuple(Slots(s.destination, new) if s.destination == attempt.destination else s for s in state.map)
+    board = tuple([Slots(s.destination, new) if s.destination == attempt.destination else s for s in state.map])
     americas_paid = state.americas_paid
     bonus = ctx.pack.americas_bonus
     if old is None and attempt.destination in bonus.destinations:
@@ -364,7 +364,9 @@ def place_tile(
         if len(paid) < bonus.first_players and (attempt.destination, seat) not in americas_paid:
             mine |= {"money": p.money + bonus.money, "vp": p.vp + bonus.vp}
             americas_paid = (*americas_paid, (attempt.destination, seat))
-    mine["cards"] = tuple(evolve(c, tiles=c.tiles - 1) if c.number == attempt.card else c for c in players[seat].cards)
+    mine["cards"] = tuple(
+        [evolve(c, tiles=c.tiles - 1) if c.number == attempt.card else c for c in players[seat].cards]
+    )
     players[seat] = evolve(players[seat], **mine)  # after an upgrade's own replaced tile went back
     return evolve(
         state,
@@ -407,7 +409,7 @@ def buy_plane(ctx: Context, state: AerState, action: BuyPlane) -> AerState:
     cost = plane_cost(ctx, state, action.number)
     loaded = tiles_loaded(ctx, player, action.number, action.increased_production)
     stage = printed.tile_stage - 1
-    supply = tuple(n - loaded if i == stage else n for i, n in enumerate(player.supply))
+    supply = tuple([n - loaded if i == stage else n for i, n in enumerate(player.supply)])
     cards = tuple(sorted((*player.cards, OwnedCard(action.number, tiles=loaded)), key=lambda c: c.number))
     advantages = player.advantages
     advantage_supply = state.advantage_supply
@@ -416,7 +418,7 @@ def buy_plane(ctx: Context, state: AerState, action: BuyPlane) -> AerState:
         advantages = _bump(advantages, i, -1)
         advantage_supply = _bump(advantage_supply, i, +1)
     players = players_with_me(state, money=player.money - cost, supply=supply, cards=cards, advantages=advantages)
-    display = tuple(c for c in state.display if c != action.number)
+    display = tuple([c for c in state.display if c != action.number])
     if state.deck:
         return evolve(state, players=players, display=display, advantage_supply=advantage_supply, phase=Phase.CARD_DRAW)
     # AER-AMB-55 'shrink': nothing left to draw
@@ -426,7 +428,7 @@ def buy_plane(ctx: Context, state: AerState, action: BuyPlane) -> AerState:
 def draw_card(state: AerState, action: DrawCard) -> AerState:
     """AER-R-10 (l.65): the drawn card joins the display in number order; the purchase is over."""
     display = tuple(sorted((*state.display, action.number)))
-    deck = tuple(c for c in state.deck if c != action.number)
+    deck = tuple([c for c in state.deck if c != action.number])
     return end_turn(state, display=display, deck=deck)
 
 
@@ -446,12 +448,14 @@ def claim_passenger(ctx: Context, state: AerState, action: ClaimPassenger) -> Ae
         changes["overflow"] = tuple(overflow)
     else:
         changes["waiting"] = tuple(
-            Waiting(w.city, tuple(None if t == action.id else t for t in w.slots)) for w in state.waiting
+            [Waiting(w.city, tuple([None if t == action.id else t for t in w.slots])) for w in state.waiting]
         )
     player = me(state)
     cards = tuple(
-        evolve(c, passengers=tuple(sorted((*c.passengers, action.id)))) if c.number == action.card else c
-        for c in player.cards
+        [
+            evolve(c, passengers=tuple(sorted((*c.passengers, action.id)))) if c.number == action.card else c
+            for c in player.cards
+        ]
     )
     changes["players"] = players_with_me(state, cards=cards)
     turn = state.turn
@@ -522,7 +526,7 @@ def draws_due(ctx: Context, state: AerState) -> bool:
 def update_draw(ctx: Context, state: AerState, action: DrawCard) -> AerState:
     """U1, AER-R-53 (l.172): the drawn card joins the display in number order."""
     display = tuple(sorted((*state.display, action.number)))
-    deck = tuple(c for c in state.deck if c != action.number)
+    deck = tuple([c for c in state.deck if c != action.number])
     state = evolve(state, display=display, deck=deck)
     if draws_due(ctx, state):
         return state
