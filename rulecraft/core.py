@@ -218,6 +218,9 @@ S = TypeVar("S")
 A = TypeVar("A")
 # A random playout policy: (game, state, rng) -> a legal action for the seat to move.
 Policy = Callable[["Game[S, A]", S, random.Random], A]
+# What a uniform random draw picks from (``Game.candidates``): actions holding every legal action once,
+# in ``legal_actions``' order, and the test that accepts exactly the legal ones (None: all are legal).
+Candidates = tuple[Sequence[A], Callable[[A], bool] | None]
 
 
 def all_rejections(first: Rejection | None, judges: Sequence[Callable[..., Any]], *args: Any) -> tuple[Rejection, ...]:
@@ -308,6 +311,15 @@ class Game(ABC, Generic[S, A]):
     @abstractmethod
     def legal_actions(self, state: S) -> Sequence[A]:
         """Every legal action of the seat to move (empty for chance/game over)."""
+
+    def candidates(self, state: S) -> Candidates[A]:
+        """What a uniform random draw picks from: a list holding every legal action exactly once (and
+        maybe others), with the test that accepts exactly the legal ones, or None when every listed
+        action is legal (the default: ``legal_actions`` itself).  A game whose ``legal_actions`` filters
+        generated candidates returns them unfiltered here, so a random game checks only the candidates
+        it draws (``_uniform``) instead of all of them.  ``[a for a in listed if test(a)]`` must equal
+        ``legal_actions``, order included (tests/test_game_api.py holds every game to it)."""
+        return self.legal_actions(state), None
 
     @abstractmethod
     def chance_outcomes(self, state: S) -> Sequence[tuple[A, Fraction]]:
@@ -506,8 +518,30 @@ AnyGame = Game[Any, Any]
 
 
 def _uniform(game: Game[S, A], state: S, rng: random.Random) -> A:
-    """The 'uniform' playout policy: every legal action equally likely."""
-    actions = game.legal_actions(state)
+    """The 'uniform' playout policy: every legal action equally likely.
+
+    Where the game's candidates all are legal, ``rng.choice`` over them.  Otherwise candidates are drawn
+    without replacement, each remaining one equally likely, until one passes the test: the first legal
+    action of a uniformly random order, so every legal action is equally likely again (the order is
+    random, the legal actions are among the candidates once each), and a draw checks about
+    (candidates + 1) / (legal + 1) of them instead of all.  An empty list, or no legal candidate, raises
+    IndexError as ``rng.choice`` does."""
+    actions, legal = game.candidates(state)
     # ``choice`` reads the length and one item: a list or tuple as it comes (no copy), another sequence listed.
     listed: Sequence[A] = actions if isinstance(actions, list | tuple) else list(actions)
-    return rng.choice(listed)
+    if legal is None:
+        return rng.choice(listed)
+    return _first_legal(list(listed), legal, rng)
+
+
+def _first_legal(pool: list[A], legal: Callable[[A], bool], rng: random.Random) -> A:
+    """The first action of ``pool`` in a uniformly random order that ``legal`` accepts (``pool`` is
+    used up): a partial Fisher-Yates shuffle, one ``randrange`` per candidate looked at."""
+    while pool:
+        index = rng.randrange(len(pool))
+        action = pool[index]
+        if legal(action):
+            return action
+        pool[index] = pool[-1]  # the last one takes the rejected one's place: the rest stay equally likely
+        pool.pop()
+    raise IndexError("no legal candidate")

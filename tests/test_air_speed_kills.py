@@ -538,6 +538,9 @@ class _Stub:
     def legal_actions(self, state: object) -> Sequence[int]:
         return self.actions
 
+    def candidates(self, state: object) -> tuple[Sequence[int], None]:
+        return self.actions, None  # Game's default: the legal actions, every one legal
+
 
 @pytest.mark.parametrize("kind", [list, tuple, _Listed])
 def test_the_uniform_policy_draws_what_choice_over_the_listed_actions_drew(kind: type) -> None:

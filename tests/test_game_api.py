@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from rulecraft.core import Chance, Game, GameOver, IllegalAction, RulecraftError
+from rulecraft.core import Chance, Game, GameOver, IllegalAction, RulecraftError, _first_legal
 from rulecraft.registry import game_class, game_ids, make_game
 from rulecraft.tools import tools
 
@@ -63,6 +63,100 @@ def test_generated_actions_pass_the_check_and_chance_is_exact(game_id: str) -> N
             assert len(set(legal)) == len(legal), "no action is listed twice"
             for action in legal:
                 assert game.check(state, action) is None, action
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_candidates_hold_each_legal_action_once_and_their_test_is_the_check(game_id: str) -> None:
+    """``Game.candidates`` (what a uniform random draw picks from): filtered by its test they are
+    ``legal_actions``, order included; the test says what ``check`` says of every candidate."""
+    game = make_game(game_id)
+    filtered = 0
+    for seed in (3, 11):
+        for state, _ in playthrough(game, seed=seed, players=game_class(game_id).min_players + 1, steps=400):
+            if isinstance(game.to_move(state), Chance | GameOver):
+                continue
+            listed, test = game.candidates(state)
+            legal = list(game.legal_actions(state))
+            if test is None:
+                assert list(listed) == legal
+                continue
+            filtered += 1
+            assert [a for a in listed if test(a)] == legal
+            assert all(test(a) == (game.check(state, a) is None) for a in listed)
+            assert all(list(listed).count(a) == 1 for a in legal), "each legal action once"
+    if game_id == "kas":  # its candidates are generated, then checked: the test must have been used
+        assert filtered > 0
+
+
+class _ScriptedRng(random.Random):
+    """``randrange`` answers from a script; past its end it stops the draw, naming the range asked."""
+
+    def __init__(self, script: list[int]) -> None:
+        super().__init__(0)
+        self.script = script
+        self.used = 0
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:  # type: ignore[override]
+        assert stop is None and step == 1, "the draw asks for an index below a length"
+        if self.used == len(self.script):
+            raise _Branch(start)
+        self.used += 1
+        return self.script[self.used - 1]
+
+
+class _Branch(Exception):
+    def __init__(self, width: int) -> None:
+        self.width = width
+
+
+def exact_draw(pool: list[str], legal: set[str]) -> dict[str, Fraction]:
+    """The exact odds of each action ``_first_legal`` returns, every path of its random indices
+    followed (each index of a range as likely as the others)."""
+    odds: dict[str, Fraction] = {}
+
+    def follow(script: list[int], weight: Fraction) -> None:
+        rng = _ScriptedRng(script)
+        try:
+            drawn = _first_legal(list(pool), legal.__contains__, rng)
+        except _Branch as branch:
+            for index in range(branch.width):
+                follow([*script, index], weight / branch.width)
+            return
+        except IndexError:
+            drawn = "none"
+        odds[drawn] = odds.get(drawn, Fraction(0)) + weight
+
+    follow([], Fraction(1))
+    return odds
+
+
+@pytest.mark.parametrize("size", range(1, 8))
+def test_the_uniform_draw_from_candidates_gives_every_legal_action_the_same_odds(size: int) -> None:
+    """Issue 18: the new draw (candidates drawn without replacement until one passes) has the same
+    distribution as ``rng.choice`` over the legal actions: each legal one 1/k exactly, for every mask of
+    legal candidates of a pool of ``size`` (the old draw's odds); no legal one: IndexError, as before."""
+    pool = [f"a{i}" for i in range(size)]
+    for mask in range(1 << size):
+        legal = {a for i, a in enumerate(pool) if mask >> i & 1}
+        odds = exact_draw(pool, legal)
+        if not legal:
+            assert odds == {"none": 1}
+        else:
+            assert odds == {a: Fraction(1, len(legal)) for a in legal}, (pool, legal)
+
+
+def test_the_uniform_draw_looks_at_candidates_until_the_first_legal_one() -> None:
+    """One ``randrange`` per candidate looked at, over the ones left: the cost the draw saves."""
+    looked: list[str] = []
+
+    def legal(action: str) -> bool:
+        looked.append(action)
+        return action == "c"
+
+    rng = _ScriptedRng([0, 0, 0])  # a (illegal: d takes its place), d (illegal: c takes its place), then c
+    assert _first_legal(["a", "b", "c", "d"], legal, rng) == "c"
+    assert looked == ["a", "d", "c"]
+    assert rng.used == 3
 
 
 @pytest.mark.parametrize("game_id", GAMES)

@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from rulecraft.core import CHANCE, GAME_OVER, Rejection, RulecraftError, Seat, StateError, ToMove
+from rulecraft.core import CHANCE, GAME_OVER, Candidates, Rejection, RulecraftError, Seat, StateError, ToMove
 from rulecraft.model.kings_of_air_and_steam import flight, render, shipping
 from rulecraft.model.kings_of_air_and_steam.actions import (
     ACTION_TYPES,
@@ -61,6 +61,7 @@ from rulecraft.model.kings_of_air_and_steam.readings import (
 )
 from rulecraft.model.kings_of_air_and_steam.rules import (
     accepted,
+    acceptor,
     card_moves,
     check,
     deck_of,
@@ -224,6 +225,15 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
         return state.seat
 
     def legal_actions(self, state: KasState) -> list[KasAction]:
+        return accepted(self.ctx, state, self._generated(state))  # what check accepts, in order
+
+    def candidates(self, state: KasState) -> Candidates[KasAction]:
+        """The generated actions unchecked, with ``check``'s verdict as the test: a random draw checks
+        only the ones it draws."""
+        return self._generated(state), acceptor(self.ctx, state)
+
+    def _generated(self, state: KasState) -> list[KasAction]:
+        """The phase's candidates, a superset of the legal actions in their order, each once."""
         phase = state.phase
         if phase is Phase.START_DEPOTS:
             game_map = self.ctx.map_of(state)
@@ -249,7 +259,7 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
             candidates = self._sellout(state)
         else:
             return []
-        return accepted(self.ctx, state, candidates)  # what check accepts, in order
+        return candidates
 
     def _flights(self, state: KasState) -> list[KasAction]:
         player = state.players[state.seat]

@@ -893,18 +893,24 @@ def check(ctx: Context, state: KasState, action: KasAction) -> Rejection | None:
 
 
 def accepted(ctx: Context, state: KasState, candidates: list[KasAction]) -> list[KasAction]:
-    """The candidates ``check`` accepts, in their order: ``[a for a in candidates if check(...) is None]``.
-    The phase's layer and the turn's repeat rule read only the action's type (its ``kind`` is the
-    class's), so they are judged once per type; the action's own rule, for each candidate."""
+    """The candidates ``check`` accepts, in their order: ``[a for a in candidates if check(...) is None]``."""
+    legal = acceptor(ctx, state)
+    return [action for action in candidates if legal(action)]
+
+
+def acceptor(ctx: Context, state: KasState) -> Callable[[KasAction], bool]:
+    """``check(ctx, state, action) is None`` for the actions of one state.  The phase's layer and the
+    turn's repeat rule read only the action's type (its ``kind`` is the class's), so they are judged
+    once per type; the action's own rule, for each action."""
     layers: dict[type, bool] = {}
-    out: list[KasAction] = []
-    for action in candidates:
+
+    def legal(action: KasAction) -> bool:
         kind = type(action)
         if kind not in layers:
             layers[kind] = phase_rejection(state, action) is None and repeat_problem(ctx, state, action) is None
-        if layers[kind] and action_rejection(ctx, state, action) is None:
-            out.append(action)
-    return out
+        return layers[kind] and action_rejection(ctx, state, action) is None
+
+    return legal
 
 
 def rejections(ctx: Context, state: KasState, action: KasAction) -> tuple[Rejection, ...]:
