@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rulecraft.model.steamopolis.catalogue import RULES
+from rulecraft.model.steamopolis.catalogue import RULES, reject
 from rulecraft.model.steamopolis.game import SteamopolisGame
 from rulecraft.model.steamopolis.readings import NOT_MODELLED, REGISTER
 from rulecraft.ruleset import Ruleset, UnknownReading
@@ -94,6 +94,17 @@ def test_rejections_cite_the_rule_page() -> None:
     assert rejection.page == "15"
     with pytest.raises(KeyError, match="STM-R-74 is not a rule of stm"):
         RULES.reject("STM-R-74", "x")
+
+
+def test_the_rules_refusals_cite_the_page_as_the_catalogue_does() -> None:
+    """The rules build their refusals through catalogue.reject (the pages read once): STM-R-18 is on p.15
+    as RULES.reject cites it, and an ID the catalogue lacks is refused the same way."""
+    assert reject("STM-R-18", "no free space and no bonus marker") == RULES.reject(
+        "STM-R-18", "no free space and no bonus marker"
+    )
+    assert reject("STM-R-18", "x").page == "15"
+    with pytest.raises(KeyError, match="STM-R-74 is not a rule of stm"):
+        reject("STM-R-74", "x")
 
 
 # The rulebook's own words each reviewed entry quotes, and the pages the rulebook names for them:

@@ -187,6 +187,24 @@ def test_r25_ex01_every_boiler_counts_piped_or_not() -> None:
     refused(state, MakeSteam((3, 4, 5, 6)), "STM-R-15")  # pressure may not lapse voluntarily (p.9)
 
 
+def test_r25_r32_equal_rooms_built_apart_count_alike_turn_after_turn() -> None:
+    """STM-EX-01 (p.8): 2 built-in boilers and 3 on machines → 5; p.14: 3 built-in storage spaces.  The same
+    room built twice from equal tiles (not the same objects), asked in turn with another seat's bare room
+    (2 boilers, 3 spaces) as the seats take turns: each answer stays the room's own."""
+    rooms = [room((1, machine("M1-03")), (2, machine("M0-01"))) for _ in range(2)]
+    assert rooms[0] == rooms[1] and rooms[0] is not rooms[1] and rooms[0][0] is not rooms[1][0]
+    yellow = [player([(1, False)], machine_room=r) for r in rooms]
+    bare = player([(1, False)])
+    # p.14: the 3 built-in spaces plus the storage spaces printed on the machines (pack data)
+    spaces = 3 + PACK.machine("M1-03").face.storage + PACK.machine("M0-01").face.storage
+    for p in (yellow[0], bare, yellow[1], bare, yellow[0], yellow[1]):
+        assert CTX.boilers(p) == (2 if p is bare else 5)
+        assert CTX.storage(p) == (3 if p is bare else spaces)
+        assert [CTX.face(t) for t in p.machine_room if t is not None] == [
+            PACK.machine(t.id).face for t in p.machine_room if t is not None
+        ]
+
+
 def test_r25_ex38_make_steam_with_four_boilers() -> None:
     """STM-EX-38 (p.36): 4 boilers; 'she chooses the left pressure stone each time and moves it over
     the two others' → '4, 5 with arrow, 6'; then the turn ends (p.8)."""

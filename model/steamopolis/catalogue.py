@@ -10,6 +10,7 @@ example turns "on page 36"); a range means the rule is spread over a spread.
 from __future__ import annotations
 
 from rulecraft.catalogue import RuleCatalogue
+from rulecraft.core import Rejection
 from rulecraft.parameters import Parameter, ParameterTable
 
 RULES = RuleCatalogue.from_rows(
@@ -350,6 +351,20 @@ RULES = RuleCatalogue.from_rows(
 
 
 # The numbers the rules state that a variant may change (rulecraft errata): each cites its rule.
+# Each rule's page, read once: a random game builds a refusal for most steps (a candidate the rules
+# turn down), and the catalogue's lookup cost as much as the refusal itself.
+_PAGES: dict[str, str] = {rule.id: rule.page for rule in RULES}
+
+
+def reject(rule_id: str, reason: str) -> Rejection:
+    """``RULES.reject``: a rejection citing ``rule_id`` with its page (an unknown ID raises the catalogue's
+    KeyError)."""
+    page = _PAGES.get(rule_id)
+    if page is None:
+        return RULES.reject(rule_id, reason)
+    return Rejection(rule_id, reason, page)
+
+
 PARAMETERS = ParameterTable(
     "stm",
     (

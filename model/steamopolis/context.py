@@ -30,15 +30,21 @@ class Context:
     _storage: dict[tuple[RoomTile | None, ...], int] = attrs.field(
         factory=dict, init=False, hash=False, eq=False, repr=False
     )
-    # The last machine room whose storage and boilers were asked, by identity (a state's copies share the
-    # player's room tuple until it changes): [room, storage, boilers], None where not asked yet.
-    _last_room: list[Any] = attrs.field(
-        factory=lambda: [None, None, None], init=False, hash=False, eq=False, repr=False
+    # Storage and boilers per machine room by identity (a state's copies share a player's room tuple until it
+    # changes; each seat's turn asks its own room): id -> [room, storage, boilers], None where not asked
+    # yet.  The room is kept, so its id stays its own while it is here.
+    _room_facts: dict[int, list[Any]] = attrs.field(factory=dict, init=False, hash=False, eq=False, repr=False)
+    # The printed face per machine or starting machine tile, by identity (the rules build one shared tile per
+    # kind, id and side: state.room_tile): id -> (tile, face); the tile is kept, so its id stays its own.
+    _face_of: dict[int, tuple[RoomTile, MachineFace]] = attrs.field(
+        factory=dict, init=False, hash=False, eq=False, repr=False
     )
-    # The printed face per machine or starting machine tile (a pack holds a few dozen).
-    _face_of: dict[RoomTile, MachineFace] = attrs.field(factory=dict, init=False, hash=False, eq=False, repr=False)
     # The last board and seat whose own stones were asked, and those stones (own_stones).
     _last_board: list[Any] = attrs.field(factory=lambda: [None, None, ()], init=False, hash=False, eq=False, repr=False)
+    # The last board whose taken districts were asked, and those districts (free_districts).
+    _last_taken: list[Any] = attrs.field(
+        factory=lambda: [None, frozenset()], init=False, hash=False, eq=False, repr=False
+    )
     # The highest level per board side.
     _top: dict[str, int] = attrs.field(factory=dict, init=False, hash=False, eq=False, repr=False)
     # The free districts outside the final round per board side, top level and taken districts, memoised:
@@ -83,10 +89,12 @@ class Context:
         the witness search counts as consulted."""
         if tile.kind == "capacity":  # STM-AMB-29 'both': boiler and storage whatever side is up (p.30)
             return self.pack.capacity.both if self.r("STM-AMB-29") == "both" else self.pack.capacity.sides[tile.side]
-        found = self._face_of.get(tile)
-        if found is None:
-            found = self._face_of[tile] = self._printed_face(tile)
-        return found
+        found = self._face_of.get(id(tile))
+        if found is None or found[0] is not tile:
+            if len(self._face_of) > 65536:  # bounded as the faces' memo
+                self._face_of.clear()
+            found = self._face_of[id(tile)] = (tile, self._printed_face(tile))
+        return found[1]
 
     def _printed_face(self, tile: RoomTile) -> MachineFace:
         """A machine's or starting machine's face, as the pack prints it."""
@@ -106,34 +114,36 @@ class Context:
             found = self._faces[room] = tuple(self.face(t) for t in room if t is not None)
         return found
 
+    def _facts(self, room: tuple[RoomTile | None, ...]) -> list[Any]:
+        """The memo entry of ``room`` (by identity) for :meth:`boilers` and :meth:`storage`."""
+        facts = self._room_facts.get(id(room))
+        if facts is None or facts[0] is not room:
+            if len(self._room_facts) > 65536:  # bounded as the faces' memo
+                self._room_facts.clear()
+            facts = self._room_facts[id(room)] = [room, None, None]
+        return facts
+
     def boilers(self, player: PlayerState) -> int:
         """STM-R-25: the 2 built-in boilers plus every boiler in the machine room, piped or not."""
-        last = self._last_room
-        if last[0] is player.machine_room and last[2] is not None:
-            boilers: int = last[2]
-            return boilers
-        boilers = self.pack.airship.boilers + sum(f.boiler_count() for f in self.faces(player))
-        if last[0] is not player.machine_room:
-            last[:] = [player.machine_room, None, None]
-        last[2] = boilers
+        facts = self._facts(player.machine_room)
+        boilers: int | None = facts[2]
+        if boilers is None:
+            boilers = facts[2] = self.pack.airship.boilers + sum(f.boiler_count() for f in self.faces(player))
         return boilers
 
     def storage(self, player: PlayerState) -> int:
         """STM-R-32: the 3 built-in spaces plus those on capacity tiles and machines."""
         room = player.machine_room
-        last = self._last_room
-        if last[0] is room and last[1] is not None:
-            storage: int = last[1]
-            return storage
-        found = self._storage.get(room)
-        if found is None:
-            if len(self._storage) > 65536:  # bounded as the faces' memo
-                self._storage.clear()
-            found = self._storage[room] = self.pack.airship.storage + sum(f.storage for f in self.faces(player))
-        if last[0] is not room:
-            last[:] = [room, None, None]
-        last[1] = found
-        return found
+        facts = self._facts(room)
+        storage: int | None = facts[1]
+        if storage is None:
+            storage = self._storage.get(room)
+            if storage is None:
+                if len(self._storage) > 65536:  # bounded as the faces' memo
+                    self._storage.clear()
+                storage = self._storage[room] = self.pack.airship.storage + sum(f.storage for f in self.faces(player))
+            facts[1] = storage
+        return storage
 
     def entry(self, value: int) -> int | None:
         """STM-R-29 / STM-AMB-02: the machine-room position a stone of ``value`` enters (None: it cannot)."""
@@ -171,7 +181,12 @@ class Context:
             return tuple(
                 d for d in self.districts(state) if d.level <= top and self.is_free(state, d.level, d.position)
             )
-        taken = frozenset((s.level, s.position) for s in state.board)  # outside the final round every stone blocks
+        # Outside the final round every stone blocks: the taken districts, remembered for the last board asked
+        # (by identity, as own_stones: a state's copies share the board tuple until a stone moves).
+        last = self._last_taken
+        if last[0] is not state.board:
+            last[:] = [state.board, frozenset((s.level, s.position) for s in state.board)]
+        taken: frozenset[tuple[int, DistrictPosition]] = last[1]
         key = (state.board_side, top, taken)
         found = self._free.get(key)
         if found is None:

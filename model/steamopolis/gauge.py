@@ -126,10 +126,10 @@ class Gauge:
 
     # -- reading ---------------------------------------------------------------
     def stone_spaces(self) -> tuple[int, ...]:
-        return tuple(i for i, item in enumerate(self.spaces) if isinstance(item, Stone))
+        return _stone_spaces(self)
 
     def arrow_spaces(self) -> tuple[int, ...]:
-        return tuple(i for i, item in enumerate(self.spaces) if isinstance(item, Stone) and item.arrow)
+        return _arrow_spaces(self)
 
     def marker_spaces(self) -> tuple[int, ...]:
         return tuple(i for i, item in enumerate(self.spaces) if isinstance(item, BonusMarker))
@@ -157,6 +157,20 @@ class Gauge:
     def first_free(self) -> int | None:
         """The first free space right of the base marker (STM-R-18)."""
         return self.next_free_right(self.base)
+
+
+def _stone_spaces_uncached(gauge: Gauge) -> tuple[int, ...]:
+    return tuple(i for i, item in enumerate(gauge.spaces) if isinstance(item, Stone))
+
+
+def _arrow_spaces_uncached(gauge: Gauge) -> tuple[int, ...]:
+    return tuple(i for i, item in enumerate(gauge.spaces) if isinstance(item, Stone) and item.arrow)
+
+
+# Memoised by a call rather than a decorator (mutmut skips decorated functions), by the gauge (its hash is
+# cached): the rules ask a gauge's stones several times a step, the arrow stones at every turn's start.
+_stone_spaces = lru_cache(maxsize=16384)(_stone_spaces_uncached)
+_arrow_spaces = lru_cache(maxsize=16384)(_arrow_spaces_uncached)
 
 
 def _put(gauge: Gauge, space: int, item: Item | None) -> Gauge:

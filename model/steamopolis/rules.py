@@ -86,7 +86,7 @@ from rulecraft.model.steamopolis.actions import (
     UsePart,
     UseRemovedTile,
 )
-from rulecraft.model.steamopolis.catalogue import RULES
+from rulecraft.model.steamopolis.catalogue import reject
 from rulecraft.model.steamopolis.components import Destination, MachineTile, MarketSlot, PassengerTile, Resource
 from rulecraft.model.steamopolis.components import District as BoardDistrict
 from rulecraft.model.steamopolis.context import Context
@@ -151,7 +151,6 @@ from rulecraft.model.steamopolis.state import (
     stones_owned,
 )
 
-reject = RULES.reject
 CHANCE_PHASES = (Phase.DEAL, Phase.REVEAL)
 
 # Parts any effect may hold that this layer can only let lapse, with the rule that governs them.

@@ -39,6 +39,7 @@ from rulecraft.model.steamopolis.state import (
     Supply,
     TurnState,
     new_player,
+    room_tile,
 )
 
 FIRST_GAME_REDRAW = (5, 11, 15)  # STM-R-07: characters left out of a first game
@@ -225,7 +226,7 @@ def build_room(ctx: Context, state: StmState, action: BuildStartingRoom) -> StmS
     p = state.players[seat]
     assert p.starting is not None
     room = list(p.machine_room)
-    room[action.machine_position - 1] = RoomTile("starting", p.starting, action.machine_side)
+    room[action.machine_position - 1] = room_tile("starting", p.starting, action.machine_side)
     room[action.capacity_position - 1] = RoomTile("capacity", "capacity", action.capacity_side)
     state = _with_seat(state, seat, attrs.evolve(p, machine_room=tuple(room), starting=None))
     return attrs.evolve(state, supply=attrs.evolve(state.supply, capacity_tiles=state.supply.capacity_tiles - 1))

@@ -10,6 +10,7 @@ stones (STM-R-70).
 from __future__ import annotations
 
 from enum import Enum
+from functools import lru_cache
 from typing import Literal
 
 import attrs
@@ -85,6 +86,12 @@ class RoomTile:
     kind: Literal["machine", "starting", "capacity"]
     id: str  # pack id ("M2-04", "S1"; "capacity" for capacity tiles)
     side: int = 0  # the visible side of a starting machine or capacity tile (0 or 1)
+
+
+# One shared instance per (kind, id, side) for the tiles the rules build in: the context memoises a
+# machine's face per tile, and a lookup by an equal tile built in an earlier game compares it field by
+# field, where the shared one is found by identity.
+room_tile = lru_cache(maxsize=4096)(RoomTile)
 
 
 @attrs.frozen

@@ -133,6 +133,7 @@ from rulecraft.model.steamopolis.state import (
     Solo,
     StmState,
     TurnState,
+    room_tile,
     stones_owned,
 )
 
@@ -432,11 +433,12 @@ SETTLE_STEPS = 10_000
 
 def settle(ctx: Context, state: StmState) -> StmState:
     """Carry the turn on until a decision is needed (STM-R-32 store, R-33 next stone, R-49 end; the
-    decision passing between players, STM-R-53/54)."""
+    decision passing between players, STM-R-53/54).  Each phase is asked only what can carry it on."""
     for _ in range(SETTLE_STEPS):
-        if state.turn.storing:
+        turn = state.turn
+        if turn.storing:
             break
-        if state.turn.pending:
+        if turn.pending:
             part = head(state)
             if isinstance(part, Handover):
                 if decider(state) != state.to_move and over_capacity(ctx, me(state)):
@@ -449,40 +451,46 @@ def settle(ctx: Context, state: StmState) -> StmState:
                 state = pop_part(state)  # STM-R-21/52: no parasite or no machine to place on: it lapses
                 continue
             break
-        if state.phase is Phase.FLIGHT and state.turn.step == "after":
-            # STM-R-39: step 4, store (STM-AMB-19 'next-step': what was held too), then the next stone.
-            state = store_held(state)
-            state = with_turn(state, step="next", storing=over_capacity(ctx, me(state)))
-            continue
-        if state.phase is Phase.FLIGHT and state.turn.step == "next" and not ctx.own_stones(state, state.to_move):
-            state = end_of_turn(ctx, state)  # STM-R-33: no stone left on the board
-            continue
-        if state.phase is Phase.SETUP_ROOM and me(state).starting is None:
-            # STM-R-13 then R-32: the room is built; store what the character gave, then the next seat.
+        phase = state.phase
+        if phase is Phase.FLIGHT:
+            if turn.step == "after":
+                # STM-R-39: step 4, store (STM-AMB-19 'next-step': what was held too), then the next stone.
+                state = store_held(state)
+                state = with_turn(state, step="next", storing=over_capacity(ctx, me(state)))
+                continue
+            if turn.step == "next" and not ctx.own_stones(state, state.to_move):
+                state = end_of_turn(ctx, state)  # STM-R-33: no stone left on the board
+                continue
+        elif phase is Phase.SETUP_ROOM:
+            if me(state).starting is None:
+                # STM-R-13 then R-32: the room is built; store what the character gave, then the next seat.
+                if over_capacity(ctx, me(state)):
+                    state = with_turn(state, storing=True)
+                    break
+                state = room_done(ctx, state)
+                continue
+        elif phase is Phase.ACTION:
             if over_capacity(ctx, me(state)):
-                state = with_turn(state, storing=True)
+                state = with_turn(state, storing=True)  # STM-R-32 / STM-AMB-19: store after the effects
+        elif phase is Phase.END_OF_TURN:
+            if over_capacity(ctx, me(state)):
+                state = with_turn(state, storing=True)  # STM-R-32 / STM-AMB-19: store after the effects
                 break
-            state = room_done(ctx, state)
-            continue
-        if state.phase in (Phase.END_OF_TURN, Phase.ACTION) and over_capacity(ctx, me(state)):
-            state = with_turn(state, storing=True)  # STM-R-32 / STM-AMB-19: store after the effects
-            break
-        if state.phase is Phase.END_OF_TURN:
             steps = end_steps(ctx, state)  # STM-AMB-16 'free': the steps still to run ('fixed': none)
             if len(steps) > 1:
                 break  # the player picks the next one (EndOfTurnStep)
             if steps:
                 state = end_step(ctx, state, steps[0])
                 continue
-        if removal_due(state):
-            state = remove_tiles(ctx, state)  # STM-R-71 / STM-AMB-16 'fixed': after the end-of-turn effects
-            continue
-        if state.phase is Phase.END_OF_TURN and state.turn.removal == "parasites" and not beside_stack(state):
-            state = parasites_done(ctx, state)  # STM-R-72: no parasite left to take back
-            continue
-        if state.phase is Phase.END_OF_TURN and state.turn.removal == "reveal":
-            state = with_turn(state, removal="parasites")  # STM-AMB-41 'box-first': revealed, now the parasites
-            continue
+            if removal_due(state):
+                state = remove_tiles(ctx, state)  # STM-R-71 / STM-AMB-16 'fixed': after the end-of-turn effects
+                continue
+            if turn.removal == "parasites" and not beside_stack(state):
+                state = parasites_done(ctx, state)  # STM-R-72: no parasite left to take back
+                continue
+            if turn.removal == "reveal":
+                state = with_turn(state, removal="parasites")  # STM-AMB-41 'box-first': revealed, now the parasites
+                continue
         break
     else:
         raise RuntimeError(f"settle: more than {SETTLE_STEPS} automatic steps in one turn (a model bug)")
@@ -702,7 +710,7 @@ def buy_machine(ctx: Context, state: StmState, action: BuyMachine) -> StmState:
     state = pay(ctx, state, price.crystals, price.gears, action.sponsor, action.gala, action.sponsor2)
     for removed in (action.remove, *action.more) if action.remove is not None else ():
         state = remove_tile(state, removed)
-    state = score(build(state, action.position, RoomTile("machine", tile.id)), slot.machine_vp)
+    state = score(build(state, action.position, room_tile("machine", tile.id)), slot.machine_vp)
     state = after_purchase(ctx, state, market.level, action.extra)
     return purchased(ctx, state, action.level, slot.machine_envy)
 
