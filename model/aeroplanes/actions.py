@@ -345,6 +345,10 @@ PLAY_ENGINE_MAINTENANCE = PlayEngineMaintenance()
 STOP_PLACING = StopPlacing()
 END_CLAIMS = EndClaims()
 PLAY_NIGHT_FLIGHTS = PlayNightFlights()
+DECLINE = Decline()
+ABORT = Abort()
+KEEP_THROW = KeepThrow()
+PLAY_RADIO_BEACONS = PlayRadioBeacons()
 
 # The chance actions: nobody chooses them; their odds are exact (setup.chance_outcomes).
 CHANCE_KINDS: frozenset[str] = frozenset(

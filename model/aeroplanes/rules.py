@@ -57,9 +57,13 @@ from typing import Any, assert_never
 
 from rulecraft.core import Rejection, all_rejections
 from rulecraft.model.aeroplanes.actions import (
+    ABORT,
+    DECLINE,
     END_CLAIMS,
+    KEEP_THROW,
     PLAY_ENGINE_MAINTENANCE,
     PLAY_NIGHT_FLIGHTS,
+    PLAY_RADIO_BEACONS,
     ROLL_FOR_ADVANTAGES,
     RULES_OF,
     STOP_PLACING,
@@ -693,7 +697,10 @@ def subsidy_rejection(ctx: Context, state: AerState) -> Rejection | None:
 
 def opponent_at(state: AerState, seat: int, destination: str) -> bool:
     """AER-R-22, AER-AMB-23: another player (not a 3-player blocker) has a tile at ``destination``."""
-    return any(a is not None and a.owner not in (seat, BLOCKER) for a in state.slots(destination))
+    for a in state.slots(destination):  # noqa: SIM110 - a plain loop: asked for every attempt's rolls
+        if a is not None and a.owner not in (seat, BLOCKER):
+            return True
+    return False
 
 
 def attempt_rolls(
@@ -1135,13 +1142,13 @@ def covers(ctx: Context, state: AerState) -> list[AerAction]:
     attempt = state.turn.attempt
     assert attempt is not None
     if attempt.pending:
-        return [PlayRadioBeacons(), KeepThrow()]
+        return [PLAY_RADIO_BEACONS, KEEP_THROW]
     _, shortfall, options = cover_choices(ctx, state)
-    out: list[AerAction] = [CoverShortfall(0, 0)] if shortfall <= 0 else [*options, Decline()]
+    out: list[AerAction] = [shortfall_cover(0, 0)] if shortfall <= 0 else [*options, DECLINE]
     if len(attempt.rolls) > 1:
-        out.append(Abort())
+        out.append(ABORT)
     if ctx.r("AER-AMB-26") == "at-once" and radio_rejection(state) is None:
-        out.append(PlayRadioBeacons())
+        out.append(PLAY_RADIO_BEACONS)
     return out
 
 
