@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, cast
 import attrs
 
 from rulecraft import yamlio
-from rulecraft.core import AnyGame, Chance, Game, GameOver, Rejection, RulecraftError, Seat, Setup
+from rulecraft.core import AnyGame, Candidates, Chance, Game, GameOver, Rejection, RulecraftError, Seat, Setup
 from rulecraft.packs import PackError, read_pack_file
 from rulecraft.registry import game_class, game_ids, make_game
 from rulecraft.ruleset import UnknownReading
@@ -295,6 +295,14 @@ class Amendment(AnyGame):
         if type(self).check is Amendment.check:  # the base game's rules judge: all of them
             return self.base.rejections(state, action)
         return (first,)  # an amended check: its own word, the base's list may no longer hold
+
+    def candidates(self, state: Any) -> Candidates[Any]:
+        """The base game's candidates while the amendment leaves its moves and its check alone; else the
+        amended ``legal_actions``, every one legal (the base's candidates and test would draw what the
+        amendment forbids)."""
+        if type(self).legal_actions is Amendment.legal_actions and type(self).check is Amendment.check:
+            return self.base.candidates(state)
+        return self.legal_actions(state), None
 
     def score_parts(self, state: Any) -> Mapping[Seat, Mapping[str, int]]:
         if type(self).scores is not Amendment.scores:  # scoring changed: the parts are the total

@@ -242,6 +242,50 @@ def test_an_amended_check_is_its_own_rejection_and_its_policy_plays_by_it() -> N
     assert refused > 20, "the forbidden first action was there to refuse"
 
 
+def test_an_amended_games_uniform_draw_never_picks_what_the_amendment_forbids() -> None:
+    """Issue 18: Kings of Air and Steam draws a uniform action from unchecked candidates with its own
+    check as their test (``Game.candidates``).  An amendment that changes the moves or the check draws
+    from its own ``legal_actions`` instead, so the base game's candidates never slip a forbidden action
+    through; one that changes neither keeps the base game's candidates."""
+    import random
+
+    from rulecraft.core import Rejection
+    from rulecraft.errata import Amendment
+
+    forbidden = Rejection("TEST-R-1", "the first legal action is forbidden here")
+
+    class NoFirstAction(Amendment):
+        def legal_actions(self, state: object) -> list[object]:
+            return [a for a in self.base.legal_actions(state) if self.check(state, a) is None]
+
+        def check(self, state: object, action: object) -> Rejection | None:
+            own = self.base.legal_actions(state) if isinstance(self.base.to_move(state), int) else []
+            if len(own) > 1 and action == own[0]:
+                return forbidden
+            return self.base.check(state, action)
+
+    class SameRules(Amendment):
+        def transition(self, state: object, action: object) -> object:
+            return self.base.transition(state, action)
+
+    base = make_game("kas")
+    amended, same = NoFirstAction(base), SameRules(base)
+    state, rng, refused = base.new_game(3), random.Random(5), 0
+    for _ in range(300):
+        if base.is_over(state):
+            break
+        action = amended.random_action(state, rng)  # the uniform policy
+        assert amended.check(state, action) is None, action
+        if isinstance(base.to_move(state), int):
+            listed, test = same.candidates(state)
+            base_listed, base_test = base.candidates(state)
+            assert list(listed) == list(base_listed) and (test is None) == (base_test is None)
+            if len(base.legal_actions(state)) > 1:
+                refused += 1
+        state = base.apply(state, action)
+    assert refused > 20, "the forbidden first action was there to refuse"
+
+
 def test_an_amendment_forwards_every_game_method_it_does_not_change() -> None:
     """Issue 17: no hand-written forwarding list to drift.  Every method of the Game interface is
     built from the others (apply, outcome...), defined by Amendment (rejections, score_parts...) or
