@@ -2330,6 +2330,22 @@ def test_r66_the_final_turn_channels_then_flies() -> None:
     accepted(state, FlyToAllTargets())
 
 
+def test_r66_r32_the_final_turn_stores_what_the_channel_gave_before_it_flies() -> None:
+    """STM-R-66 (p.25): the final turn's SET 1 TARGET channels (STM-R-29, p.12-13), the machine gives a
+    crystal (STM-R-30) with every storage space full; p.14: after the stone is placed comes the store step
+    (STM-R-31/32: one resource per space, the rest back to the supply), so FLY waits until it is done."""
+    spaces = 3 + PACK.machine("M0-01").face.storage  # p.14: 3 built in, plus the machine's own
+    me = player([(3, False)], on_board=1, machine_room=room((1, machine("M0-01"))), crystals=spaces)
+    state = game(me, player(), board=(BoardStone(0, 8, "left"),), final_round=True)
+    state = attrs.evolve(state, turn=TurnState(final_step="target"))
+    state = play(state, ChannelPressure(3), TakeResources(1, 0), PlaceStone(1, "left"))
+    assert (state.phase, state.turn.final_step, state.turn.storing) == (Phase.ACTION, "fly", True)
+    assert check(CTX, state, FlyToAllTargets()) is not None  # the store step comes first
+    state = play(state, Store(spaces, 0))
+    assert (state.players[0].crystals, state.supply.crystals) == (spaces, 15 - spaces)
+    accepted(state, FlyToAllTargets())
+
+
 def test_r04_r47_the_pink_marker_bumps_the_stone_only_when_asked() -> None:
     """STM-R-04 (p.4) with STM-R-47 (p.22): the pink #3 marker goes on a #3 space; a stone there is
     increased by 1 to make room (g5 -> g6), or, if it is not, the marker goes to the box."""
