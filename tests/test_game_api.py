@@ -96,7 +96,7 @@ class _ScriptedRng(random.Random):
         self.script = script
         self.used = 0
 
-    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:  # type: ignore[override]
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
         assert stop is None and step == 1, "the draw asks for an index below a length"
         if self.used == len(self.script):
             raise _Branch(start)
