@@ -1109,11 +1109,7 @@ def _graph(ctx: Context) -> Any:
 
 def legal_actions(ctx: Context, state: AerState) -> list[AerAction]:
     """Every action ``check`` accepts now, chance steps included."""
-    if state.phase in CHANCE_PHASES:
-        return [a for a, _ in chance_outcomes(ctx, state)]
-    if state.phase is Phase.CHOOSE_HOME:
-        return list(home_choices(ctx, state))
-    if state.phase is Phase.ACTION:
+    if state.phase is Phase.ACTION:  # the phases most asked first
         return [
             *maintenances(state),
             *buys(ctx, state),
@@ -1125,6 +1121,10 @@ def legal_actions(ctx: Context, state: AerState) -> list[AerAction]:
         ]
     if state.phase is Phase.PLACING:
         return [*placements(ctx, state), STOP_PLACING]
+    if state.phase in CHANCE_PHASES:
+        return [a for a, _ in chance_outcomes(ctx, state)]
+    if state.phase is Phase.CHOOSE_HOME:
+        return list(home_choices(ctx, state))
     if state.phase is Phase.COVER:
         return covers(ctx, state)
     if state.phase is Phase.ADVANTAGE_PICK:

@@ -269,9 +269,14 @@ class MapMemo(Generic[T]):
         return value
 
     def lookup(self, ctx: object, board: tuple[object, ...], key: Hashable, compute: Callable[[], T]) -> T:
-        """The answer kept for (ctx, board, key), else ``compute()``'s, kept."""
-        found = self.get(ctx, board, key)
-        return found if found is not None else self.put(ctx, board, key, compute())
+        """The answer kept for (ctx, board, key), else ``compute()``'s, kept (``get`` and ``put`` in one
+        call: asked at every decision)."""
+        found = self._by_map.get(id(board))
+        if found is not None and found[0] is board and found[1] is ctx:
+            answer = found[2].get(key)
+            if answer is not None:
+                return answer
+        return self.put(ctx, board, key, compute())
 
     def cache_clear(self) -> None:
         self._by_map.clear()
