@@ -16,11 +16,15 @@ ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT / "build_backend"))
 from rulecraft_build import COMPILE, compiling  # noqa: E402 - the backend's folder, put on the path above
 
-# Each game's legality and effects: where a random game spends its time (bench/speed.py).  Airships'
-# rules.py and dice.py and the flight rules of Kings of Air and Steam stay interpreted: mypyc cannot
-# compile an attrs class whose fields have defaults, and they hold such classes.
+# Each game's legality and effects, and the move generation of Airships and Kings of Air and Steam:
+# where a random game spends its time (bench/speed.py; Steamopolis's and Aeroplanes' game.py compiled
+# measured no faster).  Airships' rules.py and dice.py, the flight rules of Kings of Air and Steam and
+# every state.py stay interpreted: mypyc cannot compile an attrs class whose fields have defaults.
 COMPILED = (
+    "model/airships/game.py",
     "model/airships/transitions.py",
+    "model/kings_of_air_and_steam/game.py",
+    "model/kings_of_air_and_steam/hexgrid.py",
     "model/kings_of_air_and_steam/rules.py",
     "model/kings_of_air_and_steam/transitions.py",
     "model/steamopolis/rules.py",
@@ -66,6 +70,10 @@ def extensions() -> list[object]:
     except ImportError:
         raise SystemExit(f"{COMPILE}=1 needs mypy (mypyc) in the build environment: pip install 'mypy>=1.16'") from None
     stage()
+    # setuptools packages whatever an earlier build left in build/lib*: a module compiled then but not
+    # listed now would ship as a stale extension beside its source (and fail to import).
+    for stale in (ROOT / "build").glob("lib*/**/*.so"):
+        stale.unlink()
     here = Path.cwd()
     os.chdir(STAGE)  # mypy names modules from the stage's layout, never from the source folders
     try:
