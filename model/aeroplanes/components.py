@@ -321,6 +321,20 @@ class _Index(dict[Any, Any]):
         raise KeyError(f"pack {self.pack} has no {self.what.format(key)}")
 
 
+class _Markets(dict[str, str | None]):
+    """``Pack.market_of``'s answers by destination name, each worked out on first asking (its region's
+    id when the region is a market, else None; an unknown name raises as ``pack.destination`` does)."""
+
+    def __init__(self, pack: Pack) -> None:
+        super().__init__()
+        self.pack = pack
+
+    def __missing__(self, destination: str) -> str | None:
+        region = self.pack.region(self.pack.destination(destination).region)
+        found = self[destination] = region.id if region.market else None
+        return found
+
+
 @attrs.frozen
 class Pack:
     name: str
@@ -353,8 +367,10 @@ class Pack:
     passenger: Callable[[str], PassengerTile] = attrs.field(init=False, repr=False, eq=False, hash=False)
     # the first of that type, as find_entry gives
     advantage: Callable[[int], AdvantageType] = attrs.field(init=False, repr=False, eq=False, hash=False)
-    # The market of each destination, asked of every destination for every market at each era's scoring.
-    _market_by_name: dict[str, str | None] = attrs.field(init=False, factory=dict, repr=False, eq=False, hash=False)
+    # The market a destination's airports count for (AER-R-50), None outside the markets: asked of every
+    # destination for every market at each era's scoring, so worked out once per destination (by
+    # _Markets.__missing__) and then its index's own ``__getitem__``: ``pack.market_of("Kenya")``.
+    market_of: Callable[[str], str | None] = attrs.field(init=False, repr=False, eq=False, hash=False)
     # The map, built on first use and frozen (shared by every reader; ``graph()`` gives a fresh copy).
     _map: DiGraph | None = attrs.field(init=False, default=None, repr=False, eq=False, hash=False)
 
@@ -367,6 +383,7 @@ class Pack:
         object.__setattr__(self, "passenger", by_tile.__getitem__)
         by_type = _Index(self.name, "advantage type {}", ((a.type, a) for a in reversed(self.advantages)))
         object.__setattr__(self, "advantage", by_type.__getitem__)
+        object.__setattr__(self, "market_of", _Markets(self).__getitem__)
 
     # -- the map -----------------------------------------------------------------------------
     def graph(self) -> DiGraph:
@@ -395,14 +412,6 @@ class Pack:
     @property
     def markets(self) -> tuple[str, ...]:
         return tuple(r.id for r in self.regions if r.market)
-
-    def market_of(self, destination: str) -> str | None:
-        """The market a destination's airports count for (AER-R-50), None outside the markets."""
-        known = self._market_by_name
-        if destination not in known:
-            region = self.region(self.destination(destination).region)
-            known[destination] = region.id if region.market else None
-        return known[destination]
 
     # -- cards, tiles, tables ----------------------------------------------------------------
     def passenger_region(self, tile_id: str) -> str:

@@ -6,7 +6,7 @@ import random
 from bisect import bisect
 from collections.abc import Mapping
 from fractions import Fraction
-from itertools import accumulate
+from itertools import accumulate, filterfalse
 from math import lcm
 from types import MappingProxyType
 from typing import Any, ClassVar, get_args
@@ -168,7 +168,8 @@ class AeroplanesGame(PackedGame[AerState, AerAction]):
         the table): a tile drawn from a pile is one of its tiles, each equally likely; the dice
         tables are worked out once per game."""
         if state.phase is Phase.DEAL_PASSENGERS:  # one tile drawn, one action built (the bag holds ~70)
-            return DealWaitingPassenger(rng.choice([t for t in state.bag if t not in self._not_in_era_1]))
+            # the bag's tiles without the '¤' ones, in order (filtered in C: the bag holds ~70)
+            return DealWaitingPassenger(rng.choice(list(filterfalse(self._not_in_era_1.__contains__, state.bag))))
         if state.phase is Phase.REFILL:
             return RefillWaiting(rng.choice(state.bag))
         if (state.phase is Phase.CARD_DRAW or state.phase is Phase.UPDATE_DRAW) and state.deck:
