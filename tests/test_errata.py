@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from rulecraft.cli import main
-from rulecraft.errata import ErrataBudget, VariantFileError, errata_report, load_variant, play_stats
+from rulecraft.core import Rejection
+from rulecraft.errata import Amendment, ErrataBudget, VariantFileError, errata_report, load_variant, play_stats
 from rulecraft.errata_report import html_report, markdown, plot
 from rulecraft.registry import make_game
 from rulecraft.statefile import admit
@@ -205,25 +206,26 @@ def test_an_amendment_keeps_the_base_games_parts_checks_and_policies(game_id: st
         admit(amended, broken)
 
 
+FORBIDDEN = Rejection("TEST-R-1", "the first legal action is forbidden here")
+
+
+class NoFirstAction(Amendment):
+    """An amendment forbidding the first of several legal actions (its moves and its check both change)."""
+
+    def legal_actions(self, state: object) -> list[object]:
+        return [a for a in self.base.legal_actions(state) if self.check(state, a) is None]
+
+    def check(self, state: object, action: object) -> Rejection | None:
+        own = self.base.legal_actions(state) if isinstance(self.base.to_move(state), int) else []
+        if len(own) > 1 and action == own[0]:
+            return FORBIDDEN
+        return self.base.check(state, action)
+
+
 def test_an_amended_check_is_its_own_rejection_and_its_policy_plays_by_it() -> None:
     """A plugin that forbids an action: the rejection is the plugin's alone, and the base game's
     playout policy never hands the amended game an action it refuses."""
     import random
-
-    from rulecraft.core import Rejection
-    from rulecraft.errata import Amendment
-
-    forbidden = Rejection("TEST-R-1", "the first legal action is forbidden here")
-
-    class NoFirstAction(Amendment):
-        def legal_actions(self, state: object) -> list[object]:
-            return [a for a in self.base.legal_actions(state) if self.check(state, a) is None]
-
-        def check(self, state: object, action: object) -> Rejection | None:
-            own = self.base.legal_actions(state) if isinstance(self.base.to_move(state), int) else []
-            if len(own) > 1 and action == own[0]:
-                return forbidden
-            return self.base.check(state, action)
 
     base = make_game("kas")
     amended = NoFirstAction(base)  # type: ignore[abstract]  # mypy cannot see the forwards Amendment sets up
@@ -236,7 +238,7 @@ def test_an_amended_check_is_its_own_rejection_and_its_policy_plays_by_it() -> N
         assert amended.check(state, action) is None, action
         options = base.legal_actions(state) if isinstance(base.to_move(state), int) else []
         if len(options) > 1:
-            assert amended.rejections(state, options[0]) == (forbidden,)
+            assert amended.rejections(state, options[0]) == (FORBIDDEN,)
             refused += 1
         state = base.apply(state, action)
     assert refused > 20, "the forbidden first action was there to refuse"
@@ -248,21 +250,6 @@ def test_an_amended_games_uniform_draw_never_picks_what_the_amendment_forbids() 
     from its own ``legal_actions`` instead, so the base game's candidates never slip a forbidden action
     through; one that changes neither keeps the base game's candidates."""
     import random
-
-    from rulecraft.core import Rejection
-    from rulecraft.errata import Amendment
-
-    forbidden = Rejection("TEST-R-1", "the first legal action is forbidden here")
-
-    class NoFirstAction(Amendment):
-        def legal_actions(self, state: object) -> list[object]:
-            return [a for a in self.base.legal_actions(state) if self.check(state, a) is None]
-
-        def check(self, state: object, action: object) -> Rejection | None:
-            own = self.base.legal_actions(state) if isinstance(self.base.to_move(state), int) else []
-            if len(own) > 1 and action == own[0]:
-                return forbidden
-            return self.base.check(state, action)
 
     class SameRules(Amendment):
         def transition(self, state: object, action: object) -> object:
