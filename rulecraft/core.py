@@ -527,11 +527,10 @@ def _uniform(game: Game[S, A], state: S, rng: random.Random) -> A:
     (candidates + 1) / (legal + 1) of them instead of all.  An empty list, or no legal candidate, raises
     IndexError as ``rng.choice`` does."""
     actions, legal = game.candidates(state)
+    if legal is not None:  # a pool of its own: the draw uses it up
+        return _first_legal(list(actions), legal, rng)
     # ``choice`` reads the length and one item: a list or tuple as it comes (no copy), another sequence listed.
-    listed: Sequence[A] = actions if isinstance(actions, list | tuple) else list(actions)
-    if legal is None:
-        return rng.choice(listed)
-    return _first_legal(list(listed), legal, rng)
+    return rng.choice(actions if isinstance(actions, list | tuple) else list(actions))
 
 
 def _first_legal(pool: list[A], legal: Callable[[A], bool], rng: random.Random) -> A:
