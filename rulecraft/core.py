@@ -530,7 +530,8 @@ def _uniform(game: Game[S, A], state: S, rng: random.Random) -> A:
     if legal is not None:  # a pool of its own: the draw uses it up
         return _first_legal(list(actions), legal, rng)
     # ``choice`` reads the length and one item: a list or tuple as it comes (no copy), another sequence listed.
-    return rng.choice(actions if isinstance(actions, list | tuple) else list(actions))
+    listed: Sequence[A] = actions if isinstance(actions, list | tuple) else list(actions)
+    return rng.choice(listed)
 
 
 def _first_legal(pool: list[A], legal: Callable[[A], bool], rng: random.Random) -> A:
