@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NoReturn, TypeVar
 
 import attrs
 
@@ -313,9 +313,10 @@ class Game(ABC, Generic[S, A]):
         """Every legal action of the seat to move (empty for chance/game over)."""
 
     def candidates(self, state: S) -> Candidates[A]:
-        """What a uniform random draw picks from: a list holding every legal action exactly once (and
-        maybe others), with the test that accepts exactly the legal ones, or None when every listed
-        action is legal (the default: ``legal_actions`` itself).  A game whose ``legal_actions`` filters
+        """What a uniform random draw picks from while a seat is to move (it is asked at no other state): a
+        list holding every legal action exactly once (and maybe others), with the test that accepts
+        exactly the legal ones, or None when every listed action is legal (the default:
+        ``legal_actions`` itself).  A game whose ``legal_actions`` filters
         generated candidates returns them unfiltered here, so a random game checks only the candidates
         it draws (``_uniform``) instead of all of them.  ``[a for a in listed if test(a)]`` must equal
         ``legal_actions``, order included (tests/test_game_api.py holds every game to it)."""
@@ -482,9 +483,12 @@ class Game(ABC, Generic[S, A]):
             return None
         if isinstance(mover, Chance):
             return self.sample_chance(state, rng)
-        if policy == "uniform":  # no lookup on the common path
-            choose: Policy[S, A] = _uniform
-        elif isinstance(policy, str):
+        if policy == "uniform":  # the common path: no policy looked up
+            try:
+                return _draw(self.candidates(state), rng)
+            except IndexError as empty:
+                self._no_legal_action(state, mover, empty)
+        if isinstance(policy, str):
             from rulecraft.tools import named_policy  # named in the game's record: a tool, not a rule
 
             choose = named_policy(self, policy)
@@ -492,11 +496,16 @@ class Game(ABC, Generic[S, A]):
             choose = policy
         try:
             return choose(self, state, rng)
-        except IndexError:  # an empty choice; the lists are only built again on this path
-            if self.legal_actions(state):
-                raise
-            why = self.stalled(state)
-            raise NoLegalAction(why or f"seat {mover} is to move and has no legal action", why is not None) from None
+        except IndexError as empty:
+            self._no_legal_action(state, mover, empty)
+
+    def _no_legal_action(self, state: S, mover: Seat, empty: IndexError) -> NoReturn:
+        """After an empty choice: ``NoLegalAction`` when the seat has none (the lists are only built again
+        on this path), else the policy's own IndexError goes on."""
+        if self.legal_actions(state):
+            raise empty
+        why = self.stalled(state)
+        raise NoLegalAction(why or f"seat {mover} is to move and has no legal action", why is not None) from None
 
     def play_random(self, state: S, rng: random.Random, *, max_steps: int = 10_000) -> tuple[S, list[A]]:
         """Play uniformly random legal actions (chance by its odds)."""
@@ -518,15 +527,20 @@ AnyGame = Game[Any, Any]
 
 
 def _uniform(game: Game[S, A], state: S, rng: random.Random) -> A:
-    """The 'uniform' playout policy: every legal action equally likely.
+    """The 'uniform' playout policy: every legal action equally likely (``_draw`` from the candidates)."""
+    return _draw(game.candidates(state), rng)
 
-    Where the game's candidates all are legal, ``rng.choice`` over them.  Otherwise candidates are drawn
-    without replacement, each remaining one equally likely, until one passes the test: the first legal
-    action of a uniformly random order, so every legal action is equally likely again (the order is
-    random, the legal actions are among the candidates once each), and a draw checks about
+
+def _draw(candidates: Candidates[A], rng: random.Random) -> A:
+    """A uniformly random legal action of ``candidates`` (``Game.candidates``).
+
+    Where they all are legal, ``rng.choice`` over them.  Otherwise candidates are drawn without
+    replacement, each remaining one equally likely, until one passes the test: the first legal action of
+    a uniformly random order, so every legal action is equally likely again (the order is random, the
+    legal actions are among the candidates once each), and a draw checks about
     (candidates + 1) / (legal + 1) of them instead of all.  An empty list, or no legal candidate, raises
     IndexError as ``rng.choice`` does."""
-    actions, legal = game.candidates(state)
+    actions, legal = candidates
     if legal is not None:  # a pool of its own: the draw uses it up
         return _first_legal(list(actions), legal, rng)
     # ``choice`` reads the length and one item: a list or tuple as it comes (no copy), another sequence listed.

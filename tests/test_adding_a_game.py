@@ -92,6 +92,33 @@ def test_a_seat_with_no_move_is_a_dead_end_when_the_game_says_so_else_a_crash() 
     assert info.value.stalled and str(info.value) == "TOY-R-02: no token may be taken here"
 
 
+class NoCandidates(ToyGame):
+    """A planted inconsistency: the uniform draw's candidates are empty while legal actions exist."""
+
+    def candidates(self, state: ToyState) -> tuple[Sequence[Take], None]:
+        return [], None
+
+
+def test_an_empty_draw_beside_legal_actions_is_a_crash_never_a_dead_end() -> None:
+    """An empty choice becomes ``NoLegalAction`` only when ``legal_actions`` is empty too: a draw (the
+    uniform one, or a policy) that fails while the seat has moves lets its IndexError go on."""
+    import random
+
+    game = NoCandidates()
+    state = game.apply(game.new_game(2), game.chance_outcomes(game.new_game(2))[0][0])
+    assert game.legal_actions(state)
+    with pytest.raises(IndexError) as info:
+        game.random_action(state, random.Random(0))
+    assert not isinstance(info.value, NoLegalAction)
+
+    def broken_policy(game: Game[Any, Any], state: Any, rng: random.Random) -> Any:
+        return [][0]
+
+    with pytest.raises(IndexError):
+        ToyGame().random_action(state, random.Random(0), broken_policy)
+    assert ToyGame().random_action(state, random.Random(0)) in game.legal_actions(state)
+
+
 class ToyMachine(GameMachine):
     game_id = "toy"
 

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from rulecraft.core import Chance, Game, GameOver
+from rulecraft.core import Chance, GameOver
 from rulecraft.model.aeroplanes.game import AeroplanesGame
 from rulecraft.model.aeroplanes.state import AerState, Phase
 from rulecraft.ruleset import UnknownReading
@@ -52,30 +52,6 @@ def test_the_sampler_draws_from_the_exact_odds(players: int, seed: int) -> None:
         seen.add(state.phase)
     # Every kind of chance step a game from set-up reaches was compared.
     assert {Phase.DEAL_PASSENGERS, Phase.FIRST_PLAYER, Phase.RISK_ROLL, Phase.ROUND_DIE, Phase.REFILL} <= seen
-
-
-@pytest.mark.parametrize(("players", "seed"), [(3, 4), (4, 5), (5, 6)])
-def test_the_one_call_uniform_draw_is_the_shared_draw(players: int, seed: int) -> None:
-    """Same seed, same game (issue 18): AeroplanesGame.random_action's one-call uniform path (chance by
-    sample_chance, a seat by rng.choice over legal_actions) picks at every step of a game the action
-    rulecraft.core's Game.random_action picks with a generator in the same state, and leaves the
-    generator where that leaves it; at the game's end both give None."""
-    rng = random.Random(seed)
-    state = GAME.new_game(players)
-    steps = 0
-    while True:
-        shared = random.Random()
-        shared.setstate(rng.getstate())
-        expected = Game.random_action(GAME, state, shared)
-        action = GAME.random_action(state, rng)
-        assert action == expected
-        assert rng.getstate() == shared.getstate()
-        if action is None:
-            break
-        state = GAME.transition(state, action)
-        steps += 1
-    assert GAME.is_over(state)
-    assert steps > 100
 
 
 def test_a_pile_draw_is_the_tables_draw() -> None:

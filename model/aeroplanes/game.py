@@ -14,7 +14,7 @@ from typing import Any, ClassVar, get_args
 import attrs
 
 from rulecraft.catalogue import RuleCatalogue
-from rulecraft.core import CHANCE, GAME_OVER, Policy, Rejection, RulecraftError, Seat, ToMove
+from rulecraft.core import CHANCE, GAME_OVER, Candidates, Rejection, RulecraftError, Seat, ToMove
 from rulecraft.model.aeroplanes import render as _render
 from rulecraft.model.aeroplanes import scoring, setup
 from rulecraft.model.aeroplanes.actions import AerAction, DealWaitingPassenger, DrawCard, RefillWaiting, RiskThrow
@@ -142,22 +142,10 @@ class AeroplanesGame(PackedGame[AerState, AerAction]):
             return []
         return legal_actions(self.ctx, state)
 
-    def random_action(
-        self, state: AerState, rng: random.Random, policy: str | Policy[AerState, AerAction] = "uniform"
-    ) -> AerAction | None:
-        """``Game.random_action`` with the uniform policy's common path in one call (issue 18): chance drawn
-        by ``sample_chance``, a seat's action by ``rng.choice`` over ``legal_actions`` (the same list and
-        the same draw as the shared path); another policy, the game's end and a seat with no legal action
-        go the shared way."""
-        if policy == "uniform":
-            phase = state.phase
-            if phase in CHANCE_PHASES:
-                return self.sample_chance(state, rng)
-            if phase is not Phase.OVER:
-                actions = legal_actions(self.ctx, state)
-                if actions:
-                    return rng.choice(actions)
-        return super().random_action(state, rng, policy)
+    def candidates(self, state: AerState) -> Candidates[AerAction]:
+        """A seat's legal actions straight from the rules (asked only while a seat is to move, so without
+        ``legal_actions``' chance and game-over test; issue 18): the uniform draw's one list."""
+        return legal_actions(self.ctx, state), None
 
     def chance_outcomes(self, state: AerState) -> list[tuple[AerAction, Fraction]]:
         return setup.chance_outcomes(self.ctx, state)
