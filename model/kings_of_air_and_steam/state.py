@@ -9,15 +9,13 @@ as tuples aligned with the map's fixed order (``GameMap.factories``,
 from __future__ import annotations
 
 from enum import Enum
-from typing import Any, TypeVar
 
 import attrs
 
-from rulecraft.evolve import evolve as evolve_attrs
+# Re-exported for the effects: KasState and PlayerState (slots=False) are copied by their fields' dict.
+from rulecraft.evolve import evolve as evolve
 from rulecraft.model.kings_of_air_and_steam.components import RailLine
 from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
-
-T = TypeVar("T")
 
 Goods = tuple[int, int, int, int, int]
 NO_GOODS: Goods = (0, 0, 0, 0, 0)
@@ -180,37 +178,3 @@ class KasState:
     @property
     def player_count(self) -> int:
         return len(self.players)
-
-
-# The classes ``evolve`` copies by their fields' dict: each with its field names and whether it
-# caches its hash.
-_COPIED_BY_DICT: dict[type, tuple[frozenset[str], bool]] = {
-    cls: (frozenset(field.name for field in attrs.fields(cls)), cached_hash)
-    for cls, cached_hash in ((KasState, True), (PlayerState, False))
-}
-_new_object = object.__new__
-
-
-def evolve(inst: T, /, **changes: Any) -> T:
-    """``rulecraft.evolve`` (``attrs.evolve`` compiled per class), with a :class:`KasState` or a
-    :class:`PlayerState` copied as its own ``__init__`` fills it: the fields' dict taken over whole,
-    the changed fields set and a cached hash cleared.  Neither class has a validator, converter or
-    post-init to run, so the copy equals what ``__init__`` builds (the same fields in the same
-    order); a name that is no field raises ``TypeError`` as ``attrs.evolve`` does.  A state is
-    copied at every step of a turn, and passing its 35 fields through ``__init__`` one by one was
-    most of a transition's time."""
-    copied = _COPIED_BY_DICT.get(inst.__class__)
-    if copied is None:
-        return evolve_attrs(inst, **changes)
-    names, cached_hash = copied
-    if not names.issuperset(changes):
-        unknown = sorted(set(changes) - names)
-        raise TypeError(f"{inst.__class__.__name__} has no field {unknown[0]!r}")
-    copy = _new_object(inst.__class__)
-    fields = copy.__dict__
-    fields.update(inst.__dict__)
-    fields.update(changes)
-    if cached_hash:
-        fields["_attrs_cached_hash"] = None
-    result: T = copy
-    return result
