@@ -115,7 +115,9 @@ class BoardStone:
     stone: Stone = attrs.field(factory=Stone)
 
 
-@attrs.frozen
+# slots=False (also TurnState, StmState): the three classes a step copies, each copied by its fields' dict
+# (rulecraft.evolve), 2.5% fewer instructions per uniform step than slot by slot (issue 18).
+@attrs.frozen(slots=False)
 class PlayerState:
     character: int  # 0: not dealt yet (STM-R-07)
     gauge: Gauge
@@ -170,7 +172,7 @@ class Passengers:
     taken: str | None = None  # the tile taken at this turn's first drop-off (STM-R-37)
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class TurnState:
     """Bookkeeping of the current turn (STM-R-33, R-36, R-61 'use another district')."""
 
@@ -220,7 +222,7 @@ class Solo:
     removed_markets: int = 0  # markets emptied by 'remove tiles' (their statues stand, nobody scores)
 
 
-@attrs.frozen(cache_hash=True)
+@attrs.frozen(cache_hash=True, slots=False)
 class StmState:
     players: tuple[PlayerState, ...]
     board_side: BoardSide = "2-3"
