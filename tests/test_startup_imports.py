@@ -222,6 +222,25 @@ def test_the_whole_text_scan_agrees_on_the_projects_own_tests() -> None:
     assert crossref._scan(paths, root) == _scan_by_line(paths, root)
 
 
+@pytest.mark.parametrize("prefixes", [{"AIR"}, {"KAS"}, {"STM"}, {"AER"}, {"AIR", "KAS"}, {"XYZ"}])
+def test_a_scan_for_some_games_finds_their_ids_as_the_whole_scan_does(tmp_path: Path, prefixes: set[str]) -> None:
+    """`rulecraft rules GAME` scans for that game's letters alone: the same places for its rule IDs as
+    the scan for every ID, on made-up texts (line ends of every kind, IDs run together) and on the
+    project's own tests, model, invariants and solvers."""
+    paths = []
+    for i, text in enumerate([*TEXTS, "KAS-R-01 AIR-R-01\nxKAS-R-02 STM-SET-101 AER-R-99 AIR-SET-01\n"]):
+        path = tmp_path / f"test_{i}.py"
+        path.write_text(text, "utf-8", newline="")
+        paths.append(path)
+    root = Path(crossref.__file__).resolve().parents[1]
+    real = [p for folder in ("tests", "model", "invariants", "solvers") for p in sorted((root / folder).rglob("*.py"))]
+    for files, base in ((paths, tmp_path), (real, root)):
+        whole = crossref._scan(files, base)
+        own = {rule: places for rule, places in whole.items() if rule.split("-")[0] in prefixes}
+        assert crossref._scan(files, base, prefixes) == own
+        assert own or prefixes == {"XYZ"}
+
+
 @pytest.mark.parametrize("gid", sorted(PACKAGES))
 def test_bundled_packs_read_the_same_without_libyaml(gid: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A bundled pack is read by LibYAML's safe loader where PyYAML has it, and by PyYAML's own safe
