@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from pathlib import Path
 
 
@@ -12,6 +11,8 @@ def write_atomically(path: str | Path, text: str) -> None:
     """Write ``text`` to a temporary file beside ``path``, then rename it over ``path``: a failure or
     an interrupt mid-write never leaves half a file where the previous one was (nor loses it).  An
     existing file keeps its permissions."""
+    import tempfile  # here: every command imports this module, few write a file (issue 18: start-up)
+
     target = Path(path)
     try:
         mode = target.stat().st_mode & 0o777

@@ -86,6 +86,19 @@ def test_help_and_the_parser_import_no_game_solver_or_heavy_library(words: list[
     assert game_parts(names) == set()
 
 
+def test_the_games_are_found_without_importlib_metadata() -> None:
+    """The registry reads the entry points itself (tests/test_entry_points.py): importlib.metadata and
+    the email parser it brings (0.02 s) stay unimported, unless the interpreter itself starts with them."""
+    bare = subprocess.run(
+        [sys.executable, "-c", "import sys; print('importlib.metadata' in sys.modules)"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    for words in (["--help"], ["rules", "air"], ["query", "air", "-h"]):
+        assert "importlib.metadata" not in imported(*words) or bare == "True"
+
+
 @pytest.mark.parametrize("gid", sorted(PACKAGES))
 def test_readings_imports_its_games_register_alone(gid: str) -> None:
     """`rulecraft readings GAME` prints the register: the game's readings module, not its rules engine
