@@ -310,6 +310,7 @@ def test_bundled_packs_read_the_same_without_libyaml(gid: str, monkeypatch: pyte
     loader where it has not: the same data either way, and never a loader that runs code."""
     from rulecraft.packs import read_bundled
 
+    monkeypatch.setenv("RULECRAFT_CACHE", "off")  # parsed here, not a parse kept by an earlier run (test_pack_cache)
     package = f"rulecraft.model.{PACKAGES[gid]}"
     loaders: list[Any] = []
     load = yaml.load
