@@ -72,7 +72,10 @@ def parse_bundled(raw: bytes) -> Any:
     import yaml  # here: a pack kept from an earlier run is read without PyYAML
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    return yaml.load(raw.decode("utf-8"), Loader=loader)
+    text = raw.decode("utf-8")
+    if "\r" in text:  # the line ends read_text gave before (universal newlines)
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return yaml.load(text, Loader=loader)
 
 
 PARSE_CACHE_ENV = "RULECRAFT_CACHE"  # a folder for what rulecraft keeps between runs; "off": keep nothing
