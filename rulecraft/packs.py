@@ -93,9 +93,10 @@ def cache_folder() -> Path | None:
     if base:
         return Path(base) / "rulecraft"
     try:
-        return Path.home() / ".cache" / "rulecraft"
-    except RuntimeError:  # no home folder to be found
+        home = Path.home()
+    except (RuntimeError, KeyError):  # no home folder to be found
         return None
+    return home / ".cache" / "rulecraft" if home.is_absolute() else None  # "~" unexpanded: none
 
 
 def _parse_key(raw: bytes) -> str:

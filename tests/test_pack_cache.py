@@ -103,6 +103,8 @@ def test_the_cache_folder_is_chosen_as_documented(tmp_path: Path, monkeypatch: p
     monkeypatch.delenv("XDG_CACHE_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert packs.cache_folder() == tmp_path / "home" / ".cache" / "rulecraft"
+    monkeypatch.setattr(packs.Path, "home", classmethod(lambda cls: cls("~")))  # no home: nothing kept
+    assert packs.cache_folder() is None
     monkeypatch.setenv(packs.PARSE_CACHE_ENV, str(tmp_path / "mine"))
     assert packs.cache_folder() == tmp_path / "mine"
     monkeypatch.setenv(packs.PARSE_CACHE_ENV, "off")
