@@ -8,7 +8,6 @@ type is refused in one line ``FILE: tool.rulecraft.KEY: reason`` before any work
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -63,6 +62,8 @@ class Config:
 
 
 def _read(path: Path) -> dict[str, Any]:
+    import tomllib  # here: most folders a command runs in have no pyproject.toml to parse (issue 18)
+
     try:
         with path.open("rb") as source:
             raw = source.read(MAX_BYTES + 1)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from pathlib import Path
 
 
@@ -12,6 +11,18 @@ def write_atomically(path: str | Path, text: str) -> None:
     """Write ``text`` to a temporary file beside ``path``, then rename it over ``path``: a failure or
     an interrupt mid-write never leaves half a file where the previous one was (nor loses it).  An
     existing file keeps its permissions."""
+    _replace(path, text)
+
+
+def write_bytes_atomically(path: str | Path, data: bytes) -> None:
+    """:func:`write_atomically` for bytes."""
+    _replace(path, data)
+
+
+def _replace(path: str | Path, content: str | bytes) -> None:
+    """``content`` written beside ``path`` and renamed over it (text as UTF-8 in text mode, as before)."""
+    import tempfile  # here: every command imports this module, few write a file (issue 18: start-up)
+
     target = Path(path)
     try:
         mode = target.stat().st_mode & 0o777
@@ -19,10 +30,16 @@ def write_atomically(path: str | Path, text: str) -> None:
         mode = 0o644
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
+        if isinstance(content, bytes):
+            with os.fdopen(handle, "wb") as binary:
+                binary.write(content)
+                binary.flush()
+                os.fsync(binary.fileno())
+        else:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(content)
+                out.flush()
+                os.fsync(out.fileno())
         os.chmod(temporary, mode)
         os.replace(temporary, target)
     except BaseException:

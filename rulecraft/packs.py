@@ -10,13 +10,17 @@ names an entry after its index.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import importlib.util
+import marshal
+import os
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
-
-import yaml
 
 from rulecraft import yamlio
 from rulecraft.yamlio import DataFileError
@@ -49,9 +53,99 @@ def read_pack_file(path: str | Path) -> Any:
 def read_bundled(package: str, name: str = BUNDLED_NAME) -> Any:
     """The parsed YAML of a pack shipped inside a game's model package.  The file is the project's
     own (not a user's), so it is read by LibYAML's safe loader where PyYAML has it: about eight times
-    faster than the pure-Python one, and every command that configures a game pays it."""
+    faster than the pure-Python one, and every command that configures a game pays it.  What it
+    parsed is kept in the user's cache (:func:`cache_folder`) under the digest of the file's bytes
+    and of the PyYAML that parsed them: the next command reads that instead of importing PyYAML and
+    parsing again (together 0.03 s of a 0.3 s `rulecraft query`)."""
+    raw = files(package).joinpath(name).read_bytes()
+    key = _parse_key(raw)
+    kept = _kept_parse(key)
+    if kept is not None:
+        return kept[0]
+    data = parse_bundled(raw)
+    _keep_parse(key, data)
+    return data
+
+
+def parse_bundled(raw: bytes) -> Any:
+    """A shipped pack file's bytes parsed (LibYAML's safe loader where PyYAML has it), never kept."""
+    import yaml  # here: a pack kept from an earlier run is read without PyYAML
+
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    return yaml.load(files(package).joinpath(name).read_text("utf-8"), Loader=loader)
+    text = raw.decode("utf-8")
+    if "\r" in text:  # the line ends read_text gave before (universal newlines)
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return yaml.load(text, Loader=loader)
+
+
+PARSE_CACHE_ENV = "RULECRAFT_CACHE"  # a folder for what rulecraft keeps between runs; "off": keep nothing
+
+
+def cache_folder() -> Path | None:
+    """Where parsed packs are kept: ``$RULECRAFT_CACHE``, else ``$XDG_CACHE_HOME/rulecraft``, else
+    ``~/.cache/rulecraft`` (None: ``RULECRAFT_CACHE=off``, or no home folder)."""
+    chosen = os.environ.get(PARSE_CACHE_ENV)
+    if chosen == "off":
+        return None
+    if chosen:
+        return Path(chosen)
+    base = os.environ.get("XDG_CACHE_HOME")
+    if base:
+        return Path(base) / "rulecraft"
+    try:
+        home = Path.home()
+    except (RuntimeError, KeyError):  # no home folder to be found
+        return None
+    return home / ".cache" / "rulecraft" if home.is_absolute() else None  # "~" unexpanded: none
+
+
+def _parse_key(raw: bytes) -> str:
+    """The kept parse's name: the digest of the file's bytes, of this Python's marshal format and of the
+    PyYAML installed (its file's size and time, found without importing it)."""
+    digest = hashlib.sha256(raw)
+    spec = importlib.util.find_spec("yaml")
+    where = spec.origin if spec is not None and spec.origin else ""
+    with contextlib.suppress(OSError):
+        found = os.stat(where)
+        where += f":{found.st_size}:{found.st_mtime_ns}"
+    digest.update(f"\0{sys.version_info[:2]}\0{marshal.version}\0{where}".encode())
+    return digest.hexdigest()
+
+
+def _kept_parse(key: str) -> tuple[Any] | None:
+    """The parse kept under ``key`` (in a 1-tuple), or None: not kept, unreadable, or not intact (the
+    file holds the digest of what follows it)."""
+    folder = cache_folder()
+    if folder is None:
+        return None
+    try:
+        blob = (folder / f"pack-{key}.marshal").read_bytes()
+    except OSError:
+        return None
+    check, payload = blob[:32], blob[32:]
+    if hashlib.sha256(payload).digest() != check:
+        return None
+    try:
+        return (marshal.loads(payload),)
+    except (EOFError, ValueError, TypeError):
+        return None
+
+
+def _keep_parse(key: str, data: Any) -> None:
+    """Keep ``data`` under ``key`` for the next run, if it can be: a folder that cannot be written, or
+    data marshal cannot hold, keep nothing (the next run parses again)."""
+    folder = cache_folder()
+    if folder is None:
+        return
+    try:
+        payload = marshal.dumps(data)
+    except ValueError:
+        return
+    with contextlib.suppress(OSError):
+        folder.mkdir(parents=True, exist_ok=True)
+        from rulecraft.files import write_bytes_atomically
+
+        write_bytes_atomically(folder / f"pack-{key}.marshal", hashlib.sha256(payload).digest() + payload)
 
 
 def unshared(node: Any) -> Any:

@@ -86,6 +86,19 @@ def test_help_and_the_parser_import_no_game_solver_or_heavy_library(words: list[
     assert game_parts(names) == set()
 
 
+def test_the_games_are_found_without_importlib_metadata() -> None:
+    """The registry reads the entry points itself (tests/test_entry_points.py): importlib.metadata and
+    the email parser it brings (0.02 s) stay unimported, unless the interpreter itself starts with them."""
+    bare = subprocess.run(
+        [sys.executable, "-c", "import sys; print('importlib.metadata' in sys.modules)"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    for words in (["--help"], ["rules", "air"], ["query", "air", "-h"]):
+        assert "importlib.metadata" not in imported(*words) or bare == "True"
+
+
 @pytest.mark.parametrize("gid", sorted(PACKAGES))
 def test_readings_imports_its_games_register_alone(gid: str) -> None:
     """`rulecraft readings GAME` prints the register: the game's readings module, not its rules engine
@@ -222,12 +235,82 @@ def test_the_whole_text_scan_agrees_on_the_projects_own_tests() -> None:
     assert crossref._scan(paths, root) == _scan_by_line(paths, root)
 
 
+@pytest.mark.parametrize("prefixes", [{"AIR"}, {"KAS"}, {"STM"}, {"AER"}, {"AIR", "KAS"}, {"XYZ"}])
+def test_a_scan_for_some_games_finds_their_ids_as_the_whole_scan_does(tmp_path: Path, prefixes: set[str]) -> None:
+    """`rulecraft rules GAME` scans for that game's letters alone: the same places for its rule IDs as
+    the scan for every ID, on made-up texts (line ends of every kind, IDs run together) and on the
+    project's own tests, model, invariants and solvers."""
+    paths = []
+    mixed = "KAS~R~01 AIR~R~01\nxKAS~R~02 STM~SET~101 AER~R~99 AIR~SET~01\n".replace("~", "-")  # names no rule here
+    for i, text in enumerate([*TEXTS, mixed]):
+        path = tmp_path / f"test_{i}.py"
+        path.write_text(text, "utf-8", newline="")
+        paths.append(path)
+    root = Path(crossref.__file__).resolve().parents[1]
+    real = [p for folder in ("tests", "model", "invariants", "solvers") for p in sorted((root / folder).rglob("*.py"))]
+    for files, base in ((paths, tmp_path), (real, root)):
+        whole = crossref._scan(files, base)
+        own = {rule: places for rule, places in whole.items() if rule.split("-")[0] in prefixes}
+        assert crossref._scan(files, base, prefixes) == own
+        assert own or prefixes == {"XYZ"}
+
+
+def _cross_reference_as_it_was(game_id: str, package: str, catalogue: Any) -> dict[str, dict[str, list[str]]]:
+    """rulecraft.crossref.cross_reference before it scanned for the game's letters alone (the reference):
+    every rule ID of every file, sorted paths, each scenario's IDs by a search over its whole text."""
+    from rulecraft import yamlio
+    from rulecraft.scenarios.loader import scenario_files
+
+    short = package.rsplit(".", 1)[1]
+    code_paths: list[Path] = []
+    for module in (package, f"rulecraft.invariants.{short}", f"rulecraft.solvers.{short}"):
+        d = crossref._package_dir(module)
+        if d is not None:
+            code_paths.extend(p for p in d.glob("*.py") if p.stem == short or not module.startswith("rulecraft.inv"))
+    repo = Path(crossref.__file__).resolve().parents[1]
+    code = _scan_by_line([p for p in sorted(set(code_paths)) if p.name not in crossref._SKIP], repo)
+    scenarios: dict[str, list[str]] = {}
+    for path in scenario_files(game_id):
+        text = yamlio.read_text_file(path)
+        named = crossref._SCENARIO_ID.search(text)
+        for rule_id in set(crossref._ID.findall(text)):
+            scenarios.setdefault(rule_id, []).append(named.group(1) if named else path.stem)
+    tests = {
+        rule_id: sorted({p.split(":")[0].removeprefix("tests/") for p in places})
+        for rule_id, places in _scan_by_line(sorted((repo / "tests").glob("test_*.py")), repo).items()
+    }
+    out = {}
+    for rule in catalogue:
+        files: dict[str, str] = {}
+        for place in code.get(rule.id, []):
+            name, line = place.rsplit(":", 1)
+            files.setdefault(name, line)
+        out[rule.id] = {
+            "code": [f"{Path(n).name}:{line}" for n, line in files.items()],
+            "scenarios": sorted(set(scenarios.get(rule.id, []))),
+            "tests": tests.get(rule.id, []),
+        }
+    return out
+
+
+@pytest.mark.parametrize("gid", sorted(PACKAGES))
+def test_rules_cross_references_are_what_the_whole_scan_finds(gid: str) -> None:
+    """`rulecraft rules GAME`'s table (code, scenarios, tests of each rule), found from the game's own
+    letters in the bytes that hold them, is the one every rule ID of every file gave."""
+    rec = record(gid)
+    catalogue = rec.rule_catalogue()
+    got = crossref.cross_reference(gid, rec.model_package(), catalogue)
+    assert got == _cross_reference_as_it_was(gid, rec.model_package(), catalogue)
+    assert any(r["code"] for r in got.values()) and any(r["tests"] for r in got.values())
+
+
 @pytest.mark.parametrize("gid", sorted(PACKAGES))
 def test_bundled_packs_read_the_same_without_libyaml(gid: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A bundled pack is read by LibYAML's safe loader where PyYAML has it, and by PyYAML's own safe
     loader where it has not: the same data either way, and never a loader that runs code."""
     from rulecraft.packs import read_bundled
 
+    monkeypatch.setenv("RULECRAFT_CACHE", "off")  # parsed here, not a parse kept by an earlier run (test_pack_cache)
     package = f"rulecraft.model.{PACKAGES[gid]}"
     loaders: list[Any] = []
     load = yaml.load
