@@ -54,7 +54,7 @@ from rulecraft.model.airships.rules import (
     pools,
     throw_candidates,
 )
-from rulecraft.model.airships.state import AirState, Attempt, Phase
+from rulecraft.model.airships.state import AirState, Attempt, Phase, evolve_state
 from rulecraft.model.airships.transitions import throw_totals
 from rulecraft.registry import make_game
 
@@ -617,3 +617,26 @@ def test_a_declared_targets_totals_read_the_kept_target_air_r_26_28_33() -> None
     totals = throw_totals(c, after)
     assert totals.info is offered
     assert (totals.info.requirement, totals.target, totals.base) == (Dice(B=1), 6, 4)
+
+
+# -- the state's copy (state.evolve_state) ---------------------------------------------------------------
+
+
+def test_a_states_copy_is_what_attrs_evolve_builds_with_a_fresh_hash() -> None:
+    """``evolve_state`` copies the fields' dict instead of calling ``__init__``: the copy equals
+    ``attrs.evolve``'s field for field, is an AirState, leaves the original as it was, clears the
+    cached hash (a stale one would make two different states look alike to every dict keyed on
+    states), stays frozen, and refuses a name that is no field as ``attrs.evolve`` does."""
+    st = state(display=display("EX04"), stacks=STACKS)
+    before = hash(st)
+    changes = {"phase": Phase.THROW, "seat": 1, "goes": 4, "attempt": Attempt("airship:1", 0, False, Dice(W=2))}
+    copy = evolve_state(st, **changes)
+    assert copy == attrs.evolve(st, **changes) and type(copy) is AirState
+    assert attrs.asdict(copy, recurse=False) == attrs.asdict(attrs.evolve(st, **changes), recurse=False)
+    assert hash(copy) == hash(attrs.evolve(st, **changes)) != before
+    assert hash(st) == before and st.phase is not Phase.THROW and st.attempt is None
+    assert evolve_state(st) == st and evolve_state(st) is not st
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        copy.seat = 2  # type: ignore[misc]
+    with pytest.raises(TypeError, match="no field 'gold'"):
+        evolve_state(st, gold=1)
