@@ -50,7 +50,9 @@ from rulecraft.serialization import SerializationError, from_jsonable, to_jsonab
 _UNUSED_BOARD_FIELDS: dict[str, object] = {"extra_red_dice": 0, "won_this_turn": []}
 # The era tile as the one outcome of its reveal (AIR-R-25): ``sample_chance`` draws from it as from the list.
 _ERA_TILE = (Reveal(None),)
-_CHANCE_PHASES = (Phase.DEAL_AIRSHIPS, Phase.DEAL_STARTERS, Phase.FILL_DISPLAY, Phase.REVEAL, Phase.THROW)
+# The seat's choices at the end of a go (AIR-R-42), made once: actions are frozen values.
+_END_GO = EndGo()
+_EXTRA_GO = ExtraGo()
 
 
 @cache
@@ -101,6 +103,7 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
         self._resolves: tuple[Resolve, ...] = tuple(
             Resolve(chip, engine, wooden) for chip in (False, True) for engine in flags for wooden in flags
         )
+        self._extra_go_cost = self.ctx.p("extra_go_cost")
 
     # -- set-up -------------------------------------------------------------
     def new_game(self, players: int, *, first_seat: Seat = 0, **options: Any) -> AirState:
@@ -132,11 +135,14 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
 
     # -- decisions ------------------------------------------------------------
     def to_move(self, state: AirState) -> ToMove:
-        if state.phase is Phase.OVER:
+        # By identity, the seat's three steps first: asked at every step, and a phase compared by ``in``
+        # or hashed runs Enum's Python-level ``__eq__``/``__hash__``.
+        phase = state.phase
+        if phase is Phase.ATTEMPT or phase is Phase.BONUS or phase is Phase.EXTRA_GO:
+            return state.seat
+        if phase is Phase.OVER:
             return GAME_OVER
-        if state.phase in _CHANCE_PHASES:
-            return CHANCE
-        return state.seat
+        return CHANCE
 
     def legal_actions(self, state: AirState) -> list[AirAction]:
         if state.phase is Phase.ATTEMPT:
@@ -145,10 +151,10 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
             ctx = self.ctx
             return [a for a in self._resolves if check(ctx, state, a) is None]
         if state.phase is Phase.EXTRA_GO:
-            out: list[AirAction] = [EndGo()]
-            if state.boards[state.seat].chips >= 3:
-                out.append(ExtraGo())
-            return out
+            # AIR-R-42: the additional go costs ``extra_go_cost`` chips (3 printed; a variant may change it).
+            if state.boards[state.seat].chips >= self._extra_go_cost:
+                return [_END_GO, _EXTRA_GO]
+            return [_END_GO]
         return []
 
     def _attempt_actions(self, state: AirState) -> list[AirAction]:

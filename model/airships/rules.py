@@ -552,7 +552,10 @@ def rejections(ctx: Context, state: AirState, action: AirAction) -> tuple[Reject
 
 def action_rejection(ctx: Context, state: AirState, action: AirAction) -> Rejection | None:
     """The action's own rules, once its step has come."""
+    # A random game checks the bonus step's choices at every bonus step (``legal_actions``): first case.
     match action:
+        case Resolve():
+            return _resolve(ctx, state, action)
         case DealAirship(card=card):
             return _deal_airship(ctx, state, card)
         case DealStarter(card=card):
@@ -571,8 +574,6 @@ def action_rejection(ctx: Context, state: AirState, action: AirAction) -> Reject
             return reject(
                 "AIR-R-22", "step 2 is not optional: a target is within reach of the company's dice (AIR-AMB-23)"
             )
-        case Resolve():
-            return _resolve(ctx, state, action)
         case ExtraGo():
             chips = state.boards[state.seat].chips
             cost = ctx.p("extra_go_cost")

@@ -447,25 +447,26 @@ def _no_attempt(ctx: Context, state: AirState) -> AirState:
 
 
 def transition(ctx: Context, state: AirState, action: AirAction) -> AirState:
+    # The kinds a game plays most come first (each case is an isinstance test): the set-up's deals last.
     match action:
-        case DealAirship(card=card):
-            return _deal_airship(state, card)
-        case DealStarter(card=card):
-            return _deal_starter(ctx, state, card)
-        case Reveal(card=card):
-            return _reveal(ctx, state, card)
         case AttemptTarget():
             return _declare(state, action)
         case Throw():
             return _throw(ctx, state, action)
+        case Reveal(card=card):
+            return _reveal(ctx, state, card)
         case Resolve():
             return _resolve(ctx, state, action)
-        case NoAttempt():
-            return _no_attempt(ctx, state)
-        case ExtraGo():
-            return _extra_go(ctx, state)
         case EndGo():
             return _next_seat(state)
+        case ExtraGo():
+            return _extra_go(ctx, state)
+        case NoAttempt():
+            return _no_attempt(ctx, state)
+        case DealAirship(card=card):
+            return _deal_airship(state, card)
+        case DealStarter(card=card):
+            return _deal_starter(ctx, state, card)
 
 
 def _replace(items: tuple, index: int, value: object) -> tuple:  # type: ignore[type-arg]
