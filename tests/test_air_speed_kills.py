@@ -619,6 +619,63 @@ def test_a_declared_targets_totals_read_the_kept_target_air_r_26_28_33() -> None
     assert (totals.info.requirement, totals.target, totals.base) == (Dice(B=1), 6, 4)
 
 
+def test_the_open_stages_follow_their_owners_on_one_context_air_r_43_44_amb_18() -> None:
+    """AIR-R-44 (p.5): a completed stage is no target any more; the stages the context keeps by their
+    owners answer for each set of owners apart: stage 2 built leaves 1, 3, 4; none built, all four
+    again (the same kept targets); under AIR-AMB-18 'sequential' only the first unbuilt one (stage 1,
+    then stage 2 once stage 1 is built); and nothing before the Hindenburg shows (AIR-R-43)."""
+    c = ctx()
+    st = state(hindenburg=True, stacks=STACKS)
+    first = [t for t in open_targets(c, st) if t.kind == "stage"]
+    assert [t.ref for t in first] == ["stage:1", "stage:2", "stage:3", "stage:4"]
+    built = attrs.evolve(st, stages=(None, 1, None, None))
+    assert [t.ref for t in open_targets(c, built) if t.kind == "stage"] == ["stage:1", "stage:3", "stage:4"]
+    again = [t for t in open_targets(c, st) if t.kind == "stage"]
+    assert all(a is b for a, b in zip(first, again, strict=True))
+    assert not [t for t in open_targets(c, attrs.evolve(st, hindenburg=False)) if t.kind == "stage"]
+    seq = ctx("18=sequential")
+    assert [t.ref for t in open_targets(seq, st) if t.kind == "stage"] == ["stage:1"]
+    one_built = attrs.evolve(st, stages=(0, None, None, None))
+    assert [t.ref for t in open_targets(seq, one_built) if t.kind == "stage"] == ["stage:2"]
+
+
+def test_the_stacks_targets_are_emptied_at_the_board_limit_and_answer_the_same_air_r_26() -> None:
+    """A bound on memory: the stacks' targets are kept by the stacks up to ``board_limit`` sets of
+    stacks, then dropped; stacks met again give the same top cards (AIR-R-26) and the same kept
+    targets, and other stacks give their own top cards."""
+    c = Context(PACK, REGISTER.defaults(), PARAMETERS.defaults(), board_limit=2)
+    one, two, three = STACKS, (("D1",), (), (), ()), ((), ("M1",), (), ("L4",))
+    refs = [[(t.ref, t.card) for t in open_targets(c, state(stacks=s)) if t.kind == "airship"] for s in (one, two)]
+    assert refs == [[("airship:1", "L1"), ("airship:3", "M1"), ("airship:4", "L4")], [("airship:1", "D1")]]
+    assert len(c.stack_targets) == 2
+    kept = c.stack_targets[one]
+    assert [(t.ref, t.card) for t in open_targets(c, state(stacks=three)) if t.kind == "airship"] == [
+        ("airship:2", "M1"),
+        ("airship:4", "L4"),
+    ]
+    assert len(c.stack_targets) == 1  # emptied, then the new stacks
+    again = [t for t in open_targets(c, state(stacks=one)) if t.kind == "airship"]
+    assert again == list(kept) and all(a is b for a, b in zip(again, kept, strict=True))
+
+
+def test_a_declared_airship_targets_totals_read_the_stacks_top_card_air_r_26_28_33() -> None:
+    """AIR-R-28 (p.3): the airship card on top of the declared stack when the attempt is declared is
+    the one scored: its kept target, the one the stacks offered (AIR-R-26); the same stack number with
+    another card on top scores that card (pack data: L1 1 white for 2, D1 2 black for 14)."""
+    c = tctx()
+    st = tstate(tboard("FIN", chips=1), tboard("S2", nation="Germany"), stacks=(("D1", "L1"), (), (), ("D2",)))
+    (offered,) = [t for t in open_targets(c, st) if t.ref == "airship:1"]
+    after = declare_and_throw(c, st, "airship:1", Throw(W=(1,)))
+    totals = throw_totals(c, after)
+    assert totals.info is offered
+    assert (totals.info.card, totals.info.requirement, totals.target, totals.base) == ("L1", Dice(W=1), 2, 1)
+    black = (tboard("FIN", "HANB", chips=1), st.boards[1])  # 2 black dice: FIN's and HANB's
+    lower = attrs.evolve(st, stacks=(("D1",), (), (), ("D2",)), boards=black)
+    thrown = declare_and_throw(c, lower, "airship:1", Throw(B=(4, 4)))
+    totals = throw_totals(c, thrown)
+    assert (totals.info.card, totals.info.requirement, totals.target, totals.base) == ("D1", Dice(B=2), 14, 8)
+
+
 # -- the state's copy (state.evolve_state) ---------------------------------------------------------------
 
 
