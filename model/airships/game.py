@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import cache
 from types import MappingProxyType
@@ -50,6 +50,18 @@ from rulecraft.serialization import SerializationError, from_jsonable, to_jsonab
 _UNUSED_BOARD_FIELDS: dict[str, object] = {"extra_red_dice": 0, "won_this_turn": []}
 # The era tile as the one outcome of its reveal (AIR-R-25): ``sample_chance`` draws from it as from the list.
 _ERA_TILE = (Reveal(None),)
+# Each colour's faces (p.1), looked up once: a throw is sampled at every attempt.
+_WHITE, _RED, _BLACK = (FACES[c] for c in COLOURS)
+
+
+def _thrown(choice: Callable[[tuple[int, ...]], int], sides: tuple[int, ...], n: int) -> tuple[int, ...]:
+    """``n`` dice of one colour thrown, one ``choice`` each, listed high to low (AIR-R-32); one die or
+    none needs no sort."""
+    if n > 1:
+        return tuple(sorted([choice(sides) for _ in range(n)], reverse=True))
+    return (choice(sides),) if n else ()
+
+
 # The seat's choices at the end of a go (AIR-R-42), made once: actions are frozen values.
 _END_GO = EndGo()
 _EXTRA_GO = ExtraGo()
@@ -194,17 +206,12 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
         if state.phase is Phase.THROW:
             assert state.attempt is not None
             throw = state.attempt.throw
-            # One ``rng.choice`` per die, colour by colour (the draws the seeded games were made with); a
-            # colour of one die or none needs no sort.
+            # One ``rng.choice`` per die, white, red, then black (the draws the seeded games were made
+            # with: the arguments are worked out left to right).
             choice = rng.choice
-            faces: list[tuple[int, ...]] = []
-            for c, n in zip(COLOURS, (throw.W, throw.R, throw.B), strict=True):
-                sides = FACES[c]
-                if n > 1:
-                    faces.append(tuple(sorted([choice(sides) for _ in range(n)], reverse=True)))
-                else:
-                    faces.append((choice(sides),) if n else ())
-            return Throw(*faces)
+            return Throw(
+                _thrown(choice, _WHITE, throw.W), _thrown(choice, _RED, throw.R), _thrown(choice, _BLACK, throw.B)
+            )
         # Every other chance step is uniform: the draw ``rng.choice`` makes from ``chance_outcomes``' list,
         # without the probabilities; a card revealed or a starter dealt is drawn from its tuple in the state,
         # in the same order, so that only the drawn one becomes an action.
