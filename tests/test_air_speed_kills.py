@@ -30,7 +30,7 @@ from test_air_transitions_kills import step
 
 from rulecraft.core import Game, Rejection, _uniform
 from rulecraft.evolve import evolve
-from rulecraft.model.airships.actions import AttemptTarget, EndGo, Resolve, Reveal, Throw
+from rulecraft.model.airships.actions import AttemptTarget, EndGo, NoAttempt, Resolve, Reveal, Throw
 from rulecraft.model.airships.catalogue import PARAMETERS
 from rulecraft.model.airships.components import Colour, Dice, FixedDie
 from rulecraft.model.airships.dice import Pool
@@ -41,6 +41,7 @@ from rulecraft.model.airships.rules import (
     TargetInfo,
     action_rejection,
     allowed_throws,
+    attempt_actions,
     attempt_groups,
     attempts,
     board_of,
@@ -674,6 +675,37 @@ def test_a_declared_airship_targets_totals_read_the_stacks_top_card_air_r_26_28_
     thrown = declare_and_throw(c, lower, "airship:1", Throw(B=(4, 4)))
     totals = throw_totals(c, thrown)
     assert (totals.info.card, totals.info.requirement, totals.target, totals.base) == ("D1", Dice(B=2), 14, 8)
+
+
+@pytest.mark.parametrize(
+    "readings",
+    [
+        {},
+        {"AIR-AMB-04": "any", "AIR-AMB-05": "yes"},
+        {"AIR-AMB-07": "repeat", "AIR-AMB-08": "no", "AIR-AMB-32": "uncapped"},
+    ],
+)
+def test_the_attempt_steps_actions_are_the_attempts_in_their_order_air_r_26_29_30(readings: dict[str, str]) -> None:
+    """``attempt_actions`` (what ``legal_actions`` lists at step 2) is ``attempts`` flattened from the
+    groups, in the same order, at every step 2 of seeded random games under readings that change the
+    pools (AIR-AMB-07/08) and the throws (AIR-AMB-04/05/32); each answer is a new list, so adding
+    to it (``NoAttempt``) changes no kept group."""
+    game = make_game("air", readings=readings)
+    c, rng, met = game.ctx, random.Random(7), 0
+    for _ in range(3):
+        st = game.new_game(4)
+        for _ in range(400):
+            if st.phase is Phase.ATTEMPT:
+                listed = attempt_actions(c, st)
+                assert listed == list(attempts(c, st)) == list(itertools.chain.from_iterable(attempt_groups(c, st)))
+                listed.append(NoAttempt())
+                assert attempt_actions(c, st) == listed[:-1] and attempt_actions(c, st) is not listed
+                met += 1
+            action = game.random_action(st, rng)
+            if action is None:
+                break
+            st = game.transition(st, action)
+    assert met > 100
 
 
 # -- the state's copy (state.evolve_state) ---------------------------------------------------------------

@@ -38,7 +38,7 @@ from rulecraft.model.airships.components import (
     Pack,
 )
 from rulecraft.model.airships.readings import NOT_MODELLED, REGISTER
-from rulecraft.model.airships.rules import Context, attempts, check, grounds, has_legal_target, rejections
+from rulecraft.model.airships.rules import Context, attempt_actions, check, grounds, has_legal_target, rejections
 from rulecraft.model.airships.state import AirState, Phase
 from rulecraft.model.airships.transitions import deck_empty, new_game, transition, turn_over
 from rulecraft.packed import PackedGame
@@ -116,6 +116,8 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
             Resolve(chip, engine, wooden) for chip in (False, True) for engine in flags for wooden in flags
         )
         self._extra_go_cost = self.ctx.p("extra_go_cost")
+        # AIR-AMB-23 'pass': step 2 may be skipped even with a target in reach.
+        self._may_pass = self.ctx.r("AIR-AMB-23") == "pass"
 
     # -- set-up -------------------------------------------------------------
     def new_game(self, players: int, *, first_seat: Seat = 0, **options: Any) -> AirState:
@@ -170,8 +172,8 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
         return []
 
     def _attempt_actions(self, state: AirState) -> list[AirAction]:
-        out: list[AirAction] = list(attempts(self.ctx, state))
-        if not out or self.ctx.r("AIR-AMB-23") == "pass":
+        out = attempt_actions(self.ctx, state)
+        if not out or self._may_pass:
             out.append(NoAttempt())
         return out
 

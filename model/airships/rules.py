@@ -429,22 +429,42 @@ def attempts(ctx: Context, state: AirState) -> Iterator[AttemptTarget]:
     return chain.from_iterable(attempt_groups(ctx, state))
 
 
+def attempt_actions(ctx: Context, state: AirState) -> list[AirAction]:
+    """``attempts`` as a new list (the attempt step's actions, which a caller may add to), built from
+    the same kept groups as ``attempt_groups`` without listing the groups first."""
+    board = board_of(ctx, state, state.seat)
+    board_pools = pools(ctx, board)
+    pool_set = board.pool_set
+    out: list[AirAction] = []
+    for target in open_targets(ctx, state):
+        found = target.groups.get(pool_set)
+        if found is None:
+            found = _group(ctx, target, pool_set, board_pools)
+        out += found
+    return out
+
+
 def attempt_groups(ctx: Context, state: AirState) -> list[tuple[AttemptTarget, ...]]:
     """``attempts`` in groups, one per open target (a group may be empty): its attempts with each of the
     board's pools in turn, kept on the target by the number of the board's set of pools."""
     board = board_of(ctx, state, state.seat)
     board_pools = pools(ctx, board)
     pool_set = board.pool_set
-    out: list[tuple[AttemptTarget, ...]] = []
-    for target in open_targets(ctx, state):
-        groups = target.groups
-        found = groups.get(pool_set)
-        if found is None:
-            found = groups[pool_set] = tuple(
-                chain.from_iterable(pool_attempts(ctx, target, choice) for choice in board_pools)
-            )
-        out.append(found)
-    return out
+    return [_group(ctx, target, pool_set, board_pools) for target in open_targets(ctx, state)]
+
+
+def _group(
+    ctx: Context, target: TargetInfo, pool_set: int, board_pools: list[tuple[int, bool, Pool, int]]
+) -> tuple[AttemptTarget, ...]:
+    """The attempts at ``target`` with each of the board's pools in turn, kept on the target by the
+    number of the board's set of pools."""
+    groups = target.groups
+    found = groups.get(pool_set)
+    if found is None:
+        found = groups[pool_set] = tuple(
+            chain.from_iterable(pool_attempts(ctx, target, choice) for choice in board_pools)
+        )
+    return found
 
 
 def pool_attempts(ctx: Context, target: TargetInfo, choice: tuple[int, bool, Pool, int]) -> tuple[AttemptTarget, ...]:
