@@ -677,6 +677,20 @@ def test_a_declared_airship_targets_totals_read_the_stacks_top_card_air_r_26_28_
     assert (totals.info.card, totals.info.requirement, totals.target, totals.base) == ("D1", Dice(B=2), 14, 8)
 
 
+def test_a_declared_stages_totals_read_the_kept_stage_target_air_r_28_43_44() -> None:
+    """AIR-R-44 (p.5): a stage's requirement and target are printed on the board, so the stage the
+    throw is scored against (AIR-R-28) is the kept target the open stages offered (pack data: stage 1,
+    1 white for 3); asked for again it is the same one."""
+    c = tctx()
+    st = tstate(tboard("FIN", chips=1), tboard("S2", nation="Germany"), hindenburg=True)
+    (offered,) = [t for t in open_targets(c, st) if t.ref == "stage:1"]
+    after = declare_and_throw(c, st, "stage:1", Throw(W=(1,)))
+    totals = throw_totals(c, after)
+    assert totals.info is offered
+    assert (totals.info.kind, totals.info.requirement, totals.target, totals.base) == ("stage", Dice(W=1), 3, 1)
+    assert [t for t in open_targets(c, st) if t.ref == "stage:1"] == [offered]
+
+
 @pytest.mark.parametrize(
     "readings",
     [
