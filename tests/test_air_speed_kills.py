@@ -677,6 +677,37 @@ def test_a_declared_airship_targets_totals_read_the_stacks_top_card_air_r_26_28_
     assert (totals.info.card, totals.info.requirement, totals.target, totals.base) == ("D1", Dice(B=2), 14, 8)
 
 
+def test_the_stacks_and_stages_targets_are_kept_and_read_again_air_r_26_43_44() -> None:
+    """Asked again for the same stacks and the same stages' owners, ``open_targets`` reads the kept
+    tuples (the very objects stay in the context) rather than working them out and storing new ones;
+    the answers are the same targets (AIR-R-26: the top cards; AIR-R-44: the unbuilt stages)."""
+    c = ctx()
+    st = state(hindenburg=True, stacks=STACKS, stages=(None, 0, None, None))
+    first = open_targets(c, st)
+    stacks, stages = c.stack_targets[STACKS], c.stage_targets[None, 0, None, None]
+    assert [t.ref for t in stacks] == ["airship:1", "airship:3", "airship:4"]
+    assert [t.ref for t in stages] == ["stage:1", "stage:3", "stage:4"]
+    assert open_targets(c, st) == first
+    assert c.stack_targets[STACKS] is stacks and c.stage_targets[None, 0, None, None] is stages
+
+
+def test_the_attempt_steps_actions_read_the_kept_groups_air_r_26_29() -> None:
+    """``attempt_actions`` reads each target's kept group for the board's pools, as ``attempt_groups``
+    does, and stores a group only when none is kept: asked twice, the groups stay the same objects."""
+    c = ctx()
+    st = state(board("FIN", "HANW"), display=display("HANB", "EX04"), stacks=STACKS)
+    groups = attempt_groups(c, st)
+    listed = attempt_actions(c, st)
+    assert listed == list(itertools.chain.from_iterable(groups)) and listed
+    assert all(a is b for a, b in zip(attempt_groups(c, st), groups, strict=True))
+    fresh = ctx()
+    assert attempt_actions(fresh, st) == listed  # a context with nothing kept: worked out and stored
+    assert all(a is b for a, b in zip(attempt_groups(fresh, st), attempt_groups(fresh, st), strict=True))
+    kept = attempt_groups(fresh, st)
+    attempt_actions(fresh, st)
+    assert all(a is b for a, b in zip(attempt_groups(fresh, st), kept, strict=True))
+
+
 def test_a_declared_stages_totals_read_the_kept_stage_target_air_r_28_43_44() -> None:
     """AIR-R-44 (p.5): a stage's requirement and target are printed on the board, so the stage the
     throw is scored against (AIR-R-28) is the kept target the open stages offered (pack data: stage 1,

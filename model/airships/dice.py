@@ -46,7 +46,7 @@ def company_of(board: CompanyBoard, era: int, pack: Pack, *, airship_dice: bool 
     not count yet under AIR-AMB-26 'next-turn' (the board records it only then)."""
     # Counted colour by colour, one Dice at the end (a board's company is worked out at every new board).
     start, extra = entrepreneur_dice(era), Dice(R=board.extra_red_dice)
-    w, r, b = start.W + extra.W, start.R + extra.R, start.B + extra.B
+    w, r, b = start.W, start.R + extra.R, start.B
     fixed = engine = exchange = None
     won = board.won_this_turn
     for card_id in board.departments:

@@ -437,9 +437,12 @@ def attempt_actions(ctx: Context, state: AirState) -> list[AirAction]:
     pool_set = board.pool_set
     out: list[AirAction] = []
     for target in open_targets(ctx, state):
-        found = target.groups.get(pool_set)
+        groups = target.groups
+        found = groups.get(pool_set)
         if found is None:
-            found = _group(ctx, target, pool_set, board_pools)
+            found = groups[pool_set] = tuple(
+                chain.from_iterable(pool_attempts(ctx, target, choice) for choice in board_pools)
+            )
         out += found
     return out
 
