@@ -115,7 +115,6 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
         self._resolves: tuple[Resolve, ...] = tuple(
             Resolve(chip, engine, wooden) for chip in (False, True) for engine in flags for wooden in flags
         )
-        self._extra_go_cost = self.ctx.p("extra_go_cost")
         # AIR-AMB-23 'pass': step 2 may be skipped even with a target in reach.
         self._may_pass = self.ctx.r("AIR-AMB-23") == "pass"
 
@@ -165,8 +164,7 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
             ctx = self.ctx
             return [a for a in self._resolves if check(ctx, state, a) is None]
         if state.phase is Phase.EXTRA_GO:
-            # AIR-R-42: the additional go costs ``extra_go_cost`` chips (3 printed; a variant may change it).
-            if state.boards[state.seat].chips >= self._extra_go_cost:
+            if state.boards[state.seat].chips >= 3:
                 return [_END_GO, _EXTRA_GO]
             return [_END_GO]
         return []
