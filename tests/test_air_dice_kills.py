@@ -102,6 +102,17 @@ def test_airship_cards_give_their_dice_under_air_amb_25_yes() -> None:
     assert company_of(board(airships=("L1",)), 1, PACK, airship_dice=True).dice == Dice(W=1, R=1)
 
 
+def test_every_colour_of_an_airship_cards_dice_counts_under_air_amb_25_yes() -> None:
+    """AIR-AMB-25 'yes' reads p.2's "the cards on the company board show (at the bottom) the dice" for
+    airship cards too: each colour at an owned airship card's bottom is added like a development
+    card's (AIR-R-12), here 1 W and 2 B on top of Finance's 1W 1R 1B and the entrepreneur's 1 W."""
+    white_black = AirshipCard("LWB", "light", Dice(W=2), 6, 2, dice=Dice(W=1, B=2))
+    pack = Pack("synthetic", True, PACK.nations, (AIRSHIP_RED, white_black), PACK.developments, PACK.stages)
+    owner = board("FIN", airships=("LWB", "L1"))
+    assert company_of(owner, 1, pack, airship_dice=True).dice == Dice(W=3, R=2, B=3)
+    assert company_of(owner, 1, pack).dice == Dice(W=2, R=1, B=1)  # AIR-R-14, the default: none
+
+
 def test_cards_won_this_turn_do_not_count_yet_under_air_amb_26_next_turn() -> None:
     """AIR-AMB-26 'next-turn': a card won this turn, development or airship, waits."""
     waiting = board("FIN", "ENR", "ENG", "MAT", airships=("L1",), won_this_turn=("FIN", "ENR", "ENG", "MAT", "L1"))

@@ -30,7 +30,7 @@ from test_air_transitions_kills import step
 
 from rulecraft.core import Game, Rejection, _uniform
 from rulecraft.evolve import evolve
-from rulecraft.model.airships.actions import AttemptTarget, EndGo, Resolve, Reveal, Throw
+from rulecraft.model.airships.actions import AttemptTarget, EndGo, NoAttempt, Resolve, Reveal, Throw
 from rulecraft.model.airships.catalogue import PARAMETERS
 from rulecraft.model.airships.components import Colour, Dice, FixedDie
 from rulecraft.model.airships.dice import Pool
@@ -41,6 +41,7 @@ from rulecraft.model.airships.rules import (
     TargetInfo,
     action_rejection,
     allowed_throws,
+    attempt_actions,
     attempt_groups,
     attempts,
     board_of,
@@ -54,7 +55,7 @@ from rulecraft.model.airships.rules import (
     pools,
     throw_candidates,
 )
-from rulecraft.model.airships.state import AirState, Attempt, Phase
+from rulecraft.model.airships.state import AirState, Attempt, Phase, evolve_state
 from rulecraft.model.airships.transitions import throw_totals
 from rulecraft.registry import make_game
 
@@ -617,3 +618,159 @@ def test_a_declared_targets_totals_read_the_kept_target_air_r_26_28_33() -> None
     totals = throw_totals(c, after)
     assert totals.info is offered
     assert (totals.info.requirement, totals.target, totals.base) == (Dice(B=1), 6, 4)
+
+
+def test_the_open_stages_follow_their_owners_on_one_context_air_r_43_44_amb_18() -> None:
+    """AIR-R-44 (p.5): a completed stage is no target any more; the stages the context keeps by their
+    owners answer for each set of owners apart: stage 2 built leaves 1, 3, 4; none built, all four
+    again (the same kept targets); under AIR-AMB-18 'sequential' only the first unbuilt one (stage 1,
+    then stage 2 once stage 1 is built); and nothing before the Hindenburg shows (AIR-R-43)."""
+    c = ctx()
+    st = state(hindenburg=True, stacks=STACKS)
+    first = [t for t in open_targets(c, st) if t.kind == "stage"]
+    assert [t.ref for t in first] == ["stage:1", "stage:2", "stage:3", "stage:4"]
+    built = attrs.evolve(st, stages=(None, 1, None, None))
+    assert [t.ref for t in open_targets(c, built) if t.kind == "stage"] == ["stage:1", "stage:3", "stage:4"]
+    again = [t for t in open_targets(c, st) if t.kind == "stage"]
+    assert all(a is b for a, b in zip(first, again, strict=True))
+    assert not [t for t in open_targets(c, attrs.evolve(st, hindenburg=False)) if t.kind == "stage"]
+    seq = ctx("18=sequential")
+    assert [t.ref for t in open_targets(seq, st) if t.kind == "stage"] == ["stage:1"]
+    one_built = attrs.evolve(st, stages=(0, None, None, None))
+    assert [t.ref for t in open_targets(seq, one_built) if t.kind == "stage"] == ["stage:2"]
+
+
+def test_the_stacks_targets_are_emptied_at_the_board_limit_and_answer_the_same_air_r_26() -> None:
+    """A bound on memory: the stacks' targets are kept by the stacks up to ``board_limit`` sets of
+    stacks, then dropped; stacks met again give the same top cards (AIR-R-26) and the same kept
+    targets, and other stacks give their own top cards."""
+    c = Context(PACK, REGISTER.defaults(), PARAMETERS.defaults(), board_limit=2)
+    one, two, three = STACKS, (("D1",), (), (), ()), ((), ("M1",), (), ("L4",))
+    refs = [[(t.ref, t.card) for t in open_targets(c, state(stacks=s)) if t.kind == "airship"] for s in (one, two)]
+    assert refs == [[("airship:1", "L1"), ("airship:3", "M1"), ("airship:4", "L4")], [("airship:1", "D1")]]
+    assert len(c.stack_targets) == 2
+    kept = c.stack_targets[one]
+    assert [(t.ref, t.card) for t in open_targets(c, state(stacks=three)) if t.kind == "airship"] == [
+        ("airship:2", "M1"),
+        ("airship:4", "L4"),
+    ]
+    assert len(c.stack_targets) == 1  # emptied, then the new stacks
+    again = [t for t in open_targets(c, state(stacks=one)) if t.kind == "airship"]
+    assert again == list(kept) and all(a is b for a, b in zip(again, kept, strict=True))
+
+
+def test_a_declared_airship_targets_totals_read_the_stacks_top_card_air_r_26_28_33() -> None:
+    """AIR-R-28 (p.3): the airship card on top of the declared stack when the attempt is declared is
+    the one scored: its kept target, the one the stacks offered (AIR-R-26); the same stack number with
+    another card on top scores that card (pack data: L1 1 white for 2, D1 2 black for 14)."""
+    c = tctx()
+    st = tstate(tboard("FIN", chips=1), tboard("S2", nation="Germany"), stacks=(("D1", "L1"), (), (), ("D2",)))
+    (offered,) = [t for t in open_targets(c, st) if t.ref == "airship:1"]
+    after = declare_and_throw(c, st, "airship:1", Throw(W=(1,)))
+    totals = throw_totals(c, after)
+    assert totals.info is offered
+    assert (totals.info.card, totals.info.requirement, totals.target, totals.base) == ("L1", Dice(W=1), 2, 1)
+    black = (tboard("FIN", "HANB", chips=1), st.boards[1])  # 2 black dice: FIN's and HANB's
+    lower = attrs.evolve(st, stacks=(("D1",), (), (), ("D2",)), boards=black)
+    thrown = declare_and_throw(c, lower, "airship:1", Throw(B=(4, 4)))
+    totals = throw_totals(c, thrown)
+    assert (totals.info.card, totals.info.requirement, totals.target, totals.base) == ("D1", Dice(B=2), 14, 8)
+
+
+def test_the_stacks_and_stages_targets_are_kept_and_read_again_air_r_26_43_44() -> None:
+    """Asked again for the same stacks and the same stages' owners, ``open_targets`` reads the kept
+    tuples (the very objects stay in the context) rather than working them out and storing new ones;
+    the answers are the same targets (AIR-R-26: the top cards; AIR-R-44: the unbuilt stages)."""
+    c = ctx()
+    st = state(hindenburg=True, stacks=STACKS, stages=(None, 0, None, None))
+    first = open_targets(c, st)
+    stacks, stages = c.stack_targets[STACKS], c.stage_targets[None, 0, None, None]
+    assert [t.ref for t in stacks] == ["airship:1", "airship:3", "airship:4"]
+    assert [t.ref for t in stages] == ["stage:1", "stage:3", "stage:4"]
+    assert open_targets(c, st) == first
+    assert c.stack_targets[STACKS] is stacks and c.stage_targets[None, 0, None, None] is stages
+
+
+def test_the_attempt_steps_actions_read_the_kept_groups_air_r_26_29() -> None:
+    """``attempt_actions`` reads each target's kept group for the board's pools, as ``attempt_groups``
+    does, and stores a group only when none is kept: asked twice, the groups stay the same objects."""
+    c = ctx()
+    st = state(board("FIN", "HANW"), display=display("HANB", "EX04"), stacks=STACKS)
+    groups = attempt_groups(c, st)
+    listed = attempt_actions(c, st)
+    assert listed == list(itertools.chain.from_iterable(groups)) and listed
+    assert all(a is b for a, b in zip(attempt_groups(c, st), groups, strict=True))
+    fresh = ctx()
+    assert attempt_actions(fresh, st) == listed  # a context with nothing kept: worked out and stored
+    assert all(a is b for a, b in zip(attempt_groups(fresh, st), attempt_groups(fresh, st), strict=True))
+    kept = attempt_groups(fresh, st)
+    attempt_actions(fresh, st)
+    assert all(a is b for a, b in zip(attempt_groups(fresh, st), kept, strict=True))
+
+
+def test_a_declared_stages_totals_read_the_kept_stage_target_air_r_28_43_44() -> None:
+    """AIR-R-44 (p.5): a stage's requirement and target are printed on the board, so the stage the
+    throw is scored against (AIR-R-28) is the kept target the open stages offered (pack data: stage 1,
+    1 white for 3); asked for again it is the same one."""
+    c = tctx()
+    st = tstate(tboard("FIN", chips=1), tboard("S2", nation="Germany"), hindenburg=True)
+    (offered,) = [t for t in open_targets(c, st) if t.ref == "stage:1"]
+    after = declare_and_throw(c, st, "stage:1", Throw(W=(1,)))
+    totals = throw_totals(c, after)
+    assert totals.info is offered
+    assert (totals.info.kind, totals.info.requirement, totals.target, totals.base) == ("stage", Dice(W=1), 3, 1)
+    assert [t for t in open_targets(c, st) if t.ref == "stage:1"] == [offered]
+
+
+@pytest.mark.parametrize(
+    "readings",
+    [
+        {},
+        {"AIR-AMB-04": "any", "AIR-AMB-05": "yes"},
+        {"AIR-AMB-07": "repeat", "AIR-AMB-08": "no", "AIR-AMB-32": "uncapped"},
+    ],
+)
+def test_the_attempt_steps_actions_are_the_attempts_in_their_order_air_r_26_29_30(readings: dict[str, str]) -> None:
+    """``attempt_actions`` (what ``legal_actions`` lists at step 2) is ``attempts`` flattened from the
+    groups, in the same order, at every step 2 of seeded random games under readings that change the
+    pools (AIR-AMB-07/08) and the throws (AIR-AMB-04/05/32); each answer is a new list, so adding
+    to it (``NoAttempt``) changes no kept group."""
+    game = make_game("air", readings=readings)
+    c, rng, met = game.ctx, random.Random(7), 0
+    for _ in range(3):
+        st = game.new_game(4)
+        for _ in range(400):
+            if st.phase is Phase.ATTEMPT:
+                listed = attempt_actions(c, st)
+                assert listed == list(attempts(c, st)) == list(itertools.chain.from_iterable(attempt_groups(c, st)))
+                listed.append(NoAttempt())
+                assert attempt_actions(c, st) == listed[:-1] and attempt_actions(c, st) is not listed
+                met += 1
+            action = game.random_action(st, rng)
+            if action is None:
+                break
+            st = game.transition(st, action)
+    assert met > 100
+
+
+# -- the state's copy (state.evolve_state) ---------------------------------------------------------------
+
+
+def test_a_states_copy_is_what_attrs_evolve_builds_with_a_fresh_hash() -> None:
+    """``evolve_state`` copies the fields' dict instead of calling ``__init__``: the copy equals
+    ``attrs.evolve``'s field for field, is an AirState, leaves the original as it was, clears the
+    cached hash (a stale one would make two different states look alike to every dict keyed on
+    states), stays frozen, and refuses a name that is no field as ``attrs.evolve`` does."""
+    st = state(display=display("EX04"), stacks=STACKS)
+    before = hash(st)
+    changes = {"phase": Phase.THROW, "seat": 1, "goes": 4, "attempt": Attempt("airship:1", 0, False, Dice(W=2))}
+    copy = evolve_state(st, **changes)
+    assert copy == attrs.evolve(st, **changes) and type(copy) is AirState
+    assert attrs.asdict(copy, recurse=False) == attrs.asdict(attrs.evolve(st, **changes), recurse=False)
+    assert hash(copy) == hash(attrs.evolve(st, **changes)) != before
+    assert hash(st) == before and st.phase is not Phase.THROW and st.attempt is None
+    assert evolve_state(st) == st and evolve_state(st) is not st
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        copy.seat = 2  # type: ignore[misc]
+    with pytest.raises(TypeError, match="no field 'gold'"):
+        evolve_state(st, gold=1)

@@ -44,13 +44,17 @@ def company_of(board: CompanyBoard, era: int, pack: Pack, *, airship_dice: bool 
     """AIR-R-12: the dice at the bottom of every card on the board, and the
     extra red dice of AIR-AMB-01 'every-success'.  A card won this turn does
     not count yet under AIR-AMB-26 'next-turn' (the board records it only then)."""
-    dice = entrepreneur_dice(era).plus(Dice(R=board.extra_red_dice))
+    # Counted colour by colour, one Dice at the end (a board's company is worked out at every new board).
+    start, extra = entrepreneur_dice(era), Dice(R=board.extra_red_dice)
+    w, r, b = start.W, start.R + extra.R, start.B
     fixed = engine = exchange = None
+    won = board.won_this_turn
     for card_id in board.departments:
-        if card_id is None or card_id in board.won_this_turn:
+        if card_id is None or card_id in won:
             continue
         card = pack.development(card_id)
-        dice = dice.plus(card.dice)
+        given = card.dice
+        w, r, b = w + given.W, r + given.R, b + given.B
         if card.fixed is not None:
             fixed = card.fixed
         if card.engine is not None:
@@ -59,10 +63,11 @@ def company_of(board: CompanyBoard, era: int, pack: Pack, *, airship_dice: bool 
             exchange = card.exchange
     if airship_dice:  # AIR-AMB-25 'yes'; by default airship cards give no dice (AIR-R-14)
         for card_id in board.airships:
-            if card_id not in board.won_this_turn:
-                dice = dice.plus(pack.airship(card_id).dice)
+            if card_id not in won:
+                given = pack.airship(card_id).dice
+                w, r, b = w + given.W, r + given.R, b + given.B
     # AIR-R-14: airship cards give no dice (unless AIR-AMB-25 'yes' added theirs above).
-    return Company(dice, fixed, engine, exchange)
+    return Company(Dice(w, r, b), fixed, engine, exchange)
 
 
 @attrs.frozen
@@ -160,8 +165,9 @@ def base_score(
     if pooled:
         return sum(_listed_values(requirement, faces, fixed)[: requirement.total()])
     total = 0
-    for colour, thrown in zip(COLOURS, faces, strict=True):
-        q = requirement[colour]
+    # The counts read once, by field: a throw is scored at every attempt.
+    counts = (requirement.W, requirement.R, requirement.B)
+    for q, colour, thrown in zip(counts, COLOURS, faces, strict=True):
         if not q:
             continue
         values = list(thrown)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import cache
 from types import MappingProxyType
@@ -38,7 +38,7 @@ from rulecraft.model.airships.components import (
     Pack,
 )
 from rulecraft.model.airships.readings import NOT_MODELLED, REGISTER
-from rulecraft.model.airships.rules import Context, attempts, check, grounds, has_legal_target, rejections
+from rulecraft.model.airships.rules import Context, attempt_actions, check, grounds, has_legal_target, rejections
 from rulecraft.model.airships.state import AirState, Phase
 from rulecraft.model.airships.transitions import deck_empty, new_game, transition, turn_over
 from rulecraft.packed import PackedGame
@@ -50,7 +50,21 @@ from rulecraft.serialization import SerializationError, from_jsonable, to_jsonab
 _UNUSED_BOARD_FIELDS: dict[str, object] = {"extra_red_dice": 0, "won_this_turn": []}
 # The era tile as the one outcome of its reveal (AIR-R-25): ``sample_chance`` draws from it as from the list.
 _ERA_TILE = (Reveal(None),)
-_CHANCE_PHASES = (Phase.DEAL_AIRSHIPS, Phase.DEAL_STARTERS, Phase.FILL_DISPLAY, Phase.REVEAL, Phase.THROW)
+# Each colour's faces (p.1), looked up once: a throw is sampled at every attempt.
+_WHITE, _RED, _BLACK = (FACES[c] for c in COLOURS)
+
+
+def _thrown(choice: Callable[[tuple[int, ...]], int], sides: tuple[int, ...], n: int) -> tuple[int, ...]:
+    """``n`` dice of one colour thrown, one ``choice`` each, listed high to low (AIR-R-32); one die or
+    none needs no sort."""
+    if n > 1:
+        return tuple(sorted([choice(sides) for _ in range(n)], reverse=True))
+    return (choice(sides),) if n else ()
+
+
+# The seat's choices at the end of a go (AIR-R-42), made once: actions are frozen values.
+_END_GO = EndGo()
+_EXTRA_GO = ExtraGo()
 
 
 @cache
@@ -101,6 +115,8 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
         self._resolves: tuple[Resolve, ...] = tuple(
             Resolve(chip, engine, wooden) for chip in (False, True) for engine in flags for wooden in flags
         )
+        # AIR-AMB-23 'pass': step 2 may be skipped even with a target in reach.
+        self._may_pass = self.ctx.r("AIR-AMB-23") == "pass"
 
     # -- set-up -------------------------------------------------------------
     def new_game(self, players: int, *, first_seat: Seat = 0, **options: Any) -> AirState:
@@ -132,11 +148,14 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
 
     # -- decisions ------------------------------------------------------------
     def to_move(self, state: AirState) -> ToMove:
-        if state.phase is Phase.OVER:
+        # By identity, the seat's three steps first: asked at every step, and a phase compared by ``in``
+        # or hashed runs Enum's Python-level ``__eq__``/``__hash__``.
+        phase = state.phase
+        if phase is Phase.ATTEMPT or phase is Phase.BONUS or phase is Phase.EXTRA_GO:
+            return state.seat
+        if phase is Phase.OVER:
             return GAME_OVER
-        if state.phase in _CHANCE_PHASES:
-            return CHANCE
-        return state.seat
+        return CHANCE
 
     def legal_actions(self, state: AirState) -> list[AirAction]:
         if state.phase is Phase.ATTEMPT:
@@ -145,15 +164,14 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
             ctx = self.ctx
             return [a for a in self._resolves if check(ctx, state, a) is None]
         if state.phase is Phase.EXTRA_GO:
-            out: list[AirAction] = [EndGo()]
             if state.boards[state.seat].chips >= 3:
-                out.append(ExtraGo())
-            return out
+                return [_END_GO, _EXTRA_GO]
+            return [_END_GO]
         return []
 
     def _attempt_actions(self, state: AirState) -> list[AirAction]:
-        out: list[AirAction] = list(attempts(self.ctx, state))
-        if not out or self.ctx.r("AIR-AMB-23") == "pass":
+        out = attempt_actions(self.ctx, state)
+        if not out or self._may_pass:
             out.append(NoAttempt())
         return out
 
@@ -188,17 +206,12 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
         if state.phase is Phase.THROW:
             assert state.attempt is not None
             throw = state.attempt.throw
-            # One ``rng.choice`` per die, colour by colour (the draws the seeded games were made with); a
-            # colour of one die or none needs no sort.
+            # One ``rng.choice`` per die, white, red, then black (the draws the seeded games were made
+            # with: the arguments are worked out left to right).
             choice = rng.choice
-            faces: list[tuple[int, ...]] = []
-            for c, n in zip(COLOURS, (throw.W, throw.R, throw.B), strict=True):
-                sides = FACES[c]
-                if n > 1:
-                    faces.append(tuple(sorted([choice(sides) for _ in range(n)], reverse=True)))
-                else:
-                    faces.append((choice(sides),) if n else ())
-            return Throw(*faces)
+            return Throw(
+                _thrown(choice, _WHITE, throw.W), _thrown(choice, _RED, throw.R), _thrown(choice, _BLACK, throw.B)
+            )
         # Every other chance step is uniform: the draw ``rng.choice`` makes from ``chance_outcomes``' list,
         # without the probabilities; a card revealed or a starter dealt is drawn from its tuple in the state,
         # in the same order, so that only the drawn one becomes an action.

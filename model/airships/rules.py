@@ -79,6 +79,15 @@ class Context:
     # (``throw_totals``: the chip's check and the Resolve) reads again.
     kept_totals: list[object] = attrs.field(factory=lambda: [None, None], init=False, hash=False, eq=False, repr=False)
     board_limit: int = attrs.field(default=4096, kw_only=True, hash=False, eq=False, repr=False)
+    # The targets of the airship stacks' top cards, by the stacks (emptied at ``board_limit``, as the
+    # boards), and of the open stages once the Hindenburg is revealed, by the stages' owners
+    # (``open_targets``): both change a few times a game, and every attempt step asks for them.
+    stack_targets: dict[tuple[tuple[str, ...], ...], tuple[TargetInfo, ...]] = attrs.field(
+        factory=dict, init=False, hash=False, eq=False, repr=False
+    )
+    stage_targets: dict[tuple[int | None, ...], tuple[TargetInfo, ...]] = attrs.field(
+        factory=dict, init=False, hash=False, eq=False, repr=False
+    )
     # The TargetInfo of a displayed development card, a stack's top airship card or a stage (``open_targets``).
     targets: dict[tuple[str, int, str], TargetInfo] = attrs.field(
         factory=dict, init=False, hash=False, eq=False, repr=False
@@ -170,32 +179,51 @@ def open_targets(ctx: Context, state: AirState) -> list[TargetInfo]:
         if found is None:
             found = rows[row] = tuple(_development_target(ctx, card) for card in row if card is not None)
         out += found
-    known = ctx.targets
-    for i, stack in enumerate(state.stacks, start=1):
-        if stack:
-            target = known.get(("airship", i, stack[-1]))
-            if target is None:
-                top = ctx.pack.airship(stack[-1])
-                target = TargetInfo(f"airship:{i}", "airship", top.requirement, top.target, card=top.id, index=i)
-                known["airship", i, stack[-1]] = target
-            out.append(target)
+    stacks = state.stacks
+    kept = ctx.stack_targets
+    found = kept.get(stacks)
+    if found is None:
+        if len(kept) >= ctx.board_limit:
+            kept.clear()
+        found = kept[stacks] = tuple(
+            _airship_target(ctx, i, stack[-1]) for i, stack in enumerate(stacks, start=1) if stack
+        )
+    out += found
     if state.hindenburg:
-        for i in range(1, 5):
-            t = _stage_target(ctx, state, f"stage:{i}", i)
-            if isinstance(t, TargetInfo):
-                out.append(t)
+        # The open stages depend on their owners alone (and AIR-AMB-18's reading, fixed per context).
+        stages = ctx.stage_targets.get(state.stages)
+        if stages is None:
+            stages = ctx.stage_targets[state.stages] = tuple(
+                t for i in range(1, 5) if isinstance(t := _stage_target(ctx, state, f"stage:{i}", i), TargetInfo)
+            )
+        out += stages
     return out
 
 
+def _airship_target(ctx: Context, index: int, card: str) -> TargetInfo:
+    """The kept target of airship card ``card`` on top of stack ``index`` (AIR-R-26)."""
+    known = ctx.targets
+    target = known.get(("airship", index, card))
+    if target is None:
+        top = ctx.pack.airship(card)
+        target = TargetInfo(f"airship:{index}", "airship", top.requirement, top.target, card=top.id, index=index)
+        known["airship", index, card] = target
+    return target
+
+
 _DEVELOPMENT = "development:"  # a development card's target reference: this, then the card's id (AIR-R-26)
+_AIRSHIP = "airship:"  # a stack's top card's: this, then the stack's number 1-4
 
 
 def declared_target(ctx: Context, state: AirState, ref: str) -> TargetInfo:
-    """The target of an attempt the check accepted (AIR-R-26/28): a development card's is the one
-    ``open_targets`` keeps (no display to search again); an airship card's or a stage's is read by
+    """The target of an attempt the check accepted (AIR-R-26/28): a development card's or a stack's top
+    airship card's is the one ``open_targets`` keeps (no display to search again); a stage's is read by
     ``parse_target``."""
     if ref.startswith(_DEVELOPMENT):
         return _development_target(ctx, ref[len(_DEVELOPMENT) :])
+    if ref.startswith(_AIRSHIP):
+        index = int(ref[len(_AIRSHIP) :])
+        return _airship_target(ctx, index, state.stacks[index - 1][-1])
     info = parse_target(ctx, state, ref)
     assert isinstance(info, TargetInfo)
     return info
@@ -401,13 +429,13 @@ def attempts(ctx: Context, state: AirState) -> Iterator[AttemptTarget]:
     return chain.from_iterable(attempt_groups(ctx, state))
 
 
-def attempt_groups(ctx: Context, state: AirState) -> list[tuple[AttemptTarget, ...]]:
-    """``attempts`` in groups, one per open target (a group may be empty): its attempts with each of the
-    board's pools in turn, kept on the target by the number of the board's set of pools."""
+def attempt_actions(ctx: Context, state: AirState) -> list[AirAction]:
+    """``attempts`` as a new list (the attempt step's actions, which a caller may add to), built from
+    the same kept groups as ``attempt_groups`` without listing the groups first."""
     board = board_of(ctx, state, state.seat)
     board_pools = pools(ctx, board)
     pool_set = board.pool_set
-    out: list[tuple[AttemptTarget, ...]] = []
+    out: list[AirAction] = []
     for target in open_targets(ctx, state):
         groups = target.groups
         found = groups.get(pool_set)
@@ -415,8 +443,31 @@ def attempt_groups(ctx: Context, state: AirState) -> list[tuple[AttemptTarget, .
             found = groups[pool_set] = tuple(
                 chain.from_iterable(pool_attempts(ctx, target, choice) for choice in board_pools)
             )
-        out.append(found)
+        out += found
     return out
+
+
+def attempt_groups(ctx: Context, state: AirState) -> list[tuple[AttemptTarget, ...]]:
+    """``attempts`` in groups, one per open target (a group may be empty): its attempts with each of the
+    board's pools in turn, kept on the target by the number of the board's set of pools."""
+    board = board_of(ctx, state, state.seat)
+    board_pools = pools(ctx, board)
+    pool_set = board.pool_set
+    return [_group(ctx, target, pool_set, board_pools) for target in open_targets(ctx, state)]
+
+
+def _group(
+    ctx: Context, target: TargetInfo, pool_set: int, board_pools: list[tuple[int, bool, Pool, int]]
+) -> tuple[AttemptTarget, ...]:
+    """The attempts at ``target`` with each of the board's pools in turn, kept on the target by the
+    number of the board's set of pools."""
+    groups = target.groups
+    found = groups.get(pool_set)
+    if found is None:
+        found = groups[pool_set] = tuple(
+            chain.from_iterable(pool_attempts(ctx, target, choice) for choice in board_pools)
+        )
+    return found
 
 
 def pool_attempts(ctx: Context, target: TargetInfo, choice: tuple[int, bool, Pool, int]) -> tuple[AttemptTarget, ...]:
@@ -552,7 +603,10 @@ def rejections(ctx: Context, state: AirState, action: AirAction) -> tuple[Reject
 
 def action_rejection(ctx: Context, state: AirState, action: AirAction) -> Rejection | None:
     """The action's own rules, once its step has come."""
+    # A random game checks the bonus step's choices at every bonus step (``legal_actions``): first case.
     match action:
+        case Resolve():
+            return _resolve(ctx, state, action)
         case DealAirship(card=card):
             return _deal_airship(ctx, state, card)
         case DealStarter(card=card):
@@ -571,8 +625,6 @@ def action_rejection(ctx: Context, state: AirState, action: AirAction) -> Reject
             return reject(
                 "AIR-R-22", "step 2 is not optional: a target is within reach of the company's dice (AIR-AMB-23)"
             )
-        case Resolve():
-            return _resolve(ctx, state, action)
         case ExtraGo():
             chips = state.boards[state.seat].chips
             cost = ctx.p("extra_go_cost")

@@ -28,7 +28,7 @@ from rulecraft.model.airships.dice import (
     fixed_counts,
 )
 from rulecraft.model.airships.rules import Context, TargetInfo, company, declared_target, pooled
-from rulecraft.model.airships.state import AirState, Attempt, CompanyBoard, Phase
+from rulecraft.model.airships.state import AirState, Attempt, CompanyBoard, Phase, evolve_state
 
 SETUP_DISPLAY = 6  # AIR-R-06
 
@@ -72,7 +72,7 @@ def _deal_airship(state: AirState, card: str) -> AirState:
     stacks = tuple(s + (card,) if i == stack else s for i, s in enumerate(state.stacks))
     undealt = tuple(c for c in state.airships_undealt if c != card)
     phase = Phase.DEAL_STARTERS if dealt + 1 == 4 * len(TIERS) else Phase.DEAL_AIRSHIPS
-    return evolve(state, stacks=stacks, airships_undealt=undealt, phase=phase)
+    return evolve_state(state, stacks=stacks, airships_undealt=undealt, phase=phase)
 
 
 def _deal_starter(ctx: Context, state: AirState, card: str) -> AirState:
@@ -81,13 +81,13 @@ def _deal_starter(ctx: Context, state: AirState, card: str) -> AirState:
     board = _with_card(state.boards[seat], ctx, card)
     boards = _replace(state.boards, seat, board)
     undealt = tuple(c for c in state.starters_undealt if c != card)
-    state = evolve(state, boards=boards, starters_undealt=undealt)
+    state = evolve_state(state, boards=boards, starters_undealt=undealt)
     if seat + 1 < state.players:
         return state
     # AIR-R-05: the remaining starters lie face up in their rows.
     for rest in undealt:
         state = place(ctx, state, rest)
-    state = evolve(state, starters_undealt=(), phase=Phase.FILL_DISPLAY)
+    state = evolve_state(state, starters_undealt=(), phase=Phase.FILL_DISPLAY)
     return _after_setup_draw(ctx, state)
 
 
@@ -126,7 +126,7 @@ def place(ctx: Context, state: AirState, card: str, **changes: object) -> AirSta
         removed = removed + (row[0],)
         new_row = row[1:] + (card,)
     display = _replace(state.display, row_index, new_row)
-    return evolve(state, display=display, removed=removed, **changes)
+    return evolve_state(state, display=display, removed=removed, **changes)
 
 
 def _display_without(ctx: Context, state: AirState, card: str) -> tuple[tuple[str | None, ...], ...]:
@@ -153,16 +153,16 @@ def _begin_go(state: AirState, **changes: int) -> AirState:
     """AIR-R-22/23: step 1 reveals a card, skipped when the deck is empty; ``changes``: the go's seat and
     count, made in the same step."""
     phase = Phase.ATTEMPT if deck_empty(state) else Phase.REVEAL
-    return evolve(state, phase=phase, attempt=None, reveal_again=False, **changes)
+    return evolve_state(state, phase=phase, attempt=None, reveal_again=False, **changes)
 
 
 def _reveal(ctx: Context, state: AirState, card: str | None) -> AirState:
     if card is None:
         # AIR-R-25: every entrepreneur tile flips; the tile leaves the game.
-        state = evolve(state, era=2, era_tile_in_deck=False)
+        state = evolve_state(state, era=2, era_tile_in_deck=False)
         if state.phase is Phase.REVEAL:
             again = ctx.r("AIR-AMB-15") == "next" and not deck_empty(state)
-            return evolve(state, phase=Phase.REVEAL if again else Phase.ATTEMPT)
+            return evolve_state(state, phase=Phase.REVEAL if again else Phase.ATTEMPT)
         return _after_setup_draw(ctx, state)
     # The card leaves its deck segment and takes its field in one copy of the state (with step 2 next,
     # AIR-R-22/23, unless the set-up is still filling the display).
@@ -178,7 +178,7 @@ def _reveal(ctx: Context, state: AirState, card: str | None) -> AirState:
 def _declare(state: AirState, action: AttemptTarget) -> AirState:
     # AIR-R-28: the target is declared before the throw; the throw and its outcome only read it.
     attempt = Attempt(action.target, action.exchanges, action.give_fixed, action.throw)
-    return evolve(state, attempt=attempt, phase=Phase.THROW)
+    return evolve_state(state, attempt=attempt, phase=Phase.THROW)
 
 
 @attrs.frozen
@@ -249,7 +249,7 @@ def _throw(ctx: Context, state: AirState, action: Throw) -> AirState:
 
 def _to_bonus(ctx: Context, state: AirState, attempt: Attempt, totals: Totals) -> AirState:
     """AIR-R-34/37: the bonus step follows the throw; it reads the same totals (nothing else changes)."""
-    bonus = evolve(state, attempt=attempt, phase=Phase.BONUS)
+    bonus = evolve_state(state, attempt=attempt, phase=Phase.BONUS)
     ctx.kept_totals[:] = (bonus, totals)
     return bonus
 
@@ -285,7 +285,7 @@ def _extra_red_die(ctx: Context, state: AirState) -> AirState:
         return state
     board = state.boards[state.seat]
     board = evolve(board, extra_red_dice=board.extra_red_dice + 1)
-    return evolve(state, boards=_replace(state.boards, state.seat, board))
+    return evolve_state(state, boards=_replace(state.boards, state.seat, board))
 
 
 def _won_this_turn(ctx: Context, board: CompanyBoard, card: str, old: str | None = None) -> CompanyBoard:
@@ -309,7 +309,7 @@ def _move_chips(ctx: Context, state: AirState, seat: int, delta: int) -> AirStat
     i = supply_index(ctx, seat)
     supplies = _replace(state.supplies, i, state.supplies[i] - delta)
     boards = _replace(state.boards, seat, evolve(board, chips=board.chips + delta))
-    return evolve(state, boards=boards, supplies=supplies)
+    return evolve_state(state, boards=boards, supplies=supplies)
 
 
 def _with_card(board: CompanyBoard, ctx: Context, card: str) -> CompanyBoard:
@@ -328,7 +328,7 @@ def _win(ctx: Context, state: AirState, info: TargetInfo) -> AirState:
         old = board.departments[DEPARTMENT_INDEX[ctx.pack.development(info.card).department]]
         removed = state.removed + ((old,) if old is not None else ())
         board = _won_this_turn(ctx, _with_card(board, ctx, info.card), info.card, old)
-        state = evolve(state, display=display, boards=_replace(state.boards, seat, board), removed=removed)
+        state = evolve_state(state, display=display, boards=_replace(state.boards, seat, board), removed=removed)
         return _pilot_chips(ctx, state, info.card)
     if info.kind == "airship":
         assert info.card is not None
@@ -337,11 +337,11 @@ def _win(ctx: Context, state: AirState, info: TargetInfo) -> AirState:
         board = state.boards[seat]
         board = _won_this_turn(ctx, evolve(board, airships=board.airships + (info.card,)), info.card)
         revealed_before = state.hindenburg
-        state = evolve(state, stacks=stacks, boards=_replace(state.boards, seat, board))
+        state = evolve_state(state, stacks=stacks, boards=_replace(state.boards, seat, board))
         if _airship_moves_wooden(ctx, state, revealed_before):
-            state = evolve(state, wooden_airship=seat)
+            state = evolve_state(state, wooden_airship=seat)
         if not state.hindenburg and any(not s for s in state.stacks):
-            state = evolve(state, hindenburg=True)  # AIR-R-43
+            state = evolve_state(state, hindenburg=True)  # AIR-R-43
         return state
     # AIR-R-45: the stage is marked with the player's chip; the wooden airship moves.
     stages = _replace(state.stages, info.index - 1, seat)
@@ -349,14 +349,14 @@ def _win(ctx: Context, state: AirState, info: TargetInfo) -> AirState:
     marked = True
     if state.supplies[i] > 0:
         supplies = _replace(state.supplies, i, state.supplies[i] - 1)
-        state = evolve(state, supplies=supplies)
+        state = evolve_state(state, supplies=supplies)
     elif state.boards[seat].chips > 0:
         board = state.boards[seat]
-        state = evolve(state, boards=_replace(state.boards, seat, evolve(board, chips=board.chips - 1)))
+        state = evolve_state(state, boards=_replace(state.boards, seat, evolve(board, chips=board.chips - 1)))
     else:
         marked = False  # AIR-AMB-29 'record': no chip anywhere, ownership still recorded
     markers = _replace(state.markers, info.index - 1, marked)
-    return evolve(state, stages=stages, markers=markers, wooden_airship=seat)
+    return evolve_state(state, stages=stages, markers=markers, wooden_airship=seat)
 
 
 def _airship_moves_wooden(ctx: Context, state: AirState, revealed_before: bool) -> bool:
@@ -404,11 +404,11 @@ def _after_step_two(ctx: Context, state: AirState) -> AirState:
     reason = state.ended or end_condition(ctx, state)
     if reason is not None:
         if ctx.r("AIR-AMB-20") == "immediate":
-            return evolve(state, ended=reason, phase=Phase.OVER, attempt=None)
-        state = evolve(state, ended=reason)
+            return evolve_state(state, ended=reason, phase=Phase.OVER, attempt=None)
+        state = evolve_state(state, ended=reason)
     # AIR-R-42: an additional go is offered only to a company with the chips to pay for it.
     if state.boards[state.seat].chips >= ctx.p("extra_go_cost"):
-        return evolve(state, phase=Phase.EXTRA_GO, attempt=None)
+        return evolve_state(state, phase=Phase.EXTRA_GO, attempt=None)
     return _next_seat(state)
 
 
@@ -417,7 +417,7 @@ def _next_seat(state: AirState) -> AirState:
     (AIR-R-47); no attempt is left open either way."""
     state = turn_over(state)
     if state.ended is not None:
-        return evolve(state, phase=Phase.OVER, attempt=None)
+        return evolve_state(state, phase=Phase.OVER, attempt=None)
     seat = (state.seat + 1) % state.players  # AIR-R-10
     return _begin_go(state, seat=seat, goes=state.goes + 1)
 
@@ -428,15 +428,15 @@ def turn_over(state: AirState) -> AirState:
     board = state.boards[state.seat]
     if not board.won_this_turn:
         return state
-    return evolve(state, boards=_replace(state.boards, state.seat, evolve(board, won_this_turn=())))
+    return evolve_state(state, boards=_replace(state.boards, state.seat, evolve(board, won_this_turn=())))
 
 
 def _extra_go(ctx: Context, state: AirState) -> AirState:
     """AIR-R-42: 3 chips (``extra_go_cost``) back to the own supply; another go at once."""
     state = _move_chips(ctx, state, state.seat, -ctx.p("extra_go_cost"))
-    state = evolve(state, goes=state.goes + 1)
+    state = evolve_state(state, goes=state.goes + 1)
     if ctx.r("AIR-AMB-22") == "attempt-only":
-        return evolve(state, phase=Phase.ATTEMPT, attempt=None)
+        return evolve_state(state, phase=Phase.ATTEMPT, attempt=None)
     return _begin_go(state)
 
 
@@ -447,25 +447,26 @@ def _no_attempt(ctx: Context, state: AirState) -> AirState:
 
 
 def transition(ctx: Context, state: AirState, action: AirAction) -> AirState:
+    # The kinds a game plays most come first (each case is an isinstance test): the set-up's deals last.
     match action:
-        case DealAirship(card=card):
-            return _deal_airship(state, card)
-        case DealStarter(card=card):
-            return _deal_starter(ctx, state, card)
-        case Reveal(card=card):
-            return _reveal(ctx, state, card)
         case AttemptTarget():
             return _declare(state, action)
         case Throw():
             return _throw(ctx, state, action)
+        case Reveal(card=card):
+            return _reveal(ctx, state, card)
         case Resolve():
             return _resolve(ctx, state, action)
-        case NoAttempt():
-            return _no_attempt(ctx, state)
-        case ExtraGo():
-            return _extra_go(ctx, state)
         case EndGo():
             return _next_seat(state)
+        case ExtraGo():
+            return _extra_go(ctx, state)
+        case NoAttempt():
+            return _no_attempt(ctx, state)
+        case DealAirship(card=card):
+            return _deal_airship(state, card)
+        case DealStarter(card=card):
+            return _deal_starter(ctx, state, card)
 
 
 def _replace(items: tuple, index: int, value: object) -> tuple:  # type: ignore[type-arg]
