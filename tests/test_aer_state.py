@@ -459,3 +459,29 @@ def test_repr_round_trips_mid_game() -> None:
     )
     again = eval(repr(state), vars(S))
     assert again == state and hash(again) == hash(state)
+
+
+# ---------------------------------------------------------------------------
+# The state's copy (state.evolve_state, issue 18)
+# ---------------------------------------------------------------------------
+
+
+def test_a_states_copy_is_what_attrs_evolve_builds_with_a_fresh_hash() -> None:
+    """``evolve_state`` copies the fields' dict instead of calling ``__init__``: the copy equals
+    ``attrs.evolve``'s field for field, is an AerState, leaves the original as it was, clears the cached
+    hash (a stale one would make two different states look alike to every dict keyed on states), stays
+    frozen, and refuses a name that is no field as ``attrs.evolve`` does."""
+    st = _set_up(4)
+    before = hash(st)
+    changes: dict[str, Any] = {"phase": Phase.PLACING, "to_move": (st.to_move + 1) % 4, "subsidy_pool": 3}
+    copy = S.evolve_state(st, **changes)
+    assert copy == attrs.evolve(st, **changes) and type(copy) is AerState
+    assert attrs.asdict(copy, recurse=False) == attrs.asdict(attrs.evolve(st, **changes), recurse=False)
+    assert hash(copy) == hash(attrs.evolve(st, **changes)) != before
+    assert hash(st) == before and st.phase is Phase.ACTION and st.subsidy_pool != 3
+    assert S.evolve_state(st) == st and S.evolve_state(st) is not st
+    assert eval(repr(copy), vars(S)) == copy
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        copy.era = 2  # type: ignore[misc]
+    with pytest.raises(TypeError, match="no field 'gold'"):
+        S.evolve_state(st, gold=1)
