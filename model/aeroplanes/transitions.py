@@ -421,7 +421,9 @@ def buy_plane(ctx: Context, state: AerState, action: BuyPlane) -> AerState:
     players = players_with_me(state, money=player.money - cost, supply=supply, cards=cards, advantages=advantages)
     display = tuple([c for c in state.display if c != action.number])
     if state.deck:
-        return evolve_state(state, players=players, display=display, advantage_supply=advantage_supply, phase=Phase.CARD_DRAW)
+        return evolve_state(
+            state, players=players, display=display, advantage_supply=advantage_supply, phase=Phase.CARD_DRAW
+        )
     # AER-AMB-55 'shrink': nothing left to draw
     return end_turn(state, players=players, display=display, advantage_supply=advantage_supply)
 
