@@ -485,3 +485,23 @@ def test_a_states_copy_is_what_attrs_evolve_builds_with_a_fresh_hash() -> None:
         copy.era = 2  # type: ignore[misc]
     with pytest.raises(TypeError, match="no field 'gold'"):
         S.evolve_state(st, gold=1)
+
+
+def test_a_players_copy_is_what_attrs_evolve_builds() -> None:
+    """``evolve_player`` copies the fields' dict as ``evolve_state`` does: the copy equals ``attrs.evolve``'s
+    field for field, is a PlayerState, leaves the original as it was (and its hash), stays frozen, and
+    refuses a name that is no field."""
+    player = _set_up(4).players[0]
+    before = hash(player)
+    changes: dict[str, Any] = {"money": player.money + 3, "cards": (OwnedCard(7, tiles=2),), "vp": 4}
+    copy = S.evolve_player(player, **changes)
+    assert copy == attrs.evolve(player, **changes) and type(copy) is PlayerState
+    assert attrs.asdict(copy, recurse=False) == attrs.asdict(attrs.evolve(player, **changes), recurse=False)
+    assert hash(copy) == hash(attrs.evolve(player, **changes)) != before
+    assert hash(player) == before and player.cards == () and player.vp == 0
+    assert S.evolve_player(player) == player and S.evolve_player(player) is not player
+    assert copy.held(2) == player.held(2) and eval(repr(copy), vars(S)) == copy
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        copy.money = 2  # type: ignore[misc]
+    with pytest.raises(TypeError, match="no field 'gold'"):
+        S.evolve_player(player, gold=1)

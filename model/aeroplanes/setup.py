@@ -53,6 +53,7 @@ from rulecraft.model.aeroplanes.state import (
     Slots,
     Waiting,
     evolve,  # attrs.evolve compiled per class, slot by slot: the hot path
+    evolve_player,  # the player's fields copied whole
     evolve_state,  # the state's fields copied whole
 )
 
@@ -274,7 +275,7 @@ def choose_home(ctx: Context, state: AerState, action: ChooseHome) -> AerState:
             j = s.slots.index(None)
             s = evolve(s, slots=(*s.slots[:j], Airport(seat, HOME), *s.slots[j + 1 :]))
         board.append(s)
-    player = evolve(state.players[seat], home=action.city)
+    player = evolve_player(state.players[seat], home=action.city)
     state = evolve_state(state, map=tuple(board), players=(*state.players[:seat], player, *state.players[seat + 1 :]))
     if seat == state.first_player:
         return start_era(ctx, state)
@@ -286,7 +287,8 @@ def start_era(ctx: Context, state: AerState) -> AerState:
     then each player's income; the action round starts with the first player (AER-R-04).  Era 2 and 3
     income is paid here once (AER-AMB-03 ``once``: update step 7 is the same payment)."""
     # AER-R-03: each player's income for the era, on top of the money left over.
-    players = tuple(evolve(p, money=p.money + ctx.pack.income.amount(state.era, p.home or "")) for p in state.players)
+    income = ctx.pack.income.amount
+    players = tuple(evolve_player(p, money=p.money + income(state.era, p.home or "")) for p in state.players)
     return evolve_state(
         state,
         players=players,

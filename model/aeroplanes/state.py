@@ -102,7 +102,7 @@ class OwnedCard:
         return self.excess is not None
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)  # a field dict, copied whole by ``evolve_player``
 class PlayerState:
     home: str | None = None  # the start city of the home tile (None: not chosen yet, AER-SET-03)
     money: int = 0  # AER-SET-10: nothing before the era-1 income
@@ -323,6 +323,23 @@ evolve = _evolve.evolve
 _STATE_FIELDS = frozenset(field.name for field in attrs.fields(AerState))
 _new_object = object.__new__
 _set_attribute = object.__setattr__
+
+
+_PLAYER_FIELDS = frozenset(field.name for field in attrs.fields(PlayerState))
+
+
+def evolve_player(player: PlayerState, /, **changes: object) -> PlayerState:
+    """``attrs.evolve(player, **changes)`` as ``evolve_state`` makes the state's copy: the fields' dict
+    copied whole (PlayerState has no validator, converter, post-init or cached hash); a name that is no
+    field raises ``TypeError`` as ``attrs.evolve`` does.  Most actions change the player to move."""
+    if not _PLAYER_FIELDS.issuperset(changes):
+        unknown = sorted(set(changes) - _PLAYER_FIELDS)
+        raise TypeError(f"PlayerState has no field {unknown[0]!r}")
+    fields = player.__dict__.copy()
+    fields.update(changes)
+    copy: PlayerState = _new_object(player.__class__)
+    _set_attribute(copy, "__dict__", fields)
+    return copy
 
 
 def evolve_state(state: AerState, /, **changes: object) -> AerState:
@@ -625,6 +642,7 @@ __all__ = [
     "capacity",
     "cards_in_play",
     "evolve",
+    "evolve_player",
     "evolve_state",
     "load",
     "passengers_in_play",

@@ -83,6 +83,7 @@ from rulecraft.model.aeroplanes.state import (
     TurnState,
     Waiting,
     evolve,  # attrs.evolve compiled per class, slot by slot: the hot path
+    evolve_player,  # the player's fields copied whole
     evolve_state,  # the state's fields copied whole
 )
 
@@ -183,7 +184,7 @@ def end_turn(state: AerState, **changes: Any) -> AerState:
 def players_with_me(state: AerState, **changes: Any) -> tuple[PlayerState, ...]:
     """The players with the one to move changed (for a single copy of the state with other changes)."""
     seat = state.to_move
-    return (*state.players[:seat], evolve(state.players[seat], **changes), *state.players[seat + 1 :])
+    return (*state.players[:seat], evolve_player(state.players[seat], **changes), *state.players[seat + 1 :])
 
 
 def roll_first_player_die(state: AerState, action: RollFirstPlayerDie) -> AerState:
@@ -352,10 +353,10 @@ def place_tile(
         back = card_for_returned_tile(ctx, owner, old.stage)  # AER-AMB-15 card: onto a card, if one has room
         supply = list(owner.supply)
         supply[old.stage - 1] += 1
-        players[old.owner] = evolve(owner, supply=(supply[0], supply[1], supply[2]))
+        players[old.owner] = evolve_player(owner, supply=(supply[0], supply[1], supply[2]))
         if back is not None:  # AER-AMB-15 card: the tile goes onto that card, not into the supply
             onto = [evolve(c, tiles=c.tiles + 1) if c.number == back else c for c in owner.cards]  # AER-AMB-15
-            players[old.owner] = evolve(owner, cards=tuple(onto))  # AER-AMB-15
+            players[old.owner] = evolve_player(owner, cards=tuple(onto))  # AER-AMB-15
     new = (*slots[: attempt.slot], Airport(seat, stage), *slots[attempt.slot + 1 :])
     board = tuple([Slots(s.destination, new) if s.destination == attempt.destination else s for s in state.map])
     americas_paid = state.americas_paid
@@ -368,7 +369,7 @@ def place_tile(
     mine["cards"] = tuple(
         [evolve(c, tiles=c.tiles - 1) if c.number == attempt.card else c for c in players[seat].cards]
     )
-    players[seat] = evolve(players[seat], **mine)  # after an upgrade's own replaced tile went back
+    players[seat] = evolve_player(players[seat], **mine)  # after an upgrade's own replaced tile went back
     return evolve_state(
         state,
         players=tuple(players),
@@ -502,7 +503,7 @@ def score_era(ctx: Context, state: AerState) -> AerState:
     VP and final scoring is ``scoring.final_scores`` of the OVER state (cards and passengers added to
     the track), the winner ``scoring.winners`` (AER-R-64)."""
     scores = era_scores(ctx, state, state.era)
-    players = tuple(evolve(p, vp=p.vp + scores[seat]) for seat, p in enumerate(state.players))
+    players = tuple(evolve_player(p, vp=p.vp + scores[seat]) for seat, p in enumerate(state.players))
     state = evolve_state(state, players=players)
     if state.era == 3 and ctx.r("AER-AMB-45") == "skip":
         return evolve_state(state, phase=Phase.OVER)
@@ -565,7 +566,7 @@ def update_planes(ctx: Context, state: AerState) -> AerState:
             else:  # U3
                 kept.append(evolve(card, excess=unused, passengers=()))
         players.append(
-            evolve(
+            evolve_player(
                 p,
                 supply=(supply[0], supply[1], supply[2]),
                 cards=tuple(kept),
@@ -629,7 +630,7 @@ def update_money_and_era(ctx: Context, state: AerState) -> AerState:
     if ctx.r("AER-AMB-03") == "twice":
         # The new era is 2 or 3, whose income has no home-city modifier (AER-R-03): the bare amount.
         paid = ctx.pack.income.by_era[era - 1]
-        state = evolve_state(state, players=tuple(evolve(p, money=p.money + paid) for p in state.players))
+        state = evolve_state(state, players=tuple(evolve_player(p, money=p.money + paid) for p in state.players))
     taker = state.marker_taker
     assert taker is not None
     state = evolve_state(state, era=era, turns_in_round=0)
