@@ -505,3 +505,66 @@ def test_a_players_copy_is_what_attrs_evolve_builds() -> None:
         copy.money = 2  # type: ignore[misc]
     with pytest.raises(TypeError, match="no field 'gold'"):
         S.evolve_player(player, gold=1)
+
+
+# ---------------------------------------------------------------------------
+# A placed tile's map (state.map_with): board and airports carried over (issue 18)
+# ---------------------------------------------------------------------------
+
+
+def _fresh(state: AerState) -> tuple[dict[str, Any], dict[int, tuple[str, ...]]]:
+    """The board and every owner's airports worked out from the map itself (what a new map's first
+    question works out when nothing is carried)."""
+    return {s.destination: s.slots for s in state.map}, S._owners(state.map)
+
+
+def test_map_with_carries_the_board_and_airports_as_worked_out_afresh() -> None:
+    """AER-R-29/30: a tile into an empty slot adds its destination to its owner's airports in map order; a
+    higher stage over an opponent's tile (l.124-125) moves the destination from one owner to the other; an
+    upgrade of one's own tile changes no airports.  Each carried answer equals the fresh one and is the one
+    kept for the new map (asked before any other question could work it out)."""
+    state = _set_up(4)
+    state.board(), state.airports(0)  # the old map's answers are known
+    first = state.map[0].destination
+    seat = next(p for p in range(4) if first not in state.airports(p))
+    cases = [
+        (seat, 1),  # a new airport of ``seat``
+        ((seat + 1) % 4, 2),  # a higher stage over it: the destination changes hands
+        ((seat + 1) % 4, 3),  # an upgrade of one's own tile
+    ]
+    slot = next(i for i, a in enumerate(state.slots(first)) if a is None)
+    for owner, stage in cases:
+        slots = state.slots(first)
+        slots = (*slots[:slot], Airport(owner, stage), *slots[slot + 1 :])
+        board = S.map_with(state.map, first, slots)
+        assert [s.destination for s in board] == [s.destination for s in state.map]
+        assert [s.slots for s in board] == [slots if s.destination == first else s.slots for s in state.map]
+        assert S._BOARDS[id(board)][0] is board and S._AIRPORTS[id(board)][0] is board  # carried, kept
+        state = attrs.evolve(state, map=board)
+        fresh_board, fresh_owners = _fresh(state)
+        assert state.board() == fresh_board
+        assert S._AIRPORTS[id(board)][1] == fresh_owners
+        assert first in state.airports(owner)
+    assert first not in state.airports(seat)  # its only tile there was replaced
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_random_games_carry_the_same_board_and_airports_as_worked_out_afresh(seed: int) -> None:
+    """Every map a random game's placements make (transitions.place_tile uses ``map_with``) answers
+    ``board`` and ``airports`` as one worked out from its own destinations."""
+    from rulecraft.registry import make_game
+
+    game = make_game("aer")
+    rng = random.Random(seed)
+    state = game.new_game(4)
+    maps = 0
+    while (action := game.random_action(state, rng)) is not None:
+        before = state.map
+        state = game.transition(state, action)
+        if state.map is not before:
+            maps += 1
+            fresh_board, fresh_owners = _fresh(state)
+            assert state.board() == fresh_board
+            for owner in {*fresh_owners, *range(4)}:
+                assert state.airports(owner) == fresh_owners.get(owner, ())
+    assert maps > 20

@@ -236,6 +236,42 @@ def _owners(board: tuple[Slots, ...]) -> dict[int, tuple[str, ...]]:
     return {owner: tuple(held) for owner, held in out.items()}
 
 
+def map_with(board: tuple[Slots, ...], destination: str, slots: tuple[Airport | None, ...]) -> tuple[Slots, ...]:
+    """The map ``board`` with ``destination``'s slots now ``slots`` (a tile placed, AER-R-29).  The new map's
+    ``AerState.board`` and ``AerState.airports`` answers are carried over from the old map's when those are
+    known (only this destination changed, and only the owners of a tile here before or now), rather than
+    worked out again from every destination at the new map's first question."""
+    before: tuple[Airport | None, ...] = ()
+    out: list[Slots] = []
+    for s in board:
+        if s.destination == destination:
+            before = s.slots
+            s = Slots(destination, slots)
+        out.append(s)
+    new_map = tuple(out)
+    known = _BOARDS.get(id(board))
+    if known is not None and known[0] is board and len(_BOARDS) <= 256:
+        carried = dict(known[1])
+        carried[destination] = slots
+        _BOARDS[id(new_map)] = (new_map, carried)
+    held = _AIRPORTS.get(id(board))
+    if held is not None and held[0] is board and len(_AIRPORTS) <= 256:
+        was = {a.owner for a in before if a is not None}
+        now = {a.owner for a in slots if a is not None}
+        owners = dict(held[1])
+        names = [s.destination for s in board]
+        for owner in now - was:  # a new owner here: the destination joins its airports, in map order
+            owners[owner] = tuple(sorted((*owners.get(owner, ()), destination), key=names.index))
+        for owner in was - now:  # its tile replaced: the destination leaves its airports
+            rest = tuple([d for d in owners[owner] if d != destination])
+            if rest:
+                owners[owner] = rest
+            else:
+                del owners[owner]
+        _AIRPORTS[id(new_map)] = (new_map, owners)
+    return new_map
+
+
 # state.airports per map: id(map) -> (the map, seat -> its airports).
 _AIRPORTS: dict[int, tuple[tuple[Slots, ...], dict[int, tuple[str, ...]]]] = {}
 # state.board per map: id(map) -> (the map, destination -> its slots).
@@ -645,6 +681,7 @@ __all__ = [
     "evolve_player",
     "evolve_state",
     "load",
+    "map_with",
     "passengers_in_play",
     "problems",
     "tiles_on_cards",

@@ -79,12 +79,12 @@ from rulecraft.model.aeroplanes.state import (
     OwnedCard,
     Phase,
     PlayerState,
-    Slots,
     TurnState,
     Waiting,
     evolve,  # attrs.evolve compiled per class, slot by slot: the hot path
     evolve_player,  # the player's fields copied whole
     evolve_state,  # the state's fields copied whole
+    map_with,
 )
 
 
@@ -358,7 +358,7 @@ def place_tile(
             onto = [evolve(c, tiles=c.tiles + 1) if c.number == back else c for c in owner.cards]  # AER-AMB-15
             players[old.owner] = evolve_player(owner, cards=tuple(onto))  # AER-AMB-15
     new = (*slots[: attempt.slot], Airport(seat, stage), *slots[attempt.slot + 1 :])
-    board = tuple([Slots(s.destination, new) if s.destination == attempt.destination else s for s in state.map])
+    board = map_with(state.map, attempt.destination, new)  # its board and airports carried over
     americas_paid = state.americas_paid
     bonus = ctx.pack.americas_bonus
     if old is None and attempt.destination in bonus.destinations:
