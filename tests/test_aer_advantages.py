@@ -339,6 +339,21 @@ def test_night_flights_extra_claims_within_europe() -> None:
     assert state.advantage_supply[NF - 2] == 6
 
 
+def test_night_flights_both_played_first_leave_a_claim_open_aer_r_46() -> None:
+    """AER-R-46 (l.159): one extra claim per Night Flights tile played, several in the same action: with both
+    tiles played before either extra claim, the first extra claim leaves one open though no tile is held any
+    more, so the action goes on (CLAIMING) until the second."""
+    state, seat, far, near = night_state(2)
+    state = step(state, A.ClaimPassenger(far[0], 10))
+    state = step(state, A.PlayNightFlights())
+    state = step(state, A.PlayNightFlights())
+    assert state.turn.claims_left == 2 and state.players[seat].held(NF) == 0
+    state = step(state, A.ClaimPassenger(near[0], 10))
+    assert state.phase is Phase.CLAIMING and state.to_move == seat and state.turn.claims_left == 1
+    state = step(state, A.ClaimPassenger(near[1], 10))
+    assert state.phase is Phase.ACTION and state.to_move == (seat + 1) % 3
+
+
 def test_night_flights_end_claims() -> None:
     """AER-R-46: a holder may end the claim action without playing (or after playing) Night Flights."""
     state, seat, far, _near = night_state(1)

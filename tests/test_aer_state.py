@@ -459,3 +459,112 @@ def test_repr_round_trips_mid_game() -> None:
     )
     again = eval(repr(state), vars(S))
     assert again == state and hash(again) == hash(state)
+
+
+# ---------------------------------------------------------------------------
+# The state's copy (state.evolve_state, issue 18)
+# ---------------------------------------------------------------------------
+
+
+def test_a_states_copy_is_what_attrs_evolve_builds_with_a_fresh_hash() -> None:
+    """``evolve_state`` copies the fields' dict instead of calling ``__init__``: the copy equals
+    ``attrs.evolve``'s field for field, is an AerState, leaves the original as it was, clears the cached
+    hash (a stale one would make two different states look alike to every dict keyed on states), stays
+    frozen, and refuses a name that is no field as ``attrs.evolve`` does."""
+    st = _set_up(4)
+    before = hash(st)
+    changes: dict[str, Any] = {"phase": Phase.PLACING, "to_move": (st.to_move + 1) % 4, "subsidy_pool": 3}
+    copy = S.evolve_state(st, **changes)
+    assert copy == attrs.evolve(st, **changes) and type(copy) is AerState
+    assert attrs.asdict(copy, recurse=False) == attrs.asdict(attrs.evolve(st, **changes), recurse=False)
+    assert hash(copy) == hash(attrs.evolve(st, **changes)) != before
+    assert hash(st) == before and st.phase is Phase.ACTION and st.subsidy_pool != 3
+    assert S.evolve_state(st) == st and S.evolve_state(st) is not st
+    assert eval(repr(copy), vars(S)) == copy
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        copy.era = 2  # type: ignore[misc]
+    with pytest.raises(TypeError, match="no field 'gold'"):
+        S.evolve_state(st, gold=1)
+
+
+def test_a_players_copy_is_what_attrs_evolve_builds() -> None:
+    """``evolve_player`` copies the fields' dict as ``evolve_state`` does: the copy equals ``attrs.evolve``'s
+    field for field, is a PlayerState, leaves the original as it was (and its hash), stays frozen, and
+    refuses a name that is no field."""
+    player = _set_up(4).players[0]
+    before = hash(player)
+    changes: dict[str, Any] = {"money": player.money + 3, "cards": (OwnedCard(7, tiles=2),), "vp": 4}
+    copy = S.evolve_player(player, **changes)
+    assert copy == attrs.evolve(player, **changes) and type(copy) is PlayerState
+    assert attrs.asdict(copy, recurse=False) == attrs.asdict(attrs.evolve(player, **changes), recurse=False)
+    assert hash(copy) == hash(attrs.evolve(player, **changes)) != before
+    assert hash(player) == before and player.cards == () and player.vp == 0
+    assert S.evolve_player(player) == player and S.evolve_player(player) is not player
+    assert copy.held(2) == player.held(2) and eval(repr(copy), vars(S)) == copy
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        copy.money = 2  # type: ignore[misc]
+    with pytest.raises(TypeError, match="no field 'gold'"):
+        S.evolve_player(player, gold=1)
+
+
+# ---------------------------------------------------------------------------
+# A placed tile's map (state.map_with): board and airports carried over (issue 18)
+# ---------------------------------------------------------------------------
+
+
+def _fresh(state: AerState) -> tuple[dict[str, Any], dict[int, tuple[str, ...]]]:
+    """The board and every owner's airports worked out from the map itself (what a new map's first
+    question works out when nothing is carried)."""
+    return {s.destination: s.slots for s in state.map}, S._owners(state.map)
+
+
+def test_map_with_carries_the_board_and_airports_as_worked_out_afresh() -> None:
+    """AER-R-29/30: a tile into an empty slot adds its destination to its owner's airports in map order; a
+    higher stage over an opponent's tile (l.124-125) moves the destination from one owner to the other; an
+    upgrade of one's own tile changes no airports.  Each carried answer equals the fresh one and is the one
+    kept for the new map (asked before any other question could work it out)."""
+    state = _set_up(4)
+    state.board(), state.airports(0)  # the old map's answers are known
+    first = state.map[0].destination
+    seat = next(p for p in range(4) if first not in state.airports(p))
+    cases = [
+        (seat, 1),  # a new airport of ``seat``
+        ((seat + 1) % 4, 2),  # a higher stage over it: the destination changes hands
+        ((seat + 1) % 4, 3),  # an upgrade of one's own tile
+    ]
+    slot = next(i for i, a in enumerate(state.slots(first)) if a is None)
+    for owner, stage in cases:
+        slots = state.slots(first)
+        slots = (*slots[:slot], Airport(owner, stage), *slots[slot + 1 :])
+        board = S.map_with(state.map, first, slots)
+        assert [s.destination for s in board] == [s.destination for s in state.map]
+        assert [s.slots for s in board] == [slots if s.destination == first else s.slots for s in state.map]
+        assert S._BOARDS[id(board)][0] is board and S._AIRPORTS[id(board)][0] is board  # carried, kept
+        state = attrs.evolve(state, map=board)
+        fresh_board, fresh_owners = _fresh(state)
+        assert state.board() == fresh_board
+        assert S._AIRPORTS[id(board)][1] == fresh_owners
+        assert first in state.airports(owner)
+    assert first not in state.airports(seat)  # its only tile there was replaced
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_random_games_carry_the_same_board_and_airports_as_worked_out_afresh(seed: int) -> None:
+    """Every map a random game's placements make (transitions.place_tile uses ``map_with``) answers
+    ``board`` and ``airports`` as one worked out from its own destinations."""
+    from rulecraft.registry import make_game
+
+    game = make_game("aer")
+    rng = random.Random(seed)
+    state = game.new_game(4)
+    maps = 0
+    while (action := game.random_action(state, rng)) is not None:
+        before = state.map
+        state = game.transition(state, action)
+        if state.map is not before:
+            maps += 1
+            fresh_board, fresh_owners = _fresh(state)
+            assert state.board() == fresh_board
+            for owner in {*fresh_owners, *range(4)}:
+                assert state.airports(owner) == fresh_owners.get(owner, ())
+    assert maps > 20

@@ -53,6 +53,8 @@ from rulecraft.model.aeroplanes.state import (
     Slots,
     Waiting,
     evolve,  # attrs.evolve compiled per class, slot by slot: the hot path
+    evolve_player,  # the player's fields copied whole
+    evolve_state,  # the state's fields copied whole
 )
 
 
@@ -221,7 +223,7 @@ def _put_waiting(state: AerState, tile: str) -> AerState:
     bag.remove(tile)
     w = state.waiting[i]
     section = evolve(w, slots=(*w.slots[:j], tile, *w.slots[j + 1 :]))
-    return evolve(state, bag=tuple(bag), waiting=(*state.waiting[:i], section, *state.waiting[i + 1 :]))
+    return evolve_state(state, bag=tuple(bag), waiting=(*state.waiting[:i], section, *state.waiting[i + 1 :]))
 
 
 def deal(ctx: Context, state: AerState, action: AerAction) -> AerState:
@@ -231,12 +233,12 @@ def deal(ctx: Context, state: AerState, action: AerAction) -> AerState:
             raise RulecraftError(f"AER-SET-01: {action.id} cannot be dealt to the waiting area")
         state = _put_waiting(state, action.id)
         if next_waiting_slot(state) is None:
-            return evolve(state, phase=Phase.FIRST_PLAYER)
+            return evolve_state(state, phase=Phase.FIRST_PLAYER)
         return state
     if isinstance(action, DrawFirstPlayer) and state.phase is Phase.FIRST_PLAYER:
         n = len(state.players)
         # AER-SET-03: the player to the right (counter-clockwise) of the first player chooses first.
-        return evolve(state, first_player=action.seat, to_move=(action.seat - 1) % n, phase=Phase.CHOOSE_HOME)
+        return evolve_state(state, first_player=action.seat, to_move=(action.seat - 1) % n, phase=Phase.CHOOSE_HOME)
     raise RulecraftError(f"{action!r} is not a set-up chance deal in phase {state.phase.value}")
 
 
@@ -273,11 +275,11 @@ def choose_home(ctx: Context, state: AerState, action: ChooseHome) -> AerState:
             j = s.slots.index(None)
             s = evolve(s, slots=(*s.slots[:j], Airport(seat, HOME), *s.slots[j + 1 :]))
         board.append(s)
-    player = evolve(state.players[seat], home=action.city)
-    state = evolve(state, map=tuple(board), players=(*state.players[:seat], player, *state.players[seat + 1 :]))
+    player = evolve_player(state.players[seat], home=action.city)
+    state = evolve_state(state, map=tuple(board), players=(*state.players[:seat], player, *state.players[seat + 1 :]))
     if seat == state.first_player:
         return start_era(ctx, state)
-    return evolve(state, to_move=(seat - 1) % len(state.players))
+    return evolve_state(state, to_move=(seat - 1) % len(state.players))
 
 
 def start_era(ctx: Context, state: AerState) -> AerState:
@@ -285,8 +287,9 @@ def start_era(ctx: Context, state: AerState) -> AerState:
     then each player's income; the action round starts with the first player (AER-R-04).  Era 2 and 3
     income is paid here once (AER-AMB-03 ``once``: update step 7 is the same payment)."""
     # AER-R-03: each player's income for the era, on top of the money left over.
-    players = tuple(evolve(p, money=p.money + ctx.pack.income.amount(state.era, p.home or "")) for p in state.players)
-    return evolve(
+    income = ctx.pack.income.amount
+    players = tuple(evolve_player(p, money=p.money + income(state.era, p.home or "")) for p in state.players)
+    return evolve_state(
         state,
         players=players,
         # AER-R-61: the update left the subsidy section alone; the Income step refills it and returns the marker.

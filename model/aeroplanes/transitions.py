@@ -79,10 +79,12 @@ from rulecraft.model.aeroplanes.state import (
     OwnedCard,
     Phase,
     PlayerState,
-    Slots,
     TurnState,
     Waiting,
     evolve,  # attrs.evolve compiled per class, slot by slot: the hot path
+    evolve_player,  # the player's fields copied whole
+    evolve_state,  # the state's fields copied whole
+    map_with,
 )
 
 
@@ -138,9 +140,9 @@ def transition(ctx: Context, state: AerState, action: AerAction) -> AerState:
             return end_turn(state, players=players, advantage_supply=_bump(state.advantage_supply, i, -1))
         case RollForAdvantages():
             players = players_with_me(state, money=me(state).money - ADVANTAGE_PRICE)  # AER-R-39: £1 first
-            return evolve(state, players=players, phase=Phase.ADVANTAGE_ROLL)
+            return evolve_state(state, players=players, phase=Phase.ADVANTAGE_ROLL)
         case AdvantageThrow(faces=faces):
-            return evolve(state, turn=evolve(state.turn, advantage_dice=faces), phase=Phase.ADVANTAGE_PICK)
+            return evolve_state(state, turn=evolve(state.turn, advantage_dice=faces), phase=Phase.ADVANTAGE_PICK)
         case PickAdvantages(types=types):
             held, supply = state.players[state.to_move].advantages, state.advantage_supply
             for kind in (t for t in types if t is not None):  # AER-R-39: the tiles into the hand
@@ -166,7 +168,7 @@ def end_turn(state: AerState, **changes: Any) -> AerState:
     acted = state.turns_in_round + 1
     n = len(state.players)
     if acted == n:
-        return evolve(
+        return evolve_state(
             state,
             turns_in_round=acted,
             turn=FRESH_TURN,
@@ -174,7 +176,7 @@ def end_turn(state: AerState, **changes: Any) -> AerState:
             die_roller=state.first_player,
             **changes,
         )
-    return evolve(
+    return evolve_state(
         state, turns_in_round=acted, turn=FRESH_TURN, to_move=(state.to_move + 1) % n, phase=Phase.ACTION, **changes
     )
 
@@ -182,7 +184,7 @@ def end_turn(state: AerState, **changes: Any) -> AerState:
 def players_with_me(state: AerState, **changes: Any) -> tuple[PlayerState, ...]:
     """The players with the one to move changed (for a single copy of the state with other changes)."""
     seat = state.to_move
-    return (*state.players[:seat], evolve(state.players[seat], **changes), *state.players[seat + 1 :])
+    return (*state.players[:seat], evolve_player(state.players[seat], **changes), *state.players[seat + 1 :])
 
 
 def roll_first_player_die(state: AerState, action: RollFirstPlayerDie) -> AerState:
@@ -190,7 +192,7 @@ def roll_first_player_die(state: AerState, action: RollFirstPlayerDie) -> AerSta
     stops (back to the roller when it goes round the table).  The new round starts with that player."""
     assert state.die_roller is not None
     first = (state.die_roller + action.value) % len(state.players)
-    return evolve(
+    return evolve_state(
         state,
         first_player=first,
         to_move=first,
@@ -224,7 +226,7 @@ def place_airport(ctx: Context, state: AerState, action: PlaceAirport) -> AerSta
         turn = evolve(turn, origins=state.airports(state.to_move))  # AER-AMB-10: its airports now
     if not rolls:
         return place_tile(ctx, state, turn)
-    return evolve(state, turn=turn, phase=Phase.RISK_ROLL)
+    return evolve_state(state, turn=turn, phase=Phase.RISK_ROLL)
 
 
 def risk_throw(ctx: Context, state: AerState, action: RiskThrow) -> AerState:
@@ -234,7 +236,7 @@ def risk_throw(ctx: Context, state: AerState, action: RiskThrow) -> AerState:
     assert attempt is not None
     attempt = evolve(attempt, throw=(action.total, action.skulls), pending=throw_pending(ctx, state))
     if attempt.pending:
-        return evolve(state, turn=evolve(state.turn, attempt=attempt), phase=Phase.COVER)
+        return evolve_state(state, turn=evolve(state.turn, attempt=attempt), phase=Phase.COVER)
     return keep_throw(ctx, state, attempt)
 
 
@@ -263,7 +265,7 @@ def keep_throw(ctx: Context, state: AerState, thrown: Attempt | None = None) -> 
         # AER-R-24/25: the last roll passed, nothing to decide: placed, with the EF tiles, in one copy of the
         # state (the turn's attempt names the same card, destination and slot; its throw is done with)
         return place_tile(ctx, state, state.turn, players)
-    return evolve(state, players=players, turn=evolve(state.turn, attempt=attempt), phase=Phase.COVER)
+    return evolve_state(state, players=players, turn=evolve(state.turn, attempt=attempt), phase=Phase.COVER)
 
 
 def play_radio_beacons(state: AerState) -> AerState:
@@ -285,7 +287,7 @@ def give_back(state: AerState, kind: int, mine: dict[str, Any] | None = None, **
     other changes, ``changes`` the state's, made in the same copy."""
     p = me(state)
     players = players_with_me(state, advantages=_bump(p.advantages, kind - 2, -1), **(mine or {}))
-    return evolve(state, players=players, advantage_supply=_bump(state.advantage_supply, kind - 2, +1), **changes)
+    return evolve_state(state, players=players, advantage_supply=_bump(state.advantage_supply, kind - 2, +1), **changes)
 
 
 def play_engine_maintenance(ctx: Context, state: AerState) -> AerState:
@@ -309,7 +311,7 @@ def cover_shortfall(ctx: Context, state: AerState, action: CoverShortfall) -> Ae
         state, money=p.money - action.money, advantages=_bump(p.advantages, DARING_PILOT - 2, -action.pilots)
     )
     attempt = evolve(attempt, spent=attempt.spent + action.money)
-    state = evolve(
+    state = evolve_state(
         state,
         players=players,
         advantage_supply=_bump(state.advantage_supply, DARING_PILOT - 2, action.pilots),
@@ -325,7 +327,7 @@ def next_roll(ctx: Context, state: AerState) -> AerState:
     attempt = evolve(attempt, rolls=attempt.rolls[1:], throw=None)
     turn = evolve(state.turn, attempt=attempt)
     if attempt.rolls:
-        return evolve(state, turn=turn, phase=Phase.RISK_ROLL)
+        return evolve_state(state, turn=turn, phase=Phase.RISK_ROLL)
     return place_tile(ctx, state, turn)
 
 
@@ -351,12 +353,12 @@ def place_tile(
         back = card_for_returned_tile(ctx, owner, old.stage)  # AER-AMB-15 card: onto a card, if one has room
         supply = list(owner.supply)
         supply[old.stage - 1] += 1
-        players[old.owner] = evolve(owner, supply=(supply[0], supply[1], supply[2]))
+        players[old.owner] = evolve_player(owner, supply=(supply[0], supply[1], supply[2]))
         if back is not None:  # AER-AMB-15 card: the tile goes onto that card, not into the supply
             onto = [evolve(c, tiles=c.tiles + 1) if c.number == back else c for c in owner.cards]  # AER-AMB-15
-            players[old.owner] = evolve(owner, cards=tuple(onto))  # AER-AMB-15
+            players[old.owner] = evolve_player(owner, cards=tuple(onto))  # AER-AMB-15
     new = (*slots[: attempt.slot], Airport(seat, stage), *slots[attempt.slot + 1 :])
-    board = tuple([Slots(s.destination, new) if s.destination == attempt.destination else s for s in state.map])
+    board = map_with(state.map, attempt.destination, new)  # its board and airports carried over
     americas_paid = state.americas_paid
     bonus = ctx.pack.americas_bonus
     if old is None and attempt.destination in bonus.destinations:
@@ -367,8 +369,8 @@ def place_tile(
     mine["cards"] = tuple(
         [evolve(c, tiles=c.tiles - 1) if c.number == attempt.card else c for c in players[seat].cards]
     )
-    players[seat] = evolve(players[seat], **mine)  # after an upgrade's own replaced tile went back
-    return evolve(
+    players[seat] = evolve_player(players[seat], **mine)  # after an upgrade's own replaced tile went back
+    return evolve_state(
         state,
         players=tuple(players),
         map=board,
@@ -420,7 +422,9 @@ def buy_plane(ctx: Context, state: AerState, action: BuyPlane) -> AerState:
     players = players_with_me(state, money=player.money - cost, supply=supply, cards=cards, advantages=advantages)
     display = tuple([c for c in state.display if c != action.number])
     if state.deck:
-        return evolve(state, players=players, display=display, advantage_supply=advantage_supply, phase=Phase.CARD_DRAW)
+        return evolve_state(
+            state, players=players, display=display, advantage_supply=advantage_supply, phase=Phase.CARD_DRAW
+        )
     # AER-AMB-55 'shrink': nothing left to draw
     return end_turn(state, players=players, display=display, advantage_supply=advantage_supply)
 
@@ -462,7 +466,7 @@ def claim_passenger(ctx: Context, state: AerState, action: ClaimPassenger) -> Ae
     if state.phase is Phase.CLAIMING:  # AER-R-46: an extra claim uses up one Night Flights claim
         turn = evolve(turn, claims_left=turn.claims_left - 1)
     if turn.claims_left > 0 or player.held(NIGHT_FLIGHTS) > 0:
-        return evolve(state, turn=turn, phase=Phase.CLAIMING, **changes)  # AER-R-46: more claims
+        return evolve_state(state, turn=turn, phase=Phase.CLAIMING, **changes)  # AER-R-46: more claims
     return end_turn(state, **changes)
 
 
@@ -488,7 +492,7 @@ def take_marker(ctx: Context, state: AerState) -> AerState:
     (l.52-53): the action round ends at once (nobody else acts, no die between rounds), and the era is
     scored (AER-R-49)."""
     assert state.subsidy_pool == 0 and state.marker_in_pool
-    state = evolve(state, marker_in_pool=False, marker_taker=state.to_move, turn=FRESH_TURN)
+    state = evolve_state(state, marker_in_pool=False, marker_taker=state.to_move, turn=FRESH_TURN)
     return score_era(ctx, state)
 
 
@@ -499,10 +503,10 @@ def score_era(ctx: Context, state: AerState) -> AerState:
     VP and final scoring is ``scoring.final_scores`` of the OVER state (cards and passengers added to
     the track), the winner ``scoring.winners`` (AER-R-64)."""
     scores = era_scores(ctx, state, state.era)
-    players = tuple(evolve(p, vp=p.vp + scores[seat]) for seat, p in enumerate(state.players))
-    state = evolve(state, players=players)
+    players = tuple(evolve_player(p, vp=p.vp + scores[seat]) for seat, p in enumerate(state.players))
+    state = evolve_state(state, players=players)
     if state.era == 3 and ctx.r("AER-AMB-45") == "skip":
-        return evolve(state, phase=Phase.OVER)
+        return evolve_state(state, phase=Phase.OVER)
     return update_display(ctx, state)  # AER-AMB-45 run: after era 3 too
 
 
@@ -510,9 +514,9 @@ def update_display(ctx: Context, state: AerState) -> AerState:
     """U1, AER-R-53 (l.172): the two lowest-numbered display cards leave the game; the next two deck cards
     are then drawn (chance steps in Phase.UPDATE_DRAW; fewer when the deck runs out, AER-AMB-55)."""
     gone = state.display[:2]
-    state = evolve(state, display=state.display[2:], removed_cards=tuple(sorted((*state.removed_cards, *gone))))
+    state = evolve_state(state, display=state.display[2:], removed_cards=tuple(sorted((*state.removed_cards, *gone))))
     if draws_due(ctx, state):
-        return evolve(state, phase=Phase.UPDATE_DRAW)
+        return evolve_state(state, phase=Phase.UPDATE_DRAW)
     return update_planes(ctx, state)
 
 
@@ -527,7 +531,7 @@ def update_draw(ctx: Context, state: AerState, action: DrawCard) -> AerState:
     """U1, AER-R-53 (l.172): the drawn card joins the display in number order."""
     display = tuple(sorted((*state.display, action.number)))
     deck = tuple([c for c in state.deck if c != action.number])
-    state = evolve(state, display=display, deck=deck)
+    state = evolve_state(state, display=display, deck=deck)
     if draws_due(ctx, state):
         return state
     return update_planes(ctx, state)
@@ -562,7 +566,7 @@ def update_planes(ctx: Context, state: AerState) -> AerState:
             else:  # U3
                 kept.append(evolve(card, excess=unused, passengers=()))
         players.append(
-            evolve(
+            evolve_player(
                 p,
                 supply=(supply[0], supply[1], supply[2]),
                 cards=tuple(kept),
@@ -570,7 +574,7 @@ def update_planes(ctx: Context, state: AerState) -> AerState:
                 banked=tuple(sorted(banked)),
             )
         )
-    state = evolve(state, players=tuple(players), removed_passengers=tuple(sorted(removed)))
+    state = evolve_state(state, players=tuple(players), removed_passengers=tuple(sorted(removed)))
     return update_overflow(ctx, state)
 
 
@@ -590,13 +594,13 @@ def update_overflow(ctx: Context, state: AerState) -> AerState:
                     slots[j] = None
                     break
         waiting.append(Waiting(w.city, tuple(slots)))
-    state = evolve(state, overflow=tuple(overflow), waiting=tuple(waiting))
+    state = evolve_state(state, overflow=tuple(overflow), waiting=tuple(waiting))
     return refill_or_finish(ctx, state)
 
 
 def refill_or_finish(ctx: Context, state: AerState) -> AerState:
     if state.bag and next_waiting_slot(state) is not None:
-        return state if state.phase is Phase.REFILL else evolve(state, phase=Phase.REFILL)
+        return state if state.phase is Phase.REFILL else evolve_state(state, phase=Phase.REFILL)
     return update_money_and_era(ctx, state)
 
 
@@ -610,7 +614,7 @@ def refill_waiting(ctx: Context, state: AerState, action: RefillWaiting) -> AerS
     bag.remove(action.id)
     w = state.waiting[i]
     section = Waiting(w.city, (*w.slots[:j], action.id, *w.slots[j + 1 :]))
-    state = evolve(state, bag=tuple(bag), waiting=(*state.waiting[:i], section, *state.waiting[i + 1 :]))
+    state = evolve_state(state, bag=tuple(bag), waiting=(*state.waiting[:i], section, *state.waiting[i + 1 :]))
     return refill_or_finish(ctx, state)
 
 
@@ -621,18 +625,18 @@ def update_money_and_era(ctx: Context, state: AerState) -> AerState:
     ``roll``); ``taker``: the marker-taker is first player without a roll.  After era 3 (AER-AMB-45
     ``run``) these steps prepare no era: the game is over."""
     if state.era == 3:  # AER-AMB-45 run: no era 4 follows (no income, era marker or die): the game ends
-        return evolve(state, phase=Phase.OVER)  # AER-AMB-45
+        return evolve_state(state, phase=Phase.OVER)  # AER-AMB-45
     era = state.era + 1
     if ctx.r("AER-AMB-03") == "twice":
         # The new era is 2 or 3, whose income has no home-city modifier (AER-R-03): the bare amount.
         paid = ctx.pack.income.by_era[era - 1]
-        state = evolve(state, players=tuple(evolve(p, money=p.money + paid) for p in state.players))
+        state = evolve_state(state, players=tuple(evolve_player(p, money=p.money + paid) for p in state.players))
     taker = state.marker_taker
     assert taker is not None
-    state = evolve(state, era=era, turns_in_round=0)
+    state = evolve_state(state, era=era, turns_in_round=0)
     if ctx.r("AER-AMB-04") == "taker":
-        return start_era(ctx, evolve(state, first_player=taker))
-    return evolve(state, phase=Phase.ROUND_DIE, die_roller=taker)
+        return start_era(ctx, evolve_state(state, first_player=taker))
+    return evolve_state(state, phase=Phase.ROUND_DIE, die_roller=taker)
 
 
 def era_die(ctx: Context, state: AerState, action: RollFirstPlayerDie) -> AerState:
@@ -640,7 +644,7 @@ def era_die(ctx: Context, state: AerState, action: RollFirstPlayerDie) -> AerSta
     reaches is first player of the new era, which starts with its Income step (AER-R-02, R-03, R-61)."""
     assert state.die_roller is not None
     first = (state.die_roller + action.value) % len(state.players)
-    return start_era(ctx, evolve(state, first_player=first, die_roller=None))
+    return start_era(ctx, evolve_state(state, first_player=first, die_roller=None))
 
 
 __all__ = [
