@@ -113,7 +113,10 @@ def _compile_dict(cls: type, names: frozenset[str], by_init: Callable[..., Any])
     def evolve(inst: Any, /, **changes: Any) -> Any:
         if not names.issuperset(changes):
             unknown = sorted(set(changes) - names)
-            raise TypeError(f"{cls.__qualname__}.__init__() got an unexpected keyword argument {unknown[0]!r}")
+            name = unknown[0]
+            raise TypeError(
+                f"{cls.__qualname__} has no field {name!r} (__init__() got an unexpected keyword argument {name!r})"
+            )
         fields = inst.__dict__.copy()
         if len(fields) != size:
             if len(fields) != size + 1 or "_attrs_cached_hash" not in fields:

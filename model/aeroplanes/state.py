@@ -355,44 +355,10 @@ class SlotsMemo(Generic[T]):
 # The state's parts are plain frozen slotted classes: rulecraft.evolve copies them slot by slot.
 evolve = _evolve.evolve
 
-# What ``evolve_state`` copies: the state's field names (a change naming anything else is refused).
-_STATE_FIELDS = frozenset(field.name for field in attrs.fields(AerState))
-_new_object = object.__new__
-_set_attribute = object.__setattr__
-
-
-_PLAYER_FIELDS = frozenset(field.name for field in attrs.fields(PlayerState))
-
-
-def evolve_player(player: PlayerState, /, **changes: object) -> PlayerState:
-    """``attrs.evolve(player, **changes)`` as ``evolve_state`` makes the state's copy: the fields' dict
-    copied whole (PlayerState has no validator, converter, post-init or cached hash); a name that is no
-    field raises ``TypeError`` as ``attrs.evolve`` does.  Most actions change the player to move."""
-    if not _PLAYER_FIELDS.issuperset(changes):
-        unknown = sorted(set(changes) - _PLAYER_FIELDS)
-        raise TypeError(f"PlayerState has no field {unknown[0]!r}")
-    fields = player.__dict__.copy()
-    fields.update(changes)
-    copy: PlayerState = _new_object(player.__class__)
-    _set_attribute(copy, "__dict__", fields)
-    return copy
-
-
-def evolve_state(state: AerState, /, **changes: object) -> AerState:
-    """``attrs.evolve(state, **changes)`` made as the state's own ``__init__`` makes it: the fields' dict
-    copied whole (in C), the changes set and the cached hash cleared.  AerState has no validator,
-    converter or post-init to run, so the copy equals what ``__init__`` builds; a name that is no field
-    raises ``TypeError`` as ``attrs.evolve`` does.  A random game copies the state once or twice a step,
-    and setting its 23 slots one by one was a fifth of the transitions' time (issue 18)."""
-    if not _STATE_FIELDS.issuperset(changes):
-        unknown = sorted(set(changes) - _STATE_FIELDS)
-        raise TypeError(f"AerState has no field {unknown[0]!r}")
-    fields = state.__dict__.copy()
-    fields.update(changes)
-    fields["_attrs_cached_hash"] = None
-    copy: AerState = _new_object(state.__class__)
-    _set_attribute(copy, "__dict__", fields)
-    return copy
+# The state and the players (slots=False, no validator, converter or post-init) are copied by their fields'
+# dict; bound once, since the transitions copy them once or twice a step (issue 18).
+evolve_state = _evolve.evolver(AerState)
+evolve_player = _evolve.evolver(PlayerState)
 
 
 # ---------------------------------------------------------------------------
