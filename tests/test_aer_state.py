@@ -523,6 +523,10 @@ def test_map_with_carries_the_board_and_airports_as_worked_out_afresh() -> None:
     higher stage over an opponent's tile (l.124-125) moves the destination from one owner to the other; an
     upgrade of one's own tile changes no airports.  Each carried answer equals the fresh one and is the one
     kept for the new map (asked before any other question could work it out)."""
+    # Kept answers are carried only while the memos have room (256): start them empty, as a fresh process
+    # does, so that earlier tests in this worker cannot decide what this one sees.
+    S._BOARDS.clear()
+    S._AIRPORTS.clear()
     state = _set_up(4)
     state.board(), state.airports(0)  # the old map's answers are known
     first = state.map[0].destination
