@@ -123,7 +123,7 @@ def _compile_dict(cls: type, names: frozenset[str], by_init: Callable[..., Any])
                 return by_init(inst, **changes)
             fields["_attrs_cached_hash"] = None  # only a class that caches its hash has it: not worked out yet
         fields.update(changes)
-        copy = new(cls)
+        copy: Any = new(cls)
         set_attribute(copy, "__dict__", fields)
         return copy
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Sequence
+from typing import Any
 
 import attrs
 import pytest
@@ -736,6 +737,7 @@ def test_the_attempt_steps_actions_are_the_attempts_in_their_order_air_r_26_29_3
     pools (AIR-AMB-07/08) and the throws (AIR-AMB-04/05/32); each answer is a new list, so adding
     to it (``NoAttempt``) changes no kept group."""
     game = make_game("air", readings=readings)
+    assert isinstance(game, AirshipsGame)
     c, rng, met = game.ctx, random.Random(7), 0
     for _ in range(3):
         st = game.new_game(4)
@@ -763,7 +765,12 @@ def test_a_states_copy_is_what_attrs_evolve_builds_with_a_fresh_hash() -> None:
     states), stays frozen, and refuses a name that is no field as ``attrs.evolve`` does."""
     st = state(display=display("EX04"), stacks=STACKS)
     before = hash(st)
-    changes = {"phase": Phase.THROW, "seat": 1, "goes": 4, "attempt": Attempt("airship:1", 0, False, Dice(W=2))}
+    changes: dict[str, Any] = {
+        "phase": Phase.THROW,
+        "seat": 1,
+        "goes": 4,
+        "attempt": Attempt("airship:1", 0, False, Dice(W=2)),
+    }
     copy = evolve_state(st, **changes)
     assert copy == attrs.evolve(st, **changes) and type(copy) is AirState
     assert attrs.asdict(copy, recurse=False) == attrs.asdict(attrs.evolve(st, **changes), recurse=False)

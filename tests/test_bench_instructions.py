@@ -3,6 +3,8 @@ from valgrind's own line, the start-up subtracted, and a one-line reason when it
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -54,7 +56,7 @@ def test_the_figure_is_the_games_own_instructions_per_step(monkeypatch: pytest.M
         warmed.append(command)
 
     monkeypatch.setattr(instructions, "counted", counted)
-    monkeypatch.setattr(instructions.subprocess, "run", run)
+    monkeypatch.setattr(subprocess, "run", run)
     row = instructions.per_step(Path("."), "air", "uniform", 40)
     assert row["instructions"] == 1_200 and row["per_step"] == 30.0 and row["games"] == 2
     # one run not counted first (the bytecode written), without valgrind
@@ -67,12 +69,12 @@ def test_without_valgrind_or_a_base_it_says_why_in_one_line(
     with pytest.raises(SystemExit):
         instructions.main([])  # no base named: argparse's own one-line usage error
     assert "--base-rev REV or --base DIR" in capsys.readouterr().err
-    monkeypatch.setattr(instructions.shutil, "which", lambda name: None)
+    monkeypatch.setattr(shutil, "which", lambda name: None)
     assert instructions.main(["--base", str(tmp_path)]) == 2
     assert capsys.readouterr().err.strip() == (
         "bench/instructions.py: valgrind is not installed (apt-get install valgrind)"
     )
-    monkeypatch.setattr(instructions.shutil, "which", lambda name: "/usr/bin/valgrind")
+    monkeypatch.setattr(shutil, "which", lambda name: "/usr/bin/valgrind")
     assert instructions.main(["--base", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("bench/instructions.py: --base ") and "no installed rulecraft package" in err
