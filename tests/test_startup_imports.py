@@ -246,7 +246,7 @@ def test_a_scan_for_some_games_finds_their_ids_as_the_whole_scan_does(tmp_path: 
         path = tmp_path / f"test_{i}.py"
         path.write_text(text, "utf-8", newline="")
         paths.append(path)
-    root = Path(crossref.__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[1]  # this checkout (also when the package is an installed wheel)
     real = [p for folder in ("tests", "model", "invariants", "solvers") for p in sorted((root / folder).rglob("*.py"))]
     for files, base in ((paths, tmp_path), (real, root)):
         whole = crossref._scan(files, base)
@@ -301,7 +301,10 @@ def test_rules_cross_references_are_what_the_whole_scan_finds(gid: str) -> None:
     catalogue = rec.rule_catalogue()
     got = crossref.cross_reference(gid, rec.model_package(), catalogue)
     assert got == _cross_reference_as_it_was(gid, rec.model_package(), catalogue)
-    assert any(r["code"] for r in got.values()) and any(r["tests"] for r in got.values())
+    assert any(r["code"] for r in got.values())
+    # An installed wheel (tox -e compiled) ships no tests folder beside the package: no tests column then.
+    if (Path(crossref.__file__).resolve().parents[1] / "tests").is_dir():
+        assert any(r["tests"] for r in got.values())
 
 
 @pytest.mark.parametrize("gid", sorted(PACKAGES))
