@@ -80,3 +80,7 @@ def test_without_valgrind_or_a_base_it_says_why_in_one_line(
     assert err.startswith("bench/instructions.py: --base ") and "no installed rulecraft package" in err
     assert instructions.main(["--base", str(tmp_path), "--game", "chess"]) == 2
     assert "--game chess: no such game" in capsys.readouterr().err
+    assert instructions.main(["--base-rev", "no-such-revision-anywhere"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"bench/instructions.py: --base-rev no-such-revision-anywhere: no such revision in {instructions.ROOT}"
+    )
