@@ -166,12 +166,12 @@ def compare(args: argparse.Namespace) -> int:
     if args.base is not None and not (args.base / "rulecraft" / "__init__.py").is_file():
         raise BenchError(f"--base {args.base}: no installed rulecraft package there (rulecraft/__init__.py)")
     if args.base_rev is not None:  # a revision that is none is said before this tree is installed
-        known = subprocess.run(
+        revision = subprocess.run(
             ["git", "-C", str(ROOT), "rev-parse", "--verify", "--quiet", f"{args.base_rev}^{{commit}}"],
             capture_output=True,
             check=False,
         )
-        if known.returncode != 0:
+        if revision.returncode != 0:
             raise BenchError(f"--base-rev {args.base_rev}: no such revision in {ROOT}")
     log = sys.stderr if args.json else sys.stdout
     with tempfile.TemporaryDirectory(prefix="rulecraft-instructions-") as tmp:
