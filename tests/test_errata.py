@@ -87,7 +87,9 @@ def test_a_cost_change_contradicts_the_examples_that_pay_the_printed_cost() -> N
     fields = {f for f, _, _ in report.witness.finding.fields} if report.witness.finding else set()
     assert "boards" in fields, "after paying for an additional go the chips differ"
     assert report.printed is not None and report.changed is not None
-    assert report.changed.legal_rate("extra-go") >= report.printed.legal_rate("extra-go")
+    # Both rulesets' random games reached the choice. How often it is open is not a rule fact: at 2
+    # chips random players pay more often and so hold fewer chips, so the rate may go either way.
+    assert report.changed.legal_kinds.get("extra-go", 0) > 0 and report.printed.legal_kinds.get("extra-go", 0) > 0
     text = markdown(report)
     assert "## Printed examples contradicted:" in text and "| 'extra-go' legal |" in text
     page = html_report(report)

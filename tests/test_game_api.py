@@ -285,3 +285,46 @@ def test_a_broken_solver_or_invariant_module_is_an_error_not_an_empty_answer(
     monkeypatch.setitem(sys.modules, f"rulecraft.invariants.{package}", None)
     with pytest.raises(ImportError):
         tools(game).violations(state)
+
+
+def _parameter_bounds() -> list[tuple[str, str, int]]:
+    return [
+        (game_id, p.name, value)
+        for game_id in GAMES
+        for p in game_class(game_id).parameters
+        for value in sorted({p.low, p.high} - {p.default})
+    ]
+
+
+@pytest.mark.parametrize(("game_id", "name", "value"), _parameter_bounds())
+def test_generation_and_the_check_agree_at_every_parameters_bounds(game_id: str, name: str, value: int) -> None:
+    """A rule parameter (``extra_go_cost: 2``) changes what is legal; the generator must read the same
+    number as the check. At the lowest and the highest value each parameter may take: every generated
+    action passes the check, and an action of the game that is not generated is refused (or reaches
+    what a generated one reaches)."""
+    game = make_game(game_id, parameters={name: value})
+    rng = random.Random(7)
+    state = game.new_game(game_class(game_id).min_players + 1)
+    seen: list[tuple[Any, Any]] = []  # (state, legal actions) at the decisions looked at
+    probes: dict[type, list[Any]] = {}
+    for step in range(500):
+        action = game.random_action(state, rng)
+        if action is None:
+            break
+        kind = probes.setdefault(type(action), [])
+        if action not in kind and len(kind) < 6:
+            kind.append(action)
+        if step % 3 == 0 and not isinstance(game.to_move(state), Chance | GameOver):
+            seen.append((state, game.legal_actions(state)))
+        state = game.apply(state, action)
+    assert seen, "play reached no decision"
+    for state, legal in seen:
+        for action in legal:
+            assert game.check(state, action) is None, f"{action!r} is generated but {game.check(state, action)}"
+        for action in (a for kind in probes.values() for a in kind):
+            if action not in legal and game.check(state, action) is None:
+                # Steamopolis lists one order of increments per end gauge: another order is legal
+                # but must reach the state a listed one reaches.
+                after = game.apply(state, action)
+                reached = any(game.apply(state, a) == after for a in legal)
+                assert reached, f"{action!r} passes the check but is not generated"

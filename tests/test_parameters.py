@@ -46,6 +46,8 @@ def test_a_cheaper_additional_go() -> None:
     assert printed.check(tools(printed).scenario_state(spec), ExtraGo()) is not None
     state = tools(cheaper).scenario_state(spec)
     assert cheaper.check(state, ExtraGo()) is None
+    assert ExtraGo() in cheaper.legal_actions(state), "listed where the check allows it"
+    assert ExtraGo() not in printed.legal_actions(tools(printed).scenario_state(spec))
     after = cheaper.apply(state, ExtraGo())
     assert after.boards[0].chips == 0 and after.supplies[0] == state.supplies[0] + 2
 

@@ -164,7 +164,7 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
             ctx = self.ctx
             return [a for a in self._resolves if check(ctx, state, a) is None]
         if state.phase is Phase.EXTRA_GO:
-            if state.boards[state.seat].chips >= 3:
+            if state.boards[state.seat].chips >= self.ctx.p("extra_go_cost"):  # AIR-R-42: what the check asks
                 return [_END_GO, _EXTRA_GO]
             return [_END_GO]
         return []
