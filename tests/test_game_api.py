@@ -301,7 +301,7 @@ def test_generation_and_the_check_agree_at_every_parameters_bounds(game_id: str,
     """A rule parameter (``extra_go_cost: 2``) changes what is legal; the generator must read the same
     number as the check. At the lowest and the highest value each parameter may take: every generated
     action passes the check, and an action of the game that is not generated is refused (or reaches
-    what a generated one reaches)."""
+    what a generated one reaches), and every invariant holds."""
     game = make_game(game_id, parameters={name: value})
     rng = random.Random(7)
     state = game.new_game(game_class(game_id).min_players + 1)
@@ -319,6 +319,7 @@ def test_generation_and_the_check_agree_at_every_parameters_bounds(game_id: str,
         state = game.apply(state, action)
     assert seen, "play reached no decision"
     for state, legal in seen:
+        assert tools(game).violations(state) == [], "an invariant that reads the printed number"
         for action in legal:
             assert game.check(state, action) is None, f"{action!r} is generated but {game.check(state, action)}"
         for action in (a for kind in probes.values() for a in kind):
