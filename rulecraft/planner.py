@@ -90,7 +90,10 @@ class Planner:
             plans.clear()  # off the last plan (or none yet): plan afresh from here
             path, ends = self.planned(game, state, rng)
             for before, action in path:
-                plans.setdefault(_key(game, before), action)
+                # The action at a state's last visit: a path that comes back to a state (a loop of moves
+                # that changes nothing, as a parasite taken back and placed again, STM-R-72) then
+                # leaves it as the plan does, where the first visit's action would loop forever.
+                plans[_key(game, before)] = action
             if not ends:
                 # No end within the horizon (a loop the value cannot see past): planning again from
                 # the best state would cost as much for as little, so this game plays on unplanned.

@@ -123,3 +123,33 @@ def test_a_plan_that_reaches_no_end_hands_the_game_to_the_fallback_policy() -> N
     for _ in range(80):  # the set-up deals (chance, by its odds), then the player's decisions
         state = game.apply(state, short(game, state, rng))
     assert calls  # past the first (unfinished) plan's steps, the fallback chose
+
+
+class _Scripted(Planner):
+    """A planner whose plan is given: the path a beam search found, loop included."""
+
+    def planned(self, game: Any, root: Any, rng: random.Random) -> tuple[list[tuple[Any, Any]], bool]:
+        return [(0, "take back"), (1, "place again"), (0, "leave"), (2, "end")], True
+
+
+def test_a_plan_that_comes_back_to_a_state_leaves_it_as_the_plan_does() -> None:
+    """A planned path may pass a state twice (a move and its undoing). Replayed state by state, the
+    state's last action is the one that leads on to the plan's end; its first would loop forever."""
+    planner = _Scripted(value=lambda g, s: 0.0)
+    rng = random.Random(0)
+    assert [planner(None, state, rng) for state in (0, 1, 2)] == ["leave", "place again", "end"]
+
+
+def test_a_solo_game_whose_plan_takes_a_parasite_back_and_places_it_again_ends() -> None:
+    """STM-R-72 (p.33): a parasite taken back in 'remove tiles' for a removed machine's 'place your
+    parasites' goes beside the stack again, the state as before. The plan for this seed passes such a
+    loop; the game it plays must still reach its end (it once ran 48,000 steps round the loop)."""
+    game = make_game("stm")
+    rng = random.Random(3)
+    state = game.new_game(1, **game.random_options(rng, 1))
+    for _ in range(2000):
+        action = game.random_action(state, rng, policy="purposeful")
+        if action is None:
+            break
+        state = game.apply(state, action)
+    assert isinstance(game.to_move(state), GameOver)
