@@ -34,11 +34,12 @@ failures in the example database and runs under HypoFuzz (docs/many-machines.md)
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from hypothesis import event, note
 from hypothesis import strategies as st
@@ -53,7 +54,30 @@ if TYPE_CHECKING:
     from rulecraft.conformance.client import Implementation
     from rulecraft.conformance.lockstep import Lockstep
 
-__all__ = ["ConformanceMachine", "GameMachine"]
+__all__ = ["ConformanceMachine", "GameMachine", "once_per_state"]
+
+M = TypeVar("M", bound="GameMachine")
+
+
+def once_per_state(check: Callable[[M], None]) -> Callable[[M], None]:
+    """A check of a :class:`GameMachine` that runs once on each state object (and why play stopped).
+
+    Once a game is over its only rule (``game_over``) leaves the state as it is, and Hypothesis runs
+    every invariant after each of the run's remaining steps: most of a long game's checks were the
+    same checks of the same state again.  States are immutable and the checks deterministic, so the
+    same state object can only give the same answer; every new state is still checked.  Put it under
+    ``@invariant()``, on a game's own invariants too."""
+    name = check.__qualname__
+
+    @functools.wraps(check)
+    def checked(self: M) -> None:
+        held = self._checked.get(name)
+        if held is not None and held[0] is self.state and held[1] == self.stopped:
+            return
+        check(self)
+        self._checked[name] = (self.state, self.stopped)
+
+    return checked
 
 
 def _seat_to_move(machine: GameMachine) -> bool:
@@ -90,6 +114,8 @@ class GameMachine(RuleBasedStateMachine):
         # The legal actions of the state they were generated for: the rule that moves and the
         # invariants after it ask for the same state's list several times (generation is most of a step).
         self._legal_of: tuple[Any, tuple[Any, ...]] | None = None
+        # What each check last held on (see once_per_state): the state and why play stopped.
+        self._checked: dict[str, tuple[Any, str | None]] = {}
 
     # -- hooks for a game's own machine -----------------------------------------------------------------
 
@@ -158,6 +184,7 @@ class GameMachine(RuleBasedStateMachine):
             self._legal_of = (self.state, tuple(self.game.legal_actions(self.state)))
         return list(self._legal_of[1])
 
+    @once_per_state
     def _assert_invariants(self) -> None:
         violations = tools(self.game).violations(self.state)
         assert not violations, "\n".join(map(str, violations)) + (
@@ -221,6 +248,7 @@ class GameMachine(RuleBasedStateMachine):
 
     @precondition(lambda self: _over(self) or self.stopped is not None)
     @rule()
+    @once_per_state
     def game_over(self) -> None:
         """Nothing is legal after the end, not even the last action played, and the outcome holds.
         (A run stopped early only checks that nothing is legal: a rule always applies, so a run never
@@ -249,9 +277,10 @@ class GameMachine(RuleBasedStateMachine):
 
     @invariant()
     def every_invariant_holds(self) -> None:
-        self._assert_invariants()
+        self._assert_invariants()  # once per state: play_on has checked the state it stopped at
 
     @invariant()
+    @once_per_state
     def generation_agrees_with_check(self) -> None:
         """Every action offered passes ``check``; chance's odds are exact, positive and sum to 1."""
         for action in self._legal():
@@ -265,6 +294,7 @@ class GameMachine(RuleBasedStateMachine):
                 assert self.game.check(self.state, action) is None, action
 
     @invariant()
+    @once_per_state
     def state_round_trips_through_json(self) -> None:
         """The state read back from its JSON text is equal to it and hashes alike (a fresh object, so
         equality and the hash are checked on two states built apart)."""
@@ -273,6 +303,7 @@ class GameMachine(RuleBasedStateMachine):
         assert hash(copy) == hash(self.state), "two equal states hash differently"
 
     @invariant()
+    @once_per_state
     def repr_is_python(self) -> None:
         if self.repr_namespace is not None:
             assert eval(repr(self.state), dict(self.repr_namespace)) == self.state

@@ -15,7 +15,7 @@ from toy_game import RECORD, Take, ToyGame, ToyState
 from rulecraft import registry
 from rulecraft.core import Game, NoLegalAction, RulecraftError, Seat
 from rulecraft.registry import make_game, record, record_of
-from rulecraft.testing import GameMachine
+from rulecraft.testing import GameMachine, once_per_state
 from rulecraft.tools import tools
 
 QUICK = settings(
@@ -193,3 +193,61 @@ def _machine_for(game: Game[Any, Any]) -> type[GameMachine]:
 def test_the_shared_machine_catches_a_planted_bug(game: ToyGame, caught_by: str) -> None:
     with pytest.raises(AssertionError, match=caught_by):
         run_state_machine_as_test(_machine_for(game), settings=QUICK)
+
+
+# -- a check once per state (rulecraft.testing.once_per_state) --------------------------------------
+
+
+class Counting(ToyMachine):
+    """Counts the states its check runs on; the check fails while ``fail`` is set."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[Any] = []
+        self.fail = False
+
+    @once_per_state
+    def counted(self) -> None:
+        self.seen.append(self.state)
+        assert not self.fail, "planted failure"
+
+
+def test_a_check_runs_once_on_each_state_object_and_again_on_every_other() -> None:
+    """The same state object is not checked twice; a new one always is, even an equal one (a state read
+    back from its JSON), and so is the same state once play has stopped there."""
+    machine = Counting()
+    machine.game = make_game("toy")
+    first = machine.game.new_game(2)
+    machine.state = first
+    machine.counted()
+    machine.counted()
+    assert machine.seen == [first]
+    after = machine.game.apply(first, machine.game.chance_outcomes(first)[0][0])
+    machine.state = after
+    machine.counted()
+    assert machine.seen == [first, after]
+    copy = machine.game.state_from_json(machine.game.state_to_json(after))
+    assert copy == after and copy is not after
+    machine.state = copy
+    machine.counted()
+    assert len(machine.seen) == 3
+    machine.stopped = "a planted stop"
+    machine.counted()
+    machine.counted()
+    assert len(machine.seen) == 4
+
+
+def test_a_check_that_failed_on_a_state_is_run_again_on_it() -> None:
+    """Only a check that held is remembered: one that failed fails again when asked again."""
+    machine = Counting()
+    machine.game = make_game("toy")
+    machine.state = machine.game.new_game(2)
+    machine.fail = True
+    for _ in range(2):
+        with pytest.raises(AssertionError, match="planted failure"):
+            machine.counted()
+    assert len(machine.seen) == 2
+    machine.fail = False
+    machine.counted()
+    machine.counted()
+    assert len(machine.seen) == 3

@@ -165,11 +165,11 @@ def test_a_run_that_compared_nothing_is_not_tested_never_conformant(tmp_path: Pa
 
 
 def test_the_time_budget_counts_from_the_differential_phase(tmp_path: Path) -> None:
-    """A slow printed-example replay (0.1 s per given state, 2 s in all) cannot eat the differential
-    phase's 1 s: set-ups and games are still compared, and a run the cap stopped is incomplete, not
-    conformant.  (A whole game through a subprocess may outlast what is left of the second on a busy
-    machine: the set-ups swept count as compared too.)"""
-    report = conform(make_game("air"), f"{WRAPPED} air --delay-set-state 0.1", seconds=1.0, max_examples=500)
+    """A slow printed-example replay (0.05 s per given state, 17 of them: 0.85 s in all) cannot eat the
+    differential phase's 0.5 s: set-ups and games are still compared, and a run the cap stopped is
+    incomplete, not conformant.  (A whole game through a subprocess may outlast what is left of the
+    half second on a busy machine: the set-ups swept count as compared too.)"""
+    report = conform(make_game("air"), f"{WRAPPED} air --delay-set-state 0.05", seconds=0.5, max_examples=500)
     assert report.scenarios_run == 22 and report.setups_compared + report.examples_run >= 1
     assert report.status == "incomplete" and "INCOMPLETE" in report.verdict
 
@@ -240,10 +240,12 @@ def test_a_replay_document_of_another_game_or_shape_is_one_clear_line(tmp_path: 
 
 def test_sigterm_ends_the_run_with_every_report_and_no_implementation_left(tmp_path: Path) -> None:
     """What `timeout` and CI runners send: the reports are written with what ran (exit 2), and the
-    implementation's process group is gone."""
+    implementation's process group is gone.  The signal comes in the middle of the differential
+    games: once the run's log (a CI log: stderr is no terminal) says ten were compared."""
     import os
     import signal
     import subprocess
+    import threading
 
     report = tmp_path / "r.md"
     proc = subprocess.Popen(
@@ -256,20 +258,38 @@ def test_sigterm_ends_the_run_with_every_report_and_no_implementation_left(tmp_p
             "--impl",
             f"{PY} -m rulecraft.conformance.server kas",
             "--no-scenarios",
-            "--quiet",
             "--report",
             str(report),
             "--junit",
             str(tmp_path / "j.xml"),
         ],
-        stdout=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(6)
+    # Waiting for the log line, not a fixed time: as far into the games on a busy machine as on an idle one.
+    lines: list[str] = []
+    underway = threading.Event()
+
+    def read_log() -> None:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            lines.append(line)
+            if line.startswith("rulecraft conform kas: differential: 10"):
+                underway.set()
+        underway.set()  # the run ended first: the assertions below say how
+
+    reader = threading.Thread(target=read_log, daemon=True)
+    reader.start()
+    underway.wait(timeout=60)
     children = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
     proc.send_signal(signal.SIGTERM)
-    _out, err = proc.communicate(timeout=60)
+    proc.wait(timeout=60)
+    reader.join(timeout=60)
+    assert proc.stderr is not None
+    proc.stderr.close()
+    err = "".join(lines)
+    assert children, err[-2000:]  # the implementation was running when the signal came
     assert proc.returncode == 130, err[-2000:]  # interrupted (128 + SIGINT), as shells report it
     text = report.read_text("utf-8")
     assert "INCOMPLETE" in text or "NOT TESTED" in text

@@ -27,6 +27,9 @@ from rulecraft.core import RulecraftError
 FIXTURES = Path(__file__).parent / "fixtures" / "impls"
 TIMEOUT = 0.5  # short, so the whole file runs in seconds
 SLACK = 3.0  # the kill's 1 s grace plus scheduling noise
+# The timeout for a process that never answers, where waiting it out is not what the test checks (the
+# kill of a whole tree is): a fifth of TIMEOUT, so that those tests do not idle.
+NEVER_ANSWERS = 0.1
 
 
 def command(name: str, *args: str) -> list[str]:
@@ -179,10 +182,10 @@ def test_hang_times_out_and_restart_recovers(clock: list[float]) -> None:
 
 
 def test_a_process_that_stops_reading_cannot_block_a_large_request(clock: list[float]) -> None:
-    with Implementation(["sleep", "30"], timeout=TIMEOUT) as impl:  # never reads its input
+    with Implementation(["sleep", "30"], timeout=NEVER_ANSWERS) as impl:  # never reads its input
         with pytest.raises(ImplementationFault) as info:
             impl.set_state({"padding": "x" * (4 << 20)})  # far more than a pipe holds
-        assert elapsed(clock) < TIMEOUT + SLACK
+        assert elapsed(clock) < NEVER_ANSWERS + SLACK
         assert info.value.kind == "hang" and "stopped reading its input" in str(info.value)
 
 
@@ -312,14 +315,14 @@ def _grandchild(pidfile: Path) -> int:
 
 def test_hang_fault_kills_the_grandchild_too(tmp_path: Path, clock: list[float]) -> None:
     pidfile = tmp_path / "grandchild.pid"
-    with make("forks_child", str(pidfile)) as impl:
+    with make("forks_child", str(pidfile), timeout=NEVER_ANSWERS) as impl:
         grandchild = _grandchild(pidfile)
         pid = impl.pid
         assert pid is not None and not gone(grandchild, within=0)
         clock[0] = time.monotonic()
         with pytest.raises(ImplementationFault) as info:
             impl.hello()
-        assert elapsed(clock) < TIMEOUT + SLACK
+        assert elapsed(clock) < NEVER_ANSWERS + SLACK
         assert info.value.kind == "hang"
     assert gone(pid)
     assert gone(grandchild, zombie_ok=True)
@@ -327,7 +330,7 @@ def test_hang_fault_kills_the_grandchild_too(tmp_path: Path, clock: list[float])
 
 def test_close_kills_the_grandchild_too(tmp_path: Path) -> None:
     pidfile = tmp_path / "grandchild.pid"
-    impl = make("forks_child", str(pidfile))
+    impl = make("forks_child", str(pidfile), timeout=NEVER_ANSWERS)  # close()'s quit waits it out
     impl.start()
     grandchild = _grandchild(pidfile)
     impl.close()
@@ -338,7 +341,7 @@ def test_close_kills_a_grandchild_that_left_the_process_group(tmp_path: Path) ->
     """A daemonising grandchild (setsid: its own session and group) escapes a kill of the group; the
     implementation's whole tree of processes is killed instead."""
     pidfile = tmp_path / "grandchild.pid"
-    impl = make("forks_child", str(pidfile), "--setsid")
+    impl = make("forks_child", str(pidfile), "--setsid", timeout=NEVER_ANSWERS)
     impl.start()
     grandchild = _grandchild(pidfile)
     assert os.getpgid(grandchild) != impl.pid  # it really left the group

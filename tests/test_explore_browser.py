@@ -26,6 +26,7 @@ from rulecraft.registry import make_game
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 WAIT = 10.0
+POLL = 0.02  # how often a wait looks again (selenium's own 0.5 s made each wait idle for up to that)
 
 
 def _missing() -> str | None:
@@ -76,7 +77,7 @@ def browser() -> Iterator[Any]:
 def _wait(driver: Any, condition: Any) -> Any:
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, WAIT).until(condition)
+    return WebDriverWait(driver, WAIT, poll_frequency=POLL).until(condition)
 
 
 def _at_step(driver: Any, i: int) -> None:
