@@ -165,11 +165,11 @@ def test_a_run_that_compared_nothing_is_not_tested_never_conformant(tmp_path: Pa
 
 
 def test_the_time_budget_counts_from_the_differential_phase(tmp_path: Path) -> None:
-    """A slow printed-example replay (0.05 s per given state, 17 of them: 0.85 s in all) cannot eat the
-    differential phase's 0.5 s: set-ups and games are still compared, and a run the cap stopped is
-    incomplete, not conformant.  (A whole game through a subprocess may outlast what is left of the
-    half second on a busy machine: the set-ups swept count as compared too.)"""
-    report = conform(make_game("air"), f"{WRAPPED} air --delay-set-state 0.05", seconds=0.5, max_examples=500)
+    """A slow printed-example replay (0.1 s per given state, 2 s in all) cannot eat the differential
+    phase's 1 s: set-ups and games are still compared, and a run the cap stopped is incomplete, not
+    conformant.  (A whole game through a subprocess may outlast what is left of the second on a busy
+    machine: the set-ups swept count as compared too.)"""
+    report = conform(make_game("air"), f"{WRAPPED} air --delay-set-state 0.1", seconds=1.0, max_examples=500)
     assert report.scenarios_run == 22 and report.setups_compared + report.examples_run >= 1
     assert report.status == "incomplete" and "INCOMPLETE" in report.verdict
 
