@@ -104,7 +104,7 @@ from rulecraft.model.aeroplanes.catalogue import RULES, SETUP
 from rulecraft.model.aeroplanes.components import Face
 from rulecraft.model.aeroplanes.context import Context
 from rulecraft.model.aeroplanes.risk import Opponents, RiskError, Roll, cover_options, rolls_for, route_from_pack
-from rulecraft.model.aeroplanes.setup import chance_outcomes, home_choices, home_rejection
+from rulecraft.model.aeroplanes.setup import chance_outcomes, home_choices, home_rejection, is_chance_outcome
 from rulecraft.model.aeroplanes.state import (
     ADVANTAGE_TYPE_IDS,
     BLOCKER,
@@ -378,7 +378,7 @@ def chance_rejection(ctx: Context, state: AerState, action: AerAction) -> Reject
     """The chance step due now: set-up deals (AER-SET-01, SET-03), the display refill (AER-R-10), the
     first-player die (AER-R-05)."""
     phase = state.phase
-    if isinstance(action, CHANCE_ACTION_OF.get(phase, ())) and action in [a for a, _ in chance_outcomes(ctx, state)]:
+    if isinstance(action, CHANCE_ACTION_OF.get(phase, ())) and is_chance_outcome(ctx, state, action):
         return None
     if phase is Phase.DEAL_PASSENGERS:
         return reject("AER-SET-01", f"the waiting area is being filled from the bag, not {action!r}")
