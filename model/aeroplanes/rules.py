@@ -175,9 +175,15 @@ BUILT_PHASES = (
 
 def reject(rule_id: str, reason: str) -> Rejection:
     """The rejection naming ``rule_id`` with its seed lines: a rule of play (RULES) or a set-up step (SETUP)."""
-    if rule_id in SETUP:
-        return SETUP.reject(rule_id, reason)
-    return RULES.reject(rule_id, reason)
+    page = _PAGES.get(rule_id)
+    if page is None:
+        return RULES.reject(rule_id, reason)  # not a rule: the catalogue's KeyError names it
+    return Rejection(rule_id, reason, page)
+
+
+# Every rule's seed lines, a set-up step's from SETUP: looked up in one dict (the move checks reject a few
+# million candidates in the test suite, and two catalogue lookups each were a tenth of it; issue 18).
+_PAGES: dict[str, str] = {rule.id: rule.page for rule in (*RULES, *SETUP)}
 
 
 def me(state: AerState) -> PlayerState:
@@ -359,7 +365,7 @@ def condition_rejections(ctx: Context, state: AerState, action: AerAction) -> tu
     match action:
         case PlaceAirport():
             return (place_slot_rejection(ctx, state, action), place_reach_rejection(ctx, state, action))
-        case ClaimPassenger(id=passenger) if passenger in {p.id for p in ctx.pack.passengers}:
+        case ClaimPassenger(id=passenger) if passenger in ctx.pack.passenger_ids:
             return (capacity_rejection(ctx, state, action, ctx.pack.passenger(passenger).capacity),)
         case BuyPlane(increased_production=boosted) if boosted:
             return (increased_production_rejection(ctx, state, action),)
@@ -649,7 +655,7 @@ def claim_rejection(ctx: Context, state: AerState, action: ClaimPassenger) -> Re
     seat = state.to_move
     airports = set(state.airports(seat))
     # AER-R-33: the printed tile (destination, required capacity) is pack data.
-    tile = ctx.pack.passenger(action.id) if action.id in {p.id for p in ctx.pack.passengers} else None
+    tile = ctx.pack.passenger(action.id) if action.id in ctx.pack.passenger_ids else None
     if tile is None:
         return reject("AER-R-34", f"there is no passenger tile {action.id!r}")
     if action.overflow:
@@ -791,7 +797,7 @@ def place_card_rejection(ctx: Context, state: AerState, action: PlaceAirport) ->
         return reject("AER-R-13", f"card {action.card} holds no airport tile")
     if card.excess == 0 and ctx.r("AER-AMB-41") == "lost":  # AER-AMB-41 lost: a discarded card's tiles
         return reject("AER-R-54", f"card {action.card} was discarded full: its tiles are lost")  # AER-AMB-41
-    if action.destination not in {d.name for d in ctx.pack.destinations}:
+    if action.destination not in ctx.pack.destination_names:
         return reject("AER-R-14", f"there is no destination {action.destination!r}")
     return None
 
