@@ -328,10 +328,11 @@ def check_airport_tiles(ctx: Context, state: AerState) -> Iterator[str]:
     tiles = [(d, a.owner, a.stage) for d, _, a in _tiles(state)]  # the map read once, not per seat and stage
     for seat, p in enumerate(state.players):
         mine = [(d, stage) for d, owner, stage in tiles if owner == seat]
+        stages = [s for _, s in mine]
         for stage in (1, 2, 3):
             supply = p.supply[stage - 1]
             cards = _on_cards(ctx, p.cards, stage)
-            placed = sum(1 for _, s in mine if s == stage)
+            placed = stages.count(stage)
             want = ctx.tiles_per_stage(stage)
             if supply < 0 or supply + cards + placed != want:
                 yield (
