@@ -92,13 +92,13 @@ def _list(v: Any) -> list[Any] | tuple[Any, ...]:
 
 
 def _ints(v: Any) -> tuple[int, ...]:
-    if type(v) is not list and type(v) is not tuple or not all(type(x) is int for x in v):
+    if not all(type(x) is int for x in _list(v)):
         raise _NotPlain
     return tuple(v)
 
 
 def _strs(v: Any) -> tuple[str, ...]:
-    if type(v) is not list and type(v) is not tuple or not all(type(x) is str for x in v):
+    if not all(type(x) is str for x in _list(v)):
         raise _NotPlain
     return tuple(v)
 
