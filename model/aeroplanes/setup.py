@@ -205,17 +205,16 @@ def is_chance_outcome(ctx: Context, state: AerState, action: AerAction) -> bool:
     listing them: the check judges every candidate outcome, and listing ~70 tiles with their odds to
     judge each made a chance step's check quadratic (issue 18).  tests/test_aer_game.py holds the two
     equal on every outcome and on near misses."""
-    phase = state.phase
-    kind = action.__class__  # an attrs action equals only one of its own class
+    phase = state.phase  # below, ``type(action) is``: an attrs action equals only one of its own class
     if phase is Phase.DEAL_PASSENGERS:
         # the tile is in the bag (so in the pack) before its "¤" mark is looked up
-        return kind is DealWaitingPassenger and action.id in state.bag and not ctx.not_in_era_1(action.id)
+        return type(action) is DealWaitingPassenger and action.id in state.bag and not ctx.not_in_era_1(action.id)
     if phase is Phase.FIRST_PLAYER:
-        return kind is DrawFirstPlayer and action.seat in range(len(state.players))
+        return type(action) is DrawFirstPlayer and action.seat in range(len(state.players))
     if phase is Phase.CARD_DRAW or phase is Phase.UPDATE_DRAW:
-        return kind is DrawCard and bool(state.deck) and action.number == min(state.deck)
+        return type(action) is DrawCard and bool(state.deck) and action.number == min(state.deck)
     if phase is Phase.REFILL:
-        return kind is RefillWaiting and action.id in state.bag
+        return type(action) is RefillWaiting and action.id in state.bag
     if phase in _DICE_PHASES:
         return action in _dice_outcomes(ctx, phase)
     return False
@@ -235,12 +234,14 @@ def _dice_outcomes(ctx: Context, phase: Phase) -> tuple[AerAction, ...]:
         found = _DICE_OUTCOMES[id(ctx)] = (ctx, {})
     by_phase = found[1]
     if phase not in by_phase:
-        outcomes = {
-            Phase.RISK_ROLL: throw_outcomes,
-            Phase.ADVANTAGE_ROLL: advantage_throw_outcomes,
-            Phase.ROUND_DIE: die_outcomes,
-        }[phase](ctx)
-        by_phase[phase] = tuple(a for a, _ in outcomes)
+        actions: list[AerAction]
+        if phase is Phase.RISK_ROLL:
+            actions = [a for a, _ in throw_outcomes(ctx)]
+        elif phase is Phase.ADVANTAGE_ROLL:
+            actions = [a for a, _ in advantage_throw_outcomes(ctx)]
+        else:
+            actions = [a for a, _ in die_outcomes(ctx)]
+        by_phase[phase] = tuple(actions)
     return by_phase[phase]
 
 
