@@ -384,8 +384,6 @@ def check_slots(ctx: Context, state: AerState) -> Iterator[str]:
         entries: tuple[object, ...] = slots.slots  # a corrupt state may hold anything
         owners: list[int] = []
         for i, a in enumerate(entries):
-            if a is None and i < in_play:
-                continue  # an empty slot in play, the most common entry: nothing to check
             if a is not None and not isinstance(a, Airport):
                 yield f"slot {i} of {dest.name} holds {a!r}, not one airport tile"
                 continue

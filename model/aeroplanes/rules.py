@@ -177,7 +177,7 @@ def reject(rule_id: str, reason: str) -> Rejection:
     """The rejection naming ``rule_id`` with its seed lines: a rule of play (RULES) or a set-up step (SETUP)."""
     page = _PAGES.get(rule_id)
     if page is None:
-        return RULES.reject(rule_id, reason)  # not a rule: the catalogue's KeyError names it
+        raise KeyError(f"{rule_id} is not a rule of aer")  # as the catalogue words it
     return Rejection(rule_id, reason, page)
 
 
