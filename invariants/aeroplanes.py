@@ -325,18 +325,21 @@ def check_airport_tiles(ctx: Context, state: AerState) -> Iterator[str]:
     A seat with a home city has exactly the pack's home tiles on the map, in that city; a seat without
     one has none; home cities are start cities, one player each.
     """
+    tiles = [(d, a.owner, a.stage) for d, _, a in _tiles(state)]  # the map read once, not per seat and stage
     for seat, p in enumerate(state.players):
+        mine = [(d, stage) for d, owner, stage in tiles if owner == seat]
+        stages = [s for _, s in mine]
         for stage in (1, 2, 3):
             supply = p.supply[stage - 1]
             cards = _on_cards(ctx, p.cards, stage)
-            placed = sum(1 for _, _, a in _tiles(state) if a.owner == seat and a.stage == stage)
+            placed = stages.count(stage)
             want = ctx.tiles_per_stage(stage)
             if supply < 0 or supply + cards + placed != want:
                 yield (
                     f"seat {seat}, stage {stage}: supply {supply} + on cards {cards} + on the map {placed}"
                     f" = {supply + cards + placed}, expected {want}"
                 )
-        homes = [d for d, _, a in _tiles(state) if a.owner == seat and a.stage == HOME]
+        homes = [d for d, s in mine if s == HOME]
         if p.home is None:
             if homes:
                 yield f"seat {seat} has home tiles in {homes} but no home city"
@@ -346,7 +349,8 @@ def check_airport_tiles(ctx: Context, state: AerState) -> Iterator[str]:
             if homes != [p.home] * ctx.pack.airport_tiles.home_tiles_per_player:
                 yield f"seat {seat} (home {p.home}) has home tiles in {homes}"
     chosen = [p.home for p in state.players if p.home is not None]
-    for city, times in Counter(chosen).items():
+    for city in dict.fromkeys(chosen):  # each city once, in seat order (a Counter costs more to build)
+        times = chosen.count(city)
         if times > 1:
             yield f"{times} players have their home in {city} (AER-SET-03: a free start city each)"
 
@@ -371,6 +375,7 @@ def check_slots(ctx: Context, state: AerState) -> Iterator[str]:
     if names != want:
         yield f"the map's destinations {names} are not the pack's {want}"
         return
+    seats = range(n)
     for slots, dest in zip(state.map, ctx.pack.destinations, strict=True):
         if len(slots.slots) != dest.slots:
             yield f"{dest.name} has {len(slots.slots)} slots; the board prints {dest.slots}"
@@ -383,7 +388,7 @@ def check_slots(ctx: Context, state: AerState) -> Iterator[str]:
                 yield f"slot {i} of {dest.name} holds {a!r}, not one airport tile"
                 continue
             if i >= in_play:
-                if a != Airport(BLOCKER, HOME):
+                if a != _BLOCKED:
                     yield f"slot {i} of {dest.name} is a 3-player '4/5' slot and holds {a!r}, not a blocker"
                 continue
             if a is None:
@@ -391,17 +396,21 @@ def check_slots(ctx: Context, state: AerState) -> Iterator[str]:
             if a.owner == BLOCKER:
                 yield f"a blocker in slot {i} of {dest.name}, which is in play with {n} players"
                 continue
-            if a.owner not in range(n):
+            if a.owner not in seats:
                 yield f"a tile of seat {a.owner} in {dest.name}: no such seat"
             if a.stage not in (HOME, 1, 2, 3):
                 yield f"a stage-{a.stage} tile of seat {a.owner} in {dest.name}"
-            if a.stage == HOME and a.owner in range(n) and state.players[a.owner].home != dest.name:
+            if a.stage == HOME and a.owner in seats and state.players[a.owner].home != dest.name:
                 yield f"seat {a.owner}'s home tile in {dest.name}, not in its home city"
             owners.append(a.owner)
-        for owner, times in Counter(owners).items():
+        for owner in dict.fromkeys(owners):  # each seat once, in slot order (a Counter costs more to build)
+            times = owners.count(owner)
             if times > 1:
                 yield f"seat {owner} has {times} tiles in {dest.name}; at most one (AER-R-29 c)"
 
+
+# What a "4/5" slot holds with 3 players (AER-SET-04): built once, compared with every such slot.
+_BLOCKED = Airport(BLOCKER, HOME)
 
 _invariant("one-tile-per-slot", "AER-R-29", "AER-SET-03", "AER-SET-04")(check_slots)
 
@@ -450,15 +459,16 @@ def check_passengers(ctx: Context, state: AerState) -> Iterator[str]:
     (AER-SET-01, AER-AMB-31); banked tiles score VP and the tiles out of the game score none (AER-R-56);
     the unordered piles are kept sorted.  Rulebook: 96 tiles l.11, the deal l.23, the update l.175-178.
     """
-    seen: Counter[str] = Counter(state.bag)
-    seen.update(t for w in state.waiting for t in w.slots if t is not None)
-    seen.update(state.overflow)
-    seen.update(state.removed_passengers)
+    # Every tile gathered into one list and counted once (one Counter update per pile cost more).
+    tiles = [*state.bag, *(t for w in state.waiting for t in w.slots if t is not None)]
+    tiles += state.overflow
+    tiles += state.removed_passengers
     for p in state.players:
-        seen.update(p.banked)
-        seen.update(t for c in p.cards for t in c.passengers)
-    want = Counter(t.id for t in ctx.pack.passengers)
-    if seen != want:
+        tiles += p.banked
+        tiles += [t for c in p.cards for t in c.passengers]
+    seen: Counter[str] = Counter(tiles)
+    want = Counter([t.id for t in ctx.pack.passengers])
+    if dict(seen) != dict(want):  # dicts compared in C (Counter's own == loops in Python); no count is 0
         extra = sorted((seen - want).elements())
         missing = sorted((want - seen).elements())
         yield (
@@ -539,14 +549,14 @@ def check_cards(ctx: Context, state: AerState) -> Iterator[str]:
     AER-SET-08); owned cards are kept by number; a card holds 0..its printed tile count airport tiles (one
     more with Increased Production, AER-R-45); at most 2 cards leave the display per update done.
     """
-    seen: Counter[int] = Counter(state.display)
-    seen.update(state.deck)
-    seen.update(state.removed_cards)
+    # Every card gathered into one list and counted once (one Counter update per pile cost more).
+    numbers = [*state.display, *state.deck, *state.removed_cards]
     for p in state.players:
-        seen.update(c.number for c in p.cards)
-        seen.update(p.discards)
-    want = Counter(c.number for c in ctx.pack.cards)
-    if seen != want:
+        numbers += [c.number for c in p.cards]
+        numbers += p.discards
+    seen: Counter[int] = Counter(numbers)
+    want = Counter([c.number for c in ctx.pack.cards])
+    if dict(seen) != dict(want):  # dicts compared in C (Counter's own == loops in Python); no count is 0
         extra = sorted((seen - want).elements())
         missing = sorted((want - seen).elements())
         yield f"cards not conserved: extra {extra}, missing {missing}"

@@ -10,7 +10,21 @@ from fractions import Fraction
 import pytest
 
 from rulecraft.core import Chance, GameOver
+from rulecraft.model.aeroplanes import setup
+from rulecraft.model.aeroplanes.actions import (
+    AdvantageThrow,
+    AerAction,
+    DealWaitingPassenger,
+    DrawCard,
+    DrawFirstPlayer,
+    RefillWaiting,
+    RiskThrow,
+    RollFirstPlayerDie,
+    TakeSubsidy,
+)
 from rulecraft.model.aeroplanes.game import AeroplanesGame
+from rulecraft.model.aeroplanes.rules import CHANCE_PHASES
+from rulecraft.model.aeroplanes.setup import advantage_throw_outcomes
 from rulecraft.model.aeroplanes.state import AerState, Phase
 from rulecraft.ruleset import UnknownReading
 from rulecraft.serialization import SerializationError
@@ -145,3 +159,40 @@ def test_a_parameter_out_of_range_names_its_rule() -> None:
         AeroplanesGame.configured(parameters={"engine_failure_limit": 9})
     with pytest.raises(ParameterError, match=r"'income' is not a parameter of aer"):
         AeroplanesGame.configured(parameters={"income": 3})
+
+
+def _near_misses(state: AerState) -> list[AerAction]:
+    """Chance actions that are not outcomes now, or only just: every kind with values around the
+    outcomes (the bag's tiles, a seat past the table, the deck's next card and its neighbours, a tile of
+    the pack not in the bag), so the direct test is held to the listing's answer on both sides."""
+    tiles = [p.id for p in GAME.ctx.pack.passengers]
+    numbers = sorted(c.number for c in GAME.ctx.pack.cards)
+    out: list[AerAction] = [DealWaitingPassenger(t) for t in tiles] + [RefillWaiting(t) for t in tiles]
+    out += [DrawFirstPlayer(seat) for seat in range(-1, len(state.players) + 2)]
+    out += [DrawCard(n) for n in (*numbers, 0, numbers[-1] + 1)]
+    out += [RiskThrow(total, skulls) for total in range(-1, 20) for skulls in range(0, 5)]
+    out += [RollFirstPlayerDie(v) for v in range(-1, 8)]
+    out += [a for a, _ in advantage_throw_outcomes(GAME.ctx)] + [AdvantageThrow(("skull",)), AdvantageThrow(())]
+    out += [DealWaitingPassenger("P999"), RefillWaiting("P999"), TakeSubsidy()]
+    return out
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 5), (5, 6)])
+def test_the_direct_chance_test_agrees_with_the_listed_outcomes(players: int, seed: int) -> None:
+    """setup.is_chance_outcome is ``action in`` chance_outcomes' actions, on every chance state of a game
+    and on the first states of each other phase, for every outcome and many near misses."""
+    states = chance_states(players, seed)
+    rng = random.Random(seed)
+    state = GAME.new_game(players)
+    while not GAME.is_over(state):  # the seats' states too: no chance outcome is one there
+        if rng.random() < 0.05:
+            states.append(state)
+        state = GAME.apply(state, GAME.random_action(state, rng))
+    states.append(state)
+    phases = set()
+    for state in states:
+        listed = [a for a, _ in setup.chance_outcomes(GAME.ctx, state)]
+        for action in [*listed, *_near_misses(state)]:
+            assert setup.is_chance_outcome(GAME.ctx, state, action) is (action in listed), (state.phase, action)
+        phases.add(state.phase)
+    assert set(CHANCE_PHASES) | {Phase.ACTION, Phase.OVER} <= phases

@@ -31,6 +31,7 @@ from rulecraft.model.aeroplanes.rules import (
     check,
     legal_actions,
     plane_cost,
+    reject,
     rejections,
     skipped,
 )
@@ -1121,3 +1122,14 @@ def test_rejections_of_a_boosted_purchase_short_of_money_and_tiles_aer_r_08_45()
     found = rejections(CTX, poor, A.BuyPlane(2, increased_production=True))
     assert [r.rule for r in found] == ["AER-R-08", "AER-R-45"]
     says(found[1], "AER-R-45", "the extra stage-1 tile is not in your supply (2 left for a card showing 2)")
+
+
+def test_a_rejection_cites_its_rules_seed_lines_and_an_unknown_id_is_refused() -> None:
+    """A rule of play and a set-up step cite their own catalogue's lines (one dict holds both); an ID of
+    neither is a programming error, named as the catalogue names it."""
+    from rulecraft.model.aeroplanes.catalogue import RULES, SETUP
+
+    assert reject("AER-R-63", "why") == Rejection("AER-R-63", "why", RULES["AER-R-63"].page)
+    assert reject("AER-SET-03", "why") == Rejection("AER-SET-03", "why", SETUP["AER-SET-03"].page)
+    with pytest.raises(KeyError, match="AER-R-99 is not a rule of aer"):
+        reject("AER-R-99", "why")

@@ -371,6 +371,10 @@ class Pack:
     # destination for every market at each era's scoring, so worked out once per destination (by
     # _Markets.__missing__) and then its index's own ``__getitem__``: ``pack.market_of("Kenya")``.
     market_of: Callable[[str], str | None] = attrs.field(init=False, repr=False, eq=False, hash=False)
+    # The names of the destinations and the IDs of the passenger tiles, for the rules' membership tests
+    # (a set built per check was a few percent of the test suite's move checks; issue 18).
+    destination_names: frozenset[str] = attrs.field(init=False, repr=False, eq=False, hash=False)
+    passenger_ids: frozenset[str] = attrs.field(init=False, repr=False, eq=False, hash=False)
     # The map, built on first use and frozen (shared by every reader; ``graph()`` gives a fresh copy).
     _map: DiGraph | None = attrs.field(init=False, default=None, repr=False, eq=False, hash=False)
 
@@ -384,6 +388,8 @@ class Pack:
         by_type = _Index(self.name, "advantage type {}", ((a.type, a) for a in reversed(self.advantages)))
         object.__setattr__(self, "advantage", by_type.__getitem__)
         object.__setattr__(self, "market_of", _Markets(self).__getitem__)
+        object.__setattr__(self, "destination_names", frozenset(d.name for d in self.destinations))
+        object.__setattr__(self, "passenger_ids", frozenset(p.id for p in self.passengers))
 
     # -- the map -----------------------------------------------------------------------------
     def graph(self) -> DiGraph:

@@ -24,7 +24,7 @@ from rulecraft.model.aeroplanes.context import Context
 from rulecraft.model.aeroplanes.readings import NOT_MODELLED_WHY, REGISTER
 from rulecraft.model.aeroplanes.risk import read_faces
 from rulecraft.model.aeroplanes.rules import CHANCE_PHASES, check, legal_actions, rejections
-from rulecraft.model.aeroplanes.serial import converter
+from rulecraft.model.aeroplanes.serial import converter, plain_state
 from rulecraft.model.aeroplanes.state import AerState, Phase
 from rulecraft.model.aeroplanes.transitions import transition
 from rulecraft.packed import PackedGame
@@ -276,7 +276,10 @@ class AeroplanesGame(PackedGame[AerState, AerAction]):
         return RiskThrow(total, skulls)
 
     def state_from_json(self, data: Mapping[str, Any]) -> AerState:
-        state = from_jsonable(dict(data), AerState, what="state", using=converter)
+        # plain JSON (a state's own) built directly; anything else read, and refused, by cattrs
+        state = plain_state(data) if type(data) is dict else None
+        if state is None:
+            state = from_jsonable(dict(data), AerState, what="state", using=converter)
         self._check_ids(state)
         return state
 

@@ -200,6 +200,51 @@ def chance_outcomes(ctx: Context, state: AerState) -> list[tuple[AerAction, Frac
     return []
 
 
+def is_chance_outcome(ctx: Context, state: AerState, action: AerAction) -> bool:
+    """Whether ``action`` is one of :func:`chance_outcomes` now (``action in`` its actions), without
+    listing them: the check judges every candidate outcome, and listing ~70 tiles with their odds to
+    judge each made a chance step's check quadratic (issue 18).  tests/test_aer_game.py holds the two
+    equal on every outcome and on near misses."""
+    phase = state.phase  # below, ``type(action) is``: an attrs action equals only one of its own class
+    if phase is Phase.DEAL_PASSENGERS:
+        # the tile is in the bag (so in the pack) before its "¤" mark is looked up
+        return type(action) is DealWaitingPassenger and action.id in state.bag and not ctx.not_in_era_1(action.id)
+    if phase is Phase.FIRST_PLAYER:
+        return type(action) is DrawFirstPlayer and action.seat in range(len(state.players))
+    if phase is Phase.CARD_DRAW or phase is Phase.UPDATE_DRAW:
+        return type(action) is DrawCard and bool(state.deck) and action.number == min(state.deck)
+    if phase is Phase.REFILL:
+        return type(action) is RefillWaiting and action.id in state.bag
+    if phase in _DICE_PHASES:
+        return action in _dice_outcomes(ctx, phase)
+    return False
+
+
+# The chance steps whose outcomes depend on the pack alone (the dice), and their outcomes per context:
+# id(ctx) -> (the context, phase -> its outcome actions).
+_DICE_PHASES = (Phase.RISK_ROLL, Phase.ADVANTAGE_ROLL, Phase.ROUND_DIE)
+_DICE_OUTCOMES: dict[int, tuple[Context, dict[Phase, tuple[AerAction, ...]]]] = {}
+
+
+def _dice_outcomes(ctx: Context, phase: Phase) -> tuple[AerAction, ...]:
+    found = _DICE_OUTCOMES.get(id(ctx))
+    if found is None or found[0] is not ctx:
+        if len(_DICE_OUTCOMES) > 64:
+            _DICE_OUTCOMES.clear()
+        found = _DICE_OUTCOMES[id(ctx)] = (ctx, {})
+    by_phase = found[1]
+    if phase not in by_phase:
+        actions: list[AerAction]
+        if phase is Phase.RISK_ROLL:
+            actions = [a for a, _ in throw_outcomes(ctx)]
+        elif phase is Phase.ADVANTAGE_ROLL:
+            actions = [a for a, _ in advantage_throw_outcomes(ctx)]
+        else:
+            actions = [a for a, _ in die_outcomes(ctx)]
+        by_phase[phase] = tuple(actions)
+    return by_phase[phase]
+
+
 # ---------------------------------------------------------------------------
 # The set-up steps
 # ---------------------------------------------------------------------------
@@ -313,6 +358,7 @@ __all__ = [
     "die_outcomes",
     "home_choices",
     "home_rejection",
+    "is_chance_outcome",
     "new_game",
     "next_waiting_slot",
     "setup_problem",
