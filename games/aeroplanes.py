@@ -16,7 +16,7 @@ RECORD = GameRecord.of_packages(
     # no catalogue: the game class joins RULES and SETUP (model/aeroplanes/game.py), so `rules aer` imports it
     register="rulecraft.model.aeroplanes.readings:REGISTER",
     queries="rulecraft.solvers.aeroplanes.queries:QUERIES",
-    invariants="rulecraft.invariants.once:aeroplanes",  # check_all, once per state object
+    invariants="rulecraft.invariants.aeroplanes:check_all",
     packs="rulecraft.model.aeroplanes.strategies:packs",
     scenarios="rulecraft.model.aeroplanes.scenario",
     scenario_folder="aeroplanes",
