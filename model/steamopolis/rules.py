@@ -1224,7 +1224,55 @@ def can_place(ctx: Context, state: StmState, envy_host: int) -> bool:
     """STM-R-53: the deciding player has a parasite at home and a machine of ``envy_host`` to put it on."""
     if not me(state).parasites_home:
         return False
-    return any(placement_rejection(ctx, state, a, envy_host) is None for a in _placements(ctx, state))
+    return bool(accepted_placements(ctx, state, envy_host))
+
+
+def accepted_placements(ctx: Context, state: StmState, envy_host: int | None) -> list[PlaceParasite]:
+    """The placements of :func:`_placements` that :func:`placement_rejection` accepts, in their order,
+    each machine's count of parasites read once instead of once per candidate (a random game lists
+    them at every 'place or move', STM-R-52, and every envy, R-53).  Solo: through the check."""
+    if state.solo is not None:
+        return [a for a in _placements(ctx, state) if placement_rejection(ctx, state, a, envy_host) is None]
+    seat = decider(state)
+    # From the supply only with a parasite at home; a placed one moves, never under envy (STM-R-52/53).
+    sources: list[ParasiteAt | None] = [None] if state.players[seat].parasites_home >= 1 else []
+    if envy_host is None:
+        sources += sorted({at(x) for x in placed(state, seat) if x.host is not None})
+    out: list[PlaceParasite] = []
+    if not sources:
+        return out
+    total = ctx.r("STM-AMB-20") == "total"
+    limit = parasite_limit(state)
+    for host, p in enumerate(state.players):
+        if host == seat or (envy_host is not None and host != envy_host):
+            continue  # never your own machines; the envious only on the envied player's (STM-R-52/53)
+        for position, tile in enumerate(p.machine_room, start=1):
+            if tile is None:
+                continue
+            face = ctx.face(tile)
+            shown: list[Symbol] = []
+            if face.boilers:
+                shown.append("activation")
+            if face.passive is not None:
+                shown.append("passive")
+            if not shown:
+                continue
+            # STM-R-52 / STM-AMB-20, as limit_rejection counts them.
+            here = sum(
+                1 for x in state.parasites if x.host == host and x.position == position and (total or x.owner == seat)
+            )
+            for symbol in shown:
+                for moved in sources:
+                    if moved is None:
+                        if here < limit:
+                            out.append(PlaceParasite(host, position, symbol))
+                    elif moved[0] == host and moved[1] == position:
+                        # The moved parasite leaves this machine, and changes its place (its symbol).
+                        if moved[2] != symbol and here - 1 < limit:
+                            out.append(PlaceParasite(host, position, symbol, moved))
+                    elif here < limit:
+                        out.append(PlaceParasite(host, position, symbol, moved))
+    return out
 
 
 def parasite_limit(state: StmState) -> int:
@@ -1674,9 +1722,7 @@ def _direct_part_moves(ctx: Context, state: StmState, part: Step) -> list[StmAct
         return [SkipPart(), *takes]
     if isinstance(part, PlaceParasites | EnvyParasite):
         # STM-R-52/53: every placement the part's own rule accepts (what use_rejection asks of it).
-        host = part.host if isinstance(part, EnvyParasite) else None
-        places = (a for a in _placements(ctx, state) if placement_rejection(ctx, state, a, host) is None)
-        return [SkipPart(), *places]
+        return [SkipPart(), *accepted_placements(ctx, state, part.host if isinstance(part, EnvyParasite) else None)]
     return None
 
 
