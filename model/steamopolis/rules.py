@@ -1684,11 +1684,8 @@ def _direct_moves(ctx: Context, state: StmState) -> list[StmAction] | None:
     if phase is Phase.ACTION and not turn.final_step:
         return _ordinary_action_moves(ctx, state)
     if phase is Phase.START_OF_TURN:
-        gauge = me(state).gauge
-        if not gauge.arrow_spaces():
-            return [MoveArrowStones()]  # STM-R-19: no arrow stone to move, the turn goes on
-        # The step admits only the arrow stones' move (STM-R-23): its own rule decides the orders.
-        return [a for a in _arrow_moves(ctx, gauge) if arrows_rejection(ctx, state, a) is None]
+        # Every turn starts here, and the moves follow from the gauge alone: memoised per gauge.
+        return [*ctx.listed((_start_moves, me(state).gauge), lambda: _start_moves(ctx, state))]
     if phase is Phase.END_OF_TURN and turn.removal != "parasites":
         steps = end_steps(ctx, state)  # STM-AMB-16 'free': the next step to run; 'fixed': none
         return [EndOfTurnStep(s) for s in steps] if steps else [EndTurn()]  # STM-R-49
@@ -1710,6 +1707,15 @@ def _direct_moves(ctx: Context, state: StmState) -> list[StmAction] | None:
         out += _accepted_bonus_purchases(ctx, state)
         return out
     return None
+
+
+def _start_moves(ctx: Context, state: StmState) -> tuple[MoveArrowStones, ...]:
+    """The start of the turn (STM-R-19), read from the deciding player's gauge alone."""
+    gauge = me(state).gauge
+    if not gauge.arrow_spaces():
+        return (MoveArrowStones(),)  # STM-R-19: no arrow stone to move, the turn goes on
+    # The step admits only the arrow stones' move (STM-R-23): its own rule decides the orders.
+    return tuple(a for a in _arrow_moves(ctx, gauge) if arrows_rejection(ctx, state, a) is None)
 
 
 def _direct_part_moves(ctx: Context, state: StmState, part: Step) -> list[StmAction] | None:
@@ -1746,10 +1752,9 @@ def _ordinary_action_moves(ctx: Context, state: StmState) -> list[StmAction]:
     """STM-R-23..R-29 outside the final turn, in the order of :func:`_action_moves`, without the check
     (a list built at once: the commonest decision of a random game)."""
     player = me(state)
-    out: list[StmAction] = []
-    steam = can_make_steam(state)
-    if steam:
-        out += [_make_steam(p) for p in _raises(ctx, player.gauge, ctx.boilers(player), ctx.extra())]
+    # MAKE STEAM follows from the gauge and the boilers alone: memoised by them.
+    steam, moves = ctx.listed((_steam_moves, player.gauge, ctx.boilers(player)), lambda: _steam_moves(ctx, state))
+    out: list[StmAction] = [*moves]
     target = False
     # STM-R-26/27, once for every level: each stone reads the levels up to its value.
     free = ctx.free_districts(state, ctx.top_level(state))
@@ -1767,6 +1772,14 @@ def _ordinary_action_moves(ctx: Context, state: StmState) -> list[StmAction]:
     if not (steam or target or fly) and ctx.r("STM-AMB-12") == "pass":
         out.append(PassTurn())  # STM-AMB-12 'pass': none of the three actions is possible ('stuck': no move at all)
     return out
+
+
+def _steam_moves(ctx: Context, state: StmState) -> tuple[bool, tuple[MakeSteam, ...]]:
+    """STM-R-24 A / R-25: whether MAKE STEAM is possible, and its orders (one per outcome)."""
+    player = me(state)
+    if not can_make_steam(state):
+        return False, ()
+    return True, tuple(_make_steam(p) for p in _raises(ctx, player.gauge, ctx.boilers(player), ctx.extra()))
 
 
 # The SET 1 TARGET actions, one instance per stone and district (frozen): the commonest decision of a
