@@ -54,10 +54,10 @@ class Context:
     _free: dict[tuple[str, int, frozenset[tuple[int, DistrictPosition]]], tuple[District, ...]] = attrs.field(
         factory=dict, init=False, hash=False, eq=False, repr=False
     )
-    # What a decision lists when it follows from a few small frozen values and this context's readings alone
-    # (the arrow stones' moves from the gauge, MAKE STEAM's from the gauge and the boilers), by a key the
-    # rules give (:meth:`listed`): a random game meets the same gauges turn after turn.
-    _listed: dict[Hashable, Any] = attrs.field(factory=dict, init=False, hash=False, eq=False, repr=False)
+    # What the rules read from a few small frozen values and this context's readings alone (the arrow stones'
+    # moves from the gauge, MAKE STEAM's from the gauge and the boilers, a market tile's price), by a key the
+    # rules give (:meth:`memo`): a random game meets the same gauges and tiles turn after turn.
+    _memo: dict[Hashable, Any] = attrs.field(factory=dict, init=False, hash=False, eq=False, repr=False)
 
     @classmethod
     def printed(
@@ -203,15 +203,15 @@ class Context:
             )
         return found
 
-    def listed(self, key: Hashable, make: Callable[[], T]) -> T:
+    def memo(self, key: Hashable, make: Callable[[], T]) -> T:
         """``make()``, memoised under ``key`` for this context (its readings and pack stay fixed); ``key``
         must name everything ``make`` reads besides them."""
         try:
-            found: T = self._listed[key]
+            found: T = self._memo[key]
         except KeyError:
-            if len(self._listed) > 65536:  # bounded as the faces' memo
-                self._listed.clear()
-            found = self._listed[key] = make()
+            if len(self._memo) > 65536:  # bounded as the faces' memo
+                self._memo.clear()
+            found = self._memo[key] = make()
         return found
 
     def own_stones(self, state: StmState, seat: int) -> tuple[BoardStone, ...]:

@@ -275,7 +275,12 @@ def slot_of(ctx: Context, market: Market, tile: MachineTile) -> Visible:
 
 
 def tile_price(ctx: Context, market: Market) -> tuple[MachineTile, Visible, PayResources]:
-    """The face-up tile, its slot, and row 3 plus the tile's own costs (STM-R-40)."""
+    """The face-up tile, its slot, and row 3 plus the tile's own costs (STM-R-40); memoised per tile and
+    market kind (every flight step on levels 2-4 asks)."""
+    return ctx.memo((tile_price, market.tiles[0], market.extra), lambda: _tile_price(ctx, market))
+
+
+def _tile_price(ctx: Context, market: Market) -> tuple[MachineTile, Visible, PayResources]:
     tile = ctx.pack.machine(market.tiles[0])
     slot = slot_of(ctx, market, tile)
     pay = PayResources(slot.resources.crystals + tile.costs.crystals, slot.resources.gears + tile.costs.gears)
@@ -1685,7 +1690,7 @@ def _direct_moves(ctx: Context, state: StmState) -> list[StmAction] | None:
         return _ordinary_action_moves(ctx, state)
     if phase is Phase.START_OF_TURN:
         # Every turn starts here, and the moves follow from the gauge alone: memoised per gauge.
-        return [*ctx.listed((_start_moves, me(state).gauge), lambda: _start_moves(ctx, state))]
+        return [*ctx.memo((_start_moves, me(state).gauge), lambda: _start_moves(ctx, state))]
     if phase is Phase.END_OF_TURN and turn.removal != "parasites":
         steps = end_steps(ctx, state)  # STM-AMB-16 'free': the next step to run; 'fixed': none
         return [EndOfTurnStep(s) for s in steps] if steps else [EndTurn()]  # STM-R-49
@@ -1698,9 +1703,16 @@ def _direct_moves(ctx: Context, state: StmState) -> list[StmAction] | None:
     if phase is Phase.FLIGHT and turn.step == "passengers":
         # STM-R-36..38: pick-ups by their own condition, the district effect or nothing always, the
         # tiles exactly as the purchase rules accept them, then the bonus markers through the check.
-        out: list[StmAction] = [PickUp(who) for who in PASSENGERS if pick_up_rejection(ctx, state, PickUp(who)) is None]
-        out += (UseDistrict(), LetLapse())
         assert turn.active is not None
+        level = turn.active[0]
+        # Only a passenger standing on the active level may board (most steps find none): the rest is asked
+        # of him alone.
+        out: list[StmAction] = [
+            PickUp(who)
+            for who in PASSENGERS
+            if standing(state, who) == level and pick_up_rejection(ctx, state, PickUp(who)) is None
+        ]
+        out += (UseDistrict(), LetLapse())
         out += _exact_tile_purchases(ctx, state, turn.active[0], False)
         out += _exact_tile_purchases(ctx, state, turn.active[0], True)
         # The step admits every bonus marker purchase here (flight_step_rejection): its own rule decides.
@@ -1753,7 +1765,7 @@ def _ordinary_action_moves(ctx: Context, state: StmState) -> list[StmAction]:
     (a list built at once: the commonest decision of a random game)."""
     player = me(state)
     # MAKE STEAM follows from the gauge and the boilers alone: memoised by them.
-    steam, moves = ctx.listed((_steam_moves, player.gauge, ctx.boilers(player)), lambda: _steam_moves(ctx, state))
+    steam, moves = ctx.memo((_steam_moves, player.gauge, ctx.boilers(player)), lambda: _steam_moves(ctx, state))
     out: list[StmAction] = [*moves]
     target = False
     # STM-R-26/27, once for every level: each stone reads the levels up to its value.
@@ -1961,19 +1973,21 @@ def _bonus_offers(
     player = me(state)
     if state.turn.active is None or state.turn.active[0] != 1:
         return  # bonus markers are sold on level 1 only (STM-R-38/46)
+    places: tuple[tuple[int | None, bool], ...] | None = None  # the same for both rows: built once
     for row in RESOURCES:
         # STM-AMB-13: 'foremost' sells the row's first marker (numeral left out); 'any' names each one left.
         left = state.bonus.crystal_row if row == "crystal" else state.bonus.gear_row
         numerals: tuple[int | None, ...] = left if ctx.r("STM-AMB-13") == "any" else (None,)
         if prune and not any(_marker_payable(ctx, player, row, left, n) for n in numerals):
             continue
-        # STM-R-47: declining the bump is a choice only with a stone there that could move.
-        declinable = {space for space in player.gauge.stone_spaces() if can_move(player.gauge, space)}
-        places = tuple(
-            (space, bump_stone)
-            for space in (None, *range(len(player.gauge.spaces)))
-            for bump_stone in ((True, False) if space in declinable else (True,))
-        )
+        if places is None:
+            # STM-R-47: declining the bump is a choice only with a stone there that could move.
+            declinable = {space for space in player.gauge.stone_spaces() if can_move(player.gauge, space)}
+            places = tuple(
+                (space, bump_stone)
+                for space in (None, *range(len(player.gauge.spaces)))
+                for bump_stone in ((True, False) if space in declinable else (True,))
+            )
         for sp, ga, s2 in _discounts(player):
             for numeral in numerals:
                 yield (row, sp, ga, numeral, s2), places

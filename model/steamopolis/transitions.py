@@ -1303,7 +1303,7 @@ def solo_statue(ctx: Context, state: StmState) -> StmState:
     assert state.solo is not None
     tower = state.tower_top + 1
     solo: Solo = evolve(state.solo, removed_markets=state.solo.removed_markets + 1)
-    return evolve(
+    return _state_copy(
         state, tower_top=tower, solo=solo, end_triggered=state.end_triggered or tower >= ctx.params["statues_to_end"]
     )
 
@@ -1360,7 +1360,7 @@ def end_turn(ctx: Context, state: StmState) -> StmState:
     # STM-R-65: after the trigger the round is played to its end; the final round starts with the start player.
     elif state.end_triggered and seat == state.start_player:
         final_round = True
-    return evolve(
+    return _state_copy(
         state,
         to_move=seat,
         round=new_round,
