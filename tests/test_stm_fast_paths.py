@@ -32,7 +32,9 @@ def random_states(game: SteamopolisGame, players: int, seed: int, steps: int) ->
     ("players", "seed", "readings"),
     [(4, 1, {}), (3, 2, {}), (2, 3, {}), (1, 4, {}), (4, 5, {"STM-AMB-20": "total"}), (2, 6, {"STM-AMB-20": "total"})],
 )
-def test_r52_r53_accepted_placements_are_the_checked_candidates(players: int, seed: int, readings: dict[str, str]) -> None:
+def test_r52_r53_accepted_placements_are_the_checked_candidates(
+    players: int, seed: int, readings: dict[str, str]
+) -> None:
     """STM-R-52 (p.33, place or move) and R-53 (p.33, envy): at every state, for every envy host and none,
     the direct list equals the candidates :func:`placement_rejection` accepts, order included."""
     game = make_game("stm", readings=readings)

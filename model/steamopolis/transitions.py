@@ -1015,7 +1015,8 @@ def take_sponsor(state: StmState, action: TakeSponsor) -> StmState:
     """STM-R-57: a sponsor tile from the supply, the chosen side up (STM-AMB-34 'two': as character 5's
     second sponsor when the first is owned)."""
     p = me(state)
-    state = with_player(state, _player_copy(p, sponsor=action.side) if p.sponsor is None else _player_copy(p, sponsor2=action.side))
+    taken = _player_copy(p, sponsor=action.side) if p.sponsor is None else _player_copy(p, sponsor2=action.side)
+    state = with_player(state, taken)
     return pop_part(_state_copy(state, supply=evolve(state.supply, sponsors=state.supply.sponsors - 1)))
 
 
