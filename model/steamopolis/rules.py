@@ -130,7 +130,7 @@ from rulecraft.model.steamopolis.gauge import (
     GaugeLayout,
     Item,
     Stone,
-    bump,
+    bumped,
     can_move,
     increase,
     increase_one_stone,
@@ -1856,9 +1856,7 @@ _arrow_orders = lru_cache(maxsize=4096)(_arrow_orders_uncached)
 
 
 def _arrows_after(gauge: Gauge, order: tuple[int, ...]) -> Gauge:
-    for space in order:
-        gauge, _ = bump(gauge, space)
-    return gauge
+    return bumped(gauge, order)
 
 
 def _action_moves(ctx: Context, state: StmState) -> Iterator[StmAction]:

@@ -512,9 +512,7 @@ def move_arrow_stones(state: StmState, action: MoveArrowStones) -> StmState:
     """STM-R-19: each arrow stone increases by 1 in the chosen order; a blocked one does not move."""
     players = state.players
     if action.order:
-        gauge = me(state).gauge
-        for space in action.order:
-            gauge, _ = g.bump(gauge, space)
+        gauge = g.bumped(me(state).gauge, action.order)
         players = players_with(state, _player_copy(me(state), gauge=gauge))
     state = _state_copy(state, players=players, phase=Phase.ACTION)
     return with_turn(state, final_step="steam") if state.final_round else state
