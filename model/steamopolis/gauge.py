@@ -301,8 +301,14 @@ def increase(gauge: Gauge, x: int, picks: Sequence[int], extra: GaugeLayout | No
     increments remain ("you must increase the pressure by as much as
     possible"), but the order is free even if it gets stuck sooner
     (STM-AMB-32 'free-order'); the increments left when no stone can move
-    lapse.  ``extra``: STM-AMB-04 'extra' (:func:`increment`).
+    lapse.  ``extra``: STM-AMB-04 'extra' (:func:`increment`).  Memoised by its arguments (every MAKE STEAM
+    plays one of the orders the rules listed for this gauge): :func:`increased`.
     """
+    return _increase(gauge, x, tuple(picks), extra)
+
+
+def increased(gauge: Gauge, x: int, picks: tuple[int, ...], extra: GaugeLayout | None = None) -> Increase:
+    """:func:`increase` itself, not memoised."""
     if x < 0:
         raise GaugeError("STM-R-15", f"cannot increase the pressure by {x}")
     if len(picks) > x:
@@ -319,6 +325,10 @@ def increase(gauge: Gauge, x: int, picks: Sequence[int], extra: GaugeLayout | No
             "pressure may not lapse voluntarily",
         )
     return Increase(gauge, used, x - used)
+
+
+# Memoised by a call rather than a decorator: mutmut skips decorated functions.
+_increase = lru_cache(maxsize=16384)(increased)
 
 
 def increase_outcomes(gauge: Gauge, x: int, reading: str = "free-order") -> frozenset[Increase]:
