@@ -8,9 +8,16 @@ import random
 
 import pytest
 
+from rulecraft.core import Chance, GameOver
 from rulecraft.model.steamopolis.game import SteamopolisGame
-from rulecraft.model.steamopolis.rules import _placements, accepted_placements, placement_rejection
-from rulecraft.model.steamopolis.state import StmState
+from rulecraft.model.steamopolis.rules import (
+    _placements,
+    accepted_placements,
+    legal_actions,
+    legal_actions_by_check,
+    placement_rejection,
+)
+from rulecraft.model.steamopolis.state import Phase, StmState
 from rulecraft.registry import make_game
 
 
@@ -50,3 +57,35 @@ def test_r52_r53_accepted_placements_are_the_checked_candidates(
     assert seen > 0  # the comparison met placements, not only empty lists
     if players > 1:
         assert moved > 0  # and moves of placed parasites (STM-R-52)
+
+
+@pytest.mark.parametrize(
+    ("players", "seed", "readings"),
+    [(4, 7, {}), (2, 8, {}), (1, 9, {}), (3, 10, {"STM-AMB-19": "next-step", "STM-AMB-16": "free"})],
+)
+def test_listed_decisions_equal_the_checked_candidates(players: int, seed: int, readings: dict[str, str]) -> None:
+    """The decisions listed without a candidate check hold to ``legal_actions_by_check`` (the plain
+    reference: every candidate through ``check``), order included, at every state of seeded random games
+    that meets one of the less frequent ones: the store step (STM-R-32, p.14), a channelled stone (STM-R-29,
+    p.13), an effect part waiting (STM-R-21/22, p.29) and a flight step (STM-R-36..38, p.16-18)."""
+    game = make_game("stm", readings=readings)
+    assert isinstance(game, SteamopolisGame)
+    ctx = game.ctx
+    met: set[str] = set()
+    for state in random_states(game, players, seed, 1500):
+        if isinstance(game.to_move(state), Chance | GameOver):
+            continue
+        turn = state.turn
+        if turn.storing:
+            kind = "store"
+        elif turn.pending:
+            kind = "part"
+        elif state.phase in (Phase.CHANNEL, Phase.FLIGHT):
+            kind = state.phase.value
+        else:
+            continue
+        met.add(kind)
+        assert legal_actions(ctx, state) == legal_actions_by_check(ctx, state), kind
+    assert "part" in met  # the comparison met the shortcut paths, not only the others
+    if players > 1:
+        assert Phase.FLIGHT.value in met

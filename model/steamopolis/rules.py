@@ -1681,11 +1681,22 @@ def _direct_moves(ctx: Context, state: StmState) -> list[StmAction] | None:
     """The decisions listed without a candidate check, in the order of :func:`_candidates`; None for
     the others."""
     turn = state.turn
-    if turn.storing or state.phase in CHANCE_PHASES:
+    if state.phase in CHANCE_PHASES:
         return None
+    if turn.storing:
+        # STM-R-32: the store step admits only stores, and its own rule decides them (store_rejection).
+        player = me(state)
+        room = ctx.storage(player)
+        return [Store(c, g) for c in range(player.crystals + 1) for g in range(player.gears + 1) if c + g <= room]
     if turn.pending:
         return _direct_part_moves(ctx, state, head(state))
     phase = state.phase
+    if phase is Phase.CHANNEL:
+        # STM-R-29: the step admits the move left, as its own rule judges it, and the placements: the free
+        # districts the stone reaches, as district_rejection judges them.
+        assert turn.channel is not None
+        moves: list[StmAction] = [MoveLeft()] if channel_rejection(ctx, state, MoveLeft()) is None else []
+        return moves + [PlaceStone(d.level, d.position) for d in ctx.free_districts(state, turn.channel)]
     if phase is Phase.ACTION and not turn.final_step:
         return _ordinary_action_moves(ctx, state)
     if phase is Phase.START_OF_TURN:
@@ -1736,12 +1747,18 @@ def _direct_part_moves(ctx: Context, state: StmState, part: Step) -> list[StmAct
     if isinstance(part, IncreasePressure):
         return [SkipPart(), *(RaisePressure(p) for p in _raises(ctx, me(state).gauge, part.n, ctx.extra()))]
     if isinstance(part, GainResources):
-        takes = (a for a in _resource_moves(state, part) if resources_rejection(state, part, a) is None)
-        return [SkipPart(), *takes]
+        # The takes follow from the part and the supply alone: memoised by them.
+        key = (_resource_takes, part, state.supply.crystals, state.supply.gears)
+        return [SkipPart(), *ctx.memo(key, lambda: _resource_takes(state, part))]
     if isinstance(part, PlaceParasites | EnvyParasite):
         # STM-R-52/53: every placement the part's own rule accepts (what use_rejection asks of it).
         return [SkipPart(), *accepted_placements(ctx, state, part.host if isinstance(part, EnvyParasite) else None)]
     return None
+
+
+def _resource_takes(state: StmState, part: GainResources) -> tuple[TakeResources, ...]:
+    """STM-R-21/22: the resources ``part`` gives that the supply holds."""
+    return tuple(a for a in _resource_moves(state, part) if resources_rejection(state, part, a) is None)
 
 
 def _take_backs(ctx: Context, state: StmState) -> list[StmAction]:
