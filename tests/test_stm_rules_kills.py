@@ -664,6 +664,20 @@ def test_r52_two_players_two_per_machine() -> None:
     )
 
 
+def test_r52_a_moved_parasite_frees_only_its_own_machine() -> None:
+    """STM-R-52 (p.33, 'place or move'; 3 or more players: at most 1 of your parasites on one machine): a
+    placed parasite moved onto a machine that holds another of yours is still refused; only the machine it
+    leaves loses it (seat 1's position 2 here, not seat 2's)."""
+    hosts = (player(machine_room=HOSTED), player(machine_room=HOSTED))
+    state = _placing(player(), *hosts, parasites=(Parasite(0, 1, 2, "passive"), Parasite(0, 2, 2, "passive")))
+    refused(
+        state,
+        PlaceParasite(2, 2, "passive", (1, 2, "passive")),
+        "STM-R-52",
+        "at most 1 of your parasites on one machine with 3 players (STM-AMB-20 'per-owner')",
+    )
+
+
 def test_r52_where_a_parasite_may_sit() -> None:
     """STM-R-52 (p.33): on another player's machine-room tile, on its activation (boiler) or passive
     symbol, never on storage spaces."""

@@ -4,8 +4,8 @@ readings (never a global), plus the small derived facts every rule needs
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any, TypeVar
 
 import attrs
 
@@ -14,6 +14,8 @@ from rulecraft.model.steamopolis.components import District, DistrictPosition, M
 from rulecraft.model.steamopolis.gauge import GaugeLayout
 from rulecraft.model.steamopolis.readings import REGISTER
 from rulecraft.model.steamopolis.state import BoardStone, PlayerState, RoomTile, StmState
+
+T = TypeVar("T")
 
 
 @attrs.frozen
@@ -52,6 +54,10 @@ class Context:
     _free: dict[tuple[str, int, frozenset[tuple[int, DistrictPosition]]], tuple[District, ...]] = attrs.field(
         factory=dict, init=False, hash=False, eq=False, repr=False
     )
+    # What the rules read from a few small frozen values and this context's readings alone (the arrow stones'
+    # moves from the gauge, MAKE STEAM's from the gauge and the boilers, a market tile's price), by a key the
+    # rules give (:meth:`memo`): a random game meets the same gauges and tiles turn after turn.
+    _memo: dict[Hashable, Any] = attrs.field(factory=dict, init=False, hash=False, eq=False, repr=False)
 
     @classmethod
     def printed(
@@ -195,6 +201,17 @@ class Context:
             found = self._free[key] = tuple(
                 d for d in self.districts(state) if d.level <= top and (d.level, d.position) not in taken
             )
+        return found
+
+    def memo(self, key: Hashable, make: Callable[[], T]) -> T:
+        """``make()``, memoised under ``key`` for this context (its readings and pack stay fixed); ``key``
+        must name everything ``make`` reads besides them."""
+        try:
+            found: T = self._memo[key]
+        except KeyError:
+            if len(self._memo) > 65536:  # bounded as the faces' memo
+                self._memo.clear()
+            found = self._memo[key] = make()
         return found
 
     def own_stones(self, state: StmState, seat: int) -> tuple[BoardStone, ...]:

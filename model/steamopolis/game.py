@@ -8,7 +8,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, ClassVar, get_args
 
-from rulecraft.core import CHANCE, GAME_OVER, Rejection, RulecraftError, Seat, ToMove
+from rulecraft.core import CHANCE, GAME_OVER, Candidates, Rejection, RulecraftError, Seat, ToMove
 from rulecraft.model.steamopolis import render as _render
 from rulecraft.model.steamopolis import setup
 from rulecraft.model.steamopolis.actions import StmAction
@@ -132,6 +132,11 @@ class SteamopolisGame(PackedGame[StmState, StmAction]):
         if state.phase in CHANCE_PHASES or state.phase is Phase.OVER:
             return []
         return legal_actions(self.ctx, state)
+
+    def candidates(self, state: StmState) -> Candidates[StmAction]:
+        """``legal_actions`` without its guard for chance and the game's end: a random draw asks only while a
+        seat is to move (a call less on every step of a random game)."""
+        return legal_actions(self.ctx, state), None
 
     def chance_outcomes(self, state: StmState) -> list[tuple[StmAction, Fraction]]:
         return setup.chance_outcomes(self.ctx, state)

@@ -272,6 +272,18 @@ def bump(gauge: Gauge, space: int) -> tuple[Gauge, bool]:
     return increment(gauge, space), True
 
 
+def _bumped_uncached(gauge: Gauge, order: tuple[int, ...]) -> Gauge:
+    """STM-R-19: the arrow stones on ``order`` increased by 1 in turn (:func:`bump`: a blocked one stays)."""
+    for space in order:
+        gauge, _ = bump(gauge, space)
+    return gauge
+
+
+# Memoised by a call rather than a decorator (mutmut skips decorated functions): every turn starts by moving
+# the arrow stones, and the order the player picks is one the rules listed, from this very chain.
+bumped = lru_cache(maxsize=16384)(_bumped_uncached)
+
+
 @attrs.frozen
 class Increase:
     """The result of increasing the pressure by X: ``used`` increments made, ``lapsed`` lost."""
@@ -289,8 +301,14 @@ def increase(gauge: Gauge, x: int, picks: Sequence[int], extra: GaugeLayout | No
     increments remain ("you must increase the pressure by as much as
     possible"), but the order is free even if it gets stuck sooner
     (STM-AMB-32 'free-order'); the increments left when no stone can move
-    lapse.  ``extra``: STM-AMB-04 'extra' (:func:`increment`).
+    lapse.  ``extra``: STM-AMB-04 'extra' (:func:`increment`).  Memoised by its arguments (every MAKE STEAM
+    plays one of the orders the rules listed for this gauge): :func:`increased`.
     """
+    return _increase(gauge, x, tuple(picks), extra)
+
+
+def increased(gauge: Gauge, x: int, picks: tuple[int, ...], extra: GaugeLayout | None = None) -> Increase:
+    """:func:`increase` itself, not memoised."""
     if x < 0:
         raise GaugeError("STM-R-15", f"cannot increase the pressure by {x}")
     if len(picks) > x:
@@ -307,6 +325,10 @@ def increase(gauge: Gauge, x: int, picks: Sequence[int], extra: GaugeLayout | No
             "pressure may not lapse voluntarily",
         )
     return Increase(gauge, used, x - used)
+
+
+# Memoised by a call rather than a decorator: mutmut skips decorated functions.
+_increase = lru_cache(maxsize=16384)(increased)
 
 
 def increase_outcomes(gauge: Gauge, x: int, reading: str = "free-order") -> frozenset[Increase]:
@@ -397,6 +419,12 @@ class TakeBack:
 
 
 def take_back(gauge: Gauge, stone: Stone, discard: int | None = None) -> TakeBack:
+    """STM-R-18 (p.15), memoised by the gauge, stone and discard (:func:`placed_back`): every flight
+    takes its stones back (STM-R-34)."""
+    return _take_back(gauge, stone, discard)
+
+
+def placed_back(gauge: Gauge, stone: Stone, discard: int | None = None) -> TakeBack:
     """STM-R-18 (p.15): place ``stone`` on the first free space right of the base marker.
 
     Stones and bonus markers are skipped.  Only when no space is free, the
@@ -421,6 +449,10 @@ def take_back(gauge: Gauge, stone: Stone, discard: int | None = None) -> TakeBac
     assert isinstance(marker, BonusMarker)
     # With every space right of the base filled, the freed space is the only free one.
     return TakeBack(_put(gauge, discard, stone), discard, marker)
+
+
+# Memoised by a call rather than a decorator: mutmut skips decorated functions.
+_take_back = lru_cache(maxsize=16384)(placed_back)
 
 
 def gain_stone(gauge: Gauge, stone: Stone, discard: int | None = None) -> TakeBack:

@@ -130,7 +130,7 @@ from rulecraft.model.steamopolis.gauge import (
     GaugeLayout,
     Item,
     Stone,
-    bump,
+    bumped,
     can_move,
     increase,
     increase_one_stone,
@@ -275,7 +275,12 @@ def slot_of(ctx: Context, market: Market, tile: MachineTile) -> Visible:
 
 
 def tile_price(ctx: Context, market: Market) -> tuple[MachineTile, Visible, PayResources]:
-    """The face-up tile, its slot, and row 3 plus the tile's own costs (STM-R-40)."""
+    """The face-up tile, its slot, and row 3 plus the tile's own costs (STM-R-40); memoised per tile and
+    market kind (every flight step on levels 2-4 asks)."""
+    return ctx.memo((tile_price, market.tiles[0], market.extra), lambda: _tile_price(ctx, market))
+
+
+def _tile_price(ctx: Context, market: Market) -> tuple[MachineTile, Visible, PayResources]:
     tile = ctx.pack.machine(market.tiles[0])
     slot = slot_of(ctx, market, tile)
     pay = PayResources(slot.resources.crystals + tile.costs.crystals, slot.resources.gears + tile.costs.gears)
@@ -1224,7 +1229,55 @@ def can_place(ctx: Context, state: StmState, envy_host: int) -> bool:
     """STM-R-53: the deciding player has a parasite at home and a machine of ``envy_host`` to put it on."""
     if not me(state).parasites_home:
         return False
-    return any(placement_rejection(ctx, state, a, envy_host) is None for a in _placements(ctx, state))
+    return bool(accepted_placements(ctx, state, envy_host))
+
+
+def accepted_placements(ctx: Context, state: StmState, envy_host: int | None) -> list[PlaceParasite]:
+    """The placements of :func:`_placements` that :func:`placement_rejection` accepts, in their order,
+    each machine's count of parasites read once instead of once per candidate (a random game lists
+    them at every 'place or move', STM-R-52, and every envy, R-53).  Solo: through the check."""
+    if state.solo is not None:
+        return [a for a in _placements(ctx, state) if placement_rejection(ctx, state, a, envy_host) is None]
+    seat = decider(state)
+    # From the supply only with a parasite at home; a placed one moves, never under envy (STM-R-52/53).
+    sources: list[ParasiteAt | None] = [None] if state.players[seat].parasites_home >= 1 else []
+    if envy_host is None:
+        sources += sorted({at(x) for x in placed(state, seat) if x.host is not None})
+    out: list[PlaceParasite] = []
+    if not sources:
+        return out
+    total = ctx.r("STM-AMB-20") == "total"
+    limit = parasite_limit(state)
+    for host, p in enumerate(state.players):
+        if host == seat or (envy_host is not None and host != envy_host):
+            continue  # never your own machines; the envious only on the envied player's (STM-R-52/53)
+        for position, tile in enumerate(p.machine_room, start=1):
+            if tile is None:
+                continue
+            face = ctx.face(tile)
+            shown: list[Symbol] = []
+            if face.boilers:
+                shown.append("activation")
+            if face.passive is not None:
+                shown.append("passive")
+            if not shown:
+                continue
+            # STM-R-52 / STM-AMB-20, as limit_rejection counts them.
+            here = sum(
+                1 for x in state.parasites if x.host == host and x.position == position and (total or x.owner == seat)
+            )
+            for symbol in shown:
+                for moved in sources:
+                    if moved is None:
+                        if here < limit:
+                            out.append(PlaceParasite(host, position, symbol))
+                    elif moved[0] == host and moved[1] == position:
+                        # The moved parasite leaves this machine, and changes its place (its symbol).
+                        if moved[2] != symbol and here - 1 < limit:
+                            out.append(PlaceParasite(host, position, symbol, moved))
+                    elif here < limit:
+                        out.append(PlaceParasite(host, position, symbol, moved))
+    return out
 
 
 def parasite_limit(state: StmState) -> int:
@@ -1628,19 +1681,27 @@ def _direct_moves(ctx: Context, state: StmState) -> list[StmAction] | None:
     """The decisions listed without a candidate check, in the order of :func:`_candidates`; None for
     the others."""
     turn = state.turn
-    if turn.storing or state.phase in CHANCE_PHASES:
+    if state.phase in CHANCE_PHASES:
         return None
+    if turn.storing:
+        # STM-R-32: the store step admits only stores, and its own rule decides them (store_rejection).
+        player = me(state)
+        room = ctx.storage(player)
+        return [Store(c, g) for c in range(player.crystals + 1) for g in range(player.gears + 1) if c + g <= room]
     if turn.pending:
         return _direct_part_moves(ctx, state, head(state))
     phase = state.phase
+    if phase is Phase.CHANNEL:
+        # STM-R-29: the step admits the move left, as its own rule judges it, and the placements: the free
+        # districts the stone reaches, as district_rejection judges them.
+        assert turn.channel is not None
+        moves: list[StmAction] = [MoveLeft()] if channel_rejection(ctx, state, MoveLeft()) is None else []
+        return moves + [PlaceStone(d.level, d.position) for d in ctx.free_districts(state, turn.channel)]
     if phase is Phase.ACTION and not turn.final_step:
         return _ordinary_action_moves(ctx, state)
     if phase is Phase.START_OF_TURN:
-        gauge = me(state).gauge
-        if not gauge.arrow_spaces():
-            return [MoveArrowStones()]  # STM-R-19: no arrow stone to move, the turn goes on
-        # The step admits only the arrow stones' move (STM-R-23): its own rule decides the orders.
-        return [a for a in _arrow_moves(ctx, gauge) if arrows_rejection(ctx, state, a) is None]
+        # Every turn starts here, and the moves follow from the gauge alone: memoised per gauge.
+        return [*ctx.memo((_start_moves, me(state).gauge), lambda: _start_moves(ctx, state))]
     if phase is Phase.END_OF_TURN and turn.removal != "parasites":
         steps = end_steps(ctx, state)  # STM-AMB-16 'free': the next step to run; 'fixed': none
         return [EndOfTurnStep(s) for s in steps] if steps else [EndTurn()]  # STM-R-49
@@ -1653,9 +1714,16 @@ def _direct_moves(ctx: Context, state: StmState) -> list[StmAction] | None:
     if phase is Phase.FLIGHT and turn.step == "passengers":
         # STM-R-36..38: pick-ups by their own condition, the district effect or nothing always, the
         # tiles exactly as the purchase rules accept them, then the bonus markers through the check.
-        out: list[StmAction] = [PickUp(who) for who in PASSENGERS if pick_up_rejection(ctx, state, PickUp(who)) is None]
-        out += (UseDistrict(), LetLapse())
         assert turn.active is not None
+        level = turn.active[0]
+        # Only a passenger standing on the active level may board (most steps find none): the rest is asked
+        # of him alone.
+        out: list[StmAction] = [
+            PickUp(who)
+            for who in PASSENGERS
+            if standing(state, who) == level and pick_up_rejection(ctx, state, PickUp(who)) is None
+        ]
+        out += (UseDistrict(), LetLapse())
         out += _exact_tile_purchases(ctx, state, turn.active[0], False)
         out += _exact_tile_purchases(ctx, state, turn.active[0], True)
         # The step admits every bonus marker purchase here (flight_step_rejection): its own rule decides.
@@ -1664,20 +1732,33 @@ def _direct_moves(ctx: Context, state: StmState) -> list[StmAction] | None:
     return None
 
 
+def _start_moves(ctx: Context, state: StmState) -> tuple[MoveArrowStones, ...]:
+    """The start of the turn (STM-R-19), read from the deciding player's gauge alone."""
+    gauge = me(state).gauge
+    if not gauge.arrow_spaces():
+        return (MoveArrowStones(),)  # STM-R-19: no arrow stone to move, the turn goes on
+    # The step admits only the arrow stones' move (STM-R-23): its own rule decides the orders.
+    return tuple(a for a in _arrow_moves(ctx, gauge) if arrows_rejection(ctx, state, a) is None)
+
+
 def _direct_part_moves(ctx: Context, state: StmState, part: Step) -> list[StmAction] | None:
     """STM-R-22: skipping, then the part's own condition: the pressure orders :func:`_raises` accepts
     (STM-R-15), or the resources the part gives and the supply holds (STM-R-21)."""
     if isinstance(part, IncreasePressure):
         return [SkipPart(), *(RaisePressure(p) for p in _raises(ctx, me(state).gauge, part.n, ctx.extra()))]
     if isinstance(part, GainResources):
-        takes = (a for a in _resource_moves(state, part) if resources_rejection(state, part, a) is None)
-        return [SkipPart(), *takes]
+        # The takes follow from the part and the supply alone: memoised by them.
+        key = (_resource_takes, part, state.supply.crystals, state.supply.gears)
+        return [SkipPart(), *ctx.memo(key, lambda: _resource_takes(state, part))]
     if isinstance(part, PlaceParasites | EnvyParasite):
         # STM-R-52/53: every placement the part's own rule accepts (what use_rejection asks of it).
-        host = part.host if isinstance(part, EnvyParasite) else None
-        places = (a for a in _placements(ctx, state) if placement_rejection(ctx, state, a, host) is None)
-        return [SkipPart(), *places]
+        return [SkipPart(), *accepted_placements(ctx, state, part.host if isinstance(part, EnvyParasite) else None)]
     return None
+
+
+def _resource_takes(state: StmState, part: GainResources) -> tuple[TakeResources, ...]:
+    """STM-R-21/22: the resources ``part`` gives that the supply holds."""
+    return tuple(a for a in _resource_moves(state, part) if resources_rejection(state, part, a) is None)
 
 
 def _take_backs(ctx: Context, state: StmState) -> list[StmAction]:
@@ -1700,10 +1781,9 @@ def _ordinary_action_moves(ctx: Context, state: StmState) -> list[StmAction]:
     """STM-R-23..R-29 outside the final turn, in the order of :func:`_action_moves`, without the check
     (a list built at once: the commonest decision of a random game)."""
     player = me(state)
-    out: list[StmAction] = []
-    steam = can_make_steam(state)
-    if steam:
-        out += [_make_steam(p) for p in _raises(ctx, player.gauge, ctx.boilers(player), ctx.extra())]
+    # MAKE STEAM follows from the gauge and the boilers alone: memoised by them.
+    steam, moves = ctx.memo((_steam_moves, player.gauge, ctx.boilers(player)), lambda: _steam_moves(ctx, state))
+    out: list[StmAction] = [*moves]
     target = False
     # STM-R-26/27, once for every level: each stone reads the levels up to its value.
     free = ctx.free_districts(state, ctx.top_level(state))
@@ -1721,6 +1801,14 @@ def _ordinary_action_moves(ctx: Context, state: StmState) -> list[StmAction]:
     if not (steam or target or fly) and ctx.r("STM-AMB-12") == "pass":
         out.append(PassTurn())  # STM-AMB-12 'pass': none of the three actions is possible ('stuck': no move at all)
     return out
+
+
+def _steam_moves(ctx: Context, state: StmState) -> tuple[bool, tuple[MakeSteam, ...]]:
+    """STM-R-24 A / R-25: whether MAKE STEAM is possible, and its orders (one per outcome)."""
+    player = me(state)
+    if not can_make_steam(state):
+        return False, ()
+    return True, tuple(_make_steam(p) for p in _raises(ctx, player.gauge, ctx.boilers(player), ctx.extra()))
 
 
 # The SET 1 TARGET actions, one instance per stone and district (frozen): the commonest decision of a
@@ -1785,9 +1873,7 @@ _arrow_orders = lru_cache(maxsize=4096)(_arrow_orders_uncached)
 
 
 def _arrows_after(gauge: Gauge, order: tuple[int, ...]) -> Gauge:
-    for space in order:
-        gauge, _ = bump(gauge, space)
-    return gauge
+    return bumped(gauge, order)
 
 
 def _action_moves(ctx: Context, state: StmState) -> Iterator[StmAction]:
@@ -1902,19 +1988,21 @@ def _bonus_offers(
     player = me(state)
     if state.turn.active is None or state.turn.active[0] != 1:
         return  # bonus markers are sold on level 1 only (STM-R-38/46)
+    places: tuple[tuple[int | None, bool], ...] | None = None  # the same for both rows: built once
     for row in RESOURCES:
         # STM-AMB-13: 'foremost' sells the row's first marker (numeral left out); 'any' names each one left.
         left = state.bonus.crystal_row if row == "crystal" else state.bonus.gear_row
         numerals: tuple[int | None, ...] = left if ctx.r("STM-AMB-13") == "any" else (None,)
         if prune and not any(_marker_payable(ctx, player, row, left, n) for n in numerals):
             continue
-        # STM-R-47: declining the bump is a choice only with a stone there that could move.
-        declinable = {space for space in player.gauge.stone_spaces() if can_move(player.gauge, space)}
-        places = tuple(
-            (space, bump_stone)
-            for space in (None, *range(len(player.gauge.spaces)))
-            for bump_stone in ((True, False) if space in declinable else (True,))
-        )
+        if places is None:
+            # STM-R-47: declining the bump is a choice only with a stone there that could move.
+            declinable = {space for space in player.gauge.stone_spaces() if can_move(player.gauge, space)}
+            places = tuple(
+                (space, bump_stone)
+                for space in (None, *range(len(player.gauge.spaces)))
+                for bump_stone in ((True, False) if space in declinable else (True,))
+            )
         for sp, ga, s2 in _discounts(player):
             for numeral in numerals:
                 yield (row, sp, ga, numeral, s2), places

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, assert_never
 
 from rulecraft.core import Rejection
-from rulecraft.evolve import evolve
+from rulecraft.evolve import evolve, evolver
 from rulecraft.model.steamopolis import gauge as g
 from rulecraft.model.steamopolis.actions import (
     ActivateParasite,
@@ -141,13 +141,19 @@ from rulecraft.model.steamopolis.state import (
 # Small pure helpers
 # ---------------------------------------------------------------------------
 
+# The three classes a step copies, their copiers bound once (rulecraft.evolve.evolver): a random game
+# makes two or three copies a step, and looking the copier up by class was a third of each (issue 18).
+_state_copy = evolver(StmState)
+_turn_copy = evolver(TurnState)
+_player_copy = evolver(PlayerState)
+
 # A turn's bookkeeping as each turn starts (frozen: one instance serves every turn).
 NEW_TURN = TurnState()
 
 
 def with_player(state: StmState, player: PlayerState) -> StmState:
     """The deciding player's holdings replaced (the player to move, or a helper: :func:`decider`)."""
-    return evolve(state, players=players_with(state, player))
+    return _state_copy(state, players=players_with(state, player))
 
 
 def players_with(state: StmState, player: PlayerState) -> tuple[PlayerState, ...]:
@@ -157,29 +163,29 @@ def players_with(state: StmState, player: PlayerState) -> tuple[PlayerState, ...
 
 
 def with_gauge(state: StmState, gauge: Gauge) -> StmState:
-    return with_player(state, evolve(me(state), gauge=gauge))
+    return with_player(state, _player_copy(me(state), gauge=gauge))
 
 
 def with_turn(state: StmState, **changes: Any) -> StmState:
-    return evolve(state, turn=evolve(state.turn, **changes))
+    return _state_copy(state, turn=_turn_copy(state.turn, **changes))
 
 
 def to_supply(state: StmState, stone: Stone, ctx: Context) -> StmState:
     """A stone returns to the personal supply (STM-AMB-10: 'reset' turns its arrow away)."""
     kept = Stone(False) if ctx.r("STM-AMB-10") == "reset" else stone
-    return with_player(state, evolve(me(state), supply=(*me(state).supply, kept)))
+    return with_player(state, _player_copy(me(state), supply=(*me(state).supply, kept)))
 
 
 def gain(state: StmState, crystals: int, gears: int) -> StmState:
     """Resources move from the general supply to the player (negative: back to the supply)."""
     p = me(state)
-    state = with_player(state, evolve(p, crystals=p.crystals + crystals, gears=p.gears + gears))
+    state = with_player(state, _player_copy(p, crystals=p.crystals + crystals, gears=p.gears + gears))
     s = state.supply
-    return evolve(state, supply=evolve(s, crystals=s.crystals - crystals, gears=s.gears - gears))
+    return _state_copy(state, supply=evolve(s, crystals=s.crystals - crystals, gears=s.gears - gears))
 
 
 def score(state: StmState, vp: int) -> StmState:
-    return with_player(state, evolve(me(state), vp=me(state).vp + vp))
+    return with_player(state, _player_copy(me(state), vp=me(state).vp + vp))
 
 
 def queue(state: StmState, *programs: Queued, **changes: Any) -> StmState:
@@ -274,7 +280,7 @@ def send_home(state: StmState, parasites: list[Parasite]) -> StmState:
     for x in parasites:
         left.remove(x)
         players[x.owner] = evolve(players[x.owner], parasites_home=players[x.owner].parasites_home + 1)
-    return evolve(state, players=tuple(players), parasites=tuple(left))
+    return _state_copy(state, players=tuple(players), parasites=tuple(left))
 
 
 def remove_tile(state: StmState, position: int) -> StmState:
@@ -284,23 +290,23 @@ def remove_tile(state: StmState, position: int) -> StmState:
     tile = p.machine_room[position - 1]
     assert tile is not None
     room = tuple(None if i + 1 == position else t for i, t in enumerate(p.machine_room))
-    state = with_player(state, evolve(p, machine_room=room))
+    state = with_player(state, _player_copy(p, machine_room=room))
     if tile.kind == "capacity":
-        state = evolve(state, supply=evolve(state.supply, capacity_tiles=state.supply.capacity_tiles + 1))
+        state = _state_copy(state, supply=evolve(state.supply, capacity_tiles=state.supply.capacity_tiles + 1))
     return send_home(state, [x for x in state.parasites if x.host == decider(state) and x.position == position])
 
 
 def build(state: StmState, position: int, tile: RoomTile) -> StmState:
     p = me(state)
     room = tuple(tile if i + 1 == position else t for i, t in enumerate(p.machine_room))
-    return with_player(state, evolve(p, machine_room=room))
+    return with_player(state, _player_copy(p, machine_room=room))
 
 
 def erect_statue(ctx: Context, state: StmState) -> StmState:
     """STM-R-45/R-64: a statue to the tower top; the 3rd (rule parameter ``statues_to_end``) gives its
     buyer 3 VP (``last_statue_vp``) and triggers the end."""
     tower = state.tower_top + 1
-    state = evolve(state, tower_top=tower)
+    state = _state_copy(state, tower_top=tower)
     if tower == ctx.params["statues_to_end"]:
         state = evolve(score(state, ctx.params["last_statue_vp"]), end_triggered=True)
     return state
@@ -368,7 +374,7 @@ def _effect(ctx: Context, state: StmState, action: StmAction) -> StmState:
         case UsePart(sponsor2=True):  # STM-AMB-34 'two': 'turn sponsor' turns the second (p.31)
             p = me(state)
             assert p.sponsor2 is not None
-            return pop_part(with_player(state, evolve(p, sponsor2=other_side(p.sponsor2))))
+            return pop_part(with_player(state, _player_copy(p, sponsor2=other_side(p.sponsor2))))
         case UsePart():
             state, now = use_plain(ctx, state)
             return resume(state, now)
@@ -506,11 +512,9 @@ def move_arrow_stones(state: StmState, action: MoveArrowStones) -> StmState:
     """STM-R-19: each arrow stone increases by 1 in the chosen order; a blocked one does not move."""
     players = state.players
     if action.order:
-        gauge = me(state).gauge
-        for space in action.order:
-            gauge, _ = g.bump(gauge, space)
-        players = players_with(state, evolve(me(state), gauge=gauge))
-    state = evolve(state, players=players, phase=Phase.ACTION)
+        gauge = g.bumped(me(state).gauge, action.order)
+        players = players_with(state, _player_copy(me(state), gauge=gauge))
+    state = _state_copy(state, players=players, phase=Phase.ACTION)
     return with_turn(state, final_step="steam") if state.final_round else state
 
 
@@ -518,9 +522,9 @@ def final_step_done(ctx: Context, state: StmState) -> StmState:
     """STM-R-66: the final turn moves on to its next action; after FLY the turn ends."""
     step = state.turn.final_step
     if step == "steam":
-        return with_turn(evolve(state, phase=Phase.ACTION), final_step="target")
+        return with_turn(_state_copy(state, phase=Phase.ACTION), final_step="target")
     if step == "target":
-        return with_turn(evolve(state, phase=Phase.ACTION), final_step="fly")
+        return with_turn(_state_copy(state, phase=Phase.ACTION), final_step="fly")
     return end_of_turn(ctx, state)
 
 
@@ -548,7 +552,7 @@ def make_steam(ctx: Context, state: StmState, action: MakeSteam) -> StmState:
 
 def _put_on_board(state: StmState, level: int, position: DistrictPosition, stone: Stone, **changes: Any) -> StmState:
     """The stone goes onto the district (with ``changes`` to the state made in the same copy)."""
-    return evolve(state, board=(*state.board, BoardStone(state.to_move, level, position, stone)), **changes)
+    return _state_copy(state, board=(*state.board, BoardStone(state.to_move, level, position, stone)), **changes)
 
 
 def set_target(ctx: Context, state: StmState, action: SetTarget) -> StmState:
@@ -556,13 +560,13 @@ def set_target(ctx: Context, state: StmState, action: SetTarget) -> StmState:
     if state.solo is not None:
         pass  # STM-R-69: in the solo game SET 1 TARGET is free, no time pressure (MAKE STEAM and FLY pay)
     gauge, stone = g.lift(me(state).gauge, action.space)
-    players = players_with(state, evolve(me(state), gauge=gauge))
+    players = players_with(state, _player_copy(me(state), gauge=gauge))
     state = _put_on_board(state, action.level, action.position, stone, players=players)
     state = store_held(state)  # STM-R-31 (p.14, p.29): the store step after the placement
     if state.turn.final_step:
         return final_step_done(ctx, state)
     # STM-R-31: no district effect now; store, then the turn ends.
-    return evolve(state, phase=Phase.END_OF_TURN)  # store (settle) and end of turn
+    return _state_copy(state, phase=Phase.END_OF_TURN)  # store (settle) and end of turn
 
 
 def channel(ctx: Context, state: StmState, action: ChannelPressure) -> StmState:
@@ -607,7 +611,7 @@ def fly(ctx: Context, state: StmState) -> StmState:
     start = tuple((s.level, s.position) for s in state.board if s.seat == state.to_move)
     if state.solo is not None:
         state = place_shadow_stones(state)
-    return evolve(state, phase=Phase.FLIGHT, turn=evolve(state.turn, flight_start=start, step="next"))
+    return _state_copy(state, phase=Phase.FLIGHT, turn=_turn_copy(state.turn, flight_start=start, step="next"))
 
 
 def place_shadow_stones(state: StmState) -> StmState:
@@ -615,7 +619,7 @@ def place_shadow_stones(state: StmState) -> StmState:
     every district holding one of your stones; they block as usual until your next FLY."""
     own = tuple(s for s in state.board if s.seat == state.to_move)
     shadows = tuple(BoardStone(SHADOW, s.level, s.position) for s in own)
-    return evolve(state, board=(*(s for s in state.board if s.seat != SHADOW), *shadows))
+    return _state_copy(state, board=(*(s for s in state.board if s.seat != SHADOW), *shadows))
 
 
 # ---------------------------------------------------------------------------
@@ -629,9 +633,9 @@ def take_back(ctx: Context, state: StmState, action: TakeBack) -> StmState:
     where = (action.level, action.position)
     stone = next(s for s in state.board if s.seat == state.to_move and (s.level, s.position) == where)
     placed = g.take_back(me(state).gauge, stone.stone, action.discard)
-    turn = evolve(state.turn, active=where, active_space=placed.space, step="passengers")
-    players = players_with(state, evolve(me(state), gauge=placed.gauge))
-    state = evolve(state, board=tuple(s for s in state.board if s is not stone), turn=turn, players=players)
+    turn = _turn_copy(state.turn, active=where, active_space=placed.space, step="passengers")
+    players = players_with(state, _player_copy(me(state), gauge=placed.gauge))
+    state = _state_copy(state, board=tuple(s for s in state.board if s is not stone), turn=turn, players=players)
     if placed.space is None:
         state = to_supply(state, stone.stone, ctx)
     state = drop_off(ctx, state, action.level)
@@ -646,12 +650,12 @@ def drop_off(ctx: Context, state: StmState, level: int) -> StmState:
         if carried_destination(ctx, state, who) != level:
             continue
         p = me(state)
-        state = with_player(state, evolve(p, carrying=tuple(x for x in p.carrying if x != who)))
+        state = with_player(state, _player_copy(p, carrying=tuple(x for x in p.carrying if x != who)))
         pax = state.passengers
         pax = stand(pax, who, level)
         if pax.taken is None and pax.face_up is not None:
             pax = evolve(pax, taken=pax.face_up, face_up=None)
-        state = evolve(state, passengers=pax)
+        state = _state_copy(state, passengers=pax)
         state = with_turn(
             state,
             transported=(*state.turn.transported, who),
@@ -669,8 +673,8 @@ def pick_up(ctx: Context, state: StmState, who: Passenger) -> StmState:
     """STM-R-36 / STM-AMB-09 'pick-up': on board, his destination fixed now."""
     dest = destination(ctx, state, who)
     p = me(state)
-    state = with_player(state, evolve(p, carrying=(*p.carrying, who)))
-    state = evolve(state, passengers=stand(state.passengers, who, None))
+    state = with_player(state, _player_copy(p, carrying=(*p.carrying, who)))
+    state = _state_copy(state, passengers=stand(state.passengers, who, None))
     return with_turn(state, boarded=(*state.turn.boarded, (who, dest)))
 
 
@@ -699,7 +703,7 @@ def discharge(state: StmState) -> StmState:
             return state
         return with_gauge(state, g.turn_stone(me(state).gauge, space, False))
     p = me(state)
-    return with_player(state, evolve(p, supply=(*p.supply[:-1], Stone(False))))
+    return with_player(state, _player_copy(p, supply=(*p.supply[:-1], Stone(False))))
 
 
 def buy_machine(ctx: Context, state: StmState, action: BuyMachine) -> StmState:
@@ -728,9 +732,9 @@ def buy_banner(ctx: Context, state: StmState, action: BuyBanner) -> StmState:
     if action.board is not None:  # STM-AMB-11 'board': an own stone leaves its district
         seat = decider(state)
         mine = next(s for s in state.board if s.seat == seat and (s.level, s.position) == action.board)
-        state = to_supply(evolve(state, board=tuple(s for s in state.board if s != mine)), mine.stone, ctx)
+        state = to_supply(_state_copy(state, board=tuple(s for s in state.board if s != mine)), mine.stone, ctx)
     p = me(state)
-    state = with_player(state, evolve(p, banners=(*p.banners, tile.id)))
+    state = with_player(state, _player_copy(p, banners=(*p.banners, tile.id)))
     state = score(state, banner_vp(ctx, me(state), tile.banner))
     state = after_purchase(ctx, state, market.level, action.extra)
     return purchased(ctx, state, action.level, slot.banner_envy)
@@ -770,16 +774,16 @@ def pay(
     p = me(state)
     if sponsor:
         assert p.sponsor is not None
-        p = evolve(p, sponsor=other_side(p.sponsor), sponsor_used=True)
+        p = _player_copy(p, sponsor=other_side(p.sponsor), sponsor_used=True)
     if sponsor2:
         assert p.sponsor2 is not None
-        p = evolve(p, sponsor2=other_side(p.sponsor2), sponsor2_used=True)
+        p = _player_copy(p, sponsor2=other_side(p.sponsor2), sponsor2_used=True)
     if gala:
         assert p.gala is not None
         galas = list(state.supply.galas)
         galas[RESOURCES.index(p.gala)] += 1
-        state = evolve(state, supply=evolve(state.supply, galas=(galas[0], galas[1])))
-        p = evolve(p, gala=None)
+        state = _state_copy(state, supply=evolve(state.supply, galas=(galas[0], galas[1])))
+        p = _player_copy(p, gala=None)
     return gain(with_player(state, p), -net[0], -net[1])
 
 
@@ -808,7 +812,7 @@ def after_purchase(ctx: Context, state: StmState, level: int, extra: bool) -> St
             emptied = len(m.tiles) == 1 and m.statue
             m = evolve(m, tiles=m.tiles[1:], statue=m.statue and not emptied)
         markets.append(m)
-    state = evolve(state, markets=tuple(markets))
+    state = _state_copy(state, markets=tuple(markets))
     return erect_statue(ctx, state) if emptied else state
 
 
@@ -829,9 +833,9 @@ def buy_bonus_marker(ctx: Context, state: StmState, action: BuyBonusMarker) -> S
         bonus = evolve(bonus, crystal_row=rest)
     else:
         bonus = evolve(bonus, gear_row=rest)
-    state = evolve(state, bonus=bonus)
+    state = _state_copy(state, bonus=bonus)
     if bonus.statue and _twos_gone(bonus, ctx):
-        state = erect_statue(ctx, evolve(state, bonus=evolve(bonus, statue=False)))
+        state = erect_statue(ctx, _state_copy(state, bonus=evolve(bonus, statue=False)))
     if numeral == 2:
         state = queue(state, *envy(ctx, state))  # STM-R-46/53: a #2 lures the envious
     return with_turn(state, step="buying")
@@ -915,7 +919,7 @@ def use_plain(ctx: Context, state: StmState) -> tuple[StmState, tuple[Queued, ..
     if isinstance(part, TurnSponsor):
         p = me(state)
         assert p.sponsor is not None
-        return with_player(state, evolve(p, sponsor=other_side(p.sponsor))), ()  # STM-R-57, no discount
+        return with_player(state, _player_copy(p, sponsor=other_side(p.sponsor))), ()  # STM-R-57, no discount
     if isinstance(part, ShakeOff):
         return send_home(state, [x for x in state.parasites if x.host == decider(state)]), ()  # STM-R-55
     return state, ()  # look at a machine: hidden information only
@@ -978,12 +982,12 @@ def place_parasite(state: StmState, action: PlaceParasite) -> StmState:
         parasites.remove(next(x for x in parasites if x.owner == seat and x.host is not None and at(x) == action.moved))
     else:
         p = me(state)
-        state = with_player(state, evolve(p, parasites_home=p.parasites_home - 1))
+        state = with_player(state, _player_copy(p, parasites_home=p.parasites_home - 1))
     parasites.append(Parasite(seat, action.host, action.position, action.symbol))
-    state = evolve(state, parasites=tuple(parasites))
+    state = _state_copy(state, parasites=tuple(parasites))
     if state.solo is not None:
         solo = evolve(state.solo, parasites_beside_stack=state.solo.parasites_beside_stack + 1)
-        state = evolve(state, solo=solo)
+        state = _state_copy(state, solo=solo)
     return state
 
 
@@ -1009,16 +1013,17 @@ def take_sponsor(state: StmState, action: TakeSponsor) -> StmState:
     """STM-R-57: a sponsor tile from the supply, the chosen side up (STM-AMB-34 'two': as character 5's
     second sponsor when the first is owned)."""
     p = me(state)
-    state = with_player(state, evolve(p, sponsor=action.side) if p.sponsor is None else evolve(p, sponsor2=action.side))
-    return pop_part(evolve(state, supply=evolve(state.supply, sponsors=state.supply.sponsors - 1)))
+    taken = _player_copy(p, sponsor=action.side) if p.sponsor is None else _player_copy(p, sponsor2=action.side)
+    state = with_player(state, taken)
+    return pop_part(_state_copy(state, supply=evolve(state.supply, sponsors=state.supply.sponsors - 1)))
 
 
 def take_gala(state: StmState, action: TakeGala) -> StmState:
     """STM-R-58: a charity gala of the chosen resource from the supply."""
     galas = list(state.supply.galas)
     galas[RESOURCES.index(action.resource)] -= 1
-    state = with_player(state, evolve(me(state), gala=action.resource))
-    return pop_part(evolve(state, supply=evolve(state.supply, galas=(galas[0], galas[1]))))
+    state = with_player(state, _player_copy(me(state), gala=action.resource))
+    return pop_part(_state_copy(state, supply=evolve(state.supply, galas=(galas[0], galas[1]))))
 
 
 def place_pink_marker(ctx: Context, state: StmState, action: PlacePinkMarker) -> StmState:
@@ -1079,7 +1084,7 @@ def gain_stone(ctx: Context, state: StmState, action: GainStone) -> StmState:
     p = me(state)
     supply = list(p.supply)
     supply.remove(Stone(action.arrow))
-    state = with_player(state, evolve(p, supply=tuple(supply)))
+    state = with_player(state, _player_copy(p, supply=tuple(supply)))
     placed = g.gain_stone(me(state).gauge, Stone(action.arrow), action.discard)
     state = with_gauge(state, placed.gauge)
     return to_supply(state, Stone(action.arrow), ctx) if placed.space is None else state
@@ -1103,7 +1108,7 @@ def build_capacity(state: StmState, action: BuildCapacity) -> StmState:
     """STM-R-59: a capacity tile into the chosen position; a tile there is removed."""
     if me(state).machine_room[action.position - 1] is not None:
         state = remove_tile(state, action.position)
-    state = evolve(state, supply=evolve(state.supply, capacity_tiles=state.supply.capacity_tiles - 1))
+    state = _state_copy(state, supply=evolve(state.supply, capacity_tiles=state.supply.capacity_tiles - 1))
     return build(state, action.position, RoomTile("capacity", "capacity", action.side))
 
 
@@ -1116,9 +1121,9 @@ def take_resources(ctx: Context, state: StmState, action: TakeResources) -> StmS
         decider(state) == state.to_move and state.phase in (Phase.CHANNEL, Phase.FLIGHT)
     ):
         p = me(state)
-        state = with_player(state, evolve(p, held=(p.held[0] + action.crystals, p.held[1] + action.gears)))
+        state = with_player(state, _player_copy(p, held=(p.held[0] + action.crystals, p.held[1] + action.gears)))
         s = state.supply
-        return evolve(state, supply=evolve(s, crystals=s.crystals - action.crystals, gears=s.gears - action.gears))
+        return _state_copy(state, supply=evolve(s, crystals=s.crystals - action.crystals, gears=s.gears - action.gears))
     return gain(state, action.crystals, action.gears)
 
 
@@ -1129,7 +1134,7 @@ def store_held(state: StmState) -> StmState:
     p = me(state)
     if not any(p.held):
         return state  # nothing held (always so under 'at-once'): no copy
-    return with_player(state, evolve(p, crystals=p.crystals + p.held[0], gears=p.gears + p.held[1], held=(0, 0)))
+    return with_player(state, _player_copy(p, crystals=p.crystals + p.held[0], gears=p.gears + p.held[1], held=(0, 0)))
 
 
 def discard_held(state: StmState) -> StmState:
@@ -1138,7 +1143,7 @@ def discard_held(state: StmState) -> StmState:
     crystals = sum(p.held[0] for p in state.players)
     gears = sum(p.held[1] for p in state.players)
     s = evolve(state.supply, crystals=state.supply.crystals + crystals, gears=state.supply.gears + gears)
-    return evolve(state, players=tuple(evolve(p, held=(0, 0)) for p in state.players), supply=s)
+    return _state_copy(state, players=tuple(_player_copy(p, held=(0, 0)) for p in state.players), supply=s)
 
 
 def store(state: StmState, action: Store) -> StmState:
@@ -1157,15 +1162,15 @@ def end_of_turn(ctx: Context, state: StmState) -> StmState:
     """STM-R-49 / STM-AMB-16 'fixed': passenger rewards, a new passenger tile, then end-of-turn effects
     (then, solo, remove tiles: :func:`settle`).  'free': the steps wait; :func:`settle` runs the only one
     left, or the player picks the next (:func:`end_step`)."""
-    turn = evolve(state.turn, step="next", active=None, active_space=None, channel=None, channel_stone=None)
-    state = evolve(state, phase=Phase.END_OF_TURN, turn=turn)
+    turn = _turn_copy(state.turn, step="next", active=None, active_space=None, channel=None, channel_stone=None)
+    state = _state_copy(state, phase=Phase.END_OF_TURN, turn=turn)
     if ctx.r("STM-AMB-16") == "free":
         return state
     if state.turn.transported:
         state = passenger_rewards(ctx, state)
     state = queue(state, *end_of_turn_effects(ctx, state))
     # STM-R-51 (p.24, p.37): the next tile turns face up now, before the end-of-turn effects: a chance step.
-    return evolve(state, phase=Phase.REVEAL) if reveal_due(state) else state
+    return _state_copy(state, phase=Phase.REVEAL) if reveal_due(state) else state
 
 
 def passenger_rewards(ctx: Context, state: StmState) -> StmState:
@@ -1192,7 +1197,7 @@ def end_step(ctx: Context, state: StmState, step: EndStep) -> StmState:
     boxes no passenger tile, as none lies face up on the stack (STM-AMB-31)."""
     if step == "passengers":
         state = with_turn(passenger_rewards(ctx, state), transported=())
-        return evolve(state, phase=Phase.REVEAL) if reveal_due(state) else state
+        return _state_copy(state, phase=Phase.REVEAL) if reveal_due(state) else state
     if step == "end-of-turn effects":
         return with_turn(queue(state, *end_of_turn_effects(ctx, state)), end_of_turn=())
     return remove_tiles(ctx, state)
@@ -1205,10 +1210,10 @@ def next_passenger_tile(state: StmState) -> StmState:
     pax: Passengers = state.passengers
     if pax.taken is not None:
         p = me(state)
-        state = with_player(state, evolve(p, passenger_tiles=p.passenger_tiles + 1))
+        state = with_player(state, _player_copy(p, passenger_tiles=p.passenger_tiles + 1))
     if pax.face_up is None and not pax.stack:
-        state = evolve(state, end_triggered=True)
-    return evolve(state, passengers=evolve(pax, taken=None))
+        state = _state_copy(state, end_triggered=True)
+    return _state_copy(state, passengers=evolve(pax, taken=None))
 
 
 def reveal_due(state: StmState) -> bool:
@@ -1276,7 +1281,7 @@ def remove_market_tile(ctx: Context, state: StmState, level: int) -> tuple[StmSt
             continue
         emptied = len(m.tiles) == 1 and m.statue
         markets[i] = evolve(m, tiles=m.tiles[1:], statue=m.statue and not emptied)
-        state = evolve(state, markets=tuple(markets))
+        state = _state_copy(state, markets=tuple(markets))
         return (solo_statue(ctx, state) if emptied else state), [m.tiles[0]]
     return state, []
 
@@ -1287,8 +1292,8 @@ def remove_bonus_markers(ctx: Context, state: StmState) -> StmState:
     bonus = state.bonus
     bonus = evolve(bonus, crystal_row=bonus.crystal_row[1:], gear_row=bonus.gear_row[1:])
     if bonus.statue and _twos_gone(bonus, ctx):
-        return solo_statue(ctx, evolve(state, bonus=evolve(bonus, statue=False)))
-    return evolve(state, bonus=bonus)
+        return solo_statue(ctx, _state_copy(state, bonus=evolve(bonus, statue=False)))
+    return _state_copy(state, bonus=bonus)
 
 
 def solo_statue(ctx: Context, state: StmState) -> StmState:
@@ -1297,7 +1302,7 @@ def solo_statue(ctx: Context, state: StmState) -> StmState:
     assert state.solo is not None
     tower = state.tower_top + 1
     solo: Solo = evolve(state.solo, removed_markets=state.solo.removed_markets + 1)
-    return evolve(
+    return _state_copy(
         state, tower_top=tower, solo=solo, end_triggered=state.end_triggered or tower >= ctx.params["statues_to_end"]
     )
 
@@ -1315,9 +1320,9 @@ def take_back_beside(state: StmState) -> StmState:
     parasites = list(state.parasites)
     parasites.remove(next(x for x in parasites if x.host is None))
     p = me(state)
-    state = with_player(state, evolve(p, parasites_home=p.parasites_home + 1))
+    state = with_player(state, _player_copy(p, parasites_home=p.parasites_home + 1))
     solo = evolve(before, parasites_beside_stack=before.parasites_beside_stack - 1)
-    return evolve(state, parasites=tuple(parasites), solo=solo)
+    return _state_copy(state, parasites=tuple(parasites), solo=solo)
 
 
 def box_passenger_tile(state: StmState) -> StmState:
@@ -1329,10 +1334,10 @@ def box_passenger_tile(state: StmState) -> StmState:
     pax = state.passengers
     if pax.face_up is None:
         return state
-    state = evolve(state, passengers=evolve(pax, face_up=None))
+    state = _state_copy(state, passengers=evolve(pax, face_up=None))
     if pax.stack:
-        return evolve(state, phase=Phase.REVEAL)
-    return evolve(state, end_triggered=True)
+        return _state_copy(state, phase=Phase.REVEAL)
+    return _state_copy(state, end_triggered=True)
 
 
 def end_turn(ctx: Context, state: StmState) -> StmState:
@@ -1343,8 +1348,8 @@ def end_turn(ctx: Context, state: StmState) -> StmState:
     new_round = state.round + (1 if seat == state.start_player else 0)
     # STM-R-57: a sponsor gives its discount once per turn, in any player's turn.
     if any(p.sponsor_used or p.sponsor2_used for p in state.players):
-        fresh = tuple(evolve(p, sponsor_used=False, sponsor2_used=False) for p in state.players)
-        state = evolve(state, players=fresh)
+        fresh = tuple(_player_copy(p, sponsor_used=False, sponsor2_used=False) for p in state.players)
+        state = _state_copy(state, players=fresh)
     final_round = state.final_round
     done = state.final_turns_done
     if final_round:
@@ -1354,7 +1359,7 @@ def end_turn(ctx: Context, state: StmState) -> StmState:
     # STM-R-65: after the trigger the round is played to its end; the final round starts with the start player.
     elif state.end_triggered and seat == state.start_player:
         final_round = True
-    return evolve(
+    return _state_copy(
         state,
         to_move=seat,
         round=new_round,
