@@ -167,7 +167,8 @@ def _near_misses(state: AerState) -> list[AerAction]:
     the pack not in the bag), so the direct test is held to the listing's answer on both sides."""
     tiles = [p.id for p in GAME.ctx.pack.passengers]
     numbers = sorted(c.number for c in GAME.ctx.pack.cards)
-    out: list[AerAction] = [DealWaitingPassenger(t) for t in tiles] + [RefillWaiting(t) for t in tiles]
+    out: list[AerAction] = [DealWaitingPassenger(t) for t in tiles]
+    out += [RefillWaiting(t) for t in tiles]
     out += [DrawFirstPlayer(seat) for seat in range(-1, len(state.players) + 2)]
     out += [DrawCard(n) for n in (*numbers, 0, numbers[-1] + 1)]
     out += [RiskThrow(total, skulls) for total in range(-1, 20) for skulls in range(0, 5)]
@@ -187,7 +188,9 @@ def test_the_direct_chance_test_agrees_with_the_listed_outcomes(players: int, se
     while not GAME.is_over(state):  # the seats' states too: no chance outcome is one there
         if rng.random() < 0.05:
             states.append(state)
-        state = GAME.apply(state, GAME.random_action(state, rng))
+        action = GAME.random_action(state, rng)
+        assert action is not None  # a game not over has a move
+        state = GAME.apply(state, action)
     states.append(state)
     phases = set()
     for state in states:

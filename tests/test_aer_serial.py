@@ -28,7 +28,9 @@ def states_of(game: AeroplanesGame, players: int, seed: int) -> list[AerState]:
     state = game.new_game(players)
     out = [state]
     while not game.is_over(state):
-        state = game.apply(state, game.random_action(state, rng))
+        action = game.random_action(state, rng)
+        assert action is not None  # a game not over has a move
+        state = game.apply(state, action)
         out.append(state)
     return out
 

@@ -137,7 +137,8 @@ def test_a_plan_that_comes_back_to_a_state_leaves_it_as_the_plan_does() -> None:
     state's last action is the one that leads on to the plan's end; its first would loop forever."""
     planner = _Scripted(value=lambda g, s: 0.0)
     rng = random.Random(0)
-    assert [planner(None, state, rng) for state in (0, 1, 2)] == ["leave", "place again", "end"]
+    nothing: Any = None  # the scripted plan asks the game nothing
+    assert [planner(nothing, state, rng) for state in (0, 1, 2)] == ["leave", "place again", "end"]
 
 
 def test_a_solo_game_whose_plan_takes_a_parasite_back_and_places_it_again_ends() -> None:
