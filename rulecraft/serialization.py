@@ -7,6 +7,7 @@ message from another implementation is explained, never a traceback.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from enum import Enum
 from typing import Any, TypeVar
@@ -36,6 +37,20 @@ converter = _make_converter()
 
 def to_jsonable(obj: Any) -> Any:
     return converter.unstructure(obj)
+
+
+def json_type(value: Any) -> str:
+    """The JSON name of ``value``'s type (``object``, ``list``, ``string``...), for refusals."""
+    names = {dict: "object", list: "list", str: "string", bool: "boolean", int: "number", float: "number"}
+    return "null" if value is None else names.get(type(value), type(value).__name__)
+
+
+def json_object(data: Any, what: str) -> dict[str, Any]:
+    """A copy of the JSON object ``data`` (a game's state, say), or a one-line refusal naming ``what``
+    when it is another JSON value: a list or a string at the top is a wrong file, not a crash."""
+    if not isinstance(data, Mapping):
+        raise SerializationError(f"{what}: a JSON object; got a {json_type(data)}")
+    return dict(data)
 
 
 def from_jsonable(data: Any, cls: type[T], *, what: str = "", using: cattrs.Converter | None = None) -> T:

@@ -29,6 +29,7 @@ from rulecraft import yamlio
 from rulecraft.core import A, AnyGame, Game, RulecraftError, S, StateError
 from rulecraft.files import write_atomically
 from rulecraft.registry import game_ids, make_game
+from rulecraft.serialization import json_type
 
 FORMAT_KEY = "rulecraft_state"
 FORMAT_VERSION = 1
@@ -125,7 +126,7 @@ def read_state_file(path: str | Path) -> SavedState:
     """The parts of a state file, the envelope checked (the state itself is not interpreted yet)."""
     data = read_json(path)
     if not isinstance(data, dict):
-        raise StateFileError(path, "state", f"a state is a JSON object; the file holds a {_json_type(data)}")
+        raise StateFileError(path, "state", f"a state is a JSON object; the file holds a {json_type(data)}")
     if FORMAT_KEY not in data:
         return SavedState(None, data)  # the bare state of the format before version 1
     unknown = sorted(set(data) - ENVELOPE_FIELDS)
@@ -140,13 +141,13 @@ def read_state_file(path: str | Path) -> SavedState:
         raise StateFileError(path, "game", f"a game id such as {', '.join(game_ids())}; got {_short(repr(game_id))}")
     state = data.get("state")
     if not isinstance(state, dict):
-        raise StateFileError(path, "state", f"a JSON object; got a {_json_type(state)}")
+        raise StateFileError(path, "state", f"a JSON object; got a {json_type(state)}")
     readings = data.get("readings", {})
     if not isinstance(readings, dict) or not all(isinstance(v, str) for v in readings.values()):
         raise StateFileError(path, "readings", "an object of ambiguity IDs to reading names")
     fixture = data.get("fixture")
     if fixture is not None and not isinstance(fixture, dict):
-        raise StateFileError(path, "fixture", f"a JSON object; got a {_json_type(fixture)}")
+        raise StateFileError(path, "fixture", f"a JSON object; got a {json_type(fixture)}")
     return SavedState(game_id, state, readings, fixture)
 
 
@@ -176,7 +177,7 @@ def state_from_data(game: AnyGame, data: Any, *, field: str = "state") -> Any:
     integers bounded, field errors as :class:`StateError` ``state.<field>: reason``, then
     ``admit`` (component counts, invariants).  For the protocol's ``set_state``."""
     if not isinstance(data, Mapping):
-        raise StateError(field, f"a state is a JSON object; got a {_json_type(data)}")
+        raise StateError(field, f"a state is a JSON object; got a {json_type(data)}")
     problem = json_problem(data, field)
     if problem is not None:
         raise StateError(*problem)
@@ -291,11 +292,6 @@ def _short(text: str, most: int = MESSAGE_CHARS) -> str:
 def _cut(found: re.Match[str]) -> str:
     quoted = found.group(0)
     return quoted if len(quoted) <= QUOTE_CHARS else quoted[: QUOTE_CHARS - 2] + "…" + quoted[0]
-
-
-def _json_type(value: Any) -> str:
-    names = {dict: "object", list: "list", str: "string", bool: "boolean", int: "number", float: "number"}
-    return "null" if value is None else names.get(type(value), type(value).__name__)
 
 
 def _no_constant(name: str) -> Any:

@@ -191,6 +191,20 @@ def test_a_game_replays_from_its_log_and_round_trips_through_json(game_id: str) 
     assert back == final and hash(back) == hash(final)
 
 
+NOT_OBJECTS: list[Any] = [[1], [], "x", 3, 1.5, True, None]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("data", NOT_OBJECTS, ids=repr)
+def test_a_state_that_is_not_a_json_object_is_refused_in_one_line(game_id: str, data: Any) -> None:
+    # The state-file reader refuses these first; the Game API and the explorer's reader must too.
+    with pytest.raises(RulecraftError) as info:
+        make_game(game_id).state_from_json(data)
+    message = str(info.value)
+    kind = {list: "list", str: "string", int: "number", float: "number", bool: "boolean"}.get(type(data), "null")
+    assert message == f"state: a JSON object; got a {kind}"
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_state_reprs_are_valid_python(game_id: str) -> None:
     game = make_game(game_id)

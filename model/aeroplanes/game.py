@@ -29,7 +29,7 @@ from rulecraft.model.aeroplanes.state import AerState, Phase
 from rulecraft.model.aeroplanes.transitions import transition
 from rulecraft.packed import PackedGame
 from rulecraft.parameters import Parameter, ParameterTable
-from rulecraft.serialization import SerializationError, from_jsonable
+from rulecraft.serialization import SerializationError, from_jsonable, json_object
 
 ACTION_TYPES: tuple[type[AerAction], ...] = get_args(AerAction)
 # The numbers of the rules live in the component pack (the rules read them from there); a parameter
@@ -279,7 +279,7 @@ class AeroplanesGame(PackedGame[AerState, AerAction]):
         # plain JSON (a state's own) built directly; anything else read, and refused, by cattrs
         state = plain_state(data) if type(data) is dict else None
         if state is None:
-            state = from_jsonable(dict(data), AerState, what="state", using=converter)
+            state = from_jsonable(json_object(data, "state"), AerState, what="state", using=converter)
         self._check_ids(state)
         return state
 

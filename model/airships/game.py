@@ -42,7 +42,7 @@ from rulecraft.model.airships.rules import Context, attempt_actions, check, grou
 from rulecraft.model.airships.state import AirState, Phase
 from rulecraft.model.airships.transitions import deck_empty, new_game, transition, turn_over
 from rulecraft.packed import PackedGame
-from rulecraft.serialization import SerializationError, from_jsonable, to_jsonable
+from rulecraft.serialization import SerializationError, from_jsonable, json_object, to_jsonable
 
 # Board fields only AIR-AMB-01 'every-success' and AIR-AMB-26 'next-turn' fill:
 # left out of the canonical state while unused, so that the printed rules'
@@ -333,7 +333,7 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
         return data
 
     def state_from_json(self, data: Mapping[str, Any]) -> AirState:
-        state = from_jsonable(dict(data), AirState, what="state")
+        state = from_jsonable(json_object(data, "state"), AirState, what="state")
         self._check_ids(state)
         return state
 

@@ -81,7 +81,7 @@ from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase
 from rulecraft.model.kings_of_air_and_steam.transitions import new_game, transition
 from rulecraft.packed import PackedGame
 from rulecraft.ruleset import UnknownReading
-from rulecraft.serialization import from_jsonable, to_jsonable
+from rulecraft.serialization import from_jsonable, json_object, to_jsonable
 
 # Characters whose abilities the model does not play yet: choosing one is refused.
 NOT_MODELLED_CHARACTERS: dict[str, str] = {}
@@ -650,7 +650,7 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
         return data
 
     def state_from_json(self, data: Mapping[str, Any]) -> KasState:
-        return from_jsonable(dict(data), KasState, what="state")
+        return from_jsonable(json_object(data, "state"), KasState, what="state")
 
     def check_state(self, state: KasState) -> None:
         """The layout first (a printed example's own board must have come with the state), then sizes

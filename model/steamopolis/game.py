@@ -30,7 +30,7 @@ from rulecraft.model.steamopolis.state import Phase, StmState
 from rulecraft.model.steamopolis.transitions import transition
 from rulecraft.packed import PackedGame
 from rulecraft.ruleset import UnknownReading
-from rulecraft.serialization import SerializationError, from_jsonable
+from rulecraft.serialization import SerializationError, from_jsonable, json_object
 
 ACTION_TYPES: tuple[type[StmAction], ...] = get_args(StmAction)
 
@@ -249,7 +249,7 @@ class SteamopolisGame(PackedGame[StmState, StmAction]):
         return data
 
     def state_from_json(self, data: Mapping[str, Any]) -> StmState:
-        state = from_jsonable(dict(data), StmState, what="state", using=converter)
+        state = from_jsonable(json_object(data, "state"), StmState, what="state", using=converter)
         self._check_ids(state)
         return state
 
