@@ -139,7 +139,9 @@ def measure(folder: Path, steps: int, native: bool) -> list[dict[str, Any]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--steps", type=int, default=20_000)
-    parser.add_argument("--compile", action="store_true", help="also the native shape (mypyc and a C compiler; a few seconds)")
+    parser.add_argument(
+        "--compile", action="store_true", help="also the native shape (mypyc and a C compiler; a few seconds)"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
