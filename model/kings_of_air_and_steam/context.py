@@ -17,6 +17,9 @@ from rulecraft.model.kings_of_air_and_steam.state import KasState, PlayerState
 STEPPED_TRACK = (4, 5, 6, 7, 8)  # KAS-AMB-09 'b'
 
 T = TypeVar("T")
+# ``Context.keep_per_depots``'s bounds: play areas, and values per play area.
+_DEPOTS_MEMO_MAPS = 16
+_DEPOTS_MEMO_VALUES = 4096
 
 
 def _without_fillers(game_map: GameMap) -> GameMap:
@@ -41,6 +44,11 @@ class Context:
     _depot_memo: list[Any] = attrs.field(factory=list, init=False, hash=False, eq=False, repr=False)
     # ``of_state``: per function, the last state asked and its answer.
     _state_memo: dict[Callable[..., Any], tuple[KasState, Any]] = attrs.field(
+        factory=dict, init=False, hash=False, eq=False, repr=False
+    )
+
+    # ``keep_per_depots``: per play area (by id, the map kept beside it), per depot hexes and key, a value.
+    _depots_memo: dict[int, tuple[GameMap, dict[Any, Any]]] = attrs.field(
         factory=dict, init=False, hash=False, eq=False, repr=False
     )
 
@@ -110,6 +118,26 @@ class Context:
         value = compute(self, state)
         self._state_memo[compute] = (state, value)
         return value
+
+    def keep_per_depots(self, state: KasState, key: Any, compute: Callable[[Context, KasState], T]) -> T:
+        """``compute(self, state)`` for a value that depends only on the state's play area, the hexes of
+        its depots and ``key`` (what else it reads of the state, e.g. the seat's discount): worked out once
+        and kept (bounded), since the depots change a few dozen times a game and are asked every turn."""
+        game_map = self.map_of(state)
+        memo = self._depots_memo.get(id(game_map))
+        if memo is None or memo[0] is not game_map:  # a map not seen (its id kept with it, never reused)
+            if len(self._depots_memo) >= _DEPOTS_MEMO_MAPS:
+                self._depots_memo.clear()
+            memo = self._depots_memo[id(game_map)] = (game_map, {})
+        values = memo[1]
+        full_key = (tuple([d.at for d in state.depots]), key)
+        try:
+            found: T = values[full_key]
+        except KeyError:
+            if len(values) >= _DEPOTS_MEMO_VALUES:
+                values.clear()
+            found = values[full_key] = compute(self, state)
+        return found
 
     def route_rules(self) -> RouteRules:
         """The shipping readings KAS-AMB-14..17 as the shipping module takes them."""

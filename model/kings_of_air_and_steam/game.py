@@ -347,24 +347,18 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
     def _depots(self, state: KasState) -> list[KasAction]:
         """Build Depot on the empty rail hexes, less what the check would refuse for the whole turn or
         the whole line: no depot token left (KAS-R-33), a line whose depot costs more than the purse
-        (KAS-R-55; the cost asked of ``depot_cost`` once per line, not once per hex).  The check still
-        judges each hex that is left, in rail-hex order."""
+        (KAS-R-55).  The check still judges each hex that is left, in rail-hex order.
+
+        What :func:`depots_listed` lists, from a table of each empty rail hex's price made once per
+        play area, depot hexes and Victor Blane's discount (KAS-R-70): every action phase asked each
+        line its price again, and that was most of the phase's time."""
         player = state.players[state.seat]
         if player.depots_left < 1:
             return []
-        game_map = self.ctx.map_of(state)
-        occupied = {d.at for d in state.depots}
-        affordable: dict[str, bool] = {}
-        out: list[KasAction] = []
-        for h, line in game_map.rail_hex_lines():
-            if h in occupied:
-                continue
-            ok = affordable.get(line)
-            if ok is None:
-                ok = affordable[line] = depot_cost(self.ctx, state, h) <= player.money
-            if ok:
-                out.append(_build_depot(h))
-        return out
+        victor = player.character == "Victor Blane"  # KAS-R-70: the one thing of the seat a price reads
+        table = self.ctx.keep_per_depots(state, ("depot-prices", victor), _depot_price_table)
+        money = player.money
+        return [build for cost, build in table if cost <= money]
 
     def _new_lines(self, state: KasState) -> list[KasAction]:
         """KAS-R-71: one shortest track path per pair of cities (other paths are legal too)."""
@@ -750,6 +744,44 @@ def _build_depot(at: Hex) -> BuildDepot:
     if found is None:
         found = _BUILD_DEPOTS[at] = BuildDepot(at)
     return found
+
+
+def _depot_price_table(ctx: Context, state: KasState) -> tuple[tuple[int, BuildDepot], ...]:
+    """Each empty rail hex of ``state``'s play area, in rail-hex order, with what a depot there costs the
+    seat to move (``depot_cost``, asked once per line: a line's hexes cost the same, KAS-R-33)."""
+    game_map = ctx.map_of(state)
+    occupied = {d.at for d in state.depots}
+    prices: dict[str, int] = {}
+    table: list[tuple[int, BuildDepot]] = []
+    for h, line in game_map.rail_hex_lines():
+        if h in occupied:
+            continue
+        cost = prices.get(line)
+        if cost is None:
+            cost = prices[line] = depot_cost(ctx, state, h)
+        table.append((cost, _build_depot(h)))
+    return tuple(table)
+
+
+def depots_listed(ctx: Context, state: KasState) -> list[KasAction]:
+    """The Build Depot candidates as the generator first listed them, every line priced anew: the
+    reference the price tables of ``KingsOfAirAndSteamGame._depots`` are tested against."""
+    player = state.players[state.seat]
+    if player.depots_left < 1:
+        return []
+    game_map = ctx.map_of(state)
+    occupied = {d.at for d in state.depots}
+    affordable: dict[str, bool] = {}
+    out: list[KasAction] = []
+    for h, line in game_map.rail_hex_lines():
+        if h in occupied:
+            continue
+        ok = affordable.get(line)
+        if ok is None:
+            ok = affordable[line] = depot_cost(ctx, state, h) <= player.money
+        if ok:
+            out.append(_build_depot(h))
+    return out
 
 
 def _fly(path: tuple[int, ...]) -> Fly:
