@@ -62,7 +62,6 @@ from rulecraft.model.kings_of_air_and_steam.readings import (
 from rulecraft.model.kings_of_air_and_steam.rules import (
     accepted,
     acceptor,
-    card_moves,
     check,
     deck_of,
     depot_at,
@@ -71,13 +70,14 @@ from rulecraft.model.kings_of_air_and_steam.rules import (
     factory_here,
     farthest_flight,
     flight_rules,
+    flight_setting,
     gamble_goods,
     gambler_tokens,
     own_depot_at,
     rejections,
     robbed_by,
 )
-from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase
+from rulecraft.model.kings_of_air_and_steam.state import NO_GOODS, KasState, Phase
 from rulecraft.model.kings_of_air_and_steam.transitions import new_game, transition
 from rulecraft.packed import PackedGame
 from rulecraft.ruleset import UnknownReading
@@ -264,16 +264,24 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
     def _flights(self, state: KasState) -> list[KasAction]:
         player = state.players[state.seat]
         assert player.position is not None
-        game_map = self.ctx.map_of(state)
-        rules = flight_rules(self.ctx, state)
+        # The card's distances, the play area and the turn rules, as the check of this state's flights
+        # (``fly_problem``) reads them: worked out once for both.
+        _, card_distances, game_map, rules = self.ctx.of_state(state, flight_setting)
+        kept = self.ctx.kept_for(game_map)
         out: list[KasAction] = []
         # Each distance once: flights of different lengths differ, and each distance's flights differ
         # (one per end hex; Ezekiel's one per end and seats robbed), so the list has no repeats.
-        for moves in dict.fromkeys(card_moves(self.ctx, state)):
+        for moves in dict.fromkeys(card_distances):
             if player.character == "Ezekiel Crane":  # KAS-R-87: whom the path passes matters
                 out.extend(self._robberies(state, moves))
                 continue
-            out.extend(_fly(path) for path in flight.endpoints(game_map, player.position, moves, rules).values())
+            # One Fly per end hex: fixed by the map, the start, the distance and the turn rules (kept).
+            key = ("flights", player.position, moves, rules)
+            flights = kept.get(key)
+            if flights is None:
+                ends = flight.endpoints(game_map, player.position, moves, rules)
+                flights = kept[key] = tuple(_fly(path) for path in ends.values())
+            out.extend(flights)
         if not out and self.ctx.r("KAS-AMB-04") == "c":  # as far as legal
             farthest = farthest_flight(self.ctx, state)
             found = flight.endpoints(game_map, player.position, farthest, rules) if farthest else {}
@@ -388,7 +396,13 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
         return out
 
     def _shipments(self, state: KasState) -> list[KasAction]:
-        player = state.players[state.seat]
+        seat = state.seat
+        for depot in state.depots:
+            if depot.owner == seat and depot.goods != NO_GOODS:
+                break
+        else:
+            return []  # no goods of the seat's on the board: ``legal_shipments`` lists none (KAS-R-36)
+        player = state.players[seat]
         game_map = self.ctx.map_of(state)
         shipments = shipping.legal_shipments(
             game_map,
