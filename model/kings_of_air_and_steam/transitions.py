@@ -861,41 +861,44 @@ def _end_sellout(ctx: Context, state: KasState) -> KasState:
 def transition(ctx: Context, state: KasState, action: KasAction) -> KasState:
     if state.phase is Phase.ACTION:  # what a later action of this turn may not repeat (KAS-AMB-20/32/45)
         state = _copy_state(state, taken=(*state.taken, action.kind))
+    # The commonest actions of a game first (a random game: cargo steps, plans, flights, course corrections).
     match action:
-        case PlaceStartDepot(at=at):
-            return _place_start_depot(ctx, state, at)
-        case StartAirship(at=at):
-            return _next_start(ctx, _player(state, state.seat, position=at), second=False)
-        case DrawMarketTile(goods=goods):
-            return _draw_market_tile(ctx, state, goods)
-        case RemoveMarketTile(goods=goods):
-            return _remove_tile(ctx, state, goods)
-        case DrawDemandTile(goods=goods):
-            return _draw_demand_tile(ctx, state, goods)
+        case EndCargo():
+            return _end_cargo(ctx, state)
         case Plan(card=card):
             return _plan(ctx, state, card)
         case Fly(path=path, spare=spare):
             return _fly(ctx, state, path, spare)
+        case CourseCorrection(direction=direction):
+            return _course_correction(ctx, state, direction)
+        case DrawMarketTile(goods=goods):
+            return _draw_market_tile(ctx, state, goods)
         case Load(goods=goods, source=source):
             return _load(ctx, state, goods, source)
+        case BuildDepot(at=at):
+            return _build(ctx, state, at)
+        case ReturnGood(goods=goods, at=at):
+            return _return_good(ctx, state, goods, at)
+        case Grant():
+            return _after_action(ctx, _money(state, state.seat, ctx.p("grant")))  # KAS-R-43
+        case PlaceStartDepot(at=at):
+            return _place_start_depot(ctx, state, at)
+        case StartAirship(at=at):
+            return _next_start(ctx, _player(state, state.seat, position=at), second=False)
+        case RemoveMarketTile(goods=goods):
+            return _remove_tile(ctx, state, goods)
+        case DrawDemandTile(goods=goods):
+            return _draw_demand_tile(ctx, state, goods)
         case Swap(discard=discard, goods=goods, source=source):
             return _swap(ctx, state, discard, goods, source)
         case Unload(goods=goods):
             return _unload(ctx, state, goods)
-        case EndCargo():
-            return _end_cargo(ctx, state)
-        case BuildDepot(at=at):
-            return _build(ctx, state, at)
         case UpgradeAirship():
             return _upgrade(ctx, state, "airship")
         case UpgradeRail():
             return _upgrade(ctx, state, "rail")
         case ShipGoods():
             return _ship(ctx, state, action)
-        case CourseCorrection(direction=direction):
-            return _course_correction(ctx, state, direction)
-        case Grant():
-            return _after_action(ctx, _money(state, state.seat, ctx.p("grant")))  # KAS-R-43
         case Convert():
             return _convert(ctx, state, action)
         case Steal():
@@ -916,8 +919,6 @@ def transition(ctx: Context, state: KasState, action: KasAction) -> KasState:
             return _extra_flight(ctx, state, card)
         case BuildLine():
             return _build_line(ctx, state, action)
-        case ReturnGood(goods=goods, at=at):
-            return _return_good(ctx, state, goods, at)
         case PayUpkeep():
             return _pay_upkeep(ctx, state)
         case Sell():
