@@ -12,12 +12,12 @@ from collections.abc import Iterator
 import pytest
 
 from rulecraft.model.kings_of_air_and_steam import flight
-from rulecraft.model.kings_of_air_and_steam.actions import Fly
-from rulecraft.model.kings_of_air_and_steam.components import GameMap
+from rulecraft.model.kings_of_air_and_steam.actions import EndCargo, Fly, Plan, Unload
+from rulecraft.model.kings_of_air_and_steam.components import GOODS, GameMap
 from rulecraft.model.kings_of_air_and_steam.context import _KEPT, _KEPT_MAPS, _KEPT_VALUES, Context
 from rulecraft.model.kings_of_air_and_steam.game import KingsOfAirAndSteamGame, depots_listed
-from rulecraft.model.kings_of_air_and_steam.rules import card_moves, flight_rules
-from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase
+from rulecraft.model.kings_of_air_and_steam.rules import card_moves, deck_of, depot_at, flight_rules, own_depot_at
+from rulecraft.model.kings_of_air_and_steam.state import Depot, KasState, Phase, evolve
 from rulecraft.registry import make_game
 
 
@@ -155,3 +155,51 @@ def test_kept_values_belong_to_one_context_and_one_map_and_stay_bounded() -> Non
     assert game.ctx.kept_for(maps[-1])["probe"] == 2
     _KEPT.cache_clear()
     assert _KEPT.cache_info() == 0
+
+
+def test_depots_by_hex_finds_what_depot_at_finds_r54(game: KingsOfAirAndSteamGame) -> None:
+    seen = 0
+    for state in reachable(game, 12, 400):
+        by_hex = game.ctx.depots_by_hex(state)
+        for at in {d.at for d in state.depots} | {p.position for p in state.players if p.position is not None}:
+            assert by_hex.get(at) is depot_at(state, at)
+            for seat in range(len(state.players)):
+                mine = by_hex.get(at)
+                assert (mine if mine is not None and mine.owner == seat else None) is own_depot_at(state, seat, at)
+            seen += 1
+    assert seen > 1000
+
+
+def test_the_first_depot_on_a_hex_is_the_one_found() -> None:
+    """A state read from outside may hold two depots on one hex (the invariants refuse it later):
+    the lookup answers as the scan does, the first."""
+    game = make_game("kas")
+    state = game.new_game(2)
+    at = sorted(game.ctx.map_of(state).rail_hexes())[0]
+    twice = evolve(state, depots=(Depot(at, 0), Depot(at, 1, (1, 0, 0, 0, 0))))
+    assert game.ctx.depots_by_hex(twice)[at] is twice.depots[0] is depot_at(twice, at)
+
+
+def test_planning_and_cargo_candidates_are_listed_as_before_r19_r28_r31(game: KingsOfAirAndSteamGame) -> None:
+    """The plans from a deck's kept actions, and the cargo choices from the depot lookup, are what
+    the generator listed card by card and scan by scan."""
+    plans = cargo = 0
+    for state in reachable(game, 16, 500):
+        player = state.players[state.seat]
+        if state.phase is Phase.PLANNING:
+            listed = game._generated(state)
+            assert listed == [Plan(c) for c in deck_of(game.ctx, player) if c not in player.plan]
+            plans += 1
+        elif state.phase is Phase.CARGO:
+            listed = game._generated(state)
+            assert listed[0] == EndCargo()
+            assert game.legal_actions(state) == [a for a in listed if game.check(state, a) is None]
+            depot = own_depot_at(state, state.seat, player.position)
+            if depot is None:
+                assert not any(isinstance(a, Unload) or getattr(a, "source", None) == "depot" for a in listed)
+            else:
+                assert [Unload(g) for g, n in zip(GOODS, player.hold, strict=True) if n >= 1] == [
+                    a for a in listed if isinstance(a, Unload)
+                ]
+            cargo += 1
+    assert plans > 300 and cargo > 300

@@ -3,7 +3,7 @@ layout, and the ruleset's readings (never a global)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import attrs
@@ -11,8 +11,9 @@ import attrs
 from rulecraft.model.kings_of_air_and_steam.catalogue import PARAMETERS
 from rulecraft.model.kings_of_air_and_steam.components import GOODS, AirshipLevel, GameMap, Pack
 from rulecraft.model.kings_of_air_and_steam.flight import FlightRules
+from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 from rulecraft.model.kings_of_air_and_steam.shipping import RouteRules
-from rulecraft.model.kings_of_air_and_steam.state import KasState, PlayerState
+from rulecraft.model.kings_of_air_and_steam.state import Depot, KasState, PlayerState
 
 STEPPED_TRACK = (4, 5, 6, 7, 8)  # KAS-AMB-09 'b'
 
@@ -59,6 +60,8 @@ class Context:
     _depot_memo: list[Any] = attrs.field(factory=list, init=False, hash=False, eq=False, repr=False)
     # ``keep_per_depots``: the last depots tuple, map, function and key asked, and the answer.
     _depots_last: list[Any] = attrs.field(factory=list, init=False, hash=False, eq=False, repr=False)
+    # ``depots_by_hex``: the last depots tuple asked and its depots by hex.
+    _by_hex_memo: list[Any] = attrs.field(factory=list, init=False, hash=False, eq=False, repr=False)
     # ``of_state``: per function, the last state asked and its answer.
     _state_memo: dict[Callable[..., Any], tuple[KasState, Any]] = attrs.field(
         factory=dict, init=False, hash=False, eq=False, repr=False
@@ -121,6 +124,20 @@ class Context:
         lines = frozenset(game_map.line_of(d.at) for d in depots)
         memo[:] = (game_map, depots, lines)
         return lines
+
+    def depots_by_hex(self, state: KasState) -> Mapping[Hex, Depot]:
+        """The state's depots by hex, the first on a hex (what ``rules.depot_at`` finds).  Remembered for
+        the last depots tuple asked (by identity: the states of a turn share one until goods move)."""
+        memo = self._by_hex_memo
+        depots = state.depots
+        if memo and memo[0] is depots:
+            found: dict[Hex, Depot] = memo[1]
+            return found
+        found = {}
+        for depot in depots:
+            found.setdefault(depot.at, depot)
+        memo[:] = (depots, found)
+        return found
 
     def of_state(self, state: KasState, compute: Callable[[Context, KasState], T]) -> T:
         """``compute(self, state)``, worked out once for the last state it was asked for (by identity:

@@ -242,7 +242,8 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
                 candidates.extend(StartAirship(h) for h in game_map.rail_hexes())
         elif phase is Phase.PLANNING:
             player = state.players[state.seat]
-            candidates = [_plan(c) for c in deck_of(self.ctx, player) if c not in player.plan]
+            planned = player.plan
+            candidates = [plan for plan in _plans(deck_of(self.ctx, player)) if plan.card not in planned]
         elif phase is Phase.FLIGHT:
             candidates = self._flights(state)
         elif phase is Phase.CARGO:
@@ -324,8 +325,10 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
         at = player.position
         factory = factory_here(self.ctx, state, at)
         made_here = factory[1] if factory is not None and state.factories[factory[0]] >= 1 else None
-        depot = own_depot_at(state, state.seat, at)
-        out: list[KasAction] = [EndCargo()]
+        depot = self.ctx.depots_by_hex(state).get(at) if at is not None else None  # ``own_depot_at``, looked up
+        if depot is not None and depot.owner != state.seat:
+            depot = None
+        out: list[KasAction] = [_END_CARGO]
         if made_here is None and depot is None:  # nothing here to load, swap or unload
             return out
         aboard = [g for g, n in zip(GOODS, player.hold, strict=True) if n >= 1]
@@ -736,6 +739,8 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
 # Actions are immutable values: the ones offered at every turn are made once.
 _COURSE_CORRECTIONS: tuple[KasAction, ...] = tuple(CourseCorrection(d) for d in range(6))
 _PLANS: dict[str, Plan] = {}
+_DECK_PLANS: dict[tuple[str, ...], tuple[Plan, ...]] = {}
+_END_CARGO = EndCargo()
 _FLIGHTS: dict[tuple[int, ...], Fly] = {}
 _ACTION_CHOICES: tuple[KasAction, ...] = (Grant(), UpgradeAirship(), UpgradeRail(), Pass())
 _BUILD_DEPOTS: dict[Hex, BuildDepot] = {}
@@ -803,6 +808,16 @@ def _fly(path: tuple[int, ...]) -> Fly:
     found = _FLIGHTS.get(path)
     if found is None:
         found = _FLIGHTS[path] = Fly(path)
+    return found
+
+
+def _plans(deck: tuple[str, ...]) -> tuple[Plan, ...]:
+    """``Plan`` of each card of ``deck``, in its order, made once per deck."""
+    found = _DECK_PLANS.get(deck)
+    if found is None:
+        if len(_DECK_PLANS) >= 256:  # bounded: a deck per team and the standard one
+            _DECK_PLANS.clear()
+        found = _DECK_PLANS[deck] = tuple(_plan(card) for card in deck)
     return found
 
 
