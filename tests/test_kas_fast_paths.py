@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Iterator
+from fractions import Fraction
 
 import pytest
 
@@ -203,3 +204,21 @@ def test_planning_and_cargo_candidates_are_listed_as_before_r19_r28_r31(game: Ki
                 ]
             cargo += 1
     assert plans > 300 and cargo > 300
+
+
+def test_tile_draws_are_drawn_with_the_chance_outcomes_odds_r15_r40(game: KingsOfAirAndSteamGame) -> None:
+    """The market and demand tile draws skip the Fractions: the same tiles, the same float odds (so
+    the same draw from the same generator) as ``chance_outcomes`` gives."""
+    seen = 0
+    for state in reachable(game, 16, 600):
+        if state.phase not in (Phase.NEW_MARKET, Phase.DEMAND_DRAW):
+            continue
+        outcomes = game.chance_outcomes(state)
+        for seed in range(3):
+            want = random.Random(seed).choices([a for a, _ in outcomes], weights=[float(p) for _, p in outcomes])[0]
+            assert game.sample_chance(state, random.Random(seed)) == want
+        seen += 1
+    assert seen > 100
+    for total in range(1, 40):  # every pile size a game can reach: the float of the Fraction is n / total
+        for n in range(total + 1):
+            assert float(Fraction(n, total)) == n / total

@@ -561,6 +561,18 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
         return [(Gamble(goods in turned, turned), Fraction(1, len(sets))) for turned in sets]
 
     def sample_chance(self, state: KasState, rng: random.Random) -> KasAction:
+        phase = state.phase
+        if phase is Phase.NEW_MARKET or phase is Phase.DEMAND_DRAW:
+            # A tile from a pile (KAS-R-15, KAS-R-40), a random game's commonest draw: ``chance_outcomes``'
+            # tiles and odds without the Fractions.  ``n / total`` is ``float(Fraction(n, total))`` (the
+            # Fraction divides the same two integers, reduced; true division rounds the value exactly),
+            # so the draw is the same.
+            new_market = phase is Phase.NEW_MARKET
+            pile = state.market_pile if new_market else state.demand_pile
+            tile = _draw_market_tile if new_market else _draw_demand_tile
+            total = sum(pile)
+            tiles = [tile(g) for g, n in zip(GOODS, pile, strict=True) if n]
+            return rng.choices(tiles, weights=[n / total for n in pile if n])[0]
         outcomes = self.chance_outcomes(state)
         return rng.choices([a for a, _ in outcomes], weights=[float(p) for _, p in outcomes])[0]
 
@@ -741,6 +753,8 @@ _COURSE_CORRECTIONS: tuple[KasAction, ...] = tuple(CourseCorrection(d) for d in 
 _PLANS: dict[str, Plan] = {}
 _DECK_PLANS: dict[tuple[str, ...], tuple[Plan, ...]] = {}
 _END_CARGO = EndCargo()
+_MARKET_DRAWS: dict[str, DrawMarketTile] = {}
+_DEMAND_DRAWS: dict[str, DrawDemandTile] = {}
 _FLIGHTS: dict[tuple[int, ...], Fly] = {}
 _ACTION_CHOICES: tuple[KasAction, ...] = (Grant(), UpgradeAirship(), UpgradeRail(), Pass())
 _BUILD_DEPOTS: dict[Hex, BuildDepot] = {}
@@ -808,6 +822,22 @@ def _fly(path: tuple[int, ...]) -> Fly:
     found = _FLIGHTS.get(path)
     if found is None:
         found = _FLIGHTS[path] = Fly(path)
+    return found
+
+
+def _draw_market_tile(goods: str) -> DrawMarketTile:
+    """``DrawMarketTile(goods)``, made once per type."""
+    found = _MARKET_DRAWS.get(goods)
+    if found is None:
+        found = _MARKET_DRAWS[goods] = DrawMarketTile(goods)
+    return found
+
+
+def _draw_demand_tile(goods: str) -> DrawDemandTile:
+    """``DrawDemandTile(goods)``, made once per type."""
+    found = _DEMAND_DRAWS.get(goods)
+    if found is None:
+        found = _DEMAND_DRAWS[goods] = DrawDemandTile(goods)
     return found
 
 
