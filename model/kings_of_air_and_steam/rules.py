@@ -500,25 +500,21 @@ def cargo_problem(ctx: Context, state: KasState, action: KasAction) -> Rejection
     player = state.players[state.seat]
     step = state.cargo
     assert step is not None
+    capacity = ctx.capacity(player)
+    held = sum(player.hold)
+    # KAS-AMB-21 'any-swap': any good may go back to load one of another type, room or not.
+    any_swap = ctx.r("KAS-AMB-21") == "any-swap"
     if isinstance(action, Load | Swap):
         problem = load_problem(ctx, state, action.goods, action.source) or source_problem(ctx, step, action.source)
         if problem:
             return problem
-    # The hold and the reading are read only by a load or a swap (not by the commonest step, EndCargo).
     if isinstance(action, Load):
-        capacity = ctx.capacity(player)
-        held = sum(player.hold)
-        # KAS-AMB-21 'any-swap': any good may go back to load one of another type, room or not.
-        any_swap = ctx.r("KAS-AMB-21") == "any-swap"
         if held >= capacity:
             return reject("KAS-R-29", f"the hold is full ({held} of {capacity}); swap a good of another type instead")
         if action.goods in step.discarded and not any_swap:
             return reject("KAS-R-30", f"{action.goods} was discarded in this step and cannot be loaded again")
         return None
     if isinstance(action, Swap):
-        capacity = ctx.capacity(player)
-        held = sum(player.hold)
-        any_swap = ctx.r("KAS-AMB-21") == "any-swap"  # KAS-AMB-21, as for a load
         if action.discard not in GOODS_INDEX or player.hold[GOODS_INDEX[action.discard]] < 1:
             return reject("KAS-R-30", f"no {action.discard} in the hold to discard")
         if held < capacity and not any_swap:
@@ -968,10 +964,7 @@ _Judge = Callable[[Context, KasState, KasAction], Rejection | tuple[Rejection | 
 
 def action_rejection(ctx: Context, state: KasState, action: KasAction) -> Rejection | None:
     """The action's own rules, once its phase has come."""
-    # The commonest checks of a random game first: a cargo step, then (below) a plan, a flight.
     match action:
-        case Load() | Swap() | Unload() | EndCargo():
-            return cargo_problem(ctx, state, action)
         case Plan():
             return plan_problem(ctx, state, action)
         case Fly(path=path):
@@ -984,6 +977,8 @@ def action_rejection(ctx: Context, state: KasState, action: KasAction) -> Reject
             return course_problem(ctx, state, direction)
         case BuildDepot(at=at):
             return build_problem(ctx, state, at)
+        case Load() | Swap() | Unload() | EndCargo():
+            return cargo_problem(ctx, state, action)
         case Grant():
             return None
         case UpgradeAirship():
