@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulecraft.evolve import evolver
+import attrs
+
 from rulecraft.model.kings_of_air_and_steam import shipping
 from rulecraft.model.kings_of_air_and_steam.actions import (
     BuildDepot,
@@ -68,10 +69,6 @@ from rulecraft.model.kings_of_air_and_steam.state import (  # evolve: the turn's
     evolve,
 )
 
-# The copiers of the two classes nearly every step copies, bound once (``evolve`` looks the class up per copy).
-_copy_state = evolver(KasState)
-_copy_player = evolver(PlayerState)
-
 UNLIMITED_SUPPLY = 1000  # KAS-AMB-12 'unlimited': a bank no game can exhaust (<= ~300 cubes made per type)
 STARTING_MONEY = 12  # KAS-R-03
 
@@ -89,18 +86,17 @@ def _add(goods: Goods, g: int, delta: int) -> Goods:
 def _players_with(state: KasState, seat: int, **changes: Any) -> tuple[PlayerState, ...]:
     """The players with ``changes`` made to one seat: for a state change that makes other changes
     too, in one copy of the state."""
-    return _replace(state.players, seat, _copy_player(state.players[seat], **changes))
+    return _replace(state.players, seat, evolve(state.players[seat], **changes))
 
 
 def _player(state: KasState, seat: int, **changes: Any) -> KasState:
-    return _copy_state(state, players=_players_with(state, seat, **changes))
+    return evolve(state, players=_players_with(state, seat, **changes))
 
 
 def _money(state: KasState, seat: int, delta: int) -> KasState:
     """Money between a player and the bank (positive: from the bank)."""
-    return _copy_state(
-        state, players=_players_with(state, seat, money=state.players[seat].money + delta), bank=state.bank - delta
-    )
+    state = _player(state, seat, money=state.players[seat].money + delta)
+    return evolve(state, bank=state.bank - delta)
 
 
 def _transfer(state: KasState, payer: int, payee: int, amount: int) -> KasState:
@@ -146,8 +142,8 @@ def new_game(
     if teams:
         for seat, (team, character) in enumerate(teams):
             tokens = 5 if character in TOKEN_CHARACTERS else 0  # KAS-R-12
-            kit[seat] = evolve(kit[seat], team=team, character=character, tokens=tokens)
-            kit[seat] = evolve(kit[seat], money=starting_money(kit[seat], ctx.p("starting_money")))
+            kit[seat] = attrs.evolve(kit[seat], team=team, character=character, tokens=tokens)
+            kit[seat] = attrs.evolve(kit[seat], money=starting_money(kit[seat], ctx.p("starting_money")))
         # KAS-R-11: starting depots in reverse priority order; KAS-R-62: Harvey Golding first.
         # KAS-R-58: here the priority number replaces the start-player token.
         ranked = sorted(range(players), key=lambda s: ctx.priority(kit[s]), reverse=True)
@@ -173,12 +169,12 @@ def new_game(
 def _remove_tile(ctx: Context, state: KasState, goods: str) -> KasState:
     """KAS-R-06: 5 of the 20 tiles go back to the box unseen; then the starting depots."""
     g = GOODS_INDEX[goods]
-    state = _copy_state(
+    state = attrs.evolve(
         state, market_pile=_add(state.market_pile, g, -1), removed_tiles=_add(state.removed_tiles, g, +1)
     )
     if sum(state.removed_tiles) < 5:
         return state
-    return _copy_state(state, phase=Phase.START_DEPOTS)
+    return attrs.evolve(state, phase=Phase.START_DEPOTS)
 
 
 def _place_start_depot(ctx: Context, state: KasState, at: Hex) -> KasState:
@@ -188,18 +184,18 @@ def _place_start_depot(ctx: Context, state: KasState, at: Hex) -> KasState:
     state = _player(state, seat, depots_left=state.players[seat].depots_left - 1)
     if not second:
         state = _player(state, seat, position=at)
-    state = _copy_state(state, depots=depots, bonus=None)
+    state = attrs.evolve(state, depots=depots, bonus=None)
     return _next_start(ctx, state, second)
 
 
 def _next_start(ctx: Context, state: KasState, second: bool) -> KasState:
     """The next seat's starting depot, then Harvey Golding's second (KAS-R-62), then round 1."""
     if not second and state.turn + 1 < len(state.order):
-        return _copy_state(state, turn=state.turn + 1, seat=state.order[state.turn + 1])
+        return attrs.evolve(state, turn=state.turn + 1, seat=state.order[state.turn + 1])
     harvey = [s for s, p in enumerate(state.players) if p.character == "Harvey Golding"]
     if harvey and not second and _second_depot_place(ctx, state):
-        return _copy_state(state, seat=harvey[0], bonus="second-depot")
-    return _begin_round(ctx, _copy_state(state, turn=0))
+        return attrs.evolve(state, seat=harvey[0], bonus="second-depot")
+    return _begin_round(ctx, attrs.evolve(state, turn=0))
 
 
 def _second_depot_place(ctx: Context, state: KasState) -> bool:
@@ -223,13 +219,13 @@ def _begin_round(ctx: Context, state: KasState) -> KasState:
     # KAS-R-50: after round 5's Production the tiles cannot fill the 3 slots (KAS-R-13: 5 rounds, then the Sellout).
     if sum(state.market_pile) < 3:
         return _begin_sellout(ctx, state)
-    return _copy_state(state, phase=Phase.NEW_MARKET, market_slots=(), cycle=1)
+    return attrs.evolve(state, phase=Phase.NEW_MARKET, market_slots=(), cycle=1)
 
 
 def _draw_market_tile(ctx: Context, state: KasState, goods: str) -> KasState:
     """KAS-R-15/16: the tile goes on a future-market slot and pushes its type's value."""
     g = GOODS_INDEX[goods]
-    state = _copy_state(
+    state = evolve(
         state,
         market_pile=_add(state.market_pile, g, -1),
         market_slots=(*state.market_slots, goods),
@@ -239,7 +235,7 @@ def _draw_market_tile(ctx: Context, state: KasState, goods: str) -> KasState:
         return state
     # KAS-R-14: the New Market is done; Plan Airship Movement comes next.
     order = clockwise_from(state.start_player, state.player_count)
-    return _copy_state(state, phase=Phase.PLANNING, order=order, turn=0, seat=order[0])
+    return evolve(state, phase=Phase.PLANNING, order=order, turn=0, seat=order[0])
 
 
 def _plan(ctx: Context, state: KasState, card: str) -> KasState:
@@ -247,10 +243,10 @@ def _plan(ctx: Context, state: KasState, card: str) -> KasState:
     plan = (*player.plan, card)
     players = _players_with(state, state.seat, plan=plan, slots=(SlotStatus.PLANNED,) * len(plan))
     if len(plan) < 4:
-        return _copy_state(state, players=players)
+        return evolve(state, players=players)
     if state.turn + 1 < len(state.order):
-        return _copy_state(state, players=players, turn=state.turn + 1, seat=state.order[state.turn + 1])
-    return _begin_cycle(ctx, _copy_state(state, players=players, cycle=1))
+        return evolve(state, players=players, turn=state.turn + 1, seat=state.order[state.turn + 1])
+    return _begin_cycle(ctx, evolve(state, players=players, cycle=1))
 
 
 def turn_order(ctx: Context, state: KasState) -> tuple[int, ...]:
@@ -273,52 +269,29 @@ def turn_order(ctx: Context, state: KasState) -> tuple[int, ...]:
 def _begin_cycle(ctx: Context, state: KasState) -> KasState:
     """KAS-R-21: every slot-i card is revealed; the order follows the letters."""
     order = turn_order(ctx, state)
-    return _begin_turn(ctx, _copy_state(state, order=order, turn=0))
+    return _begin_turn(ctx, evolve(state, order=order, turn=0))
 
 
 def _begin_turn(ctx: Context, state: KasState) -> KasState:
-    # Each turn begun (or lost) is one copy of the state: a random game begins a turn every third step.
     while state.turn < len(state.order):
         seat = state.order[state.turn]
+        state = evolve(state, seat=seat, cargo=None)
         player = state.players[seat]
-        # KAS-R-21: the card of this cycle's slot (an extra card is flown only inside a turn, KAS-R-83).
-        card = ctx.pack.card(player.plan[state.cycle - 1])
+        card = current_card(ctx, state)
         # KAS-R-25: the diamond check, with the rating as it is now.
         if diamonds_in_play(ctx, player) + card.diamonds > ctx.rating(player):
-            players = _players_with(state, seat, slots=_replace(player.slots, state.cycle - 1, SlotStatus.RETURNED))
-            state = _copy_state(state, seat=seat, cargo=None, players=players, turn=state.turn + 1)
+            state = _player(state, seat, slots=_replace(player.slots, state.cycle - 1, SlotStatus.RETURNED))
+            state = evolve(state, turn=state.turn + 1)
             continue
+        state = evolve(state, actions_left=1, flights_left=1, bonus=None, extra_taken=False, taken=())
         if card.special == "two-actions":  # KAS-R-61: no movement step, two full actions
-            return _turn_begun(state, seat, Phase.ACTION, actions_left=2)
-        flights_left = 2 if card.special == "double-two" else 1  # KAS-R-73: two movement steps of 2
+            return evolve(state, phase=Phase.ACTION, actions_left=2)
+        if card.special == "double-two":  # KAS-R-73: two movement steps of 2
+            state = evolve(state, flights_left=2)
         if player.character == "Clint Castle":  # KAS-R-82: he may load/unload before the flight too
-            return _turn_begun(state, seat, Phase.CARGO, flights_left=flights_left, cargo=CargoStep(after="pre-flight"))
-        return _turn_begun(state, seat, Phase.FLIGHT, flights_left=flights_left)
+            return evolve(state, phase=Phase.CARGO, cargo=CargoStep(after="pre-flight"))
+        return evolve(state, phase=Phase.FLIGHT)
     return _end_cycle(ctx, state)
-
-
-def _turn_begun(
-    state: KasState,
-    seat: int,
-    phase: Phase,
-    *,
-    actions_left: int = 1,
-    flights_left: int = 1,
-    cargo: CargoStep | None = None,
-) -> KasState:
-    """The seat's turn opening with ``phase``: one action and one flight unless its card says otherwise,
-    no bonus step, nothing taken yet."""
-    return _copy_state(
-        state,
-        seat=seat,
-        phase=phase,
-        actions_left=actions_left,
-        flights_left=flights_left,
-        cargo=cargo,
-        bonus=None,
-        extra_taken=False,
-        taken=(),
-    )
 
 
 def _end_turn(ctx: Context, state: KasState) -> KasState:
@@ -326,12 +299,12 @@ def _end_turn(ctx: Context, state: KasState) -> KasState:
     seat = state.seat
     player = state.players[seat]
     players = _players_with(state, seat, slots=_replace(player.slots, state.cycle - 1, SlotStatus.EXECUTED))
-    return _begin_turn(ctx, _copy_state(state, players=players, turn=state.turn + 1, cargo=None, bonus=None, taken=()))
+    return _begin_turn(ctx, evolve(state, players=players, turn=state.turn + 1, cargo=None, bonus=None, taken=()))
 
 
 def _end_cycle(ctx: Context, state: KasState) -> KasState:
     if state.cycle < 4:
-        return _begin_cycle(ctx, _copy_state(state, cycle=state.cycle + 1))
+        return _begin_cycle(ctx, evolve(state, cycle=state.cycle + 1))
     # KAS-R-14: after the 4th Move & Action cycle comes the Upkeep.
     return _begin_upkeep(ctx, state)
 
@@ -345,14 +318,14 @@ def _fly(ctx: Context, state: KasState, path: tuple[int, ...], spare: tuple[int,
     if not path and ctx.r("KAS-AMB-04") == "b" and state.flying is None and flight_stuck(ctx, state):
         # KAS-AMB-04 'b': no legal flight: the turn is lost as with a diamond overflow.
         state = _player(state, state.seat, slots=_replace(player.slots, state.cycle - 1, SlotStatus.RETURNED))
-        return _begin_turn(ctx, _copy_state(state, turn=state.turn + 1, cargo=None, bonus=None))
+        return _begin_turn(ctx, evolve(state, turn=state.turn + 1, cargo=None, bonus=None))
     entered = path_hexes(player.position, path)
     end = entered[-1] if path else player.position
     if player.character == "Ezekiel Crane":
         state = _rob(ctx, state, entered, spare)
     # KAS-R-28: loading and unloading open only now, after the flight.
     players = _players_with(state, state.seat, position=end)
-    return _copy_state(state, players=players, phase=Phase.CARGO, cargo=CargoStep(after="flight"))
+    return evolve(state, players=players, phase=Phase.CARGO, cargo=CargoStep(after="flight"))
 
 
 def _rob(ctx: Context, state: KasState, entered: tuple[Hex, ...], spare: tuple[int, ...]) -> KasState:
@@ -373,13 +346,13 @@ def _take(ctx: Context, state: KasState, goods: str, source: str) -> KasState:
     if source == "factory":
         found = factory_here(ctx, state, position)
         assert found is not None
-        return _copy_state(state, factories=_replace(state.factories, found[0], state.factories[found[0]] - 1))
+        return evolve(state, factories=_replace(state.factories, found[0], state.factories[found[0]] - 1))
     return _depot_goods(state, position, g, -1)
 
 
 def _depot_goods(state: KasState, at: Hex, g: int, delta: int) -> KasState:
-    depots = tuple(evolve(d, goods=_add(d.goods, g, delta)) if d.at == at else d for d in state.depots)
-    return _copy_state(state, depots=depots)
+    depots = tuple(attrs.evolve(d, goods=_add(d.goods, g, delta)) if d.at == at else d for d in state.depots)
+    return attrs.evolve(state, depots=depots)
 
 
 def _load(ctx: Context, state: KasState, goods: str, source: str) -> KasState:
@@ -388,7 +361,7 @@ def _load(ctx: Context, state: KasState, goods: str, source: str) -> KasState:
     player = state.players[state.seat]
     state = _player(state, state.seat, hold=_add(player.hold, g, +1))
     assert state.cargo is not None
-    return _copy_state(state, cargo=evolve(state.cargo, loaded=state.cargo.loaded | {goods}, source=source))
+    return evolve(state, cargo=evolve(state.cargo, loaded=state.cargo.loaded | {goods}, source=source))
 
 
 def _swap(ctx: Context, state: KasState, discard: str, goods: str, source: str) -> KasState:
@@ -396,9 +369,9 @@ def _swap(ctx: Context, state: KasState, discard: str, goods: str, source: str) 
     d = GOODS_INDEX[discard]
     player = state.players[state.seat]
     state = _player(state, state.seat, hold=_add(player.hold, d, -1))
-    state = _copy_state(state, supply=_add(state.supply, d, +1))
+    state = attrs.evolve(state, supply=_add(state.supply, d, +1))
     assert state.cargo is not None
-    state = _copy_state(state, cargo=evolve(state.cargo, discarded=state.cargo.discarded | {discard}))
+    state = attrs.evolve(state, cargo=attrs.evolve(state.cargo, discarded=state.cargo.discarded | {discard}))
     return _load(ctx, state, goods, source)
 
 
@@ -416,31 +389,31 @@ def _end_cargo(ctx: Context, state: KasState) -> KasState:
     after = step.after
     # The step closes (cargo None) in the same copy as what comes next.
     if after == "pre-flight":
-        return _copy_state(state, cargo=None, phase=Phase.FLIGHT)
+        return evolve(state, cargo=None, phase=Phase.FLIGHT)
     if after == "pre-course-correction":  # the Course Correction's own cargo step replaces this one
         assert step.direction is not None
         return _course_step(ctx, state, step.direction)
     if after == "course-correction" or state.flying is not None:
         # The action is over: a Course Correction (KAS-R-42) or Eli Diamond's extra flight (KAS-R-83).
-        return _after_action(ctx, _copy_state(state, cargo=None, flying=None))
+        return _after_action(ctx, evolve(state, cargo=None, flying=None))
     if state.flights_left > 1:  # KAS-R-73: the Rose & Thorn card's second flight
-        return _copy_state(state, cargo=None, phase=Phase.FLIGHT, flights_left=state.flights_left - 1)
+        return evolve(state, cargo=None, phase=Phase.FLIGHT, flights_left=state.flights_left - 1)
     special = current_card(ctx, state).special
     if special == "ship-one":  # KAS-R-69: a free shipment of one good before the action
-        return _copy_state(state, cargo=None, phase=Phase.BONUS, bonus="ship-one")
+        return evolve(state, cargo=None, phase=Phase.BONUS, bonus="ship-one")
     if special == "choose-distance-steal":  # KAS-R-85: steal 1 good before the action
-        return _copy_state(state, cargo=None, phase=Phase.BONUS, bonus="steal")
-    return _copy_state(state, cargo=None, phase=Phase.ACTION)
+        return evolve(state, cargo=None, phase=Phase.BONUS, bonus="steal")
+    return evolve(state, cargo=None, phase=Phase.ACTION)
 
 
 def _after_action(ctx: Context, state: KasState) -> KasState:
     """After an action: the Emperor's second action (KAS-R-61), I.S.A.A.C.'s
     offer of an extra action (KAS-R-67), else the card slide (KAS-R-44)."""
     if state.actions_left > 1:
-        return _copy_state(state, phase=Phase.ACTION, actions_left=state.actions_left - 1)
+        return attrs.evolve(state, phase=Phase.ACTION, actions_left=state.actions_left - 1)
     player = state.players[state.seat]
     if player.character == "I.S.A.A.C." and player.tokens > 0 and not state.extra_taken:
-        return _copy_state(state, phase=Phase.BONUS, bonus="extra-action")
+        return attrs.evolve(state, phase=Phase.BONUS, bonus="extra-action")
     # KAS-R-24: a turn holds exactly one action; after it the card slides and the turn ends.
     return _end_turn(ctx, state)
 
@@ -449,16 +422,16 @@ def _bonus_done(ctx: Context, state: KasState) -> KasState:
     """A team step beside the action is over: on to the action (or, after
     I.S.A.A.C.'s declined offer, to the card slide)."""
     bonus = state.bonus
-    state = _copy_state(state, bonus=None)
+    state = attrs.evolve(state, bonus=None)
     if bonus == "extra-action":
         return _end_turn(ctx, state)
-    return _copy_state(state, phase=Phase.ACTION)
+    return attrs.evolve(state, phase=Phase.ACTION)
 
 
 def _extra_action(ctx: Context, state: KasState) -> KasState:
     player = state.players[state.seat]
     state = _player(state, state.seat, tokens=player.tokens - 1)
-    return _copy_state(state, phase=Phase.ACTION, bonus=None, extra_taken=True, actions_left=1)
+    return attrs.evolve(state, phase=Phase.ACTION, bonus=None, extra_taken=True, actions_left=1)
 
 
 def _convert(ctx: Context, state: KasState, action: Convert) -> KasState:
@@ -472,7 +445,7 @@ def _convert(ctx: Context, state: KasState, action: Convert) -> KasState:
     else:
         state = _depot_goods(_depot_goods(state, action.at, g, -1), action.at, into, +2)
     supply = _add(_add(state.supply, g, +1), into, -2)
-    return _after_action(ctx, _copy_state(state, supply=supply))
+    return _after_action(ctx, attrs.evolve(state, supply=supply))
 
 
 def _steal(ctx: Context, state: KasState, action: Steal) -> KasState:
@@ -481,7 +454,7 @@ def _steal(ctx: Context, state: KasState, action: Steal) -> KasState:
     if action.discard is not None:
         d = GOODS_INDEX[action.discard]
         state = _player(state, state.seat, hold=_add(state.players[state.seat].hold, d, -1))
-        state = _copy_state(state, supply=_add(state.supply, d, +1))
+        state = attrs.evolve(state, supply=_add(state.supply, d, +1))
     if action.at is None:
         victim = state.players[action.victim]
         state = _player(state, action.victim, hold=_add(victim.hold, g, -1))
@@ -500,7 +473,7 @@ def _build(ctx: Context, state: KasState, at: Hex) -> KasState:
     state = _money(state, seat, -cost)
     state = _player(state, seat, depots_left=state.players[seat].depots_left - 1)
     depots = tuple(sorted((*state.depots, Depot(at, seat)), key=lambda d: d.at))
-    return _after_action(ctx, _copy_state(state, depots=depots))
+    return _after_action(ctx, attrs.evolve(state, depots=depots))
 
 
 def _upgrade(ctx: Context, state: KasState, track: str) -> KasState:
@@ -578,16 +551,16 @@ def _ship(ctx: Context, state: KasState, action: ShipGoods) -> KasState:
         state = _money(state, seat, action.count * ctx.price(state, action.goods))  # KAS-R-39
         placed = action.count - (1 if action.returned else 0)
         if action.returned:  # KAS-R-75: Bishop Kingston's good goes back to the supply, paid all the same
-            state = _copy_state(state, supply=_add(state.supply, g, +1))
+            state = attrs.evolve(state, supply=_add(state.supply, g, +1))
         other = (*city.other, action.swindle) if action.swindle is not None else city.other
-        city = evolve(city, filled=city.filled + placed, other=other)
-        state = _copy_state(state, cities=_replace(state.cities, index, city))
+        city = attrs.evolve(city, filled=city.filled + placed, other=other)
+        state = attrs.evolve(state, cities=_replace(state.cities, index, city))
     for _line, payee in route.payees:  # KAS-R-38: $1 per good, after the income
         state = _transfer(state, seat, payee, action.count)
     resume = Phase.BONUS if bonus else Phase.ACTION
     if action.bet:
         assert action.to_city is not None
-        return _copy_state(state, phase=Phase.GAMBLE, gamble=(action.bet, action.count, action.to_city), resume=resume)
+        return attrs.evolve(state, phase=Phase.GAMBLE, gamble=(action.bet, action.count, action.to_city), resume=resume)
     if action.to_city is not None:
         return _resolve_city(ctx, state, action.to_city, resume)
     return _continue(ctx, state, resume)
@@ -599,7 +572,7 @@ def _gamble(ctx: Context, state: KasState, win: bool, turned: tuple[str, ...]) -
     assert state.gamble is not None and state.resume is not None
     _bet, delivered, city = state.gamble
     resume = state.resume
-    state = _copy_state(state, gamble=None, resume=None)
+    state = attrs.evolve(state, gamble=None, resume=None)
     if turned:
         player = state.players[state.seat]
         spent = tuple(g for g in GOODS if g in player.spent_tokens or g in turned)
@@ -607,7 +580,7 @@ def _gamble(ctx: Context, state: KasState, win: bool, turned: tuple[str, ...]) -
     if win:
         state = _money(state, state.seat, 2 * delivered)
     if resume is Phase.SELLOUT:  # KAS-AMB-26 'all': a sale fills no city (KAS-AMB-25)
-        return _copy_state(state, phase=Phase.SELLOUT)
+        return attrs.evolve(state, phase=Phase.SELLOUT)
     return _resolve_city(ctx, state, city, resume)
 
 
@@ -624,20 +597,20 @@ def _resolve_city(ctx: Context, state: KasState, name: str, resume: Phase) -> Ka
     if not city.tile and sum(state.demand_pile) == 0 and ctx.r("KAS-AMB-10") == "d":
         # KAS-AMB-10 'd' (stays-full): the city keeps its goods and accepts nothing (no empty slot)
         # until a tile is available; it queues for one as under 'a' (_serve_waiting_cities).
-        return _continue(ctx, _copy_state(state, waiting_cities=(*state.waiting_cities, name)), resume)
+        return _continue(ctx, attrs.evolve(state, waiting_cities=(*state.waiting_cities, name)), resume)
     state, city = _clear_city(state, index)
     if city.tile:  # KAS-R-41: the tile turns face down; the city closes for good
-        closed = evolve(city, closed=True)
-        return _continue(ctx, _copy_state(state, cities=_replace(state.cities, index, closed)), resume)
+        closed = attrs.evolve(city, closed=True)
+        return _continue(ctx, attrs.evolve(state, cities=_replace(state.cities, index, closed)), resume)
     # KAS-R-40: a printed city draws a demand tile.
     if sum(state.demand_pile) > 0:
         flora = [s for s, p in enumerate(state.players) if p.character == "Flora Kingston"]
-        state = _copy_state(state, demand_for=name, resume=resume)
+        state = attrs.evolve(state, demand_for=name, resume=resume)
         if flora and flora[0] == state.seat:  # KAS-R-74: she looks through the pile and chooses
-            return _copy_state(state, phase=Phase.DEMAND_CHOICE, decider=flora[0], demand_choices=())
+            return attrs.evolve(state, phase=Phase.DEMAND_CHOICE, decider=flora[0], demand_choices=())
         if flora and sum(state.demand_pile) >= 2:  # an opponent filled it: she draws two blind
-            return _copy_state(state, phase=Phase.DEMAND_PAIR, decider=flora[0])
-        return _copy_state(state, phase=Phase.DEMAND_DRAW)
+            return attrs.evolve(state, phase=Phase.DEMAND_PAIR, decider=flora[0])
+        return attrs.evolve(state, phase=Phase.DEMAND_DRAW)
     return _continue(ctx, _no_demand_tile(ctx, state, name), resume)
 
 
@@ -649,8 +622,8 @@ def _clear_city(state: KasState, index: int) -> tuple[KasState, CityState]:
     supply = _add(state.supply, g, city.filled - len(city.other))  # the cubes return to the supply
     for goods in city.other:
         supply = _add(supply, GOODS_INDEX[goods], +1)
-    city = evolve(city, filled=0, other=())
-    return _copy_state(state, supply=supply, cities=_replace(state.cities, index, city)), city
+    city = attrs.evolve(city, filled=0, other=())
+    return attrs.evolve(state, supply=supply, cities=_replace(state.cities, index, city)), city
 
 
 def _no_demand_tile(ctx: Context, state: KasState, name: str) -> KasState:
@@ -659,13 +632,13 @@ def _no_demand_tile(ctx: Context, state: KasState, name: str) -> KasState:
     city = state.cities[index]
     reading = ctx.r("KAS-AMB-10")
     if reading == "b":  # closed for good
-        changed = evolve(city, demand=None, closed=True)
+        changed = attrs.evolve(city, demand=None, closed=True)
     elif reading == "c":  # keeps its printed demand with 5 new slots
         changed = city
     else:  # 'a': waits for the next tile ('d' keeps the city full instead: _resolve_city)
-        changed = evolve(city, demand=None, waiting=True)
-        state = _copy_state(state, waiting_cities=(*state.waiting_cities, name))
-    return _copy_state(state, cities=_replace(state.cities, index, changed))
+        changed = attrs.evolve(city, demand=None, waiting=True)
+        state = attrs.evolve(state, waiting_cities=(*state.waiting_cities, name))
+    return attrs.evolve(state, cities=_replace(state.cities, index, changed))
 
 
 def _build_line(ctx: Context, state: KasState, action: BuildLine) -> KasState:
@@ -676,16 +649,16 @@ def _build_line(ctx: Context, state: KasState, action: BuildLine) -> KasState:
     state = _player(state, seat, tokens=player.tokens - len(action.hexes), depots_left=player.depots_left - 1)
     state = _money(state, seat, -len(action.hexes))
     depots = tuple(sorted((*state.depots, Depot(action.depot, seat)), key=lambda d: d.at))
-    return _after_action(ctx, _copy_state(state, new_lines=(*state.new_lines, line), depots=depots))
+    return _after_action(ctx, attrs.evolve(state, new_lines=(*state.new_lines, line), depots=depots))
 
 
 def _draw_pair(ctx: Context, state: KasState, first: str, second: str) -> KasState:
     """KAS-R-74: Flora now chooses one of the two; the other goes back into the pile."""
-    return _copy_state(state, phase=Phase.DEMAND_CHOICE, demand_choices=(first, second))
+    return attrs.evolve(state, phase=Phase.DEMAND_CHOICE, demand_choices=(first, second))
 
 
 def _choose_demand(ctx: Context, state: KasState, goods: str) -> KasState:
-    state = _copy_state(state, decider=None, demand_choices=())
+    state = attrs.evolve(state, decider=None, demand_choices=())
     return _draw_demand_tile(ctx, state, goods)
 
 
@@ -693,21 +666,21 @@ def _extra_flight(ctx: Context, state: KasState, card: str) -> KasState:
     """KAS-R-83: the card lies face up (its diamonds count this round) and is flown now."""
     player = state.players[state.seat]
     state = _player(state, state.seat, extra_cards=(*player.extra_cards, card))
-    return _copy_state(state, phase=Phase.FLIGHT, flying=card, flights_left=1)
+    return attrs.evolve(state, phase=Phase.FLIGHT, flying=card, flights_left=1)
 
 
 def _draw_demand_tile(ctx: Context, state: KasState, goods: str) -> KasState:
     name = state.demand_for
     assert name is not None
     index = ctx.map_of(state).city_index(name)
-    city = evolve(state.cities[index], demand=goods, slots=3, filled=0, tile=True, waiting=False)
-    state = _copy_state(
+    city = attrs.evolve(state.cities[index], demand=goods, slots=3, filled=0, tile=True, waiting=False)
+    state = attrs.evolve(
         state,
         demand_pile=_add(state.demand_pile, GOODS_INDEX[goods], -1),
         cities=_replace(state.cities, index, city),
         demand_for=None,
     )
-    resume, state = state.resume, _copy_state(state, resume=None)
+    resume, state = state.resume, attrs.evolve(state, resume=None)
     if resume in (Phase.ACTION, Phase.BONUS):
         assert resume is not None
         return _continue(ctx, state, resume)
@@ -718,7 +691,7 @@ def _course_correction(ctx: Context, state: KasState, direction: int) -> KasStat
     """KAS-R-42: one hex, then load/unload.  KAS-AMB-40 'all-moves': Clint Castle loads and
     unloads before this step too (KAS-R-82), so the direction waits in the cargo step."""
     if state.players[state.seat].character == "Clint Castle" and ctx.r("KAS-AMB-40") == "all-moves":
-        return _copy_state(
+        return attrs.evolve(
             state, phase=Phase.CARGO, cargo=CargoStep(after="pre-course-correction", direction=direction)
         )
     return _course_step(ctx, state, direction)
@@ -728,7 +701,7 @@ def _course_step(ctx: Context, state: KasState, direction: int) -> KasState:
     player = state.players[state.seat]
     assert player.position is not None
     players = _players_with(state, state.seat, position=player.position.step(direction))
-    return _copy_state(state, players=players, phase=Phase.CARGO, cargo=CargoStep(after="course-correction"))
+    return evolve(state, players=players, phase=Phase.CARGO, cargo=CargoStep(after="course-correction"))
 
 
 # -- upkeep, production, sellout ----------------------------------------------------------------------------
@@ -739,16 +712,16 @@ def _begin_upkeep(ctx: Context, state: KasState) -> KasState:
     priority in the advanced game (KAS-AMB-30)."""
     order = by_priority(ctx, state) if state.advanced else clockwise_from(state.start_player, state.player_count)
     if state.round == 5 and ctx.r("KAS-AMB-24") == "skip-upkeep":
-        return _after_upkeep(ctx, _copy_state(state, order=order))
-    return _next_upkeep(ctx, _copy_state(state, phase=Phase.UPKEEP, order=order, turn=0))
+        return _after_upkeep(ctx, attrs.evolve(state, order=order))
+    return _next_upkeep(ctx, attrs.evolve(state, phase=Phase.UPKEEP, order=order, turn=0))
 
 
 def _next_upkeep(ctx: Context, state: KasState) -> KasState:
     while state.turn < len(state.order):
         seat = state.order[state.turn]
         if goods_held(state, seat) > 0:
-            return _copy_state(state, seat=seat)
-        state = _copy_state(state, turn=state.turn + 1)  # nothing stored: nothing to pay
+            return evolve(state, seat=seat)
+        state = evolve(state, turn=state.turn + 1)  # nothing stored: nothing to pay
     return _after_upkeep(ctx, state)
 
 
@@ -759,15 +732,15 @@ def _return_good(ctx: Context, state: KasState, goods: str, at: Hex | None) -> K
         state = _player(state, state.seat, hold=_add(player.hold, g, -1))
     else:
         state = _depot_goods(state, at, g, -1)
-    state = _copy_state(state, supply=_add(state.supply, g, +1))
+    state = evolve(state, supply=_add(state.supply, g, +1))
     if goods_held(state, state.seat) == 0:
-        return _next_upkeep(ctx, _copy_state(state, turn=state.turn + 1))
+        return _next_upkeep(ctx, evolve(state, turn=state.turn + 1))
     return state
 
 
 def _pay_upkeep(ctx: Context, state: KasState) -> KasState:
     state = _money(state, state.seat, -goods_held(state, state.seat))
-    return _next_upkeep(ctx, _copy_state(state, turn=state.turn + 1))
+    return _next_upkeep(ctx, attrs.evolve(state, turn=state.turn + 1))
 
 
 def _after_upkeep(ctx: Context, state: KasState) -> KasState:
@@ -775,7 +748,7 @@ def _after_upkeep(ctx: Context, state: KasState) -> KasState:
     Then Production (KAS-R-48/49)."""
     players = tuple(evolve(p, plan=(), slots=(), extra_cards=()) for p in state.players)
     # KAS-R-47: the start-player token passes clockwise, to the holder's left neighbour.
-    state = _copy_state(state, players=players, start_player=(state.start_player + 1) % state.player_count)
+    state = evolve(state, players=players, start_player=(state.start_player + 1) % state.player_count)
     # KAS-R-14: Production follows the Upkeep.
     return _production(ctx, state)
 
@@ -794,7 +767,7 @@ def _production(ctx: Context, state: KasState) -> KasState:
     pile = state.demand_pile
     for goods in slots:  # KAS-R-49: market tiles become demand tiles
         pile = _add(pile, GOODS_INDEX[goods], +1)
-    state = _copy_state(
+    state = attrs.evolve(
         state,
         factories=tuple(factories),
         supply=(supply[0], supply[1], supply[2], supply[3], supply[4]),
@@ -811,15 +784,15 @@ def _serve_waiting_cities(ctx: Context, state: KasState) -> KasState:
         name, rest = state.waiting_cities[0], state.waiting_cities[1:]
         if ctx.r("KAS-AMB-10") == "d":
             state, _ = _clear_city(state, ctx.map_of(state).city_index(name))
-        return _copy_state(
+        return attrs.evolve(
             state, phase=Phase.DEMAND_DRAW, demand_for=name, waiting_cities=rest, resume=Phase.NEW_MARKET
         )
-    return _begin_round(ctx, _copy_state(state, round=state.round + 1))
+    return _begin_round(ctx, attrs.evolve(state, round=state.round + 1))
 
 
 def _begin_sellout(ctx: Context, state: KasState) -> KasState:
     order = by_priority(ctx, state) if state.advanced else clockwise_from(state.start_player, state.player_count)
-    return _copy_state(state, phase=Phase.SELLOUT, order=order, turn=0, seat=order[0])
+    return attrs.evolve(state, phase=Phase.SELLOUT, order=order, turn=0, seat=order[0])
 
 
 def _sell(ctx: Context, state: KasState, action: Sell) -> KasState:
@@ -835,9 +808,9 @@ def _sell(ctx: Context, state: KasState, action: Sell) -> KasState:
     if ctx.r("KAS-AMB-25") == "consume-room" and not action.returned:  # the sold good takes a slot of the city
         index = ctx.map_of(state).city_index(action.to_city)
         city = state.cities[index]
-        state = _copy_state(state, cities=_replace(state.cities, index, evolve(city, filled=city.filled + 1)))
+        state = attrs.evolve(state, cities=_replace(state.cities, index, attrs.evolve(city, filled=city.filled + 1)))
     else:
-        state = _copy_state(state, supply=_add(state.supply, g, +1))
+        state = attrs.evolve(state, supply=_add(state.supply, g, +1))
     state = _money(state, state.seat, 4)
     simultaneous = ctx.r("KAS-AMB-30") == "simultaneous"  # the payee may not spend it in this Sellout
     for _line, payee in route.payees:
@@ -845,14 +818,14 @@ def _sell(ctx: Context, state: KasState, action: Sell) -> KasState:
         if simultaneous:  # counted only there, so the default's states read as the protocol has them
             state = _player(state, payee, sellout_tolls=state.players[payee].sellout_tolls + 1)
     if action.bet:  # the tokens decide the $2 for the one good sold; then the Sellout goes on
-        return _copy_state(state, phase=Phase.GAMBLE, gamble=(action.bet, 1, action.to_city), resume=Phase.SELLOUT)
+        return attrs.evolve(state, phase=Phase.GAMBLE, gamble=(action.bet, 1, action.to_city), resume=Phase.SELLOUT)
     return state
 
 
 def _end_sellout(ctx: Context, state: KasState) -> KasState:
     if state.turn + 1 < len(state.order):
-        return _copy_state(state, turn=state.turn + 1, seat=state.order[state.turn + 1])
-    return _copy_state(state, phase=Phase.OVER)
+        return attrs.evolve(state, turn=state.turn + 1, seat=state.order[state.turn + 1])
+    return attrs.evolve(state, phase=Phase.OVER)
 
 
 # -- dispatch ---------------------------------------------------------------------------------------------------
@@ -860,45 +833,42 @@ def _end_sellout(ctx: Context, state: KasState) -> KasState:
 
 def transition(ctx: Context, state: KasState, action: KasAction) -> KasState:
     if state.phase is Phase.ACTION:  # what a later action of this turn may not repeat (KAS-AMB-20/32/45)
-        state = _copy_state(state, taken=(*state.taken, action.kind))
-    # The commonest actions of a game first (a random game: cargo steps, plans, flights, course corrections).
+        state = evolve(state, taken=(*state.taken, action.kind))
     match action:
-        case EndCargo():
-            return _end_cargo(ctx, state)
-        case Plan(card=card):
-            return _plan(ctx, state, card)
-        case Fly(path=path, spare=spare):
-            return _fly(ctx, state, path, spare)
-        case CourseCorrection(direction=direction):
-            return _course_correction(ctx, state, direction)
-        case DrawMarketTile(goods=goods):
-            return _draw_market_tile(ctx, state, goods)
-        case Load(goods=goods, source=source):
-            return _load(ctx, state, goods, source)
-        case BuildDepot(at=at):
-            return _build(ctx, state, at)
-        case ReturnGood(goods=goods, at=at):
-            return _return_good(ctx, state, goods, at)
-        case Grant():
-            return _after_action(ctx, _money(state, state.seat, ctx.p("grant")))  # KAS-R-43
         case PlaceStartDepot(at=at):
             return _place_start_depot(ctx, state, at)
         case StartAirship(at=at):
             return _next_start(ctx, _player(state, state.seat, position=at), second=False)
+        case DrawMarketTile(goods=goods):
+            return _draw_market_tile(ctx, state, goods)
         case RemoveMarketTile(goods=goods):
             return _remove_tile(ctx, state, goods)
         case DrawDemandTile(goods=goods):
             return _draw_demand_tile(ctx, state, goods)
+        case Plan(card=card):
+            return _plan(ctx, state, card)
+        case Fly(path=path, spare=spare):
+            return _fly(ctx, state, path, spare)
+        case Load(goods=goods, source=source):
+            return _load(ctx, state, goods, source)
         case Swap(discard=discard, goods=goods, source=source):
             return _swap(ctx, state, discard, goods, source)
         case Unload(goods=goods):
             return _unload(ctx, state, goods)
+        case EndCargo():
+            return _end_cargo(ctx, state)
+        case BuildDepot(at=at):
+            return _build(ctx, state, at)
         case UpgradeAirship():
             return _upgrade(ctx, state, "airship")
         case UpgradeRail():
             return _upgrade(ctx, state, "rail")
         case ShipGoods():
             return _ship(ctx, state, action)
+        case CourseCorrection(direction=direction):
+            return _course_correction(ctx, state, direction)
+        case Grant():
+            return _after_action(ctx, _money(state, state.seat, ctx.p("grant")))  # KAS-R-43
         case Convert():
             return _convert(ctx, state, action)
         case Steal():
@@ -919,6 +889,8 @@ def transition(ctx: Context, state: KasState, action: KasAction) -> KasState:
             return _extra_flight(ctx, state, card)
         case BuildLine():
             return _build_line(ctx, state, action)
+        case ReturnGood(goods=goods, at=at):
+            return _return_good(ctx, state, goods, at)
         case PayUpkeep():
             return _pay_upkeep(ctx, state)
         case Sell():
