@@ -3,7 +3,7 @@ layout, and the ruleset's readings (never a global)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import attrs
@@ -11,12 +11,31 @@ import attrs
 from rulecraft.model.kings_of_air_and_steam.catalogue import PARAMETERS
 from rulecraft.model.kings_of_air_and_steam.components import GOODS, AirshipLevel, GameMap, Pack
 from rulecraft.model.kings_of_air_and_steam.flight import FlightRules
+from rulecraft.model.kings_of_air_and_steam.hexgrid import Hex
 from rulecraft.model.kings_of_air_and_steam.shipping import RouteRules
-from rulecraft.model.kings_of_air_and_steam.state import KasState, PlayerState
+from rulecraft.model.kings_of_air_and_steam.state import Depot, KasState, PlayerState
 
 STEPPED_TRACK = (4, 5, 6, 7, 8)  # KAS-AMB-09 'b'
 
 T = TypeVar("T")
+
+
+class _Memo(dict[int, tuple["Context", GameMap, dict[Any, Any]]]):
+    """``Context.kept_for``'s values per play area (by the map's id; the context and the map are kept
+    with them, so that the id is never another's).  Module-level and emptied by ``cache_clear`` as
+    functools' caches are: the mutation runs empty those before every test (a value kept from an
+    earlier test would hide a mutant of the rule that worked it out)."""
+
+    def cache_clear(self) -> None:
+        self.clear()
+
+    def cache_info(self) -> int:
+        return len(self)
+
+
+_KEPT = _Memo()
+_KEPT_MAPS = 16  # play areas kept
+_KEPT_VALUES = 8192  # values kept per play area
 
 
 def _without_fillers(game_map: GameMap) -> GameMap:
@@ -39,10 +58,17 @@ class Context:
     )
     # The last (map, depots tuple) asked of ``depot_lines`` and its answer.
     _depot_memo: list[Any] = attrs.field(factory=list, init=False, hash=False, eq=False, repr=False)
+    # ``keep_per_depots``: the last depots tuple, map, function and key asked, and the answer.
+    _depots_last: list[Any] = attrs.field(factory=list, init=False, hash=False, eq=False, repr=False)
+    # ``depots_by_hex``: the last depots tuple asked and its depots by hex.
+    _by_hex_memo: list[Any] = attrs.field(factory=list, init=False, hash=False, eq=False, repr=False)
     # ``of_state``: per function, the last state asked and its answer.
     _state_memo: dict[Callable[..., Any], tuple[KasState, Any]] = attrs.field(
         factory=dict, init=False, hash=False, eq=False, repr=False
     )
+
+    # ``route_rules``, built once: the readings do not change.
+    _route_rules: list[RouteRules] = attrs.field(factory=list, init=False, hash=False, eq=False, repr=False)
 
     def r(self, amb_id: str) -> str:
         return self.readings[amb_id]
@@ -99,6 +125,20 @@ class Context:
         memo[:] = (game_map, depots, lines)
         return lines
 
+    def depots_by_hex(self, state: KasState) -> Mapping[Hex, Depot]:
+        """The state's depots by hex, the first on a hex (what ``rules.depot_at`` finds).  Remembered for
+        the last depots tuple asked (by identity: the states of a turn share one until goods move)."""
+        memo = self._by_hex_memo
+        depots = state.depots
+        if memo and memo[0] is depots:
+            found: dict[Hex, Depot] = memo[1]
+            return found
+        found = {}
+        for depot in depots:
+            found.setdefault(depot.at, depot)
+        memo[:] = (depots, found)
+        return found
+
     def of_state(self, state: KasState, compute: Callable[[Context, KasState], T]) -> T:
         """``compute(self, state)``, worked out once for the last state it was asked for (by identity:
         a state is an immutable value).  For what the rules ask again for every candidate action of
@@ -111,15 +151,55 @@ class Context:
         self._state_memo[compute] = (state, value)
         return value
 
+    def kept_for(self, game_map: GameMap) -> dict[Any, Any]:
+        """A memo for values worked out from this context and a play area (and what else their keys
+        say): one dict per (context, map), a bounded few (a game has one map; a fixture or Eva Blane's
+        lines make more), in :data:`_KEPT`."""
+        kept = _KEPT.get(id(game_map))
+        if kept is None or kept[1] is not game_map or kept[0] is not self:
+            if len(_KEPT) >= _KEPT_MAPS:
+                _KEPT.clear()
+            kept = _KEPT[id(game_map)] = (self, game_map, {})
+        values = kept[2]
+        if len(values) >= _KEPT_VALUES:  # bounded: a caller adds a value or two after asking
+            values.clear()
+        return values
+
+    def keep_per_depots(self, state: KasState, key: Any, compute: Callable[[Context, KasState], T]) -> T:
+        """``compute(self, state)`` for a value that depends only on the state's play area, the hexes of
+        its depots and ``key`` (what else it reads of the state, e.g. the seat's discount): worked out once
+        and kept (bounded), since the depots change a few dozen times a game and are asked every turn."""
+        game_map = self.map_of(state)
+        depots = state.depots
+        last = self._depots_last
+        # The last answer first, by identity (the states of a turn share one depots tuple until goods
+        # move or a depot is built): no key to build and hash.
+        if last and last[0] is depots and last[1] is game_map and last[2] is compute and last[3] == key:
+            found: T = last[4]
+            return found
+        values = self.kept_for(game_map)
+        full_key = ("depots", tuple([d.at for d in depots]), key)
+        try:
+            found = values[full_key]
+        except KeyError:
+            found = values[full_key] = compute(self, state)
+        last[:] = (depots, game_map, compute, key, found)
+        return found
+
     def route_rules(self) -> RouteRules:
-        """The shipping readings KAS-AMB-14..17 as the shipping module takes them."""
-        return RouteRules(
+        """The shipping readings KAS-AMB-14..17 as the shipping module takes them (built once: every
+        action phase asks)."""
+        if self._route_rules:
+            return self._route_rules[0]
+        rules = RouteRules(
             origin_stop=self.r("KAS-AMB-14") == "origin-stop",
             open_only=self.r("KAS-AMB-15") == "open-only",
             revisit=self.r("KAS-AMB-15") == "revisit",
             free_stop=self.r("KAS-AMB-16") == "free-choice",
             cash_only=self.r("KAS-AMB-17") == "cash-only",
         )
+        self._route_rules.append(rules)
+        return rules
 
     def market_track(self) -> tuple[int, ...]:
         return STEPPED_TRACK if self.r("KAS-AMB-09") == "b" else self.pack.market_track

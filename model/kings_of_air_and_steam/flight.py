@@ -35,7 +35,8 @@ TURN_READINGS: Mapping[str, str] = {"a": "wide", "b": "spaced", "c": "straight"}
 _NO_STEP = 6  # "previous direction" before the first step: facing is irrelevant (KAS-R-26)
 
 
-@attrs.frozen
+# cache_hash: the rules are a key of the kept flights and of the judge's memo, asked every turn.
+@attrs.frozen(cache_hash=True)
 class FlightRules:
     """How a flight may bend and where it may go back to.
 
@@ -194,6 +195,15 @@ def flight_problem(
         raise ValueError(f"directions are 0..5, got {steps}")
     if length < 0:
         raise ValueError(f"a movement value is never negative, got {length}")
+    # Judged once per map (by identity: its tables), start, flight and rules: every turn judges a
+    # flight the same airship flew from the same hex before.
+    return _judged(_tables(game_map), start, steps, length, rules)
+
+
+def _judge(tables: _Tables, start: Hex, steps: Path, length: int, rules: FlightRules) -> Problem | None:
+    """:func:`flight_problem` of checked ``steps``, on the map ``tables`` belong to."""
+    game_map = tables.owner()
+    assert game_map is not None  # the caller holds the map
     if len(steps) != length:
         return (
             "KAS-R-26",
@@ -229,6 +239,10 @@ def flight_problem(
     if rules.no_return and at == start:
         return ("KAS-R-26", f"the flight ends on its start hex {at} (reading KAS-AMB-02 (c))")
     return None
+
+
+# Memoised by a call rather than a decorator (mutmut skips decorated functions); bounded.
+_judged = functools.lru_cache(maxsize=1 << 16)(_judge)
 
 
 # --- enumeration -----------------------------------------------------------------------------

@@ -62,7 +62,6 @@ from rulecraft.model.kings_of_air_and_steam.readings import (
 from rulecraft.model.kings_of_air_and_steam.rules import (
     accepted,
     acceptor,
-    card_moves,
     check,
     deck_of,
     depot_at,
@@ -71,13 +70,14 @@ from rulecraft.model.kings_of_air_and_steam.rules import (
     factory_here,
     farthest_flight,
     flight_rules,
+    flight_setting,
     gamble_goods,
     gambler_tokens,
     own_depot_at,
     rejections,
     robbed_by,
 )
-from rulecraft.model.kings_of_air_and_steam.state import KasState, Phase
+from rulecraft.model.kings_of_air_and_steam.state import NO_GOODS, KasState, Phase
 from rulecraft.model.kings_of_air_and_steam.transitions import new_game, transition
 from rulecraft.packed import PackedGame
 from rulecraft.ruleset import UnknownReading
@@ -242,7 +242,8 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
                 candidates.extend(StartAirship(h) for h in game_map.rail_hexes())
         elif phase is Phase.PLANNING:
             player = state.players[state.seat]
-            candidates = [_plan(c) for c in deck_of(self.ctx, player) if c not in player.plan]
+            planned = player.plan
+            candidates = [plan for plan in _plans(deck_of(self.ctx, player)) if plan.card not in planned]
         elif phase is Phase.FLIGHT:
             candidates = self._flights(state)
         elif phase is Phase.CARGO:
@@ -264,16 +265,24 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
     def _flights(self, state: KasState) -> list[KasAction]:
         player = state.players[state.seat]
         assert player.position is not None
-        game_map = self.ctx.map_of(state)
-        rules = flight_rules(self.ctx, state)
+        # The card's distances, the play area and the turn rules, as the check of this state's flights
+        # (``fly_problem``) reads them: worked out once for both.
+        _, card_distances, game_map, rules = self.ctx.of_state(state, flight_setting)
+        kept = self.ctx.kept_for(game_map)
         out: list[KasAction] = []
         # Each distance once: flights of different lengths differ, and each distance's flights differ
         # (one per end hex; Ezekiel's one per end and seats robbed), so the list has no repeats.
-        for moves in dict.fromkeys(card_moves(self.ctx, state)):
+        for moves in dict.fromkeys(card_distances):
             if player.character == "Ezekiel Crane":  # KAS-R-87: whom the path passes matters
                 out.extend(self._robberies(state, moves))
                 continue
-            out.extend(_fly(path) for path in flight.endpoints(game_map, player.position, moves, rules).values())
+            # One Fly per end hex: fixed by the map, the start, the distance and the turn rules (kept).
+            key = ("flights", player.position, moves, rules)
+            flights = kept.get(key)
+            if flights is None:
+                ends = flight.endpoints(game_map, player.position, moves, rules)
+                flights = kept[key] = tuple(_fly(path) for path in ends.values())
+            out.extend(flights)
         if not out and self.ctx.r("KAS-AMB-04") == "c":  # as far as legal
             farthest = farthest_flight(self.ctx, state)
             found = flight.endpoints(game_map, player.position, farthest, rules) if farthest else {}
@@ -316,8 +325,10 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
         at = player.position
         factory = factory_here(self.ctx, state, at)
         made_here = factory[1] if factory is not None and state.factories[factory[0]] >= 1 else None
-        depot = own_depot_at(state, state.seat, at)
-        out: list[KasAction] = [EndCargo()]
+        depot = self.ctx.depots_by_hex(state).get(at) if at is not None else None  # ``own_depot_at``, looked up
+        if depot is not None and depot.owner != state.seat:
+            depot = None
+        out: list[KasAction] = [_END_CARGO]
         if made_here is None and depot is None:  # nothing here to load, swap or unload
             return out
         aboard = [g for g, n in zip(GOODS, player.hold, strict=True) if n >= 1]
@@ -347,24 +358,18 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
     def _depots(self, state: KasState) -> list[KasAction]:
         """Build Depot on the empty rail hexes, less what the check would refuse for the whole turn or
         the whole line: no depot token left (KAS-R-33), a line whose depot costs more than the purse
-        (KAS-R-55; the cost asked of ``depot_cost`` once per line, not once per hex).  The check still
-        judges each hex that is left, in rail-hex order."""
+        (KAS-R-55).  The check still judges each hex that is left, in rail-hex order.
+
+        What :func:`depots_listed` lists, from a table of each empty rail hex's price made once per
+        play area, depot hexes and Victor Blane's discount (KAS-R-70): every action phase asked each
+        line its price again, and that was most of the phase's time."""
         player = state.players[state.seat]
         if player.depots_left < 1:
             return []
-        game_map = self.ctx.map_of(state)
-        occupied = {d.at for d in state.depots}
-        affordable: dict[str, bool] = {}
-        out: list[KasAction] = []
-        for h, line in game_map.rail_hex_lines():
-            if h in occupied:
-                continue
-            ok = affordable.get(line)
-            if ok is None:
-                ok = affordable[line] = depot_cost(self.ctx, state, h) <= player.money
-            if ok:
-                out.append(_build_depot(h))
-        return out
+        victor = player.character == "Victor Blane"  # KAS-R-70: the one thing of the seat a price reads
+        table = self.ctx.keep_per_depots(state, ("depot-prices", victor), _depot_price_table)
+        money = player.money
+        return [build for cost, build in table if cost <= money]
 
     def _new_lines(self, state: KasState) -> list[KasAction]:
         """KAS-R-71: one shortest track path per pair of cities (other paths are legal too)."""
@@ -394,7 +399,13 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
         return out
 
     def _shipments(self, state: KasState) -> list[KasAction]:
-        player = state.players[state.seat]
+        seat = state.seat
+        for depot in state.depots:
+            if depot.owner == seat and depot.goods != NO_GOODS:
+                break
+        else:
+            return []  # no goods of the seat's on the board: ``legal_shipments`` lists none (KAS-R-36)
+        player = state.players[seat]
         game_map = self.ctx.map_of(state)
         shipments = shipping.legal_shipments(
             game_map,
@@ -550,6 +561,18 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
         return [(Gamble(goods in turned, turned), Fraction(1, len(sets))) for turned in sets]
 
     def sample_chance(self, state: KasState, rng: random.Random) -> KasAction:
+        phase = state.phase
+        if phase is Phase.NEW_MARKET or phase is Phase.DEMAND_DRAW:
+            # A tile from a pile (KAS-R-15, KAS-R-40), a random game's commonest draw: ``chance_outcomes``'
+            # tiles and odds without the Fractions.  ``n / total`` is ``float(Fraction(n, total))`` (the
+            # Fraction divides the same two integers, reduced; true division rounds the value exactly),
+            # so the draw is the same.
+            new_market = phase is Phase.NEW_MARKET
+            pile = state.market_pile if new_market else state.demand_pile
+            tile = _draw_market_tile if new_market else _draw_demand_tile
+            total = sum(pile)
+            tiles = [tile(g) for g, n in zip(GOODS, pile, strict=True) if n]
+            return rng.choices(tiles, weights=[n / total for n in pile if n])[0]
         outcomes = self.chance_outcomes(state)
         return rng.choices([a for a, _ in outcomes], weights=[float(p) for _, p in outcomes])[0]
 
@@ -728,6 +751,10 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
 # Actions are immutable values: the ones offered at every turn are made once.
 _COURSE_CORRECTIONS: tuple[KasAction, ...] = tuple(CourseCorrection(d) for d in range(6))
 _PLANS: dict[str, Plan] = {}
+_DECK_PLANS: dict[tuple[str, ...], tuple[Plan, ...]] = {}
+_END_CARGO = EndCargo()
+_MARKET_DRAWS: dict[str, DrawMarketTile] = {}
+_DEMAND_DRAWS: dict[str, DrawDemandTile] = {}
 _FLIGHTS: dict[tuple[int, ...], Fly] = {}
 _ACTION_CHOICES: tuple[KasAction, ...] = (Grant(), UpgradeAirship(), UpgradeRail(), Pass())
 _BUILD_DEPOTS: dict[Hex, BuildDepot] = {}
@@ -752,11 +779,75 @@ def _build_depot(at: Hex) -> BuildDepot:
     return found
 
 
+def _depot_price_table(ctx: Context, state: KasState) -> tuple[tuple[int, BuildDepot], ...]:
+    """Each empty rail hex of ``state``'s play area, in rail-hex order, with what a depot there costs the
+    seat to move (``depot_cost``, asked once per line: a line's hexes cost the same, KAS-R-33)."""
+    game_map = ctx.map_of(state)
+    occupied = {d.at for d in state.depots}
+    prices: dict[str, int] = {}
+    table: list[tuple[int, BuildDepot]] = []
+    for h, line in game_map.rail_hex_lines():
+        if h in occupied:
+            continue
+        cost = prices.get(line)
+        if cost is None:
+            cost = prices[line] = depot_cost(ctx, state, h)
+        table.append((cost, _build_depot(h)))
+    return tuple(table)
+
+
+def depots_listed(ctx: Context, state: KasState) -> list[KasAction]:
+    """The Build Depot candidates as the generator first listed them, every line priced anew: the
+    reference the price tables of ``KingsOfAirAndSteamGame._depots`` are tested against."""
+    player = state.players[state.seat]
+    if player.depots_left < 1:
+        return []
+    game_map = ctx.map_of(state)
+    occupied = {d.at for d in state.depots}
+    affordable: dict[str, bool] = {}
+    out: list[KasAction] = []
+    for h, line in game_map.rail_hex_lines():
+        if h in occupied:
+            continue
+        ok = affordable.get(line)
+        if ok is None:
+            ok = affordable[line] = depot_cost(ctx, state, h) <= player.money
+        if ok:
+            out.append(_build_depot(h))
+    return out
+
+
 def _fly(path: tuple[int, ...]) -> Fly:
     """``Fly(path)`` (no seat spared), made once per path."""
     found = _FLIGHTS.get(path)
     if found is None:
         found = _FLIGHTS[path] = Fly(path)
+    return found
+
+
+def _draw_market_tile(goods: str) -> DrawMarketTile:
+    """``DrawMarketTile(goods)``, made once per type."""
+    found = _MARKET_DRAWS.get(goods)
+    if found is None:
+        found = _MARKET_DRAWS[goods] = DrawMarketTile(goods)
+    return found
+
+
+def _draw_demand_tile(goods: str) -> DrawDemandTile:
+    """``DrawDemandTile(goods)``, made once per type."""
+    found = _DEMAND_DRAWS.get(goods)
+    if found is None:
+        found = _DEMAND_DRAWS[goods] = DrawDemandTile(goods)
+    return found
+
+
+def _plans(deck: tuple[str, ...]) -> tuple[Plan, ...]:
+    """``Plan`` of each card of ``deck``, in its order, made once per deck."""
+    found = _DECK_PLANS.get(deck)
+    if found is None:
+        if len(_DECK_PLANS) >= 256:  # bounded: a deck per team and the standard one
+            _DECK_PLANS.clear()
+        found = _DECK_PLANS[deck] = tuple(_plan(card) for card in deck)
     return found
 
 
