@@ -16,7 +16,7 @@ import attrs
 from rulecraft.catalogue import RuleCatalogue
 from rulecraft.core import CHANCE, GAME_OVER, Candidates, Rejection, RulecraftError, Seat, ToMove
 from rulecraft.model.aeroplanes import render as _render
-from rulecraft.model.aeroplanes import scoring, setup
+from rulecraft.model.aeroplanes import choices, scoring, setup
 from rulecraft.model.aeroplanes.actions import AerAction, DealWaitingPassenger, DrawCard, RefillWaiting, RiskThrow
 from rulecraft.model.aeroplanes.catalogue import RULES, SETUP
 from rulecraft.model.aeroplanes.components import PACK_FILES, Pack
@@ -144,8 +144,9 @@ class AeroplanesGame(PackedGame[AerState, AerAction]):
 
     def candidates(self, state: AerState) -> Candidates[AerAction]:
         """A seat's legal actions straight from the rules (asked only while a seat is to move, so without
-        ``legal_actions``' chance and game-over test; issue 18): the uniform draw's one list."""
-        return legal_actions(self.ctx, state), None
+        ``legal_actions``' chance and game-over test; issue 18), as a sequence that makes only the action
+        drawn (choices.py: the placements are counted, not listed)."""
+        return choices.candidates(self.ctx, state), None
 
     def chance_outcomes(self, state: AerState) -> list[tuple[AerAction, Fraction]]:
         return setup.chance_outcomes(self.ctx, state)

@@ -1,0 +1,346 @@
+"""What a uniform random draw picks from (``AeroplanesGame.candidates``): ``legal_actions``' list, in its
+order, as a sequence that makes only the action drawn.
+
+A random game asks for one action of a list of fifty-odd: an action turn offers every airport placement
+of every card with tiles (AER-R-13..30), and after each tile placed the map is new, so that list was
+worked out afresh at about a third of the decisions and built whole to be drawn from once (issue 18).
+Here the placements are counted per destination (each reached destination's open slots looked up once,
+times the routes to it) and only the drawn one is made.  ``rules.legal_actions`` stays the reference:
+tests/test_aer_choices.py holds ``list(candidates)``, its length and every index equal to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from itertools import chain
+from typing import Any, overload
+
+from rulecraft.model.aeroplanes import rules
+from rulecraft.model.aeroplanes.actions import STOP_PLACING, AerAction, PlaceAirport, place_airport
+from rulecraft.model.aeroplanes.context import Context
+from rulecraft.model.aeroplanes.rules import (
+    _OPEN_SLOTS,
+    _open_slots,
+    _routes_from,
+    buys,
+    claims,
+    empty_placements,
+    legal_actions,
+    maintenances,
+    me,
+    origins,
+    subsidies,
+)
+from rulecraft.model.aeroplanes.state import AerState, MapMemo, Phase
+
+# A route as (destination, origin, via): origin None for an upgrade (AER-R-30).
+Route = tuple[str, str | None, str | None]
+# Routes beside their destinations (counted in C).
+Routes = tuple[list[Route], tuple[str, ...]]
+# A run of one card's routes, with each destination's open slots.
+Segment = tuple[list[Route], dict[str, tuple[int, ...]]]
+
+
+class Joined(Sequence[AerAction]):
+    """Sequences one after the other, as ``[*a, *b, ...]`` lists them, without the list: the length
+    added up once, an item found by walking the parts (a handful)."""
+
+    __slots__ = ("_length", "_parts")
+
+    def __init__(self, parts: tuple[Sequence[AerAction], ...]) -> None:
+        self._parts = parts
+        self._length = sum(map(len, parts))
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> AerAction: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[AerAction]: ...
+    def __getitem__(self, index: int | slice) -> AerAction | Sequence[AerAction]:
+        if isinstance(index, slice):
+            return list(self)[index]
+        if index < 0:
+            index += self._length
+        if index >= 0:
+            for part in self._parts:
+                if index < len(part):
+                    return part[index]
+                index -= len(part)
+        raise IndexError("action index out of range")
+
+    def __iter__(self) -> Iterator[AerAction]:
+        for part in self._parts:
+            yield from part
+
+
+class Placements(Sequence[PlaceAirport]):
+    """``rules.placements``' list for one decision: per card with tiles (in its order) its segments of
+    routes (the upgrades, each origin's direct routes, each origin's LR hops, in ``rules.placements``'
+    order), each route with the open slots of its destination; an item is made only when asked for."""
+
+    __slots__ = ("_cards", "_length", "_listed")
+
+    def __init__(self, cards: list[tuple[int, list[Segment], int]]) -> None:
+        self._cards = cards  # (card number, its segments, how many placements)
+        self._length = sum(card[2] for card in cards)
+        self._listed: tuple[PlaceAirport, ...] | None = None
+
+    def listed(self) -> tuple[PlaceAirport, ...]:
+        """Every placement made, once: for the decisions that ask again (the same map, player and cards)
+        a tuple is drawn from in C, where a walk through the routes costs more."""
+        if self._listed is None:
+            self._listed = tuple(
+                [
+                    place_airport(number, destination, slot, origin, via)
+                    for number, segments, _ in self._cards
+                    for routes, open_slots in segments
+                    for destination, origin, via in routes
+                    for slot in open_slots[destination]
+                ]
+            )
+        return self._listed
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> PlaceAirport: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[PlaceAirport]: ...
+    def __getitem__(self, index: int | slice) -> PlaceAirport | Sequence[PlaceAirport]:
+        if isinstance(index, slice):
+            return list(self)[index]
+        if index < 0:
+            index += self._length
+        if index >= 0:
+            for number, segments, count in self._cards:
+                if index >= count:
+                    index -= count
+                    continue
+                for routes, open_slots in segments:
+                    for destination, origin, via in routes:
+                        slots = open_slots[destination]
+                        if index < len(slots):
+                            return place_airport(number, destination, slots[index], origin, via)
+                        index -= len(slots)
+        raise IndexError("placement index out of range")
+
+    def __iter__(self) -> Iterator[PlaceAirport]:
+        for number, segments, _ in self._cards:
+            for routes, open_slots in segments:
+                for destination, origin, via in routes:
+                    for slot in open_slots[destination]:
+                        yield place_airport(number, destination, slot, origin, via)
+
+
+class Kept(dict[Any, Any]):
+    """A bounded memo (emptied when full) that the mutation profile empties before every test, as it does
+    functools caches (``cache_clear``, ``cache_info``): an answer kept there would hide a mutant."""
+
+    def keep(self, key: Any, value: Any) -> None:
+        if len(self) > 4096:
+            self.clear()
+        self[key] = value
+
+    def cache_clear(self) -> None:
+        self.clear()
+
+    def cache_info(self) -> int:
+        return len(self)
+
+
+def advantage_buys(ctx: Context, state: AerState) -> Sequence[AerAction]:
+    """``rules.advantage_buys``, kept per (£1 to pay or not, era, the stacks), its only inputs (AER-R-39/40)."""
+    key = (id(ctx), me(state).money >= rules.ADVANTAGE_PRICE, state.era, state.advantage_supply)
+    found = _ADVANTAGE_BUYS.get(key)
+    if found is None or found[0] is not ctx:
+        found = (ctx, rules.advantage_buys(ctx, state))
+        _ADVANTAGE_BUYS.keep(key, found)
+    return found[1]
+
+
+_ADVANTAGE_BUYS = Kept()
+
+
+def candidates(ctx: Context, state: AerState) -> Sequence[AerAction]:
+    """``rules.legal_actions(ctx, state)`` for a seat to move, the placements listed on demand."""
+    if state.phase is Phase.ACTION:  # the parts of rules.legal_actions, in its order
+        placed = placements(ctx, state)
+        if type(placed) is tuple:
+            return [
+                *maintenances(state),
+                *buys(ctx, state),
+                *placed,
+                *claims(ctx, state),
+                *advantage_buys(ctx, state),
+                *subsidies(ctx, state),
+                *empty_placements(ctx),
+            ]
+        return Joined(
+            (
+                maintenances(state),
+                buys(ctx, state),
+                placed,
+                claims(ctx, state),
+                advantage_buys(ctx, state),
+                subsidies(ctx, state),
+                empty_placements(ctx),
+            )
+        )
+    if state.phase is Phase.PLACING:
+        placed = placements(ctx, state)
+        if type(placed) is tuple:
+            return [*placed, STOP_PLACING]
+        return Joined((placed, (STOP_PLACING,)))
+    return legal_actions(ctx, state)
+
+
+def placements(ctx: Context, state: AerState) -> Sequence[PlaceAirport]:
+    """``rules.placements(ctx, state)``, counted and listed on demand; kept per map as it keeps its own."""
+    seat = state.to_move
+    lost = ctx.r("AER-AMB-41") == "lost"  # AER-AMB-41 lost: no tile from a card discarded full
+    usable = tuple([c.number for c in me(state).cards if c.tiles >= 1 and not (lost and c.excess == 0)])
+    if not usable:
+        return ()
+    start = origins(ctx, state)  # AER-AMB-10
+    n = len(state.players)
+
+    def worked_out() -> Placements:
+        board = state.board()
+        # AER-AMB-10 fixed: one's airports placed in this action may be upgraded, though no route starts there
+        extra = tuple([d for d in state.airports(seat) if d not in start])
+        cards: list[tuple[int, list[Segment], int]] = []
+        worked: dict[tuple[int, bool], tuple[list[Segment], int]] = {}  # per (stage, LR) of the cards
+        for number in usable:
+            printed = ctx.pack.card(number)
+            stage, long_range = printed.tile_stage, printed.long_range
+            found = worked.get((stage, long_range))
+            if found is None:
+                found = worked[stage, long_range] = _segments(ctx, state, board, start, extra, stage, long_range)
+            cards.append((number, *found))
+        return Placements(cards)
+
+    key = (seat, n, start, usable)
+    found = _CHOICES.get(ctx, state.map, key)
+    if found is not None:  # asked again: listed once, then drawn from as a tuple
+        return found.listed()
+    return _CHOICES.put(ctx, state.map, key, worked_out())
+
+
+_CHOICES: MapMemo[Placements] = MapMemo()  # placements per map, seat, start and cards
+
+
+def _segments(
+    ctx: Context,
+    state: AerState,
+    board: dict[str, tuple[Any, ...]],
+    start: tuple[str, ...],
+    extra: tuple[str, ...],
+    stage: int,
+    long_range: bool,
+) -> tuple[list[Segment], int]:
+    """The runs of routes of a card of stage ``stage``, with or without an LR tile, from the airports
+    ``start``, in ``rules.placements``' order (rules._routes: the upgrades, each origin's direct routes,
+    AER-AMB-10 fixed's upgrades, each origin's LR hops), with each destination's open slots, and how many
+    placements: each destination reached looked up once, the routes counted in C."""
+    seat, n = state.to_move, len(state.players)
+    direct = [_from(ctx, o)[long_range] for o in start]  # AER-R-16: an LR leg only for an LR card
+    over = [_from(ctx, o)[2] for o in start] if long_range else []  # AER-R-17: the hops over one destination
+    reached: set[str] = set().union(*[run[1] for run in direct], *[run[1] for run in over])
+    open_slots: dict[str, tuple[int, ...]] = {}
+    if stage in _STAGES:
+        facts = _facts_table(ctx, n)
+        for d in reached:
+            held = board[d]
+            found = facts.get(d)
+            if found is None or found[0] is not held:  # a tile placed there since
+                found = facts[d] = _slot_facts(ctx, d, held, n)
+            open_slots[d] = () if seat in found[1] else found[2][stage]
+    else:  # no such tile stage in the pack: rules._open_slots judges
+        for d in reached:
+            open_slots[d] = _open_slots(ctx, board[d], d, seat, n, stage, False)
+    for d in start:  # rules._routes leads no new airport where a route starts
+        open_slots[d] = ()
+    known = _OPEN_SLOTS.answers(ctx, (seat, n, stage, True))  # AER-R-30: the upgrades
+    upgrade: dict[str, tuple[int, ...]] = {}
+    for d in (*start, *extra):
+        held = board[d]
+        found = known.get(d)
+        upgrade[d] = (
+            _open_slots(ctx, held, d, seat, n, stage, True) if found is None or found[0] is not held else found[1]
+        )
+    sizes = {d: len(slots) for d, slots in open_slots.items()}
+    count = sum(map(len, upgrade.values())) + sum(
+        map(sizes.__getitem__, chain.from_iterable([run[1] for run in direct] + [run[1] for run in over]))
+    )
+    segments: list[Segment] = [(_upgrades(start), upgrade)]
+    segments += [(run[0], open_slots) for run in direct]
+    if extra:
+        segments.append((_upgrades(extra), upgrade))
+    segments += [(run[0], open_slots) for run in over]
+    return segments, count
+
+
+_STAGES = range(1, 4)  # the airport tile stages (AER-R-11)
+# What a destination's slots say about a new airport there, by destination: (its slots, their owners, the
+# open slots per tile stage 0..3 for a player with no tile there).
+SlotFacts = tuple[tuple[Any, ...], frozenset[int], tuple[tuple[int, ...], ...]]
+
+
+def _facts_table(ctx: Context, n: int) -> dict[str, SlotFacts]:
+    """The slot facts of every destination asked about, for ``n`` players, kept per context."""
+    key = (id(ctx), n)
+    found = _FACTS.get(key)
+    if found is None or found[0] is not ctx:
+        found = (ctx, {})
+        _FACTS.keep(key, found)
+    table: dict[str, SlotFacts] = found[1]
+    return table
+
+
+def _slot_facts(ctx: Context, destination: str, slots: tuple[Any, ...], n: int) -> SlotFacts:
+    """``rules._slots_open`` for a new airport (no upgrade), for every player and stage at once: none for
+    a player with a tile there (AER-R-30: upgrade it instead); else the empty slots while one is empty;
+    else the slots of a lower stage that are no home tile (AER-R-29).  Worked out once per slots tuple,
+    not once per player and stage."""
+    in_play = ctx.pack.destination(destination).slots_in_play(n)  # AER-SET-04: 3 players, no "4/5" slots
+    held = slots[:in_play]
+    owners = frozenset(a.owner for a in held if a is not None)
+    empty = tuple([i for i, a in enumerate(held) if a is None])
+    if empty:
+        return slots, owners, (empty, empty, empty, empty)
+    return (
+        slots,
+        owners,
+        tuple(tuple([i for i in range(in_play) if not held[i].home and held[i].stage < stage]) for stage in range(4)),
+    )
+
+
+_FACTS = Kept()
+
+
+def _upgrades(airports: tuple[str, ...]) -> list[Route]:
+    """AER-R-30: an upgrade at each of one's airports, as a route with no origin."""
+    return [(d, None, None) for d in airports]
+
+
+def _from(ctx: Context, origin: str) -> tuple[Routes, Routes, Routes]:
+    """The direct routes out of ``origin`` for a card without and with an LR tile, and the LR hops
+    (``rules._routes_from``), as (destination, origin, via) beside their destinations."""
+    key = (id(ctx), origin)
+    found = _FROM.get(key)
+    if found is not None and found[0] is ctx:
+        return found[1]
+    direct, over = _routes_from(ctx, origin)
+
+    def routes(options: list[tuple[str, str | None, str | None, bool]]) -> Routes:
+        return [(d, o, v) for d, o, v, _ in options], tuple([r[0] for r in options])
+
+    answer = (routes([r for r in direct if not r[3]]), routes(direct), routes(over))  # AER-R-16
+    _FROM.keep(key, (ctx, answer))
+    return answer
+
+
+_FROM = Kept()
