@@ -101,11 +101,13 @@ def test_a_seeded_draw_from_the_candidates_is_the_draw_from_the_legal_actions() 
     assert drawn > 300
 
 
+@pytest.mark.parametrize("anytime", [False, True])
 @pytest.mark.parametrize("players", [3, 4, 5])
-def test_the_slot_facts_are_rules_slots_open_for_every_player_and_stage(players: int) -> None:
-    """AER-R-29/30 (l.122-129, l.85): a new airport's open slots, as rules._slots_open works them out."""
-    ctx = Context.printed()
-    compared = 0
+def test_the_slot_facts_are_rules_slots_open_for_every_player_and_stage(players: int, anytime: bool) -> None:
+    """AER-R-29/30 (l.122-129, l.85), AER-AMB-13: a new airport's and an upgrade's open slots, as
+    rules._slots_open works them out, for every seat and stage."""
+    ctx = Context.printed(readings={"AER-AMB-13": "anytime"} if anytime else {})
+    compared = upgrades = 0
     for state in decisions(ctx, players, seed=players, steps=900):
         for section in state.map:
             held, facts = section.slots, choices._slot_facts(ctx, section.destination, section.slots, players)
@@ -114,8 +116,11 @@ def test_the_slot_facts_are_rules_slots_open_for_every_player_and_stage(players:
                 for stage in (1, 2, 3):
                     expected = _slots_open(ctx, held, section.destination, seat, players, stage, False)
                     assert (() if seat in facts[1] else facts[2][stage]) == tuple(expected)
+                    expected = _slots_open(ctx, held, section.destination, seat, players, stage, True)
+                    assert facts[3].get(seat, choices._NONE)[stage] == tuple(expected)
                     compared += 1
-    assert compared > 10_000
+                    upgrades += bool(expected)
+    assert compared > 10_000 and upgrades > 100
 
 
 def test_a_joined_sequence_is_its_parts_one_after_the_other() -> None:

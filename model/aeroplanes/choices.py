@@ -19,7 +19,6 @@ from rulecraft.model.aeroplanes import rules
 from rulecraft.model.aeroplanes.actions import STOP_PLACING, AerAction, PlaceAirport, place_airport
 from rulecraft.model.aeroplanes.context import Context
 from rulecraft.model.aeroplanes.rules import (
-    _OPEN_SLOTS,
     _open_slots,
     _routes_from,
     buys,
@@ -263,14 +262,18 @@ def _segments(
             open_slots[d] = _open_slots(ctx, board[d], d, seat, n, stage, False)
     for d in start:  # rules._routes leads no new airport where a route starts
         open_slots[d] = ()
-    known = _OPEN_SLOTS.answers(ctx, (seat, n, stage, True))  # AER-R-30: the upgrades
-    upgrade: dict[str, tuple[int, ...]] = {}
-    for d in (*start, *extra):
-        held = board[d]
-        found = known.get(d)
-        upgrade[d] = (
-            _open_slots(ctx, held, d, seat, n, stage, True) if found is None or found[0] is not held else found[1]
-        )
+    upgrade: dict[str, tuple[int, ...]] = {}  # AER-R-30: the upgrades
+    if stage in _STAGES:
+        facts = _facts_table(ctx, n)
+        for d in (*start, *extra):
+            held = board[d]
+            found = facts.get(d)
+            if found is None or found[0] is not held:
+                found = facts[d] = _slot_facts(ctx, d, held, n)
+            upgrade[d] = found[3].get(seat, _NONE)[stage]
+    else:
+        for d in (*start, *extra):
+            upgrade[d] = _open_slots(ctx, board[d], d, seat, n, stage, True)
     sizes = {d: len(slots) for d, slots in open_slots.items()}
     count = sum(map(len, upgrade.values())) + sum(
         map(sizes.__getitem__, chain.from_iterable([run[1] for run in direct] + [run[1] for run in over]))
@@ -284,9 +287,10 @@ def _segments(
 
 
 _STAGES = range(1, 4)  # the airport tile stages (AER-R-11)
-# What a destination's slots say about a new airport there, by destination: (its slots, their owners, the
-# open slots per tile stage 0..3 for a player with no tile there).
-SlotFacts = tuple[tuple[Any, ...], frozenset[int], tuple[tuple[int, ...], ...]]
+# What a destination's slots say about an airport placed there: (its slots, their owners, the open slots
+# per tile stage 0..3 for a player with no tile there, and for an upgrade by each owner who may upgrade).
+SlotFacts = tuple[tuple[Any, ...], frozenset[int], tuple[tuple[int, ...], ...], dict[int, tuple[tuple[int, ...], ...]]]
+_NONE: tuple[tuple[int, ...], ...] = ((), (), (), ())  # no upgrade at any stage
 
 
 def _facts_table(ctx: Context, n: int) -> dict[str, SlotFacts]:
@@ -301,21 +305,28 @@ def _facts_table(ctx: Context, n: int) -> dict[str, SlotFacts]:
 
 
 def _slot_facts(ctx: Context, destination: str, slots: tuple[Any, ...], n: int) -> SlotFacts:
-    """``rules._slots_open`` for a new airport (no upgrade), for every player and stage at once: none for
-    a player with a tile there (AER-R-30: upgrade it instead); else the empty slots while one is empty;
-    else the slots of a lower stage that are no home tile (AER-R-29).  Worked out once per slots tuple,
-    not once per player and stage."""
+    """``rules._slots_open`` for every player and stage at once, worked out once per slots tuple (not once
+    per player, stage and kind).  A new airport: none for a player with a tile there (AER-R-30: upgrade it
+    instead); else the empty slots while one is empty; else the slots of a lower stage that are no home
+    tile (AER-R-29).  An upgrade: only onto one's own (first) tile, of a lower stage and no home tile, and
+    not while a slot is empty (AER-AMB-13 ``anytime``: beside one too)."""
     in_play = ctx.pack.destination(destination).slots_in_play(n)  # AER-SET-04: 3 players, no "4/5" slots
     held = slots[:in_play]
-    owners = frozenset(a.owner for a in held if a is not None)
+    first: dict[int, int] = {}  # each owner's first slot here
+    for i, a in enumerate(held):
+        if a is not None and a.owner not in first:
+            first[a.owner] = i
+    owners = frozenset(first)
     empty = tuple([i for i, a in enumerate(held) if a is None])
+    upgrades: dict[int, tuple[tuple[int, ...], ...]] = {}
+    if not empty or ctx.r("AER-AMB-13") == "anytime":  # AER-AMB-13 anytime: upgrade beside an empty slot
+        for owner, i in first.items():
+            tile = held[i]
+            upgrades[owner] = tuple([(i,) if not tile.home and tile.stage < stage else () for stage in range(4)])
     if empty:
-        return slots, owners, (empty, empty, empty, empty)
-    return (
-        slots,
-        owners,
-        tuple(tuple([i for i in range(in_play) if not held[i].home and held[i].stage < stage]) for stage in range(4)),
-    )
+        return slots, owners, (empty, empty, empty, empty), upgrades
+    new = tuple(tuple([i for i in range(in_play) if not held[i].home and held[i].stage < stage]) for stage in range(4))
+    return slots, owners, new, upgrades
 
 
 _FACTS = Kept()
