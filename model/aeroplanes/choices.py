@@ -79,27 +79,11 @@ class Placements(Sequence[PlaceAirport]):
     routes (the upgrades, each origin's direct routes, each origin's LR hops, in ``rules.placements``'
     order), each route with the open slots of its destination; an item is made only when asked for."""
 
-    __slots__ = ("_cards", "_length", "_listed")
+    __slots__ = ("_cards", "_length")
 
     def __init__(self, cards: list[tuple[int, list[Segment], int]]) -> None:
         self._cards = cards  # (card number, its segments, how many placements)
         self._length = sum(card[2] for card in cards)
-        self._listed: tuple[PlaceAirport, ...] | None = None
-
-    def listed(self) -> tuple[PlaceAirport, ...]:
-        """Every placement made, once: for the decisions that ask again (the same map, player and cards)
-        a tuple is drawn from in C, where a walk through the routes costs more."""
-        if self._listed is None:
-            self._listed = tuple(
-                [
-                    place_airport(number, destination, slot, origin, via)
-                    for number, segments, _ in self._cards
-                    for routes, open_slots in segments
-                    for destination, origin, via in routes
-                    for slot in open_slots[destination]
-                ]
-            )
-        return self._listed
 
     def __len__(self) -> int:
         return self._length
@@ -177,17 +161,9 @@ def candidates(ctx: Context, state: AerState) -> Sequence[AerAction]:
                 *subsidies(ctx, state),
                 *empty_placements(ctx),
             ]
-        return Joined(
-            (
-                maintenances(state),
-                buys(ctx, state),
-                placed,
-                claims(ctx, state),
-                advantage_buys(ctx, state),
-                subsidies(ctx, state),
-                empty_placements(ctx),
-            )
-        )
+        before = [*maintenances(state), *buys(ctx, state)]
+        after = [*claims(ctx, state), *advantage_buys(ctx, state), *subsidies(ctx, state), *empty_placements(ctx)]
+        return Joined((before, placed, after))
     if state.phase is Phase.PLACING:
         placed = placements(ctx, state)
         if type(placed) is tuple:
@@ -223,8 +199,8 @@ def placements(ctx: Context, state: AerState) -> Sequence[PlaceAirport]:
 
     key = (seat, n, start, usable)
     found = _CHOICES.get(ctx, state.map, key)
-    if found is not None:  # asked again: listed once, then drawn from as a tuple
-        return found.listed()
+    if found is not None:  # asked again (the same map, player and cards)
+        return found
     return _CHOICES.put(ctx, state.map, key, worked_out())
 
 
