@@ -117,7 +117,7 @@ def test_the_slot_facts_are_rules_slots_open_for_every_player_and_stage(players:
                     expected = _slots_open(ctx, held, section.destination, seat, players, stage, False)
                     assert (() if seat in facts[1] else facts[2][stage]) == tuple(expected)
                     expected = _slots_open(ctx, held, section.destination, seat, players, stage, True)
-                    assert facts[3].get(seat, choices._NONE)[stage] == tuple(expected)
+                    assert facts[3].get(seat, facts[4])[stage] == tuple(expected)
                     compared += 1
                     upgrades += bool(expected)
     assert compared > 10_000 and upgrades > 100

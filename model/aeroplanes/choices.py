@@ -19,7 +19,6 @@ from rulecraft.model.aeroplanes import rules
 from rulecraft.model.aeroplanes.actions import STOP_PLACING, AerAction, PlaceAirport, place_airport
 from rulecraft.model.aeroplanes.context import Context
 from rulecraft.model.aeroplanes.rules import (
-    _open_slots,
     _routes_from,
     buys,
     claims,
@@ -161,8 +160,13 @@ def candidates(ctx: Context, state: AerState) -> Sequence[AerAction]:
                 *subsidies(ctx, state),
                 *empty_placements(ctx),
             ]
-        before = [*maintenances(state), *buys(ctx, state)]
-        after = [*claims(ctx, state), *advantage_buys(ctx, state), *subsidies(ctx, state), *empty_placements(ctx)]
+        before: list[AerAction] = [*maintenances(state), *buys(ctx, state)]
+        after: list[AerAction] = [
+            *claims(ctx, state),
+            *advantage_buys(ctx, state),
+            *subsidies(ctx, state),
+            *empty_placements(ctx),
+        ]
         return Joined((before, placed, after))
     if state.phase is Phase.PLACING:
         placed = placements(ctx, state)
@@ -224,32 +228,23 @@ def _segments(
     direct = [_from(ctx, o)[long_range] for o in start]  # AER-R-16: an LR leg only for an LR card
     over = [_from(ctx, o)[2] for o in start] if long_range else []  # AER-R-17: the hops over one destination
     reached: set[str] = set().union(*[run[1] for run in direct], *[run[1] for run in over])
+    facts = _facts_table(ctx, n)
     open_slots: dict[str, tuple[int, ...]] = {}
-    if stage in _STAGES:
-        facts = _facts_table(ctx, n)
-        for d in reached:
-            held = board[d]
-            found = facts.get(d)
-            if found is None or found[0] is not held:  # a tile placed there since
-                found = facts[d] = _slot_facts(ctx, d, held, n)
-            open_slots[d] = () if seat in found[1] else found[2][stage]
-    else:  # no such tile stage in the pack: rules._open_slots judges
-        for d in reached:
-            open_slots[d] = _open_slots(ctx, board[d], d, seat, n, stage, False)
+    for d in reached:
+        held = board[d]
+        found = facts.get(d)
+        if found is None or found[0] is not held:  # a tile placed there since
+            found = facts[d] = _slot_facts(ctx, d, held, n)
+        open_slots[d] = () if seat in found[1] else found[2][stage]
     for d in start:  # rules._routes leads no new airport where a route starts
         open_slots[d] = ()
     upgrade: dict[str, tuple[int, ...]] = {}  # AER-R-30: the upgrades
-    if stage in _STAGES:
-        facts = _facts_table(ctx, n)
-        for d in (*start, *extra):
-            held = board[d]
-            found = facts.get(d)
-            if found is None or found[0] is not held:
-                found = facts[d] = _slot_facts(ctx, d, held, n)
-            upgrade[d] = found[3].get(seat, _NONE)[stage]
-    else:
-        for d in (*start, *extra):
-            upgrade[d] = _open_slots(ctx, board[d], d, seat, n, stage, True)
+    for d in (*start, *extra):
+        held = board[d]
+        found = facts.get(d)
+        if found is None or found[0] is not held:
+            found = facts[d] = _slot_facts(ctx, d, held, n)
+        upgrade[d] = found[3].get(seat, found[4])[stage]
     sizes = {d: len(slots) for d, slots in open_slots.items()}
     count = sum(map(len, upgrade.values())) + sum(
         map(sizes.__getitem__, chain.from_iterable([run[1] for run in direct] + [run[1] for run in over]))
@@ -262,7 +257,6 @@ def _segments(
     return segments, count
 
 
-_STAGES = range(1, 4)  # the airport tile stages (AER-R-11)
 # What a destination's slots say about an airport placed there: (its slots, their owners, the open slots
 # per tile stage 0..3 for a player with no tile there, and for an upgrade by each owner who may upgrade).
 SlotFacts = tuple[tuple[Any, ...], frozenset[int], tuple[tuple[int, ...], ...], dict[int, tuple[tuple[int, ...], ...]]]
@@ -286,26 +280,40 @@ def _slot_facts(ctx: Context, destination: str, slots: tuple[Any, ...], n: int) 
     instead); else the empty slots while one is empty; else the slots of a lower stage that are no home
     tile (AER-R-29).  An upgrade: only onto one's own (first) tile, of a lower stage and no home tile, and
     not while a slot is empty (AER-AMB-13 ``anytime``: beside one too)."""
+    stages = _stages(ctx)
     in_play = ctx.pack.destination(destination).slots_in_play(n)  # AER-SET-04: 3 players, no "4/5" slots
     held = slots[:in_play]
     first: dict[int, int] = {}  # each owner's first slot here
     for i, a in enumerate(held):
         if a is not None and a.owner not in first:
             first[a.owner] = i
-    owners = frozenset(first)
-    empty = tuple([i for i, a in enumerate(held) if a is None])
+    none = tuple([() for _ in stages])
     upgrades: dict[int, tuple[tuple[int, ...], ...]] = {}
+    empty = tuple([i for i, a in enumerate(held) if a is None])
     if not empty or ctx.r("AER-AMB-13") == "anytime":  # AER-AMB-13 anytime: upgrade beside an empty slot
         for owner, i in first.items():
             tile = held[i]
-            upgrades[owner] = tuple([(i,) if not tile.home and tile.stage < stage else () for stage in range(4)])
+            upgrades[owner] = tuple([(i,) if not tile.home and tile.stage < stage else () for stage in stages])
     if empty:
-        return slots, owners, (empty, empty, empty, empty), upgrades
-    new = tuple(tuple([i for i in range(in_play) if not held[i].home and held[i].stage < stage]) for stage in range(4))
-    return slots, owners, new, upgrades
+        return slots, frozenset(first), tuple([empty for _ in stages]), upgrades, none
+    new = tuple(tuple([i for i in range(in_play) if not held[i].home and held[i].stage < stage]) for stage in stages)
+    return slots, frozenset(first), new, upgrades, none
 
 
 _FACTS = Kept()
+
+
+def _stages(ctx: Context) -> range:
+    """0 and every tile stage the pack's plane cards show (AER-R-11: 1..3), kept per pack."""
+    found = _STAGES.get(id(ctx.pack))
+    if found is None or found[0] is not ctx.pack:
+        found = (ctx.pack, range(max(card.tile_stage for card in ctx.pack.cards) + 1))
+        _STAGES.keep(id(ctx.pack), found)
+    stages: range = found[1]
+    return stages
+
+
+_STAGES = Kept()
 
 
 def _upgrades(airports: tuple[str, ...]) -> list[Route]:
@@ -319,7 +327,8 @@ def _from(ctx: Context, origin: str) -> tuple[Routes, Routes, Routes]:
     key = (id(ctx), origin)
     found = _FROM.get(key)
     if found is not None and found[0] is ctx:
-        return found[1]
+        kept: tuple[Routes, Routes, Routes] = found[1]
+        return kept
     direct, over = _routes_from(ctx, origin)
 
     def routes(options: list[tuple[str, str | None, str | None, bool]]) -> Routes:
