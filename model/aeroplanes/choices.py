@@ -245,10 +245,8 @@ def _segments(
         if found is None or found[0] is not held:
             found = facts[d] = _slot_facts(ctx, d, held, n)
         upgrade[d] = found[3].get(seat, found[4])[stage]
-    sizes = {d: len(slots) for d, slots in open_slots.items()}
-    count = sum(map(len, upgrade.values())) + sum(
-        map(sizes.__getitem__, chain.from_iterable([run[1] for run in direct] + [run[1] for run in over]))
-    )
+    leading = chain.from_iterable([run[1] for run in direct] + [run[1] for run in over])  # each route's destination
+    count = sum(map(len, upgrade.values())) + sum(map(len, map(open_slots.__getitem__, leading)))
     segments: list[Segment] = [(_upgrades(start), upgrade)]
     segments += [(run[0], open_slots) for run in direct]
     if extra:
