@@ -256,9 +256,15 @@ def _segments(
 
 
 # What a destination's slots say about an airport placed there: (its slots, their owners, the open slots
-# per tile stage 0..3 for a player with no tile there, and for an upgrade by each owner who may upgrade).
-SlotFacts = tuple[tuple[Any, ...], frozenset[int], tuple[tuple[int, ...], ...], dict[int, tuple[tuple[int, ...], ...]]]
-_NONE: tuple[tuple[int, ...], ...] = ((), (), (), ())  # no upgrade at any stage
+# by tile stage for a player with no tile there, for an upgrade by each owner who may upgrade, and for an
+# upgrade by anyone else: none).  By tile stage: an index for 0 and each stage the pack's cards show.
+SlotFacts = tuple[
+    tuple[Any, ...],
+    frozenset[int],
+    tuple[tuple[int, ...], ...],
+    dict[int, tuple[tuple[int, ...], ...]],
+    tuple[tuple[int, ...], ...],
+]
 
 
 def _facts_table(ctx: Context, n: int) -> dict[str, SlotFacts]:
@@ -285,7 +291,7 @@ def _slot_facts(ctx: Context, destination: str, slots: tuple[Any, ...], n: int) 
     for i, a in enumerate(held):
         if a is not None and a.owner not in first:
             first[a.owner] = i
-    none = tuple([() for _ in stages])
+    none: tuple[tuple[int, ...], ...] = tuple([() for _ in stages])
     upgrades: dict[int, tuple[tuple[int, ...], ...]] = {}
     empty = tuple([i for i, a in enumerate(held) if a is None])
     if not empty or ctx.r("AER-AMB-13") == "anytime":  # AER-AMB-13 anytime: upgrade beside an empty slot
