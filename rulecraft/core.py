@@ -543,8 +543,9 @@ def _draw(candidates: Candidates[A], rng: random.Random) -> A:
     actions, legal = candidates
     if legal is not None:  # a pool of its own: the draw uses it up
         return _first_legal(list(actions), legal, rng)
-    # ``choice`` reads the length and one item: a list or tuple as it comes (no copy), another sequence listed.
-    listed: Sequence[A] = actions if isinstance(actions, list | tuple) else list(actions)
+    # ``choice`` reads the length and one item: a list, a tuple or another sequence as it comes (no copy: a
+    # game's sequence may make only the item drawn), anything else listed.
+    listed: Sequence[A] = actions if isinstance(actions, list | tuple | Sequence) else list(actions)
     return rng.choice(listed)
 
 
