@@ -23,6 +23,7 @@ from rulecraft.model.aeroplanes.rules import _slots_open, legal_actions, placeme
 from rulecraft.model.aeroplanes.setup import chance_outcomes, new_game
 from rulecraft.model.aeroplanes.state import AerState, Phase
 from rulecraft.model.aeroplanes.transitions import transition
+from rulecraft.sequences import Joined
 
 READINGS: list[dict[str, str]] = [
     {},
@@ -127,30 +128,5 @@ def test_a_joined_sequence_is_its_parts_one_after_the_other() -> None:
     ctx = Context.printed()
     state = next(s for s in decisions(ctx, 4, seed=2, steps=400) if s.phase is Phase.ACTION)
     parts = (tuple(legal_actions(ctx, state)[:2]), (), tuple(legal_actions(ctx, state)[2:]))
-    assert_same_sequence(choices.Joined(parts), legal_actions(ctx, state))
-    assert_same_sequence(choices.Joined(((), ())), [])
-
-
-def test_the_games_random_action_is_the_generic_one() -> None:
-    """``AeroplanesGame.random_action`` (the uniform draw's layers in one call) draws what
-    ``Game.random_action`` draws from the same generator, chance steps and game over included, and leaves
-    the generator where it leaves it; another policy goes the generic way."""
-    from rulecraft.core import Game
-    from rulecraft.registry import make_game
-
-    game = make_game("aer")
-    for seed in (0, 3):
-        rng, state, steps = random.Random(seed), game.new_game(4), 0
-        while True:
-            mine, generic = random.Random(steps), random.Random(steps)
-            action = game.random_action(state, mine)
-            assert action == Game.random_action(game, state, generic)
-            assert mine.getstate() == generic.getstate()
-            if action is None:
-                break
-            state, steps = game.transition(state, game.random_action(state, rng)), steps + 1
-        assert steps > 200 and game.random_action(state, rng) is None
-    ctx = Context.printed()
-    seat_state = next(decisions(ctx, 4, seed=2, steps=400))
-    chosen = legal_actions(ctx, seat_state)[-1]
-    assert game.random_action(seat_state, random.Random(1), lambda g, s, r: chosen) is chosen  # the policy asked
+    assert_same_sequence(Joined(parts), legal_actions(ctx, state))
+    assert_same_sequence(Joined(((), ())), [])

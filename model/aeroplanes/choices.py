@@ -30,6 +30,7 @@ from rulecraft.model.aeroplanes.rules import (
     subsidies,
 )
 from rulecraft.model.aeroplanes.state import AerState, MapMemo, Phase
+from rulecraft.sequences import Joined
 
 # A route as (destination, origin, via): origin None for an upgrade (AER-R-30).
 Route = tuple[str, str | None, str | None]
@@ -37,40 +38,6 @@ Route = tuple[str, str | None, str | None]
 Routes = tuple[list[Route], tuple[str, ...]]
 # A run of one card's routes, with each destination's open slots.
 Segment = tuple[list[Route], dict[str, tuple[int, ...]]]
-
-
-class Joined(Sequence[AerAction]):
-    """Sequences one after the other, as ``[*a, *b, ...]`` lists them, without the list: the length
-    added up once, an item found by walking the parts (a handful)."""
-
-    __slots__ = ("_length", "_parts")
-
-    def __init__(self, parts: tuple[Sequence[AerAction], ...]) -> None:
-        self._parts = parts
-        self._length = sum(map(len, parts))
-
-    def __len__(self) -> int:
-        return self._length
-
-    @overload
-    def __getitem__(self, index: int) -> AerAction: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[AerAction]: ...
-    def __getitem__(self, index: int | slice) -> AerAction | Sequence[AerAction]:
-        if isinstance(index, slice):
-            return list(self)[index]
-        if index < 0:
-            index += self._length
-        if index >= 0:
-            for part in self._parts:
-                if index < len(part):
-                    return part[index]
-                index -= len(part)
-        raise IndexError("action index out of range")
-
-    def __iter__(self) -> Iterator[AerAction]:
-        for part in self._parts:
-            yield from part
 
 
 class Placements(Sequence[PlaceAirport]):

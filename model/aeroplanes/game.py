@@ -14,7 +14,7 @@ from typing import Any, ClassVar, get_args
 import attrs
 
 from rulecraft.catalogue import RuleCatalogue
-from rulecraft.core import CHANCE, GAME_OVER, Candidates, Policy, Rejection, RulecraftError, Seat, ToMove
+from rulecraft.core import CHANCE, GAME_OVER, Candidates, Rejection, RulecraftError, Seat, ToMove
 from rulecraft.model.aeroplanes import choices, scoring, setup
 from rulecraft.model.aeroplanes import render as _render
 from rulecraft.model.aeroplanes.actions import AerAction, DealWaitingPassenger, DrawCard, RefillWaiting, RiskThrow
@@ -147,24 +147,6 @@ class AeroplanesGame(PackedGame[AerState, AerAction]):
         ``legal_actions``' chance and game-over test; issue 18), as a sequence that makes only the action
         drawn (choices.py: the placements are counted, not listed)."""
         return choices.candidates(self.ctx, state), None
-
-    def random_action(
-        self, state: AerState, rng: random.Random, policy: str | Policy[AerState, AerAction] = "uniform"
-    ) -> AerAction | None:
-        """``Game.random_action`` with the uniform draw's layers (``to_move``, ``candidates``, ``_draw``) in
-        one call (issue 18): the same draws (tests/test_aer_choices.py holds them equal); any other policy,
-        and a seat with no legal action (NoLegalAction), go the generic way."""
-        if policy != "uniform":
-            return super().random_action(state, rng, policy)
-        phase = state.phase
-        if phase is Phase.OVER:
-            return None
-        if phase in CHANCE_PHASES:
-            return self.sample_chance(state, rng)
-        actions = choices.candidates(self.ctx, state)
-        if not len(actions):
-            return super().random_action(state, rng, policy)
-        return rng.choice(actions)
 
     def chance_outcomes(self, state: AerState) -> list[tuple[AerAction, Fraction]]:
         return setup.chance_outcomes(self.ctx, state)
