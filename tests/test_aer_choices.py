@@ -54,7 +54,7 @@ def decisions(ctx: Context, players: int, seed: int, steps: int) -> Iterator[Aer
         state = transition(ctx, state, action)
 
 
-def assert_same_sequence(listed: object, legal: list[object]) -> None:
+def assert_same_sequence(listed: object, legal: Sequence[object]) -> None:
     assert isinstance(listed, Sequence)
     assert len(listed) == len(legal)
     assert list(listed) == legal

@@ -36,11 +36,15 @@ def reachable(game: KingsOfAirAndSteamGame, games: int, seed: int) -> Iterator[K
             state = game.transition(state, action)
 
 
-@pytest.fixture(scope="module")
-def game() -> KingsOfAirAndSteamGame:
+def kas_game() -> KingsOfAirAndSteamGame:
     made = make_game("kas")
     assert isinstance(made, KingsOfAirAndSteamGame)
     return made
+
+
+@pytest.fixture(scope="module")
+def game() -> KingsOfAirAndSteamGame:
+    return kas_game()
 
 
 def test_build_depot_candidates_from_the_price_tables_are_the_per_line_pricing_r33_r55_r70(
@@ -125,7 +129,7 @@ def test_the_memoised_flight_judge_is_the_judge_r26_r27(game: KingsOfAirAndSteam
 
 
 def test_the_flight_judge_still_refuses_bad_directions_before_the_memo() -> None:
-    game_map = make_game("kas").ctx.game_map("ABC")
+    game_map = kas_game().ctx.game_map("ABC")
     start = sorted(game_map.hexes)[0]
     for bad in ((6,), (-1,), (1.0,), ("1",)):
         with pytest.raises(ValueError, match=r"directions are 0\.\.5"):
@@ -137,7 +141,7 @@ def test_the_flight_judge_still_refuses_bad_directions_before_the_memo() -> None
 def test_kept_values_belong_to_one_context_and_one_map_and_stay_bounded() -> None:
     """Two contexts over one map object keep apart (their parameters may differ); the memo holds a
     bounded number of maps and of values per map."""
-    game = make_game("kas")
+    game = kas_game()
     game_map = game.ctx.game_map("ABC")
     other = Context(game.pack, dict(game.ctx.readings), maps={"ABC": game_map})
     mine = game.ctx.kept_for(game_map)
@@ -174,7 +178,7 @@ def test_depots_by_hex_finds_what_depot_at_finds_r54(game: KingsOfAirAndSteamGam
 def test_the_first_depot_on_a_hex_is_the_one_found() -> None:
     """A state read from outside may hold two depots on one hex (the invariants refuse it later):
     the lookup answers as the scan does, the first."""
-    game = make_game("kas")
+    game = kas_game()
     state = game.new_game(2)
     at = sorted(game.ctx.map_of(state).rail_hexes())[0]
     twice = evolve(state, depots=(Depot(at, 0), Depot(at, 1, (1, 0, 0, 0, 0))))
