@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import combinations, permutations
 from typing import assert_never
 
@@ -1248,36 +1248,57 @@ def accepted_placements(ctx: Context, state: StmState, envy_host: int | None) ->
         return out
     total = ctx.r("STM-AMB-20") == "total"
     limit = parasite_limit(state)
+    # STM-R-52 / STM-AMB-20, as limit_rejection counts them: the parasites on each machine, counted in one
+    # pass over the placed ones rather than once per machine.
+    counted: Counter[tuple[int | None, int | None]] = Counter(
+        (x.host, x.position) for x in state.parasites if total or x.owner == seat
+    )
     for host, p in enumerate(state.players):
         if host == seat or (envy_host is not None and host != envy_host):
             continue  # never your own machines; the envious only on the envied player's (STM-R-52/53)
-        for position, tile in enumerate(p.machine_room, start=1):
-            if tile is None:
-                continue
-            face = ctx.face(tile)
-            shown: list[Symbol] = []
-            if face.boilers:
-                shown.append("activation")
-            if face.passive is not None:
-                shown.append("passive")
-            if not shown:
-                continue
-            # STM-R-52 / STM-AMB-20, as limit_rejection counts them.
-            here = sum(
-                1 for x in state.parasites if x.host == host and x.position == position and (total or x.owner == seat)
-            )
+        for position, shown in _parasite_symbols(ctx, p.machine_room):
+            here = counted[(host, position)]
             for symbol in shown:
                 for moved in sources:
                     if moved is None:
                         if here < limit:
-                            out.append(PlaceParasite(host, position, symbol))
+                            out.append(_place_parasite(host, position, symbol))
                     elif moved[0] == host and moved[1] == position:
                         # The moved parasite leaves this machine, and changes its place (its symbol).
                         if moved[2] != symbol and here - 1 < limit:
-                            out.append(PlaceParasite(host, position, symbol, moved))
+                            out.append(_place_parasite(host, position, symbol, moved))
                     elif here < limit:
-                        out.append(PlaceParasite(host, position, symbol, moved))
+                        out.append(_place_parasite(host, position, symbol, moved))
     return out
+
+
+def _parasite_symbols(ctx: Context, room: tuple[RoomTile | None, ...]) -> tuple[tuple[int, tuple[Symbol, ...]], ...]:
+    """Each machine of ``room`` (position 1..7) with the symbols a parasite can go on (STM-R-52: the
+    activation symbol of a machine with boilers, the passive one where printed); memoised per room, which
+    changes only when a tile is bought or removed."""
+    return ctx.memo((_parasite_symbols, room), lambda: _parasite_symbols_uncached(ctx, room))
+
+
+def _parasite_symbols_uncached(
+    ctx: Context, room: tuple[RoomTile | None, ...]
+) -> tuple[tuple[int, tuple[Symbol, ...]], ...]:
+    out: list[tuple[int, tuple[Symbol, ...]]] = []
+    for position, tile in enumerate(room, start=1):
+        if tile is None:
+            continue
+        face = ctx.face(tile)
+        shown: list[Symbol] = []
+        if face.boilers:
+            shown.append("activation")
+        if face.passive is not None:
+            shown.append("passive")
+        if shown:
+            out.append((position, tuple(shown)))
+    return tuple(out)
+
+
+# One instance per placement (frozen): a random game lists a score of them at every 'place or move'.
+_place_parasite = lru_cache(maxsize=4096)(PlaceParasite)
 
 
 def parasite_limit(state: StmState) -> int:
@@ -1787,20 +1808,32 @@ def _ordinary_action_moves(ctx: Context, state: StmState) -> list[StmAction]:
     target = False
     # STM-R-26/27, once for every level: each stone reads the levels up to its value.
     free = ctx.free_districts(state, ctx.top_level(state))
-    layout = ctx.layout
+    room = player.machine_room
     for space in player.gauge.stone_spaces():
-        v = layout.value(space)
-        reach = [_set_target(space, d.level, d.position) for d in free if d.level <= v]
-        target = target or bool(reach)
-        out += reach
-        if channel_problem(ctx, player, v, free) is None:  # STM-R-28, as channel_start_rejection judges
-            out.append(ChannelPressure(space))
+        # A stone's moves follow from the free districts, its space and the machine room alone: memoised on
+        # the free districts (outside the final round the context hands out one tuple per board and level).
+        reaches, moves = ctx.memo_on(free, (space, room), partial(_stone_moves, ctx, player, free, space))
+        target = target or reaches
+        out += moves
     fly = can_fly(ctx, state)
     if fly:
         out.append(FlyToAllTargets())
     if not (steam or target or fly) and ctx.r("STM-AMB-12") == "pass":
         out.append(PassTurn())  # STM-AMB-12 'pass': none of the three actions is possible ('stuck': no move at all)
     return out
+
+
+def _stone_moves(
+    ctx: Context, player: PlayerState, free: tuple[BoardDistrict, ...], space: int
+) -> tuple[bool, tuple[SetTarget | ChannelPressure, ...]]:
+    """The stone on ``space``: whether it reaches a free district, then SET 1 TARGET on each free district
+    up to its value (STM-R-26/27) and CHANNEL PRESSURE where channel_start_rejection accepts it (STM-R-28)."""
+    v = ctx.layout.value(space)
+    moves: list[SetTarget | ChannelPressure] = [_set_target(space, d.level, d.position) for d in free if d.level <= v]
+    reaches = bool(moves)
+    if channel_problem(ctx, player, v, free) is None:
+        moves.append(ChannelPressure(space))
+    return reaches, tuple(moves)
 
 
 def _steam_moves(ctx: Context, state: StmState) -> tuple[bool, tuple[MakeSteam, ...]]:
@@ -2043,9 +2076,11 @@ def _pays(
 def _marker_payable(
     ctx: Context, player: PlayerState, row: Resource, left: tuple[int, ...], numeral: int | None
 ) -> bool:
-    """STM-R-46: the marker a purchase would take (the named one, or the row's foremost) is payable."""
+    """STM-R-46: the marker a purchase would take (the named one, or the row's foremost) is payable.  An
+    empty row, or a named marker the row no longer holds, sells nothing (bonus_price_rejection refuses
+    every such purchase, whatever the discount or the space): pruned before its places are built."""
     if not left or (numeral is not None and numeral not in left):
-        return True  # nothing to price: let the check say why
+        return False
     cost = bonus_slot(ctx, row, left[0] if numeral is None else numeral)[0]
     return _payable(ctx, player, PayResources(cost, 0) if row == "crystal" else PayResources(0, cost))
 
