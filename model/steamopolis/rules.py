@@ -139,19 +139,27 @@ from rulecraft.model.steamopolis.gauge import (
 )
 from rulecraft.model.steamopolis.setup import chance_outcomes, room_choices, room_rejection
 from rulecraft.model.steamopolis.state import (
+    ACTION,
+    CHANNEL,
+    DEAL,
+    END_OF_TURN,
+    FLIGHT,
+    OVER,
+    REVEAL,
+    SETUP_ROOM,
     SHADOW,
+    START_OF_TURN,
     BoardStone,
     Market,
     Parasite,
     Passenger,
-    Phase,
     PlayerState,
     RoomTile,
     StmState,
     stones_owned,
 )
 
-CHANCE_PHASES = (Phase.DEAL, Phase.REVEAL)
+CHANCE_PHASES = (DEAL, REVEAL)
 
 # Parts any effect may hold that this layer can only let lapse, with the rule that governs them.
 NOT_YET: dict[str, str] = {}
@@ -344,7 +352,7 @@ def end_steps(ctx: Context, state: StmState) -> tuple[EndStep, ...]:
     was transported), the waiting end-of-turn effects, and the solo REMOVE TILES after a FLY; none while
     'remove tiles' is under way.  Under 'fixed' there is nothing to pick: ()."""
     turn = state.turn
-    if ctx.r("STM-AMB-16") != "free" or state.phase is not Phase.END_OF_TURN or turn.removal not in (None, "done"):
+    if ctx.r("STM-AMB-16") != "free" or state.phase is not END_OF_TURN or turn.removal not in (None, "done"):
         return ()
     steps: list[EndStep] = []
     if turn.transported:
@@ -423,7 +431,7 @@ def step_rejection(ctx: Context, state: StmState, action: StmAction) -> Rejectio
     if state.phase in CHANCE_PHASES:
         if action in [a for a, _ in chance_outcomes(ctx, state)]:
             return None
-        return reject("STM-R-51" if state.phase is Phase.REVEAL else "STM-R-03", f"chance cannot deal {action!r} now")
+        return reject("STM-R-51" if state.phase is REVEAL else "STM-R-03", f"chance cannot deal {action!r} now")
     if isinstance(action, CHANCE_ACTIONS):
         return reject("STM-R-03", "only chance deals tiles and characters")
     turn = state.turn
@@ -453,19 +461,19 @@ def effect_step(state: StmState, action: StmAction) -> bool:
 
 def phase_step_rejection(ctx: Context, state: StmState, action: StmAction) -> Rejection | None:
     phase = state.phase
-    if phase is Phase.START_OF_TURN:
+    if phase is START_OF_TURN:
         if isinstance(action, MoveArrowStones):
             return None
         return reject("STM-R-23", "the turn starts by moving the arrow stones")
-    if phase is Phase.ACTION:
+    if phase is ACTION:
         return action_step_rejection(ctx, state, action)
-    if phase is Phase.CHANNEL:
+    if phase is CHANNEL:
         if isinstance(action, MoveLeft | PlaceStone):
             return None
         return reject("STM-R-29", "the channelled stone must be moved left or placed")
-    if phase is Phase.FLIGHT:
+    if phase is FLIGHT:
         return flight_step_rejection(state, action)
-    if phase is Phase.END_OF_TURN:
+    if phase is END_OF_TURN:
         if state.turn.removal == "parasites":
             return reject(
                 "STM-R-72", "remove tiles: take back a parasite to use a removed tile's effect, or leave them"
@@ -473,11 +481,11 @@ def phase_step_rejection(ctx: Context, state: StmState, action: StmAction) -> Re
         if isinstance(action, EndTurn | EndOfTurnStep):
             return None  # their own rules judge them (STM-R-49, STM-AMB-16)
         return reject("STM-R-49", "the action is over: only the end of the turn remains")
-    if phase is Phase.SETUP_ROOM:
+    if phase is SETUP_ROOM:
         if not isinstance(action, BuildStartingRoom):
             return reject("STM-R-13", "build the starting machine and the capacity tile into your machine room")
         return None
-    if phase is Phase.OVER:
+    if phase is OVER:
         return reject("STM-R-67", "the game is over")
     return reject("STM-R-03", f"chance decides the {phase.value} step, not a player")
 
@@ -1415,7 +1423,7 @@ def removal_rejection(ctx: Context, state: StmState, action: UseRemovedTile | Le
     """STM-R-72: while 'remove tiles' waits on the parasites beside the stack, take one back for the
     activation or passive effect of a tile removed in this step (the same effect again is allowed),
     or leave the rest there."""
-    if state.phase is not Phase.END_OF_TURN or state.turn.removal != "parasites":
+    if state.phase is not END_OF_TURN or state.turn.removal != "parasites":
         return reject("STM-R-72", "parasites beside the stack are taken back only in 'remove tiles' at the end of FLY")
     if isinstance(action, LeaveParasites):
         return None
@@ -1712,27 +1720,27 @@ def _direct_moves(ctx: Context, state: StmState) -> list[StmAction] | None:
     if turn.pending:
         return _direct_part_moves(ctx, state, head(state))
     phase = state.phase
-    if phase is Phase.CHANNEL:
+    if phase is CHANNEL:
         # STM-R-29: the step admits the move left, as its own rule judges it, and the placements: the free
         # districts the stone reaches, as district_rejection judges them.
         assert turn.channel is not None
         moves: list[StmAction] = [MoveLeft()] if channel_rejection(ctx, state, MoveLeft()) is None else []
         return moves + [PlaceStone(d.level, d.position) for d in ctx.free_districts(state, turn.channel)]
-    if phase is Phase.ACTION and not turn.final_step:
+    if phase is ACTION and not turn.final_step:
         return _ordinary_action_moves(ctx, state)
-    if phase is Phase.START_OF_TURN:
+    if phase is START_OF_TURN:
         # Every turn starts here, and the moves follow from the gauge alone: memoised per gauge.
         return [*ctx.memo((_start_moves, me(state).gauge), lambda: _start_moves(ctx, state))]
-    if phase is Phase.END_OF_TURN and turn.removal != "parasites":
+    if phase is END_OF_TURN and turn.removal != "parasites":
         steps = end_steps(ctx, state)  # STM-AMB-16 'free': the next step to run; 'fixed': none
         return [EndOfTurnStep(s) for s in steps] if steps else [EndTurn()]  # STM-R-49
-    if phase is Phase.SETUP_ROOM:
+    if phase is SETUP_ROOM:
         # STM-R-13: room_choices lists two different free positions and sides 0/1 (a first game's
         # fixed layout); the check adds only the capacity tile the supply must still hold (R-21).
         return [*room_choices(state)] if state.supply.capacity_tiles >= 1 else []
-    if phase is Phase.FLIGHT and turn.step == "next":
+    if phase is FLIGHT and turn.step == "next":
         return _take_backs(ctx, state)
-    if phase is Phase.FLIGHT and turn.step == "passengers":
+    if phase is FLIGHT and turn.step == "passengers":
         # STM-R-36..38: pick-ups by their own condition, the district effect or nothing always, the
         # tiles exactly as the purchase rules accept them, then the bonus markers through the check.
         assert turn.active is not None
@@ -1855,24 +1863,24 @@ def _candidates(ctx: Context, state: StmState, prune: bool = True) -> Iterator[S
         yield from _stores(ctx, state)
     elif state.turn.pending:
         yield from _effect_moves(ctx, state, prune)
-    elif state.phase is Phase.START_OF_TURN:
+    elif state.phase is START_OF_TURN:
         yield from _arrow_moves(ctx, me(state).gauge)
-    elif state.phase is Phase.ACTION:
+    elif state.phase is ACTION:
         yield from _action_moves(ctx, state)
-    elif state.phase is Phase.CHANNEL:
+    elif state.phase is CHANNEL:
         yield MoveLeft()
         assert state.turn.channel is not None
         yield from (PlaceStone(d.level, d.position) for d in ctx.free_districts(state, state.turn.channel))
-    elif state.phase is Phase.FLIGHT:
+    elif state.phase is FLIGHT:
         yield from _flight_moves(ctx, state, prune)
-    elif state.phase is Phase.END_OF_TURN:
+    elif state.phase is END_OF_TURN:
         if state.turn.removal == "parasites":
             yield LeaveParasites()
             yield from (UseRemovedTile(t, sym) for t in sorted(set(state.turn.removed)) for sym in SYMBOLS)
         else:
             yield from (EndOfTurnStep(s) for s in end_steps(ctx, state))  # STM-AMB-16 'free'
             yield EndTurn()
-    elif state.phase is Phase.SETUP_ROOM:
+    elif state.phase is SETUP_ROOM:
         yield from room_choices(state)
 
 
