@@ -1258,14 +1258,15 @@ def accepted_placements(ctx: Context, state: StmState, envy_host: int | None) ->
     limit = parasite_limit(state)
     # STM-R-52 / STM-AMB-20, as limit_rejection counts them: the parasites on each machine, counted in one
     # pass over the placed ones rather than once per machine.
-    counted: Counter[tuple[int | None, int | None]] = Counter(
-        (x.host, x.position) for x in state.parasites if total or x.owner == seat
-    )
+    counted: dict[tuple[int | None, int | None], int] = {}
+    for x in state.parasites:
+        if total or x.owner == seat:
+            counted[(x.host, x.position)] = counted.get((x.host, x.position), 0) + 1
     for host, p in enumerate(state.players):
         if host == seat or (envy_host is not None and host != envy_host):
             continue  # never your own machines; the envious only on the envied player's (STM-R-52/53)
         for position, shown in _parasite_symbols(ctx, p.machine_room):
-            here = counted[(host, position)]
+            here = counted.get((host, position), 0)
             for symbol in shown:
                 for moved in sources:
                     if moved is None:
@@ -1733,7 +1734,7 @@ def _direct_moves(ctx: Context, state: StmState) -> list[StmAction] | None:
         return [*ctx.memo((_start_moves, me(state).gauge), lambda: _start_moves(ctx, state))]
     if phase is END_OF_TURN and turn.removal != "parasites":
         steps = end_steps(ctx, state)  # STM-AMB-16 'free': the next step to run; 'fixed': none
-        return [EndOfTurnStep(s) for s in steps] if steps else [EndTurn()]  # STM-R-49
+        return [EndOfTurnStep(s) for s in steps] if steps else [END_TURN]  # STM-R-49
     if phase is SETUP_ROOM:
         # STM-R-13: room_choices lists two different free positions and sides 0/1 (a first game's
         # fixed layout); the check adds only the capacity tile the supply must still hold (R-21).
@@ -1752,7 +1753,7 @@ def _direct_moves(ctx: Context, state: StmState) -> list[StmAction] | None:
             for who in PASSENGERS
             if standing(state, who) == level and pick_up_rejection(ctx, state, PickUp(who)) is None
         ]
-        out += (UseDistrict(), LetLapse())
+        out += STEP_THREE
         out += _exact_tile_purchases(ctx, state, turn.active[0], False)
         out += _exact_tile_purchases(ctx, state, turn.active[0], True)
         # The step admits every bonus marker purchase here (flight_step_rejection): its own rule decides.
@@ -1797,7 +1798,14 @@ def _take_backs(ctx: Context, state: StmState) -> list[StmAction]:
     discards: tuple[int | None, ...] = (None,)
     if gauge.first_free() is None:
         discards = gauge.marker_spaces() or discards
-    return [TakeBack(s.level, s.position, m) for s in ctx.own_stones(state, decider(state)) for m in discards]
+    return [_take_back(s.level, s.position, m) for s in ctx.own_stones(state, decider(state)) for m in discards]
+
+
+# The decisions every turn or flight step lists, one instance each (frozen): a lookup costs less than a
+# new instance, and a random game lists them at nearly every other step.
+END_TURN = EndTurn()
+STEP_THREE = (UseDistrict(), LetLapse())  # STM-R-38: the district effect, or neither it nor a purchase
+_take_back = lru_cache(maxsize=4096)(TakeBack)
 
 
 def legal_actions_by_check(ctx: Context, state: StmState) -> list[StmAction]:
@@ -1967,8 +1975,10 @@ def _exact_tile_purchases(ctx: Context, state: StmState, level: int, extra: bool
     each discount choice that pays (STM-R-40, R-57/58); as a machine, the removals the slot and the
     room call for and each free position (R-41/42); as a banner, the stone it costs, never the last
     one (R-43, STM-AMB-11), and under 'board' not the stone a carried passenger needs (R-36)."""
+    if level == 1:
+        return []  # the level-1 market sells bonus markers only (STM-R-04, R-38)
     market = market_at(state, level, extra)
-    if level == 1 or market is None or not market.tiles:
+    if market is None or not market.tiles:
         return []
     _tile, slot, pay = tile_price(ctx, market)
     player = me(state)
