@@ -58,12 +58,6 @@ class Context:
     # moves from the gauge, MAKE STEAM's from the gauge and the boilers, a market tile's price), by a key the
     # rules give (:meth:`memo`): a random game meets the same gauges and tiles turn after turn.
     _memo: dict[Hashable, Any] = attrs.field(factory=dict, init=False, hash=False, eq=False, repr=False)
-    # What the rules derive from one object the context hands out and keeps (a tuple of free districts), by
-    # the object's identity (:meth:`memo_on`): id -> (object, {key: value}).  The object is kept, so its id
-    # stays its own while it is here.
-    _on: dict[int, tuple[Any, dict[Hashable, Any]]] = attrs.field(
-        factory=dict, init=False, hash=False, eq=False, repr=False
-    )
 
     @classmethod
     def printed(
@@ -218,22 +212,6 @@ class Context:
             if len(self._memo) > 65536:  # bounded as the faces' memo
                 self._memo.clear()
             found = self._memo[key] = make()
-        return found
-
-    def memo_on(self, owner: object, key: Hashable, make: Callable[[], T]) -> T:
-        """``make()``, memoised under ``key`` for ``owner`` by its identity (an object too costly to hash on
-        every ask, such as a tuple of districts): ``key`` and ``owner`` must name everything ``make`` reads
-        besides this context's readings and pack."""
-        entry = self._on.get(id(owner))
-        if entry is None or entry[0] is not owner:
-            if len(self._on) > 65536:  # bounded as the faces' memo
-                self._on.clear()
-            entry = self._on[id(owner)] = (owner, {})
-        derived = entry[1]
-        try:
-            found: T = derived[key]
-        except KeyError:
-            found = derived[key] = make()
         return found
 
     def own_stones(self, state: StmState, seat: int) -> tuple[BoardStone, ...]:

@@ -1754,10 +1754,13 @@ def _direct_moves(ctx: Context, state: StmState) -> list[StmAction] | None:
             if standing(state, who) == level and pick_up_rejection(ctx, state, PickUp(who)) is None
         ]
         out += STEP_THREE
-        out += _exact_tile_purchases(ctx, state, turn.active[0], False)
-        out += _exact_tile_purchases(ctx, state, turn.active[0], True)
-        # The step admits every bonus marker purchase here (flight_step_rejection): its own rule decides.
-        out += _accepted_bonus_purchases(ctx, state)
+        if level == 1:
+            # Level 1 sells bonus markers only (STM-R-04/R-38), and the step admits every bonus marker
+            # purchase (flight_step_rejection): its own rule decides.
+            out += _accepted_bonus_purchases(ctx, state)
+        else:
+            out += _exact_tile_purchases(ctx, state, level, False)
+            out += _exact_tile_purchases(ctx, state, level, True)
         return out
     return None
 
@@ -1824,13 +1827,18 @@ def _ordinary_action_moves(ctx: Context, state: StmState) -> list[StmAction]:
     target = False
     # STM-R-26/27, once for every level: each stone reads the levels up to its value.
     free = ctx.free_districts(state, ctx.top_level(state))
-    room = player.machine_room
+    free_ids = {id(d) for d in free}  # the pack's districts, by identity (they live as long as the context)
+    layout = ctx.layout
     for space in player.gauge.stone_spaces():
-        # A stone's moves follow from the free districts, its space and the machine room alone: memoised on
-        # the free districts (outside the final round the context hands out one tuple per board and level).
-        reaches, moves = ctx.memo_on(free, (space, room), partial(_stone_moves, ctx, player, free, space))
-        target = target or reaches
-        out += moves
+        v = layout.value(space)
+        # The stone's SET 1 TARGET on every district up to its value is memoised per board side and space: the
+        # free ones among them are picked by identity, in the board's order as ``free`` has them.
+        targets = ctx.memo((_targets, state.board_side, space), partial(_targets, ctx, state, space, v))
+        reach = [move for at, move in targets if at in free_ids]
+        target = target or bool(reach)
+        out += reach
+        if channel_problem(ctx, player, v, free) is None:  # STM-R-28, as channel_start_rejection judges
+            out.append(ChannelPressure(space))
     fly = can_fly(ctx, state)
     if fly:
         out.append(FlyToAllTargets())
@@ -1839,17 +1847,10 @@ def _ordinary_action_moves(ctx: Context, state: StmState) -> list[StmAction]:
     return out
 
 
-def _stone_moves(
-    ctx: Context, player: PlayerState, free: tuple[BoardDistrict, ...], space: int
-) -> tuple[bool, tuple[SetTarget | ChannelPressure, ...]]:
-    """The stone on ``space``: whether it reaches a free district, then SET 1 TARGET on each free district
-    up to its value (STM-R-26/27) and CHANNEL PRESSURE where channel_start_rejection accepts it (STM-R-28)."""
-    v = ctx.layout.value(space)
-    moves: list[SetTarget | ChannelPressure] = [_set_target(space, d.level, d.position) for d in free if d.level <= v]
-    reaches = bool(moves)
-    if channel_problem(ctx, player, v, free) is None:
-        moves.append(ChannelPressure(space))
-    return reaches, tuple(moves)
+def _targets(ctx: Context, state: StmState, space: int, v: int) -> tuple[tuple[int, SetTarget], ...]:
+    """STM-R-26: SET 1 TARGET for the stone on ``space`` (value ``v``) on each district of the board up to
+    level ``v``, in the board's order, each with its district's identity (whether it is free is asked apart)."""
+    return tuple((id(d), _set_target(space, d.level, d.position)) for d in ctx.districts(state) if d.level <= v)
 
 
 def _steam_moves(ctx: Context, state: StmState) -> tuple[bool, tuple[MakeSteam, ...]]:
@@ -1975,10 +1976,8 @@ def _exact_tile_purchases(ctx: Context, state: StmState, level: int, extra: bool
     each discount choice that pays (STM-R-40, R-57/58); as a machine, the removals the slot and the
     room call for and each free position (R-41/42); as a banner, the stone it costs, never the last
     one (R-43, STM-AMB-11), and under 'board' not the stone a carried passenger needs (R-36)."""
-    if level == 1:
-        return []  # the level-1 market sells bonus markers only (STM-R-04, R-38)
     market = market_at(state, level, extra)
-    if market is None or not market.tiles:
+    if level == 1 or market is None or not market.tiles:
         return []
     _tile, slot, pay = tile_price(ctx, market)
     player = me(state)
