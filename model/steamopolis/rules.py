@@ -1981,7 +1981,7 @@ def _exact_tile_purchases(ctx: Context, state: StmState, level: int, extra: bool
         return []
     _tile, slot, pay = tile_price(ctx, market)
     player = me(state)
-    discounts = [(sp, ga, s2) for sp, ga, s2 in _discounts(player) if _pays(ctx, player, pay, sp, ga, s2)]
+    discounts = _paying_discounts(ctx, player, pay)
     if not discounts:
         return []
     room = player.machine_room
@@ -2080,7 +2080,32 @@ def _accepted_bonus_purchases(ctx: Context, state: StmState) -> Iterator[BuyBonu
 
 def _payable(ctx: Context, player: PlayerState, pay: PayResources) -> bool:
     """The cost can be paid with some choice of the sponsor's and the gala's discounts (STM-R-57/58)."""
-    return any(_pays(ctx, player, pay, sponsor, gala, s2) for sponsor, gala, s2 in _discounts(player))
+    return bool(_paying_discounts(ctx, player, pay))
+
+
+def _paying_discounts(ctx: Context, player: PlayerState, pay: PayResources) -> tuple[tuple[bool, bool, bool], ...]:
+    """The choices of :func:`_discounts` with which ``pay`` is paid, in their order (STM-R-57/58).  They follow
+    from the cost and the player's resources and discounts alone: memoised by them (every flight step prices
+    a tile or the bonus markers, and a random game meets the same few purses again and again)."""
+    key = (
+        _paying_discounts,
+        pay.crystals,
+        pay.gears,
+        player.crystals,
+        player.gears,
+        player.sponsor,
+        player.sponsor_used,
+        player.gala,
+        player.sponsor2,
+        player.sponsor2_used,
+    )
+    return ctx.memo(key, partial(_paying_discounts_uncached, ctx, player, pay))
+
+
+def _paying_discounts_uncached(
+    ctx: Context, player: PlayerState, pay: PayResources
+) -> tuple[tuple[bool, bool, bool], ...]:
+    return tuple((sp, ga, s2) for sp, ga, s2 in _discounts(player) if _pays(ctx, player, pay, sp, ga, s2))
 
 
 def _pays(
@@ -2243,7 +2268,7 @@ def _purchases(
             yield from (BuyBanner(None, extra, level, sp, ga, board, s2) for sp, ga, s2 in discounts)
 
 
-Discounts = list[tuple[bool, bool, bool]]
+Discounts = Sequence[tuple[bool, bool, bool]]
 
 
 def _removals(slot: Visible, occupied: tuple[int, ...], size: int) -> list[tuple[int | None, tuple[int, ...]]]:
