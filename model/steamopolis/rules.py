@@ -1631,7 +1631,7 @@ def _pressure_walk(
         if node in seen:
             continue
         seen.add(node)
-        moves = _increments(spaces, first, end) if left else []
+        moves = _increments(spaces, first, end) if left else ()
         if not moves:
             if len(picks) > len(out.get(spaces, ())) or spaces not in out:
                 out[spaces] = picks
@@ -1645,7 +1645,7 @@ def _pressure_walk(
     return items, out
 
 
-def _increments(spaces: tuple[int, ...], first: int, end: int) -> list[tuple[int, int]]:
+def _increments_uncached(spaces: tuple[int, ...], first: int, end: int) -> tuple[tuple[int, int], ...]:
     """(stone's space, the nearest free space right of it) for every stone that can move, right to left
     (read in one pass from the right, carrying the nearest free space; the walk's stack pops them left
     to right)."""
@@ -1656,7 +1656,12 @@ def _increments(spaces: tuple[int, ...], first: int, end: int) -> list[tuple[int
             free = src
         elif spaces[src] & 1 and free < end:
             moves.append((src, free))
-    return moves
+    return tuple(moves)
+
+
+# Memoised by a call rather than a decorator (mutmut skips decorated functions): the walks of different
+# gauges meet the same arrangements of codes again and again.
+_increments = lru_cache(maxsize=65536)(_increments_uncached)
 
 
 def _extra_moves(spaces: list[int], space: int, values: tuple[int | None, ...]) -> None:
