@@ -26,7 +26,7 @@ from rulecraft.model.steamopolis.rules import (
     solo_lost,
 )
 from rulecraft.model.steamopolis.serial import converter
-from rulecraft.model.steamopolis.state import Phase, StmState
+from rulecraft.model.steamopolis.state import ACTION, OVER, SETUP_ROOM, START_OF_TURN, StmState
 from rulecraft.model.steamopolis.transitions import transition
 from rulecraft.packed import PackedGame
 from rulecraft.ruleset import UnknownReading
@@ -122,14 +122,14 @@ class SteamopolisGame(PackedGame[StmState, StmAction]):
 
     # -- decisions ------------------------------------------------------------------------------
     def to_move(self, state: StmState) -> ToMove:
-        if state.phase is Phase.OVER:
+        if state.phase is OVER:
             return GAME_OVER
         if state.phase in CHANCE_PHASES:
             return CHANCE
         return decider(state)  # another player may decide inside the turn (a parasite's owner, envy)
 
     def legal_actions(self, state: StmState) -> list[StmAction]:
-        if state.phase in CHANCE_PHASES or state.phase is Phase.OVER:
+        if state.phase in CHANCE_PHASES or state.phase is OVER:
             return []
         return legal_actions(self.ctx, state)
 
@@ -301,14 +301,14 @@ class SteamopolisGame(PackedGame[StmState, StmAction]):
         ever possible again (only effects return stones from the supply, and effects need an
         action), so every turn passes and no end trigger (STM-R-64) can ever occur.  Under 'stuck' play
         stops at once when the player to act has no action (the rules give no way on)."""
-        if state.phase is Phase.OVER or state.phase in CHANCE_PHASES or state.phase is Phase.SETUP_ROOM:
+        if state.phase is OVER or state.phase in CHANCE_PHASES or state.phase is SETUP_ROOM:
             return None
-        if self.ctx.r("STM-AMB-12") == "stuck" and state.phase is Phase.ACTION and not self.legal_actions(state):
+        if self.ctx.r("STM-AMB-12") == "stuck" and state.phase is ACTION and not self.legal_actions(state):
             return (
                 "STM-AMB-12 'stuck': none of the three actions (STM-R-23) is possible and the turn may not pass;"
                 " the rules give no way on"
             )
-        if state.turn.pending or state.turn.storing or state.phase is not Phase.START_OF_TURN:
+        if state.turn.pending or state.turn.storing or state.phase is not START_OF_TURN:
             return None
         if any(p.gauge.stones() or any(s.seat == seat for s in state.board) for seat, p in enumerate(state.players)):
             return None

@@ -40,7 +40,7 @@ from rulecraft.model.steamopolis.actions import (
 )
 from rulecraft.model.steamopolis.context import Context
 from rulecraft.model.steamopolis.rules import SOLO_RANKS, carried_destination, decider, destination, standing
-from rulecraft.model.steamopolis.state import Passenger, Phase, StmState
+from rulecraft.model.steamopolis.state import ACTION, FLIGHT, Passenger, StmState
 from rulecraft.planner import Planner
 from rulecraft.record import PlayoutPolicy
 
@@ -60,9 +60,9 @@ def purposeful(game: SteamopolisGame, state: StmState, rng: random.Random) -> St
     turn = state.turn
     if turn.storing or turn.pending:
         return rng.choice(legal)
-    if state.phase is Phase.ACTION:
+    if state.phase is ACTION:
         return _action(game.ctx, state, legal, rng)
-    if state.phase is Phase.FLIGHT:
+    if state.phase is FLIGHT:
         return _flight(game.ctx, state, legal, rng)
     return rng.choice(legal)
 

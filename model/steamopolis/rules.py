@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import combinations, permutations
 from typing import assert_never
 
@@ -139,19 +139,27 @@ from rulecraft.model.steamopolis.gauge import (
 )
 from rulecraft.model.steamopolis.setup import chance_outcomes, room_choices, room_rejection
 from rulecraft.model.steamopolis.state import (
+    ACTION,
+    CHANNEL,
+    DEAL,
+    END_OF_TURN,
+    FLIGHT,
+    OVER,
+    REVEAL,
+    SETUP_ROOM,
     SHADOW,
+    START_OF_TURN,
     BoardStone,
     Market,
     Parasite,
     Passenger,
-    Phase,
     PlayerState,
     RoomTile,
     StmState,
     stones_owned,
 )
 
-CHANCE_PHASES = (Phase.DEAL, Phase.REVEAL)
+CHANCE_PHASES = (DEAL, REVEAL)
 
 # Parts any effect may hold that this layer can only let lapse, with the rule that governs them.
 NOT_YET: dict[str, str] = {}
@@ -344,7 +352,7 @@ def end_steps(ctx: Context, state: StmState) -> tuple[EndStep, ...]:
     was transported), the waiting end-of-turn effects, and the solo REMOVE TILES after a FLY; none while
     'remove tiles' is under way.  Under 'fixed' there is nothing to pick: ()."""
     turn = state.turn
-    if ctx.r("STM-AMB-16") != "free" or state.phase is not Phase.END_OF_TURN or turn.removal not in (None, "done"):
+    if ctx.r("STM-AMB-16") != "free" or state.phase is not END_OF_TURN or turn.removal not in (None, "done"):
         return ()
     steps: list[EndStep] = []
     if turn.transported:
@@ -423,7 +431,7 @@ def step_rejection(ctx: Context, state: StmState, action: StmAction) -> Rejectio
     if state.phase in CHANCE_PHASES:
         if action in [a for a, _ in chance_outcomes(ctx, state)]:
             return None
-        return reject("STM-R-51" if state.phase is Phase.REVEAL else "STM-R-03", f"chance cannot deal {action!r} now")
+        return reject("STM-R-51" if state.phase is REVEAL else "STM-R-03", f"chance cannot deal {action!r} now")
     if isinstance(action, CHANCE_ACTIONS):
         return reject("STM-R-03", "only chance deals tiles and characters")
     turn = state.turn
@@ -453,19 +461,19 @@ def effect_step(state: StmState, action: StmAction) -> bool:
 
 def phase_step_rejection(ctx: Context, state: StmState, action: StmAction) -> Rejection | None:
     phase = state.phase
-    if phase is Phase.START_OF_TURN:
+    if phase is START_OF_TURN:
         if isinstance(action, MoveArrowStones):
             return None
         return reject("STM-R-23", "the turn starts by moving the arrow stones")
-    if phase is Phase.ACTION:
+    if phase is ACTION:
         return action_step_rejection(ctx, state, action)
-    if phase is Phase.CHANNEL:
+    if phase is CHANNEL:
         if isinstance(action, MoveLeft | PlaceStone):
             return None
         return reject("STM-R-29", "the channelled stone must be moved left or placed")
-    if phase is Phase.FLIGHT:
+    if phase is FLIGHT:
         return flight_step_rejection(state, action)
-    if phase is Phase.END_OF_TURN:
+    if phase is END_OF_TURN:
         if state.turn.removal == "parasites":
             return reject(
                 "STM-R-72", "remove tiles: take back a parasite to use a removed tile's effect, or leave them"
@@ -473,11 +481,11 @@ def phase_step_rejection(ctx: Context, state: StmState, action: StmAction) -> Re
         if isinstance(action, EndTurn | EndOfTurnStep):
             return None  # their own rules judge them (STM-R-49, STM-AMB-16)
         return reject("STM-R-49", "the action is over: only the end of the turn remains")
-    if phase is Phase.SETUP_ROOM:
+    if phase is SETUP_ROOM:
         if not isinstance(action, BuildStartingRoom):
             return reject("STM-R-13", "build the starting machine and the capacity tile into your machine room")
         return None
-    if phase is Phase.OVER:
+    if phase is OVER:
         return reject("STM-R-67", "the game is over")
     return reject("STM-R-03", f"chance decides the {phase.value} step, not a player")
 
@@ -1248,36 +1256,58 @@ def accepted_placements(ctx: Context, state: StmState, envy_host: int | None) ->
         return out
     total = ctx.r("STM-AMB-20") == "total"
     limit = parasite_limit(state)
+    # STM-R-52 / STM-AMB-20, as limit_rejection counts them: the parasites on each machine, counted in one
+    # pass over the placed ones rather than once per machine.
+    counted: dict[tuple[int | None, int | None], int] = {}
+    for x in state.parasites:
+        if total or x.owner == seat:
+            counted[(x.host, x.position)] = counted.get((x.host, x.position), 0) + 1
     for host, p in enumerate(state.players):
         if host == seat or (envy_host is not None and host != envy_host):
             continue  # never your own machines; the envious only on the envied player's (STM-R-52/53)
-        for position, tile in enumerate(p.machine_room, start=1):
-            if tile is None:
-                continue
-            face = ctx.face(tile)
-            shown: list[Symbol] = []
-            if face.boilers:
-                shown.append("activation")
-            if face.passive is not None:
-                shown.append("passive")
-            if not shown:
-                continue
-            # STM-R-52 / STM-AMB-20, as limit_rejection counts them.
-            here = sum(
-                1 for x in state.parasites if x.host == host and x.position == position and (total or x.owner == seat)
-            )
+        for position, shown in _parasite_symbols(ctx, p.machine_room):
+            here = counted.get((host, position), 0)
             for symbol in shown:
                 for moved in sources:
                     if moved is None:
                         if here < limit:
-                            out.append(PlaceParasite(host, position, symbol))
+                            out.append(_place_parasite(host, position, symbol))
                     elif moved[0] == host and moved[1] == position:
                         # The moved parasite leaves this machine, and changes its place (its symbol).
                         if moved[2] != symbol and here - 1 < limit:
-                            out.append(PlaceParasite(host, position, symbol, moved))
+                            out.append(_place_parasite(host, position, symbol, moved))
                     elif here < limit:
-                        out.append(PlaceParasite(host, position, symbol, moved))
+                        out.append(_place_parasite(host, position, symbol, moved))
     return out
+
+
+def _parasite_symbols(ctx: Context, room: tuple[RoomTile | None, ...]) -> tuple[tuple[int, tuple[Symbol, ...]], ...]:
+    """Each machine of ``room`` (position 1..7) with the symbols a parasite can go on (STM-R-52: the
+    activation symbol of a machine with boilers, the passive one where printed); memoised per room, which
+    changes only when a tile is bought or removed."""
+    return ctx.memo((_parasite_symbols, room), lambda: _parasite_symbols_uncached(ctx, room))
+
+
+def _parasite_symbols_uncached(
+    ctx: Context, room: tuple[RoomTile | None, ...]
+) -> tuple[tuple[int, tuple[Symbol, ...]], ...]:
+    out: list[tuple[int, tuple[Symbol, ...]]] = []
+    for position, tile in enumerate(room, start=1):
+        if tile is None:
+            continue
+        face = ctx.face(tile)
+        shown: list[Symbol] = []
+        if face.boilers:
+            shown.append("activation")
+        if face.passive is not None:
+            shown.append("passive")
+        if shown:
+            out.append((position, tuple(shown)))
+    return tuple(out)
+
+
+# One instance per placement (frozen): a random game lists a score of them at every 'place or move'.
+_place_parasite = lru_cache(maxsize=4096)(PlaceParasite)
 
 
 def parasite_limit(state: StmState) -> int:
@@ -1394,7 +1424,7 @@ def removal_rejection(ctx: Context, state: StmState, action: UseRemovedTile | Le
     """STM-R-72: while 'remove tiles' waits on the parasites beside the stack, take one back for the
     activation or passive effect of a tile removed in this step (the same effect again is allowed),
     or leave the rest there."""
-    if state.phase is not Phase.END_OF_TURN or state.turn.removal != "parasites":
+    if state.phase is not END_OF_TURN or state.turn.removal != "parasites":
         return reject("STM-R-72", "parasites beside the stack are taken back only in 'remove tiles' at the end of FLY")
     if isinstance(action, LeaveParasites):
         return None
@@ -1601,7 +1631,7 @@ def _pressure_walk(
         if node in seen:
             continue
         seen.add(node)
-        moves = _increments(spaces, first, end) if left else []
+        moves = _increments(spaces, first, end) if left else ()
         if not moves:
             if len(picks) > len(out.get(spaces, ())) or spaces not in out:
                 out[spaces] = picks
@@ -1615,7 +1645,7 @@ def _pressure_walk(
     return items, out
 
 
-def _increments(spaces: tuple[int, ...], first: int, end: int) -> list[tuple[int, int]]:
+def _increments_uncached(spaces: tuple[int, ...], first: int, end: int) -> tuple[tuple[int, int], ...]:
     """(stone's space, the nearest free space right of it) for every stone that can move, right to left
     (read in one pass from the right, carrying the nearest free space; the walk's stack pops them left
     to right)."""
@@ -1626,7 +1656,12 @@ def _increments(spaces: tuple[int, ...], first: int, end: int) -> list[tuple[int
             free = src
         elif spaces[src] & 1 and free < end:
             moves.append((src, free))
-    return moves
+    return tuple(moves)
+
+
+# Memoised by a call rather than a decorator (mutmut skips decorated functions): the walks of different
+# gauges meet the same arrangements of codes again and again.
+_increments = lru_cache(maxsize=65536)(_increments_uncached)
 
 
 def _extra_moves(spaces: list[int], space: int, values: tuple[int | None, ...]) -> None:
@@ -1691,27 +1726,27 @@ def _direct_moves(ctx: Context, state: StmState) -> list[StmAction] | None:
     if turn.pending:
         return _direct_part_moves(ctx, state, head(state))
     phase = state.phase
-    if phase is Phase.CHANNEL:
+    if phase is CHANNEL:
         # STM-R-29: the step admits the move left, as its own rule judges it, and the placements: the free
         # districts the stone reaches, as district_rejection judges them.
         assert turn.channel is not None
         moves: list[StmAction] = [MoveLeft()] if channel_rejection(ctx, state, MoveLeft()) is None else []
         return moves + [PlaceStone(d.level, d.position) for d in ctx.free_districts(state, turn.channel)]
-    if phase is Phase.ACTION and not turn.final_step:
+    if phase is ACTION and not turn.final_step:
         return _ordinary_action_moves(ctx, state)
-    if phase is Phase.START_OF_TURN:
+    if phase is START_OF_TURN:
         # Every turn starts here, and the moves follow from the gauge alone: memoised per gauge.
         return [*ctx.memo((_start_moves, me(state).gauge), lambda: _start_moves(ctx, state))]
-    if phase is Phase.END_OF_TURN and turn.removal != "parasites":
+    if phase is END_OF_TURN and turn.removal != "parasites":
         steps = end_steps(ctx, state)  # STM-AMB-16 'free': the next step to run; 'fixed': none
-        return [EndOfTurnStep(s) for s in steps] if steps else [EndTurn()]  # STM-R-49
-    if phase is Phase.SETUP_ROOM:
+        return [EndOfTurnStep(s) for s in steps] if steps else [END_TURN]  # STM-R-49
+    if phase is SETUP_ROOM:
         # STM-R-13: room_choices lists two different free positions and sides 0/1 (a first game's
         # fixed layout); the check adds only the capacity tile the supply must still hold (R-21).
         return [*room_choices(state)] if state.supply.capacity_tiles >= 1 else []
-    if phase is Phase.FLIGHT and turn.step == "next":
+    if phase is FLIGHT and turn.step == "next":
         return _take_backs(ctx, state)
-    if phase is Phase.FLIGHT and turn.step == "passengers":
+    if phase is FLIGHT and turn.step == "passengers":
         # STM-R-36..38: pick-ups by their own condition, the district effect or nothing always, the
         # tiles exactly as the purchase rules accept them, then the bonus markers through the check.
         assert turn.active is not None
@@ -1723,11 +1758,14 @@ def _direct_moves(ctx: Context, state: StmState) -> list[StmAction] | None:
             for who in PASSENGERS
             if standing(state, who) == level and pick_up_rejection(ctx, state, PickUp(who)) is None
         ]
-        out += (UseDistrict(), LetLapse())
-        out += _exact_tile_purchases(ctx, state, turn.active[0], False)
-        out += _exact_tile_purchases(ctx, state, turn.active[0], True)
-        # The step admits every bonus marker purchase here (flight_step_rejection): its own rule decides.
-        out += _accepted_bonus_purchases(ctx, state)
+        out += STEP_THREE
+        if level == 1:
+            # Level 1 sells bonus markers only (STM-R-04/R-38), and the step admits every bonus marker
+            # purchase (flight_step_rejection): its own rule decides.
+            out += _accepted_bonus_purchases(ctx, state)
+        else:
+            out += _exact_tile_purchases(ctx, state, level, False)
+            out += _exact_tile_purchases(ctx, state, level, True)
         return out
     return None
 
@@ -1768,7 +1806,14 @@ def _take_backs(ctx: Context, state: StmState) -> list[StmAction]:
     discards: tuple[int | None, ...] = (None,)
     if gauge.first_free() is None:
         discards = gauge.marker_spaces() or discards
-    return [TakeBack(s.level, s.position, m) for s in ctx.own_stones(state, decider(state)) for m in discards]
+    return [_take_back(s.level, s.position, m) for s in ctx.own_stones(state, decider(state)) for m in discards]
+
+
+# The decisions every turn or flight step lists, one instance each (frozen): a lookup costs less than a
+# new instance, and a random game lists them at nearly every other step.
+END_TURN = EndTurn()
+STEP_THREE = (UseDistrict(), LetLapse())  # STM-R-38: the district effect, or neither it nor a purchase
+_take_back = lru_cache(maxsize=4096)(TakeBack)
 
 
 def legal_actions_by_check(ctx: Context, state: StmState) -> list[StmAction]:
@@ -1787,10 +1832,14 @@ def _ordinary_action_moves(ctx: Context, state: StmState) -> list[StmAction]:
     target = False
     # STM-R-26/27, once for every level: each stone reads the levels up to its value.
     free = ctx.free_districts(state, ctx.top_level(state))
+    free_ids = {id(d) for d in free}  # the pack's districts, by identity (they live as long as the context)
     layout = ctx.layout
     for space in player.gauge.stone_spaces():
         v = layout.value(space)
-        reach = [_set_target(space, d.level, d.position) for d in free if d.level <= v]
+        # The stone's SET 1 TARGET on every district up to its value is memoised per board side and space: the
+        # free ones among them are picked by identity, in the board's order as ``free`` has them.
+        targets = ctx.memo((_targets, state.board_side, space), partial(_targets, ctx, state, space, v))
+        reach = [move for at, move in targets if at in free_ids]
         target = target or bool(reach)
         out += reach
         if channel_problem(ctx, player, v, free) is None:  # STM-R-28, as channel_start_rejection judges
@@ -1801,6 +1850,12 @@ def _ordinary_action_moves(ctx: Context, state: StmState) -> list[StmAction]:
     if not (steam or target or fly) and ctx.r("STM-AMB-12") == "pass":
         out.append(PassTurn())  # STM-AMB-12 'pass': none of the three actions is possible ('stuck': no move at all)
     return out
+
+
+def _targets(ctx: Context, state: StmState, space: int, v: int) -> tuple[tuple[int, SetTarget], ...]:
+    """STM-R-26: SET 1 TARGET for the stone on ``space`` (value ``v``) on each district of the board up to
+    level ``v``, in the board's order, each with its district's identity (whether it is free is asked apart)."""
+    return tuple((id(d), _set_target(space, d.level, d.position)) for d in ctx.districts(state) if d.level <= v)
 
 
 def _steam_moves(ctx: Context, state: StmState) -> tuple[bool, tuple[MakeSteam, ...]]:
@@ -1822,24 +1877,24 @@ def _candidates(ctx: Context, state: StmState, prune: bool = True) -> Iterator[S
         yield from _stores(ctx, state)
     elif state.turn.pending:
         yield from _effect_moves(ctx, state, prune)
-    elif state.phase is Phase.START_OF_TURN:
+    elif state.phase is START_OF_TURN:
         yield from _arrow_moves(ctx, me(state).gauge)
-    elif state.phase is Phase.ACTION:
+    elif state.phase is ACTION:
         yield from _action_moves(ctx, state)
-    elif state.phase is Phase.CHANNEL:
+    elif state.phase is CHANNEL:
         yield MoveLeft()
         assert state.turn.channel is not None
         yield from (PlaceStone(d.level, d.position) for d in ctx.free_districts(state, state.turn.channel))
-    elif state.phase is Phase.FLIGHT:
+    elif state.phase is FLIGHT:
         yield from _flight_moves(ctx, state, prune)
-    elif state.phase is Phase.END_OF_TURN:
+    elif state.phase is END_OF_TURN:
         if state.turn.removal == "parasites":
             yield LeaveParasites()
             yield from (UseRemovedTile(t, sym) for t in sorted(set(state.turn.removed)) for sym in SYMBOLS)
         else:
             yield from (EndOfTurnStep(s) for s in end_steps(ctx, state))  # STM-AMB-16 'free'
             yield EndTurn()
-    elif state.phase is Phase.SETUP_ROOM:
+    elif state.phase is SETUP_ROOM:
         yield from room_choices(state)
 
 
@@ -1931,7 +1986,7 @@ def _exact_tile_purchases(ctx: Context, state: StmState, level: int, extra: bool
         return []
     _tile, slot, pay = tile_price(ctx, market)
     player = me(state)
-    discounts = [(sp, ga, s2) for sp, ga, s2 in _discounts(player) if _pays(ctx, player, pay, sp, ga, s2)]
+    discounts = _paying_discounts(ctx, player, pay)
     if not discounts:
         return []
     room = player.machine_room
@@ -2030,7 +2085,32 @@ def _accepted_bonus_purchases(ctx: Context, state: StmState) -> Iterator[BuyBonu
 
 def _payable(ctx: Context, player: PlayerState, pay: PayResources) -> bool:
     """The cost can be paid with some choice of the sponsor's and the gala's discounts (STM-R-57/58)."""
-    return any(_pays(ctx, player, pay, sponsor, gala, s2) for sponsor, gala, s2 in _discounts(player))
+    return bool(_paying_discounts(ctx, player, pay))
+
+
+def _paying_discounts(ctx: Context, player: PlayerState, pay: PayResources) -> tuple[tuple[bool, bool, bool], ...]:
+    """The choices of :func:`_discounts` with which ``pay`` is paid, in their order (STM-R-57/58).  They follow
+    from the cost and the player's resources and discounts alone: memoised by them (every flight step prices
+    a tile or the bonus markers, and a random game meets the same few purses again and again)."""
+    key = (
+        _paying_discounts,
+        pay.crystals,
+        pay.gears,
+        player.crystals,
+        player.gears,
+        player.sponsor,
+        player.sponsor_used,
+        player.gala,
+        player.sponsor2,
+        player.sponsor2_used,
+    )
+    return ctx.memo(key, partial(_paying_discounts_uncached, ctx, player, pay))
+
+
+def _paying_discounts_uncached(
+    ctx: Context, player: PlayerState, pay: PayResources
+) -> tuple[tuple[bool, bool, bool], ...]:
+    return tuple((sp, ga, s2) for sp, ga, s2 in _discounts(player) if _pays(ctx, player, pay, sp, ga, s2))
 
 
 def _pays(
@@ -2043,9 +2123,11 @@ def _pays(
 def _marker_payable(
     ctx: Context, player: PlayerState, row: Resource, left: tuple[int, ...], numeral: int | None
 ) -> bool:
-    """STM-R-46: the marker a purchase would take (the named one, or the row's foremost) is payable."""
+    """STM-R-46: the marker a purchase would take (the named one, or the row's foremost) is payable.  An
+    empty row, or a named marker the row no longer holds, sells nothing (bonus_price_rejection refuses
+    every such purchase, whatever the discount or the space): pruned before its places are built."""
     if not left or (numeral is not None and numeral not in left):
-        return True  # nothing to price: let the check say why
+        return False
     cost = bonus_slot(ctx, row, left[0] if numeral is None else numeral)[0]
     return _payable(ctx, player, PayResources(cost, 0) if row == "crystal" else PayResources(0, cost))
 
@@ -2191,7 +2273,7 @@ def _purchases(
             yield from (BuyBanner(None, extra, level, sp, ga, board, s2) for sp, ga, s2 in discounts)
 
 
-Discounts = list[tuple[bool, bool, bool]]
+Discounts = Sequence[tuple[bool, bool, bool]]
 
 
 def _removals(slot: Visible, occupied: tuple[int, ...], size: int) -> list[tuple[int | None, tuple[int, ...]]]:

@@ -120,14 +120,21 @@ from rulecraft.model.steamopolis.rules import (
 )
 from rulecraft.model.steamopolis.setup import build_room, deal, room_done
 from rulecraft.model.steamopolis.state import (
+    ACTION,
+    CHANNEL,
+    END_OF_TURN,
+    FLIGHT,
+    OVER,
+    REVEAL,
+    SETUP_ROOM,
     SHADOW,
+    START_OF_TURN,
     BoardStone,
     BonusMarket,
     Market,
     Parasite,
     Passenger,
     Passengers,
-    Phase,
     PlayerState,
     RoomTile,
     Solo,
@@ -458,7 +465,7 @@ def settle(ctx: Context, state: StmState) -> StmState:
                 continue
             break
         phase = state.phase
-        if phase is Phase.FLIGHT:
+        if phase is FLIGHT:
             if turn.step == "after":
                 # STM-R-39: step 4, store (STM-AMB-19 'next-step': what was held too), then the next stone.
                 state = store_held(state)
@@ -467,7 +474,7 @@ def settle(ctx: Context, state: StmState) -> StmState:
             if turn.step == "next" and not ctx.own_stones(state, state.to_move):
                 state = end_of_turn(ctx, state)  # STM-R-33: no stone left on the board
                 continue
-        elif phase is Phase.SETUP_ROOM:
+        elif phase is SETUP_ROOM:
             if me(state).starting is None:
                 # STM-R-13 then R-32: the room is built; store what the character gave, then the next seat.
                 if over_capacity(ctx, me(state)):
@@ -475,10 +482,10 @@ def settle(ctx: Context, state: StmState) -> StmState:
                     break
                 state = room_done(ctx, state)
                 continue
-        elif phase is Phase.ACTION:
+        elif phase is ACTION:
             if over_capacity(ctx, me(state)):
                 state = with_turn(state, storing=True)  # STM-R-32 / STM-AMB-19: store after the effects
-        elif phase is Phase.END_OF_TURN:
+        elif phase is END_OF_TURN:
             if over_capacity(ctx, me(state)):
                 state = with_turn(state, storing=True)  # STM-R-32 / STM-AMB-19: store after the effects
                 break
@@ -514,7 +521,7 @@ def move_arrow_stones(state: StmState, action: MoveArrowStones) -> StmState:
     if action.order:
         gauge = g.bumped(me(state).gauge, action.order)
         players = players_with(state, _player_copy(me(state), gauge=gauge))
-    state = _state_copy(state, players=players, phase=Phase.ACTION)
+    state = _state_copy(state, players=players, phase=ACTION)
     return with_turn(state, final_step="steam") if state.final_round else state
 
 
@@ -522,9 +529,9 @@ def final_step_done(ctx: Context, state: StmState) -> StmState:
     """STM-R-66: the final turn moves on to its next action; after FLY the turn ends."""
     step = state.turn.final_step
     if step == "steam":
-        return with_turn(_state_copy(state, phase=Phase.ACTION), final_step="target")
+        return with_turn(_state_copy(state, phase=ACTION), final_step="target")
     if step == "target":
-        return with_turn(_state_copy(state, phase=Phase.ACTION), final_step="fly")
+        return with_turn(_state_copy(state, phase=ACTION), final_step="fly")
     return end_of_turn(ctx, state)
 
 
@@ -536,14 +543,14 @@ def time_pressure(ctx: Context, state: StmState) -> StmState:
         return state
     state = with_turn(score(state, -1), time_paid=True)
     if solo_lost(ctx, state):
-        return evolve(discard_held(state), phase=Phase.OVER, turn=TurnState())
+        return evolve(discard_held(state), phase=OVER, turn=TurnState())
     return state
 
 
 def make_steam(ctx: Context, state: StmState, action: MakeSteam) -> StmState:
     """STM-R-25: increase the pressure by 2 + the machines' boilers (STM-R-15); the turn ends."""
     state = time_pressure(ctx, state)
-    if state.phase is Phase.OVER:
+    if state.phase is OVER:
         return state
     result = g.increase(me(state).gauge, ctx.boilers(me(state)), action.picks, ctx.extra())
     state = with_gauge(state, result.gauge)
@@ -566,7 +573,7 @@ def set_target(ctx: Context, state: StmState, action: SetTarget) -> StmState:
     if state.turn.final_step:
         return final_step_done(ctx, state)
     # STM-R-31: no district effect now; store, then the turn ends.
-    return _state_copy(state, phase=Phase.END_OF_TURN)  # store (settle) and end of turn
+    return _state_copy(state, phase=END_OF_TURN)  # store (settle) and end of turn
 
 
 def channel(ctx: Context, state: StmState, action: ChannelPressure) -> StmState:
@@ -574,7 +581,7 @@ def channel(ctx: Context, state: StmState, action: ChannelPressure) -> StmState:
     entry = ctx.entry(ctx.layout.value(action.space))
     assert entry is not None
     gauge, stone = g.lift(me(state).gauge, action.space, "STM-R-29")
-    state = evolve(with_gauge(state, gauge), phase=Phase.CHANNEL)
+    state = evolve(with_gauge(state, gauge), phase=CHANNEL)
     state = with_turn(state, channel=entry, channel_stone=stone)
     state, block = triggered(ctx, state, entry, "activation", activation(ctx, state, entry))
     return queue(state, *block)
@@ -606,12 +613,12 @@ def fly(ctx: Context, state: StmState) -> StmState:
     """STM-R-33: record S0, the districts holding your stones as the flight starts; solo: time
     pressure (STM-R-69), then the shadow stones (STM-R-70)."""
     state = time_pressure(ctx, state)
-    if state.phase is Phase.OVER:
+    if state.phase is OVER:
         return state
     start = tuple((s.level, s.position) for s in state.board if s.seat == state.to_move)
     if state.solo is not None:
         state = place_shadow_stones(state)
-    return _state_copy(state, phase=Phase.FLIGHT, turn=_turn_copy(state.turn, flight_start=start, step="next"))
+    return _state_copy(state, phase=FLIGHT, turn=_turn_copy(state.turn, flight_start=start, step="next"))
 
 
 def place_shadow_stones(state: StmState) -> StmState:
@@ -1118,7 +1125,7 @@ def take_resources(ctx: Context, state: StmState, action: TakeResources) -> StmS
     the named store steps - anywhere but in the active player's own SET 1 TARGET channelling (p.14) and
     flight (p.23) - they are held apart, unspent, until the player's next store step (:func:`store_held`)."""
     if ctx.r("STM-AMB-19") == "next-step" and not (
-        decider(state) == state.to_move and state.phase in (Phase.CHANNEL, Phase.FLIGHT)
+        decider(state) == state.to_move and state.phase in (CHANNEL, FLIGHT)
     ):
         p = me(state)
         state = with_player(state, _player_copy(p, held=(p.held[0] + action.crystals, p.held[1] + action.gears)))
@@ -1163,14 +1170,14 @@ def end_of_turn(ctx: Context, state: StmState) -> StmState:
     (then, solo, remove tiles: :func:`settle`).  'free': the steps wait; :func:`settle` runs the only one
     left, or the player picks the next (:func:`end_step`)."""
     turn = _turn_copy(state.turn, step="next", active=None, active_space=None, channel=None, channel_stone=None)
-    state = _state_copy(state, phase=Phase.END_OF_TURN, turn=turn)
+    state = _state_copy(state, phase=END_OF_TURN, turn=turn)
     if ctx.r("STM-AMB-16") == "free":
         return state
     if state.turn.transported:
         state = passenger_rewards(ctx, state)
     state = queue(state, *end_of_turn_effects(ctx, state))
     # STM-R-51 (p.24, p.37): the next tile turns face up now, before the end-of-turn effects: a chance step.
-    return _state_copy(state, phase=Phase.REVEAL) if reveal_due(state) else state
+    return _state_copy(state, phase=REVEAL) if reveal_due(state) else state
 
 
 def passenger_rewards(ctx: Context, state: StmState) -> StmState:
@@ -1197,7 +1204,7 @@ def end_step(ctx: Context, state: StmState, step: EndStep) -> StmState:
     boxes no passenger tile, as none lies face up on the stack (STM-AMB-31)."""
     if step == "passengers":
         state = with_turn(passenger_rewards(ctx, state), transported=())
-        return _state_copy(state, phase=Phase.REVEAL) if reveal_due(state) else state
+        return _state_copy(state, phase=REVEAL) if reveal_due(state) else state
     if step == "end-of-turn effects":
         return with_turn(queue(state, *end_of_turn_effects(ctx, state)), end_of_turn=())
     return remove_tiles(ctx, state)
@@ -1232,7 +1239,7 @@ def removal_due(state: StmState) -> bool:
     the end-of-turn effects (the caller has settled every waiting effect and store step)."""
     return (
         state.solo is not None
-        and state.phase is Phase.END_OF_TURN
+        and state.phase is END_OF_TURN
         and bool(state.turn.flight_start)
         and state.turn.removal is None
     )
@@ -1336,7 +1343,7 @@ def box_passenger_tile(state: StmState) -> StmState:
         return state
     state = _state_copy(state, passengers=evolve(pax, face_up=None))
     if pax.stack:
-        return _state_copy(state, phase=Phase.REVEAL)
+        return _state_copy(state, phase=REVEAL)
     return _state_copy(state, end_triggered=True)
 
 
@@ -1355,7 +1362,7 @@ def end_turn(ctx: Context, state: StmState) -> StmState:
     if final_round:
         done = (*done, state.to_move)
         if len(done) == len(state.players):
-            return evolve(discard_held(state), phase=Phase.OVER, final_turns_done=done, turn=TurnState())
+            return evolve(discard_held(state), phase=OVER, final_turns_done=done, turn=TurnState())
     # STM-R-65: after the trigger the round is played to its end; the final round starts with the start player.
     elif state.end_triggered and seat == state.start_player:
         final_round = True
@@ -1363,7 +1370,7 @@ def end_turn(ctx: Context, state: StmState) -> StmState:
         state,
         to_move=seat,
         round=new_round,
-        phase=Phase.START_OF_TURN,
+        phase=START_OF_TURN,
         turn=NEW_TURN,
         final_round=final_round,
         final_turns_done=done,
