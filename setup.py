@@ -18,10 +18,10 @@ from rulecraft_build import COMPILE, compiling  # noqa: E402 - the backend's fol
 
 # Each game's legality and effects: where a random game spends its time (bench/speed.py).  The flight
 # rules of Kings of Air and Steam and every state.py stay interpreted: mypyc cannot compile an attrs
-# class whose fields have defaults (Airships keeps its own in context.py and pools.py for this).  The games' game.py and the hex grid
-# compile, but break the suite (tox -e compiled): a configured game or a test subclasses the game class
-# ("interpreted classes cannot inherit from compiled"), and hexes compared in compiled code misjudge
-# depots and lines (KAS-R-29/51, KAS-EX-09, -10 ...).
+# class whose fields have defaults (Airships keeps its own in context.py and pools.py for this).  The
+# games' game.py and the hex grid compile, but break the suite (tox -e compiled): a configured game or a
+# test subclasses the game class ("interpreted classes cannot inherit from compiled"), and hexes compared
+# in compiled code misjudge depots and lines (KAS-R-29/51, KAS-EX-09, -10 ...).
 COMPILED = (
     "model/airships/dice.py",
     "model/airships/rules.py",

@@ -22,8 +22,8 @@ from planted_base import Deviation, Patch
 
 from rulecraft.model.airships import game as air_game
 from rulecraft.model.airships import transitions
-from rulecraft.model.airships.context import Context
 from rulecraft.model.airships.game import AirshipsGame
+from rulecraft.model.airships.rules import Context
 from rulecraft.model.airships.state import AirState, Phase
 from rulecraft.registry import make_game
 from rulecraft.tools import tools

@@ -24,6 +24,8 @@ from rulecraft.model.airships.components import (
     Pack,
 )
 from rulecraft.model.airships.dice import (
+    Company,
+    Pool,
     base_score,
     company_of,
     covers,
@@ -35,7 +37,6 @@ from rulecraft.model.airships.dice import (
     fixed_counts,
     throw_range,
 )
-from rulecraft.model.airships.pools import Company, Pool
 from rulecraft.model.airships.state import CompanyBoard
 
 W, R, B = Colour.W, Colour.R, Colour.B

@@ -19,7 +19,7 @@ from test_air_transitions_kills import attempt, board, ctx, display, ex06_board,
 from rulecraft.core import Rejection
 from rulecraft.model.airships.actions import AttemptTarget, NoAttempt, Resolve, Throw
 from rulecraft.model.airships.components import Dice, FixedDie
-from rulecraft.model.airships.pools import Pool
+from rulecraft.model.airships.dice import Pool
 from rulecraft.model.airships.rules import action_rejection, pool_or_rejection, throw_allowed
 from rulecraft.model.airships.state import Phase
 

@@ -43,10 +43,11 @@ from rulecraft.model.airships.components import (
     HindenburgStage,
     Pack,
 )
-from rulecraft.model.airships.context import Context, TargetInfo
-from rulecraft.model.airships.pools import Company, Pool
+from rulecraft.model.airships.dice import Company, Pool
 from rulecraft.model.airships.readings import REGISTER
 from rulecraft.model.airships.rules import (
+    Context,
+    TargetInfo,
     action_rejection,
     attempts,
     company,

@@ -34,11 +34,12 @@ from rulecraft.evolve import evolve
 from rulecraft.model.airships.actions import AttemptTarget, EndGo, NoAttempt, Resolve, Reveal, Throw
 from rulecraft.model.airships.catalogue import PARAMETERS
 from rulecraft.model.airships.components import Colour, Dice, FixedDie
-from rulecraft.model.airships.context import Context, TargetInfo
+from rulecraft.model.airships.dice import Pool
 from rulecraft.model.airships.game import AirshipsGame
-from rulecraft.model.airships.pools import Pool
 from rulecraft.model.airships.readings import REGISTER
 from rulecraft.model.airships.rules import (
+    Context,
+    TargetInfo,
     action_rejection,
     allowed_throws,
     attempt_actions,

@@ -43,9 +43,8 @@ from rulecraft.model.airships.components import (
     HindenburgStage,
     Pack,
 )
-from rulecraft.model.airships.context import Context
 from rulecraft.model.airships.readings import REGISTER
-from rulecraft.model.airships.rules import action_rejection
+from rulecraft.model.airships.rules import Context, action_rejection
 from rulecraft.model.airships.state import AirState, CompanyBoard, Phase
 from rulecraft.model.airships.transitions import new_game, transition
 

@@ -18,7 +18,10 @@ from rulecraft.model.airships.components import (
     FixedDie,
     Pack,
 )
-from rulecraft.model.airships.pools import Company, Pool
+
+# Re-exported: the rules and the solvers import them from here (pools.py: why apart).
+from rulecraft.model.airships.pools import Company as Company
+from rulecraft.model.airships.pools import Pool as Pool
 from rulecraft.model.airships.state import CompanyBoard
 
 

@@ -37,9 +37,8 @@ from rulecraft.model.airships.components import (
     Colour,
     Pack,
 )
-from rulecraft.model.airships.context import Context
 from rulecraft.model.airships.readings import NOT_MODELLED, REGISTER
-from rulecraft.model.airships.rules import attempt_actions, check, grounds, has_legal_target, rejections
+from rulecraft.model.airships.rules import Context, attempt_actions, check, grounds, has_legal_target, rejections
 from rulecraft.model.airships.state import AirState, Phase
 from rulecraft.model.airships.transitions import deck_empty, new_game, transition, turn_over
 from rulecraft.packed import PackedGame

@@ -32,7 +32,10 @@ from rulecraft.model.airships.components import (
     Colour,
     Dice,
 )
-from rulecraft.model.airships.context import Context, TargetInfo
+
+# Re-exported: the game, the effects and the solvers import them from here (context.py: why apart).
+from rulecraft.model.airships.context import Context as Context
+from rulecraft.model.airships.context import TargetInfo as TargetInfo
 from rulecraft.model.airships.dice import company_of, covers, covers_pooled, exchanged, faces_valid
 from rulecraft.model.airships.pools import Company, Pool
 from rulecraft.model.airships.state import AirState, Phase

@@ -22,13 +22,12 @@ from rulecraft.model.airships.actions import (
     Throw,
 )
 from rulecraft.model.airships.components import DEPARTMENT_INDEX, TIERS
-from rulecraft.model.airships.context import Context, TargetInfo
 from rulecraft.model.airships.dice import (
     base_score,
     engine_bonus,
     fixed_counts,
 )
-from rulecraft.model.airships.rules import company, declared_target, pooled
+from rulecraft.model.airships.rules import Context, TargetInfo, company, declared_target, pooled
 from rulecraft.model.airships.state import AirState, Attempt, CompanyBoard, Phase, evolve_state
 
 SETUP_DISPLAY = 6  # AIR-R-06

@@ -68,9 +68,8 @@ class ChanceAnswer:
         return self.choice_with_chip if self.chips_available else self.choice_no_chip
 
 
-def choice_chances(
-    game: AirshipsGame, spec: AttemptSpec, choice: Choice, fixed: FixedDie | None
-) -> tuple[Fraction, Fraction]:
+def choice_chances(game: AirshipsGame, spec: AttemptSpec, choice: Choice,
+                   fixed: FixedDie | None) -> tuple[Fraction, Fraction]:
     """P(S + E + A >= T) and P(S + E + A + 1 >= T) for one choice."""
     ctx = game.ctx
     dist: ColourDist = (((0, False), Fraction(1)),)
@@ -81,18 +80,10 @@ def choice_chances(
     airship = 1 if spec.wooden_airship else 0
     p_no = p_chip = Fraction(0)
     for (score, fixed_counted), p in dist:
-        total = (
-            score
-            + airship
-            + engine_bonus(
-                spec.engine,
-                spec.requirement,
-                choice.throw,
-                involved=ctx.r("AIR-AMB-09"),
-                per=ctx.r("AIR-AMB-10"),
-                fixed_counted=fixed_counted,
-                fixed=fixed,
-            )
+        total = score + airship + engine_bonus(
+            spec.engine, spec.requirement, choice.throw,
+            involved=ctx.r("AIR-AMB-09"), per=ctx.r("AIR-AMB-10"),
+            fixed_counted=fixed_counted, fixed=fixed,
         )
         if total >= spec.target:
             p_no += p

@@ -16,9 +16,8 @@ from itertools import product
 import attrs
 
 from rulecraft.model.airships.components import COLOURS, FACES
-from rulecraft.model.airships.dice import base_score, engine_bonus, fixed_counts
+from rulecraft.model.airships.dice import Pool, base_score, engine_bonus, fixed_counts
 from rulecraft.model.airships.game import AirshipsGame
-from rulecraft.model.airships.pools import Pool
 from rulecraft.solvers.airships.spec import AttemptSpec, Choice, legal_choices, legal_pools
 
 
@@ -40,23 +39,16 @@ class OracleAnswer:
 
 
 def throw_total(
-    game: AirshipsGame,
-    spec: AttemptSpec,
-    choice: Choice,
-    pool: Pool,
+    game: AirshipsGame, spec: AttemptSpec, choice: Choice, pool: Pool,
     faces: tuple[tuple[int, ...], ...],
 ) -> int:
     """S + E + A for one outcome (AIR-R-33..36), exactly as transitions score it."""
     ctx = game.ctx
     base = base_score(spec.requirement, faces, pool.fixed)
     engine = engine_bonus(
-        spec.engine,
-        spec.requirement,
-        choice.throw,
-        involved=ctx.r("AIR-AMB-09"),
-        per=ctx.r("AIR-AMB-10"),
-        fixed_counted=fixed_counts(spec.requirement, faces, pool.fixed),
-        fixed=pool.fixed,
+        spec.engine, spec.requirement, choice.throw,
+        involved=ctx.r("AIR-AMB-09"), per=ctx.r("AIR-AMB-10"),
+        fixed_counted=fixed_counts(spec.requirement, faces, pool.fixed), fixed=pool.fixed,
     )
     return base + engine + (1 if spec.wooden_airship else 0)
 
@@ -73,7 +65,10 @@ def oracle(game: AirshipsGame, spec: AttemptSpec) -> OracleAnswer:
         weight = Fraction(1, 6 ** len(colours))
         hits_no = hits_chip = 0
         for roll in product(*(FACES[c] for c in colours)):
-            faces = tuple(tuple(v for v, c in zip(roll, colours, strict=True) if c is colour) for colour in COLOURS)
+            faces = tuple(
+                tuple(v for v, c in zip(roll, colours, strict=True) if c is colour)
+                for colour in COLOURS
+            )
             total = throw_total(game, spec, choice, pool, faces)
             best = total if best is None else max(best, total)
             hits_no += total >= spec.target
@@ -83,17 +78,14 @@ def oracle(game: AirshipsGame, spec: AttemptSpec) -> OracleAnswer:
     chip = 1 if spec.chips >= 1 else 0
     best_total = None if best is None else best + chip
     return OracleAnswer(
-        legal=legal,
-        best_throw=best,
-        best_total=best_total,
+        legal=legal, best_throw=best, best_total=best_total,
         reachable=best_total is not None and best_total >= spec.target,
-        p_no_chip=p_no,
-        p_with_chip=p_chip,
-        choices=n,
-        chips_available=chip == 1,
+        p_no_chip=p_no, p_with_chip=p_chip, choices=n, chips_available=chip == 1,
     )
 
 
 def oracle_cost(game: AirshipsGame, spec: AttemptSpec) -> int:
     """Face combinations the oracle would enumerate (to keep tests bounded)."""
     return sum(6 ** choice.throw.total() for choice, _ in legal_choices(game, spec))
+
+

@@ -24,8 +24,8 @@ import attrs
 import z3
 
 from rulecraft.model.airships.components import COLOURS, DICE_PER_COLOUR, FACES, Colour, Dice
+from rulecraft.model.airships.dice import Pool
 from rulecraft.model.airships.game import AirshipsGame
-from rulecraft.model.airships.pools import Pool
 from rulecraft.model.airships.rules import pool_or_rejection
 from rulecraft.solvers.airships.oracle import throw_total
 from rulecraft.solvers.airships.spec import READINGS, AttemptSpec, Choice, readings_of
@@ -67,8 +67,7 @@ def instance(spec: AttemptSpec) -> list[z3.BoolRef]:
     """The spec's values as equalities on the ``spec.*`` variables (untracked)."""
     f, e, x = spec.fixed, spec.engine, spec.exchange
     out: list[z3.BoolRef] = [
-        z3.Int("spec.target") == spec.target,
-        z3.Int("spec.chips") == spec.chips,
+        z3.Int("spec.target") == spec.target, z3.Int("spec.chips") == spec.chips,
         z3.Bool("spec.wooden") == spec.wooden_airship,
         z3.Bool("spec.exchange") == (x is not None),
         z3.Bool("spec.engine_any") == (e is not None and e.colour is None),
@@ -79,9 +78,11 @@ def instance(spec: AttemptSpec) -> list[z3.BoolRef]:
             z3.Int(f"spec.n_{c.value}") == spec.dice[c],
             z3.Int(f"spec.q_{c.value}") == spec.requirement[c],
             z3.Int(f"spec.fixed_{c.value}") == (1 if f is not None and f.colour is c else 0),
-            z3.Int(f"spec.fixed_value_{c.value}") == (f.value if f is not None and f.colour is c else 0),
+            z3.Int(f"spec.fixed_value_{c.value}") == (
+                f.value if f is not None and f.colour is c else 0),
             z3.Bool(f"spec.engine_{c.value}") == (e is not None and e.colour is c),
-            z3.Int(f"spec.give_{c.value}") == (x.give if x is not None and x.give_colour is c else 0),
+            z3.Int(f"spec.give_{c.value}") == (
+                x.give if x is not None and x.give_colour is c else 0),
             z3.Int(f"spec.get_{c.value}") == (x.get if x is not None and x.get_colour is c else 0),
         ]
     return out
@@ -127,14 +128,16 @@ def _rules(readings_items: tuple[tuple[str, str], ...]) -> Encoding:
     may_give_fixed = z3.And(k >= 1, z3.Or([z3.And(give[c] > 0, fix[c] == 1) for c in COLOURS]))
     legality: list[Tracked] = [
         ("AIR-R-29#k", z3.And(k >= 0, k <= most, z3.Implies(z3.Not(has_ex), k == 0))),
-        ("AIR-R-29#fixed", z3.Implies(gf, may_give_fixed if readings["AIR-AMB-08"] == "yes" else z3.BoolVal(False))),
+        ("AIR-R-29#fixed", z3.Implies(
+            gf, may_give_fixed if readings["AIR-AMB-08"] == "yes" else z3.BoolVal(False))),
     ]
     for c in COLOURS:
         from_fixed = z3.If(z3.And(gf, give[c] > 0), 1, 0)
         given = _times(k, give[c], most) - from_fixed
         # AIR-AMB-06 'before': only capped dice may be given up.
         have = _min3(n[c]) if readings["AIR-AMB-06"] == "before" else n[c]
-        legality.append((f"AIR-R-29#{c.value}", z3.And(given <= have, n2[c] == n[c] - given + _times(k, get[c], most))))
+        legality.append((f"AIR-R-29#{c.value}", z3.And(
+            given <= have, n2[c] == n[c] - given + _times(k, get[c], most))))
         legality.append((f"AIR-R-31#{c.value}", f2[c] == fix[c] - from_fixed))
         usable = (_min3(n2[c]) if readings["AIR-AMB-32"] == "capped" else n2[c]) + f2[c]
         legality.append((f"AIR-R-27#{c.value}", z3.Implies(q[c] > 0, usable >= q[c])))
@@ -142,7 +145,8 @@ def _rules(readings_items: tuple[tuple[str, str], ...]) -> Encoding:
     # -- the throw: AIR-R-30, 33, 35, 36, 37 and the total of AIR-R-34 ----------
     throw: list[Tracked] = []
     for c in COLOURS:
-        rule = [t[c] >= 0, t[c] <= n2[c], t[c] <= DICE_PER_COLOUR, z3.Implies(q[c] > 0, t[c] + f2[c] >= q[c])]
+        rule = [t[c] >= 0, t[c] <= n2[c], t[c] <= DICE_PER_COLOUR,
+                z3.Implies(q[c] > 0, t[c] + f2[c] >= q[c])]
         if readings["AIR-AMB-05"] == "no":
             rule.append(z3.Implies(q[c] == 0, t[c] == 0))
         if readings["AIR-AMB-35"] == "max":
@@ -161,8 +165,8 @@ def _rules(readings_items: tuple[tuple[str, str], ...]) -> Encoding:
         counted += [
             z3.Implies(sel_fixed[c], f2[c] == 1),
             z3.Sum([z3.If(b, 1, 0) for b in [*sel[c], sel_fixed[c]]]) == q[c],
-            s_c[c]
-            == z3.Sum([z3.If(sel[c][i], d[c][i], 0) for i in range(DICE_PER_COLOUR)]) + z3.If(sel_fixed[c], fval[c], 0),
+            s_c[c] == z3.Sum([z3.If(sel[c][i], d[c][i], 0) for i in range(DICE_PER_COLOUR)])
+            + z3.If(sel_fixed[c], fval[c], 0),
         ]
         throw.append((f"AIR-R-33#{c.value}", z3.And(counted)))
     throw.append(("AIR-R-33", score == z3.Sum([s_c[c] for c in COLOURS])))
@@ -173,29 +177,14 @@ def _rules(readings_items: tuple[tuple[str, str], ...]) -> Encoding:
     throw.append(("AIR-R-37", z3.And(chip >= 0, chip <= 1, chip <= chips)))
     throw.append(("AIR-R-34#total", total == score + engine + airship + chip))
     return Encoding(
-        [],
-        legality,
-        throw,
-        ("AIR-R-34", total >= target),
-        total,
-        k,
-        gf,
-        chip,
-        score,
-        engine,
-        airship,
-        t,
-        d,
+        [], legality, throw, ("AIR-R-34", total >= target), total, k, gf, chip,
+        score, engine, airship, t, d,
     )
 
 
 def _engine(
-    readings: Mapping[str, str],
-    eng: dict[Colour, z3.BoolRef],
-    grey: z3.BoolRef,
-    bonus: z3.ArithRef,
-    q: dict[Colour, z3.ArithRef],
-    t: dict[Colour, z3.ArithRef],
+    readings: Mapping[str, str], eng: dict[Colour, z3.BoolRef], grey: z3.BoolRef,
+    bonus: z3.ArithRef, q: dict[Colour, z3.ArithRef], t: dict[Colour, z3.ArithRef],
     f2: dict[Colour, z3.ArithRef],
 ) -> z3.ArithRef:
     """AIR-R-35 under AIR-AMB-09/10, as ``engine_bonus`` computes it.
@@ -242,11 +231,8 @@ class ReachAnswer:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "status": self.status,
-            "best_total": self.best_total,
-            "witness": self.witness,
-            "core": list(self.core),
-            "help": list(self.help) if self.help is not None else None,
+            "status": self.status, "best_total": self.best_total, "witness": self.witness,
+            "core": list(self.core), "help": list(self.help) if self.help is not None else None,
             "help_alternatives": [list(h) for h in self.help_alternatives],
             "reason": self.reason,
         }
@@ -269,7 +255,9 @@ class _Status:
     reason: str | None = None
 
 
-def _status(spec: AttemptSpec, readings: Mapping[str, str], timeout_ms: int, enc: Encoding | None = None) -> _Status:
+def _status(
+    spec: AttemptSpec, readings: Mapping[str, str], timeout_ms: int, enc: Encoding | None = None
+) -> _Status:
     enc = enc or encode(spec, readings)
     solver = _solver(timeout_ms)
     solver.add(enc.instance)
@@ -289,9 +277,7 @@ def _status(spec: AttemptSpec, readings: Mapping[str, str], timeout_ms: int, enc
 
 
 def best_total(
-    spec: AttemptSpec,
-    readings: Mapping[str, str],
-    timeout_ms: int = DEFAULT_TIMEOUT_MS,
+    spec: AttemptSpec, readings: Mapping[str, str], timeout_ms: int = DEFAULT_TIMEOUT_MS,
     enc: Encoding | None = None,
 ) -> int | str | None:
     """The highest total (chip included): an int, None (no legal throw) or 'unknown'."""
@@ -309,7 +295,9 @@ def best_total(
     return int(handle.value().as_long())
 
 
-def _witness(game: AirshipsGame, spec: AttemptSpec, enc: Encoding, model: z3.ModelRef) -> dict[str, Any]:
+def _witness(
+    game: AirshipsGame, spec: AttemptSpec, enc: Encoding, model: z3.ModelRef
+) -> dict[str, Any]:
     def val(x: z3.ExprRef) -> int:
         return int(model.eval(x, model_completion=True).as_long())
 
@@ -320,10 +308,7 @@ def _witness(game: AirshipsGame, spec: AttemptSpec, enc: Encoding, model: z3.Mod
     chip = val(enc.chip)
     witness = choice.to_json() | {
         "faces": {c.value: list(fs) for c, fs in zip(COLOURS, faces, strict=True)},
-        "chip": chip,
-        "S": val(enc.score),
-        "E": val(enc.engine),
-        "A": val(enc.airship),
+        "chip": chip, "S": val(enc.score), "E": val(enc.engine), "A": val(enc.airship),
         "total": val(enc.total),
     }
     # Re-score the witness with the model's own functions, as transitions would.
@@ -371,12 +356,8 @@ def smallest_help(
 
 
 def reach(
-    game: AirshipsGame,
-    spec: AttemptSpec,
-    *,
-    timeout_ms: int = DEFAULT_TIMEOUT_MS,
-    want_help: bool = True,
-    want_best: bool = True,
+    game: AirshipsGame, spec: AttemptSpec, *, timeout_ms: int = DEFAULT_TIMEOUT_MS,
+    want_help: bool = True, want_best: bool = True,
 ) -> ReachAnswer:
     readings = readings_of(game)
     enc = encode(spec, readings)  # shared by both queries: building it is half the cost

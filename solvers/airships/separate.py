@@ -31,10 +31,14 @@ import attrs
 import z3
 
 from rulecraft.model.airships.components import COLOURS, DEPARTMENTS, Colour, Department, Dice, Pack
-from rulecraft.model.airships.context import Context, TargetInfo
-from rulecraft.model.airships.dice import company_of
-from rulecraft.model.airships.pools import Pool
-from rulecraft.model.airships.rules import pool_or_rejection, requirement_met, throw_allowed
+from rulecraft.model.airships.dice import Pool, company_of
+from rulecraft.model.airships.rules import (
+    Context,
+    TargetInfo,
+    pool_or_rejection,
+    requirement_met,
+    throw_allowed,
+)
 from rulecraft.model.airships.state import CompanyBoard
 from rulecraft.witness import SolverVerdict
 

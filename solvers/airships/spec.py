@@ -23,11 +23,16 @@ from rulecraft.model.airships.components import (
     Exchange,
     FixedDie,
 )
-from rulecraft.model.airships.context import TargetInfo
-from rulecraft.model.airships.dice import covers
+from rulecraft.model.airships.dice import Company, Pool, covers
 from rulecraft.model.airships.game import AirshipsGame
-from rulecraft.model.airships.pools import Company, Pool
-from rulecraft.model.airships.rules import company, exchange_options, parse_target, pool_or_rejection, throw_allowed
+from rulecraft.model.airships.rules import (
+    TargetInfo,
+    company,
+    exchange_options,
+    parse_target,
+    pool_or_rejection,
+    throw_allowed,
+)
 from rulecraft.model.airships.state import AirState
 
 
@@ -42,15 +47,8 @@ class SpecError(RulecraftError):
 
 # The readings that change what one attempt can do; answers echo them.
 READINGS: tuple[str, ...] = (
-    "AIR-AMB-05",
-    "AIR-AMB-06",
-    "AIR-AMB-07",
-    "AIR-AMB-08",
-    "AIR-AMB-09",
-    "AIR-AMB-10",
-    "AIR-AMB-32",
-    "AIR-AMB-35",
-    "AIR-AMB-36",
+    "AIR-AMB-05", "AIR-AMB-06", "AIR-AMB-07", "AIR-AMB-08", "AIR-AMB-09",
+    "AIR-AMB-10", "AIR-AMB-32", "AIR-AMB-35", "AIR-AMB-36",
 )
 
 
@@ -83,7 +81,9 @@ class AttemptSpec:
         return attrs.evolve(self, **changes)
 
     @classmethod
-    def from_state(cls, game: AirshipsGame, state: AirState, seat: int, target_ref: str) -> AttemptSpec:
+    def from_state(
+        cls, game: AirshipsGame, state: AirState, seat: int, target_ref: str
+    ) -> AttemptSpec:
         if not 0 <= seat < len(state.boards):
             raise SpecError("seat", f"seat {seat} is not 0..{len(state.boards) - 1}")
         info = parse_target(game.ctx, state, target_ref)
@@ -91,14 +91,9 @@ class AttemptSpec:
             raise SpecError("target_ref", str(info))
         comp = company(game.ctx, state, seat)
         return cls(
-            dice=comp.dice,
-            fixed=comp.fixed,
-            engine=comp.engine,
-            exchange=comp.exchange,
-            wooden_airship=state.wooden_airship == seat,
-            chips=state.boards[seat].chips,
-            requirement=info.requirement,
-            target=info.target,
+            dice=comp.dice, fixed=comp.fixed, engine=comp.engine, exchange=comp.exchange,
+            wooden_airship=state.wooden_airship == seat, chips=state.boards[seat].chips,
+            requirement=info.requirement, target=info.target,
         )
 
     @classmethod
@@ -125,14 +120,12 @@ class AttemptSpec:
             "fixed": f"{self.fixed.colour.value}{self.fixed.value}" if self.fixed else None,
             "engine": (
                 f"{self.engine.colour.value if self.engine.colour else 'any'}+{self.engine.bonus}"
-                if self.engine
-                else None
+                if self.engine else None
             ),
             "exchange": (
                 f"{self.exchange.give}{self.exchange.give_colour.value}>"
                 f"{self.exchange.get}{self.exchange.get_colour.value}"
-                if self.exchange
-                else None
+                if self.exchange else None
             ),
             "wooden_airship": self.wooden_airship,
             "chips": self.chips,
@@ -217,7 +210,8 @@ def parse_fixed(value: Any) -> FixedDie | None:
     if isinstance(value, Mapping):
         if "colour" not in value or "value" not in value:
             raise SpecError("fixed", "a mapping needs 'colour' and 'value'")
-        return FixedDie(_colour("fixed", str(value["colour"])), parse_int("fixed.value", value["value"], required=True))
+        return FixedDie(_colour("fixed", str(value["colour"])),
+                        parse_int("fixed.value", value["value"], required=True))
     if isinstance(value, FixedDie):
         return value
     m = re.fullmatch(r"\s*([A-Za-z])\s*=?\s*(\d+)\s*", str(value))
@@ -265,10 +259,8 @@ def parse_exchange(value: Any) -> Exchange | None:
             raise SpecError("exchange", f"{value!r} is not GIVE>GET, e.g. '3W>1B'")
         give, give_c, get, get_c = m.groups()
     ex = Exchange(
-        parse_int("exchange.give", give, required=True),
-        _colour("exchange", give_c),
-        parse_int("exchange.get", get, required=True),
-        _colour("exchange", get_c),
+        parse_int("exchange.give", give, required=True), _colour("exchange", give_c),
+        parse_int("exchange.get", get, required=True), _colour("exchange", get_c),
     )
     if ex.give < 1 or ex.get < 1:
         raise SpecError("exchange", "both sides of an exchange need at least one die")
