@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-import attrs
-
 from rulecraft.model.airships.components import (
     COLOURS,
     DICE_PER_COLOUR,
@@ -17,22 +15,14 @@ from rulecraft.model.airships.components import (
     Colour,
     Dice,
     EngineBonus,
-    Exchange,
     FixedDie,
     Pack,
 )
+
+# Re-exported: the rules and the solvers import them from here (pools.py: why apart).
+from rulecraft.model.airships.pools import Company as Company
+from rulecraft.model.airships.pools import Pool as Pool
 from rulecraft.model.airships.state import CompanyBoard
-
-
-@attrs.frozen
-class Company:
-    """What a board gives: throwable dice (uncapped), at most one fixed die,
-    at most one engine and at most one exchange (one card per department)."""
-
-    dice: Dice
-    fixed: FixedDie | None = None
-    engine: EngineBonus | None = None
-    exchange: Exchange | None = None
 
 
 def entrepreneur_dice(era: int) -> Dice:
@@ -68,27 +58,6 @@ def company_of(board: CompanyBoard, era: int, pack: Pack, *, airship_dice: bool 
                 w, r, b = w + given.W, r + given.R, b + given.B
     # AIR-R-14: airship cards give no dice (unless AIR-AMB-25 'yes' added theirs above).
     return Company(Dice(w, r, b), fixed, engine, exchange)
-
-
-@attrs.frozen
-class Pool:
-    """The dice for one attempt after the optional exchange (AIR-R-29)."""
-
-    dice: Dice  # throwable, uncapped
-    fixed: FixedDie | None
-    cap: int = DICE_PER_COLOUR  # dice of one colour thrown at most (AIR-R-30; a variant may change it)
-
-    def usable(self, colour: Colour, *, capped: bool = True) -> int:
-        """Dice of ``colour`` that can count: min(n', 3) + fixed (AIR-R-27, AIR-AMB-32)."""
-        n = self.dice[colour]
-        if capped and n > self.cap:
-            n = self.cap
-        fixed = self.fixed
-        # AIR-R-31: the fixed die counts on top of the capped thrown dice, never against the cap.
-        return n + 1 if fixed is not None and fixed.colour is colour else n
-
-    def fixed_count(self, colour: Colour) -> int:
-        return 1 if self.fixed is not None and self.fixed.colour is colour else 0
 
 
 def exchanged(
