@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections.abc import Mapping
@@ -750,11 +751,12 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
 
 # Actions are immutable values: the ones offered at every turn are made once.
 _COURSE_CORRECTIONS: tuple[KasAction, ...] = tuple(CourseCorrection(d) for d in range(6))
-_PLANS: dict[str, Plan] = {}
 _DECK_PLANS: dict[tuple[str, ...], tuple[Plan, ...]] = {}
 _END_CARGO = EndCargo()
-_MARKET_DRAWS: dict[str, DrawMarketTile] = {}
-_DEMAND_DRAWS: dict[str, DrawDemandTile] = {}
+# Each action made once per goods type or card id (functools' cache: a pack's types and cards).
+_draw_market_tile = functools.cache(DrawMarketTile)
+_draw_demand_tile = functools.cache(DrawDemandTile)
+_plan = functools.cache(Plan)
 _FLIGHTS: dict[tuple[int, ...], Fly] = {}
 _ACTION_CHOICES: tuple[KasAction, ...] = (Grant(), UpgradeAirship(), UpgradeRail(), Pass())
 _BUILD_DEPOTS: dict[Hex, BuildDepot] = {}
@@ -825,22 +827,6 @@ def _fly(path: tuple[int, ...]) -> Fly:
     return found
 
 
-def _draw_market_tile(goods: str) -> DrawMarketTile:
-    """``DrawMarketTile(goods)``, made once per type."""
-    found = _MARKET_DRAWS.get(goods)
-    if found is None:
-        found = _MARKET_DRAWS[goods] = DrawMarketTile(goods)
-    return found
-
-
-def _draw_demand_tile(goods: str) -> DrawDemandTile:
-    """``DrawDemandTile(goods)``, made once per type."""
-    found = _DEMAND_DRAWS.get(goods)
-    if found is None:
-        found = _DEMAND_DRAWS[goods] = DrawDemandTile(goods)
-    return found
-
-
 def _plans(deck: tuple[str, ...]) -> tuple[Plan, ...]:
     """``Plan`` of each card of ``deck``, in its order, made once per deck."""
     found = _DECK_PLANS.get(deck)
@@ -848,14 +834,6 @@ def _plans(deck: tuple[str, ...]) -> tuple[Plan, ...]:
         if len(_DECK_PLANS) >= 256:  # bounded: a deck per team and the standard one
             _DECK_PLANS.clear()
         found = _DECK_PLANS[deck] = tuple(_plan(card) for card in deck)
-    return found
-
-
-def _plan(card: str) -> Plan:
-    """``Plan(card)``, made once per card id."""
-    found = _PLANS.get(card)
-    if found is None:
-        found = _PLANS[card] = Plan(card)
     return found
 
 
