@@ -144,6 +144,8 @@ def main() -> None:
     )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.steps < 1:  # a time per step needs steps
+        parser.error(f"--steps: at least 1 step; got {args.steps}")
     with tempfile.TemporaryDirectory() as tmp:
         sys.path.insert(0, tmp)
         try:

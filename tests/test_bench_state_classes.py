@@ -38,3 +38,14 @@ def test_the_report_gives_each_shape_against_attrs_frozen(
     assert [row["shape"] for row in rows] == ["attrs-frozen", "slotted"]
     assert rows[0]["faster_than_attrs_frozen"] == 1.0
     assert all(row["ns_per_step"] > 0 for row in rows)
+
+
+@pytest.mark.parametrize("steps", ["0", "-5"])
+def test_a_step_count_below_one_is_refused_in_one_line(
+    steps: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "argv", ["state_classes.py", "--steps", steps])
+    with pytest.raises(SystemExit) as exit_info:
+        state_classes.main()
+    assert exit_info.value.code == 2
+    assert f"--steps: at least 1 step; got {steps}" in capsys.readouterr().err
