@@ -37,9 +37,9 @@ Scope of this layer (issue 7, part 1):
   stacks (R-40); AER-AMB-48 ``two``, AER-AMB-49 ``no-limit``.
 * the tiles' effects: Daring Pilot in a cover (R-42/43); Engine Maintenance at the start of a turn
   (R-44; AER-AMB-50 ``free`` and ``action``); Increased Production on a purchase (R-45); Night Flights
-  (R-46): after the claim action's first claim a holder stays in CLAIMING to play tiles, claim one
+  (R-46): after the claim action's first claim a holder stays in Phase.CLAIMING to play tiles, claim one
   European passenger per tile played (AER-AMB-33 ``destination`` and ``trip``, AER-AMB-35) or EndClaims;
-  Radio Beacons (R-47) in COVER: under AER-AMB-26 ``reroll`` a holder's fresh throw is pending
+  Radio Beacons (R-47) in Phase.COVER: under AER-AMB-26 ``reroll`` a holder's fresh throw is pending
   (PlayRadioBeacons or KeepThrow, the skulls taken only when kept), under ``at-once`` the skulls are
   taken at once and the re-throw is offered beside the cover choices.
 
@@ -106,23 +106,8 @@ from rulecraft.model.aeroplanes.context import Context
 from rulecraft.model.aeroplanes.risk import Opponents, RiskError, Roll, cover_options, rolls_for, route_from_pack
 from rulecraft.model.aeroplanes.setup import chance_outcomes, home_choices, home_rejection, is_chance_outcome
 from rulecraft.model.aeroplanes.state import (
-    ACTION,
-    ADVANTAGE_PICK,
-    ADVANTAGE_ROLL,
     ADVANTAGE_TYPE_IDS,
     BLOCKER,
-    CARD_DRAW,
-    CHOOSE_HOME,
-    CLAIMING,
-    COVER,
-    DEAL_PASSENGERS,
-    FIRST_PLAYER,
-    OVER,
-    PLACING,
-    REFILL,
-    RISK_ROLL,
-    ROUND_DIE,
-    UPDATE_DRAW,
     AerState,
     MapMemo,
     OwnedCard,
@@ -142,14 +127,14 @@ ADVANTAGE_PRICE = 1  # l.153: £1 to the bank, to take one tile or to roll for t
 ADVANTAGE_PICKS = 2  # l.154: two of the three dice are used
 
 _CHANCE_ORDER = (
-    RISK_ROLL,
-    ADVANTAGE_ROLL,
-    DEAL_PASSENGERS,
-    FIRST_PLAYER,
-    CARD_DRAW,
-    ROUND_DIE,
-    UPDATE_DRAW,
-    REFILL,
+    Phase.RISK_ROLL,
+    Phase.ADVANTAGE_ROLL,
+    Phase.DEAL_PASSENGERS,
+    Phase.FIRST_PLAYER,
+    Phase.CARD_DRAW,
+    Phase.ROUND_DIE,
+    Phase.UPDATE_DRAW,
+    Phase.REFILL,
 )
 CHANCE_PHASES = frozenset(_CHANCE_ORDER)  # a set: asked several times at every step (issue 18)
 SETUP_CHANCE = (DealWaitingPassenger, DrawFirstPlayer)
@@ -165,26 +150,26 @@ CHANCE_ONLY = (
 )
 # The action type of each chance step, so a check of another type skips listing the outcomes.
 CHANCE_ACTION_OF: dict[Phase, type[object]] = {
-    DEAL_PASSENGERS: DealWaitingPassenger,
-    FIRST_PLAYER: DrawFirstPlayer,
-    CARD_DRAW: DrawCard,
-    UPDATE_DRAW: DrawCard,
-    REFILL: RefillWaiting,
-    RISK_ROLL: RiskThrow,
-    ROUND_DIE: RollFirstPlayerDie,
-    ADVANTAGE_ROLL: AdvantageThrow,
+    Phase.DEAL_PASSENGERS: DealWaitingPassenger,
+    Phase.FIRST_PLAYER: DrawFirstPlayer,
+    Phase.CARD_DRAW: DrawCard,
+    Phase.UPDATE_DRAW: DrawCard,
+    Phase.REFILL: RefillWaiting,
+    Phase.RISK_ROLL: RiskThrow,
+    Phase.ROUND_DIE: RollFirstPlayerDie,
+    Phase.ADVANTAGE_ROLL: AdvantageThrow,
 }
 # The phases this layer can reach; any other is a later layer's.
 BUILT_PHASES = (
     *_CHANCE_ORDER,
-    CHOOSE_HOME,
-    ACTION,
-    PLACING,
-    RISK_ROLL,
-    COVER,
-    ADVANTAGE_PICK,
-    CLAIMING,
-    OVER,
+    Phase.CHOOSE_HOME,
+    Phase.ACTION,
+    Phase.PLACING,
+    Phase.RISK_ROLL,
+    Phase.COVER,
+    Phase.ADVANTAGE_PICK,
+    Phase.CLAIMING,
+    Phase.OVER,
 )
 
 
@@ -280,35 +265,35 @@ def phase_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejecti
     """The game's end (AER-R-63), the chance step due (judged whole), set-up (AER-SET-03), then what
     each phase of a turn admits."""
     phase = state.phase
-    if phase is OVER:
+    if phase is Phase.OVER:
         return reject("AER-R-63", "the game is over: era 3 has been scored and final scoring done")
     if phase in CHANCE_PHASES:
         return chance_rejection(ctx, state, action)
     if isinstance(action, CHANCE_ONLY):
         return reject(RULES_OF[action.kind][0], "only chance makes this step, and it is not due now")
-    if phase is CHOOSE_HOME:
+    if phase is Phase.CHOOSE_HOME:
         if not isinstance(action, ChooseHome):
             return reject("AER-SET-03", "set-up: each player puts their home tile in a start city first")
         return None
     if isinstance(action, ChooseHome):
         return reject("AER-SET-03", "home cities are chosen during set-up only")
-    if phase is ACTION:
+    if phase is Phase.ACTION:
         return action_step_rejection(ctx, action)
     if isinstance(action, PlayEngineMaintenance):
         return reject(
             "AER-R-44", "Engine Maintenance is played only at the start of a turn, before its action (l.118, l.157)"
         )
-    if phase is PLACING:
+    if phase is Phase.PLACING:
         if isinstance(action, StopPlacing | PlaceAirport):
             return None
         return reject("AER-R-13", "inside a placement action: another attempt (PlaceAirport) or StopPlacing")
-    if phase is COVER:
+    if phase is Phase.COVER:
         return cover_step_rejection(ctx, state, action)
-    if phase is ADVANTAGE_PICK:
+    if phase is Phase.ADVANTAGE_PICK:
         if isinstance(action, PickAdvantages):
             return None
         return reject("AER-R-39", "after an advantage roll: choose two of the three dice (PickAdvantages)")
-    if phase is CLAIMING:
+    if phase is Phase.CLAIMING:
         if isinstance(action, PlayNightFlights | EndClaims | ClaimPassenger):
             return None
         return reject("AER-R-46", "inside a claim action: play Night Flights, make its extra claim, or EndClaims")
@@ -317,7 +302,7 @@ def phase_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejecti
 
 def repeat_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejection | None:
     """AER-R-46 (l.159): a claim action makes one claim; each more needs a Night Flights tile played first."""
-    if state.phase is CLAIMING and isinstance(action, ClaimPassenger) and state.turn.claims_left < 1:
+    if state.phase is Phase.CLAIMING and isinstance(action, ClaimPassenger) and state.turn.claims_left < 1:
         return reject("AER-R-46", "each extra claim needs a Night Flights tile played first (l.159)")
     return None
 
@@ -342,7 +327,7 @@ def own_rejection(ctx: Context, state: AerState, action: AerAction) -> Rejection
             return reject("AER-SET-03", why) if why else None
         case ClaimPassenger():
             claim = claim_rejection(ctx, state, action)
-            if claim is None and state.phase is CLAIMING:
+            if claim is None and state.phase is Phase.CLAIMING:
                 return night_flights_rejection(ctx, state, action)
             return claim
         case PlayNightFlights():
@@ -401,24 +386,24 @@ def chance_rejection(ctx: Context, state: AerState, action: AerAction) -> Reject
     phase = state.phase
     if isinstance(action, CHANCE_ACTION_OF.get(phase, ())) and is_chance_outcome(ctx, state, action):
         return None
-    if phase is DEAL_PASSENGERS:
+    if phase is Phase.DEAL_PASSENGERS:
         return reject("AER-SET-01", f"the waiting area is being filled from the bag, not {action!r}")
-    if phase is FIRST_PLAYER:
+    if phase is Phase.FIRST_PLAYER:
         return reject("AER-SET-03", f"the first player is chosen at random, not {action!r}")
-    if phase is CARD_DRAW:
+    if phase is Phase.CARD_DRAW:
         return draw_rejection(state, action)
-    if phase is RISK_ROLL:
+    if phase is Phase.RISK_ROLL:
         return reject("AER-R-20", f"an NCR roll is due: a RiskThrow of the three risk dice, not {action!r}")
-    if phase is ADVANTAGE_ROLL:
+    if phase is Phase.ADVANTAGE_ROLL:
         return reject(
             "AER-R-39",
             f"an advantage roll is due: an AdvantageThrow of the three risk dice (pack face order), not {action!r}",
         )
-    if phase is UPDATE_DRAW:
+    if phase is Phase.UPDATE_DRAW:
         if not isinstance(action, DrawCard):
             return reject("AER-R-53", "update step 1: the next deck cards join the display first")
         return reject("AER-R-53", f"the next card in number order is {min(state.deck)}, not {action.number}")
-    if phase is REFILL:
+    if phase is Phase.REFILL:
         if not isinstance(action, RefillWaiting):
             return reject("AER-R-58", "update step 6: the empty waiting slots are refilled from the bag first")
         return reject("AER-R-58", f"{action.id} is not in the bag")
@@ -1130,7 +1115,7 @@ def _graph(ctx: Context) -> Any:
 
 def legal_actions(ctx: Context, state: AerState) -> list[AerAction]:
     """Every action ``check`` accepts now, chance steps included."""
-    if state.phase is ACTION:  # the phases most asked first
+    if state.phase is Phase.ACTION:  # the phases most asked first
         return [
             *maintenances(state),
             *buys(ctx, state),
@@ -1140,17 +1125,17 @@ def legal_actions(ctx: Context, state: AerState) -> list[AerAction]:
             *subsidies(ctx, state),
             *empty_placements(ctx),
         ]
-    if state.phase is PLACING:
+    if state.phase is Phase.PLACING:
         return [*placements(ctx, state), STOP_PLACING]
     if state.phase in CHANCE_PHASES:
         return [a for a, _ in chance_outcomes(ctx, state)]
-    if state.phase is CHOOSE_HOME:
+    if state.phase is Phase.CHOOSE_HOME:
         return list(home_choices(ctx, state))
-    if state.phase is COVER:
+    if state.phase is Phase.COVER:
         return covers(ctx, state)
-    if state.phase is ADVANTAGE_PICK:
+    if state.phase is Phase.ADVANTAGE_PICK:
         return list(picks(ctx, state))
-    if state.phase is CLAIMING:
+    if state.phase is Phase.CLAIMING:
         out: list[AerAction] = [PLAY_NIGHT_FLIGHTS] if me(state).held(NIGHT_FLIGHTS) else []
         if state.turn.claims_left > 0:
             out += [c for c in claims(ctx, state) if night_flights_rejection(ctx, state, c) is None]

@@ -13,13 +13,13 @@ transition, each random draw a chance action with exact odds):
 
     TakeSubsidy (empty section: the marker, AER-R-48, R-06)
       -> scoring: VP += scoring.era_scores (AER-R-49..52)
-      -> era 3: OVER (AER-R-63/64; AER-AMB-45 skip: no update; run: U1..U6 first, then OVER)
+      -> era 3: Phase.OVER (AER-R-63/64; AER-AMB-45 skip: no update; run: U1..U6 first, then OVER)
       -> U1 discard the two lowest display cards (AER-R-53)
-      -> UPDATE_DRAW: DrawCard x2 (AER-R-53; fewer if the deck runs out, AER-AMB-55)
+      -> Phase.UPDATE_DRAW: DrawCard x2 (AER-R-53; fewer if the deck runs out, AER-AMB-55)
       -> U2 full planes, U3 partly used planes, U4 passengers off the cards, U5 overflow (AER-R-54..57)
-      -> REFILL: RefillWaiting per empty slot, Rome to Berlin (AER-R-58)
+      -> Phase.REFILL: RefillWaiting per empty slot, Rome to Berlin (AER-R-58)
       -> U7 money (AER-R-59; AER-AMB-03 once: paid by the Income step), U8 era marker (AER-R-60)
-      -> ROUND_DIE: the marker-taker rolls (AER-R-62; AER-AMB-04 taker: no roll)
+      -> Phase.ROUND_DIE: the marker-taker rolls (AER-R-62; AER-AMB-04 taker: no roll)
       -> the new era's Income step (setup.start_era: AER-R-02, R-03, R-61)
 """
 
@@ -72,23 +72,12 @@ from rulecraft.model.aeroplanes.rules import (
 from rulecraft.model.aeroplanes.scoring import era_scores
 from rulecraft.model.aeroplanes.setup import choose_home, deal, next_waiting_slot, start_era
 from rulecraft.model.aeroplanes.state import (
-    ACTION,
-    ADVANTAGE_PICK,
-    ADVANTAGE_ROLL,
-    CARD_DRAW,
-    CLAIMING,
-    COVER,
     FRESH_TURN,
-    OVER,
-    PLACING,
-    REFILL,
-    RISK_ROLL,
-    ROUND_DIE,
-    UPDATE_DRAW,
     AerState,
     Airport,
     Attempt,
     OwnedCard,
+    Phase,
     PlayerState,
     TurnState,
     Waiting,
@@ -113,7 +102,7 @@ def transition(ctx: Context, state: AerState, action: AerAction) -> AerState:
         case ChooseHome():
             return choose_home(ctx, state, action)  # the last choice starts era 1 (AER-SET-10, R-02, R-03)
         case DrawCard():
-            if state.phase is UPDATE_DRAW:
+            if state.phase is Phase.UPDATE_DRAW:
                 return update_draw(ctx, state, action)
             return draw_card(state, action)
         case RefillWaiting():
@@ -151,9 +140,9 @@ def transition(ctx: Context, state: AerState, action: AerAction) -> AerState:
             return end_turn(state, players=players, advantage_supply=_bump(state.advantage_supply, i, -1))
         case RollForAdvantages():
             players = players_with_me(state, money=me(state).money - ADVANTAGE_PRICE)  # AER-R-39: £1 first
-            return evolve_state(state, players=players, phase=ADVANTAGE_ROLL)
+            return evolve_state(state, players=players, phase=Phase.ADVANTAGE_ROLL)
         case AdvantageThrow(faces=faces):
-            return evolve_state(state, turn=evolve(state.turn, advantage_dice=faces), phase=ADVANTAGE_PICK)
+            return evolve_state(state, turn=evolve(state.turn, advantage_dice=faces), phase=Phase.ADVANTAGE_PICK)
         case PickAdvantages(types=types):
             held, supply = state.players[state.to_move].advantages, state.advantage_supply
             for kind in (t for t in types if t is not None):  # AER-R-39: the tiles into the hand
@@ -183,12 +172,12 @@ def end_turn(state: AerState, **changes: Any) -> AerState:
             state,
             turns_in_round=acted,
             turn=FRESH_TURN,
-            phase=ROUND_DIE,
+            phase=Phase.ROUND_DIE,
             die_roller=state.first_player,
             **changes,
         )
     return evolve_state(
-        state, turns_in_round=acted, turn=FRESH_TURN, to_move=(state.to_move + 1) % n, phase=ACTION, **changes
+        state, turns_in_round=acted, turn=FRESH_TURN, to_move=(state.to_move + 1) % n, phase=Phase.ACTION, **changes
     )
 
 
@@ -210,7 +199,7 @@ def roll_first_player_die(state: AerState, action: RollFirstPlayerDie) -> AerSta
         die_roller=None,
         round=state.round + 1,
         turns_in_round=0,
-        phase=ACTION,
+        phase=Phase.ACTION,
     )
 
 
@@ -237,17 +226,17 @@ def place_airport(ctx: Context, state: AerState, action: PlaceAirport) -> AerSta
         turn = evolve(turn, origins=state.airports(state.to_move))  # AER-AMB-10: its airports now
     if not rolls:
         return place_tile(ctx, state, turn)
-    return evolve_state(state, turn=turn, phase=RISK_ROLL)
+    return evolve_state(state, turn=turn, phase=Phase.RISK_ROLL)
 
 
 def risk_throw(ctx: Context, state: AerState, action: RiskThrow) -> AerState:
     """AER-R-20: the throw.  AER-R-47 with AER-AMB-26 ``reroll``: a Radio Beacons holder first chooses to
-    throw again or keep it (COVER, the throw pending); otherwise it is kept at once (keep_throw)."""
+    throw again or keep it (Phase.COVER, the throw pending); otherwise it is kept at once (keep_throw)."""
     attempt = state.turn.attempt
     assert attempt is not None
     attempt = evolve(attempt, throw=(action.total, action.skulls), pending=throw_pending(ctx, state))
     if attempt.pending:
-        return evolve_state(state, turn=evolve(state.turn, attempt=attempt), phase=COVER)
+        return evolve_state(state, turn=evolve(state.turn, attempt=attempt), phase=Phase.COVER)
     return keep_throw(ctx, state, attempt)
 
 
@@ -276,7 +265,7 @@ def keep_throw(ctx: Context, state: AerState, thrown: Attempt | None = None) -> 
         # AER-R-24/25: the last roll passed, nothing to decide: placed, with the EF tiles, in one copy of the
         # state (the turn's attempt names the same card, destination and slot; its throw is done with)
         return place_tile(ctx, state, state.turn, players)
-    return evolve_state(state, players=players, turn=evolve(state.turn, attempt=attempt), phase=COVER)
+    return evolve_state(state, players=players, turn=evolve(state.turn, attempt=attempt), phase=Phase.COVER)
 
 
 def play_radio_beacons(state: AerState) -> AerState:
@@ -285,7 +274,7 @@ def play_radio_beacons(state: AerState) -> AerState:
     attempt = state.turn.attempt
     assert attempt is not None
     attempt = evolve(attempt, throw=None, pending=False)
-    return give_back(state, RADIO_BEACONS, turn=evolve(state.turn, attempt=attempt), phase=RISK_ROLL)
+    return give_back(state, RADIO_BEACONS, turn=evolve(state.turn, attempt=attempt), phase=Phase.RISK_ROLL)
 
 
 # ---------------------------------------------------------------------------
@@ -338,7 +327,7 @@ def next_roll(ctx: Context, state: AerState) -> AerState:
     attempt = evolve(attempt, rolls=attempt.rolls[1:], throw=None)
     turn = evolve(state.turn, attempt=attempt)
     if attempt.rolls:
-        return evolve_state(state, turn=turn, phase=RISK_ROLL)
+        return evolve_state(state, turn=turn, phase=Phase.RISK_ROLL)
     return place_tile(ctx, state, turn)
 
 
@@ -386,7 +375,7 @@ def place_tile(
         players=tuple(players),
         map=board,
         americas_paid=americas_paid,
-        phase=PLACING,
+        phase=Phase.PLACING,
         turn=evolve(turn, attempt=None),
     )
 
@@ -433,7 +422,9 @@ def buy_plane(ctx: Context, state: AerState, action: BuyPlane) -> AerState:
     players = players_with_me(state, money=player.money - cost, supply=supply, cards=cards, advantages=advantages)
     display = tuple([c for c in state.display if c != action.number])
     if state.deck:
-        return evolve_state(state, players=players, display=display, advantage_supply=advantage_supply, phase=CARD_DRAW)
+        return evolve_state(
+            state, players=players, display=display, advantage_supply=advantage_supply, phase=Phase.CARD_DRAW
+        )
     # AER-AMB-55 'shrink': nothing left to draw
     return end_turn(state, players=players, display=display, advantage_supply=advantage_supply)
 
@@ -453,7 +444,7 @@ def draw_card(state: AerState, action: DrawCard) -> AerState:
 def claim_passenger(ctx: Context, state: AerState, action: ClaimPassenger) -> AerState:
     """AER-R-34/37 (l.141-151): the tile leaves the waiting area (its slot stays empty until the refill,
     AER-R-58) or the overflow area, and rides on the chosen card (AER-R-36).  AER-R-46 (l.159): a player
-    holding Night Flights (or with Night Flights claims open) stays in the claim action (CLAIMING)."""
+    holding Night Flights (or with Night Flights claims open) stays in the claim action (Phase.CLAIMING)."""
     changes: dict[str, Any] = {}
     if action.overflow:
         overflow = list(state.overflow)
@@ -472,10 +463,10 @@ def claim_passenger(ctx: Context, state: AerState, action: ClaimPassenger) -> Ae
     )
     changes["players"] = players_with_me(state, cards=cards)
     turn = state.turn
-    if state.phase is CLAIMING:  # AER-R-46: an extra claim uses up one Night Flights claim
+    if state.phase is Phase.CLAIMING:  # AER-R-46: an extra claim uses up one Night Flights claim
         turn = evolve(turn, claims_left=turn.claims_left - 1)
     if turn.claims_left > 0 or player.held(NIGHT_FLIGHTS) > 0:
-        return evolve_state(state, turn=turn, phase=CLAIMING, **changes)  # AER-R-46: more claims
+        return evolve_state(state, turn=turn, phase=Phase.CLAIMING, **changes)  # AER-R-46: more claims
     return end_turn(state, **changes)
 
 
@@ -515,17 +506,17 @@ def score_era(ctx: Context, state: AerState) -> AerState:
     players = tuple(evolve_player(p, vp=p.vp + scores[seat]) for seat, p in enumerate(state.players))
     state = evolve_state(state, players=players)
     if state.era == 3 and ctx.r("AER-AMB-45") == "skip":
-        return evolve_state(state, phase=OVER)
+        return evolve_state(state, phase=Phase.OVER)
     return update_display(ctx, state)  # AER-AMB-45 run: after era 3 too
 
 
 def update_display(ctx: Context, state: AerState) -> AerState:
     """U1, AER-R-53 (l.172): the two lowest-numbered display cards leave the game; the next two deck cards
-    are then drawn (chance steps in UPDATE_DRAW; fewer when the deck runs out, AER-AMB-55)."""
+    are then drawn (chance steps in Phase.UPDATE_DRAW; fewer when the deck runs out, AER-AMB-55)."""
     gone = state.display[:2]
     state = evolve_state(state, display=state.display[2:], removed_cards=tuple(sorted((*state.removed_cards, *gone))))
     if draws_due(ctx, state):
-        return evolve_state(state, phase=UPDATE_DRAW)
+        return evolve_state(state, phase=Phase.UPDATE_DRAW)
     return update_planes(ctx, state)
 
 
@@ -590,7 +581,7 @@ def update_planes(ctx: Context, state: AerState) -> AerState:
 def update_overflow(ctx: Context, state: AerState) -> AerState:
     """U5, AER-R-57 (l.176): from each waiting section, in board order Rome to Berlin (AER-AMB-43), the
     lowest-slot tile bound outside Europe moves to the overflow area, until it holds its cap (8).
-    Then U6: the refill (chance steps in REFILL) if a slot is empty and the bag holds a tile."""
+    Then U6: the refill (chance steps in Phase.REFILL) if a slot is empty and the bag holds a tile."""
     cap = ctx.pack.waiting_area.overflow_capacity
     overflow = list(state.overflow)
     waiting = []
@@ -609,7 +600,7 @@ def update_overflow(ctx: Context, state: AerState) -> AerState:
 
 def refill_or_finish(ctx: Context, state: AerState) -> AerState:
     if state.bag and next_waiting_slot(state) is not None:
-        return state if state.phase is REFILL else evolve_state(state, phase=REFILL)
+        return state if state.phase is Phase.REFILL else evolve_state(state, phase=Phase.REFILL)
     return update_money_and_era(ctx, state)
 
 
@@ -634,7 +625,7 @@ def update_money_and_era(ctx: Context, state: AerState) -> AerState:
     ``roll``); ``taker``: the marker-taker is first player without a roll.  After era 3 (AER-AMB-45
     ``run``) these steps prepare no era: the game is over."""
     if state.era == 3:  # AER-AMB-45 run: no era 4 follows (no income, era marker or die): the game ends
-        return evolve_state(state, phase=OVER)  # AER-AMB-45
+        return evolve_state(state, phase=Phase.OVER)  # AER-AMB-45
     era = state.era + 1
     if ctx.r("AER-AMB-03") == "twice":
         # The new era is 2 or 3, whose income has no home-city modifier (AER-R-03): the bare amount.
@@ -645,7 +636,7 @@ def update_money_and_era(ctx: Context, state: AerState) -> AerState:
     state = evolve_state(state, era=era, turns_in_round=0)
     if ctx.r("AER-AMB-04") == "taker":
         return start_era(ctx, evolve_state(state, first_player=taker))
-    return evolve_state(state, phase=ROUND_DIE, die_roller=taker)
+    return evolve_state(state, phase=Phase.ROUND_DIE, die_roller=taker)
 
 
 def era_die(ctx: Context, state: AerState, action: RollFirstPlayerDie) -> AerState:
