@@ -29,7 +29,12 @@ from rulecraft.model.aeroplanes.rules import (
     origins,
     subsidies,
 )
-from rulecraft.model.aeroplanes.state import AerState, MapMemo, Phase
+from rulecraft.model.aeroplanes.state import (
+    ACTION,
+    PLACING,
+    AerState,
+    MapMemo,
+)
 from rulecraft.sequences import Joined
 
 # A route as (destination, origin, via): origin None for an upgrade (AER-R-30).
@@ -115,7 +120,7 @@ _ADVANTAGE_BUYS = Kept()
 
 def candidates(ctx: Context, state: AerState) -> Sequence[AerAction]:
     """``rules.legal_actions(ctx, state)`` for a seat to move, the placements listed on demand."""
-    if state.phase is Phase.ACTION:  # the parts of rules.legal_actions, in its order
+    if state.phase is ACTION:  # the parts of rules.legal_actions, in its order
         placed = placements(ctx, state)
         if type(placed) is tuple:
             return [
@@ -135,7 +140,7 @@ def candidates(ctx: Context, state: AerState) -> Sequence[AerAction]:
             *empty_placements(ctx),
         ]
         return Joined((before, placed, after))
-    if state.phase is Phase.PLACING:
+    if state.phase is PLACING:
         placed = placements(ctx, state)
         if type(placed) is tuple:
             return [*placed, STOP_PLACING]

@@ -25,7 +25,18 @@ from rulecraft.model.aeroplanes.readings import NOT_MODELLED_WHY, REGISTER
 from rulecraft.model.aeroplanes.risk import read_faces
 from rulecraft.model.aeroplanes.rules import CHANCE_PHASES, check, legal_actions, rejections
 from rulecraft.model.aeroplanes.serial import converter, plain_state
-from rulecraft.model.aeroplanes.state import AerState, Phase
+from rulecraft.model.aeroplanes.state import (
+    ADVANTAGE_ROLL,
+    CARD_DRAW,
+    DEAL_PASSENGERS,
+    OVER,
+    REFILL,
+    RISK_ROLL,
+    ROUND_DIE,
+    UPDATE_DRAW,
+    AerState,
+    Phase,
+)
 from rulecraft.model.aeroplanes.transitions import transition
 from rulecraft.packed import PackedGame
 from rulecraft.parameters import Parameter, ParameterTable
@@ -131,14 +142,14 @@ class AeroplanesGame(PackedGame[AerState, AerAction]):
 
     # -- decisions ------------------------------------------------------------------------------
     def to_move(self, state: AerState) -> ToMove:
-        if state.phase is Phase.OVER:
+        if state.phase is OVER:
             return GAME_OVER
         if state.phase in CHANCE_PHASES:
             return CHANCE
         return state.to_move
 
     def legal_actions(self, state: AerState) -> list[AerAction]:
-        if state.phase in CHANCE_PHASES or state.phase is Phase.OVER:
+        if state.phase in CHANCE_PHASES or state.phase is OVER:
             return []
         return legal_actions(self.ctx, state)
 
@@ -156,12 +167,12 @@ class AeroplanesGame(PackedGame[AerState, AerAction]):
         (tests/test_aer_game.py holds ``sampling_table`` equal to them, and the draw from a pile to
         the table): a tile drawn from a pile is one of its tiles, each equally likely; the dice
         tables are worked out once per game."""
-        if state.phase is Phase.DEAL_PASSENGERS:  # one tile drawn, one action built (the bag holds ~70)
+        if state.phase is DEAL_PASSENGERS:  # one tile drawn, one action built (the bag holds ~70)
             # the bag's tiles without the '¤' ones, in order (filtered in C: the bag holds ~70)
             return DealWaitingPassenger(rng.choice(list(filterfalse(self._not_in_era_1.__contains__, state.bag))))
-        if state.phase is Phase.REFILL:
+        if state.phase is REFILL:
             return RefillWaiting(rng.choice(state.bag))
-        if (state.phase is Phase.CARD_DRAW or state.phase is Phase.UPDATE_DRAW) and state.deck:
+        if (state.phase is CARD_DRAW or state.phase is UPDATE_DRAW) and state.deck:
             # The one outcome, the lowest deck card (AER-SET-08, AER-R-53), drawn as ``choices`` draws
             # from a one-entry table: one ``random()`` spent, so a seeded game goes on as it did.
             rng.random()
@@ -178,11 +189,11 @@ class AeroplanesGame(PackedGame[AerState, AerAction]):
 
     def sampling_table(self, state: AerState) -> tuple[list[AerAction], list[int] | None]:
         """What ``sample_chance`` draws from: the actions and integer weights (None: all equal)."""
-        if state.phase is Phase.DEAL_PASSENGERS:  # AER-SET-01: a '¤' tile drawn is set aside
+        if state.phase is DEAL_PASSENGERS:  # AER-SET-01: a '¤' tile drawn is set aside
             return [DealWaitingPassenger(t) for t in state.bag if not self.ctx.not_in_era_1(t)], None
-        if state.phase is Phase.REFILL:  # AER-R-58
+        if state.phase is REFILL:  # AER-R-58
             return [RefillWaiting(t) for t in state.bag], None
-        if state.phase in (Phase.RISK_ROLL, Phase.ADVANTAGE_ROLL, Phase.ROUND_DIE):
+        if state.phase in (RISK_ROLL, ADVANTAGE_ROLL, ROUND_DIE):
             if state.phase not in self._dice_tables:
                 outcomes = setup.chance_outcomes(self.ctx, state)
                 scale = lcm(*(p.denominator for _, p in outcomes))
@@ -207,7 +218,7 @@ class AeroplanesGame(PackedGame[AerState, AerAction]):
     def scores(self, state: AerState) -> dict[Seat, int]:
         """The VP track during the game; at its end the final totals (AER-R-63: track + plane cards
         + passenger tiles)."""
-        if state.phase is Phase.OVER:
+        if state.phase is OVER:
             return {f.seat: f.total for f in scoring.final_scores(self.ctx, state)}
         return {seat: p.vp for seat, p in enumerate(state.players)}
 
@@ -215,7 +226,7 @@ class AeroplanesGame(PackedGame[AerState, AerAction]):
         """By part (:func:`scoring.score_parts`): ``americas_bonus`` (AER-R-31) and ``era_scoring``
         (AER-R-49..52, the rest of the VP track) during the game, and at its end ``plane_cards`` and
         ``passenger_tiles`` too (AER-R-63)."""
-        return scoring.score_parts(self.ctx, state, final=state.phase is Phase.OVER)
+        return scoring.score_parts(self.ctx, state, final=state.phase is OVER)
 
     def winners(self, state: AerState) -> tuple[Seat, ...]:
         """AER-R-64 (l.186): most final VP, then most money; a tie on both is shared (AER-AMB-53)."""
