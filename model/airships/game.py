@@ -39,7 +39,18 @@ from rulecraft.model.airships.components import (
 )
 from rulecraft.model.airships.readings import NOT_MODELLED, REGISTER
 from rulecraft.model.airships.rules import Context, attempt_actions, check, grounds, has_legal_target, rejections
-from rulecraft.model.airships.state import AirState, Phase
+from rulecraft.model.airships.state import (
+    ATTEMPT,
+    BONUS,
+    DEAL_AIRSHIPS,
+    DEAL_STARTERS,
+    EXTRA_GO,
+    FILL_DISPLAY,
+    OVER,
+    REVEAL,
+    THROW,
+    AirState,
+)
 from rulecraft.model.airships.transitions import deck_empty, new_game, transition, turn_over
 from rulecraft.packed import PackedGame
 from rulecraft.serialization import SerializationError, from_jsonable, json_object, to_jsonable
@@ -151,19 +162,19 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
         # By identity, the seat's three steps first: asked at every step, and a phase compared by ``in``
         # or hashed runs Enum's Python-level ``__eq__``/``__hash__``.
         phase = state.phase
-        if phase is Phase.ATTEMPT or phase is Phase.BONUS or phase is Phase.EXTRA_GO:
+        if phase is ATTEMPT or phase is BONUS or phase is EXTRA_GO:
             return state.seat
-        if phase is Phase.OVER:
+        if phase is OVER:
             return GAME_OVER
         return CHANCE
 
     def legal_actions(self, state: AirState) -> list[AirAction]:
-        if state.phase is Phase.ATTEMPT:
+        if state.phase is ATTEMPT:
             return self._attempt_actions(state)
-        if state.phase is Phase.BONUS:
+        if state.phase is BONUS:
             ctx = self.ctx
             return [a for a in self._resolves if check(ctx, state, a) is None]
-        if state.phase is Phase.EXTRA_GO:
+        if state.phase is EXTRA_GO:
             if state.boards[state.seat].chips >= self.ctx.p("extra_go_cost"):  # AIR-R-42: what the check asks
                 return [_END_GO, _EXTRA_GO]
             return [_END_GO]
@@ -176,7 +187,7 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
         return out
 
     def chance_outcomes(self, state: AirState) -> list[tuple[AirAction, Fraction]]:
-        if state.phase is Phase.THROW:
+        if state.phase is THROW:
             assert state.attempt is not None
             throw = state.attempt.throw
             parts = [colour_distribution(c, throw[c]) for c in COLOURS]
@@ -188,12 +199,12 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
         """The outcomes of a chance step other than a throw, each as likely as the others: the cards that
         may be dealt or revealed (AIR-R-03, AIR-R-05, AIR-R-04), or the era tile alone (AIR-R-25)."""
         phase = state.phase
-        if phase is Phase.DEAL_AIRSHIPS:
+        if phase is DEAL_AIRSHIPS:
             tier = TIERS[sum(len(s) for s in state.stacks) // 4]
             return [DealAirship(c) for c in state.airships_undealt if self.pack.airship(c).tier == tier]
-        if phase is Phase.DEAL_STARTERS:
+        if phase is DEAL_STARTERS:
             return [DealStarter(c) for c in state.starters_undealt]
-        if phase in (Phase.FILL_DISPLAY, Phase.REVEAL):
+        if phase in (FILL_DISPLAY, REVEAL):
             if state.deck_era1:
                 return [Reveal(c) for c in state.deck_era1]
             if state.era_tile_in_deck:
@@ -203,7 +214,7 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
 
     def sample_chance(self, state: AirState, rng: random.Random) -> AirAction:
         """Fast sampler; tests hold its support to ``chance_outcomes``."""
-        if state.phase is Phase.THROW:
+        if state.phase is THROW:
             assert state.attempt is not None
             throw = state.attempt.throw
             # One ``rng.choice`` per die, white, red, then black (the draws the seeded games were made
@@ -216,13 +227,13 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
         # without the probabilities; a card revealed or a starter dealt is drawn from its tuple in the state,
         # in the same order, so that only the drawn one becomes an action.
         phase = state.phase
-        if phase is Phase.FILL_DISPLAY or phase is Phase.REVEAL:
+        if phase is FILL_DISPLAY or phase is REVEAL:
             if state.deck_era1:
                 return Reveal(rng.choice(state.deck_era1))
             if state.era_tile_in_deck:
                 return rng.choice(_ERA_TILE)
             return Reveal(rng.choice(state.deck_era2))
-        if phase is Phase.DEAL_STARTERS:
+        if phase is DEAL_STARTERS:
             return DealStarter(rng.choice(state.starters_undealt))
         return rng.choice(self._equally_likely(state))
 
@@ -392,14 +403,14 @@ class AirshipsGame(PackedGame[AirState, AirAction]):
         """AIR-AMB-30: with the deck empty and no company able to attempt
         anything, nothing can change a company's dice again, so no end
         condition (AIR-R-47) can ever be met: the rules have no turn limit."""
-        if state.phase is Phase.OVER or not deck_empty(state):
+        if state.phase is OVER or not deck_empty(state):
             return None
         if self.ctx.r("AIR-AMB-20") == "finish-go" and state.ended:
             return None
         # Cards won this turn count once the turn is over (AIR-AMB-26 'next-turn').
         state = turn_over(state)
         for seat in range(state.players):
-            if has_legal_target(self.ctx, attrs.evolve(state, seat=seat, phase=Phase.ATTEMPT)):
+            if has_legal_target(self.ctx, attrs.evolve(state, seat=seat, phase=ATTEMPT)):
                 return None
         return (
             "AIR-AMB-30: the deck is empty and no company has the dice for any remaining target, "
