@@ -22,7 +22,6 @@ import os
 import subprocess
 import sys
 import time
-from collections import Counter
 from collections.abc import Generator, Mapping
 from pathlib import Path
 from typing import Any
@@ -68,10 +67,11 @@ def load(path: Path) -> dict[str, float]:
     return {k: float(v) for k, v in data.items()}
 
 
-def by_file(spent: Mapping[str, float]) -> Counter[str]:
-    files: Counter[str] = Counter()
+def by_file(spent: Mapping[str, float]) -> dict[str, float]:
+    files: dict[str, float] = {}
     for nodeid, seconds in spent.items():
-        files[nodeid.split("::", 1)[0]] += seconds
+        file = nodeid.split("::", 1)[0]
+        files[file] = files.get(file, 0.0) + seconds
     return files
 
 
@@ -83,7 +83,7 @@ def compare(base: Mapping[str, float], new: Mapping[str, float], top: int) -> di
         ((f, old_files.get(f, 0.0), new_files.get(f, 0.0)) for f in set(old_files) | set(new_files)),
         key=lambda row: row[2] - row[1],
     )
-    rows = [{"file": f, "base": b, "new": n, "change": n - b} for f, b, n in changes]
+    rows: list[dict[str, Any]] = [{"file": f, "base": b, "new": n, "change": n - b} for f, b, n in changes]
     return {
         "base_total": sum(base.values()),
         "new_total": sum(new.values()),
