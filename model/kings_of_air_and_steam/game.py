@@ -78,7 +78,25 @@ from rulecraft.model.kings_of_air_and_steam.rules import (
     rejections,
     robbed_by,
 )
-from rulecraft.model.kings_of_air_and_steam.state import NO_GOODS, KasState, Phase
+from rulecraft.model.kings_of_air_and_steam.state import (
+    ACTION,
+    BONUS,
+    CARGO,
+    DEMAND_CHOICE,
+    DEMAND_DRAW,
+    DEMAND_PAIR,
+    FLIGHT,
+    GAMBLE,
+    NEW_MARKET,
+    NO_GOODS,
+    OVER,
+    PLANNING,
+    REMOVE_TILES,
+    SELLOUT,
+    START_DEPOTS,
+    UPKEEP,
+    KasState,
+)
 from rulecraft.model.kings_of_air_and_steam.transitions import new_game, transition
 from rulecraft.packed import PackedGame
 from rulecraft.ruleset import UnknownReading
@@ -86,8 +104,8 @@ from rulecraft.serialization import from_jsonable, json_object, to_jsonable
 
 # Characters whose abilities the model does not play yet: choosing one is refused.
 NOT_MODELLED_CHARACTERS: dict[str, str] = {}
-_CHANCE = (Phase.NEW_MARKET, Phase.DEMAND_DRAW, Phase.GAMBLE, Phase.DEMAND_PAIR, Phase.REMOVE_TILES)
-_SEAT = (Phase.START_DEPOTS, Phase.PLANNING, Phase.FLIGHT, Phase.CARGO, Phase.ACTION, Phase.UPKEEP, Phase.SELLOUT)
+_CHANCE = (NEW_MARKET, DEMAND_DRAW, GAMBLE, DEMAND_PAIR, REMOVE_TILES)
+_SEAT = (START_DEPOTS, PLANNING, FLIGHT, CARGO, ACTION, UPKEEP, SELLOUT)
 
 
 # The invariants every state read from outside must keep: goods, money, depots and market tiles
@@ -216,11 +234,11 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
 
     # -- decisions --------------------------------------------------------------------------
     def to_move(self, state: KasState) -> ToMove:
-        if state.phase is Phase.OVER:
+        if state.phase is OVER:
             return GAME_OVER
         if state.phase in _CHANCE:
             return CHANCE
-        if state.phase is Phase.DEMAND_CHOICE:  # Flora Kingston decides in another's turn (KAS-R-74)
+        if state.phase is DEMAND_CHOICE:  # Flora Kingston decides in another's turn (KAS-R-74)
             assert state.decider is not None
             return state.decider
         return state.seat
@@ -236,28 +254,28 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
     def _generated(self, state: KasState) -> list[KasAction]:
         """The phase's candidates, a superset of the legal actions in their order, each once."""
         phase = state.phase
-        if phase is Phase.START_DEPOTS:
+        if phase is START_DEPOTS:
             game_map = self.ctx.map_of(state)
             candidates: list[KasAction] = [PlaceStartDepot(h) for h in game_map.rail_hexes()]
             if self.ctx.r("KAS-AMB-29") == "strict":  # no line left: the airship alone
                 candidates.extend(StartAirship(h) for h in game_map.rail_hexes())
-        elif phase is Phase.PLANNING:
+        elif phase is PLANNING:
             player = state.players[state.seat]
             planned = player.plan
             candidates = [plan for plan in _plans(deck_of(self.ctx, player)) if plan.card not in planned]
-        elif phase is Phase.FLIGHT:
+        elif phase is FLIGHT:
             candidates = self._flights(state)
-        elif phase is Phase.CARGO:
+        elif phase is CARGO:
             candidates = self._cargo(state)
-        elif phase is Phase.ACTION:
+        elif phase is ACTION:
             candidates = self._actions(state)
-        elif phase is Phase.BONUS:
+        elif phase is BONUS:
             candidates = self._bonus(state)
-        elif phase is Phase.DEMAND_CHOICE:
+        elif phase is DEMAND_CHOICE:
             candidates = [ChooseDemandTile(g) for g in GOODS]
-        elif phase is Phase.UPKEEP:
+        elif phase is UPKEEP:
             candidates = self._upkeep(state)
-        elif phase is Phase.SELLOUT:
+        elif phase is SELLOUT:
             candidates = self._sellout(state)
         else:
             return []
@@ -520,17 +538,17 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
         return []
 
     def chance_outcomes(self, state: KasState) -> list[tuple[KasAction, Fraction]]:
-        if state.phase is Phase.REMOVE_TILES:
+        if state.phase is REMOVE_TILES:
             pile = state.market_pile
             total = sum(pile)
             return [(RemoveMarketTile(g), Fraction(n, total)) for g, n in zip(GOODS, pile, strict=True) if n]
-        if state.phase is Phase.NEW_MARKET:
+        if state.phase is NEW_MARKET:
             pile = state.market_pile
             total = sum(pile)
             return [(DrawMarketTile(g), Fraction(n, total)) for g, n in zip(GOODS, pile, strict=True) if n]
-        if state.phase is Phase.GAMBLE:
+        if state.phase is GAMBLE:
             return self._gamble_outcomes(state)
-        if state.phase is Phase.DEMAND_PAIR:  # two tiles without replacement, exactly
+        if state.phase is DEMAND_PAIR:  # two tiles without replacement, exactly
             pile = state.demand_pile
             total = sum(pile)
             pairs = total * (total - 1) // 2
@@ -541,7 +559,7 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
                     if ways:
                         out.append((DrawDemandPair(a, GOODS[j]), Fraction(ways, pairs)))
             return out
-        if state.phase is Phase.DEMAND_DRAW:
+        if state.phase is DEMAND_DRAW:
             pile = state.demand_pile
             total = sum(pile)
             return [(DrawDemandTile(g), Fraction(n, total)) for g, n in zip(GOODS, pile, strict=True) if n]
@@ -563,12 +581,12 @@ class KingsOfAirAndSteamGame(PackedGame[KasState, KasAction]):
 
     def sample_chance(self, state: KasState, rng: random.Random) -> KasAction:
         phase = state.phase
-        if phase is Phase.NEW_MARKET or phase is Phase.DEMAND_DRAW:
+        if phase is NEW_MARKET or phase is DEMAND_DRAW:
             # A tile from a pile (KAS-R-15, KAS-R-40), a random game's commonest draw: ``chance_outcomes``'
             # tiles and odds without the Fractions.  ``n / total`` is ``float(Fraction(n, total))`` (the
             # Fraction divides the same two integers, reduced; true division rounds the value exactly),
             # so the draw is the same.
-            new_market = phase is Phase.NEW_MARKET
+            new_market = phase is NEW_MARKET
             pile = state.market_pile if new_market else state.demand_pile
             tile = _draw_market_tile if new_market else _draw_demand_tile
             total = sum(pile)
