@@ -119,6 +119,8 @@ def main(argv: list[str] | None = None) -> None:
     cmp.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.verb == "record":
+        if not args.out.parent.is_dir():  # found at the end of the run, it would be a traceback and a lost record
+            parser.error(f"record: {args.out}: its folder {args.out.parent} does not exist")
         raise SystemExit(record(args.out, args.pytest_args))
     if args.top < 1:
         parser.error(f"--top: at least 1 file; got {args.top}")

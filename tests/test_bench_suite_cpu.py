@@ -80,3 +80,12 @@ def test_the_compare_verb_prints_both_totals(tmp_path: Path, capsys: pytest.Capt
     assert "base 1.0 s CPU (1 tests), new 3.0 s" in out and "tests/x.py" in out and "(+2.0)" in out
     with pytest.raises(SystemExit):
         suite_cpu.main(["compare", str(tmp_path / "a.json"), str(tmp_path / "b.json"), "--top", "0"])
+
+
+def test_a_record_into_a_missing_folder_is_refused_before_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exc:
+        suite_cpu.main(["record", str(tmp_path / "no-such-folder" / "r.json"), "-q"])
+    assert exc.value.code == 2
+    assert "no-such-folder" in capsys.readouterr().err
