@@ -60,8 +60,6 @@ def test_a_row_sets_each_figure_beside_the_others_of_its_run() -> None:
     assert 0 < row["effects_share"] < 1
     assert row["ceiling_games_per_s"] == pytest.approx(row["effects_steps_per_s"] / row["steps_per_game"])
     assert row["ceiling_to_target"] == pytest.approx(row["ceiling_games_per_s"] / 200.0)  # issue 18: Airships 200
-    # the effects alone are never slower than the whole step they are part of
-    assert row["effects_steps_per_s"] > row["steps_per_s"] * 0.999
 
 
 def test_the_clock_cost_is_a_positive_count_of_nanoseconds() -> None:
