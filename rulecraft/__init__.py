@@ -17,7 +17,7 @@ from rulecraft.core import (
     Setup,
 )
 
-__version__ = "0.19.0"
+__version__ = "0.20.0"
 
 __all__ = [
     "CHANCE",
